@@ -1,0 +1,46 @@
+# `make run` and `make test` do all the set-up on a fresh Debian/Ubuntu machine.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+PYTEST := $(PY) -m pytest
+
+.PHONY: run test check lint bench screenshot package clean
+
+$(STAMP): pyproject.toml packaging/install-debian-deps.sh
+	bash packaging/install-debian-deps.sh
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,package]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m ndcg_gui $(ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
+
+# Every test and check: lint, the import contract, the offscreen suite, the real-mouse tests under
+# Xvfb (when xvfb-run is there) and the slow packaging tests.
+test: lint
+	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "not xvfb"
+	@if command -v xvfb-run >/dev/null; then \
+		QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1600x1000x24" $(PYTEST) -m xvfb; \
+	else echo "xvfb-run not found: real-mouse tests not run"; fi
+
+# The quick loop: everything but the slow packaging build and Xvfb.
+check: lint
+	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "not xvfb and not slow" -q
+
+bench: $(STAMP)
+	$(PY) benchmarks/run_all.py
+
+screenshot: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m ndcg_gui --screenshot resources/screenshot.png
+
+package: $(STAMP)
+	$(PY) -m PyInstaller --noconfirm --clean --distpath dist --workpath build/pyinstaller packaging/ndcg-gui.spec
+
+clean:
+	rm -rf build dist .pytest_cache .ruff_cache *.egg-info

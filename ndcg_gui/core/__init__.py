@@ -1,0 +1,24 @@
+"""The scoring core and file formats: numpy and pandas only, no Qt. Usable from scripts and notebooks.
+
+    >>> from ndcg_gui.core import ndcg_at
+    >>> round(ndcg_at([3, 2, 3, 0, 1], k=5), 4)
+    0.9724
+"""
+
+from ndcg_gui.core.config import PRESETS, GainTable, MetricConfig, Preset
+from ndcg_gui.core.evaluate import evaluate, mean_ndcg
+from ndcg_gui.core.metrics import dcg_idcg_at, discounts, gains, ndcg_at, per_rank
+
+__all__ = [
+    "PRESETS",
+    "GainTable",
+    "MetricConfig",
+    "Preset",
+    "dcg_idcg_at",
+    "discounts",
+    "evaluate",
+    "gains",
+    "mean_ndcg",
+    "ndcg_at",
+    "per_rank",
+]

@@ -1,0 +1,175 @@
+"""CG, DCG, IDCG and NDCG of one ranked list, at every rank (cumulative sums, no loops)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ndcg_gui.core.config import MetricConfig
+
+PER_RANK_COLUMNS = [
+    "rank", "grade", "gain", "discount", "cg", "dcg", "ideal_grade", "idcg", "ndcg",
+]
+
+_DEFAULT = MetricConfig()
+
+
+def as_grades(values: Sequence[float] | np.ndarray | pd.Series, what: str = "grades") -> np.ndarray:
+    """Grades as a 1-d float array; NaN, infinite or non-numeric values raise `ValueError`."""
+    try:
+        arr = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} must be numbers, got {values!r:.80}") from None
+    if arr.ndim != 1:
+        raise ValueError(f"{what} must be a flat sequence of numbers, got shape {arr.shape}")
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"{what} must be finite numbers; position {i + 1} is {arr[i]}")
+    return arr
+
+
+def gains(grades: np.ndarray, config: MetricConfig) -> np.ndarray:
+    """The gain of each grade under `config` (negative grades as 0 when negative="zero")."""
+    grades = np.asarray(grades, dtype=float)
+    if config.gain_table is not None:
+        table = config.gain_table
+        keys = np.fromiter(table.keys(), float, len(table))
+        vals = np.fromiter(table.values(), float, len(table))
+        pos = np.searchsorted(keys, grades).clip(0, max(len(keys) - 1, 0))
+        hit = keys[pos] == grades if len(keys) else np.zeros(grades.shape, bool)
+        out = np.where(hit, vals[pos] if len(keys) else 0.0, grades)
+    elif config.gain == "exponential":
+        out = np.exp2(grades) - 1.0
+    else:
+        out = grades.copy()
+    if config.negative == "zero":
+        out[grades < 0] = 0.0
+    return out
+
+
+def discounts(n: int, config: MetricConfig) -> np.ndarray:
+    """The discount at ranks 1..n."""
+    ranks = np.arange(1, n + 1, dtype=float)
+    if config.discount == "log2":
+        return 1.0 / np.log2(ranks + 1.0)
+    base = config.base
+    with np.errstate(divide="ignore"):
+        disc = np.log(base) / np.log(ranks)
+    return np.where(ranks < base, 1.0, disc)
+
+
+def ideal_gains(pool_grades: np.ndarray, config: MetricConfig) -> tuple[np.ndarray, np.ndarray]:
+    """The ideal ordering of a pool of grades: (grades, gains), highest gain first."""
+    g = gains(pool_grades, config)
+    # Sort on gain (a gain table need not be monotone in the grade), then grade, both descending.
+    order = np.lexsort((-pool_grades, -g))
+    return pool_grades[order], g[order]
+
+
+def _pool(grades: np.ndarray, judged: Sequence[float] | np.ndarray | None, config: MetricConfig):
+    if judged is None or config.ideal == "retrieved":
+        return grades
+    return as_grades(judged, "judged grades")
+
+
+def per_rank(
+    grades: Sequence[float] | np.ndarray | pd.Series,
+    config: MetricConfig | None = None,
+    judged: Sequence[float] | np.ndarray | None = None,
+) -> pd.DataFrame:
+    """One row per rank: rank, grade, gain, discount, cg, dcg, ideal_grade, idcg, ndcg.
+
+    Every cumulative column holds its value @ that rank. `judged` is the grades of every judged
+    document of the query (retrieved or not); with `config.ideal == "judged"` the ideal ranking is
+    built from it, so a relevant document missing from the list lowers NDCG. Without it, the ideal
+    comes from the list's own grades. Where IDCG is 0, NDCG is 0 (see `undefined_ranks`).
+    `ideal_grade` is NaN at ranks past the end of a shorter judged pool.
+    """
+    config = config or _DEFAULT
+    grades = as_grades(grades)
+    n = len(grades)
+    gain = gains(grades, config)
+    disc = discounts(n, config)
+    dcg = np.cumsum(gain * disc)
+    ideal_grade, ideal_gain = ideal_gains(_pool(grades, judged, config), config)
+    ideal_grade = _fit(ideal_grade, n, np.nan)
+    idcg = np.cumsum(_fit(ideal_gain, n, 0.0) * disc)
+    return pd.DataFrame(
+        {
+            "rank": np.arange(1, n + 1),
+            "grade": grades,
+            "gain": gain,
+            "discount": disc,
+            "cg": np.cumsum(gain),
+            "dcg": dcg,
+            "ideal_grade": ideal_grade,
+            "idcg": idcg,
+            "ndcg": safe_ratio(dcg, idcg),
+        },
+        columns=PER_RANK_COLUMNS,
+    )
+
+
+def ndcg_at(
+    grades: Sequence[float] | np.ndarray | pd.Series,
+    k: int | None = None,
+    config: MetricConfig | None = None,
+    judged: Sequence[float] | np.ndarray | None = None,
+) -> float:
+    """NDCG@k of one ranked list.
+
+    k longer than the list scores the whole list, while the ideal is still cut at k when the judged
+    pool is longer (trec_eval's ndcg_cut). k=None is no cut-off at all: the whole list against the
+    whole ideal ranking (trec_eval's ndcg). IDCG = 0 gives 0.
+    """
+    dcg, idcg = dcg_idcg_at(grades, k, config, judged)
+    return float(safe_ratio(np.array([dcg]), np.array([idcg]))[0])
+
+
+def dcg_idcg_at(
+    grades: Sequence[float] | np.ndarray | pd.Series,
+    k: int | None = None,
+    config: MetricConfig | None = None,
+    judged: Sequence[float] | np.ndarray | None = None,
+) -> tuple[float, float]:
+    """(DCG@k, IDCG@k) with the cut-off rules of `ndcg_at`."""
+    config = config or _DEFAULT
+    k = check_k(k)
+    grades = as_grades(grades)
+    _, ideal_gain = ideal_gains(_pool(grades, judged, config), config)
+    if k is not None:
+        grades, ideal_gain = grades[:k], ideal_gain[:k]
+    disc = discounts(max(len(grades), len(ideal_gain)), config)
+    dcg = float(gains(grades, config) @ disc[: len(grades)])
+    idcg = float(ideal_gain @ disc[: len(ideal_gain)])
+    return dcg, idcg
+
+
+def check_k(k: int | None) -> int | None:
+    if k is None:
+        return None
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"k must be a whole number ≥ 1 (or None for no cut-off), not {k!r}")
+    return int(k)
+
+
+def safe_ratio(dcg: np.ndarray, idcg: np.ndarray) -> np.ndarray:
+    """DCG / IDCG, and 0 where IDCG is 0 (what trec_eval and scikit-learn report)."""
+    out = np.zeros_like(dcg, dtype=float)
+    np.divide(dcg, idcg, out=out, where=idcg != 0)
+    return out
+
+
+def undefined_ranks(table: pd.DataFrame) -> pd.Series:
+    """Ranks of a `per_rank` table where IDCG is 0 and so NDCG is undefined (shown as 0)."""
+    return table["idcg"] == 0
+
+
+def _fit(values: np.ndarray, n: int, fill: float) -> np.ndarray:
+    """`values` cut or padded with `fill` to length n."""
+    if len(values) >= n:
+        return values[:n]
+    return np.concatenate([values, np.full(n - len(values), fill)])

@@ -1,0 +1,188 @@
+"""One query's ranked list with its judged pool: the document the window edits.
+
+Immutable: every edit returns a new `RankedList`, so undo can keep the before and after cheaply
+(the arrays are shared, never written to) and the scoring never sees a half-made change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pandas as pd
+
+from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.metrics import as_grades, per_rank
+
+
+def _frozen(values: Iterable, dtype) -> np.ndarray:
+    arr = np.array(list(values) if not isinstance(values, np.ndarray) else values, dtype=dtype)
+    arr.setflags(write=False)
+    return arr
+
+
+@dataclass(frozen=True, eq=False)
+class RankedList:
+    """docs in ranked order, their grades (NaN = unjudged), optional scores, and the judged
+    documents of the query that the list did not retrieve (`unretrieved`, doc → grade).
+
+    `has_pool` says whether the judged pool is known beyond the list (qrels were loaded); without
+    it the ideal ranking can only come from the list's own grades.
+    """
+
+    docs: np.ndarray
+    grades: np.ndarray
+    scores: np.ndarray | None = None
+    query: str = ""
+    unretrieved: Mapping[str, float] = field(default_factory=dict)
+    has_pool: bool = False
+
+    def __post_init__(self) -> None:
+        docs = _frozen(self.docs, object)
+        grades = _frozen(self.grades, float)
+        if len(docs) != len(grades):
+            raise ValueError(f"{len(docs)} documents but {len(grades)} grades")
+        if np.isinf(grades).any():
+            raise ValueError("grades must be finite (NaN marks an unjudged document)")
+        object.__setattr__(self, "docs", docs)
+        object.__setattr__(self, "grades", grades)
+        if self.scores is not None:
+            scores = _frozen(self.scores, float)
+            if len(scores) != len(docs):
+                raise ValueError(f"{len(docs)} documents but {len(scores)} scores")
+            object.__setattr__(self, "scores", scores)
+        object.__setattr__(self, "unretrieved", dict(self.unretrieved))
+
+    @classmethod
+    def from_grades(cls, grades: Sequence[float], query: str = "") -> RankedList:
+        """A typed list such as `3 2 3 0 1`: documents named d1, d2, …"""
+        grades = as_grades(grades)
+        return cls(docs=[f"d{i + 1}" for i in range(len(grades))], grades=grades, query=query)
+
+    def __len__(self) -> int:
+        return len(self.docs)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RankedList):
+            return NotImplemented
+        same_scores = (self.scores is None) == (other.scores is None) and (
+            self.scores is None or np.array_equal(self.scores, other.scores, equal_nan=True)
+        )
+        return (
+            self.query == other.query
+            and self.has_pool == other.has_pool
+            and self.unretrieved == other.unretrieved
+            and np.array_equal(self.docs, other.docs)
+            and np.array_equal(self.grades, other.grades, equal_nan=True)
+            and same_scores
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ---- what the scoring needs -------------------------------------------------------------
+    @property
+    def judged(self) -> np.ndarray:
+        """True where the document has a grade."""
+        return ~np.isnan(self.grades)
+
+    def scoring_grades(self) -> np.ndarray:
+        """Grades with unjudged documents as 0 (they get gain 0)."""
+        return np.nan_to_num(self.grades, nan=0.0)
+
+    def judged_pool(self) -> np.ndarray | None:
+        """Grades of every judged document of the query, or None when only the list is known."""
+        if not self.has_pool:
+            return None
+        return np.concatenate(
+            [self.grades[self.judged], np.fromiter(self.unretrieved.values(), float)]
+        )
+
+    def metrics(self, config: MetricConfig | None = None) -> pd.DataFrame:
+        """`per_rank` of this list, with `doc` and `judged` columns added."""
+        table = per_rank(self.scoring_grades(), config, judged=self.judged_pool())
+        table.insert(1, "doc", self.docs)
+        table.insert(3, "judged", self.judged)
+        return table
+
+    # ---- edits: each returns a new list ------------------------------------------------------
+    def _take(self, order: np.ndarray) -> RankedList:
+        return replace(
+            self,
+            docs=self.docs[order],
+            grades=self.grades[order],
+            scores=None if self.scores is None else self.scores[order],
+        )
+
+    def reordered(self, order: Sequence[int] | np.ndarray) -> RankedList:
+        """The list in a new order: `order[i]` is the old row now at row i."""
+        order = np.asarray(order, dtype=np.int64)
+        if sorted(order.tolist()) != list(range(len(self))):
+            raise ValueError("order must be a permutation of the rows")
+        return self._take(order)
+
+    def moved(self, first: int, count: int, destination: int) -> RankedList:
+        """Rows first..first+count-1 moved to before row `destination` (Qt's moveRows rule)."""
+        n = len(self)
+        if count < 1 or first < 0 or first + count > n or not 0 <= destination <= n:
+            raise ValueError(f"cannot move rows {first}..{first + count - 1} to {destination} of {n}")
+        block = np.arange(first, first + count)
+        rest = np.concatenate([np.arange(0, first), np.arange(first + count, n)])
+        at = destination if destination <= first else destination - count
+        return self._take(np.concatenate([rest[:at], block, rest[at:]]))
+
+    def ideal_order(self, config: MetricConfig | None = None) -> np.ndarray:
+        """Row order that sorts the list to its ideal: by gain, high first (stable)."""
+        from ndcg_gui.core.metrics import gains
+
+        g = gains(self.scoring_grades(), config or MetricConfig())
+        return np.argsort(-g, kind="stable")
+
+    def with_grade(self, row: int, grade: float) -> RankedList:
+        """Grade of one row changed (NaN makes it unjudged)."""
+        grades = self.grades.copy()
+        grades[row] = float(grade)
+        return replace(self, grades=grades)
+
+    def with_doc(self, row: int, doc: str) -> RankedList:
+        """Document id of one row changed. An id judged but not retrieved brings its grade along."""
+        docs, grades = self.docs.copy(), self.grades.copy()
+        unretrieved = dict(self.unretrieved)
+        old = docs[row]
+        docs[row] = doc
+        if doc in unretrieved:
+            grades[row] = unretrieved.pop(doc)
+        if self.has_pool and not np.isnan(self.grades[row]) and old not in docs:
+            unretrieved[old] = float(self.grades[row])
+        return replace(self, docs=docs, grades=grades, unretrieved=unretrieved)
+
+    def inserted(
+        self, row: int, docs: Sequence[str], grades: Sequence[float],
+        scores: Sequence[float] | None = None,
+    ) -> RankedList:
+        """Rows inserted before `row`. Judged-but-unretrieved documents leave the unretrieved set."""
+        docs = np.asarray(list(docs), dtype=object)
+        grades = np.asarray(list(grades), dtype=float)
+        unretrieved = {d: g for d, g in self.unretrieved.items() if d not in set(docs)}
+        new_scores = None
+        if self.scores is not None:
+            fill = np.full(len(docs), np.nan) if scores is None else np.asarray(scores, float)
+            new_scores = np.insert(self.scores, [row] * len(docs), fill) if len(docs) else self.scores
+        return replace(
+            self,
+            docs=np.insert(self.docs, [row] * len(docs), docs) if len(docs) else self.docs,
+            grades=np.insert(self.grades, [row] * len(docs), grades) if len(docs) else self.grades,
+            scores=new_scores,
+            unretrieved=unretrieved,
+        )
+
+    def removed(self, rows: Iterable[int]) -> RankedList:
+        """Rows deleted. Judged documents stay in the judged pool (as unretrieved) when it is known."""
+        rows = sorted(set(rows))
+        keep = np.setdiff1d(np.arange(len(self)), rows)
+        unretrieved = dict(self.unretrieved)
+        if self.has_pool:
+            for r in rows:
+                if not np.isnan(self.grades[r]):
+                    unretrieved[self.docs[r]] = float(self.grades[r])
+        return replace(self._take(keep), unretrieved=unretrieved)

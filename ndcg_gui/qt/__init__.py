@@ -1,0 +1,1 @@
+"""The Qt side: models, widgets and the window that adapt ndcg_gui.core."""
