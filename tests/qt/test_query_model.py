@@ -1,0 +1,158 @@
+"""QueryTableModel and its proxy: shows `evaluate` as it is, sorts on numbers, filters by id and subset."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from PySide6.QtCore import QPersistentModelIndex, Qt
+
+from ndcg_gui.assets import resource_path
+from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.evaluate import evaluate
+from ndcg_gui.qt.query_model import (
+    COL_DOCS,
+    COL_EDITED,
+    COL_JUDGED,
+    COL_NDCG,
+    COL_QUERY,
+    EDITED_MARK,
+    QUERY_ROLE,
+    QueryFilterProxy,
+    QueryTableModel,
+    natural_order,
+)
+
+TREC = MetricConfig.preset("trec_eval")
+
+
+def sample_frames():
+    """The shipped sample run and qrels, read plainly (the readers are tested elsewhere)."""
+    with resource_path("examples/sample.run") as run_path, resource_path("examples/sample.qrels") as qp:
+        run = pd.read_csv(run_path, sep=" ", header=None, names=["query", "Q0", "doc", "rank", "score", "tag"],
+                          dtype={"query": str, "doc": str})
+        qrels = pd.read_csv(qp, sep=" ", header=None, names=["query", "iter", "doc", "grade"],
+                            dtype={"query": str, "doc": str})
+    return run[["query", "doc", "score"]], qrels
+
+
+@pytest.fixture
+def result():
+    run, qrels = sample_frames()
+    return evaluate(run, qrels, k=10, config=TREC)
+
+
+@pytest.fixture
+def model(result):
+    m = QueryTableModel()
+    m.set_result(result, 10)
+    return m
+
+
+@pytest.fixture
+def proxy(model):
+    p = QueryFilterProxy()
+    p.setSourceModel(model)
+    return p
+
+
+def column(model, col, role=Qt.ItemDataRole.DisplayRole):
+    return [model.index(r, col).data(role) for r in range(model.rowCount())]
+
+
+def test_model_passes_qtmodeltester(qtmodeltester, model, proxy):
+    qtmodeltester.check(model)
+    qtmodeltester.check(proxy)
+
+
+def test_cells_show_what_evaluate_computed(model, result):
+    assert model.rowCount() == len(result)
+    assert column(model, COL_QUERY) == list(result.index)
+    assert column(model, COL_DOCS) == [str(n) for n in result["n_retrieved"]]
+    assert column(model, COL_JUDGED) == [str(n) for n in result["n_judged"]]
+    assert column(model, COL_NDCG) == [f"{v:.4f}" for v in result["ndcg"]]
+    assert model.headerData(COL_NDCG, Qt.Orientation.Horizontal) == "NDCG@10"
+
+
+def test_tooltips_explain_undefined_and_empty_queries(model, result):
+    undefined = result.index[result["undefined"]][0]
+    empty = result.index[result["n_retrieved"] == 0][0]
+    tip = model.index(model.row_of(undefined), COL_NDCG).data(Qt.ItemDataRole.ToolTipRole)
+    assert "IDCG@10 = 0" in tip
+    tip = model.index(model.row_of(empty), COL_NDCG).data(Qt.ItemDataRole.ToolTipRole)
+    assert "returned no document" in tip
+    ordinary = result.index[~result["undefined"] & (result["n_retrieved"] > 0)][0]
+    tip = model.index(model.row_of(ordinary), COL_NDCG).data(Qt.ItemDataRole.ToolTipRole)
+    assert f"{result.loc[ordinary, 'dcg']:.4f} / {result.loc[ordinary, 'idcg']:.4f}" in tip
+
+
+def test_worst_first_is_one_sort_on_ndcg(proxy, result):
+    proxy.sort(COL_NDCG, Qt.SortOrder.AscendingOrder)
+    shown = [proxy.index(r, COL_NDCG).data(QUERY_ROLE) for r in range(proxy.rowCount())]
+    values = result.loc[shown, "ndcg"].to_numpy()
+    assert np.all(np.diff(values) >= 0)
+    assert values[0] == result["ndcg"].min()
+
+
+def test_counts_sort_as_numbers_not_text(proxy, result):
+    proxy.sort(COL_DOCS, Qt.SortOrder.DescendingOrder)
+    shown = [int(proxy.index(r, COL_DOCS).data()) for r in range(proxy.rowCount())]
+    assert shown == sorted(result["n_retrieved"], reverse=True)
+    proxy.sort(COL_JUDGED, Qt.SortOrder.AscendingOrder)
+    shown = [int(proxy.index(r, COL_JUDGED).data()) for r in range(proxy.rowCount())]
+    assert shown == sorted(result["n_judged"])
+
+
+def test_query_ids_sort_naturally(qtbot):
+    frame = pd.DataFrame(
+        {"query": ["q10", "q2", "q1"], "doc": ["a", "b", "c"], "grade": [1.0, 0.0, 2.0]}
+    )
+    model = QueryTableModel()
+    model.set_result(evaluate(frame, k=5), 5)
+    proxy = QueryFilterProxy()
+    proxy.setSourceModel(model)
+    proxy.sort(COL_QUERY, Qt.SortOrder.AscendingOrder)
+    assert [proxy.index(r, COL_QUERY).data() for r in range(3)] == ["q1", "q2", "q10"]
+    assert list(natural_order(np.array(["10", "9", "a", "1b"], dtype=object))) == [2, 1, 3, 0]
+
+
+def test_filter_by_id_text_and_by_subset(proxy):
+    proxy.set_text(" 41")
+    shown = {proxy.index(r, COL_QUERY).data() for r in range(proxy.rowCount())}
+    assert shown == {f"41{i}" for i in range(10)}
+    proxy.set_subset(["405", "412", "415"])
+    assert {proxy.index(r, COL_QUERY).data() for r in range(proxy.rowCount())} == {"412", "415"}
+    proxy.set_text("")
+    assert proxy.rowCount() == 3
+    proxy.set_subset(None)
+    assert proxy.rowCount() == proxy.sourceModel().rowCount()
+
+
+def test_rescore_keeps_rows_and_selection_and_renames_the_header(qtbot, model, result):
+    keep = QPersistentModelIndex(model.index(3, COL_QUERY))
+    changed = []
+    model.dataChanged.connect(lambda a, b: changed.append((a.row(), b.row())))
+    with qtbot.assertNotEmitted(model.modelReset), qtbot.waitSignal(model.headerDataChanged):
+        model.set_result(evaluate(*sample_frames(), k=5, config=TREC), 5)
+    assert keep.isValid() and keep.row() == 3
+    assert changed == [(0, model.rowCount() - 1)]
+    assert model.headerData(COL_NDCG, Qt.Orientation.Horizontal) == "NDCG@5"
+    assert column(model, COL_NDCG) != [f"{v:.4f}" for v in result["ndcg"]]
+
+
+def test_other_queries_reset_the_model(qtbot, model, result):
+    with qtbot.waitSignal(model.modelReset):
+        model.set_result(result.iloc[:5], 10)
+    assert model.rowCount() == 5
+    assert model.row_of(result.index[7]) == -1
+
+
+def test_edited_queries_are_marked_and_sort_first(qtbot, model, proxy):
+    with qtbot.waitSignal(model.dataChanged):
+        model.set_edited({"405", "420"})
+    marks = dict(zip(column(model, COL_QUERY), column(model, COL_EDITED), strict=True))
+    assert {q for q, m in marks.items() if m == EDITED_MARK} == {"405", "420"}
+    assert all(m in ("", EDITED_MARK) for m in marks.values())
+    assert model.index(model.row_of("405"), COL_NDCG).data(Qt.ItemDataRole.FontRole).bold()
+    proxy.sort(COL_EDITED, Qt.SortOrder.DescendingOrder)
+    assert {proxy.index(r, COL_QUERY).data() for r in range(2)} == {"405", "420"}
+    with qtbot.assertNotEmitted(model.dataChanged):
+        model.set_edited(["420", "405"])
