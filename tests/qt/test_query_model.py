@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from PySide6.QtCore import QPersistentModelIndex, Qt
+from query_samples import sample_frames
 
-from ndcg_gui.assets import resource_path
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.evaluate import evaluate
 from ndcg_gui.qt.query_model import (
@@ -22,16 +22,6 @@ from ndcg_gui.qt.query_model import (
 )
 
 TREC = MetricConfig.preset("trec_eval")
-
-
-def sample_frames():
-    """The shipped sample run and qrels, read plainly (the readers are tested elsewhere)."""
-    with resource_path("examples/sample.run") as run_path, resource_path("examples/sample.qrels") as qp:
-        run = pd.read_csv(run_path, sep=" ", header=None, names=["query", "Q0", "doc", "rank", "score", "tag"],
-                          dtype={"query": str, "doc": str})
-        qrels = pd.read_csv(qp, sep=" ", header=None, names=["query", "iter", "doc", "grade"],
-                            dtype={"query": str, "doc": str})
-    return run[["query", "doc", "score"]], qrels
 
 
 @pytest.fixture

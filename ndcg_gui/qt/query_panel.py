@@ -1,0 +1,256 @@
+"""The query browser: filter box, query table, mean NDCG@k with its averaging policy, histogram.
+
+Fed a per-query result frame (from `evaluate`) and the set of edited queries; says which query the
+user picked (`querySelected`). The mean comes from `core.summary` under the policy chosen here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QSplitter,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ndcg_gui.core.summary import MeanPolicy, MeanSummary, bin_index, counted, summarize
+from ndcg_gui.qt.histogram import NdcgHistogram
+from ndcg_gui.qt.query_model import (
+    COL_EDITED,
+    COL_QUERY,
+    QUERY_ROLE,
+    QueryFilterProxy,
+    QueryTableModel,
+)
+
+_TREATMENTS = [("count as 0", "zero"), ("leave out", "skip")]
+
+
+class QueryPanel(QWidget):
+    """Browse many queries, worst first in one click; pick one to open it."""
+
+    querySelected = Signal(str)
+    policyChanged = Signal(object)  # MeanPolicy
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.model = QueryTableModel(self)
+        self.proxy = QueryFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self._result = pd.DataFrame()
+        self._policy = MeanPolicy()
+        self._summary: MeanSummary | None = None
+        self._syncing = False
+
+        self.filter_edit = QLineEdit(placeholderText="Filter query ids…", clearButtonEnabled=True)
+        self.filter_edit.textChanged.connect(self.proxy.set_text)
+
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(COL_QUERY, Qt.SortOrder.AscendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(COL_QUERY, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(COL_EDITED, QHeaderView.ResizeMode.Fixed)
+        header.resizeSection(COL_EDITED, self.fontMetrics().horizontalAdvance("✎✎") + 8)
+        self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
+
+        # Shown while a histogram bar filters the table.
+        self.bin_label = QLabel()
+        self.bin_clear = QToolButton(text="Show all", toolTip="Drop the histogram filter")
+        self.bin_clear.clicked.connect(lambda: self.pick_bin(-1))
+        self._bin_row = QWidget()
+        bin_layout = QHBoxLayout(self._bin_row)
+        bin_layout.setContentsMargins(0, 0, 0, 0)
+        bin_layout.addWidget(self.bin_label, 1)
+        bin_layout.addWidget(self.bin_clear)
+        self._bin_row.hide()
+
+        self.mean_label = QLabel(textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
+        font = self.mean_label.font()
+        font.setBold(True)
+        self.mean_label.setFont(font)
+        self.empty_combo = self._policy_combo(
+            "A query with judgments that the run returned nothing for: count it as NDCG 0 "
+            "(trec_eval -c) or leave it out of the mean (trec_eval, pytrec_eval)"
+        )
+        self.undefined_combo = self._policy_combo(
+            "A query with no relevant judged document has IDCG = 0 and NDCG undefined: count it "
+            "as 0 (trec_eval, ranx) or leave it out of the mean"
+        )
+        policy_form = QFormLayout()
+        policy_form.setContentsMargins(0, 0, 0, 0)
+        policy_form.addRow("Judged queries with no results:", self.empty_combo)
+        policy_form.addRow("Queries with IDCG = 0:", self.undefined_combo)
+        self.policy_note = QLabel(wordWrap=True)
+        self.policy_note.setStyleSheet("color: gray")
+
+        self.histogram = NdcgHistogram()
+        self.histogram.binClicked.connect(self._on_bin_clicked)
+
+        top = QWidget()
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.addWidget(self.filter_edit)
+        top_layout.addWidget(self._bin_row)
+        top_layout.addWidget(self.table, 1)
+        top_layout.addWidget(self.mean_label)
+        top_layout.addLayout(policy_form)
+        top_layout.addWidget(self.policy_note)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(top)
+        self.splitter.addWidget(self.histogram)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.splitter)
+        self._show_summary()
+
+    def _policy_combo(self, tooltip: str) -> QComboBox:
+        combo = QComboBox(toolTip=tooltip)
+        for label, value in _TREATMENTS:
+            combo.addItem(label, value)
+        combo.currentIndexChanged.connect(self._on_policy_combo)
+        return combo
+
+    # ---- feeding ---------------------------------------------------------------------------
+    def set_result(self, result: pd.DataFrame, k: int | None) -> None:
+        """Show per-query results (a frame of `evaluate`, missing="zero") at cut-off k."""
+        same_queries = result.index.equals(self._result.index)
+        self._result = result
+        self.model.set_result(result, k)
+        picked, subset = self.histogram.picked, self.proxy.subset
+        self._show_summary()
+        if same_queries and subset is not None:
+            # A re-score keeps the queries the user picked, so the one being edited stays listed.
+            self.histogram.set_picked(picked)
+        else:
+            self._set_subset(None, -1)
+
+    def set_edited(self, queries) -> None:
+        self.model.set_edited(queries)
+
+    def set_current_query(self, query: str) -> None:
+        """Select `query` in the table without announcing it (the document already knows)."""
+        row = self.model.row_of(query)
+        if row < 0:
+            return
+        index = self.proxy.mapFromSource(self.model.index(row, COL_QUERY))
+        self._syncing = True
+        try:
+            if not index.isValid():  # filtered away: show everything rather than hide the current query
+                self.filter_edit.clear()
+                self._set_subset(None, -1)
+                index = self.proxy.mapFromSource(self.model.index(row, COL_QUERY))
+            flags = (
+                QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+            )
+            self.table.selectionModel().setCurrentIndex(index, flags)
+            self.table.scrollTo(index)
+        finally:
+            self._syncing = False
+
+    def current_query(self) -> str | None:
+        index = self.table.currentIndex()
+        return index.data(QUERY_ROLE) if index.isValid() else None
+
+    @property
+    def policy(self) -> MeanPolicy:
+        return self._policy
+
+    def set_policy(self, policy: MeanPolicy) -> None:
+        self.empty_combo.setCurrentIndex(self.empty_combo.findData(policy.empty))
+        self.undefined_combo.setCurrentIndex(self.undefined_combo.findData(policy.undefined))
+
+    @property
+    def summary(self) -> MeanSummary | None:
+        return self._summary
+
+    def visible_queries(self) -> list[str]:
+        """The queries the table lists now, top to bottom."""
+        return [self.proxy.index(r, COL_QUERY).data(QUERY_ROLE) for r in range(self.proxy.rowCount())]
+
+    def pick_bin(self, index: int) -> None:
+        """Filter the table to the queries of one histogram bin (-1: no bin filter)."""
+        if index < 0 or len(self._result) == 0:
+            self._set_subset(None, -1)
+            return
+        in_mean = self._result[counted(self._result, self._policy)]
+        members = in_mean.index[bin_index(in_mean["ndcg"].to_numpy(), self.histogram.edges) == index]
+        self._set_subset(list(members), index)
+
+    # ---- internals -------------------------------------------------------------------------
+    def _set_subset(self, queries: list[str] | None, index: int) -> None:
+        self.proxy.set_subset(queries)
+        self.histogram.set_picked(index)
+        self._bin_row.setVisible(queries is not None)
+        if queries is not None:
+            lo, hi = self.histogram.edges[index], self.histogram.edges[index + 1]
+            self.bin_label.setText(f"NDCG {lo:.1f}–{hi:.1f}: {len(queries)} queries")
+
+    def _show_summary(self) -> None:
+        k = self.model.k
+        result = self._result
+        if len(result) == 0:
+            self._summary = None
+            self.mean_label.setText("No queries")
+            self.policy_note.setText("")
+            self.histogram.set_values(np.array([]), k)
+            return
+        self._summary = summarize(result, self._policy)
+        text = self._summary.describe(k)
+        self.mean_label.setText(text[0].upper() + text[1:])
+        self.mean_label.setToolTip(f"Plain mean of per-query NDCG{'@' + str(k) if k else ''}: "
+                                   f"{self._policy.describe()}")
+        notes = []
+        if self._summary.empty:
+            notes.append(f"{self._summary.empty} judged {_queries(self._summary.empty)} with no results")
+        if self._summary.undefined:
+            notes.append(f"{self._summary.undefined} {_queries(self._summary.undefined)} with IDCG = 0")
+        self.policy_note.setText("; ".join(notes))
+        self.policy_note.setVisible(bool(notes))
+        in_mean = result.loc[counted(result, self._policy), "ndcg"].to_numpy()
+        self.histogram.set_values(in_mean, k, self._summary.mean)
+
+    def _on_policy_combo(self) -> None:
+        policy = MeanPolicy(
+            empty=self.empty_combo.currentData() or "zero",
+            undefined=self.undefined_combo.currentData() or "zero",
+        )
+        if policy == self._policy:
+            return
+        self._policy = policy
+        self._show_summary()
+        self._set_subset(None, -1)
+        self.policyChanged.emit(policy)
+
+    def _on_bin_clicked(self, index: int) -> None:
+        self.pick_bin(-1 if index == self.histogram.picked else index)
+
+    def _on_current_row(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._syncing or not current.isValid():
+            return
+        self.querySelected.emit(current.data(QUERY_ROLE))
+
+
+def _queries(n: int) -> str:
+    return "query" if n == 1 else "queries"

@@ -1,0 +1,153 @@
+"""The query panel: its numbers equal `evaluate`, the mean follows the stated policy, the histogram
+counts and its click filter agree with the per-query NDCG, and picking a row names the query."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from query_samples import sample_frames
+
+from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.evaluate import evaluate
+from ndcg_gui.core.summary import MeanPolicy
+from ndcg_gui.qt.query_model import COL_NDCG, COL_QUERY
+from ndcg_gui.qt.query_panel import QueryPanel
+
+TREC = MetricConfig.preset("trec_eval")
+# The offscreen platform says this whenever a top-level window is shown; it is not our warning.
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+
+
+@pytest.fixture
+def result():
+    return evaluate(*sample_frames(), k=10, config=TREC)
+
+
+@pytest.fixture
+def panel(qtbot, result):
+    p = QueryPanel()
+    qtbot.addWidget(p)
+    p.resize(420, 760)
+    p.set_result(result, 10)
+    p.show()
+    qtbot.waitExposed(p)
+    return p
+
+
+def expected_mean(result, empty, undefined):
+    keep = np.ones(len(result), bool)
+    if empty == "skip":
+        keep &= result["n_retrieved"].to_numpy() > 0
+    if undefined == "skip":
+        keep &= ~result["undefined"].to_numpy()
+    return result["ndcg"].to_numpy()[keep].mean(), int(keep.sum())
+
+
+def test_sample_has_the_cases_the_policy_is_about(result):
+    assert (result["n_retrieved"] == 0).sum() == 1
+    assert result["undefined"].sum() == 1
+
+
+@pytest.mark.parametrize("empty", ["zero", "skip"])
+@pytest.mark.parametrize("undefined", ["zero", "skip"])
+def test_mean_follows_the_policy_chosen_in_the_combos(qtbot, panel, result, empty, undefined):
+    panel.empty_combo.setCurrentIndex(panel.empty_combo.findData(empty))
+    panel.undefined_combo.setCurrentIndex(panel.undefined_combo.findData(undefined))
+    mean, n = expected_mean(result, empty, undefined)
+    assert panel.policy == MeanPolicy(empty=empty, undefined=undefined)
+    assert panel.summary.mean == pytest.approx(mean)
+    assert panel.mean_label.text() == f"Mean NDCG@10 = {mean:.4f} over {n} of {len(result)} queries"
+    assert panel.histogram.counts.sum() == n
+
+
+def test_policy_switch_is_announced(qtbot, panel):
+    with qtbot.waitSignal(panel.policyChanged) as blocker:
+        panel.set_policy(MeanPolicy(empty="skip"))
+    assert blocker.args == [MeanPolicy(empty="skip", undefined="zero")]
+    assert "1 judged query with no results" in panel.policy_note.text()
+    assert "1 query with IDCG = 0" in panel.policy_note.text()
+
+
+def test_rescore_with_new_k_updates_table_mean_and_histogram(panel):
+    at5 = evaluate(*sample_frames(), k=5, config=TREC)
+    panel.set_result(at5, 5)
+    mean, _ = expected_mean(at5, "zero", "zero")
+    assert panel.mean_label.text().startswith(f"Mean NDCG@5 = {mean:.4f}")
+    row = panel.model.row_of("401")
+    assert panel.model.index(row, COL_NDCG).data() == f"{at5.loc['401', 'ndcg']:.4f}"
+    counts, _ = np.histogram(at5["ndcg"], bins=np.linspace(0, 1, 11))
+    assert list(panel.histogram.counts) == list(counts)
+
+
+def click_bar(qtbot, histogram, index):
+    vb = histogram.getPlotItem().getViewBox()
+    scene_pos = vb.mapViewToScene(histogram.bin_center(index))
+    pos = histogram.mapFromScene(scene_pos)
+    qtbot.mouseClick(histogram.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(pos.x(), pos.y()))
+
+
+def test_clicking_a_bar_lists_its_queries_and_again_lists_all(qtbot, panel, result):
+    counts, edges = np.histogram(result["ndcg"], bins=np.linspace(0, 1, 11))
+    assert list(panel.histogram.counts) == list(counts)
+    index = int(np.argmax(counts))
+    with qtbot.waitSignal(panel.histogram.binClicked):
+        click_bar(qtbot, panel.histogram, index)
+    lo, hi = edges[index], edges[index + 1]
+    expected = set(result.index[(result["ndcg"] >= lo) & (result["ndcg"] < hi)])
+    assert set(panel.visible_queries()) == expected
+    assert panel.histogram.picked == index
+    assert panel.bin_label.isVisible() and f"{len(expected)} queries" in panel.bin_label.text()
+    click_bar(qtbot, panel.histogram, index)
+    assert len(panel.visible_queries()) == len(result)
+    assert not panel.bin_label.isVisible()
+
+
+def test_bar_filter_survives_a_rescore_of_the_same_queries(qtbot, panel, result):
+    panel.pick_bin(0)
+    picked = set(panel.visible_queries())
+    assert picked
+    panel.set_result(result.assign(ndcg=result["ndcg"] * 0.5), 10)
+    assert set(panel.visible_queries()) == picked
+
+
+def test_filter_box_filters_by_id(qtbot, panel):
+    qtbot.keyClicks(panel.filter_edit, "42")
+    assert set(panel.visible_queries()) == {"420", "421", "422", "423", "424", "425"}
+
+
+def test_worst_first_by_clicking_the_ndcg_header(qtbot, panel, result):
+    header = panel.table.horizontalHeader()
+    x = header.sectionViewportPosition(COL_NDCG) + header.sectionSize(COL_NDCG) // 2
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2))
+    shown = result.loc[panel.visible_queries(), "ndcg"].to_numpy()
+    assert np.all(np.diff(shown) >= 0) or np.all(np.diff(shown) <= 0)
+    if shown[0] > shown[-1]:  # the first click sorted descending on this style: one more
+        qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2))
+    assert panel.visible_queries()[0] == result["ndcg"].idxmin()
+
+
+def test_picking_a_row_names_the_query_and_syncing_back_does_not(qtbot, panel):
+    row = panel.proxy.mapFromSource(panel.model.index(panel.model.row_of("407"), COL_QUERY)).row()
+    rect = panel.table.visualRect(panel.proxy.index(row, COL_QUERY))
+    with qtbot.waitSignal(panel.querySelected) as blocker:
+        qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert blocker.args == ["407"]
+    with qtbot.assertNotEmitted(panel.querySelected):
+        panel.set_current_query("412")
+    assert panel.current_query() == "412"
+
+
+def test_syncing_to_a_filtered_away_query_drops_the_filters(qtbot, panel):
+    panel.filter_edit.setText("40")
+    panel.set_current_query("415")
+    assert panel.current_query() == "415"
+    assert panel.filter_edit.text() == ""
+
+
+def test_no_queries_says_so(qtbot):
+    panel = QueryPanel()
+    qtbot.addWidget(panel)
+    empty = evaluate(pd.DataFrame({"query": [], "doc": [], "grade": []}), k=10)
+    panel.set_result(empty, 10)
+    assert panel.mean_label.text() == "No queries"
+    assert panel.summary is None
