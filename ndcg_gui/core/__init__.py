@@ -6,18 +6,25 @@
 """
 
 from ndcg_gui.core.config import PRESETS, GainTable, MetricConfig, Preset
+from ndcg_gui.core.dataset import Dataset
+from ndcg_gui.core.errors import InputError, LoadCancelled
 from ndcg_gui.core.evaluate import evaluate, mean_ndcg
 from ndcg_gui.core.metrics import dcg_idcg_at, discounts, gains, ndcg_at, per_rank
+from ndcg_gui.core.readers import load
 
 __all__ = [
     "PRESETS",
+    "Dataset",
     "GainTable",
+    "InputError",
+    "LoadCancelled",
     "MetricConfig",
     "Preset",
     "dcg_idcg_at",
     "discounts",
     "evaluate",
     "gains",
+    "load",
     "mean_ndcg",
     "ndcg_at",
     "per_rank",

@@ -1,0 +1,237 @@
+"""What a loaded file holds: ranked lists of one or many queries, and the judged pool when known.
+
+`Dataset.run` keeps every query's rows together (queries in order of first appearance) and each
+query's rows in ranked order, so one query's list is a slice: `ranked_list` is a few array slices
+whatever the size of the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from ndcg_gui.core.config import MetricConfig, TiesName
+from ndcg_gui.core.evaluate import evaluate as evaluate_frame
+from ndcg_gui.core.ranked_list import RankedList
+
+Kind = Literal["csv", "trec_run", "qrels", "typed"]
+SUMMARY_COLUMNS = ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
+
+
+def _groups(queries: np.ndarray) -> tuple[np.ndarray, list[str], dict[str, tuple[int, int]], np.ndarray]:
+    """Stable order that puts each query's rows together (first appearance first), the queries,
+    their row slices in that order, and the query code of each row."""
+    codes, uniques = pd.factorize(queries, sort=False)
+    codes = codes.astype(np.int64)
+    if len(codes) and (np.diff(codes) < 0).any():
+        order = np.argsort(codes, kind="stable")
+    else:
+        order = np.arange(len(codes))
+    counts = np.bincount(codes, minlength=len(uniques))
+    ends = np.cumsum(counts)
+    names = [str(q) for q in uniques]
+    slices = {q: (int(e - c), int(e)) for q, c, e in zip(names, counts, ends, strict=True)}
+    return order, names, slices, codes
+
+
+def _frame(query, doc, grade, score=None) -> pd.DataFrame:
+    columns = {
+        "query": np.asarray(query, dtype=object),
+        "doc": np.asarray(doc, dtype=object),
+        "grade": np.asarray(grade, dtype=float),
+    }
+    if score is not None:
+        columns["score"] = np.asarray(score, dtype=float)
+    return pd.DataFrame(columns)
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """Ranked lists and (optionally) the judged pool, as loaded from files or typed in.
+
+    run    columns query (str), doc (str), grade (float, NaN = unjudged) and optionally score;
+           each query's rows together and in ranked order (the order was settled when loading:
+           by rank, else by score with trec_eval's tie rule, else file order).
+    qrels  columns query, doc, grade: every judged document, or None when the pool is unknown.
+    """
+
+    run: pd.DataFrame
+    qrels: pd.DataFrame | None = None
+    path: Path | None = None
+    qrels_path: Path | None = None
+    kind: Kind = "csv"
+    _slices: dict[str, tuple[int, int]] = field(init=False, repr=False)
+    _queries: list[str] = field(init=False, repr=False)
+    _pool: dict[str, tuple[int, int]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        run = self.run
+        order, queries, slices, _ = _groups(run["query"].to_numpy(dtype=object))
+        if not np.array_equal(order, np.arange(len(order))):
+            run = run.iloc[order]
+        run = run.reset_index(drop=True)
+        object.__setattr__(self, "run", run)
+        object.__setattr__(self, "_slices", slices)
+        pool: dict[str, tuple[int, int]] = {}
+        all_queries = list(queries)
+        if self.qrels is not None:
+            qrels = self.qrels
+            q_order, q_names, pool, _ = _groups(qrels["query"].to_numpy(dtype=object))
+            if not np.array_equal(q_order, np.arange(len(q_order))):
+                qrels = qrels.iloc[q_order]
+            object.__setattr__(self, "qrels", qrels.reset_index(drop=True))
+            known = set(all_queries)
+            all_queries += [q for q in q_names if q not in known]
+        object.__setattr__(self, "_pool", pool)
+        object.__setattr__(self, "_queries", all_queries)
+        # Arrays sliced by ranked_list: converted once, not per call.
+        object.__setattr__(self, "_docs", run["doc"].to_numpy(dtype=object))
+        object.__setattr__(self, "_grades", run["grade"].to_numpy(dtype=float))
+        scores = run["score"].to_numpy(dtype=float) if "score" in run else None
+        object.__setattr__(self, "_scores", scores)
+        if self.qrels is not None:
+            object.__setattr__(self, "_pool_docs", self.qrels["doc"].to_numpy(dtype=object))
+            object.__setattr__(self, "_pool_grades", self.qrels["grade"].to_numpy(dtype=float))
+
+    # ---- reading ----------------------------------------------------------------------------
+    @property
+    def has_pool(self) -> bool:
+        return self.qrels is not None
+
+    @property
+    def has_scores(self) -> bool:
+        return "score" in self.run
+
+    def queries(self) -> list[str]:
+        """Every query: those with results in file order, then judged queries without results."""
+        return list(self._queries)
+
+    def __len__(self) -> int:
+        return len(self._queries)
+
+    def ranked_list(self, query: str) -> RankedList:
+        """The ranked list of one query, with its judged but unretrieved documents."""
+        if query not in self._slices and query not in self._pool:
+            raise KeyError(f"no query {query!r}")
+        start, stop = self._slices.get(query, (0, 0))
+        docs = self._docs[start:stop]
+        unretrieved: dict[str, float] = {}
+        if self.qrels is not None and query in self._pool:
+            a, b = self._pool[query]
+            listed = set(docs.tolist())
+            unretrieved = {
+                d: g
+                for d, g in zip(self._pool_docs[a:b].tolist(), self._pool_grades[a:b].tolist(), strict=True)
+                if d not in listed
+            }
+        return RankedList(
+            docs=docs,
+            grades=self._grades[start:stop],
+            scores=None if self._scores is None else self._scores[start:stop],
+            query=query,
+            unretrieved=unretrieved,
+            has_pool=self.qrels is not None,
+        )
+
+    # ---- changing ---------------------------------------------------------------------------
+    def with_lists(self, lists: Mapping[str, RankedList]) -> Dataset:
+        """A copy in which the given queries hold the given (edited) lists; others unchanged.
+
+        With a known pool, an edited query's judgments become the list's judged documents plus
+        its unretrieved ones, so a changed grade changes the pool too.
+        """
+        has_score = self.has_scores or any(rl.scores is not None for rl in lists.values())
+        order = self._queries + [q for q in lists if q not in set(self._queries)]
+        run_parts, pool_parts = [], []
+        for q in order:
+            if q in lists:
+                rl = lists[q]
+                scores = rl.scores if rl.scores is not None else np.full(len(rl), np.nan)
+                run_parts.append(_frame([q] * len(rl), rl.docs, rl.grades, scores if has_score else None))
+                if self.qrels is not None:
+                    judged = rl.judged
+                    docs = list(rl.docs[judged]) + list(rl.unretrieved)
+                    grades = list(rl.grades[judged]) + list(rl.unretrieved.values())
+                    pool_parts.append(_frame([q] * len(docs), docs, grades))
+            else:
+                a, b = self._slices.get(q, (0, 0))
+                part = self.run.iloc[a:b]
+                if has_score and "score" not in part:
+                    part = part.assign(score=np.nan)
+                run_parts.append(part)
+                if self.qrels is not None and q in self._pool:
+                    a, b = self._pool[q]
+                    pool_parts.append(self.qrels.iloc[a:b])
+        columns = ["query", "doc", "grade"] + (["score"] if has_score else [])
+        run = pd.concat(run_parts, ignore_index=True)[columns] if run_parts else _frame([], [], [])
+        qrels = None
+        if self.qrels is not None:
+            qrels = (
+                pd.concat(pool_parts, ignore_index=True)[["query", "doc", "grade"]]
+                if pool_parts
+                else _frame([], [], [])
+            )
+        return Dataset(run, qrels, self.path, self.qrels_path, self.kind)
+
+    @classmethod
+    def from_ranked_list(cls, rl: RankedList) -> Dataset:
+        """A dataset of one (typed) list; its pool is kept when it has one."""
+        run = _frame([rl.query] * len(rl), rl.docs, rl.grades, rl.scores)
+        qrels = None
+        if rl.has_pool:
+            judged = rl.judged
+            docs = list(rl.docs[judged]) + list(rl.unretrieved)
+            grades = list(rl.grades[judged]) + list(rl.unretrieved.values())
+            qrels = _frame([rl.query] * len(docs), docs, grades)
+        return cls(run, qrels, kind="typed")
+
+    # ---- scoring ----------------------------------------------------------------------------
+    def evaluate(
+        self,
+        k: int | None,
+        config: MetricConfig | None = None,
+        ties: TiesName = "trec",
+        missing: str = "zero",
+    ) -> pd.DataFrame:
+        """`core.evaluate` of every query, in the order the lists hold (see `Dataset.run`).
+
+        The order was settled when loading (tied scores by trec_eval's rule), so "trec" and "file"
+        both score the lists as they stand; "average" gives tied scores their mean gain
+        (scikit-learn) when every row has a score.
+        """
+        run = self.run[["query", "doc", "grade"]]
+        if ties == "average" and self.has_scores and not self.run["score"].isna().any():
+            run = run.assign(score=self.run["score"])
+        else:
+            rank = np.arange(len(run))
+            for a, b in self._slices.values():
+                rank[a:b] -= a
+            run = run.assign(rank=rank + 1)
+            ties = "file"
+        return evaluate_frame(run, self.qrels, k=k, config=config, ties=ties, missing=missing)
+
+    def summary(
+        self, k: int | None, config: MetricConfig | None = None, ties: TiesName = "trec"
+    ) -> pd.DataFrame:
+        """One row per scored query, in `queries()` order: query, n_docs, n_judged, dcg, idcg,
+        ndcg at k. Judged queries without results score 0; queries without any judgment are left
+        out when the pool is known (as trec_eval does)."""
+        result = self.evaluate(k, config, ties=ties, missing="zero")
+        order = [q for q in self._queries if q in result.index]
+        result = result.loc[order]
+        return pd.DataFrame(
+            {
+                "query": result.index.to_numpy(dtype=object),
+                "n_docs": result["n_retrieved"].to_numpy(),
+                "n_judged": result["n_judged"].to_numpy(),
+                "dcg": result["dcg"].to_numpy(),
+                "idcg": result["idcg"].to_numpy(),
+                "ndcg": result["ndcg"].to_numpy(),
+            },
+            columns=SUMMARY_COLUMNS,
+        )

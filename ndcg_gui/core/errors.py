@@ -1,0 +1,45 @@
+"""The one error type for everything a user can get wrong in a file or an option.
+
+`str(err)` is a single line a person can act on, in the form an editor understands:
+`ranking.csv:4: grade "high" is not a number`. The parts are also kept as attributes so a window
+can jump to the line or highlight the column.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class InputError(Exception):
+    """Bad input: a file that cannot be read as a ranking, or an option that makes no sense.
+
+    path    the file at fault (None for a command-line option or a typed value)
+    line    1-based line as counted in an editor, header included (None when not about one line)
+    column  1-based field number within that line (None when not about one field)
+    """
+
+    def __init__(
+        self,
+        message: str,
+        path: str | Path | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        self.message = message
+        self.path = Path(path) if path is not None else None
+        self.line = line
+        self.column = column
+        super().__init__(self.__str__())
+
+    def __str__(self) -> str:
+        where = self.path.name if self.path is not None else ""
+        if self.line is not None:
+            where = f"{where}:{self.line}" if where else f"line {self.line}"
+        return f"{where}: {self.message}" if where else self.message
+
+    def __reduce__(self):  # keep the attributes when sent between processes
+        return (type(self), (self.message, self.path, self.line, self.column))
+
+
+class LoadCancelled(Exception):
+    """A load stopped because its `cancel` callback said so (the user closed or replaced it)."""

@@ -1,0 +1,148 @@
+"""A file's bytes, read safely: path checks, binary detection, encoding, and finding a record's line.
+
+Readers parse the bytes with pandas' C engine (fast); when something is wrong they come back here
+to find the line as an editor counts it and the fields of that line, to say exactly what is wrong.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from ndcg_gui.core.errors import InputError, LoadCancelled
+
+Cancel = Callable[[], bool] | None
+Progress = Callable[[float], None] | None
+
+_CHUNK = 8 << 20
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# Control bytes that never appear in a text table (tab, LF, VT, FF, CR and ESC-free text aside).
+_CONTROL = bytes(range(0, 9)) + bytes(range(14, 27)) + bytes(range(28, 32))
+
+
+@dataclass
+class Source:
+    """The bytes of one input file (UTF-8, or a single-byte encoding; BOM removed)."""
+
+    path: Path
+    data: bytes
+    encoding: str
+    _text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = self.data.decode(self.encoding)
+        return self._text
+
+    def head(self, size: int = 1 << 16) -> str:
+        """The first bytes as text (a broken multi-byte character at the cut is dropped)."""
+        return self.data[:size].decode(self.encoding, errors="ignore")
+
+    def error(self, message: str, line: int | None = None, column: int | None = None) -> InputError:
+        return InputError(message, self.path, line, column)
+
+    def records(
+        self, delimiter: str | None = None, comments: bool = False
+    ) -> Iterator[tuple[int, list[str]]]:
+        """(line number, fields) of each record as pandas sees them: blank lines skipped, `#`
+        lines skipped when `comments`; `delimiter` None splits on whitespace. Quoted fields (which
+        may span lines) are honoured for a one-character delimiter."""
+        if delimiter is not None and '"' in self.text:
+            reader = csv.reader(io.StringIO(self.text, newline=""), delimiter=delimiter)
+            start = 1
+            for fields in reader:
+                line, start = start, reader.line_num + 1
+                if not fields or (len(fields) == 1 and not fields[0].strip()):
+                    continue
+                yield line, fields
+            return
+        for number, raw in enumerate(_LINE_BREAK.split(self.text), start=1):
+            stripped = raw.strip()
+            if not stripped or (comments and stripped.startswith("#")):
+                continue
+            yield number, (raw.split(delimiter) if delimiter is not None else raw.split())
+
+    def record(
+        self, index: int, delimiter: str | None = None, comments: bool = False
+    ) -> tuple[int, list[str]]:
+        """Line number and fields of record `index` (0-based, the header being record 0)."""
+        for i, found in enumerate(self.records(delimiter, comments)):
+            if i == index:
+                return found
+        raise IndexError(index)
+
+
+def read_source(path: str | Path, cancel: Cancel = None, progress: Progress = None) -> Source:
+    """The file's bytes, or an `InputError` saying why they cannot be used as a text table."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError("file not found", path)
+    if path.is_dir():
+        raise InputError("is a folder, not a file", path)
+    try:
+        size = path.stat().st_size
+        chunks = []
+        with path.open("rb") as f:
+            while chunk := f.read(_CHUNK):
+                if cancel is not None and cancel():
+                    raise LoadCancelled(str(path))
+                chunks.append(chunk)
+                if progress is not None and size:
+                    progress(min(1.0, sum(map(len, chunks)) / size))
+        data = b"".join(chunks)
+    except PermissionError:
+        raise InputError("cannot be read: permission denied", path) from None
+    except OSError as exc:
+        raise InputError(f"cannot be read: {exc.strerror or exc}", path) from None
+    return decode(path, data)
+
+
+def decode(path: Path, data: bytes) -> Source:
+    """Pick the encoding: UTF-16 with a BOM, UTF-8 (BOM or not), else Windows-1252 / Latin-1."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            data = data.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError("starts like UTF-16 text but is not valid UTF-16", path) from None
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    if not data.strip():
+        raise InputError("the file is empty", path)
+    _check_text(path, data)
+    for encoding in ("utf-8", "cp1252"):
+        try:
+            data.decode(encoding)
+            return Source(path, data, encoding)
+        except UnicodeDecodeError:
+            continue
+    return Source(path, data, "latin-1")  # decodes any byte: a wrong letter beats a refusal
+
+
+def _check_text(path: Path, data: bytes) -> None:
+    """Refuse binary files (spreadsheets, archives, images) with a message that says so."""
+    head = data[: 1 << 16]
+    nul = data.find(b"\x00")
+    controls = len(head) - len(head.translate(None, _CONTROL))
+    if nul >= 0 or controls > max(2, len(head) // 100):
+        hint = ""
+        if data.startswith(b"PK\x03\x04"):
+            hint = " (a zip archive, such as an .xlsx workbook: save it as CSV first)"
+        elif data.startswith(b"\xd0\xcf\x11\xe0"):
+            hint = " (an old Excel .xls workbook: save it as CSV first)"
+        line = data.count(b"\n", 0, nul if nul >= 0 else 0) + 1 if nul >= 0 else None
+        raise InputError(
+            f"is a binary file, not a text table{hint}; expected CSV/TSV text or a TREC run/qrels",
+            path,
+            line,
+        )
+
+
+def check_cancel(cancel: Cancel, path: Path) -> None:
+    if cancel is not None and cancel():
+        raise LoadCancelled(str(path))

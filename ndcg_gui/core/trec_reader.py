@@ -1,0 +1,134 @@
+"""TREC runs (`qid Q0 docno rank score tag`) and qrels (`qid iter docno grade`), recognised by shape.
+
+Whitespace-separated, read by pandas' C engine; `#` comment lines are skipped and fields after the
+sixth (run) or fourth (qrels) are ignored, as trec_eval does.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+import numpy as np
+import pandas as pd
+
+from ndcg_gui.core.source import Cancel, Source, check_cancel
+
+RUN_SHAPE = "qid Q0 docno rank score tag"
+QRELS_SHAPE = "qid iter docno grade"
+_COMMENT_LINES = re.compile(rb"(?m)^[ \t]*#[^\r\n]*(?:\r\n|\r|\n|$)")
+_CHUNK_ROWS = 1_000_000
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return np.isfinite(float(text))
+    except ValueError:
+        return False
+
+
+def shape_of(fields: list[str]) -> str | None:
+    """'trec_run' or 'qrels' when a line's whitespace-separated fields have that shape."""
+    if len(fields) >= 6 and _is_number(fields[3]) and _is_number(fields[4]):
+        return "trec_run"
+    if len(fields) == 4 and _is_number(fields[3]) and (_is_number(fields[1]) or fields[1] == "Q0"):
+        return "qrels"
+    return None
+
+
+def read_run(source: Source, cancel: Cancel = None) -> pd.DataFrame:
+    """Columns query, doc, score, grade (all NaN: a run holds no judgments), `_record`."""
+    frame = _parse(source, 6, {0: "query", 2: "doc", 3: "rank", 4: "score"}, cancel)
+    bad = frame["query"].isna() | frame["doc"].isna()
+    for col in ("rank", "score"):
+        frame[col] = _numeric(frame[col])
+        bad |= ~np.isfinite(frame[col].to_numpy(dtype=float))
+    _raise_first(source, bad, "trec_run")
+    return pd.DataFrame(
+        {
+            "query": frame["query"].to_numpy(dtype=object),
+            "doc": frame["doc"].to_numpy(dtype=object),
+            "grade": np.full(len(frame), np.nan),
+            "score": frame["score"].to_numpy(dtype=float),
+            "_record": np.arange(len(frame)),
+        }
+    )
+
+
+def read_qrels(source: Source, cancel: Cancel = None) -> pd.DataFrame:
+    """Columns query, doc, grade, `_record` (0-based record index), in file order."""
+    frame = _parse(source, 4, {0: "query", 2: "doc", 3: "grade"}, cancel)
+    frame["grade"] = _numeric(frame["grade"])
+    bad = frame["query"].isna() | frame["doc"].isna() | ~np.isfinite(frame["grade"].to_numpy(float))
+    _raise_first(source, bad, "qrels")
+    return pd.DataFrame(
+        {
+            "query": frame["query"].to_numpy(dtype=object),
+            "doc": frame["doc"].to_numpy(dtype=object),
+            "grade": frame["grade"].to_numpy(dtype=float),
+            "_record": np.arange(len(frame)),
+        }
+    )
+
+
+def _parse(source: Source, width: int, columns: dict[int, str], cancel: Cancel) -> pd.DataFrame:
+    data = source.data
+    if data.lstrip().startswith(b"#") or b"\n#" in data or b"#" in data[:1]:
+        data = _COMMENT_LINES.sub(b"", data)
+    try:
+        reader = pd.read_csv(
+            io.BytesIO(data),
+            sep=r"\s+",
+            header=None,
+            names=range(width),
+            usecols=list(columns),
+            dtype={c: object for c, name in columns.items() if name in ("query", "doc")},
+            keep_default_na=False,
+            na_values=[""],
+            encoding=source.encoding,
+            engine="c",
+            chunksize=_CHUNK_ROWS,
+        )
+        chunks = []
+        with reader:
+            for chunk in reader:
+                check_cancel(cancel, source.path)
+                chunks.append(chunk)
+    except (pd.errors.ParserError, ValueError, UnicodeDecodeError) as exc:
+        raise source.error(f"cannot be read as a TREC file: {str(exc).strip()[:200]}") from None
+    frame = pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0]
+    return frame.rename(columns=columns)
+
+
+def _numeric(values: pd.Series) -> pd.Series:
+    if values.dtype.kind in "if":
+        return values.astype(float)
+    return pd.to_numeric(values, errors="coerce").astype(float)
+
+
+def _raise_first(source: Source, bad: pd.Series, kind: str) -> None:
+    if not bad.any():
+        return
+    index = int(np.flatnonzero(bad.to_numpy())[0])
+    line, fields = source.record(index, None, comments=True)
+    raise source.error(describe_line(fields, kind), line)
+
+
+def describe_line(fields: list[str], kind: str) -> str:
+    """What is wrong with one line of a TREC run or qrels file."""
+    if kind == "trec_run":
+        shape, need = RUN_SHAPE, 6
+        numbers = {3: "rank", 4: "score"}
+    else:
+        shape, need = QRELS_SHAPE, 4
+        numbers = {3: "grade"}
+    if len(fields) < need:
+        return f"{len(fields)} fields, but a TREC {_what(kind)} line has {need}: {shape}"
+    for i, name in numbers.items():
+        if not _is_number(fields[i]):
+            return f'{name} "{fields[i]}" (field {i + 1}) is not a finite number; expected {shape}'
+    return f"malformed line; expected {shape}"
+
+
+def _what(kind: str) -> str:
+    return "run" if kind == "trec_run" else "qrels"
