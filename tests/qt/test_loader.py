@@ -1,0 +1,163 @@
+"""BackgroundLoader: loads off the GUI thread, reports progress, and a cancel or a failure never
+delivers data. A slow reader stub stands in for a big file (a real one takes seconds)."""
+
+import threading
+import time
+
+import pytest
+
+from ndcg_gui.core.errors import InputError, LoadCancelled
+from ndcg_gui.qt.loader import BackgroundLoader, LoadProgress
+
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+
+
+class SlowReader:
+    """Reads `steps` chunks of `delay` seconds each, checking cancel between chunks like the readers."""
+
+    def __init__(self, steps=20, delay=0.01, honour_cancel=True, error=None):
+        self.steps, self.delay = steps, delay
+        self.honour_cancel, self.error = honour_cancel, error
+        self.calls = []
+        self.thread_names = []
+        self.gate = threading.Event()  # set by a test to let a waiting reader go on
+        self.gate.set()
+
+    def __call__(self, path, qrels=None, cancel=None, progress=None):
+        self.calls.append((path, qrels))
+        self.thread_names.append(threading.current_thread() is threading.main_thread())
+        for i in range(self.steps):
+            self.gate.wait(5)
+            if self.honour_cancel and cancel():
+                raise LoadCancelled()
+            time.sleep(self.delay)
+            progress((i + 1) / self.steps)
+            if self.error is not None and i == self.steps // 2:
+                raise self.error
+        return {"path": str(path), "qrels": qrels}
+
+
+@pytest.fixture
+def make_loader(qtbot):
+    loaders = []
+
+    def make(reader):
+        loader = BackgroundLoader(load=reader)
+        loaders.append(loader)
+        return loader
+
+    yield make
+    for loader in loaders:
+        assert loader.wait(5000)
+
+
+def test_loads_in_a_worker_thread_with_progress(qtbot, make_loader):
+    reader = SlowReader()
+    loader = make_loader(reader)
+    seen = []
+    loader.progressed.connect(seen.append)
+    with qtbot.waitSignal(loader.loaded, timeout=5000) as blocker:
+        loader.start("run.txt", "qrels.txt")
+    assert blocker.args == [{"path": "run.txt", "qrels": "qrels.txt"}]
+    assert reader.thread_names == [False]  # not the GUI thread
+    assert seen == sorted(seen) and seen[-1] == 1.0 and len(seen) >= 10
+    assert not loader.is_loading()
+
+
+def test_the_gui_thread_keeps_running_while_loading(qtbot, make_loader):
+    reader = SlowReader(steps=30, delay=0.01)
+    loader = make_loader(reader)
+    fractions = []
+    loader.progressed.connect(fractions.append)
+    loader.start("big.run")
+    # Progress arrives through the GUI thread's event loop before the load has ended.
+    qtbot.waitUntil(lambda: len(fractions) > 0 and fractions[-1] < 1.0, timeout=5000)
+    assert loader.is_loading()
+    qtbot.waitSignal(loader.finished, timeout=5000).wait()
+
+
+def test_then_runs_in_the_worker_on_the_loaded_data(qtbot, make_loader):
+    loader = make_loader(SlowReader(steps=2))
+    where = []
+
+    def then(data):
+        where.append(threading.current_thread() is threading.main_thread())
+        return ("scored", data["path"])
+
+    with qtbot.waitSignal(loader.loaded, timeout=5000) as blocker:
+        loader.start("run.txt", then=then)
+    assert blocker.args == [("scored", "run.txt")]
+    assert where == [False]
+
+
+def test_cancel_answers_at_once_and_never_delivers(qtbot, make_loader):
+    reader = SlowReader(steps=200, delay=0.01)
+    loader = make_loader(reader)
+    loaded = []
+    loader.loaded.connect(loaded.append)
+    loader.start("big.run")
+    qtbot.waitSignal(loader.progressed, timeout=5000).wait()
+    with qtbot.waitSignals([loader.cancelled, loader.finished], timeout=100):
+        loader.cancel()
+    assert not loader.is_loading()
+    assert loader.wait(5000)  # the worker saw the flag and stopped early
+    qtbot.wait(50)
+    assert loaded == []
+
+
+def test_a_late_result_after_cancel_is_dropped(qtbot, make_loader):
+    reader = SlowReader(steps=5, delay=0.01, honour_cancel=False)
+    reader.gate.clear()
+    loader = make_loader(reader)
+    loaded, cancelled = [], []
+    loader.loaded.connect(loaded.append)
+    loader.cancelled.connect(lambda: cancelled.append(True))
+    loader.start("big.run")
+    loader.cancel()
+    reader.gate.set()  # the reader ignores cancel and finishes anyway
+    assert loader.wait(5000)
+    qtbot.wait(50)
+    assert loaded == [] and cancelled == [True]
+
+
+def test_bad_input_fails_with_the_readers_message(qtbot, make_loader):
+    error = InputError('grade "high" is not a number', path="ranking.csv", line=4)
+    loader = make_loader(SlowReader(steps=4, error=error))
+    with qtbot.waitSignal(loader.failed, timeout=5000) as blocker, qtbot.assertNotEmitted(loader.loaded):
+        loader.start("ranking.csv")
+    assert blocker.args == ['ranking.csv:4: grade "high" is not a number']
+
+
+def test_an_unexpected_error_is_one_line_not_a_traceback(qtbot, make_loader, caplog):
+    loader = make_loader(SlowReader(steps=4, error=RuntimeError("boom")))
+    with qtbot.waitSignal(loader.failed, timeout=5000) as blocker:
+        loader.start("/data/run.txt")
+    assert blocker.args == ["run.txt: could not be loaded (boom)"]
+    assert "Traceback" in caplog.text or any(r.exc_info for r in caplog.records)
+
+
+def test_a_new_load_replaces_the_one_under_way(qtbot, make_loader):
+    reader = SlowReader(steps=100, delay=0.01)
+    loader = make_loader(reader)
+    loaded = []
+    loader.loaded.connect(loaded.append)
+    loader.start("first.run")
+    qtbot.waitSignal(loader.progressed, timeout=5000).wait()
+    reader.steps = 3
+    with qtbot.waitSignal(loader.loaded, timeout=5000):
+        loader.start("second.run")
+    qtbot.wait(50)
+    assert loaded == [{"path": "second.run", "qrels": None}]
+
+
+def test_progress_widget_shows_while_loading_and_cancel_button_cancels(qtbot, make_loader):
+    loader = make_loader(SlowReader(steps=300, delay=0.01))
+    widget = LoadProgress(loader)
+    qtbot.addWidget(widget)
+    loader.start("/data/big.run")
+    assert not widget.isHidden()
+    assert widget.label.text() == "Loading big.run…"
+    qtbot.waitUntil(lambda: widget.bar.value() > 0, timeout=5000)
+    with qtbot.waitSignal(loader.cancelled, timeout=1000):
+        widget.cancel_button.click()
+    assert widget.isHidden()
