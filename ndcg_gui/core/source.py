@@ -82,7 +82,7 @@ def read_source(path: str | Path, cancel: Cancel = None, progress: Progress = No
     """The file's bytes, or an `InputError` saying why they cannot be used as a text table."""
     path = Path(path)
     if not path.exists():
-        raise InputError("file not found", path)
+        raise InputError(f"file not found (looked in {path.resolve().parent})", path)
     if path.is_dir():
         raise InputError("is a folder, not a file", path)
     try:
