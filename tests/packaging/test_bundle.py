@@ -1,0 +1,41 @@
+"""`make package` builds dist/ndcg-gui/ndcg-gui, a one-folder bundle with its own Python, which draws
+the same window as the source tree when run from elsewhere."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from install_checks import ROOT, assert_same_window, clean_env, reference_screenshot, run
+
+pytestmark = pytest.mark.slow  # PyInstaller build: about a minute
+
+BINARY = ROOT / "dist" / "ndcg-gui" / "ndcg-gui"
+
+
+@pytest.fixture(scope="module")
+def bundle() -> None:
+    result = subprocess.run(["make", "package"], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert BINARY.is_file()
+
+
+def test_bundle_carries_its_own_python_and_resources(bundle):
+    internal = BINARY.parent / "_internal"
+    assert list(internal.glob("libpython3*")), "no Python runtime in the bundle"
+    for name in ("icons/ndcg-gui.svg", "icons/ndcg-gui-256.png", "examples/e1.csv", "__init__.py"):
+        assert (internal / "ndcg_gui" / "resources" / name).is_file(), name
+
+
+def test_bundle_reports_its_version(bundle, tmp_path):
+    from ndcg_gui import __version__
+
+    assert run([str(BINARY), "--version"], cwd=tmp_path).stdout.split() == ["ndcg-gui", __version__]
+
+
+def test_bundle_renders_the_window(bundle, tmp_path):
+    # A PATH without the build's virtualenv: the bundle must not need any Python of the machine's.
+    env = clean_env() | {"PATH": "/usr/bin:/bin"}
+    shot = tmp_path / "bundle.png"
+    run([str(BINARY), "--screenshot", str(shot)], cwd=tmp_path, env=env)
+    assert_same_window(shot, reference_screenshot(tmp_path / "reference.png"))

@@ -1,0 +1,69 @@
+"""The wheel carries everything the app needs: built from a copy of the source, installed into a fresh
+virtual environment outside the source tree, its `ndcg-gui` draws the same window as the source tree."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from install_checks import ROOT, assert_same_window, reference_screenshot, run
+
+pytestmark = pytest.mark.slow  # builds a wheel and installs PySide6 & co. into a new venv: 15-60 s
+
+# Left out of the copy the wheel is built from: caches, the venv, and earlier build output (a stale
+# build/lib would hide a file missing from the package list).
+IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*cache*")
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    src = tmp_path_factory.mktemp("src") / "ndcg-gui"
+    shutil.copytree(ROOT, src, ignore=IGNORE)
+    out = tmp_path_factory.mktemp("wheel")
+    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(src)], cwd=out)
+    (built,) = out.glob("ndcg_gui-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def venv(wheel, tmp_path_factory) -> Path:
+    """A fresh venv (no --system-site-packages) holding the wheel and its dependencies."""
+    env_dir = tmp_path_factory.mktemp("venv") / "env"
+    run([sys.executable, "-m", "venv", str(env_dir)], cwd=env_dir.parent)
+    run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)], cwd=env_dir.parent)
+    return env_dir
+
+
+def test_wheel_holds_the_resources_in_their_folders(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for shipped in (ROOT / "resources").rglob("*"):
+        if shipped.is_file() and "__pycache__" not in shipped.parts:
+            rel = shipped.relative_to(ROOT / "resources").as_posix()
+            assert f"ndcg_gui/resources/{rel}" in names
+
+
+def test_installed_package_is_the_venvs_not_the_source_tree(venv, tmp_path):
+    code = (
+        "import ndcg_gui, ndcg_gui.assets as a;"
+        "print(ndcg_gui.__file__);"
+        "print(a.resource('icons/ndcg-gui.svg').is_file(), a.resource(a.EXAMPLE).is_file())"
+    )
+    out = run([str(venv / "bin" / "python"), "-c", code], cwd=tmp_path).stdout.splitlines()
+    assert Path(out[0]).is_relative_to(venv)
+    assert out[1] == "True True"
+
+
+def test_installed_gui_script_renders_the_window(venv, tmp_path):
+    shot = tmp_path / "installed.png"
+    run([str(venv / "bin" / "ndcg-gui"), "--screenshot", str(shot)], cwd=tmp_path)
+    assert_same_window(shot, reference_screenshot(tmp_path / "reference.png"))
+
+
+def test_installed_gui_script_reports_its_version(venv, tmp_path):
+    from ndcg_gui import __version__
+
+    out = run([str(venv / "bin" / "ndcg-gui"), "--version"], cwd=tmp_path).stdout
+    assert out.split() == ["ndcg-gui", __version__]
