@@ -1,0 +1,51 @@
+"""Undo steps. Each holds the list before and after (immutable, so cheap to keep) and asks the
+document to install one or the other; the document does the recompute and the signalling."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QUndoCommand
+
+from ndcg_gui.core.ranked_list import RankedList
+
+if TYPE_CHECKING:
+    from ndcg_gui.qt.document import Document
+
+
+class SetListCommand(QUndoCommand):
+    """Any edit of one query's list: grade, id, insert, delete, paste, sort, reset."""
+
+    def __init__(self, doc: Document, query: str, before: RankedList, after: RankedList,
+                 text: str) -> None:
+        super().__init__(text)
+        self._doc, self._query, self._before, self._after = doc, query, before, after
+
+    def redo(self) -> None:
+        self._doc._install(self._query, self._after)
+
+    def undo(self) -> None:
+        self._doc._install(self._query, self._before)
+
+
+class MoveRowsCommand(QUndoCommand):
+    """A block of rows moved: done and undone as row moves, so views keep selection and scroll."""
+
+    def __init__(self, doc: Document, query: str, before: RankedList, after: RankedList,
+                 move: tuple[int, int, int], text: str) -> None:
+        super().__init__(text)
+        self._doc, self._query, self._before, self._after = doc, query, before, after
+        self._move = move
+
+    def redo(self) -> None:
+        self._doc._install(self._query, self._after, self._move)
+
+    def undo(self) -> None:
+        self._doc._install(self._query, self._before, inverse_move(*self._move))
+
+
+def inverse_move(first: int, count: int, destination: int) -> tuple[int, int, int]:
+    """The move that puts rows back: in Qt's rule the block now starts at `at`."""
+    at = destination if destination <= first else destination - count
+    back = first if first < at else first + count
+    return at, count, back

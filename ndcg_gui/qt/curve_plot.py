@@ -1,0 +1,135 @@
+"""DCG and IDCG (left axis) and NDCG (0–1, right axis) against rank, with a line at k and a
+hover readout. Draws the document's per-rank table; computes nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from ndcg_gui.qt.document import Document
+
+DCG_PEN = pg.mkPen("#1f6fb5", width=2)
+IDCG_PEN = pg.mkPen("#6b7280", width=2, style=Qt.DashLine)
+NDCG_PEN = pg.mkPen("#d9480f", width=2.5)
+K_PEN = pg.mkPen("#2f9e44", width=1.5, style=Qt.DashDotLine)
+SYMBOLS_UP_TO = 60  # dots on the curves while a person can still tell the ranks apart
+
+
+class CurvePlot(QWidget):
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._doc = document
+        self._table = document.metrics
+        self.plot = pg.PlotWidget(background="w")
+        item = self.plot.getPlotItem()
+        item.showGrid(x=True, y=True, alpha=0.15)
+        item.setLabel("bottom", "rank")
+        item.setLabel("left", "DCG, IDCG")
+        item.setLabel("right", "NDCG")
+        item.setMenuEnabled(False)
+        item.hideButtons()
+        self.legend = item.addLegend(offset=(-10, -10), labelTextColor="#333", brush=(255, 255, 255, 220))
+
+        self.dcg = item.plot(name="DCG", pen=DCG_PEN)
+        self.idcg = item.plot(name="IDCG", pen=IDCG_PEN)
+        # NDCG on its own 0–1 axis: a second view box sharing the x axis (pyqtgraph's way).
+        self.ndcg_view = pg.ViewBox()
+        self.ndcg_view.setMouseEnabled(x=False, y=False)
+        item.scene().addItem(self.ndcg_view)
+        item.getAxis("right").linkToView(self.ndcg_view)
+        self.ndcg_view.setXLink(item)
+        self.ndcg = pg.PlotDataItem(name="NDCG", pen=NDCG_PEN)
+        self.ndcg_view.addItem(self.ndcg)
+        self.legend.addItem(self.ndcg, "NDCG")
+        item.vb.sigResized.connect(self._sync_views)
+
+        self.k_line = pg.InfiniteLine(angle=90, pen=K_PEN, movable=False,
+                                      label="k = {value:.0f}", labelOpts={"position": 0.95,
+                                                                         "color": "#2f9e44"})
+        item.addItem(self.k_line, ignoreBounds=True)
+        self.cursor = pg.InfiniteLine(angle=90, pen=pg.mkPen("#999", width=1))
+        self.cursor.setVisible(False)
+        item.addItem(self.cursor, ignoreBounds=True)
+        self._hover = pg.SignalProxy(self.plot.scene().sigMouseMoved, rateLimit=60, slot=self._mouse_moved)
+
+        self.readout = QLabel(" ")
+        self.readout.setObjectName("plotReadout")
+        self.readout.setTextFormat(Qt.RichText)
+        self.toggles = {}
+        bar = QHBoxLayout()
+        bar.setContentsMargins(4, 0, 4, 0)
+        for name, curve in (("DCG", self.dcg), ("IDCG", self.idcg), ("NDCG", self.ndcg)):
+            box = QCheckBox(name)
+            box.setChecked(True)
+            box.toggled.connect(curve.setVisible)
+            box.toggled.connect(lambda _on: self._fit_ranges())
+            bar.addWidget(box)
+            self.toggles[name] = box
+        bar.addSpacing(12)
+        bar.addWidget(self.readout, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addLayout(bar)
+        layout.addWidget(self.plot, 1)
+
+        document.metricsChanged.connect(self.refresh)
+        self.refresh()
+
+    def _sync_views(self) -> None:
+        vb = self.plot.getPlotItem().vb
+        self.ndcg_view.setGeometry(vb.sceneBoundingRect())
+        self.ndcg_view.linkedViewChanged(vb, self.ndcg_view.XAxis)
+
+    def refresh(self) -> None:
+        table = self._table = self._doc.metrics
+        n = len(table)
+        rank = table["rank"].to_numpy(dtype=float)
+        symbols = {"symbol": "o", "symbolSize": 6} if n <= SYMBOLS_UP_TO else {"symbol": None}
+        self.dcg.setData(rank, table["dcg"].to_numpy(), symbolBrush="#1f6fb5", symbolPen=None, **symbols)
+        self.idcg.setData(rank, table["idcg"].to_numpy(), symbolBrush="#6b7280", symbolPen=None,
+                          **symbols)
+        self.ndcg.setData(rank, table["ndcg"].to_numpy(), symbolBrush="#d9480f", symbolPen=None,
+                          **symbols)
+        self.k_line.setValue(self._doc.k)
+        self._fit_ranges()
+
+    def _fit_ranges(self) -> None:
+        table = self._table
+        n = len(table)
+        item = self.plot.getPlotItem()
+        item.setXRange(0.5, max(n, self._doc.k, 1) + 0.5, padding=0.02)
+        top = 0.0
+        for name, box in (("dcg", self.toggles["DCG"]), ("idcg", self.toggles["IDCG"])):
+            if box.isChecked() and n:
+                top = max(top, float(np.nanmax(table[name].to_numpy())))
+        item.setYRange(0, top * 1.05 if top > 0 else 1, padding=0)
+        ndcg = table["ndcg"].to_numpy()
+        low = min(0.0, float(ndcg.min())) if n else 0.0
+        high = max(1.0, float(ndcg.max())) if n else 1.0
+        self.ndcg_view.setYRange(low, high * 1.05, padding=0)
+        self._sync_views()
+
+    def _mouse_moved(self, event) -> None:
+        pos: QPointF = event[0]
+        vb = self.plot.getPlotItem().vb
+        n = len(self._table)
+        if not n or not vb.sceneBoundingRect().contains(pos):
+            self.cursor.setVisible(False)
+            return
+        rank = round(vb.mapSceneToView(pos).x())
+        self.show_rank(min(max(rank, 1), n))
+
+    def show_rank(self, rank: int) -> None:
+        """Put the crosshair on `rank` and show its figures."""
+        row = self._table.iloc[rank - 1]
+        self.cursor.setValue(rank)
+        self.cursor.setVisible(True)
+        self.readout.setText(
+            f"<b>rank {rank}</b> &nbsp; {row['doc']} &nbsp; "
+            f"<span style='color:#1f6fb5'>DCG {row['dcg']:.4f}</span> &nbsp; "
+            f"<span style='color:#6b7280'>IDCG {row['idcg']:.4f}</span> &nbsp; "
+            f"<span style='color:#d9480f'>NDCG {row['ndcg']:.4f}</span>"
+        )

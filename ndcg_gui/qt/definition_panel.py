@@ -1,0 +1,108 @@
+"""Which NDCG: preset, gain, discount (with base), where the ideal comes from, negative grades.
+
+Widgets only: every choice becomes a `MetricConfig` handed to the document, and the widgets are
+set back from the document whenever the definition changes (so presets and settings show)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QWidget
+
+from ndcg_gui.core.config import PRESETS, MetricConfig
+from ndcg_gui.qt.document import Document
+
+CUSTOM = "custom"
+
+
+def _combo(items: list[tuple[str, object]], tip: str) -> QComboBox:
+    box = QComboBox()
+    for text, data in items:
+        box.addItem(text, data)
+    box.setToolTip(tip)
+    return box
+
+
+class DefinitionPanel(QWidget):
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._doc = document
+        self.preset = _combo(
+            [("Custom", CUSTOM)] + [(p.label, name) for name, p in PRESETS.items()],
+            "A named definition that reproduces a tool's NDCG",
+        )
+        self.gain = _combo([("grade (linear)", "linear"), ("2^grade − 1", "exponential")],
+                           "Gain of a grade")
+        self.discount = _combo([("1/log2(i+1)", "log2"), ("Järvelin–Kekäläinen", "jarvelin")],
+                               "Discount at rank i")
+        self.base = QDoubleSpinBox()
+        self.base.setRange(1.01, 100)
+        self.base.setDecimals(2)
+        self.base.setSingleStep(1)
+        self.base.setPrefix("b = ")
+        self.base.setToolTip("Log base b of the Järvelin–Kekäläinen discount: ranks below b are not "
+                             "discounted, then 1/log_b(i)")
+        self.ideal = _combo([("all judged documents", "judged"), ("the list's own grades", "retrieved")],
+                            "Where the ideal ranking comes from. 'All judged documents' needs qrels: "
+                            "a relevant document the list missed then lowers NDCG.")
+        self.negative = _combo([("kept", "keep"), ("count as 0", "zero")], "Negative grades")
+
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for label, widget in (("Preset", self.preset), ("Gain", self.gain), ("Discount", self.discount),
+                              (None, self.base), ("Ideal from", self.ideal),
+                              ("Negative grades", self.negative)):
+            if label:
+                layout.addSpacing(6)
+                layout.addWidget(QLabel(label))
+            layout.addWidget(widget)
+        layout.addStretch(1)
+
+        self.preset.activated.connect(self._preset_chosen)
+        for box in (self.gain, self.discount, self.ideal, self.negative):
+            box.activated.connect(self._field_changed)
+        self.base.valueChanged.connect(self._field_changed)
+        document.definitionChanged.connect(self.show_definition)
+        self.show_definition()
+
+    def _preset_chosen(self) -> None:
+        name = self.preset.currentData()
+        if name != CUSTOM:
+            preset = PRESETS[name]
+            self._doc.set_definition(config=preset.config, ties=preset.ties)
+
+    def _field_changed(self) -> None:
+        gain = self.gain.currentData()
+        if gain is None:  # a gain table from the command line or settings stays as it is
+            gain = self._doc.config.gain
+        config = MetricConfig(
+            gain=gain,
+            discount=self.discount.currentData(),
+            base=self.base.value(),
+            ideal=self.ideal.currentData(),
+            negative=self.negative.currentData(),
+        )
+        self._doc.set_definition(config=config)
+
+    def show_definition(self) -> None:
+        config = self._doc.config
+        blockers = [QSignalBlocker(w) for w in (self.preset, self.gain, self.discount, self.base,
+                                                 self.ideal, self.negative)]
+        name = config.preset_name()
+        self.preset.setCurrentIndex(max(self.preset.findData(name or CUSTOM), 0))
+        table_index = self.gain.findData(None)
+        if config.gain_table is not None:
+            if table_index < 0:
+                self.gain.addItem("", None)
+                table_index = self.gain.count() - 1
+            self.gain.setItemText(table_index, f"table {config.gain_table!r}")
+            self.gain.setCurrentIndex(table_index)
+        else:
+            if table_index >= 0:
+                self.gain.removeItem(table_index)
+            self.gain.setCurrentIndex(self.gain.findData(config.gain))
+        self.discount.setCurrentIndex(self.discount.findData(config.discount))
+        self.base.setValue(config.base)
+        self.base.setEnabled(config.discount == "jarvelin")
+        self.ideal.setCurrentIndex(self.ideal.findData(config.ideal))
+        self.negative.setCurrentIndex(self.negative.findData(config.negative))
+        del blockers

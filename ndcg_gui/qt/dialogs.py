@@ -1,0 +1,41 @@
+"""Every message box the window shows goes through these few functions, so tests can replace
+them (monkeypatch) and never block on a modal dialog."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+
+class Unsaved(Enum):
+    SAVE = "save"
+    DISCARD = "discard"
+    CANCEL = "cancel"
+
+
+def show_error(parent: QWidget | None, title: str, message: str, details: str | None = None) -> None:
+    box = QMessageBox(QMessageBox.Critical, title, message, QMessageBox.Ok, parent)
+    if details:
+        box.setDetailedText(details)
+    box.exec()
+
+
+def ask_unsaved(parent: QWidget | None, what: str) -> Unsaved:
+    """Unsaved changes: save them, discard them, or cancel `what` (e.g. "closing")."""
+    answer = QMessageBox.warning(
+        parent,
+        "Unsaved changes",
+        f"The list has changes that are not saved. Save them before {what}?",
+        QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel,
+        QMessageBox.Save,
+    )
+    if answer == QMessageBox.Save:
+        return Unsaved.SAVE
+    if answer == QMessageBox.Discard:
+        return Unsaved.DISCARD
+    return Unsaved.CANCEL
+
+
+def show_info(parent: QWidget | None, title: str, message: str) -> None:
+    QMessageBox.information(parent, title, message)

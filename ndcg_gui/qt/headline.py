@@ -1,0 +1,84 @@
+"""The figures that matter at a glance: NDCG@k, DCG@k, IDCG@k, the k spin box, the definition in
+use and the warnings that qualify the figures. Shows the document's `summary`; computes nothing."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
+
+from ndcg_gui.qt.definition_panel import DefinitionPanel
+from ndcg_gui.qt.document import Document
+
+
+def _figure(object_name: str) -> QLabel:
+    label = QLabel()
+    label.setObjectName(object_name)
+    label.setTextFormat(Qt.RichText)
+    label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+    return label
+
+
+class Headline(QFrame):
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._doc = document
+        self.setObjectName("headline")
+        self.ndcg = _figure("ndcgFigure")
+        self.dcg = _figure("dcgFigure")
+        self.idcg = _figure("idcgFigure")
+        self.k = QSpinBox()
+        self.k.setRange(1, 1_000_000)
+        self.k.setPrefix("k = ")
+        self.k.setToolTip("Cut-off: NDCG@k counts the top k ranks (the ideal is cut at k too)")
+        self.k.setKeyboardTracking(False)
+        self.k.valueChanged.connect(lambda v: self._doc.set_definition(k=v))
+        self.definition = DefinitionPanel(document)
+        self.describe = QLabel()
+        self.describe.setObjectName("definitionText")
+        self.describe.setWordWrap(True)
+        self.warnings = QLabel()
+        self.warnings.setObjectName("warnings")
+        self.warnings.setTextFormat(Qt.RichText)
+        self.warnings.setWordWrap(True)
+
+        figures = QHBoxLayout()
+        figures.addWidget(self.ndcg)
+        figures.addSpacing(24)
+        figures.addWidget(self.dcg)
+        figures.addSpacing(16)
+        figures.addWidget(self.idcg)
+        figures.addSpacing(24)
+        figures.addWidget(self.k)
+        figures.addSpacing(16)
+        figures.addWidget(self.warnings, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 8, 10, 8)
+        layout.setSpacing(4)
+        layout.addLayout(figures)
+        layout.addWidget(self.definition)
+        layout.addWidget(self.describe)
+
+        document.metricsChanged.connect(self.refresh)
+        document.definitionChanged.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        s = self._doc.summary
+        with QSignalBlocker(self.k):
+            self.k.setValue(s.k)
+        self.ndcg.setText(f"<span style='font-size:15pt'>NDCG@{s.k}</span> "
+                          f"<span style='font-size:22pt; font-weight:600'>{s.ndcg:.4f}</span>")
+        self.dcg.setText(f"DCG@{s.k} <b>{s.dcg:.4f}</b>")
+        self.idcg.setText(f"IDCG@{s.k} <b>{s.idcg:.4f}</b>")
+        preset = self._doc.config.preset_name()
+        has_scores = self._doc.current_list().scores is not None
+        ties = f"; tied scores: {self._doc.ties}" if has_scores else ""
+        self.describe.setText(
+            ("Definition: " if preset is None else f"Definition ({preset}): ")
+            + self._doc.config.describe() + ties
+        )
+        parts = [f"<span style='color:#b45309'>⚠ {html.escape(w)}</span>" for w in s.warnings]
+        parts += [f"<span style='color:#555'>{html.escape(n)}</span>" for n in s.notes]
+        self.warnings.setText("<br>".join(parts))

@@ -1,0 +1,208 @@
+"""The per-rank metrics table, read-only: every figure comes from the document's recompute
+(`RankedList.metrics`); this model only formats them and explains them in tooltips."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+
+from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.qt.document import Document
+from ndcg_gui.qt.ranking_model import UNJUDGED_COLOR, UNJUDGED_TEXT, format_number
+
+Index = QModelIndex | QPersistentModelIndex
+_ROOT = QModelIndex()
+
+# (header, column of the document's metrics table, tooltip of the header)
+COLUMNS = [
+    ("Rank", "rank", "Position i in the list (1 = top)"),
+    ("Document", "doc", "Document id"),
+    ("Grade", "grade", "Relevance grade (unjudged documents count as 0)"),
+    ("Gain", "gain", "Gain of the grade under the definition in use"),
+    ("Discount", "discount", "Discount at rank i"),
+    ("Gain × disc.", "contribution", "What this rank adds to DCG: gain × discount"),
+    ("CG", "cg", "Cumulative gain: sum of gains at ranks 1..i"),
+    ("DCG", "dcg", "Discounted cumulative gain at ranks 1..i"),
+    ("Ideal grade", "ideal_grade", "Grade at rank i of the ideal ranking"),
+    ("IDCG", "idcg", "DCG of the ideal ranking at ranks 1..i"),
+    ("NDCG", "ndcg", "DCG / IDCG at rank i (0 where IDCG = 0)"),
+]
+BEYOND_K_BACKGROUND = QColor("#eef0f3")
+BEYOND_K_FOREGROUND = QColor("#8a9099")
+NDCG_COLUMN = len(COLUMNS) - 1
+
+
+def discount_formula(rank: int, config: MetricConfig) -> str:
+    """The discount at `rank` as a person would write it: `1 / log2(4)`."""
+    if config.discount == "log2":
+        return f"1 / log2({rank + 1})"
+    if rank < config.base:
+        return "1"
+    return f"1 / {_log_name(config.base)}({rank})"
+
+
+def divide_by_discount(gain: str, rank: int, config: MetricConfig) -> str:
+    """`gain / log2(i+1)`, or `gain × 1` where the discount is 1 (Järvelin–Kekäläinen)."""
+    if config.discount == "jarvelin" and rank < config.base:
+        return f"{gain} × 1"
+    return f"{gain} / {discount_formula(rank, config)[4:]}"
+
+
+def _log_name(base: float) -> str:
+    b = format_number(base)
+    return "log2" if b == "2" else "ln" if abs(base - math.e) < 1e-12 else f"log_{b}"
+
+
+def gain_formula(grade: float, gain: float, config: MetricConfig) -> str:
+    g, v = format_number(grade), format_number(gain)
+    if config.negative == "zero" and grade < 0:
+        return f"gain = 0 (negative grade {g} counts as 0)"
+    if config.gain_table is not None:
+        if grade in config.gain_table:
+            return f"gain = table[{g}] = {v}"
+        return f"gain = {v} (grade {g} is not in the table, so it is its own gain)"
+    if config.gain == "exponential":
+        return f"gain = 2^{g} − 1 = {v}"
+    return f"gain = grade = {v}"
+
+
+class MetricsTableModel(QAbstractTableModel):
+    def __init__(self, document: Document, parent=None) -> None:
+        super().__init__(parent)
+        self._doc = document
+        self._cols: dict[str, np.ndarray] = {}
+        self._judged = np.zeros(0, bool)
+        self._n = 0
+        self._k = document.k
+        self._read()
+        document.metricsChanged.connect(self._metrics_changed)
+
+    def _read(self) -> None:
+        table = self._doc.metrics
+        # Plain arrays: data() is called for every visible cell on every repaint.
+        self._cols = {name: table[name].to_numpy() for _, name, _ in COLUMNS}
+        self._cols["ideal_gain"] = table["ideal_gain"].to_numpy(dtype=float)
+        self._judged = table["judged"].to_numpy(dtype=bool)
+        self._n = len(table)
+        self._k = self._doc.k
+
+    def _metrics_changed(self) -> None:
+        if len(self._doc.metrics) != self._n:
+            self.beginResetModel()
+            self._read()
+            self.endResetModel()
+            return
+        self._read()
+        if self._n:
+            # One signal for the whole table: views repaint only the cells they show.
+            self.dataChanged.emit(self.index(0, 0), self.index(self._n - 1, len(COLUMNS) - 1))
+
+    def rowCount(self, parent: Index = _ROOT) -> int:
+        return 0 if parent.isValid() else self._n
+
+    def columnCount(self, parent: Index = _ROOT) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole):
+        if orientation != Qt.Horizontal or not 0 <= section < len(COLUMNS):
+            return None
+        if role == Qt.DisplayRole:
+            header = COLUMNS[section][0]
+            return f"NDCG (k={self._k})" if section == NDCG_COLUMN else header
+        if role == Qt.ToolTipRole:
+            return COLUMNS[section][2]
+        return None
+
+    def value(self, row: int, name: str):
+        """The raw figure behind a cell (tests compare these with `per_rank`)."""
+        return self._cols[name][row]
+
+    def data(self, index: Index, role: int = Qt.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < self._n:
+            return None
+        row, col = index.row(), index.column()
+        name = COLUMNS[col][1]
+        beyond_k = row + 1 > self._k
+        if role == Qt.DisplayRole:
+            if name == "doc":
+                return str(self._cols["doc"][row])
+            if name == "rank":
+                return row + 1
+            if name == "grade" and not self._judged[row]:
+                return UNJUDGED_TEXT
+            value = float(self._cols[name][row])
+            if math.isnan(value):
+                return "–"
+            return format_number(value) if name in ("grade", "ideal_grade", "cg") else f"{value:.4f}"
+        if role == Qt.TextAlignmentRole:
+            align = Qt.AlignLeft if name == "doc" else Qt.AlignRight
+            return int(align | Qt.AlignVCenter)
+        if role == Qt.ForegroundRole:
+            if beyond_k:
+                return QBrush(BEYOND_K_FOREGROUND)
+            if name == "grade" and not self._judged[row]:
+                return QBrush(UNJUDGED_COLOR)
+            return None
+        if role == Qt.BackgroundRole and beyond_k:
+            return QBrush(BEYOND_K_BACKGROUND)
+        if role == Qt.FontRole:
+            if name == "ndcg" and row + 1 == self._k:
+                font = QFont()
+                font.setBold(True)
+                return font
+            if name == "grade" and not self._judged[row]:
+                font = QFont()
+                font.setItalic(True)
+                return font
+            return None
+        if role == Qt.ToolTipRole:
+            text = self.explain(row, name)
+            if beyond_k:
+                text += f"\n(rank {row + 1} is beyond the cut-off k = {self._k})"
+            return text
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        return Qt.ItemIsEnabled | Qt.ItemIsSelectable if index.isValid() else Qt.NoItemFlags
+
+    def explain(self, row: int, name: str) -> str:
+        """The arithmetic behind one cell, with the numbers, e.g. `DCG@3 = 4.2619 + 3 / log2(4) = 5.7619`."""
+        c, cfg, i = self._cols, self._doc.config, row + 1
+
+        def f(col: str, r: int = row) -> str:
+            return format_number(float(c[col][r]))
+
+        prev = (lambda col: f"{f(col, row - 1)} + ") if row > 0 else (lambda col: "")
+        if name == "grade":
+            if not self._judged[row]:
+                return "Unjudged: no grade for this document, so it counts as gain 0."
+            return f"grade of {c['doc'][row]} = {f('grade')}"
+        if name == "gain":
+            return gain_formula(float(c["grade"][row]) if self._judged[row] else 0.0,
+                                float(c["gain"][row]), cfg)
+        if name == "discount":
+            return f"discount at rank {i} = {discount_formula(i, cfg)} = {f('discount')}"
+        if name == "contribution":
+            return f"gain × discount = {f('gain')} × {f('discount')} = {f('contribution')}"
+        if name == "cg":
+            return f"CG@{i} = {prev('cg')}{f('gain')} = {f('cg')}"
+        if name == "dcg":
+            term = divide_by_discount(f("gain"), i, cfg)
+            return f"DCG@{i} = {prev('dcg')}{term} = {f('dcg')}"
+        if name == "ideal_grade":
+            if math.isnan(float(c["ideal_grade"][row])):
+                return f"The ideal ranking has no document at rank {i}: it adds 0."
+            return f"ideal grade at rank {i} = {f('ideal_grade')} (gain {f('ideal_gain')})"
+        if name == "idcg":
+            term = divide_by_discount(f("ideal_gain"), i, cfg)
+            return f"IDCG@{i} = {prev('idcg')}{term} = {f('idcg')}"
+        if name == "ndcg":
+            if float(c["idcg"][row]) == 0:
+                return f"IDCG@{i} = 0: NDCG@{i} is undefined, shown as 0"
+            return f"NDCG@{i} = DCG@{i} / IDCG@{i} = {f('dcg')} / {f('idcg')} = {f('ndcg')}"
+        if name == "rank":
+            return f"rank {i}" + (" (within the cut-off)" if i <= self._k else "")
+        return str(c[name][row])

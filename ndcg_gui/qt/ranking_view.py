@@ -1,0 +1,78 @@
+"""The ranked-list table: drag rows to reorder them (Qt's InternalMove with the model's moveRows)
+and move the selected block with Ctrl+Up / Ctrl+Down."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+
+from ndcg_gui.qt.ranking_model import RankingModel
+
+
+class RankingView(QTableView):
+    def __init__(self, model: RankingModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setModel(model)
+        self.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.setSelectionMode(QAbstractItemView.ExtendedSelection)
+        # The drag-and-drop set-up that makes Qt call moveRows (see shared STYLE.md).
+        self.setDragEnabled(True)
+        self.setAcceptDrops(True)
+        self.setDropIndicatorShown(True)
+        self.setDragDropMode(QAbstractItemView.InternalMove)
+        self.setDragDropOverwriteMode(False)
+        self.setDefaultDropAction(Qt.MoveAction)
+        self.setEditTriggers(QAbstractItemView.DoubleClicked | QAbstractItemView.EditKeyPressed
+                             | QAbstractItemView.AnyKeyPressed)
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        self.verticalHeader().hide()
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)  # no per-row measuring
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.Interactive)
+        header.setStretchLastSection(True)
+        header.resizeSection(RankingModel.RANK, 48)
+        header.resizeSection(RankingModel.DOC, 150)
+        header.resizeSection(RankingModel.GRADE, 80)
+
+    def ranking_model(self) -> RankingModel:
+        return self.model()  # type: ignore[return-value]
+
+    def selected_rows(self) -> list[int]:
+        return sorted({i.row() for i in self.selectionModel().selectedRows()})
+
+    def current_row(self) -> int:
+        index = self.currentIndex()
+        return index.row() if index.isValid() else -1
+
+    def move_selection(self, delta: int) -> bool:
+        """Move the selected rows one place up (-1) or down (+1) as a block; they stay selected."""
+        rows = self.selected_rows() or ([self.current_row()] if self.current_row() >= 0 else [])
+        if not rows:
+            return False
+        first, last = rows[0], rows[-1]
+        model = self.ranking_model()
+        if rows != list(range(first, last + 1)):
+            # Not contiguous: gather them into a block where the first one is, then move on.
+            ok = model.move_block(rows, first)
+            self.select_rows(first, len(rows))
+            return ok
+        if delta < 0:
+            ok = first > 0 and model.moveRows(QModelIndex(), first, len(rows), QModelIndex(), first - 1)
+        else:
+            ok = last + 1 < model.rowCount() and model.moveRows(
+                QModelIndex(), first, len(rows), QModelIndex(), last + 2)
+        if ok:
+            self.scrollTo(self.currentIndex())
+        return ok
+
+    def select_rows(self, first: int, count: int) -> None:
+        model = self.model()
+        if count < 1 or first < 0 or first + count > model.rowCount():
+            return
+        top = model.index(first, 0)
+        bottom = model.index(first + count - 1, model.columnCount() - 1)
+        self.selectionModel().select(QItemSelection(top, bottom),
+                                     QItemSelectionModel.ClearAndSelect | QItemSelectionModel.Rows)
+        self.selectionModel().setCurrentIndex(top, QItemSelectionModel.NoUpdate)
