@@ -127,6 +127,7 @@ def export(options: argparse.Namespace) -> None:
 def pick_query(dataset, query: str | None) -> str:
     """The query asked for, else the first; an `InputError` naming some queries when absent."""
     from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.errors import shown as quoted
 
     queries = dataset.queries()
     if query is None:
@@ -134,8 +135,8 @@ def pick_query(dataset, query: str | None) -> str:
             raise InputError("has no queries", dataset.path)
         return queries[0]
     if query not in queries:
-        shown = ", ".join(queries[:10]) + (", ..." if len(queries) > 10 else "")
-        raise InputError(f'no query "{query}"; it has {len(queries)}: {shown}', dataset.path)
+        listed = ", ".join(queries[:10]) + (", ..." if len(queries) > 10 else "")
+        raise InputError(f"no query {quoted(query)}; it has {len(queries)}: {listed}", dataset.path)
     return query
 
 

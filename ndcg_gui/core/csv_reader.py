@@ -13,7 +13,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from ndcg_gui.core.source import Cancel, Source, check_cancel
+from ndcg_gui.core.errors import shown
+from ndcg_gui.core.source import Cancel, Source, check_cancel, is_blank, split_whitespace
 
 ALIASES: dict[str, tuple[str, ...]] = {
     "query": ("query", "qid", "query_id", "topic"),
@@ -48,7 +49,7 @@ def detect_delimiter(source: Source) -> str | None:
     for delim in DELIMITERS:  # inconsistent, but clearly delimited: let the ragged check speak
         if delim in first:
             return delim
-    return None if len(first.split()) > 1 else ","
+    return None if len(split_whitespace(first)) > 1 else ","
 
 
 def _is_number(text: str) -> bool:
@@ -82,6 +83,8 @@ def read_csv(source: Source, need_grade: bool, cancel: Cancel = None) -> pd.Data
         raise source.error("the file is empty") from None
     roles = _header_roles(first)
     header = roles is not None
+    if header and next(records, None) is None:
+        raise source.error("has a header but no rows", first_line)
     if roles is None:
         roles = _headerless_roles(source, first, first_line, delim)
     n_fields = len(first)
@@ -89,15 +92,13 @@ def read_csv(source: Source, need_grade: bool, cancel: Cancel = None) -> pd.Data
     check_cancel(cancel, source.path)
 
     if need_grade and "grade" not in roles:
-        found = ", ".join(f'"{f.strip()}"' for f in first)
+        found = ", ".join(shown(f.strip()) for f in first)
         raise source.error(
             f"no grade column: found {found}; a grade column is named one of "
             f"{', '.join(ALIASES['grade'])} (or give --qrels)",
             first_line,
         )
     frame = _parse(source, delim, header, sorted(roles.values()), cancel)
-    if len(frame) == 0:
-        raise source.error("has a header but no rows", first_line)
     first_record = 1 if header else 0
     columns: dict[str, object] = {}
     n = len(frame)
@@ -126,7 +127,7 @@ def _headerless_roles(source: Source, first: list[str], line: int, delim: str | 
         return {"grade": 0}
     if len(cells) == 2 and (_is_number(cells[1]) or cells[1] == ""):
         return {"doc": 0, "grade": 1}
-    found = ", ".join(f'"{c}"' for c in cells)
+    found = ", ".join(shown(c) for c in cells)
     accepted = "; ".join(f"{role}: {', '.join(names)}" for role, names in ALIASES.items())
     raise source.error(
         f"no header naming the columns: found {found}; expected a header with a grade column "
@@ -150,7 +151,7 @@ def _check_ragged(source: Source, delim: str | None, expected: int, header: bool
             return
         lines = re.split(r"\r\n|\r|\n", source.text)
         for i in suspects.tolist():
-            if i < len(lines) and lines[i].strip():
+            if i < len(lines) and not is_blank(lines[i], delim):
                 _ragged(source, i + 1, len(lines[i].split(delim)), expected, header)
         return
     for line, fields in source.records(delim):
@@ -235,9 +236,9 @@ def _numbers(
         if cell == "":
             problem = f"{role} is empty; expected a number"
         elif np.isinf(nums[i]):
-            problem = f'{role} "{cell}" is not a finite number'
+            problem = f"{role} {shown(cell)} is not a finite number"
         else:
-            problem = f'{role} "{cell}" is not a number'
+            problem = f"{role} {shown(cell)} is not a number"
             if role == "grade":
                 problem += " (leave the cell empty for an unjudged document)"
         raise source.error(problem, line, column + 1)

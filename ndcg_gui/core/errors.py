@@ -7,7 +7,17 @@ can jump to the line or highlight the column.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """A value from a file, quoted for a one-line message: control characters escaped, long
+    values cut."""
+    text = str(value)
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return json.dumps(text, ensure_ascii=False)
 
 
 class InputError(Exception):
@@ -25,7 +35,7 @@ class InputError(Exception):
         line: int | None = None,
         column: int | None = None,
     ) -> None:
-        self.message = message
+        self.message = " ".join(str(message).splitlines())  # always one line
         self.path = Path(path) if path is not None else None
         self.line = line
         self.column = column

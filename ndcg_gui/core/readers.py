@@ -13,19 +13,27 @@ import pandas as pd
 
 from ndcg_gui.core import csv_reader, trec_reader
 from ndcg_gui.core.dataset import Dataset
-from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.source import Cancel, Progress, Source, check_cancel, read_source
+from ndcg_gui.core.errors import InputError, shown
+from ndcg_gui.core.source import (
+    LINE_BREAK,
+    Cancel,
+    Progress,
+    Source,
+    check_cancel,
+    is_blank,
+    read_source,
+    split_whitespace,
+)
 
 
 def sniff(source: Source) -> str:
     """'trec_run', 'qrels' or 'csv', from the first line that is not blank or a `#` comment."""
-    for line in source.head().splitlines():
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
+    for line in LINE_BREAK.split(source.head()):
+        if is_blank(line) or line.lstrip(" \t").startswith("#"):
             continue
-        if any(d in stripped for d in (",", ";")):
+        if any(d in line for d in (",", ";")):
             return "csv"
-        return trec_reader.shape_of(stripped.split()) or "csv"
+        return trec_reader.shape_of(split_whitespace(line)) or "csv"
     return "csv"
 
 
@@ -127,9 +135,9 @@ def _check_duplicates(source: Source, frame: pd.DataFrame, what: str, kind: str 
     delim = None if trec else csv_reader.detect_delimiter(source)
     line, _ = source.record(record, delim, comments=trec)
     first_line, _ = source.record(first_record, delim, comments=trec)
-    for_query = f' for query "{query}"' if query != "" else ""
+    for_query = f" for query {shown(query)}" if query != "" else ""
     raise source.error(
-        f'document "{doc}" is listed twice{for_query} (first at line {first_line}); '
+        f"document {shown(doc)} is listed twice{for_query} (first at line {first_line}); "
         f"each document may appear once per query in a {what}",
         line,
     )

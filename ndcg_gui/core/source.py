@@ -20,7 +20,8 @@ Cancel = Callable[[], bool] | None
 Progress = Callable[[float], None] | None
 
 _CHUNK = 8 << 20
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_SPACES = re.compile(r"[ \t]+")
 # Control bytes that never appear in a text table (tab, LF, VT, FF, CR and ESC-free text aside).
 _CONTROL = bytes(range(0, 9)) + bytes(range(14, 27)) + bytes(range(28, 32))
 
@@ -50,32 +51,44 @@ class Source:
     def records(
         self, delimiter: str | None = None, comments: bool = False
     ) -> Iterator[tuple[int, list[str]]]:
-        """(line number, fields) of each record as pandas sees them: blank lines skipped, `#`
-        lines skipped when `comments`; `delimiter` None splits on whitespace. Quoted fields (which
-        may span lines) are honoured for a one-character delimiter."""
+        """(line number, fields) of each record as pandas' C parser sees them: lines of only
+        spaces and tabs skipped (a tab counts when it is the delimiter), `#` lines skipped when
+        `comments`; `delimiter` None splits on runs of spaces and tabs. Quoted fields (which may
+        span lines) are honoured for a one-character delimiter."""
         if delimiter is not None and '"' in self.text:
             reader = csv.reader(io.StringIO(self.text, newline=""), delimiter=delimiter)
             start = 1
             for fields in reader:
                 line, start = start, reader.line_num + 1
-                if not fields or (len(fields) == 1 and not fields[0].strip()):
+                if not fields or (len(fields) == 1 and is_blank(fields[0], delimiter)):
                     continue
                 yield line, fields
             return
-        for number, raw in enumerate(_LINE_BREAK.split(self.text), start=1):
-            stripped = raw.strip()
-            if not stripped or (comments and stripped.startswith("#")):
+        for number, raw in enumerate(LINE_BREAK.split(self.text), start=1):
+            if is_blank(raw, delimiter) or (comments and raw.lstrip(" \t").startswith("#")):
                 continue
-            yield number, (raw.split(delimiter) if delimiter is not None else raw.split())
+            yield number, (raw.split(delimiter) if delimiter is not None else split_whitespace(raw))
 
     def record(
         self, index: int, delimiter: str | None = None, comments: bool = False
-    ) -> tuple[int, list[str]]:
-        """Line number and fields of record `index` (0-based, the header being record 0)."""
+    ) -> tuple[int | None, list[str]]:
+        """Line number and fields of record `index` (0-based, the header being record 0);
+        (None, []) if the count went past the end (a message then names no line)."""
         for i, found in enumerate(self.records(delimiter, comments)):
             if i == index:
                 return found
-        raise IndexError(index)
+        return None, []
+
+
+def is_blank(line: str, delimiter: str | None = None) -> bool:
+    """True for a line pandas skips: only spaces and tabs (a tab delimiter is not blank)."""
+    return not line.strip(" " if delimiter == "\t" else " \t")
+
+
+def split_whitespace(line: str) -> list[str]:
+    """Fields split on runs of spaces and tabs, as pandas' `sep=r"\\s+"` does (not str.split,
+    which also splits on form feeds and Unicode spaces)."""
+    return [f for f in _SPACES.split(line) if f]
 
 
 def read_source(path: str | Path, cancel: Cancel = None, progress: Progress = None) -> Source:

@@ -12,6 +12,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from ndcg_gui.core.errors import shown
 from ndcg_gui.core.source import Cancel, Source, check_cancel
 
 RUN_SHAPE = "qid Q0 docno rank score tag"
@@ -126,7 +127,7 @@ def describe_line(fields: list[str], kind: str) -> str:
         return f"{len(fields)} fields, but a TREC {_what(kind)} line has {need}: {shape}"
     for i, name in numbers.items():
         if not _is_number(fields[i]):
-            return f'{name} "{fields[i]}" (field {i + 1}) is not a finite number; expected {shape}'
+            return f"{name} {shown(fields[i])} (field {i + 1}) is not a finite number; expected {shape}"
     return f"malformed line; expected {shape}"
 
 

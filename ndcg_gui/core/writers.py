@@ -23,7 +23,7 @@ import pandas as pd
 
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.dataset import Dataset
-from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.errors import InputError, shown
 from ndcg_gui.core.ranked_list import RankedList
 
 _FORMULA = re.compile(r"^'*[=+\-@]")
@@ -140,7 +140,7 @@ def write_trec_run(data: Dataset | RankedList, path: str | Path, tag: str = "ndc
         bad = values.str.contains(_WHITESPACE) | (values == "")
         if bad.any():
             raise InputError(
-                f'{what} id "{values[bad].iloc[0]}" cannot be written to a TREC run: '
+                f"{what} id {shown(values[bad].iloc[0])} cannot be written to a TREC run: "
                 "ids there must be non-empty and without spaces",
                 path,
             )

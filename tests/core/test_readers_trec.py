@@ -1,0 +1,96 @@
+"""TREC runs and qrels: recognised by shape, ordered as trec_eval orders them, checked against it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import pytrec_eval
+
+from ndcg_gui.core.config import PRESETS
+from ndcg_gui.core.readers import load
+
+RUN = """\
+# produced by a test
+301 Q0 d1 1 2.0 tag
+301 Q0 d2 2 3.0 tag extra fields are ignored
+301 Q0 d3 3 3.0 tag
+
+302 Q0 a 1 1 tag
+"""
+QRELS = "301 0 d1 2\n301 0 d9 3\n301 0 d3 0\n303 0 x 1\n"
+
+
+def write(tmp_path, text, name):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_run_without_qrels_opens_all_unjudged(tmp_path):
+    dataset = load(write(tmp_path, RUN, "run.txt"))
+    assert dataset.kind == "trec_run" and not dataset.has_pool
+    assert dataset.queries() == ["301", "302"]
+    rl = dataset.ranked_list("301")
+    assert list(rl.docs) == ["d3", "d2", "d1"]  # score desc, ties by docno descending
+    assert list(rl.scores) == [3.0, 3.0, 2.0]
+    assert np.isnan(rl.grades).all()
+
+
+def test_run_with_qrels_has_grades_pool_and_judged_queries_without_results(tmp_path):
+    dataset = load(write(tmp_path, RUN, "run.txt"), write(tmp_path, QRELS, "qrels.txt"))
+    assert dataset.queries() == ["301", "302", "303"]
+    rl = dataset.ranked_list("301")
+    assert np.array_equal(rl.grades, [0.0, np.nan, 2.0], equal_nan=True)
+    assert rl.unretrieved == {"d9": 3.0}
+    empty = dataset.ranked_list("303")
+    assert len(empty) == 0 and empty.unretrieved == {"x": 1.0}
+
+
+def test_qrels_alone_opens_as_lists_of_judged_documents(tmp_path):
+    dataset = load(write(tmp_path, QRELS, "qrels.txt"))
+    assert dataset.kind == "qrels" and dataset.has_pool
+    assert dataset.queries() == ["301", "303"]
+    rl = dataset.ranked_list("301")
+    assert list(rl.docs) == ["d1", "d9", "d3"] and list(rl.grades) == [2, 3, 0]
+    assert rl.unretrieved == {}
+
+
+def test_tab_separated_run_and_crlf(tmp_path):
+    dataset = load(write(tmp_path, "1\tQ0\td\t1\t0.5\tt\r\n1\tQ0\te\t2\t0.7\tt\r\n", "run.tsv"))
+    assert list(dataset.ranked_list("1").docs) == ["e", "d"]
+
+
+def _random_trec(rng, n_queries=15, depth=40):
+    run, qrels = [], []
+    for q in range(n_queries):
+        docs = [f"D{rng.integers(0, 80)}" for _ in range(depth)]
+        docs = list(dict.fromkeys(docs))
+        for rank, d in enumerate(docs, 1):
+            run.append(f"q{q} Q0 {d} {rank} {rng.integers(0, 6) / 2} tag")  # many tied scores
+        for d in {f"D{rng.integers(0, 80)}" for _ in range(30)}:
+            qrels.append(f"q{q} 0 {d} {rng.integers(-1, 4)}")
+    qrels.append("qx 0 only-judged 2")  # a judged query the run did not answer
+    return "\n".join(run) + "\n", "\n".join(qrels) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("k", [5, 10, 1000])
+def test_scores_match_pytrec_eval(tmp_path, seed, k):
+    run_text, qrels_text = _random_trec(np.random.default_rng(seed))
+    run_path, qrels_path = write(tmp_path, run_text, "run"), write(tmp_path, qrels_text, "qrels")
+    dataset = load(run_path, qrels_path)
+    preset = PRESETS["trec_eval"]
+    ours = dataset.evaluate(k, preset.config, ties=preset.ties)
+
+    with open(run_path) as f:
+        run = pytrec_eval.parse_run(f)
+    with open(qrels_path) as f:
+        qrels = pytrec_eval.parse_qrel(f)
+    # k=1000 is deeper than any list: whole-list "ndcg".
+    key = f"ndcg_cut_{k}" if k != 1000 else "ndcg"
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut" if k != 1000 else "ndcg"}).evaluate(run)
+    assert theirs
+    for q, values in theirs.items():
+        assert ours.loc[q, "ndcg"] == pytest.approx(values[key], abs=1e-4), q
+    # trec_eval leaves out queries the run did not answer; we list them with NDCG 0.
+    assert set(ours.index) - set(theirs) == {"qx"} and ours.loc["qx", "ndcg"] == 0
