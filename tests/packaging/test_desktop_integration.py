@@ -43,6 +43,13 @@ def test_desktop_file_launches_the_installed_gui_script():
     assert entry["Icon"] == "ndcg-gui"
 
 
+def test_window_announces_the_desktop_file_id():
+    # Qt derives the window's WM class / Wayland app id from this; it must match StartupWMClass.
+    from ndcg_gui.qt.app import DESKTOP_FILE
+
+    assert desktop_entry()["StartupWMClass"] == DESKTOP_FILE
+
+
 def test_metainfo_validates():
     result = subprocess.run(
         [tool("appstreamcli"), "validate", "--no-net", str(METAINFO)], capture_output=True, text=True

@@ -56,6 +56,18 @@ def test_installed_package_is_the_venvs_not_the_source_tree(venv, tmp_path):
     assert out[1] == "True True"
 
 
+def test_installed_app_loads_its_icon(venv, tmp_path):
+    code = (
+        "from ndcg_gui.qt.app import make_application;"
+        "app = make_application();"
+        "print(sorted(s.width() for s in app.windowIcon().availableSizes()))"
+    )
+    from ndcg_gui.qt.app import ICON_SIZES
+
+    sizes = run([str(venv / "bin" / "python"), "-c", code], cwd=tmp_path).stdout.strip()
+    assert sizes == str(sorted(ICON_SIZES))  # every PNG the app asks for was found in the wheel
+
+
 def test_installed_gui_script_renders_the_window(venv, tmp_path):
     shot = tmp_path / "installed.png"
     run([str(venv / "bin" / "ndcg-gui"), "--screenshot", str(shot)], cwd=tmp_path)
