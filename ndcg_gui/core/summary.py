@@ -12,6 +12,8 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from ndcg_gui.core.config import MetricConfig, TiesName
+from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.evaluate import mean_ndcg
 
 Treatment = Literal["zero", "skip"]
@@ -116,3 +118,12 @@ def histogram(values: np.ndarray, bins: int = 10) -> tuple[np.ndarray, np.ndarra
     edges = histogram_edges(values, bins)
     counts = np.bincount(bin_index(values, edges), minlength=len(edges) - 1)
     return edges, counts
+
+
+def score(
+    dataset: Dataset, k: int | None, config: MetricConfig | None = None, ties: TiesName = "trec"
+) -> pd.DataFrame:
+    """Every query of a dataset scored for the query browser: judged queries without results are
+    listed (NDCG 0), so the mean policy can decide about them. Module-level so a loader process can
+    run it (`functools.partial(score, k=..., config=...)` pickles)."""
+    return dataset.evaluate(k, config, ties=ties, missing="zero")

@@ -1,14 +1,20 @@
 """Loading big files off the GUI thread, with progress and Cancel.
 
-`BackgroundLoader.start` runs the reader (and optionally a follow-up, e.g. the first scoring) in a
-worker QThread. The window only hears `loaded(result)` when the load finished and was not
+`BackgroundLoader.start` runs the reader (and optionally a follow-up, e.g. the first scoring) from a
+worker QThread. Big files are read in a separate process (`core.load_worker`): pandas holds the GIL
+for seconds while it parses and joins millions of strings, which a thread alone would not hide from
+the window. The window only hears `loaded(dataset, extra)` when the load finished and was not
 cancelled, so a cancelled or failed load never touches the open document. `cancel` answers at once:
-the worker stops at the reader's next cancel check and its late result is dropped.
+the process is ended (or the reader stops at its next cancel check) and a late result is dropped.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import pickle
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -23,8 +29,11 @@ log = logging.getLogger(__name__)
 
 # load(path, qrels, cancel=..., progress=...) -> data; the readers' `load` by default.
 LoadFn = Callable[..., Any]
-# A step run in the worker on the loaded data (e.g. scoring it); its return value is what `loaded` gets.
+# A step run after the load on the loaded data (e.g. scoring it); its result is `loaded`'s `extra`.
+# In a loader process it must pickle: a module-level function or a functools.partial of one.
 ThenFn = Callable[[Any], Any]
+# Files at least this big (run + qrels) are read in a loader process; smaller ones in the thread.
+PROCESS_THRESHOLD = 8 << 20
 
 
 def _default_load(path, qrels=None, cancel=None, progress=None):
@@ -33,22 +42,37 @@ def _default_load(path, qrels=None, cancel=None, progress=None):
     return load(path, qrels, cancel=cancel, progress=progress)
 
 
+def _size(path: str | Path | None) -> int:
+    try:
+        return Path(path).stat().st_size if path is not None else 0
+    except OSError:
+        return 0
+
+
 class _Job(QObject):
     """Runs in the worker thread. Every signal carries the job's ticket so stale ones can be ignored."""
 
     progressed = Signal(int, float)
-    succeeded = Signal(int, object)
+    succeeded = Signal(int, object, object)
     failed = Signal(int, str)
     stopped = Signal(int)  # cancelled, seen by the worker
     done = Signal()
 
-    def __init__(self, ticket: int, load: LoadFn, then: ThenFn | None, path, qrels) -> None:
+    def __init__(self, ticket: int, load: LoadFn | None, then: ThenFn | None, path, qrels) -> None:
         super().__init__()
         self.ticket = ticket
         self.cancel_flag = threading.Event()
         self._load, self._then = load, then
         self._path, self._qrels = path, qrels
         self._last = -1
+        self._process: subprocess.Popen | None = None
+
+    def cancel(self) -> None:
+        """Called from the GUI thread: flag the reader, and end the loader process if there is one."""
+        self.cancel_flag.set()
+        process = self._process
+        if process is not None and process.poll() is None:
+            process.kill()
 
     def _progress(self, fraction: float) -> None:
         # Throttled to whole per-mille steps: a flood of queued signals would itself stall the GUI.
@@ -61,9 +85,11 @@ class _Job(QObject):
     def run(self) -> None:
         cancelled = self.cancel_flag.is_set
         try:
-            data = self._load(self._path, self._qrels, cancel=cancelled, progress=self._progress)
-            if self._then is not None and not cancelled():
-                data = self._then(data)
+            if self._load is None:
+                data, extra = self._load_in_process()
+            else:
+                data = self._load(self._path, self._qrels, cancel=cancelled, progress=self._progress)
+                extra = self._then(data) if self._then is not None and not cancelled() else None
         except LoadCancelled:
             self.stopped.emit(self.ticket)
         except InputError as err:
@@ -77,9 +103,51 @@ class _Job(QObject):
             if cancelled():
                 self.stopped.emit(self.ticket)
             else:
-                self.succeeded.emit(self.ticket, data)
+                self.succeeded.emit(self.ticket, data, extra)
         finally:
             self.done.emit()
+
+    def _load_in_process(self) -> tuple[Any, Any]:
+        """The readers (and `then`) in `python -m ndcg_gui.core.load_worker`; the dataset comes back
+        packed and is rebuilt here in short steps (see core.packed)."""
+        from ndcg_gui.core.load_worker import read_message
+        from ndcg_gui.core.packed import unpack
+
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        process = subprocess.Popen(
+            [sys.executable, "-m", "ndcg_gui.core.load_worker"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
+        )
+        self._process = process
+        try:
+            if self.cancel_flag.is_set():
+                process.kill()
+            request = {"path": str(self._path), "qrels": None if self._qrels is None else str(self._qrels),
+                       "then": self._then}
+            try:
+                process.stdin.write(pickle.dumps(request))
+                process.stdin.close()
+            except OSError:  # the process already ended (killed by a cancel)
+                pass
+            while (message := read_message(process.stdout)) is not None:
+                kind = message[0]
+                if kind == "progress":
+                    self._progress(message[1])
+                elif kind == "done":
+                    return unpack(message[1]), message[2]
+                elif kind == "error":
+                    raise message[1]
+                else:
+                    log.error("the loader process failed:\n%s", message[1])
+                    raise RuntimeError(message[1].strip().splitlines()[-1])
+            if self.cancel_flag.is_set():
+                raise LoadCancelled()
+            raise RuntimeError(f"the loader process ended unexpectedly (exit code {process.wait()})")
+        finally:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+            process.stdout.close()
 
 
 class BackgroundLoader(QObject):
@@ -88,14 +156,19 @@ class BackgroundLoader(QObject):
 
     started = Signal(str)  # the file's name
     progressed = Signal(float)  # 0..1
-    loaded = Signal(object)  # the data (or what `then` made of it)
+    loaded = Signal(object, object)  # the data, and what `then` made of it (None without `then`)
     failed = Signal(str)  # a one-line message for the user
     cancelled = Signal()
     finished = Signal()
 
-    def __init__(self, load: LoadFn | None = None, parent: QObject | None = None) -> None:
+    def __init__(self, load: LoadFn | None = None, process: bool | None = None,
+                 parent: QObject | None = None) -> None:
+        """`load` replaces the readers (tests); it runs in the thread. `process` forces the loader
+        process on or off; None chooses by file size (never in a frozen bundle, whose executable
+        is the app itself)."""
         super().__init__(parent)
-        self._load = load or _default_load
+        self._load = load
+        self._process = process
         self._ticket = 0
         self._job: _Job | None = None
         # Workers still winding down after a cancel: kept alive until their thread has finished.
@@ -104,12 +177,20 @@ class BackgroundLoader(QObject):
     def is_loading(self) -> bool:
         return self._job is not None
 
+    def _use_process(self, path, qrels) -> bool:
+        if self._load is not None:
+            return False
+        if self._process is not None:
+            return self._process
+        return not getattr(sys, "frozen", False) and _size(path) + _size(qrels) >= PROCESS_THRESHOLD
+
     def start(self, path: str | Path, qrels: str | Path | None = None, then: ThenFn | None = None) -> None:
         """Load `path` (with `qrels`) in the background; a load under way is cancelled first."""
         if self._job is not None:
             self.cancel()
         self._ticket += 1
-        job = _Job(self._ticket, self._load, then, path, qrels)
+        job = _Job(self._ticket, None if self._use_process(path, qrels) else self._load or _default_load,
+                   then, path, qrels)
         thread = QThread()
         thread.setObjectName(f"load {Path(path).name}")
         job.moveToThread(thread)
@@ -131,7 +212,7 @@ class BackgroundLoader(QObject):
         job, self._job = self._job, None
         if job is None:
             return
-        job.cancel_flag.set()
+        job.cancel()
         self.cancelled.emit()
         self.finished.emit()
 
@@ -148,11 +229,11 @@ class BackgroundLoader(QObject):
         if self._current(ticket):
             self.progressed.emit(fraction)
 
-    def _on_success(self, ticket: int, data: object) -> None:
+    def _on_success(self, ticket: int, data: object, extra: object) -> None:
         if self._current(ticket):
             self._job = None
             self.progressed.emit(1.0)
-            self.loaded.emit(data)
+            self.loaded.emit(data, extra)
             self.finished.emit()
 
     def _on_failure(self, ticket: int, message: str) -> None:

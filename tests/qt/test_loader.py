@@ -1,13 +1,21 @@
 """BackgroundLoader: loads off the GUI thread, reports progress, and a cancel or a failure never
 delivers data. A slow reader stub stands in for a big file (a real one takes seconds)."""
 
+import functools
 import threading
 import time
 
+import numpy as np
+import pandas as pd
 import pytest
 
+from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.errors import InputError, LoadCancelled
-from ndcg_gui.qt.loader import BackgroundLoader, LoadProgress
+from ndcg_gui.core.readers import load
+from ndcg_gui.core.summary import score
+from ndcg_gui.qt.loader import PROCESS_THRESHOLD, BackgroundLoader, LoadProgress
+
+TREC = MetricConfig.preset("trec_eval")
 
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 
@@ -58,7 +66,7 @@ def test_loads_in_a_worker_thread_with_progress(qtbot, make_loader):
     loader.progressed.connect(seen.append)
     with qtbot.waitSignal(loader.loaded, timeout=5000) as blocker:
         loader.start("run.txt", "qrels.txt")
-    assert blocker.args == [{"path": "run.txt", "qrels": "qrels.txt"}]
+    assert blocker.args == [{"path": "run.txt", "qrels": "qrels.txt"}, None]
     assert reader.thread_names == [False]  # not the GUI thread
     assert seen == sorted(seen) and seen[-1] == 1.0 and len(seen) >= 10
     assert not loader.is_loading()
@@ -86,7 +94,7 @@ def test_then_runs_in_the_worker_on_the_loaded_data(qtbot, make_loader):
 
     with qtbot.waitSignal(loader.loaded, timeout=5000) as blocker:
         loader.start("run.txt", then=then)
-    assert blocker.args == [("scored", "run.txt")]
+    assert blocker.args == [{"path": "run.txt", "qrels": None}, ("scored", "run.txt")]
     assert where == [False]
 
 
@@ -94,7 +102,7 @@ def test_cancel_answers_at_once_and_never_delivers(qtbot, make_loader):
     reader = SlowReader(steps=200, delay=0.01)
     loader = make_loader(reader)
     loaded = []
-    loader.loaded.connect(loaded.append)
+    loader.loaded.connect(lambda data, _extra: loaded.append(data))
     loader.start("big.run")
     qtbot.waitSignal(loader.progressed, timeout=5000).wait()
     with qtbot.waitSignals([loader.cancelled, loader.finished], timeout=100):
@@ -110,7 +118,7 @@ def test_a_late_result_after_cancel_is_dropped(qtbot, make_loader):
     reader.gate.clear()
     loader = make_loader(reader)
     loaded, cancelled = [], []
-    loader.loaded.connect(loaded.append)
+    loader.loaded.connect(lambda data, _extra: loaded.append(data))
     loader.cancelled.connect(lambda: cancelled.append(True))
     loader.start("big.run")
     loader.cancel()
@@ -140,7 +148,7 @@ def test_a_new_load_replaces_the_one_under_way(qtbot, make_loader):
     reader = SlowReader(steps=100, delay=0.01)
     loader = make_loader(reader)
     loaded = []
-    loader.loaded.connect(loaded.append)
+    loader.loaded.connect(lambda data, _extra: loaded.append(data))
     loader.start("first.run")
     qtbot.waitSignal(loader.progressed, timeout=5000).wait()
     reader.steps = 3
@@ -161,3 +169,69 @@ def test_progress_widget_shows_while_loading_and_cancel_button_cancels(qtbot, ma
     with qtbot.waitSignal(loader.cancelled, timeout=1000):
         widget.cancel_button.click()
     assert widget.isHidden()
+
+
+# ---- the loader process (big files): real readers, real files --------------------------------
+def write_run(path, queries, docs):
+    """A TREC run and qrels of queries x docs lines, quickly."""
+    q = np.repeat(np.arange(queries), docs)
+    d = np.tile(np.arange(docs), queries)
+    lines = pd.DataFrame({"q": q, "z": "Q0", "d": [f"D{i}" for i in d], "r": d + 1,
+                          "s": (docs - d).astype(float), "t": "t"})
+    lines.to_csv(path, sep=" ", header=False, index=False)
+    judged = pd.DataFrame({"q": q[d % 7 == 0], "i": 0, "d": [f"D{i}" for i in d[d % 7 == 0]],
+                           "g": (d[d % 7 == 0] // 7) % 3})
+    judged.to_csv(path.with_suffix(".qrels"), sep=" ", header=False, index=False)
+    return path, path.with_suffix(".qrels")
+
+
+def test_the_loader_process_gives_the_same_dataset_and_scores(qtbot, tmp_path):
+    run, qrels = write_run(tmp_path / "run.txt", 30, 50)
+    loader = BackgroundLoader(process=True)
+    then = functools.partial(score, k=10, config=TREC)
+    with qtbot.waitSignal(loader.loaded, timeout=30000) as blocker:
+        loader.start(run, qrels, then=then)
+    dataset, result = blocker.args
+    here = load(run, qrels)
+    pd.testing.assert_frame_equal(dataset.run, here.run)
+    pd.testing.assert_frame_equal(dataset.qrels, here.qrels)
+    pd.testing.assert_frame_equal(result, here.evaluate(10, TREC, missing="zero"))
+    assert dataset.ranked_list("3") == here.ranked_list("3")
+    assert loader.wait(5000)
+
+
+def test_the_loader_process_reports_bad_input(qtbot, tmp_path):
+    bad = tmp_path / "bad.run"
+    bad.write_text("1 Q0 a 1 2.0 t\n1 Q0 b 2 high t\n")
+    loader = BackgroundLoader(process=True)
+    with qtbot.waitSignal(loader.failed, timeout=30000) as blocker:
+        loader.start(bad)
+    assert blocker.args[0].startswith("bad.run:2:")
+    assert loader.wait(5000)
+
+
+def test_cancel_ends_the_loader_process(qtbot, tmp_path):
+    run, qrels = write_run(tmp_path / "big.txt", 300, 1000)
+    loader = BackgroundLoader(process=True)
+    loaded = []
+    loader.loaded.connect(lambda data, _extra: loaded.append(data))
+    loader.start(run, qrels)
+    qtbot.waitSignal(loader.progressed, timeout=30000).wait()
+    job = loader._job
+    with qtbot.waitSignal(loader.cancelled, timeout=100):
+        loader.cancel()
+    assert loader.wait(5000)
+    assert job._process.poll() is not None  # the process is gone
+    qtbot.wait(50)
+    assert loaded == []
+
+
+def test_big_files_go_to_a_process_small_ones_stay_in_the_thread(tmp_path):
+    small, _ = write_run(tmp_path / "small.txt", 2, 5)
+    loader = BackgroundLoader()
+    assert not loader._use_process(small, None)
+    big = tmp_path / "big.bin"
+    with open(big, "wb") as f:
+        f.truncate(PROCESS_THRESHOLD)
+    assert loader._use_process(big, None)
+    assert not BackgroundLoader(load=SlowReader())._use_process(big, None)

@@ -1,0 +1,280 @@
+"""Many queries: a 2,000,000-line TREC run with its qrels.
+
+    .venv/bin/python benchmarks/bench_queries.py            # 2,000 queries x 1,000 docs = 2,000,000 lines
+    .venv/bin/python benchmarks/bench_queries.py --quick    # 200 x 1,000, to check the script runs
+
+Measures (issue 5):
+1. load-and-score through the command line (`ndcg-inspect RUN --qrels QRELS --summary-csv OUT`),
+   the whole process, next to pytrec_eval parsing and evaluating the same files in one process
+   (goal: ours at most half of pytrec_eval's time); the max RSS of each (GNU time when present).
+2. opening one 1,000-document query of the loaded file: `Dataset.ranked_list` + its per-rank table,
+   and the same through the window's document when it exists (goal: well under 100 ms).
+3. loading in the window's background loader while the GUI thread runs a 5 ms timer: the longest
+   gap between ticks is the longest frame the user could see (goal: none over 100 ms).
+
+The files are made once, reproducibly (seeded), in benchmarks/.data/ (git-ignored; delete to remake).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+HERE = Path(__file__).resolve().parent
+PYTHON = sys.executable
+
+
+def make_files(folder: Path, queries: int, docs: int, judged: int = 300, seed: int = 5) -> tuple[Path, Path]:
+    """A run of `queries` x `docs` lines and qrels with `judged` judgments per query (two thirds of
+    them retrieved), written once and reused."""
+    run_path = folder / f"run_{queries}x{docs}.txt"
+    qrels_path = folder / f"qrels_{queries}x{docs}.txt"
+    if run_path.exists() and qrels_path.exists():
+        return run_path, qrels_path
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    qids = np.repeat(np.arange(301, 301 + queries), docs)
+    doc_no = rng.integers(0, 5_000_000, size=(queries, docs))
+    # Distinct documents within a query: add a per-row offset that keeps them apart.
+    doc_no = np.sort(doc_no, axis=1) * docs + np.arange(docs)
+    doc_no = rng.permuted(doc_no, axis=1)
+    scores = np.sort(rng.normal(10, 3, size=(queries, docs)), axis=1)[:, ::-1]
+    ranks = np.tile(np.arange(1, docs + 1), queries)
+    run = pd.DataFrame(
+        {
+            "query": qids,
+            "q0": "Q0",
+            "doc": [f"DOC{d:011d}" for d in doc_no.ravel()],
+            "rank": ranks,
+            "score": np.round(scores.ravel(), 5),
+            "tag": "bench",
+        }
+    )
+    run.to_csv(run_path, sep=" ", header=False, index=False)
+    n_ret = judged * 2 // 3
+    pick = np.sort(rng.random((queries, docs)).argsort(axis=1)[:, :n_ret], axis=1)
+    ret_docs = np.take_along_axis(doc_no, pick, axis=1)
+    # Judged but never retrieved: numbers past every run document's, distinct within a query.
+    n_other = judged - n_ret
+    other = (5_000_000 + np.arange(queries * n_other).reshape(queries, n_other)) * docs
+    pool = np.concatenate([ret_docs, other], axis=1)
+    # Grades 0..3, better ranked documents more often relevant.
+    p = np.concatenate([1 - pick / docs, np.full(other.shape, 0.5)], axis=1)
+    grade = (rng.random(pool.shape) < p * 0.6).astype(int) + (rng.random(pool.shape) < p * 0.3) * 2
+    qrels = pd.DataFrame(
+        {
+            "query": np.repeat(np.arange(301, 301 + queries), judged),
+            "iter": 0,
+            "doc": [f"DOC{d:011d}" for d in pool.ravel()],
+            "grade": grade.ravel(),
+        }
+    )
+    qrels.to_csv(qrels_path, sep=" ", header=False, index=False)
+    return run_path, qrels_path
+
+
+# ---- 1. the command line next to pytrec_eval ------------------------------------------------
+PYTREC_SCRIPT = """
+import sys, pytrec_eval
+with open(sys.argv[2]) as f:
+    qrels = pytrec_eval.parse_qrel(f)
+with open(sys.argv[1]) as f:
+    run = pytrec_eval.parse_run(f)
+per_query = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10"}).evaluate(run)
+print(sum(m["ndcg_cut_10"] for m in per_query.values()) / len(per_query))
+"""
+
+
+def timed_process(cmd: list[str]) -> tuple[float, float | None, str]:
+    """(wall seconds, max RSS in MB or None, stdout) of a child process."""
+    gnu_time = shutil.which("time") or ("/usr/bin/time" if Path("/usr/bin/time").exists() else None)
+    full = [gnu_time, "-f", "%M", *cmd] if gnu_time else cmd
+    start = time.perf_counter()
+    done = subprocess.run(full, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{done.stderr}")
+    rss = None
+    if gnu_time:
+        rss = int(done.stderr.strip().splitlines()[-1]) / 1024
+    return wall, rss, done.stdout
+
+
+def bench_cli(run: Path, qrels: Path, repeats: int) -> None:
+    out = Path(tempfile.mkdtemp()) / "summary.csv"
+    ours_cmd = [PYTHON, "-m", "ndcg_gui.cli", str(run), "--qrels", str(qrels), "-k", "10",
+                "--preset", "trec_eval", "--summary-csv", str(out)]
+    theirs_cmd = [PYTHON, "-c", PYTREC_SCRIPT, str(run), str(qrels)]
+    ours = min((timed_process(ours_cmd) for _ in range(repeats)), key=lambda r: r[0])
+    theirs = min((timed_process(theirs_cmd) for _ in range(repeats)), key=lambda r: r[0])
+    summary = pd.read_csv(out, dtype={"query": str})
+    ours_mean = summary["ndcg"].mean()
+    theirs_mean = float(theirs[2].strip())
+    print("\n## 1. Load and score through the command line (whole process, best of", repeats, ")")
+    print(f"ndcg-inspect --summary-csv : {ours[0]:6.2f} s   max RSS {_mb(ours[1])}")
+    print(f"pytrec_eval parse+evaluate : {theirs[0]:6.2f} s   max RSS {_mb(theirs[1])}")
+    print(f"ratio ours / pytrec_eval   : {ours[0] / theirs[0]:.2f}  (goal <= 0.5)")
+    print(f"mean NDCG@10 ours {ours_mean:.6f}, pytrec_eval {theirs_mean:.6f} "
+          f"({'same' if abs(ours_mean - theirs_mean) < 1e-9 else 'DIFFERENT'})")
+
+
+def _mb(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:,.0f} MB"
+
+
+# ---- 2. opening one query -----------------------------------------------------------------
+def bench_open_query(run: Path, qrels: Path) -> None:
+    from ndcg_gui.core.config import MetricConfig
+    from ndcg_gui.core.readers import load
+
+    dataset = load(run, qrels)
+    config = MetricConfig.preset("trec_eval")
+    queries = dataset.queries()
+    times = []
+    for q in queries[:: max(1, len(queries) // 50)]:
+        start = time.perf_counter()
+        rl = dataset.ranked_list(q)
+        rl.metrics(config)
+        times.append(time.perf_counter() - start)
+    times_ms = np.array(times) * 1000
+    print("\n## 2. Open one 1,000-document query of the loaded file (ranked_list + per-rank table)")
+    print(f"{len(times)} queries: median {np.median(times_ms):.2f} ms, max {times_ms.max():.2f} ms "
+          f"(goal well under 100 ms)")
+    _open_in_document(dataset, queries)
+
+
+def _open_in_document(dataset, queries) -> None:
+    """The same through the window's document and every view repainting, when the window exists."""
+    try:
+        from PySide6.QtWidgets import QApplication
+
+        from ndcg_gui.qt.main_window import MainWindow  # noqa: F401
+    except ImportError:
+        print("(the window is not there yet: document-level timing skipped)")
+        return
+    app = QApplication.instance() or QApplication([])
+    try:
+        window = _window_with(dataset)
+    except Exception as err:  # an interface still settling: say so rather than fail the benchmark
+        print(f"(window timing skipped: {err})")
+        return
+    window.show()
+    app.processEvents()
+    times = []
+    for q in queries[1:: max(1, len(queries) // 20)]:
+        start = time.perf_counter()
+        window.document.set_current_query(q)
+        app.processEvents()
+        window.repaint()
+        times.append(time.perf_counter() - start)
+    times_ms = np.array(times) * 1000
+    print(f"through the window (switch query + repaint): median {np.median(times_ms):.1f} ms, "
+          f"max {times_ms.max():.1f} ms")
+    window.close()
+
+
+def _window_with(dataset):
+    from ndcg_gui.qt.main_window import MainWindow
+
+    window = MainWindow()
+    window.document.set_dataset(dataset)
+    return window
+
+
+# ---- 3. frames while loading in the background ---------------------------------------------
+def bench_background_load(run: Path, qrels: Path) -> None:
+    from PySide6.QtCore import QElapsedTimer, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from ndcg_gui.core.config import MetricConfig
+    from ndcg_gui.core.summary import score
+    from ndcg_gui.qt.loader import BackgroundLoader
+
+    app = QApplication.instance() or QApplication([])
+    loader = BackgroundLoader()
+    clock = QElapsedTimer()
+    gaps: list[int] = []
+    last = [0]
+
+    def tick() -> None:
+        now = clock.elapsed()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer(interval=5)
+    timer.timeout.connect(tick)
+    done = []
+    loader.loaded.connect(lambda data, result: done.append((data, result)))
+    loader.failed.connect(lambda msg: done.append(msg))
+    config = MetricConfig.preset("trec_eval")
+
+    clock.start()
+    timer.start()
+    start = time.perf_counter()
+    loader.start(run, qrels, then=functools.partial(score, k=10, config=config))
+    while not done:
+        app.processEvents()
+        time.sleep(0.001)
+    wall = time.perf_counter() - start
+    timer.stop()
+    loader.wait()
+    gaps_ms = np.array(gaps[1:] or [0])
+    print("\n## 3. Background load + first scoring, GUI thread timer every 5 ms")
+    print(f"load+score {wall:.2f} s; longest gap between GUI ticks {gaps_ms.max()} ms, "
+          f"99th percentile {np.percentile(gaps_ms, 99):.0f} ms, ticks over 100 ms: "
+          f"{int((gaps_ms > 100).sum())} (goal: none)")
+    if isinstance(done[0], str):
+        print("load failed:", done[0])
+
+
+def bench_memory(run: Path, qrels: Path) -> None:
+    """Peak Python-allocated memory of load + evaluate in this process (tracemalloc)."""
+    import tracemalloc
+
+    from ndcg_gui.core.config import MetricConfig
+    from ndcg_gui.core.readers import load
+
+    tracemalloc.start()
+    dataset = load(run, qrels)
+    result = dataset.evaluate(10, MetricConfig.preset("trec_eval"))
+    current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    size = (run.stat().st_size + qrels.stat().st_size) / 2**20
+    print("\n## 4. Memory (tracemalloc, load + evaluate)")
+    print(f"files {size:,.0f} MB; peak {peak / 2**20:,.0f} MB; held after (dataset + result) "
+          f"{current / 2**20:,.0f} MB; {len(result)} queries scored")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="200 queries instead of 2,000")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--only", choices=["cli", "open", "frames", "memory"])
+    args = parser.parse_args()
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    queries = 200 if args.quick else 2000
+    run, qrels = make_files(HERE / ".data", queries, 1000)
+    with open(run, "rb") as f:
+        lines = sum(1 for _ in f)
+    print(f"# {run.name}: {lines:,} lines ({run.stat().st_size / 2**20:,.0f} MB), "
+          f"{qrels.name}: {qrels.stat().st_size / 2**20:,.0f} MB; python {sys.version.split()[0]}")
+    steps = {"cli": lambda: bench_cli(run, qrels, args.repeats), "open": lambda: bench_open_query(run, qrels),
+             "frames": lambda: bench_background_load(run, qrels), "memory": lambda: bench_memory(run, qrels)}
+    for name, step in steps.items():
+        if args.only in (None, name):
+            step()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

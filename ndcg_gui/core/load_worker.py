@@ -1,0 +1,73 @@
+"""`python -m ndcg_gui.core.load_worker`: reads files for the window in a separate process.
+
+A separate process rather than a thread because parsing and joining millions of strings holds
+Python's GIL for seconds at a time, which would freeze the window. Protocol: one pickled request
+{path, qrels, then} on stdin; on stdout, length-prefixed pickled messages:
+("progress", fraction), then one of ("done", packed dataset, then's result),
+("error", InputError), ("bug", text). Cancelling is the parent ending the process.
+"""
+
+from __future__ import annotations
+
+import pickle
+import struct
+import sys
+import traceback
+from typing import Any, BinaryIO
+
+HEADER = struct.Struct("<Q")
+
+
+def write_message(out: BinaryIO, message: tuple) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    out.write(HEADER.pack(len(data)))
+    out.write(data)
+    out.flush()
+
+
+def read_message(stream: BinaryIO) -> Any:
+    """The next message, or None at the end of the stream (the process ended)."""
+    header = stream.read(HEADER.size)
+    if len(header) < HEADER.size:
+        return None
+    (size,) = HEADER.unpack(header)
+    data = stream.read(size)
+    if len(data) < size:
+        return None
+    return pickle.loads(data)
+
+
+def serve(request: dict, out: BinaryIO) -> None:
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.packed import pack
+    from ndcg_gui.core.readers import load
+
+    last = [-1]
+
+    def progress(fraction: float) -> None:
+        step = int(max(0.0, min(1.0, fraction)) * 100)
+        if step != last[0]:
+            last[0] = step
+            write_message(out, ("progress", step / 100))
+
+    try:
+        dataset = load(request["path"], request.get("qrels"), progress=progress)
+        then = request.get("then")
+        extra = then(dataset) if then is not None else None
+        write_message(out, ("done", pack(dataset), extra))
+    except InputError as err:
+        write_message(out, ("error", err))
+    except Exception:
+        write_message(out, ("bug", traceback.format_exc()))
+
+
+def main() -> int:
+    out = sys.stdout.buffer
+    sys.stdout = sys.stderr  # nothing else may write into the message stream
+    request = pickle.load(sys.stdin.buffer)
+    serve(request, out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
