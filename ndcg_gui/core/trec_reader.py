@@ -6,6 +6,7 @@ sixth (run) or fourth (qrels) are ignored, as trec_eval does.
 
 from __future__ import annotations
 
+import csv
 import io
 import re
 
@@ -86,6 +87,7 @@ def _parse(source: Source, width: int, columns: dict[int, str], cancel: Cancel) 
             dtype={c: object for c, name in columns.items() if name in ("query", "doc")},
             keep_default_na=False,
             na_values=[""],
+            quoting=csv.QUOTE_NONE,  # a quote is an ordinary character in TREC files
             encoding=source.encoding,
             engine="c",
             chunksize=_CHUNK_ROWS,

@@ -138,10 +138,12 @@ def write_trec_run(data: Dataset | RankedList, path: str | Path, tag: str = "ndc
     query, doc = run["query"].astype(str), run["doc"].astype(str)
     for what, values in (("query", query), ("document", doc)):
         bad = values.str.contains(_WHITESPACE) | (values == "")
+        if what == "query":  # a line starting with # would be read back as a comment
+            bad |= values.str.startswith("#")
         if bad.any():
             raise InputError(
                 f"{what} id {shown(values[bad].iloc[0])} cannot be written to a TREC run: "
-                "ids there must be non-empty and without spaces",
+                "ids there must be non-empty, without spaces, and a query id cannot start with #",
                 path,
             )
     pos = run.groupby("query", sort=False).cumcount().to_numpy()
