@@ -15,6 +15,7 @@ import pandas as pd
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.evaluate import mean_ndcg
+from ndcg_gui.core.ranked_list import RankedList
 
 Treatment = Literal["zero", "skip"]
 TREATMENTS = ("zero", "skip")
@@ -127,3 +128,27 @@ def score(
     listed (NDCG 0), so the mean policy can decide about them. Module-level so a loader process can
     run it (`functools.partial(score, k=..., config=...)` pickles)."""
     return dataset.evaluate(k, config, ties=ties, missing="zero")
+
+
+def with_list_rescored(
+    result: pd.DataFrame,
+    ranked_list: RankedList,
+    k: int | None,
+    config: MetricConfig | None = None,
+    ties: TiesName = "trec",
+) -> pd.DataFrame:
+    """`result` (from `score`) with one query's row recomputed from its edited list: each query is
+    scored on its own, so this equals scoring the whole dataset again, at the cost of one list."""
+    query = ranked_list.query
+    rows = Dataset.from_ranked_list(ranked_list).evaluate(k, config, ties=ties, missing="zero")
+    if query in result.index and query in rows.index:
+        at = result.index.get_loc(query)
+        out = result.copy()
+        for column in result.columns:  # column by column, so every dtype stays as it was
+            values = out[column].to_numpy(copy=True)
+            values[at] = rows[column].iloc[0]
+            out[column] = values
+        return out
+    # The query appears or disappears (it gained or lost its last judgment): rebuild the order.
+    out = pd.concat([result.drop(index=query, errors="ignore"), rows])
+    return out.sort_index(kind="stable")

@@ -117,3 +117,48 @@ def test_histogram_widens_for_values_outside_0_1():
 def test_histogram_of_nothing_is_empty_bins():
     edges, counts = histogram(np.array([]))
     assert len(edges) == 11 and counts.sum() == 0
+
+
+# ---- rescoring one edited query equals scoring everything again ------------------------------
+@pytest.fixture(scope="module")
+def sample():
+    from ndcg_gui.assets import resource_path
+    from ndcg_gui.core.readers import load
+
+    with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
+        return load(run, qrels)
+
+
+def edits(rl):
+    """A few edits a person makes: a move, a grade change, a removal, an insertion."""
+    yield "move", rl.moved(len(rl) - 1, 1, 0)
+    yield "grade", rl.with_grade(0, 3.0)
+    yield "remove", rl.removed([0, 1, 2])
+    yield "insert", rl.inserted(1, ["new-doc"], [2.0])
+
+
+@pytest.mark.parametrize("preset", ["trec_eval", "sklearn", "ranx_burges"])
+@pytest.mark.parametrize("k", [5, None])
+def test_one_query_rescored_equals_the_whole_dataset_rescored(sample, preset, k):
+    from ndcg_gui.core.config import PRESETS
+    from ndcg_gui.core.summary import score, with_list_rescored
+
+    config, ties = PRESETS[preset].config, PRESETS[preset].ties
+    before = score(sample, k, config, ties)
+    for query in ["401", "417"]:
+        for what, edited in edits(sample.ranked_list(query)):
+            expected = score(sample.with_lists({query: edited}), k, config, ties)
+            got = with_list_rescored(before, edited, k, config, ties)
+            pd.testing.assert_frame_equal(got, expected, obj=f"{query} {what}")
+
+
+def test_a_query_that_gains_its_first_results_appears(sample):
+    from ndcg_gui.core.summary import score, with_list_rescored
+
+    before = score(sample, 10, TREC)
+    assert before.loc["424", "n_retrieved"] == 0
+    rl = sample.ranked_list("424")
+    doc, grade = next(iter(rl.unretrieved.items()))
+    edited = rl.inserted(0, [doc], [grade])
+    expected = score(sample.with_lists({"424": edited}), 10, TREC)
+    pd.testing.assert_frame_equal(with_list_rescored(before, edited, 10, TREC), expected)
