@@ -66,4 +66,4 @@ def test_metainfo_agrees_with_desktop_file_and_project():
     from ndcg_gui import __version__
 
     assert __version__ in [r.get("version") for r in root.iter("release")]
-    assert root.findtext("project_license") == project["license"]["text"]
+    assert root.findtext("project_license") == project["license"]

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import struct
+import tomllib
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
 from ndcg_gui import assets
 
+ROOT = Path(__file__).resolve().parents[2]
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -55,3 +58,16 @@ def test_example_opens_as_a_table():
     with assets.resource_path(assets.EXAMPLE) as path:
         table = pd.read_csv(path)
     assert len(table) > 0
+
+
+def test_every_resource_folder_is_a_listed_package():
+    # setuptools only promises to ship folders listed in `packages`; a new resources/ subfolder
+    # missing there would be left out of the wheel (or shipped with a warning, for now).
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    folders = {
+        ".".join(("ndcg_gui.resources", *d.relative_to(ROOT / "resources").parts))
+        for d in [ROOT / "resources", *(ROOT / "resources").rglob("*")]
+        if d.is_dir() and d.name != "__pycache__"
+    }
+    assert folders <= set(setuptools["packages"])
+    assert folders <= set(setuptools["package-data"])
