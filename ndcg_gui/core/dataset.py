@@ -23,16 +23,33 @@ Kind = Literal["csv", "trec_run", "qrels", "typed"]
 SUMMARY_COLUMNS = ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
 
 
+def group_codes(values: np.ndarray) -> tuple[np.ndarray, list]:
+    """Integer code of each value (numbered by first appearance) and the distinct values.
+
+    Fast path for values already grouped (each query's rows together, as files usually have
+    them): comparing neighbours is much cheaper than hashing millions of strings."""
+    n = len(values)
+    if n == 0:
+        return np.zeros(0, np.int64), []
+    change = np.empty(n, bool)
+    change[0] = True
+    change[1:] = values[1:] != values[:-1]
+    labels = values[change].tolist()
+    if len(set(labels)) == len(labels):
+        return np.cumsum(change, dtype=np.int64) - 1, labels
+    codes, uniques = pd.factorize(values, sort=False)
+    return codes.astype(np.int64), list(uniques)
+
+
 def _groups(queries: np.ndarray) -> tuple[np.ndarray, list[str], dict[str, tuple[int, int]], np.ndarray]:
     """Stable order that puts each query's rows together (first appearance first), the queries,
     their row slices in that order, and the query code of each row."""
-    codes, uniques = pd.factorize(queries, sort=False)
-    codes = codes.astype(np.int64)
+    codes, uniques = group_codes(queries)
     if len(codes) and (np.diff(codes) < 0).any():
         order = np.argsort(codes, kind="stable")
     else:
         order = np.arange(len(codes))
-    counts = np.bincount(codes, minlength=len(uniques))
+    counts = np.bincount(codes, minlength=len(uniques)) if len(codes) else np.zeros(0, np.int64)
     ends = np.cumsum(counts)
     names = [str(q) for q in uniques]
     slices = {q: (int(e - c), int(e)) for q, c, e in zip(names, counts, ends, strict=True)}

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.core import csv_reader, trec_reader
-from ndcg_gui.core.dataset import Dataset
+from ndcg_gui.core.dataset import Dataset, group_codes
 from ndcg_gui.core.errors import InputError, shown
 from ndcg_gui.core.source import (
     LINE_BREAK,
@@ -67,14 +67,12 @@ def load(
             pool = run
     report(0.8)
     check_cancel(cancel, source.path)
-    run = _ranked(source, run, kind)
-    if pool is not None:
-        _check_duplicates(qsource if qrels is not None else source, pool, "qrels", None)
-        run["grade"] = _lookup(run, pool)
-        pool = pool[["query", "doc", "grade"]].reset_index(drop=True)
+    run = _finish(source, run, qsource if qrels is not None else source, pool, kind)
     columns = ["query", "doc", "grade"] + (["score"] if "score" in run else [])
+    if pool is not None:
+        pool = pool[["query", "doc", "grade"]].reset_index(drop=True)
     dataset = Dataset(
-        run[columns].reset_index(drop=True),
+        run[columns],
         pool,
         path=Path(path),
         qrels_path=Path(qrels) if qrels is not None else None,
@@ -98,31 +96,90 @@ def _read_pool(source: Source, cancel: Cancel) -> pd.DataFrame:
     return frame[["query", "doc", "grade", "_record"]]
 
 
-def _ranked(source: Source, run: pd.DataFrame, kind: str) -> pd.DataFrame:
-    """Rows grouped by query (first appearance first), each query in ranked order: by rank, else
-    by score (high first; ties by doc id in descending byte order, as trec_eval), else file order.
-    A document listed twice for one query is refused (trec_eval refuses it too)."""
-    _check_duplicates(source, run, "run", kind)
-    qc, _ = pd.factorize(run["query"], sort=False)
-    if "rank" in run:
-        order = np.lexsort((np.arange(len(run)), run["rank"].to_numpy(float), qc))
-    elif "score" in run and kind != "qrels":
-        # A sorted factorisation of str follows code point order, which is UTF-8 byte order.
-        doc_rank, _ = pd.factorize(run["doc"], sort=True)
-        order = np.lexsort((-doc_rank, -run["score"].to_numpy(float), qc))
+def _finish(
+    source: Source, run: pd.DataFrame, pool_source: Source, pool: pd.DataFrame | None, kind: str
+) -> pd.DataFrame:
+    """The run checked (each document once per query), its grades looked up in the pool, and its
+    rows grouped by query and ranked (see `_ranking_order`).
+
+    Strings are matched once: queries and documents become integer codes shared by run and pool,
+    and everything after that is integer work (it matters for 2,000,000-line runs)."""
+    run_qc, labels = group_codes(run["query"].to_numpy(dtype=object))
+    run_docs = run["doc"].to_numpy(dtype=object)
+    if pool is None:
+        doc_codes, doc_labels = pd.factorize(run_docs, sort=False)
+        n_docs = max(len(doc_labels), 1)
+        _check_duplicates(source, run, run_qc * n_docs + doc_codes, "run", kind)
     else:
-        order = np.argsort(qc, kind="stable")
+        pool_docs = pool["doc"].to_numpy(dtype=object)
+        doc_codes, doc_labels = pd.factorize(np.concatenate([run_docs, pool_docs]), sort=False)
+        n_docs = max(len(doc_labels), 1)
+        pool_qc = _codes_in(pool["query"].to_numpy(dtype=object), labels)
+        pool_keys = pool_qc * n_docs + doc_codes[len(run):]
+        run_keys = run_qc * n_docs + doc_codes[: len(run)]
+        _check_duplicates(pool_source, pool, pool_keys, "qrels", "qrels")
+        if pool is not run:
+            _check_duplicates(source, run, run_keys, "run", kind)
+        pos = pd.Index(pool_keys).get_indexer(run_keys)
+        run["grade"] = np.where(pos >= 0, pool["grade"].to_numpy(dtype=float)[pos], np.nan)
+    order = _ranking_order(run, run_qc, run_docs, kind)
+    if order is None:
+        return run.reset_index(drop=True)
     return run.iloc[order].reset_index(drop=True)
 
 
-def _keys(frame: pd.DataFrame) -> np.ndarray:
-    qc, _ = pd.factorize(frame["query"], sort=False)
-    dc, uniques = pd.factorize(frame["doc"], sort=False)
-    return qc.astype(np.int64) * max(len(uniques), 1) + dc
+def _codes_in(values: np.ndarray, labels: list[str]) -> np.ndarray:
+    """Codes of `values` in the code space of `labels`, new values numbered after them."""
+    codes, own = group_codes(values)
+    index = {label: i for i, label in enumerate(labels)}
+    table = np.array([index.setdefault(label, len(index)) for label in own], dtype=np.int64)
+    return table[codes] if len(codes) else codes
 
 
-def _check_duplicates(source: Source, frame: pd.DataFrame, what: str, kind: str | None) -> None:
-    keys = _keys(frame)
+def _ranking_order(run: pd.DataFrame, qc: np.ndarray, docs: np.ndarray, kind: str) -> np.ndarray | None:
+    """Row order that groups queries (first appearance first) and ranks each: by rank, else by
+    score (high first; ties by doc id in descending byte order, as trec_eval), else file order.
+    None when the rows are in that order already (TREC runs usually are)."""
+    n = len(run)
+    grouped = n == 0 or bool((np.diff(qc) >= 0).all())
+    if "rank" in run:
+        order = np.lexsort((run["rank"].to_numpy(float), qc))
+    elif "score" in run and kind != "qrels":
+        score = run["score"].to_numpy(float)
+        same_query = qc[1:] == qc[:-1]
+        if grouped and not (same_query & (score[1:] > score[:-1])).any():
+            order = np.arange(n)  # already by score within each query: only ties to settle
+        else:
+            order = np.lexsort((-score, qc))
+        order = _ties_by_doc_descending(order, qc, score, docs)
+    else:
+        order = None if grouped else np.argsort(qc, kind="stable")
+    if order is not None and np.array_equal(order, np.arange(n)):
+        return None
+    return order
+
+
+def _ties_by_doc_descending(
+    order: np.ndarray, qc: np.ndarray, score: np.ndarray, docs: np.ndarray
+) -> np.ndarray:
+    """Within each run of equal (query, score) rows, doc ids in descending code point order (that
+    is UTF-8 byte order, what trec_eval's strcmp sees). Only tied rows are compared as strings."""
+    q, s = qc[order], score[order]
+    tie = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    if not tie.any():
+        return order
+    in_tie = np.zeros(len(order), bool)
+    in_tie[1:] |= tie
+    in_tie[:-1] |= tie
+    rows = np.flatnonzero(in_tie)
+    run_id = np.concatenate([[0], np.cumsum(~tie)])[rows]  # which tie group each tied row is in
+    doc_rank, _ = pd.factorize(docs[order[rows]], sort=True)
+    order = order.copy()
+    order[rows] = order[rows][np.lexsort((-doc_rank, run_id))]
+    return order
+
+
+def _check_duplicates(source: Source, frame: pd.DataFrame, keys: np.ndarray, what: str, kind: str) -> None:
     dup = pd.Series(keys).duplicated().to_numpy()
     if not dup.any():
         return
@@ -140,15 +197,6 @@ def _check_duplicates(source: Source, frame: pd.DataFrame, what: str, kind: str 
         f"each document may appear once per query in a {what}",
         line,
     )
-
-
-def _lookup(run: pd.DataFrame, pool: pd.DataFrame) -> np.ndarray:
-    """The judged grade of each run row (NaN where the pool has no judgment for it)."""
-    both = pd.concat([run[["query", "doc"]], pool[["query", "doc"]]], ignore_index=True)
-    keys = _keys(both)
-    pos = pd.Index(keys[len(run):]).get_indexer(keys[: len(run)])
-    grades = pool["grade"].to_numpy(dtype=float)
-    return np.where(pos >= 0, grades[pos], np.nan)
 
 
 __all__ = ["InputError", "load", "sniff"]

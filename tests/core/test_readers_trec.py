@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import pytrec_eval
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ndcg_gui.core.config import PRESETS
 from ndcg_gui.core.readers import load
@@ -94,3 +96,37 @@ def test_scores_match_pytrec_eval(tmp_path, seed, k):
         assert ours.loc[q, "ndcg"] == pytest.approx(values[key], abs=1e-4), q
     # trec_eval leaves out queries the run did not answer; we list them with NDCG 0.
     assert set(ours.index) - set(theirs) == {"qx"} and ours.loc["qx", "ndcg"] == 0
+
+
+_ROW = st.tuples(
+    st.sampled_from(["q1", "q2", "q10"]),
+    st.text("abAB1_-é", min_size=1, max_size=3),
+    st.sampled_from([0.0, 0.5, 1.0, 2.0, -1.0]),
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(_ROW, min_size=1, max_size=40, unique_by=lambda r: (r[0], r[1])))
+def test_order_is_trec_evals_whatever_the_file_order(tmp_path, rows):
+    path = tmp_path / "run.txt"
+    path.write_text("".join(f"{q} Q0 {d} {i} {s} t\n" for i, (q, d, s) in enumerate(rows)))
+    dataset = load(path)
+    first_seen = list(dict.fromkeys(q for q, _, _ in rows))
+    assert dataset.queries() == first_seen
+    for q in first_seen:
+        # score descending, then doc id descending in UTF-8 byte order (trec_eval's strcmp)
+        expected = sorted(
+            ((s, d.encode()) for qq, d, s in rows if qq == q), reverse=True
+        )
+        assert list(dataset.ranked_list(q).docs) == [d.decode() for _, d in expected]
+
+
+@pytest.mark.parametrize("odd", ["7 Q0  123 1 2 t", " 7 Q0 124 1 2 t", "7\tQ0\t125\t1\t2\tt"])
+def test_irregular_spacing_after_the_first_megabyte(tmp_path, odd):
+    # The fast single-space parse must not mistake a shifted line for a good one.
+    regular = "".join(f"1 Q0 doc{i} {i} {1 / (i + 1)} t\r\n" for i in range(40_000))
+    path = write(tmp_path, regular + odd + "\n", "run.txt")
+    dataset = load(path)
+    assert dataset.queries() == ["1", "7"]
+    assert list(dataset.ranked_list("7").docs) == [odd.split()[2]]
+    assert len(dataset.ranked_list("1")) == 40_000
