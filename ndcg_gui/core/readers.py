@@ -104,28 +104,92 @@ def _finish(
 
     Strings are matched once: queries and documents become integer codes shared by run and pool,
     and everything after that is integer work (it matters for 2,000,000-line runs)."""
-    run_qc, labels = group_codes(run["query"].to_numpy(dtype=object))
     run_docs = run["doc"].to_numpy(dtype=object)
-    if pool is None:
-        doc_codes, doc_labels = pd.factorize(run_docs, sort=False)
-        n_docs = max(len(doc_labels), 1)
-        _check_duplicates(source, run, run_qc * n_docs + doc_codes, "run", kind)
-    else:
-        pool_docs = pool["doc"].to_numpy(dtype=object)
-        doc_codes, doc_labels = pd.factorize(np.concatenate([run_docs, pool_docs]), sort=False)
-        n_docs = max(len(doc_labels), 1)
+    own_pool = pool is not None and pool is not run
+    docs = np.concatenate([run_docs, pool["doc"].to_numpy(dtype=object)]) if own_pool else run_docs
+    raw = _ascii_bytes(docs)  # fixed-width bytes: hashed for matching, sorted for ties
+    run_raw = None if raw is None else raw[: len(run)]
+    try:
+        if raw is not None:
+            hashes = _hash_bytes(raw)
+            return _match(source, run, pool_source, pool, kind, hashes, run_raw, exact=False)
+    except _Collision:
+        pass
+    codes = pd.factorize(docs)[0]
+    return _match(source, run, pool_source, pool, kind, codes, run_raw, exact=True)
+
+
+class _Collision(Exception):
+    """Two different ids got the same hash (or a duplicate must be confirmed): match exactly."""
+
+
+def _match(
+    source: Source,
+    run: pd.DataFrame,
+    pool_source: Source,
+    pool: pd.DataFrame | None,
+    kind: str,
+    doc_ids: np.ndarray,
+    run_raw: np.ndarray | None,
+    exact: bool,
+) -> pd.DataFrame:
+    """`_finish` with document ids given as exact codes, or as hashes (`exact` False) whose
+    every match is confirmed on the strings (`_Collision` when one is not)."""
+    run_qc, labels = group_codes(run["query"].to_numpy(dtype=object))
+
+    def keys(qc: np.ndarray, ids: np.ndarray) -> np.ndarray:  # one integer per (query, doc)
+        if exact:
+            return qc * (int(doc_ids.max()) + 1 if len(doc_ids) else 1) + ids
+        return _mix(ids.view(np.uint64) ^ _mix(qc.astype(np.uint64))).view(np.int64)
+
+    run_keys = keys(run_qc, doc_ids[: len(run)])
+    _check_duplicates(source, run, run_keys, "run" if pool is not run else "qrels", kind, exact)
+    if pool is not None and pool is not run:
         pool_qc = _codes_in(pool["query"].to_numpy(dtype=object), labels)
-        pool_keys = pool_qc * n_docs + doc_codes[len(run):]
-        run_keys = run_qc * n_docs + doc_codes[: len(run)]
-        _check_duplicates(pool_source, pool, pool_keys, "qrels", "qrels")
-        if pool is not run:
-            _check_duplicates(source, run, run_keys, "run", kind)
+        pool_keys = keys(pool_qc, doc_ids[len(run):])
+        _check_duplicates(pool_source, pool, pool_keys, "qrels", "qrels", exact)
         pos = pd.Index(pool_keys).get_indexer(run_keys)
-        run["grade"] = np.where(pos >= 0, pool["grade"].to_numpy(dtype=float)[pos], np.nan)
-    order = _ranking_order(run, run_qc, run_docs, kind)
+        found = pos >= 0
+        if not exact:  # a hash match must be a string match
+            run_docs, pool_docs = run["doc"].to_numpy(dtype=object), pool["doc"].to_numpy(dtype=object)
+            same_query = run_qc[found] == pool_qc[pos[found]]
+            if not same_query.all() or (run_docs[found] != pool_docs[pos[found]]).any():
+                raise _Collision
+        run["grade"] = np.where(found, pool["grade"].to_numpy(dtype=float)[pos], np.nan)
+    order = _ranking_order(run, run_qc, run["doc"].to_numpy(dtype=object), run_raw, kind)
     if order is None:
         return run.reset_index(drop=True)
     return run.iloc[order].reset_index(drop=True)
+
+
+def _hash_bytes(raw: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each id's bytes (from `_ascii_bytes`): equal ids, equal hashes; different
+    ids differ except with a chance of about n²/2⁶⁴, which the callers check (`_Collision`).
+    Hashing fixed-width bytes with numpy is several times faster than hashing Python strings."""
+    words = raw.dtype.itemsize // 8
+    cols = raw.view("<u8").reshape(len(raw), words)
+    h = np.full(len(raw), 0x9E3779B97F4A7C15, dtype=np.uint64)
+    for j in range(words):
+        h = _mix(h ^ _mix(cols[:, j]))
+    return h.view(np.int64)
+
+
+def _ascii_bytes(docs: np.ndarray) -> np.ndarray | None:
+    """Ids as fixed-width bytes padded to whole 64-bit words; None unless all are ASCII and at
+    most 128 bytes long (the callers then use the strings themselves)."""
+    try:
+        raw = docs.astype("S")
+    except UnicodeEncodeError:
+        return None
+    words = -(-raw.dtype.itemsize // 8)
+    return raw.astype(f"S{words * 8}") if 0 < words <= 16 else None
+
+
+def _mix(z: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser: every input bit affects every output bit."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
 
 
 def _codes_in(values: np.ndarray, labels: list[str]) -> np.ndarray:
@@ -136,7 +200,9 @@ def _codes_in(values: np.ndarray, labels: list[str]) -> np.ndarray:
     return table[codes] if len(codes) else codes
 
 
-def _ranking_order(run: pd.DataFrame, qc: np.ndarray, docs: np.ndarray, kind: str) -> np.ndarray | None:
+def _ranking_order(
+    run: pd.DataFrame, qc: np.ndarray, docs: np.ndarray, raw: np.ndarray | None, kind: str
+) -> np.ndarray | None:
     """Row order that groups queries (first appearance first) and ranks each: by rank, else by
     score (high first; ties by doc id in descending byte order, as trec_eval), else file order.
     None when the rows are in that order already (TREC runs usually are)."""
@@ -151,7 +217,7 @@ def _ranking_order(run: pd.DataFrame, qc: np.ndarray, docs: np.ndarray, kind: st
             order = np.arange(n)  # already by score within each query: only ties to settle
         else:
             order = np.lexsort((-score, qc))
-        order = _ties_by_doc_descending(order, qc, score, docs)
+        order = _ties_by_doc_descending(order, qc, score, docs, raw)
     else:
         order = None if grouped else np.argsort(qc, kind="stable")
     if order is not None and np.array_equal(order, np.arange(n)):
@@ -160,7 +226,7 @@ def _ranking_order(run: pd.DataFrame, qc: np.ndarray, docs: np.ndarray, kind: st
 
 
 def _ties_by_doc_descending(
-    order: np.ndarray, qc: np.ndarray, score: np.ndarray, docs: np.ndarray
+    order: np.ndarray, qc: np.ndarray, score: np.ndarray, docs: np.ndarray, raw: np.ndarray | None
 ) -> np.ndarray:
     """Within each run of equal (query, score) rows, doc ids in descending code point order (that
     is UTF-8 byte order, what trec_eval's strcmp sees). Only tied rows are compared as strings."""
@@ -173,16 +239,34 @@ def _ties_by_doc_descending(
     in_tie[:-1] |= tie
     rows = np.flatnonzero(in_tie)
     run_id = np.concatenate([[0], np.cumsum(~tie)])[rows]  # which tie group each tied row is in
-    doc_rank, _ = pd.factorize(docs[order[rows]], sort=True)
     order = order.copy()
-    order[rows] = order[rows][np.lexsort((-doc_rank, run_id))]
+    tied = order[rows]
+    within = _by_group_then_doc_descending(run_id, docs[tied], None if raw is None else raw[tied])
+    order[rows] = tied[within]
     return order
 
 
-def _check_duplicates(source: Source, frame: pd.DataFrame, keys: np.ndarray, what: str, kind: str) -> None:
+def _by_group_then_doc_descending(group: np.ndarray, docs: np.ndarray, raw: np.ndarray | None) -> np.ndarray:
+    """Order by group, then doc id descending in UTF-8 byte order.
+
+    Why bytes: string sorts of millions of Python objects take seconds; the UTF-8 bytes, cut into
+    big-endian 64-bit words, sort as integers (inverted for descending) in one `np.lexsort`."""
+    if raw is None:  # non-ASCII or very long ids: compare them as strings
+        doc_rank, _ = pd.factorize(docs, sort=True)
+        return np.lexsort((-doc_rank, group))
+    words = raw.dtype.itemsize // 8
+    cols = raw.view(">u8").reshape(len(raw), words)
+    return np.lexsort((*(~cols[:, j] for j in reversed(range(words))), group))
+
+
+def _check_duplicates(
+    source: Source, frame: pd.DataFrame, keys: np.ndarray, what: str, kind: str, exact: bool = True
+) -> None:
     dup = pd.Series(keys).duplicated().to_numpy()
     if not dup.any():
         return
+    if not exact:
+        raise _Collision  # confirm with exact codes before telling the user
     i = int(np.flatnonzero(dup)[0])
     first = int(np.flatnonzero(keys == keys[i])[0])
     doc, query = frame["doc"].iloc[i], frame["query"].iloc[i]

@@ -22,6 +22,7 @@ Progress = Callable[[float], None] | None
 _CHUNK = 8 << 20
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _SPACES = re.compile(r"[ \t]+")
+_NOT_SPACE = re.compile(rb"\S")
 # Control bytes that never appear in a text table (tab, LF, VT, FF, CR and ESC-free text aside).
 _CONTROL = bytes(range(0, 9)) + bytes(range(14, 27)) + bytes(range(28, 32))
 
@@ -125,7 +126,7 @@ def decode(path: Path, data: bytes) -> Source:
             raise InputError("starts like UTF-16 text but is not valid UTF-16", path) from None
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
-    if not data.strip():
+    if not _NOT_SPACE.search(data):  # (data.strip() would copy a big file)
         raise InputError("the file is empty", path)
     _check_text(path, data)
     for encoding in ("utf-8", "cp1252"):

@@ -18,6 +18,7 @@ from ndcg_gui.core.source import Cancel, Source, check_cancel
 
 RUN_SHAPE = "qid Q0 docno rank score tag"
 QRELS_SHAPE = "qid iter docno grade"
+_FIRST_IS_COMMENT = re.compile(rb"\s*#")
 _COMMENT_LINES = re.compile(rb"(?m)^[ \t]*#[^\r\n]*(?:\r\n|\r|\n|$)")
 _CHUNK_ROWS = 1_000_000
 
@@ -40,7 +41,8 @@ def shape_of(fields: list[str]) -> str | None:
 
 def read_run(source: Source, cancel: Cancel = None) -> pd.DataFrame:
     """Columns query, doc, score, grade (all NaN: a run holds no judgments), `_record`."""
-    frame = _parse(source, 6, {0: "query", 2: "doc", 3: "rank", 4: "score"}, cancel, "trec_run")
+    # The rank field is not read: trec_eval ranks by score and ignores it too.
+    frame = _parse(source, 6, {0: "query", 2: "doc", 4: "score"}, cancel, "trec_run")
     return pd.DataFrame(
         {
             "query": frame["query"].to_numpy(dtype=object),
@@ -74,7 +76,7 @@ def _parse(
     twice as fast as runs of whitespace; if that finds any bad line, the general pattern decides.
     """
     data = source.data
-    if data.lstrip().startswith(b"#") or b"\n#" in data:
+    if _FIRST_IS_COMMENT.match(data) or b"\n#" in data:
         data = _COMMENT_LINES.sub(b"", data)
     numbers = [name for name in columns.values() if name not in ("query", "doc")]
     head = data[: 1 << 20]

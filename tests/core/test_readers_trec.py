@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ndcg_gui.core.config import PRESETS
+from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.readers import load
 
 RUN = """\
@@ -130,3 +131,33 @@ def test_irregular_spacing_after_the_first_megabyte(tmp_path, odd):
     assert dataset.queries() == ["1", "7"]
     assert list(dataset.ranked_list("7").docs) == [odd.split()[2]]
     assert len(dataset.ranked_list("1")) == 40_000
+
+
+def test_ties_between_very_long_ids(tmp_path):
+    long = ["x" * 150 + c for c in "bca"]
+    path = write(tmp_path, "".join(f"1 Q0 {d} 1 0.5 t\n" for d in long), "run.txt")
+    assert list(load(path).ranked_list("1").docs) == sorted(long, reverse=True)
+
+
+def test_hash_collisions_fall_back_to_exact_matching(tmp_path, monkeypatch):
+    from ndcg_gui.core import readers
+
+    # Every id hashes alike: each match must be confirmed on the strings, and is not.
+    monkeypatch.setattr(readers, "_hash_bytes", lambda raw: np.zeros(len(raw), np.int64))
+    dataset = load(write(tmp_path, RUN, "run.txt"), write(tmp_path, QRELS, "qrels.txt"))
+    assert np.array_equal(dataset.ranked_list("301").grades, [0.0, np.nan, 2.0], equal_nan=True)
+    with pytest.raises(InputError, match=r'run\.txt:3: document "a" is listed twice'):
+        load(write(tmp_path, "1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n1 Q0 a 3 0 t\n", "run.txt"))
+
+
+def test_a_hash_match_between_different_ids_is_not_a_judgment(tmp_path, monkeypatch):
+    from ndcg_gui.core import readers
+
+    # Ids hash by their last byte: run "d2" and judged "e2" collide, but are different documents.
+    monkeypatch.setattr(readers, "_hash_bytes", lambda raw: np.array([r[-1:] for r in raw.tolist()]).view(
+        np.uint8).astype(np.int64))
+    dataset = load(write(tmp_path, RUN, "run.txt"), write(tmp_path, "301 0 e2 3\n301 0 d1 1\n", "q.txt"))
+    rl = dataset.ranked_list("301")
+    assert list(rl.docs) == ["d3", "d2", "d1"]
+    assert np.array_equal(rl.grades, [np.nan, np.nan, 1.0], equal_nan=True)
+    assert rl.unretrieved == {"e2": 3.0}
