@@ -98,13 +98,15 @@ def read_csv(source: Source, need_grade: bool, cancel: Cancel = None) -> pd.Data
             f"{', '.join(ALIASES['grade'])} (or give --qrels)",
             first_line,
         )
-    frame = _parse(source, delim, header, sorted(roles.values()), cancel)
+    text_cols = [roles[r] for r in ("query", "doc") if r in roles]
+    frame = _parse(source, delim, header, sorted(roles.values()), text_cols, cancel)
     first_record = 1 if header else 0
     columns: dict[str, object] = {}
     n = len(frame)
+    strip = _may_need_strip(source.data, delim)
     for role in ("query", "doc"):
         if role in roles:
-            columns[role] = _text(frame[roles[role]])
+            columns[role] = _text(frame[roles[role]], strip, b"'" in source.data)
     if "query" not in columns:
         columns["query"] = np.full(n, "", dtype=object)
     if "doc" not in columns:  # a bare list of grades: documents named d1, d2, ... per query
@@ -146,13 +148,11 @@ def _check_ragged(source: Source, delim: str | None, expected: int, header: bool
         delims = np.flatnonzero(arr == ord(delim))
         bounds = np.concatenate([[0], breaks + 1, [len(arr) + 1]])
         counts = np.diff(np.searchsorted(delims, bounds)) + 1
-        suspects = np.flatnonzero(counts != expected)
-        if len(suspects) == 0:
-            return
-        lines = re.split(r"\r\n|\r|\n", source.text)
-        for i in suspects.tolist():
-            if i < len(lines) and not is_blank(lines[i], delim):
-                _ragged(source, i + 1, len(lines[i].split(delim)), expected, header)
+        for i in np.flatnonzero(counts != expected).tolist():  # blank lines, or ragged ones
+            raw = source.data[bounds[i]: max(bounds[i], bounds[i + 1] - 1)]
+            line = raw.decode(source.encoding, "replace")
+            if not is_blank(line.rstrip("\r"), delim):
+                _ragged(source, i + 1, len(line.split(delim)), expected, header)
         return
     for line, fields in source.records(delim):
         if len(fields) != expected:
@@ -165,8 +165,16 @@ def _ragged(source: Source, line: int, found: int, expected: int, header: bool) 
 
 
 def _parse(
-    source: Source, delim: str | None, header: bool, usecols: list[int], cancel: Cancel
+    source: Source,
+    delim: str | None,
+    header: bool,
+    usecols: list[int],
+    text_cols: list[int],
+    cancel: Cancel,
 ) -> pd.DataFrame:
+    """The used columns: ids as text (never numbers: "007" stays "007"), numbers parsed by the C
+    engine with an empty cell as NaN; a number column with a bad cell comes back as text."""
+    numeric = [c for c in usecols if c not in text_cols]
     try:
         reader = pd.read_csv(
             io.BytesIO(source.data),
@@ -174,8 +182,9 @@ def _parse(
             header=None,
             skiprows=_header_skip(source, delim) if header else None,
             usecols=usecols,
-            dtype=object,
-            na_filter=False,
+            dtype=dict.fromkeys(text_cols, object),
+            keep_default_na=False,
+            na_values={c: [""] for c in numeric},
             skip_blank_lines=True,
             encoding=source.encoding,
             engine="c",
@@ -203,10 +212,30 @@ def _first_line(exc: Exception) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
 
-def _text(values: pd.Series) -> np.ndarray:
-    """Cells as stripped text, with the writer's formula protection removed."""
-    s = values.astype(object).str.strip()
-    if s.str.startswith("'").any():
+def _may_need_strip(data: bytes, delim: str | None) -> bool:
+    """Whether some cell may start or end with a space or tab (checked on the bytes, as stripping
+    millions of cells that have none costs seconds)."""
+    if delim is None:
+        return False  # split on whitespace: no cell has any
+    if b'"' in data:
+        return True
+    spaces = [b" "] if delim == "\t" else [b" ", b"\t"]
+    if not any(sp in data for sp in spaces):
+        return False
+    arr = np.frombuffer(data, np.uint8)
+    at = np.flatnonzero(np.isin(arr, [ord(sp) for sp in spaces]))
+    edges = np.frombuffer(b"\r\n" + delim.encode(), np.uint8)
+    before = np.where(at > 0, arr[np.maximum(at - 1, 0)], ord("\n"))
+    after = np.where(at + 1 < len(arr), arr[np.minimum(at + 1, len(arr) - 1)], ord("\n"))
+    return bool(np.isin(before, edges).any() or np.isin(after, edges).any())
+
+
+def _text(values: pd.Series, strip: bool, quotes: bool) -> np.ndarray:
+    """Cells as text (stripped when `strip`), with the writer's formula protection removed."""
+    s = values.astype(object)
+    if strip:
+        s = s.str.strip()
+    if quotes and s.str.startswith("'").any():
         s = s.str.replace(_PROTECTED, "", regex=True)
     return s.to_numpy(dtype=object)
 
@@ -221,18 +250,23 @@ def _numbers(
     empty_ok: bool,
 ) -> np.ndarray:
     """A column as floats; an empty cell is NaN where allowed (grade: unjudged)."""
-    text = values.astype(object).str.strip()
-    empty = (text == "").to_numpy()
-    nums = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float)
-    bad = _bad(nums, empty, empty_ok)
-    if bad.any() and delim != ",":  # decimal comma, as spreadsheets in many locales write it
+    if values.dtype.kind in "iuf":  # the C engine parsed every cell (empty ones as NaN)
+        nums = values.to_numpy(dtype=float)
+        bad = _bad(nums, np.isnan(nums), empty_ok)
+    else:  # some cell is not a plain number: look at the text (decimal commas, messages)
+        text = values.map(_cell_text).str.strip()
+        empty = (text == "").to_numpy()
+        nums = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float)
+        bad = _bad(nums, empty, empty_ok)
+    # A decimal comma, as spreadsheets in many locales write it.
+    if bad.any() and delim != "," and values.dtype.kind not in "iuf":
         fixed = pd.to_numeric(text.str.replace(",", ".", regex=False), errors="coerce").to_numpy(float)
         nums = np.where(bad & np.isfinite(fixed), fixed, nums)
         bad = _bad(nums, empty, empty_ok)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        cell = text.iloc[i]
-        line, _ = source.record(first_record + i, delim)
+        line, fields = source.record(first_record + i, delim)
+        cell = fields[column].strip() if column < len(fields) else ""  # as the file has it
         if cell == "":
             problem = f"{role} is empty; expected a number"
         elif np.isinf(nums[i]):
@@ -243,6 +277,12 @@ def _numbers(
                 problem += " (leave the cell empty for an unjudged document)"
         raise source.error(problem, line, column + 1)
     return nums
+
+
+def _cell_text(value: object) -> str:
+    if isinstance(value, float):
+        return "" if np.isnan(value) else repr(value)
+    return str(value)
 
 
 def _bad(nums: np.ndarray, empty: np.ndarray, empty_ok: bool) -> np.ndarray:

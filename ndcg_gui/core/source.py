@@ -65,7 +65,7 @@ class Source:
                     continue
                 yield line, fields
             return
-        for number, raw in enumerate(LINE_BREAK.split(self.text), start=1):
+        for number, raw in enumerate(lines(self.text), start=1):
             if is_blank(raw, delimiter) or (comments and raw.lstrip(" \t").startswith("#")):
                 continue
             yield number, (raw.split(delimiter) if delimiter is not None else split_whitespace(raw))
@@ -79,6 +79,19 @@ class Source:
             if i == index:
                 return found
         return None, []
+
+
+def lines(text: str) -> Iterator[str]:
+    """The lines of `text` (ended by \\n, \\r\\n or \\r), lazily: finding the first records of a
+    big file must not split all of it."""
+    pos, end = 0, len(text)
+    while pos < end:
+        match = LINE_BREAK.search(text, pos)
+        if match is None:
+            yield text[pos:]
+            return
+        yield text[pos:match.start()]
+        pos = match.end()
 
 
 def is_blank(line: str, delimiter: str | None = None) -> bool:

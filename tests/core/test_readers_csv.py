@@ -140,3 +140,20 @@ def test_csv_with_qrels_takes_grades_from_the_qrels(tmp_path):
     assert rl.unretrieved == {"z": 3.0} and rl.has_pool
     assert dataset.queries() == ["1", "2"]
     assert dataset.qrels_path == qrels
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "doc,grade\na ,3\n b,2\n",
+        "doc\tgrade\na \t3\n b\t2\n",
+        "doc;grade\r\na ;3\r\n\tb;2\r\n",
+        "doc,grade\na,3\nb,2 \n",
+    ],
+)
+def test_spaces_around_cells_are_stripped(tmp_path, text):
+    assert lists(load(write(tmp_path, text))) == {"": (["a", "b"], [3.0, 2.0])}
+
+
+def test_inner_spaces_in_ids_are_kept(tmp_path):
+    assert lists(load(write(tmp_path, "doc,grade\nmy doc,1\n")))[""][0] == ["my doc"]
