@@ -139,7 +139,8 @@ def main() -> None:
                 walls.append(wall)
                 peaks.append(peak)
                 outs.append(out)
-            rows.append((name, min(walls), max(peaks), outs[0].split()))
+            best = walls.index(min(walls))
+            rows.append((name, walls[best], max(peaks), outs[best].split()))
         for name, wall, peak, extra in rows:
             note = f"parse {float(extra[0]):.2f} s, evaluate {float(extra[1]):.2f} s" if extra else ""
             print(f"{name:<26}{wall:>9.2f}{peak:>9.0f}  (best of 3){'  ' + note if note else ''}")

@@ -107,6 +107,9 @@ def run_headless(options: argparse.Namespace) -> int:
     except MemoryError:
         print(f"ndcg-gui: {options.file}: not enough memory to load it", file=sys.stderr)
         return 1
+    except Exception as exc:  # a bug: still one line, not a traceback
+        print(f"ndcg-gui: internal error ({type(exc).__name__}: {exc}); please report it", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -146,3 +146,15 @@ def test_options_override_the_preset():
     assert (config.discount, config.base, ties) == ("jarvelin", 3.0, "trec")
     with pytest.raises(InputError, match="--preset"):
         config_from_options("nope")
+
+
+def test_an_internal_error_is_one_line_too(tmp_path, files, monkeypatch, capsys):
+    import ndcg_gui.core.readers as readers
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(readers, "load", broken)
+    assert main([str(files[0]), "--summary-csv", str(tmp_path / "s.csv")]) == 1
+    err = capsys.readouterr().err
+    assert err == "ndcg-gui: internal error (RuntimeError: boom); please report it\n"
