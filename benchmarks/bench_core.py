@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -25,19 +26,21 @@ from ndcg_gui.core import MetricConfig, evaluate, per_rank
 CORPUS = 1_000_003  # a prime, so a per-query stride visits distinct documents
 
 
-def best_of(fn: Callable[[], object], repeats: int) -> float:
-    """The fastest of `repeats` wall-clock timings of fn(), in seconds (GC off while timing)."""
-    times = []
-    for _ in range(repeats):
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - start)
-        finally:
-            gc.enable()
-    return min(times)
+def fastest(contenders: dict[str, Callable[[], object]], rounds: int) -> dict[str, float]:
+    """The fastest wall-clock time of each contender, in seconds. Rounds interleave the
+    contenders, so a busy spell on the machine hits them all alike; GC is off while timing."""
+    best = dict.fromkeys(contenders, float("inf"))
+    for _ in range(rounds):
+        for label, fn in contenders.items():
+            gc.collect()
+            gc.disable()
+            try:
+                start = time.perf_counter()
+                fn()
+                best[label] = min(best[label], time.perf_counter() - start)
+            finally:
+                gc.enable()
+    return best
 
 
 def make_data(n_queries: int, n_docs: int, n_judged: int, seed: int = 0):
@@ -101,55 +104,55 @@ def sklearn_inputs(run: pd.DataFrame, qrels: pd.DataFrame, n_queries: int, n_doc
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes, one repeat")
+    parser.add_argument("--quick", action="store_true", help="small sizes, one round")
+    parser.add_argument("--rounds", type=int, default=5, help="timing rounds (best one counts)")
     args = parser.parse_args(argv)
-    n_queries, n_docs, n_judged, n_grades = (5_000, 1_000, 200, 1_000_000)
-    repeats = 3
+    n_queries, n_docs, n_judged, n_grades, rounds = 5_000, 1_000, 200, 1_000_000, args.rounds
     if args.quick:
-        n_queries, n_docs, n_judged, n_grades, repeats = 200, 100, 30, 10_000, 1
+        n_queries, n_docs, n_judged, n_grades, rounds = 200, 100, 30, 10_000, 1
 
     import pytrec_eval
     from sklearn.metrics import ndcg_score
 
     trec = MetricConfig.preset("trec_eval")
     k = 10
-    print(f"data: {n_queries:,} queries x {n_docs:,} retrieved docs, {n_judged} judged per query")
+    measure = f"ndcg_cut_{k}"
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {rounds} rounds")
     run, shuffled, qrels = make_data(n_queries, n_docs, n_judged)
     qrels_d, run_d = pytrec_inputs(run, qrels)
     y_true, y_score = sklearn_inputs(run, qrels, n_queries, n_docs)
 
     # Same numbers first, so we time like with like.
     ours = evaluate(run, qrels, k=k, config=trec)
-    theirs = pytrec_eval.RelevanceEvaluator(qrels_d, {f"ndcg_cut_{k}"}).evaluate(run_d)
-    diff = max(abs(ours.loc[q, "ndcg"] - v[f"ndcg_cut_{k}"]) for q, v in theirs.items())
+    theirs = pytrec_eval.RelevanceEvaluator(qrels_d, {measure}).evaluate(run_d)
+    diff = max(abs(ours.loc[q, "ndcg"] - v[measure]) for q, v in theirs.items())
     assert diff < 1e-9, f"evaluate and pytrec_eval disagree by {diff}"
     assert np.allclose(evaluate(shuffled, qrels, k=k, config=trec)["ndcg"], ours["ndcg"])
 
-    rows = []
-
-    def timed(label: str, fn: Callable[[], object]) -> float:
-        t = best_of(fn, repeats)
-        rows.append((label, t))
-        print(f"  {label:<58} {t * 1000:9.1f} ms", flush=True)
-        return t
-
-    print(f"NDCG@{k}, {len(run):,} run rows, {len(qrels):,} qrels rows:")
-    t_grouped = timed("evaluate, run grouped by query", lambda: evaluate(run, qrels, k=k, config=trec))
-    t_shuffled = timed("evaluate, same rows shuffled", lambda: evaluate(shuffled, qrels, k=k, config=trec))
-    t_pytrec = timed(
-        "pytrec_eval RelevanceEvaluator(...).evaluate",
-        lambda: pytrec_eval.RelevanceEvaluator(qrels_d, {f"ndcg_cut_{k}"}).evaluate(run_d),
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels_d, {measure})
+    print(
+        f"NDCG@{k}: {n_queries:,} queries x {n_docs:,} docs = {len(run):,} run rows; "
+        f"{len(qrels):,} qrels rows ({n_judged} judged per query, 30% of them not retrieved)"
     )
-    evaluator = pytrec_eval.RelevanceEvaluator(qrels_d, {f"ndcg_cut_{k}"})
-    timed("pytrec_eval .evaluate only (evaluator built)", lambda: evaluator.evaluate(run_d))
-    timed("sklearn ndcg_score (dense, list ideal, tie-averaging)", lambda: ndcg_score(y_true, y_score, k=k))
-    timed(
-        "sklearn ndcg_score (ignore_ties=True)",
-        lambda: ndcg_score(y_true, y_score, k=k, ignore_ties=True),
+    ndcg_times = fastest(
+        {
+            "evaluate, run grouped by query (as TREC files)": lambda: evaluate(run, qrels, k=k, config=trec),
+            "evaluate, the same rows shuffled": lambda: evaluate(shuffled, qrels, k=k, config=trec),
+            "pytrec_eval RelevanceEvaluator(qrels).evaluate(run)": lambda: pytrec_eval.RelevanceEvaluator(
+                qrels_d, {measure}
+            ).evaluate(run_d),
+            "pytrec_eval .evaluate(run) only": lambda: evaluator.evaluate(run_d),
+            "sklearn ndcg_score (dense arrays, ties averaged)": lambda: ndcg_score(y_true, y_score, k=k),
+            "sklearn ndcg_score (ignore_ties=True)": lambda: ndcg_score(
+                y_true, y_score, k=k, ignore_ties=True
+            ),
+        },
+        rounds,
     )
+    for label, t in ndcg_times.items():
+        print(f"  {label:<56} {t * 1000:9.1f} ms")
 
-    rng = np.random.default_rng(2)
-    grades = rng.integers(0, 4, n_grades).astype(float)
+    grades = np.random.default_rng(2).integers(0, 4, n_grades).astype(float)
 
     def floor() -> np.ndarray:
         disc = 1.0 / np.log2(np.arange(2, len(grades) + 2))
@@ -158,14 +161,23 @@ def main(argv: list[str] | None = None) -> int:
         return dcg / idcg
 
     assert np.allclose(per_rank(grades)["ndcg"].to_numpy(), floor())
-    print(f"per_rank on {n_grades:,} grades:")
-    t_per_rank = timed("per_rank (default config)", lambda: per_rank(grades))
-    t_floor = timed("numpy floor: sort + cumsum (dcg, idcg, ndcg)", floor)
+    print(f"per rank, {n_grades:,} grades:")
+    rank_times = fastest(
+        {
+            "per_rank (all nine columns, as a DataFrame)": lambda: per_rank(grades),
+            "numpy floor: sort + cumsum (dcg, idcg, ndcg)": floor,
+        },
+        rounds,
+    )
+    for label, t in rank_times.items():
+        print(f"  {label:<56} {t * 1000:9.1f} ms")
 
+    grouped, shuffled_t, pytrec, *_ = ndcg_times.values()
     print("ratios (goal):")
-    print(f"  evaluate grouped / pytrec_eval   {t_grouped / t_pytrec:5.2f}  (<= 0.2)")
-    print(f"  evaluate shuffled / pytrec_eval  {t_shuffled / t_pytrec:5.2f}  (<= 0.5)")
-    print(f"  per_rank / numpy floor           {t_per_rank / t_floor:5.2f}  (<= 4)")
+    print(f"  evaluate grouped / pytrec_eval    {grouped / pytrec:5.2f}  (<= 0.2)")
+    print(f"  evaluate shuffled / pytrec_eval   {shuffled_t / pytrec:5.2f}  (<= 0.5)")
+    per_rank_t, floor_t = rank_times.values()
+    print(f"  per_rank / numpy floor            {per_rank_t / floor_t:5.2f}  (<= 4)")
     return 0
 
 

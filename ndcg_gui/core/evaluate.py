@@ -210,12 +210,17 @@ class _Groups:
         if n == 0:
             empty = np.zeros(0, np.int64)
             return cls(empty, np.zeros(0, object), empty, empty)
+        grouped = None
         # Comparing neighbours is far cheaper than hashing every id: grouped files take this path.
-        # (When most rows start a new run, hashing the runs costs as much as hashing every row.)
-        change = arr[1:] != arr[:-1]
-        starts = np.concatenate([[0], np.flatnonzero(change) + 1])
-        labels = arr[starts]
-        if 2 * len(starts) <= n + 1 and len(pd.unique(labels)) == len(labels):
+        # A shuffled file is recognised from its first rows and goes straight to hashing.
+        head = arr[:4096]
+        if 2 * np.count_nonzero(head[1:] != head[:-1]) < len(head):
+            starts = np.flatnonzero(np.concatenate([[True], arr[1:] != arr[:-1]]))
+            labels = arr[starts]
+            if 2 * len(starts) <= n + 1 and len(pd.unique(labels)) == len(labels):
+                grouped = starts, labels
+        if grouped is not None:
+            starts, labels = grouped
             sizes = np.diff(starts, append=n)
             codes = np.repeat(np.arange(len(starts)), sizes)
         else:
@@ -249,29 +254,38 @@ def _top_rows(groups: _Groups, key: np.ndarray | None, k: int | None, ties: str,
     n = len(codes)
     if n == 0 or sizes.max() <= k:
         return None
-    whole_ties = by_score and ties != "file"
-    if starts is not None:
+    if starts is not None and (key is None or _descending_within(key, starts)):
         pos = np.arange(n) - np.repeat(starts, sizes)
-        if key is None or _descending_within(key, starts):
-            take = pos < k
-            if whole_ties:
-                kth = key[starts + np.minimum(sizes, k) - 1]
-                take |= key == np.repeat(kth, sizes)
-            return np.flatnonzero(take)
-    else:
-        # Position of each row within its query: a stable (radix, for small codes) sort by code.
+        take = pos < k
+        if by_score and ties != "file":
+            kth = key[starts + np.minimum(sizes, k) - 1]
+            take |= key == np.repeat(kth, sizes)
+        return np.flatnonzero(take)
+    if key is None:
+        # File order within scattered queries: positions from a stable (radix) sort by query.
         order = np.argsort(codes.astype(_small_int(len(sizes))), kind="stable")
         pos = np.empty(n, np.int64)
         pos[order] = np.arange(n) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    if key is None:
         return np.flatnonzero(pos < k)
-    width = int(sizes.max())
-    if len(sizes) * width > 4 * n + (1 << 20):
-        return None  # too ragged for a matrix: rank every row
-    matrix = np.full((len(sizes), width), -np.inf)
-    matrix[codes, pos] = key
-    kth = np.partition(matrix, width - k, axis=1)[:, width - k]  # each query's k-th best key
-    return np.flatnonzero(key >= kth[codes])
+    return _top_by_buckets(codes, len(sizes), key, k)
+
+
+def _top_by_buckets(codes: np.ndarray, nq: int, key: np.ndarray, k: int) -> np.ndarray:
+    """Rows whose key is in or above the bucket that holds their query's k-th best key.
+
+    Keys fall into equal-width buckets (a monotone map, so equal keys share a bucket); counting
+    rows per (query, bucket) finds each query's threshold bucket without sorting any rows. The
+    result holds every row of the top k and every row tied with the k-th, plus a few more.
+    """
+    n_buckets = int(np.clip(2 * len(key) // max(nq, 1), 64, 4096))
+    lo, span = key.min(), key.max() - key.min()
+    scale = (n_buckets - 1) / span if 0 < span < np.inf else 0.0
+    bucket = ((key - lo) * scale).astype(np.int64)
+    counts = np.bincount(codes * n_buckets + bucket, minlength=nq * n_buckets).reshape(nq, n_buckets)
+    at_or_above = np.cumsum(counts[:, ::-1], axis=1)  # column j: rows in buckets >= last - j
+    reached = at_or_above[:, -1] >= k
+    threshold = np.where(reached, n_buckets - 1 - np.argmax(at_or_above >= k, axis=1), 0)
+    return np.flatnonzero(bucket >= threshold[codes])
 
 
 def _descending_within(key: np.ndarray, starts: np.ndarray) -> bool:

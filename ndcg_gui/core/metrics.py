@@ -63,6 +63,10 @@ def discounts(n: int, config: MetricConfig) -> np.ndarray:
 
 def ideal_gains(pool_grades: np.ndarray, config: MetricConfig) -> tuple[np.ndarray, np.ndarray]:
     """The ideal ordering of a pool of grades: (grades, gains), highest gain first."""
+    if config.gain_table is None:
+        # Linear and exponential gains never fall as the grade rises: sorting grades is enough.
+        ordered = np.sort(pool_grades)[::-1]
+        return ordered, gains(ordered, config)
     g = gains(pool_grades, config)
     # Sort on gain (a gain table need not be monotone in the grade), then grade, both descending.
     order = np.lexsort((-pool_grades, -g))
