@@ -88,7 +88,7 @@ def evaluate(
     else:
         grade = run_grade[rows]
     judged = ~np.isnan(grade)
-    gain = gains(np.where(judged, grade, 0.0), config)
+    gain = _judged_gains(grade, config)
     code = groups.codes[rows]
     own_gain = gain  # the ideal ranking sorts true gains, never tie-averaged ones
     if ties == "average" and by_score:
@@ -101,8 +101,7 @@ def evaluate(
     elif qrels is not None:
         pool_code, pool_gain = qcode, own_gain
     else:
-        all_grade = np.nan_to_num(run_grade, nan=0.0)
-        pool_code, pool_gain = to_query[groups.codes], gains(all_grade, config)
+        pool_code, pool_gain = to_query[groups.codes], _judged_gains(run_grade, config)
     idcg = _ideal_dcg(pool_code, pool_gain, nq, k, config)
 
     top = rank <= k if k is not None else np.ones(len(rank), bool)
@@ -356,6 +355,12 @@ def _tie_averaged(gain: np.ndarray, code: np.ndarray, score: np.ndarray) -> np.n
 
 
 # --- judgments ----------------------------------------------------------------------------------
+
+
+def _judged_gains(grade: np.ndarray, config: MetricConfig) -> np.ndarray:
+    """Gains of grades, and 0 for unjudged documents (NaN) whatever a gain table says of grade 0."""
+    unjudged = np.isnan(grade)
+    return np.where(unjudged, 0.0, gains(np.where(unjudged, 0.0, grade), config))
 
 
 def _lookup(run_q: np.ndarray, run_d: np.ndarray, qr_q: np.ndarray, qr_d: np.ndarray,
