@@ -176,7 +176,10 @@ PRESETS: dict[str, Preset] = {
         ties="trec",
         label="ranx (Burges)",
         description=(
-            "ranx ndcg_burges: gain 2^rel − 1, 1/log2(i+1), ideal from every judged document"
+            "ranx ndcg_burges: gain 2^rel − 1, 1/log2(i+1), ideal from every judged document, "
+            "cut at k. ranx counts only judgments with grade ≥ 1 (rel_lvl=1): zero and negative "
+            "grades add nothing, as here; fractional grades below 1 would also count 0 in ranx. "
+            "ranx leaves the order of tied scores to its sort; here they go by docno, as trec_eval"
         ),
     ),
     "jarvelin2002": Preset(

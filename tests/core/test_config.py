@@ -1,0 +1,110 @@
+"""MetricConfig: the named presets, validation, immutability and the one-line description."""
+
+import dataclasses
+import math
+
+import pandas as pd
+import pytest
+
+from ndcg_gui.core import PRESETS, GainTable, MetricConfig, evaluate, ndcg_at
+
+
+def test_the_four_presets_and_what_they_are():
+    assert list(PRESETS) == ["trec_eval", "sklearn", "ranx_burges", "jarvelin2002"]
+    expected = {
+        "trec_eval": ("linear", "log2", "judged", "zero", "trec"),
+        "sklearn": ("linear", "log2", "retrieved", "keep", "average"),
+        "ranx_burges": ("exponential", "log2", "judged", "zero", "trec"),
+        "jarvelin2002": ("linear", "jarvelin", "judged", "keep", "file"),
+    }
+    for name, (gain, discount, ideal, negative, ties) in expected.items():
+        config = MetricConfig.preset(name)
+        assert (config.gain, config.discount, config.ideal, config.negative) == (
+            gain,
+            discount,
+            ideal,
+            negative,
+        )
+        assert PRESETS[name].ties == ties
+        assert config.preset_name() == name
+        assert PRESETS[name].label and PRESETS[name].description
+    assert MetricConfig.preset("jarvelin2002").base == 2.0
+
+
+def test_unknown_preset_names_the_choices():
+    with pytest.raises(ValueError, match="unknown preset 'ndcg'; choose one of: trec_eval, sklearn"):
+        MetricConfig.preset("ndcg")
+
+
+def test_default_is_linear_log2_judged_keep():
+    config = MetricConfig()
+    assert (config.gain, config.discount, config.base, config.ideal, config.negative) == (
+        "linear",
+        "log2",
+        2.0,
+        "judged",
+        "keep",
+    )
+    assert config.preset_name() is None  # negative grades kept: not trec_eval
+
+
+def test_frozen_hashable_and_equal_by_value():
+    a = MetricConfig(gain={1: 3, 2: 9, 4: 4.5})
+    b = MetricConfig(gain={4: 4.5, 2: 9.0, 1: 3})
+    assert a == b and hash(a) == hash(b)
+    assert isinstance(a.gain, GainTable) and a.gain_table is a.gain
+    assert a.gain == {1: 3, 2: 9, 4: 4.5}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.base = 3  # type: ignore[misc]
+    assert len({a, b, MetricConfig()}) == 2
+
+
+def test_with_changes_one_field():
+    trec = MetricConfig.preset("trec_eval")
+    exp = trec.with_(gain="exponential")
+    assert exp.gain == "exponential" and exp.negative == "zero" and trec.gain == "linear"
+    assert exp == MetricConfig.preset("ranx_burges")
+    table = trec.with_(gain={1: 3})
+    assert table.gain_table == {1: 3}
+
+
+def test_base_is_a_float_and_integral_grades_print_plainly():
+    assert MetricConfig(discount="jarvelin", base=3).base == 3.0
+    assert repr(GainTable({1: 3, 2: 4.5})) == "{1: 3, 2: 4.5}"
+
+
+def test_describe_says_every_choice():
+    text = MetricConfig.preset("trec_eval").describe()
+    assert "gain = rel" in text and "1/log2(i+1)" in text
+    assert "ideal from all judged documents" in text and "negative grades count as 0" in text
+    text = MetricConfig(gain="exponential", discount="jarvelin", base=2.5, ideal="retrieved").describe()
+    assert "2^rel − 1" in text and "log_2.5" in text and "list's own grades" in text
+    assert "negative grades kept" in text
+    assert "gain table {1: 3}" in MetricConfig(gain={1: 3}).describe()
+
+
+def ranx_ndcg_burges(qrels: dict[str, float], run: list[str], k: int) -> float:
+    """ranx's ndcg_burges, as its source computes it: judgments with grade >= 1 only, gain
+    2^rel - 1 over log2(i+1) for the first k of the run, ideal = the same over the judgments
+    sorted by grade and cut at k, and IDCG = 0 replaced by 1."""
+    rel = {d: g for d, g in qrels.items() if g >= 1}
+    dcg = sum((2 ** rel.get(d, 0) - 1) / math.log2(i + 2) for i, d in enumerate(run[:k]))
+    ideal = sorted(rel.values(), reverse=True)[:k]
+    idcg = sum((2**g - 1) / math.log2(i + 2) for i, g in enumerate(ideal)) or 1.0
+    return dcg / idcg
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 10])
+def test_ranx_burges_preset_matches_ranx_formula(k):
+    qrels = {"d1": 3, "d2": 1, "d3": 0, "d5": -1, "d9": 2}  # d9 judged, never retrieved
+    ranked = ["d3", "d1", "d4", "d5", "d2", "d6"]
+    run = pd.DataFrame({"query": "q", "doc": ranked, "score": [6.0, 5, 4, 3, 2, 1]})
+    judged = pd.DataFrame({"query": "q", "doc": list(qrels), "grade": list(qrels.values())})
+    ours = evaluate(run, judged, k=k, config=MetricConfig.preset("ranx_burges")).loc["q", "ndcg"]
+    assert ours == pytest.approx(ranx_ndcg_burges(qrels, ranked, k), rel=1e-12)
+
+
+def test_sklearn_preset_ignores_unretrieved_judgments_and_trec_eval_does_not():
+    grades, judged = [3, 2, 3, 0, 1], [3, 2, 3, 0, 1, 3]
+    assert ndcg_at(grades, 5, MetricConfig.preset("sklearn"), judged) == pytest.approx(0.9724, abs=5e-5)
+    assert ndcg_at(grades, 5, MetricConfig.preset("trec_eval"), judged) == pytest.approx(0.8047, abs=5e-5)
