@@ -376,12 +376,7 @@ def _lookup(run_q: np.ndarray, run_d: np.ndarray, qr_q: np.ndarray, qr_d: np.nda
     grade = np.full(len(run_d), np.nan)
     if len(run_d) == 0 or len(qr_d) == 0:
         return grade
-    uniq, inverse = np.unique(_pair_hash(run_q, run_d), return_inverse=True)
-    at = pd.Index(uniq).get_indexer(_pair_hash(qr_q, qr_d))  # integer hash table: fast
-    hit = np.flatnonzero(at >= 0)
-    last = np.full(len(uniq), -1)
-    last[at[hit]] = hit  # fancy assignment: the last of repeated indices is the one kept
-    j = last[inverse]
+    j = _last_match(_pair_hash(qr_q, qr_d), _pair_hash(run_q, run_d))
     has = np.flatnonzero(j >= 0)
     ok = (qr_q[j[has]] == run_q[has]) & (qr_d[j[has]] == run_d[has]).astype(bool)
     grade[has[ok]] = qr_grade[j[has[ok]]]
@@ -389,6 +384,25 @@ def _lookup(run_q: np.ndarray, run_d: np.ndarray, qr_q: np.ndarray, qr_d: np.nda
     if len(unsure):
         grade[unsure] = _lookup_exact(run_q[unsure], run_d[unsure], qr_q, qr_d, qr_grade)
     return grade
+
+
+def _last_match(table: np.ndarray, probe: np.ndarray) -> np.ndarray:
+    """For each probe value, the position of its last occurrence in `table`, or -1.
+
+    The smaller side goes into the hash table and the other streams through it.
+    """
+    if len(probe) < len(table):
+        uniq, inverse = np.unique(probe, return_inverse=True)
+        at = pd.Index(uniq).get_indexer(table)
+        hit = np.flatnonzero(at >= 0)
+        last = np.full(len(uniq), -1)
+        np.maximum.at(last, at[hit], hit)
+        return last[inverse]
+    codes, uniq = pd.factorize(table)
+    last = np.full(len(uniq), -1)
+    np.maximum.at(last, codes, np.arange(len(table)))
+    at = pd.Index(uniq).get_indexer(probe)
+    return np.where(at >= 0, last[at], -1)
 
 
 def _pair_hash(query: np.ndarray, docs: np.ndarray) -> np.ndarray:
