@@ -10,7 +10,15 @@ from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.errors import InputError, LoadCancelled
 from ndcg_gui.core.evaluate import evaluate, mean_ndcg
 from ndcg_gui.core.metrics import dcg_idcg_at, discounts, gains, ndcg_at, per_rank
+from ndcg_gui.core.options import config_from_options
 from ndcg_gui.core.readers import load
+from ndcg_gui.core.writers import (
+    write_csv,
+    write_metrics_csv,
+    write_qrels,
+    write_summary_csv,
+    write_trec_run,
+)
 
 __all__ = [
     "PRESETS",
@@ -20,6 +28,7 @@ __all__ = [
     "LoadCancelled",
     "MetricConfig",
     "Preset",
+    "config_from_options",
     "dcg_idcg_at",
     "discounts",
     "evaluate",
@@ -28,4 +37,9 @@ __all__ = [
     "mean_ndcg",
     "ndcg_at",
     "per_rank",
+    "write_csv",
+    "write_metrics_csv",
+    "write_qrels",
+    "write_summary_csv",
+    "write_trec_run",
 ]

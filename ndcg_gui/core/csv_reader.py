@@ -195,6 +195,7 @@ def _parse(
             for chunk in reader:
                 check_cancel(cancel, source.path)
                 chunks.append(chunk)
+                source.parsed(sum(map(len, chunks)))
     except (pd.errors.ParserError, ValueError, UnicodeDecodeError) as exc:
         raise source.error(f"cannot be read as a table: {_first_line(exc)}") from None
     if not chunks:

@@ -57,6 +57,7 @@ def load(
         pool = _read_pool(qsource, cancel)
         check_cancel(cancel, source.path)
     report(0.4)
+    source.progress = lambda f: report(0.4 + 0.4 * f)
     if kind == "csv":
         run = csv_reader.read_csv(source, need_grade=pool is None, cancel=cancel)
     elif kind == "trec_run":

@@ -35,6 +35,17 @@ class Source:
     data: bytes
     encoding: str
     _text: str | None = None
+    progress: Progress = None  # told the fraction of lines parsed so far
+    _lines: int | None = None
+    _done: float = 0.0
+
+    def parsed(self, rows: int) -> None:
+        """Report that `rows` records are parsed (for a loader's progress bar)."""
+        if self.progress is not None:
+            if self._lines is None:
+                self._lines = max(1, self.data.count(b"\n"))
+            self._done = max(self._done, min(1.0, rows / self._lines))  # a re-parse never goes back
+            self.progress(self._done)
 
     @property
     def text(self) -> str:

@@ -118,6 +118,7 @@ def _read(
             for chunk in reader:
                 check_cancel(cancel, source.path)
                 chunks.append(chunk)
+                source.parsed(sum(map(len, chunks)))
     except (pd.errors.ParserError, ValueError, UnicodeDecodeError) as exc:
         raise source.error(f"cannot be read as a TREC file: {str(exc).strip()[:200]}") from None
     frame = pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0]
