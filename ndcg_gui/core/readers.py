@@ -137,6 +137,8 @@ def _match(
     """`_finish` with document ids given as exact codes, or as hashes (`exact` False) whose
     every match is confirmed on the strings (`_Collision` when one is not)."""
     run_qc, labels = group_codes(run["query"].to_numpy(dtype=object))
+    # One string object per query rather than one per row (saves ~50 bytes a row).
+    run["query"] = np.asarray(labels, dtype=object)[run_qc] if len(run) else run["query"]
 
     def keys(qc: np.ndarray, ids: np.ndarray) -> np.ndarray:  # one integer per (query, doc)
         if exact:

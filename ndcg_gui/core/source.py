@@ -154,12 +154,25 @@ def decode(path: Path, data: bytes) -> Source:
         raise InputError("the file is empty", path)
     _check_text(path, data)
     for encoding in ("utf-8", "cp1252"):
-        try:
-            data.decode(encoding)
+        if _decodes(data, encoding):
             return Source(path, data, encoding)
-        except UnicodeDecodeError:
-            continue
     return Source(path, data, "latin-1")  # decodes any byte: a wrong letter beats a refusal
+
+
+def _decodes(data: bytes, encoding: str) -> bool:
+    """Whether `data` is valid in `encoding`, checked in pieces (decoding a big file at once
+    would hold a second copy of it as text)."""
+    if data.isascii():
+        return True
+    decoder = codecs.getincrementaldecoder(encoding)()
+    try:
+        with memoryview(data) as view:
+            for start in range(0, len(data), _CHUNK):
+                decoder.decode(view[start:start + _CHUNK])
+            decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _check_text(path: Path, data: bytes) -> None:
