@@ -319,9 +319,17 @@ def _ranked(rows: np.ndarray, codes: np.ndarray, key: np.ndarray | None, docs: p
     tied[1:] |= tied_next
     at = np.flatnonzero(tied)
     run_id = np.cumsum(np.concatenate([[True], ~tied_next]))[at]
-    doc_order, _ = pd.factorize(_strings(docs.to_numpy()[rows[at]]), sort=True)
+    tied_docs = _strings(docs.to_numpy()[rows[at]])
+    longest = max(map(len, tied_docs))
+    if longest * len(tied_docs) <= 1 << 26:
+        # As fixed-width unicode (code point order = UTF-8 byte order) numpy sorts them in C:
+        # by run descending and doc ascending, then reversed.
+        order = np.lexsort((tied_docs.astype(f"U{max(longest, 1)}"), -run_id))[::-1]
+    else:  # very long ids: sort the distinct ids as Python strings instead
+        doc_order, _ = pd.factorize(tied_docs, sort=True)
+        order = np.lexsort((-doc_order, run_id))
     rows = rows.copy()
-    rows[at] = rows[at][np.lexsort((-doc_order, run_id))]
+    rows[at] = rows[at][order]
     return rows
 
 
