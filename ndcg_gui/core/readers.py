@@ -44,6 +44,9 @@ def load(
 ) -> Dataset:
     """Read a ranked-list file (CSV/TSV, TREC run, or qrels alone) and optionally its qrels.
 
+    With qrels, every grade comes from them (a CSV's own grade column is then not used), and the
+    judged pool makes `Dataset.ranked_list(q).unretrieved` and the "judged" ideal ranking possible.
+
     cancel    called now and then; returning True stops the load with `LoadCancelled`.
     progress  called with the fraction done (0..1).
     Raises `InputError` for anything wrong with the files.
