@@ -216,3 +216,20 @@ def test_bad_evaluate_arguments_are_refused():
         evaluate(run.assign(query=[None]), qrels)
     with pytest.raises(ValueError, match="undefined must be 'zero' or 'skip'"):
         mean_ndcg(evaluate(run, qrels), undefined="nan")
+
+
+def test_numeric_ids_match_their_text_and_empty_inputs_give_empty_results():
+    trec = MetricConfig.preset("trec_eval")
+    run = pd.DataFrame({"query": [1, 1, 2], "doc": [10, 11, 12], "score": [2.0, 1.0, 1.0]})
+    qrels = pd.DataFrame({"query": ["1", "2"], "doc": ["11", "12"], "grade": [1, 2]})
+    as_text = run.astype({"query": str, "doc": str})
+    pd.testing.assert_frame_equal(
+        evaluate(run, qrels, k=2, config=trec), evaluate(as_text, qrels, k=2, config=trec)
+    )
+    assert evaluate(run, qrels, k=2, config=trec).loc["1", "ndcg"] == pytest.approx(1 / math.log2(3))
+    empty = evaluate(run.iloc[:0], qrels, k=2, config=trec)
+    assert (
+        list(empty.index) == ["1", "2"] and (empty["ndcg"] == 0).all() and (empty["n_retrieved"] == 0).all()
+    )
+    assert evaluate(run, qrels.iloc[:0], k=2, config=trec).empty
+    assert evaluate(run.iloc[:0].assign(grade=[]), k=2).empty
