@@ -71,14 +71,18 @@ def evaluate(
         run_grade = None
     else:
         queries, (to_query,) = _union_sorted(groups.labels)
-        run_grade = run["grade"].to_numpy(dtype=float)
+        try:
+            run_grade = run["grade"].to_numpy(dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError("run grade must be numbers (NaN = unjudged)") from None
         if np.isinf(run_grade).any():
             raise ValueError("run grade has infinite values")
     nq = len(queries)
 
-    # Rows that can reach the first k ranks (all rows when the ideal needs every retrieved grade).
-    retrieved_ideal = config.ideal == "retrieved" or qrels is None
-    rows = None if retrieved_ideal and qrels is not None else _top_rows(groups, key, k, ties, by_score)
+    # Rows that can reach the first k ranks (all rows when the ideal needs every retrieved grade
+    # from the qrels).
+    every_row = qrels is not None and config.ideal == "retrieved"
+    rows = None if every_row else _top_rows(groups, key, k, ties, by_score)
     rows = np.arange(len(run)) if rows is None else rows
     rows = _ranked(rows, groups.codes, key, run["doc"] if by_score and ties == "trec" else None)
 

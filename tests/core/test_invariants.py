@@ -210,6 +210,8 @@ def test_bad_evaluate_arguments_are_refused():
         evaluate(run, qrels.assign(grade=[float("nan")]))
     with pytest.raises(ValueError, match="run score must be finite numbers; row 1"):
         evaluate(run.assign(score=["high"]), qrels)
+    with pytest.raises(ValueError, match="run grade must be numbers"):
+        evaluate(run.assign(grade=["high"]))
     with pytest.raises(ValueError, match="run grade has infinite values"):
         evaluate(run.assign(grade=[math.inf]))
     with pytest.raises(ValueError, match="run query has empty values"):
