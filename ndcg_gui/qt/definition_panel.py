@@ -19,6 +19,9 @@ def _combo(items: list[tuple[str, object]], tip: str) -> QComboBox:
     for text, data in items:
         box.addItem(text, data)
     box.setToolTip(tip)
+    # Sized to a short text, not the longest item, so the row fits beside a query panel.
+    box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+    box.setMinimumContentsLength(min(14, max(len(t) for t, _ in items)))
     return box
 
 

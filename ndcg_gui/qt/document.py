@@ -26,7 +26,7 @@ API for the other parts of the window (the query browser uses the same):
 Signals: `rowsAboutToMove(first, count, destination)` then `listChanged(move)` (move is the
 (first, count, destination) tuple or None for any other change), `metricsChanged`,
 `definitionChanged`, `currentQueryChanged(str)`, `datasetChanged`, `queryEdited(str)`,
-`cleanChanged(bool)`.
+`cleanChanged(bool)` (the current query's state; ask `is_clean()` for the whole document).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import shiboken6
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoGroup, QUndoStack
 
@@ -114,6 +115,8 @@ class Document(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.undo_group = QUndoGroup(self)
+        # Only the active (current query's) stack can change; the group relays it. A native
+        # signal-to-signal connection: the group also signals while it is being destroyed.
         self.undo_group.cleanChanged.connect(self.cleanChanged)
         self.config = MetricConfig()
         self.k = DEFAULT_K
@@ -144,7 +147,8 @@ class Document(QObject):
 
     def set_lists(self, lists: Mapping[str, RankedList], path: str | Path | None = None) -> None:
         """Lists made in code (a typed list, tests) as the document, in the given query order."""
-        (first, *_), rest = lists.values(), dict(list(lists.items())[1:])
+        named = {str(q): replace(lst, query=str(q)) for q, lst in lists.items()}
+        (first, *_), rest = named.values(), dict(list(named.items())[1:])
         dataset = Dataset.from_ranked_list(first)
         if rest:
             dataset = dataset.with_lists(rest)
@@ -205,7 +209,6 @@ class Document(QObject):
         if stack is None:
             stack = QUndoStack(self.undo_group)
             self._stacks[query] = stack
-            stack.cleanChanged.connect(lambda _clean: self.cleanChanged.emit(self.is_clean()))
         self.undo_group.setActiveStack(stack)
 
     @property
@@ -217,7 +220,7 @@ class Document(QObject):
         return [q for q, lst in self._lists.items() if lst != self._original(q)]
 
     def is_clean(self) -> bool:
-        return all(stack.isClean() for stack in self._stacks.values())
+        return all(stack.isClean() for stack in self._stacks.values() if shiboken6.isValid(stack))
 
     def set_clean(self) -> None:
         """After a save: the lists as they are now are what the file holds."""

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -46,6 +46,7 @@ STYLE_SHEET = """
 #definitionText { color: #444; }
 #paneTitle { font-weight: 600; color: #333; padding: 2px 0; }
 """
+QUERY_DOCK_WIDTH = 250
 
 
 class MainWindow(QMainWindow):
@@ -95,13 +96,13 @@ class MainWindow(QMainWindow):
         view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
         view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         header = view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.Interactive)
-        header.setStretchLastSection(True)
-        header.setDefaultSectionSize(72)
-        header.resizeSection(0, 44)
-        header.resizeSection(1, 110)
-        header.resizeSection(5, 86)
-        header.resizeSection(8, 82)
+        # Figures share the width (all eleven columns fit at 1280 px); rank and id keep theirs.
+        header.setMinimumSectionSize(40)
+        header.setSectionResizeMode(QHeaderView.Stretch)
+        header.setSectionResizeMode(0, QHeaderView.Fixed)
+        header.setSectionResizeMode(1, QHeaderView.Interactive)
+        header.resizeSection(0, 40)
+        header.resizeSection(1, 100)
         return view
 
     def _build_layout(self) -> None:
@@ -143,21 +144,24 @@ class MainWindow(QMainWindow):
         self.main_splitter.addWidget(self.right_splitter)
         self.main_splitter.setStretchFactor(0, 0)
         self.main_splitter.setStretchFactor(1, 1)
-        self.main_splitter.setSizes([360, 920])
+        self.main_splitter.setSizes([330, 950])
 
-        central = QWidget()
-        layout = QVBoxLayout(central)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(0)
-        layout.addWidget(self.headline)
-        layout.addWidget(self.main_splitter, 1)
-        self.setCentralWidget(central)
+        self.setCentralWidget(self.main_splitter)
+        # The headline spans the whole width, above the query dock too: a fixed top dock.
+        self.headline_dock = QDockWidget("Headline", self)
+        self.headline_dock.setObjectName("headlineDock")
+        self.headline_dock.setFeatures(QDockWidget.NoDockWidgetFeatures)
+        self.headline_dock.setTitleBarWidget(QWidget())
+        self.headline_dock.setWidget(self.headline)
+        self.addDockWidget(Qt.TopDockWidgetArea, self.headline_dock)
 
         # The query browser's place: a dock on the left, hidden while the file has one query.
         self.query_dock = QDockWidget("Queries", self)
         self.query_dock.setObjectName("queryDock")
         self.query_dock.setFeatures(QDockWidget.DockWidgetMovable | QDockWidget.DockWidgetFloatable)
-        self.query_dock.setWidget(QLabel("One query"))
+        placeholder = QLabel("Queries")
+        placeholder.setAlignment(Qt.AlignCenter)
+        self.query_dock.setWidget(placeholder)
         self.addDockWidget(Qt.LeftDockWidgetArea, self.query_dock)
         self.query_dock.hide()
 
@@ -299,7 +303,13 @@ class MainWindow(QMainWindow):
     # ---- window state --------------------------------------------------------------------------
     def _dataset_changed(self) -> None:
         many = len(self.document.queries()) > 1
-        self.query_dock.setVisible(many)
+        if many and not self.query_dock.isVisible():
+            self.query_dock.setVisible(True)
+            # After the layout has run (resizeDocks is ignored before the window is laid out).
+            QTimer.singleShot(0, lambda: self.resizeDocks([self.query_dock], [QUERY_DOCK_WIDTH],
+                                                          Qt.Horizontal))
+        elif not many:
+            self.query_dock.setVisible(False)
         self._update_title()
         self._update_status()
 

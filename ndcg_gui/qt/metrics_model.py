@@ -23,16 +23,15 @@ COLUMNS = [
     ("Grade", "grade", "Relevance grade (unjudged documents count as 0)"),
     ("Gain", "gain", "Gain of the grade under the definition in use"),
     ("Discount", "discount", "Discount at rank i"),
-    ("Gain × disc.", "contribution", "What this rank adds to DCG: gain × discount"),
+    ("Contrib.", "contribution", "What this rank adds to DCG: gain × discount"),
     ("CG", "cg", "Cumulative gain: sum of gains at ranks 1..i"),
     ("DCG", "dcg", "Discounted cumulative gain at ranks 1..i"),
-    ("Ideal grade", "ideal_grade", "Grade at rank i of the ideal ranking"),
+    ("Ideal gr.", "ideal_grade", "Grade at rank i of the ideal ranking"),
     ("IDCG", "idcg", "DCG of the ideal ranking at ranks 1..i"),
     ("NDCG", "ndcg", "DCG / IDCG at rank i (0 where IDCG = 0)"),
 ]
 BEYOND_K_BACKGROUND = QColor("#eef0f3")
 BEYOND_K_FOREGROUND = QColor("#8a9099")
-NDCG_COLUMN = len(COLUMNS) - 1
 
 
 def discount_formula(rank: int, config: MetricConfig) -> str:
@@ -110,8 +109,7 @@ class MetricsTableModel(QAbstractTableModel):
         if orientation != Qt.Horizontal or not 0 <= section < len(COLUMNS):
             return None
         if role == Qt.DisplayRole:
-            header = COLUMNS[section][0]
-            return f"NDCG (k={self._k})" if section == NDCG_COLUMN else header
+            return COLUMNS[section][0]
         if role == Qt.ToolTipRole:
             return COLUMNS[section][2]
         return None
@@ -130,7 +128,7 @@ class MetricsTableModel(QAbstractTableModel):
             if name == "doc":
                 return str(self._cols["doc"][row])
             if name == "rank":
-                return row + 1
+                return str(row + 1)
             if name == "grade" and not self._judged[row]:
                 return UNJUDGED_TEXT
             value = float(self._cols[name][row])

@@ -125,7 +125,7 @@ class RankingModel(QAbstractTableModel):
         unjudged = math.isnan(grade)
         if role in (Qt.DisplayRole, Qt.EditRole):
             if col == self.RANK:
-                return row + 1
+                return str(row + 1)
             if col == self.DOC:
                 return str(self._list.docs[row])
             if col == self.GRADE:

@@ -32,9 +32,9 @@ class RankingView(QTableView):
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.Interactive)
         header.setStretchLastSection(True)
-        header.resizeSection(RankingModel.RANK, 48)
-        header.resizeSection(RankingModel.DOC, 150)
-        header.resizeSection(RankingModel.GRADE, 80)
+        header.resizeSection(RankingModel.RANK, 44)
+        header.resizeSection(RankingModel.DOC, 116)
+        header.resizeSection(RankingModel.GRADE, 64)
 
     def ranking_model(self) -> RankingModel:
         return self.model()  # type: ignore[return-value]

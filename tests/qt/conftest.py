@@ -1,0 +1,57 @@
+"""Fixtures for the window's tests: a document on worked example E1, a window with throw-away
+settings, and dialogs that record instead of blocking."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.qt import dialogs
+from ndcg_gui.qt.document import Document
+
+E1 = [3, 2, 3, 0, 1]
+
+
+@pytest.fixture
+def e1_list() -> RankedList:
+    return RankedList(docs=["A", "B", "C", "D", "E"], grades=E1, query="q1")
+
+
+@pytest.fixture
+def document(qtbot, e1_list) -> Document:
+    doc = Document()
+    doc.set_lists({"q1": e1_list})
+    return doc
+
+
+@pytest.fixture(autouse=True)
+def dialog_log(monkeypatch):
+    """Every message box the window would show, recorded instead: no Qt test can block on a modal
+    dialog (closing an edited window at teardown asks about unsaved changes: "discard")."""
+    log: list[tuple[str, str]] = []
+    monkeypatch.setattr(dialogs, "show_error",
+                        lambda _parent, title, message, details=None: log.append((title, message)))
+    monkeypatch.setattr(dialogs, "show_info", lambda _parent, title, message: log.append((title, message)))
+
+    def discard(_parent, what):
+        log.append(("Unsaved changes", what))
+        return dialogs.Unsaved.DISCARD
+
+    monkeypatch.setattr(dialogs, "ask_unsaved", discard)
+    return log
+
+
+@pytest.fixture
+def settings(tmp_path) -> QSettings:
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot, settings, dialog_log, e1_list):
+    from ndcg_gui.qt.main_window import MainWindow
+
+    win = MainWindow(settings=settings)
+    win.document.set_lists({"q1": e1_list})
+    qtbot.addWidget(win)
+    return win

@@ -1,0 +1,101 @@
+"""The application around the window: --screenshot, command-line options, and the safety net
+that turns an unexpected exception into a dialog and a log entry."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from PySide6.QtCore import QStandardPaths
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication
+
+from ndcg_gui.assets import resource_path
+from ndcg_gui.cli import build_parser
+from ndcg_gui.qt import app as gui_app
+from ndcg_gui.qt.main_window import MainWindow
+
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+
+
+def test_screenshot_from_the_command_line(tmp_path):
+    out = tmp_path / "shot.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run([sys.executable, "-m", "ndcg_gui", "--screenshot", str(out)],
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == gui_app.SCREENSHOT_SIZE
+
+
+def test_screenshot_of_a_file_that_cannot_be_read_exits_2(tmp_path):
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run([sys.executable, "-m", "ndcg_gui", str(tmp_path / "nope.csv"), "--screenshot",
+                             str(tmp_path / "x.png")], env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert "nope.csv" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_options_open_the_file_query_and_definition(qtbot, settings):
+    window = MainWindow(settings=settings)
+    qtbot.addWidget(window)
+    with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
+        options = build_parser().parse_args([str(run), "--qrels", str(qrels), "-k", "5",
+                                             "--preset", "trec_eval"])
+        queries_in_file = None
+        assert gui_app.apply_options(window, options) is None
+        queries_in_file = window.document.queries()
+        options.query = queries_in_file[2]
+        assert gui_app.apply_options(window, options) is None
+    assert window.document.current_query == queries_in_file[2]
+    assert window.document.k == 5
+    assert window.document.config.preset_name() == "trec_eval"
+
+
+def test_without_a_file_the_window_opens_on_worked_example_e1(qtbot, settings):
+    window = MainWindow(settings=settings)
+    qtbot.addWidget(window)
+    assert gui_app.apply_options(window, build_parser().parse_args([])) is None
+    assert window.document.current_list().grades.tolist() == [3, 2, 3, 0, 1]
+    assert window.document.summary.ndcg == pytest.approx(0.9724, abs=5e-5)
+    assert "Worked example E1" in window.windowTitle()
+
+
+def test_a_bad_file_on_the_command_line_falls_back_to_the_example(qtbot, settings, tmp_path):
+    window = MainWindow(settings=settings)
+    qtbot.addWidget(window)
+    bad = tmp_path / "bad.csv"
+    bad.write_text("doc,grade\na,x\n")
+    problem = gui_app.apply_options(window, build_parser().parse_args([str(bad)]))
+    assert problem.startswith("bad.csv:2")
+    assert window.document.current_list().grades.tolist() == [3, 2, 3, 0, 1]
+
+
+def test_unexpected_exception_becomes_a_dialog_and_a_log_entry(qtbot, dialog_log, monkeypatch):
+    QStandardPaths.setTestModeEnabled(True)
+    try:
+        QApplication.instance().setApplicationName("ndcg-gui-tests")
+        monkeypatch.setattr(sys, "__stderr__", None)  # keep the test output clean
+        try:
+            raise RuntimeError("boom")
+        except RuntimeError:
+            gui_app.handle_exception(*sys.exc_info())
+        assert dialog_log[-1][0] == "Unexpected error"
+        assert "RuntimeError: boom" in dialog_log[-1][1]
+        log = gui_app.log_path()
+        assert "RuntimeError: boom" in log.read_text()
+        assert str(log) in dialog_log[-1][1]
+        log.unlink()
+    finally:
+        QStandardPaths.setTestModeEnabled(False)
+
+
+def test_application_identity(qtbot):
+    app = gui_app.make_application()
+    assert app.applicationName() == "NDCG Inspector"
+    assert app.organizationName()
+    assert app.desktopFileName() == "ndcg-gui"
+    assert not app.windowIcon().isNull()

@@ -1,0 +1,136 @@
+"""The document: one recompute per edit, undo/redo of every kind of edit, per-query stacks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.metrics import per_rank
+from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.qt.document import Document, summarize
+
+
+def grades(doc: Document) -> list[float]:
+    return doc.current_list().grades.tolist()
+
+
+def test_metrics_are_per_rank_of_the_current_list(document):
+    expected = per_rank([3, 2, 3, 0, 1])
+    for column in expected.columns:
+        np.testing.assert_allclose(document.metrics[column], expected[column])
+    np.testing.assert_allclose(document.metrics["contribution"],
+                               expected["gain"] * expected["discount"])
+    assert document.summary.ndcg == pytest.approx(0.9724, abs=5e-5)
+
+
+def test_move_recomputes_and_undo_restores(qtbot, document):
+    with qtbot.waitSignals([document.rowsAboutToMove, document.listChanged, document.metricsChanged]):
+        assert document.move_rows(2, 1, 0)
+    assert document.current_list().docs.tolist() == ["C", "A", "B", "D", "E"]
+    np.testing.assert_allclose(document.metrics["ndcg"], per_rank([3, 3, 2, 0, 1])["ndcg"])
+    document.undo_stack.undo()
+    assert document.current_list().docs.tolist() == list("ABCDE")
+    document.undo_stack.redo()
+    assert document.current_list().docs.tolist() == ["C", "A", "B", "D", "E"]
+
+
+def test_no_op_moves_push_nothing(document):
+    assert not document.move_rows(1, 1, 1)
+    assert not document.move_rows(1, 1, 2)
+    assert not document.move_rows(4, 2, 0)
+    assert document.undo_stack.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (lambda d: d.set_grade(0, 1), [1, 2, 3, 0, 1]),
+        (lambda d: d.remove_rows([0, 2]), [2, 0, 1]),
+        (lambda d: d.insert_rows(1, ["X"], [2]), [3, 2, 2, 3, 0, 1]),
+        (lambda d: d.sort_ideal(), [3, 3, 2, 1, 0]),
+        (lambda d: d.reverse(), [1, 0, 3, 2, 3]),
+        (lambda d: d.set_grades_from(3, [2, 2, 1]), [3, 2, 3, 2, 2, 1]),
+        (lambda d: d.new_from_grades([1, 0]), [1, 0]),
+    ],
+)
+def test_every_edit_is_one_undo_step(document, edit, expected):
+    edit(document)
+    assert grades(document) == expected
+    assert document.undo_stack.count() == 1
+    np.testing.assert_allclose(document.metrics["dcg"], per_rank(expected)["dcg"])
+    document.undo_stack.undo()
+    assert grades(document) == [3, 2, 3, 0, 1]
+    assert document.is_clean()
+
+
+def test_reset_to_original_is_undoable(document):
+    document.sort_ideal()
+    document.reset_to_original()
+    assert grades(document) == [3, 2, 3, 0, 1]
+    document.undo_stack.undo()
+    assert grades(document) == [3, 3, 2, 1, 0]
+
+
+def test_duplicate_or_empty_document_id_is_refused(document):
+    with pytest.raises(ValueError, match="already in the list"):
+        document.set_doc(0, "B")
+    with pytest.raises(ValueError, match="empty"):
+        document.set_doc(0, "  ")
+    assert document.current_list().docs.tolist() == list("ABCDE")
+    assert document.undo_stack.count() == 0
+
+
+def test_edits_and_undo_are_kept_per_query(qtbot):
+    doc = Document()
+    doc.set_lists({"q1": RankedList.from_grades([3, 2, 1]), "q2": RankedList.from_grades([0, 1, 2])})
+    assert doc.queries() == ["q1", "q2"]
+    doc.reverse()
+    doc.set_current_query("q2")
+    assert grades(doc) == [0, 1, 2]
+    assert not doc.undo_group.canUndo() or doc.undo_stack.count() == 0
+    doc.sort_ideal()
+    doc.set_current_query("q1")
+    assert grades(doc) == [1, 2, 3]  # q1's edit is still there
+    assert doc.undo_group.canUndo()
+    doc.undo_group.undo()
+    assert grades(doc) == [3, 2, 1]
+    assert sorted(doc.edited_queries()) == ["q2"]
+    saved = doc.lists_for_saving()
+    assert saved.ranked_list("q2").grades.tolist() == [2, 1, 0]
+    assert saved.ranked_list("q1").grades.tolist() == [3, 2, 1]
+    assert not doc.is_clean()
+
+
+def test_evaluate_includes_edits(qtbot):
+    doc = Document()
+    doc.set_lists({"q1": RankedList.from_grades([0, 1]), "q2": RankedList.from_grades([1, 0])})
+    doc.set_definition(k=1)
+    assert doc.evaluate().loc["q1", "ndcg"] == 0
+    doc.reverse()
+    assert doc.evaluate().loc["q1", "ndcg"] == pytest.approx(1.0)
+
+
+def test_definition_change_recomputes(qtbot, document):
+    with qtbot.waitSignals([document.definitionChanged, document.metricsChanged]):
+        document.set_definition(config=MetricConfig(gain="exponential"), k=3)
+    expected = per_rank([3, 2, 3, 0, 1], MetricConfig(gain="exponential"))
+    np.testing.assert_allclose(document.metrics["idcg"], expected["idcg"])
+    assert document.summary.k == 3
+    assert document.summary.ndcg == pytest.approx(expected["ndcg"][2])
+
+
+def test_summary_warnings():
+    lst = RankedList(docs=["a", "b", "c"], grades=[np.nan, -1, 0])
+    s = summarize(lst, 2, MetricConfig())
+    assert any("negative grades are kept" in w for w in s.warnings)
+    assert any("IDCG@2 = 0" in w for w in s.warnings)
+    assert any("1 unjudged document in the top 2" in w for w in s.warnings)
+    assert not summarize(RankedList.from_grades([3, 1]), 2, MetricConfig()).warnings
+
+
+def test_judged_pool_counts_in_the_ideal():
+    # E7: a grade-3 document judged but not retrieved lowers NDCG@5 to 0.8047.
+    lst = RankedList(docs=list("ABCDE"), grades=[3, 2, 3, 0, 1], unretrieved={"F": 3}, has_pool=True)
+    assert summarize(lst, 5, MetricConfig(ideal="judged")).ndcg == pytest.approx(0.8047, abs=5e-5)
+    assert summarize(lst, 5, MetricConfig(ideal="retrieved")).ndcg == pytest.approx(0.9724, abs=5e-5)

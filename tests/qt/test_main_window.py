@@ -1,0 +1,237 @@
+"""The window as a person uses it: keyboard moves, paste, delete, undo, opening good and bad files,
+the unsaved-changes question, settings, and the query panel's place."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QLabel
+
+from ndcg_gui.assets import resource_path
+from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.metrics import ndcg_at
+from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.qt import dialogs
+from ndcg_gui.qt.main_window import MainWindow
+
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+
+
+def order(window: MainWindow) -> list[str]:
+    return window.document.current_list().docs.tolist()
+
+
+def test_headline_plot_and_tables_show_one_recompute(window):
+    window.ranking_view.select_rows(4, 1)
+    window.move_up_action.trigger()
+    assert order(window) == ["A", "B", "C", "E", "D"]
+    expected = ndcg_at([3, 2, 3, 1, 0], 10)
+    assert f"{expected:.4f}" in window.headline.ndcg.text()
+    assert window.plot.ndcg.getData()[1][-1] == pytest.approx(expected)
+    assert float(window.metrics_model.index(4, 10).data()) == pytest.approx(expected, abs=5e-5)
+    assert window.ranking_model.index(3, 1).data() == "E"
+
+
+def test_ctrl_up_and_down_move_a_selected_block_which_stays_selected(window):
+    window.ranking_view.select_rows(1, 2)  # B, C
+    window.move_down_action.trigger()
+    assert order(window) == ["A", "D", "B", "C", "E"]
+    assert window.ranking_view.selected_rows() == [2, 3]
+    window.move_up_action.trigger()
+    window.move_up_action.trigger()
+    assert order(window) == ["B", "C", "A", "D", "E"]
+    window.move_up_action.trigger()  # already at the top: nothing happens
+    assert order(window) == ["B", "C", "A", "D", "E"]
+    assert window.document.undo_stack.count() == 3
+    window.undo_action.trigger()
+    assert order(window) == list("ABCDE")
+    window.undo_action.trigger()
+    assert order(window) == ["A", "D", "B", "C", "E"]
+
+
+def test_paste_pairs_inserts_rows_and_grades_overwrite(window):
+    window.ranking_view.select_rows(1, 1)
+    window.paste_rows("doc\tgrade\nX\t2\nY\t\n")
+    assert order(window)[:4] == ["A", "X", "Y", "B"]
+    assert math.isnan(window.document.current_list().grades[2])
+    window.ranking_view.select_rows(5, 1)
+    window.paste_rows("1\n0\n2\n")
+    assert window.document.current_list().grades.tolist()[5:] == [1, 0, 2]
+    assert len(window.document.current_list()) == 8
+    window.document.undo_group.undo()
+    window.document.undo_group.undo()
+    assert order(window) == list("ABCDE")
+
+
+def test_bad_paste_says_why_and_changes_nothing(window):
+    window.paste_rows("a\t1\nb\thigh\n")
+    assert "line 2" in window.statusBar().currentMessage()
+    assert order(window) == list("ABCDE")
+
+
+def test_copy_rows_puts_doc_grade_pairs_on_the_clipboard(window):
+    window.ranking_view.select_rows(0, 2)
+    window.copy_rows()
+    assert QGuiApplication.clipboard().text() == "doc\tgrade\nA\t3\nB\t2\n"
+
+
+def test_delete_add_and_undo(window):
+    window.ranking_view.select_rows(0, 2)
+    window.delete_action.trigger()
+    assert order(window) == ["C", "D", "E"]
+    window.add_row_action.trigger()
+    assert len(order(window)) == 4
+    window.document.undo_group.undo()
+    window.document.undo_group.undo()
+    assert order(window) == list("ABCDE")
+    window.redo_action.trigger()
+    assert order(window) == ["C", "D", "E"]
+
+
+def test_quick_list_starts_a_new_list_undoably(window):
+    window.quick_entry.setText("3, 0 1")
+    window.apply_quick_list()
+    assert window.document.current_list().grades.tolist() == [3, 0, 1]
+    window.quick_entry.setText("3 x")
+    window.apply_quick_list()
+    assert "not a number" in window.statusBar().currentMessage()
+    window.undo_action.trigger()
+    assert order(window) == list("ABCDE")
+
+
+def test_sort_reverse_reset(window):
+    window.sort_action.trigger()
+    assert window.document.current_list().grades.tolist() == [3, 3, 2, 1, 0]
+    assert window.document.summary.ndcg == pytest.approx(1.0)
+    window.reverse_action.trigger()
+    assert window.document.current_list().grades.tolist() == [0, 1, 2, 3, 3]
+    window.reset_action.trigger()
+    assert order(window) == list("ABCDE")
+
+
+def test_opening_a_file_and_a_bad_file_keeps_the_old_list(window, dialog_log, tmp_path):
+    with resource_path("examples/e1.csv") as e1:
+        assert window.files.open_path(e1)
+    assert order(window) == ["doc-A", "doc-B", "doc-C", "doc-D", "doc-E"]
+    assert "e1.csv" in window.windowTitle()
+    bad = tmp_path / "bad.csv"
+    bad.write_text("doc,grade\nx,1\ny,high\n")
+    window.move_up_action.trigger()  # something to keep
+    before = order(window)
+    assert not window.files.open_path(bad, ask=False)
+    assert dialog_log and "bad.csv:3" in dialog_log[-1][1]
+    assert order(window) == before
+    assert not window.files.open_path(tmp_path / "missing.csv", ask=False)
+    assert order(window) == before
+
+
+def test_unsaved_changes_are_asked_about(window, monkeypatch, tmp_path, qtbot):
+    answers = []
+
+    def ask(_parent, what):
+        answers.append(what)
+        return answer
+
+    monkeypatch.setattr(dialogs, "ask_unsaved", ask)
+    window.show()
+    window.document.reverse()
+    assert window.isWindowModified()
+    answer = dialogs.Unsaved.CANCEL
+    assert not window.close()
+    assert window.isVisible()
+    with resource_path("examples/e1.csv") as e1:
+        assert not window.files.open_path(e1)
+    assert order(window) == list("EDCBA")
+    window.files.new_action.trigger()
+    assert order(window) == list("EDCBA")
+    assert answers == ["closing", "opening another file", "starting a new list"]
+    target = tmp_path / "saved.csv"
+    monkeypatch.setattr(window.files, "save_as", lambda: window.files.save_to(target))
+    answer = dialogs.Unsaved.SAVE
+    assert window.close()
+    assert target.read_text().splitlines()[1].endswith("E,1")
+
+
+def test_save_writes_the_edited_list_and_clears_the_modified_mark(window, tmp_path):
+    window.document.sort_ideal()
+    path = tmp_path / "out.csv"
+    assert window.files.save_to(path)
+    assert not window.isWindowModified()
+    assert window.document.is_clean()
+    assert "out.csv" in window.windowTitle()
+    from ndcg_gui.core.readers import load
+
+    assert load(path).ranked_list(load(path).queries()[0]).grades.tolist() == [3, 3, 2, 1, 0]
+
+
+def test_export_metrics_csv(window, tmp_path):
+    path = tmp_path / "metrics.csv"
+    assert window.files.export_metrics(path)
+    lines = path.read_text().splitlines()
+    assert lines[0].startswith("rank,doc,grade")
+    assert len(lines) == 6
+
+
+def test_settings_keep_definition_and_recent_files(qtbot, tmp_path, dialog_log):
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat)
+    first = MainWindow(settings=settings)
+    qtbot.addWidget(first)
+    first.document.set_definition(config=MetricConfig(gain="exponential", discount="jarvelin", base=3), k=4)
+    with resource_path("examples/e1.csv") as e1:
+        first.files.open_path(e1)
+    first.save_settings()
+    second = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
+    qtbot.addWidget(second)
+    assert second.document.config == MetricConfig(gain="exponential", discount="jarvelin", base=3)
+    assert second.document.k == 4
+    assert second.files.recent and second.files.recent[0].endswith("e1.csv")
+
+
+def test_definition_panel_applies_presets_and_fields(window):
+    panel = window.headline.definition
+    panel.preset.setCurrentIndex(panel.preset.findData("sklearn"))
+    panel.preset.activated.emit(panel.preset.currentIndex())
+    assert window.document.config == MetricConfig.preset("sklearn")
+    panel.gain.setCurrentIndex(panel.gain.findData("exponential"))
+    panel.gain.activated.emit(panel.gain.currentIndex())
+    assert window.document.config.gain == "exponential"
+    assert panel.preset.currentData() == "custom"
+    assert "2^rel" in window.headline.describe.text()
+    window.headline.k.setValue(3)
+    assert window.document.k == 3
+    assert "NDCG@3" in window.headline.ndcg.text()
+
+
+def test_the_query_panel_place_shows_only_for_many_queries(window):
+    window.show()
+    assert not window.query_dock.isVisible()
+    window.document.set_lists({"q1": RankedList.from_grades([1, 0]), "q2": RankedList.from_grades([0, 1])})
+    assert window.query_dock.isVisible()
+    panel = QLabel("a query browser")
+    window.set_query_panel(panel)
+    assert window.query_dock.widget() is panel
+    window.document.set_current_query("q2")
+    assert "q2" in window.windowTitle()
+    window.document.set_lists({"only": RankedList.from_grades([1])})
+    assert not window.query_dock.isVisible()
+
+
+def test_status_bar_counts(window):
+    window.document.set_grade(0, math.nan)
+    text = window.status_counts.text()
+    assert "5 documents" in text and "4 judged" in text and "1 unjudged" in text
+
+
+def test_dropped_files_open(window, tmp_path):
+    run = tmp_path / "r.run"
+    qrels = tmp_path / "r.qrels"
+    run.write_text("q1 Q0 a 1 2.0 t\nq1 Q0 b 2 1.0 t\n")
+    qrels.write_text("q1 0 a 0\nq1 0 b 2\nq1 0 c 1\n")
+    window.files.open_dropped([str(qrels), str(run)])
+    assert order(window) == ["a", "b"]
+    assert window.document.current_list().unretrieved == {"c": 1.0}
+    assert Path(window.document.path).name == "r.run"
