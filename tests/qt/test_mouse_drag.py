@@ -1,0 +1,60 @@
+"""A real mouse drag of a row under a real X server (Xvfb): the view starts a QDrag, drops between
+rows, Qt calls the model's moveRows, and the order and NDCG change. Run by `make test` as
+`QT_QPA_PLATFORM=xcb xvfb-run -a pytest -m xvfb`; offscreen Qt cannot run a drag loop."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from ndcg_gui.core.metrics import ndcg_at
+
+pytestmark = [
+    pytest.mark.xvfb,
+    # Xvfb without a 24-bit visual (pytest-xvfb's default screen), and a drag passing the plot.
+    pytest.mark.qt_log_ignore("Falling back to using screens root_visual",
+                              "drag leave received before drag enter"),
+    pytest.mark.skipif(os.environ.get("QT_QPA_PLATFORM", "") != "xcb",
+                       reason="needs a real X display: QT_QPA_PLATFORM=xcb xvfb-run -a pytest -m xvfb"),
+]
+
+
+def row_center(view, row: int) -> QPoint:
+    return view.visualRect(view.model().index(row, 1)).center()
+
+
+def test_dragging_the_last_row_to_the_top_reorders_and_rescores(qtbot, window):
+    window.document.set_definition(k=3)
+    window.move(0, 0)
+    window.show()
+    qtbot.waitExposed(window)
+    view = window.ranking_view
+    viewport = view.viewport()
+    start = row_center(view, 4)  # E, grade 1
+    target = view.visualRect(view.model().index(0, 1)).topLeft() + QPoint(20, 2)  # above row 0
+    before = window.document.summary.ndcg
+    assert before == pytest.approx(ndcg_at([3, 2, 3, 0, 1], 3))
+
+    def finish_drag() -> None:
+        # Runs inside QDrag.exec's event loop: move over the target, then let go.
+        for step in range(1, 6):
+            point = start + (target - start) * step / 5
+            QTest.mouseMove(viewport, point)
+            QApplication.processEvents()
+        QTest.mouseMove(viewport, target)
+        QTest.mouseRelease(viewport, Qt.LeftButton, Qt.NoModifier, target)
+
+    QTest.mousePress(viewport, Qt.LeftButton, Qt.NoModifier, start)
+    QTimer.singleShot(100, finish_drag)
+    distance = QApplication.startDragDistance() + 5
+    QTest.mouseMove(viewport, start + QPoint(0, -distance))  # starts the drag (blocks until the drop)
+    qtbot.waitUntil(lambda: window.document.current_list().docs[0] == "E", timeout=5000)
+
+    assert window.document.current_list().docs.tolist() == ["E", "A", "B", "C", "D"]
+    assert window.document.summary.ndcg == pytest.approx(ndcg_at([1, 3, 2, 3, 0], 3))
+    assert window.document.summary.ndcg != before
+    assert window.document.undo_stack.count() == 1
