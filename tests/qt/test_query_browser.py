@@ -1,0 +1,174 @@
+"""The query browser inside the main window: picking a query opens it, edits are kept per query with
+their undo, the panel follows edits and definition changes, big files load in the background (and a
+cancel leaves the open document as it was), and the summary export equals the panel."""
+
+import pandas as pd
+import pytest
+from PySide6.QtCore import QSettings, Qt
+
+from ndcg_gui.assets import resource_path
+from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.readers import load
+from ndcg_gui.qt import dialogs
+from ndcg_gui.qt.query_browser import QueryBrowser
+from ndcg_gui.qt.query_model import COL_EDITED, COL_NDCG, COL_QUERY, EDITED_MARK
+
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+
+
+@pytest.fixture(scope="module")
+def sample_paths(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("sample")
+    paths = []
+    for name in ("sample.run", "sample.qrels"):
+        with resource_path(f"examples/{name}") as p:
+            (folder / name).write_bytes(p.read_bytes())
+        paths.append(folder / name)
+    return tuple(paths)
+
+
+@pytest.fixture
+def errors(monkeypatch):
+    shown = []
+    monkeypatch.setattr(dialogs, "show_error", lambda _p, title, message, details=None: shown.append(message))
+    return shown
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, errors):
+    from ndcg_gui.qt.main_window import MainWindow
+
+    win = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(win)
+    if getattr(win, "query_browser", None) is None:
+        win.query_browser = QueryBrowser(win)
+    win.resize(1280, 800)
+    return win
+
+
+@pytest.fixture
+def loaded(window, sample_paths):
+    run, qrels = sample_paths
+    window.document.set_dataset(load(run, qrels), run, qrels)
+    window.show()
+    return window
+
+
+def ndcg_cell(panel, query):
+    return panel.model.index(panel.model.row_of(query), COL_NDCG).data()
+
+
+def mark(panel, query):
+    return panel.model.index(panel.model.row_of(query), COL_EDITED).data()
+
+
+def test_the_panel_shows_every_query_and_hides_for_one(qtbot, loaded):
+    browser, doc = loaded.query_browser, loaded.document
+    qtbot.waitUntil(lambda: loaded.query_dock.isVisible())
+    assert loaded.query_dock.widget() is browser.panel
+    assert browser.panel.model.rowCount() == len(doc.evaluate())
+    result = doc.evaluate()
+    for q in ("401", "417", "424"):
+        assert ndcg_cell(browser.panel, q) == f"{result.loc[q, 'ndcg']:.4f}"
+    doc.set_lists({"only": RankedList.from_grades([3, 2, 1])})
+    assert not loaded.query_dock.isVisible()
+
+
+def test_picking_a_query_opens_it_with_its_judged_pool(qtbot, loaded):
+    panel, doc = loaded.query_browser.panel, loaded.document
+    qtbot.waitExposed(loaded)
+    index = panel.proxy.mapFromSource(panel.model.index(panel.model.row_of("409"), COL_QUERY))
+    panel.table.scrollTo(index)
+    rect = panel.table.visualRect(index)
+    qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert doc.current_query == "409"
+    assert doc.current_list() == doc.dataset.ranked_list("409")
+    assert doc.current_list().unretrieved  # the judged but unretrieved documents came along
+    assert loaded.ranking_model.rowCount() == len(doc.current_list())
+
+
+def test_edits_are_kept_per_query_with_undo_and_marked(qtbot, loaded):
+    panel, doc = loaded.query_browser.panel, loaded.document
+    before = ndcg_cell(panel, "405")
+    panel.set_current_query("405")
+    doc.set_current_query("405")
+    doc.sort_ideal()
+    assert mark(panel, "405") == EDITED_MARK
+    assert ndcg_cell(panel, "405") != before
+    pd.testing.assert_frame_equal(loaded.query_browser.scores.result, doc.evaluate())
+    doc.set_current_query("410")
+    assert panel.current_query() == "410"
+    doc.reverse()
+    doc.set_current_query("405")
+    assert doc.current_list() != doc.dataset.ranked_list("405")  # the sort is still there
+    doc.undo_stack.undo()
+    assert mark(panel, "405") == "" and ndcg_cell(panel, "405") == before
+    assert mark(panel, "410") == EDITED_MARK
+
+
+def test_k_and_definition_changes_rescore_the_panel(qtbot, loaded):
+    panel, doc = loaded.query_browser.panel, loaded.document
+    doc.set_definition(k=3)
+    result = doc.evaluate()
+    assert panel.model.headerData(COL_NDCG, Qt.Orientation.Horizontal) == "NDCG@3"
+    assert ndcg_cell(panel, "401") == f"{result.loc['401', 'ndcg']:.4f}"
+    assert panel.mean_label.text().startswith(f"Mean NDCG@3 = {result['ndcg'].mean():.4f}")
+
+
+def test_the_summary_export_has_the_panels_numbers(qtbot, loaded, tmp_path):
+    doc = loaded.document
+    doc.set_current_query("402")
+    doc.reverse()
+    out = tmp_path / "summary.csv"
+    assert loaded.query_browser.export_summary(out)
+    written = pd.read_csv(out, dtype={"query": str}).set_index("query")
+    panel = loaded.query_browser.panel
+    for q in written.index:
+        assert f"{written.loc[q, 'ndcg']:.4f}" == ndcg_cell(panel, q)
+    assert len(written) == panel.model.rowCount()
+
+
+# ---- big files: the background path (forced on for the small sample) -------------------------
+@pytest.fixture
+def background(window):
+    window.query_browser.loader._process = True
+    return window
+
+
+def test_a_big_file_opens_in_the_background_with_progress(qtbot, background, sample_paths, errors):
+    run, qrels = sample_paths
+    browser, doc = background.query_browser, background.document
+    with qtbot.waitSignal(browser.loader.loaded, timeout=30000):
+        assert browser.open_in_background(run, qrels, query="412")
+        assert not browser.progress.isHidden()
+        assert doc.dataset.path != run  # nothing changed yet
+    assert doc.dataset.path == run and doc.current_query == "412"
+    assert browser.progress.isHidden()
+    pd.testing.assert_frame_equal(browser.scores.result, doc.evaluate())
+    assert errors == []
+
+
+def test_cancelling_a_background_load_leaves_the_document_untouched(qtbot, background, sample_paths):
+    run, qrels = sample_paths
+    browser, doc = background.query_browser, background.document
+    doc.set_current_query(doc.queries()[0])
+    doc.new_from_grades([1, 2, 3])  # an unsaved edit that must survive
+    dataset, query, lst = doc.dataset, doc.current_query, doc.current_list()
+    browser.open_in_background(run, qrels)
+    with qtbot.waitSignal(browser.loader.cancelled, timeout=1000):
+        browser.progress.cancel_button.click()
+    assert browser.loader.wait(5000)
+    qtbot.wait(100)
+    assert doc.dataset is dataset and doc.current_query == query and doc.current_list() == lst
+    assert browser.progress.isHidden()
+
+
+def test_a_bad_big_file_says_why_and_changes_nothing(qtbot, background, tmp_path, errors):
+    bad = tmp_path / "bad.run"
+    bad.write_text("1 Q0 a 1 2.0 t\n1 Q0 b 2 high t\n")
+    browser, doc = background.query_browser, background.document
+    dataset = doc.dataset
+    with qtbot.waitSignal(browser.loader.failed, timeout=30000):
+        browser.open_in_background(bad)
+    assert errors and errors[0].startswith("bad.run:2:")
+    assert doc.dataset is dataset
