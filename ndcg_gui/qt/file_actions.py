@@ -66,6 +66,9 @@ class FileActions(QObject):
         list stays as it was. `ask=False` skips the unsaved-changes question."""
         if ask and not self.maybe_discard("opening another file"):
             return False
+        browser = getattr(self.window, "query_browser", None)
+        if browser is not None and browser.open_in_background(path, qrels):
+            return True  # a big file: read in the background; the document changes when it is done
         problem = self.load(path, qrels)
         if problem is not None:
             dialogs.show_error(self.window, "Could not open the file", problem)

@@ -37,6 +37,7 @@ from ndcg_gui.qt.file_actions import FileActions
 from ndcg_gui.qt.headline import Headline
 from ndcg_gui.qt.metrics_model import MetricsTableModel
 from ndcg_gui.qt.paste import parse_quick_list, parse_rows
+from ndcg_gui.qt.query_browser import QueryBrowser
 from ndcg_gui.qt.ranking_model import RankingModel
 from ndcg_gui.qt.ranking_view import RankingView
 from ndcg_gui.qt.settings_store import restore_definition, save_definition
@@ -84,6 +85,8 @@ class MainWindow(QMainWindow):
         self.document.metricsChanged.connect(self._update_status)
         self._restore_settings()
         self._dataset_changed()
+        # The query browser: panel in the dock, per-query scores, big files loaded in the background.
+        self.query_browser = QueryBrowser(self)
 
     # ---- layout -----------------------------------------------------------------------------
     def _metrics_view(self) -> QTableView:

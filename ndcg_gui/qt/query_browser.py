@@ -39,10 +39,12 @@ class QueryBrowser(QObject):
         window.statusBar().addPermanentWidget(self.progress)
         # (run, qrels, --query, the definition the loader scores under) of the load under way
         self._pending: tuple[Path, Path | None, str | None, tuple] | None = None
+        self._edited_while_loading = False
 
         self.scores.changed.connect(self._show_scores)
         self.panel.querySelected.connect(self._open_query)
         document.currentQueryChanged.connect(self.panel.set_current_query)
+        document.queryEdited.connect(lambda _q: setattr(self, "_edited_while_loading", True))
         self.loader.loaded.connect(self._loaded)
         self.loader.failed.connect(self._failed)
         self.loader.cancelled.connect(lambda: window.statusBar().showMessage("Loading cancelled", 5000))
@@ -91,6 +93,7 @@ class QueryBrowser(QObject):
         doc = self.document
         definition = (doc.k, doc.config, doc.ties)
         self._pending = (Path(path), Path(qrels) if qrels else None, query, definition)
+        self._edited_while_loading = False
         self.loader.start(path, qrels, then=functools.partial(score, k=doc.k, config=doc.config,
                                                                 ties=doc.ties))
         return True
@@ -100,7 +103,8 @@ class QueryBrowser(QObject):
         if pending is None:
             return
         path, qrels, query, definition = pending
-        if not self.window.files.maybe_discard(f"opening {path.name}"):  # edited while it loaded
+        # Unsaved changes were asked about before loading; edits made since are asked about now.
+        if self._edited_while_loading and not self.window.files.maybe_discard(f"opening {path.name}"):
             return
         doc = self.document
         # Scored in the loader under the definition of the time: used if that still holds.
