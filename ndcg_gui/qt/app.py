@@ -101,9 +101,14 @@ def apply_options(window: MainWindow, options: argparse.Namespace) -> str | None
 
     problem = None
     file = getattr(options, "file", None)
-    if file:
-        problem = window.files.load(file, getattr(options, "qrels", None))
-    if not file or problem:
+    qrels = getattr(options, "qrels", None)
+    # A big file opens in the background (progress bar, Cancel) once the definition is set; the
+    # example shows meanwhile. A screenshot needs the file itself, so it always loads here.
+    background = bool(file) and not getattr(options, "screenshot", None) and \
+        window.query_browser.loader.uses_process(file, qrels)
+    if file and not background:
+        problem = window.files.load(file, qrels)
+    if not file or problem or background:
         open_example(window)
     try:
         if any(getattr(options, name, None) for name in ("preset", "gain", "discount")):
@@ -112,13 +117,15 @@ def apply_options(window: MainWindow, options: argparse.Namespace) -> str | None
         if getattr(options, "k", None):
             window.document.set_definition(k=options.k)
         query = getattr(options, "query", None)
-        if query and not problem:
+        if query and not problem and not background:
             if query not in window.document.queries():
                 where = Path(file).name if file else "the file"
                 raise InputError(f'--query "{query}": no such query in {where}')
             window.document.set_current_query(query)
     except InputError as err:
         problem = problem or str(err)
+    if background and not problem:
+        window.query_browser.open_in_background(file, qrels, query=getattr(options, "query", None))
     return problem
 
 

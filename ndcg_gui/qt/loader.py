@@ -177,7 +177,7 @@ class BackgroundLoader(QObject):
     def is_loading(self) -> bool:
         return self._job is not None
 
-    def _use_process(self, path, qrels) -> bool:
+    def uses_process(self, path, qrels) -> bool:
         if self._load is not None:
             return False
         if self._process is not None:
@@ -189,7 +189,7 @@ class BackgroundLoader(QObject):
         if self._job is not None:
             self.cancel()
         self._ticket += 1
-        job = _Job(self._ticket, None if self._use_process(path, qrels) else self._load or _default_load,
+        job = _Job(self._ticket, None if self.uses_process(path, qrels) else self._load or _default_load,
                    then, path, qrels)
         thread = QThread()
         thread.setObjectName(f"load {Path(path).name}")

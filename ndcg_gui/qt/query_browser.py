@@ -88,7 +88,7 @@ class QueryBrowser(QObject):
                            query: str | None = None) -> bool:
         """Start loading `path` in the background when it is big enough to need it; True if so.
         The document changes only when the load has finished (then `query` is opened)."""
-        if not self.loader._use_process(path, qrels):
+        if not self.loader.uses_process(path, qrels):
             return False
         doc = self.document
         definition = (doc.k, doc.config, doc.ties)

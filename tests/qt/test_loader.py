@@ -229,9 +229,9 @@ def test_cancel_ends_the_loader_process(qtbot, tmp_path):
 def test_big_files_go_to_a_process_small_ones_stay_in_the_thread(tmp_path):
     small, _ = write_run(tmp_path / "small.txt", 2, 5)
     loader = BackgroundLoader()
-    assert not loader._use_process(small, None)
+    assert not loader.uses_process(small, None)
     big = tmp_path / "big.bin"
     with open(big, "wb") as f:
         f.truncate(PROCESS_THRESHOLD)
-    assert loader._use_process(big, None)
-    assert not BackgroundLoader(load=SlowReader())._use_process(big, None)
+    assert loader.uses_process(big, None)
+    assert not BackgroundLoader(load=SlowReader()).uses_process(big, None)

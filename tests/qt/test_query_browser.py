@@ -172,3 +172,19 @@ def test_a_bad_big_file_says_why_and_changes_nothing(qtbot, background, tmp_path
         browser.open_in_background(bad)
     assert errors and errors[0].startswith("bad.run:2:")
     assert doc.dataset is dataset
+
+
+def test_command_line_big_file_opens_in_the_background_at_its_query(qtbot, background, sample_paths):
+    import argparse
+
+    from ndcg_gui.qt.app import apply_options
+
+    run, qrels = sample_paths
+    options = argparse.Namespace(file=str(run), qrels=str(qrels), query="412", k=5, preset="trec_eval",
+                                 gain=None, discount=None, screenshot=None)
+    browser, doc = background.query_browser, background.document
+    with qtbot.waitSignal(browser.loader.loaded, timeout=30000):
+        assert apply_options(background, options) is None
+    assert doc.current_query == "412" and doc.k == 5
+    assert browser.panel.current_query() == "412"
+    pd.testing.assert_frame_equal(browser.scores.result, doc.evaluate())
