@@ -81,7 +81,7 @@ class QueryTableModel(QAbstractTableModel):
             self.endResetModel()
             return
         if k_changed:
-            self.headerDataChanged.emit(Qt.Orientation.Horizontal, COL_NDCG, COL_NDCG)
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, COL_JUDGED, COL_NDCG)
         if len(queries):
             self.dataChanged.emit(self.index(0, 0), self.index(len(queries) - 1, COL_NDCG))
 
@@ -118,13 +118,13 @@ class QueryTableModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             at = f"@{self._k}" if self._k is not None else ""
-            return [EDITED_MARK, "Query", "Docs", "Judged", f"NDCG{at}"][section]
+            return [EDITED_MARK, "Query", "Docs", f"Judged{at}", f"NDCG{at}"][section]
         if role == Qt.ItemDataRole.ToolTipRole:
             return [
                 "Edited in this session",
                 "Query id",
                 "Documents retrieved for the query",
-                "Retrieved documents that have a judgment",
+                "Judged documents among the first k retrieved (evaluate's n_judged)",
                 "NDCG at the cut-off k (0 where IDCG = 0)",
             ][section]
         return None
