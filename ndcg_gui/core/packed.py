@@ -40,12 +40,15 @@ def _unpack_column(packed: dict[str, Any]) -> pd.Series:
         return pd.Series(packed["numbers"], copy=False)
     if "objects" in packed:
         return pd.Series(packed["objects"], dtype=packed["dtype"])
+    dtype = packed["dtype"]
+    # Typed chunk by chunk: one call over millions of values would hold the GIL too long.
     parts = [
-        np.array(chunk.decode("utf-8", "surrogatepass").split(_SEP), dtype=object)
+        pd.Series(np.array(chunk.decode("utf-8", "surrogatepass").split(_SEP), dtype=object), dtype=dtype)
         for chunk in packed["text"]
     ]
-    values = np.concatenate(parts) if parts else np.array([], dtype=object)
-    return pd.Series(values, dtype=packed["dtype"])
+    if not parts:
+        return pd.Series([], dtype=dtype)
+    return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
 
 
 def _pack_frame(frame: pd.DataFrame | None) -> dict[str, Any] | None:
