@@ -118,13 +118,14 @@ class QueryTableModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             at = f"@{self._k}" if self._k is not None else ""
-            return [EDITED_MARK, "Query", "Docs", f"Judged{at}", f"NDCG{at}"][section]
+            # "Judged" counts the first k only (see the tooltip); kept short so the ids stay readable.
+            return [EDITED_MARK, "Query", "Docs", "Judged", f"NDCG{at}"][section]
         if role == Qt.ItemDataRole.ToolTipRole:
             return [
                 "Edited in this session",
                 "Query id",
                 "Documents retrieved for the query",
-                "Judged documents among the first k retrieved (evaluate's n_judged)",
+                f"Judged documents among the first {self._k or 'all'} retrieved",
                 "NDCG at the cut-off k (0 where IDCG = 0)",
             ][section]
         return None
