@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from ndcg_gui.qt.definition_panel import DefinitionPanel
@@ -20,11 +21,21 @@ def _figure(object_name: str) -> QLabel:
     return label
 
 
+def _set_text(label: QLabel, text: str) -> None:
+    if label.text() != text:  # a rich-text label lays itself out again on every setText
+        label.setText(text)
+
+
 class Headline(QFrame):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._doc = document
         self.setObjectName("headline")
+        self.setAutoFillBackground(True)
+        palette = self.palette()
+        palette.setColor(QPalette.Window, QColor("#f3f5f8"))
+        self.setPalette(palette)
+        self.setFrameShape(QFrame.NoFrame)
         self.ndcg = _figure("ndcgFigure")
         self.dcg = _figure("dcgFigure")
         self.idcg = _figure("idcgFigure")
@@ -37,6 +48,9 @@ class Headline(QFrame):
         self.definition = DefinitionPanel(document)
         self.describe = QLabel()
         self.describe.setObjectName("definitionText")
+        describe_palette = self.describe.palette()
+        describe_palette.setColor(QPalette.WindowText, QColor("#444"))
+        self.describe.setPalette(describe_palette)
         self.describe.setWordWrap(True)
         self.warnings = QLabel()
         self.warnings.setObjectName("warnings")
@@ -66,12 +80,13 @@ class Headline(QFrame):
 
     def refresh(self) -> None:
         s = self._doc.summary
-        with QSignalBlocker(self.k):
-            self.k.setValue(s.k)
-        self.ndcg.setText(f"<span style='font-size:15pt'>NDCG@{s.k}</span> "
+        if self.k.value() != s.k:
+            with QSignalBlocker(self.k):
+                self.k.setValue(s.k)
+        _set_text(self.ndcg, f"<span style='font-size:15pt'>NDCG@{s.k}</span> "
                           f"<span style='font-size:22pt; font-weight:600'>{s.ndcg:.4f}</span>")
-        self.dcg.setText(f"DCG@{s.k} <b>{s.dcg:.4f}</b>")
-        self.idcg.setText(f"IDCG@{s.k} <b>{s.idcg:.4f}</b>")
+        _set_text(self.dcg, f"DCG@{s.k} <b>{s.dcg:.4f}</b>")
+        _set_text(self.idcg, f"IDCG@{s.k} <b>{s.idcg:.4f}</b>")
         preset = self._doc.config.preset_name()
         has_scores = self._doc.current_list().scores is not None
         ties = f"; tied scores: {self._doc.ties}" if has_scores else ""
@@ -81,4 +96,4 @@ class Headline(QFrame):
         )
         parts = [f"<span style='color:#b45309'>⚠ {html.escape(w)}</span>" for w in s.warnings]
         parts += [f"<span style='color:#555'>{html.escape(n)}</span>" for n in s.notes]
-        self.warnings.setText("<br>".join(parts))
+        _set_text(self.warnings, "<br>".join(parts))

@@ -42,12 +42,17 @@ from ndcg_gui.qt.ranking_model import RankingModel
 from ndcg_gui.qt.ranking_view import RankingView
 from ndcg_gui.qt.settings_store import restore_definition, save_definition
 
-STYLE_SHEET = """
-#headline { background: #f6f8fa; border-bottom: 1px solid #d0d7de; }
-#definitionText { color: #444; }
-#paneTitle { font-weight: 600; color: #333; padding: 2px 0; }
-"""
 QUERY_DOCK_WIDTH = 250
+
+
+def pane_title(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setObjectName("paneTitle")
+    font = label.font()
+    font.setBold(True)
+    label.setFont(font)
+    label.setContentsMargins(0, 2, 0, 2)
+    return label
 
 
 class MainWindow(QMainWindow):
@@ -56,7 +61,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.document = document or Document(self)
         self.settings = settings if settings is not None else QSettings()
-        self.setStyleSheet(STYLE_SHEET)
+        # No style sheet: it would route every table cell through QStyleSheetStyle (slower paints).
         self.setAcceptDrops(True)  # files dropped anywhere on the window are opened
 
         self.ranking_model = RankingModel(self.document, self)
@@ -112,8 +117,7 @@ class MainWindow(QMainWindow):
         editor = QWidget()
         editor_layout = QVBoxLayout(editor)
         editor_layout.setContentsMargins(6, 6, 0, 6)
-        title = QLabel("Ranked list — drag rows to reorder")
-        title.setObjectName("paneTitle")
+        title = pane_title("Ranked list — drag rows to reorder")
         editor_layout.addWidget(title)
         entry_row = QHBoxLayout()
         entry_row.addWidget(self.quick_entry, 1)
@@ -127,9 +131,8 @@ class MainWindow(QMainWindow):
         metrics = QWidget()
         metrics_layout = QVBoxLayout(metrics)
         metrics_layout.setContentsMargins(0, 0, 6, 6)
-        metrics_title = QLabel("Per-rank metrics (ranks beyond k are greyed; hover a cell for the "
-                               "arithmetic)")
-        metrics_title.setObjectName("paneTitle")
+        metrics_title = pane_title("Per-rank metrics (ranks beyond k are greyed; hover a cell for the "
+                                   "arithmetic)")
         metrics_layout.addWidget(metrics_title)
         metrics_layout.addWidget(self.metrics_view, 1)
 

@@ -7,11 +7,24 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor
 
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.qt.document import Document
-from ndcg_gui.qt.ranking_model import UNJUDGED_COLOR, UNJUDGED_TEXT, format_number
+from ndcg_gui.qt.ranking_model import (
+    ALIGN_LEFT,
+    ALIGN_RIGHT,
+    ALIGNMENT,
+    BACKGROUND,
+    DISPLAY,
+    FONT,
+    FOREGROUND,
+    TOOLTIP,
+    UNJUDGED_BRUSH,
+    UNJUDGED_TEXT,
+    font,
+    format_number,
+)
 
 Index = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
@@ -32,6 +45,9 @@ COLUMNS = [
 ]
 BEYOND_K_BACKGROUND = QColor("#eef0f3")
 BEYOND_K_FOREGROUND = QColor("#8a9099")
+BEYOND_K_BRUSH = QBrush(BEYOND_K_FOREGROUND)
+CELL_FLAGS = Qt.ItemIsEnabled | Qt.ItemIsSelectable
+BEYOND_K_BACKGROUND_BRUSH = QBrush(BEYOND_K_BACKGROUND)
 
 
 def discount_formula(rank: int, config: MetricConfig) -> str:
@@ -76,7 +92,11 @@ class MetricsTableModel(QAbstractTableModel):
         self._judged = np.zeros(0, bool)
         self._n = 0
         self._k = document.k
+        self._changed_rows: tuple[int, int] | None = None
         self._read()
+        # A move changes the cumulative figures only between its two ends: note them, so the
+        # following metricsChanged repaints those rows rather than the whole table.
+        document.listChanged.connect(self._list_changed)
         document.metricsChanged.connect(self._metrics_changed)
 
     def _read(self) -> None:
@@ -88,16 +108,27 @@ class MetricsTableModel(QAbstractTableModel):
         self._n = len(table)
         self._k = self._doc.k
 
+    def _list_changed(self, move) -> None:
+        if move is not None:
+            first, count, destination = move
+            self._changed_rows = (min(first, destination), max(first + count, destination) - 1)
+
     def _metrics_changed(self) -> None:
+        rows, self._changed_rows = self._changed_rows, None
         if len(self._doc.metrics) != self._n:
             self.beginResetModel()
             self._read()
             self.endResetModel()
             return
+        k_changed = self._k != self._doc.k
         self._read()
-        if self._n:
-            # One signal for the whole table: views repaint only the cells they show.
-            self.dataChanged.emit(self.index(0, 0), self.index(self._n - 1, len(COLUMNS) - 1))
+        if not self._n:
+            return
+        if rows is None or k_changed:
+            rows = (0, self._n - 1)
+        # One signal: views repaint only the changed cells they show.
+        self.dataChanged.emit(self.index(rows[0], 0), self.index(min(rows[1], self._n - 1),
+                                                                 len(COLUMNS) - 1))
 
     def rowCount(self, parent: Index = _ROOT) -> int:
         return 0 if parent.isValid() else self._n
@@ -119,12 +150,13 @@ class MetricsTableModel(QAbstractTableModel):
         return self._cols[name][row]
 
     def data(self, index: Index, role: int = Qt.DisplayRole):
-        if not index.isValid() or not 0 <= index.row() < self._n:
-            return None
+        # Called for every visible cell and role on each repaint: plain ints, cached objects.
+        role = int(role)
         row, col = index.row(), index.column()
+        if not 0 <= row < self._n:
+            return None
         name = COLUMNS[col][1]
-        beyond_k = row + 1 > self._k
-        if role == Qt.DisplayRole:
+        if role == DISPLAY:
             if name == "doc":
                 return str(self._cols["doc"][row])
             if name == "rank":
@@ -132,31 +164,25 @@ class MetricsTableModel(QAbstractTableModel):
             if name == "grade" and not self._judged[row]:
                 return UNJUDGED_TEXT
             value = float(self._cols[name][row])
-            if math.isnan(value):
+            if value != value:
                 return "–"
             return format_number(value) if name in ("grade", "ideal_grade", "cg") else f"{value:.4f}"
-        if role == Qt.TextAlignmentRole:
-            align = Qt.AlignLeft if name == "doc" else Qt.AlignRight
-            return int(align | Qt.AlignVCenter)
-        if role == Qt.ForegroundRole:
+        if role == ALIGNMENT:
+            return ALIGN_LEFT if name == "doc" else ALIGN_RIGHT
+        beyond_k = row >= self._k
+        if role == FOREGROUND:
             if beyond_k:
-                return QBrush(BEYOND_K_FOREGROUND)
-            if name == "grade" and not self._judged[row]:
-                return QBrush(UNJUDGED_COLOR)
-            return None
-        if role == Qt.BackgroundRole and beyond_k:
-            return QBrush(BEYOND_K_BACKGROUND)
-        if role == Qt.FontRole:
+                return BEYOND_K_BRUSH
+            return UNJUDGED_BRUSH if name == "grade" and not self._judged[row] else None
+        if role == BACKGROUND:
+            return BEYOND_K_BACKGROUND_BRUSH if beyond_k else None
+        if role == FONT:
             if name == "ndcg" and row + 1 == self._k:
-                font = QFont()
-                font.setBold(True)
-                return font
+                return font(bold=True)
             if name == "grade" and not self._judged[row]:
-                font = QFont()
-                font.setItalic(True)
-                return font
+                return font(italic=True)
             return None
-        if role == Qt.ToolTipRole:
+        if role == TOOLTIP:
             text = self.explain(row, name)
             if beyond_k:
                 text += f"\n(rank {row + 1} is beyond the cut-off k = {self._k})"
@@ -164,7 +190,7 @@ class MetricsTableModel(QAbstractTableModel):
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
-        return Qt.ItemIsEnabled | Qt.ItemIsSelectable if index.isValid() else Qt.NoItemFlags
+        return CELL_FLAGS if index.isValid() else Qt.NoItemFlags
 
     def explain(self, row: int, name: str) -> str:
         """The arithmetic behind one cell, with the numbers, e.g. `DCG@3 = 4.2619 + 3 / log2(4) = 5.7619`."""

@@ -8,6 +8,7 @@ beginMoveRows/endMoveRows so selection and scroll position follow the rows).
 from __future__ import annotations
 
 import math
+from functools import cache
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -28,6 +29,23 @@ UNJUDGED_TEXT = "unjudged"
 UNJUDGED_COLOR = QColor("#b45309")
 
 Index = QModelIndex | QPersistentModelIndex
+DISPLAY, EDIT, ALIGNMENT = int(Qt.DisplayRole), int(Qt.EditRole), int(Qt.TextAlignmentRole)
+FOREGROUND, BACKGROUND, FONT = int(Qt.ForegroundRole), int(Qt.BackgroundRole), int(Qt.FontRole)
+TOOLTIP = int(Qt.ToolTipRole)
+ALIGN_LEFT = int(Qt.AlignLeft | Qt.AlignVCenter)
+ALIGN_RIGHT = int(Qt.AlignRight | Qt.AlignVCenter)
+UNJUDGED_BRUSH = QBrush(UNJUDGED_COLOR)
+CELL_FLAGS = Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsDragEnabled
+EDITABLE_FLAGS = CELL_FLAGS | Qt.ItemIsEditable
+
+
+@cache
+def font(italic: bool = False, bold: bool = False) -> QFont:
+    """Made on first use: a QFont needs the application to exist."""
+    f = QFont()
+    f.setItalic(italic)
+    f.setBold(bold)
+    return f
 _ROOT = QModelIndex()
 
 
@@ -116,45 +134,41 @@ class RankingModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.DisplayRole):
-        if not index.isValid():
-            return None
+        # Called for every visible cell and role on each repaint: plain ints, cached objects.
+        role = int(role)
         row, col = index.row(), index.column()
         if not 0 <= row < len(self._list):
             return None
-        grade = float(self._list.grades[row])
-        unjudged = math.isnan(grade)
-        if role in (Qt.DisplayRole, Qt.EditRole):
+        if role in (DISPLAY, EDIT):
             if col == self.RANK:
                 return str(row + 1)
             if col == self.DOC:
                 return str(self._list.docs[row])
             if col == self.GRADE:
-                if unjudged:
-                    return "" if role == Qt.EditRole else UNJUDGED_TEXT
+                grade = float(self._list.grades[row])
+                if grade != grade:  # NaN: unjudged
+                    return "" if role == EDIT else UNJUDGED_TEXT
                 return format_number(grade)
             if col == self.SCORE and self._list.scores is not None:
                 return format_number(float(self._list.scores[row]))
-        elif role == Qt.ForegroundRole and unjudged and col == self.GRADE:
-            return QBrush(UNJUDGED_COLOR)
-        elif role == Qt.FontRole and unjudged and col in (self.DOC, self.GRADE):
-            font = QFont()
-            font.setItalic(True)
-            return font
-        elif role == Qt.ToolTipRole and unjudged:
+            return None
+        if role == ALIGNMENT:
+            return ALIGN_LEFT if col == self.DOC else ALIGN_RIGHT
+        if role in (FOREGROUND, FONT, TOOLTIP):
+            grade = float(self._list.grades[row])
+            if grade == grade:
+                return None
+            if role == FOREGROUND:
+                return UNJUDGED_BRUSH if col == self.GRADE else None
+            if role == FONT:
+                return font(italic=True) if col in (self.DOC, self.GRADE) else None
             return "Unjudged: no grade for this document, so it counts as gain 0."
-        elif role == Qt.TextAlignmentRole:
-            if col == self.DOC:
-                return int(Qt.AlignLeft | Qt.AlignVCenter)
-            return int(Qt.AlignRight | Qt.AlignVCenter)
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemIsDropEnabled  # drops land between rows, never on one
-        flags = Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsDragEnabled
-        if index.column() in (self.DOC, self.GRADE):
-            flags |= Qt.ItemIsEditable
-        return flags
+        return EDITABLE_FLAGS if index.column() in (self.DOC, self.GRADE) else CELL_FLAGS
 
     # ---- editing (forwarded to the document) --------------------------------------------------
     def setData(self, index: Index, value, role: int = Qt.EditRole) -> bool:
