@@ -110,9 +110,10 @@ def bench_moves(n: int, rounds: int) -> None:
         app.processEvents()
     window.repaint()
     near = [(3, 1, 0), (0, 1, 4)]  # down and back: the list returns to where it was
-    far = [(n - 1000, 1, 1), (1, 1, n - 999)]
+    far_row = n - n // 10  # 9,000 of 10,000
+    far = [(far_row, 1, 1), (1, 1, far_row + 1)]
     time_moves(window, near, 10)  # warm-up
-    for label, moves in (("near the top (3 -> 0 and back)", near), (f"far ({n - 1000} -> 1 and back)", far)):
+    for label, moves in (("near the top (3 -> 0 and back)", near), (f"far ({far_row} -> 1 and back)", far)):
         samples, complete = time_moves(window, moves, rounds)
         times = [total for total, _ in samples]
         median = statistics.median(times)
