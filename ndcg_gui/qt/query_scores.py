@@ -2,7 +2,9 @@
 
 A new dataset or a new definition (k, gain, discount, ties) scores every query with `evaluate`;
 an edit rescores only the edited query (each query is scored on its own, so that is the same
-result). A loader that already scored the file (in its process) offers that result, so a big file
+result). With one query in the document no panel shows the scores, so an edit only marks its
+query stale and `result` rescores it when read: a drag then costs no scoring beyond the editor's.
+A loader that already scored the file (in its process) offers that result, so a big file
 is not scored twice.
 """
 
@@ -21,7 +23,8 @@ class QueryScores(QObject):
     def __init__(self, document: Document, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.document = document
-        self.result = pd.DataFrame()
+        self._result = pd.DataFrame()
+        self._stale: set[str] = set()  # edited queries not rescored yet
         self._offered: tuple[object, tuple, pd.DataFrame] | None = None
         document.datasetChanged.connect(self.rescore_all)
         document.definitionChanged.connect(self.rescore_all)
@@ -37,6 +40,16 @@ class QueryScores(QObject):
         again when that dataset is opened under that definition."""
         self._offered = (dataset, (k, config, ties), result)
 
+    @property
+    def result(self) -> pd.DataFrame:
+        """Every query's row of `evaluate`, edits included."""
+        doc = self.document
+        while self._stale:
+            query = self._stale.pop()
+            self._result = with_list_rescored(self._result, doc.list_for(query), doc.k, doc.config,
+                                              doc.ties)
+        return self._result
+
     def rescore_all(self) -> None:
         doc = self.document
         offered, self._offered = self._offered, None
@@ -46,10 +59,10 @@ class QueryScores(QObject):
             result = score(doc.dataset, doc.k, doc.config, doc.ties)
         for query in doc.edited_queries():
             result = with_list_rescored(result, doc.list_for(query), doc.k, doc.config, doc.ties)
-        self.result = result
+        self._result, self._stale = result, set()
         self.changed.emit()
 
     def rescore_query(self, query: str) -> None:
-        doc = self.document
-        self.result = with_list_rescored(self.result, doc.list_for(query), doc.k, doc.config, doc.ties)
-        self.changed.emit()
+        self._stale.add(query)
+        if len(self.document.queries()) > 1:  # the panel shows the scores: rescore now
+            self.changed.emit()

@@ -85,3 +85,22 @@ def test_an_offered_result_is_used_once_and_only_for_its_definition(qtbot, sampl
     doc.set_dataset(sample)
     assert len(calls) == 1
     pd.testing.assert_frame_equal(scores.result, from_scratch(doc))
+
+
+def test_one_query_is_rescored_when_read_not_on_every_edit(qtbot, monkeypatch):
+    """With one query no panel shows the scores: an edit costs no scoring, and the frame read
+    afterwards still equals scoring the edited list from scratch."""
+    from ndcg_gui.core.ranked_list import RankedList
+
+    doc = Document()
+    doc.set_lists({"q": RankedList.from_grades([3, 2, 3, 0, 1])})
+    scores = QueryScores(doc)
+    calls = []
+    real = query_scores.with_list_rescored
+    monkeypatch.setattr(query_scores, "with_list_rescored",
+                        lambda *a, **kw: calls.append(1) or real(*a, **kw))
+    doc.move_rows(4, 1, 0)
+    doc.set_grade(0, 3)
+    assert calls == []
+    pd.testing.assert_frame_equal(scores.result, from_scratch(doc))
+    assert calls == [1]  # both edits, one rescore
