@@ -82,6 +82,7 @@ class Dataset:
     path: Path | None = None
     qrels_path: Path | None = None
     kind: Kind = "csv"
+    tag: str | None = None  # a TREC run's tag (its sixth field), written again when it is saved
     _slices: dict[str, tuple[int, int]] = field(init=False, repr=False)
     _queries: list[str] = field(init=False, repr=False)
     _pool: dict[str, tuple[int, int]] = field(init=False, repr=False)
@@ -193,7 +194,7 @@ class Dataset:
                 if pool_parts
                 else _frame([], [], [])
             )
-        return Dataset(run, qrels, self.path, self.qrels_path, self.kind)
+        return Dataset(run, qrels, self.path, self.qrels_path, self.kind, self.tag)
 
     @classmethod
     def from_ranked_list(cls, rl: RankedList) -> Dataset:

@@ -71,6 +71,7 @@ def pack(dataset: Dataset) -> dict[str, Any]:
         "path": None if dataset.path is None else str(dataset.path),
         "qrels_path": None if dataset.qrels_path is None else str(dataset.qrels_path),
         "kind": dataset.kind,
+        "tag": dataset.tag,
     }
 
 
@@ -83,4 +84,5 @@ def unpack(packed: dict[str, Any]) -> Dataset:
         path=None if packed["path"] is None else Path(packed["path"]),
         qrels_path=None if packed["qrels_path"] is None else Path(packed["qrels_path"]),
         kind=packed["kind"],
+        tag=packed.get("tag"),
     )

@@ -90,6 +90,14 @@ class RankedList:
         """Grades with unjudged documents as 0 (they get gain 0)."""
         return np.nan_to_num(self.grades, nan=0.0)
 
+    def judgments(self) -> dict[str, float]:
+        """Every judged document of the query and its grade: the list's judged rows, then the
+        judged documents it did not retrieve (what a qrels file holds for this query)."""
+        judged = self.judged
+        return dict(zip(self.docs[judged].tolist(), self.grades[judged].tolist(), strict=True)) | dict(
+            self.unretrieved
+        )
+
     def judged_pool(self) -> np.ndarray | None:
         """Grades of every judged document of the query, or None when only the list is known."""
         if not self.has_pool:

@@ -81,6 +81,7 @@ def load(
         path=Path(path),
         qrels_path=Path(qrels) if qrels is not None else None,
         kind=kind,  # type: ignore[arg-type]
+        tag=trec_reader.run_tag(source) if kind == "trec_run" else None,
     )
     report(1.0)
     return dataset

@@ -54,6 +54,15 @@ def read_run(source: Source, cancel: Cancel = None) -> pd.DataFrame:
     )
 
 
+def run_tag(source: Source) -> str | None:
+    """The tag (sixth field) of the run's first line, so a saved run keeps its name."""
+    for line in source.data[: 1 << 16].splitlines():
+        fields = line.split()
+        if fields and not fields[0].startswith(b"#"):
+            return fields[5].decode(source.encoding, "replace") if len(fields) >= 6 else None
+    return None
+
+
 def read_qrels(source: Source, cancel: Cancel = None) -> pd.DataFrame:
     """Columns query, doc, grade, `_record` (0-based record index), in file order."""
     frame = _parse(source, 4, {0: "query", 2: "doc", 3: "grade"}, cancel, "qrels")

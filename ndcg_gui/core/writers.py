@@ -130,11 +130,14 @@ def write_csv(data: Dataset | RankedList, path: str | Path, queries: Sequence[st
     _write_rows(path, header, zip(*columns, strict=True))
 
 
-def write_trec_run(data: Dataset | RankedList, path: str | Path, tag: str = "ndcg-gui") -> None:
+def write_trec_run(data: Dataset | RankedList, path: str | Path, tag: str | None = None) -> None:
     """A TREC run (`qid Q0 docno rank score tag`). Scores are kept when they already put the
     documents in their current order under trec_eval's rules; otherwise descending scores
-    n, n-1, ... are written, so trec_eval sees the lists in the order they have here."""
-    run = _as_dataset(data).run
+    n, n-1, ... are written, so trec_eval sees the lists in the order they have here. The tag is
+    `tag`, else the one the run was read with, else "ndcg-gui"."""
+    dataset = _as_dataset(data)
+    run = dataset.run
+    tag = tag or dataset.tag or "ndcg-gui"
     query, doc = run["query"].astype(str), run["doc"].astype(str)
     for what, values in (("query", query), ("document", doc)):
         bad = values.str.contains(_WHITESPACE) | (values == "")

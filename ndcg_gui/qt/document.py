@@ -219,6 +219,10 @@ class Document(QObject):
         """Queries whose list differs from the file's."""
         return [q for q, lst in self._lists.items() if lst != self._original(q)]
 
+    def judgments_edited(self) -> bool:
+        """Whether a grade or a judged document differs from the file's: the qrels need saving."""
+        return any(self._lists[q].judgments() != self._original(q).judgments() for q in self.edited_queries())
+
     def is_clean(self) -> bool:
         return all(stack.isClean() for stack in self._stacks.values() if shiboken6.isValid(stack))
 

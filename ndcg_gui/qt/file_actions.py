@@ -161,25 +161,42 @@ class FileActions(QObject):
         return self.save_to(path, suffix)
 
     def save_to(self, path: str | Path, suffix: str = ".csv") -> bool:
-        """Write every query (edits included): CSV, or a TREC run for suffix '.run'."""
+        """Write every query (edits included): CSV, or a TREC run for suffix '.run'. With qrels,
+        the judgments go to a qrels file too (neither format can hold the judged documents a list
+        did not retrieve): over the loaded one when a grade was edited, beside a new file always."""
         from ndcg_gui.core import writers
 
-        data = self.document.lists_for_saving()
+        doc, path = self.document, Path(path)
+        data = doc.lists_for_saving()
+        qrels = self._qrels_target(path)
         try:
             if suffix == ".run":
                 writers.write_trec_run(data, path)
             else:
                 writers.write_csv(data, path)
+            if qrels is not None:
+                writers.write_qrels(data, qrels)
         except (InputError, OSError) as err:
             dialogs.show_error(self.window, "Could not save", str(err))
             return False
-        if Path(path) != self.document.path:
-            self.document.path = Path(path)
-            self.document.display_name = Path(path).name
-            self.add_recent(path)
-        self.document.set_clean()
-        self.window.statusBar().showMessage(f"Saved {Path(path).name}", 5000)
+        if path != doc.path or (qrels is not None and qrels != doc.qrels_path):
+            doc.path, doc.display_name = path, path.name
+            doc.qrels_path = qrels or doc.qrels_path
+            self.add_recent(path, doc.qrels_path)
+        doc.set_clean()
+        saved = path.name + (f" and {qrels.name}" if qrels is not None else "")
+        self.window.statusBar().showMessage(f"Saved {saved}", 5000)
         return True
+
+    def _qrels_target(self, path: Path) -> Path | None:
+        """Where the judgments are saved along with the lists at `path`, if anywhere."""
+        doc = self.document
+        if not doc.dataset.has_pool:
+            return None
+        if path == doc.path and doc.qrels_path is not None:
+            return doc.qrels_path if doc.judgments_edited() else None
+        beside = path.with_suffix(".qrels")
+        return beside if beside != path else path.with_name(f"{path.name}.qrels")
 
     # ---- exports ---------------------------------------------------------------------------------
     def export_metrics(self, path: str | Path) -> bool:

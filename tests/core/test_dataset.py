@@ -103,3 +103,18 @@ def test_summary_in_query_order_with_the_issue_columns():
     assert list(summary.columns) == ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
     order = [q for q in dataset.queries() if q in set(summary["query"])]
     assert summary["query"].tolist() == order
+
+
+def test_a_runs_tag_is_kept_through_edits_and_written_again(tmp_path):
+    from ndcg_gui.core.writers import write_trec_run
+
+    src = tmp_path / "in.run"
+    src.write_text("# comment\nq1 Q0 a 1 3.5 myrun\nq1 Q0 b 2 2.5 myrun\n")
+    ds = load(src)
+    assert ds.tag == "myrun"
+    edited = ds.with_lists({"q1": ds.ranked_list("q1").reordered([1, 0])})
+    out = tmp_path / "out.run"
+    write_trec_run(edited, out)
+    assert [line.split()[5] for line in out.read_text().splitlines()] == ["myrun", "myrun"]
+    write_trec_run(edited, out, tag="other")
+    assert out.read_text().split()[5] == "other"

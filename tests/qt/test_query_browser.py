@@ -128,6 +128,57 @@ def test_the_summary_export_has_the_panels_numbers(qtbot, loaded, tmp_path):
     assert len(written) == panel.model.rowCount()
 
 
+# ---- saving a run with its qrels ------------------------------------------------------------
+@pytest.fixture
+def own_copy(window, sample_paths, tmp_path):
+    """The sample run + qrels copied where the test may overwrite them, opened in the window."""
+    run, qrels = (tmp_path / p.name for p in sample_paths)
+    for src, dst in zip(sample_paths, (run, qrels), strict=True):
+        dst.write_bytes(src.read_bytes())
+    assert window.files.open_path(run, qrels, ask=False)
+    window.show()
+    return window, run, qrels
+
+
+def test_save_of_a_run_keeps_grade_edits_in_its_qrels_and_its_tag(own_copy):
+    window, run, qrels = own_copy
+    doc = window.document
+    doc.set_current_query("403")
+    doc.set_grade(0, 3)  # a judgment changed
+    doc.move_rows(5, 1, 1)  # and the order
+    expected = doc.evaluate()
+    assert window.files.save()
+    assert window.document.is_clean() and not window.isWindowModified()
+    reopened = load(run, qrels)
+    pd.testing.assert_frame_equal(reopened.evaluate(doc.k, doc.config), expected)
+    assert reopened.ranked_list("403").grades[0] == 3
+    assert {line.split()[5] for line in run.read_text().splitlines()} == {"sample"}
+
+
+def test_save_of_a_reordered_run_leaves_its_qrels_alone(own_copy):
+    window, run, qrels = own_copy
+    before = qrels.read_bytes()
+    window.document.reverse()
+    assert window.files.save()
+    assert qrels.read_bytes() == before
+    assert load(run, qrels).ranked_list("401").docs[0] == window.document.current_list().docs[0]
+
+
+def test_save_as_csv_writes_the_judgments_beside_it(own_copy, tmp_path):
+    """A CSV cannot hold the judged documents a list did not retrieve (nor judged queries without
+    results): they go to a qrels file beside it, so reopening the pair gives the same figures."""
+    window, _run, _qrels = own_copy
+    doc = window.document
+    doc.set_grade(2, 2)
+    expected = doc.evaluate()
+    out = tmp_path / "edited.csv"
+    assert window.files.save_to(out, ".csv")
+    beside = tmp_path / "edited.qrels"
+    assert beside.exists() and doc.qrels_path == beside and doc.path == out
+    pd.testing.assert_frame_equal(load(out, beside).evaluate(doc.k, doc.config), expected)
+    assert window.files.recent[0] == f"{out.resolve()}\n{beside.resolve()}"
+
+
 # ---- big files: the background path (forced on for the small sample) -------------------------
 @pytest.fixture
 def background(window):
