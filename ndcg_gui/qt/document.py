@@ -32,7 +32,7 @@ Signals: `rowsAboutToMove(first, count, destination)` then `listChanged(move)` (
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -43,63 +43,11 @@ from PySide6.QtGui import QUndoGroup, QUndoStack
 
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.dataset import Dataset
-from ndcg_gui.core.metrics import dcg_idcg_at, gains
+from ndcg_gui.core.list_report import metrics_table, summarize
 from ndcg_gui.core.ranked_list import RankedList
 from ndcg_gui.qt.commands import MoveRowsCommand, SetListCommand
 
 DEFAULT_K = 10
-
-
-@dataclass(frozen=True)
-class Summary:
-    """What the headline shows: the figures at k and the warnings that matter for them."""
-
-    k: int
-    n: int
-    dcg: float
-    idcg: float
-    ndcg: float
-    warnings: tuple[str, ...] = field(default_factory=tuple)
-    notes: tuple[str, ...] = field(default_factory=tuple)
-
-
-def summarize(lst: RankedList, k: int, config: MetricConfig) -> Summary:
-    """NDCG@k, DCG@k, IDCG@k of one list, and the caveats a reader must see next to them."""
-    pool = lst.judged_pool()
-    dcg, idcg = dcg_idcg_at(lst.scoring_grades(), k, config, judged=pool)
-    ndcg = dcg / idcg if idcg != 0 else 0.0
-    warnings: list[str] = []
-    notes: list[str] = []
-    grades = lst.grades[lst.judged]
-    all_grades = grades if pool is None else np.concatenate([grades, pool])
-    if (all_grades < 0).any():
-        if config.negative == "keep":
-            warnings.append("negative grades are kept: NDCG may fall outside [0, 1]")
-        else:
-            notes.append("negative grades count as gain 0")
-    if idcg == 0:
-        warnings.append(f"IDCG@{k} = 0: no relevant document, NDCG is undefined (shown as 0)")
-    unjudged = int((~lst.judged[:k]).sum())
-    if unjudged:
-        s = "s" if unjudged > 1 else ""
-        warnings.append(f"{unjudged} unjudged document{s} in the top {k} count as gain 0")
-    if config.ideal == "judged" and not lst.has_pool:
-        notes.append("no qrels: the ideal comes from the list's own grades")
-    if lst.unretrieved and config.ideal == "judged":
-        m = len(lst.unretrieved)
-        notes.append(f"{m} judged document{'s' if m > 1 else ''} not in the list count in the ideal")
-    if len(lst) < k:
-        notes.append(f"the list has {len(lst)} documents, fewer than k = {k}")
-    return Summary(k, len(lst), dcg, idcg, ndcg, tuple(warnings), tuple(notes))
-
-
-def metrics_table(lst: RankedList, config: MetricConfig) -> pd.DataFrame:
-    """`RankedList.metrics` plus the two columns the table shows that `per_rank` leaves implicit."""
-    table = lst.metrics(config)
-    table["contribution"] = table["gain"] * table["discount"]
-    ideal = table["ideal_grade"].to_numpy(dtype=float)
-    table["ideal_gain"] = np.where(np.isnan(ideal), 0.0, gains(np.nan_to_num(ideal), config))
-    return table
 
 
 class Document(QObject):

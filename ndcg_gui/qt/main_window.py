@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_gui import APP_NAME
+from ndcg_gui.core.list_report import counts
 from ndcg_gui.qt.curve_plot import CurvePlot
 from ndcg_gui.qt.document import Document
 from ndcg_gui.qt.file_actions import FileActions
@@ -327,13 +328,11 @@ class MainWindow(QMainWindow):
         self.setWindowModified(not doc.is_clean())
 
     def _update_status(self) -> None:
-        lst = self.document.current_list()
-        judged = int(lst.judged.sum())
-        relevant = int((lst.grades[lst.judged] > 0).sum())
-        parts = [f"{len(lst)} documents", f"{judged} judged", f"{len(lst) - judged} unjudged",
-                 f"{relevant} relevant"]
-        if lst.unretrieved:
-            parts.append(f"{len(lst.unretrieved)} judged but not retrieved")
+        c = counts(self.document.current_list())
+        parts = [f"{c.documents} documents", f"{c.judged} judged", f"{c.unjudged} unjudged",
+                 f"{c.relevant} relevant"]
+        if c.unretrieved:
+            parts.append(f"{c.unretrieved} judged but not retrieved")
         queries = len(self.document.queries())
         if queries > 1:
             parts.append(f"{queries} queries")
