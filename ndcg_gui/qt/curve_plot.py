@@ -17,13 +17,21 @@ K_PEN = pg.mkPen("#2f9e44", width=1.5, style=Qt.DashDotLine)
 SYMBOLS_UP_TO = 60  # dots on the curves while a person can still tell the ranks apart
 
 
+class RankAxis(pg.AxisItem):
+    """Ticks at whole ranks only (no rank 1.5 on a short list)."""
+
+    def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, float]]:
+        levels = [(s, o) for s, o in super().tickSpacing(minVal, maxVal, size) if s >= 1]
+        return levels or [(1.0, 0.0)]
+
+
 class CurvePlot(QWidget):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._doc = document
         self._table = document.metrics
         self._ranges: tuple[float, ...] = ()
-        self.plot = pg.PlotWidget(background="w")
+        self.plot = pg.PlotWidget(background="w", axisItems={"bottom": RankAxis("bottom")})
         item = self.plot.getPlotItem()
         # No grid: its translucent lines cost more to paint than the three curves (10 ms a frame at
         # 1280 x 800); the hover readout gives exact values instead.
@@ -114,7 +122,10 @@ class CurvePlot(QWidget):
         ndcg = table["ndcg"].to_numpy()
         low = min(0.0, float(ndcg.min())) if n else 0.0
         high = max(1.0, float(ndcg.max())) if n else 1.0
-        ranges = (max(n, self._doc.k, 1) + 0.5, top * 1.05 if top > 0 else 1, low, high * 1.05)
+        # Over the list's ranks: with k beyond the end, the figures @k are those at the last rank
+        # (the headline says so) and the k line would only push the curves into a corner.
+        self.k_line.setVisible(self._doc.k <= n)
+        ranges = (max(n, 1) + 0.5, top * 1.05 if top > 0 else 1, low, high * 1.05)
         if ranges == self._ranges:
             return  # a reorder keeps the ranges: leave the axes as drawn
         self._ranges = ranges

@@ -5,8 +5,9 @@ set back from the document whenever the definition changes (so presets and setti
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker
-from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QWidget
+from PySide6.QtCore import QSignalBlocker, QSize
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel, QLayout, QWidget
 
 from ndcg_gui.core.config import PRESETS, MetricConfig
 from ndcg_gui.qt.document import Document
@@ -21,7 +22,7 @@ def _combo(items: list[tuple[str, object]], tip: str) -> QComboBox:
     box.setToolTip(tip)
     # Sized to a short text, not the longest item, so the row fits beside a query panel.
     box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
-    box.setMinimumContentsLength(min(14, max(len(t) for t, _ in items)))
+    box.setMinimumContentsLength(min(16, max(len(t) for t, _ in items)))
     return box
 
 
@@ -44,21 +45,34 @@ class DefinitionPanel(QWidget):
         self.base.setPrefix("b = ")
         self.base.setToolTip("Log base b of the Järvelin–Kekäläinen discount: ranks below b are not "
                              "discounted, then 1/log_b(i)")
-        self.ideal = _combo([("all judged documents", "judged"), ("the list's own grades", "retrieved")],
+        self.ideal = _combo([("all judged docs", "judged"), ("the list's grades", "retrieved")],
                             "Where the ideal ranking comes from. 'All judged documents' needs qrels: "
                             "a relevant document the list missed then lowers NDCG.")
-        self.negative = _combo([("kept", "keep"), ("count as 0", "zero")], "Negative grades")
+        self.negative = _combo([("kept", "keep"), ("count as 0", "zero")],
+                               "Negative grades: kept as they are (NDCG may leave [0, 1]), or gain 0 "
+                               "and left out of the ideal (trec_eval)")
 
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        for label, widget in (("Preset", self.preset), ("Gain", self.gain), ("Discount", self.discount),
-                              (None, self.base), ("Ideal from", self.ideal),
-                              ("Negative grades", self.negative)):
-            if label:
-                layout.addSpacing(6)
-                layout.addWidget(QLabel(label))
-            layout.addWidget(widget)
-        layout.addStretch(1)
+        # One row when the window is wide enough, two when it is not (a 1280 px screen at 125 %).
+        self._fields: list[QWidget] = []
+        for label, widgets in (("Preset", [self.preset]), ("Gain", [self.gain]),
+                               ("Discount", [self.discount, self.base]), ("Ideal from", [self.ideal]),
+                               ("Negative", [self.negative])):
+            field = QWidget()
+            row = QHBoxLayout(field)
+            row.setContentsMargins(0, 0, 6, 0)
+            row.addWidget(QLabel(label))
+            for widget in widgets:
+                row.addWidget(widget)
+            self._fields.append(field)
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setHorizontalSpacing(6)
+        self._grid.setVerticalSpacing(2)
+        # The panel's own minimum is that of two rows; resizeEvent picks the arrangement.
+        self._grid.setSizeConstraint(QLayout.SetNoConstraint)
+        self._one_row = sum(f.sizeHint().width() for f in self._fields) + 6 * len(self._fields)
+        self._rows = 0
+        self._arrange(1)
 
         self.preset.activated.connect(self._preset_chosen)
         for box in (self.gain, self.discount, self.ideal, self.negative):
@@ -66,6 +80,32 @@ class DefinitionPanel(QWidget):
         self.base.valueChanged.connect(self._field_changed)
         document.definitionChanged.connect(self.show_definition)
         self.show_definition()
+
+    def _arrange(self, rows: int) -> None:
+        if rows == self._rows:
+            return
+        self._rows = rows
+        per_row = len(self._fields) if rows == 1 else 3
+        for i, field in enumerate(self._fields):
+            self._grid.removeWidget(field)
+            self._grid.addWidget(field, i // per_row, i % per_row)
+        for column in range(len(self._fields) + 1):
+            self._grid.setColumnStretch(column, 0)
+        self._grid.setColumnStretch(per_row, 1)
+        self.updateGeometry()
+
+    def minimumSizeHint(self) -> QSize:
+        first = sum(f.minimumSizeHint().width() for f in self._fields[:3]) + 18
+        height = sum(f.sizeHint().height() for f in self._fields[:2]) + 2
+        return QSize(first, height if self._rows == 2 else self._fields[0].sizeHint().height())
+
+    def sizeHint(self) -> QSize:
+        hint = self.minimumSizeHint()
+        return QSize(max(hint.width(), self._one_row), hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        self._arrange(1 if event.size().width() >= self._one_row else 2)
+        super().resizeEvent(event)
 
     def _preset_chosen(self) -> None:
         name = self.preset.currentData()

@@ -56,6 +56,8 @@ class Headline(QFrame):
         self.warnings.setObjectName("warnings")
         self.warnings.setTextFormat(Qt.RichText)
         self.warnings.setWordWrap(True)
+        # Room for three lines, so the headline does not grow when a third caveat appears.
+        self.warnings.setMinimumHeight(3 * self.warnings.fontMetrics().lineSpacing())
 
         figures = QHBoxLayout()
         figures.addWidget(self.ndcg)

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QFontMetrics, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
@@ -43,7 +43,7 @@ from ndcg_gui.qt.ranking_model import RankingModel
 from ndcg_gui.qt.ranking_view import RankingView
 from ndcg_gui.qt.settings_store import restore_definition, save_definition
 
-QUERY_DOCK_WIDTH = 250
+QUERY_DOCK_WIDTH = 300
 
 
 def pane_title(text: str) -> QLabel:
@@ -53,6 +53,7 @@ def pane_title(text: str) -> QLabel:
     font.setBold(True)
     label.setFont(font)
     label.setContentsMargins(0, 2, 0, 2)
+    label.setWordWrap(True)  # a narrow pane wraps the title rather than widening the window
     return label
 
 
@@ -105,13 +106,18 @@ class MainWindow(QMainWindow):
         view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
         view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         header = view.horizontalHeader()
-        # Figures share the width (all eleven columns fit at 1280 px); rank and id keep theirs.
-        header.setMinimumSectionSize(40)
+        # Figures share the width but never shrink below a bold "0.0000" (the NDCG@k cell) or a
+        # header: a narrow pane scrolls rather than cutting figures short. Rank and id keep theirs.
+        bold = view.font()
+        bold.setBold(True)
+        narrowest = max(QFontMetrics(bold).horizontalAdvance("0.0000"),
+                        view.fontMetrics().horizontalAdvance("Ideal gr.")) + 6
+        header.setMinimumSectionSize(narrowest)
         header.setSectionResizeMode(QHeaderView.Stretch)
         header.setSectionResizeMode(0, QHeaderView.Fixed)
         header.setSectionResizeMode(1, QHeaderView.Interactive)
-        header.resizeSection(0, 40)
-        header.resizeSection(1, 100)
+        header.resizeSection(0, narrowest)
+        header.resizeSection(1, 80)
         return view
 
     def _build_layout(self) -> None:
@@ -151,7 +157,7 @@ class MainWindow(QMainWindow):
         self.main_splitter.addWidget(self.right_splitter)
         self.main_splitter.setStretchFactor(0, 0)
         self.main_splitter.setStretchFactor(1, 1)
-        self.main_splitter.setSizes([330, 950])
+        self.main_splitter.setSizes([300, 980])
 
         self.setCentralWidget(self.main_splitter)
         # The headline spans the whole width, above the query dock too: a fixed top dock.
@@ -188,6 +194,20 @@ class MainWindow(QMainWindow):
         action.triggered.connect(lambda _checked=False: slot())
         self.addAction(action)
         return action
+
+    def _fixed_label(self, action: QAction, text: str) -> QAction:
+        """A toolbar twin of `action` that keeps a short label: the undo actions' text names the
+        step ("Undo Set grade of doc-B"), which would widen the toolbar on every edit."""
+        twin = QAction(text, self)
+        twin.triggered.connect(lambda _checked=False: action.trigger())
+
+        def follow() -> None:
+            twin.setEnabled(action.isEnabled())
+            twin.setToolTip(action.text().replace("&", "") + " (" + action.shortcut().toString() + ")")
+
+        action.changed.connect(follow)
+        follow()
+        return twin
 
     def _build_actions(self) -> None:
         group = self.document.undo_group
@@ -241,9 +261,10 @@ class MainWindow(QMainWindow):
         bar.setObjectName("mainToolbar")
         bar.setMovable(False)
         bar.setToolButtonStyle(Qt.ToolButtonTextOnly)
-        for action in (self.files.open_action, self.files.save_action, None, self.undo_action,
-                       self.redo_action, None, self.move_up_action, self.move_down_action,
-                       self.add_row_action, self.delete_action, None, self.sort_action,
+        for action in (self.files.open_action, self.files.save_action, None,
+                       self._fixed_label(self.undo_action, "Undo"),
+                       self._fixed_label(self.redo_action, "Redo"), None, self.move_up_action,
+                       self.move_down_action, self.add_row_action, self.delete_action, None, self.sort_action,
                        self.reverse_action, self.reset_action, None, self.files.export_png_action,
                        self.files.export_svg_action, self.files.export_metrics_action):
             bar.addSeparator() if action is None else bar.addAction(action)

@@ -35,7 +35,7 @@ COLUMNS = [
     ("Document", "doc", "Document id"),
     ("Grade", "grade", "Relevance grade (unjudged documents count as 0)"),
     ("Gain", "gain", "Gain of the grade under the definition in use"),
-    ("Discount", "discount", "Discount at rank i"),
+    ("Disc.", "discount", "Discount at rank i"),
     ("Contrib.", "contribution", "What this rank adds to DCG: gain × discount"),
     ("CG", "cg", "Cumulative gain: sum of gains at ranks 1..i"),
     ("DCG", "dcg", "Discounted cumulative gain at ranks 1..i"),
@@ -205,6 +205,8 @@ class MetricsTableModel(QAbstractTableModel):
                 return "Unjudged: no grade for this document, so it counts as gain 0."
             return f"grade of {c['doc'][row]} = {f('grade')}"
         if name == "gain":
+            if not self._judged[row]:
+                return "gain = 0: the document is unjudged"
             return gain_formula(float(c["grade"][row]) if self._judged[row] else 0.0,
                                 float(c["gain"][row]), cfg)
         if name == "discount":

@@ -66,8 +66,9 @@ class QueryPanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         header = self.table.horizontalHeader()
+        # Every column as wide as its content (ids first); the last one takes what is left.
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(COL_QUERY, QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(True)
         header.setSectionResizeMode(COL_EDITED, QHeaderView.ResizeMode.Fixed)
         header.resizeSection(COL_EDITED, self.fontMetrics().horizontalAdvance("✎✎") + 8)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
@@ -87,6 +88,7 @@ class QueryPanel(QWidget):
         font = self.mean_label.font()
         font.setBold(True)
         self.mean_label.setFont(font)
+        self.mean_label.setWordWrap(True)
         self.empty_combo = self._policy_combo(
             "A query with judgments that the run returned nothing for: count it as NDCG 0 "
             "(trec_eval -c) or leave it out of the mean (trec_eval, pytrec_eval)"
@@ -97,6 +99,7 @@ class QueryPanel(QWidget):
         )
         policy_form = QFormLayout()
         policy_form.setContentsMargins(0, 0, 0, 0)
+        policy_form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # label above when narrow
         policy_form.addRow("Judged queries with no results:", self.empty_combo)
         policy_form.addRow("Queries with IDCG = 0:", self.undefined_combo)
         self.policy_note = QLabel(wordWrap=True)

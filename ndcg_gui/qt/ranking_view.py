@@ -29,12 +29,13 @@ class RankingView(QTableView):
         self.verticalHeader().hide()
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)  # no per-row measuring
+        # The document id takes what the figures leave; rank, grade and score keep their width.
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.Interactive)
-        header.setStretchLastSection(True)
-        header.resizeSection(RankingModel.RANK, 44)
-        header.resizeSection(RankingModel.DOC, 116)
-        header.resizeSection(RankingModel.GRADE, 64)
+        header.setSectionResizeMode(RankingModel.DOC, QHeaderView.Stretch)
+        header.setMinimumSectionSize(36)
+        header.setDefaultSectionSize(self.fontMetrics().horizontalAdvance("unjudged") + 16)
+        header.resizeSection(RankingModel.RANK, self.fontMetrics().horizontalAdvance("10000") + 14)
 
     def ranking_model(self) -> RankingModel:
         return self.model()  # type: ignore[return-value]

@@ -235,3 +235,26 @@ def test_dropped_files_open(window, tmp_path):
     assert order(window) == ["a", "b"]
     assert window.document.current_list().unretrieved == {"c": 1.0}
     assert Path(window.document.path).name == "r.run"
+
+
+def test_fits_a_1024_px_screen_and_the_toolbar_keeps_still(window, qtbot):
+    """A 1280 px laptop at 125 % gives about 1024 px: the window fits (the definition row takes a
+    second line), and the toolbar's Undo keeps its short label whatever the step it undoes."""
+    from PySide6.QtWidgets import QToolBar
+
+    window.show()
+    window.resize(1000, 700)
+    qtbot.waitUntil(lambda: window.width() == 1000)
+    assert window.minimumSizeHint().width() <= 1000
+    panel = window.headline.definition
+    assert panel._rows == 2 and panel.width() <= 1000
+    window.resize(1280, 800)
+    qtbot.waitUntil(lambda: panel._rows == 1)
+    bar = window.findChild(QToolBar)
+    labels = [a.text() for a in bar.actions()]
+    window.document.set_grade(1, 3)
+    assert [a.text() for a in bar.actions()] == labels and "Undo" in labels
+    undo = next(a for a in bar.actions() if a.text() == "Undo")
+    assert undo.isEnabled() and "Set grade" in undo.toolTip()
+    undo.trigger()
+    assert window.document.current_list().grades[1] == 2
