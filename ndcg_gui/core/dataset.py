@@ -129,6 +129,13 @@ class Dataset:
         """Every query: those with results in file order, then judged queries without results."""
         return list(self._queries)
 
+    def unjudged_queries(self) -> list[str]:
+        """Queries with results but no judgment at all while the pool is known: trec_eval (and
+        `evaluate`) leave them out, as nothing can be said of them."""
+        if self.qrels is None:
+            return []
+        return [q for q in self._slices if q not in self._pool]
+
     def __len__(self) -> int:
         return len(self._queries)
 

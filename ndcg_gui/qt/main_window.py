@@ -333,9 +333,10 @@ class MainWindow(QMainWindow):
         many = len(self.document.queries()) > 1
         if many and not self.query_dock.isVisible():
             self.query_dock.setVisible(True)
-            # After the layout has run (resizeDocks is ignored before the window is laid out).
-            QTimer.singleShot(0, lambda: self.resizeDocks([self.query_dock], [QUERY_DOCK_WIDTH],
-                                                          Qt.Horizontal))
+            if not getattr(self, "_dock_restored", False):  # else the width the person left it at
+                # After the layout has run (resizeDocks is ignored before the window is laid out).
+                QTimer.singleShot(0, lambda: self.resizeDocks([self.query_dock], [QUERY_DOCK_WIDTH],
+                                                              Qt.Horizontal))
         elif not many:
             self.query_dock.setVisible(False)
         self._update_title()
@@ -356,7 +357,9 @@ class MainWindow(QMainWindow):
             parts.append(f"{c.unretrieved} judged but not retrieved")
         queries = len(self.document.queries())
         if queries > 1:
-            parts.append(f"{queries} queries")
+            unjudged = len(self.document.dataset.unjudged_queries())
+            note = f" ({unjudged} without judgments, not scored)" if unjudged else ""
+            parts.append(f"{queries} queries{note}")
         self.status_counts.setText(" · ".join(parts))
 
     def _restore_settings(self) -> None:
@@ -366,6 +369,10 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         else:
             self.resize(1280, 800)
+        state = s.value("window/state")  # the query dock's width and place
+        self._dock_restored = isinstance(state, QByteArray) and not state.isEmpty()
+        if self._dock_restored:
+            self.restoreState(state)
         for splitter in (self.main_splitter, self.right_splitter):
             state = s.value(f"window/{splitter.objectName()}")
             if isinstance(state, QByteArray) and not state.isEmpty():
@@ -375,6 +382,7 @@ class MainWindow(QMainWindow):
     def save_settings(self) -> None:
         s = self.settings
         s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState())
         for splitter in (self.main_splitter, self.right_splitter):
             s.setValue(f"window/{splitter.objectName()}", splitter.saveState())
         save_definition(s, self.document)

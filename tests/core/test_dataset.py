@@ -118,3 +118,12 @@ def test_a_runs_tag_is_kept_through_edits_and_written_again(tmp_path):
     assert [line.split()[5] for line in out.read_text().splitlines()] == ["myrun", "myrun"]
     write_trec_run(edited, out, tag="other")
     assert out.read_text().split()[5] == "other"
+
+
+def test_queries_without_judgments_are_named():
+    run = pd.DataFrame({"query": ["a", "a", "b"], "doc": ["x", "y", "z"], "grade": np.nan})
+    qrels = pd.DataFrame({"query": ["a", "c"], "doc": ["x", "w"], "grade": [1.0, 2.0]})
+    ds = Dataset(run, qrels)
+    assert ds.unjudged_queries() == ["b"]
+    assert "b" not in ds.evaluate(10).index
+    assert Dataset(run.assign(grade=1.0)).unjudged_queries() == []

@@ -7,7 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QLabel
 
@@ -258,3 +258,23 @@ def test_fits_a_1024_px_screen_and_the_toolbar_keeps_still(window, qtbot):
     assert undo.isEnabled() and "Set grade" in undo.toolTip()
     undo.trigger()
     assert window.document.current_list().grades[1] == 2
+
+
+def test_the_query_docks_width_is_kept(qtbot, tmp_path, dialog_log):
+    def opened() -> MainWindow:
+        win = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
+        qtbot.addWidget(win)
+        win.show()
+        with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
+            win.files.open_path(run, qrels, ask=False)
+        qtbot.waitUntil(lambda: win.query_dock.isVisible())
+        return win
+
+    first = opened()
+    qtbot.waitUntil(lambda: abs(first.query_dock.width() - 300) <= 2)  # the first-time width
+    first.resizeDocks([first.query_dock], [380], Qt.Horizontal)
+    qtbot.waitUntil(lambda: abs(first.query_dock.width() - 380) <= 2)
+    first.save_settings()
+    second = opened()
+    qtbot.wait(50)
+    assert abs(second.query_dock.width() - 380) <= 2
