@@ -10,9 +10,9 @@ import math
 
 import pandas as pd
 import pytest
-import pytrec_eval
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pytrec_child import evaluate as pytrec_evaluate
 
 from ndcg_gui.core import MetricConfig, evaluate
 
@@ -53,7 +53,7 @@ def runs_and_qrels(draw):
 
 def pytrec(run_d, qrels_d, measure: str) -> dict[str, float]:
     # pytrec_eval scores queries that are both judged and retrieved (trec_eval without -c).
-    out = pytrec_eval.RelevanceEvaluator(qrels_d, {measure}).evaluate(run_d)
+    out = pytrec_evaluate(qrels_d, {measure}, run_d)
     name = measure.replace(".", "_")
     return {q: values[name] for q, values in out.items()}
 
