@@ -5,12 +5,12 @@ and start-up to the first window shown next to a bare PySide6 window.
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_gui.py --quick   # check it runs
 
 Move: the window (1280 x 800) shows a seeded list of 10,000 graded documents. One sample is
-`Document.move_rows` (the undo command, the core's recompute, the models' signals, the query
-browser's rescore) and then the event processing in which Qt paints what changed: the ranked list,
-the metrics table, the plot and the headline (an event filter checks that each got a Paint event).
-Two kinds of move: a drag near the top (row 3 to row 0, the rows on screen) and a far one
-(row 9,000 to row 1). Goal: median
-<= 16 ms (one frame at 60 Hz).
+`Document.move_rows` (the undo command, the core's recompute, the models' signals; the query
+browser rescores only when its panel shows, i.e. with several queries) and then the event
+processing in which Qt paints what changed: the ranked list, the metrics table, the plot and the
+headline (an event filter checks that each got a Paint event). Two kinds of move: a drag near the
+top (row 3 to row 0, the rows on screen) and a far one (row 9,000 to row 1). Goal: median <= 16 ms
+(one frame at 60 Hz).
 
 Start-up: wall time of a fresh process from launch until its first window has been shown and
 painted, for `ndcg-gui` (opening E1) and for a bare QWidget, median of several runs.
@@ -136,9 +136,10 @@ def bench_moves(n: int, rounds: int) -> None:
         start = time.perf_counter()
         for _ in range(rounds // 4):
             browser.scores.rescore_query(doc.current_query)
+            _ = browser.scores.result  # one query: rescored when read, not on the move
         rescore = (time.perf_counter() - start) * 1000 / (rounds // 4)
     print(f"  parts: the core's recompute (metrics table + headline figures) {recompute:.1f} ms; "
-          f"the query browser's rescore of the query {rescore:.1f} ms")
+          f"the query browser's rescore of the query when its panel shows (many queries) {rescore:.1f} ms")
     window.document.undo_group.activeStack().setClean()
     window.close()
 
