@@ -43,7 +43,7 @@ from ndcg_gui.qt.ranking_model import RankingModel
 from ndcg_gui.qt.ranking_view import RankingView
 from ndcg_gui.qt.settings_store import restore_definition, save_definition
 
-QUERY_DOCK_WIDTH = 300
+QUERY_DOCK_WIDTH = 320
 
 
 def pane_title(text: str) -> QLabel:

@@ -66,9 +66,8 @@ class QueryPanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         header = self.table.horizontalHeader()
-        # Every column as wide as its content (ids first); the last one takes what is left.
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        header.setSectionResizeMode(COL_QUERY, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(COL_EDITED, QHeaderView.ResizeMode.Fixed)
         header.resizeSection(COL_EDITED, self.fontMetrics().horizontalAdvance("✎✎") + 8)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
