@@ -16,7 +16,7 @@ from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.metrics import ndcg_at
 from ndcg_gui.core.ranked_list import RankedList
 from ndcg_gui.qt import dialogs
-from ndcg_gui.qt.main_window import MainWindow
+from ndcg_gui.qt.main_window import QUERY_DOCK_WIDTH, MainWindow
 
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 
@@ -271,7 +271,7 @@ def test_the_query_docks_width_is_kept(qtbot, tmp_path, dialog_log):
         return win
 
     first = opened()
-    qtbot.waitUntil(lambda: abs(first.query_dock.width() - 300) <= 2)  # the first-time width
+    qtbot.waitUntil(lambda: abs(first.query_dock.width() - QUERY_DOCK_WIDTH) <= 2)  # first-time width
     first.resizeDocks([first.query_dock], [380], Qt.Horizontal)
     qtbot.waitUntil(lambda: abs(first.query_dock.width() - 380) <= 2)
     first.save_settings()
