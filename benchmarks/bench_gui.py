@@ -22,6 +22,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -102,7 +103,10 @@ def bench_moves(n: int, rounds: int) -> None:
     rng = np.random.default_rng(7)
     grades = rng.integers(0, 4, n).astype(float)
     grades[rng.random(n) < 0.1] = np.nan  # some unjudged
-    window = MainWindow(settings=QSettings(os.devnull, QSettings.IniFormat))
+    # A throw-away settings file (never os.devnull: QSettings saves by writing a temporary file and
+    # renaming it over its path, which as root replaces /dev/null with a regular file).
+    settings = QSettings(os.path.join(tempfile.mkdtemp(), "bench.ini"), QSettings.IniFormat)
+    window = MainWindow(settings=settings)
     window.document.set_lists({"q": RankedList(docs=[f"doc-{i:05d}" for i in range(n)], grades=grades)})
     window.resize(1280, 800)
     window.show()
