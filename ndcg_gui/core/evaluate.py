@@ -282,8 +282,11 @@ def _top_by_buckets(codes: np.ndarray, nq: int, key: np.ndarray, k: int) -> np.n
     """
     n_buckets = int(np.clip(2 * len(key) // max(nq, 1), 64, 4096))
     lo, span = key.min(), key.max() - key.min()
-    scale = (n_buckets - 1) / span if 0 < span < np.inf else 0.0
-    bucket = ((key - lo) * scale).astype(np.int64)
+    with np.errstate(over="ignore"):  # a subnormal span overflows the scale: one bucket then
+        scale = (n_buckets - 1) / span if 0 < span < np.inf else 0.0
+    if not np.isfinite(scale):
+        scale = 0.0
+    bucket = np.clip((key - lo) * scale, 0, n_buckets - 1).astype(np.int64)
     counts = np.bincount(codes * n_buckets + bucket, minlength=nq * n_buckets).reshape(nq, n_buckets)
     at_or_above = np.cumsum(counts[:, ::-1], axis=1)  # column j: rows in buckets >= last - j
     reached = at_or_above[:, -1] >= k

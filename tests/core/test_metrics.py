@@ -201,3 +201,13 @@ def test_k_longer_than_the_list_keeps_the_ideal_cut_at_k():
     grades, judged = [1], [1, 1, 1]
     assert close(ndcg_at(grades, 2, judged=judged), 1 / (1 + 1 / math.log2(3)))
     assert close(ndcg_at(grades, None, judged=judged), 1 / (1 + 1 / math.log2(3) + 0.5))
+
+
+def test_evaluate_with_scores_a_subnormal_apart():
+    """Shuffled rows whose scores differ by less than the smallest normal float (once a crash)."""
+    from ndcg_gui.core import evaluate
+
+    run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "score": [0.0, 2.2e-311],
+                        "grade": [1.0, 2.0]})
+    result = evaluate(run.iloc[::-1], k=1, ties="trec")
+    assert result.loc["q", "ndcg"] == 1.0  # b (the higher score, grade 2) is first
