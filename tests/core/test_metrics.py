@@ -209,5 +209,5 @@ def test_evaluate_with_scores_a_subnormal_apart():
 
     run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "score": [0.0, 2.2e-311],
                         "grade": [1.0, 2.0]})
-    result = evaluate(run.iloc[::-1], k=1, ties="trec")
+    result = evaluate(run, k=1, ties="trec")
     assert result.loc["q", "ndcg"] == 1.0  # b (the higher score, grade 2) is first
