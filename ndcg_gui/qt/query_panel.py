@@ -52,9 +52,10 @@ class QueryPanel(QWidget):
         self._policy = MeanPolicy()
         self._summary: MeanSummary | None = None
         self._syncing = False
+        self._current: str | None = None  # the query open in the editor
 
         self.filter_edit = QLineEdit(placeholderText="Filter query ids…", clearButtonEnabled=True)
-        self.filter_edit.textChanged.connect(self.proxy.set_text)
+        self.filter_edit.textChanged.connect(lambda text: self._refilter(lambda: self.proxy.set_text(text)))
 
         self.table = QTableView()
         self.table.setModel(self.proxy)
@@ -153,6 +154,7 @@ class QueryPanel(QWidget):
 
     def set_current_query(self, query: str) -> None:
         """Select `query` in the table without announcing it (the document already knows)."""
+        self._current = query
         row = self.model.row_of(query)
         if row < 0:
             return
@@ -201,8 +203,25 @@ class QueryPanel(QWidget):
         self._set_subset(list(members), index)
 
     # ---- internals -------------------------------------------------------------------------
+    def _refilter(self, change) -> None:
+        """Apply a filter change without opening another query: the table's current row moves when
+        the open query is filtered away, and that must not count as picking a query."""
+        self._syncing = True
+        try:
+            change()
+            row = self.model.row_of(self._current) if self._current is not None else -1
+            index = self.proxy.mapFromSource(self.model.index(row, COL_QUERY)) if row >= 0 else QModelIndex()
+            if index.isValid():
+                flags = (QItemSelectionModel.SelectionFlag.ClearAndSelect
+                         | QItemSelectionModel.SelectionFlag.Rows)
+                self.table.selectionModel().setCurrentIndex(index, flags)
+            else:
+                self.table.selectionModel().clear()
+        finally:
+            self._syncing = False
+
     def _set_subset(self, queries: list[str] | None, index: int) -> None:
-        self.proxy.set_subset(queries)
+        self._refilter(lambda: self.proxy.set_subset(queries))
         self.histogram.set_picked(index)
         self._bin_row.setVisible(queries is not None)
         if queries is not None:

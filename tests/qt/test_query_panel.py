@@ -151,3 +151,22 @@ def test_no_queries_says_so(qtbot):
     panel.set_result(empty, 10)
     assert panel.mean_label.text() == "No queries"
     assert panel.summary is None
+
+
+def test_filtering_never_opens_another_query(qtbot, panel, result):
+    """Typing a filter or clicking a bar hides rows; the open query stays open (selected while it is
+    listed), and nothing is announced until the person picks a row."""
+    panel.set_current_query("405")
+    with qtbot.assertNotEmitted(panel.querySelected):
+        qtbot.keyClicks(panel.filter_edit, "41")  # 405 filtered away
+        assert panel.current_query() is None
+        panel.filter_edit.clear()  # listed again: selected again
+        assert panel.current_query() == "405"
+        panel.pick_bin(0)
+        panel.pick_bin(-1)
+    assert panel.current_query() == "405"
+    row = panel.proxy.mapFromSource(panel.model.index(panel.model.row_of("410"), COL_QUERY)).row()
+    rect = panel.table.visualRect(panel.proxy.index(row, COL_QUERY))
+    with qtbot.waitSignal(panel.querySelected) as blocker:
+        qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert blocker.args == ["410"]
