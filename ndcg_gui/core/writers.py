@@ -131,10 +131,11 @@ def write_csv(data: Dataset | RankedList, path: str | Path, queries: Sequence[st
 
 
 def write_trec_run(data: Dataset | RankedList, path: str | Path, tag: str | None = None) -> None:
-    """A TREC run (`qid Q0 docno rank score tag`). Scores are kept when they already put the
-    documents in their current order under trec_eval's rules; otherwise descending scores
-    n, n-1, ... are written, so trec_eval sees the lists in the order they have here. The tag is
-    `tag`, else the one the run was read with, else "ndcg-gui"."""
+    """A TREC run (`qid Q0 docno rank score tag`). A query's scores are kept when they already put
+    its documents in their current order under trec_eval's rules; otherwise (a reordered or typed
+    list) descending scores n, n-1, ... are written for that query only, so trec_eval sees every
+    list in the order it has here. The tag is `tag`, else the one the run was read with, else
+    "ndcg-gui"."""
     dataset = _as_dataset(data)
     run = dataset.run
     tag = tag or dataset.tag or "ndcg-gui"
@@ -151,9 +152,12 @@ def write_trec_run(data: Dataset | RankedList, path: str | Path, tag: str | None
             )
     pos = run.groupby("query", sort=False).cumcount().to_numpy()
     size = run.groupby("query", sort=False)["doc"].transform("size").to_numpy()
-    score = run["score"].to_numpy(float) if "score" in run else None
-    if score is None or not _trec_ordered(run["query"], doc, score):
-        score = (size - pos).astype(float)
+    rescored = (size - pos).astype(float)
+    if "score" in run:
+        score = run["score"].to_numpy(float)
+        score = np.where(_out_of_trec_order(run["query"], doc, score), rescored, score)
+    else:
+        score = rescored
     lines = [
         f"{q} Q0 {d} {r} {fmt(s)} {tag}\n"
         for q, d, r, s in zip(query, doc, (pos + 1).tolist(), score.tolist(), strict=True)
@@ -161,14 +165,14 @@ def write_trec_run(data: Dataset | RankedList, path: str | Path, tag: str | None
     atomic_write(path, lambda f: f.writelines(lines))
 
 
-def _trec_ordered(query: pd.Series, doc: pd.Series, score: np.ndarray) -> bool:
-    """True when sorting by (score desc, docno desc) within each query keeps the current order."""
-    if np.isnan(score).any():
-        return False
+def _out_of_trec_order(query: pd.Series, doc: pd.Series, score: np.ndarray) -> np.ndarray:
+    """True on every row of a query whose rows sorting by (score desc, docno desc) would move, or
+    that lacks a score (rows grouped by query)."""
     qc, _ = pd.factorize(query, sort=False)
-    doc_rank, _ = pd.factorize(doc, sort=True)
-    order = np.lexsort((-doc_rank, -score, qc))
-    return bool(np.array_equal(order, np.arange(len(order))))
+    doc_rank, _ = pd.factorize(doc, sort=True)  # code point order = UTF-8 byte order
+    order = np.lexsort((-doc_rank, -np.nan_to_num(score, nan=-np.inf), qc))
+    moved = order != np.arange(len(order))
+    return np.isin(qc, np.unique(qc[moved | np.isnan(score)]))
 
 
 def write_qrels(data: Dataset | RankedList, path: str | Path) -> None:

@@ -171,3 +171,20 @@ def test_summary_csv_lists_judged_queries_without_results(tmp_path):
     assert (one.n_docs, one.n_judged, one.dcg) == (2, 1, 1.0)
     assert one.idcg == pytest.approx(2 + 1 / np.log2(3))
     assert table.iloc[1].tolist()[1:] == [0, 0, 0.0, 1.0, 0.0]
+
+
+def test_a_reordered_query_gets_new_scores_and_the_others_keep_theirs(tmp_path):
+    from ndcg_gui.core.readers import load
+    from ndcg_gui.core.writers import write_trec_run
+
+    src = tmp_path / "in.run"
+    src.write_text("q1 Q0 a 1 3.5 r\nq1 Q0 b 2 2.25 r\nq2 Q0 c 1 9 r\nq2 Q0 d 2 8 r\n")
+    ds = load(src)
+    edited = ds.with_lists({"q1": ds.ranked_list("q1").reordered([1, 0])})
+    out = tmp_path / "out.run"
+    write_trec_run(edited, out)
+    lines = [line.split() for line in out.read_text().splitlines()]
+    assert [(f[0], f[2], float(f[4])) for f in lines] == [
+        ("q1", "b", 2.0), ("q1", "a", 1.0), ("q2", "c", 9.0), ("q2", "d", 8.0)]
+    again = load(out)
+    assert again.ranked_list("q1").docs.tolist() == ["b", "a"]
