@@ -42,7 +42,7 @@ def _positive_int(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from ndcg_gui.core.config import PRESETS
+    from ndcg_gui.core.config import DEFAULT_K, PRESETS
     from ndcg_gui.core.options import DISCOUNT_HELP, GAIN_HELP
 
     parser = argparse.ArgumentParser(
@@ -60,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--query", help="the query to open or export (default: the first)")
     parser.add_argument(
         "-k", type=_positive_int, default=None,
-        help="cut-off k (default: 10 in the window; whole lists in exports)",
+        help=f"cut-off k (default {DEFAULT_K}, in the window and --summary-csv alike; "
+        "--metrics-csv writes every rank unless -k is given)",
     )
     parser.add_argument(
         "--preset", choices=list(PRESETS),
@@ -114,6 +115,7 @@ def run_headless(options: argparse.Namespace) -> int:
 
 
 def export(options: argparse.Namespace) -> None:
+    from ndcg_gui.core.config import DEFAULT_K
     from ndcg_gui.core.options import config_from_options
     from ndcg_gui.core.readers import load
     from ndcg_gui.core.writers import write_metrics_csv, write_summary_csv
@@ -121,7 +123,8 @@ def export(options: argparse.Namespace) -> None:
     config, ties = config_from_options(options.preset, options.gain, options.discount)
     dataset = load(options.file, options.qrels)
     if options.summary_csv:
-        write_summary_csv(dataset, options.summary_csv, options.k, config, ties)
+        k = options.k if options.k is not None else DEFAULT_K  # the window's numbers
+        write_summary_csv(dataset, options.summary_csv, k, config, ties)
     if options.metrics_csv:
         query = pick_query(dataset, options.query)
         write_metrics_csv(dataset.ranked_list(query), options.metrics_csv, config, options.k)

@@ -158,3 +158,19 @@ def test_an_internal_error_is_one_line_too(tmp_path, files, monkeypatch, capsys)
     assert main([str(files[0]), "--summary-csv", str(tmp_path / "s.csv")]) == 1
     err = capsys.readouterr().err
     assert err == "ndcg-gui: internal error (RuntimeError: boom); please report it\n"
+
+
+def test_summary_without_k_has_the_windows_numbers(tmp_path):
+    """No -k: the cut-off the window opens with (10), so the export and the query panel agree."""
+    from ndcg_gui.assets import resource_path
+    from ndcg_gui.core.config import DEFAULT_K
+    from ndcg_gui.core.readers import load
+
+    out = tmp_path / "summary.csv"
+    with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
+        assert main([str(run), "--qrels", str(qrels), "--summary-csv", str(out)]) == 0
+        expected = load(run, qrels).summary(DEFAULT_K)
+    written = pd.read_csv(out, dtype={"query": str})
+    assert DEFAULT_K == 10
+    pd.testing.assert_series_equal(written["ndcg"], expected["ndcg"], check_exact=False, rtol=1e-12)
+    assert written["query"].tolist() == expected["query"].tolist()

@@ -17,6 +17,8 @@ IdealName = Literal["judged", "retrieved"]
 NegativeName = Literal["keep", "zero"]
 TiesName = Literal["trec", "file", "average"]
 
+DEFAULT_K = 10  # the cut-off the window opens with and the summary export uses unless told
+
 
 class GainTable(Mapping[float, float]):
     """A read-only, hashable grade → gain mapping (so `MetricConfig` stays frozen and hashable)."""

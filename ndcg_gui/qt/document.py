@@ -41,13 +41,11 @@ import shiboken6
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoGroup, QUndoStack
 
-from ndcg_gui.core.config import MetricConfig, TiesName
+from ndcg_gui.core.config import DEFAULT_K, MetricConfig, TiesName
 from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.list_report import metrics_table, summarize
 from ndcg_gui.core.ranked_list import RankedList
 from ndcg_gui.qt.commands import MoveRowsCommand, SetListCommand
-
-DEFAULT_K = 10
 
 
 class Document(QObject):
