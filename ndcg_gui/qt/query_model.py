@@ -63,6 +63,7 @@ class QueryTableModel(QAbstractTableModel):
         after an edit or a new k) only repaint, so the view keeps its selection and scroll."""
         queries = result.index.to_numpy(dtype=object)
         same_rows = np.array_equal(queries, self._queries)
+        before = (self._docs, self._judged, self._dcg, self._idcg, self._ndcg) if same_rows else ()
         if not same_rows:
             self.beginResetModel()
             self._queries = queries
@@ -82,17 +83,32 @@ class QueryTableModel(QAbstractTableModel):
             return
         if k_changed:
             self.headerDataChanged.emit(Qt.Orientation.Horizontal, COL_JUDGED, COL_NDCG)
-        if len(queries):
-            self.dataChanged.emit(self.index(0, 0), self.index(len(queries) - 1, COL_NDCG))
+        if k_changed:  # every figure is of another k
+            if len(queries):
+                self.dataChanged.emit(self.index(0, 0), self.index(len(queries) - 1, COL_NDCG))
+            return
+        old = np.column_stack(before).astype(float)
+        new = np.column_stack((self._docs, self._judged, self._dcg, self._idcg, self._ndcg)).astype(float)
+        same = (old == new) | (np.isnan(old) & np.isnan(new))
+        self._rows_changed(np.flatnonzero(~same.all(axis=1)))
 
     def set_edited(self, queries: Iterable[str]) -> None:
         """Mark these queries (and only these) as edited in this session."""
         edited = {str(q) for q in queries}
         if edited == self._edited:
             return
+        flipped = edited ^ self._edited
         self._edited = edited
-        if self.rowCount():
-            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, COL_NDCG))
+        self._rows_changed(np.array([self._row_of[q] for q in flipped if q in self._row_of], dtype=np.int64))
+
+    def _rows_changed(self, rows: np.ndarray) -> None:
+        """Repaint these rows only: a whole-table dataChanged makes the sorting proxy sort every
+        row again (about 0.2 s with 2,000 queries), one row's moves only that row."""
+        if len(rows) > 64:
+            self.dataChanged.emit(self.index(int(rows.min()), 0), self.index(int(rows.max()), COL_NDCG))
+            return
+        for row in rows.tolist():
+            self.dataChanged.emit(self.index(row, 0), self.index(row, COL_NDCG))
 
     # ---- lookups ---------------------------------------------------------------------------
     def query_at(self, row: int) -> str:
@@ -216,9 +232,11 @@ class QueryFilterProxy(QSortFilterProxyModel):
         return self._subset
 
     def _change_filter(self, **changes) -> None:
+        text, subset = changes.get("text", self._text), changes.get("subset", self._subset)
+        if (text, subset) == (self._text, self._subset):
+            return  # refiltering sorts every row again
         self.beginFilterChange()
-        self._text = changes.get("text", self._text)
-        self._subset = changes.get("subset", self._subset)
+        self._text, self._subset = text, subset
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:

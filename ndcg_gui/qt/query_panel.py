@@ -67,8 +67,13 @@ class QueryPanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # Figures sized to their content when the queries change, not on every edit: measuring
+        # columns (ResizeToContents) reads a thousand rows per repaint.
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(COL_QUERY, QHeaderView.ResizeMode.Stretch)
+        header.setResizeContentsPrecision(200)
+        self.model.modelReset.connect(self._fit_columns)
+        self.model.headerDataChanged.connect(lambda *_: self._fit_columns())
         header.setSectionResizeMode(COL_EDITED, QHeaderView.ResizeMode.Fixed)
         header.resizeSection(COL_EDITED, self.fontMetrics().horizontalAdvance("✎✎") + 8)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
@@ -143,11 +148,11 @@ class QueryPanel(QWidget):
         self.model.set_result(result, k)
         picked, subset = self.histogram.picked, self.proxy.subset
         self._show_summary()
-        if same_queries and subset is not None:
+        if not same_queries:
+            self._set_subset(None, -1)
+        elif subset is not None:
             # A re-score keeps the queries the user picked, so the one being edited stays listed.
             self.histogram.set_picked(picked)
-        else:
-            self._set_subset(None, -1)
 
     def set_edited(self, queries) -> None:
         self.model.set_edited(queries)
@@ -203,6 +208,10 @@ class QueryPanel(QWidget):
         self._set_subset(list(members), index)
 
     # ---- internals -------------------------------------------------------------------------
+    def _fit_columns(self) -> None:
+        for column in range(COL_QUERY + 1, self.model.columnCount()):
+            self.table.resizeColumnToContents(column)
+
     def _refilter(self, change) -> None:
         """Apply a filter change without opening another query: the table's current row moves when
         the open query is filtered away, and that must not count as picking a query."""

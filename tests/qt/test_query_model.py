@@ -146,3 +146,18 @@ def test_edited_queries_are_marked_and_sort_first(qtbot, model, proxy):
     assert {proxy.index(r, COL_QUERY).data() for r in range(2)} == {"405", "420"}
     with qtbot.assertNotEmitted(model.dataChanged):
         model.set_edited(["420", "405"])
+
+
+def test_an_edit_repaints_only_its_querys_row(qtbot, model, result):
+    """One query rescored, or marked edited: one row signalled, so a sorting proxy over thousands
+    of queries moves that row only."""
+    changed = []
+    model.dataChanged.connect(lambda a, b: changed.append((a.row(), b.row())))
+    rescored = result.copy()
+    rescored.loc["407", "ndcg"] = 0.123
+    model.set_result(rescored, 10)
+    row = model.row_of("407")
+    assert changed == [(row, row)]
+    changed.clear()
+    model.set_edited({"407"})
+    assert changed == [(row, row)]
