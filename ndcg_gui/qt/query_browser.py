@@ -74,6 +74,7 @@ class QueryBrowser(QObject):
 
     # ---- document -> panel ------------------------------------------------------------------
     def _show_scores(self) -> None:
+        self.panel.set_unscored(len(self.document.dataset.unjudged_queries()))
         self.panel.set_result(self.scores.result, self.document.k)
         self.panel.set_edited(self.document.edited_queries())
 

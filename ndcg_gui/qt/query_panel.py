@@ -53,6 +53,7 @@ class QueryPanel(QWidget):
         self._summary: MeanSummary | None = None
         self._syncing = False
         self._current: str | None = None  # the query open in the editor
+        self._unscored = 0  # queries with results but no judgments: not listed
 
         self.filter_edit = QLineEdit(placeholderText="Filter query ids…", clearButtonEnabled=True)
         self.filter_edit.textChanged.connect(lambda text: self._refilter(lambda: self.proxy.set_text(text)))
@@ -153,6 +154,12 @@ class QueryPanel(QWidget):
         elif subset is not None:
             # A re-score keeps the queries the user picked, so the one being edited stays listed.
             self.histogram.set_picked(picked)
+
+    def set_unscored(self, count: int) -> None:
+        """How many queries of the file have results but no judgment (left out, as trec_eval does)."""
+        if count != self._unscored:
+            self._unscored = count
+            self._show_summary()
 
     def set_edited(self, queries) -> None:
         self.model.set_edited(queries)
@@ -256,6 +263,9 @@ class QueryPanel(QWidget):
             notes.append(f"{self._summary.empty} judged {_queries(self._summary.empty)} with no results")
         if self._summary.undefined:
             notes.append(f"{self._summary.undefined} {_queries(self._summary.undefined)} with IDCG = 0")
+        if self._unscored:
+            notes.append(f"{self._unscored} {_queries(self._unscored)} without judgments, not listed "
+                         "(nothing to score them by)")
         self.policy_note.setText("; ".join(notes))
         self.policy_note.setVisible(bool(notes))
         in_mean = result.loc[counted(result, self._policy), "ndcg"].to_numpy()

@@ -239,3 +239,10 @@ def test_command_line_big_file_opens_in_the_background_at_its_query(qtbot, backg
     assert doc.current_query == "412" and doc.k == 5
     assert browser.panel.current_query() == "412"
     pd.testing.assert_frame_equal(browser.scores.result, doc.evaluate())
+
+
+def test_the_panel_says_which_queries_it_cannot_score(loaded):
+    """Query 426 has results but no judgment: not listed (as trec_eval), and the panel says so."""
+    panel = loaded.query_browser.panel
+    assert panel.model.row_of("426") == -1
+    assert "1 query without judgments, not listed" in panel.policy_note.text()
