@@ -16,6 +16,15 @@ import traceback
 from typing import Any, BinaryIO
 
 HEADER = struct.Struct("<Q")
+WORKER_FLAG = "--load-worker"  # how the frozen bundle's executable is asked to be a worker
+
+
+def command() -> list[str]:
+    """How to start a worker: this module under the running Python, or, in a frozen bundle (no
+    Python to run -m with), the bundle's own executable with WORKER_FLAG."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, WORKER_FLAG]
+    return [sys.executable, "-m", "ndcg_gui.core.load_worker"]
 
 
 def write_message(out: BinaryIO, message: tuple) -> None:

@@ -110,12 +110,12 @@ class _Job(QObject):
     def _load_in_process(self) -> tuple[Any, Any]:
         """The readers (and `then`) in `python -m ndcg_gui.core.load_worker`; the dataset comes back
         packed and is rebuilt here in short steps (see core.packed)."""
-        from ndcg_gui.core.load_worker import read_message
+        from ndcg_gui.core.load_worker import command, read_message
         from ndcg_gui.core.packed import unpack
 
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         process = subprocess.Popen(
-            [sys.executable, "-m", "ndcg_gui.core.load_worker"],
+            command(),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
         )
         self._process = process
@@ -164,8 +164,8 @@ class BackgroundLoader(QObject):
     def __init__(self, load: LoadFn | None = None, process: bool | None = None,
                  parent: QObject | None = None) -> None:
         """`load` replaces the readers (tests); it runs in the thread. `process` forces the loader
-        process on or off; None chooses by file size (never in a frozen bundle, whose executable
-        is the app itself)."""
+        process on or off; None chooses by file size (a frozen bundle starts its own executable
+        as the worker, see `core.load_worker.command`)."""
         super().__init__(parent)
         self._load = load
         self._process = process
@@ -182,7 +182,7 @@ class BackgroundLoader(QObject):
             return False
         if self._process is not None:
             return self._process
-        return not getattr(sys, "frozen", False) and _size(path) + _size(qrels) >= PROCESS_THRESHOLD
+        return _size(path) + _size(qrels) >= PROCESS_THRESHOLD
 
     def start(self, path: str | Path, qrels: str | Path | None = None, then: ThenFn | None = None) -> None:
         """Load `path` (with `qrels`) in the background; a load under way is cancelled first."""

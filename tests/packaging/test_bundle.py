@@ -39,3 +39,30 @@ def test_bundle_renders_the_window(bundle, tmp_path):
     shot = tmp_path / "bundle.png"
     run([str(BINARY), "--screenshot", str(shot)], cwd=tmp_path, env=env)
     assert_same_window(shot, reference_screenshot(tmp_path / "reference.png"))
+
+
+def test_bundle_reads_big_files_in_its_own_worker_process(bundle, tmp_path):
+    """The window starts `ndcg-gui --load-worker` for big files (the bundle has no Python to run
+    `-m` with): it answers a request with the packed dataset, as the source tree's worker does."""
+    import io
+    import pickle
+
+    from ndcg_gui.assets import resource_path
+    from ndcg_gui.core.load_worker import WORKER_FLAG, read_message
+    from ndcg_gui.core.packed import unpack
+    from ndcg_gui.core.readers import load
+
+    with resource_path("examples/sample.run") as run_path, resource_path("examples/sample.qrels") as qrels:
+        request = pickle.dumps({"path": str(run_path), "qrels": str(qrels), "then": None})
+        env = clean_env() | {"PATH": "/usr/bin:/bin"}
+        done = subprocess.run([str(BINARY), WORKER_FLAG], input=request, capture_output=True,
+                              cwd=tmp_path, env=env, timeout=120)
+        expected = load(run_path, qrels)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    stream = io.BytesIO(done.stdout)
+    messages = iter(lambda: read_message(stream), None)
+    last = [m for m in messages if m[0] != "progress"][-1]
+    assert last[0] == "done"
+    dataset = unpack(last[1])
+    assert dataset.queries() == expected.queries()
+    assert dataset.evaluate(10).equals(expected.evaluate(10))

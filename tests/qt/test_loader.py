@@ -235,3 +235,13 @@ def test_big_files_go_to_a_process_small_ones_stay_in_the_thread(tmp_path):
         f.truncate(PROCESS_THRESHOLD)
     assert loader.uses_process(big, None)
     assert not BackgroundLoader(load=SlowReader()).uses_process(big, None)
+
+
+def test_a_frozen_bundle_starts_itself_as_the_worker(monkeypatch):
+    import sys
+
+    from ndcg_gui.core import load_worker
+
+    assert load_worker.command() == [sys.executable, "-m", "ndcg_gui.core.load_worker"]
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert load_worker.command() == [sys.executable, load_worker.WORKER_FLAG]
