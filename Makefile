@@ -37,7 +37,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
 
 screenshot: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(PY) -m ndcg_gui --screenshot resources/screenshot.png
+	QT_QPA_PLATFORM=offscreen $(PY) -m ndcg_gui --screenshot packaging/screenshots/window.png
 
 package: $(STAMP)
 	$(PY) -m PyInstaller --noconfirm --clean --distpath dist --workpath build/pyinstaller packaging/ndcg-gui.spec

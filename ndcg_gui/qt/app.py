@@ -40,7 +40,10 @@ def app_icon() -> QIcon:
 
 
 def make_application() -> QApplication:
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    # `-name`: the X11 WM_CLASS instance, which desktops match with the .desktop file's
+    # StartupWMClass; otherwise it is argv[0]'s name ("python" under `python -m ndcg_gui`).
+    # The Wayland app id comes from setDesktopFileName below.
+    app = QApplication.instance() or QApplication([*sys.argv[:1], "-name", DESKTOP_FILE])
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName(APP_NAME)
     app.setOrganizationName(ORGANIZATION)

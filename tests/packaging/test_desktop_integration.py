@@ -38,13 +38,14 @@ def test_desktop_file_launches_the_installed_gui_script():
     entry = desktop_entry()
     gui_scripts = tomllib.loads(PYPROJECT.read_text())["project"]["gui-scripts"]
     assert entry["Exec"].split()[0] in gui_scripts
-    # The window's WM class (QGuiApplication.desktopFileName) must equal the desktop file id.
+    # The window's X11 WM_CLASS instance (`-name`) and Wayland app id (desktopFileName) must
+    # equal the desktop file id.
     assert entry["StartupWMClass"] == DESKTOP.stem
     assert entry["Icon"] == "ndcg-gui"
 
 
 def test_window_announces_the_desktop_file_id():
-    # Qt derives the window's WM class / Wayland app id from this; it must match StartupWMClass.
+    # make_application gives it as the X11 WM_CLASS instance (-name) and the Wayland app id.
     from ndcg_gui.qt.app import DESKTOP_FILE
 
     assert desktop_entry()["StartupWMClass"] == DESKTOP_FILE
