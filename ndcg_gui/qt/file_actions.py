@@ -150,9 +150,13 @@ class FileActions(QObject):
         return self.save_to(doc.path, ".run" if kind == "trec_run" else ".csv")
 
     def save_as(self) -> bool:
-        start = str(self.document.path.with_suffix(".csv")) if self.document.path else self._start_dir()
+        doc = self.document
+        # A run is offered as a run first, anything else as CSV.
+        as_run = getattr(doc.dataset, "kind", "csv") == "trec_run"
+        first = "TREC run (*.run)" if as_run else "CSV (*.csv)"
+        start = str(doc.path.with_suffix(SAVE_FILTERS[first])) if doc.path else self._start_dir()
         path, chosen = QFileDialog.getSaveFileName(self.window, "Save the list", start,
-                                                   ";;".join(SAVE_FILTERS))
+                                                   ";;".join(SAVE_FILTERS), first)
         if not path:
             return False
         suffix = SAVE_FILTERS.get(chosen, ".csv")
