@@ -8,6 +8,7 @@ short calls (about 10 ms each), so the window's thread gets its turn between the
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -41,11 +42,13 @@ def _unpack_column(packed: dict[str, Any]) -> pd.Series:
     if "objects" in packed:
         return pd.Series(packed["objects"], dtype=packed["dtype"])
     dtype = packed["dtype"]
-    # Typed chunk by chunk: one call over millions of values would hold the GIL too long.
-    parts = [
-        pd.Series(np.array(chunk.decode("utf-8", "surrogatepass").split(_SEP), dtype=object), dtype=dtype)
-        for chunk in packed["text"]
-    ]
+    # Typed chunk by chunk: one call over millions of values would hold the GIL too long; and the
+    # GIL is handed over after each chunk (sleep(0)), so the window's thread runs between them.
+    parts = []
+    for chunk in packed["text"]:
+        values = np.array(chunk.decode("utf-8", "surrogatepass").split(_SEP), dtype=object)
+        parts.append(pd.Series(values, dtype=dtype))
+        time.sleep(0)
     if not parts:
         return pd.Series([], dtype=dtype)
     return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]

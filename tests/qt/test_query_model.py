@@ -161,3 +161,22 @@ def test_an_edit_repaints_only_its_querys_row(qtbot, model, result):
     changed.clear()
     model.set_edited({"407"})
     assert changed == [(row, row)]
+
+
+def test_a_sorted_proxy_follows_rescores_and_edited_marks(model, proxy, result):
+    """The proxy compares cached sort keys: they must be fresh after every change of the model."""
+    def order():
+        return [proxy.index(r, COL_QUERY).data() for r in range(proxy.rowCount())]
+
+    proxy.sort(COL_NDCG, Qt.SortOrder.AscendingOrder)
+    assert order()[0] == result["ndcg"].idxmin()
+    best = result["ndcg"].idxmax()
+    rescored = result.copy()
+    rescored.loc[best, "ndcg"] = -1.0  # now the worst
+    model.set_result(rescored, 10)
+    assert order()[0] == best
+    proxy.sort(COL_EDITED, Qt.SortOrder.DescendingOrder)
+    model.set_edited({"418"})
+    assert order()[0] == "418"
+    proxy.sort(COL_QUERY, Qt.SortOrder.AscendingOrder)
+    assert order() == sorted(result.index, key=int)
