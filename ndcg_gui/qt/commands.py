@@ -10,7 +10,7 @@ from PySide6.QtGui import QUndoCommand
 from ndcg_gui.core.ranked_list import RankedList
 
 if TYPE_CHECKING:
-    from ndcg_gui.qt.document import Document
+    from ndcg_gui.qt.document import Document, Session
 
 
 class SetListCommand(QUndoCommand):
@@ -42,6 +42,23 @@ class MoveRowsCommand(QUndoCommand):
 
     def undo(self) -> None:
         self._doc._install(self._query, self._before, inverse_move(*self._move))
+
+
+class OpenCommand(QUndoCommand):
+    """Opening a file (or starting a new list): the first step of the new document's first query.
+    Undoing it brings back the document that was open, with its edits and undo history; the new
+    one is dropped with its history, this step included, so there is nothing to redo (open the file
+    again instead)."""
+
+    def __init__(self, doc: Document, before: Session, text: str) -> None:
+        super().__init__(text)
+        self._doc, self._before = doc, before
+
+    def redo(self) -> None:
+        pass  # pushed once the file is open: nothing to do
+
+    def undo(self) -> None:
+        self._doc._restore_session(self._before)
 
 
 def inverse_move(first: int, count: int, destination: int) -> tuple[int, int, int]:

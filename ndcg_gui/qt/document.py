@@ -8,8 +8,10 @@ Data flows one way::
 
 API for the other parts of the window (the query browser uses the same):
 
-- `set_dataset(ds, path=None)`: a loaded `core.dataset.Dataset`. Starts a fresh session: edits
-  and undo history are dropped (the window asks about unsaved changes first).
+- `set_dataset(ds, path=None, undoable=False)`: a loaded `core.dataset.Dataset`. Starts a fresh
+  session (the window asks about unsaved changes first); with `undoable` the open is the new
+  session's first undo step, whose undo brings back the previous document with its edits and undo
+  history (`Session`).
   `set_lists({q: RankedList})` does the same for lists made in code (tests, a typed list).
 - `queries()`, `current_query`, `set_current_query(q)`: switch the editor to another query. Each
   query keeps its edited list and its own undo stack (`undo_group` holds them; the active stack is
@@ -32,7 +34,7 @@ Signals: `rowsAboutToMove(first, count, destination)` then `listChanged(move)` (
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -45,7 +47,24 @@ from ndcg_gui.core.config import DEFAULT_K, MetricConfig, TiesName
 from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.list_report import metrics_table, summarize
 from ndcg_gui.core.ranked_list import RankedList
-from ndcg_gui.qt.commands import MoveRowsCommand, SetListCommand
+from ndcg_gui.qt.commands import MoveRowsCommand, OpenCommand, SetListCommand
+
+# A document bigger than this is not kept in memory to undo the opening of another file.
+KEEP_FOR_UNDO_ROWS = 1_000_000
+
+
+@dataclass
+class Session:
+    """Everything a file open replaces, kept by the open's undo step."""
+
+    dataset: Dataset
+    path: Path | None
+    qrels_path: Path | None
+    display_name: str
+    queries: list[str]
+    lists: dict[str, RankedList]
+    stacks: dict[str, QUndoStack]
+    current_query: str
 
 
 class Document(QObject):
@@ -82,23 +101,31 @@ class Document(QObject):
 
     # ---- the loaded data -------------------------------------------------------------------
     def set_dataset(self, dataset: Dataset, path: str | Path | None = None,
-                    qrels_path: str | Path | None = None, name: str | None = None) -> None:
+                    qrels_path: str | Path | None = None, name: str | None = None,
+                    undoable: bool = False) -> None:
         """Show a loaded dataset, opening its first query. Edits and undo history start afresh.
-        `path` is where Save writes (None: Save asks); `name` is what the title shows."""
+        `path` is where Save writes (None: Save asks); `name` is what the title shows. `undoable`:
+        the open is an undo step that brings back the document open now (unless that one is empty,
+        or too big to keep)."""
+        before = self._detach_session() if undoable and self._worth_keeping() else None
         self.dataset = dataset
         self.path = Path(path) if path is not None else None
         self.qrels_path = Path(qrels_path) if qrels_path is not None else None
         self.display_name = name or (self.path.name if self.path else "untitled")
         self._new_session()
+        if before is not None:
+            self.undo_stack.push(OpenCommand(self, before, f"Open {self.display_name}"))
+            self.undo_stack.setClean()
 
-    def set_lists(self, lists: Mapping[str, RankedList], path: str | Path | None = None) -> None:
+    def set_lists(self, lists: Mapping[str, RankedList], path: str | Path | None = None,
+                  undoable: bool = False) -> None:
         """Lists made in code (a typed list, tests) as the document, in the given query order."""
         named = {str(q): replace(lst, query=str(q)) for q, lst in lists.items()}
         (first, *_), rest = named.values(), dict(list(named.items())[1:])
         dataset = Dataset.from_ranked_list(first)
         if rest:
             dataset = dataset.with_lists(rest)
-        self.set_dataset(replace(dataset, path=Path(path) if path else None))
+        self.set_dataset(replace(dataset, path=Path(path) if path else None), undoable=undoable)
 
     def _new_session(self) -> None:
         for stack in self._stacks.values():
@@ -117,6 +144,40 @@ class Document(QObject):
         self.listChanged.emit(None)
         self.metricsChanged.emit()
         self.cleanChanged.emit(True)
+
+    def _worth_keeping(self) -> bool:
+        rows = len(self.dataset.run) + (0 if self.dataset.qrels is None else len(self.dataset.qrels))
+        typed = any(len(lst) for lst in self._lists.values())  # lists typed into an empty document
+        return rows <= KEEP_FOR_UNDO_ROWS and (rows > 0 or typed)
+
+    def _detach_session(self) -> Session:
+        """The open document, its undo stacks taken out of the group (kept, not deleted)."""
+        session = Session(self.dataset, self.path, self.qrels_path, self.display_name,
+                          list(self._queries), dict(self._lists), dict(self._stacks), self.current_query)
+        for stack in self._stacks.values():
+            self.undo_group.removeStack(stack)
+        self._stacks = {}
+        return session
+
+    def _restore_session(self, session: Session) -> None:
+        """Undo of an open: the document detached by it comes back; the current one is dropped."""
+        for stack in self._stacks.values():
+            self.undo_group.removeStack(stack)
+            stack.deleteLater()  # one of them is running this undo: deleted once it returns
+        self.dataset, self.path, self.qrels_path = session.dataset, session.path, session.qrels_path
+        self.display_name = session.display_name
+        self._queries, self._lists, self._stacks = session.queries, session.lists, session.stacks
+        for stack in self._stacks.values():
+            self.undo_group.addStack(stack)
+        self.current_query = session.current_query
+        self._list = self.list_for(self.current_query)
+        self._activate_stack(self.current_query)
+        self._recompute()
+        self.datasetChanged.emit()
+        self.currentQueryChanged.emit(self.current_query)
+        self.listChanged.emit(None)
+        self.metricsChanged.emit()
+        self.cleanChanged.emit(self.is_clean())
 
     def queries(self) -> list[str]:
         return list(self._queries)

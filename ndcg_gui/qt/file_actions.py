@@ -73,7 +73,8 @@ class FileActions(QObject):
         if problem is not None:
             dialogs.show_error(self.window, "Could not open the file", problem)
             return False
-        self.window.statusBar().showMessage(f"Opened {Path(path).name}", 5000)
+        back = " (Ctrl+Z goes back to the previous list)" if self.document.undo_group.canUndo() else ""
+        self.window.statusBar().showMessage(f"Opened {Path(path).name}{back}", 8000)
         return True
 
     def load(self, path: str | Path, qrels: str | Path | None = None) -> str | None:
@@ -90,7 +91,7 @@ class FileActions(QObject):
 
             log = write_log(traceback.format_exc())
             return f"{Path(path).name}: unexpected error while reading: {err} (details in {log})"
-        self.document.set_dataset(dataset, path, qrels)
+        self.document.set_dataset(dataset, path, qrels, undoable=True)
         self.add_recent(path, qrels)
         return None
 
@@ -115,7 +116,7 @@ class FileActions(QObject):
             return
         from ndcg_gui.core.ranked_list import RankedList
 
-        self.document.set_lists({"": RankedList.from_grades([])})
+        self.document.set_lists({"": RankedList.from_grades([])}, undoable=True)
         self.window.quick_entry.setFocus()
 
     @staticmethod

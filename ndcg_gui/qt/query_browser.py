@@ -112,7 +112,7 @@ class QueryBrowser(QObject):
         self.scores.offer(dataset, *definition, result)
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
-            doc.set_dataset(dataset, path, qrels)
+            doc.set_dataset(dataset, path, qrels, undoable=True)
         finally:
             QApplication.restoreOverrideCursor()
         self.window.files.add_recent(path, qrels)

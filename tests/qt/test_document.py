@@ -118,3 +118,31 @@ def test_definition_change_recomputes(qtbot, document):
     np.testing.assert_allclose(document.metrics["idcg"], expected["idcg"])
     assert document.summary.k == 3
     assert document.summary.ndcg == pytest.approx(expected["ndcg"][2])
+
+
+def test_opening_a_file_can_be_undone_with_the_edits_it_replaced(qtbot, document):
+    """Undo after an open brings back the list that was open, its edits and their undo history."""
+    from ndcg_gui.core.dataset import Dataset
+
+    document.move_rows(4, 1, 0)  # an edit of E1, not saved
+    edited = document.current_list()
+    other = Dataset.from_ranked_list(RankedList.from_grades([1, 0, 2], query="q9"))
+    document.set_dataset(other, name="other.csv", undoable=True)
+    assert document.queries() == ["q9"] and document.is_clean()
+    assert document.undo_stack.undoText() == "Open other.csv"
+    with qtbot.waitSignal(document.datasetChanged):
+        document.undo_group.undo()
+    assert document.queries() == ["q1"] and document.current_list() == edited
+    assert not document.is_clean()  # E1's edit is still unsaved
+    assert document.undo_stack.undoText() == "Move row"
+    document.undo_group.undo()
+    assert document.current_list().grades.tolist() == [3, 2, 3, 0, 1]
+    assert not document.undo_group.canUndo()
+
+
+def test_an_open_replacing_an_empty_document_is_not_an_undo_step(qtbot):
+    from ndcg_gui.core.dataset import Dataset
+
+    doc = Document()
+    doc.set_dataset(Dataset.from_ranked_list(RankedList.from_grades([1, 2])), undoable=True)
+    assert not doc.undo_group.canUndo()

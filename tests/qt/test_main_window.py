@@ -278,3 +278,17 @@ def test_the_query_docks_width_is_kept(qtbot, tmp_path, dialog_log):
     second = opened()
     qtbot.wait(50)
     assert abs(second.query_dock.width() - 380) <= 2
+
+
+def test_undo_after_opening_a_run_returns_to_the_list(window, qtbot):
+    window.show()
+    window.document.set_grade(0, 1)  # unsaved; the prompt is answered "discard"
+    with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
+        assert window.files.open_path(run, qrels)
+    qtbot.waitUntil(lambda: window.query_dock.isVisible())
+    assert "sample.run" in window.windowTitle()
+    window.undo_action.trigger()
+    qtbot.waitUntil(lambda: not window.query_dock.isVisible())
+    assert window.document.queries() == ["q1"]
+    assert window.document.current_list().grades[0] == 1  # the discarded edit is back
+    assert window.isWindowModified()
