@@ -80,6 +80,7 @@ class CurvePlot(QWidget):
             box = QCheckBox(name)
             box.setChecked(True)
             box.toggled.connect(curve.setVisible)
+            box.toggled.connect(lambda _on: self._refresh_legend())
             box.toggled.connect(lambda _on: self._fit_ranges())
             bar.addWidget(box)
             self.toggles[name] = box
@@ -93,6 +94,13 @@ class CurvePlot(QWidget):
 
         document.metricsChanged.connect(self.refresh)
         self.refresh()
+
+    def _refresh_legend(self) -> None:
+        """The legend lists the curves shown (a hidden one would stay there as a blank mark)."""
+        self.legend.clear()
+        for name, curve in (("DCG", self.dcg), ("IDCG", self.idcg), ("NDCG", self.ndcg)):
+            if self.toggles[name].isChecked():
+                self.legend.addItem(curve, name)
 
     def _sync_views(self) -> None:
         vb = self.plot.getPlotItem().vb

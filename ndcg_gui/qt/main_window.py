@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QSplitter,
     QTableView,
     QToolBar,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -317,8 +318,14 @@ class MainWindow(QMainWindow):
             self.show_problem(str(err))
 
     def show_problem(self, message: str) -> None:
-        """A refused edit: said in the status bar, the old value stays."""
+        """A refused edit: said next to the cell being edited and in the status bar; the old value
+        stays."""
         self.statusBar().showMessage(f"⚠ {message}", 8000)
+        view = self.ranking_view
+        index = view.currentIndex()
+        if index.isValid() and view.isVisible():
+            at = view.viewport().mapToGlobal(view.visualRect(index).bottomLeft())
+            QToolTip.showText(at, f"⚠ {message}", view)
 
     def about(self) -> None:
         from ndcg_gui import __version__

@@ -292,3 +292,26 @@ def test_undo_after_opening_a_run_returns_to_the_list(window, qtbot):
     assert window.document.queries() == ["q1"]
     assert window.document.current_list().grades[0] == 1  # the discarded edit is back
     assert window.isWindowModified()
+
+
+def test_hidden_curves_leave_the_legend(window):
+    plot = window.plot
+    plot.toggles["DCG"].setChecked(False)
+    assert [label.text for _sample, label in plot.legend.items] == ["IDCG", "NDCG"]
+    assert not plot.dcg.isVisible()
+    plot.toggles["DCG"].setChecked(True)
+    assert [label.text for _sample, label in plot.legend.items] == ["DCG", "IDCG", "NDCG"]
+
+
+def test_a_refused_grade_is_said_next_to_the_cell(window, qtbot, monkeypatch):
+    from PySide6.QtWidgets import QToolTip
+
+    shown = []
+    monkeypatch.setattr(QToolTip, "showText", lambda _pos, text, *_a: shown.append(text))
+    window.show()
+    qtbot.waitExposed(window)
+    model = window.ranking_model
+    window.ranking_view.setCurrentIndex(model.index(1, model.GRADE))
+    assert not model.setData(model.index(1, model.GRADE), "high")
+    assert shown and "high" in shown[0]
+    assert window.document.current_list().grades[1] == 2
