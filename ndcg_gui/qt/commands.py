@@ -50,14 +50,25 @@ class OpenCommand(QUndoCommand):
     one is dropped with its history, this step included, so there is nothing to redo (open the file
     again instead)."""
 
+    _before: Session | None
+
     def __init__(self, doc: Document, before: Session, text: str) -> None:
         super().__init__(text)
         self._doc, self._before = doc, before
+
+    def forget(self) -> None:
+        """Another file was opened on top: one previous document is kept, not a chain of them
+        (memory). Undoing this step then only removes it."""
+        self._before = None
+        self.setText(f"{self.text()} (the file before it is no longer kept)")
 
     def redo(self) -> None:
         pass  # pushed once the file is open: nothing to do
 
     def undo(self) -> None:
+        if self._before is None:
+            self.setObsolete(True)  # the stack drops it
+            return
         self._doc._restore_session(self._before)
 
 

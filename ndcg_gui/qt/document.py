@@ -93,6 +93,7 @@ class Document(QObject):
         self._queries: list[str] = [""]
         self._lists: dict[str, RankedList] = {}
         self._stacks: dict[str, QUndoStack] = {}
+        self._open_command: OpenCommand | None = None  # the undo step of the last open, if kept
         self.current_query = ""
         self._list = RankedList.from_grades([])
         self.metrics = metrics_table(self._list, self.config)
@@ -108,13 +109,15 @@ class Document(QObject):
         the open is an undo step that brings back the document open now (unless that one is empty,
         or too big to keep)."""
         before = self._detach_session() if undoable and self._worth_keeping() else None
+        self._open_command = None  # (its stack goes with the session it belonged to)
         self.dataset = dataset
         self.path = Path(path) if path is not None else None
         self.qrels_path = Path(qrels_path) if qrels_path is not None else None
         self.display_name = name or (self.path.name if self.path else "untitled")
         self._new_session()
         if before is not None:
-            self.undo_stack.push(OpenCommand(self, before, f"Open {self.display_name}"))
+            self._open_command = OpenCommand(self, before, f"Open {self.display_name}")
+            self.undo_stack.push(self._open_command)
             self.undo_stack.setClean()
 
     def set_lists(self, lists: Mapping[str, RankedList], path: str | Path | None = None,
@@ -152,6 +155,9 @@ class Document(QObject):
 
     def _detach_session(self) -> Session:
         """The open document, its undo stacks taken out of the group (kept, not deleted)."""
+        if self._open_command is not None and shiboken6.isValid(self._open_command):
+            self._open_command.forget()  # keep one previous document, not a chain of them
+            self._open_command = None
         session = Session(self.dataset, self.path, self.qrels_path, self.display_name,
                           list(self._queries), dict(self._lists), dict(self._stacks), self.current_query)
         for stack in self._stacks.values():
@@ -169,6 +175,7 @@ class Document(QObject):
         self._queries, self._lists, self._stacks = session.queries, session.lists, session.stacks
         for stack in self._stacks.values():
             self.undo_group.addStack(stack)
+        self._open_command = None  # the restored document's own open step was forgotten
         self.current_query = session.current_query
         self._list = self.list_for(self.current_query)
         self._activate_stack(self.current_query)

@@ -146,3 +146,25 @@ def test_an_open_replacing_an_empty_document_is_not_an_undo_step(qtbot):
     doc = Document()
     doc.set_dataset(Dataset.from_ranked_list(RankedList.from_grades([1, 2])), undoable=True)
     assert not doc.undo_group.canUndo()
+
+
+def test_only_the_last_open_keeps_the_document_before_it(qtbot, document):
+    """Opening A then B keeps A for B's undo, not E1 too (memory): after undoing B, A's open step
+    only goes away."""
+    from ndcg_gui.core.dataset import Dataset
+
+    def open_(name, grades):
+        ds = Dataset.from_ranked_list(RankedList.from_grades(grades, query=name))
+        document.set_dataset(ds, name=name, undoable=True)
+
+    open_("a", [1, 2])
+    open_("b", [0, 1])
+    document.undo_group.undo()  # back to a
+    assert document.queries() == ["a"]
+    assert "no longer kept" in document.undo_stack.undoText()
+    document.undo_group.undo()  # a's open step is dropped; e1 is not restored
+    assert document.queries() == ["a"] and not document.undo_group.canUndo()
+    document.set_lists({"t": RankedList.from_grades([3])})  # a plain (not undoable) replacement
+    open_("c", [2])  # must not touch the deleted step of an earlier session
+    document.undo_group.undo()
+    assert document.queries() == ["t"]
