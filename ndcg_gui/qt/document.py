@@ -94,6 +94,7 @@ class Document(QObject):
         self._lists: dict[str, RankedList] = {}
         self._stacks: dict[str, QUndoStack] = {}
         self._open_command: OpenCommand | None = None  # the undo step of the last open, if kept
+        self._retired: list[QUndoStack] = []  # stacks of the document just replaced (see _retire_stacks)
         self.current_query = ""
         self._list = RankedList.from_grades([])
         self.metrics = metrics_table(self._list, self.config)
@@ -131,9 +132,7 @@ class Document(QObject):
         self.set_dataset(replace(dataset, path=Path(path) if path else None), undoable=undoable)
 
     def _new_session(self) -> None:
-        for stack in self._stacks.values():
-            self.undo_group.removeStack(stack)
-            stack.deleteLater()
+        self._retire_stacks()
         self._stacks = {}
         self._lists = {}
         self._queries = [str(q) for q in self.dataset.queries()] or [""]
@@ -147,6 +146,14 @@ class Document(QObject):
         self.listChanged.emit(None)
         self.metricsChanged.emit()
         self.cleanChanged.emit(True)
+
+    def _retire_stacks(self) -> None:
+        """Take the current stacks out of the group. They are dropped at the next change of
+        document, not now: this may run inside the undo of a command that one of them holds."""
+        for stack in self._stacks.values():
+            self.undo_group.removeStack(stack)
+        self._retired = list(self._stacks.values())
+        self._stacks = {}
 
     def _worth_keeping(self) -> bool:
         rows = len(self.dataset.run) + (0 if self.dataset.qrels is None else len(self.dataset.qrels))
@@ -167,9 +174,7 @@ class Document(QObject):
 
     def _restore_session(self, session: Session) -> None:
         """Undo of an open: the document detached by it comes back; the current one is dropped."""
-        for stack in self._stacks.values():
-            self.undo_group.removeStack(stack)
-            stack.deleteLater()  # one of them is running this undo: deleted once it returns
+        self._retire_stacks()
         self.dataset, self.path, self.qrels_path = session.dataset, session.path, session.qrels_path
         self.display_name = session.display_name
         self._queries, self._lists, self._stacks = session.queries, session.lists, session.stacks
@@ -221,7 +226,10 @@ class Document(QObject):
     def _activate_stack(self, query: str) -> None:
         stack = self._stacks.get(query)
         if stack is None:
-            stack = QUndoStack(self.undo_group)
+            # Owned by Python, not by the group: a stack lives as long as this document or a kept
+            # `Session` refers to it, and is never deleted from under a Python reference.
+            stack = QUndoStack()
+            self.undo_group.addStack(stack)
             self._stacks[query] = stack
         self.undo_group.setActiveStack(stack)
 

@@ -168,3 +168,20 @@ def test_only_the_last_open_keeps_the_document_before_it(qtbot, document):
     open_("c", [2])  # must not touch the deleted step of an earlier session
     document.undo_group.undo()
     assert document.queries() == ["t"]
+
+
+def test_a_document_whose_open_was_undone_can_be_dropped(qtbot):
+    """Undo stacks belong to Python: dropping a document right after an undone open (stacks of two
+    documents about) must not free anything twice (it crashed the interpreter once)."""
+    import gc
+
+    from ndcg_gui.core.dataset import Dataset
+
+    doc = Document()
+    doc.set_lists({"q1": RankedList.from_grades([3, 2])})
+    doc.set_dataset(Dataset.from_ranked_list(RankedList.from_grades([1], query="a")), undoable=True)
+    doc.undo_group.undo()
+    assert doc.queries() == ["q1"]
+    del doc
+    gc.collect()
+    qtbot.wait(20)  # deferred deletions run
