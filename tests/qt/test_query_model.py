@@ -180,3 +180,15 @@ def test_a_sorted_proxy_follows_rescores_and_edited_marks(model, proxy, result):
     assert order()[0] == "418"
     proxy.sort(COL_QUERY, Qt.SortOrder.AscendingOrder)
     assert order() == sorted(result.index, key=int)
+
+
+def test_a_sorted_proxy_stays_sorted_when_several_rows_change(model, proxy, result):
+    rng = np.random.default_rng(3)
+    proxy.sort(COL_NDCG, Qt.SortOrder.AscendingOrder)
+    for _ in range(20):
+        rescored = result.copy()
+        some = rng.choice(len(result), size=10, replace=False)
+        rescored.iloc[some, rescored.columns.get_loc("ndcg")] = rng.random(10)
+        model.set_result(rescored, 10)
+        shown = [rescored.loc[proxy.index(r, COL_QUERY).data(), "ndcg"] for r in range(proxy.rowCount())]
+        assert shown == sorted(shown)
