@@ -27,6 +27,16 @@ OPEN_FILTER = "Ranked lists (*.csv *.tsv *.txt *.run *.qrels *.trec);;All files 
 SAVE_FILTERS = {"CSV (*.csv)": ".csv", "TREC run (*.run)": ".run"}
 
 
+def _is_trec_qrels(path: Path) -> bool:
+    """Whether `path` reads as a TREC qrels file (so writing TREC qrels over it loses nothing)."""
+    from ndcg_gui.core.readers import read_source, sniff
+
+    try:
+        return sniff(read_source(path)) == "qrels"
+    except (InputError, OSError):
+        return False
+
+
 class FileActions(QObject):
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
@@ -194,14 +204,22 @@ class FileActions(QObject):
         return True
 
     def _qrels_target(self, path: Path) -> Path | None:
-        """Where the judgments are saved along with the lists at `path`, if anywhere."""
+        """Where the judgments are saved along with the lists at `path`, if anywhere: the loaded
+        TREC qrels on Save (when a judgment changed), else a new file beside `path`. Never a file
+        the person did not choose, nor a qrels in another format (it would lose its columns)."""
         doc = self.document
         if not doc.dataset.has_pool:
             return None
         if path == doc.path and doc.qrels_path is not None:
-            return doc.qrels_path if doc.judgments_edited() else None
-        beside = path.with_suffix(".qrels")
-        return beside if beside != path else path.with_name(f"{path.name}.qrels")
+            if not doc.judgments_edited():
+                return None
+            if _is_trec_qrels(doc.qrels_path):
+                return doc.qrels_path
+        candidate, n = path.with_suffix(".qrels"), 1
+        while candidate == path or candidate.exists():
+            n += 1
+            candidate = path.with_name(f"{path.stem}-judgments{'' if n == 2 else f'-{n - 1}'}.qrels")
+        return candidate
 
     # ---- exports ---------------------------------------------------------------------------------
     def export_metrics(self, path: str | Path) -> bool:

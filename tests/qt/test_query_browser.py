@@ -246,3 +246,30 @@ def test_the_panel_says_which_queries_it_cannot_score(loaded):
     panel = loaded.query_browser.panel
     assert panel.model.row_of("426") == -1
     assert "1 query without judgments, not listed" in panel.policy_note.text()
+
+
+def test_save_as_never_overwrites_a_file_it_was_not_given(own_copy):
+    """The judgments go beside the chosen file under a free name: here sample.qrels (the loaded
+    qrels) is taken, so they go to sample-judgments.qrels and the loaded file is untouched."""
+    window, run, qrels = own_copy
+    before = qrels.read_bytes()
+    window.document.set_grade(0, 2)
+    out = run.with_suffix(".csv")
+    assert window.files.save_to(out, ".csv")
+    assert qrels.read_bytes() == before
+    assert window.document.qrels_path == run.with_name("sample-judgments.qrels")
+    assert load(out, window.document.qrels_path).ranked_list("401").grades[0] == 2
+
+
+def test_save_keeps_a_csv_qrels_as_it_is(window, tmp_path):
+    run = tmp_path / "r.run"
+    run.write_text("1 Q0 dA 1 2 t\n1 Q0 dB 2 1 t\n")
+    qrels = tmp_path / "j.csv"
+    qrels.write_text("query,doc,grade,assessor\n1,dA,2,ann\n1,dB,0,bob\n")
+    before = qrels.read_bytes()
+    assert window.files.open_path(run, qrels, ask=False)
+    window.document.set_grade(1, 1)
+    assert window.files.save()
+    assert qrels.read_bytes() == before  # not rewritten as TREC lines
+    beside = window.document.qrels_path
+    assert beside != qrels and load(run, beside).ranked_list("1").grades.tolist() == [2, 1]
