@@ -377,9 +377,11 @@ class MainWindow(QMainWindow):
         else:
             self.resize(1280, 800)
         state = s.value("window/state")  # the query dock's width and place
-        self._dock_restored = isinstance(state, QByteArray) and not state.isEmpty()
-        if self._dock_restored:
+        saved = isinstance(state, QByteArray) and not state.isEmpty()
+        if saved:
             self.restoreState(state)
+        # The dock's width was the person's only if it showed in the session that saved it.
+        self._dock_restored = saved and s.value("window/queryDockShown", False, type=bool)
         for splitter in (self.main_splitter, self.right_splitter):
             state = s.value(f"window/{splitter.objectName()}")
             if isinstance(state, QByteArray) and not state.isEmpty():
@@ -390,6 +392,7 @@ class MainWindow(QMainWindow):
         s = self.settings
         s.setValue("window/geometry", self.saveGeometry())
         s.setValue("window/state", self.saveState())
+        s.setValue("window/queryDockShown", self.query_dock.isVisible())
         for splitter in (self.main_splitter, self.right_splitter):
             s.setValue(f"window/{splitter.objectName()}", splitter.saveState())
         save_definition(s, self.document)

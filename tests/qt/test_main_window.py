@@ -315,3 +315,16 @@ def test_a_refused_grade_is_said_next_to_the_cell(window, qtbot, monkeypatch):
     assert not model.setData(model.index(1, model.GRADE), "high")
     assert shown and "high" in shown[0]
     assert window.document.current_list().grades[1] == 2
+
+
+def test_a_dock_never_shown_gets_its_default_width_next_time(qtbot, tmp_path, dialog_log):
+    first = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
+    qtbot.addWidget(first)
+    first.show()
+    first.save_settings()  # one list all session: the dock never showed
+    second = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
+    qtbot.addWidget(second)
+    second.show()
+    with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
+        second.files.open_path(run, qrels, ask=False)
+    qtbot.waitUntil(lambda: abs(second.query_dock.width() - QUERY_DOCK_WIDTH) <= 2)
