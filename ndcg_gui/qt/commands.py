@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import shiboken6
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QUndoCommand
 
 from ndcg_gui.core.ranked_list import RankedList
@@ -57,17 +59,22 @@ class OpenCommand(QUndoCommand):
         self._doc, self._before = doc, before
 
     def forget(self) -> None:
-        """Another file was opened on top: one previous document is kept, not a chain of them
-        (memory). Undoing this step then only removes it."""
-        self._before = None
-        self.setText(f"{self.text()} (the file before it is no longer kept)")
+        """Another file was opened on top (one previous document is kept, not a chain of them),
+        or another query of this one was edited (undoing the open would drop that edit unasked).
+        Undoing this step then only removes it."""
+        if self._before is not None:
+            self._before = None
+            self.setText(f"{self.text()} (the file before it is no longer kept)")
 
     def redo(self) -> None:
         pass  # pushed once the file is open: nothing to do
 
     def undo(self) -> None:
         if self._before is None:
-            self.setObsolete(True)  # the stack drops it
+            self.setObsolete(True)  # the stack drops it, and with it where the saved state was:
+            stack = self._doc.undo_stack
+            if stack.cleanIndex() == 1:  # saved right after this step: the file as opened, still
+                QTimer.singleShot(0, lambda: shiboken6.isValid(stack) and stack.setClean())
             return
         self._doc._restore_session(self._before)
 

@@ -374,6 +374,12 @@ class Document(QObject):
     def _install(self, query: str, lst: RankedList, move: tuple[int, int, int] | None = None) -> None:
         if query != self.current_query:  # undo of another query's stack: show that query first
             self.set_current_query(query)
+        if query != self._queries[0] and self._open_command is not None:
+            # The open's undo step sits in the first query's history: undoing it later would
+            # drop this edit without asking. Opening stays undoable only until another query changes.
+            if shiboken6.isValid(self._open_command):
+                self._open_command.forget()
+            self._open_command = None
         self._lists[query] = lst
         if move is not None:
             self.rowsAboutToMove.emit(*move)

@@ -185,3 +185,31 @@ def test_a_document_whose_open_was_undone_can_be_dropped(qtbot):
     del doc
     gc.collect()
     qtbot.wait(20)  # deferred deletions run
+
+
+def test_an_edit_of_another_query_ends_the_undoable_open(qtbot, document):
+    """Undoing the open would drop q2's edit without asking: it only removes the step then."""
+    from ndcg_gui.core.dataset import Dataset
+
+    lists = {"a": RankedList.from_grades([1, 2], query="a"), "b": RankedList.from_grades([2, 0], query="b")}
+    ds = Dataset.from_ranked_list(lists["a"]).with_lists({"b": lists["b"]})
+    document.set_dataset(ds, name="two.csv", undoable=True)
+    document.set_current_query("b")
+    document.reverse()
+    document.set_current_query("a")
+    document.undo_group.undo()  # the (forgotten) open step: removed, nothing else happens
+    assert document.queries() == ["a", "b"]
+    assert document.list_for("b").grades.tolist() == [0, 2]
+    assert not document.undo_group.canUndo()
+
+
+def test_a_forgotten_open_step_leaves_a_saved_document_saved(qtbot, document):
+    from ndcg_gui.core.dataset import Dataset
+
+    for name in ("a", "b", "c"):
+        ds = Dataset.from_ranked_list(RankedList.from_grades([1, 2], query=name))
+        document.set_dataset(ds, name=name, undoable=True)
+    document.undo_group.undo()  # back to b, whose own open step was forgotten
+    assert document.is_clean()
+    document.undo_group.undo()  # removes that step
+    qtbot.waitUntil(document.is_clean)
