@@ -107,12 +107,15 @@ def _parse(
 def _read(
     source: Source, data: bytes, sep: str, width: int, columns: dict[int, str], cancel: Cancel
 ) -> pd.DataFrame:
+    # As many names as the first line has fields: pandas refuses a first line wider than `names`
+    # (extra trailing fields are allowed, and trec_eval's own results.trunc has them).
+    first = next((line.split() for line in data[:1 << 16].splitlines() if line.strip()), [])
     try:
         reader = pd.read_csv(
             io.BytesIO(data),
             sep=sep,
             header=None,
-            names=range(width),
+            names=range(max(width, len(first))),
             usecols=list(columns),
             dtype={c: object for c, name in columns.items() if name in ("query", "doc")},
             keep_default_na=False,

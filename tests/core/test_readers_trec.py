@@ -162,3 +162,22 @@ def test_a_hash_match_between_different_ids_is_not_a_judgment(tmp_path, monkeypa
     assert list(rl.docs) == ["d3", "d2", "d1"]
     assert np.array_equal(rl.grades, [np.nan, np.nan, 1.0], equal_nan=True)
     assert rl.unretrieved == {"e2": 3.0}
+
+
+def test_trec_evals_own_truncated_run_loads():
+    """results.trunc (trec_eval's test data) has extra trailing fields on its first line."""
+    from pathlib import Path
+
+    from ndcg_gui.core.readers import load
+
+    folder = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "trec_eval_test"
+    ds = load(folder / "results.trunc", folder / "qrels.test")
+    assert set(ds.queries()) >= {"301", "303"}
+
+
+def test_extra_fields_on_the_first_line_are_ignored(tmp_path):
+    from ndcg_gui.core.readers import load
+
+    path = tmp_path / "x.run"
+    path.write_text("q1 Q0 d1 1 2.0 tag junk\nq1 Q0 d2 2 1.0 tag\n")
+    assert load(path).ranked_list("q1").docs.tolist() == ["d1", "d2"]
