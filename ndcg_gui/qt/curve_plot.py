@@ -93,6 +93,9 @@ class CurvePlot(QWidget):
         layout.addWidget(self.plot, 1)
 
         document.metricsChanged.connect(self.refresh)
+        # Another query or file: the readout would describe a list no longer shown.
+        document.currentQueryChanged.connect(lambda _q: self.clear_readout())
+        document.datasetChanged.connect(self.clear_readout)
         self.refresh()
 
     def _refresh_legend(self) -> None:
@@ -119,6 +122,13 @@ class CurvePlot(QWidget):
                           **symbols)
         self.k_line.setValue(self._doc.k)
         self._fit_ranges()
+        if self.cursor.isVisible():  # an edit under the readout: show the rank's new figures
+            rank = int(self.cursor.value())
+            self.show_rank(rank) if 1 <= rank <= n else self.clear_readout()
+
+    def clear_readout(self) -> None:
+        self.cursor.setVisible(False)
+        self.readout.setText(" ")
 
     def _fit_ranges(self) -> None:
         table = self._table
@@ -148,7 +158,7 @@ class CurvePlot(QWidget):
         vb = self.plot.getPlotItem().vb
         n = len(self._table)
         if not n or not vb.sceneBoundingRect().contains(pos):
-            self.cursor.setVisible(False)
+            self.clear_readout()
             return
         rank = round(vb.mapSceneToView(pos).x())
         self.show_rank(min(max(rank, 1), n))

@@ -94,8 +94,9 @@ class MetricsTableModel(QAbstractTableModel):
         self._k = document.k
         self._changed_rows: tuple[int, int] | None = None
         self._read()
-        # A move changes the cumulative figures only between its two ends: note them, so the
-        # following metricsChanged repaints those rows rather than the whole table.
+        # A move between ranks a and b changes the discounts of the rows it shifts, so DCG and NDCG
+        # change from min(a, b) to the end of the list (CG and IDCG only between the ends): note
+        # where the change starts, so the following metricsChanged repaints from there down.
         document.listChanged.connect(self._list_changed)
         document.metricsChanged.connect(self._metrics_changed)
 
@@ -110,8 +111,8 @@ class MetricsTableModel(QAbstractTableModel):
 
     def _list_changed(self, move) -> None:
         if move is not None:
-            first, count, destination = move
-            self._changed_rows = (min(first, destination), max(first + count, destination) - 1)
+            first, _count, destination = move
+            self._changed_rows = (min(first, destination), len(self._doc.metrics) - 1)
 
     def _metrics_changed(self) -> None:
         rows, self._changed_rows = self._changed_rows, None
