@@ -5,6 +5,7 @@
     0.9724
 """
 
+from ndcg_gui.core.compare import Comparison, compare_runs, paired_summary
 from ndcg_gui.core.config import PRESETS, GainTable, MetricConfig, Preset
 from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.errors import InputError, LoadCancelled
@@ -22,12 +23,14 @@ from ndcg_gui.core.writers import (
 
 __all__ = [
     "PRESETS",
+    "Comparison",
     "Dataset",
     "GainTable",
     "InputError",
     "LoadCancelled",
     "MetricConfig",
     "Preset",
+    "compare_runs",
     "config_from_options",
     "dcg_idcg_at",
     "discounts",
@@ -36,6 +39,7 @@ __all__ = [
     "load",
     "mean_ndcg",
     "ndcg_at",
+    "paired_summary",
     "per_rank",
     "write_csv",
     "write_metrics_csv",
