@@ -61,6 +61,7 @@ def sign_flip_p(d: np.ndarray, samples: int, seed: int) -> tuple[float, bool]:
     draws = 2**m if exact else samples
     rng = None if exact else np.random.default_rng(seed)
     step = _rows_per_chunk(m)
+    words_per_row = (m + 63) // 64
     count = 0
     for start in range(0, draws, step):
         rows = min(step, draws - start)
@@ -69,8 +70,11 @@ def sign_flip_p(d: np.ndarray, samples: int, seed: int) -> tuple[float, bool]:
             j = np.arange(start, start + rows, dtype=np.int64)
             flip = ((j[:, None] >> np.arange(m, dtype=np.int64)) & 1).astype(np.float64)
         else:
-            packed = rng.integers(0, 256, (rows, (m + 7) // 8), dtype=np.uint8)
-            flip = np.unpackbits(packed, axis=1, count=m).astype(np.float64)
+            # Raw 64-bit words, little-endian bytes: the same bits whatever the chunk size or
+            # the machine, so a seed gives one p-value.
+            words = rng.bit_generator.random_raw(rows * words_per_row).astype("<u8", copy=False)
+            packed = words.view(np.uint8).reshape(rows, 8 * words_per_row)
+            flip = np.unpackbits(packed, axis=1, count=m, bitorder="little").astype(np.float64)
         # Flipping a set F of signs turns the sum S into S - 2 * sum(d over F).
         flipped = total - 2.0 * (flip @ nonzero)
         count += int(np.count_nonzero(np.abs(flipped) >= bar))
