@@ -91,8 +91,9 @@ def bootstrap_ci(
     quantiles (linear interpolation) of their means.
 
     Equal to scipy.stats.bootstrap((d,), np.mean, n_resamples=samples, method="percentile",
-    confidence_level=confidence, rng=np.random.default_rng(seed)): the same draws in the same
-    order (numpy's bounded integers do not depend on how the draws are split into calls).
+    confidence_level=confidence, rng=np.random.default_rng(seed)) to the last bits: the same
+    draws in the same order (numpy's bounded integers do not depend on how they are split into
+    calls), so the chunk size changes nothing.
     No queries: (nan, nan). One query: (d, d).
     """
     d = np.asarray(d, dtype=float)
