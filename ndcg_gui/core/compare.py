@@ -33,7 +33,7 @@ COUNT_COLUMNS = ["wins", "losses", "ties"]
 Run = pd.DataFrame | Dataset
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Comparison:
     """The result of `compare_runs`; every frame is plain pandas, ready for a table or a plot.
 
@@ -302,7 +302,7 @@ def _methods(cmp: Comparison) -> dict[str, str]:
         f"{run} (all {2 ** m:,} sign patterns of its {m} non-zero differences, p = count / {2 ** m:,})"
         if m else f"{run} (no non-zero difference: p = 1)"
         for run, m in (cmp.summary["wins"] + cmp.summary["losses"]).items()
-        if cmp.exact[run]
+        if cmp.exact[run] and not np.isnan(cmp.summary.at[run, "rand_p"])
     ]
     exact_note = f"; exact where there are at most {draws} patterns: {'; '.join(exact)}" if exact else ""
     m = int(cmp.summary["rand_p"].notna().sum())

@@ -10,6 +10,8 @@ scipy is imported inside the functions that need it: `import ndcg_gui.core` stay
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 TIE = 1e-9  # NDCG differences at most this far from 0 count as ties
@@ -127,7 +129,11 @@ def t_test_p(d: np.ndarray) -> float:
         return float("nan")
     from scipy import stats
 
-    return float(stats.ttest_1samp(d, 0.0).pvalue)
+    with warnings.catch_warnings():
+        # scipy warns of precision loss when the differences are nearly equal (a spread just
+        # above TIE); the p-value is still its own, and a command line should not print that.
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return float(stats.ttest_1samp(d, 0.0).pvalue)
 
 
 def effect_size(d: np.ndarray) -> float:

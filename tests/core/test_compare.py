@@ -180,6 +180,7 @@ def test_no_query_in_common():
     assert (row["wins"], row["losses"], row["ties"]) == (0, 0, 0)
     assert all(math.isnan(row[c]) for c in ["mean", "delta", "t_p", "rand_p", "ci_low", "ci_high", "p_holm"])
     assert math.isnan(cmp.baseline_mean)
+    assert "exact" not in cmp.describe()  # no test was run, so none was exact
 
 
 def test_single_run_has_an_empty_summary():

@@ -218,6 +218,16 @@ def test_no_spread_gives_nan_t_test_and_effect_size(d):
     assert math.isnan(sig.effect_size(d))
 
 
+def test_nearly_equal_differences_give_scipys_p_without_a_warning():
+    d = np.array([0.1, 0.1 + 2e-9, 0.1 - 1e-9])  # a spread just above the tie tolerance
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        p = sig.t_test_p(d)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert p == stats.ttest_1samp(d, 0.0).pvalue
+
+
 def test_snap_ties_only_touches_differences_within_1e9():
     d = sig.snap_ties(np.array([1e-9, -1e-9, 1.5e-9, -2e-9, 0.0, 0.3, 1e-17]))
     assert d.tolist() == [0.0, 0.0, 1.5e-9, -2e-9, 0.0, 0.3, 0.0]
