@@ -33,7 +33,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from ndcg_gui.core.ranked_list import RankedList
 from ndcg_gui.qt.app import make_application
-from ndcg_gui.qt.main_window import MainWindow
+from ndcg_gui.qt.window.main_window import MainWindow
 
 GOAL_MS = 16.0
 
@@ -48,7 +48,7 @@ OURS = """
 import sys, tempfile, os
 from PySide6.QtCore import QSettings
 from ndcg_gui.qt.app import make_application, apply_options
-from ndcg_gui.qt.main_window import MainWindow
+from ndcg_gui.qt.window.main_window import MainWindow
 from ndcg_gui.cli import build_parser
 app = make_application()
 settings = QSettings(os.path.join(tempfile.mkdtemp(), "s.ini"), QSettings.IniFormat)

@@ -158,7 +158,7 @@ def _open_in_document(dataset, queries) -> None:
     try:
         from PySide6.QtWidgets import QApplication
 
-        from ndcg_gui.qt.main_window import MainWindow  # noqa: F401
+        from ndcg_gui.qt.window.main_window import MainWindow  # noqa: F401
     except ImportError:
         print("(the window is not there yet: document-level timing skipped)")
         return
@@ -209,7 +209,7 @@ def _open_in_document(dataset, queries) -> None:
 def _window_with():
     from PySide6.QtCore import QSettings
 
-    from ndcg_gui.qt.main_window import MainWindow
+    from ndcg_gui.qt.window.main_window import MainWindow
 
     # Throw-away settings: a benchmark must not change the person's own.
     settings = QSettings(str(Path(tempfile.mkdtemp()) / "bench.ini"), QSettings.Format.IniFormat)
@@ -223,7 +223,7 @@ def bench_background_load(run: Path, qrels: Path) -> None:
 
     from ndcg_gui.core.config import MetricConfig
     from ndcg_gui.core.summary import score
-    from ndcg_gui.qt.loader import BackgroundLoader
+    from ndcg_gui.qt.document.loader import BackgroundLoader
 
     app = QApplication.instance() or QApplication([])
     loader = BackgroundLoader()

@@ -27,7 +27,7 @@ class Summary:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-def summarize(lst: RankedList, k: int, config: MetricConfig) -> Summary:
+def list_summary(lst: RankedList, k: int, config: MetricConfig) -> Summary:
     """NDCG@k, DCG@k, IDCG@k of one list, and the caveats a reader must see next to them."""
     pool = lst.judged_pool()
     dcg, idcg = dcg_idcg_at(lst.scoring_grades(), k, config, judged=pool)
@@ -57,7 +57,7 @@ def summarize(lst: RankedList, k: int, config: MetricConfig) -> Summary:
     return Summary(k, len(lst), dcg, idcg, ndcg, tuple(warnings), tuple(notes))
 
 
-def metrics_table(lst: RankedList, config: MetricConfig) -> pd.DataFrame:
+def display_table(lst: RankedList, config: MetricConfig) -> pd.DataFrame:
     """`RankedList.metrics` plus the two columns the table shows that `per_rank` leaves implicit."""
     table = lst.metrics(config)
     table["contribution"] = table["gain"] * table["discount"]

@@ -50,15 +50,30 @@ def gains(grades: np.ndarray, config: MetricConfig) -> np.ndarray:
     return out
 
 
+def undiscounted(ranks: np.ndarray | float, config: MetricConfig) -> np.ndarray | bool:
+    """Where the discount is 1 by rule: ranks below the base b of the Järvelin–Kekäläinen form."""
+    return np.less(ranks, config.base) if config.discount == "jarvelin" else np.zeros_like(ranks, bool)
+
+
 def discounts(n: int, config: MetricConfig) -> np.ndarray:
     """The discount at ranks 1..n."""
     ranks = np.arange(1, n + 1, dtype=float)
     if config.discount == "log2":
         return 1.0 / np.log2(ranks + 1.0)
-    base = config.base
     with np.errstate(divide="ignore"):
-        disc = np.log(base) / np.log(ranks)
-    return np.where(ranks < base, 1.0, disc)
+        disc = np.log(config.base) / np.log(ranks)
+    return np.where(undiscounted(ranks, config), 1.0, disc)
+
+
+def discount_formula(rank: int, config: MetricConfig) -> str:
+    """The discount at `rank` as a person writes it: `1 / log2(4)`, `1 / log_3(5)`, or `1`."""
+    if undiscounted(rank, config):
+        return "1"
+    if config.discount == "log2":
+        return f"1 / log2({rank + 1})"
+    base = config.base
+    name = "log2" if base == 2 else "ln" if abs(base - np.e) < 1e-12 else f"log_{base:g}"
+    return f"1 / {name}({rank})"
 
 
 def ideal_gains(pool_grades: np.ndarray, config: MetricConfig) -> tuple[np.ndarray, np.ndarray]:

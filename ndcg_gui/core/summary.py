@@ -83,7 +83,7 @@ def counted(result: pd.DataFrame, policy: MeanPolicy) -> pd.Series:
     return keep
 
 
-def summarize(result: pd.DataFrame, policy: MeanPolicy | None = None) -> MeanSummary:
+def mean_summary(result: pd.DataFrame, policy: MeanPolicy | None = None) -> MeanSummary:
     """The mean NDCG of `result` (a frame of `evaluate`) under `policy`."""
     policy = policy or MeanPolicy()
     rows = result if policy.empty == "zero" else result[~empty_queries(result)]

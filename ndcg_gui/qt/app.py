@@ -7,7 +7,6 @@ import argparse
 import sys
 import time
 import traceback
-from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QStandardPaths
@@ -17,14 +16,14 @@ from PySide6.QtWidgets import QApplication
 from ndcg_gui import APP_NAME, __version__
 from ndcg_gui.assets import EXAMPLE, read_bytes, resource_path
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.qt import dialogs
-from ndcg_gui.qt.main_window import MainWindow
+from ndcg_gui.qt.widgets import dialogs
+from ndcg_gui.qt.window.crash_log import write_log
+from ndcg_gui.qt.window.main_window import MainWindow
 
 ORGANIZATION = "NDCG Inspector"
 DESKTOP_FILE = "ndcg-gui"  # packaging/ndcg-gui.desktop
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256)
 SCREENSHOT_SIZE = (1280, 800)
-LOG_NAME = "ndcg-gui.log"
 
 
 def app_icon() -> QIcon:
@@ -54,22 +53,6 @@ def make_application() -> QApplication:
 
 
 # ---- unexpected errors: a dialog and a log file, never a traceback on screen -----------------------
-def log_path() -> Path:
-    folder = Path(QStandardPaths.writableLocation(QStandardPaths.AppLocalDataLocation))
-    return folder / LOG_NAME
-
-
-def write_log(text: str) -> Path | None:
-    path = log_path()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8") as f:
-            f.write(f"--- {datetime.now().isoformat(timespec='seconds')} {APP_NAME} {__version__}\n{text}\n")
-    except OSError:
-        return None
-    return path
-
-
 _showing = False
 
 
@@ -98,37 +81,26 @@ def install_excepthook() -> None:
 
 # ---- start-up ---------------------------------------------------------------------------------
 def apply_options(window: MainWindow, options: argparse.Namespace) -> str | None:
-    """Open the file or the example and apply -k, --preset, --gain, --discount, --query.
-    Returns a problem to report (the window then shows the example or the defaults)."""
+    """Set the definition (-k, --preset, --gain, --discount), then open the file at --query
+    through the window's one opener (a big one in the background, the example showing meanwhile).
+    Returns a problem to report (the window then shows the example)."""
     from ndcg_gui.core.options import config_from_options
 
     problem = None
-    file = getattr(options, "file", None)
-    qrels = getattr(options, "qrels", None)
-    # A big file opens in the background (progress bar, Cancel) once the definition is set; the
-    # example shows meanwhile. A screenshot needs the file itself, so it always loads here.
-    background = bool(file) and not getattr(options, "screenshot", None) and \
-        window.query_browser.loader.uses_process(file, qrels)
-    if file and not background:
-        problem = window.files.load(file, qrels)
-    if not file or problem or background:
-        open_example(window)
     try:
         if any(getattr(options, name, None) for name in ("preset", "gain", "discount")):
             config, ties = config_from_options(options.preset, options.gain, options.discount)
-            window.document.set_definition(config=config, ties=ties)
+            window.document.set_definition(config=config, ties=ties, undoable=False)
         if getattr(options, "k", None):
-            window.document.set_definition(k=options.k)
-        query = getattr(options, "query", None)
-        if query and not problem and not background:
-            if query not in window.document.queries():
-                where = Path(file).name if file else "the file"
-                raise InputError(f'--query "{query}": no such query in {where}')
-            window.document.set_current_query(query)
+            window.document.set_definition(k=options.k, undoable=False)
     except InputError as err:
-        problem = problem or str(err)
-    if background and not problem:
-        window.query_browser.open_in_background(file, qrels, query=getattr(options, "query", None))
+        problem = str(err)
+    open_example(window)
+    file = getattr(options, "file", None)
+    if file:
+        window.files.open(file, getattr(options, "qrels", None), query=getattr(options, "query", None),
+                          ask=False, report=False)
+        problem = problem or window.files.problem
     return problem
 
 
@@ -138,10 +110,13 @@ def open_example(window: MainWindow) -> None:
 
     with resource_path(EXAMPLE) as path:
         dataset = load(path)
-    window.document.set_dataset(dataset, path=None, name="Worked example E1")
+    window.document.set_dataset(dataset, path=None, name="Worked example E1")  # not an undo step
 
 
 def take_screenshot(app: QApplication, window: MainWindow, out: str | Path) -> int:
+    while window.loader.is_loading():  # a big file: the picture is of the file, not the example
+        app.processEvents()
+        time.sleep(0.02)
     window.resize(*SCREENSHOT_SIZE)
     window.show()
     # Let layout, fonts and the plot settle: a few rounds of events over ~0.5 s.

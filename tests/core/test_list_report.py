@@ -5,31 +5,31 @@ import numpy as np
 import pytest
 
 from ndcg_gui.core.config import MetricConfig
-from ndcg_gui.core.list_report import counts, metrics_table, summarize
+from ndcg_gui.core.list_report import counts, display_table, list_summary
 from ndcg_gui.core.metrics import per_rank
 from ndcg_gui.core.ranked_list import RankedList
 
 
 def test_summary_warnings():
     lst = RankedList(docs=["a", "b", "c"], grades=[np.nan, -1, 0])
-    s = summarize(lst, 2, MetricConfig())
+    s = list_summary(lst, 2, MetricConfig())
     assert any("negative grades are kept" in w for w in s.warnings)
     assert any("IDCG@2 = 0" in w for w in s.warnings)
     assert any("1 unjudged document counts as gain 0 in the top 2" in w for w in s.warnings)
-    assert not summarize(RankedList.from_grades([3, 1]), 2, MetricConfig()).warnings
+    assert not list_summary(RankedList.from_grades([3, 1]), 2, MetricConfig()).warnings
 
 
 def test_judged_pool_counts_in_the_ideal():
     # E7: a grade-3 document judged but not retrieved lowers NDCG@5 to 0.8047.
     lst = RankedList(docs=list("ABCDE"), grades=[3, 2, 3, 0, 1], unretrieved={"F": 3}, has_pool=True)
-    assert summarize(lst, 5, MetricConfig(ideal="judged")).ndcg == pytest.approx(0.8047, abs=5e-5)
-    assert summarize(lst, 5, MetricConfig(ideal="retrieved")).ndcg == pytest.approx(0.9724, abs=5e-5)
+    assert list_summary(lst, 5, MetricConfig(ideal="judged")).ndcg == pytest.approx(0.8047, abs=5e-5)
+    assert list_summary(lst, 5, MetricConfig(ideal="retrieved")).ndcg == pytest.approx(0.9724, abs=5e-5)
 
 
 def test_metrics_table_adds_contribution_and_ideal_gain():
     lst = RankedList(docs=list("ABCDE"), grades=[3, 2, 3, 0, 1])
     config = MetricConfig(gain="exponential")
-    table = metrics_table(lst, config)
+    table = display_table(lst, config)
     expected = per_rank([3, 2, 3, 0, 1], config)
     np.testing.assert_allclose(table["contribution"], expected["gain"] * expected["discount"])
     np.testing.assert_allclose(table["ideal_gain"], [7, 7, 3, 1, 0])
@@ -39,6 +39,6 @@ def test_counts():
     lst = RankedList(docs=list("abcd"), grades=[2, np.nan, 0, -1], unretrieved={"e": 1}, has_pool=True)
     c = counts(lst)
     assert (c.documents, c.judged, c.unjudged, c.relevant, c.unretrieved) == (4, 3, 1, 1, 1)
-    assert any("1 unjudged document counts" in w for w in summarize(lst, 4, MetricConfig()).warnings)
+    assert any("1 unjudged document counts" in w for w in list_summary(lst, 4, MetricConfig()).warnings)
     two = RankedList(docs=list("ab"), grades=[np.nan, np.nan])
-    assert any("2 unjudged documents count as" in w for w in summarize(two, 2, MetricConfig()).warnings)
+    assert any("2 unjudged documents count as" in w for w in list_summary(two, 2, MetricConfig()).warnings)

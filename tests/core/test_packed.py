@@ -39,7 +39,9 @@ def test_the_sample_run_and_qrels_survive_the_trip():
     ],
 )
 def test_unusual_ids_survive(docs):
-    run = pd.DataFrame({"query": ["q"] * 5, "doc": docs, "grade": [1.0, np.nan, 0.0, 2.0, 3.0]})
+    # Object columns: pandas' default string dtype (pyarrow) cannot hold a lone surrogate at all.
+    run = pd.DataFrame({"query": ["q"] * 5, "doc": pd.Series(docs, dtype=object),
+                        "grade": [1.0, np.nan, 0.0, 2.0, 3.0]})
     dataset = Dataset(run)
     assert_same(dataset, unpack(pack(dataset)))
 

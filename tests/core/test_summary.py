@@ -14,7 +14,7 @@ from ndcg_gui.core.summary import (
     counted,
     histogram,
     histogram_edges,
-    summarize,
+    mean_summary,
 )
 
 TREC = MetricConfig.preset("trec_eval")
@@ -58,7 +58,7 @@ def by_hand():
 )
 def test_each_policy_averages_the_queries_it_names(result, empty, undefined, expected_values):
     values = expected_values(*by_hand())
-    summary = summarize(result, MeanPolicy(empty=empty, undefined=undefined))
+    summary = mean_summary(result, MeanPolicy(empty=empty, undefined=undefined))
     assert summary.mean == pytest.approx(np.mean(values))
     assert summary.counted == len(values)
     assert summary.total == 4
@@ -75,18 +75,18 @@ def test_skipping_empty_queries_matches_pytrec_eval(result):
     run = {q: dict(zip(grp.doc, grp.score, strict=True)) for q, grp in RUN.groupby("query")}
     per_query = pytrec_evaluate(qrel, {"ndcg_cut.10"}, run)
     theirs = np.mean([m["ndcg_cut_10"] for m in per_query.values()])
-    assert summarize(result, MeanPolicy(empty="skip", undefined="zero")).mean == pytest.approx(theirs)
+    assert mean_summary(result, MeanPolicy(empty="skip", undefined="zero")).mean == pytest.approx(theirs)
 
 
 def test_no_query_left_gives_nan_and_says_so():
     only_undefined = evaluate(RUN[RUN["query"] == "q2"], QRELS[QRELS["query"] == "q2"], k=5)
-    summary = summarize(only_undefined, MeanPolicy(undefined="skip"))
+    summary = mean_summary(only_undefined, MeanPolicy(undefined="skip"))
     assert np.isnan(summary.mean)
     assert summary.describe(5) == "mean NDCG@5 = n/a over 0 of 1 queries"
 
 
 def test_describe_states_the_mean_and_the_policy(result):
-    summary = summarize(result, MeanPolicy(empty="skip"))
+    summary = mean_summary(result, MeanPolicy(empty="skip"))
     assert summary.describe(10) == f"mean NDCG@10 = {summary.mean:.4f} over 3 of 4 queries"
     assert "no results left out" in summary.policy.describe()
     assert "IDCG = 0 count as 0" in summary.policy.describe()

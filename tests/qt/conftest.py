@@ -7,8 +7,8 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from ndcg_gui.core.ranked_list import RankedList
-from ndcg_gui.qt import dialogs
-from ndcg_gui.qt.document import Document
+from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.widgets import dialogs
 
 E1 = [3, 2, 3, 0, 1]
 
@@ -49,7 +49,7 @@ def settings(tmp_path) -> QSettings:
 
 @pytest.fixture
 def window(qtbot, settings, dialog_log, e1_list):
-    from ndcg_gui.qt.main_window import MainWindow
+    from ndcg_gui.qt.window.main_window import MainWindow
 
     win = MainWindow(settings=settings)
     win.document.set_lists({"q1": e1_list})

@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QApplication
 from ndcg_gui.assets import resource_path
 from ndcg_gui.cli import build_parser
 from ndcg_gui.qt import app as gui_app
-from ndcg_gui.qt.main_window import MainWindow
+from ndcg_gui.qt.window import crash_log
+from ndcg_gui.qt.window.main_window import MainWindow
 
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 
@@ -85,7 +86,7 @@ def test_unexpected_exception_becomes_a_dialog_and_a_log_entry(qtbot, dialog_log
             gui_app.handle_exception(*sys.exc_info())
         assert dialog_log[-1][0] == "Unexpected error"
         assert "RuntimeError: boom" in dialog_log[-1][1]
-        log = gui_app.log_path()
+        log = crash_log.log_path()
         assert "RuntimeError: boom" in log.read_text()
         assert str(log) in dialog_log[-1][1]
         log.unlink()

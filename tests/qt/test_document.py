@@ -1,4 +1,5 @@
-"""The document: one recompute per edit, undo/redo of every kind of edit, per-query stacks."""
+"""The document: one recompute and one change notice per step, undo/redo of every kind of step
+(edits, definition changes, opening a file) in one history for the whole document."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import pytest
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.metrics import per_rank
 from ndcg_gui.core.ranked_list import RankedList
-from ndcg_gui.qt.document import Document
+from ndcg_gui.qt.document.changes import Changes
+from ndcg_gui.qt.document.document import KEEP_FOR_UNDO_ROWS, Document
 
 
 def grades(doc: Document) -> list[float]:
@@ -25,8 +27,9 @@ def test_metrics_are_per_rank_of_the_current_list(document):
 
 
 def test_move_recomputes_and_undo_restores(qtbot, document):
-    with qtbot.waitSignals([document.rowsAboutToMove, document.listChanged, document.metricsChanged]):
+    with qtbot.waitSignal(document.changed) as notice:
         assert document.move_rows(2, 1, 0)
+    assert notice.args[0] == Changes(lists=frozenset({"q1"}), move=(2, 1, 0))
     assert document.current_list().docs.tolist() == ["C", "A", "B", "D", "E"]
     np.testing.assert_allclose(document.metrics["ndcg"], per_rank([3, 3, 2, 0, 1])["ndcg"])
     document.undo_stack.undo()
@@ -81,24 +84,25 @@ def test_duplicate_or_empty_document_id_is_refused(document):
     assert document.undo_stack.count() == 0
 
 
-def test_edits_and_undo_are_kept_per_query(qtbot):
+def test_one_history_for_every_query_undo_shows_the_query_it_changes(qtbot):
     doc = Document()
     doc.set_lists({"q1": RankedList.from_grades([3, 2, 1]), "q2": RankedList.from_grades([0, 1, 2])})
     assert doc.queries() == ["q1", "q2"]
     doc.reverse()
     doc.set_current_query("q2")
     assert grades(doc) == [0, 1, 2]
-    assert not doc.undo_group.canUndo() or doc.undo_stack.count() == 0
     doc.sort_ideal()
     doc.set_current_query("q1")
     assert grades(doc) == [1, 2, 3]  # q1's edit is still there
-    assert doc.undo_group.canUndo()
-    doc.undo_group.undo()
-    assert grades(doc) == [3, 2, 1]
-    assert sorted(doc.edited_queries()) == ["q2"]
+    doc.undo_stack.undo()  # the last step was q2's: undone, and q2 shown
+    assert doc.current_query == "q2" and grades(doc) == [0, 1, 2]
+    doc.undo_stack.undo()
+    assert doc.current_query == "q1" and grades(doc) == [3, 2, 1]
+    doc.undo_stack.redo()
+    assert sorted(doc.edited_queries()) == ["q1"]
     saved = doc.lists_for_saving()
-    assert saved.ranked_list("q2").grades.tolist() == [2, 1, 0]
-    assert saved.ranked_list("q1").grades.tolist() == [3, 2, 1]
+    assert saved.ranked_list("q1").grades.tolist() == [1, 2, 3]
+    assert saved.ranked_list("q2").grades.tolist() == [0, 1, 2]
     assert not doc.is_clean()
 
 
@@ -111,33 +115,57 @@ def test_evaluate_includes_edits(qtbot):
     assert doc.evaluate().loc["q1", "ndcg"] == pytest.approx(1.0)
 
 
-def test_definition_change_recomputes(qtbot, document):
-    with qtbot.waitSignals([document.definitionChanged, document.metricsChanged]):
+def test_definition_change_recomputes_and_is_undoable(qtbot, document):
+    with qtbot.waitSignal(document.changed) as notice:
         document.set_definition(config=MetricConfig(gain="exponential"), k=3)
+    assert notice.args[0] == Changes(definition=True)
     expected = per_rank([3, 2, 3, 0, 1], MetricConfig(gain="exponential"))
     np.testing.assert_allclose(document.metrics["idcg"], expected["idcg"])
     assert document.summary.k == 3
     assert document.summary.ndcg == pytest.approx(expected["ndcg"][2])
+    document.undo_stack.undo()
+    assert document.config == MetricConfig() and document.k == 10
+    assert document.summary.ndcg == pytest.approx(0.9724, abs=5e-5)
+
+
+def test_steps_of_k_merge_into_one_undo_step(document):
+    for k in (3, 4, 5):
+        document.set_definition(k=k)
+    assert document.undo_stack.count() == 1 and document.undo_stack.undoText() == "Set k = 5"
+    document.undo_stack.undo()
+    assert document.k == 10
+    document.undo_stack.redo()
+    document.set_definition(k=10)  # back where it started: the merged step has nothing to undo
+    assert document.k == 10 and document.undo_stack.count() == 0
+
+
+def test_a_starting_definition_is_not_an_undo_step(document):
+    document.set_definition(k=4, undoable=False)
+    assert document.k == 4 and document.undo_stack.count() == 0
 
 
 def test_opening_a_file_can_be_undone_with_the_edits_it_replaced(qtbot, document):
-    """Undo after an open brings back the list that was open, its edits and their undo history."""
+    """Undo after an open brings back the list that was open, with its edits and their history."""
     from ndcg_gui.core.dataset import Dataset
 
     document.move_rows(4, 1, 0)  # an edit of E1, not saved
     edited = document.current_list()
     other = Dataset.from_ranked_list(RankedList.from_grades([1, 0, 2], query="q9"))
     document.set_dataset(other, name="other.csv", undoable=True)
-    assert document.queries() == ["q9"] and document.is_clean()
+    assert document.queries() == ["q9"] and document.is_clean() and document.display_name == "other.csv"
     assert document.undo_stack.undoText() == "Open other.csv"
-    with qtbot.waitSignal(document.datasetChanged):
-        document.undo_group.undo()
+    with qtbot.waitSignal(document.changed) as notice:
+        document.undo_stack.undo()
+    assert notice.args[0].dataset
     assert document.queries() == ["q1"] and document.current_list() == edited
     assert not document.is_clean()  # E1's edit is still unsaved
     assert document.undo_stack.undoText() == "Move row"
-    document.undo_group.undo()
+    document.undo_stack.undo()
     assert document.current_list().grades.tolist() == [3, 2, 3, 0, 1]
-    assert not document.undo_group.canUndo()
+    assert not document.undo_stack.canUndo()
+    document.undo_stack.redo()
+    document.undo_stack.redo()  # opened again
+    assert document.queries() == ["q9"] and document.is_clean()
 
 
 def test_an_open_replacing_an_empty_document_is_not_an_undo_step(qtbot):
@@ -145,34 +173,31 @@ def test_an_open_replacing_an_empty_document_is_not_an_undo_step(qtbot):
 
     doc = Document()
     doc.set_dataset(Dataset.from_ranked_list(RankedList.from_grades([1, 2])), undoable=True)
-    assert not doc.undo_group.canUndo()
+    assert not doc.undo_stack.canUndo()
 
 
-def test_only_the_last_open_keeps_the_document_before_it(qtbot, document):
-    """Opening A then B keeps A for B's undo, not E1 too (memory): after undoing B, A's open step
-    only goes away."""
+def test_opening_stops_being_undoable_past_the_memory_limit(qtbot, document, monkeypatch):
+    """The history keeps the documents it can go back to; past KEEP_FOR_UNDO_ROWS rows an open
+    starts a fresh history (its documents would not fit)."""
     from ndcg_gui.core.dataset import Dataset
+    from ndcg_gui.qt.document import document as document_module
 
-    def open_(name, grades):
-        ds = Dataset.from_ranked_list(RankedList.from_grades(grades, query=name))
+    monkeypatch.setattr(document_module, "KEEP_FOR_UNDO_ROWS", 12)
+    assert KEEP_FOR_UNDO_ROWS > 12
+
+    def open_(name, n):
+        ds = Dataset.from_ranked_list(RankedList.from_grades([1] * n, query=name))
         document.set_dataset(ds, name=name, undoable=True)
 
-    open_("a", [1, 2])
-    open_("b", [0, 1])
-    document.undo_group.undo()  # back to a
-    assert document.queries() == ["a"]
-    assert "no longer kept" in document.undo_stack.undoText()
-    document.undo_group.undo()  # a's open step is dropped; e1 is not restored
-    assert document.queries() == ["a"] and not document.undo_group.canUndo()
-    document.set_lists({"t": RankedList.from_grades([3])})  # a plain (not undoable) replacement
-    open_("c", [2])  # must not touch the deleted step of an earlier session
-    document.undo_group.undo()
-    assert document.queries() == ["t"]
+    open_("a", 4)  # E1 (5) + a (4) <= 12: undoable
+    assert document.undo_stack.count() == 1
+    open_("b", 4)  # 13 rows would be kept: a fresh history
+    assert document.undo_stack.count() == 0 and document.queries() == ["b"]
 
 
-def test_a_document_whose_open_was_undone_can_be_dropped(qtbot):
-    """Undo stacks belong to Python: dropping a document right after an undone open (stacks of two
-    documents about) must not free anything twice (it crashed the interpreter once)."""
+def test_a_document_with_undone_opens_can_be_dropped(qtbot):
+    """The undo stack and its steps belong to the document: dropping it after an undone open must
+    not free anything twice."""
     import gc
 
     from ndcg_gui.core.dataset import Dataset
@@ -180,36 +205,16 @@ def test_a_document_whose_open_was_undone_can_be_dropped(qtbot):
     doc = Document()
     doc.set_lists({"q1": RankedList.from_grades([3, 2])})
     doc.set_dataset(Dataset.from_ranked_list(RankedList.from_grades([1], query="a")), undoable=True)
-    doc.undo_group.undo()
+    doc.undo_stack.undo()
     assert doc.queries() == ["q1"]
     del doc
     gc.collect()
     qtbot.wait(20)  # deferred deletions run
 
 
-def test_an_edit_of_another_query_ends_the_undoable_open(qtbot, document):
-    """Undoing the open would drop q2's edit without asking: it only removes the step then."""
-    from ndcg_gui.core.dataset import Dataset
-
-    lists = {"a": RankedList.from_grades([1, 2], query="a"), "b": RankedList.from_grades([2, 0], query="b")}
-    ds = Dataset.from_ranked_list(lists["a"]).with_lists({"b": lists["b"]})
-    document.set_dataset(ds, name="two.csv", undoable=True)
-    document.set_current_query("b")
+def test_save_as_renames_every_state_of_the_document(document, tmp_path):
     document.reverse()
-    document.set_current_query("a")
-    document.undo_group.undo()  # the (forgotten) open step: removed, nothing else happens
-    assert document.queries() == ["a", "b"]
-    assert document.list_for("b").grades.tolist() == [0, 2]
-    assert not document.undo_group.canUndo()
-
-
-def test_a_forgotten_open_step_leaves_a_saved_document_saved(qtbot, document):
-    from ndcg_gui.core.dataset import Dataset
-
-    for name in ("a", "b", "c"):
-        ds = Dataset.from_ranked_list(RankedList.from_grades([1, 2], query=name))
-        document.set_dataset(ds, name=name, undoable=True)
-    document.undo_group.undo()  # back to b, whose own open step was forgotten
-    assert document.is_clean()
-    document.undo_group.undo()  # removes that step
-    qtbot.waitUntil(document.is_clean)
+    document.mark_saved(tmp_path / "saved.csv")
+    assert document.is_clean() and document.display_name == "saved.csv"
+    document.undo_stack.undo()  # an edit undone: still the file saved as
+    assert document.path == tmp_path / "saved.csv" and not document.is_clean()

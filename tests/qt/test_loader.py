@@ -13,7 +13,8 @@ from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.errors import InputError, LoadCancelled
 from ndcg_gui.core.readers import load
 from ndcg_gui.core.summary import score
-from ndcg_gui.qt.loader import PROCESS_THRESHOLD, BackgroundLoader, LoadProgress
+from ndcg_gui.qt.document.loader import PROCESS_THRESHOLD, BackgroundLoader
+from ndcg_gui.qt.widgets.load_progress import LoadProgress
 
 TREC = MetricConfig.preset("trec_eval")
 

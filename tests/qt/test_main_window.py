@@ -9,14 +9,13 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QLabel
 
 from ndcg_gui.assets import resource_path
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.metrics import ndcg_at
 from ndcg_gui.core.ranked_list import RankedList
-from ndcg_gui.qt import dialogs
-from ndcg_gui.qt.main_window import QUERY_DOCK_WIDTH, MainWindow
+from ndcg_gui.qt.widgets import dialogs
+from ndcg_gui.qt.window.main_window import QUERY_DOCK_WIDTH, MainWindow
 
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 
@@ -27,7 +26,7 @@ def order(window: MainWindow) -> list[str]:
 
 def test_headline_plot_and_tables_show_one_recompute(window):
     window.ranking_view.select_rows(4, 1)
-    window.move_up_action.trigger()
+    window.actions.move_up.trigger()
     assert order(window) == ["A", "B", "C", "E", "D"]
     expected = ndcg_at([3, 2, 3, 1, 0], 10)
     assert f"{expected:.4f}" in window.headline.ndcg.text()
@@ -38,94 +37,94 @@ def test_headline_plot_and_tables_show_one_recompute(window):
 
 def test_ctrl_up_and_down_move_a_selected_block_which_stays_selected(window):
     window.ranking_view.select_rows(1, 2)  # B, C
-    window.move_down_action.trigger()
+    window.actions.move_down.trigger()
     assert order(window) == ["A", "D", "B", "C", "E"]
     assert window.ranking_view.selected_rows() == [2, 3]
-    window.move_up_action.trigger()
-    window.move_up_action.trigger()
+    window.actions.move_up.trigger()
+    window.actions.move_up.trigger()
     assert order(window) == ["B", "C", "A", "D", "E"]
-    window.move_up_action.trigger()  # already at the top: nothing happens
+    window.actions.move_up.trigger()  # already at the top: nothing happens
     assert order(window) == ["B", "C", "A", "D", "E"]
     assert window.document.undo_stack.count() == 3
-    window.undo_action.trigger()
+    window.actions.undo.trigger()
     assert order(window) == list("ABCDE")
-    window.undo_action.trigger()
+    window.actions.undo.trigger()
     assert order(window) == ["A", "D", "B", "C", "E"]
 
 
 def test_paste_pairs_inserts_rows_and_grades_overwrite(window):
     window.ranking_view.select_rows(1, 1)
-    window.paste_rows("doc\tgrade\nX\t2\nY\t\n")
+    window.editing.paste_rows("doc\tgrade\nX\t2\nY\t\n")
     assert order(window)[:4] == ["A", "X", "Y", "B"]
     assert math.isnan(window.document.current_list().grades[2])
     window.ranking_view.select_rows(5, 1)
-    window.paste_rows("1\n0\n2\n")
+    window.editing.paste_rows("1\n0\n2\n")
     assert window.document.current_list().grades.tolist()[5:] == [1, 0, 2]
     assert len(window.document.current_list()) == 8
-    window.document.undo_group.undo()
-    window.document.undo_group.undo()
+    window.document.undo_stack.undo()
+    window.document.undo_stack.undo()
     assert order(window) == list("ABCDE")
 
 
 def test_bad_paste_says_why_and_changes_nothing(window):
-    window.paste_rows("a\t1\nb\thigh\n")
+    window.editing.paste_rows("a\t1\nb\thigh\n")
     assert "line 2" in window.statusBar().currentMessage()
     assert order(window) == list("ABCDE")
 
 
 def test_copy_rows_puts_doc_grade_pairs_on_the_clipboard(window):
     window.ranking_view.select_rows(0, 2)
-    window.copy_rows()
+    window.editing.copy_rows()
     assert QGuiApplication.clipboard().text() == "doc\tgrade\nA\t3\nB\t2\n"
 
 
 def test_delete_add_and_undo(window):
     window.ranking_view.select_rows(0, 2)
-    window.delete_action.trigger()
+    window.actions.delete.trigger()
     assert order(window) == ["C", "D", "E"]
-    window.add_row_action.trigger()
+    window.actions.add_row.trigger()
     assert len(order(window)) == 4
-    window.document.undo_group.undo()
-    window.document.undo_group.undo()
+    window.document.undo_stack.undo()
+    window.document.undo_stack.undo()
     assert order(window) == list("ABCDE")
-    window.redo_action.trigger()
+    window.actions.redo.trigger()
     assert order(window) == ["C", "D", "E"]
 
 
 def test_quick_list_starts_a_new_list_undoably(window):
     window.quick_entry.setText("3, 0 1")
-    window.apply_quick_list()
+    window.editing.apply_quick_list()
     assert window.document.current_list().grades.tolist() == [3, 0, 1]
     window.quick_entry.setText("3 x")
-    window.apply_quick_list()
+    window.editing.apply_quick_list()
     assert "not a number" in window.statusBar().currentMessage()
-    window.undo_action.trigger()
+    window.actions.undo.trigger()
     assert order(window) == list("ABCDE")
 
 
 def test_sort_reverse_reset(window):
-    window.sort_action.trigger()
+    window.actions.sort.trigger()
     assert window.document.current_list().grades.tolist() == [3, 3, 2, 1, 0]
     assert window.document.summary.ndcg == pytest.approx(1.0)
-    window.reverse_action.trigger()
+    window.actions.reverse.trigger()
     assert window.document.current_list().grades.tolist() == [0, 1, 2, 3, 3]
-    window.reset_action.trigger()
+    window.actions.reset.trigger()
     assert order(window) == list("ABCDE")
 
 
 def test_opening_a_file_and_a_bad_file_keeps_the_old_list(window, dialog_log, tmp_path):
     with resource_path("examples/e1.csv") as e1:
-        assert window.files.open_path(e1)
+        assert window.files.open(e1)
     assert order(window) == ["doc-A", "doc-B", "doc-C", "doc-D", "doc-E"]
     assert "e1.csv" in window.windowTitle()
     bad = tmp_path / "bad.csv"
     bad.write_text("doc,grade\nx,1\ny,high\n")
-    window.move_up_action.trigger()  # something to keep
+    window.actions.move_up.trigger()  # something to keep
     before = order(window)
-    assert not window.files.open_path(bad, ask=False)
+    assert not window.files.open(bad, ask=False)
     assert dialog_log and "bad.csv:3" in dialog_log[-1][1]
     assert order(window) == before
-    assert not window.files.open_path(tmp_path / "missing.csv", ask=False)
+    assert not window.files.open(tmp_path / "missing.csv", ask=False)
     assert order(window) == before
 
 
@@ -144,9 +143,9 @@ def test_unsaved_changes_are_asked_about(window, monkeypatch, tmp_path, qtbot):
     assert not window.close()
     assert window.isVisible()
     with resource_path("examples/e1.csv") as e1:
-        assert not window.files.open_path(e1)
+        assert not window.files.open(e1)
     assert order(window) == list("EDCBA")
-    window.files.new_action.trigger()
+    window.actions.new.trigger()
     assert order(window) == list("EDCBA")
     assert answers == ["closing", "opening another file", "starting a new list"]
     target = tmp_path / "saved.csv"
@@ -170,7 +169,7 @@ def test_save_writes_the_edited_list_and_clears_the_modified_mark(window, tmp_pa
 
 def test_export_metrics_csv(window, tmp_path):
     path = tmp_path / "metrics.csv"
-    assert window.files.export_metrics(path)
+    assert window.exports.export_metrics(path)
     lines = path.read_text().splitlines()
     assert lines[0].startswith("rank,doc,grade")
     assert len(lines) == 6
@@ -182,13 +181,13 @@ def test_settings_keep_definition_and_recent_files(qtbot, tmp_path, dialog_log):
     qtbot.addWidget(first)
     first.document.set_definition(config=MetricConfig(gain="exponential", discount="jarvelin", base=3), k=4)
     with resource_path("examples/e1.csv") as e1:
-        first.files.open_path(e1)
+        first.files.open(e1)
     first.save_settings()
     second = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
     qtbot.addWidget(second)
     assert second.document.config == MetricConfig(gain="exponential", discount="jarvelin", base=3)
     assert second.document.k == 4
-    assert second.files.recent and second.files.recent[0].endswith("e1.csv")
+    assert second.files.recent.entries and second.files.recent.entries[0].endswith("e1.csv")
 
 
 def test_definition_panel_applies_presets_and_fields(window):
@@ -211,9 +210,7 @@ def test_the_query_panel_place_shows_only_for_many_queries(window):
     assert not window.query_dock.isVisible()
     window.document.set_lists({"q1": RankedList.from_grades([1, 0]), "q2": RankedList.from_grades([0, 1])})
     assert window.query_dock.isVisible()
-    panel = QLabel("a query browser")
-    window.set_query_panel(panel)
-    assert window.query_dock.widget() is panel
+    assert window.query_dock.widget() is window.query_panel
     window.document.set_current_query("q2")
     assert "q2" in window.windowTitle()
     window.document.set_lists({"only": RankedList.from_grades([1])})
@@ -251,10 +248,10 @@ def test_fits_a_1024_px_screen_and_the_toolbar_keeps_still(window, qtbot):
     window.resize(1280, 800)
     qtbot.waitUntil(lambda: panel._rows == 1)
     bar = window.findChild(QToolBar)
-    labels = [a.text() for a in bar.actions()]
+    labels = [a.iconText() for a in bar.actions()]
     window.document.set_grade(1, 3)
-    assert [a.text() for a in bar.actions()] == labels and "Undo" in labels
-    undo = next(a for a in bar.actions() if a.text() == "Undo")
+    assert [a.iconText() for a in bar.actions()] == labels and "Undo" in labels
+    undo = next(a for a in bar.actions() if a.iconText() == "Undo")
     assert undo.isEnabled() and "Set grade" in undo.toolTip()
     undo.trigger()
     assert window.document.current_list().grades[1] == 2
@@ -266,7 +263,7 @@ def test_the_query_docks_width_is_kept(qtbot, tmp_path, dialog_log):
         qtbot.addWidget(win)
         win.show()
         with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
-            win.files.open_path(run, qrels, ask=False)
+            win.files.open(run, qrels, ask=False)
         qtbot.waitUntil(lambda: win.query_dock.isVisible())
         return win
 
@@ -284,10 +281,10 @@ def test_undo_after_opening_a_run_returns_to_the_list(window, qtbot):
     window.show()
     window.document.set_grade(0, 1)  # unsaved; the prompt is answered "discard"
     with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
-        assert window.files.open_path(run, qrels)
+        assert window.files.open(run, qrels)
     qtbot.waitUntil(lambda: window.query_dock.isVisible())
     assert "sample.run" in window.windowTitle()
-    window.undo_action.trigger()
+    window.actions.undo.trigger()
     qtbot.waitUntil(lambda: not window.query_dock.isVisible())
     assert window.document.queries() == ["q1"]
     assert window.document.current_list().grades[0] == 1  # the discarded edit is back
@@ -326,5 +323,5 @@ def test_a_dock_never_shown_gets_its_default_width_next_time(qtbot, tmp_path, di
     qtbot.addWidget(second)
     second.show()
     with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
-        second.files.open_path(run, qrels, ask=False)
+        second.files.open(run, qrels, ask=False)
     qtbot.waitUntil(lambda: abs(second.query_dock.width() - QUERY_DOCK_WIDTH) <= 2)

@@ -10,7 +10,8 @@ from PySide6.QtCore import Qt
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.metrics import per_rank
 from ndcg_gui.core.ranked_list import RankedList
-from ndcg_gui.qt.metrics_model import BEYOND_K_BACKGROUND, COLUMNS, MetricsTableModel
+from ndcg_gui.qt.models.cells import BEYOND_K_BACKGROUND
+from ndcg_gui.qt.models.metrics_model import COLUMNS, MetricsTableModel
 
 COL = {name: i for i, (_, name, _) in enumerate(COLUMNS)}
 

@@ -28,7 +28,7 @@ def row_center(view, row: int) -> QPoint:
 
 
 def test_dragging_the_last_row_to_the_top_reorders_and_rescores(qtbot, window):
-    window.document.set_definition(k=3)
+    window.document.set_definition(k=3, undoable=False)
     window.move(0, 0)
     window.show()
     qtbot.waitExposed(window)

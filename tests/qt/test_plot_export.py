@@ -19,7 +19,7 @@ def test_png_export(window, tmp_path):
     window.resize(1280, 800)
     window.show()
     path = tmp_path / "plot.png"
-    assert window.files.export_plot(path)
+    assert window.exports.export_plot(path)
     image = QImage(str(path))
     assert not image.isNull()
     assert image.width() == 1600
@@ -32,7 +32,7 @@ def test_svg_export_is_xml_with_curves_and_text(window, tmp_path):
     window.resize(1280, 800)
     window.show()
     path = tmp_path / "plot.svg"
-    assert window.files.export_plot(path)
+    assert window.exports.export_plot(path)
     root = ET.parse(path).getroot()
     assert root.tag == f"{SVG}svg"
     shapes = [e for e in root.iter() if e.tag in (f"{SVG}path", f"{SVG}polyline")]
@@ -44,7 +44,7 @@ def test_svg_export_is_xml_with_curves_and_text(window, tmp_path):
 
 
 def test_export_to_an_unwritable_place_says_so(window, dialog_log, tmp_path):
-    assert not window.files.export_plot(tmp_path / "missing-folder" / "plot.svg")
+    assert not window.exports.export_plot(tmp_path / "missing-folder" / "plot.svg")
     assert dialog_log and dialog_log[-1][0] == "Could not export the plot"
 
 
@@ -68,7 +68,7 @@ def test_svg_draws_what_the_screen_shows(qtbot, window, tmp_path):
     qtbot.waitExposed(window)
     QApplication.processEvents()  # laid out, as a person would see it before exporting
     path = tmp_path / "plot.svg"
-    assert window.files.export_plot(path)
+    assert window.exports.export_plot(path)
     view = window.plot.plot
     screen = view.grab(view.mapFromScene(view.getPlotItem().sceneBoundingRect()).boundingRect()).toImage()
     drawn = QImage(screen.size(), QImage.Format_ARGB32)

@@ -9,9 +9,9 @@ from PySide6.QtCore import QSettings, Qt
 from ndcg_gui.assets import resource_path
 from ndcg_gui.core.ranked_list import RankedList
 from ndcg_gui.core.readers import load
-from ndcg_gui.qt import dialogs
-from ndcg_gui.qt.query_browser import QueryBrowser
-from ndcg_gui.qt.query_model import COL_EDITED, COL_NDCG, COL_QUERY, EDITED_MARK
+from ndcg_gui.qt.models.query_model import COL_EDITED, COL_NDCG, COL_QUERY, EDITED_MARK
+from ndcg_gui.qt.widgets import dialogs
+from ndcg_gui.qt.window.query_browser import QueryBrowser
 
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 
@@ -36,7 +36,7 @@ def errors(monkeypatch):
 
 @pytest.fixture
 def window(qtbot, tmp_path, errors):
-    from ndcg_gui.qt.main_window import MainWindow
+    from ndcg_gui.qt.window.main_window import MainWindow
 
     win = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(win)
@@ -75,7 +75,7 @@ def test_the_panel_shows_every_query_and_hides_for_one(qtbot, loaded):
 
 
 def test_picking_a_query_opens_it_with_its_judged_pool(qtbot, loaded):
-    panel, doc = loaded.query_browser.panel, loaded.document
+    panel, doc = loaded.query_panel, loaded.document
     qtbot.waitExposed(loaded)
     index = panel.proxy.mapFromSource(panel.model.index(panel.model.row_of("409"), COL_QUERY))
     panel.table.scrollTo(index)
@@ -88,26 +88,28 @@ def test_picking_a_query_opens_it_with_its_judged_pool(qtbot, loaded):
 
 
 def test_edits_are_kept_per_query_with_undo_and_marked(qtbot, loaded):
-    panel, doc = loaded.query_browser.panel, loaded.document
+    panel, doc = loaded.query_panel, loaded.document
     before = ndcg_cell(panel, "405")
     panel.set_current_query("405")
     doc.set_current_query("405")
     doc.sort_ideal()
     assert mark(panel, "405") == EDITED_MARK
     assert ndcg_cell(panel, "405") != before
-    pd.testing.assert_frame_equal(loaded.query_browser.scores.result, doc.evaluate())
+    pd.testing.assert_frame_equal(loaded.scores.result, doc.evaluate())
     doc.set_current_query("410")
     assert panel.current_query() == "410"
     doc.reverse()
     doc.set_current_query("405")
     assert doc.current_list() != doc.dataset.ranked_list("405")  # the sort is still there
+    doc.undo_stack.undo()  # the last step, 410's reverse: undone, with 410 shown
+    assert doc.current_query == "410" and panel.current_query() == "410"
+    assert mark(panel, "410") == "" and mark(panel, "405") == EDITED_MARK
     doc.undo_stack.undo()
     assert mark(panel, "405") == "" and ndcg_cell(panel, "405") == before
-    assert mark(panel, "410") == EDITED_MARK
 
 
 def test_k_and_definition_changes_rescore_the_panel(qtbot, loaded):
-    panel, doc = loaded.query_browser.panel, loaded.document
+    panel, doc = loaded.query_panel, loaded.document
     doc.set_definition(k=3)
     result = doc.evaluate()
     assert panel.model.headerData(COL_NDCG, Qt.Orientation.Horizontal) == "NDCG@3"
@@ -120,9 +122,9 @@ def test_the_summary_export_has_the_panels_numbers(qtbot, loaded, tmp_path):
     doc.set_current_query("402")
     doc.reverse()
     out = tmp_path / "summary.csv"
-    assert loaded.query_browser.export_summary(out)
+    assert loaded.exports.export_summary(out)
     written = pd.read_csv(out, dtype={"query": str}).set_index("query")
-    panel = loaded.query_browser.panel
+    panel = loaded.query_panel
     for q in written.index:
         assert f"{written.loc[q, 'ndcg']:.4f}" == ndcg_cell(panel, q)
     assert len(written) == panel.model.rowCount()
@@ -135,7 +137,7 @@ def own_copy(window, sample_paths, tmp_path):
     run, qrels = (tmp_path / p.name for p in sample_paths)
     for src, dst in zip(sample_paths, (run, qrels), strict=True):
         dst.write_bytes(src.read_bytes())
-    assert window.files.open_path(run, qrels, ask=False)
+    assert window.files.open(run, qrels, ask=False)
     window.show()
     return window, run, qrels
 
@@ -176,51 +178,51 @@ def test_save_as_csv_writes_the_judgments_beside_it(own_copy, tmp_path):
     beside = tmp_path / "edited.qrels"
     assert beside.exists() and doc.qrels_path == beside and doc.path == out
     pd.testing.assert_frame_equal(load(out, beside).evaluate(doc.k, doc.config), expected)
-    assert window.files.recent[0] == f"{out.resolve()}\n{beside.resolve()}"
+    assert window.files.recent.entries[0] == f"{out.resolve()}\n{beside.resolve()}"
 
 
 # ---- big files: the background path (forced on for the small sample) -------------------------
 @pytest.fixture
 def background(window):
-    window.query_browser.loader._process = True
+    window.loader._process = True
     return window
 
 
 def test_a_big_file_opens_in_the_background_with_progress(qtbot, background, sample_paths, errors):
     run, qrels = sample_paths
-    browser, doc = background.query_browser, background.document
-    with qtbot.waitSignal(browser.loader.loaded, timeout=30000):
-        assert browser.open_in_background(run, qrels, query="412")
-        assert not browser.progress.isHidden()
+    window, doc = background, background.document
+    with qtbot.waitSignal(window.loader.loaded, timeout=30000):
+        assert window.files.open(run, qrels, query="412")
+        assert not window.progress.isHidden()
         assert doc.dataset.path != run  # nothing changed yet
     assert doc.dataset.path == run and doc.current_query == "412"
-    assert browser.progress.isHidden()
-    pd.testing.assert_frame_equal(browser.scores.result, doc.evaluate())
+    assert window.progress.isHidden()
+    pd.testing.assert_frame_equal(window.scores.result, doc.evaluate())
     assert errors == []
 
 
 def test_cancelling_a_background_load_leaves_the_document_untouched(qtbot, background, sample_paths):
     run, qrels = sample_paths
-    browser, doc = background.query_browser, background.document
+    window, doc = background, background.document
     doc.set_current_query(doc.queries()[0])
     doc.new_from_grades([1, 2, 3])  # an unsaved edit that must survive
     dataset, query, lst = doc.dataset, doc.current_query, doc.current_list()
-    browser.open_in_background(run, qrels)
-    with qtbot.waitSignal(browser.loader.cancelled, timeout=1000):
-        browser.progress.cancel_button.click()
-    assert browser.loader.wait(5000)
+    window.files.open(run, qrels)
+    with qtbot.waitSignal(window.loader.cancelled, timeout=1000):
+        window.progress.cancel_button.click()
+    assert window.loader.wait(5000)
     qtbot.wait(100)
     assert doc.dataset is dataset and doc.current_query == query and doc.current_list() == lst
-    assert browser.progress.isHidden()
+    assert window.progress.isHidden()
 
 
 def test_a_bad_big_file_says_why_and_changes_nothing(qtbot, background, tmp_path, errors):
     bad = tmp_path / "bad.run"
     bad.write_text("1 Q0 a 1 2.0 t\n1 Q0 b 2 high t\n")
-    browser, doc = background.query_browser, background.document
+    window, doc = background, background.document
     dataset = doc.dataset
-    with qtbot.waitSignal(browser.loader.failed, timeout=30000):
-        browser.open_in_background(bad)
+    with qtbot.waitSignal(window.loader.failed, timeout=30000):
+        window.files.open(bad)
     assert errors and errors[0].startswith("bad.run:2:")
     assert doc.dataset is dataset
 
@@ -233,17 +235,17 @@ def test_command_line_big_file_opens_in_the_background_at_its_query(qtbot, backg
     run, qrels = sample_paths
     options = argparse.Namespace(file=str(run), qrels=str(qrels), query="412", k=5, preset="trec_eval",
                                  gain=None, discount=None, screenshot=None)
-    browser, doc = background.query_browser, background.document
-    with qtbot.waitSignal(browser.loader.loaded, timeout=30000):
+    window, doc = background, background.document
+    with qtbot.waitSignal(window.loader.loaded, timeout=30000):
         assert apply_options(background, options) is None
     assert doc.current_query == "412" and doc.k == 5
-    assert browser.panel.current_query() == "412"
-    pd.testing.assert_frame_equal(browser.scores.result, doc.evaluate())
+    assert window.query_panel.current_query() == "412"
+    pd.testing.assert_frame_equal(window.scores.result, doc.evaluate())
 
 
 def test_the_panel_says_which_queries_it_cannot_score(loaded):
     """Query 426 has results but no judgment: not listed (as trec_eval), and the panel says so."""
-    panel = loaded.query_browser.panel
+    panel = loaded.query_panel
     assert panel.model.row_of("426") == -1
     assert "1 query without judgments, not listed" in panel.policy_note.text()
 
@@ -267,7 +269,7 @@ def test_save_keeps_a_csv_qrels_as_it_is(window, tmp_path):
     qrels = tmp_path / "j.csv"
     qrels.write_text("query,doc,grade,assessor\n1,dA,2,ann\n1,dB,0,bob\n")
     before = qrels.read_bytes()
-    assert window.files.open_path(run, qrels, ask=False)
+    assert window.files.open(run, qrels, ask=False)
     window.document.set_grade(1, 1)
     assert window.files.save()
     assert qrels.read_bytes() == before  # not rewritten as TREC lines

@@ -8,9 +8,9 @@ from ndcg_gui.assets import resource_path
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.readers import load
 from ndcg_gui.core.summary import score
-from ndcg_gui.qt import query_scores
-from ndcg_gui.qt.document import Document
-from ndcg_gui.qt.query_scores import QueryScores
+from ndcg_gui.qt.document import query_scores
+from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.document.query_scores import QueryScores
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ and, after a click on the histogram, by a set of queries.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 import numpy as np
@@ -21,6 +20,8 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from ndcg_gui.core.query_order import natural_order
+
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 QUERY_ROLE = Qt.ItemDataRole.UserRole + 2
 
@@ -29,23 +30,6 @@ EDITED_MARK = "✎"
 _GREY = QColor(128, 128, 128)
 
 Index = QModelIndex | QPersistentModelIndex
-
-
-def natural_order(queries: np.ndarray) -> np.ndarray:
-    """The position of each id in natural order (q2 before q10, 2 before 10): the query sort key."""
-    def key(q: str) -> list:
-        return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", q) if p]
-
-    ids = [str(q) for q in queries]
-    if ids and all(q.isascii() and q.isdigit() and len(q) <= 18 for q in ids):
-        # All numbers (TREC topics): by value, then by text ("01" next to "1"), without a key per id.
-        text = np.array(ids)
-        order = np.lexsort((text, text.astype(np.int64)))
-    else:
-        order = sorted(range(len(queries)), key=lambda i: key(str(queries[i])))
-    rank = np.empty(len(queries), dtype=np.int64)
-    rank[order] = np.arange(len(queries))
-    return rank
 
 
 class QueryTableModel(QAbstractTableModel):

@@ -1,11 +1,15 @@
-"""Loading big files off the GUI thread, with progress and Cancel.
+"""Reading files for the window, with progress and Cancel for big ones: the one place that decides
+how a file is read.
 
-`BackgroundLoader.start` runs the reader (and optionally a follow-up, e.g. the first scoring) from a
-worker QThread. Big files are read in a separate process (`core.load_worker`): pandas holds the GIL
-for seconds while it parses and joins millions of strings, which a thread alone would not hide from
-the window. The window only hears `loaded(dataset, extra)` when the load finished and was not
-cancelled, so a cancelled or failed load never touches the open document. `cancel` answers at once:
-the process is ended (or the reader stops at its next cancel check) and a late result is dropped.
+`BackgroundLoader.start` reads a file (and optionally runs a follow-up on it, e.g. the first
+scoring) and always ends with the same signals. A small file is read at once, in the calling thread
+(`loaded` or `failed` is emitted before `start` returns). A big file is read in a separate process
+(`core.load_worker`) watched by a worker QThread: pandas holds the GIL for seconds while it parses
+and joins millions of strings, which a thread alone would not hide from the window. A load function
+given by a test runs in the worker thread. The window only hears `loaded(dataset, extra)` when the
+load finished and was not cancelled, so a cancelled or failed load never touches the open document.
+`cancel` answers at once: the process is ended (or the reader stops at its next cancel check) and a
+late result is dropped.
 """
 
 from __future__ import annotations
@@ -21,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from ndcg_gui.core.errors import InputError, LoadCancelled
 
@@ -185,10 +188,13 @@ class BackgroundLoader(QObject):
         return _size(path) + _size(qrels) >= PROCESS_THRESHOLD
 
     def start(self, path: str | Path, qrels: str | Path | None = None, then: ThenFn | None = None) -> None:
-        """Load `path` (with `qrels`) in the background; a load under way is cancelled first."""
+        """Load `path` (with `qrels`); a load under way is cancelled first."""
         if self._job is not None:
             self.cancel()
         self._ticket += 1
+        if self._load is None and not self.uses_process(path, qrels):
+            self._load_now(path, qrels, then)
+            return
         job = _Job(self._ticket, None if self.uses_process(path, qrels) else self._load or _default_load,
                    then, path, qrels)
         thread = QThread()
@@ -206,6 +212,24 @@ class BackgroundLoader(QObject):
         self._job = job
         self.started.emit(Path(path).name)
         thread.start()
+
+    def _load_now(self, path, qrels, then: ThenFn | None) -> None:
+        """A small file: read here and now, announced with the same signals as a big one."""
+        self.started.emit(Path(path).name)
+        try:
+            data = _default_load(path, qrels)
+            extra = then(data) if then is not None else None
+        except InputError as err:
+            self.failed.emit(str(err))
+        except MemoryError:
+            self.failed.emit(f"{Path(path).name}: not enough memory to load this file")
+        except Exception as err:  # a bug, not bad input: logged in full, reported in one line
+            log.exception("loading %s failed", path)
+            self.failed.emit(f"{Path(path).name}: could not be loaded ({err})")
+        else:
+            self.progressed.emit(1.0)
+            self.loaded.emit(data, extra)
+        self.finished.emit()
 
     def cancel(self) -> None:
         """Stop the load under way. Answers at once; the worker's late result is dropped."""
@@ -252,29 +276,3 @@ class BackgroundLoader(QObject):
         """Drop the threads that have ended (and their jobs) once their last signal is delivered."""
         for thread in [t for t in self._running if t.isFinished()]:
             del self._running[thread]
-
-
-class LoadProgress(QWidget):
-    """'Loading NAME' with a progress bar and Cancel, shown while its loader works (status bar)."""
-
-    def __init__(self, loader: BackgroundLoader, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.label = QLabel()
-        self.bar = QProgressBar(minimum=0, maximum=1000, textVisible=True)
-        self.bar.setFixedWidth(180)
-        self.cancel_button = QPushButton("Cancel", toolTip="Stop loading; the open document stays as it is")
-        self.cancel_button.clicked.connect(loader.cancel)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.label)
-        layout.addWidget(self.bar)
-        layout.addWidget(self.cancel_button)
-        loader.started.connect(self._on_started)
-        loader.progressed.connect(lambda f: self.bar.setValue(round(f * 1000)))
-        loader.finished.connect(self.hide)
-        self.hide()
-
-    def _on_started(self, name: str) -> None:
-        self.label.setText(f"Loading {name}…")
-        self.bar.setValue(0)
-        self.show()

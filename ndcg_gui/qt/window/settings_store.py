@@ -1,12 +1,15 @@
-"""The definition of NDCG and k kept between sessions (QSettings). Unknown or broken values are
-ignored, so an old or hand-edited settings file can never stop the window from opening."""
+"""What the window keeps between sessions (QSettings): the definition of NDCG and k, and the
+recent files. Unknown or broken values are ignored, so an old or hand-edited settings file can
+never stop the window from opening."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
 from ndcg_gui.core.config import MetricConfig
-from ndcg_gui.qt.document import Document
+from ndcg_gui.qt.document.document import Document
 
 FIELDS = ("gain", "discount", "base", "ideal", "negative")
 
@@ -48,5 +51,32 @@ def restore_definition(settings: QSettings, document: Document) -> None:
         k = int(k) if k is not None and int(k) >= 1 else None
     except (TypeError, ValueError):
         k = None
-    document.set_definition(config=config, k=k,
-                            ties=ties if ties in ("trec", "file", "average") else None)
+    # The definition a session starts with: not an undo step.
+    document.set_definition(config=config, k=k, ties=ties if ties in ("trec", "file", "average") else None,
+                            undoable=False)
+
+
+RECENT_MAX = 10
+
+
+class RecentFiles:
+    """The last files opened (a run and its qrels count as one entry), newest first."""
+
+    def __init__(self, settings: QSettings) -> None:
+        self._settings = settings
+        value = settings.value("recent/files", [])
+        if isinstance(value, str):
+            value = [value]
+        self.entries: list[str] = [str(v) for v in value or []][:RECENT_MAX]
+
+    def add(self, path: str | Path, qrels: str | Path | None = None) -> None:
+        entry = str(Path(path).resolve()) + (f"\n{Path(qrels).resolve()}" if qrels else "")
+        self.entries = [entry, *[r for r in self.entries if r != entry][:RECENT_MAX - 1]]
+        self.save()
+
+    def save(self) -> None:
+        self._settings.setValue("recent/files", self.entries)
+
+    def items(self) -> list[tuple[str, str | None]]:
+        """(run, qrels or None) of each entry."""
+        return [(run, qrels or None) for run, _, qrels in (e.partition("\n") for e in self.entries)]

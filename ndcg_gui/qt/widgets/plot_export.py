@@ -19,7 +19,7 @@ from PySide6.QtCore import QRectF, QSize
 from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgGenerator
 
-from ndcg_gui.qt.curve_plot import CurvePlot
+from ndcg_gui.qt.widgets.curve_plot import CurvePlot
 
 
 @contextmanager

@@ -8,7 +8,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from ndcg_gui.qt.document import Document
+from ndcg_gui.qt.document.changes import Changes
+from ndcg_gui.qt.document.document import Document
 
 DCG_PEN = pg.mkPen("#1f6fb5", width=2)
 IDCG_PEN = pg.mkPen("#6b7280", width=2, style=Qt.DashLine)
@@ -92,10 +93,14 @@ class CurvePlot(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.plot, 1)
 
-        document.metricsChanged.connect(self.refresh)
-        # Another query or file: the readout would describe a list no longer shown.
-        document.currentQueryChanged.connect(lambda _q: self.clear_readout())
-        document.datasetChanged.connect(self.clear_readout)
+        document.changed.connect(self._follow)
+        self.refresh()
+
+    def _follow(self, changes: Changes) -> None:
+        if self._doc.metrics is self._table and not changes.definition:
+            return
+        if changes.dataset or changes.query:  # the readout would describe a list no longer shown
+            self.clear_readout()
         self.refresh()
 
     def _refresh_legend(self) -> None:

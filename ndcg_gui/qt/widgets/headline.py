@@ -9,8 +9,8 @@ from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
-from ndcg_gui.qt.definition_panel import DefinitionPanel
-from ndcg_gui.qt.document import Document
+from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.widgets.definition_panel import DefinitionPanel
 
 
 def _figure(object_name: str) -> QLabel:
@@ -76,11 +76,10 @@ class Headline(QFrame):
         layout.addWidget(self.definition)
         layout.addWidget(self.describe)
 
-        document.metricsChanged.connect(self.refresh)
-        document.definitionChanged.connect(self.refresh)
+        document.changed.connect(self.refresh)
         self.refresh()
 
-    def refresh(self) -> None:
+    def refresh(self, _changes: object = None) -> None:
         s = self._doc.summary
         if self.k.value() != s.k:
             with QSignalBlocker(self.k):

@@ -1,12 +1,12 @@
-"""The ranked-list table: drag rows to reorder them (Qt's InternalMove with the model's moveRows)
-and move the selected block with Ctrl+Up / Ctrl+Down."""
+"""The ranked-list table: drag rows to reorder them (Qt's InternalMove with the model's moveRows);
+says which rows are selected and selects rows it is told to."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
-from ndcg_gui.qt.ranking_model import RankingModel
+from ndcg_gui.qt.models.ranking_model import RankingModel
 
 
 class RankingView(QTableView):
@@ -46,27 +46,6 @@ class RankingView(QTableView):
     def current_row(self) -> int:
         index = self.currentIndex()
         return index.row() if index.isValid() else -1
-
-    def move_selection(self, delta: int) -> bool:
-        """Move the selected rows one place up (-1) or down (+1) as a block; they stay selected."""
-        rows = self.selected_rows() or ([self.current_row()] if self.current_row() >= 0 else [])
-        if not rows:
-            return False
-        first, last = rows[0], rows[-1]
-        model = self.ranking_model()
-        if rows != list(range(first, last + 1)):
-            # Not contiguous: gather them into a block where the first one is, then move on.
-            ok = model.move_block(rows, first)
-            self.select_rows(first, len(rows))
-            return ok
-        if delta < 0:
-            ok = first > 0 and model.moveRows(QModelIndex(), first, len(rows), QModelIndex(), first - 1)
-        else:
-            ok = last + 1 < model.rowCount() and model.moveRows(
-                QModelIndex(), first, len(rows), QModelIndex(), last + 2)
-        if ok:
-            self.scrollTo(self.currentIndex())
-        return ok
 
     def select_rows(self, first: int, count: int) -> None:
         model = self.model()

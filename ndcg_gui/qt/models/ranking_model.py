@@ -1,15 +1,15 @@
 """The editable ranked list as a Qt table: rank, document, grade (and score when the file has one).
 
 The model never changes its list itself: edits, drops and moves are forwarded to the `Document`,
-which pushes an undo command; the model only follows the document's signals (a move becomes
-beginMoveRows/endMoveRows so selection and scroll position follow the rows).
+which applies a core edit as an undo step; the model follows the document's `changed` notice. It
+keeps its own copy of the list it shows, so a move becomes beginMoveRows / endMoveRows around the
+swap (selection and scroll position follow the rows) and any other change is announced over the
+rows whose cells differ.
 """
 
 from __future__ import annotations
 
-import math
-from functools import cache
-
+import numpy as np
 from PySide6.QtCore import (
     QAbstractTableModel,
     QByteArray,
@@ -19,57 +19,33 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QBrush, QColor, QFont
 
+from ndcg_gui.core.edits import EditRefused
+from ndcg_gui.core.numbers import decimals_for, format_fixed, format_grade, parse_grade
 from ndcg_gui.core.ranked_list import RankedList
-from ndcg_gui.qt.document import Document
+from ndcg_gui.qt.document.changes import Changes
+from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.models.cells import (
+    ALIGN_LEFT,
+    ALIGN_RIGHT,
+    ALIGNMENT,
+    DISPLAY,
+    EDIT,
+    FONT,
+    FOREGROUND,
+    TOOLTIP,
+    UNJUDGED_BRUSH,
+    UNJUDGED_TEXT,
+    announce_rows,
+    differing_rows,
+    font,
+)
 
 ROWS_MIME = "application/x-ndcg-inspector-rows"
-UNJUDGED_TEXT = "unjudged"
-UNJUDGED_COLOR = QColor("#b45309")
-
 Index = QModelIndex | QPersistentModelIndex
-DISPLAY, EDIT, ALIGNMENT = int(Qt.DisplayRole), int(Qt.EditRole), int(Qt.TextAlignmentRole)
-FOREGROUND, BACKGROUND, FONT = int(Qt.ForegroundRole), int(Qt.BackgroundRole), int(Qt.FontRole)
-TOOLTIP = int(Qt.ToolTipRole)
-ALIGN_LEFT = int(Qt.AlignLeft | Qt.AlignVCenter)
-ALIGN_RIGHT = int(Qt.AlignRight | Qt.AlignVCenter)
-UNJUDGED_BRUSH = QBrush(UNJUDGED_COLOR)
 CELL_FLAGS = Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsDragEnabled
 EDITABLE_FLAGS = CELL_FLAGS | Qt.ItemIsEditable
-
-
-@cache
-def font(italic: bool = False, bold: bool = False) -> QFont:
-    """Made on first use: a QFont needs the application to exist."""
-    f = QFont()
-    f.setItalic(italic)
-    f.setBold(bold)
-    return f
 _ROOT = QModelIndex()
-
-
-def format_number(x: float) -> str:
-    """Whole numbers as such, others with 4 decimals (the precision of the worked examples)."""
-    if math.isnan(x):
-        return ""
-    if float(x).is_integer() and abs(x) < 1e15:
-        return str(int(x))
-    return f"{x:.4f}"
-
-
-def parse_grade(text: str) -> float:
-    """A grade typed by a person: a number, or empty / '-' / 'unjudged' for no judgment."""
-    t = text.strip()
-    if t.lower() in ("", "-", "–", "nan", UNJUDGED_TEXT):
-        return math.nan
-    try:
-        value = float(t.replace(",", ".")) if t.count(",") == 1 and "." not in t else float(t)
-    except ValueError:
-        raise ValueError(f"grade {text!r} is not a number (leave it empty for unjudged)") from None
-    if not math.isfinite(value):
-        raise ValueError(f"grade {text!r} must be a finite number")
-    return value
 
 
 class RankingModel(QAbstractTableModel):
@@ -82,37 +58,53 @@ class RankingModel(QAbstractTableModel):
         super().__init__(parent)
         self._doc = document
         self._list: RankedList = document.current_list()
-        self._moving = False
-        document.rowsAboutToMove.connect(self._before_move)
-        document.listChanged.connect(self._list_changed)
+        self._score_decimals = 0
+        self._measure()
+        document.changed.connect(self._follow)
 
     # ---- following the document -----------------------------------------------------------------
-    def _before_move(self, first: int, count: int, destination: int) -> None:
-        self._moving = self.beginMoveRows(QModelIndex(), first, first + count - 1, QModelIndex(),
-                                          destination)
+    def _measure(self) -> None:
+        scores = self._list.scores
+        self._score_decimals = decimals_for(scores) if scores is not None else 0
 
-    def _list_changed(self, move) -> None:
+    def _shown(self) -> dict[str, np.ndarray]:
+        """What the cells show, column by column (the rank column is the row number)."""
+        lst = self._list
+        columns = {"doc": lst.docs, "grade": lst.grades}
+        if lst.scores is not None:
+            columns["score"] = lst.scores
+        return columns
+
+    def _follow(self, changes: Changes) -> None:
         new = self._doc.current_list()
-        if move is not None and self._moving:
-            self._list = new
-            self._moving = False
-            self.endMoveRows()
-            self._changed_rows(min(move[0], move[2]), max(move[0] + move[1], move[2]))
+        if new is self._list:
             return
-        old_columns = self.columnCount()
-        if len(new) != len(self._list) or (new.scores is None) != (self._list.scores is None):
+        old = self._list
+        same_shape = len(new) == len(old) and (new.scores is None) == (old.scores is None)
+        if changes.move is not None and same_shape:
+            first, count, destination = changes.move
+            if self.beginMoveRows(_ROOT, first, first + count - 1, _ROOT, destination):
+                self._list = new
+                self._measure()
+                self.endMoveRows()
+                # The rows between the move's two ends now sit at other ranks.
+                announce_rows(self, min(first, destination), max(first + count, destination) - 1)
+                return
+        if not same_shape:
             self.beginResetModel()
             self._list = new
+            self._measure()
             self.endResetModel()
             return
+        before, decimals = self._shown(), self._score_decimals
         self._list = new
-        if len(new) and old_columns == self.columnCount():
-            self._changed_rows(0, len(new))
-
-    def _changed_rows(self, first: int, stop: int) -> None:
-        last = min(stop, len(self._list)) - 1
-        if last >= first:
-            self.dataChanged.emit(self.index(first, 0), self.index(last, self.columnCount() - 1))
+        self._measure()
+        if decimals != self._score_decimals:  # the score column's rule changed: every score
+            announce_rows(self, 0, len(new) - 1)
+            return
+        rows = differing_rows(before, self._shown())
+        if rows is not None:
+            announce_rows(self, *rows)
 
     # ---- reading -----------------------------------------------------------------------------
     def rowCount(self, parent: Index = _ROOT) -> int:
@@ -130,6 +122,7 @@ class RankingModel(QAbstractTableModel):
             return {
                 self.GRADE: "Relevance grade; empty = unjudged (gain 0). Double-click to edit.",
                 self.DOC: "Document id. Double-click to edit; drag rows to reorder.",
+                self.SCORE: "The run's score (the list is ranked by it as loaded)",
             }.get(section)
         return None
 
@@ -148,12 +141,14 @@ class RankingModel(QAbstractTableModel):
                 grade = float(self._list.grades[row])
                 if grade != grade:  # NaN: unjudged
                     return "" if role == EDIT else UNJUDGED_TEXT
-                return format_number(grade)
+                return format_grade(grade)
             if col == self.SCORE and self._list.scores is not None:
-                return format_number(float(self._list.scores[row]))
+                return format_fixed(self._list.scores[row], self._score_decimals)
             return None
         if role == ALIGNMENT:
             return ALIGN_LEFT if col == self.DOC else ALIGN_RIGHT
+        if role == TOOLTIP and col == self.DOC:
+            return str(self._list.docs[row])  # the whole id, however narrow the column
         if role in (FOREGROUND, FONT, TOOLTIP):
             grade = float(self._list.grades[row])
             if grade == grade:
@@ -177,18 +172,12 @@ class RankingModel(QAbstractTableModel):
         row, col = index.row(), index.column()
         try:
             if col == self.GRADE:
-                grade = parse_grade(str(value))
-                old = float(self._list.grades[row])
-                if grade == old or (math.isnan(grade) and math.isnan(old)):
-                    return True
-                self._doc.set_grade(row, grade)
+                self._doc.set_grade(row, parse_grade(str(value)))
             elif col == self.DOC:
-                if str(value).strip() == self._list.docs[row]:
-                    return True
                 self._doc.set_doc(row, str(value))
             else:
                 return False
-        except ValueError as err:
+        except (ValueError, EditRefused) as err:
             self.editRejected.emit(str(err))
             return False
         return True
@@ -204,8 +193,8 @@ class RankingModel(QAbstractTableModel):
                  destination_parent: Index, destination_child: int) -> bool:
         if source_parent.isValid() or destination_parent.isValid():
             return False
-        # The document pushes an undo command whose redo emits rowsAboutToMove/listChanged, which
-        # this model turns into beginMoveRows/endMoveRows: the move is applied exactly once.
+        # The document pushes an undo step whose notice this model turns into
+        # beginMoveRows/endMoveRows: the move is applied exactly once.
         return self._doc.move_rows(source_row, count, destination_child)
 
     def mimeTypes(self) -> list[str]:
@@ -232,16 +221,5 @@ class RankingModel(QAbstractTableModel):
             return False
         if row < 0:
             row = parent.row() if parent.isValid() else len(self._list)
-        return self.move_block(rows, row)
-
-    def move_block(self, rows: list[int], destination: int) -> bool:
-        """Move rows (contiguous or not) together to before `destination`, as one undo step."""
-        rows = sorted(set(rows))
-        if rows == list(range(rows[0], rows[-1] + 1)):
-            return self.moveRows(QModelIndex(), rows[0], len(rows), QModelIndex(), destination)
-        n = len(self._list)
-        picked = set(rows)
-        before = [r for r in range(destination) if r not in picked]
-        after = [r for r in range(destination, n) if r not in picked]
-        self._doc.reorder(before + rows + after, f"Move {len(rows)} rows")
+        self._doc.move_block(rows, row)
         return True

@@ -10,7 +10,8 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel, QLayout, QWidget
 
 from ndcg_gui.core.config import PRESETS, MetricConfig
-from ndcg_gui.qt.document import Document
+from ndcg_gui.qt.document.changes import Changes
+from ndcg_gui.qt.document.document import Document
 
 CUSTOM = "custom"
 
@@ -78,8 +79,12 @@ class DefinitionPanel(QWidget):
         for box in (self.gain, self.discount, self.ideal, self.negative):
             box.activated.connect(self._field_changed)
         self.base.valueChanged.connect(self._field_changed)
-        document.definitionChanged.connect(self.show_definition)
+        document.changed.connect(self._follow)
         self.show_definition()
+
+    def _follow(self, changes: Changes) -> None:
+        if changes.definition:
+            self.show_definition()
 
     def _arrange(self, rows: int) -> None:
         if rows == self._rows:

@@ -24,15 +24,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_gui.core.summary import MeanPolicy, MeanSummary, bin_index, counted, summarize
-from ndcg_gui.qt.histogram import NdcgHistogram
-from ndcg_gui.qt.query_model import (
+from ndcg_gui.core.summary import MeanPolicy, MeanSummary, bin_index, counted, mean_summary
+from ndcg_gui.qt.models.query_model import (
     COL_EDITED,
     COL_QUERY,
     QUERY_ROLE,
     QueryFilterProxy,
     QueryTableModel,
 )
+from ndcg_gui.qt.widgets.histogram import NdcgHistogram
 
 _TREATMENTS = [("count as 0", "zero"), ("leave out", "skip")]
 
@@ -253,7 +253,7 @@ class QueryPanel(QWidget):
             self.policy_note.setText("")
             self.histogram.set_values(np.array([]), k)
             return
-        self._summary = summarize(result, self._policy)
+        self._summary = mean_summary(result, self._policy)
         text = self._summary.describe(k)
         self.mean_label.setText(text[0].upper() + text[1:])
         self.mean_label.setToolTip(f"Plain mean of per-query NDCG{'@' + str(k) if k else ''}: "

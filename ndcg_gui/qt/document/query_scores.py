@@ -14,7 +14,8 @@ import pandas as pd
 from PySide6.QtCore import QObject, Signal
 
 from ndcg_gui.core.summary import score, with_list_rescored
-from ndcg_gui.qt.document import Document
+from ndcg_gui.qt.document.changes import Changes
+from ndcg_gui.qt.document.document import Document
 
 
 class QueryScores(QObject):
@@ -26,14 +27,20 @@ class QueryScores(QObject):
         self._result = pd.DataFrame()
         self._stale: set[str] = set()  # edited queries not rescored yet
         self._offered: tuple[object, tuple, pd.DataFrame] | None = None
-        document.datasetChanged.connect(self.rescore_all)
-        document.definitionChanged.connect(self.rescore_all)
-        document.queryEdited.connect(self.rescore_query)
+        document.changed.connect(self._follow)
         self.rescore_all()
 
     def _definition(self) -> tuple:
         doc = self.document
         return (doc.k, doc.config, doc.ties)
+
+    def _follow(self, changes: Changes) -> None:
+        if changes.dataset or changes.definition:
+            self.rescore_all()
+        elif changes.lists:
+            self._stale |= changes.lists
+            if len(self.document.queries()) > 1:  # the panel shows the scores: rescore now
+                self.changed.emit()
 
     def offer(self, dataset: object, k: int | None, config, ties, result: pd.DataFrame) -> None:
         """A result already computed for `dataset` under (k, config, ties): used instead of scoring
@@ -61,8 +68,3 @@ class QueryScores(QObject):
             result = with_list_rescored(result, doc.list_for(query), doc.k, doc.config, doc.ties)
         self._result, self._stale = result, set()
         self.changed.emit()
-
-    def rescore_query(self, query: str) -> None:
-        self._stale.add(query)
-        if len(self.document.queries()) > 1:  # the panel shows the scores: rescore now
-            self.changed.emit()

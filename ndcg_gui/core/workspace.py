@@ -1,0 +1,162 @@
+"""What an open document is, as one immutable value: the loaded dataset, the lists edited since,
+the definition of NDCG in use, and the file it is saved to.
+
+Every change makes a new `Workspace` (the lists and arrays are shared, never copied), so undo keeps
+the state before and after a step for the cost of a dictionary, and a script can do what the
+window does:
+
+    ws = Workspace.of(load("run.txt", "qrels.txt"))
+    ws = ws.with_list("301", edits.reverse(ws.list_for("301")).after)
+    ws.evaluate()            # every query at ws.k, edits included
+    write_trec_run(ws.for_saving(), "edited.run")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+
+import pandas as pd
+
+from ndcg_gui.core.config import DEFAULT_K, MetricConfig, TiesName
+from ndcg_gui.core.dataset import Dataset
+from ndcg_gui.core.list_report import Summary, display_table, list_summary
+from ndcg_gui.core.metrics import check_k
+from ndcg_gui.core.ranked_list import RankedList
+
+TIES = ("trec", "file", "average")
+
+
+@dataclass(frozen=True)
+class Definition:
+    """Which NDCG the figures are: cut-off k, the metric's definition, and the rule for tied scores."""
+
+    k: int = DEFAULT_K
+    config: MetricConfig = field(default_factory=MetricConfig)
+    ties: TiesName = "trec"
+
+    def __post_init__(self) -> None:
+        if check_k(self.k) is None:
+            raise ValueError("k must be a whole number ≥ 1")
+        if self.ties not in TIES:
+            raise ValueError(f"ties must be one of {', '.join(TIES)}, not {self.ties!r}")
+
+
+@dataclass
+class FileRef:
+    """Where a document is saved, and what the file holds now. Shared by every state of one
+    document (so Save As, which is not an undo step, renames all of them); a new open makes a new
+    one. `saved_lists`: the edited lists as last saved (none: the file as opened)."""
+
+    path: Path | None = None
+    qrels_path: Path | None = None
+    name: str = "untitled"
+    saved_lists: Mapping[str, RankedList] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, path: str | Path | None, qrels: str | Path | None = None, name: str | None = None) -> FileRef:
+        p = Path(path) if path is not None else None
+        return cls(p, Path(qrels) if qrels is not None else None, name or (p.name if p else "untitled"))
+
+
+@dataclass(frozen=True, eq=False)
+class Workspace:
+    dataset: Dataset
+    lists: Mapping[str, RankedList] = field(default_factory=dict)  # edited queries only
+    definition: Definition = field(default_factory=Definition)
+    file: FileRef = field(default_factory=FileRef)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lists", MappingProxyType(dict(self.lists)))
+        object.__setattr__(self, "_queries", [str(q) for q in self.dataset.queries()] or [""])
+
+    @classmethod
+    def of(cls, dataset: Dataset, definition: Definition | None = None,
+           file: FileRef | None = None) -> Workspace:
+        file = file or FileRef.of(dataset.path, dataset.qrels_path)
+        return cls(dataset, {}, definition or Definition(), file)
+
+    @classmethod
+    def empty(cls, definition: Definition | None = None) -> Workspace:
+        return cls.of(Dataset.from_ranked_list(RankedList.from_grades([])), definition)
+
+    # ---- reading ----------------------------------------------------------------------------
+    @property
+    def k(self) -> int:
+        return self.definition.k
+
+    @property
+    def config(self) -> MetricConfig:
+        return self.definition.config
+
+    @property
+    def ties(self) -> TiesName:
+        return self.definition.ties
+
+    def queries(self) -> list[str]:
+        """Every query: the dataset's, then queries typed in (a new list in an empty document)."""
+        return list(self._queries) + [q for q in self.lists if q not in set(self._queries)]
+
+    def original(self, query: str) -> RankedList:
+        """The list as the file holds it (an empty list for a query the file does not have)."""
+        if query not in set(self.dataset.queries()):
+            return RankedList.from_grades([], query=query)
+        return self.dataset.ranked_list(query)
+
+    def list_for(self, query: str) -> RankedList:
+        return self.lists.get(query) or self.original(query)
+
+    def edited_queries(self) -> list[str]:
+        """Queries whose list differs from the file's."""
+        return [q for q, lst in self.lists.items() if lst != self.original(q)]
+
+    def unsaved_queries(self) -> list[str]:
+        """Queries whose list differs from what the file holds (as opened, or as last saved)."""
+        saved = self.file.saved_lists
+        return [q for q in dict.fromkeys([*self.lists, *saved])
+                if (a := self.lists.get(q)) is not (b := saved.get(q))
+                and (a or self.original(q)) != (b or self.original(q))]
+
+    def mark_saved(self) -> None:
+        """The file now holds the lists as they are in this state."""
+        self.file.saved_lists = dict(self.lists)
+
+    def judgments_edited(self) -> bool:
+        """Whether a grade or a judged document differs from the file's: the qrels need saving."""
+        return any(self.lists[q].judgments() != self.original(q).judgments() for q in self.edited_queries())
+
+    def for_saving(self) -> Dataset:
+        """The dataset with every edited query's list swapped in (unedited queries untouched)."""
+        edited = {q: self.lists[q] for q in self.edited_queries()}
+        return self.dataset.with_lists(edited) if edited else self.dataset
+
+    def evaluate(self) -> pd.DataFrame:
+        """Every query scored at k under the definition, edits included (`Dataset.evaluate`)."""
+        return self.for_saving().evaluate(self.k, self.config, ties=self.ties)
+
+    def table(self, query: str) -> pd.DataFrame:
+        """The per-rank table of one query's list, as the window shows it."""
+        return display_table(self.list_for(query), self.config)
+
+    def summary(self, query: str) -> Summary:
+        """The figures at k of one query's list and the caveats that go with them."""
+        return list_summary(self.list_for(query), self.k, self.config)
+
+    # ---- changing: each returns a new workspace -----------------------------------------------
+    def with_list(self, query: str, lst: RankedList) -> Workspace:
+        lists = dict(self.lists)
+        lists[query] = replace(lst, query=query) if lst.query != query else lst
+        return replace(self, lists=lists)
+
+    def with_definition(self, k: int | None = None, config: MetricConfig | None = None,
+                        ties: TiesName | None = None) -> Workspace:
+        d = self.definition
+        new = Definition(d.k if k is None else int(k), d.config if config is None else config,
+                         d.ties if ties is None else ties)
+        return self if new == d else replace(self, definition=new)
+
+    def size(self) -> int:
+        """Rows held (run and judgments): what keeping this state for undo costs."""
+        return len(self.dataset.run) + (0 if self.dataset.qrels is None else len(self.dataset.qrels))

@@ -1,0 +1,268 @@
+"""The one object that owns what the window shows: the open `Workspace` (loaded data, edited lists,
+definition), the query on screen, the undo history, and the recompute.
+
+Data flows one way::
+
+    user action -> Document method -> core rule makes the new state (core.edits, Workspace.with_*)
+    -> StepCommand pushed -> Document._show(state) -> core recomputes once (display table, summary)
+    -> changed(Changes) -> models and views
+
+The rules (what an edit does, what it refuses) are the core's; this class holds state, keeps the
+history and announces. One undo history for the whole document: Undo takes back the last step
+wherever it was, showing that step's query (as a spreadsheet's undo moves to the sheet it changes).
+Opening a file is a step too: undoing it brings back the document that was open, edits and all
+(unless the documents kept would exceed `KEEP_FOR_UNDO_ROWS`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from ndcg_gui.core import edits
+from ndcg_gui.core.config import MetricConfig, TiesName
+from ndcg_gui.core.dataset import Dataset
+from ndcg_gui.core.edits import Edit, Move
+from ndcg_gui.core.list_report import Summary, display_table, list_summary
+from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.workspace import FileRef, Workspace
+from ndcg_gui.qt.document.changes import Changes
+from ndcg_gui.qt.document.commands import K_CHANGE, StepCommand
+
+# Opening a file stays undoable while the documents the history keeps hold at most this many rows.
+KEEP_FOR_UNDO_ROWS = 1_000_000
+
+
+class Document(QObject):
+    changed = Signal(object)  # Changes: once after every change
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.undo_stack = QUndoStack(self)
+        self.state = Workspace.empty()
+        self.current_query = self.state.queries()[0]
+        self.metrics: pd.DataFrame = display_table(self.current_list(), self.config)
+        self.summary: Summary = list_summary(self.current_list(), self.k, self.config)
+
+    # ---- reading -----------------------------------------------------------------------------
+    @property
+    def dataset(self) -> Dataset:
+        return self.state.dataset
+
+    @property
+    def file(self) -> FileRef:
+        return self.state.file
+
+    @property
+    def path(self) -> Path | None:
+        return self.state.file.path
+
+    @property
+    def qrels_path(self) -> Path | None:
+        return self.state.file.qrels_path
+
+    @property
+    def display_name(self) -> str:
+        return self.state.file.name
+
+    @property
+    def config(self) -> MetricConfig:
+        return self.state.config
+
+    @property
+    def k(self) -> int:
+        return self.state.k
+
+    @property
+    def ties(self) -> TiesName:
+        return self.state.ties
+
+    def queries(self) -> list[str]:
+        return self.state.queries()
+
+    def current_list(self) -> RankedList:
+        return self.state.list_for(self.current_query)
+
+    def list_for(self, query: str) -> RankedList:
+        return self.state.list_for(query)
+
+    def original_list(self) -> RankedList:
+        return self.state.original(self.current_query)
+
+    def edited_queries(self) -> list[str]:
+        return self.state.edited_queries()
+
+    def judgments_edited(self) -> bool:
+        return self.state.judgments_edited()
+
+    def lists_for_saving(self) -> Dataset:
+        return self.state.for_saving()
+
+    def evaluate(self) -> pd.DataFrame:
+        return self.state.evaluate()
+
+    def is_clean(self) -> bool:
+        """Whether the lists are what the file holds (a definition change does not touch the file;
+        undoing back to the saved lists is clean again, whatever was opened in between)."""
+        return not self.state.unsaved_queries()
+
+    # ---- navigation (not an undo step) -----------------------------------------------------------
+    def set_current_query(self, query: str) -> None:
+        """Show another query; its edits are where they were left."""
+        query = str(query)
+        if query == self.current_query:
+            return
+        if query not in self.queries():
+            raise KeyError(f"no query {query!r} in this file")
+        self._show(self.state, query)
+
+    # ---- opening ---------------------------------------------------------------------------------
+    def set_dataset(self, dataset: Dataset, path: str | Path | None = None,
+                    qrels_path: str | Path | None = None, name: str | None = None,
+                    undoable: bool = False) -> None:
+        """Show a loaded dataset at its first query, under the definition in use. `path` is where
+        Save writes (None: Save asks). `undoable`: the open is an undo step (see the module doc)."""
+        new = Workspace.of(dataset, self.state.definition, FileRef.of(path, qrels_path, name))
+        if undoable and self._worth_keeping(new):
+            self.undo_stack.push(StepCommand(self, self.state, new, f"Open {new.file.name}",
+                                             self.current_query, None))
+        else:
+            self.undo_stack.clear()
+            self._show(new, None)
+
+    def set_lists(self, lists: Mapping[str, RankedList], path: str | Path | None = None,
+                  undoable: bool = False) -> None:
+        """Lists made in code (a typed list, tests) as the document, in the given query order."""
+        named = {str(q): replace(lst, query=str(q)) for q, lst in lists.items()}
+        (first, *_), rest = named.values(), dict(list(named.items())[1:])
+        dataset = Dataset.from_ranked_list(first)
+        if rest:
+            dataset = dataset.with_lists(rest)
+        self.set_dataset(replace(dataset, path=Path(path) if path else None), path, undoable=undoable)
+
+    def _worth_keeping(self, new: Workspace) -> bool:
+        """Whether opening `new` should be undoable: the open document is worth going back to (not
+        an untouched empty list) and the history would keep at most KEEP_FOR_UNDO_ROWS rows."""
+        current = self.state
+        if not current.size() and not any(len(lst) for lst in current.lists.values()):
+            return False
+        held = {id(current.dataset): current.size(), id(new.dataset): new.size()}
+        for i in range(self.undo_stack.count()):
+            command = self.undo_stack.command(i)
+            if isinstance(command, StepCommand):
+                for ws in (command.before, command.after):
+                    held[id(ws.dataset)] = ws.size()
+        return sum(held.values()) <= KEEP_FOR_UNDO_ROWS
+
+    def mark_saved(self, path: str | Path | None = None, qrels_path: str | Path | None = None) -> None:
+        """After a save: the lists as they are now are what the file holds (and, after Save As,
+        the file is another one; every state of this document then saves there)."""
+        ref = self.state.file
+        if path is not None and Path(path) != ref.path:
+            ref.path, ref.name = Path(path), Path(path).name
+        if qrels_path is not None:
+            ref.qrels_path = Path(qrels_path)
+        self.state.mark_saved()
+        self.changed.emit(Changes())  # the title and the file name shown follow
+
+    # ---- definition (an undo step) ------------------------------------------------------------------
+    def set_definition(self, config: MetricConfig | None = None, k: int | None = None,
+                       ties: TiesName | None = None, undoable: bool = True) -> None:
+        if k is not None and int(k) < 1:
+            raise ValueError(f"k must be at least 1, not {k}")
+        new = self.state.with_definition(k, config, ties)
+        if new is self.state:
+            return
+        if not undoable:  # the definition a session starts with (settings, command line)
+            self._show(new, self.current_query)
+            return
+        only_k = replace(new.definition, k=self.k) == self.state.definition
+        text = f"Set k = {new.k}" if only_k else "Change the definition"
+        self.undo_stack.push(StepCommand(self, self.state, new, text, self.current_query, self.current_query,
+                                         merge=K_CHANGE if only_k else -1))
+
+    # ---- edits: each pushes one undo step -------------------------------------------------------------
+    def apply(self, edit: Edit | None) -> Edit | None:
+        """Push one core edit of the shown list (None: nothing to do). Returns it."""
+        if edit is None or edit.after == self.current_list():
+            return None
+        query = self.current_query
+        new = self.state.with_list(query, edit.after)
+        self.undo_stack.push(StepCommand(self, self.state, new, edit.text, query, query, edit.move))
+        return edit
+
+    def move_rows(self, first: int, count: int, destination: int) -> bool:
+        """Rows first..first+count-1 to before row `destination` (Qt's rule). False if a no-op."""
+        return self.apply(edits.move_rows(self.current_list(), first, count, destination)) is not None
+
+    def move_block(self, rows: Sequence[int], destination: int) -> Edit | None:
+        return self.apply(edits.move_block(self.current_list(), rows, destination))
+
+    def step_rows(self, rows: Sequence[int], delta: int) -> Edit | None:
+        return self.apply(edits.step_rows(self.current_list(), rows, delta))
+
+    def set_grade(self, row: int, grade: float) -> None:
+        self.apply(edits.set_grade(self.current_list(), row, grade))
+
+    def set_doc(self, row: int, doc: str) -> None:
+        self.apply(edits.rename(self.current_list(), row, doc))
+
+    def insert_rows(self, row: int, docs: Sequence[str] | None, grades: Sequence[float],
+                    text: str = "Insert rows") -> Edit | None:
+        return self.apply(edits.insert(self.current_list(), row, docs, grades, text))
+
+    def remove_rows(self, rows: Sequence[int]) -> None:
+        self.apply(edits.remove(self.current_list(), rows))
+
+    def set_grades_from(self, row: int, grades: Sequence[float], text: str = "Paste grades") -> None:
+        self.apply(edits.paste_grades(self.current_list(), row, grades, text))
+
+    def paste(self, row: int, text: str) -> Edit | None:
+        return self.apply(edits.paste(self.current_list(), row, text))
+
+    def reorder(self, order: Sequence[int] | np.ndarray, text: str) -> None:
+        self.apply(edits.reorder(self.current_list(), order, text))
+
+    def sort_ideal(self) -> None:
+        self.apply(edits.sort_ideal(self.current_list(), self.config))
+
+    def reverse(self) -> None:
+        self.apply(edits.reverse(self.current_list()))
+
+    def reset_to_original(self) -> None:
+        self.apply(edits.reset(self.current_list(), self.original_list()))
+
+    def new_from_grades(self, grades: Sequence[float]) -> None:
+        """A typed list such as `3 2 3 0 1` replaces the shown one (undoable)."""
+        self.apply(edits.new_list(grades, self.current_query))
+
+    # ---- the one place the state changes -------------------------------------------------------------
+    def _show(self, state: Workspace, query: str | None, move: Move | None = None) -> None:
+        """Install `state`, show `query` (None: keep the shown one if the state has it, else the
+        first), recompute what the screen shows, and announce it once."""
+        old, old_query = self.state, self.current_query
+        queries = state.queries()
+        if query is None or query not in queries:
+            query = old_query if old_query in queries and state.dataset is old.dataset else queries[0]
+        self.state, self.current_query = state, query
+        dataset = state.dataset is not old.dataset or state.file is not old.file  # (a new open)
+        changes = Changes(
+            dataset=dataset,
+            query=query != old_query,
+            lists=frozenset(q for q in set(state.lists) | set(old.lists)
+                            if state.lists.get(q) is not old.lists.get(q)),
+            move=move if not dataset and query == old_query else None,
+            definition=state.definition != old.definition,
+        )
+        if changes.shown_list(query) or changes.definition:
+            lst = self.current_list()
+            self.metrics = display_table(lst, self.config)
+            self.summary = list_summary(lst, self.k, self.config)
+        self.changed.emit(changes)
+

@@ -1,0 +1,59 @@
+"""What the table models share: role numbers as plain ints, and brushes and fonts made once
+(`data()` is called for every visible cell and role on each repaint), plus the one way a model
+tells its views which rows changed."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+from PySide6.QtCore import QAbstractItemModel, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+
+DISPLAY, EDIT, ALIGNMENT = int(Qt.DisplayRole), int(Qt.EditRole), int(Qt.TextAlignmentRole)
+FOREGROUND, BACKGROUND, FONT = int(Qt.ForegroundRole), int(Qt.BackgroundRole), int(Qt.FontRole)
+TOOLTIP = int(Qt.ToolTipRole)
+ALIGN_LEFT = int(Qt.AlignLeft | Qt.AlignVCenter)
+ALIGN_RIGHT = int(Qt.AlignRight | Qt.AlignVCenter)
+
+UNJUDGED_TEXT = "unjudged"
+UNJUDGED_COLOR = QColor("#b45309")
+UNJUDGED_BRUSH = QBrush(UNJUDGED_COLOR)
+BEYOND_K_BACKGROUND = QColor("#eef0f3")
+BEYOND_K_FOREGROUND = QColor("#8a9099")
+BEYOND_K_BRUSH = QBrush(BEYOND_K_FOREGROUND)
+BEYOND_K_BACKGROUND_BRUSH = QBrush(BEYOND_K_BACKGROUND)
+
+
+@cache
+def font(italic: bool = False, bold: bool = False) -> QFont:
+    """Made on first use: a QFont needs the application to exist."""
+    f = QFont()
+    f.setItalic(italic)
+    f.setBold(bold)
+    return f
+
+
+def differing_rows(old: dict[str, np.ndarray], new: dict[str, np.ndarray]) -> tuple[int, int] | None:
+    """(first, last) row where any column of two equally long tables differs (NaN equals NaN), or
+    None. Comparing the shown columns themselves means no changed cell can be left unannounced."""
+    changed = None
+    for name, a in new.items():
+        b = old.get(name)
+        if b is None or len(a) != len(b):
+            return (0, len(a) - 1) if len(a) else None
+        differ = a != b
+        if a.dtype.kind == "f":
+            differ &= ~(np.isnan(a) & np.isnan(b))
+        changed = differ if changed is None else changed | differ
+    if changed is None or not changed.any():
+        return None
+    hits = np.flatnonzero(changed)
+    return int(hits[0]), int(hits[-1])
+
+
+def announce_rows(model: QAbstractItemModel, first: int, last: int) -> None:
+    """One dataChanged over whole rows first..last (clipped to the model)."""
+    last = min(last, model.rowCount() - 1)
+    if last >= first >= 0:
+        model.dataChanged.emit(model.index(first, 0), model.index(last, model.columnCount() - 1))

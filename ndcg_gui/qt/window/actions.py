@@ -1,0 +1,143 @@
+"""Every action of the window in one place: made from the controllers' slots, given their
+shortcuts and tips, and laid out in the menus and the toolbar. A new command is one line here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu, QToolBar
+
+if TYPE_CHECKING:
+    from ndcg_gui.qt.window.main_window import MainWindow
+
+
+class Actions(QObject):
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self._window = w = window
+        doc, edit, files, exports = w.document, w.editing, w.files, w.exports
+        stack = doc.undo_stack
+
+        self.undo = stack.createUndoAction(w, "&Undo")
+        self.undo.setShortcuts(QKeySequence.Undo)
+        self.redo = stack.createRedoAction(w, "&Redo")
+        # Ctrl+Shift+Z and Ctrl+Y on every platform (QKeySequence.Redo gives only one of them).
+        self.redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        for action, short in ((self.undo, "Undo"), (self.redo, "Redo")):
+            # The text names the step ("Undo Set grade of doc-B", also the tooltip); the toolbar
+            # shows the short icon text, so it does not widen on every edit.
+            action.setIconText(short)
+            w.addAction(action)
+
+        a = self._make
+        self.new = a("&New list", files.new_list, QKeySequence.New, "Start an empty list")
+        self.open = a("&Open…", files.open_dialog, QKeySequence.Open,
+                      "Open a ranked list, a TREC run or qrels")
+        self.open_qrels = a("Open run with &qrels…", files.open_with_qrels_dialog, "Ctrl+Shift+O",
+                            "Open a TREC run and its qrels")
+        self.save = a("&Save", files.save, QKeySequence.Save, "Save the list")
+        self.save_as = a("Save &as…", files.save_as, QKeySequence.SaveAs)
+        self.export_metrics = a("Export &metrics CSV…", exports.export_metrics_dialog, None,
+                                "Save the per-rank metrics table as CSV")
+        self.export_png = a("Export plot as &PNG…", lambda: exports.export_plot_dialog("png"), None,
+                            "Save the curve plot as a PNG image")
+        self.export_svg = a("Export plot as S&VG…", lambda: exports.export_plot_dialog("svg"), None,
+                            "Save the curve plot as an SVG drawing")
+        self.export_summary = a("Export per-query s&ummary CSV…", exports.export_summary_dialog, None,
+                                "Save one row per query: documents, judged, DCG, IDCG, NDCG at k")
+        self.quit = a("&Quit", w.close, QKeySequence.Quit)
+
+        self.move_up = a("Move &up", lambda: edit.move_selection(-1), "Ctrl+Up",
+                         "Move the selected rows one rank up")
+        self.move_down = a("Move &down", lambda: edit.move_selection(1), "Ctrl+Down",
+                           "Move the selected rows one rank down")
+        self.add_row = a("&Add row", edit.add_row, "Ctrl+Shift+N",
+                         "Add a document below the current row")
+        self.delete = a("&Delete rows", edit.delete_rows, QKeySequence.Delete, "Delete the selected rows")
+        self.copy = a("&Copy rows", edit.copy_rows, QKeySequence.Copy,
+                      "Copy the selected rows (document, grade)")
+        self.paste = a("&Paste rows", edit.paste_rows, QKeySequence.Paste,
+                       "Paste a column of grades, or document/grade pairs")
+        self.sort = a("&Sort to ideal", doc.sort_ideal, "Ctrl+I", "Order the list by gain, highest first")
+        self.reverse = a("&Reverse", doc.reverse, "Ctrl+R", "Reverse the list")
+        self.reset = a("Reset to &original", doc.reset_to_original, None,
+                       "Back to the order and grades of the file")
+        self.about = a("&About", w.about)
+        for action in (self.move_up, self.move_down, self.delete, self.copy, self.paste):
+            # Only while the list has focus, so the metrics table and text fields keep theirs.
+            action.setShortcutContext(Qt.WidgetWithChildrenShortcut)
+            w.removeAction(action)
+            w.ranking_view.addAction(action)
+
+        self.recent_menu = QMenu("Open &recent", w)
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self._menus()
+        self.toolbar = self._toolbar()
+
+    def _make(self, text: str, slot: Callable[[], object], shortcut=None, tip: str | None = None) -> QAction:
+        action = QAction(text, self._window)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        action.triggered.connect(lambda _checked=False: slot())
+        self._window.addAction(action)
+        return action
+
+    def _menus(self) -> None:
+        w = self._window
+        bar = w.menuBar()
+        file_menu = bar.addMenu("&File")
+        for action in (self.new, self.open, self.open_qrels, self.recent_menu, None, self.save,
+                       self.save_as, None, self.export_metrics, self.export_summary, self.export_png,
+                       self.export_svg, None, self.quit):
+            _add(file_menu, action)
+        edit = bar.addMenu("&Edit")
+        for action in (self.undo, self.redo, None, self.copy, self.paste, self.add_row, self.delete,
+                       None, self.move_up, self.move_down, self.sort, self.reverse, self.reset):
+            _add(edit, action)
+        view = bar.addMenu("&View")
+        view.addAction(w.query_dock.toggleViewAction())
+        for box in w.plot.toggles.values():
+            action = QAction(f"{box.text()} curve", w, checkable=True, checked=box.isChecked())
+            action.toggled.connect(box.setChecked)
+            box.toggled.connect(action.setChecked)
+            view.addAction(action)
+        bar.addMenu("&Help").addAction(self.about)
+
+    def _toolbar(self) -> QToolBar:
+        bar = QToolBar("Main")
+        bar.setObjectName("mainToolbar")
+        bar.setMovable(False)
+        bar.setToolButtonStyle(Qt.ToolButtonTextOnly)
+        for action in (self.open, self.save, None, self.undo, self.redo, None, self.move_up, self.move_down,
+                       self.add_row, self.delete, None, self.sort, self.reverse, self.reset, None,
+                       self.export_png, self.export_svg, self.export_metrics):
+            _add(bar, action)
+        self._window.addToolBar(Qt.TopToolBarArea, bar)
+        return bar
+
+    def _fill_recent(self) -> None:
+        menu, files = self.recent_menu, self._window.files
+        menu.clear()
+        for run, qrels in files.recent.items():
+            text = Path(run).name + (f" + {Path(qrels).name}" if qrels else "")
+            action = menu.addAction(text)
+            action.setToolTip(run + (f" + {qrels}" if qrels else ""))
+            action.triggered.connect(lambda _c=False, r=run, q=qrels: files.open(r, q))
+        if not files.recent.entries:
+            menu.addAction("(none)").setEnabled(False)
+
+
+def _add(container, action) -> None:
+    if action is None:
+        container.addSeparator()
+    elif isinstance(action, QMenu):
+        container.addMenu(action)
+    else:
+        container.addAction(action)

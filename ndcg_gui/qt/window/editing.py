@@ -1,0 +1,70 @@
+"""Editing intent from the ranked list's keys, menus and the quick-entry box, turned into document
+edits: which rows are meant (the view's selection), and which rows to select afterwards (the
+core edit says). The rules of each edit are the core's (`core.edits`, `core.clipboard`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QLineEdit
+
+from ndcg_gui.core.clipboard import parse_quick_list, rows_as_tsv
+from ndcg_gui.core.edits import Edit, EditRefused
+from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.widgets.ranking_view import RankingView
+
+Say = Callable[[str], None]
+
+
+class Editing(QObject):
+    def __init__(self, document: Document, view: RankingView, quick_entry: QLineEdit,
+                 problem: Say, note: Say, parent: QObject | None = None) -> None:
+        """`problem` shows a refused edit beside the list; `note` a passing status message."""
+        super().__init__(parent)
+        self.document, self.view, self.quick_entry = document, view, quick_entry
+        self._problem, self._note = problem, note
+
+    def _select(self, edit: Edit | None) -> None:
+        if edit is not None and edit.select is not None:
+            self.view.select_rows(*edit.select)
+            self.view.scrollTo(self.view.model().index(edit.select[0], 0))
+
+    def move_selection(self, delta: int) -> bool:
+        """Ctrl+Up (-1) / Ctrl+Down (+1): the selected rows one place; they stay selected."""
+        current = self.view.current_row()
+        rows = self.view.selected_rows() or ([current] if current >= 0 else [])
+        edit = self.document.step_rows(rows, delta)
+        self._select(edit)
+        return edit is not None
+
+    def add_row(self) -> None:
+        current = self.view.current_row()
+        row = current + 1 if current >= 0 else len(self.document.current_list())
+        self._select(self.document.insert_rows(row, None, [0.0], "Add row"))
+
+    def delete_rows(self) -> None:
+        self.document.remove_rows(self.view.selected_rows())
+
+    def copy_rows(self) -> None:
+        rows = self.view.selected_rows() or None
+        QGuiApplication.clipboard().setText(rows_as_tsv(self.document.current_list(), rows))
+
+    def paste_rows(self, text: str | None = None) -> None:
+        """Document/grade pairs are inserted above the current row; a column of grades overwrites
+        grades from the current row down (new documents past the end)."""
+        text = QGuiApplication.clipboard().text() if text is None else text
+        try:
+            self._select(self.document.paste(self.view.current_row(), text))
+        except (ValueError, EditRefused) as err:
+            self._problem(str(err))
+
+    def apply_quick_list(self) -> None:
+        try:
+            grades = parse_quick_list(self.quick_entry.text())
+        except ValueError as err:
+            self._problem(str(err))
+            return
+        self.document.new_from_grades(grades)
+        self._note(f"New list of {len(grades)} documents (Ctrl+Z to undo)")

@@ -1,0 +1,246 @@
+"""Files in and out of the document: the one way a file is opened (dialog, command line, recent
+files, a file dropped on the window, big files read in the background), saving, and the
+unsaved-changes question.
+
+Opening, whatever started it: `open()` asks about unsaved changes once, hands the file to the
+loader (which reads a small file at once and a big one in a process, with progress and Cancel),
+and `_loaded` finishes every open the same way: the document shows the dataset (an undo step),
+the file joins the recent files, the status bar says so, and `--query` is applied. A failed load
+says why in one line and leaves the document as it was.
+
+Reading and writing are the core's (`core.readers.load`, `core.writers`); this module chooses
+paths, asks questions and reports.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QMimeData, QObject, Qt, Signal
+from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
+
+from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.summary import score
+from ndcg_gui.qt.document.changes import Changes
+from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.document.loader import BackgroundLoader
+from ndcg_gui.qt.document.query_scores import QueryScores
+from ndcg_gui.qt.widgets import dialogs
+from ndcg_gui.qt.window.settings_store import RecentFiles
+
+# A TREC run is usually named input.NAME with no extension: the dialogs show every file.
+OPEN_FILTER = ("All files (*);;Ranked lists (*.csv *.tsv *.txt *.run *.qrels *.trec *.gz *.parquet "
+               "*.feather *.arrow *.jsonl *.ndjson)")
+SAVE_FILTERS = {"CSV (*.csv)": ".csv", "TREC run (*.run)": ".run"}
+Status = Callable[[str, int], None]
+
+
+def _is_trec_qrels(path: Path) -> bool:
+    """Whether `path` reads as a TREC qrels file (so writing TREC qrels over it loses nothing)."""
+    from ndcg_gui.core.readers import read_source, sniff
+
+    try:
+        return sniff(read_source(path)) == "qrels"
+    except (InputError, OSError):
+        return False
+
+
+class FileFlow(QObject):
+    opened = Signal(str)  # the file's path, after it is shown
+
+    def __init__(self, document: Document, scores: QueryScores, loader: BackgroundLoader,
+                 recent: RecentFiles, parent_widget: QWidget, status: Status) -> None:
+        super().__init__(parent_widget)
+        self.document, self.scores, self.loader, self.recent = document, scores, loader, recent
+        self._parent, self._status = parent_widget, status
+        # (run, qrels, --query, the definition the loader scores under) of the open under way
+        self._pending: tuple[Path, Path | None, str | None, tuple] | None = None
+        self._edited_while_loading = False
+        self.problem: str | None = None  # the last open's failure, for the command line
+        self._report = True
+        loader.loaded.connect(self._loaded)
+        loader.failed.connect(self._failed)
+        loader.cancelled.connect(self._cancelled)
+        document.changed.connect(self._note_edit)
+
+    # ---- opening ---------------------------------------------------------------------------------
+    def open(self, path: str | Path, qrels: str | Path | None = None, query: str | None = None,
+             ask: bool = True, report: bool = True) -> bool:
+        """Open a file (with its qrels), then `query` in it. False when the person cancelled or the
+        file could not be read at once; a big file answers True and opens when it is read.
+        `report=False`: a failure to read at once is left in `problem` (the command line reports it)
+        instead of a dialog."""
+        if ask and not self.maybe_discard("opening another file"):
+            return False
+        doc = self.document
+        self.problem = None
+        self._report = report
+        self._pending = (Path(path), Path(qrels) if qrels else None, query, (doc.k, doc.config, doc.ties))
+        self._edited_while_loading = False
+        self.loader.start(path, qrels, then=functools.partial(score, k=doc.k, config=doc.config,
+                                                                ties=doc.ties))
+        self._report = True  # a big file failing later is reported whatever the caller asked
+        return self.problem is None
+
+    def _note_edit(self, changes: Changes) -> None:
+        if changes.lists and self._pending is not None:
+            self._edited_while_loading = True
+
+    def _loaded(self, dataset, scored) -> None:
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return
+        path, qrels, query, definition = pending
+        # Unsaved changes were asked about before loading; edits made since are asked about now.
+        if self._edited_while_loading and not self.maybe_discard(f"opening {path.name}"):
+            return
+        # Scored while loading under the definition of the time: used if that still holds.
+        self.scores.offer(dataset, *definition, scored)
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            self.document.set_dataset(dataset, path, qrels, undoable=True)
+        finally:
+            QApplication.restoreOverrideCursor()
+        self.recent.add(path, qrels)
+        queries = len(self.document.queries())
+        back = " (Ctrl+Z goes back to the previous document)" if self.document.undo_stack.canUndo() else ""
+        self._status(f"Opened {path.name}" + (f": {queries} queries" if queries > 1 else "") + back, 8000)
+        if query is not None:
+            if query in self.document.queries():
+                self.document.set_current_query(query)
+            else:
+                self._failed(str(InputError(f'--query "{query}": no such query in {path.name}')))
+        self.opened.emit(str(path))
+
+    def _cancelled(self) -> None:
+        self._pending = None
+        self._status("Loading cancelled", 5000)
+
+    def _failed(self, message: str) -> None:
+        self._pending = None
+        self.problem = message
+        if self._report:
+            dialogs.show_error(self._parent, "Could not open the file", message)
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self._parent, "Open a ranked list", self._start_dir(),
+                                              OPEN_FILTER)
+        if path:
+            self.open(path)
+
+    def open_with_qrels_dialog(self) -> None:
+        run, _ = QFileDialog.getOpenFileName(self._parent, "Open a TREC run", self._start_dir(), OPEN_FILTER)
+        if not run:
+            return
+        qrels, _ = QFileDialog.getOpenFileName(self._parent, "Its qrels (judgments)", str(Path(run).parent),
+                                               OPEN_FILTER)
+        if qrels:
+            self.open(run, qrels)
+
+    def new_list(self) -> None:
+        if not self.maybe_discard("starting a new list"):
+            return
+        from ndcg_gui.core.ranked_list import RankedList
+
+        self.document.set_lists({"": RankedList.from_grades([])}, undoable=True)
+
+    @staticmethod
+    def dropped_paths(mime: QMimeData) -> list[str]:
+        return [u.toLocalFile() for u in mime.urls() if u.isLocalFile()] if mime.hasUrls() else []
+
+    def open_dropped(self, paths: list[str]) -> None:
+        """One file: open it. Two: the one named like qrels is the judgments of the other."""
+        if len(paths) == 2:
+            qrels = [p for p in paths if "qrel" in Path(p).name.lower()]
+            if len(qrels) == 1:
+                run = next(p for p in paths if p != qrels[0])
+                self.open(run, qrels[0])
+                return
+        self.open(paths[0])
+
+    # ---- saving ---------------------------------------------------------------------------------
+    def maybe_discard(self, what: str) -> bool:
+        """True when it is fine to replace the document: it is saved, or the person says so."""
+        if self.document.is_clean():
+            return True
+        answer = dialogs.ask_unsaved(self._parent, what)
+        if answer == dialogs.Unsaved.SAVE:
+            return self.save()
+        return answer == dialogs.Unsaved.DISCARD
+
+    def save(self) -> bool:
+        doc = self.document
+        kind = getattr(doc.dataset, "kind", "csv")
+        if doc.path is None or kind not in ("csv", "trec_run"):
+            return self.save_as()
+        return self.save_to(doc.path, ".run" if kind == "trec_run" else ".csv")
+
+    def save_as(self) -> bool:
+        doc = self.document
+        # A run is offered as a run first, anything else as CSV.
+        as_run = getattr(doc.dataset, "kind", "csv") == "trec_run"
+        first = "TREC run (*.run)" if as_run else "CSV (*.csv)"
+        start = str(doc.path.with_suffix(SAVE_FILTERS[first])) if doc.path else self._start_dir()
+        path, chosen = QFileDialog.getSaveFileName(self._parent, "Save the list", start,
+                                                   ";;".join(SAVE_FILTERS), first)
+        if not path:
+            return False
+        suffix = SAVE_FILTERS.get(chosen, ".csv")
+        if Path(path).suffix.lower() in (".run", ".txt", ".trec"):
+            suffix = ".run"
+        return self.save_to(path, suffix)
+
+    def save_to(self, path: str | Path, suffix: str = ".csv") -> bool:
+        """Write every query (edits included): CSV, or a TREC run for suffix '.run'. With qrels,
+        the judgments go to a qrels file too (neither format can hold the judged documents a list
+        did not retrieve): over the loaded one when a grade was edited, beside a new file always."""
+        from ndcg_gui.core import writers
+
+        doc, path = self.document, Path(path)
+        data = doc.lists_for_saving()
+        qrels = self._qrels_target(path)
+        try:
+            if suffix == ".run":
+                writers.write_trec_run(data, path)
+            else:
+                writers.write_csv(data, path)
+            if qrels is not None:
+                writers.write_qrels(data, qrels)
+        except (InputError, OSError) as err:
+            dialogs.show_error(self._parent, "Could not save", str(err))
+            return False
+        moved = path != doc.path or (qrels is not None and qrels != doc.qrels_path)
+        doc.mark_saved(path, qrels)
+        if moved:
+            self.recent.add(path, doc.qrels_path)
+        saved = path.name + (f" and {qrels.name}" if qrels is not None else "")
+        self._status(f"Saved {saved}", 5000)
+        return True
+
+    def _qrels_target(self, path: Path) -> Path | None:
+        """Where the judgments are saved along with the lists at `path`, if anywhere: the loaded
+        TREC qrels on Save (when a judgment changed), else a new file beside `path`. Never a file
+        the person did not choose, nor a qrels in another format (it would lose its columns)."""
+        doc = self.document
+        if not doc.dataset.has_pool:
+            return None
+        if path == doc.path and doc.qrels_path is not None:
+            if not doc.judgments_edited():
+                return None
+            if _is_trec_qrels(doc.qrels_path):
+                return doc.qrels_path
+        candidate, n = path.with_suffix(".qrels"), 1
+        while candidate == path or candidate.exists():
+            n += 1
+            candidate = path.with_name(f"{path.stem}-judgments{'' if n == 2 else f'-{n - 1}'}.qrels")
+        return candidate
+
+    # ---- helpers ----------------------------------------------------------------------------------
+    def _start_dir(self) -> str:
+        if self.document.path:
+            return str(self.document.path.parent)
+        if self.recent.entries:
+            return str(Path(self.recent.items()[0][0]).parent)
+        return str(Path.home())

@@ -1,0 +1,302 @@
+"""The main window: lays out the editor, the headline, the plot, the metrics table and the query
+dock around one `Document`, and keeps the title and status bar. The work behind its actions is
+done by the controllers it makes (`Editing`, `FileFlow`, `Exports`, `QueryBrowser`); the actions
+and menus are built in `actions.py`.
+
+    +------------------------------------------------------------------------+
+    | headline: NDCG@k, DCG@k, IDCG@k, k, definition, warnings               |
+    +-----------+------------------+-----------------------------------------+
+    | [queries] | ranked list      | curve plot                              |
+    | (dock,    | (quick entry,    +-----------------------------------------+
+    |  hidden   |  editable table) | per-rank metrics table                  |
+    |  for one) |                  |                                         |
+    +-----------+------------------+-----------------------------------------+
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QFontMetrics
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ndcg_gui import APP_NAME
+from ndcg_gui.core.list_report import counts
+from ndcg_gui.qt.document.changes import Changes
+from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.document.loader import BackgroundLoader
+from ndcg_gui.qt.document.query_scores import QueryScores
+from ndcg_gui.qt.models.metrics_model import MetricsTableModel
+from ndcg_gui.qt.models.ranking_model import RankingModel
+from ndcg_gui.qt.widgets.curve_plot import CurvePlot
+from ndcg_gui.qt.widgets.headline import Headline
+from ndcg_gui.qt.widgets.load_progress import LoadProgress
+from ndcg_gui.qt.widgets.query_panel import QueryPanel
+from ndcg_gui.qt.widgets.ranking_view import RankingView
+from ndcg_gui.qt.window.actions import Actions
+from ndcg_gui.qt.window.editing import Editing
+from ndcg_gui.qt.window.exports import Exports
+from ndcg_gui.qt.window.file_flow import FileFlow
+from ndcg_gui.qt.window.query_browser import QueryBrowser
+from ndcg_gui.qt.window.settings_store import RecentFiles, restore_definition, save_definition
+
+QUERY_DOCK_WIDTH = 320
+
+
+def pane_title(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setObjectName("paneTitle")
+    font = label.font()
+    font.setBold(True)
+    label.setFont(font)
+    label.setContentsMargins(0, 2, 0, 2)
+    label.setWordWrap(True)  # a narrow pane wraps the title rather than widening the window
+    return label
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, document: Document | None = None, settings: QSettings | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        # Not a child of the window: its undo stack must not signal into a window being destroyed.
+        self.document = document or Document()
+        self.settings = settings if settings is not None else QSettings()
+        # No style sheet: it would route every table cell through QStyleSheetStyle (slower paints).
+        self.setAcceptDrops(True)  # files dropped anywhere on the window are opened
+
+        # What the window shows.
+        self.ranking_model = RankingModel(self.document, self)
+        self.metrics_model = MetricsTableModel(self.document, self)
+        self.ranking_view = RankingView(self.ranking_model)
+        self.metrics_view = self._metrics_view()
+        self.plot = CurvePlot(self.document)
+        self.headline = Headline(self.document)
+        self.quick_entry = QLineEdit()
+        self.quick_entry.setPlaceholderText("Type grades, e.g. 3 2 3 0 1, and press Enter")
+        self.quick_entry.setToolTip("Start a new list from grades in ranked order (undoable)")
+        self.scores = QueryScores(self.document, self)
+        self.query_panel = QueryPanel()
+        self.loader = BackgroundLoader(parent=self)
+        self.progress = LoadProgress(self.loader)
+
+        # The controllers behind the actions: each gets what it needs, not the window.
+        say = lambda message, msecs: self.statusBar().showMessage(message, msecs)  # noqa: E731
+        self.editing = Editing(self.document, self.ranking_view, self.quick_entry, self.show_problem,
+                               lambda message: say(message, 5000), self)
+        self.files = FileFlow(self.document, self.scores, self.loader, RecentFiles(self.settings), self, say)
+        self.exports = Exports(self.document, self.plot, self, say)
+        self.query_browser = QueryBrowser(self.document, self.scores, self.query_panel, say, self)
+        self.quick_entry.returnPressed.connect(self.editing.apply_quick_list)
+
+        self._build_layout()
+        self.actions = Actions(self)
+
+        self.status_counts = QLabel()
+        self.statusBar().addPermanentWidget(self.progress)
+        self.statusBar().addPermanentWidget(self.status_counts)
+        self.ranking_model.editRejected.connect(self.show_problem)
+        self.document.changed.connect(self._follow)
+        self.files.opened.connect(lambda _path: self.ranking_view.setFocus())
+        app = QApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.loader.wait)
+        self._restore_settings()
+        self._follow(Changes(dataset=True))
+
+    # ---- layout -----------------------------------------------------------------------------
+    def _metrics_view(self) -> QTableView:
+        view = QTableView()
+        view.setModel(self.metrics_model)
+        view.setSelectionBehavior(QTableView.SelectRows)
+        view.setAlternatingRowColors(True)
+        view.setWordWrap(False)
+        view.verticalHeader().hide()
+        view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
+        view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        header = view.horizontalHeader()
+        # Figures share the width but never shrink below a bold "0.0000" (the NDCG@k cell) or a
+        # header: a narrow pane scrolls rather than cutting figures short. Rank and id keep theirs.
+        bold = view.font()
+        bold.setBold(True)
+        narrowest = max(QFontMetrics(bold).horizontalAdvance("0.0000"),
+                        view.fontMetrics().horizontalAdvance("Ideal gr.")) + 6
+        header.setMinimumSectionSize(narrowest)
+        header.setSectionResizeMode(QHeaderView.Stretch)
+        header.setSectionResizeMode(0, QHeaderView.Fixed)
+        header.setSectionResizeMode(1, QHeaderView.Interactive)
+        header.resizeSection(0, narrowest)
+        header.resizeSection(1, 80)
+        return view
+
+    def _build_layout(self) -> None:
+        editor = QWidget()
+        editor_layout = QVBoxLayout(editor)
+        editor_layout.setContentsMargins(6, 6, 0, 6)
+        editor_layout.addWidget(pane_title("Ranked list — drag rows to reorder"))
+        entry_row = QHBoxLayout()
+        entry_row.addWidget(self.quick_entry, 1)
+        use = QPushButton("Use")
+        use.setToolTip(self.quick_entry.toolTip())
+        use.clicked.connect(self.editing.apply_quick_list)
+        entry_row.addWidget(use)
+        editor_layout.addLayout(entry_row)
+        editor_layout.addWidget(self.ranking_view, 1)
+
+        metrics = QWidget()
+        metrics_layout = QVBoxLayout(metrics)
+        metrics_layout.setContentsMargins(0, 0, 6, 6)
+        metrics_layout.addWidget(pane_title("Per-rank metrics (ranks beyond k are greyed; hover a cell "
+                                            "for the arithmetic)"))
+        metrics_layout.addWidget(self.metrics_view, 1)
+
+        self.right_splitter = QSplitter(Qt.Vertical)
+        self.right_splitter.setObjectName("rightSplitter")
+        self.right_splitter.addWidget(self.plot)
+        self.right_splitter.addWidget(metrics)
+        self.right_splitter.setStretchFactor(0, 1)
+        self.right_splitter.setStretchFactor(1, 1)
+        self.right_splitter.setSizes([330, 330])
+
+        self.main_splitter = QSplitter(Qt.Horizontal)
+        self.main_splitter.setObjectName("mainSplitter")
+        self.main_splitter.addWidget(editor)
+        self.main_splitter.addWidget(self.right_splitter)
+        self.main_splitter.setStretchFactor(0, 0)
+        self.main_splitter.setStretchFactor(1, 1)
+        self.main_splitter.setSizes([300, 980])
+        self.setCentralWidget(self.main_splitter)
+
+        # The headline spans the whole width, above the query dock too: a fixed top dock.
+        self.headline_dock = QDockWidget("Headline", self)
+        self.headline_dock.setObjectName("headlineDock")
+        self.headline_dock.setFeatures(QDockWidget.NoDockWidgetFeatures)
+        self.headline_dock.setTitleBarWidget(QWidget())
+        self.headline_dock.setWidget(self.headline)
+        self.addDockWidget(Qt.TopDockWidgetArea, self.headline_dock)
+
+        # The query browser: a dock on the left, hidden while the file has one query.
+        self.query_dock = QDockWidget("Queries", self)
+        self.query_dock.setObjectName("queryDock")
+        self.query_dock.setFeatures(QDockWidget.DockWidgetMovable | QDockWidget.DockWidgetFloatable)
+        self.query_dock.setWidget(self.query_panel)
+        self.addDockWidget(Qt.LeftDockWidgetArea, self.query_dock)
+        self.query_dock.hide()
+
+    # ---- what the person is told -----------------------------------------------------------------
+    def show_problem(self, message: str) -> None:
+        """A refused edit: said next to the cell being edited and in the status bar; the old value
+        stays."""
+        self.statusBar().showMessage(f"⚠ {message}", 8000)
+        view = self.ranking_view
+        index = view.currentIndex()
+        if index.isValid() and view.isVisible():
+            at = view.viewport().mapToGlobal(view.visualRect(index).bottomLeft())
+            QToolTip.showText(at, f"⚠ {message}", view)
+
+    def about(self) -> None:
+        from ndcg_gui import __version__
+        from ndcg_gui.qt.widgets.dialogs import show_info
+
+        show_info(self, f"About {APP_NAME}",
+                  f"{APP_NAME} {__version__}\n\nSee CG, DCG, IDCG and NDCG of a ranked list at every "
+                  "rank, under a stated definition.")
+
+    # ---- following the document ----------------------------------------------------------------
+    def _follow(self, changes: Changes) -> None:
+        if changes.dataset:
+            self._show_query_dock()
+        self._update_title()
+        self._update_status()
+
+    def _show_query_dock(self) -> None:
+        many = len(self.document.queries()) > 1
+        if many and not self.query_dock.isVisible():
+            self.query_dock.setVisible(True)
+            if not getattr(self, "_dock_restored", False):  # else the width the person left it at
+                # After the layout has run (resizeDocks is ignored before the window is laid out).
+                QTimer.singleShot(0, lambda: self.resizeDocks([self.query_dock], [QUERY_DOCK_WIDTH],
+                                                              Qt.Horizontal))
+        elif not many:
+            self.query_dock.setVisible(False)
+
+    def _update_title(self) -> None:
+        doc = self.document
+        query = f" — query {doc.current_query}" if len(doc.queries()) > 1 else ""
+        self.setWindowTitle(f"{doc.display_name}[*]{query} — {APP_NAME}")
+        self.setWindowModified(not doc.is_clean())
+
+    def _update_status(self) -> None:
+        c = counts(self.document.current_list())
+        parts = [f"{c.documents} documents", f"{c.judged} judged", f"{c.unjudged} unjudged",
+                 f"{c.relevant} relevant"]
+        if c.unretrieved:
+            parts.append(f"{c.unretrieved} judged but not retrieved")
+        queries = len(self.document.queries())
+        if queries > 1:
+            unjudged = len(self.document.dataset.unjudged_queries())
+            note = f" ({unjudged} without judgments, not scored)" if unjudged else ""
+            parts.append(f"{queries} queries{note}")
+        text = " · ".join(parts)
+        if self.status_counts.text() != text:
+            self.status_counts.setText(text)
+
+    # ---- window state --------------------------------------------------------------------------
+    def _restore_settings(self) -> None:
+        s = self.settings
+        geometry = s.value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1280, 800)
+        state = s.value("window/state")  # the query dock's width and place
+        saved = isinstance(state, QByteArray) and not state.isEmpty()
+        if saved:
+            self.restoreState(state)
+        # The dock's width was the person's only if it showed in the session that saved it.
+        self._dock_restored = saved and s.value("window/queryDockShown", False, type=bool)
+        for splitter in (self.main_splitter, self.right_splitter):
+            state = s.value(f"window/{splitter.objectName()}")
+            if isinstance(state, QByteArray) and not state.isEmpty():
+                splitter.restoreState(state)
+        restore_definition(s, self.document)
+
+    def save_settings(self) -> None:
+        s = self.settings
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState())
+        s.setValue("window/queryDockShown", self.query_dock.isVisible())
+        for splitter in (self.main_splitter, self.right_splitter):
+            s.setValue(f"window/{splitter.objectName()}", splitter.saveState())
+        save_definition(s, self.document)
+        self.files.recent.save()
+        s.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.files.maybe_discard("closing"):
+            event.ignore()
+            return
+        self.save_settings()
+        event.accept()
+
+    def dragEnterEvent(self, event) -> None:
+        if self.files.dropped_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:
+        paths = self.files.dropped_paths(event.mimeData())
+        if paths:
+            event.acceptProposedAction()
+            self.files.open_dropped(paths)
