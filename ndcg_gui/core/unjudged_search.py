@@ -116,23 +116,31 @@ def extremes(p: Problem) -> tuple[Extreme, Extreme, bool]:
     """(least, greatest, exact) NDCG@k over every assignment of gains from `p.scale`."""
     m_t = len(p.top_disc)
     lowest, highest = p.scale[-1], p.scale[0]
-    all_low = (np.full(m_t, lowest), np.full(p.n_below, lowest))
-    all_high = (np.full(m_t, highest), np.full(p.n_below, highest))
-    i_lo, i_hi = p.idcg(*all_low), p.idcg(*all_high)
+    # The four corners: inside the cut-off all lowest / all highest, below it the same.
+    corners = [
+        _point(p, np.full(m_t, inside), np.full(p.n_below, below))
+        for inside in (lowest, highest)
+        for below in (lowest, highest)
+    ]
+    i_lo = p.idcg(corners[0].top, corners[0].below)
+    i_hi = p.idcg(corners[3].top, corners[3].below)
     if i_lo > 0 or i_hi < 0:
+        worst = min(corners, key=lambda e: e.ndcg)
+        best = max(corners, key=lambda e: e.ndcg)
+        if m_t == 0:
+            # Only IDCG moves, and D/I is monotone in it: the ends are corners.
+            return worst, best, True
         sign = 1.0 if i_lo > 0 else -1.0
-        starts = [_point(p, *all_low), _point(p, *all_high)]
-        low = _dinkelbach(p, sign, False, min(starts, key=lambda e: e.ndcg))
-        high = _dinkelbach(p, sign, True, max(starts, key=lambda e: e.ndcg))
-        return low, high, True
+        return _dinkelbach(p, sign, False, worst), _dinkelbach(p, sign, True, best), True
     nonneg = p.levels.values.min() >= 0 and p.d0 == 0
     if nonneg:
         # D, I >= 0 and I = 0 only when every gain of the pool is 0, where D = 0 too (d0 = 0):
         # NDCG = 0 there, and the assignments with I > 0 keep Dinkelbach's premise.
-        low = _point(p, *all_low)
+        low = corners[0]
         if i_hi == 0:
             return low, low, True
-        return low, _dinkelbach(p, 1.0, True, _point(p, *all_high)), True
+        best = max(corners, key=lambda e: e.ndcg)
+        return low, _dinkelbach(p, 1.0, True, best), True
     found = _enumerate(p)
     if found is not None:
         return found[0], found[1], True
