@@ -1,0 +1,207 @@
+"""What single moves would do to NDCG@k: per-row what-ifs, the loss per rank, the best moves.
+
+A move takes one document out of the list and puts it back at another rank; the documents in
+between shift by one. IDCG does not depend on the order of the list, so only DCG@k changes, and the
+change of every move comes from three prefix sums in O(1) (no list is rebuilt). Only moves that
+touch the first k ranks change DCG@k: a move entirely below k leaves it as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.metrics import _pool, as_grades, check_k, dcg_idcg_at, discounts, gains, ideal_gains
+
+MOVE_EFFECT_COLUMNS = ["rank", "ideal_rank", "ndcg_if_first", "ndcg_if_ideal", "loss"]
+BEST_MOVE_COLUMNS = ["from_rank", "to_rank", "ndcg_after", "delta"]
+
+_DEFAULT = MetricConfig()
+_CHUNK = 1 << 20  # moves scored at once by best_moves (memory, not speed)
+
+
+class _Moves:
+    """DCG@k of one list after any single move, from prefix sums.
+
+    With dk the discount cut at k (0 from rank k+1 on), moving row i up to row j < i shifts rows
+    j..i-1 down one rank and moving it down to j > i shifts rows i+1..j up one, so
+    ΔDCG = Σ g[r]·(dk[r±1] − dk[r]) over the shifted rows + g[i]·(dk[j] − dk[i]).
+    """
+
+    def __init__(self, gain: np.ndarray, k: int | None, config: MetricConfig) -> None:
+        n = len(gain)
+        cut = n if k is None else min(k, n)
+        dk = np.zeros(n + 1)
+        dk[:cut] = discounts(cut, config)
+        self.gain, self.dk, self.cut = gain, dk, cut
+        zero = np.zeros(1)
+        self.stay = np.concatenate([zero, np.cumsum(gain * dk[:n])])
+        self.down = np.concatenate([zero, np.cumsum(gain * dk[1:])])
+        up = gain * np.concatenate([zero, dk[: n - 1]]) if n else gain
+        self.up = np.concatenate([zero, np.cumsum(up)])
+
+    def delta(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """ΔDCG@k of moving row i to row j (0-based, arrays of the same shape)."""
+        lo, hi = np.minimum(i, j), np.maximum(i, j)
+        shifted = np.where(
+            j < i,
+            (self.down[hi] - self.down[lo]) - (self.stay[hi] - self.stay[lo]),
+            (self.up[hi + 1] - self.up[lo + 1]) - (self.stay[hi + 1] - self.stay[lo + 1]),
+        )
+        out = shifted + self.gain[i] * (self.dk[j] - self.dk[i])
+        return np.where(i == j, 0.0, out)
+
+
+def _setup(grades, k, config, judged):
+    config = config or _DEFAULT
+    k = check_k(k)
+    grades = as_grades(grades)
+    dcg, idcg = dcg_idcg_at(grades, k, config, judged)
+    return config, k, grades, dcg, idcg
+
+
+def _ratio(dcg: np.ndarray | float, idcg: float) -> np.ndarray:
+    dcg = np.asarray(dcg, dtype=float)
+    return dcg / idcg if idcg != 0 else np.zeros_like(dcg)
+
+
+def ideal_ranks(grades: np.ndarray, config: MetricConfig) -> np.ndarray:
+    """1-based rank of each row when the list is ordered by gain, high first (stable)."""
+    order = np.argsort(-gains(grades, config), kind="stable")
+    ranks = np.empty(len(grades), np.int64)
+    ranks[order] = np.arange(1, len(grades) + 1)
+    return ranks
+
+
+def move_effects(
+    grades: Sequence[float] | np.ndarray | pd.Series,
+    k: int | None = None,
+    config: MetricConfig | None = None,
+    judged: Sequence[float] | np.ndarray | None = None,
+) -> pd.DataFrame:
+    """One row per rank: rank, ideal_rank, ndcg_if_first, ndcg_if_ideal, loss.
+
+    ideal_rank     where the document stands when the list is ordered by gain, high first (equal
+                   gains keep their list order).
+    ndcg_if_first  NDCG@k with this document alone moved to rank 1, the others keeping their order.
+    ndcg_if_ideal  the same with the document moved to its ideal_rank.
+    loss           the ideal ranking's gain x discount at this rank minus this row's; the ideal comes
+                   from the same pool as IDCG (the judged pool under ideal="judged"), so the losses
+                   of the first k rows add up to IDCG@k − DCG@k. When the ideal is longer than the
+                   list (k past the end, or k=None, with a larger judged pool) the ideal ranks past
+                   the last row have no row: their part of IDCG@k is `attrs["loss_beyond_list"]`.
+
+    `attrs` also holds "dcg", "idcg" and "ndcg" of the list as it is. Cut-off and ideal follow
+    `ndcg_at`.
+    """
+    config, k, grades, dcg, idcg = _setup(grades, k, config, judged)
+    n = len(grades)
+    gain = gains(grades, config)
+    moves = _Moves(gain, k, config)
+    rows = np.arange(n)
+    ideal = ideal_ranks(grades, config)
+    _, pool_gain = ideal_gains(_pool(grades, judged, config), config)
+    depth = len(pool_gain) if k is None else min(k, len(pool_gain))
+    disc = discounts(max(n, depth), config)
+    ideal_part = np.zeros(max(n, depth))
+    ideal_part[:depth] = pool_gain[:depth] * disc[:depth]
+    table = pd.DataFrame(
+        {
+            "rank": rows + 1,
+            "ideal_rank": ideal,
+            "ndcg_if_first": _ratio(dcg + moves.delta(rows, np.zeros(n, np.int64)), idcg),
+            "ndcg_if_ideal": _ratio(dcg + moves.delta(rows, ideal - 1), idcg),
+            "loss": ideal_part[:n] - gain * disc[:n],
+        },
+        columns=MOVE_EFFECT_COLUMNS,
+    )
+    table.attrs.update(
+        dcg=dcg, idcg=idcg, ndcg=float(_ratio(dcg, idcg)), loss_beyond_list=float(ideal_part[n:].sum())
+    )
+    return table
+
+
+def best_moves(
+    grades: Sequence[float] | np.ndarray | pd.Series,
+    k: int | None = None,
+    config: MetricConfig | None = None,
+    judged: Sequence[float] | np.ndarray | None = None,
+    n: int = 5,
+) -> pd.DataFrame:
+    """The `n` single moves (one document taken out and put back at another rank) that give the
+    highest NDCG@k, best first: from_rank, to_rank, ndcg_after, delta (ndcg_after − NDCG@k now).
+
+    Swapping two neighbours is one move, listed as the lower one moving up. Moves that change
+    nothing (entirely below k, or among equal gains) count too, so an ideal list gets moves with
+    delta 0. Equal results are ordered by the shorter move, then the smaller from_rank, then the
+    smaller to_rank. Fewer than `n` rows when the list has fewer distinct moves.
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"n must be a whole number ≥ 0, not {n!r}")
+    config, k, grades, dcg, idcg = _setup(grades, k, config, judged)
+    size = len(grades)
+    moves = _Moves(gains(grades, config), k, config)
+    picked = [np.zeros((0, 2), np.int64)]
+    for i, j in _candidate_blocks(size, moves.cut, int(n)):
+        after = _ratio(dcg + moves.delta(i, j), idcg)
+        keep = _top(after, i, j, size, int(n))
+        picked.append(np.column_stack([i[keep], j[keep]]))
+    ij = np.concatenate(picked)
+    i, j = ij[:, 0], ij[:, 1]
+    after = _ratio(dcg + moves.delta(i, j), idcg)
+    keep = _top(after, i, j, size, int(n))
+    now = float(_ratio(dcg, idcg))
+    return pd.DataFrame(
+        {"from_rank": i[keep] + 1, "to_rank": j[keep] + 1, "ndcg_after": after[keep],
+         "delta": after[keep] - now},
+        columns=BEST_MOVE_COLUMNS,
+    ).reset_index(drop=True)
+
+
+def _candidate_blocks(size: int, cut: int, n_best: int):
+    """(from, to) rows (0-based) of every distinct move that can change DCG@k, in blocks, plus
+    enough of the moves entirely below k (which all change nothing) to fill `n_best` rows."""
+    if size < 2 or n_best == 0:
+        return
+    every = np.arange(size)
+    # Rows inside the cut may go anywhere; rows below it only into the cut.
+    for rows, to in ((every[:cut], every), (every[cut:], every[:cut])):
+        if len(rows) == 0 or len(to) == 0:
+            continue
+        step = max(1, _CHUNK // len(to))
+        for start in range(0, len(rows), step):
+            block = rows[start : start + step]
+            yield _distinct(np.repeat(block, len(to)), np.tile(to, len(block)))
+    below = every[cut : min(size, cut + n_best + 2)]
+    if len(below) >= 2:
+        i, j = np.meshgrid(below, below, indexing="ij")
+        yield _distinct(i.ravel(), j.ravel())
+
+
+def _distinct(i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    # i -> i+1 is the same list as i+1 -> i: keep the upward form only.
+    keep = (i != j) & (j != i + 1)
+    return i[keep], j[keep]
+
+
+def _top(after: np.ndarray, i: np.ndarray, j: np.ndarray, size: int, n_best: int) -> np.ndarray:
+    """Positions of the n_best moves by (ndcg_after high first, shorter, smaller from, smaller to),
+    in that order. ndcg_after is compared to 12 decimals, so float noise does not split ties."""
+    if len(after) == 0 or n_best == 0:
+        return np.zeros(0, np.int64)
+    value = np.round(after, 12)
+    tie = (np.abs(i - j) * size + i) * size + j
+    if len(value) > n_best:
+        threshold = np.partition(value, len(value) - n_best)[len(value) - n_best]
+        above = np.flatnonzero(value > threshold)
+        at = np.flatnonzero(value == threshold)
+        need = n_best - len(above)
+        if need < len(at):
+            at = at[np.argpartition(tie[at], need - 1)[:need]] if need else at[:0]
+        chosen = np.concatenate([above, at])
+    else:
+        chosen = np.arange(len(value))
+    return chosen[np.lexsort((tie[chosen], -value[chosen]))]

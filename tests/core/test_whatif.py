@@ -1,0 +1,135 @@
+"""move_effects and best_moves against brute force: every moved list is literally built and scored
+with `ndcg_at`; the loss per rank against an ideal ranking sorted here by Python."""
+
+import math
+
+import numpy as np
+import pytest
+from definition_strategies import CUTOFF, GRADE, configs, judged_pools
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ndcg_gui.core import MetricConfig, best_moves, dcg_idcg_at, discounts, gains, move_effects, ndcg_at
+
+
+def moved(grades: list[float], i: int, j: int) -> list[float]:
+    """The list with row i (0-based) taken out and put back so that it stands at row j."""
+    rest = grades[:i] + grades[i + 1 :]
+    return [*rest[:j], grades[i], *rest[j:]]
+
+
+def close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+
+
+@st.composite
+def cases(draw, max_size=10):
+    grades = draw(st.lists(GRADE, max_size=max_size))
+    return grades, draw(CUTOFF), draw(configs()), draw(judged_pools(grades))
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=cases())
+def test_move_effects_is_each_moved_list_scored(case):
+    grades, k, config, judged = case
+    table = move_effects(grades, k, config, judged)
+    n = len(grades)
+    assert list(table["rank"]) == list(range(1, n + 1))
+    gain = gains(np.array(grades, float), config)
+    # Ideal rank: Python's sort is stable, so equal gains keep their list order.
+    by_gain = sorted(range(n), key=lambda i: -gain[i])
+    for i in range(n):
+        ideal_rank = by_gain.index(i) + 1
+        assert table["ideal_rank"].iloc[i] == ideal_rank
+        assert close(table["ndcg_if_first"].iloc[i], ndcg_at(moved(grades, i, 0), k, config, judged))
+        assert close(
+            table["ndcg_if_ideal"].iloc[i], ndcg_at(moved(grades, i, ideal_rank - 1), k, config, judged)
+        )
+    dcg, idcg = dcg_idcg_at(grades, k, config, judged)
+    assert close(table.attrs["ndcg"], ndcg_at(grades, k, config, judged))
+    assert close(table.attrs["dcg"], dcg) and close(table.attrs["idcg"], idcg)
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=cases())
+def test_losses_of_the_first_k_rows_add_up_to_idcg_minus_dcg(case):
+    grades, k, config, judged = case
+    table = move_effects(grades, k, config, judged)
+    n = len(grades)
+    pool = grades if judged is None or config.ideal == "retrieved" else judged
+    pool_gain = sorted(gains(np.array(pool, float), config), reverse=True)
+    depth = len(pool_gain) if k is None else min(k, len(pool_gain))
+    ideal = [pool_gain[r] if r < depth else 0.0 for r in range(n)]
+    disc = discounts(n, config)
+    gain = gains(np.array(grades, float), config)
+    for r in range(n):
+        assert close(table["loss"].iloc[r], ideal[r] * disc[r] - gain[r] * disc[r])
+    dcg, idcg = dcg_idcg_at(grades, k, config, judged)
+    first_k = table["loss"].iloc[: n if k is None else k].sum()
+    assert close(first_k + table.attrs["loss_beyond_list"], idcg - dcg)
+    if depth <= n:
+        assert table.attrs["loss_beyond_list"] == 0 and close(first_k, idcg - dcg)
+
+
+def every_move(n: int):
+    """(i, j, order) for every distinct single move: i -> i+1 and i+1 -> i give one list."""
+    seen = set()
+    for i in range(n):
+        for j in range(n):
+            order = tuple(moved(list(range(n)), i, j))
+            if i != j and order not in seen:
+                seen.add(order)
+                yield i, j, order
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=cases(), n_best=st.integers(0, 8))
+def test_best_moves_are_the_best_of_every_move(case, n_best):
+    grades, k, config, judged = case
+    result = best_moves(grades, k, config, judged, n=n_best)
+    assert list(result.columns) == ["from_rank", "to_rank", "ndcg_after", "delta"]
+    brute = sorted(
+        (ndcg_at(moved(grades, i, j), k, config, judged) for i, j, _ in every_move(len(grades))),
+        reverse=True,
+    )
+    assert len(result) == min(n_best, len(brute))
+    now = ndcg_at(grades, k, config, judged)
+    orders = set()
+    for row, best in zip(result.itertuples(), brute, strict=False):
+        after = ndcg_at(moved(grades, row.from_rank - 1, row.to_rank - 1), k, config, judged)
+        assert close(row.ndcg_after, after) and close(row.delta, after - now)
+        assert close(row.ndcg_after, best)  # the i-th best value of all moves
+        assert row.from_rank != row.to_rank != row.from_rank + 1
+        orders.add(tuple(moved(list(range(len(grades))), row.from_rank - 1, row.to_rank - 1)))
+    assert len(orders) == len(result)  # no list twice
+    assert (np.diff(result["ndcg_after"]) <= 1e-12).all()  # best first
+
+
+def test_a_move_below_k_changes_nothing_and_is_listed_after_every_gain():
+    grades = [0.0, 3.0, 2.0, 0.0, 1.0, 0.0, 2.0]
+    result = best_moves(grades, k=2, n=40)
+    assert (np.diff(result["ndcg_after"]) <= 1e-12).all()  # best first
+    below = result[(result["from_rank"] > 2) & (result["to_rank"] > 2)]
+    assert len(below) and (below["delta"] == 0).all()
+    assert result.iloc[0]["ndcg_after"] == pytest.approx(
+        max(ndcg_at(moved(grades, i, j), 2) for i, j, _ in every_move(len(grades)))
+    )
+
+
+def test_empty_single_and_undefined_lists():
+    for grades in ([], [2.0]):
+        assert len(best_moves(grades, 3)) == 0
+        assert len(move_effects(grades, 3)) == len(grades)
+    # IDCG = 0: every figure is 0, as ndcg_at says.
+    table = move_effects([0.0, 0.0, -1.0], 2, MetricConfig.preset("trec_eval"))
+    assert (table[["ndcg_if_first", "ndcg_if_ideal"]] == 0).all().all()
+    assert (best_moves([0.0, 0.0, -1.0], 2, MetricConfig.preset("trec_eval"))["ndcg_after"] == 0).all()
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(ValueError, match="k must be"):
+        move_effects([1.0, 2.0], k=0)
+    with pytest.raises(ValueError, match="n must be"):
+        best_moves([1.0, 2.0], n=-1)
+    with pytest.raises(ValueError, match="finite"):
+        best_moves([1.0, float("nan")])
