@@ -19,6 +19,7 @@ from ndcg_gui.core.errors import InputError
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window.crash_log import write_log
 from ndcg_gui.qt.window.main_window import MainWindow
+from ndcg_gui.qt.window.recovery import offer_recovery
 
 ORGANIZATION = "NDCG Inspector"
 DESKTOP_FILE = "ndcg-gui"  # packaging/ndcg-gui.desktop
@@ -155,4 +156,5 @@ def run_gui(options: argparse.Namespace) -> int:
     window.show()
     if problem:
         dialogs.show_error(window, "Could not open the file", problem)
+    offer_recovery(window.document, window)
     return app.exec()

@@ -39,7 +39,16 @@ def dialog_log(monkeypatch):
         return dialogs.Unsaved.DISCARD
 
     monkeypatch.setattr(dialogs, "ask_unsaved", discard)
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: log.append(("Restore", what)) or False)
     return log
+
+
+@pytest.fixture(autouse=True)
+def recovery_folder(tmp_path, monkeypatch):
+    """Recovery files of the tests' windows go to a throw-away folder, never the user's."""
+    folder = tmp_path / "recovery"
+    monkeypatch.setenv("NDCG_RECOVERY_DIR", str(folder))
+    return folder
 
 
 @pytest.fixture

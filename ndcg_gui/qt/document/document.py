@@ -128,9 +128,14 @@ class Document(QObject):
                     undoable: bool = False) -> None:
         """Show a loaded dataset at its first query, under the definition in use. `path` is where
         Save writes (None: Save asks). `undoable`: the open is an undo step (see the module doc)."""
-        new = Workspace.of(dataset, self.state.definition, FileRef.of(path, qrels_path, name))
+        self.open_workspace(Workspace.of(dataset, file=FileRef.of(path, qrels_path, name)), undoable=undoable)
+
+    def open_workspace(self, ws: Workspace, text: str | None = None, undoable: bool = True) -> None:
+        """Show another document (a file opened, edits recovered after a crash) under the
+        definition in use; an undo step when `undoable` and worth keeping."""
+        new = replace(ws, definition=self.state.definition)
         if undoable and self._worth_keeping(new):
-            self.undo_stack.push(StepCommand(self, self.state, new, f"Open {new.file.name}",
+            self.undo_stack.push(StepCommand(self, self.state, new, text or f"Open {new.file.name}",
                                              self.current_query, None))
         else:
             self.undo_stack.clear()

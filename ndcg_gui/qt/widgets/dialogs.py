@@ -37,5 +37,17 @@ def ask_unsaved(parent: QWidget | None, what: str) -> Unsaved:
     return Unsaved.CANCEL
 
 
+def ask_restore(parent: QWidget | None, description: str) -> bool:
+    """Edits of a session that ended without saving: restore them?"""
+    answer = QMessageBox.question(
+        parent,
+        "Restore unsaved edits?",
+        f"NDCG Inspector closed without saving these edits:\n\n{description}\n\nRestore them?",
+        QMessageBox.Yes | QMessageBox.No,
+        QMessageBox.Yes,
+    )
+    return answer == QMessageBox.Yes
+
+
 def show_info(parent: QWidget | None, title: str, message: str) -> None:
     QMessageBox.information(parent, title, message)

@@ -51,6 +51,7 @@ from ndcg_gui.qt.window.editing import Editing
 from ndcg_gui.qt.window.exports import Exports
 from ndcg_gui.qt.window.file_flow import FileFlow
 from ndcg_gui.qt.window.query_browser import QueryBrowser
+from ndcg_gui.qt.window.recovery import Recovery
 from ndcg_gui.qt.window.settings_store import RecentFiles, restore_definition, save_definition
 
 QUERY_DOCK_WIDTH = 320
@@ -100,6 +101,8 @@ class MainWindow(QMainWindow):
         self.exports = Exports(self.document, self.plot, self, say)
         self.query_browser = QueryBrowser(self.document, self.scores, self.query_panel, say, self)
         self.quick_entry.returnPressed.connect(self.editing.apply_quick_list)
+        self.recovery = Recovery(self.document, on_error=lambda message: say(f"⚠ {message}", 10000),
+                                 parent=self)
 
         self._build_layout()
         self.actions = Actions(self)
@@ -289,6 +292,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.save_settings()
+        self.recovery.discard()
         event.accept()
 
     def dragEnterEvent(self, event) -> None:

@@ -1,0 +1,48 @@
+"""Recovery files (core.recovery): what a crash would lose is written as JSON and read back into
+the same lists, on top of the files read again."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ndcg_gui.core import edits
+from ndcg_gui.core.readers import load
+from ndcg_gui.core.recovery import read_recovery, write_recovery
+from ndcg_gui.core.workspace import FileRef, Workspace
+
+
+def test_edited_lists_come_back_on_the_files_read_again(tmp_path):
+    run, qrels = tmp_path / "r.run", tmp_path / "r.qrels"
+    run.write_text("q1 Q0 a 1 2.0 t\nq1 Q0 b 2 1.0 t\nq2 Q0 c 1 1.0 t\nq2 Q0 d 2 0.5 t\n")
+    qrels.write_text("q1 0 a 0\nq1 0 b 2\nq1 0 z 1\nq2 0 c 1\n")
+    ws = Workspace.of(load(run, qrels), file=FileRef.of(run, qrels))
+    ws = ws.with_list("q1", edits.reverse(ws.list_for("q1")).after)
+    ws = ws.with_list("q2", edits.set_grade(ws.list_for("q2"), 0, float("nan")).after)
+    ws = ws.with_list("q2", edits.rename(ws.list_for("q2"), 0, "new-id").after)
+    path = tmp_path / "recovery" / "recovery-1.json"
+    write_recovery(path, ws)
+
+    snapshot = read_recovery(path)
+    assert snapshot.path == run.resolve() and sorted(snapshot.lists) == ["q1", "q2"]
+    back = snapshot.restore(load)
+    for q in ("q1", "q2"):
+        assert back.list_for(q) == ws.list_for(q)
+    assert sorted(back.unsaved_queries()) == ["q1", "q2"]  # restored edits are unsaved work
+
+
+def test_a_typed_document_comes_back_whole(tmp_path):
+    ws = Workspace.empty()
+    ws = ws.with_list("", edits.new_list([3, 2, 0.5, -1]).after)
+    path = tmp_path / "r.json"
+    write_recovery(path, ws)
+    back = read_recovery(path).restore(load)
+    np.testing.assert_array_equal(back.list_for("").grades, [3, 2, 0.5, -1])
+    assert back.unsaved_queries() == [""]
+
+
+def test_a_damaged_recovery_file_is_refused_with_its_name(tmp_path):
+    bad = tmp_path / "recovery-9.json"
+    bad.write_text('{"format": "ndcg-inspector-recovery/1", "lists": {"q": {"docs": [1]')
+    with pytest.raises(ValueError, match="recovery-9.json"):
+        read_recovery(bad)
