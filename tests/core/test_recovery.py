@@ -44,5 +44,5 @@ def test_a_typed_document_comes_back_whole(tmp_path):
 def test_a_damaged_recovery_file_is_refused_with_its_name(tmp_path):
     bad = tmp_path / "recovery-9.json"
     bad.write_text('{"format": "ndcg-inspector-recovery/1", "lists": {"q": {"docs": [1]')
-    with pytest.raises(ValueError, match="recovery-9.json"):
+    with pytest.raises(ValueError, match=r"recovery-9\.json"):
         read_recovery(bad)
