@@ -4,34 +4,34 @@ opening a file."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from PySide6.QtGui import QUndoCommand
 
 from ndcg_gui.core.edits import Move
 from ndcg_gui.core.workspace import Workspace
 
-if TYPE_CHECKING:
-    from ndcg_gui.qt.document.document import Document
+# The document's one way to change: install a state, show a query (None: keep), announce a move.
+Show = Callable[[Workspace, str | None, Move | None], None]
 
 K_CHANGE = 1  # merge id: spinning k from 10 to 15 is one undo step, not five
 
 
 class StepCommand(QUndoCommand):
-    def __init__(self, doc: Document, before: Workspace, after: Workspace, text: str,
+    def __init__(self, show: Show, before: Workspace, after: Workspace, text: str,
                  show_before: str | None, show_after: str | None, move: Move | None = None,
                  merge: int = -1) -> None:
         super().__init__(text)
-        self._doc, self.before, self.after = doc, before, after
+        self._install, self.before, self.after = show, before, after
         self._show = (show_before, show_after)
         self._move = move
         self._merge = merge
 
     def redo(self) -> None:
-        self._doc._show(self.after, self._show[1], self._move)
+        self._install(self.after, self._show[1], self._move)
 
     def undo(self) -> None:
-        self._doc._show(self.before, self._show[0], None if self._move is None else inverse_move(*self._move))
+        self._install(self.before, self._show[0], None if self._move is None else inverse_move(*self._move))
 
     def id(self) -> int:
         return self._merge

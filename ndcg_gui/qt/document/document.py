@@ -135,7 +135,7 @@ class Document(QObject):
         definition in use; an undo step when `undoable` and worth keeping."""
         new = replace(ws, definition=self.state.definition)
         if undoable and self._worth_keeping(new):
-            self.undo_stack.push(StepCommand(self, self.state, new, text or f"Open {new.file.name}",
+            self.undo_stack.push(StepCommand(self._show, self.state, new, text or f"Open {new.file.name}",
                                              self.current_query, None))
         else:
             self.undo_stack.clear()
@@ -189,7 +189,8 @@ class Document(QObject):
             return
         only_k = replace(new.definition, k=self.k) == self.state.definition
         text = f"Set k = {new.k}" if only_k else "Change the definition"
-        self.undo_stack.push(StepCommand(self, self.state, new, text, self.current_query, self.current_query,
+        query = self.current_query
+        self.undo_stack.push(StepCommand(self._show, self.state, new, text, query, query,
                                          merge=K_CHANGE if only_k else -1))
 
     # ---- edits: each pushes one undo step -------------------------------------------------------------
@@ -199,7 +200,7 @@ class Document(QObject):
             return None
         query = self.current_query
         new = self.state.with_list(query, edit.after)
-        self.undo_stack.push(StepCommand(self, self.state, new, edit.text, query, query, edit.move))
+        self.undo_stack.push(StepCommand(self._show, self.state, new, edit.text, query, query, edit.move))
         return edit
 
     def move_rows(self, first: int, count: int, destination: int) -> bool:

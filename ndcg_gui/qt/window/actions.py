@@ -5,21 +5,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu, QToolBar
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QToolBar
 
-if TYPE_CHECKING:
-    from ndcg_gui.qt.window.main_window import MainWindow
+from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.widgets.curve_plot import CurvePlot
+from ndcg_gui.qt.widgets.ranking_view import RankingView
+from ndcg_gui.qt.window.editing import Editing
+from ndcg_gui.qt.window.exports import Exports
+from ndcg_gui.qt.window.file_flow import FileFlow
 
 
 class Actions(QObject):
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QMainWindow, document: Document, edit: Editing, files: FileFlow,
+                 exports: Exports, ranking_view: RankingView, plot: CurvePlot, query_dock: QDockWidget,
+                 about: Callable[[], None]) -> None:
         super().__init__(window)
         self._window = w = window
-        doc, edit, files, exports = w.document, w.editing, w.files, w.exports
+        self._files, self._plot, self._query_dock = files, plot, query_dock
+        doc = document
         stack = doc.undo_stack
 
         self.undo = stack.createUndoAction(w, "&Undo")
@@ -66,12 +72,12 @@ class Actions(QObject):
         self.reverse = a("&Reverse", doc.reverse, "Ctrl+R", "Reverse the list")
         self.reset = a("Reset to &original", doc.reset_to_original, None,
                        "Back to the order and grades of the file")
-        self.about = a("&About", w.about)
+        self.about = a("&About", about)
         for action in (self.move_up, self.move_down, self.delete, self.copy, self.paste):
             # Only while the list has focus, so the metrics table and text fields keep theirs.
             action.setShortcutContext(Qt.WidgetWithChildrenShortcut)
             w.removeAction(action)
-            w.ranking_view.addAction(action)
+            ranking_view.addAction(action)
 
         self.recent_menu = QMenu("Open &recent", w)
         self.recent_menu.aboutToShow.connect(self._fill_recent)
@@ -102,8 +108,8 @@ class Actions(QObject):
                        None, self.move_up, self.move_down, self.sort, self.reverse, self.reset):
             _add(edit, action)
         view = bar.addMenu("&View")
-        view.addAction(w.query_dock.toggleViewAction())
-        for box in w.plot.toggles.values():
+        view.addAction(self._query_dock.toggleViewAction())
+        for box in self._plot.toggles.values():
             action = QAction(f"{box.text()} curve", w, checkable=True, checked=box.isChecked())
             action.toggled.connect(box.setChecked)
             box.toggled.connect(action.setChecked)
@@ -123,7 +129,7 @@ class Actions(QObject):
         return bar
 
     def _fill_recent(self) -> None:
-        menu, files = self.recent_menu, self._window.files
+        menu, files = self.recent_menu, self._files
         menu.clear()
         for run, qrels in files.recent.items():
             text = Path(run).name + (f" + {Path(qrels).name}" if qrels else "")

@@ -105,7 +105,8 @@ class MainWindow(QMainWindow):
                                  parent=self)
 
         self._build_layout()
-        self.actions = Actions(self)
+        self.actions = Actions(self, self.document, self.editing, self.files, self.exports, self.ranking_view,
+                               self.plot, self.query_dock, self.about)
 
         self.status_counts = QLabel()
         self.statusBar().addPermanentWidget(self.progress)
