@@ -5,6 +5,7 @@ reader of the arithmetic needs, and the counts of the list's documents."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -82,3 +83,131 @@ def counts(lst: RankedList) -> Counts:
     judged = lst.judged
     return Counts(len(lst), int(judged.sum()), int((~judged).sum()), int((lst.grades[judged] > 0).sum()),
                   len(lst.unretrieved))
+
+
+def ideal_ranking(lst: RankedList, config: MetricConfig) -> pd.DataFrame:
+    """The ideal order of the judged pool (the list's own documents when no pool is known, or the
+    definition takes the ideal from the list): rank, doc, grade, gain, list_rank (its rank in the
+    list, 0 when the list did not retrieve it). Equal gains keep list order, then the unretrieved
+    documents in pool order."""
+    from_pool = lst.has_pool and config.ideal == "judged"
+    judged = lst.judged if from_pool else np.ones(len(lst), bool)
+    docs = list(lst.docs[judged]) + (list(lst.unretrieved) if from_pool else [])
+    grades = np.concatenate([lst.scoring_grades()[judged],
+                             np.fromiter(lst.unretrieved.values(), float) if from_pool else np.zeros(0)])
+    list_rank = np.concatenate([np.flatnonzero(judged) + 1,
+                                np.zeros(len(lst.unretrieved) if from_pool else 0, np.int64)])
+    gain = gains(grades, config)
+    order = np.argsort(-gain, kind="stable")
+    return pd.DataFrame({
+        "rank": np.arange(1, len(order) + 1),
+        "doc": np.asarray(docs, dtype=object)[order] if len(docs) else np.array([], dtype=object),
+        "grade": grades[order],
+        "gain": gain[order],
+        "list_rank": list_rank[order].astype(np.int64),
+    })
+
+
+BAND_RANKS = 100  # the unjudged band is exact at the first ranks, then at about this many more
+
+
+class ListReport:
+    """Everything the window shows about one list at k under a definition, each part computed the
+    first time it is asked for and then kept (a new list or definition makes a new report): the
+    per-rank table and headline figures, the list as loaded (baseline), the ideal order, the
+    what-if of single moves, the best moves, the unjudged bounds and band, and the figures under
+    every preset."""
+
+    def __init__(self, lst: RankedList, k: int, config: MetricConfig, baseline: RankedList | None = None,
+                 ties: str = "trec") -> None:
+        self.list, self.k, self.config, self.ties = lst, k, config, ties
+        self.baseline = lst if baseline is None else baseline
+
+    @cached_property
+    def table(self) -> pd.DataFrame:
+        return display_table(self.list, self.config)
+
+    @cached_property
+    def summary(self) -> Summary:
+        return list_summary(self.list, self.k, self.config)
+
+    @cached_property
+    def baseline_table(self) -> pd.DataFrame:
+        return self.table if self.baseline is self.list else display_table(self.baseline, self.config)
+
+    @cached_property
+    def baseline_summary(self) -> Summary:
+        if self.baseline is self.list:
+            return self.summary
+        return list_summary(self.baseline, self.k, self.config)
+
+    @cached_property
+    def baseline_ranks(self) -> np.ndarray:
+        """Each row's rank in the list as loaded (0: added since)."""
+        where = {d: i + 1 for i, d in enumerate(self.baseline.docs.tolist())}
+        return np.array([where.get(d, 0) for d in self.list.docs.tolist()], dtype=np.int64)
+
+    @cached_property
+    def ideal(self) -> pd.DataFrame:
+        return ideal_ranking(self.list, self.config)
+
+    @cached_property
+    def move_effects(self) -> pd.DataFrame:
+        from ndcg_gui.core.whatif import move_effects
+
+        return move_effects(self.list.scoring_grades(), self.k, self.config, self.list.judged_pool())
+
+    def best_moves(self, n: int = 5) -> pd.DataFrame:
+        return self._best_moves[:n] if n <= 20 else self._moves(n)
+
+    @cached_property
+    def _best_moves(self) -> pd.DataFrame:
+        return self._moves(20)
+
+    def _moves(self, n: int) -> pd.DataFrame:
+        from ndcg_gui.core.whatif import best_moves
+
+        return best_moves(self.list.scoring_grades(), self.k, self.config, self.list.judged_pool(), n=n)
+
+    @property
+    def has_unjudged(self) -> bool:
+        return bool((~self.list.judged).any())
+
+    @cached_property
+    def bounds(self) -> tuple[float, float, bool]:
+        """(low, high, exact) NDCG@k over every grading of the unjudged documents."""
+        from ndcg_gui.core.unjudged import unjudged_bounds
+
+        return unjudged_bounds(self.list.grades, self.k, self.config, self.list.judged_pool())
+
+    @cached_property
+    def band(self) -> pd.DataFrame | None:
+        """The NDCG@i band over gradings of the unjudged documents (rank, low, high, exact) at the
+        first BAND_RANKS ranks and about BAND_RANKS more spread over the rest; None without unjudged
+        documents."""
+        from ndcg_gui.core.unjudged import unjudged_band
+
+        if not self.has_unjudged:
+            return None
+        n = len(self.list)
+        ranks = np.arange(1, min(n, BAND_RANKS) + 1)
+        if n > BAND_RANKS:
+            ranks = np.unique(np.concatenate([ranks, np.linspace(BAND_RANKS, n, BAND_RANKS).astype(int)]))
+        return unjudged_band(self.list.grades, self.config, self.list.judged_pool(), ranks=ranks)
+
+    @cached_property
+    def judge_first(self) -> pd.DataFrame:
+        from ndcg_gui.core.unjudged import judge_first
+
+        return judge_first(self.list.grades, self.k, self.config, self.list.judged_pool())
+
+    @cached_property
+    def definitions(self) -> pd.DataFrame:
+        from ndcg_gui.core.definitions import compare_definitions
+
+        lst = self.list
+        # Scores say how ties fall only while the list is in score order (not after a drag).
+        ranked = lst.scores is not None and bool(np.all(np.diff(np.nan_to_num(lst.scores, nan=-np.inf)) <= 0))
+        return compare_definitions(lst.scoring_grades(), self.k, lst.judged_pool(), self.config,
+                                   scores=lst.scores if ranked else None, docs=lst.docs,
+                                   ties=self.ties if ranked else "file")

@@ -42,3 +42,30 @@ def test_counts():
     assert any("1 unjudged document counts" in w for w in list_summary(lst, 4, MetricConfig()).warnings)
     two = RankedList(docs=list("ab"), grades=[np.nan, np.nan])
     assert any("2 unjudged documents count as" in w for w in list_summary(two, 2, MetricConfig()).warnings)
+
+
+def test_ideal_ranking_holds_the_judged_pool_with_list_ranks():
+    from ndcg_gui.core.list_report import ideal_ranking
+
+    lst = RankedList(docs=["a", "b", "c", "d"], grades=[1, np.nan, 3, 1], unretrieved={"z": 2.0},
+                     has_pool=True)
+    ideal = ideal_ranking(lst, MetricConfig())
+    assert ideal["doc"].tolist() == ["c", "z", "a", "d"]  # equal gains keep list order; b unjudged
+    assert ideal["list_rank"].tolist() == [3, 0, 1, 4]
+    # the ideal grades are what per_rank builds IDCG from
+    expected = per_rank(lst.scoring_grades(), MetricConfig(), judged=lst.judged_pool())
+    assert ideal["grade"].tolist()[:4] == expected["ideal_grade"].tolist()
+    own = ideal_ranking(lst, MetricConfig(ideal="retrieved"))
+    assert own["doc"].tolist() == ["c", "a", "d", "b"]
+
+
+def test_a_report_keeps_the_baseline_ranks_and_figures():
+    from ndcg_gui.core.list_report import ListReport
+
+    loaded = RankedList(docs=list("abcde"), grades=[3, 2, 3, 0, 1])
+    moved = loaded.moved(4, 1, 0)
+    report = ListReport(moved, 3, MetricConfig(), loaded)
+    assert report.baseline_ranks.tolist() == [5, 1, 2, 3, 4]
+    assert report.baseline_summary.ndcg == list_summary(loaded, 3, MetricConfig()).ndcg
+    assert report.summary.ndcg == list_summary(moved, 3, MetricConfig()).ndcg
+    assert report.band is None and report.best_moves(2)["delta"].iloc[0] > 0

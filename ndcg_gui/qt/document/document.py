@@ -29,7 +29,7 @@ from ndcg_gui.core import edits
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.edits import Edit, Move
-from ndcg_gui.core.list_report import Summary, display_table, list_summary
+from ndcg_gui.core.list_report import ListReport, Summary
 from ndcg_gui.core.ranked_list import RankedList
 from ndcg_gui.core.workspace import FileRef, Workspace
 from ndcg_gui.qt.document.changes import Changes
@@ -47,8 +47,20 @@ class Document(QObject):
         self.undo_stack = QUndoStack(self)
         self.state = Workspace.empty()
         self.current_query = self.state.queries()[0]
-        self.metrics: pd.DataFrame = display_table(self.current_list(), self.config)
-        self.summary: Summary = list_summary(self.current_list(), self.k, self.config)
+        self.report = self._report()
+
+    def _report(self) -> ListReport:
+        return ListReport(self.current_list(), self.k, self.config, self.original_list(), self.ties)
+
+    @property
+    def metrics(self) -> pd.DataFrame:
+        """The per-rank table of the list on screen (the core's `display_table`)."""
+        return self.report.table
+
+    @property
+    def summary(self) -> Summary:
+        """The figures at k of the list on screen, with their caveats."""
+        return self.report.summary
 
     # ---- reading -----------------------------------------------------------------------------
     @property
@@ -267,8 +279,6 @@ class Document(QObject):
             definition=state.definition != old.definition,
         )
         if changes.shown_list(query) or changes.definition:
-            lst = self.current_list()
-            self.metrics = display_table(lst, self.config)
-            self.summary = list_summary(lst, self.k, self.config)
+            self.report = self._report()
         self.changed.emit(changes)
 
