@@ -37,6 +37,15 @@ def _changed(before: RankedList, edit: Edit) -> Edit | None:
 
 
 # ---- order ------------------------------------------------------------------------------------
+def move_order(n: int, first: int, count: int, destination: int) -> np.ndarray:
+    """The row order after a move in Qt's rule: `order[i]` is the old row now at row i."""
+    rows = np.arange(n)
+    block = rows[first:first + count]
+    rest = np.concatenate([rows[:first], rows[first + count:]])
+    at = destination if destination <= first else destination - count
+    return np.concatenate([rest[:at], block, rest[at:]])
+
+
 def move_rows(lst: RankedList, first: int, count: int, destination: int) -> Edit | None:
     """Rows first..first+count-1 to before row `destination` (Qt's moveRows rule)."""
     n = len(lst)
@@ -48,6 +57,16 @@ def move_rows(lst: RankedList, first: int, count: int, destination: int) -> Edit
     what = "row" if count == 1 else f"{count} rows"
     after = lst.moved(first, count, destination)
     return Edit(after, f"Move {what}", (first, count, destination), (at, count))
+
+
+def move_to(lst: RankedList, from_rank: int, to_rank: int) -> Edit | None:
+    """The document at `from_rank` taken out and put back at `to_rank` (1-based, as `best_moves`
+    says them); the documents in between shift by one."""
+    if not (1 <= from_rank <= len(lst) and 1 <= to_rank <= len(lst)) or from_rank == to_rank:
+        return None
+    destination = to_rank if to_rank > from_rank else to_rank - 1
+    edit = move_rows(lst, from_rank - 1, 1, destination)
+    return None if edit is None else replace(edit, text=f"Move {lst.docs[from_rank - 1]} to rank {to_rank}")
 
 
 def move_block(lst: RankedList, rows: Sequence[int], destination: int) -> Edit | None:

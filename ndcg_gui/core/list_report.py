@@ -144,8 +144,9 @@ class ListReport:
     @cached_property
     def baseline_ranks(self) -> np.ndarray:
         """Each row's rank in the list as loaded (0: added since)."""
-        where = {d: i + 1 for i, d in enumerate(self.baseline.docs.tolist())}
-        return np.array([where.get(d, 0) for d in self.list.docs.tolist()], dtype=np.int64)
+        if self.baseline is self.list:
+            return np.arange(1, len(self.list) + 1)
+        return pd.Index(self.baseline.docs).get_indexer(self.list.docs).astype(np.int64) + 1
 
     @cached_property
     def ideal(self) -> pd.DataFrame:
@@ -207,7 +208,8 @@ class ListReport:
 
         lst = self.list
         # Scores say how ties fall only while the list is in score order (not after a drag).
-        ranked = lst.scores is not None and bool(np.all(np.diff(np.nan_to_num(lst.scores, nan=-np.inf)) <= 0))
+        ranked = lst.scores is not None and bool(np.isfinite(lst.scores).all()) \
+            and bool(np.all(np.diff(lst.scores) <= 0))
         return compare_definitions(lst.scoring_grades(), self.k, lst.judged_pool(), self.config,
                                    scores=lst.scores if ranked else None, docs=lst.docs,
                                    ties=self.ties if ranked else "file")

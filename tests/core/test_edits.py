@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from ndcg_gui.core import edits
 from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.metrics import ndcg_at
 from ndcg_gui.core.ranked_list import RankedList
 
 
@@ -127,3 +128,17 @@ def test_set_grade_is_a_no_op_when_equal_even_for_unjudged():
     assert edits.set_grade(lst, 0, 1.0) is None
     assert edits.set_grade(lst, 1, float("nan")) is None
     assert edits.set_grade(lst, 1, 2.0).after.grades.tolist() == [1, 2]
+
+
+@given(st.data())
+def test_move_to_puts_the_document_at_the_rank_best_moves_names(data):
+    from ndcg_gui.core.whatif import best_moves
+
+    n = data.draw(st.integers(2, 10))
+    grades = data.draw(st.lists(st.sampled_from([0.0, 1.0, 2.0, 3.0]), min_size=n, max_size=n))
+    lst = RankedList(docs=[f"x{i}" for i in range(n)], grades=grades)
+    for _, move in best_moves(grades, k=3, n=3).iterrows():
+        edit = edits.move_to(lst, int(move.from_rank), int(move.to_rank))
+        doc = lst.docs[int(move.from_rank) - 1]
+        assert edit.after.docs.tolist().index(doc) == int(move.to_rank) - 1
+        assert ndcg_at(edit.after.grades, 3) == pytest.approx(move.ndcg_after)

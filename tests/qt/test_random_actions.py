@@ -82,10 +82,17 @@ class Screen:
         self.w, self.qtbot = window, qtbot
         self.doc = window.document
         panel = window.query_panel
+        why = window.why
         self.mirrors = [
             ScreenMirror(window.ranking_model, "ranked list"),
             ScreenMirror(window.metrics_model, "per-rank table"),
             ScreenMirror(panel.proxy, "query table"),
+            ScreenMirror(why.ideal, "ideal vs list"),
+            ScreenMirror(why.missed, "missed documents"),
+            ScreenMirror(why.what_if, "what-if table"),
+            ScreenMirror(why.moves, "best moves"),
+            ScreenMirror(why.judge, "judge first"),
+            ScreenMirror(why.definitions, "definitions"),
         ]
 
     def settle(self) -> None:
@@ -165,6 +172,43 @@ class Screen:
             out.append(f"status bar {status!r}: {missed} judged documents not retrieved")
 
         out += self.query_row_problems(lst, pool)
+        out += self.why_problems(lst, grades, pool)
+        return out
+
+    def why_problems(self, lst, grades, pool) -> list[str]:
+        """The tab in view shows the core's what-if, ideal and unjudged figures for this list."""
+        doc, why = self.doc, self.w.why
+        tab = why.currentIndex()
+        out: list[str] = []
+        if tab == 2:  # what if: recomputed with core.whatif from the grades alone
+            from ndcg_gui.core.whatif import best_moves, move_effects
+
+            effects = move_effects(grades, doc.k, doc.config, pool)
+            now = ndcg_at(grades, doc.k, doc.config, judged=pool)
+            for r in range(len(lst)):
+                want = effects["ndcg_if_first"].iloc[r] - now
+                shown = why.what_if.text(r, 4).replace("−", "-").replace("±", "")
+                if abs(float(shown) - want) > 6e-5:
+                    out.append(f"what-if row {r}: Δ if first {shown}, recomputed {want:+.4f}")
+                    break
+            best = best_moves(grades, doc.k, doc.config, pool, n=1)
+            if len(best) and why.moves.rowCount() and \
+                    abs(float(why.moves.text(0, 1)) - best["ndcg_after"].iloc[0]) > 6e-5:
+                out.append(f"best move shows {why.moves.text(0, 1)}, "
+                           f"recomputed {best['ndcg_after'].iloc[0]:.4f}")
+        if tab == 1:  # ideal vs list: the ideal column is the judged pool (or the list) by gain
+            from ndcg_gui.core.metrics import gains
+
+            shown = [why.ideal.text(r, 4) for r in range(why.ideal.rowCount())]
+            source = pool if pool is not None and doc.config.ideal == "judged" else grades
+            want = sorted(gains(np.asarray(source, float), doc.config), reverse=True)
+            got = [float(g) for g in shown if g != ""]
+            got_gains = sorted(gains(np.asarray(got, float), doc.config), reverse=True)
+            if not np.allclose(got_gains, want):
+                out.append(f"ideal column grades {shown[:8]} are not the ideal of the pool")
+            if why.missed.rowCount() != (len(lst.unretrieved) if doc.config.ideal == "judged" else 0):
+                out.append(f"missed list has {why.missed.rowCount()} rows, "
+                           f"the list misses {len(lst.unretrieved)}")
         return out
 
     def query_row_problems(self, lst, pool) -> list[str]:
@@ -227,6 +271,7 @@ class Person:
             (2, self.paste), (2, self.add_row), (2, self.delete), (1, self.menu_action),
             (6, self.undo_redo), (2, self.change_k), (3, self.change_definition),
             (3, self.switch_query), (1, self.open_file), (1, self.hover_plot), (1, self.quick_list),
+            (3, self.switch_tab), (2, self.apply_best_move), (2, self.drop_missed), (1, self.use_definition),
         ]
         weights = [w for w, _ in actions]
         action = self.rng.choices([a for _, a in actions], weights)[0]
@@ -368,6 +413,29 @@ class Person:
             self.w.plot.show_rank(rank)
             return f"hover the plot at rank {rank}"
         return "hover (empty list)"
+
+    def switch_tab(self) -> str:
+        tab = self.rng.randrange(self.w.why.count())
+        self.w.why.setCurrentIndex(tab)
+        return f"tab {self.w.why.tabText(tab)!r}"
+
+    def apply_best_move(self) -> str:
+        self.w.why.apply_move(self.rng.choice([0, 0, 1]))
+        return "apply a best move"
+
+    def drop_missed(self) -> str:
+        missed = self.doc.current_list().unretrieved
+        if not missed:
+            return "drop a missed document (none)"
+        doc = self.rng.choice(sorted(missed))
+        at = self.rng.randrange(self.n() + 1)
+        self.w.ranking_model.insert_judged([doc], at)
+        return f"drop missed {doc!r} at row {at}"
+
+    def use_definition(self) -> str:
+        row = self.rng.randrange(5)
+        self.w.why.apply_definition(row)
+        return f"use definition row {row}"
 
     def quick_list(self) -> str:
         grades = " ".join(self.rng.choice(["3", "2", "1", "0", "-1", "0.5"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
@@ -41,11 +42,13 @@ def test_shows_rank_doc_grade_and_marks_unjudged(document, model):
 
 
 def test_score_column_only_when_the_list_has_scores(qtbot, document, model):
-    assert model.columnCount() == 3
+    assert model.column("score") == -1
+    assert [model.headerData(c, Qt.Horizontal) for c in range(model.columnCount())] == \
+        ["Rank", "Document", "Grade", "Ideal", "Moved"]
     document.set_lists({"q": RankedList(docs=["a", "b"], grades=[1, 0], scores=[0.9, 0.25])})
-    assert model.columnCount() == 4
+    assert model.column("score") == 3
     # One number of decimals for the whole column, so the figures line up.
-    assert [model.index(r, RankingModel.SCORE).data() for r in (0, 1)] == ["0.90", "0.25"]
+    assert [model.index(r, model.column("score")).data() for r in (0, 1)] == ["0.90", "0.25"]
 
 
 def test_move_rows_emits_a_real_move_and_is_one_undo_step(qtbot, document, model):
@@ -90,7 +93,7 @@ def test_drop_below_the_last_row_and_non_contiguous_rows(document, model):
 def test_only_the_root_accepts_drops(model):
     assert model.flags(QModelIndex()) & Qt.ItemIsDropEnabled
     assert not model.flags(model.index(0, 0)) & Qt.ItemIsDropEnabled
-    assert model.supportedDropActions() == Qt.MoveAction
+    assert model.supportedDropActions() == Qt.MoveAction | Qt.CopyAction  # copy: judged documents dropped in
 
 
 def test_editing_a_grade_and_a_document(document, model):
@@ -112,3 +115,32 @@ def test_a_non_number_is_refused_with_a_message(qtbot, document, model):
         assert not model.setData(model.index(0, RankingModel.DOC), "B")
     assert "already in the list" in signal.args[0]
     assert document.undo_stack.count() == 0
+
+
+def test_ideal_rank_moves_and_ties_are_shown(qtbot, document, model):
+    document.set_lists({"q": RankedList(docs=list("abcd"), grades=[0, 2, 1, np.nan], scores=[3, 2, 2, 1],
+                                        unretrieved={"z": 3.0}, has_pool=True)})
+    ideal, moved, score = model.column("ideal"), model.column("moved"), model.column("score")
+    assert [model.index(r, ideal).data() for r in range(4)] == ["4", "2", "3", ""]  # z is ideal rank 1
+    assert model.index(1, score).data(Qt.BackgroundRole) is not None  # 2 and 2 are tied
+    assert model.index(0, score).data(Qt.BackgroundRole) is None
+    assert "ranks 2–3" in model.index(2, score).data(Qt.ToolTipRole)
+    document.move_rows(2, 1, 0)  # c to the top
+    assert [model.index(r, moved).data() for r in range(4)] == ["▲2", "▼1", "▼1", ""]
+
+
+def test_a_judged_document_dropped_from_the_missed_list_is_inserted_with_its_grade(qtbot, document, model):
+    from ndcg_gui.qt.models.report_tables import MissedTable
+
+    document.set_lists({"q": RankedList(docs=["a", "b"], grades=[0, 1], unretrieved={"z": 3.0, "y": 1.0},
+                                        has_pool=True)})
+    missed = MissedTable(document)
+    missed.set_active(True)
+    assert [missed.text(r, 0) for r in range(missed.rowCount())] == ["z", "y"]
+    mime = missed.mimeData([missed.index(0, 0)])
+    assert model.dropMimeData(mime, Qt.CopyAction, 1, 0, QModelIndex())
+    lst = document.current_list()
+    assert lst.docs.tolist() == ["a", "z", "b"] and lst.grades.tolist() == [0, 3, 1]
+    assert [missed.text(r, 0) for r in range(missed.rowCount())] == ["y"]
+    document.undo_stack.undo()
+    assert document.current_list().docs.tolist() == ["a", "b"]

@@ -4,6 +4,7 @@ opening a file."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 from PySide6.QtGui import QUndoCommand
@@ -22,16 +23,21 @@ class StepCommand(QUndoCommand):
                  show_before: str | None, show_after: str | None, move: Move | None = None,
                  merge: int = -1) -> None:
         super().__init__(text)
-        self._install, self.before, self.after = show, before, after
+        # Weakly: the document owns its undo stack, which owns this step; a strong reference back
+        # would make a cycle that the garbage collector breaks in the wrong order (a crash).
+        self._install = weakref.WeakMethod(show)
+        self.before, self.after = before, after
         self._show = (show_before, show_after)
         self._move = move
         self._merge = merge
 
     def redo(self) -> None:
-        self._install(self.after, self._show[1], self._move)
+        if (show := self._install()) is not None:
+            show(self.after, self._show[1], self._move)
 
     def undo(self) -> None:
-        self._install(self.before, self._show[0], None if self._move is None else inverse_move(*self._move))
+        if (show := self._install()) is not None:
+            show(self.before, self._show[0], None if self._move is None else inverse_move(*self._move))
 
     def id(self) -> int:
         return self._merge

@@ -219,6 +219,10 @@ class Document(QObject):
         """Rows first..first+count-1 to before row `destination` (Qt's rule). False if a no-op."""
         return self.apply(edits.move_rows(self.current_list(), first, count, destination)) is not None
 
+    def move_to(self, from_rank: int, to_rank: int) -> Edit | None:
+        """The document at `from_rank` put at `to_rank` (a best move)."""
+        return self.apply(edits.move_to(self.current_list(), from_rank, to_rank))
+
     def move_block(self, rows: Sequence[int], destination: int) -> Edit | None:
         return self.apply(edits.move_block(self.current_list(), rows, destination))
 

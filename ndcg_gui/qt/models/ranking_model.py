@@ -1,10 +1,12 @@
-"""The editable ranked list as a Qt table: rank, document, grade (and score when the file has one).
+"""The editable ranked list as a Qt table: rank, document, grade, the score when the file has one,
+where the document stands in the ideal ranking, how far it moved from the list as loaded, and the
+file's other columns (title, url…).
 
 The model never changes its list itself: edits, drops and moves are forwarded to the `Document`,
 which applies a core edit as an undo step; the model follows the document's `changed` notice. It
-keeps its own copy of the list it shows, so a move becomes beginMoveRows / endMoveRows around the
-swap (selection and scroll position follow the rows) and any other change is announced over the
-rows whose cells differ.
+keeps its own copy of what it shows, so a move becomes beginMoveRows / endMoveRows around the swap
+(selection and scroll position follow the rows) and any other change is announced over the rows
+whose cells differ.
 """
 
 from __future__ import annotations
@@ -19,16 +21,18 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
+from PySide6.QtGui import QBrush, QColor
 
-from ndcg_gui.core.edits import EditRefused
+from ndcg_gui.core.edits import EditRefused, move_order
+from ndcg_gui.core.list_report import ListReport
 from ndcg_gui.core.numbers import decimals_for, format_fixed, format_grade, parse_grade
-from ndcg_gui.core.ranked_list import RankedList
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.models.cells import (
     ALIGN_LEFT,
     ALIGN_RIGHT,
     ALIGNMENT,
+    BACKGROUND,
     DISPLAY,
     EDIT,
     FONT,
@@ -40,125 +44,197 @@ from ndcg_gui.qt.models.cells import (
     differing_rows,
     font,
 )
+from ndcg_gui.qt.models.report_tables import MISSED_MIME
 
 ROWS_MIME = "application/x-ndcg-inspector-rows"
+NEW_ROW = np.iinfo(np.int64).min  # "moved" of a row added since the list was loaded
 Index = QModelIndex | QPersistentModelIndex
 CELL_FLAGS = Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsDragEnabled
 EDITABLE_FLAGS = CELL_FLAGS | Qt.ItemIsEditable
 _ROOT = QModelIndex()
+UP_BRUSH = QBrush(QColor("#2b8a3e"))
+DOWN_BRUSH = QBrush(QColor("#c92a2a"))
+WASTED_SLOT = QBrush(QColor("#ffe3e3"))  # in the top k, but its ideal rank is past k
+BELONGS_IN_TOP_K = QBrush(QColor("#d3f9d8"))  # past k, but its ideal rank is within k
+TIE_BRUSHES = (QBrush(QColor("#e7f5ff")), QBrush(QColor("#d0ebff")))  # alternate tied groups
+
+HEADERS = {
+    "rank": ("Rank", "Position in the list (1 = top)"),
+    "doc": ("Document", "Document id. Double-click to edit; drag rows to reorder."),
+    "grade": ("Grade", "Relevance grade; empty = unjudged (gain 0). Double-click to edit."),
+    "score": ("Score", "The run's score; tied scores are shaded together"),
+    "ideal": ("Ideal", "Rank of the document in the ideal ranking of every judged document (empty for an "
+              "unjudged one). Red: in the top k but not in the ideal top k; green: in the ideal top k "
+              "but not in the top k"),
+    "moved": ("Moved", "How far the document moved from the list as loaded (▲ up, ▼ down)"),
+}
 
 
 class RankingModel(QAbstractTableModel):
-    RANK, DOC, GRADE, SCORE = range(4)
-    HEADERS = ("Rank", "Document", "Grade", "Score")
+    # The first columns never move; score, ideal and moved follow when present.
+    RANK, DOC, GRADE = range(3)
 
     editRejected = Signal(str)  # a message for the person who typed something we cannot use
 
     def __init__(self, document: Document, parent=None) -> None:
         super().__init__(parent)
         self._doc = document
-        self._list: RankedList = document.current_list()
-        self._score_decimals = 0
-        self._measure()
+        self._report: ListReport = document.report
+        self._names: list[str] = []
+        self._cols: dict[str, np.ndarray] = {}
+        self._read()
         document.changed.connect(self._follow)
 
-    # ---- following the document -----------------------------------------------------------------
-    def _measure(self) -> None:
-        scores = self._list.scores
-        self._score_decimals = decimals_for(scores) if scores is not None else 0
+    def column(self, name: str) -> int:
+        """The column of `name` (rank, doc, grade, score, ideal, moved or an extra column), or -1."""
+        return self._names.index(name) if name in self._names else -1
 
-    def _shown(self) -> dict[str, np.ndarray]:
-        """What the cells show, column by column (the rank column is the row number)."""
-        lst = self._list
-        columns = {"doc": lst.docs, "grade": lst.grades}
+    # ---- what is shown ---------------------------------------------------------------------------
+    def _read(self) -> None:
+        report = self._report
+        lst = report.list
+        n = len(lst)
+        names = ["rank", "doc", "grade"]
+        cols: dict[str, np.ndarray] = {"doc": lst.docs, "grade": lst.grades}
         if lst.scores is not None:
-            columns["score"] = lst.scores
-        return columns
+            names.append("score")
+            cols["score"] = lst.scores
+            self._score_decimals = decimals_for(lst.scores)
+            cols["tie"] = _tie_groups(lst.scores)
+        ideal = np.zeros(n, np.int64)
+        where = report.ideal["list_rank"].to_numpy()
+        on_list = where > 0
+        ideal[where[on_list] - 1] = report.ideal["rank"].to_numpy()[on_list]
+        names += ["ideal", "moved"]
+        cols["ideal"] = ideal
+        base = report.baseline_ranks
+        cols["moved"] = np.where(base > 0, base - np.arange(1, n + 1), NEW_ROW)
+        extras = getattr(lst, "extras", {}) or {}
+        for name, values in extras.items():
+            names.append(f"extra:{name}")
+            cols[f"extra:{name}"] = values
+        self._names, self._cols, self._n = names, cols, n
 
     def _follow(self, changes: Changes) -> None:
-        new = self._doc.current_list()
-        if new is self._list:
+        report = self._doc.report
+        if report is self._report:
             return
-        old = self._list
-        same_shape = len(new) == len(old) and (new.scores is None) == (old.scores is None)
-        if changes.move is not None and same_shape:
-            first, count, destination = changes.move
+        old_names, old_cols, old_n, old_k = self._names, self._cols, self._n, self._report.k
+        move = changes.move
+        same_shape = len(report.list) == old_n
+        if move is not None and same_shape:
+            first, count, destination = move
             if self.beginMoveRows(_ROOT, first, first + count - 1, _ROOT, destination):
-                self._list = new
-                self._measure()
+                self._report = report
+                self._read()
                 self.endMoveRows()
-                # The rows between the move's two ends now sit at other ranks.
-                announce_rows(self, min(first, destination), max(first + count, destination) - 1)
+                # The rows between the move's two ends sit at other ranks; figures of other rows
+                # (their ideal rank, how far they moved) may change too: announce what differs.
+                lo, hi = min(first, destination), max(first + count, destination) - 1
+                order = move_order(old_n, first, count, destination)
+                rows = differing_rows({k: v[order] for k, v in old_cols.items()}, self._cols)
+                if rows is not None:
+                    lo, hi = min(lo, rows[0]), max(hi, rows[1])
+                announce_rows(self, lo, hi)
                 return
-        if not same_shape:
+        self._report = report
+        self._read()
+        if not same_shape or self._names != old_names:
             self.beginResetModel()
-            self._list = new
-            self._measure()
             self.endResetModel()
             return
-        before, decimals = self._shown(), self._score_decimals
-        self._list = new
-        self._measure()
-        if decimals != self._score_decimals:  # the score column's rule changed: every score
-            announce_rows(self, 0, len(new) - 1)
-            return
-        rows = differing_rows(before, self._shown())
-        if rows is not None:
+        rows = (0, self._n - 1) if report.k != old_k else differing_rows(old_cols, self._cols)
+        if rows is not None:  # (k shades other ideal ranks: every row)
             announce_rows(self, *rows)
 
     # ---- reading -----------------------------------------------------------------------------
     def rowCount(self, parent: Index = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self._list)
+        return 0 if parent.isValid() else self._n
 
     def columnCount(self, parent: Index = _ROOT) -> int:
-        if parent.isValid():
-            return 0
-        return 4 if self._list.scores is not None else 3
+        return 0 if parent.isValid() else len(self._names)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole):
-        if orientation == Qt.Horizontal and role == Qt.DisplayRole and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        if orientation == Qt.Horizontal and role == Qt.ToolTipRole:
-            return {
-                self.GRADE: "Relevance grade; empty = unjudged (gain 0). Double-click to edit.",
-                self.DOC: "Document id. Double-click to edit; drag rows to reorder.",
-                self.SCORE: "The run's score (the list is ranked by it as loaded)",
-            }.get(section)
+        if orientation != Qt.Horizontal or not 0 <= section < len(self._names):
+            return None
+        name = self._names[section]
+        header = HEADERS.get(name, (name.removeprefix("extra:"), "A column of the file, kept with its row"))
+        if role == Qt.DisplayRole:
+            return header[0]
+        if role == Qt.ToolTipRole:
+            return header[1]
         return None
 
     def data(self, index: Index, role: int = Qt.DisplayRole):
         # Called for every visible cell and role on each repaint: plain ints, cached objects.
         role = int(role)
         row, col = index.row(), index.column()
-        if not 0 <= row < len(self._list):
+        if not 0 <= row < self._n or not 0 <= col < len(self._names):
             return None
+        name = self._names[col]
         if role in (DISPLAY, EDIT):
-            if col == self.RANK:
-                return str(row + 1)
-            if col == self.DOC:
-                return str(self._list.docs[row])
-            if col == self.GRADE:
-                grade = float(self._list.grades[row])
-                if grade != grade:  # NaN: unjudged
-                    return "" if role == EDIT else UNJUDGED_TEXT
-                return format_grade(grade)
-            if col == self.SCORE and self._list.scores is not None:
-                return format_fixed(self._list.scores[row], self._score_decimals)
-            return None
+            return self._text(name, row, role)
         if role == ALIGNMENT:
-            return ALIGN_LEFT if col == self.DOC else ALIGN_RIGHT
-        if role == TOOLTIP and col == self.DOC:
-            return str(self._list.docs[row])  # the whole id, however narrow the column
-        if role in (FOREGROUND, FONT, TOOLTIP):
-            grade = float(self._list.grades[row])
-            if grade == grade:
-                return None
-            if role == FOREGROUND:
-                return UNJUDGED_BRUSH if col == self.GRADE else None
-            if role == FONT:
-                return font(italic=True) if col in (self.DOC, self.GRADE) else None
-            return "Unjudged: no grade for this document, so it counts as gain 0."
+            return ALIGN_LEFT if name == "doc" or name.startswith("extra:") else ALIGN_RIGHT
+        unjudged = self._cols["grade"][row] != self._cols["grade"][row]
+        if role == TOOLTIP:
+            if name == "doc" or name.startswith("extra:"):
+                return str(self._cols[name][row])  # the whole text, however narrow the column
+            if name == "score":
+                return self._tie_tip(row)
+            return "Unjudged: no grade for this document, so it counts as gain 0." if unjudged else None
+        if role == FOREGROUND:
+            if name == "grade" and unjudged:
+                return UNJUDGED_BRUSH
+            if name == "moved":
+                moved = self._cols["moved"][row]
+                return UP_BRUSH if moved > 0 else DOWN_BRUSH if moved < 0 and moved != NEW_ROW else None
+            return None
+        if role == BACKGROUND:
+            if name == "ideal":
+                return self._out_of_place(row)
+            if name == "score" and self._cols["tie"][row] >= 0:
+                return TIE_BRUSHES[self._cols["tie"][row] % 2]
+            return None
+        if role == FONT:
+            return font(italic=True) if unjudged and name in ("doc", "grade") else None
         return None
+
+    def _text(self, name: str, row: int, role: int) -> str:
+        if name == "rank":
+            return str(row + 1)
+        value = self._cols[name][row]
+        if name == "grade":
+            if value != value:  # NaN: unjudged
+                return "" if role == EDIT else UNJUDGED_TEXT
+            return format_grade(value)
+        if name == "score":
+            return format_fixed(value, self._score_decimals)
+        if name == "ideal":
+            return str(value) if value else ""
+        if name == "moved":
+            if value == NEW_ROW:
+                return "new"
+            return f"▲{value}" if value > 0 else f"▼{-value}" if value < 0 else ""
+        return str(value)
+
+    def _out_of_place(self, row: int) -> QBrush | None:
+        """What NDCG@k cares about: a document in the top k whose ideal rank is past k (a slot it
+        wastes), or one past k whose ideal rank is within k (it belongs in the top k)."""
+        ideal, k = self._cols["ideal"][row], self._report.k
+        if ideal and row < k < ideal:
+            return WASTED_SLOT
+        if ideal and ideal <= k <= row:
+            return BELONGS_IN_TOP_K
+        return None
+
+    def _tie_tip(self, row: int) -> str | None:
+        group = self._cols["tie"][row]
+        if group < 0:
+            return None
+        rows = np.flatnonzero(self._cols["tie"] == group)
+        return f"Tied score: ranks {rows[0] + 1}–{rows[-1] + 1} have the same score (the tie rule orders "\
+            "them)"
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
@@ -182,9 +258,9 @@ class RankingModel(QAbstractTableModel):
             return False
         return True
 
-    # ---- moving rows ------------------------------------------------------------------------
+    # ---- moving rows, and judged documents dropped in ---------------------------------------------
     def supportedDropActions(self) -> Qt.DropAction:
-        return Qt.MoveAction
+        return Qt.MoveAction | Qt.CopyAction
 
     def supportedDragActions(self) -> Qt.DropAction:
         return Qt.MoveAction
@@ -198,7 +274,7 @@ class RankingModel(QAbstractTableModel):
         return self._doc.move_rows(source_row, count, destination_child)
 
     def mimeTypes(self) -> list[str]:
-        return [ROWS_MIME]
+        return [ROWS_MIME, MISSED_MIME]
 
     def mimeData(self, indexes) -> QMimeData:
         rows = sorted({i.row() for i in indexes if i.isValid()})
@@ -208,6 +284,8 @@ class RankingModel(QAbstractTableModel):
 
     def canDropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int,
                         parent: Index) -> bool:
+        if data.hasFormat(MISSED_MIME):
+            return action in (Qt.CopyAction, Qt.MoveAction)
         return action == Qt.MoveAction and data.hasFormat(ROWS_MIME)
 
     def dropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int,
@@ -216,10 +294,38 @@ class RankingModel(QAbstractTableModel):
             return True
         if not self.canDropMimeData(data, action, row, column, parent):
             return False
+        if row < 0:
+            row = parent.row() if parent.isValid() else self._n
+        if data.hasFormat(MISSED_MIME):
+            return self.insert_judged(bytes(data.data(MISSED_MIME).data()).decode().splitlines(), row)
         rows = [int(r) for r in bytes(data.data(ROWS_MIME).data()).decode().split()]
         if not rows:
             return False
-        if row < 0:
-            row = parent.row() if parent.isValid() else len(self._list)
         self._doc.move_block(rows, row)
         return True
+
+    def insert_judged(self, docs: list[str], row: int) -> bool:
+        """Judged documents the list did not retrieve, put in at `row` with their grades."""
+        missed = self._report.list.unretrieved
+        docs = [d for d in docs if d in missed]
+        if not docs:
+            return False
+        what = docs[0] if len(docs) == 1 else f"{len(docs)} judged documents"
+        try:
+            self._doc.insert_rows(row, docs, [missed[d] for d in docs], f"Insert {what}")
+        except EditRefused as err:
+            self.editRejected.emit(str(err))
+            return False
+        return True
+
+
+def _tie_groups(scores: np.ndarray) -> np.ndarray:
+    """A group number for each run of equal neighbouring scores longer than one, -1 elsewhere."""
+    if len(scores) < 2:
+        return np.full(len(scores), -1, np.int64)
+    same = scores[1:] == scores[:-1]
+    after = np.concatenate([[False], same])  # equal to the row above
+    before = np.concatenate([same, [False]])  # equal to the row below
+    tied = after | before
+    group = np.cumsum(tied & ~after) - 1
+    return np.where(tied, group, -1)

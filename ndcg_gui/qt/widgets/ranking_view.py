@@ -26,16 +26,33 @@ class RankingView(QTableView):
                              | QAbstractItemView.AnyKeyPressed)
         self.setAlternatingRowColors(True)
         self.setWordWrap(False)
+        # Long ids (TREC docnos, URLs) keep both ends readable; the whole text is in the tooltip.
+        self.setTextElideMode(Qt.ElideMiddle)
+        self.setTabKeyNavigation(False)  # Tab moves to the next pane, not cell by cell
         self.verticalHeader().hide()
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)  # no per-row measuring
-        # The document id takes what the figures leave; rank, grade and score keep their width.
+        # Every column fitted to what it shows (measured on the first rows, not all of them); a
+        # double-click on a header border fits that column again. The spare width goes to the
+        # document id, or to the file's last text column (a title) when it has some.
         header = self.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.Interactive)
-        header.setSectionResizeMode(RankingModel.DOC, QHeaderView.Stretch)
-        header.setMinimumSectionSize(36)
-        header.setDefaultSectionSize(self.fontMetrics().horizontalAdvance("unjudged") + 16)
-        header.resizeSection(RankingModel.RANK, self.fontMetrics().horizontalAdvance("10000") + 14)
+        header.setMinimumSectionSize(32)
+        header.setResizeContentsPrecision(200)
+        model.modelReset.connect(self.fit_columns)
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        model, header = self.model(), self.horizontalHeader()
+        widest = self.fontMetrics().horizontalAdvance("M" * 28)
+        columns = model.columnCount()
+        spare = columns - 1 if columns > 6 and model.column("moved") < columns - 1 else RankingModel.DOC
+        for column in range(columns):
+            header.setSectionResizeMode(column, QHeaderView.Interactive)
+            self.resizeColumnToContents(column)
+            if header.sectionSize(column) > widest:  # a long id or title: elided in the middle
+                header.resizeSection(column, widest)
+        if columns:
+            header.setSectionResizeMode(spare, QHeaderView.Stretch)
 
     def ranking_model(self) -> RankingModel:
         return self.model()  # type: ignore[return-value]

@@ -46,6 +46,7 @@ from ndcg_gui.qt.widgets.headline import Headline
 from ndcg_gui.qt.widgets.load_progress import LoadProgress
 from ndcg_gui.qt.widgets.query_panel import QueryPanel
 from ndcg_gui.qt.widgets.ranking_view import RankingView
+from ndcg_gui.qt.widgets.why_panes import WhyTabs
 from ndcg_gui.qt.window.actions import Actions
 from ndcg_gui.qt.window.editing import Editing
 from ndcg_gui.qt.window.exports import Exports
@@ -159,12 +160,13 @@ class MainWindow(QMainWindow):
         editor_layout.addLayout(entry_row)
         editor_layout.addWidget(self.ranking_view, 1)
 
+        self.why = WhyTabs(self.document, self.metrics_view)
+        self.why.showRank.connect(self.show_rank)
+        self.why.judgeRank.connect(self.judge_rank)
         metrics = QWidget()
         metrics_layout = QVBoxLayout(metrics)
         metrics_layout.setContentsMargins(0, 0, 6, 6)
-        metrics_layout.addWidget(pane_title("Per-rank metrics (ranks beyond k are greyed; hover a cell "
-                                            "for the arithmetic)"))
-        metrics_layout.addWidget(self.metrics_view, 1)
+        metrics_layout.addWidget(self.why, 1)
 
         self.right_splitter = QSplitter(Qt.Vertical)
         self.right_splitter.setObjectName("rightSplitter")
@@ -180,7 +182,7 @@ class MainWindow(QMainWindow):
         self.main_splitter.addWidget(self.right_splitter)
         self.main_splitter.setStretchFactor(0, 0)
         self.main_splitter.setStretchFactor(1, 1)
-        self.main_splitter.setSizes([300, 980])
+        self.main_splitter.setSizes([420, 860])
         self.setCentralWidget(self.main_splitter)
 
         # The headline spans the whole width, above the query dock too: a fixed top dock.
@@ -198,6 +200,22 @@ class MainWindow(QMainWindow):
         self.query_dock.setWidget(self.query_panel)
         self.addDockWidget(Qt.LeftDockWidgetArea, self.query_dock)
         self.query_dock.hide()
+
+    # ---- the ranked list, pointed at from elsewhere --------------------------------------------------
+    def show_rank(self, rank: int) -> None:
+        """Select rank `rank` of the ranked list and bring it into view."""
+        if 1 <= rank <= self.ranking_model.rowCount():
+            self.ranking_view.select_rows(rank - 1, 1)
+            self.ranking_view.scrollTo(self.ranking_model.index(rank - 1, 0))
+
+    def judge_rank(self, rank: int) -> None:
+        """Start typing the grade of rank `rank`."""
+        self.show_rank(rank)
+        index = self.ranking_model.index(rank - 1, RankingModel.GRADE)
+        if index.isValid():
+            self.ranking_view.setCurrentIndex(index)
+            self.ranking_view.setFocus()
+            self.ranking_view.edit(index)
 
     # ---- what the person is told -----------------------------------------------------------------
     def show_problem(self, message: str) -> None:
