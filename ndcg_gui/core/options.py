@@ -36,6 +36,11 @@ def parse_gain(text: str) -> str | GainTable:
         raise InputError(f'--gain "{text}": grades and gains must be finite numbers') from None
 
 
+def format_gain_table(table: GainTable) -> str:
+    """A gain table as `parse_gain` reads it back: `1=3,2=9,4=4.5`."""
+    return ",".join(f"{grade:g}={gain:g}" for grade, gain in table.items())
+
+
 def parse_discount(text: str) -> tuple[str, float]:
     """("log2", 2) or ("jarvelin", base) from `log2`, `jarvelin` or `jarvelin:BASE`."""
     word, _, base = text.strip().lower().partition(":")

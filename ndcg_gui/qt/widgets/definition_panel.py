@@ -7,13 +7,26 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, QSize
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel, QLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QGridLayout,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QLayout,
+    QToolTip,
+    QWidget,
+)
 
-from ndcg_gui.core.config import PRESETS, MetricConfig
+from ndcg_gui.core.config import PRESETS, GainTable, MetricConfig
+from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.options import format_gain_table, parse_gain
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 
 CUSTOM = "custom"
+TABLE = "table"  # the gain combo's "table…" item: asks for grade=gain pairs
 
 
 def _combo(items: list[tuple[str, object]], tip: str) -> QComboBox:
@@ -23,7 +36,7 @@ def _combo(items: list[tuple[str, object]], tip: str) -> QComboBox:
     box.setToolTip(tip)
     # Sized to a short text, not the longest item, so the row fits beside a query panel.
     box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
-    box.setMinimumContentsLength(min(16, max(len(t) for t, _ in items)))
+    box.setMinimumContentsLength(min(10, max(len(t) for t, _ in items)))
     return box
 
 
@@ -52,12 +65,19 @@ class DefinitionPanel(QWidget):
         self.negative = _combo([("kept", "keep"), ("count as 0", "zero")],
                                "Negative grades: kept as they are (NDCG may leave [0, 1]), or gain 0 "
                                "and left out of the ideal (trec_eval)")
+        self.ties = _combo([("doc id (trec_eval)", "trec"), ("file order", "file"),
+                            ("averaged (sklearn)", "average")],
+                           "Tied scores: ordered by document id, descending (trec_eval); kept in the "
+                           "file's order; or each given the mean gain of its group (scikit-learn). "
+                           "Matters for the query panel's figures of a run with tied scores; the "
+                           "Definitions tab shows the list under each rule.")
+        self.gain.addItem("table…", TABLE)
 
         # One row when the window is wide enough, two when it is not (a 1280 px screen at 125 %).
         self._fields: list[QWidget] = []
         for label, widgets in (("Preset", [self.preset]), ("Gain", [self.gain]),
                                ("Discount", [self.discount, self.base]), ("Ideal from", [self.ideal]),
-                               ("Negative", [self.negative])):
+                               ("Negative", [self.negative]), ("Ties", [self.ties])):
             field = QWidget()
             row = QHBoxLayout(field)
             row.setContentsMargins(0, 0, 6, 0)
@@ -76,9 +96,11 @@ class DefinitionPanel(QWidget):
         self._arrange(1)
 
         self.preset.activated.connect(self._preset_chosen)
-        for box in (self.gain, self.discount, self.ideal, self.negative):
-            box.activated.connect(self._field_changed)
-        self.base.valueChanged.connect(self._field_changed)
+        for box in (self.discount, self.ideal, self.negative):
+            box.activated.connect(lambda _index: self._field_changed())
+        self.gain.activated.connect(self._gain_chosen)
+        self.ties.activated.connect(lambda: self._doc.set_definition(ties=self.ties.currentData()))
+        self.base.valueChanged.connect(lambda _value: self._field_changed())
         document.changed.connect(self._follow)
         self.show_definition()
 
@@ -118,9 +140,28 @@ class DefinitionPanel(QWidget):
             preset = PRESETS[name]
             self._doc.set_definition(config=preset.config, ties=preset.ties)
 
-    def _field_changed(self) -> None:
-        gain = self.gain.currentData()
-        if gain is None:  # a gain table from the command line or settings stays as it is
+    def _gain_chosen(self) -> None:
+        if self.gain.currentData() != TABLE:
+            self._field_changed(None)
+            return
+        table = self._doc.config.gain_table
+        text, ok = QInputDialog.getText(
+            self, "Gain table", "Gain of each grade, as grade=gain pairs (grades not listed keep their "
+            "own value, as in trec_eval):", text=format_gain_table(table) if table else "0=0,1=1,2=3,3=7")
+        if not ok:
+            self.show_definition()
+            return
+        try:
+            gain = parse_gain(text)
+        except InputError as err:
+            QToolTip.showText(self.gain.mapToGlobal(self.gain.rect().bottomLeft()), f"⚠ {err}", self.gain)
+            self.show_definition()
+            return
+        self._field_changed(gain)
+
+    def _field_changed(self, gain: str | GainTable | None = None) -> None:
+        gain = gain if gain is not None else self.gain.currentData()
+        if gain in (None, TABLE):  # the gain table in use stays as it is
             gain = self._doc.config.gain
         config = MetricConfig(
             gain=gain,
@@ -134,14 +175,16 @@ class DefinitionPanel(QWidget):
     def show_definition(self) -> None:
         config = self._doc.config
         blockers = [QSignalBlocker(w) for w in (self.preset, self.gain, self.discount, self.base,
-                                                 self.ideal, self.negative)]
+                                                 self.ideal, self.negative, self.ties)]
         name = config.preset_name()
+        if name is not None and PRESETS[name].ties != self._doc.ties:
+            name = None  # the preset's definition with another tie rule is not the preset
         self.preset.setCurrentIndex(max(self.preset.findData(name or CUSTOM), 0))
         table_index = self.gain.findData(None)
         if config.gain_table is not None:
             if table_index < 0:
-                self.gain.addItem("", None)
-                table_index = self.gain.count() - 1
+                table_index = self.gain.findData(TABLE)
+                self.gain.insertItem(table_index, "", None)
             self.gain.setItemText(table_index, f"table {config.gain_table!r}")
             self.gain.setCurrentIndex(table_index)
         else:
@@ -153,4 +196,5 @@ class DefinitionPanel(QWidget):
         self.base.setEnabled(config.discount == "jarvelin")
         self.ideal.setCurrentIndex(self.ideal.findData(config.ideal))
         self.negative.setCurrentIndex(self.negative.findData(config.negative))
+        self.ties.setCurrentIndex(self.ties.findData(self._doc.ties))
         del blockers

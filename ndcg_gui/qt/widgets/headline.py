@@ -52,6 +52,9 @@ class Headline(QFrame):
         describe_palette.setColor(QPalette.WindowText, QColor("#444"))
         self.describe.setPalette(describe_palette)
         self.describe.setWordWrap(True)
+        self.change = _figure("changeFigure")
+        self.change.setToolTip("NDCG@k of the list as loaded, and how the edits changed it; where "
+                               "documents are unjudged, the range NDCG@k could take once they are judged")
         self.warnings = QLabel()
         self.warnings.setObjectName("warnings")
         self.warnings.setTextFormat(Qt.RichText)
@@ -65,6 +68,8 @@ class Headline(QFrame):
         figures.addWidget(self.dcg)
         figures.addSpacing(16)
         figures.addWidget(self.idcg)
+        figures.addSpacing(16)
+        figures.addWidget(self.change)
         figures.addSpacing(24)
         figures.addWidget(self.k)
         figures.addSpacing(16)
@@ -79,6 +84,21 @@ class Headline(QFrame):
         document.changed.connect(self.refresh)
         self.refresh()
 
+    def _change_text(self) -> str:
+        report = self._doc.report
+        parts = []
+        if report.baseline is not report.list and report.baseline != report.list:
+            now, then = report.summary.ndcg, report.baseline_summary.ndcg
+            delta = now - then
+            colour = "#2b8a3e" if delta > 0 else "#c92a2a" if delta < 0 else "#555"
+            arrow = "▲" if delta > 0 else "▼" if delta < 0 else "="
+            parts.append(f"<span style='color:{colour}'>{arrow} {delta:+.4f}</span> vs as loaded "
+                         f"({then:.4f})")
+        if report.has_unjudged:
+            low, high, exact = report.bounds
+            parts.append(f"if judged: [{low:.4f}, {high:.4f}]" + ("" if exact else " (bound)"))
+        return "<br>".join(parts)
+
     def refresh(self, _changes: object = None) -> None:
         s = self._doc.summary
         if self.k.value() != s.k:
@@ -88,6 +108,7 @@ class Headline(QFrame):
                           f"<span style='font-size:22pt; font-weight:600'>{s.ndcg:.4f}</span>")
         _set_text(self.dcg, f"DCG@{s.k} <b>{s.dcg:.4f}</b>")
         _set_text(self.idcg, f"IDCG@{s.k} <b>{s.idcg:.4f}</b>")
+        _set_text(self.change, self._change_text())
         preset = self._doc.config.preset_name()
         has_scores = self._doc.current_list().scores is not None
         ties = f"; tied scores: {self._doc.ties}" if has_scores else ""

@@ -16,18 +16,16 @@ and menus are built in `actions.py`.
 from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QFontMetrics
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QMainWindow,
     QPushButton,
     QSplitter,
-    QTableView,
     QToolTip,
     QVBoxLayout,
     QWidget,
@@ -44,6 +42,7 @@ from ndcg_gui.qt.models.ranking_model import RankingModel
 from ndcg_gui.qt.widgets.curve_plot import CurvePlot
 from ndcg_gui.qt.widgets.headline import Headline
 from ndcg_gui.qt.widgets.load_progress import LoadProgress
+from ndcg_gui.qt.widgets.metrics_view import MetricsView
 from ndcg_gui.qt.widgets.query_panel import QueryPanel
 from ndcg_gui.qt.widgets.ranking_view import RankingView
 from ndcg_gui.qt.widgets.why_panes import WhyTabs
@@ -83,7 +82,7 @@ class MainWindow(QMainWindow):
         self.ranking_model = RankingModel(self.document, self)
         self.metrics_model = MetricsTableModel(self.document, self)
         self.ranking_view = RankingView(self.ranking_model)
-        self.metrics_view = self._metrics_view()
+        self.metrics_view = MetricsView(self.metrics_model)
         self.plot = CurvePlot(self.document)
         self.headline = Headline(self.document)
         self.quick_entry = QLineEdit()
@@ -122,30 +121,6 @@ class MainWindow(QMainWindow):
         self._follow(Changes(dataset=True))
 
     # ---- layout -----------------------------------------------------------------------------
-    def _metrics_view(self) -> QTableView:
-        view = QTableView()
-        view.setModel(self.metrics_model)
-        view.setSelectionBehavior(QTableView.SelectRows)
-        view.setAlternatingRowColors(True)
-        view.setWordWrap(False)
-        view.verticalHeader().hide()
-        view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
-        view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
-        header = view.horizontalHeader()
-        # Figures share the width but never shrink below a bold "0.0000" (the NDCG@k cell) or a
-        # header: a narrow pane scrolls rather than cutting figures short. Rank and id keep theirs.
-        bold = view.font()
-        bold.setBold(True)
-        narrowest = max(QFontMetrics(bold).horizontalAdvance("0.0000"),
-                        view.fontMetrics().horizontalAdvance("Ideal gr.")) + 6
-        header.setMinimumSectionSize(narrowest)
-        header.setSectionResizeMode(QHeaderView.Stretch)
-        header.setSectionResizeMode(0, QHeaderView.Fixed)
-        header.setSectionResizeMode(1, QHeaderView.Interactive)
-        header.resizeSection(0, narrowest)
-        header.resizeSection(1, 80)
-        return view
-
     def _build_layout(self) -> None:
         editor = QWidget()
         editor_layout = QVBoxLayout(editor)
@@ -182,7 +157,7 @@ class MainWindow(QMainWindow):
         self.main_splitter.addWidget(self.right_splitter)
         self.main_splitter.setStretchFactor(0, 0)
         self.main_splitter.setStretchFactor(1, 1)
-        self.main_splitter.setSizes([420, 860])
+        self.main_splitter.setSizes([360, 920])
         self.setCentralWidget(self.main_splitter)
 
         # The headline spans the whole width, above the query dock too: a fixed top dock.

@@ -9,6 +9,8 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 
 from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.options import format_gain_table, parse_gain
 from ndcg_gui.qt.document.document import Document
 
 FIELDS = ("gain", "discount", "base", "ideal", "negative")
@@ -20,7 +22,7 @@ def save_definition(settings: QSettings, document: Document) -> None:
     for name in FIELDS:
         value = getattr(config, name)
         if name == "gain" and not isinstance(value, str):
-            value = ",".join(f"{g:g}={v:g}" for g, v in config.gain_table.items())
+            value = format_gain_table(config.gain_table)
         settings.setValue(name, value)
     settings.setValue("k", document.k)
     settings.setValue("ties", document.ties)
@@ -39,8 +41,8 @@ def restore_definition(settings: QSettings, document: Document) -> None:
     for name, value in values.items():
         if name == "gain" and isinstance(value, str) and "=" in value:
             try:
-                value = {float(a): float(b) for a, b in (pair.split("=") for pair in value.split(","))}
-            except ValueError:
+                value = parse_gain(value)
+            except InputError:
                 continue
         fields[name] = value
     try:
