@@ -170,7 +170,7 @@ def test_trec_evals_own_truncated_run_loads():
 
     from ndcg_gui.core.readers import load
 
-    folder = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "trec_eval_test"
+    folder = Path(__file__).resolve().parents[1] / "data" / "trec_eval"
     ds = load(folder / "results.trunc", folder / "qrels.test")
     assert set(ds.queries()) >= {"301", "303"}
 
