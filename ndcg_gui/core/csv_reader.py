@@ -63,7 +63,8 @@ def _is_number(text: str) -> bool:
 
 def _header_roles(fields: list[str]) -> dict[str, int] | None:
     """Role → column index when the first record is a header (some name is an alias), else None."""
-    names = [f.strip().strip("\ufeff").lower() for f in fields]
+    # "Doc ID", "doc-id" and "doc_id" are one name.
+    names = [re.sub(r"[ \-]+", "_", f.strip().strip("\ufeff").lower()) for f in fields]
     roles: dict[str, int] = {}
     for role, aliases in ALIASES.items():
         for alias in aliases:  # the first alias listed wins (doc over id)

@@ -119,10 +119,10 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path, monkeypat
     path = tmp_path / "keep.csv"
     path.write_text("precious\n")
 
-    def explode(*args, **kwargs):
+    def explode(*args, **kwargs):  # the bytes went out, but the disk is full when they are synced
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(writers.csv, "writer", explode)
+    monkeypatch.setattr(writers.os, "fsync", explode)
     with pytest.raises(InputError, match=r"keep\.csv: cannot write: No space left on device"):
         writers.write_csv(RankedList.from_grades([1, 2]), path)
     assert path.read_text() == "precious\n"
