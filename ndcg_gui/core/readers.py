@@ -81,7 +81,7 @@ def load(
     pool_is_run = pool is run
     run = _finish(source, run, qsource or source, pool, kind)
     if kind == "trec_run" and pool is None and need_grades:  # checked last: the file's faults first
-        raise NeedsQrels("is a TREC run, which holds no grades: give its qrels too", source.path)
+        raise NeedsQrels.of(source.path)
     extras = layout.extras if layout is not None else ()
     columns = ["query", "doc", "grade"] + (["score"] if "score" in run else []) + ["_record", *extras]
     run = run[columns].rename(columns={"_record": ORIGIN})

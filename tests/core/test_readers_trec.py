@@ -68,7 +68,8 @@ def test_qrels_alone_opens_as_lists_of_judged_documents(tmp_path):
 
 
 def test_tab_separated_run_and_crlf(tmp_path):
-    dataset = load(write(tmp_path, "1\tQ0\td\t1\t0.5\tt\r\n1\tQ0\te\t2\t0.7\tt\r\n", "run.tsv"), need_grades=False)
+    text = "1\tQ0\td\t1\t0.5\tt\r\n1\tQ0\te\t2\t0.7\tt\r\n"
+    dataset = load(write(tmp_path, text, "run.tsv"), need_grades=False)
     assert list(dataset.ranked_list("1").docs) == ["e", "d"]
 
 
