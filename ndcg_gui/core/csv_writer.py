@@ -59,8 +59,14 @@ def _fits(dataset: Dataset, own: FileFormat) -> bool:
         return False
     if "grade" not in roles and not dataset.has_pool:
         return False
-    if "doc" not in roles:  # documents are named d1, d2… by position when read back
-        return bool(run["doc"].astype(str).str.fullmatch(_GENERATED_DOC).all())
+    if "doc" not in roles and not run["doc"].astype(str).str.fullmatch(_GENERATED_DOC).all():
+        return False  # documents are named d1, d2… by position when read back
+    if own.blank_rows and own.header is None and len(run) and np.isnan(run["grade"].iloc[0]):
+        return False  # a blank first line is not read as a row: an unjudged first document needs a header
+    if own.delimiter is None:  # fields split on spaces: a text with a space or an empty one cannot be
+        texts = [run[c].astype(str) for c in ("query", "doc") if c in roles]
+        texts += [run[c].astype(str) for c in dataset.extra_columns[: own.columns.count("")]]
+        return not any((t.str.contains(r"\s") | (t == "")).any() for t in texts if len(t))
     return True
 
 
