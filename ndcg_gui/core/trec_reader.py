@@ -99,6 +99,10 @@ def _parse(
     if b"#" in data:  # comment lines, indented ones too (a "#" inside an id is left alone)
         data = _COMMENT_LINES.sub(b"", data)
     numbers = [name for name in columns.values() if name not in ("query", "doc", "tag")]
+    first = next((line.split() for line in data[: 1 << 16].splitlines() if line.strip()), [])
+    if len(first) < width:  # a first line short of a field: said here, as pandas' message is not ours
+        line, fields = source.record(0, None, comments=True)
+        raise source.error(describe_line(fields, kind), line)
     head = data[: 1 << 20]
     single = not (b"\t" in head or b"  " in head or b"\n " in head or head.startswith(b" "))
     for sep in ([" "] if single else []) + [r"\s+"]:
