@@ -51,19 +51,18 @@ def rescored_scores(query, score: np.ndarray, moved: np.ndarray) -> np.ndarray:
     return np.where(moved, (size - pos).astype(float), score)
 
 
-def check_ids(dataset: Dataset, path) -> None:
+def check_ids(query, doc) -> None:
     """An `InputError` for an id that a TREC file cannot hold (empty, with spaces, a query id
     starting with #, which would read back as a comment)."""
-    run = dataset.run
-    for what, values in (("query", run["query"].astype(str)), ("document", run["doc"].astype(str))):
+    for what, ids in (("query", query), ("document", doc)):
+        values = pd.Series(ids, dtype=object).astype(str)
         bad = values.str.contains(_WHITESPACE) | (values == "")
         if what == "query":
             bad |= values.str.startswith("#")
         if bad.any():
             raise InputError(
                 f"{what} id {shown(values[bad].iloc[0])} cannot be written to a TREC run: "
-                "ids there must be non-empty, without spaces, and a query id cannot start with #",
-                path,
+                "ids there must be non-empty, without spaces, and a query id cannot start with #"
             )
 
 
@@ -72,16 +71,18 @@ def run_bytes(dataset: Dataset, tag: str | None = None) -> bytes:
     """`qid Q0 docno rank score tag` lines. A query's scores are kept when they already put its
     documents in their current order under trec_eval's rules; otherwise (a reordered or typed
     list) that query gets descending scores n, n-1, … 1, so trec_eval sees every list in the order
-    it has here. The tag is `tag`, else the run's own, else "ndcg-gui"."""
+    it has here. The tag is `tag`, else the run's own, else "ndcg-gui". A loaded run keeps the
+    lines of its unedited queries (only the edited ones are looked at)."""
     run = dataset.run
-    query, doc = run["query"].astype(str).to_numpy(object), run["doc"].astype(str).to_numpy(object)
-    raw_scores = run["score"].to_numpy(float) if "score" in run else np.full(len(run), np.nan)
-    score = rescored_scores(query, raw_scores, out_of_trec_order(query, doc, raw_scores))
     own = dataset.file_format
     same_tag = tag is None or tag == dataset.tag
     tag = tag or dataset.tag or DEFAULT_TAG
-    pos = pd.Series(query).groupby(query, sort=False).cumcount().to_numpy()
     if own is None or own.kind != "trec_run" or not same_tag or ORIGIN not in run:
+        query, doc = run["query"].astype(str).to_numpy(object), run["doc"].astype(str).to_numpy(object)
+        check_ids(query, doc)
+        raw_scores = run["score"].to_numpy(float) if "score" in run else np.full(len(run), np.nan)
+        score = rescored_scores(query, raw_scores, out_of_trec_order(query, doc, raw_scores))
+        pos = pd.Series(query).groupby(query, sort=False).cumcount().to_numpy()
         sep = own.delimiter if own is not None and own.kind == "trec_run" and own.delimiter else " "
         lines = [
             sep.join((q, "Q0", d, str(r), fmt(s), tag))
@@ -89,14 +90,21 @@ def run_bytes(dataset: Dataset, tag: str | None = None) -> bytes:
         ]
         return ("".join(line + "\n" for line in lines)).encode("utf-8")
     records = Records(own)
-    origin = run[ORIGIN].to_numpy(np.int64)
     blocks = {}
-    rows = _rows_by_query(query)
     for q in dataset.queries():
-        if (q in dataset.edited or q not in own.queries) and q in rows:
+        if q in dataset.edited or q not in own.queries:
+            rl = dataset.ranked_list(q)
+            if not len(rl):
+                continue
+            doc = rl.docs.astype(str)
+            check_ids([q], doc)
+            raw = rl.scores if rl.scores is not None else np.full(len(rl), np.nan)
+            codes = np.zeros(len(rl), np.int64)
+            score = rescored_scores(codes, raw, out_of_trec_order(codes, doc, raw))
+            origin = rl.origin if rl.origin is not None else np.full(len(rl), -1)
             blocks[q] = [
-                _run_line(records.text(int(origin[i])), own, q, doc[i], int(pos[i]) + 1, float(score[i]), tag)
-                for i in rows[q]
+                _run_line(records.text(int(origin[i])), own, q, doc[i], i + 1, float(score[i]), tag)
+                for i in range(len(rl))
             ]
     return file_bytes(own, records, blocks)
 

@@ -26,7 +26,7 @@ from ndcg_gui.core.csv_writer import csv_bytes, protect
 from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.ranked_list import RankedList
-from ndcg_gui.core.trec_writer import check_ids, fmt, qrels_bytes, run_bytes
+from ndcg_gui.core.trec_writer import fmt, qrels_bytes, run_bytes
 
 
 def atomic_write(path: str | Path, write: Callable[[TextIO], None]) -> None:
@@ -127,9 +127,11 @@ def write_trec_run(data: Dataset | RankedList, path: str | Path, tag: str | None
     list) descending scores n, n-1, ... are written for that query only, so trec_eval sees every
     list in the order it has here. The tag is `tag`, else the one the run was read with, else
     "ndcg-gui"."""
-    dataset = _as_dataset(data)
-    check_ids(dataset, path)
-    atomic_write_bytes(path, run_bytes(dataset, tag))
+    try:
+        text = run_bytes(_as_dataset(data), tag)
+    except InputError as err:  # an id the format cannot hold: said of the file being written
+        raise InputError(err.message, path) from None
+    atomic_write_bytes(path, text)
 
 
 def write_qrels(data: Dataset | RankedList, path: str | Path) -> None:
