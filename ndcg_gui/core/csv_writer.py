@@ -63,6 +63,9 @@ def _fits(dataset: Dataset, own: FileFormat) -> bool:
         return False  # documents are named d1, d2… by position when read back
     if own.blank_rows and own.header is None and len(run) and np.isnan(run["grade"].iloc[0]):
         return False  # a blank first line is not read as a row: an unjudged first document needs a header
+    for name in dataset.extra_columns[own.columns.count(""):]:  # columns the file does not have
+        if (run[name].astype(str) != "").any():
+            return False
     if own.delimiter is None:  # fields split on spaces: a text with a space or an empty one cannot be
         texts = [run[c].astype(str) for c in ("query", "doc") if c in roles]
         texts += [run[c].astype(str) for c in dataset.extra_columns[: own.columns.count("")]]
@@ -205,22 +208,26 @@ def _standard(dataset: Dataset, own: FileFormat | None, queries: Sequence[str] |
     delimiter = own.delimiter if own is not None and own.delimiter is not None else (
         "\t" if own is not None else ",")
     style = _Style(delimiter, decimal_comma=own is not None and own.decimal_comma)
+    # The file's own header names for the columns it has.
+    named = dict(zip(own.columns, own.header, strict=True)) if own is not None and own.header else {}
+    roles = ("query", "rank", "doc", "grade", "score")
+    name = {role: named.get(role, role).strip() or role for role in roles}
     header, columns = [], []
     if with_query:
-        header.append("query")
+        header.append(name["query"])
         columns.append([style.quoted(protect(str(q))) for q in run["query"]])
-    header += ["rank", "doc", "grade"]
+    header += [name["rank"], name["doc"], name["grade"]]
     columns += [
         [str(r) for r in rank.tolist()],
         [style.quoted(protect(str(d))) for d in run["doc"]],
         [style.number(g) if not math.isnan(g) else "" for g in run["grade"].tolist()],
     ]
     if "score" in run:
-        header.append("score")
+        header.append(name["score"])
         columns.append([style.number(s) if not math.isnan(s) else "" for s in run["score"].tolist()])
-    for name in dataset.extra_columns:
-        header.append(name)
-        columns.append([style.quoted(str(v)) if str(v) else "" for v in run[name]])
+    for extra in dataset.extra_columns:
+        header.append(extra)
+        columns.append([style.quoted(str(v)) if str(v) else "" for v in run[extra]])
     ending = own.line_ending if own is not None else "\n"
     lines = [delimiter.join(style.quoted(h) for h in header)]
     lines += [delimiter.join(row) for row in zip(*columns, strict=True)]

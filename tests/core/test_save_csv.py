@@ -263,3 +263,15 @@ def test_any_csv_is_kept_byte_for_byte_and_any_edit_reads_back(tmp_path, data, c
             assert lists_of(back)[other] == lists_of(dataset)[other]
     if edited == rl:
         assert out.read_bytes() == data
+
+
+def test_a_file_that_cannot_hold_an_edit_is_rewritten_with_its_own_names_and_nothing_lost(tmp_path):
+    path, out = tmp_path / "in.txt", tmp_path / "out.txt"
+    path.write_text("DocID Relevance\na 1\nb 2\n")  # fields split on spaces: an id with a space cannot fit
+    dataset = load(path)
+    rl = dataset.ranked_list("").with_doc(0, "a b").inserted(2, ["c"], [0])
+    rl = type(rl)(**{**rl.__dict__, "extras": {"note": np.array(["", "kept", ""], dtype=object)}})
+    write_csv(dataset.with_lists({"": rl}), out)
+    assert out.read_text() == "rank\tDocID\tRelevance\tnote\n1\ta b\t1\t\n2\tb\t2\tkept\n3\tc\t0\t\n"
+    back = load(out).ranked_list("")
+    assert back.docs.tolist() == ["a b", "b", "c"] and back.extras["note"].tolist() == ["", "kept", ""]
