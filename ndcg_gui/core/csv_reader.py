@@ -116,7 +116,7 @@ def read_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple
     if roles is None:
         roles = _headerless_roles(source, first, first_line, delim)
     n_fields = len(first)
-    blank_rows = n_fields == 1  # a list of grades: a blank line is an unjudged document
+    blank_rows = n_fields == 1 and roles.get("grade") == 0  # a list of grades: a blank line is unjudged
     _check_ragged(source, delim, n_fields, header)
     check_cancel(cancel, source.path)
 

@@ -98,3 +98,9 @@ def test_typed_lists_have_no_origin_and_no_format():
 
     dataset = Dataset.from_ranked_list(RankedList.from_grades([1, 2]))
     assert dataset.file_format is None and dataset.ranked_list("").origin is None
+
+
+def test_a_blank_line_in_a_one_column_list_of_documents_is_no_document(tmp_path):
+    run = write(tmp_path, "doc\na\n\nb\n", "docs.csv")
+    qrels = write(tmp_path, "x 0 a 1\n", "q.qrels")
+    assert load(run, qrels).ranked_list("").docs.tolist() == ["a", "b"]
