@@ -95,6 +95,7 @@ def run_bytes(dataset: Dataset, tag: str | None = None) -> bytes:
         if q in dataset.edited or q not in own.queries:
             rl = dataset.ranked_list(q)
             if not len(rl):
+                blocks[q] = []  # every line of the query was deleted
                 continue
             doc = rl.docs.astype(str)
             check_ids([q], doc)
@@ -161,7 +162,9 @@ def qrels_bytes(dataset: Dataset) -> bytes:
     blocks = {}
     rows = _rows_by_query(query)
     for q in dataset.queries():
-        if (q in dataset.edited or q not in own.queries) and q in rows:
+        if (q in dataset.edited or q not in own.queries) and q not in rows:
+            blocks[q] = []  # no judgment left
+        elif q in dataset.edited or q not in own.queries:
             mine = rows[q]
             kept = mine[origin[mine] >= 0]
             in_file_order = kept[np.argsort(origin[kept], kind="stable")]

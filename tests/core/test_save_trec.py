@@ -145,3 +145,57 @@ def test_any_run_is_kept_byte_for_byte_and_a_reordered_query_reads_back(tmp_path
     if list(order) != list(range(len(rl))):  # a changed order is written with scores that give it
         scores = back.ranked_list(query).scores
         assert np.all(np.diff(scores) < 0) or np.array_equal(scores, rl.scores[list(order)])
+
+
+@st.composite
+def qrels_files(draw):
+    sep = draw(st.sampled_from([" ", "\t"]))
+    lines = []
+    for q in draw(st.lists(st.sampled_from(["301", "302", "q3"]), min_size=1, max_size=3, unique=True)):
+        for d in draw(st.lists(_ID, min_size=1, max_size=5, unique=True)):
+            lines.append(sep.join([q, draw(st.sampled_from(["0", "Q0", "1"])), d,
+                                   draw(st.sampled_from(["0", "1", "2", "-1", "1.5"]))]))
+    draw(st.randoms()).shuffle(lines)
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=qrels_files(), choice=st.data())
+def test_any_qrels_is_kept_byte_for_byte_and_edited_grades_read_back(tmp_path, text, choice):
+    path = tmp_path / "in.qrels"
+    path.write_text(text)
+    dataset = load(path)
+    write_qrels(dataset, tmp_path / "out")
+    assert (tmp_path / "out").read_text() == text
+    query = choice.draw(st.sampled_from(dataset.queries()))
+    rl = dataset.ranked_list(query)
+    row = choice.draw(st.integers(0, len(rl) - 1))
+    grade = choice.draw(st.sampled_from([math.nan, 0.0, 3.0, -2.0]))
+    edited = dataset.with_lists({query: rl.with_grade(row, grade)})
+    write_qrels(edited, tmp_path / "out")
+    want = {d: g for d, g in zip(rl.docs.tolist(), rl.grades.tolist(), strict=True)}
+    want[rl.docs[row]] = grade
+    want = {d: g for d, g in want.items() if not math.isnan(g)}  # unjudged: its line is gone
+    if not (tmp_path / "out").read_text().strip():  # the only judgment was taken back
+        assert want == {} and len(dataset.queries()) == 1
+        return
+    back = load(tmp_path / "out")
+    got = back.ranked_list(query).judgments() if query in back.queries() else {}
+    assert got == want
+    for other in dataset.queries():
+        if other != query:
+            assert back.ranked_list(other).judgments() == dataset.ranked_list(other).judgments()
+
+
+def test_a_query_whose_rows_were_all_deleted_loses_its_lines(tmp_path, qrels):
+    run = tmp_path / "in.run"
+    run.write_text(RUNS["comments, blank lines, extra fields, no final newline"])
+    dataset = load(run, qrels)
+    edited = dataset.with_lists({"301": dataset.ranked_list("301").removed([0, 1])})
+    write_trec_run(edited, tmp_path / "out.run")
+    assert (tmp_path / "out.run").read_text() == (
+        "# my run\n\n  # indented\n302 Q0 c 1 9 sys\n302 Q0 d 2 8.000 sys"
+    )
+    back = load(tmp_path / "out.run", qrels)
+    empty = back.ranked_list("301")  # judged, without results now
+    assert len(empty) == 0 and empty.unretrieved == {"a": 1, "b": 2, "z": 3}
