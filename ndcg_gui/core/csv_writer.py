@@ -18,7 +18,7 @@ import numpy as np
 from ndcg_gui.core.csv_reader import unquote
 from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.file_format import FileFormat
-from ndcg_gui.core.rewrite import Records, cells, field_positions, file_bytes, joined
+from ndcg_gui.core.rewrite import Records, cells, field_positions, file_bytes, joined, rewritten_queries
 from ndcg_gui.core.trec_writer import fmt, out_of_trec_order, rescored_scores
 
 _FORMULA = re.compile(r"^'*[=+\-@]")
@@ -77,10 +77,11 @@ def _fits(dataset: Dataset, own: FileFormat) -> bool:
 def _in_own_format(dataset: Dataset, own: FileFormat) -> bytes:
     records = Records(own)
     style = _Style.of(own, records)
-    blocks = {}
-    for query in dataset.queries():
-        if query in dataset.edited or query not in own.queries:
-            blocks[query] = _query_lines(dataset, query, own, records, style)
+    present = set(dataset.queries())
+    blocks = {
+        query: _query_lines(dataset, query, own, records, style) if query in present else []
+        for query in rewritten_queries(dataset.queries(), dataset.edited, own)
+    }
     return file_bytes(own, records, blocks)
 
 

@@ -40,6 +40,14 @@ class Records:
         return raw[:-1] if raw.endswith(("\r", "\n")) else raw
 
 
+def rewritten_queries(queries: Sequence[str], edited: frozenset[str], fmt: FileFormat) -> list[str]:
+    """The queries whose lines are written anew: those edited since loading (among them any that
+    has no line left) and those the file did not have."""
+    present = set(queries)
+    gone = [q for q in fmt.queries if q in edited and q not in present]
+    return [q for q in queries if q in edited or q not in fmt.queries] + gone
+
+
 def splice(records: Records, blocks: Mapping[str, Sequence[str]]) -> bytes:
     """The file with the records of every query in `blocks` replaced by that query's lines."""
     fmt = records.fmt

@@ -16,7 +16,7 @@ import pandas as pd
 from ndcg_gui.core.dataset import ORIGIN, Dataset
 from ndcg_gui.core.errors import InputError, shown
 from ndcg_gui.core.file_format import FileFormat
-from ndcg_gui.core.rewrite import Records, cells, field_positions, file_bytes, joined
+from ndcg_gui.core.rewrite import Records, cells, field_positions, file_bytes, joined, rewritten_queries
 
 _WHITESPACE = re.compile(r"\s")
 DEFAULT_TAG = "ndcg-gui"
@@ -91,22 +91,22 @@ def run_bytes(dataset: Dataset, tag: str | None = None) -> bytes:
         return ("".join(line + "\n" for line in lines)).encode("utf-8")
     records = Records(own)
     blocks = {}
-    for q in dataset.queries():
-        if q in dataset.edited or q not in own.queries:
-            rl = dataset.ranked_list(q)
-            if not len(rl):
-                blocks[q] = []  # every line of the query was deleted
-                continue
-            doc = rl.docs.astype(str)
-            check_ids([q], doc)
-            raw = rl.scores if rl.scores is not None else np.full(len(rl), np.nan)
-            codes = np.zeros(len(rl), np.int64)
-            score = rescored_scores(codes, raw, out_of_trec_order(codes, doc, raw))
-            origin = rl.origin if rl.origin is not None else np.full(len(rl), -1)
-            blocks[q] = [
-                _run_line(records.text(int(origin[i])), own, q, doc[i], i + 1, float(score[i]), tag)
-                for i in range(len(rl))
-            ]
+    present = set(dataset.queries())
+    for q in rewritten_queries(dataset.queries(), dataset.edited, own):
+        rl = dataset.ranked_list(q) if q in present else None
+        if rl is None or not len(rl):
+            blocks[q] = []  # every line of the query was deleted
+            continue
+        doc = rl.docs.astype(str)
+        check_ids([q], doc)
+        raw = rl.scores if rl.scores is not None else np.full(len(rl), np.nan)
+        codes = np.zeros(len(rl), np.int64)
+        score = rescored_scores(codes, raw, out_of_trec_order(codes, doc, raw))
+        origin = rl.origin if rl.origin is not None else np.full(len(rl), -1)
+        blocks[q] = [
+            _run_line(records.text(int(origin[i])), own, q, doc[i], i + 1, float(score[i]), tag)
+            for i in range(len(rl))
+        ]
     return file_bytes(own, records, blocks)
 
 
@@ -161,10 +161,10 @@ def qrels_bytes(dataset: Dataset) -> bytes:
     origin = pool[ORIGIN].to_numpy(np.int64)
     blocks = {}
     rows = _rows_by_query(query)
-    for q in dataset.queries():
-        if (q in dataset.edited or q not in own.queries) and q not in rows:
+    for q in rewritten_queries(dataset.queries(), dataset.edited, own):
+        if q not in rows:
             blocks[q] = []  # no judgment left
-        elif q in dataset.edited or q not in own.queries:
+        else:
             mine = rows[q]
             kept = mine[origin[mine] >= 0]
             in_file_order = kept[np.argsort(origin[kept], kind="stable")]

@@ -275,3 +275,11 @@ def test_a_file_that_cannot_hold_an_edit_is_rewritten_with_its_own_names_and_not
     assert out.read_text() == "rank\tDocID\tRelevance\tnote\n1\ta b\t1\t\n2\tb\t2\tkept\n3\tc\t0\t\n"
     back = load(out).ranked_list("")
     assert back.docs.tolist() == ["a b", "b", "c"] and back.extras["note"].tolist() == ["", "kept", ""]
+
+
+def test_a_query_whose_rows_were_all_deleted_loses_its_lines(tmp_path):
+    path, out = tmp_path / "in.csv", tmp_path / "out.csv"
+    path.write_text("query,doc,grade\nq,a,1\nr,x,0\nq,b,2\n")
+    dataset = load(path)
+    write_csv(dataset.with_lists({"q": dataset.ranked_list("q").removed([0, 1])}), out)
+    assert out.read_text() == "query,doc,grade\nr,x,0\n"

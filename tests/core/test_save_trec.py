@@ -199,3 +199,11 @@ def test_a_query_whose_rows_were_all_deleted_loses_its_lines(tmp_path, qrels):
     back = load(tmp_path / "out.run", qrels)
     empty = back.ranked_list("301")  # judged, without results now
     assert len(empty) == 0 and empty.unretrieved == {"a": 1, "b": 2, "z": 3}
+
+
+def test_a_query_of_a_run_alone_whose_rows_were_all_deleted_loses_its_lines(tmp_path):
+    run = tmp_path / "in.run"
+    run.write_text(RUNS["spaces"])
+    dataset = load(run, need_grades=False)
+    write_trec_run(dataset.with_lists({"302": dataset.ranked_list("302").removed([0, 1])}), tmp_path / "o")
+    assert (tmp_path / "o").read_text() == "301 Q0 a 1 3.5 sys\n301 Q0 b 2 2.25 sys\n"
