@@ -7,7 +7,7 @@ Each measurement runs in a fresh process, so its peak memory (max RSS) is its ow
 1. `load(run, qrels)`, `load(run)`, `load(qrels)`, `load(csv)`: seconds and peak memory, the
    memory also as a multiple of the file size; then scoring (`Dataset.summary` at k=10) and
    opening one query (`Dataset.ranked_list` + its per-rank table) of the loaded run.
-2. The whole command-line process (`python -m ndcg_gui RUN --qrels QRELS -k 10 --summary-csv OUT`)
+2. The whole command-line process (`python -m ndcg_gui.cli RUN --qrels QRELS -k 10 --summary-csv OUT`)
    next to pytrec_eval parsing (parse_run, parse_qrel) and evaluating ndcg_cut.10 the same files in
    one process. Issue 5's goal: ours in at most half of pytrec_eval's time.
 
@@ -33,7 +33,7 @@ import json, sys, time
 t0 = time.perf_counter()
 from ndcg_gui.core.readers import load
 t1 = time.perf_counter()
-dataset = load(*sys.argv[1:])
+dataset = load(*sys.argv[1:], need_grades=False)  # a run alone: read, every document unjudged
 t2 = time.perf_counter()
 result = {"import": t1 - t0, "load": t2 - t1, "rows": len(dataset.run), "queries": len(dataset.queries())}
 if len(sys.argv) > 2:
@@ -128,7 +128,7 @@ def main() -> None:
 
         print("\n2. Whole process: load + score + write, next to pytrec_eval (parse + evaluate)")
         out_csv = folder / "summary.csv"
-        ours = [PYTHON, "-m", "ndcg_gui", str(run), "--qrels", str(qrels), "-k", "10"]
+        ours = [PYTHON, "-m", "ndcg_gui.cli", str(run), "--qrels", str(qrels), "-k", "10"]
         ours += ["--summary-csv", str(out_csv)]
         theirs = [PYTHON, "-c", _PYTREC, str(run), str(qrels)]
         rows = []

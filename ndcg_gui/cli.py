@@ -1,117 +1,91 @@
-"""`ndcg-gui [FILE] [options]`: the window, or headless exports when an output option is given.
+"""`ndcg-inspect FILE [options]`: NDCG of every query, headless. Never imports Qt, never opens a window.
 
-The headless paths never import Qt, so they are fast and work on a machine without a display.
+With no output option it prints one line per query and a last line "all", like `trec_eval -q`;
+`--summary-csv` and `--metrics-csv` write tables instead.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 from collections.abc import Sequence
 
-from ndcg_gui import __version__
+from ndcg_gui.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, needs_qrels_hint
 
-EXIT_BAD_INPUT = 2
+PROG = "ndcg-inspect"
+FORMATS = ("text", "tsv", "csv", "json")
 
-_EPILOG = """\
-Files: a CSV/TSV table (delimiter and header detected; columns named e.g. query/qid,
-doc/docid/id, grade/relevance/label, score, rank), a header-less list of grades or of
-"document,grade" pairs, a TREC run (qid Q0 docno rank score tag) with or without --qrels,
-or a TREC qrels file alone. An empty grade cell means "unjudged" (gain 0).
+_EPILOG = FILES_HELP + """
 
-Headless use (no window, no display needed):
-  ndcg-gui run.txt --qrels qrels.txt -k 10 --summary-csv summary.csv
-  ndcg-gui ranking.csv -k 5 --preset sklearn --metrics-csv per_rank.csv
+Output (stdout, ready to pipe): a header, one line per query (query, n_docs, n_judged, dcg,
+idcg, ndcg at k) and a last line "all" (counts summed, dcg, idcg and ndcg averaged over the
+queries), like trec_eval -q -m ndcg_cut.K. Judged queries without results are listed and
+score 0 (trec_eval -c); queries without any judgment are left out. Both are said on stderr.
+  ndcg-inspect run.txt --qrels qrels.txt
+  ndcg-inspect run.txt --qrels qrels.txt -k 20 --format tsv | sort -k6 -g | head
+  ndcg-inspect ranking.csv -k 5 --preset sklearn --format json
 
---summary-csv writes one row per query: query, n_docs, n_judged, dcg, idcg, ndcg at k
-(judged queries without results score 0). --metrics-csv writes the per-rank table
-(rank, doc, grade, judged, gain, discount, cg, dcg, ideal_grade, idcg, ndcg) of --query
-(default: the first). Bad input exits with status 2 and a one-line message naming the file
-and line.
+Tables instead (no stdout):
+  --summary-csv OUT   the same rows as a CSV file (without "all")
+  --metrics-csv OUT   the per-rank table (rank, doc, grade, judged, gain, discount, cg, dcg,
+                      ideal_grade, idcg, ndcg) of --query (default: the first)
+
+Bad input exits with status 2 and a one-line message naming the file and line.
 """
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not 1 or more")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
-    from ndcg_gui.core.config import DEFAULT_K, PRESETS
-    from ndcg_gui.core.options import DISCOUNT_HELP, GAIN_HELP
+    from ndcg_gui.core.config import DEFAULT_K
 
     parser = argparse.ArgumentParser(
-        prog="ndcg-gui",
-        description=(
-            "NDCG Inspector: see CG, DCG, IDCG and NDCG of a ranked list at every rank.\n"
-            "With no output option it opens the window (on a worked example when no FILE is\n"
-            "given); with --metrics-csv or --summary-csv it writes the table and exits."
-        ),
+        prog=PROG,
+        description="NDCG Inspector, headless: the NDCG of every query of a ranked-list file, "
+        "printed like trec_eval -q or written as CSV. No window, no display needed.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", nargs="?", help="a CSV/TSV ranked list, or a TREC run or qrels file")
-    parser.add_argument("--qrels", help="TREC qrels with the judgments for FILE")
-    parser.add_argument("--query", help="the query to open or export (default: the first)")
-    parser.add_argument(
-        "-k", type=_positive_int, default=None,
-        help=f"cut-off k (default {DEFAULT_K}, in the window and --summary-csv alike; "
-        "--metrics-csv writes every rank unless -k is given)",
+    add_common(
+        parser, file_required=True,
+        k_help=f"cut-off k (default {DEFAULT_K}, as in the window; --metrics-csv writes every rank "
+        "unless -k is given)",
     )
-    parser.add_argument(
-        "--preset", choices=list(PRESETS),
-        help="a named definition of NDCG: "
-        + "; ".join(f"{name} = {p.label}" for name, p in PRESETS.items()),
-    )
-    parser.add_argument("--gain", help=GAIN_HELP + " (overrides the preset's)")
-    parser.add_argument("--discount", help=DISCOUNT_HELP + " (overrides the preset's)")
-    parser.add_argument("--screenshot", metavar="OUT.png", help="save a PNG of the window and exit")
-    parser.add_argument(
-        "--metrics-csv", metavar="OUT.csv",
-        help="write the per-rank metrics table of --query to OUT.csv and exit (no window)",
-    )
-    parser.add_argument(
-        "--summary-csv", metavar="OUT.csv",
-        help="write one row per query (query, n_docs, n_judged, dcg, idcg, ndcg at k) and exit "
-        "(no window)",
-    )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="how the per-query lines are printed (default: text)")
+    parser.add_argument("--metrics-csv", metavar="OUT.csv",
+                        help="write the per-rank metrics table of --query to OUT.csv")
+    parser.add_argument("--summary-csv", metavar="OUT.csv",
+                        help="write one row per query (query, n_docs, n_judged, dcg, idcg, ndcg at k)")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    options = parser.parse_args(argv)
-    if options.metrics_csv or options.summary_csv:
-        if options.file is None:
-            parser.error("FILE is required with --metrics-csv or --summary-csv")
-        return run_headless(options)
-    from ndcg_gui.qt.app import run_gui  # Qt only on the window's path
-
-    return run_gui(options)
-
-
-def run_headless(options: argparse.Namespace) -> int:
-    """The exports: no Qt, a one-line message and status 2 for anything wrong with the input."""
-    from ndcg_gui.core.errors import InputError
+    options = build_parser().parse_args(argv)
+    from ndcg_gui.core.errors import InputError, NeedsQrels
 
     try:
         export(options)
-    except InputError as err:
-        print(f"ndcg-gui: {err}", file=sys.stderr)
+    except NeedsQrels as err:
+        _say(needs_qrels_hint(str(err)))
         return EXIT_BAD_INPUT
+    except InputError as err:
+        _say(str(err))
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:  # `| head` closed the pipe: not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except MemoryError:
-        print(f"ndcg-gui: {options.file}: not enough memory to load it", file=sys.stderr)
+        _say(f"{options.file}: not enough memory to load it")
         return 1
     except Exception as exc:  # a bug: still one line, not a traceback
-        print(f"ndcg-gui: internal error ({type(exc).__name__}: {exc}); please report it", file=sys.stderr)
+        _say(f"internal error ({type(exc).__name__}: {exc}); please report it")
         return 1
     return 0
+
+
+def _say(message: str) -> None:
+    print(f"{PROG}: {message}", file=sys.stderr)
 
 
 def export(options: argparse.Namespace) -> None:
@@ -122,12 +96,77 @@ def export(options: argparse.Namespace) -> None:
 
     config, ties = config_from_options(options.preset, options.gain, options.discount)
     dataset = load(options.file, options.qrels)
+    k = options.k if options.k is not None else DEFAULT_K  # the window's numbers
+    tables = options.summary_csv or options.metrics_csv
+    if options.summary_csv or not tables:
+        _note_left_out(dataset)
     if options.summary_csv:
-        k = options.k if options.k is not None else DEFAULT_K  # the window's numbers
         write_summary_csv(dataset, options.summary_csv, k, config, ties)
     if options.metrics_csv:
         query = pick_query(dataset, options.query)
         write_metrics_csv(dataset.ranked_list(query), options.metrics_csv, config, options.k)
+    if not tables:
+        summary = dataset.summary(k, config, ties)
+        if options.query is not None:
+            summary = summary[summary["query"] == pick_query(dataset, options.query)]
+        sys.stdout.write(render(summary, k, options.format))
+        sys.stdout.flush()
+
+
+def _note_left_out(dataset) -> None:
+    """Say on stderr which queries score 0 for want of results, and which are left out."""
+    if not dataset.has_pool:
+        return
+    counts = dataset.run.groupby("query", sort=False).size()
+    empty = [q for q in dataset.queries() if q not in counts.index]
+    for queries, what in (
+        (empty, "judged but without results, scored 0"),
+        (dataset.unjudged_queries(), "with results but no judgment, left out"),
+    ):
+        if queries:
+            listed = ", ".join(queries[:10]) + (", ..." if len(queries) > 10 else "")
+            _say(f"note: {len(queries)} {'query' if len(queries) == 1 else 'queries'} {what}: {listed}")
+
+
+def render(summary, k: int, form: str) -> str:
+    """The per-query rows and the "all" row in one of `FORMATS`."""
+    from ndcg_gui.core.writers import fmt
+
+    rows = summary.to_dict("records")
+    mean = {
+        "query": "all",
+        "n_docs": int(summary["n_docs"].sum()),
+        "n_judged": int(summary["n_judged"].sum()),
+        **{c: float(summary[c].mean()) if len(summary) else 0.0 for c in ("dcg", "idcg", "ndcg")},
+    }
+    columns = ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
+    if form == "json":
+        clean = [{c: (str(r[c]) if c == "query" else int(r[c]) if c.startswith("n_") else float(r[c]))
+                  for c in columns} for r in rows]
+        return json.dumps({"k": k, "queries": clean, "all": mean}, ensure_ascii=False) + "\n"
+    if form in ("tsv", "csv"):
+        import csv
+        import io
+
+        out = io.StringIO()
+        writer = csv.writer(out, delimiter="\t" if form == "tsv" else ",", lineterminator="\n")
+        writer.writerow(columns)
+        for r in [*rows, mean]:
+            writer.writerow([r["query"], int(r["n_docs"]), int(r["n_judged"]),
+                             fmt(r["dcg"]), fmt(r["idcg"]), fmt(r["ndcg"])])
+        return out.getvalue()
+    header = ["query", "n_docs", "n_judged", f"dcg@{k}", f"idcg@{k}", f"ndcg@{k}"]
+    cells = [header] + [
+        [str(r["query"]), str(int(r["n_docs"])), str(int(r["n_judged"])),
+         f"{r['dcg']:.4f}", f"{r['idcg']:.4f}", f"{r['ndcg']:.4f}"]
+        for r in [*rows, mean]
+    ]
+    width = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    return "".join(
+        "  ".join([row[0].ljust(width[0]), *(c.rjust(w) for c, w in zip(row[1:], width[1:], strict=True))])
+        + "\n"
+        for row in cells
+    )
 
 
 def pick_query(dataset, query: str | None) -> str:

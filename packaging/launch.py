@@ -1,5 +1,6 @@
-"""Entry script of the frozen bundle (PyInstaller needs a file): the same `main` as `ndcg-gui`, or,
-started by the window with `--load-worker`, the process that reads a big file in the background."""
+"""Entry script of the frozen bundle (PyInstaller needs a file): the same `main` as `ndcg-gui`
+(`ndcg_gui.gui_main`), or, started by the window with `--load-worker`, the process that reads a big
+file in the background."""
 
 import sys
 
@@ -10,6 +11,6 @@ if __name__ == "__main__":
         from ndcg_gui.core.load_worker import main as worker
 
         sys.exit(worker())
-    from ndcg_gui.cli import main
+    from ndcg_gui.gui_main import main
 
     sys.exit(main())

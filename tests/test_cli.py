@@ -1,9 +1,13 @@
-"""The headless command line: exports, exit status 2 with one line for bad input, and no Qt."""
+"""The command lines: `ndcg-inspect` (headless: per-query lines like trec_eval -q, exports, exit status 2
+with one line for bad input, and no Qt) and `ndcg-gui`'s own parser (checked before Qt is imported)."""
 
 from __future__ import annotations
 
+import io
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -44,7 +48,7 @@ def test_summary_csv_without_qt(tmp_path, files):
     out = tmp_path / "summary.csv"
     result = cli(run, "--qrels", qrels, "-k", "3", "--summary-csv", out)
     assert result.returncode == 0, result.stderr
-    assert result.stderr == ""
+    assert result.stderr == "ndcg-inspect: note: 1 query judged but without results, scored 0: 3\n"
     table = pd.read_csv(out, dtype={"query": str})
     assert table["query"].tolist() == ["1", "2", "3"]
     assert table.loc[2, "ndcg"] == 0 and table.loc[2, "n_docs"] == 0  # judged, no results
@@ -65,11 +69,11 @@ def test_metrics_csv_of_a_chosen_query_with_options(tmp_path, files):
 
 
 def test_metrics_csv_defaults_to_the_first_query_and_cuts_at_k(tmp_path, files):
-    run, _ = files
+    run, qrels = files
     out = tmp_path / "m.csv"
-    assert main([str(run), "-k", "2", "--metrics-csv", str(out)]) == 0
+    assert main([str(run), "--qrels", str(qrels), "-k", "2", "--metrics-csv", str(out)]) == 0
     table = pd.read_csv(out)
-    assert table["doc"].tolist() == ["a", "b"] and not table["judged"].any()
+    assert table["doc"].tolist() == ["a", "b"] and table["judged"].all()
 
 
 def test_example_csv_through_the_cli(tmp_path):
@@ -99,13 +103,13 @@ def test_bad_input_exits_2_with_one_line(tmp_path, content, args, message):
     result = cli(bad, *args, "--metrics-csv", out)
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and message in result.stderr
-    assert result.stderr.startswith("ndcg-gui: ") and "Traceback" not in result.stderr
+    assert result.stderr.startswith("ndcg-inspect: ") and "Traceback" not in result.stderr
     assert not out.exists()
 
 
 def test_unwritable_output_exits_2(tmp_path, files):
-    run, _ = files
-    result = cli(run, "--summary-csv", tmp_path / "missing" / "s.csv")
+    run, qrels = files
+    result = cli(run, "--qrels", qrels, "--summary-csv", tmp_path / "missing" / "s.csv")
     assert result.returncode == 2 and "s.csv: cannot write here" in result.stderr
 
 
@@ -120,8 +124,9 @@ def test_option_errors_exit_2(tmp_path, files, args):
 def test_help_describes_the_headless_use():
     result = cli("--help")
     assert result.returncode == 0
+    assert result.stdout.startswith("usage: ndcg-inspect ")
     for text in ("--metrics-csv", "--summary-csv", "--qrels", "--gain", "--discount", "jarvelin[:BASE]",
-                 "exits with status 2", "1=3,2=9,4=4.5", "no window"):
+                 "exits with status 2", "1=3,2=9,4=4.5", "No window", "--format", "trec_eval -q"):
         assert text in result.stdout
 
 
@@ -157,7 +162,7 @@ def test_an_internal_error_is_one_line_too(tmp_path, files, monkeypatch, capsys)
     monkeypatch.setattr(readers, "load", broken)
     assert main([str(files[0]), "--summary-csv", str(tmp_path / "s.csv")]) == 1
     err = capsys.readouterr().err
-    assert err == "ndcg-gui: internal error (RuntimeError: boom); please report it\n"
+    assert err == "ndcg-inspect: internal error (RuntimeError: boom); please report it\n"
 
 
 def test_summary_without_k_has_the_windows_numbers(tmp_path):
@@ -174,3 +179,108 @@ def test_summary_without_k_has_the_windows_numbers(tmp_path):
     assert DEFAULT_K == 10
     pd.testing.assert_series_equal(written["ndcg"], expected["ndcg"], check_exact=False, rtol=1e-12)
     assert written["query"].tolist() == expected["query"].tolist()
+
+
+# ---- the per-query lines, like trec_eval -q ------------------------------------------------------
+TREC_EVAL = Path(__file__).resolve().parent / "data" / "trec_eval"
+
+
+def trec_eval_output(name: str, measure: str) -> dict[str, str]:
+    """{topic or 'all': value as printed} of one measure in one of trec_eval's own output files."""
+    lines = (TREC_EVAL / name).read_text().splitlines()
+    return {f[1]: f[2] for f in map(str.split, lines) if f and f[0] == measure}
+
+
+@pytest.mark.parametrize(
+    ("run", "qrels", "out"),
+    [
+        ("results.test", "qrels.test", "out.test.aq"),
+        ("results.test", "qrels.rel_level", "out.test.aql"),  # graded, with -1 grades
+        ("results.trunc", "qrels.test", "out.test.aqc"),  # a judged topic without results (-c)
+    ],
+)
+def test_text_lines_are_trec_evals_ndcg_cut_10(run, qrels, out):
+    result = cli(TREC_EVAL / run, "--qrels", TREC_EVAL / qrels, "--preset", "trec_eval")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["query", "n_docs", "n_judged", "dcg@10", "idcg@10", "ndcg@10"]
+    printed = {fields[0]: fields[5] for fields in map(str.split, lines[1:])}
+    assert printed == trec_eval_output(out, "ndcg_cut_10")  # every topic and "all", to 4 decimals
+    assert list(printed)[-1] == "all"
+
+
+def test_tsv_figures_equal_pytrec_eval_and_all_is_their_mean(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(Path(__file__).parent / "core"))
+    from pytrec_child import evaluate as pytrec_evaluate  # trec_eval's C code, in a child process
+
+    run_path, qrels_path = TREC_EVAL / "results.test", TREC_EVAL / "qrels.rel_level"
+    result = cli(run_path, "--qrels", qrels_path, "-k", "20", "--preset", "trec_eval", "--format", "tsv")
+    assert result.returncode == 0, result.stderr
+    table = pd.read_csv(io.StringIO(result.stdout), sep="\t", dtype={"query": str})
+    run: dict[str, dict[str, float]] = {}
+    for q, _, d, _, s, *_ in map(str.split, run_path.read_text().splitlines()):
+        run.setdefault(q, {})[d] = float(s)
+    qrels: dict[str, dict[str, int]] = {}
+    for q, _, d, g in map(str.split, qrels_path.read_text().splitlines()):
+        qrels.setdefault(q, {})[d] = int(g)
+    want = pytrec_evaluate(qrels, {"ndcg_cut_20"}, run)
+    per_query = table[table["query"] != "all"].set_index("query")["ndcg"]
+    assert per_query.to_dict() == pytest.approx({q: v["ndcg_cut_20"] for q, v in want.items()}, abs=1e-12)
+    everything = table.set_index("query").loc["all"]
+    assert everything["ndcg"] == pytest.approx(per_query.mean(), abs=1e-15)
+    assert everything["n_docs"] == table[table["query"] != "all"]["n_docs"].sum()
+
+
+@pytest.mark.parametrize("form", ["csv", "json"])
+def test_csv_and_json_carry_the_same_figures_as_the_summary(tmp_path, files, form):
+    run, qrels = files
+    summary = tmp_path / "s.csv"
+    assert cli(run, "--qrels", qrels, "-k", "3", "--summary-csv", summary).returncode == 0
+    expected = pd.read_csv(summary, dtype={"query": str})
+    result = cli(run, "--qrels", qrels, "-k", "3", "--format", form)
+    assert result.returncode == 0 and "judged but without results, scored 0: 3" in result.stderr
+    if form == "csv":
+        got = pd.read_csv(io.StringIO(result.stdout), dtype={"query": str}).iloc[:-1]
+    else:
+        data = json.loads(result.stdout)
+        assert data["k"] == 3 and data["all"]["query"] == "all"
+        got = pd.DataFrame(data["queries"])
+    pd.testing.assert_frame_equal(got.reset_index(drop=True), expected, check_dtype=False)
+
+
+def test_query_option_prints_that_querys_line(files):
+    run, qrels = files
+    result = cli(run, "--qrels", qrels, "--query", "2", "--format", "tsv")
+    assert [line.split("\t")[0] for line in result.stdout.splitlines()] == ["query", "2", "all"]
+
+
+def test_a_run_without_qrels_is_refused_by_both_programs(files):
+    run, _ = files
+    want = "run.txt: is a TREC run, which holds no grades: give its qrels too (--qrels QRELS)\n"
+    inspect = cli(run, "--summary-csv", run.parent / "s.csv")
+    assert (inspect.returncode, inspect.stderr) == (2, "ndcg-inspect: " + want)
+    assert not (run.parent / "s.csv").exists()
+    assert cli(run).stderr == "ndcg-inspect: " + want
+    gui = subprocess.run([sys.executable, "-c", _NO_QT_GUI, str(run)], capture_output=True, text=True)
+    assert (gui.returncode, gui.stderr) == (2, "ndcg-gui: " + want)
+
+
+# `ndcg-gui`'s command line, run up to the point where it would import Qt.
+_NO_QT_GUI = _NO_QT.replace("from ndcg_gui.cli import main", "from ndcg_gui.gui_main import main")
+
+
+@pytest.mark.parametrize("args", [["--gain", "1=x"], ["--preset", "nope"], ["-k", "0"]])
+def test_gui_options_are_checked_before_qt(args):
+    result = subprocess.run([sys.executable, "-c", _NO_QT_GUI, *args], capture_output=True, text=True)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.splitlines()[-1].startswith("ndcg-gui: ")  # after the usage, for argparse's
+
+
+def test_each_program_names_itself_in_help_and_version():
+    from ndcg_gui import __version__
+
+    for script, name in ((_NO_QT, "ndcg-inspect"), (_NO_QT_GUI, "ndcg-gui")):
+        shown = subprocess.run([sys.executable, "-c", script, "--help"], capture_output=True, text=True)
+        assert shown.returncode == 0 and shown.stdout.startswith(f"usage: {name} [-h]")
+        version = subprocess.run([sys.executable, "-c", script, "--version"], capture_output=True, text=True)
+        assert version.stdout.split() == [name, __version__]

@@ -8,7 +8,7 @@ whatever the size of the file.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -17,9 +17,11 @@ import pandas as pd
 
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.evaluate import evaluate as evaluate_frame
+from ndcg_gui.core.file_format import FileFormat
 from ndcg_gui.core.ranked_list import RankedList
 
 Kind = Literal["csv", "trec_run", "qrels", "typed"]
+ORIGIN = "_origin"  # column of `Dataset.run` / `Dataset.qrels`: the row's record in the loaded file
 SUMMARY_COLUMNS = ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
 
 
@@ -56,7 +58,7 @@ def _groups(queries: np.ndarray) -> tuple[np.ndarray, list[str], dict[str, tuple
     return order, names, slices, codes
 
 
-def _frame(query, doc, grade, score=None) -> pd.DataFrame:
+def _frame(query, doc, grade, score=None, origin=None, extras=None) -> pd.DataFrame:
     columns = {
         "query": np.asarray(query, dtype=object),
         "doc": np.asarray(doc, dtype=object),
@@ -64,7 +66,23 @@ def _frame(query, doc, grade, score=None) -> pd.DataFrame:
     }
     if score is not None:
         columns["score"] = np.asarray(score, dtype=float)
+    if origin is not None:
+        columns[ORIGIN] = np.asarray(origin, dtype=np.int64)
+    for name, values in (extras or {}).items():
+        columns[name] = np.asarray(values, dtype=object)
     return pd.DataFrame(columns)
+
+
+def _list_frame(
+    rl: RankedList, query: str, score: bool, origin: bool, extras: tuple[str, ...]
+) -> pd.DataFrame:
+    """One edited list as rows of `Dataset.run` (extra cells it lacks are blank)."""
+    n = len(rl)
+    scores = rl.scores if rl.scores is not None else np.full(n, np.nan)
+    origins = rl.origin if rl.origin is not None else np.full(n, -1)
+    cells = {name: rl.extras.get(name, np.full(n, "", dtype=object)) for name in extras}
+    return _frame([query] * n, rl.docs, rl.grades, scores if score else None,
+                  origins if origin else None, cells)
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,8 +91,15 @@ class Dataset:
 
     run    columns query (str), doc (str), grade (float, NaN = unjudged) and optionally score;
            each query's rows together and in ranked order (the order was settled when loading:
-           by rank, else by score with trec_eval's tie rule, else file order).
-    qrels  columns query, doc, grade: every judged document, or None when the pool is unknown.
+           by rank, else by score with trec_eval's tie rule, else file order). Read from a file,
+           also `_origin` (the row's record in the file, -1 for a row added since) and one text
+           column per name in `extra_columns` (the file's other columns: title, url…).
+    qrels  columns query, doc, grade (and `_origin`): every judged document, or None when the
+           pool is unknown.
+
+    `file_format` / `qrels_format` remember how the loaded files were written (`FileFormat`), and
+    `edited` the queries whose lists changed since (`with_lists`): a save keeps every other
+    query's lines as they were.
     """
 
     run: pd.DataFrame
@@ -83,6 +108,10 @@ class Dataset:
     qrels_path: Path | None = None
     kind: Kind = "csv"
     tag: str | None = None  # a TREC run's tag (its sixth field), written again when it is saved
+    extra_columns: tuple[str, ...] = ()
+    file_format: FileFormat | None = None
+    qrels_format: FileFormat | None = None
+    edited: frozenset[str] = frozenset()
     _slices: dict[str, tuple[int, int]] = field(init=False, repr=False)
     _queries: list[str] = field(init=False, repr=False)
     _pool: dict[str, tuple[int, int]] = field(init=False, repr=False)
@@ -112,6 +141,10 @@ class Dataset:
         object.__setattr__(self, "_grades", run["grade"].to_numpy(dtype=float))
         scores = run["score"].to_numpy(dtype=float) if "score" in run else None
         object.__setattr__(self, "_scores", scores)
+        object.__setattr__(self, "extra_columns", tuple(self.extra_columns))
+        object.__setattr__(self, "_extras", {n: run[n].to_numpy(dtype=object) for n in self.extra_columns})
+        object.__setattr__(self, "_origin", run[ORIGIN].to_numpy(np.int64) if ORIGIN in run else None)
+        object.__setattr__(self, "edited", frozenset(self.edited))
         if self.qrels is not None:
             object.__setattr__(self, "_pool_docs", self.qrels["doc"].to_numpy(dtype=object))
             object.__setattr__(self, "_pool_grades", self.qrels["grade"].to_numpy(dtype=float))
@@ -161,6 +194,8 @@ class Dataset:
             query=query,
             unretrieved=unretrieved,
             has_pool=self.qrels is not None,
+            extras={name: values[start:stop] for name, values in self._extras.items()},
+            origin=None if self._origin is None else self._origin[start:stop],
         )
 
     # ---- changing ---------------------------------------------------------------------------
@@ -168,52 +203,75 @@ class Dataset:
         """A copy in which the given queries hold the given (edited) lists; others unchanged.
 
         With a known pool, an edited query's judgments become the list's judged documents plus
-        its unretrieved ones, so a changed grade changes the pool too.
+        its unretrieved ones, so a changed grade changes the pool too. The file's other columns
+        and each row's origin travel with the lists; a query whose list differs from the one it
+        had is counted in `edited`.
         """
         has_score = self.has_scores or any(rl.scores is not None for rl in lists.values())
-        order = self._queries + [q for q in lists if q not in set(self._queries)]
+        has_origin = ORIGIN in self.run
+        extras = self.extra_columns + tuple(
+            dict.fromkeys(n for rl in lists.values() for n in rl.extras if n not in self.extra_columns)
+        )
+        known = set(self._queries)
+        order = self._queries + [q for q in lists if q not in known]
+        changed = {q for q, rl in lists.items() if q not in known or rl != self.ranked_list(q)}
         run_parts, pool_parts = [], []
         for q in order:
             if q in lists:
                 rl = lists[q]
-                scores = rl.scores if rl.scores is not None else np.full(len(rl), np.nan)
-                run_parts.append(_frame([q] * len(rl), rl.docs, rl.grades, scores if has_score else None))
+                run_parts.append(_list_frame(rl, q, has_score, has_origin, extras))
                 if self.qrels is not None:
-                    judged = rl.judged
-                    docs = list(rl.docs[judged]) + list(rl.unretrieved)
-                    grades = list(rl.grades[judged]) + list(rl.unretrieved.values())
-                    pool_parts.append(_frame([q] * len(docs), docs, grades))
+                    pool_parts.append(self._pool_frame(q, rl))
             else:
                 a, b = self._slices.get(q, (0, 0))
                 part = self.run.iloc[a:b]
                 if has_score and "score" not in part:
                     part = part.assign(score=np.nan)
+                missing = [n for n in extras if n not in part]
+                if missing:
+                    part = part.assign(**{n: "" for n in missing})
                 run_parts.append(part)
                 if self.qrels is not None and q in self._pool:
                     a, b = self._pool[q]
                     pool_parts.append(self.qrels.iloc[a:b])
         columns = ["query", "doc", "grade"] + (["score"] if has_score else [])
+        columns += ([ORIGIN] if has_origin else []) + list(extras)
         run = pd.concat(run_parts, ignore_index=True)[columns] if run_parts else _frame([], [], [])
         qrels = None
         if self.qrels is not None:
+            pool_columns = [c for c in ("query", "doc", "grade", ORIGIN) if c in self.qrels]
             qrels = (
-                pd.concat(pool_parts, ignore_index=True)[["query", "doc", "grade"]]
+                pd.concat(pool_parts, ignore_index=True)[pool_columns]
                 if pool_parts
-                else _frame([], [], [])
+                else self.qrels.iloc[:0]
             )
-        return Dataset(run, qrels, self.path, self.qrels_path, self.kind, self.tag)
+        return replace(self, run=run, qrels=qrels, extra_columns=extras, edited=self.edited | changed)
+
+    def _pool_frame(self, query: str, rl: RankedList) -> pd.DataFrame:
+        """The judgments of an edited list (judged rows, then unretrieved), each with the record
+        it had in the qrels file when the document was judged there."""
+        judged = rl.judged
+        docs = list(rl.docs[judged]) + list(rl.unretrieved)
+        grades = list(rl.grades[judged]) + list(rl.unretrieved.values())
+        origin = None
+        if ORIGIN in self.qrels:
+            a, b = self._pool.get(query, (0, 0))
+            records = dict(zip(self._pool_docs[a:b].tolist(), self.qrels[ORIGIN].iloc[a:b].tolist(),
+                               strict=True))
+            origin = [records.get(d, -1) for d in docs]
+        return _frame([query] * len(docs), docs, grades, origin=origin)
 
     @classmethod
     def from_ranked_list(cls, rl: RankedList) -> Dataset:
         """A dataset of one (typed) list; its pool is kept when it has one."""
-        run = _frame([rl.query] * len(rl), rl.docs, rl.grades, rl.scores)
+        run = _frame([rl.query] * len(rl), rl.docs, rl.grades, rl.scores, extras=rl.extras)
         qrels = None
         if rl.has_pool:
             judged = rl.judged
             docs = list(rl.docs[judged]) + list(rl.unretrieved)
             grades = list(rl.grades[judged]) + list(rl.unretrieved.values())
             qrels = _frame([rl.query] * len(docs), docs, grades)
-        return cls(run, qrels, kind="typed")
+        return cls(run, qrels, kind="typed", extra_columns=rl.extra_columns)
 
     # ---- scoring ----------------------------------------------------------------------------
     def evaluate(

@@ -51,5 +51,16 @@ class InputError(Exception):
         return (type(self), (self.message, self.path, self.line, self.column))
 
 
+class NeedsQrels(InputError):
+    """A TREC run given without its qrels: it holds no grades, so nothing could be scored.
+    (A program adds how its qrels are given, e.g. "(--qrels QRELS)".)"""
+
+    MESSAGE = "is a TREC run, which holds no grades: give its qrels too"
+
+    @classmethod
+    def of(cls, path: str | Path) -> NeedsQrels:
+        return cls(cls.MESSAGE, path)
+
+
 class LoadCancelled(Exception):
     """A load stopped because its `cancel` callback said so (the user closed or replaced it)."""

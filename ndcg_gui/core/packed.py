@@ -75,6 +75,11 @@ def pack(dataset: Dataset) -> dict[str, Any]:
         "qrels_path": None if dataset.qrels_path is None else str(dataset.qrels_path),
         "kind": dataset.kind,
         "tag": dataset.tag,
+        # Small records and one bytes object each: pickle carries them as they are.
+        "extra_columns": dataset.extra_columns,
+        "file_format": dataset.file_format,
+        "qrels_format": dataset.qrels_format,
+        "edited": dataset.edited,
     }
 
 
@@ -88,4 +93,8 @@ def unpack(packed: dict[str, Any]) -> Dataset:
         qrels_path=None if packed["qrels_path"] is None else Path(packed["qrels_path"]),
         kind=packed["kind"],
         tag=packed.get("tag"),
+        extra_columns=packed.get("extra_columns", ()),
+        file_format=packed.get("file_format"),
+        qrels_format=packed.get("qrels_format"),
+        edited=packed.get("edited", frozenset()),
     )

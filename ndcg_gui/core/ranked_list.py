@@ -29,6 +29,10 @@ class RankedList:
 
     `has_pool` says whether the judged pool is known beyond the list (qrels were loaded); without
     it the ideal ranking can only come from the list's own grades.
+
+    `extras` holds the file's other columns (title, url…: name → one text per row, in file order);
+    `origin` the record of the loaded file each row came from (-1 for a row added since), so a save
+    rewrites only what changed. Every edit keeps both aligned with the rows.
     """
 
     docs: np.ndarray
@@ -37,6 +41,8 @@ class RankedList:
     query: str = ""
     unretrieved: Mapping[str, float] = field(default_factory=dict)
     has_pool: bool = False
+    extras: Mapping[str, np.ndarray] = field(default_factory=dict)
+    origin: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         docs = _frozen(self.docs, object)
@@ -53,6 +59,16 @@ class RankedList:
                 raise ValueError(f"{len(docs)} documents but {len(scores)} scores")
             object.__setattr__(self, "scores", scores)
         object.__setattr__(self, "unretrieved", dict(self.unretrieved))
+        extras = {str(name): _frozen(values, object) for name, values in self.extras.items()}
+        for name, values in extras.items():
+            if len(values) != len(docs):
+                raise ValueError(f"{len(docs)} documents but {len(values)} cells in column {name!r}")
+        object.__setattr__(self, "extras", extras)
+        if self.origin is not None:
+            origin = _frozen(self.origin, np.int64)
+            if len(origin) != len(docs):
+                raise ValueError(f"{len(docs)} documents but {len(origin)} origins")
+            object.__setattr__(self, "origin", origin)
 
     @classmethod
     def from_grades(cls, grades: Sequence[float], query: str = "") -> RankedList:
@@ -69,6 +85,9 @@ class RankedList:
         same_scores = (self.scores is None) == (other.scores is None) and (
             self.scores is None or np.array_equal(self.scores, other.scores, equal_nan=True)
         )
+        same_origin = (self.origin is None) == (other.origin is None) and (
+            self.origin is None or np.array_equal(self.origin, other.origin)
+        )
         return (
             self.query == other.query
             and self.has_pool == other.has_pool
@@ -76,11 +95,19 @@ class RankedList:
             and np.array_equal(self.docs, other.docs)
             and np.array_equal(self.grades, other.grades, equal_nan=True)
             and same_scores
+            and list(self.extras) == list(other.extras)
+            and all(np.array_equal(v, other.extras[k]) for k, v in self.extras.items())
+            and same_origin
         )
 
     __hash__ = None  # type: ignore[assignment]
 
     # ---- what the scoring needs -------------------------------------------------------------
+    @property
+    def extra_columns(self) -> tuple[str, ...]:
+        """Names of the file's other columns carried with the rows, in file order."""
+        return tuple(self.extras)
+
     @property
     def judged(self) -> np.ndarray:
         """True where the document has a grade."""
@@ -120,6 +147,8 @@ class RankedList:
             docs=self.docs[order],
             grades=self.grades[order],
             scores=None if self.scores is None else self.scores[order],
+            extras={name: values[order] for name, values in self.extras.items()},
+            origin=None if self.origin is None else self.origin[order],
         )
 
     def reordered(self, order: Sequence[int] | np.ndarray) -> RankedList:
@@ -167,21 +196,34 @@ class RankedList:
     def inserted(
         self, row: int, docs: Sequence[str], grades: Sequence[float],
         scores: Sequence[float] | None = None,
+        extras: Mapping[str, Sequence[str]] | None = None,
     ) -> RankedList:
-        """Rows inserted before `row`. Judged-but-unretrieved documents leave the unretrieved set."""
+        """Rows inserted before `row`, with blank extra cells unless `extras` gives them.
+        Judged-but-unretrieved documents leave the unretrieved set."""
         docs = np.asarray(list(docs), dtype=object)
         grades = np.asarray(list(grades), dtype=float)
+        n = len(docs)
+        if not n:
+            return self
+        at = [row] * n
         unretrieved = {d: g for d, g in self.unretrieved.items() if d not in set(docs)}
         new_scores = None
         if self.scores is not None:
-            fill = np.full(len(docs), np.nan) if scores is None else np.asarray(scores, float)
-            new_scores = np.insert(self.scores, [row] * len(docs), fill) if len(docs) else self.scores
+            fill = np.full(n, np.nan) if scores is None else np.asarray(scores, float)
+            new_scores = np.insert(self.scores, at, fill)
+        given = extras or {}
+        new_extras = {
+            name: np.insert(values, at, np.asarray(list(given.get(name, [""] * n)), dtype=object))
+            for name, values in self.extras.items()
+        }
         return replace(
             self,
-            docs=np.insert(self.docs, [row] * len(docs), docs) if len(docs) else self.docs,
-            grades=np.insert(self.grades, [row] * len(docs), grades) if len(docs) else self.grades,
+            docs=np.insert(self.docs, at, docs),
+            grades=np.insert(self.grades, at, grades),
             scores=new_scores,
             unretrieved=unretrieved,
+            extras=new_extras,
+            origin=None if self.origin is None else np.insert(self.origin, at, -1),
         )
 
     def removed(self, rows: Iterable[int]) -> RankedList:

@@ -12,8 +12,10 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.core import csv_reader, trec_reader
-from ndcg_gui.core.dataset import Dataset, group_codes
-from ndcg_gui.core.errors import InputError, shown
+from ndcg_gui.core.csv_reader import CsvLayout
+from ndcg_gui.core.dataset import ORIGIN, Dataset, group_codes
+from ndcg_gui.core.errors import InputError, NeedsQrels, shown
+from ndcg_gui.core.file_format import FileFormat, line_ending_of, record_query_codes
 from ndcg_gui.core.source import (
     LINE_BREAK,
     Cancel,
@@ -41,11 +43,15 @@ def load(
     qrels: str | Path | None = None,
     cancel: Cancel = None,
     progress: Progress = None,
+    need_grades: bool = True,
 ) -> Dataset:
     """Read a ranked-list file (CSV/TSV, TREC run, or qrels alone) and optionally its qrels.
 
     With qrels, every grade comes from them (a CSV's own grade column is then not used), and the
     judged pool makes `Dataset.ranked_list(q).unretrieved` and the "judged" ideal ranking possible.
+    A TREC run holds no grades: without qrels it is refused (`NeedsQrels`) unless `need_grades`
+    is False (then every document is unjudged). The files' formats are kept on the dataset
+    (`Dataset.file_format`, `qrels_format`) so a save rewrites only what was edited.
 
     cancel    called now and then; returning True stops the load with `LoadCancelled`.
     progress  called with the fraction done (0..1).
@@ -54,15 +60,16 @@ def load(
     report = progress or (lambda _f: None)
     source = read_source(path, cancel, lambda f: report(0.3 * f))
     kind = sniff(source)
-    pool = None
+    pool = qsource = None
     if qrels is not None:
         qsource = read_source(qrels, cancel)
-        pool = _read_pool(qsource, cancel)
+        pool, qlayout = _read_pool(qsource, cancel)
         check_cancel(cancel, source.path)
     report(0.4)
     source.progress = lambda f: report(0.4 + 0.4 * f)
+    layout = None
     if kind == "csv":
-        run = csv_reader.read_csv(source, need_grade=pool is None, cancel=cancel)
+        run, layout = csv_reader.read_table(source, need_grade=pool is None, cancel=cancel)
     elif kind == "trec_run":
         run = trec_reader.read_run(source, cancel)
     else:
@@ -71,34 +78,71 @@ def load(
             pool = run
     report(0.8)
     check_cancel(cancel, source.path)
-    run = _finish(source, run, qsource if qrels is not None else source, pool, kind)
-    columns = ["query", "doc", "grade"] + (["score"] if "score" in run else [])
+    pool_is_run = pool is run
+    run = _finish(source, run, qsource or source, pool, kind)
+    if kind == "trec_run" and pool is None and need_grades:  # checked last: the file's faults first
+        raise NeedsQrels.of(source.path)
+    extras = layout.extras if layout is not None else ()
+    columns = ["query", "doc", "grade"] + (["score"] if "score" in run else []) + ["_record", *extras]
+    run = run[columns].rename(columns={"_record": ORIGIN})
+    file_format = _file_format(source, kind, run, layout)
+    qrels_format = file_format if pool_is_run else None
     if pool is not None:
-        pool = pool[["query", "doc", "grade"]].reset_index(drop=True)
+        if pool_is_run:
+            pool = run[["query", "doc", "grade", ORIGIN]]
+        else:
+            pool = pool[["query", "doc", "grade", "_record"]].rename(columns={"_record": ORIGIN})
+            pool = pool.reset_index(drop=True)
+        if qsource is not None:
+            qrels_format = _file_format(qsource, sniff(qsource), pool, qlayout)
     dataset = Dataset(
-        run[columns],
+        run,
         pool,
         path=Path(path),
         qrels_path=Path(qrels) if qrels is not None else None,
         kind=kind,  # type: ignore[arg-type]
         tag=trec_reader.run_tag(source) if kind == "trec_run" else None,
+        extra_columns=extras,
+        file_format=file_format,
+        qrels_format=qrels_format,
     )
     report(1.0)
     return dataset
 
 
-def _read_pool(source: Source, cancel: Cancel) -> pd.DataFrame:
+def _file_format(source: Source, kind: str, rows: pd.DataFrame, layout: CsvLayout | None) -> FileFormat:
+    """The record of how `source` is written, with the query of each of its records."""
+    codes, queries = group_codes(rows["query"].to_numpy(dtype=object))
+    ending, final = line_ending_of(source.data)
+    common = {
+        "data": source.data, "encoding": source.encoding, "file_encoding": source.file_encoding,
+        "bom": source.bom, "line_ending": ending, "final_newline": final,
+        "record_query": record_query_codes(rows[ORIGIN].to_numpy(np.int64), codes, len(queries)),
+        "queries": tuple(str(q) for q in queries),
+    }
+    if layout is None:  # TREC
+        fields = trec_reader.RUN_SHAPE if kind == "trec_run" else trec_reader.QRELS_SHAPE
+        return FileFormat(kind, delimiter=trec_reader.separator(source), columns=tuple(fields.split()),
+                          **common)  # type: ignore[arg-type]
+    return FileFormat(
+        "csv", delimiter=layout.delimiter, columns=layout.columns, header=layout.header,
+        quote_all=layout.quote_all, decimal_comma=layout.decimal_comma, blank_rows=layout.blank_rows,
+        **common,
+    )
+
+
+def _read_pool(source: Source, cancel: Cancel) -> tuple[pd.DataFrame, CsvLayout | None]:
     """Judgments from a TREC qrels file, or a CSV with query, doc and grade columns."""
     kind = sniff(source)
     if kind == "qrels":
-        return trec_reader.read_qrels(source, cancel)
+        return trec_reader.read_qrels(source, cancel), None
     if kind == "trec_run":
         raise source.error(
             f"is a TREC run, not qrels; expected lines of {trec_reader.QRELS_SHAPE}", 1
         )
-    frame = csv_reader.read_csv(source, need_grade=True, cancel=cancel)
+    frame, layout = csv_reader.read_table(source, need_grade=True, cancel=cancel)
     frame = frame[~frame["grade"].isna()]
-    return frame[["query", "doc", "grade", "_record"]]
+    return frame[["query", "doc", "grade", "_record"]], layout
 
 
 def _finish(
@@ -290,4 +334,4 @@ def _check_duplicates(
     )
 
 
-__all__ = ["InputError", "load", "sniff"]
+__all__ = ["InputError", "NeedsQrels", "load", "read_source", "sniff"]

@@ -29,12 +29,18 @@ _CONTROL = bytes(range(0, 9)) + bytes(range(14, 27)) + bytes(range(28, 32))
 
 @dataclass
 class Source:
-    """The bytes of one input file (UTF-8, or a single-byte encoding; BOM removed)."""
+    """The bytes of one input file (UTF-8, or a single-byte encoding; BOM removed).
+
+    `bom` is the byte-order mark the file started with (b"" for none) and `file_encoding` the
+    encoding of the file itself: a UTF-16 file is converted to UTF-8 `data` when read, and a save
+    converts it back."""
 
     path: Path
     data: bytes
     encoding: str
     _text: str | None = None
+    bom: bytes = b""
+    file_encoding: str = ""
     progress: Progress = None  # told the fraction of lines parsed so far
     _lines: int | None = None
     _done: float = 0.0
@@ -61,32 +67,50 @@ class Source:
         return InputError(message, self.path, line, column)
 
     def records(
-        self, delimiter: str | None = None, comments: bool = False
+        self, delimiter: str | None = None, comments: bool = False, blank_rows: bool = False
     ) -> Iterator[tuple[int, list[str]]]:
         """(line number, fields) of each record as pandas' C parser sees them: lines of only
         spaces and tabs skipped (a tab counts when it is the delimiter), `#` lines skipped when
         `comments`; `delimiter` None splits on runs of spaces and tabs. Quoted fields (which may
-        span lines) are honoured for a one-character delimiter."""
+        span lines) are honoured for a one-character delimiter. With `blank_rows` (a one-column
+        file, where an empty cell is a blank line) blank lines after the first record are records."""
+        for first, _last, fields in self.record_lines(delimiter, comments, blank_rows):
+            yield first, fields
+
+    def record_lines(
+        self, delimiter: str | None = None, comments: bool = False, blank_rows: bool = False
+    ) -> Iterator[tuple[int, int, list[str]]]:
+        """`records`, with the last line of each record too (a quoted field may span lines)."""
+        started = False
         if delimiter is not None and '"' in self.text:
             reader = csv.reader(io.StringIO(self.text, newline=""), delimiter=delimiter)
             start = 1
             for fields in reader:
                 line, start = start, reader.line_num + 1
                 if not fields or (len(fields) == 1 and is_blank(fields[0], delimiter)):
-                    continue
-                yield line, fields
+                    if not (blank_rows and started):
+                        continue
+                    fields = [""]
+                started = True
+                yield line, reader.line_num, fields
             return
         for number, raw in enumerate(lines(self.text), start=1):
-            if is_blank(raw, delimiter) or (comments and raw.lstrip(" \t").startswith("#")):
+            if is_blank(raw, delimiter):
+                if not (blank_rows and started):
+                    continue
+                yield number, number, [""]
                 continue
-            yield number, (raw.split(delimiter) if delimiter is not None else split_whitespace(raw))
+            if comments and raw.lstrip(" \t").startswith("#"):
+                continue
+            started = True
+            yield number, number, (raw.split(delimiter) if delimiter is not None else split_whitespace(raw))
 
     def record(
-        self, index: int, delimiter: str | None = None, comments: bool = False
+        self, index: int, delimiter: str | None = None, comments: bool = False, blank_rows: bool = False
     ) -> tuple[int | None, list[str]]:
         """Line number and fields of record `index` (0-based, the header being record 0);
         (None, []) if the count went past the end (a message then names no line)."""
-        for i, found in enumerate(self.records(delimiter, comments)):
+        for i, found in enumerate(self.records(delimiter, comments, blank_rows)):
             if i == index:
                 return found
         return None, []
@@ -143,20 +167,23 @@ def read_source(path: str | Path, cancel: Cancel = None, progress: Progress = No
 
 def decode(path: Path, data: bytes) -> Source:
     """Pick the encoding: UTF-16 with a BOM, UTF-8 (BOM or not), else Windows-1252 / Latin-1."""
+    bom, file_encoding = b"", ""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        bom = data[:2]
+        file_encoding = "utf-16-le" if bom == codecs.BOM_UTF16_LE else "utf-16-be"
         try:
-            data = data.decode("utf-16").encode("utf-8")
+            data = data[2:].decode(file_encoding).encode("utf-8")
         except UnicodeDecodeError:
             raise InputError("starts like UTF-16 text but is not valid UTF-16", path) from None
-    if data.startswith(codecs.BOM_UTF8):
+    elif data.startswith(codecs.BOM_UTF8):
+        bom = codecs.BOM_UTF8
         data = data[len(codecs.BOM_UTF8):]
     if not _NOT_SPACE.search(data):  # (data.strip() would copy a big file)
         raise InputError("the file is empty", path)
     _check_text(path, data)
-    for encoding in ("utf-8", "cp1252"):
-        if _decodes(data, encoding):
-            return Source(path, data, encoding)
-    return Source(path, data, "latin-1")  # decodes any byte: a wrong letter beats a refusal
+    encoding = next((e for e in ("utf-8", "cp1252") if _decodes(data, e)), "latin-1")
+    # latin-1 decodes any byte: a wrong letter beats a refusal (and it writes every byte back).
+    return Source(path, data, encoding, bom=bom, file_encoding=file_encoding or encoding)
 
 
 def _decodes(data: bytes, encoding: str) -> bool:

@@ -18,7 +18,6 @@ from ndcg_gui.core.source import Cancel, Source, check_cancel
 
 RUN_SHAPE = "qid Q0 docno rank score tag"
 QRELS_SHAPE = "qid iter docno grade"
-_FIRST_IS_COMMENT = re.compile(rb"\s*#")
 _COMMENT_LINES = re.compile(rb"(?m)^[ \t]*#[^\r\n]*(?:\r\n|\r|\n|$)")
 _CHUNK_ROWS = 1_000_000
 
@@ -31,8 +30,11 @@ def _is_number(text: str) -> bool:
 
 
 def shape_of(fields: list[str]) -> str | None:
-    """'trec_run' or 'qrels' when a line's whitespace-separated fields have that shape."""
+    """'trec_run' or 'qrels' when a line's whitespace-separated fields have that shape (a run line
+    that lacks its tag too, so the reader can say so)."""
     if len(fields) >= 6 and _is_number(fields[3]) and _is_number(fields[4]):
+        return "trec_run"
+    if len(fields) == 5 and fields[1] == "Q0" and _is_number(fields[3]) and _is_number(fields[4]):
         return "trec_run"
     if len(fields) == 4 and _is_number(fields[3]) and (_is_number(fields[1]) or fields[1] == "Q0"):
         return "qrels"
@@ -41,8 +43,9 @@ def shape_of(fields: list[str]) -> str | None:
 
 def read_run(source: Source, cancel: Cancel = None) -> pd.DataFrame:
     """Columns query, doc, score, grade (all NaN: a run holds no judgments), `_record`."""
-    # The rank field is not read: trec_eval ranks by score and ignores it too.
-    frame = _parse(source, 6, {0: "query", 2: "doc", 4: "score"}, cancel, "trec_run")
+    # The rank field is not read: trec_eval ranks by score and ignores it too. The tag is read
+    # only to check it is there (trec_eval refuses a line without it).
+    frame = _parse(source, 6, {0: "query", 2: "doc", 4: "score", 5: "tag"}, cancel, "trec_run")
     return pd.DataFrame(
         {
             "query": frame["query"].to_numpy(dtype=object),
@@ -52,6 +55,14 @@ def read_run(source: Source, cancel: Cancel = None) -> pd.DataFrame:
             "_record": np.arange(len(frame)),
         }
     )
+
+
+def separator(source: Source) -> str:
+    """The column separator of the first record: a tab or a space (for lines written anew)."""
+    for line in source.data[: 1 << 16].splitlines():
+        if line.strip() and not line.lstrip().startswith(b"#"):
+            return "\t" if b"\t" in line.strip() else " "
+    return " "
 
 
 def run_tag(source: Source) -> str | None:
@@ -85,9 +96,13 @@ def _parse(
     twice as fast as runs of whitespace; if that finds any bad line, the general pattern decides.
     """
     data = source.data
-    if _FIRST_IS_COMMENT.match(data) or b"\n#" in data:
+    if b"#" in data:  # comment lines, indented ones too (a "#" inside an id is left alone)
         data = _COMMENT_LINES.sub(b"", data)
-    numbers = [name for name in columns.values() if name not in ("query", "doc")]
+    numbers = [name for name in columns.values() if name not in ("query", "doc", "tag")]
+    first = next((line.split() for line in data[: 1 << 16].splitlines() if line.strip()), [])
+    if len(first) < width:  # a first line short of a field: said here, as pandas' message is not ours
+        line, fields = source.record(0, None, comments=True)
+        raise source.error(describe_line(fields, kind), line)
     head = data[: 1 << 20]
     single = not (b"\t" in head or b"  " in head or b"\n " in head or head.startswith(b" "))
     for sep in ([" "] if single else []) + [r"\s+"]:
@@ -98,6 +113,8 @@ def _parse(
             bad |= ~np.isfinite(frame[name].to_numpy(float))
         if sep == " ":  # a stray double space would shift fields: an id left empty shows it
             bad |= frame["query"].isna().to_numpy() | frame["doc"].isna().to_numpy()
+        if "tag" in frame:  # a line one field short
+            bad |= frame["tag"].isna().to_numpy()
         if not bad.any():
             return frame
     _raise_first(source, bad, kind)
@@ -117,7 +134,8 @@ def _read(
             header=None,
             names=range(max(width, len(first))),
             usecols=list(columns),
-            dtype={c: object for c, name in columns.items() if name in ("query", "doc")},
+            dtype={c: object if name in ("query", "doc") else "category"
+                   for c, name in columns.items() if name in ("query", "doc", "tag")},
             keep_default_na=False,
             na_values=[""],
             quoting=csv.QUOTE_NONE,  # a quote is an ordinary character in TREC files
@@ -160,7 +178,9 @@ def describe_line(fields: list[str], kind: str) -> str:
         shape, need = QRELS_SHAPE, 4
         numbers = {3: "grade"}
     if len(fields) < need:
-        return f"{len(fields)} fields, but a TREC {_what(kind)} line has {need}: {shape}"
+        missing = " (the tag is missing, and trec_eval refuses such a line)" if len(fields) == 5 and \
+            kind == "trec_run" else ""
+        return f"{len(fields)} fields, but a TREC {_what(kind)} line has {need}: {shape}{missing}"
     for i, name in numbers.items():
         if not _is_number(fields[i]):
             return f"{name} {shown(fields[i])} (field {i + 1}) is not a finite number; expected {shape}"

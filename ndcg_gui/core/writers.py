@@ -1,7 +1,9 @@
 """Saving ranked lists (CSV, TREC run, qrels) and exporting metric tables, atomically.
 
 Every write goes to a temporary file in the target's folder and is renamed over the target only
-when complete, so a failure never leaves a half-written file where the user's file was.
+when complete, so a failure never leaves a half-written file where the user's file was. A loaded
+file is written back in its own format, with only the edited queries' lines rewritten
+(`csv_writer`, `trec_writer`).
 Text cells that a spreadsheet would run as a formula (starting with = + - @) get a leading `'`;
 numbers are written as they are, and the CSV reader removes the quote again.
 """
@@ -10,67 +12,61 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import math
+import io
 import os
-import re
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
-import numpy as np
 import pandas as pd
 
 from ndcg_gui.core.config import MetricConfig, TiesName
+from ndcg_gui.core.csv_writer import csv_bytes, protect
 from ndcg_gui.core.dataset import Dataset
-from ndcg_gui.core.errors import InputError, shown
+from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.ranked_list import RankedList
-
-_FORMULA = re.compile(r"^'*[=+\-@]")
-_WHITESPACE = re.compile(r"\s")
-
-
-def protect(cell: str) -> str:
-    """A text cell made safe to open in a spreadsheet; numbers and plain text unchanged."""
-    if _FORMULA.match(cell) and not _is_number(cell):
-        return "'" + cell
-    return cell
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def fmt(x: float) -> str:
-    """A number written so it reads back exactly: whole numbers without '.0', NaN as empty."""
-    x = float(x)
-    if math.isnan(x):
-        return ""
-    if x.is_integer() and abs(x) < 1e15:
-        return str(int(x))
-    return repr(x)
+from ndcg_gui.core.trec_writer import fmt, qrels_bytes, run_bytes
 
 
 def atomic_write(path: str | Path, write: Callable[[TextIO], None]) -> None:
-    """Call `write` on a temporary text file next to `path`, then rename it over `path`."""
+    """Call `write` on a temporary UTF-8 text file next to `path`, then rename it over `path`."""
+
+    def write_bytes(f: BinaryIO) -> None:
+        text = io.TextIOWrapper(f, encoding="utf-8", newline="")
+        write(text)
+        text.flush()
+        text.detach()  # leaves `f` open, to be synced and closed by the caller
+
+    atomic_write_bytes(path, write_bytes)
+
+
+def atomic_write_bytes(path: str | Path, write: Callable[[BinaryIO], None] | bytes) -> None:
+    """Write to a temporary file in the target's folder, sync it, then rename it over the target:
+    a failure at any point leaves the old file as it was. A symbolic link is followed (its target
+    is replaced and the link kept); a replaced file keeps its permissions, a new one gets the
+    usual ones (0666 less the umask)."""
     path = Path(path)
-    if path.is_dir():
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    if target.is_dir():
         raise InputError("is a folder; choose a file name to write", path)
-    folder = path.parent if str(path.parent) else Path(".")
+    folder = target.parent if str(target.parent) else Path(".")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:
         raise InputError(f"cannot write here: {exc.strerror or exc}", path) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            write(f)
-        with contextlib.suppress(OSError):  # keep the permissions of the file being replaced
-            os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask())
-        os.replace(tmp, path)
+        with os.fdopen(fd, "wb") as f:
+            if isinstance(write, bytes):
+                f.write(write)
+            else:
+                write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        with contextlib.suppress(OSError):
+            mode = target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~umask()
+            os.chmod(tmp, mode)
+        os.replace(tmp, target)
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -81,8 +77,14 @@ def atomic_write(path: str | Path, write: Callable[[TextIO], None]) -> None:
         raise
 
 
-def _umask() -> int:
-    mask = os.umask(0)
+def umask() -> int:
+    """The process's umask, read without changing it where the system tells it (Linux); elsewhere
+    set and restored at once."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)
     os.umask(mask)
     return mask
 
@@ -110,80 +112,32 @@ def _as_dataset(data: Dataset | RankedList) -> Dataset:
 
 
 def write_csv(data: Dataset | RankedList, path: str | Path, queries: Sequence[str] | None = None) -> None:
-    """Ranked lists as CSV: query (when there is more than one, or it has a name), rank, doc,
-    grade (empty = unjudged) and score when known. `queries` limits it to some queries."""
-    dataset = _as_dataset(data)
-    run = dataset.run
-    if queries is not None:
-        run = run[run["query"].isin(list(queries))]
-    rank = run.groupby("query", sort=False).cumcount().to_numpy() + 1
-    with_query = run["query"].nunique() > 1 or (len(run) and run["query"].iloc[0] != "")
-    header, columns = [], []
-    if with_query:
-        header.append("query")
-        columns.append(_texts(run["query"]))
-    header += ["rank", "doc", "grade"]
-    columns += [_numbers(rank), _texts(run["doc"]), _numbers(run["grade"])]
-    if "score" in run:
-        header.append("score")
-        columns.append(_numbers(run["score"]))
-    _write_rows(path, header, zip(*columns, strict=True))
+    """Ranked lists as CSV. A loaded CSV keeps its format (header names and order, delimiter,
+    quoting, encoding, decimal comma, line endings, extra columns) and the lines of every query
+    that was not edited; otherwise the columns are query (when there is more than one, or it has
+    a name), rank, doc, grade (empty = unjudged), score when known, and the extra columns.
+    `queries` limits it to some queries (then in that standard layout)."""
+    atomic_write_bytes(path, csv_bytes(_as_dataset(data), queries))
 
 
 def write_trec_run(data: Dataset | RankedList, path: str | Path, tag: str | None = None) -> None:
-    """A TREC run (`qid Q0 docno rank score tag`). A query's scores are kept when they already put
-    its documents in their current order under trec_eval's rules; otherwise (a reordered or typed
+    """A TREC run (`qid Q0 docno rank score tag`). A loaded run keeps its separator and the lines
+    of every query that was not edited. A query's scores are kept when they already put its
+    documents in their current order under trec_eval's rules; otherwise (a reordered or typed
     list) descending scores n, n-1, ... are written for that query only, so trec_eval sees every
     list in the order it has here. The tag is `tag`, else the one the run was read with, else
     "ndcg-gui"."""
-    dataset = _as_dataset(data)
-    run = dataset.run
-    tag = tag or dataset.tag or "ndcg-gui"
-    query, doc = run["query"].astype(str), run["doc"].astype(str)
-    for what, values in (("query", query), ("document", doc)):
-        bad = values.str.contains(_WHITESPACE) | (values == "")
-        if what == "query":  # a line starting with # would be read back as a comment
-            bad |= values.str.startswith("#")
-        if bad.any():
-            raise InputError(
-                f"{what} id {shown(values[bad].iloc[0])} cannot be written to a TREC run: "
-                "ids there must be non-empty, without spaces, and a query id cannot start with #",
-                path,
-            )
-    pos = run.groupby("query", sort=False).cumcount().to_numpy()
-    size = run.groupby("query", sort=False)["doc"].transform("size").to_numpy()
-    rescored = (size - pos).astype(float)
-    if "score" in run:
-        score = run["score"].to_numpy(float)
-        score = np.where(_out_of_trec_order(run["query"], doc, score), rescored, score)
-    else:
-        score = rescored
-    lines = [
-        f"{q} Q0 {d} {r} {fmt(s)} {tag}\n"
-        for q, d, r, s in zip(query, doc, (pos + 1).tolist(), score.tolist(), strict=True)
-    ]
-    atomic_write(path, lambda f: f.writelines(lines))
-
-
-def _out_of_trec_order(query: pd.Series, doc: pd.Series, score: np.ndarray) -> np.ndarray:
-    """True on every row of a query whose rows sorting by (score desc, docno desc) would move, or
-    that lacks a score (rows grouped by query)."""
-    qc, _ = pd.factorize(query, sort=False)
-    doc_rank, _ = pd.factorize(doc, sort=True)  # code point order = UTF-8 byte order
-    order = np.lexsort((-doc_rank, -np.nan_to_num(score, nan=-np.inf), qc))
-    moved = order != np.arange(len(order))
-    return np.isin(qc, np.unique(qc[moved | np.isnan(score)]))
+    try:
+        text = run_bytes(_as_dataset(data), tag)
+    except InputError as err:  # an id the format cannot hold: said of the file being written
+        raise InputError(err.message, path) from None
+    atomic_write_bytes(path, text)
 
 
 def write_qrels(data: Dataset | RankedList, path: str | Path) -> None:
-    """TREC qrels (`qid 0 docno grade`): the judged pool, or the lists' judged rows without one."""
-    dataset = _as_dataset(data)
-    pool = dataset.qrels if dataset.qrels is not None else dataset.run[~dataset.run["grade"].isna()]
-    lines = [
-        f"{q} 0 {d} {fmt(g)}\n"
-        for q, d, g in zip(pool["query"], pool["doc"], pool["grade"].tolist(), strict=True)
-    ]
-    atomic_write(path, lambda f: f.writelines(lines))
+    """TREC qrels (`qid 0 docno grade`): the judged pool, or the lists' judged rows without one.
+    Loaded TREC qrels keep their lines for every query whose judgments were not edited."""
+    atomic_write_bytes(path, qrels_bytes(_as_dataset(data)))
 
 
 # ---- metric tables --------------------------------------------------------------------------
@@ -225,3 +179,9 @@ def write_summary_csv(
 ) -> None:
     """One row per query: query, n_docs, n_judged, dcg, idcg, ndcg at k (see `Dataset.summary`)."""
     write_frame(dataset.summary(k, config, ties), path)
+
+
+__all__ = [
+    "atomic_write", "atomic_write_bytes", "fmt", "metrics_table", "protect", "write_csv", "write_frame",
+    "write_metrics_csv", "write_qrels", "write_summary_csv", "write_trec_run",
+]

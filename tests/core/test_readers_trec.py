@@ -30,8 +30,16 @@ def write(tmp_path, text, name):
     return path
 
 
-def test_run_without_qrels_opens_all_unjudged(tmp_path):
-    dataset = load(write(tmp_path, RUN, "run.txt"))
+def test_a_run_without_qrels_is_refused_with_one_line_naming_the_qrels(tmp_path):
+    from ndcg_gui.core.errors import NeedsQrels
+
+    with pytest.raises(NeedsQrels) as caught:
+        load(write(tmp_path, RUN, "run.txt"))
+    assert str(caught.value) == "run.txt: is a TREC run, which holds no grades: give its qrels too"
+
+
+def test_run_without_qrels_opens_all_unjudged_when_asked(tmp_path):
+    dataset = load(write(tmp_path, RUN, "run.txt"), need_grades=False)
     assert dataset.kind == "trec_run" and not dataset.has_pool
     assert dataset.queries() == ["301", "302"]
     rl = dataset.ranked_list("301")
@@ -60,7 +68,8 @@ def test_qrels_alone_opens_as_lists_of_judged_documents(tmp_path):
 
 
 def test_tab_separated_run_and_crlf(tmp_path):
-    dataset = load(write(tmp_path, "1\tQ0\td\t1\t0.5\tt\r\n1\tQ0\te\t2\t0.7\tt\r\n", "run.tsv"))
+    text = "1\tQ0\td\t1\t0.5\tt\r\n1\tQ0\te\t2\t0.7\tt\r\n"
+    dataset = load(write(tmp_path, text, "run.tsv"), need_grades=False)
     assert list(dataset.ranked_list("1").docs) == ["e", "d"]
 
 
@@ -112,7 +121,7 @@ _ROW = st.tuples(
 def test_order_is_trec_evals_whatever_the_file_order(tmp_path, rows):
     path = tmp_path / "run.txt"
     path.write_text("".join(f"{q} Q0 {d} {i} {s} t\n" for i, (q, d, s) in enumerate(rows)))
-    dataset = load(path)
+    dataset = load(path, need_grades=False)
     first_seen = list(dict.fromkeys(q for q, _, _ in rows))
     assert dataset.queries() == first_seen
     for q in first_seen:
@@ -128,7 +137,7 @@ def test_irregular_spacing_after_the_first_megabyte(tmp_path, odd):
     # The fast single-space parse must not mistake a shifted line for a good one.
     regular = "".join(f"1 Q0 doc{i} {i} {1 / (i + 1)} t\r\n" for i in range(40_000))
     path = write(tmp_path, regular + odd + "\n", "run.txt")
-    dataset = load(path)
+    dataset = load(path, need_grades=False)
     assert dataset.queries() == ["1", "7"]
     assert list(dataset.ranked_list("7").docs) == [odd.split()[2]]
     assert len(dataset.ranked_list("1")) == 40_000
@@ -137,7 +146,7 @@ def test_irregular_spacing_after_the_first_megabyte(tmp_path, odd):
 def test_ties_between_very_long_ids(tmp_path):
     long = ["x" * 150 + c for c in "bca"]
     path = write(tmp_path, "".join(f"1 Q0 {d} 1 0.5 t\n" for d in long), "run.txt")
-    assert list(load(path).ranked_list("1").docs) == sorted(long, reverse=True)
+    assert list(load(path, need_grades=False).ranked_list("1").docs) == sorted(long, reverse=True)
 
 
 def test_hash_collisions_fall_back_to_exact_matching(tmp_path, monkeypatch):
@@ -170,7 +179,7 @@ def test_trec_evals_own_truncated_run_loads():
 
     from ndcg_gui.core.readers import load
 
-    folder = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "trec_eval_test"
+    folder = Path(__file__).resolve().parents[1] / "data" / "trec_eval"
     ds = load(folder / "results.trunc", folder / "qrels.test")
     assert set(ds.queries()) >= {"301", "303"}
 
@@ -180,4 +189,4 @@ def test_extra_fields_on_the_first_line_are_ignored(tmp_path):
 
     path = tmp_path / "x.run"
     path.write_text("q1 Q0 d1 1 2.0 tag junk\nq1 Q0 d2 2 1.0 tag\n")
-    assert load(path).ranked_list("q1").docs.tolist() == ["d1", "d2"]
+    assert load(path, need_grades=False).ranked_list("q1").docs.tolist() == ["d1", "d2"]

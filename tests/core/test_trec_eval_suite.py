@@ -1,4 +1,4 @@
-"""trec_eval's own test suite (../shared/reference/trec_eval_test/): every NDCG line it prints.
+"""trec_eval's own test suite (tests/data/trec_eval/, with its licence): every NDCG line it prints.
 
 `evaluate` with the trec_eval preset must reproduce every `ndcg` and `ndcg_cut_K` value, per topic
 and `all`, of out.test.aq, out.test.aql (graded qrels with -1 grades) and out.test.aqc (a run with a
@@ -13,8 +13,7 @@ import pytest
 
 from ndcg_gui.core import MetricConfig, evaluate, mean_ndcg
 
-# The repository is cloned with shared/ beside it (as in CI).
-SUITE = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "trec_eval_test"
+SUITE = Path(__file__).resolve().parents[1] / "data" / "trec_eval"
 TREC = MetricConfig.preset("trec_eval")
 CUTS = [5, 10, 15, 20, 30, 100, 200, 500, 1000]
 
@@ -22,7 +21,7 @@ CUTS = [5, 10, 15, 20, 30, 100, 200, 500, 1000]
 def suite_file(name: str) -> Path:
     path = SUITE / name
     if not path.is_file():
-        pytest.fail(f"trec_eval test data missing: {path} (clone shared/ beside the repository)")
+        pytest.fail(f"trec_eval test data missing: {path}")
     return path
 
 

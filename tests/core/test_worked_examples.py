@@ -1,4 +1,4 @@
-"""Every figure of ../shared/reference/worked_examples.md, at every rank, to 4 decimals.
+"""Every figure of the worked examples of the NDCG literature (copied here), at every rank, to 4 decimals.
 
 The tables are copied here as text (rank | grade | CG | DCG | IDCG | NDCG) and parsed, so a typo
 in one figure fails exactly one row.

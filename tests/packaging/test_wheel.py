@@ -79,3 +79,27 @@ def test_installed_gui_script_reports_its_version(venv, tmp_path):
 
     out = run([str(venv / "bin" / "ndcg-gui"), "--version"], cwd=tmp_path).stdout
     assert out.split() == ["ndcg-gui", __version__]
+
+
+def test_installed_programs_name_themselves(venv, tmp_path):
+    from ndcg_gui import __version__
+
+    for program in ("ndcg-gui", "ndcg-inspect"):
+        assert run([str(venv / "bin" / program), "--version"], cwd=tmp_path).stdout.split() == [
+            program, __version__]
+        assert run([str(venv / "bin" / program), "--help"], cwd=tmp_path).stdout.startswith(
+            f"usage: {program} ")
+
+
+def test_installed_inspect_prints_every_query_without_a_display(venv, tmp_path):
+    """`ndcg-inspect` of the sample run: one line per query and "all", with no display at all
+    (no QT_QPA_PLATFORM, no DISPLAY): it never imports Qt."""
+    from install_checks import clean_env
+
+    env = {k: v for k, v in clean_env().items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
+    examples = ROOT / "resources" / "examples"
+    out = run([str(venv / "bin" / "ndcg-inspect"), str(examples / "sample.run"), "--qrels",
+               str(examples / "sample.qrels"), "--format", "tsv"], cwd=tmp_path, env=env).stdout
+    lines = out.splitlines()
+    assert lines[0].split("\t") == ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
+    assert lines[-1].startswith("all\t") and len(lines) > 3

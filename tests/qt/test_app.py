@@ -13,7 +13,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
 from ndcg_gui.assets import resource_path
-from ndcg_gui.cli import build_parser
+from ndcg_gui.gui_main import build_parser
 from ndcg_gui.qt import app as gui_app
 from ndcg_gui.qt.window import crash_log
 from ndcg_gui.qt.window.main_window import MainWindow

@@ -1,0 +1,154 @@
+"""How a loaded file was written, kept with the `Dataset` so a save changes only what was edited.
+
+`FileFormat` is a plain record, independent of the parser that filled it: the file's bytes, its
+encoding and line endings, a CSV's delimiter, header and column roles, and which query each record
+belongs to. The writers keep the records of unedited queries byte for byte and rewrite only the
+edited ones in the file's own style (`core.rewrite`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+FormatKind = Literal["csv", "trec_run", "qrels"]
+_CHUNK = 16 << 20
+
+
+@dataclass(frozen=True, eq=False)
+class FileFormat:
+    """One loaded file's format and text.
+
+    kind            "csv", "trec_run" or "qrels"
+    data            the file's bytes after the byte-order mark (a UTF-16 file converted to UTF-8)
+    encoding        the codec of `data`: "utf-8", "cp1252" or "latin-1"
+    file_encoding   the file's own codec ("utf-16-le" for a UTF-16 file; else as `encoding`)
+    bom             the byte-order mark the file started with (b"" for none)
+    line_ending     the file's first line break ("\\n", "\\r\\n" or "\\r"), used for rewritten lines
+    final_newline   whether the last line ends with a line break
+    delimiter       CSV: "," "\\t" ";" or None (runs of spaces); TREC: " " or "\\t" (new lines)
+    columns         CSV: each column's role ("query", "doc", "grade", "score", "rank", "" = extra);
+                    TREC: the run's or qrels' fixed fields
+    header          CSV: the header's cells as spelled, or None when the file has no header
+    quote_all       CSV: every cell is in quotes
+    decimal_comma   CSV: numbers are written with a decimal comma
+    blank_rows      CSV of one column: a blank line is a row (an unjudged document)
+    record_query    the query of each record (index into `queries`; -1: the header, a trailing blank
+                    line…), in the numbering of the readers' records (blank and comment lines skipped)
+    """
+
+    kind: FormatKind
+    data: bytes = field(repr=False)
+    encoding: str = "utf-8"
+    file_encoding: str = "utf-8"
+    bom: bytes = b""
+    line_ending: str = "\n"
+    final_newline: bool = True
+    delimiter: str | None = ","
+    columns: tuple[str, ...] = ()
+    header: tuple[str, ...] | None = None
+    quote_all: bool = False
+    decimal_comma: bool = False
+    blank_rows: bool = False
+    record_query: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32), repr=False)
+    queries: tuple[str, ...] = ()
+
+    def first_records(self) -> Mapping[str, int]:
+        """Each query's first record: where a rewritten query's lines go."""
+        codes, first = np.unique(self.record_query, return_index=True)
+        pairs = zip(codes.tolist(), first.tolist(), strict=True)
+        return {self.queries[c]: int(r) for c, r in pairs if c >= 0}
+
+    @property
+    def encoding_name(self) -> str:
+        """The encoding as a person names it: "UTF-8", "UTF-8 with BOM", "Windows-1252"…"""
+        names = {"utf-8": "UTF-8", "cp1252": "Windows-1252", "latin-1": "Latin-1",
+                 "utf-16-le": "UTF-16 LE", "utf-16-be": "UTF-16 BE"}
+        name = names.get(self.file_encoding, self.file_encoding)
+        return f"{name} with BOM" if self.bom and self.file_encoding == "utf-8" else name
+
+
+def line_ending_of(data: bytes) -> tuple[str, bool]:
+    """The first line break of `data` ("\\n" when it has none) and whether `data` ends with one."""
+    head = data[: 1 << 16]
+    nl, cr = head.find(b"\n"), head.find(b"\r")
+    ending = "\n"
+    if cr >= 0 and (nl < 0 or cr < nl):
+        ending = "\r\n" if head[cr + 1:cr + 2] == b"\n" else "\r"
+    return ending, data.endswith((b"\n", b"\r"))
+
+
+def record_query_codes(records: np.ndarray, query_codes: np.ndarray, n_queries: int) -> np.ndarray:
+    """`FileFormat.record_query` from the record index and query code of every data row."""
+    size = int(records.max()) + 1 if len(records) else 0
+    out = np.full(size, -1, np.int32)
+    out[records] = query_codes
+    return out
+
+
+# ---- where each record is -------------------------------------------------------------------
+def line_bounds(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Start, end of text and end with the line break of every line of `data` (byte offsets;
+    a line break is "\n", "\r\n" or a lone "\r", as the readers count lines)."""
+    arr = np.frombuffer(data, np.uint8)
+    nl_parts, cr_parts = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+    for offset in range(0, len(arr), _CHUNK):  # in pieces: a comparison makes a byte per byte
+        part = arr[offset:offset + _CHUNK]
+        nl_parts.append(np.flatnonzero(part == 10) + offset)
+        cr_parts.append(np.flatnonzero(part == 13) + offset)
+    nl, cr = np.concatenate(nl_parts), np.concatenate(cr_parts)
+    last = max(len(arr) - 1, 0)
+    lone = cr[(cr + 1 > last) | (arr[np.minimum(cr + 1, last)] != 10)] if len(arr) else cr
+    after_cr = (nl > 0) & (arr[np.maximum(nl - 1, 0)] == 13) if len(arr) else nl > 0
+    brk = np.concatenate([nl, lone])
+    text = np.concatenate([np.where(after_cr, nl - 1, nl), lone])
+    order = np.argsort(brk, kind="stable")
+    full, text = brk[order] + 1, text[order]
+    if not len(full) or full[-1] < len(data):  # a last line without a line break
+        full = np.append(full, len(data))
+        text = np.append(text, len(data))
+    starts = np.concatenate([[0], full[:-1]])
+    return starts.astype(np.int64), text.astype(np.int64), full.astype(np.int64)
+
+
+def record_spans(fmt: FileFormat) -> tuple[np.ndarray, np.ndarray]:
+    """Byte offsets (start, end with its line break) of every record of `fmt.data`, numbered as
+    the readers number them: blank lines skipped (kept as rows after the first record when
+    `blank_rows`), `#` lines skipped in TREC files, a quoted CSV field may span lines."""
+    data = fmt.data
+    starts, text_ends, ends = line_bounds(data)
+    if fmt.kind == "csv" and fmt.delimiter is not None and b'"' in data:
+        return _quoted_spans(fmt, starts, ends)
+    blank_chars = b" " if fmt.delimiter == "\t" else b" \t"
+    arr = np.frombuffer(data + b"\n", np.uint8)
+    empty = text_ends == starts
+    first = np.where(empty, 10, arr[starts])
+    indented = ~empty & np.isin(first, np.frombuffer(blank_chars, np.uint8))
+    blank = empty.copy()
+    comment = first == ord("#")
+    for i in np.flatnonzero(indented).tolist():  # few lines start with a space: look at them
+        text = data[starts[i]:text_ends[i]].lstrip(blank_chars)
+        blank[i] = not text
+        comment[i] = text.startswith(b"#")
+    if fmt.kind == "csv":
+        comment[:] = False
+    record = ~blank & ~comment
+    if fmt.blank_rows and record.any():
+        record |= blank & (np.arange(len(record)) > np.flatnonzero(record)[0])
+    keep = np.flatnonzero(record)
+    return starts[keep], ends[keep]
+
+
+def _quoted_spans(fmt: FileFormat, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Record spans of a CSV with quoted fields: the readers' own record walk, in lines."""
+    from ndcg_gui.core.source import Source
+
+    source = Source(path=None, data=fmt.data, encoding=fmt.encoding)  # type: ignore[arg-type]
+    first, last = [], []
+    for a, b, _ in source.record_lines(fmt.delimiter, blank_rows=fmt.blank_rows):
+        first.append(a - 1)
+        last.append(b - 1)
+    return starts[np.asarray(first, np.int64)], ends[np.asarray(last, np.int64)]

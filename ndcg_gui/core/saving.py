@@ -1,0 +1,104 @@
+"""Where a save puts the judgments, and backup copies: the choices a window asks about and a
+script makes itself.
+
+A run or a CSV cannot hold the judged documents a list did not retrieve, so when the judged pool
+is known (qrels were loaded) the judgments go to a qrels file of their own. `judgment_targets`
+lists the places that lose nothing and overwrite nothing unasked; `backup_copy` keeps the old
+qrels before they are replaced.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from ndcg_gui.core.dataset import Dataset
+from ndcg_gui.core.errors import InputError
+
+
+@dataclass(frozen=True)
+class JudgmentTarget:
+    """One place the judgments can be saved.
+
+    kind     "loaded": over the qrels file that was loaded, after a backup copy (`backup_copy`);
+             "beside": a new file next to the saved lists, named after them
+    path     the file the judgments are written to
+    backup   True when the file exists and must be copied to NAME.bak first
+    """
+
+    kind: Literal["loaded", "beside"]
+    path: Path
+    backup: bool = False
+
+
+def judgment_targets(
+    dataset: Dataset,
+    save_path: str | Path,
+    judgments_edited: bool,
+    exists: Callable[[Path], bool] = Path.exists,
+) -> list[JudgmentTarget]:
+    """The places to save `dataset`'s judgments along with its lists at `save_path`, the one to
+    offer first first; [] when there is nothing to save (no judged pool, or a save over the
+    loaded file with no judgment changed: the loaded qrels already hold them).
+
+    The loaded qrels are offered only when a judgment was edited and they are TREC qrels (writing
+    TREC qrels over a CSV of judgments would lose its columns). A new file beside the lists is
+    always offered, never over an existing file: `NAME.qrels`, else `NAME-judgments.qrels`,
+    `NAME-judgments-2.qrels`…"""
+    if not dataset.has_pool:
+        return []
+    save_path = Path(save_path)
+    same_file = dataset.path is not None and _same(save_path, dataset.path)
+    loaded = dataset.qrels_path
+    if same_file and loaded is not None and not judgments_edited:
+        return []
+    targets = [JudgmentTarget("beside", _free_name(save_path, exists))]
+    trec_qrels = dataset.qrels_format is not None and dataset.qrels_format.kind == "qrels"
+    if loaded is not None and judgments_edited and trec_qrels:
+        over = JudgmentTarget("loaded", Path(loaded), backup=exists(Path(loaded)))
+        targets.insert(0 if same_file else 1, over)
+    return targets
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == Path(b).resolve()
+    except OSError:
+        return a == b
+
+
+def _free_name(path: Path, exists: Callable[[Path], bool]) -> Path:
+    candidate, n = path.with_suffix(".qrels"), 1
+    while candidate == path or exists(candidate):
+        n += 1
+        candidate = path.with_name(f"{path.stem}-judgments{'' if n == 2 else f'-{n - 1}'}.qrels")
+    return candidate
+
+
+def backup_copy(path: str | Path) -> Path:
+    """Copy `path` to NAME.bak (NAME.1.bak, NAME.2.bak… when that exists; an existing backup is
+    never overwritten) with its permissions and times; returns the copy's path."""
+    path = Path(path)
+    for n in range(10_000):
+        candidate = path.with_name(f"{path.name}.bak" if n == 0 else f"{path.name}.{n}.bak")
+        try:  # created only if absent: two saves at once cannot overwrite each other's copy
+            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise InputError(f"cannot make a backup copy: {exc.strerror or exc}", path) from None
+        try:
+            with open(path, "rb") as src, os.fdopen(fd, "wb") as dst:
+                shutil.copyfileobj(src, dst)
+            shutil.copystat(path, candidate)
+        except BaseException as exc:
+            candidate.unlink(missing_ok=True)
+            if isinstance(exc, OSError):
+                raise InputError(f"cannot make a backup copy: {exc.strerror or exc}", path) from None
+            raise
+        return candidate
+    raise InputError("cannot make a backup copy: too many backup copies already", path)

@@ -1,0 +1,186 @@
+"""TREC runs and qrels as text.
+
+A loaded run or qrels file keeps every line of the queries that were not edited, byte for byte
+(separator, comments, extra fields and all); an edited query's lines are rewritten, each keeping
+its own spacing and fields where their values did not change (`core.rewrite`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pandas as pd
+
+from ndcg_gui.core.dataset import ORIGIN, Dataset
+from ndcg_gui.core.errors import InputError, shown
+from ndcg_gui.core.file_format import FileFormat
+from ndcg_gui.core.rewrite import Records, cells, field_positions, file_bytes, joined, rewritten_queries
+
+_WHITESPACE = re.compile(r"\s")
+DEFAULT_TAG = "ndcg-gui"
+
+
+def fmt(x: float) -> str:
+    """A number written so it reads back exactly: whole numbers without '.0', NaN as empty."""
+    x = float(x)
+    if math.isnan(x):
+        return ""
+    if x.is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    return repr(x)
+
+
+def out_of_trec_order(query, doc, score: np.ndarray) -> np.ndarray:
+    """True on every row of a query whose rows sorting by (score desc, docno desc) would move, or
+    that lacks a score (rows grouped by query)."""
+    qc, _ = pd.factorize(np.asarray(query, dtype=object), sort=False)
+    # Code point order is UTF-8 byte order, what trec_eval's strcmp sees.
+    doc_rank, _ = pd.factorize(np.asarray(doc, dtype=object), sort=True)
+    order = np.lexsort((-doc_rank, -np.nan_to_num(score, nan=-np.inf), qc))
+    moved = order != np.arange(len(order))
+    return np.isin(qc, np.unique(qc[moved | np.isnan(score)]))
+
+
+def rescored_scores(query, score: np.ndarray, moved: np.ndarray) -> np.ndarray:
+    """`score`, with the rows of each moved query given n, n-1, … 1 (rows grouped by query)."""
+    series = pd.Series(np.asarray(query, dtype=object))
+    pos = series.groupby(series, sort=False).cumcount().to_numpy()
+    size = series.groupby(series, sort=False).transform("size").to_numpy()
+    return np.where(moved, (size - pos).astype(float), score)
+
+
+def check_ids(query, doc) -> None:
+    """An `InputError` for an id that a TREC file cannot hold (empty, with spaces, a query id
+    starting with #, which would read back as a comment)."""
+    for what, ids in (("query", query), ("document", doc)):
+        values = pd.Series(ids, dtype=object).astype(str)
+        bad = values.str.contains(_WHITESPACE) | (values == "")
+        if what == "query":
+            bad |= values.str.startswith("#")
+        if bad.any():
+            raise InputError(
+                f"{what} id {shown(values[bad].iloc[0])} cannot be written to a TREC run: "
+                "ids there must be non-empty, without spaces, and a query id cannot start with #"
+            )
+
+
+# ---- runs -------------------------------------------------------------------------------------
+def run_bytes(dataset: Dataset, tag: str | None = None) -> bytes:
+    """`qid Q0 docno rank score tag` lines. A query's scores are kept when they already put its
+    documents in their current order under trec_eval's rules; otherwise (a reordered or typed
+    list) that query gets descending scores n, n-1, … 1, so trec_eval sees every list in the order
+    it has here. The tag is `tag`, else the run's own, else "ndcg-gui". A loaded run keeps the
+    lines of its unedited queries (only the edited ones are looked at)."""
+    run = dataset.run
+    own = dataset.file_format
+    same_tag = tag is None or tag == dataset.tag
+    tag = tag or dataset.tag or DEFAULT_TAG
+    if own is None or own.kind != "trec_run" or not same_tag or ORIGIN not in run:
+        query, doc = run["query"].astype(str).to_numpy(object), run["doc"].astype(str).to_numpy(object)
+        check_ids(query, doc)
+        raw_scores = run["score"].to_numpy(float) if "score" in run else np.full(len(run), np.nan)
+        score = rescored_scores(query, raw_scores, out_of_trec_order(query, doc, raw_scores))
+        pos = pd.Series(query).groupby(query, sort=False).cumcount().to_numpy()
+        sep = own.delimiter if own is not None and own.kind == "trec_run" and own.delimiter else " "
+        lines = [
+            sep.join((q, "Q0", d, str(r), fmt(s), tag))
+            for q, d, r, s in zip(query, doc, (pos + 1).tolist(), score.tolist(), strict=True)
+        ]
+        return ("".join(line + "\n" for line in lines)).encode("utf-8")
+    records = Records(own)
+    blocks = {}
+    present = set(dataset.queries())
+    for q in rewritten_queries(dataset.queries(), dataset.edited, own):
+        rl = dataset.ranked_list(q) if q in present else None
+        if rl is None or not len(rl):
+            blocks[q] = []  # every line of the query was deleted
+            continue
+        doc = rl.docs.astype(str)
+        check_ids([q], doc)
+        raw = rl.scores if rl.scores is not None else np.full(len(rl), np.nan)
+        codes = np.zeros(len(rl), np.int64)
+        score = rescored_scores(codes, raw, out_of_trec_order(codes, doc, raw))
+        origin = rl.origin if rl.origin is not None else np.full(len(rl), -1)
+        blocks[q] = [
+            _run_line(records.text(int(origin[i])), own, q, doc[i], i + 1, float(score[i]), tag)
+            for i in range(len(rl))
+        ]
+    return file_bytes(own, records, blocks)
+
+
+def _run_line(
+    raw: str | None, own: FileFormat, query: str, doc: str, rank: int, score: float, tag: str
+) -> str:
+    new = {2: doc, 3: str(rank), 4: fmt(score)}
+    if raw is not None:
+        parts = cells(raw, None)
+        where = field_positions(parts, None)
+        if len(where) >= 6 and parts[where[0]] == query:
+            for field, text in new.items():
+                if not _same(parts[where[field]], text, numeric=field != 2):
+                    parts[where[field]] = text
+            return joined(parts, None)
+    return (own.delimiter or " ").join((query, "Q0", doc, str(rank), fmt(score), tag))
+
+
+def _same(old: str, new: str, numeric: bool) -> bool:
+    if not numeric:
+        return old == new
+    try:
+        return float(old) == float(new)
+    except ValueError:
+        return False
+
+
+def _rows_by_query(query: np.ndarray) -> dict[str, np.ndarray]:
+    codes, uniques = pd.factorize(query, sort=False)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.cumsum(np.bincount(codes, minlength=len(uniques)))
+    return {str(q): order[b - c:b] for q, c, b in zip(uniques, np.diff(np.concatenate([[0], bounds])),
+                                                      bounds, strict=True)}
+
+
+# ---- qrels ------------------------------------------------------------------------------------
+def qrels_bytes(dataset: Dataset) -> bytes:
+    """`qid 0 docno grade` lines: the judged pool, or the lists' judged rows without one. A loaded
+    TREC qrels file keeps its lines for unedited queries; an edited query keeps its judgments in
+    the file's order (a changed grade rewritten in place), new ones after them."""
+    pool = dataset.qrels if dataset.qrels is not None else dataset.run[~dataset.run["grade"].isna()]
+    own = dataset.qrels_format
+    query = pool["query"].astype(str).to_numpy(object)
+    doc = pool["doc"].astype(str).to_numpy(object)
+    grade = pool["grade"].to_numpy(float)
+    if own is None or own.kind != "qrels" or dataset.qrels is None or ORIGIN not in pool:
+        sep = own.delimiter if own is not None and own.kind == "qrels" and own.delimiter else " "
+        return "".join(
+            sep.join((q, "0", d, fmt(g))) + "\n" for q, d, g in zip(query, doc, grade.tolist(), strict=True)
+        ).encode("utf-8")
+    records = Records(own)
+    origin = pool[ORIGIN].to_numpy(np.int64)
+    blocks = {}
+    rows = _rows_by_query(query)
+    for q in rewritten_queries(dataset.queries(), dataset.edited, own):
+        if q not in rows:
+            blocks[q] = []  # no judgment left
+        else:
+            mine = rows[q]
+            kept = mine[origin[mine] >= 0]
+            in_file_order = kept[np.argsort(origin[kept], kind="stable")]
+            mine = np.concatenate([in_file_order, mine[origin[mine] < 0]])
+            blocks[q] = [
+                _qrels_line(records.text(int(origin[i])), own, q, doc[i], grade[i]) for i in mine
+            ]
+    return file_bytes(own, records, blocks)
+
+
+def _qrels_line(raw: str | None, own: FileFormat, query: str, doc: str, grade: float) -> str:
+    if raw is not None:
+        parts = cells(raw, None)
+        where = field_positions(parts, None)
+        if len(where) >= 4 and parts[where[0]] == query and parts[where[2]] == doc:
+            if not _same(parts[where[3]], fmt(grade), numeric=True):
+                parts[where[3]] = fmt(grade)
+            return joined(parts, None)
+    return (own.delimiter or " ").join((query, "0", doc, fmt(grade)))

@@ -1,0 +1,81 @@
+"""`ndcg-gui [FILE] [options]`: the window. Its command line is parsed and checked before Qt is
+imported, so `--help`, `--version` and a wrong option answer at once, without a display."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from ndcg_gui.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, needs_qrels_hint
+
+PROG = "ndcg-gui"
+
+_EPILOG = FILES_HELP + """
+
+With no FILE the window opens on a worked example. For exports without a window, use
+ndcg-inspect (same FILE and options). A wrong option or a TREC run without --qrels exits
+with status 2 and a one-line message.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from ndcg_gui.core.config import DEFAULT_K
+
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="NDCG Inspector: load or type a ranked list, reorder it, and see CG, DCG, IDCG "
+        "and NDCG at every rank.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_common(parser, file_required=False, k_help=f"cut-off k (default {DEFAULT_K})")
+    parser.add_argument("--screenshot", metavar="OUT.png", help="save a PNG of the window and exit")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    options = build_parser().parse_args(argv)
+    problem = check(options)
+    if problem is not None:
+        print(f"{PROG}: {problem}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from ndcg_gui.qt.app import run_gui  # Qt only now
+
+    return run_gui(options)
+
+
+def check(options: argparse.Namespace) -> str | None:
+    """What makes the command line unusable before any window: a wrong --preset/--gain/--discount,
+    or a TREC run without --qrels (it holds no grades). Other faults of the file are shown in the
+    window, which then opens on the example."""
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.options import config_from_options
+
+    try:
+        config_from_options(options.preset, options.gain, options.discount)
+    except InputError as err:
+        return str(err)
+    if options.file and not options.qrels and _is_trec_run(Path(options.file)):
+        from ndcg_gui.core.errors import NeedsQrels
+
+        return needs_qrels_hint(str(NeedsQrels.of(options.file)))
+    return None
+
+
+def _is_trec_run(path: Path) -> bool:
+    """Whether the start of `path` reads as a TREC run (any problem: not known, so no)."""
+    from ndcg_gui.core.readers import sniff
+    from ndcg_gui.core.source import decode
+
+    try:
+        with path.open("rb") as f:
+            head = f.read(1 << 16)
+        return sniff(decode(path, head)) == "trec_run"
+    except Exception:  # unreadable, binary…: the window says what is wrong with the file
+        return False
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,164 @@
+"""Writes are atomic (a failure half-way leaves the old file), follow symbolic links, keep file
+modes; backups never overwrite a backup; the judgments go only where a person can be asked."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from ndcg_gui.core import writers
+from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.readers import load
+from ndcg_gui.core.saving import JudgmentTarget, backup_copy, judgment_targets
+
+
+@pytest.fixture
+def loaded(tmp_path):
+    path = tmp_path / "keep.csv"
+    path.write_text("doc;grade;title\na;1;Alpha\nb;2;Beta\n")
+    return path, load(path)
+
+
+class _Full:
+    """A file object that takes `limit` bytes, then fails like a full disk."""
+
+    def __init__(self, f, limit):
+        self.f, self.limit = f, limit
+
+    def write(self, data):
+        if len(data) > self.limit:
+            self.f.write(data[: self.limit])
+            raise OSError(28, "No space left on device")
+        self.limit -= len(data)
+        return self.f.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self.f, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
+
+
+def test_a_save_that_fails_half_way_leaves_the_original_intact(tmp_path, loaded, monkeypatch):
+    path, dataset = loaded
+    before = path.read_bytes()
+    edited = dataset.with_lists({"": dataset.ranked_list("").reordered([1, 0])})
+    real_fdopen = os.fdopen
+    monkeypatch.setattr(writers.os, "fdopen", lambda fd, mode: _Full(real_fdopen(fd, mode), 7))
+    with pytest.raises(InputError, match=r"keep\.csv: cannot write: No space left on device"):
+        writers.write_csv(edited, path)
+    assert path.read_bytes() == before
+    assert os.listdir(tmp_path) == ["keep.csv"]  # no temporary left behind
+
+
+def test_an_interrupted_save_leaves_the_original_intact(tmp_path, loaded, monkeypatch):
+    path, dataset = loaded
+    before = path.read_bytes()
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(writers.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        writers.write_csv(dataset, path)
+    assert path.read_bytes() == before and os.listdir(tmp_path) == ["keep.csv"]
+
+
+def test_writing_through_a_symbolic_link_replaces_its_target_and_keeps_the_link(tmp_path, loaded):
+    path, dataset = loaded
+    (tmp_path / "data").mkdir()
+    target = tmp_path / "data" / "real.csv"
+    path.rename(target)
+    link = tmp_path / "link.csv"
+    link.symlink_to(target)
+    edited = dataset.with_lists({"": dataset.ranked_list("").with_grade(0, 3)})
+    writers.write_csv(edited, link)
+    assert link.is_symlink() and link.resolve() == target.resolve()
+    assert target.read_text() == "doc;grade;title\na;3;Alpha\nb;2;Beta\n"
+    assert sorted(os.listdir(tmp_path / "data")) == ["real.csv"]
+
+
+def test_a_replaced_file_keeps_its_mode(tmp_path, loaded):
+    path, dataset = loaded
+    path.chmod(0o640)
+    writers.write_csv(dataset, path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o027, 0o077])
+def test_a_new_file_gets_the_umasks_usual_mode_not_0600(tmp_path, mask):
+    old = os.umask(mask)
+    try:
+        assert writers.umask() == mask
+        writers.write_csv(RankedList.from_grades([1, 2]), tmp_path / "new.csv")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new.csv").stat().st_mode) == 0o666 & ~mask
+
+
+def test_backup_copy_never_overwrites_a_backup(tmp_path):
+    path = tmp_path / "judged.qrels"
+    path.write_text("1 0 a 1\n")
+    path.chmod(0o640)
+    first = backup_copy(path)
+    path.write_text("1 0 a 2\n")
+    second = backup_copy(path)
+    assert (first.name, second.name) == ("judged.qrels.bak", "judged.qrels.1.bak")
+    assert first.read_text() == "1 0 a 1\n" and second.read_text() == "1 0 a 2\n"
+    assert stat.S_IMODE(second.stat().st_mode) == 0o640
+    assert backup_copy(path).name == "judged.qrels.2.bak"
+
+
+def test_backup_of_a_missing_file_is_an_input_error(tmp_path):
+    with pytest.raises(InputError, match=r"nope\.qrels: cannot make a backup copy"):
+        backup_copy(tmp_path / "nope.qrels")
+    assert os.listdir(tmp_path) == []
+
+
+# ---- where the judgments go -----------------------------------------------------------------------
+@pytest.fixture
+def run_with_qrels(tmp_path):
+    run, qrels = tmp_path / "r.run", tmp_path / "r.qrels"
+    run.write_text("1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n")
+    qrels.write_text("1 0 a 1\n1 0 b 2\n1 0 c 3\n")
+    return load(run, qrels)
+
+
+def test_saving_over_the_run_with_edited_grades_offers_the_loaded_qrels_first(run_with_qrels, tmp_path):
+    targets = judgment_targets(run_with_qrels, tmp_path / "r.run", judgments_edited=True)
+    assert targets == [
+        JudgmentTarget("loaded", tmp_path / "r.qrels", backup=True),
+        JudgmentTarget("beside", tmp_path / "r-judgments.qrels"),  # r.qrels is taken
+    ]
+
+
+def test_saving_over_the_run_without_edited_grades_writes_no_judgments(run_with_qrels, tmp_path):
+    assert judgment_targets(run_with_qrels, tmp_path / "r.run", judgments_edited=False) == []
+
+
+def test_saving_elsewhere_puts_them_beside_and_offers_the_loaded_ones_second(run_with_qrels, tmp_path):
+    (tmp_path / "new.qrels").write_text("taken\n")
+    assert judgment_targets(run_with_qrels, tmp_path / "new.run", judgments_edited=False) == [
+        JudgmentTarget("beside", tmp_path / "new-judgments.qrels")]
+    edited = judgment_targets(run_with_qrels, tmp_path / "new.run", judgments_edited=True)
+    assert [t.kind for t in edited] == ["beside", "loaded"]
+
+
+def test_judgments_in_a_csv_are_never_overwritten_in_trec_format(tmp_path):
+    run, qrels = tmp_path / "r.run", tmp_path / "j.csv"
+    run.write_text("1 Q0 a 1 2 t\n")
+    qrels.write_text("query,doc,grade,assessor\n1,a,2,ann\n")
+    targets = judgment_targets(load(run, qrels), run, judgments_edited=True)
+    assert targets == [JudgmentTarget("beside", tmp_path / "r.qrels")]
+
+
+def test_no_pool_no_judgments_file(tmp_path):
+    path = tmp_path / "l.csv"
+    path.write_text("doc,grade\na,1\n")
+    assert judgment_targets(load(path), path, judgments_edited=True) == []
