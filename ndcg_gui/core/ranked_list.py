@@ -182,15 +182,18 @@ class RankedList:
         return replace(self, grades=grades)
 
     def with_doc(self, row: int, doc: str) -> RankedList:
-        """Document id of one row changed. An id judged but not retrieved brings its grade along."""
+        """Document id of one row changed. With a known judged pool a judgment belongs to its
+        document, not to the row: the row takes the new id's judgment (unjudged when it has
+        none) and the old id's judgment stays in the pool, as judged but not retrieved. Without a
+        pool the row keeps its grade (the id was mistyped)."""
         docs, grades = self.docs.copy(), self.grades.copy()
         unretrieved = dict(self.unretrieved)
         old = docs[row]
         docs[row] = doc
-        if doc in unretrieved:
-            grades[row] = unretrieved.pop(doc)
-        if self.has_pool and not np.isnan(self.grades[row]) and old not in docs:
-            unretrieved[old] = float(self.grades[row])
+        if self.has_pool:
+            if not np.isnan(self.grades[row]) and old not in docs:
+                unretrieved[old] = float(self.grades[row])
+            grades[row] = unretrieved.pop(doc, np.nan)
         return replace(self, docs=docs, grades=grades, unretrieved=unretrieved)
 
     def inserted(

@@ -142,3 +142,16 @@ def test_move_to_puts_the_document_at_the_rank_best_moves_names(data):
         doc = lst.docs[int(move.from_rank) - 1]
         assert edit.after.docs.tolist().index(doc) == int(move.to_rank) - 1
         assert ndcg_at(edit.after.grades, 3) == pytest.approx(move.ndcg_after)
+
+
+def test_a_judgment_belongs_to_its_document_not_to_the_row():
+    """Renaming a row never invents or loses a judgment: the pool holds the same judged documents."""
+    lst = RankedList(docs=["a", "b"], grades=[2, np.nan], unretrieved={"z": 3.0}, has_pool=True)
+    renamed = edits.rename(lst, 0, "fresh").after
+    assert np.isnan(renamed.grades[0]) and renamed.unretrieved == {"z": 3.0, "a": 2.0}
+    assert renamed.judgments() == lst.judgments()
+    found = edits.rename(lst, 1, "z").after  # a judged document the list had missed
+    assert found.grades.tolist() == [2, 3] and found.unretrieved == {}
+    assert found.judgments() == lst.judgments()
+    typed = RankedList(docs=["a", "b"], grades=[2, 1])  # no pool: the grade stays with the row
+    assert edits.rename(typed, 0, "a2").after.grades.tolist() == [2, 1]

@@ -325,3 +325,23 @@ def test_a_dock_never_shown_gets_its_default_width_next_time(qtbot, tmp_path, di
     with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
         second.files.open(run, qrels, ask=False)
     qtbot.waitUntil(lambda: abs(second.query_dock.width() - QUERY_DOCK_WIDTH) <= 2)
+
+
+def test_a_csvs_other_columns_show_with_their_rows_and_are_saved_back(window, tmp_path):
+    """Nothing of the user's file is lost: title and url travel with their rows, and a save
+    writes them back under their own names, with the file's delimiter."""
+    path = tmp_path / "ranking.csv"
+    path.write_text("doc;title;grade;url\nd1;First doc;2;http://a\nd2;Second, with comma;0;http://b\n"
+                    "d3;Third;3;http://c\n", encoding="utf-8")
+    assert window.files.open(path, ask=False)
+    model = window.ranking_model
+    headers = [model.headerData(c, Qt.Horizontal) for c in range(model.columnCount())]
+    assert headers[-2:] == ["title", "url"]
+    title = model.column("extra:title")
+    window.document.move_rows(2, 1, 0)  # d3 to the top: its title goes with it
+    assert [model.index(r, title).data() for r in range(3)] == ["Third", "First doc", "Second, with comma"]
+    assert window.files.save()
+    text = path.read_text(encoding="utf-8")
+    assert text.splitlines()[0] == "doc;title;grade;url"
+    assert text.splitlines()[1] == "d3;Third;3;http://c"
+    assert "Second, with comma" in text

@@ -142,8 +142,11 @@ def own_copy(window, sample_paths, tmp_path):
     return window, run, qrels
 
 
-def test_save_of_a_run_keeps_grade_edits_in_its_qrels_and_its_tag(own_copy):
+def test_save_of_a_run_keeps_grade_edits_in_its_qrels_and_its_tag(own_copy, monkeypatch, dialog_log):
+    """Edited grades replace the loaded qrels only when the person says so, after a backup copy."""
     window, run, qrels = own_copy
+    original = qrels.read_bytes()
+    monkeypatch.setattr(dialogs, "ask_judgments", lambda _p, loaded, backup, beside: "loaded")
     doc = window.document
     doc.set_current_query("403")
     doc.set_grade(0, 3)  # a judgment changed
@@ -151,10 +154,29 @@ def test_save_of_a_run_keeps_grade_edits_in_its_qrels_and_its_tag(own_copy):
     expected = doc.evaluate()
     assert window.files.save()
     assert window.document.is_clean() and not window.isWindowModified()
+    assert (qrels.parent / f"{qrels.name}.bak").read_bytes() == original
     reopened = load(run, qrels)
     pd.testing.assert_frame_equal(reopened.evaluate(doc.k, doc.config), expected)
     assert reopened.ranked_list("403").grades[0] == 3
     assert {line.split()[5] for line in run.read_text().splitlines()} == {"sample"}
+
+
+def test_edited_judgments_go_to_a_new_file_or_the_save_is_cancelled(own_copy, monkeypatch):
+    window, run, qrels = own_copy
+    original_run, original_qrels = run.read_bytes(), qrels.read_bytes()
+    doc = window.document
+    doc.set_current_query("403")
+    doc.set_grade(0, 3)
+    monkeypatch.setattr(dialogs, "ask_judgments", lambda _p, loaded, backup, beside: None)
+    assert not window.files.save()  # cancelled: nothing written, still unsaved
+    assert run.read_bytes() == original_run and qrels.read_bytes() == original_qrels
+    assert not doc.is_clean()
+    monkeypatch.setattr(dialogs, "ask_judgments", lambda _p, loaded, backup, beside: "beside")
+    assert window.files.save()
+    assert qrels.read_bytes() == original_qrels  # the judgments file opened is untouched
+    beside = run.with_suffix(".qrels") if run.with_suffix(".qrels") != qrels else \
+        run.with_name(f"{run.stem}-judgments.qrels")
+    assert doc.qrels_path == beside and load(run, beside).ranked_list("403").grades[0] == 3
 
 
 def test_save_of_a_reordered_run_leaves_its_qrels_alone(own_copy):

@@ -345,6 +345,9 @@ class Person:
         choices += list(lst.unretrieved)[:3]
         name = self.rng.choice(choices)
         self.w.ranking_model.setData(self.w.ranking_model.index(row, 1), name)
+        after = self.doc.current_list()
+        if lst.has_pool:  # a judgment belongs to its document: a rename never adds or drops one
+            assert after.judgments() == lst.judgments(), f"rename row {row} to {name!r} changed judgments"
         return f"rename row {row} to {name!r}"
 
     def paste(self) -> str:

@@ -4,6 +4,7 @@ them (monkeypatch) and never block on a modal dialog."""
 from __future__ import annotations
 
 from enum import Enum
+from pathlib import Path
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
@@ -35,6 +36,21 @@ def ask_unsaved(parent: QWidget | None, what: str) -> Unsaved:
     if answer == QMessageBox.Discard:
         return Unsaved.DISCARD
     return Unsaved.CANCEL
+
+
+def ask_judgments(parent: QWidget | None, loaded: Path, backup: bool, beside: Path) -> str | None:
+    """Grades were edited in a run opened with qrels: where do the judgments go? "loaded" (over the
+    loaded qrels, after a NAME.bak copy), "beside" (a new file), or None to cancel the save."""
+    box = QMessageBox(QMessageBox.Question, "Save the edited judgments",
+                      f"Grades were edited. The judgments can replace the qrels file you opened, "
+                      f"{loaded.name}" + (f" (kept first as {loaded.name}.bak)" if backup else "")
+                      + f", or go to a new file, {beside.name}.", QMessageBox.Cancel, parent)
+    over = box.addButton(f"Replace {loaded.name}", QMessageBox.AcceptRole)
+    new = box.addButton(f"Save as {beside.name}", QMessageBox.AcceptRole)
+    box.setDefaultButton(new)
+    box.exec()
+    clicked = box.clickedButton()
+    return "loaded" if clicked is over else "beside" if clicked is new else None
 
 
 def ask_restore(parent: QWidget | None, description: str) -> bool:

@@ -21,7 +21,8 @@ from pathlib import Path
 from PySide6.QtCore import QMimeData, QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
 
-from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.errors import InputError, NeedsQrels
+from ndcg_gui.core.saving import backup_copy, judgment_targets
 from ndcg_gui.core.summary import score
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
@@ -35,16 +36,6 @@ OPEN_FILTER = ("All files (*);;Ranked lists (*.csv *.tsv *.txt *.run *.qrels *.t
                "*.feather *.arrow *.jsonl *.ndjson)")
 SAVE_FILTERS = {"CSV (*.csv)": ".csv", "TREC run (*.run)": ".run"}
 Status = Callable[[str, int], None]
-
-
-def _is_trec_qrels(path: Path) -> bool:
-    """Whether `path` reads as a TREC qrels file (so writing TREC qrels over it loses nothing)."""
-    from ndcg_gui.core.readers import read_source, sniff
-
-    try:
-        return sniff(read_source(path)) == "qrels"
-    except (InputError, OSError):
-        return False
 
 
 class FileFlow(QObject):
@@ -120,6 +111,8 @@ class FileFlow(QObject):
 
     def _failed(self, message: str) -> None:
         self._pending = None
+        if message.endswith(NeedsQrels.MESSAGE):
+            message += " (File ▸ Open run with qrels…, or drop the run and its qrels on the window together)"
         self.problem = message
         if self._report:
             dialogs.show_error(self._parent, "Could not open the file", message)
@@ -200,8 +193,13 @@ class FileFlow(QObject):
 
         doc, path = self.document, Path(path)
         data = doc.lists_for_saving()
-        qrels = self._qrels_target(path)
+        target = self._judgments_target(data, path)
+        if target is False:
+            return False  # the person cancelled
+        qrels = None if target is None else target.path
         try:
+            if target is not None and target.backup:
+                backup_copy(target.path)  # the qrels the person opened, kept before replacing them
             if suffix == ".run":
                 writers.write_trec_run(data, path)
             else:
@@ -219,23 +217,20 @@ class FileFlow(QObject):
         self._status(f"Saved {saved}", 5000)
         return True
 
-    def _qrels_target(self, path: Path) -> Path | None:
-        """Where the judgments are saved along with the lists at `path`, if anywhere: the loaded
-        TREC qrels on Save (when a judgment changed), else a new file beside `path`. Never a file
-        the person did not choose, nor a qrels in another format (it would lose its columns)."""
-        doc = self.document
-        if not doc.dataset.has_pool:
+    def _judgments_target(self, data, path: Path):
+        """Where the judgments go with the lists saved at `path` (core.saving decides what loses and
+        overwrites nothing): None when nowhere, a new file beside the lists when that is the only
+        place, and the person's choice when the qrels they opened could be replaced (False: they
+        cancelled the save)."""
+        targets = judgment_targets(data, path, self.document.judgments_edited())
+        if not targets:
             return None
-        if path == doc.path and doc.qrels_path is not None:
-            if not doc.judgments_edited():
-                return None
-            if _is_trec_qrels(doc.qrels_path):
-                return doc.qrels_path
-        candidate, n = path.with_suffix(".qrels"), 1
-        while candidate == path or candidate.exists():
-            n += 1
-            candidate = path.with_name(f"{path.stem}-judgments{'' if n == 2 else f'-{n - 1}'}.qrels")
-        return candidate
+        loaded = next((t for t in targets if t.kind == "loaded"), None)
+        beside = next(t for t in targets if t.kind == "beside")
+        if loaded is None:
+            return beside
+        answer = dialogs.ask_judgments(self._parent, loaded.path, loaded.backup, beside.path)
+        return False if answer is None else loaded if answer == "loaded" else beside
 
     # ---- helpers ----------------------------------------------------------------------------------
     def _start_dir(self) -> str:
