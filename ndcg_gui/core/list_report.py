@@ -77,12 +77,15 @@ class Counts:
     unjudged: int
     relevant: int
     unretrieved: int
+    relevant_judged: int = 0  # relevant documents of the whole judged pool (retrieved or not)
 
 
 def counts(lst: RankedList) -> Counts:
     judged = lst.judged
-    return Counts(len(lst), int(judged.sum()), int((~judged).sum()), int((lst.grades[judged] > 0).sum()),
-                  len(lst.unretrieved))
+    relevant = int((lst.grades[judged] > 0).sum())
+    missed = sum(1 for g in lst.unretrieved.values() if g > 0)
+    return Counts(len(lst), int(judged.sum()), int((~judged).sum()), relevant, len(lst.unretrieved),
+                  relevant + missed)
 
 
 def ideal_ranking(lst: RankedList, config: MetricConfig) -> pd.DataFrame:

@@ -57,6 +57,16 @@ def recovery_folder(tmp_path, monkeypatch):
     return folder
 
 
+def show_active(window, qtbot) -> None:
+    """Shown and active, as the window a person works in: keyboard shortcuts reach the active
+    window only, and offscreen a shown window is not activated by itself."""
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    window.windowHandle().requestActivate()
+    qtbot.waitUntil(window.isActiveWindow)
+
+
 @pytest.fixture
 def settings(tmp_path) -> QSettings:
     return QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)

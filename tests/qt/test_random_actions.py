@@ -23,11 +23,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import show_active
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from screen_mirror import ScreenMirror
 
+from ndcg_gui.core import edits
 from ndcg_gui.core.evaluate import evaluate
 from ndcg_gui.core.metrics import ndcg_at, per_rank
 from ndcg_gui.core.readers import load
@@ -314,7 +316,12 @@ class Person:
         self.select(rows)
         key = self.rng.choice([Qt.Key.Key_Up, Qt.Key.Key_Down])
         self.w.ranking_view.setFocus()
+        before = self.doc.current_list()
         QTest.keyClick(self.w.ranking_view, key, Qt.KeyboardModifier.ControlModifier)
+        # The keys did what the core's rule says (a no-op at the ends).
+        expected = edits.step_rows(before, rows, -1 if key == Qt.Key.Key_Up else 1)
+        assert self.doc.current_list() == (before if expected is None else expected.after), \
+            f"Ctrl+arrow on rows {rows} did not move them as core.edits.step_rows says"
         return f"Ctrl+{'Up' if key == Qt.Key.Key_Up else 'Down'} on rows {rows}"
 
     def drop_rows(self) -> str:
@@ -471,8 +478,7 @@ def test_random_actions_keep_the_screen_right(seed, qtbot, settings, dialog_log,
     files = write_files(tmp_path)
     window = MainWindow(settings=settings)
     qtbot.addWidget(window)
-    window.show()
-    qtbot.waitExposed(window)
+    show_active(window, qtbot)  # keys reach the active window only
     screen = Screen(window, qtbot)
     rng = random.Random(seed)
     start = rng.choice(sorted(files))

@@ -4,9 +4,14 @@ says which rows are selected and selects rows it is told to."""
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
+from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from ndcg_gui.qt.models.ranking_model import RankingModel
+
+EMPTY_HINT = ("No documents yet.\n\nType grades in ranked order above (e.g. 3 2 3 0 1) and press Enter, "
+              "open a ranked list or a TREC run with Ctrl+O, or drop a file here.\n\nThen drag rows to "
+              "reorder them and watch NDCG follow.")
 
 
 class RankingView(QTableView):
@@ -53,6 +58,15 @@ class RankingView(QTableView):
                 header.resizeSection(column, widest)
         if columns:
             header.setSectionResizeMode(spare, QHeaderView.Stretch)
+
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        if self.model().rowCount() == 0:  # the first screen of a new list says what to do
+            painter = QPainter(self.viewport())
+            painter.setPen(self.palette().color(QPalette.PlaceholderText))
+            painter.drawText(self.viewport().rect().adjusted(12, 12, -12, -12),
+                             Qt.AlignHCenter | Qt.AlignTop | Qt.TextWordWrap, EMPTY_HINT)
+            painter.end()
 
     def ranking_model(self) -> RankingModel:
         return self.model()  # type: ignore[return-value]

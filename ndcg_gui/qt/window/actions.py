@@ -16,12 +16,13 @@ from ndcg_gui.qt.widgets.ranking_view import RankingView
 from ndcg_gui.qt.window.editing import Editing
 from ndcg_gui.qt.window.exports import Exports
 from ndcg_gui.qt.window.file_flow import FileFlow
+from ndcg_gui.qt.window.navigation import Navigation
 
 
 class Actions(QObject):
     def __init__(self, window: QMainWindow, document: Document, edit: Editing, files: FileFlow,
                  exports: Exports, ranking_view: RankingView, plot: CurvePlot, query_dock: QDockWidget,
-                 about: Callable[[], None]) -> None:
+                 about: Callable[[], None], nav: Navigation) -> None:
         super().__init__(window)
         self._window = w = window
         self._files, self._plot, self._query_dock = files, plot, query_dock
@@ -73,6 +74,18 @@ class Actions(QObject):
         self.reset = a("Reset to &original", doc.reset_to_original, None,
                        "Back to the order and grades of the file")
         self.about = a("&About", about)
+        self.next_query = a("&Next query", lambda: nav.step_query(1), "Alt+Down",
+                            "Open the next query of the query table")
+        self.previous_query = a("&Previous query", lambda: nav.step_query(-1), "Alt+Up",
+                                "Open the previous query of the query table")
+        self.worst_query = a("&Worst query", nav.worst_query, "Alt+W",
+                             "Sort the query table by NDCG, lowest first, and open the worst query")
+        self.next_relevant = a("Next &relevant document", lambda: nav.step_relevant(1), "F3",
+                               "Select the next document with a grade above 0")
+        self.previous_relevant = a("Previous relevant document", lambda: nav.step_relevant(-1), "Shift+F3",
+                                   "Select the previous document with a grade above 0")
+        self.find_query = a("&Find query…", nav.focus_filter, QKeySequence.Find, "Filter the query ids")
+        self.set_k = a("Set &k…", nav.focus_k, "Ctrl+K", "Type the cut-off k")
         for action in (self.move_up, self.move_down, self.delete, self.copy, self.paste):
             # Only while the list has focus, so the metrics table and text fields keep theirs.
             action.setShortcutContext(Qt.WidgetWithChildrenShortcut)
@@ -107,6 +120,11 @@ class Actions(QObject):
         for action in (self.undo, self.redo, None, self.copy, self.paste, self.add_row, self.delete,
                        None, self.move_up, self.move_down, self.sort, self.reverse, self.reset):
             _add(edit, action)
+        go = bar.addMenu("&Go")
+        for action in (self.worst_query, self.next_query, self.previous_query, self.find_query, None,
+                       self.next_relevant,
+                       self.previous_relevant, None, self.set_k):
+            _add(go, action)
         view = bar.addMenu("&View")
         view.addAction(self._query_dock.toggleViewAction())
         for box in self._plot.toggles.values():

@@ -50,6 +50,7 @@ from ndcg_gui.qt.window.actions import Actions
 from ndcg_gui.qt.window.editing import Editing
 from ndcg_gui.qt.window.exports import Exports
 from ndcg_gui.qt.window.file_flow import FileFlow
+from ndcg_gui.qt.window.navigation import Navigation
 from ndcg_gui.qt.window.query_browser import QueryBrowser
 from ndcg_gui.qt.window.recovery import Recovery
 from ndcg_gui.qt.window.settings_store import RecentFiles, restore_definition, save_definition
@@ -105,8 +106,11 @@ class MainWindow(QMainWindow):
                                  parent=self)
 
         self._build_layout()
+        self.navigation = Navigation(self.document, self.ranking_view, self.query_panel, self.query_dock,
+                                     self.headline.k, self)
         self.actions = Actions(self, self.document, self.editing, self.files, self.exports, self.ranking_view,
-                               self.plot, self.query_dock, self.about)
+                               self.plot, self.query_dock, self.about, self.navigation)
+        self._name_for_assistive_tech()
 
         self.status_counts = QLabel()
         self.statusBar().addPermanentWidget(self.progress)
@@ -176,6 +180,16 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.LeftDockWidgetArea, self.query_dock)
         self.query_dock.hide()
 
+    def _name_for_assistive_tech(self) -> None:
+        """Names a screen reader says, and Tab moving between panes rather than cells."""
+        for widget, name in ((self.ranking_view, "Ranked list"), (self.metrics_view, "Per-rank metrics"),
+                             (self.quick_entry, "Type grades"), (self.headline.k, "Cut-off k"),
+                             (self.query_panel.table, "Queries"),
+                             (self.query_panel.filter_edit, "Filter queries"),
+                             (self.plot, "DCG, IDCG and NDCG curves"), (self.why, "Why this NDCG")):
+            widget.setAccessibleName(name)
+        self.query_panel.table.setTabKeyNavigation(False)
+
     # ---- the ranked list, pointed at from elsewhere --------------------------------------------------
     def show_rank(self, rank: int) -> None:
         """Select rank `rank` of the ranked list and bring it into view."""
@@ -237,8 +251,11 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         c = counts(self.document.current_list())
-        parts = [f"{c.documents} documents", f"{c.judged} judged", f"{c.unjudged} unjudged",
-                 f"{c.relevant} relevant"]
+        parts = [f"{c.documents} documents", f"{c.judged} judged", f"{c.unjudged} unjudged"]
+        if self.document.current_list().has_pool:
+            parts.append(f"{c.relevant} of {c.relevant_judged} relevant retrieved")
+        else:
+            parts.append(f"{c.relevant} relevant")
         if c.unretrieved:
             parts.append(f"{c.unretrieved} judged but not retrieved")
         queries = len(self.document.queries())

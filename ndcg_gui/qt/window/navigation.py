@@ -1,0 +1,65 @@
+"""Getting around by keyboard: the next or previous query in the query table's order, the next
+or previous relevant document of the list, and straight to the query filter or the k box."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QDockWidget, QSpinBox
+
+from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.models.query_model import COL_NDCG
+from ndcg_gui.qt.widgets.query_panel import QueryPanel
+from ndcg_gui.qt.widgets.ranking_view import RankingView
+
+
+class Navigation(QObject):
+    def __init__(self, document: Document, view: RankingView, panel: QueryPanel, dock: QDockWidget,
+                 k_box: QSpinBox, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.document, self.view, self.panel, self.dock, self.k_box = document, view, panel, dock, k_box
+
+    def step_query(self, delta: int) -> bool:
+        """Open the query `delta` places away in the query table as it is sorted and filtered."""
+        shown = self.panel.visible_queries()
+        if not shown:
+            return False
+        current = self.document.current_query
+        at = shown.index(current) + delta if current in shown else (0 if delta > 0 else len(shown) - 1)
+        if not 0 <= at < len(shown):
+            return False
+        self.document.set_current_query(shown[at])
+        return True
+
+    def worst_query(self) -> bool:
+        """Sort the query table by NDCG, lowest first, and open the query at its top."""
+        self.panel.table.sortByColumn(COL_NDCG, Qt.SortOrder.AscendingOrder)
+        shown = self.panel.visible_queries()
+        if not shown:
+            return False
+        self.document.set_current_query(shown[0])
+        return True
+
+    def step_relevant(self, delta: int) -> bool:
+        """Select the next (delta 1) or previous (-1) document with a grade above 0."""
+        grades = np.nan_to_num(self.document.current_list().grades, nan=0.0)
+        relevant = np.flatnonzero(grades > 0)
+        here = self.view.current_row()
+        after = relevant[relevant > here] if delta > 0 else relevant[relevant < here][::-1]
+        if not len(after):
+            return False
+        row = int(after[0])
+        self.view.select_rows(row, 1)
+        self.view.scrollTo(self.view.model().index(row, 0))
+        self.view.setFocus()
+        return True
+
+    def focus_filter(self) -> None:
+        if not self.dock.isVisible() and len(self.document.queries()) > 1:
+            self.dock.show()
+        self.panel.filter_edit.setFocus()
+        self.panel.filter_edit.selectAll()
+
+    def focus_k(self) -> None:
+        self.k_box.setFocus()
+        self.k_box.selectAll()
