@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 _U64 = np.uint64
 
@@ -37,24 +38,44 @@ class StringBytes:
     strcmp order (unsigned bytes; a prefix sorts before its extensions), as trec_eval compares."""
 
     def __init__(self, strings: pa.Array):
+        self.strings = strings
         large = pa.types.is_large_string(strings.type) or pa.types.is_large_binary(strings.type)
         width = np.int64 if large else np.int32
         _, offsets, data = strings.buffers()
         self.offsets = np.frombuffer(offsets, width, len(strings) + 1, strings.offset * width(0).nbytes)
         self.data = np.frombuffer(data, np.uint8) if data is not None else np.zeros(0, np.uint8)
 
+    def common_prefix(self, rows: np.ndarray) -> int:
+        """The number of leading bytes that the strings of `rows` all share."""
+        some = self.strings if 8 * len(rows) >= len(self.strings) else self.strings.take(rows)
+        bounds = pc.min_max(some)  # the first and last string in byte order
+        low, high = bounds["min"].as_py(), bounds["max"].as_py()
+        if isinstance(low, str):
+            low, high = (x.encode("utf-8", "surrogatepass") for x in (low, high))
+        same = [a == b for a, b in zip(low, high, strict=False)] + [False]
+        return same.index(False)
+
     def word(self, rows: np.ndarray, start: int, n_bytes: int) -> np.ndarray | None:
-        """Bytes start..start+n_bytes-1 of each row's string as one integer; None when no row's
-        string reaches `start` (every string fully compared)."""
-        begin = self.offsets[rows].astype(np.int64)
-        length = self.offsets[rows + 1] - begin
-        if not (length > start).any():
+        """Bytes start..start+n_bytes-1 (n_bytes <= 7) of each row's string as one integer; None
+        when no row's string reaches `start` (every string fully compared)."""
+        begin = self.offsets[rows].astype(np.int64) + start
+        left = self.offsets[rows + 1] - begin  # bytes from `start` to the string's end
+        if not (left > 0).any():
             return None
         out = np.zeros(len(rows), _U64)
+        # Most rows: read 8 bytes at once from a sliding window over the data, big-endian, and
+        # clear the bytes past n_bytes or past the string's end.
+        fast = np.flatnonzero(begin + 8 <= len(self.data))
+        windows = np.lib.stride_tricks.as_strided(
+            self.data, (max(len(self.data) - 7, 0), 8), (1, 1), writeable=False)
+        value = windows[begin[fast]].view(">u8").ravel().astype(_U64) >> _U64(64 - 8 * n_bytes)
+        cut = (8 * (n_bytes - np.clip(left[fast], 0, n_bytes))).astype(_U64)
+        out[fast] = (value >> cut) << cut
+        slow = np.flatnonzero(begin + 8 > len(self.data))  # the last strings of the buffer
         for j in range(n_bytes):
-            has = np.flatnonzero(length > start + j)
-            out <<= _U64(8)
-            out[has] |= self.data[begin[has] + (start + j)]
+            has = slow[left[slow] > j]
+            out[slow] <<= _U64(8)
+            out[has] |= self.data[begin[has] + j]
         return out
 
 
@@ -78,6 +99,7 @@ def select_top(
     need = np.asarray(need, np.int64)
     chosen = []
     word_at, bit_at = 0, 0  # position in the key stream: a word and a bit in it, or string bytes
+    shared_checked = False
     while len(rows):
         # Groups with no more rows than they need take them all.
         count = np.bincount(group, minlength=len(need))
@@ -98,6 +120,9 @@ def select_top(
             if bit_at == 64:
                 word_at, bit_at = word_at + 1, 0
         else:
+            if strings is not None and not shared_checked and len(rows) >= 1 << 16:
+                # Long ids often share a prefix ("clueweb09-en"): rounds that compare it are skipped.
+                bit_at, shared_checked = max(bit_at, 8 * strings.common_prefix(rows)), True
             digit = None if strings is None else strings.word(rows, bit_at // 8, width // 8)
             bit_at += width // 8 * 8
         if digit is None:  # every key compared in full: the rest are equal keys
