@@ -1,18 +1,18 @@
 """`evaluate` against pytrec_eval on a grid of data shapes, the worst ratio printed last.
 
-    .venv/bin/python benchmarks/bench_evaluate_grid.py             # the full grid (about 15 minutes)
+    .venv/bin/python benchmarks/bench_evaluate_grid.py             # the full grid (about 25 minutes)
     .venv/bin/python benchmarks/bench_evaluate_grid.py --quick     # small sizes, to check it runs
     .venv/bin/python benchmarks/bench_evaluate_grid.py --scores few --sizes zipf   # part of it
 
 Goal (issue 14): `evaluate` on shuffled rows at most 0.5x pytrec_eval on every shape.
 
 The grid: scores (all distinct floats; two decimals, some ties; distinct integers n..1 per query;
-few distinct values, integers 0-4; heavy-tailed floats on a different scale per query) x doc ids
-(unique per query, long ClueWeb-like ids with a shared prefix; or drawn for every query from one
-shared 100,000-document corpus, MS MARCO-like numbers) x qrels (dense: every retrieved document
-judged plus 10 % unretrieved; or only relevant documents, 1-40 per query) x query sizes (even:
-4,000 queries x 500 documents; or Zipf-like: 4,000 queries from 50,000 documents down to ~150,
-with 5 % of queries under 10).
+few distinct values, integers 0-4; one score for all rows; heavy-tailed floats on a different scale
+per query) x doc ids (unique per query, long ClueWeb-like ids with a shared prefix; or drawn for
+every query from one shared 100,000-document corpus, MS MARCO-like numbers) x qrels (dense: every
+retrieved document judged plus 10 % unretrieved; or only relevant documents, 1-40 per query) x
+query sizes (even: 4,000 queries x 500 documents; or Zipf-like: 4,000 queries from 50,000
+documents down to ~150, with 5 % of queries under 10).
 
 What is timed: ours is `evaluate(run_df, qrels_df, k=10, config=MetricConfig.preset("trec_eval"),
 ties="trec")` on DataFrames as the readers give them (ids as pandas `str` columns, scores and
@@ -40,7 +40,7 @@ import pandas as pd
 
 from ndcg_gui.core import MetricConfig, evaluate
 
-SCORES = ("float", "2dec", "int", "few", "scaled")
+SCORES = ("float", "2dec", "int", "few", "equal", "scaled")
 DOCS = ("unique", "shared")
 QRELS = ("dense", "relevant")
 SIZES = ("even", "zipf")
@@ -69,6 +69,8 @@ def make_scores(kind: str, q: np.ndarray, pos: np.ndarray, sizes: np.ndarray, rn
         return sizes[q] - _random_rank(q, sizes, rng)
     if kind == "few":
         return rng.integers(0, 5, n)
+    if kind == "equal":  # one score for every row (runs written with a constant score)
+        return np.zeros(n)
     if kind == "scaled":  # heavy tail, each query on its own scale and offset
         scale = 10.0 ** rng.uniform(-3, 6, len(sizes))
         offset = rng.uniform(-1e6, 1e6, len(sizes))
@@ -169,6 +171,25 @@ def check(ours: pd.DataFrame, theirs: dict[str, dict[str, float]], what: str) ->
     assert diff < 1e-9, f"{what}: evaluate and pytrec_eval disagree by {diff}"
 
 
+def measure(shape: tuple[str, ...], args, pytrec_eval, trec: MetricConfig) -> tuple:
+    """(shape, run rows, qrels rows, pytrec_eval s, shuffled s, grouped s, and the two ratios)."""
+    shuffled, grouped, qrels, qrels_d, run_d = make_shape(
+        *shape, args.queries, args.per_query, args.biggest)
+    theirs = pytrec_eval.RelevanceEvaluator(qrels_d, {MEASURE}).evaluate(run_d)
+    check(evaluate(shuffled, qrels, k=K, config=trec, ties="trec"), theirs, f"{shape} shuffled")
+    check(evaluate(grouped, qrels, k=K, config=trec, ties="trec"), theirs, f"{shape} grouped")
+    t = medians(
+        {
+            "pytrec": lambda: pytrec_eval.RelevanceEvaluator(qrels_d, {MEASURE}).evaluate(run_d),
+            "shuffled": lambda: evaluate(shuffled, qrels, k=K, config=trec, ties="trec"),
+            "grouped": lambda: evaluate(grouped, qrels, k=K, config=trec, ties="trec"),
+        },
+        args.repeats,
+    )
+    return (" ".join(f"{s:<8}" for s in shape), len(shuffled), len(qrels), t["pytrec"],
+            t["shuffled"], t["grouped"], t["shuffled"] / t["pytrec"], t["grouped"] / t["pytrec"])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, two repeats")
@@ -189,25 +210,10 @@ def main(argv: list[str] | None = None) -> int:
           f"median of {args.repeats} alternating repeats; NDCG@{K}, trec_eval preset, ties='trec'")
     rows = []
     for shape in itertools.product(args.scores, args.docs, args.qrels, args.sizes):
-        shuffled, grouped, qrels, qrels_d, run_d = make_shape(
-            *shape, args.queries, args.per_query, args.biggest)
-        theirs = pytrec_eval.RelevanceEvaluator(qrels_d, {MEASURE}).evaluate(run_d)
-        check(evaluate(shuffled, qrels, k=K, config=trec, ties="trec"), theirs, f"{shape} shuffled")
-        check(evaluate(grouped, qrels, k=K, config=trec, ties="trec"), theirs, f"{shape} grouped")
-        t = medians(
-            {
-                "pytrec": lambda: pytrec_eval.RelevanceEvaluator(qrels_d, {MEASURE}).evaluate(run_d),
-                "shuffled": lambda: evaluate(shuffled, qrels, k=K, config=trec, ties="trec"),
-                "grouped": lambda: evaluate(grouped, qrels, k=K, config=trec, ties="trec"),
-            },
-            args.repeats,
-        )
-        row = (" ".join(f"{s:<8}" for s in shape), len(shuffled), len(qrels), t["pytrec"],
-               t["shuffled"], t["grouped"], t["shuffled"] / t["pytrec"], t["grouped"] / t["pytrec"])
+        row = measure(shape, args, pytrec_eval, trec)
         rows.append(row)
         print(f"  {row[0]}  {row[1]:>9,} {row[2]:>9,}  {row[3] * 1000:7.0f} {row[4] * 1000:7.0f} "
               f"{row[5] * 1000:7.0f}  {row[6]:5.2f} {row[7]:5.2f}", flush=True)
-        del shuffled, grouped, qrels, qrels_d, run_d, theirs
 
     print("\nevery shape, worst shuffled ratio last (ms are medians; ratio = ours / pytrec_eval):")
     print(f"  {'scores   docs     qrels    sizes':<36}  {'run rows':>9} {'qrels':>9}  "

@@ -44,7 +44,8 @@ def evaluate(
     qrels  columns `query`, `doc`, `grade`: every judged document, one row per (query, doc) (the
            readers reject duplicates). Run documents without a judgment get gain 0. A query of the
            run with no judgment at all is left out (as trec_eval does).
-    ties   equal scores: "trec" orders them by doc id in descending byte order (trec_eval);
+    ties   equal scores: "trec" orders them by doc id in descending byte order, and like trec_eval
+           takes scores as single-precision floats (1.0 and 1.0 + 1e-12 are tied);
            "file" keeps file order; "average" gives each the mean gain of its group (scikit-learn).
            Equal ranks (a `rank` column) keep file order.
     missing "zero": a judged query with no results scores 0 and is listed; "skip": left out.
