@@ -44,6 +44,8 @@ class StringBytes:
         _, offsets, data = strings.buffers()
         self.offsets = np.frombuffer(offsets, width, len(strings) + 1, strings.offset * width(0).nbytes)
         self.data = np.frombuffer(data, np.uint8) if data is not None else np.zeros(0, np.uint8)
+        # Every 8-byte window of the data as a big-endian integer (unaligned, no copy).
+        self.windows = np.ndarray((max(len(self.data) - 7, 0),), ">u8", self.data, strides=(1,))
 
     def common_prefix(self, rows: np.ndarray) -> int:
         """The number of leading bytes that the strings of `rows` all share."""
@@ -58,24 +60,30 @@ class StringBytes:
     def word(self, rows: np.ndarray, start: int, n_bytes: int) -> np.ndarray | None:
         """Bytes start..start+n_bytes-1 (n_bytes <= 7) of each row's string as one integer; None
         when no row's string reaches `start` (every string fully compared)."""
-        begin = self.offsets[rows].astype(np.int64) + start
-        left = self.offsets[rows + 1] - begin  # bytes from `start` to the string's end
-        if not (left > 0).any():
+        if len(rows) == len(self.offsets) - 1:  # every row (rows are distinct and ascending)
+            begin, end = self.offsets[:-1].astype(np.int64), self.offsets[1:]
+        else:
+            begin, end = self.offsets[rows].astype(np.int64), self.offsets[rows + 1]
+        left = end - begin - start  # bytes from `start` to the string's end
+        if not len(rows) or left.max() <= 0:
             return None
-        out = np.zeros(len(rows), _U64)
-        # Most rows: read 8 bytes at once from a sliding window over the data, big-endian, and
-        # clear the bytes past n_bytes or past the string's end.
-        fast = np.flatnonzero(begin + 8 <= len(self.data))
-        windows = np.lib.stride_tricks.as_strided(
-            self.data, (max(len(self.data) - 7, 0), 8), (1, 1), writeable=False)
-        value = windows[begin[fast]].view(">u8").ravel().astype(_U64) >> _U64(64 - 8 * n_bytes)
-        cut = (8 * (n_bytes - np.clip(left[fast], 0, n_bytes))).astype(_U64)
-        out[fast] = (value >> cut) << cut
-        slow = np.flatnonzero(begin + 8 > len(self.data))  # the last strings of the buffer
-        for j in range(n_bytes):
-            has = slow[left[slow] > j]
-            out[slow] <<= _U64(8)
-            out[has] |= self.data[begin[has] + j]
+        begin += start
+        # Read 8 bytes at once, keep the first n_bytes, then clear those past a string's end.
+        if begin.max() < len(self.windows):
+            out = self.windows[begin].astype(_U64) >> _U64(64 - 8 * n_bytes)
+        else:  # the last strings of the buffer: byte by byte
+            out = np.zeros(len(rows), _U64)
+            fast = np.flatnonzero(begin < len(self.windows))
+            out[fast] = self.windows[begin[fast]].astype(_U64) >> _U64(64 - 8 * n_bytes)
+            slow = np.flatnonzero(begin >= len(self.windows))
+            for j in range(n_bytes):
+                has = slow[left[slow] > j]
+                out[slow] <<= _U64(8)
+                out[has] |= self.data[begin[has] + j]
+        short = np.flatnonzero(left < n_bytes)
+        if len(short):
+            cut = (8 * (n_bytes - np.maximum(left[short], 0))).astype(_U64)
+            out[short] = (out[short] >> cut) << cut
         return out
 
 
@@ -100,22 +108,26 @@ def select_top(
     chosen = []
     word_at, bit_at = 0, 0  # position in the key stream: a word and a bit in it, or string bytes
     shared_checked = False
+    last_word = (-1, None, None)  # (word, rows, value): a word read in full is read once
     while len(rows):
-        # Groups with no more rows than they need take them all.
+        # Groups with no more rows than they need take them all; the others are numbered anew
+        # (fewer bits to pack).
         count = np.bincount(group, minlength=len(need))
-        whole = count[group] <= need[group]
-        if whole.any():
+        small = count <= need
+        if small.any():
+            whole = small[group]
             chosen.append(rows[whole])
             rows, group = rows[~whole], group[~whole]
             if not len(rows):
                 break
-        group, need = _renumber(group, need)
-        count = np.bincount(group, minlength=len(need))
+            group, need, count = (np.cumsum(~small) - 1)[group], need[~small], count[~small]
         group_bits = max(1, (len(need) - 1).bit_length())
         width = 64 - group_bits
         if word_at < len(words):
             width = min(width, 64 - bit_at)
-            digit = (words[word_at](rows) << _U64(bit_at)) >> _U64(64 - width)
+            if last_word[0] != word_at or last_word[1] is not rows:
+                last_word = (word_at, rows, words[word_at](rows))
+            digit = (last_word[2] << _U64(bit_at)) >> _U64(64 - width)
             bit_at += width
             if bit_at == 64:
                 word_at, bit_at = word_at + 1, 0
@@ -128,6 +140,8 @@ def select_top(
         if digit is None:  # every key compared in full: the rest are equal keys
             chosen.append(rows if keep_ties else _earliest(rows, group, need))
             break
+        if digit.min() == digit.max():  # no row differs here (one score for all rows)
+            continue
         packed = np.sort((group.astype(_U64) << _U64(width)) | digit)
         nth = packed[np.cumsum(count) - need] & _U64((1 << width) - 1)
         at = nth[group]
@@ -137,16 +151,6 @@ def select_top(
         same = digit == at
         rows, group = rows[same], group[same]
     return np.sort(np.concatenate(chosen)) if chosen else np.zeros(0, np.int64)
-
-
-def _renumber(group: np.ndarray, need: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Groups numbered 0.. again over those that still have rows (fewer bits to pack)."""
-    present = np.zeros(len(need), bool)
-    present[group] = True
-    if present.all():
-        return group, need
-    new = np.cumsum(present) - 1
-    return new[group], need[present]
 
 
 def _earliest(rows: np.ndarray, group: np.ndarray, need: np.ndarray) -> np.ndarray:
