@@ -1,6 +1,6 @@
 """`evaluate` against pytrec_eval on a grid of data shapes, the worst ratio printed last.
 
-    .venv/bin/python benchmarks/bench_evaluate_grid.py             # the full grid (about 25 minutes)
+    .venv/bin/python benchmarks/bench_evaluate_grid.py             # the full grid, 48 shapes (10-25 minutes)
     .venv/bin/python benchmarks/bench_evaluate_grid.py --quick     # small sizes, to check it runs
     .venv/bin/python benchmarks/bench_evaluate_grid.py --scores few --sizes zipf   # part of it
 
