@@ -1,22 +1,25 @@
 """NDCG@k of many queries at once: run and qrels joined, ordered and scored group-wise, no loops.
 
-Why it is fast on big runs (5,000 queries x 1,000 documents): NDCG@k needs only each query's first
-k documents, so the string work (matching documents to judgments, breaking ties by doc id) is done
-on those rows alone; everything else is integer and float arrays. A run already grouped by query
-and ordered by score (as TREC run files are) is recognised and not sorted again; otherwise each
-query's k-th best score comes from one `np.partition` of a (queries x documents) matrix.
+Why it is fast on big runs whatever their shape: NDCG@k needs only each query's first k documents.
+Those are picked by a radix select (`core.topk`) on (score, then doc id bytes for trec_eval's tie
+rule), a few passes over integer arrays however the scores are spread; a run already grouped by
+query and ordered by score (as TREC run files are) only settles the rows tied at the k-th place.
+Ids stay in Arrow arrays (no Python string per row): queries are dictionary-encoded, and only the
+chosen rows' documents are matched to the judgments, with Arrow hash lookups.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import repeat
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.metrics import check_k, discounts, gains, safe_ratio
+from ndcg_gui.core.topk import StringBytes, first_rows_word, score_bits, select_top
 
 RESULT_COLUMNS = [
     "n_retrieved", "n_judged", "n_unjudged", "n_pool", "n_relevant",
@@ -41,7 +44,8 @@ def evaluate(
     qrels  columns `query`, `doc`, `grade`: every judged document, one row per (query, doc) (the
            readers reject duplicates). Run documents without a judgment get gain 0. A query of the
            run with no judgment at all is left out (as trec_eval does).
-    ties   equal scores: "trec" orders them by doc id in descending byte order (trec_eval);
+    ties   equal scores: "trec" orders them by doc id in descending byte order, and like trec_eval
+           takes scores as single-precision floats (1.0 and 1.0 + 1e-12 are tied);
            "file" keeps file order; "average" gives each the mean gain of its group (scikit-learn).
            Equal ranks (a `rank` column) keep file order.
     missing "zero": a judged query with no results scores 0 and is listed; "skip": left out.
@@ -61,10 +65,12 @@ def evaluate(
     if qrels is not None:
         _require(qrels, ["query", "doc", "grade"], "qrels")
 
-    key, by_score = _ranking_key(run)
-    groups = _Groups.of(run["query"], "run query")
+    key, by_score = _ranking_key(run, ties)
+    groups = _Groups.of(_ids(run["query"], "run query"))
+    trec_ties = by_score and ties == "trec"
+    docs = _ids(run["doc"], "run doc") if qrels is not None or trec_ties else None
     if qrels is not None:
-        qgroups = _Groups.of(qrels["query"], "qrels query")
+        qgroups = _Groups.of(_ids(qrels["query"], "qrels query"))
         qr_grade = _finite(qrels["grade"], "qrels grade")
         queries, (to_query, qr_to_query) = _union_sorted(groups.labels, qgroups.labels)
         qr_code = qr_to_query[qgroups.codes]
@@ -82,13 +88,13 @@ def evaluate(
     # Rows that can reach the first k ranks (all rows when the ideal needs every retrieved grade
     # from the qrels).
     every_row = qrels is not None and config.ideal == "retrieved"
-    rows = None if every_row else _top_rows(groups, key, k, ties, by_score)
+    rows = None if every_row else _top_rows(groups, key, k, ties, by_score, docs)
     rows = np.arange(len(run)) if rows is None else rows
-    rows = _ranked(rows, groups.codes, key, run["doc"] if by_score and ties == "trec" else None)
+    rows = _ranked(rows, groups.codes, key, docs if trec_ties else None)
 
     if qrels is not None:
-        grade = _lookup(to_query[groups.codes[rows]], _strings(run["doc"].to_numpy()[rows]),
-                        qr_code, _strings(qrels["doc"].to_numpy()), qr_grade)
+        grade = _lookup(to_query[groups.codes[rows]], docs.take(pa.array(rows)),
+                        qr_code, _ids(qrels["doc"], "qrels doc"), qr_grade)
     else:
         grade = run_grade[rows]
     judged = ~np.isnan(grade)
@@ -176,21 +182,41 @@ def _finite(values: pd.Series, what: str) -> np.ndarray:
     return arr
 
 
-def _ranking_key(run: pd.DataFrame) -> tuple[np.ndarray | None, bool]:
+def _ranking_key(run: pd.DataFrame, ties: str) -> tuple[np.ndarray | None, bool]:
     """(key, by_score): the value that ranks rows high first (score, or minus rank), or None for
-    file order; by_score says ties between equal keys are score ties."""
+    file order; by_score says ties between equal keys are score ties. trec_eval keeps scores as
+    single-precision floats, so with its tie rule scores equal as float32 are ties."""
     if "score" in run:
-        return _finite(run["score"], "run score"), True
+        score = _finite(run["score"], "run score")
+        if ties == "trec":
+            with np.errstate(over="ignore"):  # beyond float32's range: infinite, as in trec_eval
+                score = score.astype(np.float32).astype(np.float64)
+        return score, True
     if "rank" in run:
         return -_finite(run["rank"], "run rank"), False
     return None, False
 
 
-def _strings(values: np.ndarray) -> np.ndarray:
-    """Ids as an object array of str (numbers read as numbers become their text)."""
-    if values.dtype == object and all(isinstance(v, str) for v in values[:1]):
-        return values
-    return values.astype(str).astype(object)
+def _ids(values: pd.Series, what: str) -> pa.Array:
+    """Ids as one Arrow string array, without a Python string per row when pandas holds them in
+    Arrow already (numbers read as numbers become their text, as `str` gives it)."""
+    try:
+        arr = pa.array(values, from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):  # mixed types: text below
+        arr = None
+    except UnicodeEncodeError:  # lone surrogates (a badly decoded file): compared as their bytes
+        if values.isna().any():
+            raise ValueError(f"{what} has empty values") from None
+        return pa.array([str(v).encode("utf-8", "surrogatepass") for v in values], pa.binary())
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    if arr is not None and pa.types.is_dictionary(arr.type):
+        arr = arr.dictionary_decode()
+    if (arr.null_count if arr is not None else values.isna().any()):
+        raise ValueError(f"{what} has empty values")
+    if arr is None or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
+        arr = pa.array(np.asarray(values.to_numpy()).astype(str), pa.string())
+    return arr
 
 
 # --- queries as group codes ---------------------------------------------------------------------
@@ -207,32 +233,38 @@ class _Groups:
     starts: np.ndarray | None
 
     @classmethod
-    def of(cls, values: pd.Series, what: str) -> _Groups:
-        arr = values.to_numpy()
-        n = len(arr)
-        if n == 0:
-            empty = np.zeros(0, np.int64)
-            return cls(empty, np.zeros(0, object), empty, empty)
-        grouped = None
-        # Comparing neighbours is far cheaper than hashing every id: grouped files take this path.
-        # A shuffled file is recognised from its first rows and goes straight to hashing.
-        head = arr[:4096]
-        if 2 * np.count_nonzero(head[1:] != head[:-1]) < len(head):
-            starts = np.flatnonzero(np.concatenate([[True], arr[1:] != arr[:-1]]))
-            labels = arr[starts]
-            if 2 * len(starts) <= n + 1 and len(pd.unique(labels)) == len(labels):
-                grouped = starts, labels
-        if grouped is not None:
-            starts, labels = grouped
-            sizes = np.diff(starts, append=n)
-            codes = np.repeat(np.arange(len(starts)), sizes)
-        else:
-            codes, labels = pd.factorize(arr)
-            codes = codes.astype(np.int64)
-            sizes, starts = np.bincount(codes[codes >= 0], minlength=len(labels)), None
-        if pd.isna(labels).any() or (codes < 0).any():
-            raise ValueError(f"{what} has empty values")
-        return cls(codes, _strings(np.asarray(labels)), sizes, starts)
+    def of(cls, ids: pa.Array) -> _Groups:
+        n = len(ids)
+        # Comparing neighbours is cheaper than hashing every id: grouped files take this path,
+        # and a shuffled one is recognised from its first rows.
+        if n > 1 and 2 * _changes(ids.slice(0, 4096)).sum() < min(n, 4096):
+            starts = np.flatnonzero(np.concatenate([[True], _changes(ids)]))
+            firsts = ids.take(pa.array(starts))
+            if len(pc.unique(firsts)) == len(starts):
+                sizes = np.diff(starts, append=n)
+                codes = np.repeat(np.arange(len(starts)), sizes)
+                return cls(codes, _labels(firsts), sizes, starts)
+        # Codes come in order of first appearance: they never fall exactly when rows are grouped.
+        encoded = pc.dictionary_encode(ids)
+        codes = encoded.indices.to_numpy().astype(np.int64)
+        labels = _labels(encoded.dictionary)
+        sizes = np.bincount(codes, minlength=len(labels))
+        grouped = n < 2 or bool((codes[1:] >= codes[:-1]).all())
+        return cls(codes, labels, sizes, np.cumsum(sizes) - sizes if grouped else None)
+
+
+def _changes(ids: pa.Array) -> np.ndarray:
+    """Whether each id differs from the one before it (one fewer than the ids)."""
+    if len(ids) < 2:
+        return np.zeros(0, bool)
+    return pc.not_equal(ids.slice(1), ids.slice(0, len(ids) - 1)).to_numpy(zero_copy_only=False)
+
+
+def _labels(ids: pa.Array) -> np.ndarray:
+    labels = ids.to_numpy(zero_copy_only=False).astype(object)
+    if pa.types.is_binary(ids.type):  # ids that were not valid Unicode (see `_ids`)
+        labels = np.array([b.decode("utf-8", "surrogatepass") for b in labels], dtype=object)
+    return labels
 
 
 def _union_sorted(*label_sets: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -246,10 +278,13 @@ def _union_sorted(*label_sets: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]
 # --- ordering -----------------------------------------------------------------------------------
 
 
-def _top_rows(groups: _Groups, key: np.ndarray | None, k: int | None, ties: str, by_score: bool):
-    """Row indices (ascending) that can reach the first k ranks of their query, or None for all.
+def _top_rows(groups: _Groups, key: np.ndarray | None, k: int | None, ties: str, by_score: bool,
+              docs: pa.Array | None) -> np.ndarray | None:
+    """Row indices (ascending) of each query's first k rows, or None for all rows.
 
-    Rows tied with the k-th are kept too (their order is settled later, or they share an average).
+    Tied scores at the k-th place are settled as `ties` says: by doc id ("trec", which needs
+    `docs`), by file order ("file"), or every row tied with the k-th kept ("average": they share
+    the mean gain of their group).
     """
     if k is None:
         return None
@@ -257,41 +292,22 @@ def _top_rows(groups: _Groups, key: np.ndarray | None, k: int | None, ties: str,
     n = len(codes)
     if n == 0 or sizes.max() <= k:
         return None
+    rows = np.arange(n)
     if starts is not None and (key is None or _descending_within(key, starts)):
-        pos = np.arange(n) - np.repeat(starts, sizes)
-        take = pos < k
-        if by_score and ties != "file":
-            kth = key[starts + np.minimum(sizes, k) - 1]
-            take |= key == np.repeat(kth, sizes)
-        return np.flatnonzero(take)
-    if key is None:
-        # File order within scattered queries: positions from a stable (radix) sort by query.
-        order = np.argsort(codes.astype(_small_int(len(sizes))), kind="stable")
-        pos = np.empty(n, np.int64)
-        pos[order] = np.arange(n) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-        return np.flatnonzero(pos < k)
-    return _top_by_buckets(codes, len(sizes), key, k)
-
-
-def _top_by_buckets(codes: np.ndarray, nq: int, key: np.ndarray, k: int) -> np.ndarray:
-    """Rows whose key is in or above the bucket that holds their query's k-th best key.
-
-    Keys fall into equal-width buckets (a monotone map, so equal keys share a bucket); counting
-    rows per (query, bucket) finds each query's threshold bucket without sorting any rows. The
-    result holds every row of the top k and every row tied with the k-th, plus a few more.
-    """
-    n_buckets = int(np.clip(2 * len(key) // max(nq, 1), 64, 4096))
-    lo, span = key.min(), key.max() - key.min()
-    with np.errstate(over="ignore"):  # a subnormal span overflows the scale: one bucket then
-        scale = (n_buckets - 1) / span if 0 < span < np.inf else 0.0
-    if not np.isfinite(scale):
-        scale = 0.0
-    bucket = np.clip((key - lo) * scale, 0, n_buckets - 1).astype(np.int64)
-    counts = np.bincount(codes * n_buckets + bucket, minlength=nq * n_buckets).reshape(nq, n_buckets)
-    at_or_above = np.cumsum(counts[:, ::-1], axis=1)  # column j: rows in buckets >= last - j
-    reached = at_or_above[:, -1] >= k
-    threshold = np.where(reached, n_buckets - 1 - np.argmax(at_or_above >= k, axis=1), 0)
-    return np.flatnonzero(bucket >= threshold[codes])
+        take = rows - np.repeat(starts, sizes) < k
+        if not by_score or ties == "file":
+            return np.flatnonzero(take)
+        # Ranked already: only rows tied with the k-th can still move in or out.
+        take |= key == key[starts + np.minimum(sizes, k) - 1][codes]
+        rows = np.flatnonzero(take)
+        if ties == "average":
+            return rows
+    words = [] if key is None else [lambda r: score_bits(key[r])]
+    if not by_score or ties == "file":
+        words.append(first_rows_word(n))
+    strings = StringBytes(docs) if by_score and ties == "trec" else None
+    return select_top(rows, codes[rows], np.minimum(sizes, k), words, strings,
+                      keep_ties=by_score and ties == "average")
 
 
 def _descending_within(key: np.ndarray, starts: np.ndarray) -> bool:
@@ -305,7 +321,7 @@ def _small_int(n: int) -> type:
     return np.uint16 if n <= np.iinfo(np.uint16).max else np.int64
 
 
-def _ranked(rows: np.ndarray, codes: np.ndarray, key: np.ndarray | None, docs: pd.Series | None):
+def _ranked(rows: np.ndarray, codes: np.ndarray, key: np.ndarray | None, docs: pa.Array | None):
     """`rows` reordered so each query's rows are contiguous and ranked: key high first, ties in
     file order, or with `docs` given, tied scores by doc id in descending byte order (trec_eval)."""
     code = codes[rows]
@@ -326,15 +342,9 @@ def _ranked(rows: np.ndarray, codes: np.ndarray, key: np.ndarray | None, docs: p
     tied[1:] |= tied_next
     at = np.flatnonzero(tied)
     run_id = np.cumsum(np.concatenate([[True], ~tied_next]))[at]
-    tied_docs = _strings(docs.to_numpy()[rows[at]])
-    longest = max(map(len, tied_docs))
-    if longest * len(tied_docs) <= 1 << 26:
-        # As fixed-width unicode (code point order = UTF-8 byte order) numpy sorts them in C:
-        # by run descending and doc ascending, then reversed.
-        order = np.lexsort((tied_docs.astype(f"U{max(longest, 1)}"), -run_id))[::-1]
-    else:  # very long ids: sort the distinct ids as Python strings instead
-        doc_order, _ = pd.factorize(tied_docs, sort=True)
-        order = np.lexsort((-doc_order, run_id))
+    # Arrow compares ids byte by byte (unsigned), as trec_eval's strcmp does.
+    pairs = pa.table({"run": run_id, "doc": docs.take(pa.array(rows[at]))})
+    order = pc.sort_indices(pairs, [("run", "ascending"), ("doc", "descending")]).to_numpy()
     rows = rows.copy()
     rows[at] = rows[at][order]
     return rows
@@ -378,26 +388,31 @@ def _judged_gains(grade: np.ndarray, config: MetricConfig) -> np.ndarray:
     return np.where(unjudged, 0.0, gains(np.where(unjudged, 0.0, grade), config))
 
 
-def _lookup(run_q: np.ndarray, run_d: np.ndarray, qr_q: np.ndarray, qr_d: np.ndarray,
+def _lookup(run_q: np.ndarray, run_d: pa.Array, qr_q: np.ndarray, qr_d: pa.Array,
             qr_grade: np.ndarray) -> np.ndarray:
     """The qrels grade of each (query code, doc id) of the run rows, NaN where not judged.
 
-    Pairs are matched by a 64-bit mix of the query code and Python's own (cached) str hash, with
-    integer hash tables, then every match is confirmed by comparing the strings: one cheap pass over
-    the qrels instead of a hash table of objects. Equal pairs always have equal hashes, so a row
-    without a hash match is unjudged; the rare row whose match fails to confirm (a collision) is
-    looked up exactly. With repeated judgments of a pair, the last one wins.
+    The distinct docs of the smaller side go into an Arrow hash table that both sides are looked
+    up in, so pairs become integers (query code, doc number) matched with integer hash tables;
+    the larger side's strings are only hashed, never turned into Python objects. With repeated
+    judgments of a pair, the last one wins.
     """
     grade = np.full(len(run_d), np.nan)
     if len(run_d) == 0 or len(qr_d) == 0:
         return grade
-    j = _last_match(_pair_hash(qr_q, qr_d), _pair_hash(run_q, run_d))
-    has = np.flatnonzero(j >= 0)
-    ok = (qr_q[j[has]] == run_q[has]) & (qr_d[j[has]] == run_d[has]).astype(bool)
-    grade[has[ok]] = qr_grade[j[has[ok]]]
-    unsure = has[~ok]
-    if len(unsure):
-        grade[unsure] = _lookup_exact(run_q[unsure], run_d[unsure], qr_q, qr_d, qr_grade)
+    distinct = pc.unique(run_d if len(run_d) <= len(qr_d) else qr_d)
+    run_doc = pc.index_in(run_d, value_set=distinct).to_numpy(zero_copy_only=False)
+    qr_doc = pc.index_in(qr_d, value_set=distinct).to_numpy(zero_copy_only=False)
+    # index_in gives null (NaN here) for a doc that is not in `distinct`: never a match.
+    qr_rows = np.flatnonzero(~np.isnan(qr_doc)) if qr_doc.dtype.kind == "f" else np.arange(len(qr_d))
+    run_rows = (np.flatnonzero(~np.isnan(run_doc)) if run_doc.dtype.kind == "f"
+                else np.arange(len(run_d)))
+    width = np.int64(len(distinct))
+    table = qr_q[qr_rows] * width + qr_doc[qr_rows].astype(np.int64)
+    probe = run_q[run_rows] * width + run_doc[run_rows].astype(np.int64)
+    j = _last_match(table, probe)
+    hit = j >= 0
+    grade[run_rows[hit]] = qr_grade[qr_rows[j[hit]]]
     return grade
 
 
@@ -406,6 +421,8 @@ def _last_match(table: np.ndarray, probe: np.ndarray) -> np.ndarray:
 
     The smaller side goes into the hash table and the other streams through it.
     """
+    if len(table) == 0 or len(probe) == 0:
+        return np.full(len(probe), -1)
     if len(probe) < len(table):
         uniq, inverse = np.unique(probe, return_inverse=True)
         at = pd.Index(uniq).get_indexer(table)
@@ -420,18 +437,6 @@ def _last_match(table: np.ndarray, probe: np.ndarray) -> np.ndarray:
     return np.where(at >= 0, last[at], -1)
 
 
-def _pair_hash(query: np.ndarray, docs: np.ndarray) -> np.ndarray:
-    doc = np.fromiter(map(hash, docs), np.int64, len(docs)).view(np.uint64)
-    return doc ^ (query.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
-
-
-def _lookup_exact(run_q, run_d, qr_q, qr_d, qr_grade) -> np.ndarray:
-    """The same lookup through a dict of (query, doc) pairs: exact, slower; for a few rows."""
-    table = dict(zip(zip(qr_q.tolist(), qr_d.tolist(), strict=True), qr_grade.tolist(), strict=True))
-    pairs = zip(run_q.tolist(), run_d.tolist(), strict=True)
-    return np.fromiter(map(table.get, pairs, repeat(np.nan)), float, len(run_q))
-
-
 def _ideal_dcg(code: np.ndarray, gain: np.ndarray, nq: int, k: int | None, config) -> np.ndarray:
     """IDCG@k per query from each query's pool of gains, without sorting the pool.
 
@@ -440,15 +445,25 @@ def _ideal_dcg(code: np.ndarray, gain: np.ndarray, nq: int, k: int | None, confi
     """
     if len(gain) == 0:
         return np.zeros(nq)
-    levels, level = np.unique(-gain, return_inverse=True)  # level 0 = the highest gain
+    levels, level = np.unique(gain, return_inverse=True)
     g = len(levels)
-    key, count = np.unique(code * g + level, return_counts=True)
-    query, level_of = key // g, key % g
+    levels, level = levels[::-1], g - 1 - level  # the highest gain first
+    if nq * g <= 4 * len(gain) + (1 << 16):  # a (query x level) table of counts
+        count = np.bincount(code * g + level, minlength=nq * g).reshape(nq, g)
+        hi = np.cumsum(count, axis=1)
+        lo = hi - count
+        depth = int(hi[:, -1].max()) if k is None else k
+        prefix = np.concatenate([[0.0], np.cumsum(discounts(depth, config))])
+        block = (prefix[np.minimum(hi, depth)] - prefix[np.minimum(lo, depth)]) * levels
+        return block.sum(axis=1)
+    # Many levels (continuous grades): only the (query, level) pairs that occur.
+    pair, count = np.unique(code * g + level, return_counts=True)
+    query, level_of = pair // g, pair % g
     end = np.cumsum(count)
     first = np.concatenate([[True], query[1:] != query[:-1]])
     before = (end - count)[first][np.cumsum(first) - 1]
     hi, lo = end - before, end - before - count
     depth = int(hi.max()) if k is None else k
     prefix = np.concatenate([[0.0], np.cumsum(discounts(depth, config))])
-    block = (prefix[np.minimum(hi, depth)] - prefix[np.minimum(lo, depth)]) * -levels[level_of]
+    block = (prefix[np.minimum(hi, depth)] - prefix[np.minimum(lo, depth)]) * levels[level_of]
     return np.bincount(query, block, minlength=nq)
