@@ -72,6 +72,8 @@ class Actions(QObject):
         self.reverse = a("&Reverse", doc.reverse, "Ctrl+R", "Reverse the list")
         self.reset = a("Reset to &original", doc.reset_to_original, None,
                        "Back to the order and grades of the file")
+        self.zoom_to_k = a("&Zoom to k", plot.zoom_to_k, None, "Show the first k ranks in the plot")
+        self.show_all = a("Show all &ranks", plot.show_all, None, "Show every rank in the plot")
         self.about = a("&About", about)
         for action in (self.move_up, self.move_down, self.delete, self.copy, self.paste):
             # Only while the list has focus, so the metrics table and text fields keep theirs.
@@ -109,8 +111,10 @@ class Actions(QObject):
             _add(edit, action)
         view = bar.addMenu("&View")
         view.addAction(self._query_dock.toggleViewAction())
+        for action in (None, self.zoom_to_k, self.show_all, None):
+            _add(view, action)
         for box in self._plot.toggles.values():
-            action = QAction(f"{box.text()} curve", w, checkable=True, checked=box.isChecked())
+            action = QAction(box.property("menuText") or box.text(), w, checkable=True, checked=box.isChecked())
             action.toggled.connect(box.setChecked)
             box.toggled.connect(action.setChecked)
             view.addAction(action)
