@@ -91,10 +91,10 @@ class CurvePlot(QWidget):
         self.top = pg.PlotItem(axisItems={"left": PlainAxis("left"), "bottom": RankAxis("bottom"),
                                           "top": KAxis()})
         self.bottom = pg.PlotItem(axisItems={"left": PlainAxis("left"), "bottom": RankAxis("bottom")})
-        layout.addItem(self.top, row=2, col=0)
-        layout.addItem(self.bottom, row=3, col=0)
-        layout.layout.setRowStretchFactor(2, 11)
-        layout.layout.setRowStretchFactor(3, 9)
+        layout.addItem(self.top, row=3, col=0)
+        layout.addItem(self.bottom, row=4, col=0)
+        layout.layout.setRowStretchFactor(3, 11)
+        layout.layout.setRowStretchFactor(4, 9)
         for item, label in ((self.top, "DCG, IDCG"), (self.bottom, "NDCG")):
             item.setMenuEnabled(False)
             item.hideButtons()
@@ -146,14 +146,9 @@ class CurvePlot(QWidget):
         self.title = pg.LabelItem("", size="12pt", color="#222")
         self.legend = pg.LegendItem(labelTextColor="#333", frame=False, horSpacing=8)
         self.marks_legend = pg.LegendItem(labelTextColor="#333", frame=False, horSpacing=8)
-        self._legend_row = pg.GraphicsLayout()
-        self._legend_row.setContentsMargins(0, 4, 0, 8)
-        for row, legend in enumerate((self.legend, self.marks_legend)):
-            legend.setSizePolicy(QSizePolicy.Maximum, QSizePolicy.Fixed)
-            self._legend_row.addItem(legend, row=row, col=0)
-            self._legend_row.layout.setAlignment(legend, Qt.AlignHCenter)
-        for item in (self.title, self._legend_row):
-            item.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)
+        self._figure_rows = (self.title, self.legend, self.marks_legend)
+        for item in self._figure_rows:
+            item.setSizePolicy(QSizePolicy.Maximum, QSizePolicy.Fixed)
         self._band_sample = pg.PlotDataItem(pen=BAND_PEN, fillLevel=0, fillBrush=BAND_BRUSH)
 
         self.readout = QLabel(" ")
@@ -479,17 +474,20 @@ class CurvePlot(QWidget):
         cursor = self.cursor.isVisible()
         self.cursor.setVisible(False)
         self._cursor_low.setVisible(False)
-        self.title.setText(html.escape(title if title is not None else self.figure_title()))
+        title = html.escape(title if title is not None else self.figure_title())
+        describe = html.escape(self._doc.config.describe())
+        self.title.setText(f"{title}<br><span style='font-size:9pt; color:#555'>{describe}</span>")
         on_screen = layout.geometry()  # (before adding rows: they make the layout grow at once)
-        layout.addItem(self.title, row=0, col=0)
-        layout.addItem(self._legend_row, row=1, col=0)
+        for row, item in enumerate(self._figure_rows):
+            layout.addItem(item, row=row, col=0)
+            layout.layout.setAlignment(item, Qt.AlignHCenter)
         layout.setGeometry(QRectF(QPointF(0, 0), size))
         layout.layout.activate()
         try:
             yield layout.sceneBoundingRect()
         finally:
-            layout.removeItem(self.title)
-            layout.removeItem(self._legend_row)
+            for item in self._figure_rows:
+                layout.removeItem(item)
             # The rows' minimum height is cached: forget it, or the screen's smaller size is refused.
             layout.layout.invalidate()
             layout.updateGeometry()
