@@ -206,7 +206,8 @@ def test_list_as_loaded_is_drawn_while_the_list_differs(qtbot):
     _dcg, _idcg, ndcg = sklearn_per_rank(grades)
     np.testing.assert_allclose(plot.baseline.yData[2:], ndcg[2:], atol=1e-12)  # sklearn: 0/0 at ranks 1–2
     np.testing.assert_allclose(plot.baseline.yData[:2], 0.0)
-    assert "NDCG as loaded" in [label.text for _sample, label in plot.legend.items]
+    with plot.figure(QSizeF(960, 600)):  # the exported figure's legend names it
+        assert "NDCG as loaded" in [label.text for _sample, label in plot.legend.items]
     doc.undo_stack.undo()
     assert not plot.baseline.isVisible()
     doc.undo_stack.redo()

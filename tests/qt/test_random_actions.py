@@ -291,13 +291,14 @@ def plot_problems(plot, doc, lst, table: pd.DataFrame, pool) -> list[str]:
         gap = table["idcg"].iloc[cut - 1] - table["dcg"].iloc[cut - 1]
         if len(heights) != cut or not math.isclose(heights.sum(), gap, abs_tol=1e-9):
             out.append(f"loss bars add up to {heights.sum()}, IDCG@k - DCG@k = {gap}")
-    # Marks at the ranks whose grade is above 0.
-    marked = sorted(r for item in plot.mark_items if item.isVisible() for r in set(item.getData()[0].tolist()))
-    relevant = [r + 1 for r in np.flatnonzero(np.nan_to_num(lst.grades, nan=0.0) > 0)]
+    # Marks at the ranks in view whose grade is above 0.
+    x0, x1 = plot.visible_ranks()
+    marks = [item.getData()[0] for item in plot.mark_items if item.isVisible()]
+    marked = sorted({r for ranks in marks for r in ranks.tolist() if x0 <= r <= x1})
+    relevant = [r + 1 for r in np.flatnonzero(np.nan_to_num(lst.grades, nan=0.0) > 0) if x0 <= r + 1 <= x1]
     if plot.toggles["Relevant ranks"].isChecked() and marked != relevant:
         out.append(f"relevant ranks marked {marked}, grades > 0 at {relevant}")
     # The view: within the list; NDCG's scale covers 0–1 and every NDCG; k labelled within the list.
-    x0, x1 = plot.visible_ranks()
     if x0 < 0.5 - 1e-9 or x1 > max(n, 1) + 0.5 + 1e-9:
         out.append(f"plot shows ranks {x0}..{x1} of a {n}-row list")
     y0, y1 = plot.bottom.vb.viewRange()[1]

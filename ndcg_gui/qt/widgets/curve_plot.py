@@ -81,6 +81,8 @@ class CurvePlot(QWidget):
         self._marks: list[tuple[float, str, np.ndarray]] = []
         self._ndcg_range = (0.0, 1.0)
         self._dotted: bool | None = None
+        self._mark_strip = (-0.1, 0.0)
+        self._legend_key: tuple = ()
         self._n, self._k = 0, 1
 
         self.plot = pg.GraphicsLayoutWidget()
@@ -192,6 +194,7 @@ class CurvePlot(QWidget):
         document.changed.connect(self._follow)
         self.refresh()
         self._reset_view()
+        self._refresh_legend()
 
     # ---- the bar ----------------------------------------------------------------------------------
     def _toggle(self, bar: FlowLayout, name: str, text: str, on: bool, icon, menu_text: str,
@@ -221,6 +224,7 @@ class CurvePlot(QWidget):
 
     def _toggled(self, _on: bool) -> None:
         self.refresh()
+        self._refresh_legend()
 
     def shown(self, name: str) -> bool:
         return self.toggles[name].isChecked()
@@ -263,7 +267,6 @@ class CurvePlot(QWidget):
         self._fit_top()
         self._update_dots(force=True)
         self._fit_bottom()
-        self._refresh_legend()
         if self.cursor.isVisible():  # an edit under the readout: show the rank's new figures
             at = int(self.cursor.value())
             self.show_rank(at) if 1 <= at <= n else self.clear_readout()
@@ -335,7 +338,6 @@ class CurvePlot(QWidget):
             part.setVisible(True)
         self._band_report = report
         self._fit_bottom()
-        self._refresh_legend()
 
     def settle(self) -> None:
         """Draw now what waits for edits to pause (the unjudged band)."""
@@ -377,6 +379,7 @@ class CurvePlot(QWidget):
     def _x_range_changed(self) -> None:
         self._fit_top()
         self._update_dots()
+        self._draw_marks()
 
     def _update_dots(self, force: bool = False) -> None:
         """Dots on the curves while the view shows few enough ranks to tell them apart."""
@@ -427,12 +430,16 @@ class CurvePlot(QWidget):
         bottom = low - (MARK_STRIP * span if self.shown("Relevant ranks") else 0.02 * span)
         self._ndcg_range = (low, high)
         self.bottom.setYRange(bottom, high + 0.04 * span, padding=0)
-        self._draw_marks(bottom, low - 0.015 * span)
+        self._mark_strip = (bottom, low - 0.015 * span)
+        self._draw_marks()
 
-    def _draw_marks(self, y0: float, y1: float) -> None:
+    def _draw_marks(self) -> None:
+        """The marks within the ranks in view (thousands of ticks off screen would cost a paint)."""
+        (y0, y1), (x0, x1) = self._mark_strip, self.visible_ranks()
         for i, item in enumerate(self.mark_items):
             if i < len(self._marks):
                 _label, colour, ranks = self._marks[i]
+                ranks = ranks[np.searchsorted(ranks, x0 - 1):np.searchsorted(ranks, x1 + 1, side="right")]
                 item.setData(np.repeat(ranks, 2), np.tile([y0, y1], len(ranks)), pen=pg.mkPen(colour, width=3))
                 item.setVisible(True)
             else:
@@ -441,13 +448,18 @@ class CurvePlot(QWidget):
 
     # ---- legend (for the exported figure) -------------------------------------------------------------
     def _refresh_legend(self) -> None:
-        """The legend lists what is drawn (a hidden item would stay there as a blank mark)."""
-        self.legend.clear()
+        """The legend lists what is drawn (a hidden item would stay there as a blank mark). Made
+        for a figure and when a toggle changes, not on every edit (it costs milliseconds)."""
         entries = [(self.dcg, "DCG"), (self.idcg, "IDCG"), (self.loss, "loss per rank (ideal − actual)"),
                    (self.ndcg, "NDCG"), (self.baseline, "NDCG as loaded"), (self._band_sample,
                                                                           "unjudged band (NDCG low–high)")]
         shown = [(item, name) for item, name in entries
                  if (self.band.isVisible() if item is self._band_sample else item.isVisible())]
+        key = (tuple(name for _item, name in shown), tuple((label, colour) for label, colour, _r in self._marks))
+        if key == self._legend_key:
+            return
+        self._legend_key = key
+        self.legend.clear()
         for item, name in shown:
             self.legend.addItem(item, name)
         self.legend.setColumnCount(max(len(shown), 1))
@@ -470,6 +482,7 @@ class CurvePlot(QWidget):
         """The plot laid out as a figure of `size` (title and legend rows added, the hover cursor
         hidden) for the duration of the block, which gets the scene rectangle to render."""
         self.settle()
+        self._refresh_legend()
         layout = self.plot.ci
         cursor = self.cursor.isVisible()
         self.cursor.setVisible(False)
