@@ -18,7 +18,8 @@ from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.metrics import ndcg_at
 from ndcg_gui.core.ranked_list import RankedList
 from ndcg_gui.qt.document.document import Document
-from ndcg_gui.qt.widgets.curve_plot import FIRST_VIEW, CurvePlot
+from ndcg_gui.qt.widgets.curve_panels import FIRST_VIEW
+from ndcg_gui.qt.widgets.curve_plot import CurvePlot
 
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 
@@ -50,6 +51,10 @@ def sklearn_per_rank(grades: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
     return dcg, idcg, ndcg
 
 
+def readout(plot: CurvePlot) -> str:
+    return plot.readout.text().replace("\N{NO-BREAK SPACE}", " ")
+
+
 def rng_grades(seed: int, n: int) -> np.ndarray:
     return np.random.default_rng(seed).choice([0, 0, 0, 1, 2, 3], size=n).astype(float)
 
@@ -57,7 +62,7 @@ def rng_grades(seed: int, n: int) -> np.ndarray:
 def test_curves_equal_scikit_learn_and_ndcg_has_its_own_panel(qtbot):
     grades = rng_grades(1, 35)
     grades[0] = 1  # sklearn's NDCG is 0 where DCG and IDCG are 0; keep it defined at rank 1
-    doc, plot = make_plot(qtbot, {"q": graded(grades)})
+    _doc, plot = make_plot(qtbot, {"q": graded(grades)})
     dcg, idcg, ndcg = sklearn_per_rank(grades)
     np.testing.assert_allclose(plot.dcg.yData, dcg, atol=1e-12)
     np.testing.assert_allclose(plot.idcg.yData, idcg, atol=1e-12)
@@ -74,7 +79,8 @@ def test_curves_equal_scikit_learn_and_ndcg_has_its_own_panel(qtbot):
     assert plot.top.vb.sceneBoundingRect().left() == pytest.approx(plot.bottom.vb.sceneBoundingRect().left())
 
 
-@pytest.mark.parametrize(("n", "k", "end"), [(200, 10, 20), (200, 15, 30), (200, 3, FIRST_VIEW), (12, 10, 12)])
+@pytest.mark.parametrize(("n", "k", "end"),
+                         [(200, 10, 20), (200, 15, 30), (200, 3, FIRST_VIEW), (12, 10, 12)])
 def test_view_opens_on_the_first_ranks_and_zooms_to_k_or_all(qtbot, n, k, end):
     doc, plot = make_plot(qtbot, {"q": graded(rng_grades(2, n))}, k=k)
     assert plot.visible_ranks() == pytest.approx((0.5, end + 0.5))
@@ -93,7 +99,7 @@ def test_view_opens_on_the_first_ranks_and_zooms_to_k_or_all(qtbot, n, k, end):
 def test_zoom_never_leaves_an_axis_in_a_silly_state(qtbot):
     grades = np.zeros(1000)
     grades[[3, 40, 400, 990]] = [2, 1, 3, 1]
-    doc, plot = make_plot(qtbot, {"q": graded(grades)})
+    _doc, plot = make_plot(qtbot, {"q": graded(grades)})
     vb = plot.top.vb
     for _ in range(6):  # wheel zoom in around rank 400, then back out past the whole list
         vb.scaleBy(x=0.3, center=QPointF(400, 0))
@@ -126,7 +132,7 @@ def test_k_is_labelled_above_the_plot_not_on_a_curve(qtbot):
 
 def test_relevant_ranks_are_marked_by_grade(qtbot):
     grades = np.array([0, 3, 0, 1, 2, 0, 1, np.nan, 3, 0.0])
-    doc, plot = make_plot(qtbot, {"q": graded(grades)})
+    _doc, plot = make_plot(qtbot, {"q": graded(grades)})
     marked = {}
     for item in plot.mark_items:
         if item.isVisible():
@@ -173,6 +179,9 @@ def test_unjudged_band_equals_the_report_and_brute_force_and_waits_for_a_pause(q
     np.testing.assert_allclose(plot.band_low.yData, low, atol=1e-12)
     np.testing.assert_allclose(plot.band_high.yData, high, atol=1e-12)
     assert (low - 1e-12 <= plot.ndcg.yData).all() and (plot.ndcg.yData <= high + 1e-12).all()
+
+    plot.show_rank(2)
+    assert f"band {band['low'].iloc[1]:.4f}–{band['high'].iloc[1]:.4f}" in readout(plot)
 
     doc.move_rows(1, 1, 11)  # an edit: the band of the new list is computed only after a pause
     assert "band" not in vars(doc.report) and not plot.band_is_current()
@@ -234,25 +243,28 @@ def test_readout_follows_edits_and_clears_on_another_query(qtbot):
     a, b = graded(np.array([3, 0, 2, 1.0]), "a"), graded(np.array([1, 1.0]), "b")
     doc, plot = make_plot(qtbot, {"a": a, "b": b})
     plot.show_rank(2)
-    text = plot.readout.text()
+    text = readout(plot)
     at_2 = ndcg_score(np.array([[3, 0, 2, 1]]), np.array([[4, 3, 2, 1]]), k=2)
     for part in ("rank 2", "a-d1", "DCG 3.0000", f"NDCG {at_2:.4f}"):
         assert part in text
     doc.move_rows(2, 1, 1)  # a-d2 (grade 2) to rank 2
-    assert "a-d2" in plot.readout.text() and plot.cursor.value() == 2
+    assert "a-d2" in readout(plot) and plot.cursor.value() == 2
     want = ndcg_score(np.array([[3, 2, 0, 1]]), np.array([[4, 3, 2, 1]]), k=2)
-    assert f"NDCG {want:.4f}" in plot.readout.text()
+    assert f"NDCG {want:.4f}" in readout(plot)
+    # Over the upper panel, inside the plot (not a row of its own).
+    assert plot.readout.isVisible() and plot.readout.parent() is plot.plot
+    assert plot.plot.rect().contains(plot.readout.geometry())
     doc.set_current_query("b")
-    assert not plot.readout.text().strip() and not plot.cursor.isVisible()
+    assert not plot.readout.text().strip() and not plot.cursor.isVisible() and not plot.readout.isVisible()
 
 
 def test_hover_moves_the_readout(qtbot):
-    doc, plot = make_plot(qtbot, {"q": graded(rng_grades(7, 40))})
+    _doc, plot = make_plot(qtbot, {"q": graded(rng_grades(7, 40))})
     QApplication.processEvents()
     vb = plot.bottom.vb
     scene_pos = vb.mapViewToScene(QPointF(5.2, 0.5))
     plot.plot.scene().sigMouseMoved.emit(scene_pos)
-    qtbot.waitUntil(lambda: "rank 5" in plot.readout.text())
+    qtbot.waitUntil(lambda: "rank 5" in readout(plot))
     plot.plot.scene().sigMouseMoved.emit(QPointF(-5, -5))  # off the panels
     qtbot.waitUntil(lambda: not plot.readout.text().strip())
 
@@ -279,7 +291,7 @@ def test_figure_layout_puts_title_and_legend_above_the_panels(qtbot):
 
 
 def test_toggles_hide_and_show_their_items(qtbot):
-    doc, plot = make_plot(qtbot, {"q": graded(rng_grades(8, 20))})
+    _doc, plot = make_plot(qtbot, {"q": graded(rng_grades(8, 20))})
     for name, item in (("DCG", plot.dcg), ("IDCG", plot.idcg), ("NDCG", plot.ndcg)):
         plot.toggles[name].setChecked(False)
         assert not item.isVisible()
@@ -288,3 +300,17 @@ def test_toggles_hide_and_show_their_items(qtbot):
     plot.toggles["DCG"].setChecked(False)
     plot.toggles["IDCG"].setChecked(False)
     assert plot.top.vb.viewRange()[1] == pytest.approx([0, 1.06])  # an empty panel keeps a sane range
+
+
+def test_an_empty_list_draws_nothing_and_breaks_nothing(qtbot):
+    doc, plot = make_plot(qtbot, {"q": RankedList(docs=[], grades=[], query="q")})
+    plot.settle()
+    assert plot.ndcg.xData is None or len(plot.ndcg.xData) == 0
+    assert not plot.band.isVisible() and not any(item.isVisible() for item in plot.mark_items)
+    plot.zoom_to_k()
+    plot.show_all()
+    assert plot.visible_ranks() == pytest.approx((0.5, 1.5))
+    doc.insert_rows(0, ["a", "b", "c"], [1, np.nan, 2])  # differs from the (empty) list as loaded
+    plot.settle()
+    assert plot.band_is_current() and list(plot.ndcg.xData) == [1, 2, 3]
+    assert plot.baseline.isVisible() and plot.baseline.yData is None  # nothing to draw, nothing broken

@@ -158,7 +158,7 @@ def test_default_names_carry_file_query_and_k(window, tmp_path, monkeypatch, nam
     window.exports.export_plot_dialog("svg")
     window.exports.export_metrics_dialog()
     window.exports.export_summary_dialog()
-    stem = expected.rsplit("-k", 1)[0]
+    file_and_query, file = expected.rsplit("-k", 1)[0], expected.split("-q")[0]
     assert [Path(a).name for a in asked] == [f"{expected}-ndcg.png", f"{expected}-ndcg.svg",
-                                             f"{stem}-metrics.csv", f"{expected.split('-q')[0]}-k10-summary.csv"]
+                                             f"{file_and_query}-metrics.csv", f"{file}-k10-summary.csv"]
     assert all(Path(a).parent == path.parent for a in asked)

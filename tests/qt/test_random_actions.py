@@ -310,7 +310,7 @@ def plot_problems(plot, doc, lst, table: pd.DataFrame, pool) -> list[str]:
         out.append(f"k label {label} with k = {doc.k} and {n} rows")
     if plot.cursor.isVisible():
         rank = int(plot.cursor.value())
-        text = plot.readout.text()
+        text = plot.readout.text().replace("\N{NO-BREAK SPACE}", " ")
         if not 1 <= rank <= n or f"NDCG {table['ndcg'].iloc[rank - 1]:.4f}" not in text \
                 or str(lst.docs[rank - 1]) not in text:
             out.append(f"hover readout {text!r} is not rank {rank} of this list")

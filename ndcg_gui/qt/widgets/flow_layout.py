@@ -14,32 +14,32 @@ class FlowLayout(QLayout):
         self._items: list[QLayoutItem] = []
         self.setSpacing(spacing)
 
-    def addItem(self, item: QLayoutItem) -> None:  # noqa: N802 (Qt's name)
+    def addItem(self, item: QLayoutItem) -> None:
         self._items.append(item)
 
     def count(self) -> int:
         return len(self._items)
 
-    def itemAt(self, index: int) -> QLayoutItem | None:  # noqa: N802
+    def itemAt(self, index: int) -> QLayoutItem | None:
         return self._items[index] if 0 <= index < len(self._items) else None
 
-    def takeAt(self, index: int) -> QLayoutItem | None:  # noqa: N802
+    def takeAt(self, index: int) -> QLayoutItem | None:
         return self._items.pop(index) if 0 <= index < len(self._items) else None
 
-    def expandingDirections(self) -> Qt.Orientation:  # noqa: N802
+    def expandingDirections(self) -> Qt.Orientation:
         return Qt.Orientation(0)
 
-    def hasHeightForWidth(self) -> bool:  # noqa: N802
+    def hasHeightForWidth(self) -> bool:
         return True
 
-    def heightForWidth(self, width: int) -> int:  # noqa: N802
+    def heightForWidth(self, width: int) -> int:
         return self._place(QRect(0, 0, width, 0), move=False)
 
-    def setGeometry(self, rect: QRect) -> None:  # noqa: N802
+    def setGeometry(self, rect: QRect) -> None:
         super().setGeometry(rect)
         self._place(rect, move=True)
 
-    def sizeHint(self) -> QSize:  # noqa: N802
+    def sizeHint(self) -> QSize:
         """One row of everything (what a wide pane shows)."""
         items = [i for i in self._items if not i.isEmpty()]
         width = sum(i.sizeHint().width() for i in items) + self.spacing() * max(len(items) - 1, 0)
@@ -47,7 +47,7 @@ class FlowLayout(QLayout):
         m = self.contentsMargins()
         return QSize(width + m.left() + m.right(), height + m.top() + m.bottom())
 
-    def minimumSize(self) -> QSize:  # noqa: N802
+    def minimumSize(self) -> QSize:
         """The widest single item: anything narrower would cut it."""
         size = QSize()
         for item in self._items:

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from PySide6.QtCore import QRectF, QSize, QSizeF, Qt
-from PySide6.QtGui import QImage, QPainter, QPaintDevice
+from PySide6.QtGui import QImage, QPaintDevice, QPainter
 from PySide6.QtSvg import QSvgGenerator
 
 from ndcg_gui.qt.widgets.curve_plot import CurvePlot

@@ -28,7 +28,7 @@ class PlainAxis(pg.AxisItem):
 class RankAxis(PlainAxis):
     """Ticks at whole ranks only (no rank 1.5 on a short list)."""
 
-    def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, float]]:  # noqa: N802, N803
+    def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, float]]:
         levels = [(s, o) for s, o in super().tickSpacing(minVal, maxVal, size) if s >= 1]
         return levels or [(1.0, 0.0)]
 
@@ -56,7 +56,8 @@ def grade_colours(grades: np.ndarray) -> list[tuple[float, str]]:
         positive = np.linspace(positive[0], positive[-1], GRADE_LEVELS + 1)[:-1]
     ramp = pg.ColorMap([0.0, 1.0], [QColor(GRADE_LOW), QColor(GRADE_HIGH)])
     where = np.linspace(0.0, 1.0, len(positive)) if len(positive) > 1 else np.ones(1)
-    return [(float(g), ramp.map(float(t), mode="qcolor").name()) for g, t in zip(positive, where, strict=True)]
+    return [(float(g), ramp.map(float(t), mode="qcolor").name())
+            for g, t in zip(positive, where, strict=True)]
 
 
 def swatch(pen: QPen | None = None, brush: QBrush | QColor | None = None) -> QIcon:

@@ -114,7 +114,8 @@ class Actions(QObject):
         for action in (None, self.zoom_to_k, self.show_all, None):
             _add(view, action)
         for box in self._plot.toggles.values():
-            action = QAction(box.property("menuText") or box.text(), w, checkable=True, checked=box.isChecked())
+            text = box.property("menuText") or box.text()
+            action = QAction(text, w, checkable=True, checked=box.isChecked())
             action.toggled.connect(box.setChecked)
             box.toggled.connect(action.setChecked)
             view.addAction(action)
