@@ -9,8 +9,8 @@ import itertools
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPointF, QSizeF
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QPoint, QPointF, QSizeF, Qt
+from PySide6.QtGui import QColor, QWheelEvent
 from PySide6.QtWidgets import QApplication
 from sklearn.metrics import dcg_score, ndcg_score
 
@@ -53,6 +53,15 @@ def sklearn_per_rank(grades: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
 
 def readout(plot: CurvePlot) -> str:
     return plot.readout.text().replace("\N{NO-BREAK SPACE}", " ")
+
+
+def wheel(plot: CurvePlot, vb, rank: float, delta: int) -> None:
+    """A wheel turn over `rank` of a panel, sent to the plot's viewport as Qt would."""
+    at = plot.plot.mapFromScene(vb.mapViewToScene(QPointF(rank, 0.5)))
+    global_at = plot.plot.viewport().mapToGlobal(at)
+    event = QWheelEvent(QPointF(at), QPointF(global_at), QPoint(0, 0), QPoint(0, delta), Qt.NoButton,
+                        Qt.NoModifier, Qt.NoScrollPhase, False)
+    QApplication.sendEvent(plot.plot.viewport(), event)
 
 
 def rng_grades(seed: int, n: int) -> np.ndarray:
@@ -101,7 +110,13 @@ def test_zoom_never_leaves_an_axis_in_a_silly_state(qtbot):
     grades[[3, 40, 400, 990]] = [2, 1, 3, 1]
     _doc, plot = make_plot(qtbot, {"q": graded(grades)})
     vb = plot.top.vb
-    for _ in range(6):  # wheel zoom in around rank 400, then back out past the whole list
+    plot.show_all()
+    QApplication.processEvents()
+    for _ in range(12):  # the wheel, as a person turns it over rank 400 of the NDCG panel
+        wheel(plot, plot.bottom.vb, 400, 120)
+    x0, x1 = plot.visible_ranks()
+    assert x1 - x0 < 200 and x0 < 400 < x1  # zoomed in around the rank under the wheel
+    for _ in range(6):
         vb.scaleBy(x=0.3, center=QPointF(400, 0))
     assert plot.visible_ranks()[1] - plot.visible_ranks()[0] >= 2  # not below two ranks
     x0, x1 = plot.visible_ranks()
