@@ -159,18 +159,7 @@ class Screen:
         if w.headline.k.value() != k:
             out.append(f"k box {w.headline.k.value()}, document k {k}")
 
-        plot = w.plot
-        for curve, name in ((plot.dcg, "dcg"), (plot.idcg, "idcg"), (plot.ndcg, "ndcg")):
-            _x, y = curve.getData()
-            y = np.zeros(0) if y is None else y
-            if len(y) != len(lst) or not np.allclose(y, table[name].to_numpy(), atol=1e-12):
-                out.append(f"plot {name} curve differs from the recomputed column")
-        if plot.readout.text().strip():
-            rank = int(plot.cursor.value())
-            text = plot.readout.text()
-            if not 1 <= rank <= len(lst) or f"NDCG {table['ndcg'].iloc[rank - 1]:.4f}" not in text \
-                    or str(lst.docs[rank - 1]) not in text:
-                out.append(f"hover readout {plot.readout.text()!r} is not rank {rank} of this list")
+        out += plot_problems(w.plot, doc, lst, table, pool)
 
         status = w.status_counts.text()
         judged_n = int((~np.isnan(lst.grades)).sum())
@@ -258,6 +247,80 @@ class Screen:
         return []
 
 
+def plot_problems(plot, doc, lst, table: pd.DataFrame, pool) -> list[str]:
+    """The curve plot against the per-rank table recomputed from scratch (`table`), the list as
+    loaded recomputed the same way, the document's report (band, losses), and its own rules:
+    the view within the list, NDCG's panel covering 0–1, k labelled only within the list."""
+    out: list[str] = []
+    plot.settle()  # the unjudged band waits for edits to pause
+    n = len(lst)
+    for curve, name in ((plot.dcg, "dcg"), (plot.idcg, "idcg"), (plot.ndcg, "ndcg")):
+        x, y = curve.xData, curve.yData
+        x, y = (np.zeros(0), np.zeros(0)) if y is None else (x, y)
+        if len(y) != n or not np.allclose(y, table[name].to_numpy(), atol=1e-12) \
+                or not np.array_equal(x, np.arange(1, n + 1)):
+            out.append(f"plot {name} curve differs from the recomputed column")
+        if curve.isVisible() != plot.toggles[name.upper()].isChecked():
+            out.append(f"plot {name} curve shown {curve.isVisible()} against its toggle")
+    # The list as loaded: drawn while the list differs from it, equal to its own recomputed NDCG.
+    original = doc.original_list()
+    differs = original != lst and plot.toggles["As loaded"].isChecked()
+    if plot.baseline.isVisible() != differs:
+        out.append(f"'as loaded' curve shown {plot.baseline.isVisible()}, the list differs {differs}")
+    elif differs:
+        base = per_rank(np.nan_to_num(original.grades, nan=0.0), doc.config, judged=original.judged_pool())
+        if not np.allclose(plot.baseline.yData, base["ndcg"].to_numpy(), atol=1e-12):
+            out.append("'as loaded' curve differs from the original list's NDCG recomputed")
+    # The band: the report's, drawn when asked for and there are unjudged documents; the line inside.
+    want_band = plot.toggles["Unjudged band"].isChecked() and bool(np.isnan(lst.grades).any())
+    if plot.band.isVisible() != want_band:
+        out.append(f"unjudged band shown {plot.band.isVisible()}, expected {want_band}")
+    elif want_band:
+        band = doc.report.band
+        if not plot.band_is_current() or not np.array_equal(plot.band_low.yData, band["low"]) \
+                or not np.array_equal(plot.band_high.yData, band["high"]):
+            out.append("unjudged band differs from the report's")
+        at = band["rank"].to_numpy() - 1
+        line = table["ndcg"].to_numpy()[at]
+        if ((line < band["low"] - 1e-9) | (line > band["high"] + 1e-9)).any():
+            out.append("the NDCG line leaves the unjudged band")
+    # Loss bars: the first k losses, adding up to IDCG@k - DCG@k of the recomputed table.
+    if plot.loss.isVisible() != (plot.toggles["Loss per rank"].isChecked() and n > 0):
+        out.append("loss bars shown against their toggle")
+    elif plot.loss.isVisible():
+        heights = np.asarray(plot.loss.opts["height"], float)
+        cut = min(doc.k, n)
+        gap = table["idcg"].iloc[cut - 1] - table["dcg"].iloc[cut - 1]
+        if len(heights) != cut or not math.isclose(heights.sum(), gap, abs_tol=1e-9):
+            out.append(f"loss bars add up to {heights.sum()}, IDCG@k - DCG@k = {gap}")
+    # Marks at the ranks in view whose grade is above 0.
+    x0, x1 = plot.visible_ranks()
+    marks = [item.getData()[0] for item in plot.mark_items if item.isVisible()]
+    marked = sorted({r for ranks in marks for r in ranks.tolist() if x0 <= r <= x1})
+    relevant = [r + 1 for r in np.flatnonzero(np.nan_to_num(lst.grades, nan=0.0) > 0) if x0 <= r + 1 <= x1]
+    if plot.toggles["Relevant ranks"].isChecked() and marked != relevant:
+        out.append(f"relevant ranks marked {marked}, grades > 0 at {relevant}")
+    # The view: within the list; NDCG's scale covers 0–1 and every NDCG; k labelled within the list.
+    if x0 < 0.5 - 1e-9 or x1 > max(n, 1) + 0.5 + 1e-9:
+        out.append(f"plot shows ranks {x0}..{x1} of a {n}-row list")
+    y0, y1 = plot.bottom.vb.viewRange()[1]
+    ndcg = table["ndcg"].to_numpy()
+    if y0 > min(0.0, ndcg.min(initial=0.0)) or y1 < max(1.0, ndcg.max(initial=1.0)):
+        out.append(f"NDCG panel shows {y0}..{y1}, NDCG spans {ndcg.min(initial=0)}..{ndcg.max(initial=1)}")
+    label = [text for _x, text in plot.top.getAxis("top")._tickLevels[0]]
+    if label != ([f"k = {doc.k}"] if doc.k <= n else []):
+        out.append(f"k label {label} with k = {doc.k} and {n} rows")
+    if plot.cursor.isVisible():
+        rank = int(plot.cursor.value())
+        text = plot.readout.text().replace("\N{NO-BREAK SPACE}", " ")
+        if not 1 <= rank <= n or f"NDCG {table['ndcg'].iloc[rank - 1]:.4f}" not in text \
+                or str(lst.docs[rank - 1]) not in text:
+            out.append(f"hover readout {text!r} is not rank {rank} of this list")
+    elif plot.readout.text().strip():
+        out.append(f"hover readout {plot.readout.text()!r} without its cursor")
+    return out
+
+
 def _number(x: float) -> str:
     """A grade as given: 2, 0.5, -1."""
     return str(int(x)) if float(x).is_integer() else np.format_float_positional(float(x), trim="-")
@@ -282,6 +345,7 @@ class Person:
             (6, self.undo_redo), (2, self.change_k), (3, self.change_definition),
             (3, self.switch_query), (1, self.open_file), (1, self.hover_plot), (1, self.quick_list),
             (3, self.switch_tab), (2, self.apply_best_move), (2, self.drop_missed), (1, self.use_definition),
+            (2, self.plot_control),
         ]
         weights = [w for w, _ in actions]
         action = self.rng.choices([a for _, a in actions], weights)[0]
@@ -454,6 +518,17 @@ class Person:
         row = self.rng.randrange(5)
         self.w.why.apply_definition(row)
         return f"use definition row {row}"
+    def plot_control(self) -> str:
+        """A toggle of the plot's bar, or a View-menu zoom."""
+        plot, actions = self.w.plot, self.w.actions
+        choice = self.rng.choice([*plot.toggles, "zoom to k", "show all"])
+        if choice == "zoom to k":
+            actions.zoom_to_k.trigger()
+        elif choice == "show all":
+            actions.show_all.trigger()
+        else:
+            plot.toggles[choice].toggle()
+        return f"plot: {choice}"
 
     def quick_list(self) -> str:
         grades = " ".join(self.rng.choice(["3", "2", "1", "0", "-1", "0.5"])

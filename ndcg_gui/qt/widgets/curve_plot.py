@@ -1,181 +1,267 @@
-"""DCG and IDCG (left axis) and NDCG (0–1, right axis) against rank, with a line at k and a
-hover readout. Draws the document's per-rank table; computes nothing."""
+"""The curve plot of the list on screen: its bar (one check box per curve or mark, each with a
+swatch that makes the bar the legend, and "Zoom to k" / "Show all"), the two panels
+(`CurvePanels`: DCG and IDCG above, NDCG on its own 0–1 scale below) and a hover readout. Follows
+the document's `report`; computes nothing.
+
+The unjudged band costs tens of milliseconds (about 30 ms for 1,000 rows), more than a frame, so
+it is drawn once edits pause (BAND_DELAY_MS) and only while its toggle is on; until then the band
+of the same list before the edit shows, faded.
+"""
 
 from __future__ import annotations
 
+import html
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Qt
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QPoint, QRectF, QSize, QSizeF, Qt, QTimer
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import QCheckBox, QLabel, QToolButton, QVBoxLayout, QWidget
 
+from ndcg_gui.core.list_report import ListReport
+from ndcg_gui.core.numbers import format_metric
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.widgets.curve_panels import (
+    BAND_BRUSH,
+    BAND_PEN,
+    BASELINE_PEN,
+    DCG_COLOUR,
+    DCG_PEN,
+    IDCG_COLOUR,
+    IDCG_PEN,
+    LOSS_BRUSH,
+    NDCG_COLOUR,
+    NDCG_PEN,
+    CurvePanels,
+)
+from ndcg_gui.qt.widgets.flow_layout import FlowLayout
+from ndcg_gui.qt.widgets.plot_parts import MARK_SHADES, swatch, ticks_swatch
 
-DCG_PEN = pg.mkPen("#1f6fb5", width=2)
-IDCG_PEN = pg.mkPen("#6b7280", width=2, style=Qt.DashLine)
-NDCG_PEN = pg.mkPen("#d9480f", width=2.5)
-K_PEN = pg.mkPen("#2f9e44", width=1.5, style=Qt.DashDotLine)
-SYMBOLS_UP_TO = 60  # dots on the curves while a person can still tell the ranks apart
-
-
-class RankAxis(pg.AxisItem):
-    """Ticks at whole ranks only (no rank 1.5 on a short list)."""
-
-    def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, float]]:
-        levels = [(s, o) for s, o in super().tickSpacing(minVal, maxVal, size) if s >= 1]
-        return levels or [(1.0, 0.0)]
+BAND_DELAY_MS = 200  # the band is drawn once edits pause this long
+READOUT_PADDING = 6
+READOUT_STYLE = ("QLabel#plotReadout { background: rgba(255, 255, 255, 232); border: 1px solid #c8c8c8;"
+                 f" border-radius: 3px; padding: 2px {READOUT_PADDING}px; }}")
+LOSS_TIP = ("Loss per rank, over the first k ranks: the ideal ranking's gain × discount at this rank "
+            "minus this row's (the bars add up to IDCG@k − DCG@k)")
+BAND_TIP = ("Where documents are unjudged: the lowest and highest NDCG at each rank over every grading "
+            "of them (the line counts them as 0)")
 
 
 class CurvePlot(QWidget):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._doc = document
-        self._table = document.metrics
-        self._ranges: tuple[float, ...] = ()
-        self.plot = pg.PlotWidget(background="w", axisItems={"bottom": RankAxis("bottom")})
-        item = self.plot.getPlotItem()
-        # No grid: its translucent lines cost more to paint than the three curves (10 ms a frame at
-        # 1280 x 800); the hover readout gives exact values instead.
-        # Long lists: about one point per pixel (peak downsampling keeps the shape). Set on the
-        # plot item, which applies its own settings to the curves added to it.
-        item.setDownsampling(auto=True, mode="peak")
-        item.setClipToView(True)
-        item.setLabel("bottom", "rank")
-        item.setLabel("left", "DCG, IDCG")
-        item.setLabel("right", "NDCG")
-        item.setMenuEnabled(False)
-        item.hideButtons()
-        self.legend = item.addLegend(offset=(-10, -10), labelTextColor="#333", brush=(255, 255, 255, 220))
+        self._report: ListReport | None = None
+        self._band_report: ListReport | None = None
+        self.toggles: dict[str, QCheckBox] = {}
+        self.plot = CurvePanels(self.shown)
+        # The panels' items, by the names the window's tests and actions use.
+        p = self.plot
+        self.top, self.bottom, self.dcg, self.idcg, self.ndcg = p.top, p.bottom, p.dcg, p.idcg, p.ndcg
+        self.baseline, self.loss, self.mark_items, self.k_line = p.baseline, p.loss, p.mark_items, p.k_line
+        self.band, self.band_low, self.band_high = p.band, p.band_low, p.band_high
+        self.cursor, self.legend, self.marks_legend, self.title = p.cursor, p.legend, p.marks_legend, p.title
 
-        fast = {"autoDownsample": True, "downsampleMethod": "peak", "clipToView": True,
-                "autoDownsampleFactor": 1.0, "skipFiniteCheck": True}
-        self.dcg = item.plot(name="DCG", pen=DCG_PEN, **fast)
-        self.idcg = item.plot(name="IDCG", pen=IDCG_PEN, **fast)
-        # NDCG on its own 0–1 axis: a second view box sharing the x axis (pyqtgraph's way).
-        self.ndcg_view = pg.ViewBox()
-        self.ndcg_view.setMouseEnabled(x=False, y=False)
-        item.scene().addItem(self.ndcg_view)
-        item.getAxis("right").linkToView(self.ndcg_view)
-        self.ndcg_view.setXLink(item)
-        self.ndcg = pg.PlotDataItem(name="NDCG", pen=NDCG_PEN, **fast)
-        self.ndcg_view.addItem(self.ndcg)
-        self.legend.addItem(self.ndcg, "NDCG")
-        item.vb.sigResized.connect(self._sync_views)
-
-        self.k_line = pg.InfiniteLine(angle=90, pen=K_PEN, movable=False,
-                                      label="k = {value:.0f}", labelOpts={"position": 0.95,
-                                                                         "color": "#2f9e44"})
-        item.addItem(self.k_line, ignoreBounds=True)
-        self.cursor = pg.InfiniteLine(angle=90, pen=pg.mkPen("#999", width=1))
-        self.cursor.setVisible(False)
-        item.addItem(self.cursor, ignoreBounds=True)
-        self._hover = pg.SignalProxy(self.plot.scene().sigMouseMoved, rateLimit=60, slot=self._mouse_moved)
-
-        self.readout = QLabel(" ")
+        # Over the upper panel's top left corner (where cumulative curves are lowest), only while
+        # it shows a rank: a row of its own would take height from a small plot.
+        self.readout = QLabel(" ", self.plot)
         self.readout.setObjectName("plotReadout")
         self.readout.setTextFormat(Qt.RichText)
-        self.toggles = {}
-        bar = QHBoxLayout()
-        bar.setContentsMargins(4, 0, 4, 0)
-        for name, curve in (("DCG", self.dcg), ("IDCG", self.idcg), ("NDCG", self.ndcg)):
-            box = QCheckBox(name)
-            box.setChecked(True)
-            box.toggled.connect(curve.setVisible)
-            box.toggled.connect(lambda _on: self._refresh_legend())
-            box.toggled.connect(lambda _on: self._fit_ranges())
-            bar.addWidget(box)
-            self.toggles[name] = box
-        bar.addSpacing(12)
-        bar.addWidget(self.readout, 1)
+        self.readout.setWordWrap(True)
+        self.readout.setStyleSheet(READOUT_STYLE)
+        self.readout.setAttribute(Qt.WA_TransparentForMouseEvents)
+        self.readout.hide()
+
+        bar = FlowLayout(spacing=6)
+        bar.setContentsMargins(4, 2, 4, 0)
+        self._toggle(bar, "DCG", "DCG", True, swatch(DCG_PEN), "DCG curve")
+        self._toggle(bar, "IDCG", "IDCG", True, swatch(IDCG_PEN), "IDCG curve")
+        self._toggle(bar, "NDCG", "NDCG", True, swatch(NDCG_PEN), "NDCG curve")
+        self._toggle(bar, "As loaded", "As loaded", True, swatch(BASELINE_PEN), "NDCG as loaded",
+                     "NDCG at each rank of the list as loaded (drawn once the list differs from it)")
+        self._toggle(bar, "Unjudged band", "Unjudged band", True, swatch(BAND_PEN, BAND_BRUSH.color()),
+                     "Unjudged band", BAND_TIP)
+        self._toggle(bar, "Loss per rank", "Loss", False, swatch(None, LOSS_BRUSH.color()), "Loss per rank",
+                     LOSS_TIP)
+        self._toggle(bar, "Relevant ranks", "Relevant", True, ticks_swatch(MARK_SHADES),
+                     "Marks at relevant ranks",
+                     "A tick under the NDCG curve at each rank whose grade is above 0 (darker: higher grade)")
+        self.zoom_k = self._button(bar, "Zoom to k", self.zoom_to_k, "Show the first k ranks")
+        self.show_all_button = self._button(bar, "Show all", self.show_all, "Show every rank of the list")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addLayout(bar)
         layout.addWidget(self.plot, 1)
 
+        self._band_timer = QTimer(self)
+        self._band_timer.setSingleShot(True)
+        self._band_timer.setInterval(BAND_DELAY_MS)
+        self._band_timer.timeout.connect(self._draw_band)
+        self._hover = pg.SignalProxy(self.plot.scene().sigMouseMoved, rateLimit=60, slot=self._mouse_moved)
         document.changed.connect(self._follow)
         self.refresh()
+        self.plot.reset_view()
+        self.plot.refresh_legend()
 
-    def _follow(self, changes: Changes) -> None:
-        if self._doc.metrics is self._table and not changes.definition:
-            return
-        if changes.dataset or changes.query:  # the readout would describe a list no longer shown
-            self.clear_readout()
+    # ---- the bar ------------------------------------------------------------------------------------
+    def _toggle(self, bar: FlowLayout, name: str, text: str, on: bool, icon, menu_text: str,
+                tip: str = "") -> None:
+        box = QCheckBox(text)
+        box.setIcon(icon)
+        box.setIconSize(QSize(18, 10))
+        box.setChecked(on)
+        box.setProperty("menuText", menu_text)  # the View menu's action for it (window/actions.py)
+        box.setToolTip(tip or f"Show the {menu_text}")
+        box.toggled.connect(self._toggled)
+        bar.addWidget(box)
+        self.toggles[name] = box
+
+    def _button(self, bar: FlowLayout, text: str, slot: Callable[[], None], tip: str) -> QToolButton:
+        button = QToolButton()
+        button.setText(text)
+        button.setToolTip(tip)
+        button.clicked.connect(slot)
+        bar.addWidget(button)
+        return button
+
+    def _toggled(self, _on: bool) -> None:
         self.refresh()
+        self.plot.refresh_legend()
 
-    def _refresh_legend(self) -> None:
-        """The legend lists the curves shown (a hidden one would stay there as a blank mark)."""
-        self.legend.clear()
-        for name, curve in (("DCG", self.dcg), ("IDCG", self.idcg), ("NDCG", self.ndcg)):
-            if self.toggles[name].isChecked():
-                self.legend.addItem(curve, name)
+    def shown(self, name: str) -> bool:
+        box = self.toggles.get(name)
+        return box is None or box.isChecked()
 
-    def _sync_views(self) -> None:
-        vb = self.plot.getPlotItem().vb
-        self.ndcg_view.setGeometry(vb.sceneBoundingRect())
-        self.ndcg_view.linkedViewChanged(vb, self.ndcg_view.XAxis)
+    def zoom_to_k(self) -> None:
+        self.plot.zoom_to_k()
+
+    def show_all(self) -> None:
+        self.plot.show_all()
+
+    def visible_ranks(self) -> tuple[float, float]:
+        return self.plot.visible_ranks()
+
+    # ---- following the document -----------------------------------------------------------------------
+    def _follow(self, changes: Changes) -> None:
+        if self._doc.report is self._report:
+            return
+        other, k_before = changes.dataset or changes.query, self.plot.k
+        if other:  # the readout and the band would describe a list no longer shown
+            self.clear_readout()
+        if other or changes.definition:
+            self._band_report = None
+            self.plot.show_band(None)
+        self.refresh()
+        if other or self.plot.k != k_before:
+            self.plot.reset_view()
 
     def refresh(self) -> None:
-        table = self._table = self._doc.metrics
-        n = len(table)
-        rank = table["rank"].to_numpy(dtype=float)
-        symbols = {"symbol": "o", "symbolSize": 6} if n <= SYMBOLS_UP_TO else {"symbol": None}
-        self.dcg.setData(rank, table["dcg"].to_numpy(), symbolBrush="#1f6fb5", symbolPen=None, **symbols)
-        self.idcg.setData(rank, table["idcg"].to_numpy(), symbolBrush="#6b7280", symbolPen=None,
-                          **symbols)
-        self.ndcg.setData(rank, table["ndcg"].to_numpy(), symbolBrush="#d9480f", symbolPen=None,
-                          **symbols)
-        self.k_line.setValue(self._doc.k)
-        self._fit_ranges()
+        report = self._report = self._doc.report
+        self.plot.draw(report)
+        self._schedule_band(report)
         if self.cursor.isVisible():  # an edit under the readout: show the rank's new figures
             rank = int(self.cursor.value())
-            self.show_rank(rank) if 1 <= rank <= n else self.clear_readout()
+            self.show_rank(rank) if 1 <= rank <= self.plot.n else self.clear_readout()
+
+    # ---- the unjudged band ------------------------------------------------------------------------------
+    def _schedule_band(self, report: ListReport) -> None:
+        if not (self.shown("Unjudged band") and report.has_unjudged):
+            self._band_timer.stop()
+            self._band_report = None
+            self.plot.show_band(None)
+        elif self._band_report is not report:
+            if self.band.isVisible():
+                self.plot.fade_band()
+            self._band_timer.start()
+
+    def _draw_band(self) -> None:
+        report = self._doc.report
+        band = report.band if self.shown("Unjudged band") else None
+        self._band_report = report if band is not None else None
+        self.plot.show_band(band)
+        if self.cursor.isVisible():
+            self.show_rank(int(self.cursor.value()))
+
+    def settle(self) -> None:
+        """Draw now what waits for edits to pause (the unjudged band)."""
+        if self._band_timer.isActive():
+            self._band_timer.stop()
+            self._draw_band()
+
+    def band_is_current(self) -> bool:
+        """Whether the band drawn is the one of the list on screen."""
+        return self._band_report is not None and self._band_report is self._doc.report
+
+    # ---- the exported figure ----------------------------------------------------------------------------
+    def figure_title(self) -> str:
+        """What the exported figure shows: file, query, k, definition and NDCG@k."""
+        doc = self._doc
+        definition = doc.config.preset_name() or "custom definition"
+        query = f"query {doc.current_query} · " if doc.current_query else ""
+        return f"{doc.display_name} · {query}NDCG@{doc.k} = {format_metric(doc.summary.ndcg)} · {definition}"
+
+    @contextmanager
+    def figure(self, size: QSizeF, title: str | None = None) -> Iterator[QRectF]:
+        """The plot laid out as a figure of `size` (title, the definition under it, legend rows;
+        no cursor) for the duration of the block, which gets the scene rectangle to render."""
+        self.settle()
+        title = html.escape(title if title is not None else self.figure_title())
+        describe = html.escape(self._doc.config.describe())
+        subtitle = f"<span style='font-size:9pt; color:#555'>{describe}</span>"
+        with self.plot.figure(size, f"{title}<br>{subtitle}") as rect:
+            yield rect
+
+    # ---- hover -------------------------------------------------------------------------------------------
+    def _mouse_moved(self, event) -> None:
+        rank = self.plot.rank_at(event[0])
+        self.show_rank(rank) if rank is not None else self.clear_readout()
 
     def clear_readout(self) -> None:
-        self.cursor.setVisible(False)
+        self.plot.set_cursor(None)
         self.readout.setText(" ")
-
-    def _fit_ranges(self) -> None:
-        table = self._table
-        n = len(table)
-        top = 0.0
-        for name, box in (("dcg", self.toggles["DCG"]), ("idcg", self.toggles["IDCG"])):
-            if box.isChecked() and n:
-                top = max(top, float(np.nanmax(table[name].to_numpy())))
-        ndcg = table["ndcg"].to_numpy()
-        low = min(0.0, float(ndcg.min())) if n else 0.0
-        high = max(1.0, float(ndcg.max())) if n else 1.0
-        # Over the list's ranks: with k beyond the end, the figures @k are those at the last rank
-        # (the headline says so) and the k line would only push the curves into a corner.
-        self.k_line.setVisible(self._doc.k <= n)
-        ranges = (max(n, 1) + 0.5, top * 1.05 if top > 0 else 1, low, high * 1.05)
-        if ranges == self._ranges:
-            return  # a reorder keeps the ranges: leave the axes as drawn
-        self._ranges = ranges
-        item = self.plot.getPlotItem()
-        item.setXRange(0.5, ranges[0], padding=0.02)
-        item.setYRange(0, ranges[1], padding=0)
-        self.ndcg_view.setYRange(ranges[2], ranges[3], padding=0)
-        self._sync_views()
-
-    def _mouse_moved(self, event) -> None:
-        pos: QPointF = event[0]
-        vb = self.plot.getPlotItem().vb
-        n = len(self._table)
-        if not n or not vb.sceneBoundingRect().contains(pos):
-            self.clear_readout()
-            return
-        rank = round(vb.mapSceneToView(pos).x())
-        self.show_rank(min(max(rank, 1), n))
+        self.readout.hide()
 
     def show_rank(self, rank: int) -> None:
-        """Put the crosshair on `rank` and show its figures."""
-        row = self._table.iloc[rank - 1]
-        self.cursor.setValue(rank)
-        self.cursor.setVisible(True)
-        self.readout.setText(
-            f"<b>rank {rank}</b> &nbsp; {row['doc']} &nbsp; "
-            f"<span style='color:#1f6fb5'>DCG {row['dcg']:.4f}</span> &nbsp; "
-            f"<span style='color:#6b7280'>IDCG {row['idcg']:.4f}</span> &nbsp; "
-            f"<span style='color:#d9480f'>NDCG {row['ndcg']:.4f}</span>"
-        )
+        """Put the cursor on `rank` and show its figures."""
+        i, c = rank - 1, self.plot.columns
+        self.plot.set_cursor(rank)
+        parts = [f"<b>{_keep('rank', rank)}</b>", html.escape(str(self.plot.docs[i])),
+                 _keep("DCG", format_metric(c["dcg"][i]), DCG_COLOUR),
+                 _keep("IDCG", format_metric(c["idcg"][i]), IDCG_COLOUR),
+                 _keep("NDCG", format_metric(c["ndcg"][i]), NDCG_COLOUR)]
+        if self.band_is_current() and self.band.isVisible():
+            x, low, high = self.band_low.xData, self.band_low.yData, self.band_high.yData
+            at = int(np.searchsorted(x, rank))
+            if at < len(x) and x[at] == rank:
+                parts.append(_keep("band", f"{format_metric(low[at])}–{format_metric(high[at])}"))
+        if self.baseline.isVisible() and i < len(self.baseline.yData):
+            parts.append(_keep("as loaded", format_metric(self.baseline.yData[i])))
+        if i < len(self.plot.losses):
+            parts.append(_keep("loss", format_metric(self.plot.losses[i])))
+        self.readout.setText(" · ".join(parts))
+        self._place_readout(rank)
+
+    def _place_readout(self, rank: int) -> None:
+        """At the top of the upper panel, beside the cursor (right of it, or left near the end),
+        so the cursor and the points it crosses stay in sight."""
+        view = self.plot.mapFromScene(self.top.vb.sceneBoundingRect()).boundingRect()
+        # One line when the panel is wide enough, else wrapped to the panel's width.
+        text = QTextDocument()
+        text.setDefaultFont(self.readout.font())
+        text.setHtml(self.readout.text())
+        width = int(min(text.idealWidth() + 2 * (READOUT_PADDING + 1) + 2, max(view.width() - 12, 120)))
+        self.readout.resize(width, self.readout.heightForWidth(width))
+        cursor = self.plot.mapFromScene(self.top.vb.mapViewToScene(pg.Point(rank, 0))).x()
+        x = cursor + 10 if cursor + 10 + width <= view.right() else cursor - 10 - width
+        self.readout.move(QPoint(int(max(x, view.left() + 2)), view.top() + 4))
+        self.readout.show()
+
+
+def _keep(label: str, value: object, colour: str | None = None) -> str:
+    """One part of the readout, kept on one line (a no-break space) and coloured like its curve."""
+    text = f"{label}\N{NO-BREAK SPACE}{value}"
+    return f"<span style='color:{colour}'>{text}</span>" if colour else text

@@ -1,78 +1,100 @@
-"""The curve plot as PNG (pyqtgraph's ImageExporter) and SVG.
+"""The curve plot as a figure to share: PNG or SVG of a fixed layout (FIGURE_SIZE, whatever the
+window's size), titled with file, query, k, definition and NDCG@k, with its legend in a row of its
+own above the panels (never over a curve end).
 
-pyqtgraph 0.14's SVGExporter raises ValueError with PySide6 >= 6.11 (pyqtgraph issue #3495), so the
-SVG is drawn with Qt's own QSvgGenerator: the plot's scene rendered through a QPainter, which keeps
-lines and text as vectors. Both write to a temporary file first and then rename it over the target,
-so a failed export never leaves half a file. The hover crosshair is hidden while exporting.
+Both are drawn by Qt from the plot's scene: the PNG into a QImage at a device pixel ratio (so lines,
+text and the legend all scale together), the SVG through QSvgGenerator (pyqtgraph 0.14's
+SVGExporter raises ValueError with PySide6 >= 6.11, pyqtgraph issue #3495), which keeps lines and
+text as vectors. Each is written to a temporary file next to the target and renamed over it, with
+the mode any other file gets (the umask's, or the replaced file's), never mkstemp's 0600.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import pyqtgraph.exporters as pg_exporters
-from PySide6.QtCore import QRectF, QSize
-from PySide6.QtGui import QPainter
+from PySide6.QtCore import QRectF, QSize, QSizeF, Qt
+from PySide6.QtGui import QImage, QPaintDevice, QPainter
 from PySide6.QtSvg import QSvgGenerator
 
 from ndcg_gui.qt.widgets.curve_plot import CurvePlot
 
+FIGURE_SIZE = QSizeF(960, 600)  # the figure's layout, in the screen's pixels
+PNG_WIDTH = 1600
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
 
 @contextmanager
-def _written_beside(path: Path, plot: CurvePlot) -> Iterator[Path]:
-    """A temporary file next to `path`, renamed over it when the block succeeds; the plot's
-    crosshair hidden meanwhile (it belongs to the screen, not to the figure)."""
+def _written_beside(path: Path) -> Iterator[Path]:
+    """A temporary file next to `path`, renamed over it when the block succeeds."""
     fd, name = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=path.suffix, dir=path.parent)
     os.close(fd)
     tmp = Path(name)
-    cursor = plot.cursor.isVisible()
-    plot.cursor.setVisible(False)
     try:
         yield tmp
         if tmp.stat().st_size == 0:
             raise OSError(f"could not write {path.name}")
+        with contextlib.suppress(OSError):  # keep the permissions of the file being replaced
+            os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask())
         os.replace(tmp, path)
     finally:
-        plot.cursor.setVisible(cursor)
         tmp.unlink(missing_ok=True)
 
 
-def export_png(plot: CurvePlot, path: str | Path, width: int = 1600) -> Path:
-    path = Path(path)
-    with _written_beside(path, plot) as tmp:
-        exporter = pg_exporters.ImageExporter(plot.plot.getPlotItem())
-        exporter.parameters()["width"] = width
-        exporter.export(str(tmp))
-    return path
+def _paint(device: QPaintDevice, plot: CurvePlot, title: str | None, what: str) -> None:
+    with plot.figure(FIGURE_SIZE, title) as source:
+        painter = QPainter()
+        if not painter.begin(device):
+            raise OSError(f"could not draw {what}")
+        try:
+            painter.setRenderHint(QPainter.Antialiasing)
+            painter.setRenderHint(QPainter.TextAntialiasing)
+            target = QRectF(0, 0, source.width(), source.height())
+            painter.fillRect(target, Qt.white)
+            plot.plot.scene().render(painter, target, source)
+        finally:
+            painter.end()
 
 
-def export_svg(plot: CurvePlot, path: str | Path, title: str = "NDCG curves") -> Path:
+def export_png(plot: CurvePlot, path: str | Path, width: int = PNG_WIDTH, title: str | None = None) -> Path:
     path = Path(path)
-    item = plot.plot.getPlotItem()
-    source = item.sceneBoundingRect()
-    size = QSize(int(source.width()), int(source.height()))
-    with _written_beside(path, plot) as tmp:
+    ratio = width / FIGURE_SIZE.width()
+    image = QImage(QSize(width, round(FIGURE_SIZE.height() * ratio)), QImage.Format_ARGB32)
+    image.setDevicePixelRatio(ratio)
+    image.fill(Qt.white)
+    _paint(image, plot, title, "the image")
+    return _save(path, lambda tmp: image.save(str(tmp), "PNG"))
+
+
+def export_svg(plot: CurvePlot, path: str | Path, title: str | None = None) -> Path:
+    path = Path(path)
+    with _written_beside(path) as tmp:
         generator = QSvgGenerator()
         generator.setFileName(str(tmp))
         # At the screen's resolution: QSvgGenerator's default 72 dpi makes pyqtgraph's cached
         # text and symbols replay at 72/96 scale, off their places.
         generator.setResolution(plot.plot.logicalDpiX())
+        size = FIGURE_SIZE.toSize()
         generator.setSize(size)
         generator.setViewBox(QRectF(0, 0, size.width(), size.height()))
-        generator.setTitle(title)
+        generator.setTitle(title if title is not None else plot.figure_title())
         generator.setDescription("Made with NDCG Inspector")
-        painter = QPainter()
-        if not painter.begin(generator):
-            raise OSError(f"could not write the drawing {path.name}")
-        try:
-            painter.setRenderHint(QPainter.Antialiasing)
-            # The whole scene within the plot's rectangle: includes the NDCG view box, which sits
-            # on top of the plot item rather than inside it.
-            item.scene().render(painter, QRectF(0, 0, size.width(), size.height()), source)
-        finally:
-            painter.end()
+        _paint(generator, plot, title, "the drawing")
+    return path
+
+
+def _save(path: Path, write: Callable[[Path], bool]) -> Path:
+    with _written_beside(path) as tmp:
+        if not write(tmp):
+            raise OSError(f"could not write {path.name}")
     return path

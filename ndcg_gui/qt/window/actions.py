@@ -73,6 +73,8 @@ class Actions(QObject):
         self.reverse = a("&Reverse", doc.reverse, "Ctrl+R", "Reverse the list")
         self.reset = a("Reset to &original", doc.reset_to_original, None,
                        "Back to the order and grades of the file")
+        self.zoom_to_k = a("&Zoom to k", plot.zoom_to_k, None, "Show the first k ranks in the plot")
+        self.show_all = a("Show all &ranks", plot.show_all, None, "Show every rank in the plot")
         self.about = a("&About", about)
         self.next_query = a("&Next query", lambda: nav.step_query(1), "Alt+Down",
                             "Open the next query of the query table")
@@ -127,8 +129,11 @@ class Actions(QObject):
             _add(go, action)
         view = bar.addMenu("&View")
         view.addAction(self._query_dock.toggleViewAction())
+        for action in (None, self.zoom_to_k, self.show_all, None):
+            _add(view, action)
         for box in self._plot.toggles.values():
-            action = QAction(f"{box.text()} curve", w, checkable=True, checked=box.isChecked())
+            text = box.property("menuText") or box.text()
+            action = QAction(text, w, checkable=True, checked=box.isChecked())
             action.toggled.connect(box.setChecked)
             box.toggled.connect(action.setChecked)
             view.addAction(action)

@@ -1,9 +1,10 @@
 """Exports of what the window shows: the per-rank table as CSV, the plot as PNG or SVG, one row per
 query as CSV. The files are the core's writers' (or the plot's exporter's); this module chooses
-names and reports."""
+names (file, query and k, as `run-q401-k10-ndcg.png`) and reports."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,6 +18,36 @@ from ndcg_gui.qt.widgets.curve_plot import CurvePlot
 from ndcg_gui.qt.widgets.plot_export import export_png, export_svg
 
 Status = Callable[[str, int], None]
+# Suffixes that say only what kind of file it is; a TREC run's "input.MU03rob01" keeps its whole name.
+PLAIN_SUFFIXES = {".csv", ".tsv", ".txt", ".run", ".trec", ".qrels", ".json", ".jsonl", ".res", ".gz"}
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._+-]+", "-", text).strip("-.")
+
+
+def file_part(name: str) -> str:
+    """The part of a file name that says which run it is."""
+    path = Path(name)
+    while path.suffix.lower() in PLAIN_SUFFIXES:
+        path = path.with_suffix("")
+    return _slug(path.name) or "ndcg"
+
+
+def default_name(document: Document, tail: str, query: bool = True, k: bool = True) -> str:
+    """`run-q401-k10` + tail: the file shown, the query (when the file has named queries) and k."""
+    parts = [file_part(document.path.name if document.path else document.display_name.lower())]
+    q = _slug(document.current_query)
+    if query and q:
+        parts.append(q if q[:1] in "qQ" else f"q{q}")
+    if k:
+        parts.append(f"k{document.k}")
+    return "-".join(parts) + tail
+
+
+def definition_text(document: Document) -> str:
+    """The definition as one cell: the preset's name (or "custom") and what it computes."""
+    return f"{document.config.preset_name() or 'custom'}: {document.config.describe()}"
 
 
 class Exports(QObject):
@@ -25,11 +56,10 @@ class Exports(QObject):
         self.document, self.plot = document, plot
         self._parent, self._status = parent_widget, status
 
-    def _ask(self, title: str, tail: str, kind: str) -> str | None:
+    def _ask(self, title: str, name: str, kind: str) -> str | None:
         doc = self.document
         folder = doc.path.parent if doc.path else Path.home()
-        stem = doc.path.stem if doc.path else "ndcg"
-        path, _ = QFileDialog.getSaveFileName(self._parent, title, str(folder / f"{stem}{tail}"),
+        path, _ = QFileDialog.getSaveFileName(self._parent, title, str(folder / name),
                                               f"{kind.upper()} (*.{kind})")
         if path and not path.lower().endswith(f".{kind}"):
             path += f".{kind}"
@@ -45,14 +75,23 @@ class Exports(QObject):
         return True
 
     def export_metrics(self, path: str | Path) -> bool:
+        """The per-rank table of the list shown, with the query and the definition on every row
+        (a file read later, or several joined, still says what it measured)."""
         from ndcg_gui.core import writers
 
         doc = self.document
-        return self._report("the metrics", path,
-                            lambda: writers.write_metrics_csv(doc.current_list(), path, doc.config))
+
+        def write() -> None:
+            table = writers.metrics_table(doc.current_list(), doc.config)
+            table["query"] = doc.current_query  # appended: readers of the old columns keep working
+            table["definition"] = definition_text(doc)
+            writers.write_frame(table, path)
+
+        return self._report("the metrics", path, write)
 
     def export_metrics_dialog(self) -> None:
-        if path := self._ask("Export the metrics table", "-metrics.csv", "csv"):
+        if path := self._ask("Export the metrics table", default_name(self.document, "-metrics.csv", k=False),
+                             "csv"):
             self.export_metrics(path)
 
     def export_plot(self, path: str | Path) -> bool:
@@ -60,7 +99,7 @@ class Exports(QObject):
         return self._report("the plot", path, lambda: (export_svg if svg else export_png)(self.plot, path))
 
     def export_plot_dialog(self, kind: str) -> None:
-        if path := self._ask("Export the plot", f"-ndcg.{kind}", kind):
+        if path := self._ask("Export the plot", default_name(self.document, f"-ndcg.{kind}"), kind):
             self.export_plot(path)
 
     def export_summary(self, path: str | Path) -> bool:
@@ -72,5 +111,6 @@ class Exports(QObject):
             doc.lists_for_saving(), path, doc.k, doc.config, doc.ties))
 
     def export_summary_dialog(self) -> None:
-        if path := self._ask("Export the per-query summary", "-summary.csv", "csv"):
+        if path := self._ask("Export the per-query summary",
+                             default_name(self.document, "-summary.csv", query=False), "csv"):
             self.export_summary(path)

@@ -1,0 +1,355 @@
+"""The drawing of the curve plot: two panels on one rank axis, DCG and IDCG above (with the loss
+bars), NDCG below on its own 0–1 scale (with the list as loaded, the unjudged band and ticks at the
+relevant ranks), the k line labelled in the axis above, a hover cursor, and the figure layout
+(title and legend rows) for exports. Draws a `ListReport` it is given; knows no document.
+
+Ranges: the rank axis zooms and pans (wheel, drag) within the list; the upper panel's height
+follows the ranks in view; the NDCG panel keeps 0–1 (wider only when negative grades take NDCG
+outside). No axis uses SI prefixes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import numpy as np
+import pandas as pd
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
+from PySide6.QtWidgets import QSizePolicy
+
+from ndcg_gui.core.list_report import ListReport
+from ndcg_gui.core.numbers import format_grade
+from ndcg_gui.qt.widgets.plot_parts import GRADE_LEVELS, K_COLOUR, KAxis, PlainAxis, RankAxis, grade_colours
+
+DCG_COLOUR, IDCG_COLOUR, NDCG_COLOUR = "#1f6fb5", "#6b7280", "#d9480f"
+DCG_PEN = pg.mkPen(DCG_COLOUR, width=2)
+IDCG_PEN = pg.mkPen(IDCG_COLOUR, width=2, style=Qt.DashLine)
+NDCG_PEN = pg.mkPen(NDCG_COLOUR, width=2.5)
+BASELINE_PEN = pg.mkPen((217, 72, 15, 110), width=1.5, style=Qt.DashLine)
+BAND_BRUSH, BAND_STALE_BRUSH = pg.mkBrush(217, 72, 15, 60), pg.mkBrush(217, 72, 15, 22)
+BAND_PEN = pg.mkPen((217, 72, 15, 90), width=1)
+LOSS_BRUSH = pg.mkBrush(201, 42, 42, 110)
+K_PEN = pg.mkPen(K_COLOUR, width=1.5, style=Qt.DashDotLine)
+CURSOR_PEN = pg.mkPen("#999", width=1)
+DOTS_UP_TO = 60  # dots on the curves while the view shows few enough ranks to tell them apart
+FIRST_VIEW = 20  # the view opens on the first max(2k, FIRST_VIEW) ranks
+MARK_STRIP = 0.12  # the strip under the lowest NDCG where relevant ranks are marked (share of range)
+LEFT_AXIS_WIDTH = 52  # both panels' left axes: the same width keeps their ranks aligned
+FAST = {"autoDownsample": True, "downsampleMethod": "peak", "clipToView": True,
+        "autoDownsampleFactor": 1.0, "skipFiniteCheck": True}
+
+Shown = Callable[[str], bool]  # whether the toggle of that name is on
+
+
+class CurvePanels(pg.GraphicsLayoutWidget):
+    def __init__(self, shown: Shown) -> None:
+        super().__init__()
+        self._shown = shown
+        self.n, self.k = 0, 1
+        self.columns: dict[str, np.ndarray] = {"dcg": np.zeros(0), "idcg": np.zeros(0), "ndcg": np.zeros(0)}
+        self.docs = np.zeros(0, dtype=object)
+        self.losses = np.zeros(0)
+        self.marks: list[tuple[str, str, np.ndarray]] = []  # (label, colour, ranks) per grade level
+        self._baseline_of: tuple[object, object] | None = None
+        self._mark_strip = (-0.1, 0.0)
+        self._dotted: bool | None = None
+        self._legend_key: tuple = ()
+
+        self.setBackground("w")
+        layout = self.ci
+        layout.setContentsMargins(2, 2, 12, 2)
+        layout.setSpacing(6)
+        self.top = pg.PlotItem(axisItems={"left": PlainAxis("left"), "bottom": RankAxis("bottom"),
+                                          "top": KAxis()})
+        self.bottom = pg.PlotItem(axisItems={"left": PlainAxis("left"), "bottom": RankAxis("bottom")})
+        layout.addItem(self.top, row=3, col=0)  # rows 0–2: the figure's title and legends
+        layout.addItem(self.bottom, row=4, col=0)
+        layout.layout.setRowStretchFactor(3, 11)
+        layout.layout.setRowStretchFactor(4, 9)
+        for panel, label in ((self.top, "DCG, IDCG"), (self.bottom, "NDCG")):
+            panel.setMenuEnabled(False)
+            panel.hideButtons()
+            panel.setLabel("left", label)
+            panel.getAxis("left").setWidth(LEFT_AXIS_WIDTH)
+            panel.vb.setMouseEnabled(x=True, y=False)  # the rank axis zooms; each panel sets its height
+            # Long lists: about one point per pixel (peak downsampling keeps the shape).
+            panel.setDownsampling(auto=True, mode="peak")
+            panel.setClipToView(True)
+        self.top.getAxis("bottom").setStyle(showValues=False)
+        self.top.getAxis("bottom").setHeight(6)
+        self.bottom.setLabel("bottom", "rank")
+        self.bottom.setXLink(self.top)
+
+        # Upper panel: the loss bars behind DCG and IDCG.
+        self.loss = pg.BarGraphItem(x=[], height=[], width=0.6, brush=LOSS_BRUSH, pen=pg.mkPen(None))
+        self.loss.setZValue(-5)
+        self.loss.setVisible(False)
+        self.top.addItem(self.loss)
+        self.dcg = self.top.plot(pen=DCG_PEN, **FAST)
+        self.idcg = self.top.plot(pen=IDCG_PEN, **FAST)
+        # Lower panel: the band behind the list as loaded and NDCG; the marks under them.
+        self.band_low = pg.PlotCurveItem(pen=BAND_PEN, skipFiniteCheck=True)
+        self.band_high = pg.PlotCurveItem(pen=BAND_PEN, skipFiniteCheck=True)
+        self.band = pg.FillBetweenItem(self.band_low, self.band_high, brush=BAND_BRUSH)
+        for part in (self.band_low, self.band_high, self.band):
+            part.setZValue(-10)
+            part.setVisible(False)
+            self.bottom.addItem(part)
+        self.baseline = self.bottom.plot(pen=BASELINE_PEN, **FAST)
+        self.baseline.setVisible(False)
+        self.ndcg = self.bottom.plot(pen=NDCG_PEN, **FAST)
+        self.mark_items = [pg.PlotCurveItem(connect="pairs", skipFiniteCheck=True)
+                           for _ in range(GRADE_LEVELS)]
+        for item in self.mark_items:
+            self.bottom.addItem(item)
+
+        self.k_line = pg.InfiniteLine(angle=90, pen=K_PEN, movable=False)
+        self.cursor = pg.InfiniteLine(angle=90, pen=CURSOR_PEN)
+        self._k_line_low = pg.InfiniteLine(angle=90, pen=K_PEN, movable=False)
+        self._cursor_low = pg.InfiniteLine(angle=90, pen=CURSOR_PEN)
+        for item, panel in ((self.k_line, self.top), (self._k_line_low, self.bottom),
+                            (self.cursor, self.top), (self._cursor_low, self.bottom)):
+            panel.addItem(item, ignoreBounds=True)
+        self.set_cursor(None)
+
+        # The figure's title and legends: rows of the layout only while exporting (`figure`); on
+        # screen the headline says what the list is and the bar's swatches are the legend.
+        self.title = pg.LabelItem("", size="12pt", color="#222")
+        self.legend = pg.LegendItem(labelTextColor="#333", frame=False, horSpacing=8)
+        self.marks_legend = pg.LegendItem(labelTextColor="#333", frame=False, horSpacing=8)
+        self._figure_rows = (self.title, self.legend, self.marks_legend)
+        for item in self._figure_rows:
+            item.setSizePolicy(QSizePolicy.Maximum, QSizePolicy.Fixed)
+        self._band_sample = pg.PlotDataItem(pen=BAND_PEN, fillLevel=0, fillBrush=BAND_BRUSH)
+
+        self.top.vb.sigXRangeChanged.connect(self._x_range_changed)
+
+    # ---- drawing a report ---------------------------------------------------------------------------
+    def draw(self, report: ListReport) -> None:
+        """Everything but the unjudged band (`show_band`), which costs too much for every edit."""
+        table = report.table
+        self.n, self.k = len(table), report.k
+        rank = table["rank"].to_numpy(dtype=float)
+        self.columns = {name: table[name].to_numpy(dtype=float) for name in ("dcg", "idcg", "ndcg")}
+        self.docs = table["doc"].to_numpy()
+        for curve, name in ((self.dcg, "dcg"), (self.idcg, "idcg"), (self.ndcg, "ndcg")):
+            curve.setData(rank, self.columns[name])
+            curve.setVisible(self._shown(name.upper()))
+        self._draw_baseline(report)
+        self._draw_loss(report)
+        self._collect_marks(table)
+        on_list = report.k <= self.n  # with k past the end the figures @k are those at the last rank
+        for line in (self.k_line, self._k_line_low):
+            line.setValue(report.k)
+            line.setVisible(on_list)
+        self.top.getAxis("top").set_k(report.k if on_list else None)
+        self.top.showAxis("top", on_list)
+        end = max(self.n, 1) + 0.5
+        for vb in (self.top.vb, self.bottom.vb):
+            vb.setLimits(xMin=0.5, xMax=end, minXRange=min(2.0, end - 0.5))
+        self._fit_top()
+        self._fit_bottom()
+        self._update_dots(force=True)
+
+    def _draw_baseline(self, report: ListReport) -> None:
+        """The NDCG of the list as loaded, while the list differs from it."""
+        differs = report.baseline is not report.list and report.baseline != report.list
+        show = differs and self._shown("As loaded")
+        if show and self._baseline_of != (report.baseline, report.config):
+            base = report.baseline_table
+            self.baseline.setData(base["rank"].to_numpy(dtype=float), base["ndcg"].to_numpy(dtype=float))
+            self._baseline_of = (report.baseline, report.config)
+        self.baseline.setVisible(show)
+
+    def _draw_loss(self, report: ListReport) -> None:
+        """The loss at each of the first k ranks (computed only while shown)."""
+        show = self._shown("Loss per rank") and self.n > 0
+        self.losses = report.move_effects["loss"].to_numpy(dtype=float)[: report.k] if show else np.zeros(0)
+        if show:
+            self.loss.setOpts(x=np.arange(1, len(self.losses) + 1, dtype=float), height=self.losses)
+        self.loss.setVisible(show)
+
+    def _collect_marks(self, table: pd.DataFrame) -> None:
+        """The relevant ranks (grade > 0) grouped by grade level; drawn by `_draw_marks`."""
+        self.marks = []
+        if not self._shown("Relevant ranks"):
+            return
+        grades = np.where(table["judged"].to_numpy(dtype=bool), table["grade"].to_numpy(dtype=float), np.nan)
+        levels = grade_colours(grades)
+        if not levels:
+            return
+        relevant = np.flatnonzero(grades > 0)
+        level = np.searchsorted(np.array([g for g, _ in levels]), grades[relevant], side="right") - 1
+        exact = len(levels) == len(np.unique(grades[relevant]))
+        for i, (g, colour) in enumerate(levels):
+            label = f"grade {format_grade(g)}" if exact else f"grade ≥ {format_grade(round(g, 2))}"
+            self.marks.append((label, colour, relevant[level == i] + 1.0))
+
+    # ---- the unjudged band ---------------------------------------------------------------------------
+    def show_band(self, band: pd.DataFrame | None) -> None:
+        """Draw `band` (rank, low, high), or hide the band (None)."""
+        if band is not None:
+            x = band["rank"].to_numpy(dtype=float)
+            self.band_low.setData(x, band["low"].to_numpy(dtype=float))
+            self.band_high.setData(x, band["high"].to_numpy(dtype=float))
+            self.band.setBrush(BAND_BRUSH)
+        for part in (self.band_low, self.band_high, self.band):
+            part.setVisible(band is not None)
+        self._fit_bottom()
+
+    def fade_band(self) -> None:
+        """The band drawn is of the list before an edit (right above the first rank it changed)."""
+        self.band.setBrush(BAND_STALE_BRUSH)
+
+    # ---- ranges ------------------------------------------------------------------------------------------
+    def visible_ranks(self) -> tuple[float, float]:
+        x0, x1 = self.top.vb.viewRange()[0]
+        return float(x0), float(x1)
+
+    def show_ranks(self, last: int) -> None:
+        self.top.setXRange(0.5, min(max(last, 1), max(self.n, 1)) + 0.5, padding=0)
+
+    def reset_view(self) -> None:
+        """The first max(2k, FIRST_VIEW) ranks."""
+        self.show_ranks(max(2 * self.k, FIRST_VIEW))
+
+    def zoom_to_k(self) -> None:
+        """The first k ranks (at least two)."""
+        self.show_ranks(max(self.k, 2))
+
+    def show_all(self) -> None:
+        self.show_ranks(self.n)
+
+    def _x_range_changed(self) -> None:
+        self._fit_top()
+        self._update_dots()
+        self._draw_marks()
+
+    def _fit_top(self) -> None:
+        """The upper panel's height: from 0 (or below) to the highest curve or bar in view."""
+        x0, x1 = self.visible_ranks()
+        first = min(max(int(np.ceil(x0)) - 1, 0), max(self.n - 1, 0))
+        last = max(min(int(np.floor(x1)), self.n), first + 1)
+        parts = [self.columns[name][first:last] for name in ("dcg", "idcg") if self._shown(name.upper())]
+        low, high = 0.0, 0.0
+        for part in [*parts, self.losses[first:last]]:
+            if len(part):
+                low, high = min(low, float(np.nanmin(part))), max(high, float(np.nanmax(part)))
+        if high <= low:
+            high = low + 1.0
+        self.top.setYRange(low, high + 0.06 * (high - low), padding=0)
+
+    def _fit_bottom(self) -> None:
+        """The NDCG panel: 0 to 1 (wider only when NDCG goes outside), with a strip below it for
+        the marks of relevant ranks."""
+        parts = [self.columns["ndcg"]]
+        if self.baseline.isVisible():
+            parts.append(self.baseline.yData)
+        if self.band.isVisible():
+            parts += [self.band_low.yData, self.band_high.yData]
+        low, high = 0.0, 1.0
+        for part in parts:
+            finite = part[np.isfinite(part)] if part is not None else ()  # (None: no data)
+            if len(finite):
+                low, high = min(low, float(finite.min())), max(high, float(finite.max()))
+        span = high - low
+        bottom = low - (MARK_STRIP if self._shown("Relevant ranks") else 0.02) * span
+        self.bottom.setYRange(bottom, high + 0.04 * span, padding=0)
+        self._mark_strip = (bottom, low - 0.015 * span)
+        self._draw_marks()
+
+    def _draw_marks(self) -> None:
+        """Ticks at the relevant ranks in view (thousands off screen would still cost a paint)."""
+        (y0, y1), (x0, x1) = self._mark_strip, self.visible_ranks()
+        for i, item in enumerate(self.mark_items):
+            if i < len(self.marks):
+                _label, colour, ranks = self.marks[i]
+                ranks = ranks[np.searchsorted(ranks, x0 - 1):np.searchsorted(ranks, x1 + 1, side="right")]
+                item.setData(np.repeat(ranks, 2), np.tile([y0, y1], len(ranks)),
+                             pen=pg.mkPen(colour, width=3))
+            else:
+                item.setData([], [])
+            item.setVisible(i < len(self.marks))
+
+    def _update_dots(self, force: bool = False) -> None:
+        x0, x1 = self.visible_ranks()
+        dotted = x1 - x0 <= DOTS_UP_TO + 1
+        if dotted == self._dotted and not force:
+            return
+        self._dotted = dotted
+        for curve, colour in ((self.dcg, DCG_COLOUR), (self.idcg, IDCG_COLOUR), (self.ndcg, NDCG_COLOUR),
+                              (self.baseline, BASELINE_PEN.color())):
+            if dotted:
+                curve.setSymbolPen(None)
+                curve.setSymbolBrush(colour)
+                curve.setSymbolSize(6)
+                curve.setSymbol("o")
+            else:
+                curve.setSymbol(None)
+
+    # ---- hover ---------------------------------------------------------------------------------------------
+    def rank_at(self, pos: QPointF) -> int | None:
+        """The rank under a scene position within either panel (None: outside them)."""
+        for panel in (self.top, self.bottom):
+            if self.n and panel.vb.sceneBoundingRect().contains(pos):
+                return min(max(round(panel.vb.mapSceneToView(pos).x()), 1), self.n)
+        return None
+
+    def set_cursor(self, rank: int | None) -> None:
+        for line in (self.cursor, self._cursor_low):
+            if rank is not None:
+                line.setValue(rank)
+            line.setVisible(rank is not None)
+
+    # ---- the figure ---------------------------------------------------------------------------------------
+    def refresh_legend(self) -> None:
+        """The legends list what is drawn (a hidden item would stay as a blank mark). Made for a
+        figure and when a toggle changes, not on every edit: it costs milliseconds."""
+        entries = [(self.dcg, "DCG"), (self.idcg, "IDCG"), (self.loss, "loss per rank (ideal − actual)"),
+                   (self.ndcg, "NDCG"), (self.baseline, "NDCG as loaded"),
+                   (self._band_sample, "unjudged band (NDCG low–high)")]
+        shown = [(item, name) for item, name in entries
+                 if (self.band.isVisible() if item is self._band_sample else item.isVisible())]
+        key = (tuple(name for _item, name in shown),
+               tuple((label, colour) for label, colour, _r in self.marks))
+        if key == self._legend_key:
+            return
+        self._legend_key = key
+        self.legend.clear()
+        for item, name in shown:
+            self.legend.addItem(item, name)
+        self.legend.setColumnCount(max(len(shown), 1))
+        self.marks_legend.clear()
+        for label, colour, _ranks in self.marks:
+            sample = pg.ScatterPlotItem(symbol="|", size=14, pen=pg.mkPen(colour, width=3), brush=colour)
+            self.marks_legend.addItem(sample, f"{label} (tick under NDCG)")
+        self.marks_legend.setColumnCount(max(len(self.marks), 1))
+
+    @contextmanager
+    def figure(self, size: QSizeF, title_html: str) -> Iterator[QRectF]:
+        """The panels laid out as a figure of `size`, the title and legend rows above them and no
+        cursor, for the duration of the block, which gets the scene rectangle to render."""
+        self.refresh_legend()
+        layout = self.ci
+        cursor = self.cursor.isVisible()
+        self.set_cursor(None)
+        self.title.setText(title_html)
+        on_screen = layout.geometry()  # (before adding rows: they make the layout grow at once)
+        for row, item in enumerate(self._figure_rows):
+            layout.addItem(item, row=row, col=0)
+            layout.layout.setAlignment(item, Qt.AlignHCenter)
+        layout.setGeometry(QRectF(QPointF(0, 0), size))
+        layout.layout.activate()
+        try:
+            yield layout.sceneBoundingRect()
+        finally:
+            for item in self._figure_rows:
+                layout.removeItem(item)
+            # The rows' minimum height is cached: forget it, or the screen's smaller size is refused.
+            layout.layout.invalidate()
+            layout.updateGeometry()
+            layout.setGeometry(on_screen)
+            layout.layout.activate()
+            self.set_cursor(int(self.cursor.value()) if cursor else None)

@@ -1,0 +1,89 @@
+"""The pieces of the curve plot that are not curves: its axes (whole ranks only, the k label above
+the plot, no SI prefixes), the colours of grades, and the swatches that make the bar's check boxes
+its legend."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPen, QPixmap
+
+K_COLOUR = "#2f9e44"
+# Relevant ranks: light to dark violet by grade (no other mark of the plot is violet).
+GRADE_LOW, GRADE_HIGH = "#a48bf5", "#4c2a9e"
+MARK_SHADES = [GRADE_LOW, "#7950dc", GRADE_HIGH]
+GRADE_LEVELS = 4  # at most this many shades: more are not told apart in a 10-pixel tick
+
+
+class PlainAxis(pg.AxisItem):
+    """An axis that writes its numbers as they are: pyqtgraph's SI prefixes turn 0.25–0.45 into
+    "(x0.001)" 250–450 after a zoom, which reads as another quantity."""
+
+    def __init__(self, orientation: str, **kwargs) -> None:
+        super().__init__(orientation, **kwargs)
+        self.enableAutoSIPrefix(False)
+
+
+class RankAxis(PlainAxis):
+    """Ticks at whole ranks only (no rank 1.5 on a short list)."""
+
+    def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, float]]:
+        levels = [(s, o) for s, o in super().tickSpacing(minVal, maxVal, size) if s >= 1]
+        return levels or [(1.0, 0.0)]
+
+
+class KAxis(PlainAxis):
+    """The axis above the plot: one label, "k = 10", over the k line, where no curve can be."""
+
+    def __init__(self) -> None:
+        super().__init__("top", hide_overlapping_labels=False, tickLength=5)
+        self.setPen(pg.mkPen("#c8c8c8"))
+        self.setTextPen(pg.mkPen(K_COLOUR))
+        self.set_k(None)
+
+    def set_k(self, k: int | None) -> None:
+        self.setTicks([[(float(k), f"k = {k}")] if k is not None else [], []])
+
+
+def grade_colours(grades: np.ndarray) -> list[tuple[float, str]]:
+    """The shade of each positive grade level of `grades` (lowest lightest): (lowest grade of the
+    level, colour), at most GRADE_LEVELS levels (real grades are grouped into equal steps)."""
+    positive = np.unique(grades[np.isfinite(grades) & (grades > 0)])
+    if not len(positive):
+        return []
+    if len(positive) > GRADE_LEVELS:
+        positive = np.linspace(positive[0], positive[-1], GRADE_LEVELS + 1)[:-1]
+    ramp = pg.ColorMap([0.0, 1.0], [QColor(GRADE_LOW), QColor(GRADE_HIGH)])
+    where = np.linspace(0.0, 1.0, len(positive)) if len(positive) > 1 else np.ones(1)
+    return [(float(g), ramp.map(float(t), mode="qcolor").name())
+            for g, t in zip(positive, where, strict=True)]
+
+
+def swatch(pen: QPen | None = None, brush: QBrush | QColor | None = None) -> QIcon:
+    """A small picture of how an item is drawn: its line (with the pen's style) over its fill."""
+    pixmap = QPixmap(36, 20)
+    pixmap.fill(Qt.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.Antialiasing)
+    if brush is not None:
+        painter.fillRect(1, 3, 34, 14, QBrush(brush))
+    if pen is not None:
+        line = QPen(pen)
+        line.setCosmetic(False)
+        line.setWidthF(max(pen.widthF(), 1.0) * 1.6)
+        painter.setPen(line)
+        painter.drawLine(QPointF(1, 10), QPointF(35, 10))
+    painter.end()
+    return QIcon(pixmap)
+
+
+def ticks_swatch(colours: list[str]) -> QIcon:
+    """The relevant-rank marks: short vertical ticks in the grade shades."""
+    pixmap = QPixmap(36, 20)
+    pixmap.fill(Qt.transparent)
+    painter = QPainter(pixmap)
+    for i, colour in enumerate(colours or [GRADE_HIGH]):
+        painter.fillRect(4 + i * 11, 2, 5, 16, QColor(colour))
+    painter.end()
+    return QIcon(pixmap)
