@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.core.config import MetricConfig
-from ndcg_gui.core.metrics import dcg_idcg_at, gains
+from ndcg_gui.core.metrics import dcg_idcg_at, gains, per_rank_columns
 from ndcg_gui.core.ranked_list import RankedList
 
 
@@ -58,13 +58,28 @@ def list_summary(lst: RankedList, k: int, config: MetricConfig) -> Summary:
     return Summary(k, len(lst), dcg, idcg, ndcg, tuple(warnings), tuple(notes))
 
 
+DISPLAY_COLUMNS = ["rank", "doc", "grade", "judged", "gain", "discount", "cg", "dcg", "ideal_grade", "idcg",
+                   "ndcg", "contribution", "ideal_gain"]
+
+
+def display_columns(lst: RankedList, config: MetricConfig) -> dict[str, np.ndarray]:
+    """What the per-rank table shows, as plain arrays: the `per_rank` columns, the list's `doc` and
+    `judged`, and the two figures `per_rank` leaves implicit: `contribution` (gain × discount) and
+    `ideal_gain` (the gain of the ideal grade at each rank)."""
+    columns = per_rank_columns(lst.scoring_grades(), config, judged=lst.judged_pool())
+    columns["doc"] = lst.docs
+    columns["judged"] = lst.judged
+    columns["contribution"] = columns["gain"] * columns["discount"]
+    ideal = columns["ideal_grade"]
+    columns["ideal_gain"] = np.where(np.isnan(ideal), 0.0, gains(np.nan_to_num(ideal), config))
+    return {name: columns[name] for name in DISPLAY_COLUMNS}
+
+
 def display_table(lst: RankedList, config: MetricConfig) -> pd.DataFrame:
-    """`RankedList.metrics` plus the two columns the table shows that `per_rank` leaves implicit."""
-    table = lst.metrics(config)
-    table["contribution"] = table["gain"] * table["discount"]
-    ideal = table["ideal_grade"].to_numpy(dtype=float)
-    table["ideal_gain"] = np.where(np.isnan(ideal), 0.0, gains(np.nan_to_num(ideal), config))
-    return table
+    """`display_columns` as a DataFrame (ids kept as Python objects, not copied to Arrow)."""
+    columns = display_columns(lst, config)
+    columns["doc"] = pd.Series(columns["doc"], dtype=object, copy=False)
+    return pd.DataFrame(columns)
 
 
 @dataclass(frozen=True)
@@ -88,26 +103,31 @@ def counts(lst: RankedList) -> Counts:
                   relevant + missed)
 
 
+def ideal_order(lst: RankedList, config: MetricConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(docs, grades, list_rank) of the ideal ranking, in ideal order (see `ideal_ranking`)."""
+    from_pool = lst.has_pool and config.ideal == "judged"
+    judged = lst.judged if from_pool else np.ones(len(lst), bool)
+    missed = list(lst.unretrieved) if from_pool else []
+    docs = np.concatenate([lst.docs[judged], np.asarray(missed, dtype=object)])
+    grades = np.concatenate([lst.scoring_grades()[judged],
+                             np.fromiter(lst.unretrieved.values(), float) if from_pool else np.zeros(0)])
+    list_rank = np.concatenate([np.flatnonzero(judged) + 1, np.zeros(len(missed), np.int64)])
+    order = np.argsort(-gains(grades, config), kind="stable")
+    return docs[order], grades[order], list_rank[order].astype(np.int64)
+
+
 def ideal_ranking(lst: RankedList, config: MetricConfig) -> pd.DataFrame:
     """The ideal order of the judged pool (the list's own documents when no pool is known, or the
     definition takes the ideal from the list): rank, doc, grade, gain, list_rank (its rank in the
     list, 0 when the list did not retrieve it). Equal gains keep list order, then the unretrieved
     documents in pool order."""
-    from_pool = lst.has_pool and config.ideal == "judged"
-    judged = lst.judged if from_pool else np.ones(len(lst), bool)
-    docs = list(lst.docs[judged]) + (list(lst.unretrieved) if from_pool else [])
-    grades = np.concatenate([lst.scoring_grades()[judged],
-                             np.fromiter(lst.unretrieved.values(), float) if from_pool else np.zeros(0)])
-    list_rank = np.concatenate([np.flatnonzero(judged) + 1,
-                                np.zeros(len(lst.unretrieved) if from_pool else 0, np.int64)])
-    gain = gains(grades, config)
-    order = np.argsort(-gain, kind="stable")
+    docs, grades, list_rank = ideal_order(lst, config)
     return pd.DataFrame({
-        "rank": np.arange(1, len(order) + 1),
-        "doc": np.asarray(docs, dtype=object)[order] if len(docs) else np.array([], dtype=object),
-        "grade": grades[order],
-        "gain": gain[order],
-        "list_rank": list_rank[order].astype(np.int64),
+        "rank": np.arange(1, len(docs) + 1),
+        "doc": pd.Series(docs, dtype=object, copy=False),
+        "grade": grades,
+        "gain": gains(grades, config),
+        "list_rank": list_rank,
     })
 
 
@@ -127,8 +147,16 @@ class ListReport:
         self.baseline = lst if baseline is None else baseline
 
     @cached_property
+    def columns(self) -> dict[str, np.ndarray]:
+        """The per-rank table as plain arrays (what the window redraws from)."""
+        return display_columns(self.list, self.config)
+
+    @cached_property
     def table(self) -> pd.DataFrame:
-        return display_table(self.list, self.config)
+        """The per-rank table (`display_table`)."""
+        columns = dict(self.columns)
+        columns["doc"] = pd.Series(columns["doc"], dtype=object, copy=False)
+        return pd.DataFrame(columns)
 
     @cached_property
     def summary(self) -> Summary:
@@ -139,6 +167,12 @@ class ListReport:
         return self.table if self.baseline is self.list else display_table(self.baseline, self.config)
 
     @cached_property
+    def baseline_columns(self) -> dict[str, np.ndarray]:
+        if self.baseline is self.list:
+            return self.columns
+        return display_columns(self.baseline, self.config)
+
+    @cached_property
     def baseline_summary(self) -> Summary:
         if self.baseline is self.list:
             return self.summary
@@ -147,13 +181,23 @@ class ListReport:
     @cached_property
     def baseline_ranks(self) -> np.ndarray:
         """Each row's rank in the list as loaded (0: added since)."""
-        if self.baseline is self.list:
+        if self.baseline is self.list or np.array_equal(self.baseline.docs, self.list.docs):
             return np.arange(1, len(self.list) + 1)
-        return pd.Index(self.baseline.docs).get_indexer(self.list.docs).astype(np.int64) + 1
+        index = pd.Index(self.baseline.docs, dtype=object)  # (objects: no Arrow copy of the ids)
+        return index.get_indexer(pd.Index(self.list.docs, dtype=object)).astype(np.int64) + 1
 
     @cached_property
     def ideal(self) -> pd.DataFrame:
         return ideal_ranking(self.list, self.config)
+
+    @cached_property
+    def ideal_ranks(self) -> np.ndarray:
+        """Each row's rank in the ideal ranking (0 for an unjudged row, or one out of the pool)."""
+        _, _, list_rank = ideal_order(self.list, self.config)
+        out = np.zeros(len(self.list), np.int64)
+        on_list = list_rank > 0
+        out[list_rank[on_list] - 1] = np.flatnonzero(on_list) + 1
+        return out
 
     @cached_property
     def move_effects(self) -> pd.DataFrame:

@@ -107,6 +107,16 @@ def per_rank(
     comes from the list's own grades. Where IDCG is 0, NDCG is 0 (see `undefined_ranks`).
     `ideal_grade` is NaN at ranks past the end of a shorter judged pool.
     """
+    return pd.DataFrame(per_rank_columns(grades, config, judged), columns=PER_RANK_COLUMNS)
+
+
+def per_rank_columns(
+    grades: Sequence[float] | np.ndarray | pd.Series,
+    config: MetricConfig | None = None,
+    judged: Sequence[float] | np.ndarray | None = None,
+) -> dict[str, np.ndarray]:
+    """The columns of `per_rank` as plain arrays (what a window redraws on every edit: building a
+    DataFrame costs more than the arithmetic)."""
     config = config or _DEFAULT
     grades = as_grades(grades)
     n = len(grades)
@@ -116,20 +126,17 @@ def per_rank(
     ideal_grade, ideal_gain = ideal_gains(_pool(grades, judged, config), config)
     ideal_grade = _fit(ideal_grade, n, np.nan)
     idcg = np.cumsum(_fit(ideal_gain, n, 0.0) * disc)
-    return pd.DataFrame(
-        {
-            "rank": np.arange(1, n + 1),
-            "grade": grades,
-            "gain": gain,
-            "discount": disc,
-            "cg": np.cumsum(gain),
-            "dcg": dcg,
-            "ideal_grade": ideal_grade,
-            "idcg": idcg,
-            "ndcg": safe_ratio(dcg, idcg),
-        },
-        columns=PER_RANK_COLUMNS,
-    )
+    return {
+        "rank": np.arange(1, n + 1),
+        "grade": grades,
+        "gain": gain,
+        "discount": disc,
+        "cg": np.cumsum(gain),
+        "dcg": dcg,
+        "ideal_grade": ideal_grade,
+        "idcg": idcg,
+        "ndcg": safe_ratio(dcg, idcg),
+    }
 
 
 def ndcg_at(

@@ -136,7 +136,8 @@ class RankedList:
     def metrics(self, config: MetricConfig | None = None) -> pd.DataFrame:
         """`per_rank` of this list, with `doc` and `judged` columns added."""
         table = per_rank(self.scoring_grades(), config, judged=self.judged_pool())
-        table.insert(1, "doc", self.docs)
+        # As objects: pandas would otherwise copy every id into an Arrow string array (ms a move).
+        table.insert(1, "doc", pd.Series(self.docs, dtype=object, copy=False))
         table.insert(3, "judged", self.judged)
         return table
 

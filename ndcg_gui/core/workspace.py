@@ -106,7 +106,8 @@ class Workspace:
         return self.dataset.ranked_list(query)
 
     def list_for(self, query: str) -> RankedList:
-        return self.lists.get(query) or self.original(query)
+        lst = self.lists.get(query)  # (an edited list may be empty: every row deleted)
+        return lst if lst is not None else self.original(query)
 
     def edited_queries(self) -> list[str]:
         """Queries whose list differs from the file's."""
@@ -117,7 +118,7 @@ class Workspace:
         saved = self.file.saved_lists
         return [q for q in dict.fromkeys([*self.lists, *saved])
                 if (a := self.lists.get(q)) is not (b := saved.get(q))
-                and (a or self.original(q)) != (b or self.original(q))]
+                and (self.original(q) if a is None else a) != (self.original(q) if b is None else b)]
 
     def mark_saved(self) -> None:
         """The file now holds the lists as they are in this state."""

@@ -46,3 +46,12 @@ def test_a_damaged_recovery_file_is_refused_with_its_name(tmp_path):
     bad.write_text('{"format": "ndcg-inspector-recovery/1", "lists": {"q": {"docs": [1]')
     with pytest.raises(ValueError, match=r"recovery-9\.json"):
         read_recovery(bad)
+
+
+def test_a_list_with_every_row_deleted_stays_empty():
+    from ndcg_gui.core.dataset import Dataset
+    from ndcg_gui.core.ranked_list import RankedList
+
+    ws = Workspace.of(Dataset.from_ranked_list(RankedList.from_grades([3, 1], query="q")))
+    emptied = ws.with_list("q", edits.remove(ws.list_for("q"), [0, 1]).after)
+    assert len(emptied.list_for("q")) == 0 and emptied.unsaved_queries() == ["q"]

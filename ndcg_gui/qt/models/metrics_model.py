@@ -10,10 +10,10 @@ a cell whose value changed is never left painted with the old one.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 from ndcg_gui.core.explain import explain_cell
+from ndcg_gui.core.list_report import ListReport
 from ndcg_gui.core.numbers import format_grade, format_metric
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
@@ -60,7 +60,7 @@ class MetricsTableModel(QAbstractTableModel):
     def __init__(self, document: Document, parent=None) -> None:
         super().__init__(parent)
         self._doc = document
-        self._table = pd.DataFrame()
+        self._report: ListReport | None = None
         self._cols: dict[str, np.ndarray] = {}
         self._judged = np.zeros(0, bool)
         self._n = 0
@@ -69,18 +69,19 @@ class MetricsTableModel(QAbstractTableModel):
         document.changed.connect(self._follow)
 
     def _read(self) -> None:
-        table = self._table = self._doc.metrics
+        report = self._report = self._doc.report
         # Plain arrays: data() is called for every visible cell on every repaint.
-        self._cols = {name: table[name].to_numpy() for _, name, _ in COLUMNS}
+        columns = report.columns
+        self._cols = {name: columns[name] for _, name, _ in COLUMNS}
         # Shown too: an unjudged grade reads "unjudged", in italics, whatever its scoring value.
-        self._judged = self._cols["judged"] = table["judged"].to_numpy(dtype=bool)
-        self._n = len(table)
-        self._k = self._doc.k
+        self._judged = self._cols["judged"] = columns["judged"]
+        self._n = len(columns["rank"])
+        self._k = report.k
 
     def _follow(self, changes: Changes) -> None:
-        if self._doc.metrics is self._table:
+        if self._doc.report is self._report:
             return  # nothing this table shows was recomputed
-        if len(self._doc.metrics) != self._n:
+        if len(self._doc.report.list) != self._n:
             self.beginResetModel()
             self._read()
             self.endResetModel()
@@ -155,4 +156,4 @@ class MetricsTableModel(QAbstractTableModel):
 
     def explain(self, row: int, name: str) -> str:
         """The arithmetic behind one cell, e.g. `DCG@3 = 4.2619 + 3 / log2(4) = 5.7619`."""
-        return explain_cell(self._table, row, name, self._doc.config, self._k)
+        return explain_cell(self._report.table, row, name, self._report.config, self._k)

@@ -101,12 +101,8 @@ class RankingModel(QAbstractTableModel):
             cols["score"] = lst.scores
             self._score_decimals = decimals_for(lst.scores)
             cols["tie"] = _tie_groups(lst.scores)
-        ideal = np.zeros(n, np.int64)
-        where = report.ideal["list_rank"].to_numpy()
-        on_list = where > 0
-        ideal[where[on_list] - 1] = report.ideal["rank"].to_numpy()[on_list]
         names += ["ideal", "moved"]
-        cols["ideal"] = ideal
+        cols["ideal"] = report.ideal_ranks
         base = report.baseline_ranks
         cols["moved"] = np.where(base > 0, base - np.arange(1, n + 1), NEW_ROW)
         extras = getattr(lst, "extras", {}) or {}

@@ -129,11 +129,11 @@ class CurvePanels(pg.GraphicsLayoutWidget):
     # ---- drawing a report ---------------------------------------------------------------------------
     def draw(self, report: ListReport) -> None:
         """Everything but the unjudged band (`show_band`), which costs too much for every edit."""
-        table = report.table
-        self.n, self.k = len(table), report.k
-        rank = table["rank"].to_numpy(dtype=float)
-        self.columns = {name: table[name].to_numpy(dtype=float) for name in ("dcg", "idcg", "ndcg")}
-        self.docs = table["doc"].to_numpy()
+        table = report.columns  # plain arrays: a DataFrame costs more than the drawing
+        self.n, self.k = len(table["rank"]), report.k
+        rank = table["rank"].astype(float)
+        self.columns = {name: table[name].astype(float) for name in ("dcg", "idcg", "ndcg")}
+        self.docs = table["doc"]
         for curve, name in ((self.dcg, "dcg"), (self.idcg, "idcg"), (self.ndcg, "ndcg")):
             curve.setData(rank, self.columns[name])
             curve.setVisible(self._shown(name.upper()))
@@ -158,8 +158,8 @@ class CurvePanels(pg.GraphicsLayoutWidget):
         differs = report.baseline is not report.list and report.baseline != report.list
         show = differs and self._shown("As loaded")
         if show and self._baseline_of != (report.baseline, report.config):
-            base = report.baseline_table
-            self.baseline.setData(base["rank"].to_numpy(dtype=float), base["ndcg"].to_numpy(dtype=float))
+            base = report.baseline_columns
+            self.baseline.setData(base["rank"].astype(float), base["ndcg"].astype(float))
             self._baseline_of = (report.baseline, report.config)
         self.baseline.setVisible(show)
 
@@ -176,7 +176,7 @@ class CurvePanels(pg.GraphicsLayoutWidget):
         self.marks = []
         if not self._shown("Relevant ranks"):
             return
-        grades = np.where(table["judged"].to_numpy(dtype=bool), table["grade"].to_numpy(dtype=float), np.nan)
+        grades = np.where(table["judged"], table["grade"].astype(float), np.nan)
         levels = grade_colours(grades)
         if not levels:
             return
