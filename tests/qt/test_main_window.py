@@ -220,7 +220,7 @@ def test_the_query_panel_place_shows_only_for_many_queries(window):
 def test_status_bar_counts(window):
     window.document.set_grade(0, math.nan)
     text = window.status_counts.text()
-    assert "5 documents" in text and "4 judged" in text and "1 unjudged" in text
+    assert "5 docs" in text and "4 judged" in text and "1 unjudged" in text
 
 
 def test_dropped_files_open(window, tmp_path):

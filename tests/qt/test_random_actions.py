@@ -163,11 +163,11 @@ class Screen:
 
         status = w.status_counts.text()
         judged_n = int((~np.isnan(lst.grades)).sum())
-        for part in (f"{len(lst)} documents", f"{judged_n} judged", f"{len(lst) - judged_n} unjudged"):
+        for part in (f"{len(lst)} docs", f"{judged_n} judged", f"{len(lst) - judged_n} unjudged"):
             if part not in status:
                 out.append(f"status bar {status!r} lacks {part!r}")
         missed = len(lst.unretrieved)
-        if (f"{missed} judged but not retrieved" in status) != bool(missed):
+        if (f"{missed} missed" in status) != bool(missed):
             out.append(f"status bar {status!r}: {missed} judged documents not retrieved")
 
         out += self.query_row_problems(lst, pool)

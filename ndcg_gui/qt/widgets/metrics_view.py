@@ -10,8 +10,9 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from ndcg_gui.qt.models.metrics_model import COLUMNS, MetricsTableModel
 
-# Given up, in this order, when the pane is narrow.
-OPTIONAL = ("contribution", "discount", "gain", "ideal_grade")
+# Given up, in this order, when the pane is narrow: the steps of the arithmetic, then what the
+# ranked list beside the table already shows (the id, the grade) and CG. Rank, DCG, IDCG and NDCG stay.
+OPTIONAL = ("contribution", "discount", "gain", "ideal_grade", "doc", "cg", "grade")
 
 
 class MetricsView(QTableView):
@@ -47,13 +48,14 @@ class MetricsView(QTableView):
         header = self.horizontalHeader()
         names = [name for _, name, _ in COLUMNS]
         room = self.viewport().width()
-        need = header.sectionSize(0) + header.sectionSize(1) + self.narrowest * (len(names) - 2)
+        widths = {name: header.sectionSize(c) if c < 2 else self.narrowest for c, name in enumerate(names)}
+        need = sum(widths.values())
         hidden = set()
         for name in OPTIONAL:
             if need <= room:
                 break
             hidden.add(name)
-            need -= self.narrowest
+            need -= widths[name]
         for column, name in enumerate(names):
             if header.isSectionHidden(column) != (name in hidden):
                 header.setSectionHidden(column, name in hidden)

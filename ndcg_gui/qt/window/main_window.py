@@ -151,9 +151,11 @@ class MainWindow(QMainWindow):
         self.right_splitter.setObjectName("rightSplitter")
         self.right_splitter.addWidget(self.plot)
         self.right_splitter.addWidget(metrics)
-        self.right_splitter.setStretchFactor(0, 1)
-        self.right_splitter.setStretchFactor(1, 1)
-        self.right_splitter.setSizes([330, 330])
+        # The plot gets the larger share: two panels of curves need height to be read.
+        self.plot.setMinimumHeight(240)
+        self.right_splitter.setStretchFactor(0, 3)
+        self.right_splitter.setStretchFactor(1, 2)
+        self.right_splitter.setSizes([380, 280])
 
         self.main_splitter = QSplitter(Qt.Horizontal)
         self.main_splitter.setObjectName("mainSplitter")
@@ -238,8 +240,9 @@ class MainWindow(QMainWindow):
             self.query_dock.setVisible(True)
             if not getattr(self, "_dock_restored", False):  # else the width the person left it at
                 # After the layout has run (resizeDocks is ignored before the window is laid out).
-                QTimer.singleShot(0, lambda: self.resizeDocks([self.query_dock], [QUERY_DOCK_WIDTH],
-                                                              Qt.Horizontal))
+                # A narrower dock in a small window, so the list and the figures keep their room.
+                width = QUERY_DOCK_WIDTH if self.width() >= 1200 else QUERY_DOCK_WIDTH - 60
+                QTimer.singleShot(0, lambda: self.resizeDocks([self.query_dock], [width], Qt.Horizontal))
         elif not many:
             self.query_dock.setVisible(False)
 
@@ -251,21 +254,28 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         c = counts(self.document.current_list())
-        parts = [f"{c.documents} documents", f"{c.judged} judged", f"{c.unjudged} unjudged"]
+        # Short, so a status message fits beside it at 1024 px; the tooltip says it in full.
+        parts = [f"{c.documents} docs", f"{c.judged} judged", f"{c.unjudged} unjudged"]
+        tips = [f"{c.documents} documents in the list, {c.judged} of them judged, {c.unjudged} unjudged"]
         if self.document.current_list().has_pool:
-            parts.append(f"{c.relevant} of {c.relevant_judged} relevant retrieved")
+            parts.append(f"{c.relevant}/{c.relevant_judged} relevant retrieved")
+            tips.append(f"{c.relevant} of the query's {c.relevant_judged} relevant judged documents retrieved")
         else:
             parts.append(f"{c.relevant} relevant")
+            tips.append(f"{c.relevant} relevant (grade above 0)")
         if c.unretrieved:
-            parts.append(f"{c.unretrieved} judged but not retrieved")
+            parts.append(f"{c.unretrieved} missed")
+            tips.append(f"{c.unretrieved} judged documents not retrieved (they count in the ideal)")
         queries = len(self.document.queries())
         if queries > 1:
             unjudged = len(self.document.dataset.unjudged_queries())
-            note = f" ({unjudged} without judgments, not scored)" if unjudged else ""
-            parts.append(f"{queries} queries{note}")
+            parts.append(f"{queries} queries" + (f" ({unjudged} unscored)" if unjudged else ""))
+            if unjudged:
+                tips.append(f"{unjudged} queries have results but no judgments: not scored")
         text = " · ".join(parts)
         if self.status_counts.text() != text:
             self.status_counts.setText(text)
+            self.status_counts.setToolTip("\n".join(tips))
 
     # ---- window state --------------------------------------------------------------------------
     def _restore_settings(self) -> None:
