@@ -241,10 +241,14 @@ class MainWindow(QMainWindow):
             if not getattr(self, "_dock_restored", False):  # else the width the person left it at
                 # After the layout has run (resizeDocks is ignored before the window is laid out).
                 # A narrower dock in a small window, so the list and the figures keep their room.
-                width = QUERY_DOCK_WIDTH if self.width() >= 1200 else QUERY_DOCK_WIDTH - 60
-                QTimer.singleShot(0, lambda: self.resizeDocks([self.query_dock], [width], Qt.Horizontal))
+                QTimer.singleShot(0, lambda: self.resizeDocks([self.query_dock], [self.dock_width()],
+                                                              Qt.Horizontal))
         elif not many:
             self.query_dock.setVisible(False)
+
+    def dock_width(self) -> int:
+        """The query dock's first width: QUERY_DOCK_WIDTH, less in a window under 1280 px."""
+        return min(QUERY_DOCK_WIDTH, max(240, self.width() // 4))
 
     def _update_title(self) -> None:
         doc = self.document
