@@ -95,6 +95,22 @@ class Counts:
     relevant_judged: int = 0  # relevant documents of the whole judged pool (retrieved or not)
 
 
+ROW_KINDS = ("all", "relevant", "judged", "unjudged")
+
+
+def rows_of_kind(lst: RankedList, kind: str) -> np.ndarray:
+    """Which rows are of `kind`: all, relevant (grade above 0), judged, or unjudged."""
+    if kind == "all":
+        return np.ones(len(lst), bool)
+    if kind == "relevant":
+        return np.nan_to_num(lst.grades, nan=0.0) > 0
+    if kind == "judged":
+        return lst.judged.copy()
+    if kind == "unjudged":
+        return ~lst.judged
+    raise ValueError(f"kind must be one of {', '.join(ROW_KINDS)}, not {kind!r}")
+
+
 def counts(lst: RankedList) -> Counts:
     judged = lst.judged
     relevant = int((lst.grades[judged] > 0).sum())

@@ -170,6 +170,14 @@ class Screen:
         if (f"{missed} missed" in status) != bool(missed):
             out.append(f"status bar {status!r}: {missed} judged documents not retrieved")
 
+        kind = w.row_kind.currentData()
+        g = np.asarray(lst.grades, float)
+        want_shown = {"all": np.ones(len(g), bool), "relevant": np.nan_to_num(g) > 0,
+                      "judged": ~np.isnan(g), "unjudged": np.isnan(g)}[kind]
+        shown = np.array([not w.ranking_view.isRowHidden(r) for r in range(len(lst))], bool)
+        if not np.array_equal(shown, want_shown):
+            out.append(f"rows shown under {kind!r}: {np.flatnonzero(shown)[:10]}, "
+                       f"expected {np.flatnonzero(want_shown)[:10]}")
         out += self.query_row_problems(lst, pool)
         out += self.why_problems(lst, grades, pool)
         return out
@@ -345,6 +353,7 @@ class Person:
             (6, self.undo_redo), (2, self.change_k), (3, self.change_definition),
             (3, self.switch_query), (1, self.open_file), (1, self.hover_plot), (1, self.quick_list),
             (3, self.switch_tab), (2, self.apply_best_move), (2, self.drop_missed), (1, self.use_definition),
+            (1, self.show_rows),
             (2, self.plot_control),
         ]
         weights = [w for w, _ in actions]
@@ -495,6 +504,11 @@ class Person:
             self.w.plot.show_rank(rank)
             return f"hover the plot at rank {rank}"
         return "hover (empty list)"
+
+    def show_rows(self) -> str:
+        box = self.w.row_kind
+        box.setCurrentIndex(self.rng.randrange(box.count()))
+        return f"show {box.currentData()} rows"
 
     def switch_tab(self) -> str:
         tab = self.rng.randrange(self.w.why.count())

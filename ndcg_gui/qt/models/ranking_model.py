@@ -24,7 +24,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from ndcg_gui.core.edits import EditRefused, move_order
-from ndcg_gui.core.list_report import ListReport
+from ndcg_gui.core.list_report import ListReport, rows_of_kind
 from ndcg_gui.core.numbers import decimals_for, format_fixed, format_grade, parse_grade
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
@@ -142,6 +142,10 @@ class RankingModel(QAbstractTableModel):
         rows = (0, self._n - 1) if report.k != old_k else differing_rows(old_cols, self._cols)
         if rows is not None:  # (k shades other ideal ranks: every row)
             announce_rows(self, *rows)
+
+    def rows_of_kind(self, kind: str) -> np.ndarray:
+        """Which rows shown are relevant / judged / unjudged (core.list_report.rows_of_kind)."""
+        return rows_of_kind(self._report.list, kind)
 
     # ---- reading -----------------------------------------------------------------------------
     def rowCount(self, parent: Index = _ROOT) -> int:

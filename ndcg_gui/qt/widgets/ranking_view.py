@@ -3,7 +3,7 @@ says which rows are selected and selects rows it is told to."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt, QTimer
 from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
@@ -45,6 +45,23 @@ class RankingView(QTableView):
         header.setResizeContentsPrecision(200)
         model.modelReset.connect(self.fit_columns)
         self.fit_columns()
+        # Show only some rows (relevant, judged, unjudged): the list itself is untouched, so a
+        # drag or an edit among the rows shown means the same rows of the whole list.
+        self._kind = "all"
+        self._refilter = QTimer(self, singleShot=True, interval=0, timeout=self._apply_kind)
+        for signal in (model.modelReset, model.rowsMoved, model.dataChanged, model.layoutChanged):
+            signal.connect(self._refilter.start)
+
+    def show_kind(self, kind: str) -> None:
+        """Show only the rows of `kind` (all, relevant, judged, unjudged)."""
+        self._kind = kind
+        self._apply_kind()
+
+    def _apply_kind(self) -> None:
+        shown = self.ranking_model().rows_of_kind(self._kind)
+        for row, visible in enumerate(shown.tolist()):
+            if self.isRowHidden(row) == visible:
+                self.setRowHidden(row, not visible)
 
     def fit_columns(self) -> None:
         model, header = self.model(), self.horizontalHeader()

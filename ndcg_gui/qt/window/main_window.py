@@ -19,6 +19,7 @@ from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
+    QComboBox,
     QDockWidget,
     QHBoxLayout,
     QLabel,
@@ -137,6 +138,16 @@ class MainWindow(QMainWindow):
         use.clicked.connect(self.editing.apply_quick_list)
         entry_row.addWidget(use)
         editor_layout.addLayout(entry_row)
+        self.row_kind = QComboBox()
+        for text, kind in (("All rows", "all"), ("Relevant", "relevant"), ("Judged", "judged"),
+                           ("Unjudged", "unjudged")):
+            self.row_kind.addItem(text, kind)
+        self.row_kind.setToolTip("Show only some rows of the list (F3 / Shift+F3 step through the relevant "
+                                 "ones); ranks and figures stay those of the whole list")
+        self.row_kind.setAccessibleName("Show rows")
+        self.row_kind.currentIndexChanged.connect(
+            lambda _i: self.ranking_view.show_kind(self.row_kind.currentData()))
+        entry_row.addWidget(self.row_kind)
         editor_layout.addWidget(self.ranking_view, 1)
 
         self.why = WhyTabs(self.document, self.metrics_view)
@@ -263,7 +274,8 @@ class MainWindow(QMainWindow):
         tips = [f"{c.documents} documents in the list, {c.judged} of them judged, {c.unjudged} unjudged"]
         if self.document.current_list().has_pool:
             parts.append(f"{c.relevant}/{c.relevant_judged} relevant retrieved")
-            tips.append(f"{c.relevant} of the query's {c.relevant_judged} relevant judged documents retrieved")
+            tips.append(f"{c.relevant} of the query's {c.relevant_judged} relevant judged documents "
+                        "retrieved")
         else:
             parts.append(f"{c.relevant} relevant")
             tips.append(f"{c.relevant} relevant (grade above 0)")
