@@ -2,9 +2,10 @@
 the ideal order beside the list, the judged documents the list missed, what single moves would
 do, the unjudged documents worth judging first, and the list under every preset.
 
-Each table is a list of columns, each column a function of the report giving one display text per
-row. After every change the model builds the texts again and announces the rows whose texts
-differ (or resets when the row count changes), so no shown cell can go stale. A table whose view
+Each table is a list of columns, each column a function of the report giving one value per row and
+how a value reads. After every change the model takes the values again and announces the rows
+whose values differ (or resets when the row count changes), so no shown cell can go stale; values
+become text only for the cells a view paints. A table whose view
 is hidden is not built (some parts of the report cost tens of milliseconds); it is built when the
 view shows it again (`set_active`).
 """
@@ -41,12 +42,18 @@ MISSED_MIME = "application/x-ndcg-inspector-missed"  # judged documents dragged 
 class Column:
     header: str
     tip: str
-    texts: Callable[[ListReport], np.ndarray]  # one display text per row
+    values: Callable[[ListReport], np.ndarray]  # one value per row
+    fmt: Callable[[object], str] = str  # how a value reads
     left: bool = False  # ids and words left, figures right
 
 
-def _texts(values, fmt: Callable[[float], str]) -> np.ndarray:
-    return np.array([fmt(float(v)) for v in values], dtype=object)
+def _metric(x) -> str:
+    return format_metric(float(x))
+
+
+def _grade_or_unjudged(x) -> str:
+    x = float(x)
+    return "unjudged" if x != x else format_grade(x)
 
 
 def _signed(x: float) -> str:
@@ -75,7 +82,7 @@ class ReportTable(QAbstractTableModel):
             self._refresh()
 
     def _build(self, report: ListReport) -> list[np.ndarray]:
-        return [np.asarray(column.texts(report), dtype=object) for column in self.columns]
+        return [np.asarray(column.values(report)) for column in self.columns]
 
     def _refresh(self) -> None:
         report = self._doc.report
@@ -91,7 +98,13 @@ class ReportTable(QAbstractTableModel):
         before, self._report, self._cells = self._cells, report, cells
         differ = np.zeros(rows, bool)
         for old, new in zip(before, cells, strict=True):
-            differ |= old != new
+            if old.dtype != new.dtype:
+                differ[:] = True
+                break
+            changed = old != new
+            if new.dtype.kind == "f":
+                changed &= ~(np.isnan(old) & np.isnan(new))
+            differ |= changed
         if differ.any():
             hits = np.flatnonzero(differ)
             announce_rows(self, int(hits[0]), int(hits[-1]))
@@ -118,7 +131,7 @@ class ReportTable(QAbstractTableModel):
             return None
         role = int(role)
         if role in (DISPLAY, TOOLTIP):
-            return str(self._cells[col][row])
+            return self.text(row, col)
         if role == ALIGNMENT:
             return ALIGN_LEFT if self.columns[col].left else ALIGN_RIGHT
         if role == FOREGROUND:
@@ -126,7 +139,7 @@ class ReportTable(QAbstractTableModel):
         return None
 
     def text(self, row: int, column: int) -> str:
-        return str(self._cells[column][row])
+        return self.columns[column].fmt(self._cells[column][row])
 
     @property
     def report(self) -> ListReport | None:
@@ -162,7 +175,7 @@ def _ideal_cell(report: ListReport, name: str) -> np.ndarray:
 
 def ideal_beside_actual(document: Document) -> ReportTable:
     return ReportTable(document, [
-        Column("Rank", "Rank i", lambda r: np.arange(1, max(len(r.list), len(r.ideal)) + 1).astype(str)),
+        Column("Rank", "Rank i", lambda r: np.arange(1, max(len(r.list), len(r.ideal)) + 1)),
         Column("List", "The document at rank i of the list", lambda r: _list_cell(r, "doc"), left=True),
         Column("Grade", "Its grade", lambda r: _list_cell(r, "grade")),
         Column("Ideal", "The document at rank i of the ideal ranking (every judged document, highest gain "
@@ -181,9 +194,8 @@ class MissedTable(ReportTable):
         super().__init__(document, [
             Column("Document", "Judged, but not in the list", lambda r: _missed(r)["doc"].to_numpy(),
                    left=True),
-            Column("Grade", "Its judged grade", lambda r: _texts(_missed(r)["grade"], format_grade)),
-            Column("Ideal rank", "Its rank in the ideal ranking",
-                   lambda r: _missed(r)["rank"].astype(str).to_numpy()),
+            Column("Grade", "Its judged grade", lambda r: _missed(r)["grade"].to_numpy(), _grade_or_unjudged),
+            Column("Ideal rank", "Its rank in the ideal ranking", lambda r: _missed(r)["rank"].to_numpy()),
         ], parent)
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -214,22 +226,21 @@ def what_if(document: Document) -> ReportTable:
         return r.move_effects
 
     def delta(r: ListReport, column: str) -> np.ndarray:
-        now = r.summary.ndcg
-        return _texts(effects(r)[column] - now, _signed)
+        return effects(r)[column].to_numpy() - r.summary.ndcg
 
     return ReportTable(document, [
-        Column("Rank", "Rank in the list", lambda r: effects(r)["rank"].astype(str).to_numpy()),
-        Column("Document", "The document", lambda r: r.list.docs.astype(str), left=True),
-        Column("Grade", "Its grade (unjudged counts as 0)", lambda r: _list_cell(r, "grade")[: len(r.list)]),
+        Column("Rank", "Rank in the list", lambda r: effects(r)["rank"].to_numpy()),
+        Column("Document", "The document", lambda r: r.list.docs, left=True),
+        Column("Grade", "Its grade (unjudged counts as 0)", lambda r: r.list.grades, _grade_or_unjudged),
         Column("Best slot", "Where it stands when this list is ordered by gain, high first",
-               lambda r: effects(r)["ideal_rank"].astype(str).to_numpy()),
+               lambda r: effects(r)["ideal_rank"].to_numpy()),
         Column("Δ if first", "How NDCG@k changes if this document alone moves to rank 1",
-               lambda r: delta(r, "ndcg_if_first")),
+               lambda r: delta(r, "ndcg_if_first"), _signed),
         Column("Δ if best slot", "How NDCG@k changes if this document alone moves to its best slot",
-               lambda r: delta(r, "ndcg_if_ideal")),
+               lambda r: delta(r, "ndcg_if_ideal"), _signed),
         Column("Loss", "The ideal ranking's gain × discount at this rank minus this row's: what the rank "
                "gives away (the first k add up to IDCG@k − DCG@k)",
-               lambda r: _texts(effects(r)["loss"], format_metric)),
+               lambda r: effects(r)["loss"].to_numpy(), _metric),
     ])
 
 
@@ -239,9 +250,9 @@ def best_moves(document: Document) -> ReportTable:
                lambda r: np.array([f"{r.list.docs[f - 1]}: rank {f} → {t}"
                                    for f, t in zip(r.best_moves()["from_rank"], r.best_moves()["to_rank"],
                                                    strict=True)], dtype=object), left=True),
-        Column("NDCG@k after", "NDCG@k after this move", lambda r: _texts(r.best_moves()["ndcg_after"],
-                                                                         format_metric)),
-        Column("Δ", "Change of NDCG@k", lambda r: _texts(r.best_moves()["delta"], _signed)),
+        Column("NDCG@k after", "NDCG@k after this move", lambda r: r.best_moves()["ndcg_after"].to_numpy(),
+               _metric),
+        Column("Δ", "Change of NDCG@k", lambda r: r.best_moves()["delta"].to_numpy(), _signed),
     ])
 
 
@@ -250,15 +261,15 @@ def judge_first(document: Document) -> ReportTable:
         return r.judge_first if r.has_unjudged else r.judge_first.iloc[:0]
 
     return ReportTable(document, [
-        Column("Rank", "Rank of the unjudged document", lambda r: table(r)["rank"].astype(str).to_numpy()),
+        Column("Rank", "Rank of the unjudged document", lambda r: table(r)["rank"].to_numpy()),
         Column("Document", "Unjudged document",
                lambda r: np.array([r.list.docs[i - 1] for i in table(r)["rank"]], dtype=object), left=True),
         Column("NDCG@k low", "NDCG@k if its grade were the least harmful one",
-               lambda r: _texts(table(r)["low"], format_metric)),
+               lambda r: table(r)["low"].to_numpy(), _metric),
         Column("high", "NDCG@k if its grade were the most helpful one",
-               lambda r: _texts(table(r)["high"], format_metric)),
+               lambda r: table(r)["high"].to_numpy(), _metric),
         Column("Spread", "How much its grade alone could move NDCG@k: judge the widest first",
-               lambda r: _texts(table(r)["spread"], format_metric)),
+               lambda r: table(r)["spread"].to_numpy(), _metric),
     ])
 
 
@@ -269,9 +280,9 @@ def definitions(document: Document) -> ReportTable:
     return ReportTable(document, [
         Column("Definition", "The definition in use, then every preset (double-click to apply one)",
                lambda r: frame(r)["preset"].astype(str).to_numpy(), left=True),
-        Column("NDCG@k", "NDCG@k of this list under it", lambda r: _texts(frame(r)["ndcg"], format_metric)),
-        Column("DCG@k", "", lambda r: _texts(frame(r)["dcg"], format_metric)),
-        Column("IDCG@k", "", lambda r: _texts(frame(r)["idcg"], format_metric)),
+        Column("NDCG@k", "NDCG@k of this list under it", lambda r: frame(r)["ndcg"].to_numpy(), _metric),
+        Column("DCG@k", "", lambda r: frame(r)["dcg"].to_numpy(), _metric),
+        Column("IDCG@k", "", lambda r: frame(r)["idcg"].to_numpy(), _metric),
         Column("Ties", "How tied scores are ordered", lambda r: frame(r)["ties"].astype(str).to_numpy()),
         Column("Why it differs", "What makes the figure differ from the first row's",
                lambda r: frame(r)["reason"].astype(str).to_numpy(), left=True),
