@@ -185,10 +185,10 @@ class Screen:
     def why_problems(self, lst, grades, pool) -> list[str]:
         """The tab in view shows the core's what-if, ideal and unjudged figures for this list."""
         doc, why = self.doc, self.w.why
-        tab = why.currentIndex()
+        tab = why.tabText(why.currentIndex())
         out: list[str] = []
-        if tab == 2:  # what if: recomputed with core.whatif from the grades alone
-            from ndcg_gui.core.whatif import best_moves, move_effects
+        if tab == "What if":  # recomputed with core.whatif from the grades alone
+            from ndcg_gui.core.whatif import move_effects
 
             effects = move_effects(grades, doc.k, doc.config, pool)
             now = ndcg_at(grades, doc.k, doc.config, judged=pool)
@@ -198,12 +198,15 @@ class Screen:
                 if abs(float(shown) - want) > 6e-5:
                     out.append(f"what-if row {r}: Δ if first {shown}, recomputed {want:+.4f}")
                     break
+        if tab == "Best moves":
+            from ndcg_gui.core.whatif import best_moves
+
             best = best_moves(grades, doc.k, doc.config, pool, n=1)
             if len(best) and why.moves.rowCount() and \
                     abs(float(why.moves.text(0, 1)) - best["ndcg_after"].iloc[0]) > 6e-5:
                 out.append(f"best move shows {why.moves.text(0, 1)}, "
                            f"recomputed {best['ndcg_after'].iloc[0]:.4f}")
-        if tab == 1:  # ideal vs list: the ideal column is the judged pool (or the list) by gain
+        if tab == "Ideal":  # the ideal column is the judged pool (or the list) by gain
             from ndcg_gui.core.metrics import gains
 
             shown = [why.ideal.text(r, 4) for r in range(why.ideal.rowCount())]
@@ -213,9 +216,9 @@ class Screen:
             got_gains = sorted(gains(np.asarray(got, float), doc.config), reverse=True)
             if not np.allclose(got_gains, want):
                 out.append(f"ideal column grades {shown[:8]} are not the ideal of the pool")
-            if why.missed.rowCount() != (len(lst.unretrieved) if doc.config.ideal == "judged" else 0):
-                out.append(f"missed list has {why.missed.rowCount()} rows, "
-                           f"the list misses {len(lst.unretrieved)}")
+        missing = len(lst.unretrieved) if doc.config.ideal == "judged" else 0
+        if tab == "Missed" and why.missed.rowCount() != missing:
+            out.append(f"missed list has {why.missed.rowCount()} rows, the list misses {missing}")
         return out
 
     def query_row_problems(self, lst, pool) -> list[str]:

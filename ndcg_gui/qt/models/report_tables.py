@@ -247,7 +247,7 @@ def what_if(document: Document) -> ReportTable:
 def best_moves(document: Document) -> ReportTable:
     return ReportTable(document, [
         Column("Move", "One document taken out and put back at another rank",
-               lambda r: np.array([f"{r.list.docs[f - 1]}: rank {f} → {t}"
+               lambda r: np.array([f"{f} → {t}   {r.list.docs[f - 1]}"
                                    for f, t in zip(r.best_moves()["from_rank"], r.best_moves()["to_rank"],
                                                    strict=True)], dtype=object), left=True),
         Column("NDCG@k after", "NDCG@k after this move", lambda r: r.best_moves()["ndcg_after"].to_numpy(),
