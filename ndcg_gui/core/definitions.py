@@ -95,6 +95,8 @@ def compare_definitions(
     rows: list[tuple[str, MetricConfig, TiesName]] = []
     if config is not None:
         rows.append(("current", config, ties or "file"))
+        if scores is not None and target.has_ties():  # the same definition under each tie rule
+            rows += [(f"current, ties: {rule}", config, rule) for rule in _TIES if rule != (ties or "file")]
     rows += [(name, preset.config, preset.ties) for name, preset in PRESETS.items()]
     _, ref_config, ref_ties = rows[0]
     ref = target.score(ref_config, ref_ties)

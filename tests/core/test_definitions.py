@@ -148,3 +148,20 @@ def test_bad_arguments_are_refused():
         compare_definitions([1, 2], scores=[1])
     with pytest.raises(ValueError, match="ties"):
         compare_definitions([1, 2], config=MetricConfig(), ties="random")
+
+
+def test_tied_scores_show_the_current_definition_under_each_tie_rule():
+    from ndcg_gui.core.config import MetricConfig
+    from ndcg_gui.core.definitions import compare_definitions
+
+    grades, scores, docs = [0, 3, 1, 2], [2.0, 2.0, 1.0, 1.0], ["a", "b", "c", "d"]
+    frame = compare_definitions(grades, k=2, config=MetricConfig(), scores=scores, docs=docs, ties="file")
+    rows = frame.set_index("preset")
+    assert list(frame["preset"][:3]) == ["current", "current, ties: trec", "current, ties: average"]
+    # file order: a (0) then b (3); trec: docno descending, b before a; average: each gets 1.5
+    assert rows.loc["current", "ndcg"] < rows.loc["current, ties: trec", "ndcg"]
+    assert rows.loc["current", "ndcg"] < rows.loc["current, ties: average", "ndcg"] < \
+        rows.loc["current, ties: trec", "ndcg"]
+    assert "tied scores" in rows.loc["current, ties: trec", "reason"]
+    untied = compare_definitions(grades, k=2, config=MetricConfig(), scores=[4, 3, 2, 1], docs=docs)
+    assert not any(p.startswith("current, ties") for p in untied["preset"])
