@@ -346,3 +346,26 @@ def test_a_csvs_other_columns_show_with_their_rows_and_are_saved_back(window, tm
     assert text.splitlines()[0] == "doc;title;grade;url"
     assert text.splitlines()[1] == "d3;Third;3;http://c"
     assert "Second, with comma" in text
+
+
+def test_a_column_width_a_person_sets_is_kept(qtbot, tmp_path, dialog_log, monkeypatch):
+    """Remembered by title, through a refit (another file) and into the next session; a refit's own
+    resizes are not remembered."""
+    from PySide6.QtWidgets import QApplication
+
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat)
+    first = MainWindow(settings=settings)
+    qtbot.addWidget(first)
+    header = first.ranking_view.horizontalHeader()
+    grade = first.ranking_model.GRADE
+    monkeypatch.setattr(QApplication, "mouseButtons", staticmethod(lambda: Qt.LeftButton))  # a drag
+    header.resizeSection(grade, 123)
+    monkeypatch.undo()
+    with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
+        first.files.open(run, qrels, ask=False)  # the columns are fitted again
+    assert header.sectionSize(grade) == 123
+    first.save_settings()
+    second = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
+    qtbot.addWidget(second)
+    assert second.ranking_view.horizontalHeader().sectionSize(grade) == 123
+    assert "Rank" not in second.ranking_view.column_widths.widths  # refits are not remembered

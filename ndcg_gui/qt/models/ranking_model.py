@@ -182,6 +182,10 @@ class RankingModel(QAbstractTableModel):
                 return str(self._cols[name][row])  # the whole text, however narrow the column
             if name == "score":
                 return self._tie_tip(row)
+            if name == "moved":
+                moved = self._cols["moved"][row]
+                return "Added since the list was loaded" if moved == NEW_ROW else \
+                    f"Rank {row + 1 + moved} in the list as loaded" if moved else "Where it was loaded"
             return "Unjudged: no grade for this document, so it counts as gain 0." if unjudged else None
         if role == FOREGROUND:
             if name == "grade" and unjudged:

@@ -9,6 +9,7 @@ from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from ndcg_gui.qt.models.metrics_model import COLUMNS, MetricsTableModel
+from ndcg_gui.qt.widgets.column_widths import ColumnWidths
 
 # Given up, in this order, when the pane is narrow: the steps of the arithmetic, then what the
 # ranked list beside the table already shows (the id, the grade) and CG. Rank, DCG, IDCG and NDCG stay.
@@ -38,6 +39,7 @@ class MetricsView(QTableView):
         header.setSectionResizeMode(1, QHeaderView.Interactive)
         header.resizeSection(0, self.narrowest)
         header.resizeSection(1, self.fontMetrics().horizontalAdvance("FT401-0784") + 12)
+        self.column_widths = ColumnWidths(self, "per rank")
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -8,6 +8,7 @@ from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from ndcg_gui.qt.models.ranking_model import RankingModel
+from ndcg_gui.qt.widgets.column_widths import ColumnWidths
 
 EMPTY_HINT = ("No documents yet.\n\nType grades in ranked order above (e.g. 3 2 3 0 1) and press Enter, "
               "open a ranked list or a TREC run with Ctrl+O, or drop a file here.\n\nThen drag rows to "
@@ -43,6 +44,7 @@ class RankingView(QTableView):
         header = self.horizontalHeader()
         header.setMinimumSectionSize(32)
         header.setResizeContentsPrecision(200)
+        self.column_widths = ColumnWidths(self, "ranked list")
         model.modelReset.connect(self.fit_columns)
         self.fit_columns()
         # Show only some rows (relevant, judged, unjudged): the list itself is untouched, so a
@@ -75,6 +77,7 @@ class RankingView(QTableView):
                 header.resizeSection(column, widest)
         if columns:
             header.setSectionResizeMode(spare, QHeaderView.Stretch)
+        self.column_widths.apply()
 
     def paintEvent(self, event) -> None:
         super().paintEvent(event)

@@ -35,11 +35,12 @@ from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.models import report_tables
 from ndcg_gui.qt.models.report_tables import ReportTable
+from ndcg_gui.qt.widgets.column_widths import ColumnWidths
 
 WIDEST_COLUMN = 34  # characters: a long id or reason is elided in the middle beyond this
 
 
-def table_view(model, drag: bool = False) -> QTableView:
+def table_view(model, drag: bool = False, name: str = "") -> QTableView:
     view = QTableView()
     view.setModel(model)
     view.setSelectionBehavior(QAbstractItemView.SelectRows)
@@ -56,12 +57,14 @@ def table_view(model, drag: bool = False) -> QTableView:
     header.setStretchLastSection(True)
     header.setResizeContentsPrecision(100)
     widest = view.fontMetrics().horizontalAdvance("M" * WIDEST_COLUMN)
+    view.column_widths = ColumnWidths(view, name)
 
     def fit() -> None:  # each column to what it holds (first rows measured), long text capped
         for column in range(model.columnCount()):
             view.resizeColumnToContents(column)
             if header.sectionSize(column) > widest:
                 header.resizeSection(column, widest)
+        view.column_widths.apply()  # what the person chose wins
 
     model.modelReset.connect(fit)
     fit()
@@ -115,20 +118,20 @@ class WhyTabs(QTabWidget):
         self.notes: dict[str, QLabel] = {}
         self._models: dict[int, ReportTable] = {}
 
-        self.ideal_view = table_view(self.ideal)
+        self.ideal_view = table_view(self.ideal, name="ideal")
         self.ideal_view.doubleClicked.connect(lambda index: self.showRank.emit(index.row() + 1))
-        self.missed_view = table_view(self.missed, drag=True)
-        self.what_if_view = table_view(self.what_if)
+        self.missed_view = table_view(self.missed, drag=True, name="missed")
+        self.what_if_view = table_view(self.what_if, name="what if")
         self.what_if_view.doubleClicked.connect(lambda index: self.showRank.emit(index.row() + 1))
-        self.moves_view = table_view(self.moves)
+        self.moves_view = table_view(self.moves, name="best moves")
         self.moves_view.doubleClicked.connect(lambda index: self.apply_move(index.row()))
         self.apply_button = QPushButton("Apply best move")
         self.apply_button.setToolTip("Make the best single move (one undo step)")
         self.apply_button.clicked.connect(lambda: self.apply_move(0))
-        self.judge_view = table_view(self.judge)
+        self.judge_view = table_view(self.judge, name="unjudged")
         self.judge_view.doubleClicked.connect(
             lambda index: self.judgeRank.emit(int(self.judge.text(index.row(), 0))))
-        self.definitions_view = table_view(self.definitions)
+        self.definitions_view = table_view(self.definitions, name="definitions")
         self.definitions_view.doubleClicked.connect(lambda index: self.apply_definition(index.row()))
 
         self.addTab(metrics_view, "Per rank")

@@ -312,6 +312,8 @@ class MainWindow(QMainWindow):
             if isinstance(state, QByteArray) and not state.isEmpty():
                 splitter.restoreState(state)
         restore_definition(s, self.document)
+        for memory in self._column_widths():
+            memory.load(s.value(f"columns/{memory.name}"))
 
     def save_settings(self) -> None:
         s = self.settings
@@ -321,8 +323,16 @@ class MainWindow(QMainWindow):
         for splitter in (self.main_splitter, self.right_splitter):
             s.setValue(f"window/{splitter.objectName()}", splitter.saveState())
         save_definition(s, self.document)
+        for memory in self._column_widths():
+            s.setValue(f"columns/{memory.name}", memory.to_text())
         self.files.recent.save()
         s.sync()
+
+    def _column_widths(self) -> list:
+        """The tables whose column widths a person may set, each remembered on its own."""
+        views = [self.ranking_view, self.metrics_view, self.why.ideal_view, self.why.missed_view,
+                 self.why.what_if_view, self.why.moves_view, self.why.judge_view, self.why.definitions_view]
+        return [view.column_widths for view in views]
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.files.maybe_discard("closing"):
