@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_gui import APP_NAME
-from ndcg_gui.core.list_report import counts
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.loader import BackgroundLoader
@@ -46,6 +45,7 @@ from ndcg_gui.qt.widgets.load_progress import LoadProgress
 from ndcg_gui.qt.widgets.metrics_view import MetricsView
 from ndcg_gui.qt.widgets.query_panel import QueryPanel
 from ndcg_gui.qt.widgets.ranking_view import RankingView
+from ndcg_gui.qt.widgets.status_counts import StatusCounts
 from ndcg_gui.qt.widgets.why_panes import WhyTabs
 from ndcg_gui.qt.window.actions import Actions
 from ndcg_gui.qt.window.editing import Editing
@@ -111,9 +111,11 @@ class MainWindow(QMainWindow):
                                      self.headline.k, self)
         self.actions = Actions(self, self.document, self.editing, self.files, self.exports, self.ranking_view,
                                self.plot, self.query_dock, self.about, self.navigation)
+        self.why.showRank.connect(self.navigation.show_rank)
+        self.why.judgeRank.connect(self.navigation.judge_rank)
         self._name_for_assistive_tech()
 
-        self.status_counts = QLabel()
+        self.status_counts = StatusCounts(self.document)
         self.statusBar().addPermanentWidget(self.progress)
         self.statusBar().addPermanentWidget(self.status_counts)
         self.ranking_model.editRejected.connect(self.show_problem)
@@ -151,8 +153,6 @@ class MainWindow(QMainWindow):
         editor_layout.addWidget(self.ranking_view, 1)
 
         self.why = WhyTabs(self.document, self.metrics_view)
-        self.why.showRank.connect(self.show_rank)
-        self.why.judgeRank.connect(self.judge_rank)
         metrics = QWidget()
         metrics_layout = QVBoxLayout(metrics)
         metrics_layout.setContentsMargins(0, 0, 6, 6)
@@ -203,22 +203,6 @@ class MainWindow(QMainWindow):
             widget.setAccessibleName(name)
         self.query_panel.table.setTabKeyNavigation(False)
 
-    # ---- the ranked list, pointed at from elsewhere --------------------------------------------------
-    def show_rank(self, rank: int) -> None:
-        """Select rank `rank` of the ranked list and bring it into view."""
-        if 1 <= rank <= self.ranking_model.rowCount():
-            self.ranking_view.select_rows(rank - 1, 1)
-            self.ranking_view.scrollTo(self.ranking_model.index(rank - 1, 0))
-
-    def judge_rank(self, rank: int) -> None:
-        """Start typing the grade of rank `rank`."""
-        self.show_rank(rank)
-        index = self.ranking_model.index(rank - 1, RankingModel.GRADE)
-        if index.isValid():
-            self.ranking_view.setCurrentIndex(index)
-            self.ranking_view.setFocus()
-            self.ranking_view.edit(index)
-
     # ---- what the person is told -----------------------------------------------------------------
     def show_problem(self, message: str) -> None:
         """A refused edit: said next to the cell being edited and in the status bar; the old value
@@ -243,7 +227,6 @@ class MainWindow(QMainWindow):
         if changes.dataset:
             self._show_query_dock()
         self._update_title()
-        self._update_status()
 
     def _show_query_dock(self) -> None:
         many = len(self.document.queries()) > 1
@@ -266,32 +249,6 @@ class MainWindow(QMainWindow):
         query = f" — query {doc.current_query}" if len(doc.queries()) > 1 else ""
         self.setWindowTitle(f"{doc.display_name}[*]{query} — {APP_NAME}")
         self.setWindowModified(not doc.is_clean())
-
-    def _update_status(self) -> None:
-        c = counts(self.document.current_list())
-        # Short, so a status message fits beside it at 1024 px; the tooltip says it in full.
-        parts = [f"{c.documents} docs", f"{c.judged} judged", f"{c.unjudged} unjudged"]
-        tips = [f"{c.documents} documents in the list, {c.judged} of them judged, {c.unjudged} unjudged"]
-        if self.document.current_list().has_pool:
-            parts.append(f"{c.relevant}/{c.relevant_judged} relevant retrieved")
-            tips.append(f"{c.relevant} of the query's {c.relevant_judged} relevant judged documents "
-                        "retrieved")
-        else:
-            parts.append(f"{c.relevant} relevant")
-            tips.append(f"{c.relevant} relevant (grade above 0)")
-        if c.unretrieved:
-            parts.append(f"{c.unretrieved} missed")
-            tips.append(f"{c.unretrieved} judged documents not retrieved (they count in the ideal)")
-        queries = len(self.document.queries())
-        if queries > 1:
-            unjudged = len(self.document.dataset.unjudged_queries())
-            parts.append(f"{queries} queries" + (f" ({unjudged} unscored)" if unjudged else ""))
-            if unjudged:
-                tips.append(f"{unjudged} queries have results but no judgments: not scored")
-        text = " · ".join(parts)
-        if self.status_counts.text() != text:
-            self.status_counts.setText(text)
-            self.status_counts.setToolTip("\n".join(tips))
 
     # ---- window state --------------------------------------------------------------------------
     def _restore_settings(self) -> None:

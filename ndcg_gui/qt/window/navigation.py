@@ -54,6 +54,22 @@ class Navigation(QObject):
         self.view.setFocus()
         return True
 
+    def show_rank(self, rank: int) -> None:
+        """Select rank `rank` of the ranked list and bring it into view."""
+        model = self.view.ranking_model()
+        if 1 <= rank <= model.rowCount():
+            self.view.select_rows(rank - 1, 1)
+            self.view.scrollTo(model.index(rank - 1, 0))
+
+    def judge_rank(self, rank: int) -> None:
+        """Start typing the grade of rank `rank`."""
+        self.show_rank(rank)
+        index = self.view.ranking_model().index(rank - 1, self.view.ranking_model().GRADE)
+        if index.isValid():
+            self.view.setCurrentIndex(index)
+            self.view.setFocus()
+            self.view.edit(index)
+
     def focus_filter(self) -> None:
         if not self.dock.isVisible() and len(self.document.queries()) > 1:
             self.dock.show()

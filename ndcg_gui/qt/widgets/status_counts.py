@@ -1,0 +1,44 @@
+"""The status bar's counts of the list on screen: documents, judged, unjudged, relevant retrieved
+of all judged relevant, judged documents the list missed, queries. Short, so a status message fits
+beside it at 1024 px; the tooltip says it in full. The counts are the core's (`list_report.counts`)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel
+
+from ndcg_gui.core.list_report import counts
+from ndcg_gui.qt.document.document import Document
+
+
+class StatusCounts(QLabel):
+    def __init__(self, document: Document) -> None:
+        super().__init__()
+        self._doc = document
+        document.changed.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self, _changes: object = None) -> None:
+        c = counts(self._doc.current_list())
+        # Short, so a status message fits beside it at 1024 px; the tooltip says it in full.
+        parts = [f"{c.documents} docs", f"{c.judged} judged", f"{c.unjudged} unjudged"]
+        tips = [f"{c.documents} documents in the list, {c.judged} of them judged, {c.unjudged} unjudged"]
+        if self._doc.current_list().has_pool:
+            parts.append(f"{c.relevant}/{c.relevant_judged} relevant retrieved")
+            tips.append(f"{c.relevant} of the query's {c.relevant_judged} relevant judged documents "
+                        "retrieved")
+        else:
+            parts.append(f"{c.relevant} relevant")
+            tips.append(f"{c.relevant} relevant (grade above 0)")
+        if c.unretrieved:
+            parts.append(f"{c.unretrieved} missed")
+            tips.append(f"{c.unretrieved} judged documents not retrieved (they count in the ideal)")
+        queries = len(self._doc.queries())
+        if queries > 1:
+            unjudged = len(self._doc.dataset.unjudged_queries())
+            parts.append(f"{queries} queries" + (f" ({unjudged} unscored)" if unjudged else ""))
+            if unjudged:
+                tips.append(f"{unjudged} queries have results but no judgments: not scored")
+        text = " · ".join(parts)
+        if self.text() != text:
+            self.setText(text)
+            self.setToolTip("\n".join(tips))
