@@ -101,10 +101,13 @@ def histogram_edges(values: np.ndarray, bins: int = 10) -> np.ndarray:
     """Bin edges over [0, 1] in equal steps, widened to whole steps when NDCG leaves [0, 1]
     (possible with negative grades kept)."""
     values = np.asarray(values, dtype=float)
+    values = values[np.isfinite(values)]
     step = 1.0 / bins
     lo = min(0.0, np.floor(values.min() / step) * step) if len(values) else 0.0
     hi = max(1.0, np.ceil(values.max() / step) * step) if len(values) else 1.0
     n = round((hi - lo) / step)
+    if n > 4 * bins:  # far outside [0, 1] (an IDCG near 0 with negative grades): `bins` wide bins
+        return np.linspace(lo, hi, bins + 1)
     return np.linspace(lo, hi, n + 1)
 
 
@@ -141,6 +144,13 @@ def with_list_rescored(
     scored on its own, so this equals scoring the whole dataset again, at the cost of one list."""
     query = ranked_list.query
     rows = Dataset.from_ranked_list(ranked_list).evaluate(k, config, ties=ties, missing="zero")
+    if query in result.index and query not in rows.index:
+        # It lost its last judgment (a typed list emptied, say): still listed, so the person can
+        # go back to it, with nothing to score it by.
+        rows = result.loc[[query]].copy()
+        for column in rows.columns:
+            rows[column] = rows[column].dtype.type(0) if column != "undefined" else True
+        rows["n_retrieved"] = len(ranked_list)
     if query in result.index and query in rows.index:
         at = result.index.get_loc(query)
         out = result.copy()

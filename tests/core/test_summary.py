@@ -162,3 +162,21 @@ def test_a_query_that_gains_its_first_results_appears(sample):
     edited = rl.inserted(0, [doc], [grade])
     expected = score(sample.with_lists({"424": edited}), 10, TREC)
     pd.testing.assert_frame_equal(with_list_rescored(before, edited, 10, TREC), expected)
+
+
+def test_a_query_that_loses_its_last_judgment_stays_listed():
+    from ndcg_gui.core.dataset import Dataset
+    from ndcg_gui.core.ranked_list import RankedList
+    from ndcg_gui.core.summary import score, with_list_rescored
+
+    listed = RankedList(docs=["a"], grades=[1.0], query="q", unretrieved={"z": 2.0}, has_pool=True)
+    result = score(Dataset.from_ranked_list(listed), 10)
+    emptied = with_list_rescored(result, RankedList.from_grades([], query="q"), 10)
+    assert emptied.loc["q", "undefined"] and emptied.loc["q", "ndcg"] == 0 and emptied.loc["q", "n_retrieved"] == 0
+
+
+def test_histogram_edges_stay_few_when_ndcg_is_far_outside_0_1():
+    from ndcg_gui.core.summary import histogram
+
+    edges, counts = histogram(np.array([0.5, -3e14, 2.0]))
+    assert len(edges) == 11 and counts.sum() == 3
