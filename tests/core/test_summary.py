@@ -172,7 +172,8 @@ def test_a_query_that_loses_its_last_judgment_stays_listed():
     listed = RankedList(docs=["a"], grades=[1.0], query="q", unretrieved={"z": 2.0}, has_pool=True)
     result = score(Dataset.from_ranked_list(listed), 10)
     emptied = with_list_rescored(result, RankedList.from_grades([], query="q"), 10)
-    assert emptied.loc["q", "undefined"] and emptied.loc["q", "ndcg"] == 0 and emptied.loc["q", "n_retrieved"] == 0
+    assert emptied.loc["q", "undefined"] and emptied.loc["q", "ndcg"] == 0
+    assert emptied.loc["q", "n_retrieved"] == 0
 
 
 def test_histogram_edges_stay_few_when_ndcg_is_far_outside_0_1():
