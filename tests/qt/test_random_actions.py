@@ -598,20 +598,3 @@ def test_random_actions_keep_the_screen_right(seed, qtbot, settings, dialog_log,
         assert doc.list_for(query) == fresh.ranked_list(query), f"query {query} after undoing all"
     assert doc.is_clean()
 
-
-def test_seed_21_a_judged_query_typed_over_and_emptied_stays_listed(qtbot, settings, dialog_log, tmp_path):
-    """Found by seed 21 at 1,500 actions: a query with judgments but no results, a typed list put
-    in it and its one row deleted, left the query table (so the person could not go back to it)."""
-    from ndcg_gui.qt.window.main_window import MainWindow
-
-    files = write_files(tmp_path)
-    window = MainWindow(settings=settings)
-    qtbot.addWidget(window)
-    screen = Screen(window, qtbot)
-    window.files.open(*files["run"], ask=False)
-    window.document.set_current_query("q9")
-    window.quick_entry.setText("3")
-    window.editing.apply_quick_list()
-    window.document.remove_rows([0])
-    screen.check("type the list '3' in q9, delete its row")
-    assert window.query_panel.model.row_of("q9") >= 0
