@@ -284,14 +284,30 @@ class Dataset:
         """`core.evaluate` of every query, in the order the lists hold (see `Dataset.run`).
 
         The order was settled when loading (tied scores by trec_eval's rule), so "trec" and "file"
-        both score the lists as they stand; "average" gives tied scores their mean gain
-        (scikit-learn) when every row has a score.
+        both score the lists as they stand; "average" gives neighbours with equal scores their mean
+        gain (scikit-learn) when every row has a score: the ties of each list as it stands, so an
+        edited list is scored in its own order.
         """
         run = self.run[["query", "doc", "grade"]]
         if ties == "average" and self.has_scores and not self.run["score"].isna().any():
-            run = run.assign(score=self.run["score"])
+            scores = self.run["score"].to_numpy(dtype=float)
+            queries = run["query"].to_numpy()
+            new_run = np.ones(len(scores), bool)
+            new_run[1:] = (scores[1:] != scores[:-1]) | (queries[1:] != queries[:-1])
+            run = run.assign(score=-np.cumsum(new_run).astype(float))  # keeps the order, ties neighbours
         else:
-            rank = np.arange(len(run))
+            position = np.arange(len(run))
+            if ties == "file" and self.has_scores and self._origin is not None:
+                # Tied neighbours in the order of the file they came from (a row added since last).
+                scores = self.run["score"].to_numpy(dtype=float)
+                queries = run["query"].to_numpy()
+                new_run = np.ones(len(scores), bool)
+                new_run[1:] = (scores[1:] != scores[:-1]) | (queries[1:] != queries[:-1])
+                origin = np.where(self._origin < 0, np.iinfo(np.int64).max, self._origin)
+                order = np.lexsort((origin, np.cumsum(new_run)))
+                position = np.empty(len(order), np.int64)
+                position[order] = np.arange(len(order))
+            rank = position.copy()
             for a, b in self._slices.values():
                 rank[a:b] -= a
             run = run.assign(rank=rank + 1)

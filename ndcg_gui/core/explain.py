@@ -65,6 +65,10 @@ def _explain(table: pd.DataFrame, row: int, column: str, config: MetricConfig, k
         return f"grade of {table['doc'].iat[row]} = {format_grade(table['grade'].iat[row])}" if judged \
             else UNJUDGED_NOTE
     if column == "gain":
+        tied = int(table["tied"].iat[row]) if "tied" in table else 1
+        if tied > 1:
+            return (f"gain = {m('gain')}: the mean gain of the {tied} documents tied at this score "
+                    "(tied scores share their gains, as scikit-learn does)")
         if not judged:
             return "gain = 0: the document is unjudged"
         return gain_formula(float(table["grade"].iat[row]), float(table["gain"].iat[row]), config)

@@ -10,9 +10,10 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.metrics import dcg_idcg_at, gains, per_rank_columns
 from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.ties import run_scores, tie_runs
 
 
 @dataclass(frozen=True)
@@ -28,10 +29,11 @@ class Summary:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-def list_summary(lst: RankedList, k: int, config: MetricConfig) -> Summary:
-    """NDCG@k, DCG@k, IDCG@k of one list, and the caveats a reader must see next to them."""
+def list_summary(lst: RankedList, k: int, config: MetricConfig, ties: TiesName = "trec") -> Summary:
+    """NDCG@k, DCG@k, IDCG@k of one list, and the caveats a reader must see next to them. With
+    ties="average", tied neighbours share their gains (scikit-learn)."""
     pool = lst.judged_pool()
-    dcg, idcg = dcg_idcg_at(lst.scoring_grades(), k, config, judged=pool)
+    dcg, idcg = dcg_idcg_at(lst.scoring_grades(), k, config, judged=pool, tie_scores=_tie_scores(lst, ties))
     ndcg = dcg / idcg if idcg != 0 else 0.0
     warnings: list[str] = []
     notes: list[str] = []
@@ -59,25 +61,37 @@ def list_summary(lst: RankedList, k: int, config: MetricConfig) -> Summary:
 
 
 DISPLAY_COLUMNS = ["rank", "doc", "grade", "judged", "gain", "discount", "cg", "dcg", "ideal_grade", "idcg",
-                   "ndcg", "contribution", "ideal_gain"]
+                   "ndcg", "contribution", "ideal_gain", "tied"]
 
 
-def display_columns(lst: RankedList, config: MetricConfig) -> dict[str, np.ndarray]:
+def _tie_scores(lst: RankedList, ties: TiesName):
+    """The scores whose ties share gains: under ties="average" only (scikit-learn)."""
+    return lst.scores if ties == "average" and lst.scores is not None else None
+
+
+def display_columns(lst: RankedList, config: MetricConfig, ties: TiesName = "trec") -> dict[str, np.ndarray]:
     """What the per-rank table shows, as plain arrays: the `per_rank` columns, the list's `doc` and
-    `judged`, and the two figures `per_rank` leaves implicit: `contribution` (gain × discount) and
-    `ideal_gain` (the gain of the ideal grade at each rank)."""
-    columns = per_rank_columns(lst.scoring_grades(), config, judged=lst.judged_pool())
+    `judged`, the two figures `per_rank` leaves implicit: `contribution` (gain × discount) and
+    `ideal_gain` (the gain of the ideal grade at each rank), and `tied`: how many neighbours share
+    the row's gain (ties="average"; 1 otherwise)."""
+    tie_scores = _tie_scores(lst, ties)
+    columns = per_rank_columns(lst.scoring_grades(), config, judged=lst.judged_pool(), tie_scores=tie_scores)
     columns["doc"] = lst.docs
     columns["judged"] = lst.judged
+    if tie_scores is None:
+        columns["tied"] = np.ones(len(lst), np.int64)
+    else:
+        runs = tie_runs(tie_scores)
+        columns["tied"] = np.bincount(runs)[runs] if len(runs) else np.zeros(0, np.int64)
     columns["contribution"] = columns["gain"] * columns["discount"]
     ideal = columns["ideal_grade"]
     columns["ideal_gain"] = np.where(np.isnan(ideal), 0.0, gains(np.nan_to_num(ideal), config))
     return {name: columns[name] for name in DISPLAY_COLUMNS}
 
 
-def display_table(lst: RankedList, config: MetricConfig) -> pd.DataFrame:
+def display_table(lst: RankedList, config: MetricConfig, ties: TiesName = "trec") -> pd.DataFrame:
     """`display_columns` as a DataFrame (ids kept as Python objects, not copied to Arrow)."""
-    columns = display_columns(lst, config)
+    columns = display_columns(lst, config, ties)
     columns["doc"] = pd.Series(columns["doc"], dtype=object, copy=False)
     return pd.DataFrame(columns)
 
@@ -165,7 +179,7 @@ class ListReport:
     @cached_property
     def columns(self) -> dict[str, np.ndarray]:
         """The per-rank table as plain arrays (what the window redraws from)."""
-        return display_columns(self.list, self.config)
+        return display_columns(self.list, self.config, self.ties)
 
     @cached_property
     def table(self) -> pd.DataFrame:
@@ -176,23 +190,25 @@ class ListReport:
 
     @cached_property
     def summary(self) -> Summary:
-        return list_summary(self.list, self.k, self.config)
+        return list_summary(self.list, self.k, self.config, self.ties)
 
     @cached_property
     def baseline_table(self) -> pd.DataFrame:
-        return self.table if self.baseline is self.list else display_table(self.baseline, self.config)
+        if self.baseline is self.list:
+            return self.table
+        return display_table(self.baseline, self.config, self.ties)
 
     @cached_property
     def baseline_columns(self) -> dict[str, np.ndarray]:
         if self.baseline is self.list:
             return self.columns
-        return display_columns(self.baseline, self.config)
+        return display_columns(self.baseline, self.config, self.ties)
 
     @cached_property
     def baseline_summary(self) -> Summary:
         if self.baseline is self.list:
             return self.summary
-        return list_summary(self.baseline, self.k, self.config)
+        return list_summary(self.baseline, self.k, self.config, self.ties)
 
     @cached_property
     def baseline_ranks(self) -> np.ndarray:
@@ -238,6 +254,21 @@ class ListReport:
         return bool((~self.list.judged).any())
 
     @cached_property
+    def averaged_ties(self) -> bool:
+        """Whether tied neighbours share their gains here (ties="average" and the list has some).
+        The analyses of single moves and of unjudged documents then take the list's order as it
+        stands, ties broken; the bounds of unjudged documents are not worked out for shared gains."""
+        scores = self.list.scores
+        if self.ties != "average" or scores is None:
+            return False
+        return len(np.unique(tie_runs(scores))) < len(scores)
+
+    @property
+    def unjudged_range(self) -> bool:
+        """Whether the range NDCG@k could take over the unjudged documents' grades is known."""
+        return self.has_unjudged and not self.averaged_ties
+
+    @cached_property
     def bounds(self) -> tuple[float, float, bool]:
         """(low, high, exact) NDCG@k over every grading of the unjudged documents."""
         from ndcg_gui.core.unjudged import unjudged_bounds
@@ -251,7 +282,7 @@ class ListReport:
         documents."""
         from ndcg_gui.core.unjudged import unjudged_band
 
-        if not self.has_unjudged:
+        if not self.unjudged_range:
             return None
         n = len(self.list)
         ranks = np.arange(1, min(n, BAND_RANKS) + 1)
@@ -270,9 +301,7 @@ class ListReport:
         from ndcg_gui.core.definitions import compare_definitions
 
         lst = self.list
-        # Scores say how ties fall only while the list is in score order (not after a drag).
-        ranked = lst.scores is not None and bool(np.isfinite(lst.scores).all()) \
-            and bool(np.all(np.diff(lst.scores) <= 0))
+        # The list as shown: scores that keep its order and tie exactly the neighbours that tie.
+        scores = run_scores(lst.scores) if lst.scores is not None else None
         return compare_definitions(lst.scoring_grades(), self.k, lst.judged_pool(), self.config,
-                                   scores=lst.scores if ranked else None, docs=lst.docs,
-                                   ties=self.ties if ranked else "file")
+                                   scores=scores, docs=lst.docs, ties=self.ties)

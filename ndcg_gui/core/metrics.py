@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.ties import averaged
 
 PER_RANK_COLUMNS = [
     "rank", "grade", "gain", "discount", "cg", "dcg", "ideal_grade", "idcg", "ndcg",
@@ -114,13 +115,17 @@ def per_rank_columns(
     grades: Sequence[float] | np.ndarray | pd.Series,
     config: MetricConfig | None = None,
     judged: Sequence[float] | np.ndarray | None = None,
+    tie_scores: Sequence[float] | np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """The columns of `per_rank` as plain arrays (what a window redraws on every edit: building a
-    DataFrame costs more than the arithmetic)."""
+    DataFrame costs more than the arithmetic). With `tie_scores`, the gains of neighbouring rows
+    with equal scores are averaged (scikit-learn's rule for ties)."""
     config = config or _DEFAULT
     grades = as_grades(grades)
     n = len(grades)
     gain = gains(grades, config)
+    if tie_scores is not None:
+        gain = averaged(gain, np.asarray(tie_scores, dtype=float))
     disc = discounts(n, config)
     dcg = np.cumsum(gain * disc)
     ideal_grade, ideal_gain = ideal_gains(_pool(grades, judged, config), config)
@@ -160,16 +165,21 @@ def dcg_idcg_at(
     k: int | None = None,
     config: MetricConfig | None = None,
     judged: Sequence[float] | np.ndarray | None = None,
+    tie_scores: Sequence[float] | np.ndarray | None = None,
 ) -> tuple[float, float]:
-    """(DCG@k, IDCG@k) with the cut-off rules of `ndcg_at`."""
+    """(DCG@k, IDCG@k) with the cut-off rules of `ndcg_at`; with `tie_scores`, the gains of
+    neighbouring rows with equal scores averaged first (scikit-learn)."""
     config = config or _DEFAULT
     k = check_k(k)
     grades = as_grades(grades)
     _, ideal_gain = ideal_gains(_pool(grades, judged, config), config)
+    gain = gains(grades, config)
+    if tie_scores is not None:
+        gain = averaged(gain, np.asarray(tie_scores, dtype=float))
     if k is not None:
-        grades, ideal_gain = grades[:k], ideal_gain[:k]
-    disc = discounts(max(len(grades), len(ideal_gain)), config)
-    dcg = float(gains(grades, config) @ disc[: len(grades)])
+        gain, ideal_gain = gain[:k], ideal_gain[:k]
+    disc = discounts(max(len(gain), len(ideal_gain)), config)
+    dcg = float(gain @ disc[: len(gain)])
     idcg = float(ideal_gain @ disc[: len(ideal_gain)])
     return dcg, idcg
 

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.metrics import as_grades, per_rank
+from ndcg_gui.core.ties import tie_runs
 
 
 def _frozen(values: Iterable, dtype) -> np.ndarray:
@@ -175,6 +176,27 @@ class RankedList:
 
         g = gains(self.scoring_grades(), config or MetricConfig())
         return np.argsort(-g, kind="stable")
+
+    def ties_ordered(self, rule: TiesName) -> RankedList:
+        """The list with each run of tied scores ordered by `rule`: "trec" by document id,
+        descending in byte order (trec_eval; scores compared as float32), "file" in the order of
+        the file the rows came from; "average" as "trec" (averaged gains make the order within a
+        run irrelevant)."""
+        if self.scores is None or len(self) < 2:
+            return self
+        runs = tie_runs(self.scores, float32=rule != "file")
+        if len(np.unique(runs)) == len(runs):
+            return self  # no ties
+        if rule == "file":
+            if self.origin is None:
+                return self
+            order = np.lexsort((np.asarray(self.origin, dtype=np.int64), runs))
+        else:
+            ids = np.array([str(d).encode("utf-8", "surrogatepass") for d in self.docs], dtype=object)
+            desc = np.empty(len(ids), np.int64)
+            desc[np.argsort(ids, kind="stable")[::-1]] = np.arange(len(ids))  # descending bytes
+            order = np.lexsort((desc, runs))
+        return self if np.array_equal(order, np.arange(len(order))) else self._take(order)
 
     def with_grade(self, row: int, grade: float) -> RankedList:
         """Grade of one row changed (NaN makes it unjudged)."""

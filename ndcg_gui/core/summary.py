@@ -6,7 +6,7 @@ listed); the policy then decides which rows the mean counts, without scoring any
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -16,6 +16,7 @@ from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.evaluate import mean_ndcg
 from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.ties import run_scores
 
 Treatment = Literal["zero", "skip"]
 TREATMENTS = ("zero", "skip")
@@ -143,6 +144,11 @@ def with_list_rescored(
     """`result` (from `score`) with one query's row recomputed from its edited list: each query is
     scored on its own, so this equals scoring the whole dataset again, at the cost of one list."""
     query = ranked_list.query
+    if ties == "average" and ranked_list.scores is not None:
+        # Average the ties of the list as it stands (neighbours with equal scores), in its order.
+        ranked_list = replace(ranked_list, scores=run_scores(ranked_list.scores))
+    elif ties == "file":
+        ties = "trec"  # an edited list is scored in the order it stands in (its rows' positions)
     rows = Dataset.from_ranked_list(ranked_list).evaluate(k, config, ties=ties, missing="zero")
     if query in result.index and query not in rows.index:
         # It lost its last judgment (a typed list emptied, say): still listed, so the person can

@@ -103,7 +103,8 @@ class Workspace:
         """The list as the file holds it (an empty list for a query the file does not have)."""
         if query not in set(self.dataset.queries()):
             return RankedList.from_grades([], query=query)
-        return self.dataset.ranked_list(query)
+        # Tied scores in the order the tie rule in use gives them.
+        return self.dataset.ranked_list(query).ties_ordered(self.ties)
 
     def list_for(self, query: str) -> RankedList:
         lst = self.lists.get(query)  # (an edited list may be empty: every row deleted)
@@ -139,11 +140,11 @@ class Workspace:
 
     def table(self, query: str) -> pd.DataFrame:
         """The per-rank table of one query's list, as the window shows it."""
-        return display_table(self.list_for(query), self.config)
+        return display_table(self.list_for(query), self.config, self.ties)
 
     def summary(self, query: str) -> Summary:
         """The figures at k of one query's list and the caveats that go with them."""
-        return list_summary(self.list_for(query), self.k, self.config)
+        return list_summary(self.list_for(query), self.k, self.config, self.ties)
 
     # ---- changing: each returns a new workspace -----------------------------------------------
     def with_list(self, query: str, lst: RankedList) -> Workspace:

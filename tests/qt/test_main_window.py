@@ -369,3 +369,29 @@ def test_a_column_width_a_person_sets_is_kept(qtbot, tmp_path, dialog_log, monke
     qtbot.addWidget(second)
     assert second.ranking_view.horizontalHeader().sectionSize(grade) == 123
     assert "Rank" not in second.ranking_view.column_widths.widths  # refits are not remembered
+
+
+def test_every_figure_follows_the_tie_rule(window, tmp_path):
+    """With tied scores the headline, the per-rank table, the query table and the Definitions tab
+    agree under each rule; "file order" is the file's order; "averaged" is scikit-learn's."""
+    from sklearn.metrics import ndcg_score
+
+    path = tmp_path / "tied.csv"
+    path.write_text("query;doc;score;grade\nq1;d1;9,5;0\nq1;d3;8,7;0\nq1;d4;8,7;3\nq1;d2;7,1;1\n"
+                    "q2;x;1;1\n", encoding="utf-8")
+    assert window.files.open(path, ask=False)
+    doc = window.document
+    panel = window.query_panel
+    for rule in ("trec", "file", "average"):
+        doc.set_definition(ties=rule, k=3)
+        lst = doc.current_list()
+        if rule == "file":
+            assert lst.docs.tolist() == ["d1", "d3", "d4", "d2"]
+        if rule == "trec":
+            assert lst.docs.tolist() == ["d1", "d4", "d3", "d2"]
+        shown = f"{doc.summary.ndcg:.4f}"
+        assert shown in window.headline.ndcg.text()
+        assert window.metrics_model.index(2, 10).data() == shown
+        assert panel.model.index(panel.model.row_of("q1"), 4).data() == shown
+        assert f"{doc.report.definitions['ndcg'].iloc[0]:.4f}" == shown
+    assert doc.summary.ndcg == pytest.approx(ndcg_score([[0, 0, 3, 1]], [[9.5, 8.7, 8.7, 7.1]], k=3))

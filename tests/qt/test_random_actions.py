@@ -31,7 +31,7 @@ from screen_mirror import ScreenMirror
 
 from ndcg_gui.core import edits
 from ndcg_gui.core.evaluate import evaluate
-from ndcg_gui.core.metrics import ndcg_at, per_rank
+from ndcg_gui.core.metrics import dcg_idcg_at, ndcg_at, per_rank
 from ndcg_gui.core.readers import load
 
 # The offscreen platform cannot raise windows (tooltips) nor propagate size hints: not our warnings.
@@ -116,7 +116,7 @@ class Screen:
         if lst.has_pool:
             judged = ~np.isnan(lst.grades)
             pool = np.concatenate([lst.grades[judged], np.array(list(lst.unretrieved.values()), float)])
-        table = per_rank(grades, doc.config, judged=pool)
+        table = expected_table(lst, doc.config, doc.ties)
         rm, mm = w.ranking_model, w.metrics_model
         if rm.rowCount() != len(lst) or mm.rowCount() != len(lst):
             return [f"tables have {rm.rowCount()} / {mm.rowCount()} rows, the list {len(lst)}"]
@@ -144,11 +144,11 @@ class Screen:
         if bold != ([k - 1] if k <= len(lst) else []):
             out.append(f"bold NDCG rows {bold}, expected rank k = {k}")
 
-        ndcg = ndcg_at(grades, k, doc.config, judged=pool)
+        ndcg = expected_ndcg(table, k, lst, doc.config)
         change = w.headline.change.text()
         original = doc.original_list()
         if original != lst:
-            then = ndcg_at(original.scoring_grades(), k, doc.config, judged=original.judged_pool())
+            then = expected_ndcg(expected_table(original, doc.config, doc.ties), k, original, doc.config)
             if f"{ndcg - then:+.4f}" not in change or f"({then:.4f})" not in change:
                 out.append(f"headline change {change!r}, recomputed {ndcg - then:+.4f} from {then:.4f}")
         elif "vs as loaded" in change:
@@ -191,7 +191,7 @@ class Screen:
             from ndcg_gui.core.whatif import move_effects
 
             effects = move_effects(grades, doc.k, doc.config, pool)
-            now = ndcg_at(grades, doc.k, doc.config, judged=pool)
+            now = ndcg_at(grades, doc.k, doc.config, judged=pool)  # what-if moves: ties not averaged
             for r in range(len(lst)):
                 want = effects["ndcg_if_first"].iloc[r] - now
                 shown = why.what_if.text(r, 4).replace("−", "-").replace("±", "")
@@ -240,8 +240,11 @@ class Screen:
                                   "grade": list(judgments.values())})
         else:
             run["grade"] = lst.grades
-        if doc.ties == "average" and lst.scores is not None and not np.isnan(lst.scores).any():
-            run = run.drop(columns="rank").assign(score=lst.scores)
+        if doc.ties == "average" and lst.scores is not None:  # (a row without a score ties nothing)
+            # scikit-learn's averaging over the ties of the list as it stands: scores that keep
+            # its order and tie exactly the neighbours with equal scores.
+            changes = np.concatenate([[True], lst.scores[1:] != lst.scores[:-1]])
+            run = run.drop(columns="rank").assign(score=-np.cumsum(changes).astype(float))
             ties = "average"
         else:
             ties = "file"
@@ -279,11 +282,14 @@ def plot_problems(plot, doc, lst, table: pd.DataFrame, pool) -> list[str]:
     if plot.baseline.isVisible() != differs:
         out.append(f"'as loaded' curve shown {plot.baseline.isVisible()}, the list differs {differs}")
     elif differs:
-        base = per_rank(np.nan_to_num(original.grades, nan=0.0), doc.config, judged=original.judged_pool())
+        base = expected_table(original, doc.config, doc.ties)
         if not np.allclose(plot.baseline.yData, base["ndcg"].to_numpy(), atol=1e-12):
             out.append("'as loaded' curve differs from the original list's NDCG recomputed")
     # The band: the report's, drawn when asked for and there are unjudged documents; the line inside.
-    want_band = plot.toggles["Unjudged band"].isChecked() and bool(np.isnan(lst.grades).any())
+    averaged = doc.ties == "average" and lst.scores is not None and len(lst) > 1 and \
+        bool((lst.scores[1:] == lst.scores[:-1]).any())
+    want_band = plot.toggles["Unjudged band"].isChecked() and bool(np.isnan(lst.grades).any()) \
+        and not averaged  # the band is not worked out for shared gains
     if plot.band.isVisible() != want_band:
         out.append(f"unjudged band shown {plot.band.isVisible()}, expected {want_band}")
     elif want_band:
@@ -301,7 +307,9 @@ def plot_problems(plot, doc, lst, table: pd.DataFrame, pool) -> list[str]:
     elif plot.loss.isVisible():
         heights = np.asarray(plot.loss.opts["height"], float)
         cut = min(doc.k, n)
-        gap = table["idcg"].iloc[cut - 1] - table["dcg"].iloc[cut - 1]
+        # Losses are a position analysis: tied scores in list order, gains not shared.
+        plain = table if not averaged else expected_table(lst, doc.config, "trec")
+        gap = plain["idcg"].iloc[cut - 1] - plain["dcg"].iloc[cut - 1]
         if len(heights) != cut or not math.isclose(heights.sum(), gap, abs_tol=1e-9):
             out.append(f"loss bars add up to {heights.sum()}, IDCG@k - DCG@k = {gap}")
     # Marks at the ranks in view whose grade is above 0.
@@ -330,6 +338,45 @@ def plot_problems(plot, doc, lst, table: pd.DataFrame, pool) -> list[str]:
     elif plot.readout.text().strip():
         out.append(f"hover readout {plot.readout.text()!r} without its cursor")
     return out
+
+
+def expected_table(lst, config, ties) -> pd.DataFrame:
+    """`per_rank` of the list; under ties="average", each run of neighbours with equal scores
+    sharing its mean gain (scikit-learn's rule), worked out here apart from the window's code."""
+    grades = np.nan_to_num(np.asarray(lst.grades, float), nan=0.0)
+    judged = ~np.isnan(lst.grades)
+    pool = None
+    if lst.has_pool:
+        pool = np.concatenate([lst.grades[judged], np.array(list(lst.unretrieved.values()), float)])
+    table = per_rank(grades, config, judged=pool)
+    if ties != "average" or lst.scores is None or not len(lst):
+        return table
+    gain = table["gain"].to_numpy().copy()
+    start = 0
+    for end in range(1, len(gain) + 1):
+        if end == len(gain) or lst.scores[end] != lst.scores[start]:
+            gain[start:end] = gain[start:end].mean()
+            start = end
+    table["gain"] = gain
+    table["cg"] = np.cumsum(gain)
+    table["dcg"] = np.cumsum(gain * table["discount"].to_numpy())
+    idcg = table["idcg"].to_numpy()
+    table["ndcg"] = np.divide(table["dcg"].to_numpy(), idcg, out=np.zeros(len(idcg)), where=idcg != 0)
+    return table
+
+
+def expected_ndcg(table: pd.DataFrame, k: int, lst, config) -> float:
+    """NDCG@k from an expected table: at rank k, or past the list's end with the ideal cut at k."""
+    grades = np.nan_to_num(np.asarray(lst.grades, float), nan=0.0)
+    judged = ~np.isnan(lst.grades)
+    pool = None
+    if lst.has_pool:
+        pool = np.concatenate([lst.grades[judged], np.array(list(lst.unretrieved.values()), float)])
+    if not len(table):
+        return ndcg_at(grades, k, config, judged=pool)
+    dcg = float(table["dcg"].iloc[min(k, len(table)) - 1])
+    _, idcg = dcg_idcg_at(grades, k, config, judged=pool)
+    return dcg / idcg if idcg != 0 else 0.0
 
 
 def _number(x: float) -> str:

@@ -226,7 +226,8 @@ def what_if(document: Document) -> ReportTable:
         return r.move_effects
 
     def delta(r: ListReport, column: str) -> np.ndarray:
-        return effects(r)[column].to_numpy() - r.summary.ndcg
+        # Against NDCG@k of the list as it stands, ties broken in list order (a position analysis).
+        return effects(r)[column].to_numpy() - effects(r).attrs["ndcg"]
 
     return ReportTable(document, [
         Column("Rank", "Rank in the list", lambda r: effects(r)["rank"].to_numpy()),

@@ -52,7 +52,7 @@ class CurvePanels(pg.GraphicsLayoutWidget):
         self.docs = np.zeros(0, dtype=object)
         self.losses = np.zeros(0)
         self.marks: list[tuple[str, str, np.ndarray]] = []  # (label, colour, ranks) per grade level
-        self._baseline_of: tuple[object, object] | None = None
+        self._baseline_of: tuple[object, object, object] | None = None
         self._mark_strip = (-0.1, 0.0)
         self._dotted: bool | None = None
         self._legend_key: tuple = ()
@@ -157,10 +157,10 @@ class CurvePanels(pg.GraphicsLayoutWidget):
         """The NDCG of the list as loaded, while the list differs from it."""
         differs = report.baseline is not report.list and report.baseline != report.list
         show = differs and self._shown("As loaded")
-        if show and self._baseline_of != (report.baseline, report.config):
+        if show and self._baseline_of != (report.baseline, report.config, report.ties):
             base = report.baseline_columns
             self.baseline.setData(base["rank"].astype(float), base["ndcg"].astype(float))
-            self._baseline_of = (report.baseline, report.config)
+            self._baseline_of = (report.baseline, report.config, report.ties)
         self.baseline.setVisible(show)
 
     def _draw_loss(self, report: ListReport) -> None:

@@ -169,7 +169,7 @@ class CurvePlot(QWidget):
 
     # ---- the unjudged band ------------------------------------------------------------------------------
     def _schedule_band(self, report: ListReport) -> None:
-        if not (self.shown("Unjudged band") and report.has_unjudged):
+        if not (self.shown("Unjudged band") and report.unjudged_range):
             self._band_timer.stop()
             self._band_report = None
             self.plot.show_band(None)

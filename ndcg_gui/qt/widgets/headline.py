@@ -94,7 +94,7 @@ class Headline(QFrame):
             arrow = "▲" if delta > 0 else "▼" if delta < 0 else "="
             parts.append(f"<span style='color:{colour}'>{arrow} {delta:+.4f}</span> vs as loaded "
                          f"({then:.4f})")
-        if report.has_unjudged:
+        if report.unjudged_range:
             low, high, exact = report.bounds
             parts.append(f"if judged: [{low:.4f}, {high:.4f}]" + ("" if exact else " (bound)"))
         return "<br>".join(parts)

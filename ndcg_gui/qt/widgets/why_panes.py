@@ -181,6 +181,8 @@ class WhyTabs(QTabWidget):
         elif title == "What if":
             text = (f"NDCG@{k} if one document alone moved to rank 1 or to its best slot, and what each "
                     f"rank gives away against the ideal (the first {k} losses add up to IDCG@{k} − DCG@{k}).")
+            if report.averaged_ties:
+                text += " Tied scores are taken in list order here, their gains not shared."
         elif title == "Best moves":
             moves = report.best_moves()
             gain = float(moves["delta"].iloc[0]) if len(moves) else 0.0
@@ -190,7 +192,11 @@ class WhyTabs(QTabWidget):
                     f"DCG@{k} is {short} short of IDCG@{k}." if gain > 0 else
                     f"<b>No single move raises NDCG@{k}</b>: the top {k} is as good as this list allows.")
         elif title == "Unjudged":
-            if report.has_unjudged:
+            if report.has_unjudged and not report.unjudged_range:
+                text = ("With tied scores sharing their gains (ties: averaged) the range NDCG@k could "
+                        "take is not worked out; the documents below are ranked with the ties broken in "
+                        "list order.")
+            elif report.has_unjudged:
                 low, high, exact = report.bounds
                 text = (f"<b>NDCG@{k} lies in [{format_metric(low)}, {format_metric(high)}]</b> whatever "
                         f"grades the unjudged documents get ({'exact' if exact else 'a safe enclosure'}); "
