@@ -243,7 +243,7 @@ class Screen:
         if doc.ties == "average" and lst.scores is not None:  # (a row without a score ties nothing)
             # scikit-learn's averaging over the ties of the list as it stands: scores that keep
             # its order and tie exactly the neighbours with equal scores.
-            changes = np.concatenate([[True], lst.scores[1:] != lst.scores[:-1]])
+            changes = np.concatenate([[True], lst.scores[1:] != lst.scores[:-1]])[: len(lst)]
             run = run.drop(columns="rank").assign(score=-np.cumsum(changes).astype(float))
             ties = "average"
         else:
@@ -299,7 +299,12 @@ def plot_problems(plot, doc, lst, table: pd.DataFrame, pool) -> list[str]:
             out.append("unjudged band differs from the report's")
         at = band["rank"].to_numpy() - 1
         line = table["ndcg"].to_numpy()[at]
-        if ((line < band["low"] - 1e-9) | (line > band["high"] + 1e-9)).any():
+        # The line counts unjudged documents as gain 0 outside the judged pool; the band's gradings
+        # put them in the pool, where with negative grades kept a 0 sits above a negative grade in
+        # the ideal: only without that is the line one of the band's gradings.
+        grades_seen = np.concatenate([np.nan_to_num(lst.grades, nan=0.0), list(lst.unretrieved.values())])
+        negatives_kept = doc.config.negative == "keep" and bool((grades_seen < 0).any())
+        if not negatives_kept and ((line < band["low"] - 1e-9) | (line > band["high"] + 1e-9)).any():
             out.append("the NDCG line leaves the unjudged band")
     # Loss bars: the first k losses, adding up to IDCG@k - DCG@k of the recomputed table.
     if plot.loss.isVisible() != (plot.toggles["Loss per rank"].isChecked() and n > 0):

@@ -238,7 +238,7 @@ class CurvePlot(QWidget):
             at = int(np.searchsorted(x, rank))
             if at < len(x) and x[at] == rank:
                 parts.append(_keep("band", f"{format_metric(low[at])}–{format_metric(high[at])}"))
-        if self.baseline.isVisible() and i < len(self.baseline.yData):
+        if self.baseline.isVisible() and self.baseline.yData is not None and i < len(self.baseline.yData):
             parts.append(_keep("as loaded", format_metric(self.baseline.yData[i])))
         if i < len(self.plot.losses):
             parts.append(_keep("loss", format_metric(self.plot.losses[i])))
