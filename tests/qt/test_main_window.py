@@ -395,3 +395,21 @@ def test_every_figure_follows_the_tie_rule(window, tmp_path):
         assert panel.model.index(panel.model.row_of("q1"), 4).data() == shown
         assert f"{doc.report.definitions['ndcg'].iloc[0]:.4f}" == shown
     assert doc.summary.ndcg == pytest.approx(ndcg_score([[0, 0, 3, 1]], [[9.5, 8.7, 8.7, 7.1]], k=3))
+
+
+def test_a_typed_list_over_an_open_file_is_a_new_untitled_document(window, tmp_path, monkeypatch):
+    path = tmp_path / "e1copy.csv"
+    with resource_path("examples/e1.csv") as e1:
+        path.write_bytes(e1.read_bytes())
+    assert window.files.open(path, ask=False)
+    before = path.read_bytes()
+    window.quick_entry.setText("1 0 2")
+    window.editing.apply_quick_list()
+    doc = window.document
+    assert doc.path is None and doc.current_list().grades.tolist() == [1, 0, 2]
+    asked = []
+    monkeypatch.setattr(window.files, "save_as", lambda: asked.append(True) or False)
+    window.actions.save.trigger()  # no file to write to: Save asks where
+    assert asked and path.read_bytes() == before
+    window.actions.undo.trigger()  # the file comes back
+    assert doc.path == path and doc.current_list().docs.tolist()[0] == "doc-A"

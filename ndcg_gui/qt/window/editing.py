@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLineEdit
 
 from ndcg_gui.core.clipboard import parse_quick_list, rows_as_tsv
 from ndcg_gui.core.edits import Edit, EditRefused
+from ndcg_gui.core.ranked_list import RankedList
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets.ranking_view import RankingView
 
@@ -20,11 +21,13 @@ Say = Callable[[str], None]
 
 class Editing(QObject):
     def __init__(self, document: Document, view: RankingView, quick_entry: QLineEdit,
-                 problem: Say, note: Say, parent: QObject | None = None) -> None:
-        """`problem` shows a refused edit beside the list; `note` a passing status message."""
+                 problem: Say, note: Say, may_replace: Callable[[str], bool] = lambda _what: True,
+                 parent: QObject | None = None) -> None:
+        """`problem` shows a refused edit beside the list; `note` a passing status message;
+        `may_replace(what)` asks about unsaved changes before the document is replaced."""
         super().__init__(parent)
         self.document, self.view, self.quick_entry = document, view, quick_entry
-        self._problem, self._note = problem, note
+        self._problem, self._note, self._may_replace = problem, note, may_replace
 
     def _select(self, edit: Edit | None) -> None:
         if edit is not None and edit.select is not None:
@@ -66,5 +69,13 @@ class Editing(QObject):
         except ValueError as err:
             self._problem(str(err))
             return
-        self.document.new_from_grades(grades)
+        doc = self.document
+        if doc.path is None and len(doc.queries()) == 1:
+            doc.new_from_grades(grades)  # a typed document: its list replaced, one undo step
+        else:
+            # A file is open: a typed list is a new, untitled document (Save never writes it over
+            # the file); the file stays one Ctrl+Z away.
+            if not self._may_replace("starting a new list"):
+                return
+            doc.set_lists({"": RankedList.from_grades(grades)}, undoable=True)
         self._note(f"New list of {len(grades)} documents (Ctrl+Z to undo)")

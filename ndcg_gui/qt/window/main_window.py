@@ -97,9 +97,9 @@ class MainWindow(QMainWindow):
 
         # The controllers behind the actions: each gets what it needs, not the window.
         say = lambda message, msecs: self.statusBar().showMessage(message, msecs)  # noqa: E731
-        self.editing = Editing(self.document, self.ranking_view, self.quick_entry, self.show_problem,
-                               lambda message: say(message, 5000), self)
         self.files = FileFlow(self.document, self.scores, self.loader, RecentFiles(self.settings), self, say)
+        self.editing = Editing(self.document, self.ranking_view, self.quick_entry, self.show_problem,
+                               lambda message: say(message, 5000), self.files.maybe_discard, self)
         self.exports = Exports(self.document, self.plot, self, say)
         self.query_browser = QueryBrowser(self.document, self.scores, self.query_panel, say, self)
         self.quick_entry.returnPressed.connect(self.editing.apply_quick_list)
