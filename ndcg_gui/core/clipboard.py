@@ -66,9 +66,9 @@ def parse_quick_list(text: str) -> list[float]:
         try:
             value = parse_grade(f)
         except ValueError:
-            raise ValueError(f"grade {i}, {f!r}, is not a number") from None
+            raise ValueError(f"{f!r} (the grade in place {i}) is not a number") from None
         if value != value:
-            raise ValueError(f"grade {i}, {f!r}, is not a number")
+            raise ValueError(f"{f!r} (the grade in place {i}) is not a number")
         grades.append(value)
     return grades
 

@@ -140,7 +140,7 @@ def _reason(target: _List, ref, ref_ndcg: float, row, row_ndcg: float) -> str:
         if not differing:
             return "same definition"
         phrases = "; ".join(_phrase(target, f, *row, *ref) for f in differing)
-        return f"same figure: {phrases} make no difference here"
+        return f"same figure: {phrases} — {'makes' if len(differing) == 1 else 'make'} no difference here"
     alone = [f for f in differing if abs(target.score(*_swapped(ref, row, f))[0] - ref_ndcg) > _CLOSE]
     named = alone or differing
     lead = "higher" if row_ndcg > ref_ndcg else "lower"

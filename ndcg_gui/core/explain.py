@@ -73,11 +73,14 @@ def _explain(table: pd.DataFrame, row: int, column: str, config: MetricConfig, k
             return "gain = 0: the document is unjudged"
         return gain_formula(float(table["grade"].iat[row]), float(table["gain"].iat[row]), config)
     if column == "discount":
-        return f"discount at rank {i} = {discount_formula(i, config)} = {m('discount')}"
+        formula = discount_formula(i, config)
+        if formula == "1":
+            return f"discount at rank {i} = 1: ranks below b = {config.base:g} are not discounted"
+        return f"discount at rank {i} = {formula} = {m('discount')}"
     if column == "contribution":
         return f"gain × discount = {m('gain')} × {m('discount')} = {m('contribution')}"
     if column == "cg":
-        return f"CG@{i} = {before('cg')}{m('gain')} = {m('cg')}"
+        return f"CG@{i} = {before('cg')}{m('gain')} = {m('cg')}" if row else f"CG@1 = gain = {m('cg')}"
     if column == "dcg":
         return f"DCG@{i} = {before('dcg')}{_term(m('gain'), i, config)} = {m('dcg')}"
     if column == "ideal_grade":

@@ -136,7 +136,7 @@ def counts(lst: RankedList) -> Counts:
 def ideal_order(lst: RankedList, config: MetricConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(docs, grades, list_rank) of the ideal ranking, in ideal order (see `ideal_ranking`)."""
     from_pool = lst.has_pool and config.ideal == "judged"
-    judged = lst.judged if from_pool else np.ones(len(lst), bool)
+    judged = lst.judged  # an unjudged document has no place in an ideal ranking of judgments
     missed = list(lst.unretrieved) if from_pool else []
     docs = np.concatenate([lst.docs[judged], np.asarray(missed, dtype=object)])
     grades = np.concatenate([lst.scoring_grades()[judged],
@@ -238,6 +238,7 @@ class ListReport:
         return move_effects(self.list.scoring_grades(), self.k, self.config, self.list.judged_pool())
 
     def best_moves(self, n: int = 5) -> pd.DataFrame:
+        """The best single moves that raise NDCG@k, one of each idea (`whatif.distinct_moves`)."""
         return self._best_moves[:n] if n <= 20 else self._moves(n)
 
     @cached_property
@@ -245,9 +246,9 @@ class ListReport:
         return self._moves(20)
 
     def _moves(self, n: int) -> pd.DataFrame:
-        from ndcg_gui.core.whatif import best_moves
+        from ndcg_gui.core.whatif import distinct_moves
 
-        return best_moves(self.list.scoring_grades(), self.k, self.config, self.list.judged_pool(), n=n)
+        return distinct_moves(self.list.scoring_grades(), self.k, self.config, self.list.judged_pool(), n=n)
 
     @property
     def has_unjudged(self) -> bool:

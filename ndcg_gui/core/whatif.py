@@ -105,9 +105,11 @@ def move_effects(
     ideal = ideal_ranks(grades, config)
     _, pool_gain = ideal_gains(_pool(grades, judged, config), config)
     depth = len(pool_gain) if k is None else min(k, len(pool_gain))
-    disc = discounts(max(n, depth), config)
-    ideal_part = np.zeros(max(n, depth))
-    ideal_part[:depth] = pool_gain[:depth] * disc[:depth]
+    # The ideal at every rank, not cut at k: past k a row's loss still compares it with what the
+    # ideal ranking holds there (the first k losses alone make IDCG@k − DCG@k).
+    disc = discounts(max(n, len(pool_gain)), config)
+    ideal_part = np.zeros(max(n, len(pool_gain)))
+    ideal_part[: len(pool_gain)] = pool_gain * disc[: len(pool_gain)]
     table = pd.DataFrame(
         {
             "rank": rows + 1,
@@ -119,7 +121,7 @@ def move_effects(
         columns=MOVE_EFFECT_COLUMNS,
     )
     table.attrs.update(
-        dcg=dcg, idcg=idcg, ndcg=float(_ratio(dcg, idcg)), loss_beyond_list=float(ideal_part[n:].sum())
+        dcg=dcg, idcg=idcg, ndcg=float(_ratio(dcg, idcg)), loss_beyond_list=float(ideal_part[n:depth].sum())
     )
     return table
 
@@ -159,6 +161,25 @@ def best_moves(
          "delta": after[keep] - now},
         columns=BEST_MOVE_COLUMNS,
     ).reset_index(drop=True)
+
+
+def distinct_moves(
+    grades: Sequence[float] | np.ndarray | pd.Series,
+    k: int | None = None,
+    config: MetricConfig | None = None,
+    judged: Sequence[float] | np.ndarray | None = None,
+    n: int = 5,
+) -> pd.DataFrame:
+    """The best single moves a person wants to read: only those that raise NDCG@k, and one of each
+    idea. Moving one document to any of several ranks below k, or any of several documents of equal
+    gain to the same rank, gives the same NDCG@k: of such moves only the first `best_moves` lists
+    (the shortest move) is kept. Same columns as `best_moves`."""
+    pool = best_moves(grades, k, config, judged, n=max(8 * n, 40))
+    pool = pool[pool["delta"] > 1e-12]
+    after = pool["ndcg_after"].round(12)
+    same_document = pd.Series(list(zip(pool["from_rank"], after, strict=True)), index=pool.index).duplicated()
+    same_place = pd.Series(list(zip(pool["to_rank"], after, strict=True)), index=pool.index).duplicated()
+    return pool[~(same_document | same_place)].head(n).reset_index(drop=True)
 
 
 def _candidate_blocks(size: int, cut: int, n_best: int):

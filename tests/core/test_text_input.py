@@ -74,7 +74,7 @@ def test_paste_rows_reads_pairs_or_a_column_and_skips_a_header():
 def test_quick_list():
     assert parse_quick_list("3 2 3 0 1") == [3, 2, 3, 0, 1]
     assert parse_quick_list("3, 2;1") == [3, 2, 1]
-    with pytest.raises(ValueError, match="grade 2"):
+    with pytest.raises(ValueError, match="grade in place 2"):
         parse_quick_list("3 x")
     with pytest.raises(ValueError):
         parse_quick_list("3 inf")

@@ -59,7 +59,7 @@ def test_losses_of_the_first_k_rows_add_up_to_idcg_minus_dcg(case):
     pool = grades if judged is None or config.ideal == "retrieved" else judged
     pool_gain = sorted(gains(np.array(pool, float), config), reverse=True)
     depth = len(pool_gain) if k is None else min(k, len(pool_gain))
-    ideal = [pool_gain[r] if r < depth else 0.0 for r in range(n)]
+    ideal = [pool_gain[r] if r < len(pool_gain) else 0.0 for r in range(n)]  # not cut at k
     disc = discounts(n, config)
     gain = gains(np.array(grades, float), config)
     for r in range(n):
@@ -133,3 +133,19 @@ def test_bad_arguments_are_refused():
         best_moves([1.0, 2.0], n=-1)
     with pytest.raises(ValueError, match="finite"):
         best_moves([1.0, float("nan")])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from([0.0, 1.0, 2.0, 3.0]), min_size=2, max_size=14), st.integers(1, 6))
+def test_distinct_moves_are_the_best_moves_that_help_one_of_each_idea(grades, k):
+    from ndcg_gui.core.whatif import best_moves, distinct_moves
+
+    shown = distinct_moves(grades, k=k, n=5)
+    assert (shown["delta"] > 0).all()
+    assert not shown.duplicated(["from_rank", "ndcg_after"]).any()
+    assert not shown.duplicated(["to_rank", "ndcg_after"]).any()
+    best = best_moves(grades, k=k, n=1)
+    if len(best) and best["delta"].iloc[0] > 1e-12:
+        assert shown.iloc[0].tolist() == best.iloc[0].tolist()
+    else:
+        assert shown.empty

@@ -210,7 +210,9 @@ class Screen:
             from ndcg_gui.core.metrics import gains
 
             shown = [why.ideal.text(r, 4) for r in range(why.ideal.rowCount())]
-            source = pool if pool is not None and doc.config.ideal == "judged" else grades
+            # the judged pool, or without one the list's judged grades (unjudged have no place)
+            own = np.asarray(lst.grades, float)
+            source = pool if pool is not None and doc.config.ideal == "judged" else own[~np.isnan(own)]
             want = sorted(gains(np.asarray(source, float), doc.config), reverse=True)
             got = [float(g) for g in shown if g != ""]
             got_gains = sorted(gains(np.asarray(got, float), doc.config), reverse=True)

@@ -257,8 +257,8 @@ class Document(QObject):
     def reverse(self) -> None:
         self.apply(edits.reverse(self.current_list()))
 
-    def reset_to_original(self) -> None:
-        self.apply(edits.reset(self.current_list(), self.original_list()))
+    def reset_to_original(self) -> Edit | None:
+        return self.apply(edits.reset(self.current_list(), self.original_list()))
 
     def new_from_grades(self, grades: Sequence[float]) -> None:
         """A typed list such as `3 2 3 0 1` replaces the shown one (undoable)."""

@@ -233,11 +233,13 @@ def what_if(document: Document) -> ReportTable:
         Column("Rank", "Rank in the list", lambda r: effects(r)["rank"].to_numpy()),
         Column("Document", "The document", lambda r: r.list.docs, left=True),
         Column("Grade", "Its grade (unjudged counts as 0)", lambda r: r.list.grades, _grade_or_unjudged),
-        Column("Best slot", "Where it stands when this list is ordered by gain, high first",
+        Column("Sorted rank", "Its rank if this list alone were sorted by gain, high first (the judged "
+               "documents the list missed are not counted here; the ranked list's Ideal column counts them)",
                lambda r: effects(r)["ideal_rank"].to_numpy()),
         Column("Δ if first", "How NDCG@k changes if this document alone moves to rank 1",
                lambda r: delta(r, "ndcg_if_first"), _signed),
-        Column("Δ if best slot", "How NDCG@k changes if this document alone moves to its best slot",
+        Column("Δ if sorted rank", "How NDCG@k changes if this document alone moves to its sorted rank "
+               "(the others keep their order)",
                lambda r: delta(r, "ndcg_if_ideal"), _signed),
         Column("Loss", "The ideal ranking's gain × discount at this rank minus this row's: what the rank "
                "gives away (the first k add up to IDCG@k − DCG@k)",
@@ -282,8 +284,9 @@ def definitions(document: Document) -> ReportTable:
         Column("Definition", "The definition in use, then every preset (double-click to apply one)",
                lambda r: frame(r)["preset"].astype(str).to_numpy(), left=True),
         Column("NDCG@k", "NDCG@k of this list under it", lambda r: frame(r)["ndcg"].to_numpy(), _metric),
-        Column("DCG@k", "", lambda r: frame(r)["dcg"].to_numpy(), _metric),
-        Column("IDCG@k", "", lambda r: frame(r)["idcg"].to_numpy(), _metric),
+        Column("DCG@k", "DCG@k of this list under it", lambda r: frame(r)["dcg"].to_numpy(), _metric),
+        Column("IDCG@k", "IDCG@k under it (where the ideal comes from may differ)",
+               lambda r: frame(r)["idcg"].to_numpy(), _metric),
         Column("Ties", "How tied scores are ordered", lambda r: frame(r)["ties"].astype(str).to_numpy()),
         Column("Why it differs", "What makes the figure differ from the first row's",
                lambda r: frame(r)["reason"].astype(str).to_numpy(), left=True),

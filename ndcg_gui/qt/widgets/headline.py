@@ -9,6 +9,7 @@ from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
+from ndcg_gui.core.config import PRESETS
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets.definition_panel import DefinitionPanel
 
@@ -110,6 +111,8 @@ class Headline(QFrame):
         _set_text(self.idcg, f"IDCG@{s.k} <b>{s.idcg:.4f}</b>")
         _set_text(self.change, self._change_text())
         preset = self._doc.config.preset_name()
+        if preset is not None and PRESETS[preset].ties != self._doc.ties:
+            preset = None  # the preset's definition with another tie rule is not the preset
         has_scores = self._doc.current_list().scores is not None
         ties = f"; tied scores: {self._doc.ties}" if has_scores else ""
         self.describe.setText(

@@ -41,6 +41,7 @@ class RankingView(QTableView):
         # Every column fitted to what it shows (measured on the first rows, not all of them); a
         # double-click on a header border fits that column again. The spare width goes to the
         # document id, or to the file's last text column (a title) when it has some.
+        self._empty_hint = EMPTY_HINT
         header = self.horizontalHeader()
         header.setMinimumSectionSize(32)
         header.setResizeContentsPrecision(200)
@@ -75,17 +76,28 @@ class RankingView(QTableView):
             self.resizeColumnToContents(column)
             if header.sectionSize(column) > widest:  # a long id or title: elided in the middle
                 header.resizeSection(column, widest)
+        grade = RankingModel.GRADE  # "unjudged" fits, wherever the first unjudged row is
+        if columns > grade:
+            unjudged = self.fontMetrics().horizontalAdvance("unjudged") + 18
+            header.resizeSection(grade, max(header.sectionSize(grade), unjudged))
         if columns:
             header.setSectionResizeMode(spare, QHeaderView.Stretch)
         self.column_widths.apply()
 
+    def set_empty_hint(self, text: str | None) -> None:
+        """What an empty list says (None: the first-run hint)."""
+        text = text or EMPTY_HINT
+        if text != self._empty_hint:
+            self._empty_hint = text
+            self.viewport().update()
+
     def paintEvent(self, event) -> None:
         super().paintEvent(event)
-        if self.model().rowCount() == 0:  # the first screen of a new list says what to do
+        if self.model().rowCount() == 0:  # an empty list says what to do
             painter = QPainter(self.viewport())
             painter.setPen(self.palette().color(QPalette.PlaceholderText))
             painter.drawText(self.viewport().rect().adjusted(12, 12, -12, -12),
-                             Qt.AlignHCenter | Qt.AlignTop | Qt.TextWordWrap, EMPTY_HINT)
+                             Qt.AlignHCenter | Qt.AlignTop | Qt.TextWordWrap, self._empty_hint)
             painter.end()
 
     def ranking_model(self) -> RankingModel:

@@ -71,7 +71,7 @@ class Actions(QObject):
                        "Paste a column of grades, or document/grade pairs")
         self.sort = a("&Sort to ideal", doc.sort_ideal, "Ctrl+I", "Order the list by gain, highest first")
         self.reverse = a("&Reverse", doc.reverse, "Ctrl+R", "Reverse the list")
-        self.reset = a("Reset to &original", doc.reset_to_original, None,
+        self.reset = a("Reset to &original", edit.reset, None,
                        "Back to the order and grades of the file")
         self.zoom_to_k = a("&Zoom to k", plot.zoom_to_k, None, "Show the first k ranks in the plot")
         self.show_all = a("Show all &ranks", plot.show_all, None, "Show every rank in the plot")

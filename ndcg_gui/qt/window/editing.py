@@ -63,6 +63,10 @@ class Editing(QObject):
         except (ValueError, EditRefused) as err:
             self._problem(str(err))
 
+    def reset(self) -> None:
+        if self.document.reset_to_original() is None:
+            self._note("The list is as it was loaded: nothing to reset")
+
     def apply_quick_list(self) -> None:
         try:
             grades = parse_quick_list(self.quick_entry.text())

@@ -108,7 +108,7 @@ class MainWindow(QMainWindow):
 
         self._build_layout()
         self.navigation = Navigation(self.document, self.ranking_view, self.query_panel, self.query_dock,
-                                     self.headline.k, self)
+                                     self.headline.k, self.scores, lambda message: say(message, 5000), self)
         self.actions = Actions(self, self.document, self.editing, self.files, self.exports, self.ranking_view,
                                self.plot, self.query_dock, self.about, self.navigation)
         self.why.showRank.connect(self.navigation.show_rank)
@@ -227,6 +227,15 @@ class MainWindow(QMainWindow):
         if changes.dataset:
             self._show_query_dock()
         self._update_title()
+        lst, doc = self.document.current_list(), self.document
+        hint = None
+        if not len(lst) and doc.path is not None:  # a query of a file that the run left empty
+            hint = f"The run returned no document for query {doc.current_query}."
+            if lst.unretrieved:
+                n = len(lst.unretrieved)
+                hint += (f" Its {n} judged document{'s are' if n > 1 else ' is'} in the Missed tab: drag "
+                         "one here to see what it would add.")
+        self.ranking_view.set_empty_hint(hint)
 
     def _show_query_dock(self) -> None:
         many = len(self.document.queries()) > 1

@@ -3,11 +3,14 @@ or previous relevant document of the list, and straight to the query filter or t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDockWidget, QSpinBox
 
 from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.models.query_model import COL_NDCG
 from ndcg_gui.qt.widgets.query_panel import QueryPanel
 from ndcg_gui.qt.widgets.ranking_view import RankingView
@@ -15,9 +18,11 @@ from ndcg_gui.qt.widgets.ranking_view import RankingView
 
 class Navigation(QObject):
     def __init__(self, document: Document, view: RankingView, panel: QueryPanel, dock: QDockWidget,
-                 k_box: QSpinBox, parent: QObject | None = None) -> None:
+                 k_box: QSpinBox, scores: QueryScores, note: Callable[[str], None],
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.document, self.view, self.panel, self.dock, self.k_box = document, view, panel, dock, k_box
+        self.scores, self._note = scores, note
 
     def step_query(self, delta: int) -> bool:
         """Open the query `delta` places away in the query table as it is sorted and filtered."""
@@ -32,13 +37,19 @@ class Navigation(QObject):
         return True
 
     def worst_query(self) -> bool:
-        """Sort the query table by NDCG, lowest first, and open the query at its top."""
+        """Sort the query table by NDCG, lowest first, and open the first query there is something
+        to learn from: one with results and an NDCG (not a query the run returned nothing for, nor
+        one whose IDCG is 0)."""
         self.panel.table.sortByColumn(COL_NDCG, Qt.SortOrder.AscendingOrder)
-        shown = self.panel.visible_queries()
-        if not shown:
-            return False
-        self.document.set_current_query(shown[0])
-        return True
+        result = self.scores.result
+        for query in self.panel.visible_queries():
+            if query not in result.index:
+                continue
+            if result.at[query, "n_retrieved"] > 0 and not result.at[query, "undefined"]:
+                self.document.set_current_query(query)
+                return True
+        self._note("No listed query has both results and an NDCG")
+        return False
 
     def step_relevant(self, delta: int) -> bool:
         """Select the next (delta 1) or previous (-1) document with a grade above 0."""
@@ -47,6 +58,7 @@ class Navigation(QObject):
         here = self.view.current_row()
         after = relevant[relevant > here] if delta > 0 else relevant[relevant < here][::-1]
         if not len(after):
+            self._note(f"No relevant document {'below' if delta > 0 else 'above'} this row")
             return False
         row = int(after[0])
         self.view.select_rows(row, 1)
