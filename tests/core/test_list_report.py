@@ -56,7 +56,7 @@ def test_ideal_ranking_holds_the_judged_pool_with_list_ranks():
     expected = per_rank(lst.scoring_grades(), MetricConfig(), judged=lst.judged_pool())
     assert ideal["grade"].tolist()[:4] == expected["ideal_grade"].tolist()
     own = ideal_ranking(lst, MetricConfig(ideal="retrieved"))
-    assert own["doc"].tolist() == ["c", "a", "d", "b"]
+    assert own["doc"].tolist() == ["c", "a", "d"]  # b is unjudged: no place in an ideal of judgments
 
 
 def test_a_report_keeps_the_baseline_ranks_and_figures():
