@@ -5,7 +5,10 @@ files. After every action:
 (a) every cell each view painted equals what its model says now (`ScreenMirror`: a cell whose
     value changed without being announced is a figure shown wrong);
 (b) the per-rank table, headline, plot curves, hover readout, status counts and the query panel's
-    row equal the core recomputed from scratch on the document's current list;
+    row equal the core recomputed from scratch on the document's current list; while runs are
+    compared, every run's per-query NDCG, the statistics, the panel's run columns, summary lines
+    and histogram, the scatter and the open query's side-by-side lists equal `evaluate` and
+    the paired statistics recomputed from scratch on plain frames;
 (c) at the end, undoing everything gives back exactly the data as loaded;
 (d) no Qt warning (pytest-qt fails the test on one: qt_log_level_fail in pyproject.toml).
 
@@ -27,12 +30,18 @@ from conftest import show_active
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
+from run_samples import ndcg_from_scratch, read_run
 from screen_mirror import ScreenMirror
 
 from ndcg_gui.core import edits
+from ndcg_gui.core.compare import paired_summary
 from ndcg_gui.core.evaluate import evaluate
 from ndcg_gui.core.metrics import dcg_idcg_at, ndcg_at, per_rank
 from ndcg_gui.core.readers import load
+from ndcg_gui.core.run_diff import delta_line
+from ndcg_gui.qt.document.comparison import SAMPLES, SEED
+from ndcg_gui.qt.models.query_model import COL_NDCG, FIXED_COLUMNS
+from ndcg_gui.qt.models.run_diff_model import COL_DOC, COL_RANK_A, COL_RANK_B
 
 # The offscreen platform cannot raise windows (tooltips) nor propagate size hints: not our warnings.
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
@@ -46,7 +55,7 @@ REGRESSION_SEEDS: list[int] = []
 def write_files(folder: Path) -> dict[str, tuple[Path, Path | None]]:
     """The example, a 40-row CSV (negative, real and missing grades, tied scores, a title column), a
     multi-query TREC run with qrels that judge documents the run missed (negative and real grades,
-    tied scores), and a second run of the same topics."""
+    tied scores), and a second run of the same topics (one left out, documents the first missed)."""
     rng = np.random.default_rng(7)
     e1 = folder / "e1.csv"
     e1.write_text("doc,grade\ndoc-A,3\ndoc-B,2\ndoc-C,3\ndoc-D,0\ndoc-E,1\n")
@@ -73,7 +82,14 @@ def write_files(folder: Path) -> dict[str, tuple[Path, Path | None]]:
     run.write_text("\n".join(run_lines) + "\n")
     qrels = folder / "sys.qrels"
     qrels.write_text("\n".join(qrels_lines) + "\n")
-    return {"e1": (e1, None), "forty": (csv, None), "run": (run, qrels)}
+    second_lines = []
+    for q in ("301", "302", "q4"):
+        docs = [f"{q}-D{j}" for j in rng.permutation(12)[: int(rng.integers(4, 11))]]
+        second_lines += [f"{q} Q0 {d} {r} {float(rng.choice([5.0, 4.0, 4.0, 3.0]))} other"
+                         for r, d in enumerate(docs, start=1)]
+    second = folder / "other.run"
+    second.write_text("\n".join(second_lines) + "\n")
+    return {"e1": (e1, None), "forty": (csv, None), "run": (run, qrels), "other": (second, qrels)}
 
 
 # ---- the window and what it shows -----------------------------------------------------------------
@@ -95,6 +111,7 @@ class Screen:
             ScreenMirror(why.moves, "best moves"),
             ScreenMirror(why.judge, "judge first"),
             ScreenMirror(why.definitions, "definitions"),
+            ScreenMirror(window.compare_pane.diff_model, "side-by-side lists"),
         ]
 
     def settle(self) -> None:
@@ -180,6 +197,7 @@ class Screen:
                        f"expected {np.flatnonzero(want_shown)[:10]}")
         out += self.query_row_problems(lst, pool)
         out += self.why_problems(lst, grades, pool)
+        out += self.comparison_problems()
         return out
 
     def why_problems(self, lst, grades, pool) -> list[str]:
@@ -221,6 +239,103 @@ class Screen:
         missing = len(lst.unretrieved) if doc.config.ideal == "judged" else 0
         if tab == "Missed" and why.missed.rowCount() != missing:
             out.append(f"missed list has {why.missed.rowCount()} rows, the list misses {missing}")
+        return out
+
+    def comparison_problems(self) -> list[str]:
+        """While runs are compared: every figure equals `evaluate` on plain frames (the open run's
+        lists one by one, the other runs read by pandas) and the paired statistics of those."""
+        w, doc, c = self.w, self.doc, self.w.comparison
+        panel = w.query_panel
+        if not c.active:
+            out = [] if panel.model.columnCount() == FIXED_COLUMNS else ["run columns shown without runs"]
+            return out + (["the Compare runs tab shows without runs"] if w.right_tabs.count() > 1 else [])
+        w.compare.flush()
+        self.settle()
+        ndcg = ndcg_from_scratch(doc, {n: c.path_of(n) for n in c.added}, c.doc_name)
+        runs = {n: read_run(c.path_of(n)) for n in c.added}
+        out = []
+        if list(c.ndcg.index) != list(ndcg.index) or list(c.ndcg.columns) != list(ndcg.columns) \
+                or not np.allclose(c.ndcg.to_numpy(), ndcg.to_numpy(), rtol=1e-9, atol=1e-12):
+            with pd.option_context("display.width", 250, "display.max_columns", 20):
+                return [f"comparison NDCG differs from evaluate():\n{c.ndcg}\n{ndcg}"]
+        compared = ndcg.index
+        if panel.policy.empty == "skip":  # only the queries every run returned results for
+            answered = {q for q in doc.queries() if len(doc.list_for(q))}
+            for run in runs.values():
+                answered &= set(run["query"])
+            compared = ndcg.index[ndcg.index.isin(answered)]
+        stats = paired_summary(ndcg.loc[compared], c.baseline, SAMPLES, SEED)
+        got = c.comparison.summary
+        if list(c.compared) != list(compared) or \
+                not np.allclose(got.to_numpy(float), stats.to_numpy(float), rtol=1e-9, equal_nan=True):
+            out.append(f"comparison statistics differ from paired_summary():\n{got}\n{stats}")
+        lines = [delta_line(c.comparison, n) for n in c.others]
+        if panel.compare_label.text() != "\n".join(lines):
+            out.append(f"summary lines {panel.compare_label.text()!r}, expected {lines!r}")
+        out += self.panel_run_problems(ndcg)
+        out += self.scatter_and_lines_problems(ndcg, runs)
+        return out
+
+    def panel_run_problems(self, ndcg: pd.DataFrame) -> list[str]:
+        c, panel, q = self.w.comparison, self.w.query_panel, self.doc.current_query
+        model, out = panel.model, []
+        row = model.row_of(q)
+        if row < 0 or q not in ndcg.index:
+            return out
+        base = ndcg.at[q, c.baseline]
+        compared = q in c.compared
+        for name in c.names:
+            column = COL_NDCG if name == c.doc_name else model.column_of("ndcg", name)
+            if model.index(row, column).data() != f"{ndcg.at[q, name]:.4f}":
+                out.append(f"query table NDCG of {name} for {q}: {model.index(row, column).data()!r}, "
+                           f"evaluate() says {ndcg.at[q, name]:.4f}")
+            if name != c.baseline:
+                d = ndcg.at[q, name] - base
+                want = "" if not compared else "0" if abs(d) <= 1e-9 else f"{d:+.4f}"
+                shown = model.index(row, model.column_of("delta", name)).data()
+                if shown != want:
+                    out.append(f"query table Δ {name} for {q}: {shown!r}, recomputed {want!r}")
+        deltas = (ndcg[c.focus] - ndcg[c.baseline]).loc[c.compared]
+        deltas = deltas.where(deltas.abs() > 1e-9, 0.0)
+        hist = panel.histogram
+        expected, _ = np.histogram(deltas.to_numpy(), bins=hist.edges)
+        if not hist.deltas or hist.counts.tolist() != expected.tolist():
+            out.append(f"histogram of differences {hist.counts.tolist()}, recomputed {expected.tolist()}")
+        return out
+
+    def scatter_and_lines_problems(self, ndcg: pd.DataFrame, runs: dict[str, pd.DataFrame]) -> list[str]:
+        c, pane, doc, out = self.w.comparison, self.w.compare_pane, self.doc, []
+        scatter = pane.scatter
+        if sorted(scatter.queries) != sorted(c.compared):
+            return [f"scatter shows {len(scatter.queries)} queries, {len(c.compared)} compared"]
+        for q in scatter.queries:
+            p = scatter.point(q)
+            if not np.allclose([p.x(), p.y()], [ndcg.at[q, c.baseline], ndcg.at[q, c.focus]], atol=1e-9):
+                out.append(f"scatter point of {q} at {(p.x(), p.y())}")
+                break
+        q = doc.current_query
+        ringed = scatter.ringed
+        if (ringed is not None) != (q in scatter.queries):
+            out.append(f"scatter ring {ringed} for the open query {q}")
+
+        def ranked(name):  # the document's list as shown; another run by score, ties as trec_eval
+            if name == c.doc_name:
+                return [str(d) for d in doc.list_for(q).docs]
+            f = runs[name]
+            return list(f[f["query"] == q].sort_values(["score", "doc"], ascending=[False, False])["doc"])
+
+        a, b = ranked(c.baseline), ranked(c.focus)
+        model = pane.diff_model
+        depth = model.depth
+        want = sorted(set(a[:depth]) | set(b[:depth]))
+        shown = [model.index(r, COL_DOC).data() for r in range(model.rowCount())]
+        if sorted(shown) != want:
+            return [*out, f"side-by-side lists show {shown}, expected {want}"]
+        for r, d in enumerate(shown):
+            ranks = (model.index(r, COL_RANK_A).data(), model.index(r, COL_RANK_B).data())
+            if ranks != tuple(str(x.index(d) + 1) if d in x else "–" for x in (a, b)):
+                out.append(f"side-by-side ranks of {d}: {ranks}; lists {a}, {b}")
+                break
         return out
 
     def query_row_problems(self, lst, pool) -> list[str]:
@@ -412,6 +527,8 @@ class Person:
             (3, self.switch_tab), (2, self.apply_best_move), (2, self.drop_missed), (1, self.use_definition),
             (1, self.show_rows),
             (2, self.plot_control),
+            (2, self.add_run), (1, self.remove_run), (1, self.pick_runs), (1, self.click_scatter),
+            (1, self.change_policy),
         ]
         weights = [w for w, _ in actions]
         action = self.rng.choices([a for _, a in actions], weights)[0]
@@ -607,6 +724,55 @@ class Person:
         self.w.quick_entry.setText(grades)
         self.w.editing.apply_quick_list()
         return f"type the list {grades!r}"
+
+
+    def add_run(self) -> str:
+        name = self.rng.choice(["run", "other"])
+        opened = ""
+        if not self.w.comparison.can_add() and self.rng.random() < 0.8:  # (else: refused, said so)
+            first = self.rng.choice(["run", "other"])
+            self.w.files.open(*self.files[first])
+            opened = f"open {first}, "
+        self.w.compare.add_run(self.files[name][0])
+        return f"{opened}add {name} to compare"
+
+    def remove_run(self) -> str:
+        menu = self.w.actions.remove_run_menu
+        menu.aboutToShow.emit()
+        actions = [a for a in menu.actions() if a.isEnabled()]
+        if not actions:
+            return "remove a compared run (none)"
+        action = self.rng.choice(actions)
+        action.trigger()
+        return f"remove the compared run {action.text()}"
+
+    def pick_runs(self) -> str:
+        pane = self.w.compare_pane
+        combo = self.rng.choice([pane.baseline_combo, pane.focus_combo])
+        if not self.w.comparison.active or combo.count() == 0:
+            return "pick a run (none compared)"
+        i = self.rng.randrange(combo.count())
+        combo.setCurrentIndex(i)
+        combo.activated.emit(i)
+        return f"{'baseline' if combo is pane.baseline_combo else 'against'} = {combo.itemText(i)}"
+
+    def click_scatter(self) -> str:
+        scatter = self.w.compare_pane.scatter
+        if not self.w.comparison.active or not scatter.queries:
+            return "click the scatter (nothing compared)"
+        self.w.right_tabs.setCurrentWidget(self.w.compare_pane)
+        self.s.settle()
+        query = self.rng.choice(scatter.queries)
+        vb = scatter.getPlotItem().getViewBox()
+        pos = scatter.mapFromScene(vb.mapViewToScene(scatter.point(query)))
+        QTest.mouseClick(scatter.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+        return f"click the scatter point of {query}"
+
+    def change_policy(self) -> str:
+        combo = self.w.query_panel.empty_combo
+        i = self.rng.randrange(combo.count())
+        combo.setCurrentIndex(i)
+        return f"judged queries with no results: {combo.itemText(i)}"
 
 
 def undo_everything(window) -> None:

@@ -1,5 +1,7 @@
 """The query table: one row per query of a per-query result frame (from `evaluate`), plus a mark for
-queries edited in this session. Holds no metric logic: it shows what the frame says.
+queries edited in this session and, while runs are compared, one NDCG column per other run and one
+difference (Δ) column per run against the baseline. Holds no metric logic: it shows what the
+frames say.
 
 `QueryFilterProxy` sorts on numbers (SORT_ROLE) rather than on display text, and filters by query id
 and, after a click on the histogram, by a set of queries.
@@ -8,6 +10,7 @@ and, after a click on the histogram, by a set of queries.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -21,20 +24,56 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from ndcg_gui.core.query_order import natural_order
+from ndcg_gui.qt.models.cells import differing_rows
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 QUERY_ROLE = Qt.ItemDataRole.UserRole + 2
 
 COL_EDITED, COL_QUERY, COL_DOCS, COL_JUDGED, COL_NDCG = range(5)
+FIXED_COLUMNS = 5
 EDITED_MARK = "✎"
 _GREY = QColor(128, 128, 128)
+_UP, _DOWN = QColor("#15803d"), QColor("#b91c1c")
+NAME_CHARS = 9  # a run's name in a header is cut to this many characters (the tooltip has it all)
+
+
+@dataclass(frozen=True)
+class RunColumns:
+    """What the table shows of a run comparison (frames indexed by query; queries they lack show
+    empty cells).
+
+    runs      the other runs, one NDCG column each after the open run's
+    deltas    the runs compared with the baseline, one Δ column each
+    baseline  the run the others are compared with; open_run: the open document's run
+    ndcg      NDCG per query (index) and run (columns, every run)
+    answered  True where the run returned a document for the query
+    delta     per query, each run of `deltas` minus the baseline; NaN: not compared
+    """
+
+    runs: list[str]
+    deltas: list[str]
+    baseline: str
+    open_run: str = ""
+    ndcg: pd.DataFrame = field(default_factory=pd.DataFrame)
+    answered: pd.DataFrame = field(default_factory=pd.DataFrame)
+    delta: pd.DataFrame = field(default_factory=pd.DataFrame)
+
+    @property
+    def layout(self) -> tuple:
+        return tuple(self.runs), tuple(self.deltas), self.baseline, self.open_run
+
+
+def short_name(name: str) -> str:
+    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"
+
 
 Index = QModelIndex | QPersistentModelIndex
 
 
 class QueryTableModel(QAbstractTableModel):
     """Rows: queries of the result frame, in its order. Columns: edited mark, query, docs, judged,
-    NDCG@k. Read-only."""
+    NDCG@k, then while runs are compared (`set_runs`) each other run's NDCG and each Δ against the
+    baseline. Read-only."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -46,6 +85,9 @@ class QueryTableModel(QAbstractTableModel):
         self._undefined = self._empty = np.array([], dtype=bool)
         self._edited: set[str] = set()
         self._k: int | None = None
+        self._runs: RunColumns | None = None
+        self._run_ndcg = self._delta = np.zeros((0, 0), dtype=float)
+        self._run_answered = np.zeros((0, 0), dtype=bool)
         self.version = 0  # bumped before every change is announced (the proxy caches sort keys)
 
     # ---- feeding ---------------------------------------------------------------------------
@@ -61,6 +103,7 @@ class QueryTableModel(QAbstractTableModel):
             self._queries = queries
             self._row_of = {str(q): i for i, q in enumerate(queries)}
             self._natural = natural_order(queries)
+            self._align_runs()
         self._docs = result["n_retrieved"].to_numpy(dtype=np.int64)
         self._judged = result["n_judged"].to_numpy(dtype=np.int64)
         self._dcg = result["dcg"].to_numpy(dtype=float)
@@ -77,7 +120,7 @@ class QueryTableModel(QAbstractTableModel):
             self.headerDataChanged.emit(Qt.Orientation.Horizontal, COL_JUDGED, COL_NDCG)
         if k_changed:  # every figure is of another k
             if len(queries):
-                self.dataChanged.emit(self.index(0, 0), self.index(len(queries) - 1, COL_NDCG))
+                self.dataChanged.emit(self.index(0, 0), self.index(len(queries) - 1, self.columnCount() - 1))
             return
         old = np.column_stack(before).astype(float)
         new = np.column_stack((self._docs, self._judged, self._dcg, self._idcg, self._ndcg)).astype(float)
@@ -94,13 +137,55 @@ class QueryTableModel(QAbstractTableModel):
         self.version += 1
         self._rows_changed(np.array([self._row_of[q] for q in flipped if q in self._row_of], dtype=np.int64))
 
+    def set_runs(self, runs: RunColumns | None) -> None:
+        """Show a run comparison's columns (None: none). Other runs or another baseline change the
+        columns (a reset); new figures repaint the rows that changed."""
+        old_layout = self._runs.layout if self._runs is not None else None
+        new_layout = runs.layout if runs is not None else None
+        if old_layout != new_layout:
+            self.version += 1
+            self.beginResetModel()
+            self._runs = runs
+            self._align_runs()
+            self.endResetModel()
+            return
+        if runs is None:
+            return
+        before = self._run_cells()
+        self._runs = runs
+        self._align_runs()
+        changed = differing_rows(before, self._run_cells())
+        if changed is not None:
+            self.version += 1
+            self._rows_changed(np.array(changed))
+
+    def _run_cells(self) -> dict[str, np.ndarray]:
+        """The comparison's shown arrays, column by column (for `differing_rows`)."""
+        cells = {f"ndcg {j}": self._run_ndcg[:, j] for j in range(self._run_ndcg.shape[1])}
+        cells |= {f"answered {j}": self._run_answered[:, j] for j in range(self._run_answered.shape[1])}
+        return cells | {f"delta {j}": self._delta[:, j] for j in range(self._delta.shape[1])}
+
+    def _align_runs(self) -> None:
+        """The comparison's frames as arrays in the table's row order."""
+        runs, n = self._runs, len(self._queries)
+        if runs is None:
+            self._run_ndcg = self._delta = np.zeros((n, 0), dtype=float)
+            self._run_answered = np.zeros((n, 0), dtype=bool)
+            return
+        index = pd.Index(self._queries, dtype=object)
+        self._run_ndcg = runs.ndcg.reindex(index=index, columns=runs.runs).to_numpy(dtype=float)
+        self._run_answered = runs.answered.reindex(index=index, columns=runs.runs).fillna(False) \
+            .to_numpy(dtype=bool)
+        self._delta = runs.delta.reindex(index=index, columns=runs.deltas).to_numpy(dtype=float)
+
     def _rows_changed(self, rows: np.ndarray) -> None:
         """Repaint these rows only: a whole-table dataChanged makes the sorting proxy sort every
         row again (about 0.2 s with 2,000 queries), one row's moves only that row."""
         # Several rows: one range. Announced one by one after all had changed, the sorting proxy
         # would place each among neighbours whose keys are new too, and end out of order.
         if len(rows):
-            self.dataChanged.emit(self.index(int(rows.min()), 0), self.index(int(rows.max()), COL_NDCG))
+            self.dataChanged.emit(self.index(int(rows.min()), 0),
+                                  self.index(int(rows.max()), self.columnCount() - 1))
 
     # ---- lookups ---------------------------------------------------------------------------
     def query_at(self, row: int) -> str:
@@ -119,11 +204,36 @@ class QueryTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._queries)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else 5
+        if parent.isValid():
+            return 0
+        return FIXED_COLUMNS + self._run_ndcg.shape[1] + self._delta.shape[1]
+
+    def run_column(self, col: int) -> tuple[str, int] | None:
+        """("ndcg", j) for the j-th other run's NDCG column, ("delta", j) for the j-th Δ column,
+        None for the fixed columns."""
+        j = col - FIXED_COLUMNS
+        if j < 0:
+            return None
+        n = self._run_ndcg.shape[1]
+        return ("ndcg", j) if j < n else ("delta", j - n)
+
+    def column_of(self, kind: str, run: str) -> int:
+        """The column of a run's NDCG ("ndcg") or difference ("delta"), or -1."""
+        if self._runs is None:
+            return -1
+        names = self._runs.runs if kind == "ndcg" else self._runs.deltas
+        if run not in names:
+            return -1
+        return FIXED_COLUMNS + (0 if kind == "ndcg" else len(self._runs.runs)) + names.index(run)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation != Qt.Orientation.Horizontal:
             return None
+        run = self.run_column(section)
+        if run is not None:
+            return self._run_header(*run, role)
+        if section == COL_NDCG and self._runs is not None:  # comparing: each NDCG column is a run's
+            return self._run_header("open", 0, role)
         if role == Qt.ItemDataRole.DisplayRole:
             at = f"@{self._k}" if self._k is not None else ""
             # "Judged" counts the first k only (see the tooltip); kept short so the ids stay readable.
@@ -138,6 +248,23 @@ class QueryTableModel(QAbstractTableModel):
             ][section]
         return None
 
+    def _run_header(self, kind: str, j: int, role: int):
+        runs = self._runs
+        if runs is None:
+            return None
+        name = runs.open_run if kind == "open" else runs.runs[j] if kind == "ndcg" else runs.deltas[j]
+        at = f"@{self._k}" if self._k is not None else ""
+        if role == Qt.ItemDataRole.DisplayRole:
+            return f"Δ {short_name(name)}" if kind == "delta" else short_name(name)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if kind == "open":
+                return f"NDCG{at} of {name}, the open run (with your edits); 0 where IDCG = 0"
+            if kind == "ndcg":
+                return f"NDCG{at} of {name} (a run compared with the open one)"
+            return (f"{name} − {runs.baseline} (the baseline): NDCG{at} difference per query; "
+                    "sort ascending for the biggest losses first")
+        return None
+
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
@@ -147,6 +274,9 @@ class QueryTableModel(QAbstractTableModel):
         if not index.isValid():
             return None
         row, col = index.row(), index.column()
+        run = self.run_column(col)
+        if run is not None:
+            return self._run_data(row, *run, role)
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(row, col)
         if role == SORT_ROLE:
@@ -167,6 +297,53 @@ class QueryTableModel(QAbstractTableModel):
             return font
         return None
 
+    def _run_data(self, row: int, kind: str, j: int, role: int):
+        if role == Qt.ItemDataRole.DisplayRole:
+            if kind == "ndcg":
+                return f"{self._run_ndcg[row, j]:.4f}" if not np.isnan(self._run_ndcg[row, j]) else ""
+            d = self._delta[row, j]
+            return "" if np.isnan(d) else ("0" if d == 0 else f"{d:+.4f}")
+        if role == SORT_ROLE:
+            value = self._run_ndcg[row, j] if kind == "ndcg" else self._delta[row, j]
+            return float(np.inf if np.isnan(value) else value)
+        if role == QUERY_ROLE:
+            return str(self._queries[row])
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if kind == "ndcg":
+                return QBrush(_GREY) if not self._run_answered[row, j] else None
+            d = self._delta[row, j]
+            return None if np.isnan(d) or d == 0 else QBrush(_UP if d > 0 else _DOWN)
+        if role == Qt.ItemDataRole.FontRole and str(self._queries[row]) in self._edited:
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._run_tooltip(row, kind, j)
+        return None
+
+    def _run_tooltip(self, row: int, kind: str, j: int) -> str | None:
+        runs = self._runs
+        if runs is None:
+            return None
+        at = f"@{self._k}" if self._k is not None else ""
+        if kind == "ndcg":
+            name = runs.runs[j]
+            if not self._run_answered[row, j]:
+                return f"{name} returned no document for this query: NDCG{at} 0"
+            return f"NDCG{at} of {name}: {self._run_ndcg[row, j]:.4f}"
+        name, d = runs.deltas[j], self._delta[row, j]
+        if np.isnan(d):
+            return ("Not compared: a run returned no document for this query (judged queries with no "
+                    "results are left out)")
+        query = str(self._queries[row])
+        try:
+            a, b = runs.ndcg.at[query, name], runs.ndcg.at[query, runs.baseline]
+        except KeyError:
+            return None
+        return f"{name} − {runs.baseline}: {a:.4f} − {b:.4f} = {d:+.4f}" + (" (a tie)" if d == 0 else "")
+
     def _display(self, row: int, col: int) -> str:
         if col == COL_EDITED:
             return EDITED_MARK if str(self._queries[row]) in self._edited else ""
@@ -182,6 +359,11 @@ class QueryTableModel(QAbstractTableModel):
         """Every row's sort key in column `col`, as one array (the proxy compares these)."""
         if col == COL_EDITED:
             return np.array([str(q) in self._edited for q in self._queries], dtype=np.int64)
+        run = self.run_column(col)
+        if run is not None:
+            kind, j = run
+            values = self._run_ndcg[:, j] if kind == "ndcg" else self._delta[:, j]
+            return np.where(np.isnan(values), np.inf, values)  # not compared: last, ascending
         return {COL_QUERY: self._natural, COL_DOCS: self._docs, COL_JUDGED: self._judged}.get(col, self._ndcg)
 
     def _sort_key(self, row: int, col: int):

@@ -1,5 +1,7 @@
-"""A bar histogram of per-query NDCG@k. A click on a bar says which bin was picked; the panel turns
-that into a filter. Bins come from `core.summary.histogram`, so the counts and the filter agree."""
+"""A bar histogram of per-query NDCG@k, or of per-query differences between two runs (Δ NDCG@k). A
+click on a bar says which bin was picked; the panel turns that into a filter. Bins come from
+`core.summary.histogram` (NDCG) and `core.run_diff.delta_histogram` (Δ), so the counts and the
+filter agree."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import pyqtgraph as pg
 import PySide6  # noqa: F401  (pyqtgraph picks its binding from whichever Qt is imported first)
 from PySide6.QtCore import QPointF, Qt, Signal
 
+from ndcg_gui.core.run_diff import delta_histogram
 from ndcg_gui.core.summary import histogram
 
 _BAR = pg.mkBrush(90, 130, 200)
@@ -16,7 +19,7 @@ _MEAN_PEN = pg.mkPen(200, 40, 40, width=2, style=Qt.PenStyle.DashLine)
 
 
 class NdcgHistogram(pg.PlotWidget):
-    """Counts of queries per NDCG bin, with the mean as a dashed line."""
+    """Counts of queries per NDCG (or Δ NDCG) bin, with the mean as a dashed line."""
 
     binClicked = Signal(int)  # the bin under a left click, or -1 outside the bars / on an empty bin
 
@@ -37,6 +40,10 @@ class NdcgHistogram(pg.PlotWidget):
         self._edges = np.linspace(0, 1, 11)
         self._counts = np.zeros(10, dtype=np.int64)
         self._picked = -1
+        self._deltas = False  # showing differences between runs
+        self._zero = pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen(120, 120, 120, width=1))
+        self._zero.setVisible(False)
+        plot.addItem(self._zero)
         self.scene().sigMouseClicked.connect(self._on_click)
         self.scene().sigMouseMoved.connect(self._on_hover)
         self.set_values(np.array([]), None)
@@ -44,11 +51,20 @@ class NdcgHistogram(pg.PlotWidget):
     # ---- feeding ---------------------------------------------------------------------------
     def set_values(self, values: np.ndarray, k: int | None, mean: float | None = None) -> None:
         """Show the NDCG@k of these queries; `mean` draws the mean line (hidden when None/NaN)."""
-        self._edges, self._counts = histogram(np.asarray(values, dtype=float))
+        at = f"@{k}" if k is not None else ""
+        self._show(*histogram(np.asarray(values, dtype=float)), f"NDCG{at} per query", mean, deltas=False)
+
+    def set_deltas(self, values: np.ndarray, label: str, mean: float | None = None) -> None:
+        """Show per-query differences between two runs (bins centred on 0), titled `label`."""
+        self._show(*delta_histogram(np.asarray(values, dtype=float)), label, mean, deltas=True)
+
+    def _show(self, edges: np.ndarray, counts: np.ndarray, label: str, mean: float | None,
+              deltas: bool) -> None:
+        self._edges, self._counts, self._deltas = edges, counts, deltas
         self._picked = -1
         self._redraw()
-        at = f"@{k}" if k is not None else ""
-        self.getPlotItem().setLabel("bottom", f"NDCG{at} per query")
+        self._zero.setVisible(deltas)
+        self.getPlotItem().setLabel("bottom", label)
         self._mean.setVisible(mean is not None and not np.isnan(mean))
         if self._mean.isVisible():
             self._mean.setValue(mean)
@@ -71,6 +87,17 @@ class NdcgHistogram(pg.PlotWidget):
     @property
     def picked(self) -> int:
         return self._picked
+
+    @property
+    def deltas(self) -> bool:
+        return self._deltas
+
+    def bin_text(self, index: int) -> str:
+        """A bin's range as the panel and the tooltip say it: "NDCG 0.1–0.2", "Δ −0.05 to +0.05"."""
+        lo, hi = self._edges[index], self._edges[index + 1]
+        if self._deltas:
+            return f"Δ {lo:+.2f} to {hi:+.2f}".replace("-", "−")
+        return f"NDCG {lo:.1f}–{hi:.1f}"
 
     def bin_center(self, index: int) -> QPointF:
         """The middle of a bar in plot coordinates (for tests and keyboard users)."""
@@ -97,8 +124,7 @@ class NdcgHistogram(pg.PlotWidget):
         if index < 0:
             self.setToolTip("Click a bar to list its queries")
             return
-        lo, hi = self._edges[index], self._edges[index + 1]
-        self.setToolTip(f"NDCG {lo:.1f}–{hi:.1f}: {self._counts[index]} queries (click to list them)")
+        self.setToolTip(f"{self.bin_text(index)}: {self._counts[index]} queries (click to list them)")
 
     def _redraw(self) -> None:
         brushes = [_PICKED if i == self._picked else _BAR for i in range(len(self._counts))]

@@ -2,9 +2,14 @@
 
 Fed a per-query result frame (from `evaluate`) and the set of edited queries; says which query the
 user picked (`querySelected`). The mean comes from `core.summary` under the policy chosen here.
+While runs are compared (`set_comparison`) the table has each run's NDCG and Δ columns, sorted
+biggest losses first, the histogram shows the differences of one run from the baseline, and a line
+per run says the comparison's figures (given by the caller, from the core).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -26,11 +31,15 @@ from PySide6.QtWidgets import (
 
 from ndcg_gui.core.summary import MeanPolicy, MeanSummary, bin_index, counted, mean_summary
 from ndcg_gui.qt.models.query_model import (
+    COL_DOCS,
     COL_EDITED,
+    COL_JUDGED,
     COL_QUERY,
+    FIXED_COLUMNS,
     QUERY_ROLE,
     QueryFilterProxy,
     QueryTableModel,
+    RunColumns,
 )
 from ndcg_gui.qt.widgets.histogram import NdcgHistogram
 
@@ -54,6 +63,8 @@ class QueryPanel(QWidget):
         self._syncing = False
         self._current: str | None = None  # the query open in the editor
         self._unscored = 0  # queries with results but no judgments: not listed
+        self._runs: RunColumns | None = None  # the run comparison shown, if any
+        self._focus: str | None = None  # the run whose differences the histogram shows
 
         self.filter_edit = QLineEdit(placeholderText="Filter query ids…", clearButtonEnabled=True)
         self.filter_edit.textChanged.connect(lambda text: self._refilter(lambda: self.proxy.set_text(text)))
@@ -110,6 +121,10 @@ class QueryPanel(QWidget):
         policy_form.addRow("Queries with IDCG = 0:", self.undefined_combo)
         self.policy_note = QLabel(wordWrap=True)
         self.policy_note.setStyleSheet("color: gray")
+        # One line per run compared with the baseline; the tooltip says how each figure was made.
+        self.compare_label = QLabel(wordWrap=True,
+                                    textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.compare_label.hide()
 
         self.histogram = NdcgHistogram()
         self.histogram.binClicked.connect(self._on_bin_clicked)
@@ -121,6 +136,7 @@ class QueryPanel(QWidget):
         top_layout.addWidget(self._bin_row)
         top_layout.addWidget(self.table, 1)
         top_layout.addWidget(self.mean_label)
+        top_layout.addWidget(self.compare_label)
         top_layout.addLayout(policy_form)
         top_layout.addWidget(self.policy_note)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
@@ -154,6 +170,39 @@ class QueryPanel(QWidget):
         elif subset is not None:
             # A re-score keeps the queries the user picked, so the one being edited stays listed.
             self.histogram.set_picked(picked)
+
+    def set_comparison(self, runs: RunColumns | None, lines: Sequence[str] = (), details: str = "",
+                       focus: str | None = None) -> None:
+        """Show a run comparison (None: none): the runs' columns, one summary line per compared
+        run with `details` (how each figure was made) as its tooltip, and the histogram of
+        `focus`'s differences from the baseline."""
+        before = self._runs.layout if self._runs is not None else None
+        same = before == (runs.layout if runs is not None else None) and focus == self._focus
+        picked, subset = self.histogram.picked, self.proxy.subset
+        sort_column = self.proxy.sortColumn()
+        self._runs, self._focus = runs, focus
+        self.model.set_runs(runs)
+        for column in (COL_DOCS, COL_JUDGED):  # room for the runs' columns in a narrow dock
+            self.table.setColumnHidden(column, runs is not None)
+        if not same:
+            self._fit_columns()
+        self.compare_label.setVisible(runs is not None)
+        self.compare_label.setText("\n".join(lines))
+        self.compare_label.setToolTip(details)
+        self._show_summary()  # the mean line names the open run; the histogram shows differences
+        if not same:
+            self._set_subset(None, -1)
+            if runs is not None and focus is not None and (before is None or sort_column >= FIXED_COLUMNS):
+                # Comparing starts with the biggest losses first.
+                self.table.sortByColumn(self.model.column_of("delta", focus), Qt.SortOrder.AscendingOrder)
+            elif sort_column >= self.model.columnCount():
+                self.table.sortByColumn(COL_QUERY, Qt.SortOrder.AscendingOrder)
+        elif subset is not None:
+            self.histogram.set_picked(picked)
+
+    @property
+    def comparing(self) -> bool:
+        return self._runs is not None and self._focus is not None
 
     def set_unscored(self, count: int) -> None:
         """How many queries of the file have results but no judgment (left out, as trec_eval does)."""
@@ -210,14 +259,29 @@ class QueryPanel(QWidget):
         if index < 0 or len(self._result) == 0:
             self._set_subset(None, -1)
             return
-        in_mean = self._result[counted(self._result, self._policy)]
-        members = in_mean.index[bin_index(in_mean["ndcg"].to_numpy(), self.histogram.edges) == index]
+        if self.comparing:
+            deltas = self._focus_deltas()
+            members = deltas.index[bin_index(deltas.to_numpy(), self.histogram.edges) == index]
+        else:
+            in_mean = self._result[counted(self._result, self._policy)]
+            members = in_mean.index[bin_index(in_mean["ndcg"].to_numpy(), self.histogram.edges) == index]
         self._set_subset(list(members), index)
+
+    def _focus_deltas(self) -> pd.Series:
+        """The focus run's differences from the baseline over the queries compared."""
+        return self._runs.delta[self._focus].dropna()
 
     # ---- internals -------------------------------------------------------------------------
     def _fit_columns(self) -> None:
-        for column in range(COL_QUERY + 1, self.model.columnCount()):
+        comparing = self.model.columnCount() > FIXED_COLUMNS
+        for column in range(COL_QUERY + 1, FIXED_COLUMNS - int(comparing)):
             self.table.resizeColumnToContents(column)
+        # While comparing, each run's columns are as wide as a figure or its (short) name.
+        header = self.table.horizontalHeader()
+        figure = self.fontMetrics().horizontalAdvance("+0.0000") + 14
+        for column in range(FIXED_COLUMNS - int(comparing), self.model.columnCount()):
+            name = str(self.model.headerData(column, Qt.Orientation.Horizontal))
+            self.table.setColumnWidth(column, max(figure, header.fontMetrics().horizontalAdvance(name) + 20))
 
     def _refilter(self, change) -> None:
         """Apply a filter change without opening another query: the table's current row moves when
@@ -241,8 +305,7 @@ class QueryPanel(QWidget):
         self.histogram.set_picked(index)
         self._bin_row.setVisible(queries is not None)
         if queries is not None:
-            lo, hi = self.histogram.edges[index], self.histogram.edges[index + 1]
-            self.bin_label.setText(f"NDCG {lo:.1f}–{hi:.1f}: {len(queries)} queries")
+            self.bin_label.setText(f"{self.histogram.bin_text(index)}: {len(queries)} queries")
 
     def _show_summary(self) -> None:
         k = self.model.k
@@ -251,11 +314,12 @@ class QueryPanel(QWidget):
             self._summary = None
             self.mean_label.setText("No queries")
             self.policy_note.setText("")
-            self.histogram.set_values(np.array([]), k)
+            self._show_histogram()
             return
         self._summary = mean_summary(result, self._policy)
         text = self._summary.describe(k)
-        self.mean_label.setText(text[0].upper() + text[1:])
+        self.mean_label.setText(f"{self._runs.open_run}: {text}" if self._runs is not None
+                                else text[0].upper() + text[1:])
         self.mean_label.setToolTip(f"Plain mean of per-query NDCG{'@' + str(k) if k else ''}: "
                                    f"{self._policy.describe()}")
         notes = []
@@ -268,8 +332,21 @@ class QueryPanel(QWidget):
                          "(nothing to score them by)")
         self.policy_note.setText("; ".join(notes))
         self.policy_note.setVisible(bool(notes))
-        in_mean = result.loc[counted(result, self._policy), "ndcg"].to_numpy()
-        self.histogram.set_values(in_mean, k, self._summary.mean)
+        self._show_histogram()
+
+    def _show_histogram(self) -> None:
+        """NDCG@k of the queries the mean counts, or, while comparing, the focus run's differences."""
+        k, runs = self.model.k, self._runs
+        at = f"@{k}" if k is not None else ""
+        if self.comparing:
+            deltas = self._focus_deltas()
+            mean = float(deltas.mean()) if len(deltas) else None
+            self.histogram.set_deltas(deltas.to_numpy(), f"Δ NDCG{at}: {self._focus} − {runs.baseline}", mean)
+        elif self._summary is None:
+            self.histogram.set_values(np.array([]), k)
+        else:
+            in_mean = self._result.loc[counted(self._result, self._policy), "ndcg"].to_numpy()
+            self.histogram.set_values(in_mean, k, self._summary.mean)
 
     def _on_policy_combo(self) -> None:
         policy = MeanPolicy(

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QToolBar
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets.curve_plot import CurvePlot
 from ndcg_gui.qt.widgets.ranking_view import RankingView
+from ndcg_gui.qt.window.comparison import RunCompare
 from ndcg_gui.qt.window.editing import Editing
 from ndcg_gui.qt.window.exports import Exports
 from ndcg_gui.qt.window.file_flow import FileFlow
@@ -22,7 +23,7 @@ from ndcg_gui.qt.window.navigation import Navigation
 class Actions(QObject):
     def __init__(self, window: QMainWindow, document: Document, edit: Editing, files: FileFlow,
                  exports: Exports, ranking_view: RankingView, plot: CurvePlot, query_dock: QDockWidget,
-                 about: Callable[[], None], nav: Navigation) -> None:
+                 about: Callable[[], None], nav: Navigation, compare: RunCompare | None = None) -> None:
         super().__init__(window)
         self._window = w = window
         self._files, self._plot, self._query_dock = files, plot, query_dock
@@ -96,6 +97,12 @@ class Actions(QObject):
 
         self.recent_menu = QMenu("Open &recent", w)
         self.recent_menu.aboutToShow.connect(self._fill_recent)
+        # Run comparison: add runs against the open run's qrels; remove one (a menu of the runs).
+        self._compare = compare
+        self.add_run = a("Add run to &compare…", compare.add_run_dialog if compare else lambda: None,
+                         "Ctrl+Shift+A", "Compare another run of the same topics with the open one")
+        self.remove_run_menu = QMenu("Re&move compared run", w)
+        self.remove_run_menu.aboutToShow.connect(self._fill_remove_run)
         self._menus()
         self.toolbar = self._toolbar()
 
@@ -114,7 +121,8 @@ class Actions(QObject):
         w = self._window
         bar = w.menuBar()
         file_menu = bar.addMenu("&File")
-        for action in (self.new, self.open, self.open_qrels, self.recent_menu, None, self.save,
+        for action in (self.new, self.open, self.open_qrels, self.recent_menu, None, self.add_run,
+                       self.remove_run_menu, None, self.save,
                        self.save_as, None, self.export_metrics, self.export_summary, self.export_png,
                        self.export_svg, None, self.quit):
             _add(file_menu, action)
@@ -162,6 +170,17 @@ class Actions(QObject):
             action.setToolTip(run + (f" + {qrels}" if qrels else ""))
             action.triggered.connect(lambda _c=False, r=run, q=qrels: files.open(r, q))
         if not files.recent.entries:
+            menu.addAction("(none)").setEnabled(False)
+
+
+    def _fill_remove_run(self) -> None:
+        menu, compare = self.remove_run_menu, self._compare
+        menu.clear()
+        names = compare.comparison.added if compare is not None else []
+        for name in names:
+            action = menu.addAction(name)
+            action.triggered.connect(lambda _c=False, n=name: compare.remove_run(n))
+        if not names:
             menu.addAction("(none)").setEnabled(False)
 
 

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QPushButton,
     QSplitter,
+    QTabWidget,
     QToolTip,
     QVBoxLayout,
     QWidget,
@@ -34,11 +35,13 @@ from PySide6.QtWidgets import (
 
 from ndcg_gui import APP_NAME
 from ndcg_gui.qt.document.changes import Changes
+from ndcg_gui.qt.document.comparison import RunComparison
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.loader import BackgroundLoader
 from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.models.metrics_model import MetricsTableModel
 from ndcg_gui.qt.models.ranking_model import RankingModel
+from ndcg_gui.qt.widgets.comparison_pane import ComparisonPane
 from ndcg_gui.qt.widgets.curve_plot import CurvePlot
 from ndcg_gui.qt.widgets.headline import Headline
 from ndcg_gui.qt.widgets.load_progress import LoadProgress
@@ -48,6 +51,7 @@ from ndcg_gui.qt.widgets.ranking_view import RankingView
 from ndcg_gui.qt.widgets.status_counts import StatusCounts
 from ndcg_gui.qt.widgets.why_panes import WhyTabs
 from ndcg_gui.qt.window.actions import Actions
+from ndcg_gui.qt.window.comparison import RunCompare
 from ndcg_gui.qt.window.editing import Editing
 from ndcg_gui.qt.window.exports import Exports
 from ndcg_gui.qt.window.file_flow import FileFlow
@@ -92,6 +96,7 @@ class MainWindow(QMainWindow):
         self.quick_entry.setToolTip("Start a new list from grades in ranked order (undoable)")
         self.scores = QueryScores(self.document, self)
         self.query_panel = QueryPanel()
+        self.comparison = RunComparison(self.document, self.scores, self)  # runs compared with the open one
         self.loader = BackgroundLoader(parent=self)
         self.progress = LoadProgress(self.loader)
 
@@ -101,7 +106,8 @@ class MainWindow(QMainWindow):
         self.editing = Editing(self.document, self.ranking_view, self.quick_entry, self.show_problem,
                                lambda message: say(message, 5000), self.files.maybe_discard, self)
         self.exports = Exports(self.document, self.plot, self, say)
-        self.query_browser = QueryBrowser(self.document, self.scores, self.query_panel, say, self)
+        self.query_browser = QueryBrowser(self.document, self.scores, self.query_panel, say, self,
+                                          comparison=self.comparison)
         self.quick_entry.returnPressed.connect(self.editing.apply_quick_list)
         self.recovery = Recovery(self.document, on_error=lambda message: say(f"⚠ {message}", 10000),
                                  parent=self)
@@ -109,8 +115,12 @@ class MainWindow(QMainWindow):
         self._build_layout()
         self.navigation = Navigation(self.document, self.ranking_view, self.query_panel, self.query_dock,
                                      self.headline.k, self.scores, lambda message: say(message, 5000), self)
+        # Run comparison: a "Compare runs" tab beside the metrics while runs are compared.
+        self.compare_pane = ComparisonPane()
+        self.compare = RunCompare(self.document, self.comparison, self.compare_pane, self.right_tabs, say,
+                                  self)
         self.actions = Actions(self, self.document, self.editing, self.files, self.exports, self.ranking_view,
-                               self.plot, self.query_dock, self.about, self.navigation)
+                               self.plot, self.query_dock, self.about, self.navigation, compare=self.compare)
         self.why.showRank.connect(self.navigation.show_rank)
         self.why.judgeRank.connect(self.navigation.judge_rank)
         self._name_for_assistive_tech()
@@ -171,7 +181,10 @@ class MainWindow(QMainWindow):
         self.main_splitter = QSplitter(Qt.Horizontal)
         self.main_splitter.setObjectName("mainSplitter")
         self.main_splitter.addWidget(editor)
-        self.main_splitter.addWidget(self.right_splitter)
+        # The metrics, and the run comparison's tab while runs are compared (no tab bar otherwise).
+        self.right_tabs = QTabWidget(documentMode=True, tabBarAutoHide=True)
+        self.right_tabs.addTab(self.right_splitter, "NDCG at each rank")
+        self.main_splitter.addWidget(self.right_tabs)
         self.main_splitter.setStretchFactor(0, 0)
         self.main_splitter.setStretchFactor(1, 1)
         self.main_splitter.setSizes([360, 920])

@@ -1,6 +1,8 @@
 """The query browser: the query panel kept in step with the document and its per-query scores.
 The panel says which query the person picked; the document opens it; the panel follows the query
-on screen and the scores of every edit."""
+on screen and the scores of every edit. While runs are compared, it also shows the comparison's
+columns, one summary line per run (`core.run_diff.delta_line`) and the histogram of differences;
+the panel's policy for judged queries with no results is the comparison's too."""
 
 from __future__ import annotations
 
@@ -8,22 +10,35 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject
 
+from ndcg_gui.core.run_diff import delta_line
+from ndcg_gui.core.summary import MeanPolicy
 from ndcg_gui.qt.document.changes import Changes
+from ndcg_gui.qt.document.comparison import ComparisonChanges, RunComparison
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores
+from ndcg_gui.qt.models.query_model import RunColumns
 from ndcg_gui.qt.widgets.query_panel import QueryPanel
 
 
 class QueryBrowser(QObject):
     def __init__(self, document: Document, scores: QueryScores, panel: QueryPanel,
-                 status: Callable[[str, int], None], parent: QObject | None = None) -> None:
+                 status: Callable[[str, int], None], parent: QObject | None = None,
+                 comparison: RunComparison | None = None) -> None:
         super().__init__(parent)
         self.document, self.scores, self.panel = document, scores, panel
+        self.comparison = comparison
         self._status = status
+        self._lines: list[str] = []  # the comparison's summary lines, made when its statistics change
+        self._details = ""
         scores.changed.connect(self._show_scores)
         panel.querySelected.connect(self._open_query)
         document.changed.connect(self._follow)
+        if comparison is not None:
+            comparison.changed.connect(self._show_comparison)
+            panel.policyChanged.connect(self._policy_changed)
+            comparison.set_missing(panel.policy.empty)
         self._show_scores()
+        self._feed_comparison(statistics=True)
         panel.set_current_query(document.current_query)
 
     def _follow(self, changes: Changes) -> None:
@@ -36,6 +51,30 @@ class QueryBrowser(QObject):
         self.panel.set_result(self.scores.result, doc.k)
         self.panel.set_edited(doc.edited_queries())
         self.panel.set_current_query(doc.current_query)
+
+    def _show_comparison(self, changes: ComparisonChanges) -> None:
+        self._feed_comparison(statistics=changes.runs or changes.summary)
+
+    def _feed_comparison(self, statistics: bool) -> None:
+        """The comparison's columns; its summary lines only when its statistics changed (reading
+        them after an edit would compute them at once, see `RunComparison`)."""
+        c = self.comparison
+        if c is None:
+            return
+        if not c.active:
+            self.panel.set_comparison(None)
+            return
+        if statistics:
+            cmp = c.comparison
+            self._lines = [delta_line(cmp, run) for run in cmp.summary.index]
+            self._details = cmp.describe()
+        columns = RunColumns(runs=c.added, deltas=c.others, baseline=c.baseline, open_run=c.doc_name,
+                             ndcg=c.ndcg, answered=c.answered, delta=c.deltas)
+        self.panel.set_comparison(columns, self._lines, self._details, c.focus)
+
+    def _policy_changed(self, policy: MeanPolicy) -> None:
+        if self.comparison is not None:
+            self.comparison.set_missing(policy.empty)
 
     def _open_query(self, query: str) -> None:
         try:

@@ -1,0 +1,363 @@
+"""Run A against run B (and C …): further runs compared with the open one, kept in step with the
+document.
+
+The open run is the document's, edits included; the others are files loaded against the same
+judgments and never change. Every run is scored against the document's judgments (a grade edited
+in the open run judges that document for every run, as one qrels file would) under the document's
+definition, by `core.compare.compare_runs`; the open run's per-query NDCG is the one the query
+panel shows (`QueryScores`: an edited list is scored on its own), so every figure on screen agrees.
+The baseline is the open run unless the person picks another; `focus` is the run put against the
+baseline in the plots.
+
+A new file, definition or set of runs scores everything again. An edit rescores only its query,
+for every run (one list each), and the statistics follow through `Comparison.with_scores`; they
+are recomputed a moment later (`STATS_DELAY_MS`), so a drag repaints at once and a burst of edits
+(a held Ctrl+Down) pays for the statistics once. Reading `comparison` always gives them up to date.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from ndcg_gui.core.compare import Comparison, compare_runs
+from ndcg_gui.core.dataset import Dataset
+from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.significance import snap_ties
+from ndcg_gui.qt.document.changes import Changes
+from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.document.query_scores import QueryScores
+
+SAMPLES, SEED = 10_000, 0  # the randomization test's and the bootstrap's draws, and their seed
+STATS_DELAY_MS = 60
+RUN_SUFFIXES = (".run", ".runs", ".txt", ".trec", ".res", ".tsv", ".csv", ".gz")
+
+
+def run_label(file_name: str) -> str:
+    """A run's name as the comparison shows it: the file name without a run file's extension or
+    TREC's "input." prefix (input.bm25.run -> bm25)."""
+    name = file_name
+    while Path(name).suffix.lower() in RUN_SUFFIXES and Path(name).stem:
+        name = Path(name).stem
+    return name[len("input."):] if name.startswith("input.") and len(name) > len("input.") else name
+
+
+@dataclass(frozen=True)
+class ComparisonChanges:
+    runs: bool = False  # runs, baseline, focus or every score changed: redraw everything
+    queries: frozenset[str] = frozenset()  # these queries' per-query NDCG changed (an edit)
+    summary: bool = False  # the statistics were recomputed
+
+
+class RunComparison(QObject):
+    changed = Signal(object)  # ComparisonChanges
+
+    def __init__(self, document: Document, scores: QueryScores, parent: QObject | None = None) -> None:
+        """`scores` must follow the document before this does (made first), so it is up to date
+        when this rescores."""
+        super().__init__(parent)
+        self.document, self.scores = document, scores
+        self._runs: dict[str, Dataset] = {}  # the other runs, by name, in the order added
+        self._paths: dict[str, Path | None] = {}
+        self._qrels_path: Path | None = None  # the judgments the runs were added against
+        self._baseline: str | None = None  # None: the open run
+        self._focus: str | None = None
+        self._missing = "zero"
+        self._doc_name = run_label(document.display_name)
+        self._ndcg = pd.DataFrame()
+        self._answered = pd.DataFrame()
+        self._cmp: Comparison | None = None
+        self._pending: dict[str, dict[str, float]] = {}  # run -> query -> NDCG not in _cmp yet
+        self._timer = QTimer(self, singleShot=True, interval=STATS_DELAY_MS)
+        self._timer.timeout.connect(self.flush)
+        document.changed.connect(self._follow)
+
+    # ---- reading ------------------------------------------------------------------------------
+    @property
+    def active(self) -> bool:
+        """Whether runs are compared (at least one run besides the open one)."""
+        return bool(self._runs)
+
+    @property
+    def doc_name(self) -> str:
+        return self._doc_name
+
+    @property
+    def names(self) -> list[str]:
+        """Every run, the open one first."""
+        return [self._doc_name, *self._runs] if self._runs else []
+
+    @property
+    def added(self) -> list[str]:
+        """The runs added to the comparison (not the open one)."""
+        return list(self._runs)
+
+    @property
+    def baseline(self) -> str:
+        return self._doc_name if self._baseline is None else self._baseline
+
+    @property
+    def others(self) -> list[str]:
+        """Every run but the baseline, in order."""
+        return [n for n in self.names if n != self.baseline]
+
+    @property
+    def focus(self) -> str | None:
+        """The run put against the baseline in the plots and the histogram."""
+        others = self.others
+        return self._focus if self._focus in others else (others[0] if others else None)
+
+    @property
+    def missing(self) -> str:
+        return self._missing
+
+    def path_of(self, name: str) -> Path | None:
+        return self.document.path if name == self._doc_name else self._paths.get(name)
+
+    @property
+    def ndcg(self) -> pd.DataFrame:
+        """NDCG@k of every judged query (index) for every run (columns), a run that returned
+        nothing for a query scoring 0; edits of the open run included."""
+        return self._ndcg
+
+    @property
+    def answered(self) -> pd.DataFrame:
+        """True where a run returned at least one document for the query."""
+        return self._answered
+
+    @property
+    def compared(self) -> pd.Index:
+        """The queries the statistics are over: every judged one (missing="zero"), or those every
+        run answered ("skip")."""
+        if not self.active:
+            return pd.Index([], name="query", dtype=object)
+        if self._missing == "skip":
+            return self._ndcg.index[self._answered.all(axis=1).to_numpy()]
+        return self._ndcg.index
+
+    @property
+    def deltas(self) -> pd.DataFrame:
+        """Per query, each run's NDCG minus the baseline's (ties within 1e-9 exactly 0), as the
+        statistics see them; NaN for queries left out of the comparison."""
+        if not self.active:
+            return pd.DataFrame()
+        others = self.others
+        base = self._ndcg[self.baseline].to_numpy(dtype=float)
+        values = snap_ties(self._ndcg[others].to_numpy(dtype=float) - base[:, None])
+        values[~self._ndcg.index.isin(self.compared)] = np.nan
+        return pd.DataFrame(values, index=self._ndcg.index, columns=pd.Index(others, name="run"))
+
+    @property
+    def comparison(self) -> Comparison | None:
+        """The statistics (`core.compare.Comparison`), up to date with every edit; None while no
+        run is compared."""
+        if self._pending and self._cmp is not None:
+            cmp = self._cmp
+            for run, values in self._pending.items():
+                cmp = cmp.with_scores(run, values)
+            self._cmp = cmp
+        self._pending = {}
+        return self._cmp
+
+    def list_for(self, run: str, query: str) -> RankedList:
+        """The list `run` holds for `query`, judged by the document's judgments (the open run:
+        its list as edited)."""
+        own = self.document.list_for(query)
+        if run == self._doc_name:
+            return own
+        return _judged_by(self._runs[run], query, own.judgments())
+
+    # ---- changing -----------------------------------------------------------------------------------
+    def can_add(self) -> bool:
+        """Runs are compared on judgments: the open document must have them."""
+        return self.document.dataset.has_pool
+
+    def add_run(self, dataset: Dataset, name: str | None = None, path: str | Path | None = None) -> str:
+        """Compare `dataset` too; returns the name it is shown under (unique)."""
+        if not self.can_add():
+            raise ValueError("open a run with its qrels first: runs are compared on judgments")
+        if not self._runs:
+            self._qrels_path = self.document.qrels_path
+        stem = name or (run_label(Path(path).name) if path else "run")
+        taken = {self._doc_name, *self._runs}
+        name, n = stem, 1
+        while name in taken:
+            n += 1
+            name = f"{stem} ({n})"
+        self._runs[name] = dataset
+        self._paths[name] = Path(path) if path else None
+        self._rescore_all()
+        return name
+
+    def remove_run(self, name: str) -> None:
+        if name not in self._runs:
+            raise KeyError(f"no run {name!r} is compared")
+        del self._runs[name]
+        self._paths.pop(name, None)
+        if self._baseline == name:
+            self._baseline = None
+        self._rescore_all()
+
+    def clear(self) -> None:
+        if self._runs:
+            self._runs.clear()
+            self._paths.clear()
+            self._baseline = self._focus = None
+            self._rescore_all()
+
+    def set_baseline(self, name: str) -> None:
+        if name not in self.names:
+            raise KeyError(f"no run {name!r} is compared")
+        key = None if name == self._doc_name else name
+        if key != self._baseline:
+            if self._focus == name:
+                self._focus = None
+            self._baseline = key
+            self._rescore_all()
+
+    def set_focus(self, name: str) -> None:
+        if name not in self.others:
+            raise KeyError(f"{name!r} is not compared with the baseline {self.baseline!r}")
+        if name != self.focus:
+            self._focus = name
+            self.changed.emit(ComparisonChanges(runs=True))
+
+    def set_missing(self, missing: str) -> None:
+        """"zero": a judged query a run returned nothing for scores 0; "skip": only queries every
+        run answered are compared (as the query panel's mean policy says)."""
+        if missing != self._missing:
+            self._missing = missing
+            if self._runs:
+                self._rescore_all()
+
+    def flush(self) -> None:
+        """Bring the statistics up to date now, and say so if an edit had left them behind."""
+        self._timer.stop()
+        if self._pending:
+            self.comparison  # noqa: B018  (reading it applies the pending scores)
+            self.changed.emit(ComparisonChanges(summary=True))
+
+    # ---- following the document --------------------------------------------------------------------
+    def _follow(self, changes: Changes) -> None:
+        doc = self.document
+        if not self._runs:
+            self._doc_name = run_label(doc.display_name)
+            return
+        if changes.dataset and (not doc.dataset.has_pool or doc.qrels_path != self._qrels_path):
+            self.clear()  # other judgments: these runs were not compared on them
+        elif changes.dataset or changes.definition or self._open_name() != self._doc_name:
+            self._rescore_all()
+        elif changes.lists:
+            self._rescore(changes.lists)
+
+    def _rescore_all(self) -> None:
+        doc = self.document
+        old_name, self._doc_name = self._doc_name, self._open_name()
+        if self._focus == old_name:
+            self._focus = self._doc_name
+        self._pending = {}
+        self._timer.stop()
+        if not self._runs:
+            self._ndcg, self._answered, self._cmp = pd.DataFrame(), pd.DataFrame(), None
+            self.changed.emit(ComparisonChanges(runs=True, summary=True))
+            return
+        # The open run as the window shows it (`Document.list_for`; `Workspace.for_saving` differs
+        # from it after an edit that emptied a list, see tests/qt/test_comparison.py).
+        edited = doc.edited_queries()
+        data = doc.dataset.with_lists({q: doc.list_for(q) for q in edited}) if edited else doc.dataset
+        runs = {self._doc_name: data, **self._runs}
+        every = self._compare(runs, data.qrels, "zero")
+        index = every.per_query.index
+        own = self.scores.result.reindex(index)
+        self._answered = pd.DataFrame(
+            {name: index.isin(_answered_queries(ds)) for name, ds in runs.items()}, index=index)
+        every = self._as_shown(every, own)
+        self._ndcg = every.per_query
+        self._cmp = every if self._missing == "zero" else \
+            self._as_shown(self._compare(runs, data.qrels, "skip"), own)
+        self.changed.emit(ComparisonChanges(runs=True, summary=True))
+
+    def _as_shown(self, cmp: Comparison, own: pd.DataFrame) -> Comparison:
+        """`cmp` with the open run's NDCG as the query panel shows it. `Dataset.evaluate` breaks
+        tied scores by their mean ("average") only when every row of the file has a score, the
+        panel per edited list: the two differ after an edit that adds a row without a score."""
+        shown = own["ndcg"].reindex(cmp.per_query.index)
+        differ = shown.notna() & (shown != cmp.per_query[self._doc_name])
+        return cmp.with_scores(self._doc_name, shown[differ]) if differ.any() else cmp
+
+    def _open_name(self) -> str:
+        """The open run's name: its file's, told apart from a run added under the same name."""
+        name = run_label(self.document.display_name)
+        return f"{name} (open)" if name in self._runs else name
+
+    def _compare(self, runs: dict[str, Dataset], qrels, missing: str) -> Comparison:
+        doc = self.document
+        return compare_runs(runs, qrels, k=doc.k, config=doc.config, ties=doc.ties, missing=missing,
+                            baseline=self.baseline, samples=SAMPLES, seed=SEED)
+
+    def _rescore(self, queries: frozenset[str]) -> None:
+        """The open run's lists of `queries` changed: rescore them for every run (the judgments
+        may have changed too). A query that gains or loses its last judgment or its last document
+        changes which queries are compared: then everything is scored again."""
+        doc = self.document
+        own = self.scores.result  # the open run's lists as the panel scored them
+        rows: dict[str, dict[str, float]] = {}
+        for query in queries:
+            lst = doc.list_for(query)
+            judgments = lst.judgments()
+            # Compared: the queries the document's judgments cover (a typed list without judgments
+            # stays in the panel, scored by its own grades, but has nothing to compare on).
+            known, judged = query in self._ndcg.index, bool(judgments)
+            if known != judged or (known and self._answered.at[query, self._doc_name] != bool(len(lst))):
+                self._rescore_all()
+                return
+            if known:
+                shown = own.at[query, "ndcg"] if query in own.index else _ndcg_of(lst, doc)
+                rows[query] = {self._doc_name: float(shown)} | {
+                    run: _ndcg_of(_judged_by(ds, query, judgments), doc) for run, ds in self._runs.items()}
+        if not rows:
+            return
+        values = self._ndcg.to_numpy(copy=True)  # a new frame: readers may hold the old one
+        at = self._ndcg.index.get_indexer(list(rows))
+        compared = self._cmp.per_query.index if self._cmp is not None else pd.Index([])
+        for (query, row), i in zip(rows.items(), at, strict=True):
+            for j, run in enumerate(self.names):
+                if row[run] != values[i, j]:
+                    values[i, j] = row[run]
+                    if query in compared:
+                        self._pending.setdefault(run, {})[query] = row[run]
+        self._ndcg = pd.DataFrame(values, index=self._ndcg.index, columns=self._ndcg.columns)
+        self.changed.emit(ComparisonChanges(queries=frozenset(rows)))
+        if self._pending:
+            self._timer.start()
+
+
+def _answered_queries(dataset: Dataset) -> set[str]:
+    return set(dataset.run["query"].astype(str).unique())
+
+
+def _judged_by(dataset: Dataset, query: str, judgments: dict[str, float]) -> RankedList:
+    """`dataset`'s list for `query` with `judgments` as its grades and judged pool."""
+    try:
+        own = dataset.ranked_list(query)
+    except KeyError:
+        own = RankedList.from_grades([], query=query)
+    docs = own.docs.tolist()
+    listed = set(docs)
+    return dataclasses.replace(
+        own,
+        grades=np.array([judgments.get(d, np.nan) for d in docs], dtype=float),
+        unretrieved={d: g for d, g in judgments.items() if d not in listed},
+        has_pool=True,
+    )
+
+
+def _ndcg_of(lst: RankedList, doc: Document) -> float:
+    """NDCG@k of one judged list as `Dataset.evaluate` scores it in the whole run."""
+    result = Dataset.from_ranked_list(lst).evaluate(doc.k, doc.config, ties=doc.ties, missing="zero")
+    return float(result["ndcg"].iloc[0]) if len(result) else 0.0

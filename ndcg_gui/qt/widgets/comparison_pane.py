@@ -1,0 +1,141 @@
+"""The "Compare runs" pane: which run is the baseline and which is put against it, the scatter of
+their per-query NDCG with how the comparison's figures were made (the figures themselves are in
+the query panel), and the open query's two lists side by side with its biggest moves in words.
+Lays things out and forwards choices; the words come from the caller (the core's)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QScrollArea,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ndcg_gui.qt.models.run_diff_model import RunDiffModel
+from ndcg_gui.qt.widgets.run_lines import RunLines
+from ndcg_gui.qt.widgets.run_scatter import RunScatter
+
+LEGEND = ("Lines join each document's ranks: <span style='color:#15803d'>green</span> rose in the "
+          "right-hand run, <span style='color:#b91c1c'>red</span> fell, grey kept its rank; thick: "
+          "relevant (grade in the box, ? unjudged); ○ and <i>italics</i>: retrieved by one run only.")
+
+
+def _small(text: str = "", rich: bool = False) -> QLabel:
+    label = QLabel(text, wordWrap=True, textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
+    font = label.font()
+    font.setPointSizeF(font.pointSizeF() * 0.9)
+    label.setFont(font)
+    label.setStyleSheet("color: #4b5563")
+    return label
+
+
+class ComparisonPane(QWidget):
+    baselineChosen = Signal(str)
+    focusChosen = Signal(str)
+    queryClicked = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.baseline_combo = QComboBox(toolTip="The run every other run is compared with")
+        self.focus_combo = QComboBox(toolTip="The run shown against the baseline in the plot, the "
+                                             "histogram and the side-by-side lists")
+        for combo in (self.baseline_combo, self.focus_combo):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+            combo.setMaximumWidth(260)
+        self.baseline_combo.activated.connect(self._baseline_picked)
+        self.focus_combo.activated.connect(self._focus_picked)
+        choose = QHBoxLayout()
+        choose.addWidget(QLabel("Baseline:"))
+        choose.addWidget(self.baseline_combo)
+        choose.addSpacing(12)
+        choose.addWidget(QLabel("against:"))
+        choose.addWidget(self.focus_combo)
+        choose.addStretch(1)
+
+        self.scatter = RunScatter()
+        self.scatter.queryClicked.connect(self.queryClicked)
+        self.method_text = QPlainTextEdit(readOnly=True)
+        self.method_text.setToolTip("How each figure of the comparison was computed: enough to reproduce it")
+        font = self.method_text.font()
+        font.setPointSizeF(font.pointSizeF() * 0.85)
+        self.method_text.setFont(font)
+        self.method_text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        hint = _small("One point per query; above the diagonal the run beats the baseline. Click a point "
+                      "to open its query.")
+        left_layout.addWidget(hint)
+        left_layout.addWidget(self.scatter, 3)
+        left_layout.addWidget(self.method_text, 2)
+
+        self.diff_model = RunDiffModel(self)
+        self.lines = RunLines(self.diff_model)
+        self.lines_title = QLabel(wordWrap=True)
+        font = self.lines_title.font()
+        font.setBold(True)
+        self.lines_title.setFont(font)
+        self.legend = _small(LEGEND, rich=True)
+        scroll = QScrollArea()
+        scroll.setWidget(self.lines)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.moves_label = QLabel(wordWrap=True,
+                                  textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addWidget(self.lines_title)
+        right_layout.addWidget(self.legend)
+        right_layout.addWidget(scroll, 1)
+        right_layout.addWidget(self.moves_label)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(choose)
+        layout.addWidget(self.splitter, 1)
+
+    def _baseline_picked(self, index: int) -> None:
+        self.baselineChosen.emit(self.baseline_combo.itemData(index))
+
+    def _focus_picked(self, index: int) -> None:
+        self.focusChosen.emit(self.focus_combo.itemData(index))
+
+    # ---- feeding ---------------------------------------------------------------------------
+    def set_runs(self, names: Sequence[str], baseline: str, focus: str | None) -> None:
+        """The runs to choose from; the baseline's combo lists every run, the other every run but
+        the baseline. Nothing is announced."""
+        for combo, items, current in ((self.baseline_combo, list(names), baseline),
+                                      (self.focus_combo, [n for n in names if n != baseline], focus)):
+            combo.blockSignals(True)
+            combo.clear()
+            for name in items:
+                combo.addItem(name, name)
+            combo.setCurrentIndex(max(0, combo.findData(current)))
+            combo.blockSignals(False)
+
+    def set_method(self, method: str) -> None:
+        """How each figure of the comparison was computed (`Comparison.describe`)."""
+        self.method_text.setPlainText(method)
+
+    def set_moves(self, title: str, moves: Sequence[str]) -> None:
+        self.lines_title.setText(title)
+        if moves:
+            self.moves_label.setText("Biggest moves:\n" + "\n".join(f"• {m}" for m in moves))
+        else:
+            self.moves_label.setText("No document changed rank.")

@@ -1,0 +1,213 @@
+"""The open query in two runs side by side: the baseline's list on the left, the other run's on the
+right, a line joining each document's two ranks. Green: the document rose in the other run, red:
+it fell, grey: same rank; thick lines are relevant documents. A document only one run retrieved
+ends in a hollow circle and is set in italics; one ranked below the shown depth joins the "below"
+row. Painted from a `RunDiffModel`; holds no data of its own."""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+
+from ndcg_gui.core.numbers import format_grade
+from ndcg_gui.qt.models.run_diff_model import DOWN_COLOR, UP_COLOR, RunDiffModel
+
+SAME_COLOR = QColor("#9ca3af")
+UNJUDGED_COLOR = QColor("#b45309")
+RELEVANT_FILL = QColor("#bbf7d0")
+PAD, GRADE_BOX, RANK_WIDTH, MIDDLE_MIN = 4, 22, 24, 56
+
+
+class Entry(NamedTuple):
+    doc: str
+    grade: float
+    gain: float
+    rank_a: float
+    rank_b: float
+    move: float
+
+
+class RunLines(QWidget):
+    def __init__(self, model: RunDiffModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setMouseTracking(True)
+        for signal in (model.modelReset, model.dataChanged, model.headerDataChanged):
+            signal.connect(self._changed)
+        self._changed()
+
+    # ---- geometry ----------------------------------------------------------------------------
+    def _row_height(self) -> int:
+        return self.fontMetrics().height() + 6
+
+    def _changed(self, *_args) -> None:
+        """Read the model once per change (a paint then touches plain tuples, not pandas)."""
+        frame = self.model.frame
+        self._entries = [Entry(str(doc), *values) for doc, *values in
+                         frame[["grade", "gain", "rank_a", "rank_b", "move"]].itertuples(name=None)]
+        ranks = [r for e in self._entries for r in (e.rank_a, e.rank_b) if not math.isnan(r)]
+        deepest = max(ranks, default=0)
+        self._shown = int(min(self.model.depth, deepest))  # ranks shown, as far as either list goes
+        # A 'below' row when a document ranked beyond them joins one shown.
+        self._below = any(e.rank_a > self._shown or e.rank_b > self._shown for e in self._entries)
+        self.setFixedHeight(self._height())
+        self.updateGeometry()
+        self.update()
+
+    def _rows(self) -> int:
+        return self._shown + int(self._below)
+
+    def sizeHint(self) -> QSize:
+        return QSize(440, self._height())
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(2 * 110 + MIDDLE_MIN + 2 * PAD, self._height())
+
+    def _height(self) -> int:
+        return 2 * PAD + self._row_height() * (self._rows() + 1)
+
+    def _columns(self) -> tuple[float, float]:
+        """The width of each list's block and the x where the right block starts."""
+        w = self.width()
+        block = max(110.0, min(230.0, (w - 2 * PAD - MIDDLE_MIN) / 2))
+        return block, w - PAD - block
+
+    def _y(self, rank: float) -> float | None:
+        """The middle of the row of `rank` (the 'below' row beyond the depth), None if unranked."""
+        if math.isnan(rank):
+            return None
+        return PAD + self._row_height() * (min(int(rank), self._shown + 1) + 0.5)
+
+    # ---- painting ----------------------------------------------------------------------------
+    def paintEvent(self, _event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        entries = self._entries
+        fm = self.fontMetrics()
+        h = self._row_height()
+        block, right = self._columns()
+        left_edge, right_edge = PAD + block, right  # where lines start and end
+        a, b = self.model.names
+        bold = QFont(self.font())
+        bold.setBold(True)
+        p.setFont(bold)
+        p.drawText(QRectF(PAD, PAD, block, h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                   QFontMetrics(bold).elidedText(a, Qt.TextElideMode.ElideMiddle, int(block)))
+        p.drawText(QRectF(right, PAD, block, h), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                   QFontMetrics(bold).elidedText(b, Qt.TextElideMode.ElideMiddle, int(block)))
+        p.setFont(self.font())
+        if not entries:
+            p.setPen(SAME_COLOR)
+            p.drawText(QRectF(PAD, PAD + h, self.width() - 2 * PAD, h), Qt.AlignmentFlag.AlignCenter,
+                       "Neither run retrieved a document for this query")
+            return
+        shown = self._shown
+        if self._below:
+            y = PAD + h * (shown + 1)
+            p.setPen(SAME_COLOR)
+            for x, align in ((PAD, Qt.AlignmentFlag.AlignLeft), (right, Qt.AlignmentFlag.AlignRight)):
+                p.drawText(QRectF(x, y, block, h), align | Qt.AlignmentFlag.AlignVCenter,
+                           f"below rank {shown}")
+
+        # Lines first, so the text sits on top of them.
+        for e in entries:
+            self._draw_line(p, e, left_edge, right_edge)
+        for e in entries:
+            only = math.isnan(e.rank_a) or math.isnan(e.rank_b)
+            for rank, side in ((e.rank_a, "a"), (e.rank_b, "b")):
+                if not math.isnan(rank) and rank <= shown:
+                    self._draw_entry(p, fm, e, int(rank), side, only, block, right)
+
+    def _draw_line(self, p: QPainter, e: Entry, x0: float, x1: float) -> None:
+        ya, yb = self._y(e.rank_a), self._y(e.rank_b)
+        relevant = e.gain > 0
+        move = e.move
+        color = QColor(SAME_COLOR if math.isnan(move) or move == 0 else UP_COLOR if move > 0 else DOWN_COLOR)
+        if not relevant:
+            color.setAlpha(120)
+        pen = QPen(color, 2.6 if relevant else 1.0)
+        p.setPen(pen)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        if ya is not None and yb is not None:
+            path = QPainterPath(QPointF(x0, ya))
+            mid = (x0 + x1) / 2
+            path.cubicTo(QPointF(mid, ya), QPointF(mid, yb), QPointF(x1, yb))
+            p.drawPath(path)
+            return
+        # In one list only: a stub towards the other list, ending in a hollow circle.
+        x, y, step = (x0, ya, 1) if ya is not None else (x1, yb, -1)
+        end = x + step * min(22.0, (x1 - x0) / 3)
+        p.drawLine(QPointF(x, y), QPointF(end, y))
+        p.drawEllipse(QPointF(end + step * 4, y), 4, 4)
+
+    def _draw_entry(self, p: QPainter, fm: QFontMetrics, e: Entry, rank: int, side: str, only: bool,
+                    block: float, right: float) -> None:
+        h = self._row_height()
+        y = PAD + h * rank
+        x = PAD if side == "a" else right
+        doc, grade = e.doc, e.grade
+        # Mirrored: rank, document, grade box on the left; grade box, document, rank on the right.
+        if side == "a":
+            rank_box = QRectF(x, y, RANK_WIDTH - 4, h)
+            grade_box = QRectF(x + block - GRADE_BOX, y + 2, GRADE_BOX - 2, h - 4)
+            doc_box = QRectF(x + RANK_WIDTH, y, block - RANK_WIDTH - GRADE_BOX - 4, h)
+            rank_align, doc_align = Qt.AlignmentFlag.AlignRight, Qt.AlignmentFlag.AlignLeft
+        else:
+            rank_box = QRectF(x + block - RANK_WIDTH + 4, y, RANK_WIDTH - 4, h)
+            grade_box = QRectF(x + 2, y + 2, GRADE_BOX - 2, h - 4)
+            doc_box = QRectF(x + GRADE_BOX + 4, y, block - RANK_WIDTH - GRADE_BOX - 4, h)
+            rank_align, doc_align = Qt.AlignmentFlag.AlignLeft, Qt.AlignmentFlag.AlignRight
+        p.setPen(SAME_COLOR)
+        p.drawText(rank_box, rank_align | Qt.AlignmentFlag.AlignVCenter, str(rank))
+        font = QFont(self.font())
+        font.setItalic(only)
+        p.setFont(font)
+        p.setPen(self.palette().text().color())
+        p.drawText(doc_box, doc_align | Qt.AlignmentFlag.AlignVCenter,
+                   QFontMetrics(font).elidedText(doc, Qt.TextElideMode.ElideMiddle, int(doc_box.width())))
+        p.setFont(self.font())
+        if math.isnan(grade):
+            p.setPen(UNJUDGED_COLOR)
+            p.drawText(grade_box, Qt.AlignmentFlag.AlignCenter, "?")
+            return
+        relevant = e.gain > 0
+        p.setPen(QPen(UP_COLOR if relevant else SAME_COLOR, 1))
+        p.setBrush(RELEVANT_FILL if relevant else Qt.BrushStyle.NoBrush)
+        p.drawRoundedRect(grade_box, 3, 3)
+        p.setPen(self.palette().text().color())
+        p.drawText(grade_box, Qt.AlignmentFlag.AlignCenter, format_grade(grade))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+
+    # ---- hover ---------------------------------------------------------------------------------
+    def entry_at(self, x: float, y: float) -> str | None:
+        """The document whose entry is under (x, y), or None."""
+        h = self._row_height()
+        rank = int((y - PAD) // h)
+        block, right = self._columns()
+        column = "rank_a" if x <= PAD + block else "rank_b" if x >= right else None
+        if column is None or rank < 1 or rank > self._shown:
+            return None
+        return next((e.doc for e in self._entries if getattr(e, column) == rank), None)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip:
+            doc = self.entry_at(event.pos().x(), event.pos().y())
+            if doc is None:
+                QToolTip.hideText()
+            else:
+                QToolTip.showText(event.globalPos(), self.describe(doc), self)
+            return True
+        return super().event(event)
+
+    def describe(self, doc: str) -> str:
+        r = self.model.frame.loc[doc]
+        a, b = self.model.names
+        grade = "unjudged" if math.isnan(r["grade"]) else f"grade {format_grade(r['grade'])}"
+        ranks = "; ".join(f"{name}: {'not retrieved' if math.isnan(v) else f'rank {v:.0f}'}"
+                          for name, v in ((a, r["rank_a"]), (b, r["rank_b"])))
+        return f"{doc} ({grade}) — {ranks}; ΔDCG {r['effect']:+.4f}"

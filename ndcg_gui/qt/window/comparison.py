@@ -1,0 +1,168 @@
+"""Run A against run B: adding and removing the runs compared with the open one, and keeping the
+"Compare runs" pane (scatter, figures, the open query's lists side by side) in step with the
+comparison and the document. The query panel's columns are fed by the query browser.
+
+Runs are read by their own `BackgroundLoader` (a big one in a loader process, with the same
+signals), one after another, against the open document's qrels file; the comparison itself scores
+them against the document's judgments as they stand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QFileDialog, QTabWidget, QWidget
+
+from ndcg_gui.core.run_diff import biggest_moves, side_by_side
+from ndcg_gui.qt.document.changes import Changes
+from ndcg_gui.qt.document.comparison import ComparisonChanges, RunComparison
+from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.document.loader import BackgroundLoader
+from ndcg_gui.qt.widgets import dialogs
+from ndcg_gui.qt.widgets.comparison_pane import ComparisonPane
+
+TAB_TITLE = "Compare runs"
+MOVES_SAID = 5
+Status = Callable[[str, int], None]
+
+
+def lines_depth(k: int | None) -> int:
+    """How many ranks the side-by-side lists show: twice k, at least 20, at most 100."""
+    return min(100, max(20, 2 * (k or 10)))
+
+
+class RunCompare(QObject):
+    def __init__(self, document: Document, comparison: RunComparison, pane: ComparisonPane,
+                 tabs: QTabWidget, status: Status, parent_widget: QWidget) -> None:
+        super().__init__(parent_widget)
+        self.document, self.comparison, self.pane, self.tabs = document, comparison, pane, tabs
+        self._status, self._parent = status, parent_widget
+        self.loader = BackgroundLoader(parent=self)
+        self._queue: list[Path] = []
+        self._loading: Path | None = None
+        self.problem: str | None = None  # the last add's failure (tests, the command line)
+        self.loader.loaded.connect(self._loaded)
+        self.loader.failed.connect(self._failed)
+        self.loader.finished.connect(self._next)
+        comparison.changed.connect(self._follow_comparison)
+        document.changed.connect(self._follow_document)
+        pane.baselineChosen.connect(comparison.set_baseline)
+        pane.focusChosen.connect(comparison.set_focus)
+        pane.queryClicked.connect(self._open_query)
+
+    # ---- adding and removing runs ---------------------------------------------------------------
+    def add_run_dialog(self) -> None:
+        if not self._can_add():
+            return
+        paths, _ = QFileDialog.getOpenFileNames(self._parent, "Add runs to compare", self._start_dir(),
+                                                "All files (*)")
+        for path in paths:
+            self.add_run(path)
+
+    def add_run(self, path: str | Path) -> None:
+        """Read `path` (a run of the same topics) and compare it; a big one in the background."""
+        if not self._can_add():
+            return
+        self._queue.append(Path(path))
+        if self._loading is None:
+            self._next()
+
+    def remove_run(self, name: str) -> None:
+        self.comparison.remove_run(name)
+        self._status(f"{name} is no longer compared", 5000)
+
+    def flush(self) -> None:
+        """Show the statistics of the last edit now (they otherwise follow a moment later)."""
+        self.comparison.flush()
+
+    def _can_add(self) -> bool:
+        if self.comparison.can_add():
+            return True
+        dialogs.show_info(self._parent, "Add a run to compare",
+                          "Runs are compared on judgments: open a TREC run with its qrels first "
+                          "(File ▸ Open run with qrels…), then add the runs to compare with it.")
+        return False
+
+    def _next(self) -> None:
+        self._loading = None
+        if self._queue and not self.loader.is_loading():
+            self._loading = self._queue.pop(0)
+            self.problem = None
+            self.loader.start(self._loading, self.document.qrels_path)
+
+    def _loaded(self, dataset, _extra) -> None:
+        path = self._loading
+        if path is None or not self.comparison.can_add():
+            return
+        name = self.comparison.add_run(dataset, path=path)
+        self._show_tab(select=True)
+        scored, judged = self._scored(name)
+        self._status(f"Comparing {name}: results for {scored:,} of {judged:,} judged queries", 8000)
+
+    def _scored(self, name: str) -> tuple[int, int]:
+        answered = self.comparison.answered
+        return int(answered[name].sum()), len(answered)
+
+    def _failed(self, message: str) -> None:
+        self.problem = message
+        dialogs.show_error(self._parent, "Could not add the run", message)
+
+    def _start_dir(self) -> str:
+        path = self.document.path
+        return str(path.parent) if path is not None else str(Path.home())
+
+    def _open_query(self, query: str) -> None:
+        try:
+            self.document.set_current_query(query)
+        except KeyError as err:
+            self._status(str(err), 5000)
+
+    # ---- keeping the pane in step --------------------------------------------------------------------
+    def _show_tab(self, select: bool = False) -> None:
+        at = self.tabs.indexOf(self.pane)
+        if self.comparison.active and at < 0:
+            at = self.tabs.addTab(self.pane, TAB_TITLE)
+        elif not self.comparison.active and at >= 0:
+            self.tabs.removeTab(at)
+            return
+        if select and at >= 0:
+            self.tabs.setCurrentIndex(at)
+
+    def _follow_comparison(self, changes: ComparisonChanges) -> None:
+        self._show_tab()
+        c = self.comparison
+        if not c.active:
+            return
+        if changes.runs:
+            self.pane.set_runs(c.names, c.baseline, c.focus)
+            self._show_lines()
+        if changes.runs or changes.queries:
+            self._show_scatter()
+        if changes.runs or changes.summary:
+            self.pane.set_method(c.comparison.describe())
+
+    def _follow_document(self, changes: Changes) -> None:
+        if not self.comparison.active:
+            return
+        if changes.query:
+            self.pane.scatter.set_current(self.document.current_query)
+        if changes.shown_list(self.document.current_query):
+            self._show_lines()
+
+    def _show_scatter(self) -> None:
+        c = self.comparison
+        compared = c.compared
+        ndcg = c.ndcg.loc[compared]
+        self.pane.scatter.set_points(list(compared), ndcg[c.baseline].to_numpy(), ndcg[c.focus].to_numpy(),
+                                     (c.baseline, c.focus), self.document.k, self.document.current_query)
+
+    def _show_lines(self) -> None:
+        c, doc = self.comparison, self.document
+        query, base, focus = doc.current_query, c.baseline, c.focus
+        a, b = c.list_for(base, query), c.list_for(focus, query)
+        diff = side_by_side(a.docs, b.docs, c.list_for(c.doc_name, query).judgments(), doc.k, doc.config)
+        self.pane.diff_model.set_diff(diff, (base, focus), lines_depth(doc.k), doc.k, query)
+        self.pane.set_moves(f"Query {query}: {base} (left) and {focus} (right)",
+                            biggest_moves(diff, MOVES_SAID, (base, focus)))

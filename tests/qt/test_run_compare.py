@@ -1,0 +1,238 @@
+"""Run A against run B in the window: adding a run (File ▸ Add run to compare…) adds its columns
+and the difference to the query panel, sorted biggest losses first, with the summary line and the
+histogram of differences; the Compare runs tab shows the scatter (a click opens the query) and the
+open query's lists side by side; editing the open run updates all of it; removing the run takes
+it all away. Figures are checked against `evaluate` and `compare_runs` on plain frames."""
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from run_samples import copy_sample, ndcg_from_scratch, read_qrels, read_run, write_second_run
+
+from ndcg_gui.core.compare import paired_summary
+from ndcg_gui.core.run_diff import delta_line
+from ndcg_gui.qt.document.comparison import SAMPLES, SEED
+from ndcg_gui.qt.models.query_model import COL_DOCS, COL_JUDGED, COL_NDCG, FIXED_COLUMNS
+from ndcg_gui.qt.models.run_diff_model import COL_DOC, COL_GRADE, COL_RANK_A, COL_RANK_B
+from ndcg_gui.qt.window.comparison import TAB_TITLE
+
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
+
+
+@pytest.fixture
+def files(tmp_path):
+    run, qrels = copy_sample(tmp_path)
+    return run, qrels, write_second_run(run, qrels, tmp_path / "second.run")
+
+
+@pytest.fixture
+def window(qtbot, settings, dialog_log, files):
+    from ndcg_gui.qt.window.main_window import MainWindow
+
+    w = MainWindow(settings=settings)
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.files.open(files[0], files[1], ask=False)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+@pytest.fixture
+def comparing(window, files):
+    window.compare.add_run(files[2])
+    window.compare.flush()
+    return window
+
+
+def scratch(window, files, baseline="sample"):
+    """Per-query NDCG of both runs and the statistics (a one-row frame per compared run),
+    recomputed from plain frames."""
+    ndcg = ndcg_from_scratch(window.document, {"second": files[2]}, "sample")
+    return ndcg, paired_summary(ndcg, baseline, SAMPLES, SEED)
+
+
+def line(window, stats, run):
+    """The summary line the window should show for `run`, from the recomputed statistics."""
+    return delta_line(dataclasses.replace(window.comparison.comparison, summary=stats), run)
+
+
+def cell(panel, query, column):
+    return panel.model.index(panel.model.row_of(query), column).data()
+
+
+def test_adding_a_run_adds_its_columns_and_the_compare_tab(qtbot, comparing, files, dialog_log):
+    w, panel = comparing, comparing.query_panel
+    assert w.right_tabs.count() == 2 and w.right_tabs.currentWidget() is w.compare_pane
+    assert w.right_tabs.tabText(1) == TAB_TITLE
+    headers = [panel.model.headerData(c, Qt.Orientation.Horizontal) for c in range(panel.model.columnCount())]
+    assert headers[COL_NDCG:] == ["sample", "second", "Δ second"]
+    assert panel.table.isColumnHidden(COL_DOCS) and panel.table.isColumnHidden(COL_JUDGED)
+    ndcg, _ = scratch(w, files)
+    for query in ndcg.index:
+        a, b = ndcg.at[query, "sample"], ndcg.at[query, "second"]
+        assert cell(panel, query, COL_NDCG) == f"{a:.4f}"
+        assert cell(panel, query, FIXED_COLUMNS) == f"{b:.4f}"
+        d = b - a
+        assert cell(panel, query, FIXED_COLUMNS + 1) == ("0" if abs(d) <= 1e-9 else f"{d:+.4f}")
+    assert "results for 23 of 25 judged queries" in w.statusBar().currentMessage()
+    assert not dialog_log
+
+
+def test_biggest_losses_first_with_the_summary_line_and_the_histogram_of_differences(comparing, files):
+    panel = comparing.query_panel
+    ndcg, stats = scratch(comparing, files)
+    deltas = (ndcg["second"] - ndcg["sample"]).where(lambda d: d.abs() > 1e-9, 0.0)
+    shown = deltas.loc[panel.visible_queries()].to_numpy()
+    assert np.all(np.diff(shown) >= 0) and shown[0] == deltas.min()
+    assert panel.compare_label.text() == line(comparing, stats, "second")
+    assert "10,000 sign flips, seed 0" in panel.compare_label.text()
+    assert panel.mean_label.text().startswith("sample: mean NDCG@10")
+    hist = panel.histogram
+    assert hist.deltas
+    expected, _ = np.histogram(deltas.to_numpy(), bins=hist.edges)
+    assert hist.counts.tolist() == expected.tolist()
+    index = int(np.argmax(hist.counts))
+    panel.pick_bin(index)
+    lo, hi = hist.edges[index], hist.edges[index + 1]
+    assert set(panel.visible_queries()) == set(deltas.index[(deltas >= lo) & (deltas < hi)])
+
+
+def click_point(qtbot, scatter, query):
+    vb = scatter.getPlotItem().getViewBox()
+    pos = scatter.mapFromScene(vb.mapViewToScene(scatter.point(query)))
+    at = QPoint(round(pos.x()), round(pos.y()))
+    qtbot.mouseClick(scatter.viewport(), Qt.MouseButton.LeftButton, pos=at)
+
+
+def test_a_click_on_the_scatter_opens_the_query(qtbot, comparing, files):
+    scatter, doc = comparing.compare_pane.scatter, comparing.document
+    ndcg, _ = scratch(comparing, files)
+    assert sorted(scatter.queries) == sorted(ndcg.index)
+    # A query whose point no other shares.
+    points = {q: (ndcg.at[q, "sample"], ndcg.at[q, "second"]) for q in ndcg.index}
+    lonely = next(q for q, p in points.items() if q != doc.current_query
+                  and sum(math.dist(p, o) < 0.03 for o in points.values()) == 1)
+    for q in ndcg.index:
+        p = scatter.point(q)
+        assert (p.x(), p.y()) == pytest.approx(points[q])
+    with qtbot.waitSignal(doc.changed):
+        click_point(qtbot, scatter, lonely)
+    assert doc.current_query == lonely
+    assert scatter.ringed == pytest.approx(points[lonely])
+    assert comparing.query_panel.current_query() == lonely
+
+
+def brute_lists(window, files, query):
+    """The two ranked lists of `query` and its judgments, read from the files and the document."""
+    doc = window.document
+    a = [str(d) for d in doc.list_for(query).docs]
+    second = read_run(files[2])
+    b = second.loc[second["query"] == query].sort_values("rank")["doc"].tolist()
+    qrels = read_qrels(files[1])
+    judged = qrels[qrels["query"] == query]
+    return a, b, dict(zip(judged["doc"], judged["grade"].astype(float), strict=True))
+
+
+def test_the_open_query_side_by_side_with_its_biggest_moves(comparing, files):
+    doc, pane = comparing.document, comparing.compare_pane
+    doc.set_current_query("401")
+    a, b, judgments = brute_lists(comparing, files, "401")
+    model = pane.diff_model
+    depth = model.depth
+    expected = a[:depth] + [d for d in b[:depth] if d not in a[:depth]]
+    shown = [model.index(r, COL_DOC).data() for r in range(model.rowCount())]
+    assert sorted(shown) == sorted(expected)
+    for r, d in enumerate(shown):
+        assert model.index(r, COL_RANK_A).data() == (str(a.index(d) + 1) if d in a else "–")
+        assert model.index(r, COL_RANK_B).data() == (str(b.index(d) + 1) if d in b else "–")
+        g = judgments.get(d)
+        assert model.index(r, COL_GRADE).data() == ("" if g is None else f"{g:g}")
+    # The first move said is one with the largest change of DCG@10 (brute force, linear gain).
+    disc = lambda docs, d: 1 / math.log2(docs.index(d) + 2) if d in docs and docs.index(d) < 10 else 0.0  # noqa: E731
+    effects = {d: judgments.get(d, 0.0) * (disc(b, d) - disc(a, d)) for d in set(a) | set(b)}
+    first = pane.moves_label.text().splitlines()[1].removeprefix("• ").split(" ")[0]
+    assert abs(effects[first]) == pytest.approx(max(abs(e) for e in effects.values()))
+    assert pane.lines_title.text() == "Query 401: sample (left) and second (right)"
+    assert pane.lines.height() >= (len(expected) // 2) * pane.lines.fontMetrics().height()
+
+
+def test_editing_the_open_run_updates_the_comparison_live(qtbot, comparing, files):
+    w, doc, panel = comparing, comparing.document, comparing.query_panel
+    doc.set_current_query("405")
+    top = str(doc.current_list().docs[0])
+    root = w.ranking_model.index(0, 0).parent()
+    w.ranking_model.moveRows(root, 0, 1, root, 6)  # as a drop does
+    assert str(doc.current_list().docs[5]) == top
+    ndcg, stats = scratch(w, files)
+    d = ndcg.at["405", "second"] - ndcg.at["405", "sample"]
+    assert cell(panel, "405", COL_NDCG) == f"{ndcg.at['405', 'sample']:.4f}"
+    assert cell(panel, "405", FIXED_COLUMNS + 1) == f"{d:+.4f}"
+    lines = w.compare_pane.diff_model
+    row = [lines.index(r, COL_DOC).data() for r in range(lines.rowCount())]
+    assert lines.index(row.index(top), COL_RANK_A).data() == "6"
+    with qtbot.waitSignal(w.comparison.changed, timeout=2000):
+        pass  # the statistics follow a moment later
+    assert panel.compare_label.text() == line(comparing, stats, "second")
+    doc.undo_stack.undo()
+    ndcg, stats = scratch(w, files)
+    w.compare.flush()
+    assert panel.compare_label.text() == line(comparing, stats, "second")
+
+
+def test_another_baseline(qtbot, comparing, files):
+    pane, panel = comparing.compare_pane, comparing.query_panel
+    combo = pane.baseline_combo
+    combo.setCurrentIndex(combo.findData("second"))
+    combo.activated.emit(combo.currentIndex())
+    assert comparing.comparison.baseline == "second"
+    assert panel.model.headerData(FIXED_COLUMNS + 1, Qt.Orientation.Horizontal) == "Δ sample"
+    _, stats = scratch(comparing, files, baseline="second")
+    assert panel.compare_label.text() == line(comparing, stats, "sample")
+    assert [pane.focus_combo.itemData(i) for i in range(pane.focus_combo.count())] == ["sample"]
+
+
+def test_removing_the_run_takes_its_columns_and_tab_away(comparing):
+    w, panel = comparing, comparing.query_panel
+    menu = w.actions.remove_run_menu
+    menu.aboutToShow.emit()
+    [action] = [a for a in menu.actions() if a.text() == "second"]
+    action.trigger()
+    assert not w.comparison.active and w.right_tabs.count() == 1
+    assert panel.model.columnCount() == FIXED_COLUMNS
+    assert panel.model.headerData(COL_NDCG, Qt.Orientation.Horizontal) == "NDCG@10"
+    assert not panel.table.isColumnHidden(COL_DOCS) and not panel.compare_label.isVisible()
+    assert not panel.histogram.deltas
+    menu.aboutToShow.emit()
+    assert [a.text() for a in menu.actions()] == ["(none)"]
+
+
+def test_runs_need_judgments(qtbot, settings, dialog_log, files, e1_list):
+    from ndcg_gui.qt.window.main_window import MainWindow
+
+    w = MainWindow(settings=settings)
+    qtbot.addWidget(w)
+    w.document.set_lists({"q1": e1_list})
+    w.actions.add_run.trigger()
+    assert dialog_log and dialog_log[-1][0] == "Add a run to compare"
+    w.compare.add_run(files[2])
+    assert not w.comparison.active
+
+
+def test_a_bad_run_says_why_and_changes_nothing(comparing, dialog_log, tmp_path):
+    bad = tmp_path / "bad.run"
+    bad.write_text("401 Q0 doc-1 1 2.0 x\n401 Q0 doc-2 2 high x\n")
+    comparing.compare.add_run(bad)
+    assert dialog_log[-1][0] == "Could not add the run" and "bad.run" in dialog_log[-1][1]
+    assert comparing.comparison.names == ["sample", "second"]
+
+
+def test_a_big_run_is_read_in_the_background(qtbot, comparing, files, monkeypatch):
+    monkeypatch.setattr(comparing.compare.loader, "uses_process", lambda *_: True)
+    comparing.compare.add_run(files[2])
+    assert comparing.compare.loader.is_loading()
+    qtbot.waitUntil(lambda: len(comparing.comparison.names) == 3, timeout=30000)
+    assert comparing.comparison.names[-1] == "second (2)"
