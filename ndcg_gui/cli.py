@@ -1,7 +1,8 @@
 """`ndcg-inspect FILE [options]`: NDCG of every query, headless. Never imports Qt, never opens a window.
 
 With no output option it prints one line per query and a last line "all", like `trec_eval -q`;
-`--summary-csv` and `--metrics-csv` write tables instead.
+`--summary-csv` and `--metrics-csv` write tables instead. With several files, the runs are compared
+(`cli_compare`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from ndcg_gui import cli_compare
 from ndcg_gui.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, needs_qrels_hint
 
 PROG = "ndcg-inspect"
@@ -32,6 +34,16 @@ Tables instead (no stdout):
   --metrics-csv OUT   the per-rank table (rank, doc, grade, judged, gain, discount, cg, dcg,
                       ideal_grade, idcg, ndcg) of --query (default: the first)
 
+Comparing runs (two files or more, judged by the same --qrels): one row per run with its mean,
+the difference from the baseline (the first, or --baseline), wins/ties/losses, the paired t-test's
+and the randomization test's p (10,000 sign flips, seed 0), Holm's correction over the runs, the
+95 % bootstrap interval of the difference and the effect size; how many judged queries each run
+returned results for; how each figure was made. -q adds each query's NDCG and differences.
+  ndcg-inspect bm25.run rerank.run --qrels qrels.txt
+  ndcg-inspect bm25.run rerank.run dense.run --qrels qrels.txt -k 20 -q --missing skip
+  ndcg-inspect bm25.run rerank.run --qrels qrels.txt --format json
+CSV and TSV print one table (the per-query one with -q) and say how it was made on stderr.
+
 Bad input exits with status 2 and a one-line message naming the file and line.
 """
 
@@ -51,12 +63,15 @@ def build_parser() -> argparse.ArgumentParser:
         k_help=f"cut-off k (default {DEFAULT_K}, as in the window; --metrics-csv writes every rank "
         "unless -k is given)",
     )
+    parser.add_argument("runs", metavar="RUN", nargs="*",
+                        help="further runs of the same topics: compare them with FILE")
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="how the per-query lines are printed (default: text)")
     parser.add_argument("--metrics-csv", metavar="OUT.csv",
                         help="write the per-rank metrics table of --query to OUT.csv")
     parser.add_argument("--summary-csv", metavar="OUT.csv",
                         help="write one row per query (query, n_docs, n_judged, dcg, idcg, ndcg at k)")
+    cli_compare.add_options(parser)
     return parser
 
 
@@ -65,7 +80,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ndcg_gui.core.errors import InputError, NeedsQrels
 
     try:
-        export(options)
+        if options.runs:
+            cli_compare.main_compare(options, _say)
+        else:
+            export(options)
     except NeedsQrels as err:
         _say(needs_qrels_hint(str(err)))
         return EXIT_BAD_INPUT

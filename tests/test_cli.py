@@ -4,13 +4,16 @@ with one line for bad input, and no Qt) and `ndcg-gui`'s own parser (checked bef
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 from ndcg_gui.cli import main
 from ndcg_gui.core.errors import InputError
@@ -284,3 +287,156 @@ def test_each_program_names_itself_in_help_and_version():
         assert shown.returncode == 0 and shown.stdout.startswith(f"usage: {name} [-h]")
         version = subprocess.run([sys.executable, "-c", script, "--version"], capture_output=True, text=True)
         assert version.stdout.split() == [name, __version__]
+
+
+# ---- comparing runs: ndcg-inspect RUN_A RUN_B [RUN_C …] --qrels QRELS ------------------------------
+
+
+def pytrec_ndcg(run_path: Path, qrels_path: Path, k: int, judged: list[str]) -> pd.Series:
+    """trec_eval's ndcg_cut_k per judged query (pytrec_eval in a child process); 0 for a judged
+    query the run returned nothing for (trec_eval -c)."""
+    import importlib
+
+    pytrec = importlib.import_module("pytrec_child")
+    run: dict[str, dict[str, float]] = {}
+    for q, _, d, _, s, *_ in map(str.split, run_path.read_text().splitlines()):
+        run.setdefault(q, {})[d] = float(s)
+    qrels: dict[str, dict[str, int]] = {}
+    for q, _, d, g in map(str.split, qrels_path.read_text().splitlines()):
+        qrels.setdefault(q, {})[d] = int(g)
+    got = pytrec.evaluate(qrels, {f"ndcg_cut_{k}"}, run)
+    return pd.Series({q: got.get(q, {}).get(f"ndcg_cut_{k}", 0.0) for q in judged}, dtype=float)
+
+
+def exact_sign_flip_p(d: np.ndarray) -> float:
+    """Two-sided paired randomization test by listing every sign pattern of the differences."""
+    observed = abs(d.mean())
+    means = [abs((d * signs).mean()) for signs in itertools.product((1, -1), repeat=len(d))]
+    return float(np.mean([m >= observed - 1e-12 for m in means]))
+
+
+@pytest.fixture
+def real_runs(monkeypatch):
+    """trec_eval's own test runs: results.trunc lacks topic 302, which results.test has."""
+    monkeypatch.syspath_prepend(str(Path(__file__).parent / "core"))
+    return TREC_EVAL / "results.test", TREC_EVAL / "results.trunc", TREC_EVAL / "qrels.test"
+
+
+def test_two_real_runs_compared_against_trec_eval_and_scipy(real_runs):
+    full, trunc, qrels = real_runs
+    args = [full, trunc, "--qrels", qrels, "--preset", "trec_eval"]
+    per_query = cli(*args, "-q", "--format", "tsv")
+    assert per_query.returncode == 0, per_query.stderr
+    assert "results.trunc returned nothing for 1 of 3 judged queries, scored 0 there" in per_query.stderr
+    rows = pd.read_csv(io.StringIO(per_query.stdout), sep="\t", dtype={"query": str}).set_index("query")
+    judged = ["301", "302", "303"]
+    a, b = pytrec_ndcg(full, qrels, 10, judged), pytrec_ndcg(trunc, qrels, 10, judged)
+    assert rows["results.test"].to_dict() == pytest.approx(a.to_dict(), abs=1e-12)
+    assert rows["results.trunc"].to_dict() == pytest.approx(b.to_dict(), abs=1e-12)
+    assert rows["delta results.trunc"].to_dict() == pytest.approx((b - a).to_dict(), abs=1e-12)
+
+    table = cli(*args, "--format", "csv")
+    assert table.returncode == 0, table.stderr
+    got = pd.read_csv(io.StringIO(table.stdout)).set_index("run")
+    assert list(got.index) == ["results.test", "results.trunc"] and got["judged"].tolist() == [3, 3]
+    assert got["scored"].tolist() == [3, 2]
+    r = got.loc["results.trunc"]
+    d = (b - a).to_numpy()
+    assert r["mean"] == pytest.approx(b.mean()) and r["delta"] == pytest.approx(d.mean())
+    counts = ((d > 1e-9).sum(), (abs(d) <= 1e-9).sum(), (d < -1e-9).sum())
+    assert (r["wins"], r["ties"], r["losses"]) == counts
+    assert r["t_p"] == pytest.approx(stats.ttest_rel(b, a).pvalue, rel=1e-9)
+    assert r["rand_p"] == pytest.approx(exact_sign_flip_p(d))  # 3 queries: every pattern counted
+    ci = stats.bootstrap((d,), np.mean, n_resamples=10_000, method="percentile",
+                         rng=np.random.default_rng(0)).confidence_interval
+    assert (r["ci_low"], r["ci_high"]) == pytest.approx((ci.low, ci.high), abs=1e-12)
+    assert r["effect_size"] == pytest.approx(d.mean() / d.std(ddof=1))
+    assert r["p_holm"] == pytest.approx(r["rand_p"])  # one comparison: nothing to correct
+    # How each figure was made comes with it (stderr, beside a table meant for a pipe).
+    assert "all 4 sign patterns of its 2 non-zero differences" in table.stderr  # 301 is a tie
+    assert "Student's paired t-test" in table.stderr
+
+
+def test_text_states_each_figure_with_its_test_draws_and_seed(tmp_path, monkeypatch):
+    run, qrels = TREC_EVAL / "results.test", TREC_EVAL / "qrels.test"
+    noisy = tmp_path / "noisy.run"
+    rng = np.random.default_rng(5)
+    lines = run.read_text().splitlines()
+    noisy.write_text("".join(f"{q} Q0 {d} {r} {float(s) + rng.normal(0, 0.3):.4f} noisy\n"
+                             for q, _, d, r, s, *_ in map(str.split, lines)))
+    args = [run, noisy, "--qrels", qrels, "--samples", "500", "--seed", "3", "-k", "20"]
+    result = cli(*args)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    header = next(line for line in out.splitlines() if line.startswith("run"))
+    assert header.split() == ["run", "scored", "mean", "ndcg@20", "delta", "W/T/L", "t-test", "p", "rand.",
+                              "p", "95", "%", "CI", "effect", "Holm", "p"]
+    table = cli(*args, "--format", "csv")
+    figures = pd.read_csv(io.StringIO(table.stdout)).set_index("run")
+    baseline = next(line for line in out.splitlines() if line.startswith("results.test")).split()
+    assert baseline[1:] == ["3/3", f"{figures.loc['results.test', 'mean']:.4f}", "(baseline)"]
+    assert "How each figure was made:" in out
+    assert "NDCG@20 over 3 queries" in out
+    assert "500 resamples of the queries, numpy default_rng(3)" in out
+    assert "Holm's correction of rand_p over the 1 run compared" in out
+    # The same figures as numbers: against trec_eval's NDCG, every sign pattern, scipy's bootstrap.
+    r = figures.loc["noisy"]
+    judged = ["301", "302", "303"]
+    monkeypatch.syspath_prepend(str(Path(__file__).parent / "core"))
+    d = (pytrec_ndcg(noisy, qrels, 20, judged) - pytrec_ndcg(run, qrels, 20, judged)).to_numpy()
+    assert r["rand_p"] == pytest.approx(exact_sign_flip_p(d))
+    ci = stats.bootstrap((d,), np.mean, n_resamples=500, method="percentile",
+                         rng=np.random.default_rng(3)).confidence_interval
+    assert (r["ci_low"], r["ci_high"]) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+def test_missing_skip_compares_only_what_every_run_answered(real_runs):
+    full, trunc, qrels = real_runs
+    result = cli(full, trunc, "--qrels", qrels, "--missing", "skip", "-q", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["missing"] == "skip" and data["judged"] == 3 and data["compared"] == 2
+    assert [q["query"] for q in data["queries"]] == ["301", "303"]
+    assert [r["scored"] for r in data["runs"]] == [3, 2]
+    assert data["runs"][0]["delta"] is None and data["runs"][1]["exact"] is True
+    assert "1 of 3 judged queries left out" in result.stderr
+    assert set(data["methods"]) == {"mean", "delta", "wins", "losses", "ties", "t_p", "rand_p", "ci_low",
+                                    "ci_high", "effect_size", "p_holm"}
+
+
+def test_three_runs_with_holms_correction_and_a_chosen_baseline(tmp_path, real_runs):
+    full, trunc, qrels = real_runs
+    third = tmp_path / "third.run"
+    third.write_text("".join(line.replace("STANDARD", "third") + "\n"
+                             for i, line in enumerate(full.read_text().splitlines()) if i % 3))
+    result = cli(full, trunc, third, "--qrels", qrels, "--baseline", "third", "--format", "csv")
+    assert result.returncode == 0, result.stderr
+    got = pd.read_csv(io.StringIO(result.stdout)).set_index("run")
+    compared = ["results.test", "results.trunc"]
+    assert list(got.index) == ["third", *compared]
+    p = got.loc[compared, "rand_p"].to_numpy()
+    order = np.argsort(p)
+    holm = np.maximum.accumulate(np.minimum(1, (2 - np.arange(2)) * p[order]))
+    assert got.loc[compared, "p_holm"].to_numpy()[order] == pytest.approx(holm)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--baseline", "nope"], "--baseline 'nope' is not one of the runs: results.test, results.trunc"),
+        (["--summary-csv", "{tmp}/s.csv"],
+         "--summary-csv writes the table of one file, not of 2 compared runs"),
+        (["-q", "--query", "999"], "no query '999' among the 3 compared"),
+    ],
+)
+def test_comparison_errors_are_one_line(real_runs, tmp_path, args, message):
+    full, trunc, qrels = real_runs
+    result = cli(full, trunc, "--qrels", qrels, *(a.format(tmp=tmp_path) for a in args))
+    assert result.returncode == 2 and result.stdout == "" and not (tmp_path / "s.csv").exists()
+    assert result.stderr.strip().splitlines()[-1] == f"ndcg-inspect: {message}"
+
+
+def test_compared_runs_need_their_qrels(real_runs):
+    full, trunc, _ = real_runs
+    result = cli(full, trunc)
+    assert result.returncode == 2 and "give its qrels too (--qrels QRELS)" in result.stderr

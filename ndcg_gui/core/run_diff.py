@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -25,8 +26,18 @@ from ndcg_gui.core.metrics import discounts, gains
 from ndcg_gui.core.numbers import format_grade
 from ndcg_gui.core.summary import bin_index
 
+RUN_SUFFIXES = (".run", ".runs", ".txt", ".trec", ".res", ".tsv", ".csv", ".gz")
 DIFF_COLUMNS = ["grade", "gain", "rank_a", "rank_b", "move", "effect"]
 DELTA_STEP = 0.1  # width of a delta histogram bin; the middle one is centred on 0
+
+
+def run_label(file_name: str) -> str:
+    """A run's name as a comparison shows it: the file name without a run file's extension or
+    TREC's "input." prefix (input.bm25.run -> bm25)."""
+    name = file_name
+    while Path(name).suffix.lower() in RUN_SUFFIXES and Path(name).stem:
+        name = Path(name).stem
+    return name[len("input."):] if name.startswith("input.") and len(name) > len("input.") else name
 
 
 def side_by_side(

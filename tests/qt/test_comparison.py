@@ -9,7 +9,8 @@ from run_samples import copy_sample, ndcg_from_scratch, read_run, write_second_r
 
 from ndcg_gui.core.compare import paired_summary
 from ndcg_gui.core.readers import load
-from ndcg_gui.qt.document.comparison import SAMPLES, SEED, ComparisonChanges, RunComparison, run_label
+from ndcg_gui.core.run_diff import run_label
+from ndcg_gui.qt.document.comparison import SAMPLES, SEED, ComparisonChanges, RunComparison
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores
 
@@ -112,8 +113,6 @@ def test_the_statistics_follow_a_moment_after_an_edit(qtbot, doc, cmp, files):
     assert_matches(doc, cmp, files)
 
 
-@pytest.mark.xfail(strict=True, reason="Workspace.list_for gives the file's list back when an edit "
-                   "emptied it (an empty RankedList is false): the window shows the deleted rows")
 def test_emptying_a_query_compares_it_anew(doc, cmp, files):
     doc.set_current_query("403")
     doc.remove_rows(range(len(doc.current_list())))

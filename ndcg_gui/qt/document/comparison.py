@@ -28,6 +28,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from ndcg_gui.core.compare import Comparison, compare_runs
 from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.run_diff import run_label
 from ndcg_gui.core.significance import snap_ties
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
@@ -35,18 +36,6 @@ from ndcg_gui.qt.document.query_scores import QueryScores
 
 SAMPLES, SEED = 10_000, 0  # the randomization test's and the bootstrap's draws, and their seed
 STATS_DELAY_MS = 60
-RUN_SUFFIXES = (".run", ".runs", ".txt", ".trec", ".res", ".tsv", ".csv", ".gz")
-
-
-def run_label(file_name: str) -> str:
-    """A run's name as the comparison shows it: the file name without a run file's extension or
-    TREC's "input." prefix (input.bm25.run -> bm25)."""
-    name = file_name
-    while Path(name).suffix.lower() in RUN_SUFFIXES and Path(name).stem:
-        name = Path(name).stem
-    return name[len("input."):] if name.startswith("input.") and len(name) > len("input.") else name
-
-
 @dataclass(frozen=True)
 class ComparisonChanges:
     runs: bool = False  # runs, baseline, focus or every score changed: redraw everything

@@ -1,0 +1,209 @@
+"""`ndcg-inspect RUN_A RUN_B [RUN_C …] --qrels QRELS`: runs compared query by query with
+`core.compare_runs`, printed as one row per run (and, with -q, one row per query). Never imports Qt.
+
+Every figure is printed with how it was made (`Comparison.describe`: the test, its draws and seed):
+after the tables in text, in the object in JSON, on stderr beside a CSV or TSV table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import math
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from ndcg_gui.core.compare import Comparison
+
+MISSING_HELP = ("a judged query a run returned nothing for: 'zero' scores it 0 and compares every "
+                "judged query (trec_eval -c), 'skip' compares only the queries every run returned "
+                "results for (default: zero)")
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a comparison (the runs themselves are the positional arguments)."""
+    group = parser.add_argument_group("comparing runs (two files or more)")
+    group.add_argument("-q", "--per-query", action="store_true",
+                       help="also print each query's NDCG in every run and its differences")
+    group.add_argument("--baseline", metavar="RUN",
+                       help="the run the others are compared with, by its name in the output "
+                       "(default: the first)")
+    group.add_argument("--missing", choices=("zero", "skip"), default="zero", help=MISSING_HELP)
+    group.add_argument("--samples", type=int, default=10_000,
+                       help="random sign flips of the randomization test and resamples of the "
+                       "bootstrap interval (default: 10000)")
+    group.add_argument("--seed", type=int, default=0,
+                       help="seed of numpy's default_rng for both (default: 0)")
+
+
+def compare(options: argparse.Namespace, paths: list[str], say) -> str:
+    """Load every run (against --qrels), compare them, and return what stdout gets; notes go to
+    `say` (stderr)."""
+    from ndcg_gui.core.compare import compare_runs
+    from ndcg_gui.core.config import DEFAULT_K
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.options import config_from_options
+    from ndcg_gui.core.readers import load
+    from ndcg_gui.core.run_diff import run_label
+
+    for name in ("metrics_csv", "summary_csv"):
+        if getattr(options, name, None):
+            raise InputError(f"--{name.replace('_', '-')} writes the table of one file, not of "
+                             f"{len(paths)} compared runs")
+    if options.samples < 1 or options.seed < 0:
+        raise InputError("--samples must be 1 or more and --seed 0 or more")
+    config, ties = config_from_options(options.preset, options.gain, options.discount)
+    k = options.k if options.k is not None else DEFAULT_K
+    runs = {}
+    for path in paths:
+        stem, n = run_label(Path(path).name), 1
+        name = stem
+        while name in runs:
+            n += 1
+            name = f"{stem} ({n})"
+        runs[name] = load(path, options.qrels)
+    if options.baseline is not None and options.baseline not in runs:
+        raise InputError(f"--baseline {options.baseline!r} is not one of the runs: {', '.join(runs)}")
+    qrels = next(iter(runs.values())).qrels if options.qrels else None
+    cmp = compare_runs(runs, qrels, k=k, config=config, ties=ties, missing=options.missing,
+                       baseline=options.baseline, samples=options.samples, seed=options.seed)
+    _notes(cmp, say)
+    per_query = _per_query(cmp, options.query) if options.per_query else None
+    if options.format == "json":
+        return render_json(cmp, per_query)
+    if options.format in ("csv", "tsv"):
+        for line in cmp.describe().splitlines():
+            say(f"note: {line}")
+        table = per_query if per_query is not None else _table(cmp)
+        return _delimited(table, "\t" if options.format == "tsv" else ",")
+    return render_text(cmp, per_query)
+
+
+def _notes(cmp: Comparison, say) -> None:
+    """Which judged queries a run returned nothing for, and what became of them."""
+    left_out = cmp.judged - cmp.n_queries
+    if left_out:
+        say(f"note: {left_out} of {cmp.judged} judged queries left out: a run returned nothing for them "
+            "(--missing skip)")
+    for run, scored in cmp.scored.items():
+        if scored < cmp.judged and cmp.missing == "zero":
+            say(f"note: {run} returned nothing for {cmp.judged - scored} of {cmp.judged} judged "
+                "queries, scored 0 there (--missing zero)")
+
+
+def _per_query(cmp: Comparison, query: str | None) -> pd.DataFrame:
+    """One row per query compared: each run's NDCG, then each run's difference from the baseline."""
+    from ndcg_gui.core.errors import InputError
+
+    frame = cmp.per_query.copy()
+    deltas = cmp.deltas.add_prefix("delta ")
+    table = pd.concat([frame, deltas], axis=1)
+    table.index.name = "query"
+    if query is not None:
+        if query not in table.index:
+            raise InputError(f"no query {query!r} among the {len(table)} compared")
+        table = table.loc[[query]]
+    return table.reset_index()
+
+
+def _table(cmp: Comparison) -> pd.DataFrame:
+    """The comparison table with the run's name first and how many judged queries there are."""
+    table = cmp.table().reset_index()
+    table.insert(2, "judged", cmp.judged)
+    return table
+
+
+def _number(x) -> str:
+    """A figure in a CSV/TSV cell: as it reads back exactly; empty when there is none."""
+    from ndcg_gui.core.writers import fmt
+
+    if x is None or x is pd.NA or (isinstance(x, float) and math.isnan(x)):
+        return ""
+    return str(x) if isinstance(x, str) else fmt(x)
+
+
+def _delimited(table: pd.DataFrame, sep: str) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=sep, lineterminator="\n")
+    writer.writerow(table.columns)
+    for row in table.itertuples(index=False):
+        writer.writerow([_number(v) for v in row])
+    return out.getvalue()
+
+
+def _json_value(x):
+    if x is None or x is pd.NA or (isinstance(x, float) and math.isnan(x)):
+        return None
+    if hasattr(x, "item"):
+        x = x.item()
+    return x
+
+
+def render_json(cmp: Comparison, per_query: pd.DataFrame | None) -> str:
+    runs = []
+    for row in _table(cmp).to_dict("records"):
+        row = {c: _json_value(v) for c, v in row.items()}
+        row["exact"] = bool(cmp.exact[row["run"]]) if row["run"] in cmp.exact.index else None
+        runs.append(row)
+    data = {
+        "k": cmp.k, "baseline": cmp.baseline, "judged": cmp.judged, "compared": cmp.n_queries,
+        "missing": cmp.missing, "ties": cmp.ties, "definition": cmp.config.describe(),
+        "samples": cmp.samples, "seed": cmp.seed, "confidence": cmp.confidence,
+        "runs": runs, "methods": cmp.methods,
+    }
+    if per_query is not None:
+        rows = per_query.to_dict("records")
+        data["queries"] = [{c: _json_value(v) for c, v in row.items()} for row in rows]
+    return json.dumps(data, ensure_ascii=False) + "\n"
+
+
+def _fixed(x, form: str) -> str:
+    return "–" if x is None or x is pd.NA or (isinstance(x, float) and math.isnan(x)) else format(x, form)
+
+
+def render_text(cmp: Comparison, per_query: pd.DataFrame | None) -> str:
+    at = f"@{cmp.k}" if cmp.k is not None else ""
+    blocks = []
+    if per_query is not None:
+        header = ["query", *[f"ndcg{at} {r}" for r in cmp.runs], *[f"Δ {r}" for r in cmp.deltas.columns]]
+        rows = [[str(row[0]), *[_fixed(v, ".4f") for v in row[1:len(cmp.runs) + 1]],
+                 *["0" if v == 0 else _fixed(v, "+.4f") for v in row[len(cmp.runs) + 1:]]]
+                for row in per_query.itertuples(index=False)]
+        blocks.append(_aligned(header, rows))
+    table = cmp.table()
+    conf = f"{cmp.confidence * 100:g} % CI"
+    header = ["run", "scored", f"mean ndcg{at}", "delta", "W/T/L", "t-test p", "rand. p", conf, "effect",
+              "Holm p"]
+    rows = []
+    for run, r in table.iterrows():
+        figures = [str(run), f"{r['scored']}/{cmp.judged}", _fixed(r["mean"], ".4f")]
+        if run == cmp.baseline:
+            rows.append([*figures, "(baseline)", *[""] * 6])
+            continue
+        ci = f"[{_fixed(r['ci_low'], '+.4f')}, {_fixed(r['ci_high'], '+.4f')}]"
+        rows.append([*figures, _fixed(r["delta"], "+.4f"), f"{r['wins']}/{r['ties']}/{r['losses']}",
+                     _fixed(r["t_p"], ".4g"), _fixed(r["rand_p"], ".4g"), ci,
+                     _fixed(r["effect_size"], "+.3f"), _fixed(r["p_holm"], ".4g")])
+    blocks.append(_aligned(header, rows))
+    described = "".join(f"  {line}\n" for line in cmp.describe().splitlines())
+    blocks.append("How each figure was made:\n" + described)
+    return "\n".join(blocks)
+
+
+def _aligned(header: list[str], rows: list[list[str]]) -> str:
+    cells = [header, *rows]
+    width = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    return "".join(
+        "  ".join([row[0].ljust(width[0]), *(c.rjust(w) for c, w in zip(row[1:], width[1:], strict=True))])
+        .rstrip() + "\n"
+        for row in cells
+    )
+
+
+def main_compare(options: argparse.Namespace, say) -> None:
+    sys.stdout.write(compare(options, [options.file, *options.runs], say))
+    sys.stdout.flush()
