@@ -286,15 +286,16 @@ class Screen:
         compared = q in c.compared
         for name in c.names:
             column = COL_NDCG if name == c.doc_name else model.column_of("ndcg", name)
-            if model.index(row, column).data() != f"{ndcg.at[q, name]:.4f}":
-                out.append(f"query table NDCG of {name} for {q}: {model.index(row, column).data()!r}, "
-                           f"evaluate() says {ndcg.at[q, name]:.4f}")
+            shown = model.index(row, column).data()
+            if not _near(shown, ndcg.at[q, name]):
+                out.append(f"query table NDCG of {name} for {q}: {shown!r}, "
+                           f"evaluate() says {ndcg.at[q, name]:.6f}")
             if name != c.baseline:
                 d = ndcg.at[q, name] - base
-                want = "" if not compared else "0" if abs(d) <= 1e-9 else f"{d:+.4f}"
                 shown = model.index(row, model.column_of("delta", name)).data()
-                if shown != want:
-                    out.append(f"query table Δ {name} for {q}: {shown!r}, recomputed {want!r}")
+                tie = compared and abs(d) <= 1e-9
+                if (shown == "") == compared or (shown == "0") != tie or (compared and not _near(shown, d)):
+                    out.append(f"query table Δ {name} for {q}: {shown!r}, recomputed {d:+.6f}")
         deltas = (ndcg[c.focus] - ndcg[c.baseline]).loc[c.compared]
         deltas = deltas.where(deltas.abs() > 1e-9, 0.0)
         hist = panel.histogram
@@ -499,6 +500,14 @@ def expected_ndcg(table: pd.DataFrame, k: int, lst, config) -> float:
     dcg = float(table["dcg"].iloc[min(k, len(table)) - 1])
     _, idcg = dcg_idcg_at(grades, k, config, judged=pool)
     return dcg / idcg if idcg != 0 else 0.0
+
+
+def _near(shown: str, value: float) -> bool:
+    """A 4-decimal figure on screen stands for `value` (rounding noise of the last bits aside)."""
+    try:
+        return abs(float(shown) - value) <= 5.1e-5
+    except ValueError:
+        return False
 
 
 def _number(x: float) -> str:

@@ -300,7 +300,8 @@ class QueryTableModel(QAbstractTableModel):
     def _run_data(self, row: int, kind: str, j: int, role: int):
         if role == Qt.ItemDataRole.DisplayRole:
             if kind == "ndcg":
-                return f"{self._run_ndcg[row, j]:.4f}" if not np.isnan(self._run_ndcg[row, j]) else ""
+                value = self._run_ndcg[row, j]
+                return "" if np.isnan(value) else f"{round(value, 4) + 0.0:.4f}"  # never "-0.0000"
             d = self._delta[row, j]
             return "" if np.isnan(d) else ("0" if d == 0 else f"{d:+.4f}")
         if role == SORT_ROLE:

@@ -19,7 +19,7 @@ from ndcg_gui.qt.models.run_diff_model import DOWN_COLOR, UP_COLOR, RunDiffModel
 SAME_COLOR = QColor("#9ca3af")
 UNJUDGED_COLOR = QColor("#b45309")
 RELEVANT_FILL = QColor("#bbf7d0")
-PAD, GRADE_BOX, RANK_WIDTH, MIDDLE_MIN = 4, 22, 24, 56
+PAD, GRADE_BOX, RANK_WIDTH, MIDDLE_MIN = 4, 22, 22, 48
 
 
 class Entry(NamedTuple):

@@ -19,7 +19,7 @@ class RunScatter(pg.PlotWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent, background="w")
-        self.setMinimumSize(220, 220)
+        self.setMinimumSize(200, 200)
         plot = self.getPlotItem()
         plot.setMouseEnabled(x=False, y=False)  # a click picks a query; nothing pans or zooms
         plot.hideButtons()
