@@ -69,6 +69,7 @@ class ComparisonPane(QWidget):
         font.setPointSizeF(font.pointSizeF() * 0.85)
         self.method_text.setFont(font)
         self.method_text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.method_text.setTabChangesFocus(True)
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
@@ -105,6 +106,12 @@ class ComparisonPane(QWidget):
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setChildrenCollapsible(False)
+        for widget, name in ((self.baseline_combo, "Baseline run"),
+                             (self.focus_combo, "Run against the baseline"),
+                             (self.scatter, "NDCG of the baseline against the other run, per query"),
+                             (self.lines, "The open query in both runs, side by side"),
+                             (self.method_text, "How each figure was made")):
+            widget.setAccessibleName(name)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(choose)

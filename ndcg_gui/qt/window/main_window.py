@@ -183,6 +183,8 @@ class MainWindow(QMainWindow):
         self.main_splitter.addWidget(editor)
         # The metrics, and the run comparison's tab while runs are compared (no tab bar otherwise).
         self.right_tabs = QTabWidget(documentMode=True, tabBarAutoHide=True)
+        # Tab must not stop on the tab widget itself: its focus goes to a tab bar that is hidden.
+        self.right_tabs.setFocusPolicy(Qt.NoFocus)
         self.right_tabs.addTab(self.right_splitter, "NDCG at each rank")
         self.main_splitter.addWidget(self.right_tabs)
         self.main_splitter.setStretchFactor(0, 0)
