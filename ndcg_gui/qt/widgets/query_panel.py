@@ -44,6 +44,7 @@ from ndcg_gui.qt.models.query_model import (
 from ndcg_gui.qt.widgets.histogram import NdcgHistogram
 
 _TREATMENTS = [("count as 0", "zero"), ("leave out", "skip")]
+QUERY_WIDTH_COMPARING = 140
 
 
 class QueryPanel(QWidget):
@@ -282,6 +283,15 @@ class QueryPanel(QWidget):
         for column in range(FIXED_COLUMNS - int(comparing), self.model.columnCount()):
             name = str(self.model.headerData(column, Qt.Orientation.Horizontal))
             self.table.setColumnWidth(column, max(figure, header.fontMetrics().horizontalAdvance(name) + 20))
+        # While comparing, the ids are as wide as they need (at most QUERY_WIDTH_COMPARING): a
+        # stretched column shrinks only part of the way when the dock narrows, hiding the runs.
+        if comparing:
+            header.setSectionResizeMode(COL_QUERY, QHeaderView.ResizeMode.Interactive)
+            self.table.resizeColumnToContents(COL_QUERY)
+            width = min(self.table.columnWidth(COL_QUERY), QUERY_WIDTH_COMPARING)
+            self.table.setColumnWidth(COL_QUERY, width)
+        else:
+            header.setSectionResizeMode(COL_QUERY, QHeaderView.ResizeMode.Stretch)
 
     def _refilter(self, change) -> None:
         """Apply a filter change without opening another query: the table's current row moves when
