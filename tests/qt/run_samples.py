@@ -65,9 +65,8 @@ def document_judgments(document) -> pd.DataFrame:
 
 def open_run_ndcg(document) -> pd.Series:
     """NDCG@k of each judged query of the open run, each list (edits included) scored on its own
-    as the window shows it: by position, or by score with tied scores averaged under "average"
-    when the list has every score; against its judged pool, or (a list typed in, with no pool)
-    its own grades."""
+    as the window shows it: by position, neighbours with equal scores sharing their gains under
+    "average"; against its judged pool, or (a list typed in, with no pool) its own grades."""
     values = {}
     for query in document.queries():
         lst = document.list_for(query)
@@ -76,8 +75,11 @@ def open_run_ndcg(document) -> pd.Series:
             continue
         run = pd.DataFrame({"query": query, "doc": lst.docs.astype(str), "rank": range(1, len(lst) + 1)})
         ties = "file"
-        if document.ties == "average" and lst.scores is not None and not np.isnan(lst.scores).any():
-            run, ties = run.drop(columns="rank").assign(score=lst.scores), "average"
+        if document.ties == "average" and lst.scores is not None and len(lst):
+            # scikit-learn's averaging over the ties of the list as it stands: scores that keep
+            # its order and tie exactly the neighbours with equal scores (a missing one ties none).
+            changes = np.concatenate([[True], lst.scores[1:] != lst.scores[:-1]])
+            run, ties = run.drop(columns="rank").assign(score=-np.cumsum(changes).astype(float)), "average"
         qrels = pd.DataFrame({"query": query, "doc": list(judgments), "grade": list(judgments.values())})
         if not lst.has_pool:
             run, qrels = run.assign(grade=lst.grades), None
@@ -89,10 +91,9 @@ def ndcg_from_scratch(document, others: dict[str, Path], open_name: str) -> pd.D
     """Per-query NDCG@k of the open run and of other run files, against the document's
     judgments; a judged query a run returned nothing for scores 0."""
     qrels = document_judgments(document)
-    ties = "average" if document.ties == "average" else "trec"
     frame = pd.DataFrame({open_name: open_run_ndcg(document)})
     for name, path in others.items():
         run = read_run(path)[["query", "doc", "score"]]
-        frame[name] = evaluate(run, qrels, k=document.k, config=document.config, ties=ties)["ndcg"]
+        frame[name] = evaluate(run, qrels, k=document.k, config=document.config, ties=document.ties)["ndcg"]
     frame.index.name = "query"
     return frame

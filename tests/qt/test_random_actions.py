@@ -319,11 +319,14 @@ class Screen:
         if (ringed is not None) != (q in scatter.queries):
             out.append(f"scatter ring {ringed} for the open query {q}")
 
-        def ranked(name):  # the document's list as shown; another run by score, ties as trec_eval
+        def ranked(name):  # the document's list as shown; another run by score, ties by the rule
             if name == c.doc_name:
                 return [str(d) for d in doc.list_for(q).docs]
             f = runs[name]
-            return list(f[f["query"] == q].sort_values(["score", "doc"], ascending=[False, False])["doc"])
+            f = f[f["query"] == q]
+            if doc.ties == "file":  # tied scores in the file's order
+                return list(f.sort_values("score", ascending=False, kind="stable")["doc"])
+            return list(f.sort_values(["score", "doc"], ascending=[False, False])["doc"])  # trec_eval's
 
         a, b = ranked(c.baseline), ranked(c.focus)
         model = pane.diff_model

@@ -159,7 +159,7 @@ class RunComparison(QObject):
         own = self.document.list_for(query)
         if run == self._doc_name:
             return own
-        return _judged_by(self._runs[run], query, own.judgments())
+        return _judged_by(self._runs[run], query, own.judgments()).ties_ordered(self.document.ties)
 
     # ---- changing -----------------------------------------------------------------------------------
     def can_add(self) -> bool:
@@ -308,7 +308,7 @@ class RunComparison(QObject):
             if known:
                 shown = own.at[query, "ndcg"] if query in own.index else _ndcg_of(lst, doc)
                 rows[query] = {self._doc_name: float(shown)} | {
-                    run: _ndcg_of(_judged_by(ds, query, judgments), doc) for run, ds in self._runs.items()}
+                    run: _ndcg_of(self.list_for(run, query), doc) for run in self._runs}
         if not rows:
             return
         values = self._ndcg.to_numpy(copy=True)  # a new frame: readers may hold the old one
@@ -347,6 +347,7 @@ def _judged_by(dataset: Dataset, query: str, judgments: dict[str, float]) -> Ran
 
 
 def _ndcg_of(lst: RankedList, doc: Document) -> float:
-    """NDCG@k of one judged list as `Dataset.evaluate` scores it in the whole run."""
+    """NDCG@k of one judged list, its tied scores in the order of the tie rule in use, as
+    `Dataset.evaluate` scores it in the whole run."""
     result = Dataset.from_ranked_list(lst).evaluate(doc.k, doc.config, ties=doc.ties, missing="zero")
     return float(result["ndcg"].iloc[0]) if len(result) else 0.0
