@@ -1,0 +1,226 @@
+"""A file's bytes, read safely: path checks, binary detection, encoding, and finding a record's line.
+
+Readers parse the bytes with pandas' C engine (fast); when something is wrong they come back here
+to find the line as an editor counts it and the fields of that line, to say exactly what is wrong.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from ndcg_gui.core.errors import InputError, LoadCancelled
+
+Cancel = Callable[[], bool] | None
+Progress = Callable[[float], None] | None
+
+_CHUNK = 8 << 20
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_SPACES = re.compile(r"[ \t]+")
+_NOT_SPACE = re.compile(rb"\S")
+# Control bytes that never appear in a text table (tab, LF, VT, FF, CR and ESC-free text aside).
+_CONTROL = bytes(range(0, 9)) + bytes(range(14, 27)) + bytes(range(28, 32))
+
+
+@dataclass
+class Source:
+    """The bytes of one input file (UTF-8, or a single-byte encoding; BOM removed).
+
+    `bom` is the byte-order mark the file started with (b"" for none) and `file_encoding` the
+    encoding of the file itself: a UTF-16 file is converted to UTF-8 `data` when read, and a save
+    converts it back."""
+
+    path: Path
+    data: bytes
+    encoding: str
+    _text: str | None = None
+    bom: bytes = b""
+    file_encoding: str = ""
+    progress: Progress = None  # told the fraction of lines parsed so far
+    _lines: int | None = None
+    _done: float = 0.0
+
+    def parsed(self, rows: int) -> None:
+        """Report that `rows` records are parsed (for a loader's progress bar)."""
+        if self.progress is not None:
+            if self._lines is None:
+                self._lines = max(1, self.data.count(b"\n"))
+            self._done = max(self._done, min(1.0, rows / self._lines))  # a re-parse never goes back
+            self.progress(self._done)
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = self.data.decode(self.encoding)
+        return self._text
+
+    def head(self, size: int = 1 << 16) -> str:
+        """The first bytes as text (a broken multi-byte character at the cut is dropped)."""
+        return self.data[:size].decode(self.encoding, errors="ignore")
+
+    def error(self, message: str, line: int | None = None, column: int | None = None) -> InputError:
+        return InputError(message, self.path, line, column)
+
+    def records(
+        self, delimiter: str | None = None, comments: bool = False, blank_rows: bool = False
+    ) -> Iterator[tuple[int, list[str]]]:
+        """(line number, fields) of each record as pandas' C parser sees them: lines of only
+        spaces and tabs skipped (a tab counts when it is the delimiter), `#` lines skipped when
+        `comments`; `delimiter` None splits on runs of spaces and tabs. Quoted fields (which may
+        span lines) are honoured for a one-character delimiter. With `blank_rows` (a one-column
+        file, where an empty cell is a blank line) blank lines after the first record are records."""
+        for first, _last, fields in self.record_lines(delimiter, comments, blank_rows):
+            yield first, fields
+
+    def record_lines(
+        self, delimiter: str | None = None, comments: bool = False, blank_rows: bool = False
+    ) -> Iterator[tuple[int, int, list[str]]]:
+        """`records`, with the last line of each record too (a quoted field may span lines)."""
+        started = False
+        if delimiter is not None and '"' in self.text:
+            reader = csv.reader(io.StringIO(self.text, newline=""), delimiter=delimiter)
+            start = 1
+            for fields in reader:
+                line, start = start, reader.line_num + 1
+                if not fields or (len(fields) == 1 and is_blank(fields[0], delimiter)):
+                    if not (blank_rows and started):
+                        continue
+                    fields = [""]
+                started = True
+                yield line, reader.line_num, fields
+            return
+        for number, raw in enumerate(lines(self.text), start=1):
+            if is_blank(raw, delimiter):
+                if not (blank_rows and started):
+                    continue
+                yield number, number, [""]
+                continue
+            if comments and raw.lstrip(" \t").startswith("#"):
+                continue
+            started = True
+            yield number, number, (raw.split(delimiter) if delimiter is not None else split_whitespace(raw))
+
+    def record(
+        self, index: int, delimiter: str | None = None, comments: bool = False, blank_rows: bool = False
+    ) -> tuple[int | None, list[str]]:
+        """Line number and fields of record `index` (0-based, the header being record 0);
+        (None, []) if the count went past the end (a message then names no line)."""
+        for i, found in enumerate(self.records(delimiter, comments, blank_rows)):
+            if i == index:
+                return found
+        return None, []
+
+
+def lines(text: str) -> Iterator[str]:
+    """The lines of `text` (ended by \\n, \\r\\n or \\r), lazily: finding the first records of a
+    big file must not split all of it."""
+    pos, end = 0, len(text)
+    while pos < end:
+        match = LINE_BREAK.search(text, pos)
+        if match is None:
+            yield text[pos:]
+            return
+        yield text[pos:match.start()]
+        pos = match.end()
+
+
+def is_blank(line: str, delimiter: str | None = None) -> bool:
+    """True for a line pandas skips: only spaces and tabs (a tab delimiter is not blank)."""
+    return not line.strip(" " if delimiter == "\t" else " \t")
+
+
+def split_whitespace(line: str) -> list[str]:
+    """Fields split on runs of spaces and tabs, as pandas' `sep=r"\\s+"` does (not str.split,
+    which also splits on form feeds and Unicode spaces)."""
+    return [f for f in _SPACES.split(line) if f]
+
+
+def read_source(path: str | Path, cancel: Cancel = None, progress: Progress = None) -> Source:
+    """The file's bytes, or an `InputError` saying why they cannot be used as a text table."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError(f"file not found (looked in {path.resolve().parent})", path)
+    if path.is_dir():
+        raise InputError("is a folder, not a file", path)
+    try:
+        size = path.stat().st_size
+        chunks = []
+        with path.open("rb") as f:
+            while chunk := f.read(_CHUNK):
+                if cancel is not None and cancel():
+                    raise LoadCancelled(str(path))
+                chunks.append(chunk)
+                if progress is not None and size:
+                    progress(min(1.0, sum(map(len, chunks)) / size))
+        data = b"".join(chunks)
+    except PermissionError:
+        raise InputError("cannot be read: permission denied", path) from None
+    except OSError as exc:
+        raise InputError(f"cannot be read: {exc.strerror or exc}", path) from None
+    return decode(path, data)
+
+
+def decode(path: Path, data: bytes) -> Source:
+    """Pick the encoding: UTF-16 with a BOM, UTF-8 (BOM or not), else Windows-1252 / Latin-1."""
+    bom, file_encoding = b"", ""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        bom = data[:2]
+        file_encoding = "utf-16-le" if bom == codecs.BOM_UTF16_LE else "utf-16-be"
+        try:
+            data = data[2:].decode(file_encoding).encode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError("starts like UTF-16 text but is not valid UTF-16", path) from None
+    elif data.startswith(codecs.BOM_UTF8):
+        bom = codecs.BOM_UTF8
+        data = data[len(codecs.BOM_UTF8):]
+    if not _NOT_SPACE.search(data):  # (data.strip() would copy a big file)
+        raise InputError("the file is empty", path)
+    _check_text(path, data)
+    encoding = next((e for e in ("utf-8", "cp1252") if _decodes(data, e)), "latin-1")
+    # latin-1 decodes any byte: a wrong letter beats a refusal (and it writes every byte back).
+    return Source(path, data, encoding, bom=bom, file_encoding=file_encoding or encoding)
+
+
+def _decodes(data: bytes, encoding: str) -> bool:
+    """Whether `data` is valid in `encoding`, checked in pieces (decoding a big file at once
+    would hold a second copy of it as text)."""
+    if data.isascii():
+        return True
+    decoder = codecs.getincrementaldecoder(encoding)()
+    try:
+        with memoryview(data) as view:
+            for start in range(0, len(data), _CHUNK):
+                decoder.decode(view[start:start + _CHUNK])
+            decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _check_text(path: Path, data: bytes) -> None:
+    """Refuse binary files (spreadsheets, archives, images) with a message that says so."""
+    head = data[: 1 << 16]
+    nul = data.find(b"\x00")
+    controls = len(head) - len(head.translate(None, _CONTROL))
+    if nul >= 0 or controls > max(2, len(head) // 100):
+        hint = ""
+        if data.startswith(b"PK\x03\x04"):
+            hint = " (a zip archive, such as an .xlsx workbook: save it as CSV first)"
+        elif data.startswith(b"\xd0\xcf\x11\xe0"):
+            hint = " (an old Excel .xls workbook: save it as CSV first)"
+        line = data.count(b"\n", 0, nul if nul >= 0 else 0) + 1 if nul >= 0 else None
+        raise InputError(
+            f"is a binary file, not a text table{hint}; expected CSV/TSV text or a TREC run/qrels",
+            path,
+            line,
+        )
+
+
+def check_cancel(cancel: Cancel, path: Path) -> None:
+    if cancel is not None and cancel():
+        raise LoadCancelled(str(path))
