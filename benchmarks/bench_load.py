@@ -31,7 +31,7 @@ PYTHON = sys.executable
 _LOAD = """
 import json, sys, time
 t0 = time.perf_counter()
-from ndcg_gui.core.readers import load
+from ndcg_gui.core.reading import load
 t1 = time.perf_counter()
 dataset = load(*sys.argv[1:], need_grades=False)  # a run alone: read, every document unjudged
 t2 = time.perf_counter()
@@ -105,7 +105,7 @@ def main() -> None:
         print(f"files: {_lines(run):,} run lines ({run.stat().st_size / 1e6:.0f} MB), "
               f"{_lines(qrels):,} qrels lines ({qrels.stat().st_size / 1e6:.0f} MB), "
               f"CSV {csv.stat().st_size / 1e6:.0f} MB; made in {time.perf_counter() - t:.0f} s")
-        _, base, _ = measure_isolated([PYTHON, "-c", "import ndcg_gui.core.readers"])
+        _, base, _ = measure_isolated([PYTHON, "-c", "import ndcg_gui.core.reading"])
         print("\n1. Loading (each in a fresh process; peak memory = max RSS of that process;")
         print(f"   'x file' = (peak - {base:.0f} MB of a process that only imported the reader) / file size)")
         print(f"{'what':<26}{'seconds':>9}{'peak MB':>9}{'x file':>8}  details")

@@ -135,7 +135,7 @@ def _mb(value: float | None) -> str:
 # ---- 2. opening one query -----------------------------------------------------------------
 def bench_open_query(run: Path, qrels: Path) -> None:
     from ndcg_gui.core.config import MetricConfig
-    from ndcg_gui.core.readers import load
+    from ndcg_gui.core.reading import load
 
     dataset = load(run, qrels)
     config = MetricConfig.preset("trec_eval")
@@ -267,7 +267,7 @@ def bench_memory(run: Path, qrels: Path) -> None:
     import tracemalloc
 
     from ndcg_gui.core.config import MetricConfig
-    from ndcg_gui.core.readers import load
+    from ndcg_gui.core.reading import load
 
     tracemalloc.start()
     dataset = load(run, qrels)

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ndcg_gui.core import writers
-from ndcg_gui.core.readers import load
+from ndcg_gui.core.reading import load
+from ndcg_gui.core.writing import writers
 
 
 def make(folder: Path, queries: int, docs: int) -> tuple[Path, Path, Path]:

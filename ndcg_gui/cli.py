@@ -109,8 +109,8 @@ def _say(message: str) -> None:
 def export(options: argparse.Namespace) -> None:
     from ndcg_gui.core.config import DEFAULT_K
     from ndcg_gui.core.options import config_from_options
-    from ndcg_gui.core.readers import load
-    from ndcg_gui.core.writers import write_metrics_csv, write_summary_csv
+    from ndcg_gui.core.reading import load
+    from ndcg_gui.core.writing.writers import write_metrics_csv, write_summary_csv
 
     config, ties = config_from_options(options.preset, options.gain, options.discount)
     dataset = load(options.file, options.qrels)
@@ -148,7 +148,7 @@ def _note_left_out(dataset) -> None:
 
 def render(summary, k: int, form: str) -> str:
     """The per-query rows and the "all" row in one of `FORMATS`."""
-    from ndcg_gui.core.writers import fmt
+    from ndcg_gui.core.writing.writers import fmt
 
     rows = summary.to_dict("records")
     mean = {

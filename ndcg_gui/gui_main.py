@@ -66,8 +66,8 @@ def check(options: argparse.Namespace) -> str | None:
 
 def _is_trec_run(path: Path) -> bool:
     """Whether the start of `path` reads as a TREC run (any problem: not known, so no)."""
-    from ndcg_gui.core.readers import sniff
-    from ndcg_gui.core.source import decode
+    from ndcg_gui.core.reading import sniff
+    from ndcg_gui.core.reading.source import decode
 
     try:
         with path.open("rb") as f:

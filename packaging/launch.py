@@ -4,11 +4,11 @@ file in the background."""
 
 import sys
 
-from ndcg_gui.core.load_worker import WORKER_FLAG
+from ndcg_gui.core.reading.load_worker import WORKER_FLAG
 
 if __name__ == "__main__":
     if sys.argv[1:] == [WORKER_FLAG]:
-        from ndcg_gui.core.load_worker import main as worker
+        from ndcg_gui.core.reading.load_worker import main as worker
 
         sys.exit(worker())
     from ndcg_gui.gui_main import main

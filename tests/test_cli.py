@@ -157,7 +157,7 @@ def test_options_override_the_preset():
 
 
 def test_an_internal_error_is_one_line_too(tmp_path, files, monkeypatch, capsys):
-    import ndcg_gui.core.readers as readers
+    import ndcg_gui.core.reading as readers
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
@@ -172,7 +172,7 @@ def test_summary_without_k_has_the_windows_numbers(tmp_path):
     """No -k: the cut-off the window opens with (10), so the export and the query panel agree."""
     from ndcg_gui.assets import resource_path
     from ndcg_gui.core.config import DEFAULT_K
-    from ndcg_gui.core.readers import load
+    from ndcg_gui.core.reading import load
 
     out = tmp_path / "summary.csv"
     with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:

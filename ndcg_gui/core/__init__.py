@@ -13,10 +13,10 @@ from ndcg_gui.core.errors import InputError, LoadCancelled
 from ndcg_gui.core.evaluate import evaluate, mean_ndcg
 from ndcg_gui.core.metrics import dcg_idcg_at, discounts, gains, ndcg_at, per_rank
 from ndcg_gui.core.options import config_from_options
-from ndcg_gui.core.readers import load
+from ndcg_gui.core.reading import load
 from ndcg_gui.core.unjudged import judge_first, unjudged_band, unjudged_bounds
 from ndcg_gui.core.whatif import best_moves, move_effects
-from ndcg_gui.core.writers import (
+from ndcg_gui.core.writing.writers import (
     write_csv,
     write_metrics_csv,
     write_qrels,

@@ -246,7 +246,7 @@ def _score(run: Run, qrels: pd.DataFrame | None, k, config, ties) -> pd.DataFram
     # missing="zero" always: the frame then says which judged queries the run left empty, and
     # compare_runs decides about them once for all runs.
     if isinstance(run, Dataset):
-        dataset = run if qrels is None else dataclasses.replace(run, qrels=qrels)
+        dataset = run if qrels is None else run.with_qrels(qrels)  # (the one join of these lists)
         return dataset.evaluate(k, config, ties=ties, missing="zero")
     return evaluate(run, qrels, k=k, config=config, ties=ties, missing="zero")
 

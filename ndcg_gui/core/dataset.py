@@ -1,8 +1,11 @@
 """What a loaded file holds: ranked lists of one or many queries, and the judged pool when known.
 
 `Dataset.run` keeps every query's rows together (queries in order of first appearance) and each
-query's rows in ranked order, so one query's list is a slice: `ranked_list` is a few array slices
-whatever the size of the file.
+query's rows in ranked order, with each row's grade: the loader joined run and judgments and
+ranked the rows once (`core.reading.join`, `core.reading.order`), so scoring is arithmetic on
+these arrays and one query's list is a slice, whatever the size of the file. Ids are held as Arrow
+text (pandas' Arrow-backed `str` columns): a loaded file makes no Python string per row; a list
+becomes Python strings when it is asked for (`ranked_list`).
 """
 
 from __future__ import annotations
@@ -14,54 +17,46 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from ndcg_gui.core.config import MetricConfig, TiesName
-from ndcg_gui.core.evaluate import evaluate as evaluate_frame
-from ndcg_gui.core.file_format import FileFormat
+from ndcg_gui.core.evaluate import MISSING, TIES, Pool, score_ranked, sorted_union
+from ndcg_gui.core.metrics import check_k
 from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.reading.file_format import FileFormat
+from ndcg_gui.core.reading.ids import Groups, labels, strings
+from ndcg_gui.core.reading.join import lookup
 
-Kind = Literal["csv", "trec_run", "qrels", "typed"]
+# What a dataset was read from: a text table, a TREC run or qrels, typed in, or a columnar file
+# (which Save does not write back: the window saves it through Save As, as CSV or a run).
+Kind = Literal["csv", "trec_run", "qrels", "typed", "parquet", "feather", "jsonl"]
 ORIGIN = "_origin"  # column of `Dataset.run` / `Dataset.qrels`: the row's record in the loaded file
 SUMMARY_COLUMNS = ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
 
 
-def group_codes(values: np.ndarray) -> tuple[np.ndarray, list]:
-    """Integer code of each value (numbered by first appearance) and the distinct values.
-
-    Fast path for values already grouped (each query's rows together, as files usually have
-    them): comparing neighbours is much cheaper than hashing millions of strings."""
-    n = len(values)
-    if n == 0:
-        return np.zeros(0, np.int64), []
-    change = np.empty(n, bool)
-    change[0] = True
-    change[1:] = values[1:] != values[:-1]
-    labels = values[change].tolist()
-    if len(set(labels)) == len(labels):
-        return np.cumsum(change, dtype=np.int64) - 1, labels
-    codes, uniques = pd.factorize(values, sort=False)
-    return codes.astype(np.int64), list(uniques)
+def _text_dtype():
+    try:  # pandas >= 2.3: text held in Arrow, NaN for missing (pandas 3's default `str`)
+        return pd.StringDtype("pyarrow", na_value=np.nan)
+    except (TypeError, ImportError):
+        return object
 
 
-def _groups(queries: np.ndarray) -> tuple[np.ndarray, list[str], dict[str, tuple[int, int]], np.ndarray]:
-    """Stable order that puts each query's rows together (first appearance first), the queries,
-    their row slices in that order, and the query code of each row."""
-    codes, uniques = group_codes(queries)
-    if len(codes) and (np.diff(codes) < 0).any():
-        order = np.argsort(codes, kind="stable")
-    else:
-        order = np.arange(len(codes))
-    counts = np.bincount(codes, minlength=len(uniques)) if len(codes) else np.zeros(0, np.int64)
-    ends = np.cumsum(counts)
-    names = [str(q) for q in uniques]
-    slices = {q: (int(e - c), int(e)) for q, c, e in zip(names, counts, ends, strict=True)}
-    return order, names, slices, codes
+TEXT = _text_dtype()
+
+
+def text_column(values) -> pd.Series:
+    """Ids or cells as a text column held in Arrow (from an Arrow string array without a copy)."""
+    if isinstance(values, pa.Array | pa.ChunkedArray):
+        if TEXT is not object and (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
+            return values.to_pandas()
+        values = labels(values if isinstance(values, pa.Array) else values.combine_chunks())
+    return pd.Series(np.asarray(values, dtype=object), dtype=TEXT)
 
 
 def _frame(query, doc, grade, score=None, origin=None, extras=None) -> pd.DataFrame:
     columns = {
-        "query": np.asarray(query, dtype=object),
-        "doc": np.asarray(doc, dtype=object),
+        "query": text_column(query),
+        "doc": text_column(doc),
         "grade": np.asarray(grade, dtype=float),
     }
     if score is not None:
@@ -69,8 +64,19 @@ def _frame(query, doc, grade, score=None, origin=None, extras=None) -> pd.DataFr
     if origin is not None:
         columns[ORIGIN] = np.asarray(origin, dtype=np.int64)
     for name, values in (extras or {}).items():
-        columns[name] = np.asarray(values, dtype=object)
+        columns[name] = text_column(values)
     return pd.DataFrame(columns)
+
+
+def _grouped(frame: pd.DataFrame, what: str) -> tuple[pd.DataFrame, Groups]:
+    """`frame` with each query's rows together (first appearance first, stable) and its groups."""
+    groups = Groups.of(strings(frame["query"], f"{what} query"))
+    if groups.starts is None:
+        order = np.argsort(groups.codes, kind="stable")
+        frame = frame.iloc[order]
+        groups = Groups(groups.codes[order], groups.labels, groups.sizes,
+                        np.cumsum(groups.sizes) - groups.sizes)
+    return frame.reset_index(drop=True), groups
 
 
 def _list_frame(
@@ -89,7 +95,8 @@ def _list_frame(
 class Dataset:
     """Ranked lists and (optionally) the judged pool, as loaded from files or typed in.
 
-    run    columns query (str), doc (str), grade (float, NaN = unjudged) and optionally score;
+    run    columns query (str), doc (str), grade (float, NaN = unjudged: the grade the list holds,
+           the one scored; `with_qrels` judges the lists anew) and optionally score;
            each query's rows together and in ranked order (the order was settled when loading:
            by rank, else by score with trec_eval's tie rule, else file order). Read from a file,
            also `_origin` (the row's record in the file, -1 for a row added since) and one text
@@ -117,36 +124,39 @@ class Dataset:
     _pool: dict[str, tuple[int, int]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        run = self.run
-        order, queries, slices, _ = _groups(run["query"].to_numpy(dtype=object))
-        if not np.array_equal(order, np.arange(len(order))):
-            run = run.iloc[order]
-        run = run.reset_index(drop=True)
+        run, groups = _grouped(self.run, "run")
         object.__setattr__(self, "run", run)
+        object.__setattr__(self, "_groups", groups)
+        names = [str(q) for q in groups.labels]
+        starts = groups.starts if groups.starts is not None else np.zeros(0, np.int64)
+        slices = {q: (int(a), int(a + n)) for q, a, n in zip(names, starts, groups.sizes, strict=True)}
         object.__setattr__(self, "_slices", slices)
         pool: dict[str, tuple[int, int]] = {}
-        all_queries = list(queries)
+        all_queries = list(names)
+        pool_groups = None
         if self.qrels is not None:
-            qrels = self.qrels
-            q_order, q_names, pool, _ = _groups(qrels["query"].to_numpy(dtype=object))
-            if not np.array_equal(q_order, np.arange(len(q_order))):
-                qrels = qrels.iloc[q_order]
-            object.__setattr__(self, "qrels", qrels.reset_index(drop=True))
+            qrels, pool_groups = _grouped(self.qrels, "qrels")
+            object.__setattr__(self, "qrels", qrels)
+            pool_names = [str(q) for q in pool_groups.labels]
+            pool_starts = pool_groups.starts if pool_groups.starts is not None else np.zeros(0, np.int64)
+            pool = {q: (int(a), int(a + n)) for q, a, n in zip(pool_names, pool_starts, pool_groups.sizes,
+                                                                strict=True)}
             known = set(all_queries)
-            all_queries += [q for q in q_names if q not in known]
+            all_queries += [q for q in pool_names if q not in known]
+        object.__setattr__(self, "_pool_groups", pool_groups)
         object.__setattr__(self, "_pool", pool)
         object.__setattr__(self, "_queries", all_queries)
-        # Arrays sliced by ranked_list: converted once, not per call.
-        object.__setattr__(self, "_docs", run["doc"].to_numpy(dtype=object))
+        # Arrays sliced by ranked_list: converted once, not per call (ids stay Arrow text).
+        object.__setattr__(self, "_docs", strings(run["doc"], "run doc"))
         object.__setattr__(self, "_grades", run["grade"].to_numpy(dtype=float))
         scores = run["score"].to_numpy(dtype=float) if "score" in run else None
         object.__setattr__(self, "_scores", scores)
         object.__setattr__(self, "extra_columns", tuple(self.extra_columns))
-        object.__setattr__(self, "_extras", {n: run[n].to_numpy(dtype=object) for n in self.extra_columns})
+        object.__setattr__(self, "_extras", {n: _cells(run[n]) for n in self.extra_columns})
         object.__setattr__(self, "_origin", run[ORIGIN].to_numpy(np.int64) if ORIGIN in run else None)
         object.__setattr__(self, "edited", frozenset(self.edited))
         if self.qrels is not None:
-            object.__setattr__(self, "_pool_docs", self.qrels["doc"].to_numpy(dtype=object))
+            object.__setattr__(self, "_pool_docs", strings(self.qrels["doc"], "qrels doc"))
             object.__setattr__(self, "_pool_grades", self.qrels["grade"].to_numpy(dtype=float))
 
     # ---- reading ----------------------------------------------------------------------------
@@ -177,14 +187,15 @@ class Dataset:
         if query not in self._slices and query not in self._pool:
             raise KeyError(f"no query {query!r}")
         start, stop = self._slices.get(query, (0, 0))
-        docs = self._docs[start:stop]
+        docs = _texts(self._docs, start, stop)
         unretrieved: dict[str, float] = {}
         if self.qrels is not None and query in self._pool:
             a, b = self._pool[query]
             listed = set(docs.tolist())
             unretrieved = {
                 d: g
-                for d, g in zip(self._pool_docs[a:b].tolist(), self._pool_grades[a:b].tolist(), strict=True)
+                for d, g in zip(_texts(self._pool_docs, a, b).tolist(), self._pool_grades[a:b].tolist(),
+                                strict=True)
                 if d not in listed
             }
         return RankedList(
@@ -194,7 +205,7 @@ class Dataset:
             query=query,
             unretrieved=unretrieved,
             has_pool=self.qrels is not None,
-            extras={name: values[start:stop] for name, values in self._extras.items()},
+            extras={name: _texts(values, start, stop) for name, values in self._extras.items()},
             origin=None if self._origin is None else self._origin[start:stop],
         )
 
@@ -247,6 +258,20 @@ class Dataset:
             )
         return replace(self, run=run, qrels=qrels, extra_columns=extras, edited=self.edited | changed)
 
+    def with_qrels(self, qrels: pd.DataFrame | None) -> Dataset:
+        """The same lists judged by other qrels (columns query, doc, grade): each row's grade is
+        looked up in them (the loader's join, done here once), and they become the pool. With
+        None, every row is unjudged and the pool unknown."""
+        if qrels is None:
+            return replace(self, run=self.run.assign(grade=np.nan), qrels=None)
+        pool, pool_groups = _grouped(qrels[["query", "doc", "grade"]], "qrels")
+        index = {str(q): i for i, q in enumerate(self._groups.labels)}
+        table = np.array([index.setdefault(str(q), len(index)) for q in pool_groups.labels], np.int64)
+        pool_codes = table[pool_groups.codes] if len(pool_groups.codes) else pool_groups.codes
+        grade = lookup(self._groups.codes, self._docs, pool_codes, strings(pool["doc"], "qrels doc"),
+                       pool["grade"].to_numpy(dtype=float))
+        return replace(self, run=self.run.assign(grade=grade), qrels=pool)
+
     def _pool_frame(self, query: str, rl: RankedList) -> pd.DataFrame:
         """The judgments of an edited list (judged rows, then unretrieved), each with the record
         it had in the qrels file when the document was judged there."""
@@ -256,7 +281,7 @@ class Dataset:
         origin = None
         if ORIGIN in self.qrels:
             a, b = self._pool.get(query, (0, 0))
-            records = dict(zip(self._pool_docs[a:b].tolist(), self.qrels[ORIGIN].iloc[a:b].tolist(),
+            records = dict(zip(_texts(self._pool_docs, a, b).tolist(), self.qrels[ORIGIN].iloc[a:b].tolist(),
                                strict=True))
             origin = [records.get(d, -1) for d in docs]
         return _frame([query] * len(docs), docs, grades, origin=origin)
@@ -281,38 +306,41 @@ class Dataset:
         ties: TiesName = "trec",
         missing: str = "zero",
     ) -> pd.DataFrame:
-        """`core.evaluate` of every query, in the order the lists hold (see `Dataset.run`).
+        """`core.evaluate`'s table of every query, scored in the order the lists hold (see
+        `Dataset.run`), with the grades they hold: nothing is joined or ordered again.
 
         The order was settled when loading (tied scores by trec_eval's rule), so "trec" and "file"
         both score the lists as they stand; "average" gives neighbours with equal scores their mean
         gain (scikit-learn) when every row has a score: the ties of each list as it stands, so an
-        edited list is scored in its own order.
+        edited list is scored in its own order; "file" puts tied neighbours in the order of the file
+        they came from (a row added since, last).
         """
-        run = self.run[["query", "doc", "grade"]]
-        if ties == "average" and self.has_scores and not self.run["score"].isna().any():
-            scores = self.run["score"].to_numpy(dtype=float)
-            queries = run["query"].to_numpy()
+        config = config or MetricConfig()
+        k = check_k(k)
+        if ties not in TIES:
+            raise ValueError(f"ties must be one of {', '.join(TIES)}, not {ties!r}")
+        if missing not in MISSING:
+            raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
+        groups, pool_groups = self._groups, self._pool_groups
+        labels = [groups.labels] + ([pool_groups.labels] if pool_groups is not None else [])
+        queries, to_query = sorted_union(*labels)
+        codes, grade, tie_key, scores = groups.codes, self._grades, None, self._scores
+        if ties == "average" and scores is not None and not np.isnan(scores).any():
+            tie_key = scores  # `score_ranked` averages runs of equal neighbours, in the held order
+        elif ties == "file" and scores is not None and self._origin is not None:
             new_run = np.ones(len(scores), bool)
-            new_run[1:] = (scores[1:] != scores[:-1]) | (queries[1:] != queries[:-1])
-            run = run.assign(score=-np.cumsum(new_run).astype(float))  # keeps the order, ties neighbours
+            new_run[1:] = (scores[1:] != scores[:-1]) | (codes[1:] != codes[:-1])
+            origin = np.where(self._origin < 0, np.iinfo(np.int64).max, self._origin)
+            order = np.lexsort((origin, np.cumsum(new_run)))
+            codes, grade = codes[order], grade[order]
+        row_query = to_query[0][codes]
+        if pool_groups is not None:
+            pool = Pool(to_query[1][pool_groups.codes], self._pool_grades, judged=True)
         else:
-            position = np.arange(len(run))
-            if ties == "file" and self.has_scores and self._origin is not None:
-                # Tied neighbours in the order of the file they came from (a row added since last).
-                scores = self.run["score"].to_numpy(dtype=float)
-                queries = run["query"].to_numpy()
-                new_run = np.ones(len(scores), bool)
-                new_run[1:] = (scores[1:] != scores[:-1]) | (queries[1:] != queries[:-1])
-                origin = np.where(self._origin < 0, np.iinfo(np.int64).max, self._origin)
-                order = np.lexsort((origin, np.cumsum(new_run)))
-                position = np.empty(len(order), np.int64)
-                position[order] = np.arange(len(order))
-            rank = position.copy()
-            for a, b in self._slices.values():
-                rank[a:b] -= a
-            run = run.assign(rank=rank + 1)
-            ties = "file"
-        return evaluate_frame(run, self.qrels, k=k, config=config, ties=ties, missing=missing)
+            pool = Pool(to_query[0][groups.codes], self._grades, judged=False)
+        n_retrieved = np.zeros(len(queries), np.int64)
+        n_retrieved[to_query[0]] = groups.sizes
+        return score_ranked(queries, row_query, grade, n_retrieved, pool, k, config, missing, tie_key)
 
     def summary(
         self, k: int | None, config: MetricConfig | None = None, ties: TiesName = "trec"
@@ -334,3 +362,13 @@ class Dataset:
             },
             columns=SUMMARY_COLUMNS,
         )
+
+
+def _cells(values: pd.Series) -> pa.Array:
+    """A text column as Arrow (missing cells as empty text)."""
+    return strings(values.fillna(""), "cells")
+
+
+def _texts(values: pa.Array, start: int, stop: int) -> np.ndarray:
+    """Rows start..stop-1 of an Arrow text array as a numpy array of `str`."""
+    return labels(values.slice(start, stop - start))

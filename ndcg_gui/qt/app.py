@@ -107,7 +107,7 @@ def apply_options(window: MainWindow, options: argparse.Namespace) -> str | None
 
 def open_example(window: MainWindow) -> None:
     """The worked example E1 (grades 3 2 3 0 1), so the first screen already means something."""
-    from ndcg_gui.core.readers import load
+    from ndcg_gui.core.reading import load
 
     with resource_path(EXAMPLE) as path:
         dataset = load(path)

@@ -93,7 +93,7 @@ def test_loaded_datasets_are_scored_as_loaded():
     a = compare_runs(datasets, qrels_only, k=10, samples=100)
     b = compare_runs(RUNS, QRELS, k=10, samples=100)
     pd.testing.assert_frame_equal(a.per_query, b.per_query)
-    own = compare_runs({n: Dataset(d.run, QRELS) for n, d in datasets.items()}, None, k=10, samples=100)
+    own = compare_runs({n: d.with_qrels(QRELS) for n, d in datasets.items()}, None, k=10, samples=100)
     pd.testing.assert_frame_equal(own.per_query, b.per_query)
 
 

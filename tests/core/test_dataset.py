@@ -11,7 +11,7 @@ from ndcg_gui.core.config import PRESETS, MetricConfig
 from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.metrics import ndcg_at
 from ndcg_gui.core.ranked_list import RankedList
-from ndcg_gui.core.readers import load
+from ndcg_gui.core.reading import load
 
 
 def random_dataset(seed: int, pool: bool) -> Dataset:
@@ -106,7 +106,7 @@ def test_summary_in_query_order_with_the_issue_columns():
 
 
 def test_a_runs_tag_is_kept_through_edits_and_written_again(tmp_path):
-    from ndcg_gui.core.writers import write_trec_run
+    from ndcg_gui.core.writing.writers import write_trec_run
 
     src = tmp_path / "in.run"
     src.write_text("# comment\nq1 Q0 a 1 3.5 myrun\nq1 Q0 b 2 2.5 myrun\n")

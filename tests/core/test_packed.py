@@ -8,8 +8,8 @@ import pytest
 
 from ndcg_gui.assets import resource_path
 from ndcg_gui.core.dataset import Dataset
-from ndcg_gui.core.packed import CHUNK, pack, unpack
-from ndcg_gui.core.readers import load
+from ndcg_gui.core.reading import load
+from ndcg_gui.core.reading.packed import CHUNK, pack, unpack
 
 
 def assert_same(a: Dataset, b: Dataset) -> None:

@@ -10,9 +10,9 @@ import pytest
 
 from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.packed import pack, unpack
-from ndcg_gui.core.readers import load
-from ndcg_gui.core.writers import write_csv
+from ndcg_gui.core.reading import load
+from ndcg_gui.core.reading.packed import pack, unpack
+from ndcg_gui.core.writing.writers import write_csv
 
 
 def write(tmp_path, text, name):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ndcg_gui.core.readers import load
+from ndcg_gui.core.reading import load
 
 
 def write(tmp_path, text: str | bytes, name: str = "ranking.csv"):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.errors import InputError, LoadCancelled
-from ndcg_gui.core.readers import load
+from ndcg_gui.core.reading import load
 
 
 def write(tmp_path, text: str | bytes, name: str = "ranking.csv") -> Path:

@@ -11,7 +11,7 @@ from pytrec_child import evaluate as pytrec_evaluate
 
 from ndcg_gui.core.config import PRESETS
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.readers import load
+from ndcg_gui.core.reading import load
 
 RUN = """\
 # produced by a test
@@ -150,10 +150,10 @@ def test_ties_between_very_long_ids(tmp_path):
 
 
 def test_hash_collisions_fall_back_to_exact_matching(tmp_path, monkeypatch):
-    from ndcg_gui.core import readers
+    from ndcg_gui.core.reading import join
 
     # Every id hashes alike: each match must be confirmed on the strings, and is not.
-    monkeypatch.setattr(readers, "_hash_bytes", lambda raw: np.zeros(len(raw), np.int64))
+    monkeypatch.setattr(join, "hash_strings", lambda ids: np.zeros(len(ids), np.uint64))
     dataset = load(write(tmp_path, RUN, "run.txt"), write(tmp_path, QRELS, "qrels.txt"))
     assert np.array_equal(dataset.ranked_list("301").grades, [0.0, np.nan, 2.0], equal_nan=True)
     with pytest.raises(InputError, match=r'run\.txt:3: document "a" is listed twice'):
@@ -161,11 +161,11 @@ def test_hash_collisions_fall_back_to_exact_matching(tmp_path, monkeypatch):
 
 
 def test_a_hash_match_between_different_ids_is_not_a_judgment(tmp_path, monkeypatch):
-    from ndcg_gui.core import readers
+    from ndcg_gui.core.reading import join
 
     # Ids hash by their last byte: run "d2" and judged "e2" collide, but are different documents.
-    monkeypatch.setattr(readers, "_hash_bytes", lambda raw: np.array([r[-1:] for r in raw.tolist()]).view(
-        np.uint8).astype(np.int64))
+    monkeypatch.setattr(join, "hash_strings", lambda ids: np.array(
+        [ord(d[-1]) for d in ids.to_pylist()], np.uint64))
     dataset = load(write(tmp_path, RUN, "run.txt"), write(tmp_path, "301 0 e2 3\n301 0 d1 1\n", "q.txt"))
     rl = dataset.ranked_list("301")
     assert list(rl.docs) == ["d3", "d2", "d1"]
@@ -177,7 +177,7 @@ def test_trec_evals_own_truncated_run_loads():
     """results.trunc (trec_eval's test data) has extra trailing fields on its first line."""
     from pathlib import Path
 
-    from ndcg_gui.core.readers import load
+    from ndcg_gui.core.reading import load
 
     folder = Path(__file__).resolve().parents[1] / "data" / "trec_eval"
     ds = load(folder / "results.trunc", folder / "qrels.test")
@@ -185,7 +185,7 @@ def test_trec_evals_own_truncated_run_loads():
 
 
 def test_extra_fields_on_the_first_line_are_ignored(tmp_path):
-    from ndcg_gui.core.readers import load
+    from ndcg_gui.core.reading import load
 
     path = tmp_path / "x.run"
     path.write_text("q1 Q0 d1 1 2.0 tag junk\nq1 Q0 d2 2 1.0 tag\n")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from ndcg_gui.core import edits
-from ndcg_gui.core.readers import load
+from ndcg_gui.core.reading import load
 from ndcg_gui.core.recovery import read_recovery, write_recovery
 from ndcg_gui.core.workspace import FileRef, Workspace
 

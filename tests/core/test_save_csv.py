@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui.core.readers import load
-from ndcg_gui.core.writers import write_csv
+from ndcg_gui.core.reading import load
+from ndcg_gui.core.writing.writers import write_csv
 
 VARIANTS = {
     "comma": b"doc,grade\na,3\nb,2\nc,0\n",

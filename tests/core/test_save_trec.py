@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui.core.readers import load
-from ndcg_gui.core.writers import write_qrels, write_trec_run
+from ndcg_gui.core.reading import load
+from ndcg_gui.core.writing.writers import write_qrels, write_trec_run
 
 RUNS = {
     "spaces": "301 Q0 a 1 3.5 sys\n301 Q0 b 2 2.25 sys\n302 Q0 c 1 9 sys\n302 Q0 d 2 8 sys\n",

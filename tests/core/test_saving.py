@@ -8,11 +8,11 @@ import stat
 
 import pytest
 
-from ndcg_gui.core import writers
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.ranked_list import RankedList
-from ndcg_gui.core.readers import load
-from ndcg_gui.core.saving import JudgmentTarget, backup_copy, judgment_targets
+from ndcg_gui.core.reading import load
+from ndcg_gui.core.writing import writers
+from ndcg_gui.core.writing.saving import JudgmentTarget, backup_copy, judgment_targets
 
 
 @pytest.fixture

@@ -123,7 +123,7 @@ def test_histogram_of_nothing_is_empty_bins():
 @pytest.fixture(scope="module")
 def sample():
     from ndcg_gui.assets import resource_path
-    from ndcg_gui.core.readers import load
+    from ndcg_gui.core.reading import load
 
     with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
         return load(run, qrels)

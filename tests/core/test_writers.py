@@ -11,12 +11,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui.core import writers
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.ranked_list import RankedList
-from ndcg_gui.core.readers import load
+from ndcg_gui.core.reading import load
+from ndcg_gui.core.writing import writers
 
 _SETTINGS = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -174,8 +174,8 @@ def test_summary_csv_lists_judged_queries_without_results(tmp_path):
 
 
 def test_a_reordered_query_gets_new_scores_and_the_others_keep_theirs(tmp_path):
-    from ndcg_gui.core.readers import load
-    from ndcg_gui.core.writers import write_trec_run
+    from ndcg_gui.core.reading import load
+    from ndcg_gui.core.writing.writers import write_trec_run
 
     src = tmp_path / "in.run"
     src.write_text("q1 Q0 a 1 3.5 r\nq1 Q0 b 2 2.25 r\nq2 Q0 c 1 9 r\nq2 Q0 d 2 8 r\n")

@@ -48,9 +48,9 @@ def test_bundle_reads_big_files_in_its_own_worker_process(bundle, tmp_path):
     import pickle
 
     from ndcg_gui.assets import resource_path
-    from ndcg_gui.core.load_worker import WORKER_FLAG, read_message
-    from ndcg_gui.core.packed import unpack
-    from ndcg_gui.core.readers import load
+    from ndcg_gui.core.reading import load
+    from ndcg_gui.core.reading.load_worker import WORKER_FLAG, read_message
+    from ndcg_gui.core.reading.packed import unpack
 
     with resource_path("examples/sample.run") as run_path, resource_path("examples/sample.qrels") as qrels:
         request = pickle.dumps({"path": str(run_path), "qrels": str(qrels), "then": None})

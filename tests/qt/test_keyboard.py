@@ -10,7 +10,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from ndcg_gui.assets import resource_path
-from ndcg_gui.core.readers import load
+from ndcg_gui.core.reading import load
 
 # The offscreen platform cannot raise windows, grab the keyboard (the file dialog's completer) or
 # propagate size hints: its limits, not our warnings.

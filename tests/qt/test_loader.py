@@ -11,7 +11,7 @@ import pytest
 
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.errors import InputError, LoadCancelled
-from ndcg_gui.core.readers import load
+from ndcg_gui.core.reading import load
 from ndcg_gui.core.summary import score
 from ndcg_gui.qt.document.loader import PROCESS_THRESHOLD, BackgroundLoader
 from ndcg_gui.qt.widgets.load_progress import LoadProgress
@@ -243,6 +243,6 @@ def test_a_frozen_bundle_starts_itself_as_the_worker(monkeypatch):
 
     from ndcg_gui.core import load_worker
 
-    assert load_worker.command() == [sys.executable, "-m", "ndcg_gui.core.load_worker"]
+    assert load_worker.command() == [sys.executable, "-m", "ndcg_gui.core.reading.load_worker"]
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     assert load_worker.command() == [sys.executable, load_worker.WORKER_FLAG]

@@ -162,7 +162,7 @@ def test_save_writes_the_edited_list_and_clears_the_modified_mark(window, tmp_pa
     assert not window.isWindowModified()
     assert window.document.is_clean()
     assert "out.csv" in window.windowTitle()
-    from ndcg_gui.core.readers import load
+    from ndcg_gui.core.reading import load
 
     assert load(path).ranked_list(load(path).queries()[0]).grades.tolist() == [3, 3, 2, 1, 0]
 

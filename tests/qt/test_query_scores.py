@@ -6,7 +6,7 @@ import pytest
 
 from ndcg_gui.assets import resource_path
 from ndcg_gui.core.config import MetricConfig
-from ndcg_gui.core.readers import load
+from ndcg_gui.core.reading import load
 from ndcg_gui.core.summary import score
 from ndcg_gui.qt.document import query_scores
 from ndcg_gui.qt.document.document import Document

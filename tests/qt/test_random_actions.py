@@ -37,7 +37,7 @@ from ndcg_gui.core import edits
 from ndcg_gui.core.compare import paired_summary
 from ndcg_gui.core.evaluate import evaluate
 from ndcg_gui.core.metrics import dcg_idcg_at, ndcg_at, per_rank
-from ndcg_gui.core.readers import load
+from ndcg_gui.core.reading import load
 from ndcg_gui.core.run_diff import delta_line
 from ndcg_gui.qt.document.comparison import SAMPLES, SEED
 from ndcg_gui.qt.models.query_model import COL_NDCG, FIXED_COLUMNS

@@ -1,7 +1,8 @@
 """CSV/TSV ranked lists: delimiter and header detected, column names matched by common aliases.
 
-Parsing is pandas' C engine with every cell read as text; numbers are then converted column-wise,
-so a bad cell is found by a vectorised check and reported with its line and column.
+The first records (header, delimiter, roles) are read in Python; the rows are parsed by pyarrow's
+CSV reader (ids straight into Arrow arrays, numbers as floats). Anything wrong is then located by
+walking the records (`Source.records`), so a message names its line and column.
 """
 
 from __future__ import annotations
@@ -12,10 +13,23 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pa_csv
 
 from ndcg_gui.core.errors import shown
-from ndcg_gui.core.source import LINE_BREAK, Cancel, Source, check_cancel, is_blank, lines, split_whitespace
+from ndcg_gui.core.reading.ids import whole
+from ndcg_gui.core.reading.number_text import to_floats
+from ndcg_gui.core.reading.rows import Rows
+from ndcg_gui.core.reading.source import (
+    LINE_BREAK,
+    Cancel,
+    Source,
+    check_cancel,
+    is_blank,
+    lines,
+    split_whitespace,
+)
 
 ALIASES: dict[str, tuple[str, ...]] = {
     "query": ("query", "qid", "query_id", "topic"),
@@ -26,9 +40,9 @@ ALIASES: dict[str, tuple[str, ...]] = {
 }
 DELIMITERS = (",", "\t", ";")
 _NAMES = {"\t": "tab", ",": "comma", ";": "semicolon", None: "whitespace"}
-_CHUNK_ROWS = 500_000
-# A cell the writer protected against spreadsheet formulas: one quote added before = + - @.
-_PROTECTED = re.compile(r"^'(?='*[=+\-@])")
+_HEAD = 1 << 20
+_BLANKS = re.compile(rb"[ \t]+")
+_EDGE_SPACE = re.compile(rb"(?:(?<=[\r\n])|\A) | (?=[\r\n]|\Z)")
 
 
 def detect_delimiter(source: Source) -> str | None:
@@ -61,7 +75,7 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _header_roles(fields: list[str]) -> dict[str, int] | None:
+def header_roles(fields: list[str]) -> dict[str, int] | None:
     """Role → column index when the first record is a header (some name is an alias), else None."""
     # "Doc ID", "doc-id" and "doc_id" are one name.
     names = [re.sub(r"[ \-]+", "_", f.strip().strip("\ufeff").lower()) for f in fields]
@@ -94,30 +108,27 @@ class CsvLayout:
     blank_rows: bool = False
 
 
-def read_csv(source: Source, need_grade: bool, cancel: Cancel = None) -> pd.DataFrame:
-    """`read_table`'s rows."""
-    return read_table(source, need_grade, cancel)[0]
-
-
-def read_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple[pd.DataFrame, CsvLayout]:
-    """Columns query, doc, grade (float, NaN unjudged), and score / rank when the file has them;
-    rows in file order. Also column `_record` (0-based record index, header counted) for messages,
-    and one text column per extra column of the file (named as in `CsvLayout.extras`)."""
+def read_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple[Rows, CsvLayout]:
+    """The rows (query, doc, grade with NaN = unjudged, score / rank when the file has them, and
+    the other columns as text, named as in `CsvLayout.extras`), in file order, and the layout."""
     delim = detect_delimiter(source)
-    records = source.records(delim)
-    try:
-        first_line, first = next(records)
-    except StopIteration:
-        raise source.error("the file is empty") from None
-    roles = _header_roles(first)
+    head = _first_records(source, delim)
+    if not head:
+        raise source.error("the file is empty")
+    first_line, header_end, first = head[0]
+    roles = header_roles(first)
     header = roles is not None
-    if header and next(records, None) is None:
+    if header and len(head) < 2:
         raise source.error("has a header but no rows", first_line)
     if roles is None:
         roles = _headerless_roles(source, first, first_line, delim)
     n_fields = len(first)
     blank_rows = n_fields == 1 and roles.get("grade") == 0  # a list of grades: a blank line is unjudged
-    _check_ragged(source, delim, n_fields, header)
+    numbers = {roles[r]: r for r in ("grade", "score", "rank") if r in roles}
+    table, ragged = _parse(source, delim, n_fields, header_end + 1 if header else first_line,
+                           numbers, blank_rows, cancel)
+    if ragged:
+        _check_ragged(source, delim, n_fields, header)
     check_cancel(cancel, source.path)
 
     if need_grade and "grade" not in roles:
@@ -127,35 +138,33 @@ def read_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple
             f"{', '.join(ALIASES['grade'])} (or give --qrels)",
             first_line,
         )
-    extra_cols = [c for c in range(n_fields) if c not in roles.values()]
-    extra_names = _unique_names([first[c] for c in extra_cols], extra_cols)
-    text_cols = [roles[r] for r in ("query", "doc") if r in roles] + extra_cols
-    usecols = sorted([*roles.values(), *extra_cols])
-    frame = _parse(source, delim, header, usecols, text_cols, cancel, blank_rows, first_line)
     first_record = 1 if header else 0
-    columns: dict[str, object] = {}
-    n = len(frame)
-    strip = _may_need_strip(source.data, delim)
-    for role in ("query", "doc"):
-        if role in roles:
-            columns[role] = _ids(source, frame[roles[role]], strip, delim, roles[role], first_record)
-    if "query" not in columns:
-        columns["query"] = np.full(n, "", dtype=object)
-    if "doc" not in columns:  # a bare list of grades: documents named d1, d2, ... per query
-        pos = pd.Series(columns["query"]).groupby(columns["query"], sort=False).cumcount() + 1
-        columns["doc"] = ("d" + pos.astype(str)).to_numpy(dtype=object)
+    n = table.num_rows
+    if n_fields == 1 and not blank_rows:  # a line of spaces in a one-column file is no row
+        keep = _not_blank(source, whole(table.column(0)), first_record)
+        if keep is not None:
+            table = table.take(pa.array(keep))
+            n = table.num_rows
+    records = np.arange(first_record, first_record + n)
+    if n_fields == 1 and not blank_rows and n and keep is not None:
+        records = first_record + keep
+
+    ids = {r: _ids(source, whole(table.column(roles[r])), delim, roles[r], records)
+           for r in ("query", "doc") if r in roles}
     comma = False
+    values: dict[str, np.ndarray] = {}
     for role, empty_ok in (("grade", True), ("score", False), ("rank", False)):
         if role in roles:
-            columns[role], used = _numbers(
-                source, frame[roles[role]], role, roles[role], delim, first_record, empty_ok, blank_rows
-            )
+            values[role], used = _numbers(source, table.column(roles[role]), role, roles[role], delim,
+                                          records, empty_ok, blank_rows)
             comma = comma or used
-    if "grade" not in columns:
-        columns["grade"] = np.full(n, np.nan)
-    columns["_record"] = np.arange(first_record, first_record + n)
-    for name, c in zip(extra_names, extra_cols, strict=True):
-        columns[name] = frame[c].astype(object).to_numpy(dtype=object)
+    extra_cols = [c for c in range(n_fields) if c not in roles.values()]
+    extra_names = unique_names([first[c] for c in extra_cols], extra_cols)
+    rows = Rows(ids.get("query"), ids.get("doc"), records, source.path,
+                lambda record: source.record(record, delim, blank_rows=blank_rows)[0],
+                values.get("grade"), values.get("score"),
+                values.get("rank"), {name: whole(table.column(c)) for name, c in zip(extra_names, extra_cols,
+                                                                                     strict=True)})
     layout = CsvLayout(
         delimiter=delim,
         columns=tuple(next((r for r, c in roles.items() if c == i), "") for i in range(n_fields)),
@@ -165,13 +174,35 @@ def read_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple
         quote_all=_quoted_everywhere(source, delim, first_line),
         blank_rows=blank_rows,
     )
-    return pd.DataFrame(columns), layout
+    return rows, layout
+
+
+def _first_records(source: Source, delim: str | None) -> list[tuple[int, int, list[str]]]:
+    """(first line, last line, fields) of the first two records, read from the head of the file
+    when it holds them (decoding a whole big file for its header would cost seconds)."""
+    if len(source.data) > _HEAD:
+        cut = max(source.data.rfind(b"\n", 0, _HEAD), source.data.rfind(b"\r", 0, _HEAD))
+        if cut > 0:
+            part = Source(source.path, source.data[:cut + 1], source.encoding)
+            found = _two_records(part, delim)
+            if len(found) == 2:
+                return found
+    return _two_records(source, delim)
+
+
+def _two_records(source: Source, delim: str | None) -> list[tuple[int, int, list[str]]]:
+    found = []
+    for record in source.record_lines(delim):
+        found.append(record)
+        if len(found) == 2:
+            break
+    return found
 
 
 RESERVED = frozenset({"query", "doc", "grade", "score", "rank", "_record", "_origin"})
 
 
-def _unique_names(cells: list[str], positions: list[int]) -> list[str]:
+def unique_names(cells: list[str], positions: list[int]) -> list[str]:
     """Names for the extra columns: the header's (trimmed), else "column N"; a name already
     taken (by another column or the reader's own) gets " (2)", " (3)"…"""
     names: list[str] = []
@@ -231,24 +262,12 @@ def _headerless_roles(source: Source, first: list[str], line: int, delim: str | 
 
 
 def _check_ragged(source: Source, delim: str | None, expected: int, header: bool) -> None:
-    """Every record must have as many fields as the first one (pandas would pad short rows)."""
-    if delim is not None and '"' not in source.text:
-        # Fast path for big unquoted files: count delimiters per line with numpy.
-        arr = np.frombuffer(source.data, np.uint8)
-        newline = 10 if b"\n" in source.data else 13
-        breaks = np.flatnonzero(arr == newline)
-        delims = np.flatnonzero(arr == ord(delim))
-        bounds = np.concatenate([[0], breaks + 1, [len(arr) + 1]])
-        counts = np.diff(np.searchsorted(delims, bounds)) + 1
-        for i in np.flatnonzero(counts != expected).tolist():  # blank lines, or ragged ones
-            raw = source.data[bounds[i]: max(bounds[i], bounds[i + 1] - 1)]
-            line = raw.decode(source.encoding, "replace")
-            if not is_blank(line.rstrip("\r"), delim):
-                _ragged(source, i + 1, len(line.split(delim)), expected, header)
-        return
+    """The error of the first record whose number of fields is not the first one's."""
     for line, fields in source.records(delim):
         if len(fields) != expected:
             _ragged(source, line, len(fields), expected, header)
+    raise source.error("cannot be read as a table: its rows do not split into the same cells as "
+                       "Python's csv module splits them")
 
 
 def _ragged(source: Source, line: int, found: int, expected: int, header: bool) -> None:
@@ -256,90 +275,97 @@ def _ragged(source: Source, line: int, found: int, expected: int, header: bool) 
     raise source.error(f"{found} fields, but {what} {expected}", line)
 
 
-def _parse(
-    source: Source,
-    delim: str | None,
-    header: bool,
-    usecols: list[int],
-    text_cols: list[int],
-    cancel: Cancel,
-    blank_rows: bool = False,
-    first_line: int = 1,
-) -> pd.DataFrame:
-    """The used columns: ids as text (never numbers: "007" stays "007"), numbers parsed by the C
-    engine with an empty cell as NaN; a number column with a bad cell comes back as text.
-    With `blank_rows`, every line after the header (or from the first record on) is a row."""
-    numeric = [c for c in usecols if c not in text_cols]
-    skip = first_line if header else (first_line - 1 if blank_rows else None)
-    try:
-        reader = pd.read_csv(
-            io.BytesIO(source.data),
-            sep=delim if delim is not None else r"\s+",
-            header=None,
-            skiprows=skip or None,
-            usecols=usecols,
-            dtype=dict.fromkeys(text_cols, object),
-            keep_default_na=False,
-            na_values={c: [""] for c in numeric},
-            skip_blank_lines=not blank_rows,
-            encoding=source.encoding,
-            engine="c",
-            chunksize=_CHUNK_ROWS,
-        )
-        chunks = []
-        with reader:
-            for chunk in reader:
-                check_cancel(cancel, source.path)
-                chunks.append(chunk)
-                source.parsed(sum(map(len, chunks)))
-    except (pd.errors.ParserError, ValueError, UnicodeDecodeError) as exc:
-        raise source.error(f"cannot be read as a table: {_first_line(exc)}") from None
-    if not chunks:
-        return pd.DataFrame(columns=usecols)
-    return pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0]
+def _parse(source: Source, delim: str | None, width: int, start_line: int, numbers: dict[int, str],
+           blank_rows: bool, cancel: Cancel) -> tuple[pa.Table, bool]:
+    """Every record from line `start_line` on, by pyarrow: ids and other cells as text (never
+    numbers: "007" stays "007"), number columns as floats with an empty cell as null, or as
+    text when some cell is not a plain number. Also whether some line had the wrong number of
+    fields (lines of spaces only are skipped, as blank). With `blank_rows`, every line is a row."""
+    data = source.data
+    start = _line_start(data, start_line)
+    sep = delim
+    if delim is None:  # runs of spaces and tabs: made single spaces, lines stripped of them
+        data, start, sep = _EDGE_SPACE.sub(b"", _BLANKS.sub(b" ", data[start:])), 0, " "
+    quoted = b'"' in data
+    ragged: list[bool] = []
+
+    def odd_line(row) -> str:
+        if not is_blank(row.text, delim):
+            ragged.append(True)
+        return "skip"
+
+    names = [f"c{i}" for i in range(width)]
+    read = pa_csv.ReadOptions(column_names=names, encoding="utf8" if source.encoding == "utf-8" else
+                              source.encoding, block_size=4 << 20)
+    parse = pa_csv.ParseOptions(delimiter=sep, quote_char='"' if quoted else False, double_quote=True,
+                                newlines_in_values=quoted, ignore_empty_lines=not blank_rows,
+                                invalid_row_handler=odd_line)
+    buffer = pa.py_buffer(data)
+    if start:
+        buffer = buffer.slice(start)
+    for as_text in (False, True):
+        types = {name: pa.float64() if i in numbers and not as_text else pa.string()
+                 for i, name in enumerate(names)}
+        convert = pa_csv.ConvertOptions(column_types=types, strings_can_be_null=False,
+                                        quoted_strings_can_be_null=False, null_values=[""])
+        ragged.clear()
+        check_cancel(cancel, source.path)
+        try:
+            return pa_csv.read_csv(pa.BufferReader(buffer), read, parse, convert), bool(ragged)
+        except pa.ArrowInvalid:
+            if not as_text and numbers:
+                continue  # a number column with a cell that is not a plain number
+            raise source.error("cannot be read as a table: a quoted cell is not closed, or a "
+                               "cell breaks the CSV quoting rules") from None
+    raise AssertionError("unreachable")
 
 
-def _first_line(exc: Exception) -> str:
-    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+def _line_start(data: bytes, line: int) -> int:
+    """Byte offset where 1-based line `line` starts."""
+    at = 0
+    for _ in range(line - 1):
+        nl, cr = data.find(b"\n", at), data.find(b"\r", at)
+        ends = [e for e in (nl, cr) if e >= 0]
+        if not ends:
+            return len(data)
+        end = min(ends)
+        at = end + 2 if data[end:end + 2] == b"\r\n" else end + 1
+    return at
 
 
-def _may_need_strip(data: bytes, delim: str | None) -> bool:
-    """Whether some cell may start or end with a space or tab (checked on the bytes, as stripping
-    millions of cells that have none costs seconds)."""
-    if delim is None:
-        return False  # split on whitespace: no cell has any
-    if b'"' in data:
-        return True
-    spaces = [b" "] if delim == "\t" else [b" ", b"\t"]
-    if not any(sp in data for sp in spaces):
-        return False
-    arr = np.frombuffer(data, np.uint8)
-    at = np.flatnonzero(np.isin(arr, [ord(sp) for sp in spaces]))
-    edges = np.frombuffer(b"\r\n" + delim.encode(), np.uint8)
-    before = np.where(at > 0, arr[np.maximum(at - 1, 0)], ord("\n"))
-    after = np.where(at + 1 < len(arr), arr[np.minimum(at + 1, len(arr) - 1)], ord("\n"))
-    return bool(np.isin(before, edges).any() or np.isin(after, edges).any())
+def _not_blank(source: Source, cells: pa.Array, first_record: int) -> np.ndarray | None:
+    """Rows of a one-column file that are not lines of spaces (which are blank, not rows), or
+    None when all are."""
+    blank = pc.equal(pc.binary_length(pc.utf8_trim(cells, " \t")), 0).to_numpy(zero_copy_only=False)
+    blank &= pc.greater(pc.binary_length(cells), 0).to_numpy(zero_copy_only=False)
+    if not blank.any():
+        return None
+    return np.flatnonzero(~blank)
 
 
-def _ids(
-    source: Source, values: pd.Series, strip: bool, delim: str | None, column: int, first_record: int
-) -> np.ndarray:
+def _ids(source: Source, values: pa.Array, delim: str | None, column: int, records: np.ndarray) -> pa.Array:
     """Ids as text: spaces around an unquoted id dropped, a quoted id kept exactly (so an id that
     starts or ends with a space survives a save), the writer's formula protection removed."""
-    s = values.astype(object)
-    if strip:
-        stripped = s.str.strip()
-        edged = np.flatnonzero((stripped != s).to_numpy())
-        s = stripped
-        if len(edged) and b'"' in source.data:
-            s = s.copy()
-            raw = _raw_cells(source, delim, column, first_record + edged)
-            for row, cell in zip(edged.tolist(), raw, strict=True):
-                if cell.strip(" \t").startswith('"'):
-                    s.iat[row] = unquote(cell, delim or ",")
-    if b"'" in source.data and s.str.startswith("'").any():
-        s = s.str.replace(_PROTECTED, "", regex=True)
-    return s.to_numpy(dtype=object)
+    if not len(values):
+        return values
+    stripped = pc.utf8_trim(values, " \t")
+    edged = np.flatnonzero(pc.not_equal(pc.binary_length(stripped), pc.binary_length(values))
+                           .to_numpy(zero_copy_only=False))
+    if len(edged):
+        values = stripped
+        if b'"' in source.data:
+            raw = _raw_cells(source, delim, column, records[edged])
+            pairs = zip(edged.tolist(), raw, strict=True)
+            quoted = [(row, unquote(cell, delim or ",")) for row, cell in pairs
+                      if cell.strip(" \t").startswith('"')]
+            if quoted:
+                mask = np.zeros(len(values), bool)
+                mask[[row for row, _ in quoted]] = True
+                values = pc.replace_with_mask(values, pa.array(mask), pa.array([v for _, v in quoted],
+                                                                                  values.type))
+    if b"'" in source.data and pc.any(pc.starts_with(values, "'")).as_py():
+        values = pc.replace_substring_regex(values, r"^'('*[=+\-@])", r"\1")
+    return values
 
 
 def _raw_cells(source: Source, delim: str | None, column: int, records: np.ndarray) -> list[str]:
@@ -358,34 +384,35 @@ def _raw_cells(source: Source, delim: str | None, column: int, records: np.ndarr
 
 def _numbers(
     source: Source,
-    values: pd.Series,
+    cells: pa.ChunkedArray,
     role: str,
     column: int,
     delim: str | None,
-    first_record: int,
+    records: np.ndarray,
     empty_ok: bool,
     blank_rows: bool = False,
 ) -> tuple[np.ndarray, bool]:
     """A column as floats (an empty cell is NaN where allowed: grade, unjudged), and whether some
     cell had a decimal comma."""
+    cells = whole(cells)
     comma = False
-    if values.dtype.kind in "iuf":  # the C engine parsed every cell (empty ones as NaN)
-        nums = values.to_numpy(dtype=float)
-        bad = _bad(nums, np.isnan(nums), empty_ok)
+    if pa.types.is_floating(cells.type):  # pyarrow read every cell as a number (empty: null)
+        empty = cells.is_null().to_numpy(zero_copy_only=False)
+        nums = cells.fill_null(np.nan).to_numpy(zero_copy_only=False)  # a "nan" cell is NaN, not null
+        bad = _bad(nums, empty, empty_ok)
     else:  # some cell is not a plain number: look at the text (decimal commas, messages)
-        text = values.map(_cell_text).str.strip()
-        empty = (text == "").to_numpy()
-        nums = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float)
-        bad = _bad(nums, empty, empty_ok)
-    # A decimal comma, as spreadsheets in many locales write it.
-    if bad.any() and delim != "," and values.dtype.kind not in "iuf":
-        fixed = pd.to_numeric(text.str.replace(",", ".", regex=False), errors="coerce").to_numpy(float)
-        comma = bool((bad & np.isfinite(fixed)).any())
-        nums = np.where(bad & np.isfinite(fixed), fixed, nums)
-        bad = _bad(nums, empty, empty_ok)
+        nums, empty, bad = to_floats(cells)
+        bad = bad | (empty & ~empty_ok)
+        # A decimal comma, as spreadsheets in many locales write it.
+        if bad.any() and delim != ",":
+            fixed, _, _ = to_floats(pc.replace_substring(cells, ",", "."))
+            use = bad & np.isfinite(fixed)
+            comma = bool(use.any())
+            nums = np.where(use, fixed, nums)
+            bad = bad & ~use
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        line, fields = source.record(first_record + i, delim, blank_rows=blank_rows)
+        line, fields = source.record(int(records[i]), delim, blank_rows=blank_rows)
         cell = fields[column].strip() if column < len(fields) else ""  # as the file has it
         if cell == "":
             problem = f"{role} is empty; expected a number"
@@ -397,12 +424,6 @@ def _numbers(
                 problem += " (leave the cell empty for an unjudged document)"
         raise source.error(problem, line, column + 1)
     return nums, comma
-
-
-def _cell_text(value: object) -> str:
-    if isinstance(value, float):
-        return "" if np.isnan(value) else repr(value)
-    return str(value)
 
 
 def _bad(nums: np.ndarray, empty: np.ndarray, empty_ok: bool) -> np.ndarray:

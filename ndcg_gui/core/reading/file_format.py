@@ -38,6 +38,8 @@ class FileFormat:
     blank_rows      CSV of one column: a blank line is a row (an unjudged document)
     record_query    the query of each record (index into `queries`; -1: the header, a trailing blank
                     line…), in the numbering of the readers' records (blank and comment lines skipped)
+    compression     the codec the file was stored with ("gzip", "bz2", "xz", "zstd"; None: plain):
+                    a save over it compresses the text again
     """
 
     kind: FormatKind
@@ -55,6 +57,7 @@ class FileFormat:
     blank_rows: bool = False
     record_query: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32), repr=False)
     queries: tuple[str, ...] = ()
+    compression: str | None = None
 
     def first_records(self) -> Mapping[str, int]:
         """Each query's first record: where a rewritten query's lines go."""
@@ -144,7 +147,7 @@ def record_spans(fmt: FileFormat) -> tuple[np.ndarray, np.ndarray]:
 
 def _quoted_spans(fmt: FileFormat, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Record spans of a CSV with quoted fields: the readers' own record walk, in lines."""
-    from ndcg_gui.core.source import Source
+    from ndcg_gui.core.reading.source import Source  # (imported here: the source imports nothing of this)
 
     source = Source(path=None, data=fmt.data, encoding=fmt.encoding)  # type: ignore[arg-type]
     first, last = [], []

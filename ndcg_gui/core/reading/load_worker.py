@@ -1,4 +1,4 @@
-"""`python -m ndcg_gui.core.load_worker`: reads files for the window in a separate process.
+"""`python -m ndcg_gui.core.reading.load_worker`: reads files for the window in a separate process.
 
 A separate process rather than a thread because parsing and joining millions of strings holds
 Python's GIL for seconds at a time, which would freeze the window. Protocol: one pickled request
@@ -24,7 +24,7 @@ def command() -> list[str]:
     Python to run -m with), the bundle's own executable with WORKER_FLAG."""
     if getattr(sys, "frozen", False):
         return [sys.executable, WORKER_FLAG]
-    return [sys.executable, "-m", "ndcg_gui.core.load_worker"]
+    return [sys.executable, "-m", "ndcg_gui.core.reading.load_worker"]
 
 
 def write_message(out: BinaryIO, message: tuple) -> None:
@@ -48,8 +48,8 @@ def read_message(stream: BinaryIO) -> Any:
 
 def serve(request: dict, out: BinaryIO) -> None:
     from ndcg_gui.core.errors import InputError
-    from ndcg_gui.core.packed import pack
-    from ndcg_gui.core.readers import load
+    from ndcg_gui.core.reading import load
+    from ndcg_gui.core.reading.packed import pack
 
     last = [-1]
 

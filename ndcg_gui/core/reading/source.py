@@ -1,7 +1,10 @@
-"""A file's bytes, read safely: path checks, binary detection, encoding, and finding a record's line.
+"""A file's bytes, read safely: path checks, decompression, binary detection, encoding, and
+finding a record's line.
 
-Readers parse the bytes with pandas' C engine (fast); when something is wrong they come back here
-to find the line as an editor counts it and the fields of that line, to say exactly what is wrong.
+Compressed files (gzip, bzip2, xz, zstd) and columnar ones (Parquet, Arrow IPC / Feather) are
+recognised by their first bytes, whatever their name. Readers parse the text with pyarrow (fast);
+when something is wrong they come back here to find the line as an editor counts it and the fields
+of that line, to say exactly what is wrong.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ndcg_gui.core.errors import InputError, LoadCancelled
+from ndcg_gui.core.reading.compression import COLUMNAR, columnar_kind, compression_of, decompress
 
 Cancel = Callable[[], bool] | None
 Progress = Callable[[float], None] | None
@@ -41,6 +45,8 @@ class Source:
     _text: str | None = None
     bom: bytes = b""
     file_encoding: str = ""
+    compression: str | None = None  # "gzip", "bz2", "xz" or "zstd": the file as stored
+    container: str = "text"  # or "parquet" / "feather": `data` is that file, not text
     progress: Progress = None  # told the fraction of lines parsed so far
     _lines: int | None = None
     _done: float = 0.0
@@ -141,7 +147,7 @@ def split_whitespace(line: str) -> list[str]:
 
 
 def read_source(path: str | Path, cancel: Cancel = None, progress: Progress = None) -> Source:
-    """The file's bytes, or an `InputError` saying why they cannot be used as a text table."""
+    """The file's bytes (decompressed), or an `InputError` saying why they cannot be used."""
     path = Path(path)
     if not path.exists():
         raise InputError(f"file not found (looked in {path.resolve().parent})", path)
@@ -149,23 +155,40 @@ def read_source(path: str | Path, cancel: Cancel = None, progress: Progress = No
         raise InputError("is a folder, not a file", path)
     try:
         size = path.stat().st_size
-        chunks = []
+        chunks, done = [], 0
         with path.open("rb") as f:
             while chunk := f.read(_CHUNK):
                 if cancel is not None and cancel():
                     raise LoadCancelled(str(path))
                 chunks.append(chunk)
+                done += len(chunk)
                 if progress is not None and size:
-                    progress(min(1.0, sum(map(len, chunks)) / size))
-        data = b"".join(chunks)
+                    progress(min(1.0, done / size))
+        data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        del chunks
     except PermissionError:
         raise InputError("cannot be read: permission denied", path) from None
     except OSError as exc:
         raise InputError(f"cannot be read: {exc.strerror or exc}", path) from None
-    return decode(path, data)
+    return decode(path, data, whole=True)
 
 
-def decode(path: Path, data: bytes) -> Source:
+def decode(path: Path, data: bytes, whole: bool = False) -> Source:
+    """The `Source` of a file's bytes (or of its first bytes, unless `whole`): decompressed,
+    recognised as columnar or text, the text's encoding picked (UTF-16 with a BOM, UTF-8 with or
+    without, else Windows-1252 / Latin-1)."""
+    compression = compression_of(data)
+    if compression is not None:
+        data = decompress(path, data, compression, whole)
+    container = columnar_kind(data)
+    if container in COLUMNAR:
+        return Source(path, data, "utf-8", compression=compression, container=container)
+    source = decode_text(path, data)
+    source.compression = compression
+    return source
+
+
+def decode_text(path: Path, data: bytes) -> Source:
     """Pick the encoding: UTF-16 with a BOM, UTF-8 (BOM or not), else Windows-1252 / Latin-1."""
     bom, file_encoding = b"", ""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):

@@ -1,25 +1,31 @@
 """TREC runs (`qid Q0 docno rank score tag`) and qrels (`qid iter docno grade`), recognised by shape.
 
-Whitespace-separated, read by pandas' C engine; `#` comment lines are skipped and fields after the
-sixth (run) or fourth (qrels) are ignored, as trec_eval does.
+Whitespace-separated, read by pyarrow's CSV parser (several threads, ids straight into Arrow
+arrays); `#` comment lines are skipped and fields after the sixth (run) or fourth (qrels) are
+ignored, as trec_eval does. Most files separate fields by one space (or one tab) and are parsed as
+they are; others (runs of spaces, indented lines, extra fields) are first rewritten to that form.
+A line that is still wrong is found by walking the records (`Source.records`) to name its line.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 
 import numpy as np
-import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pa_csv
 
 from ndcg_gui.core.errors import shown
-from ndcg_gui.core.source import Cancel, Source, check_cancel
+from ndcg_gui.core.reading.ids import whole
+from ndcg_gui.core.reading.number_text import is_finite_number
+from ndcg_gui.core.reading.rows import Rows
+from ndcg_gui.core.reading.source import Cancel, Source, check_cancel
 
 RUN_SHAPE = "qid Q0 docno rank score tag"
 QRELS_SHAPE = "qid iter docno grade"
-_COMMENT_LINES = re.compile(rb"(?m)^[ \t]*#[^\r\n]*(?:\r\n|\r|\n|$)")
-_CHUNK_ROWS = 1_000_000
+_BLANKS = re.compile(rb"[ \t]+")
+_EDGE_SPACE = re.compile(rb"(?:(?<=[\r\n])|\A) | (?=[\r\n]|\Z)")
+_LINE_START = b"(?:(?<=[\r\n])|\\A)"
 
 
 def _is_number(text: str) -> bool:
@@ -41,20 +47,11 @@ def shape_of(fields: list[str]) -> str | None:
     return None
 
 
-def read_run(source: Source, cancel: Cancel = None) -> pd.DataFrame:
-    """Columns query, doc, score, grade (all NaN: a run holds no judgments), `_record`."""
-    # The rank field is not read: trec_eval ranks by score and ignores it too. The tag is read
-    # only to check it is there (trec_eval refuses a line without it).
-    frame = _parse(source, 6, {0: "query", 2: "doc", 4: "score", 5: "tag"}, cancel, "trec_run")
-    return pd.DataFrame(
-        {
-            "query": frame["query"].to_numpy(dtype=object),
-            "doc": frame["doc"].to_numpy(dtype=object),
-            "grade": np.full(len(frame), np.nan),
-            "score": frame["score"].to_numpy(dtype=float),
-            "_record": np.arange(len(frame)),
-        }
-    )
+def read_run(source: Source, cancel: Cancel = None) -> Rows:
+    """Query, doc and score of every line (no grades: a run holds no judgments)."""
+    # The rank field is not read: trec_eval ranks by score and ignores it too.
+    columns = _parse(source, 6, {0: "query", 2: "doc", 4: "score"}, cancel, "trec_run")
+    return _rows(source, columns, score=columns["score"])
 
 
 def separator(source: Source) -> str:
@@ -74,99 +71,133 @@ def run_tag(source: Source) -> str | None:
     return None
 
 
-def read_qrels(source: Source, cancel: Cancel = None) -> pd.DataFrame:
-    """Columns query, doc, grade, `_record` (0-based record index), in file order."""
-    frame = _parse(source, 4, {0: "query", 2: "doc", 3: "grade"}, cancel, "qrels")
-    return pd.DataFrame(
-        {
-            "query": frame["query"].to_numpy(dtype=object),
-            "doc": frame["doc"].to_numpy(dtype=object),
-            "grade": frame["grade"].to_numpy(dtype=float),
-            "_record": np.arange(len(frame)),
-        }
-    )
+def read_qrels(source: Source, cancel: Cancel = None) -> Rows:
+    """Query, doc and grade of every line, in file order."""
+    columns = _parse(source, 4, {0: "query", 2: "doc", 3: "grade"}, cancel, "qrels")
+    return _rows(source, columns, grade=columns["grade"])
 
 
-def _parse(
-    source: Source, width: int, columns: dict[int, str], cancel: Cancel, kind: str
-) -> pd.DataFrame:
-    """The named columns, numbers checked; an `InputError` for the first malformed line.
+def _rows(source: Source, columns: dict, **numbers) -> Rows:
+    n = len(columns["doc"])
+    return Rows(columns["query"], columns["doc"], np.arange(n), source.path,
+                lambda record: source.record(record, None, comments=True)[0], **numbers)
 
-    Files whose fields are separated by single spaces (most) are parsed with sep=" ", about
-    twice as fast as runs of whitespace; if that finds any bad line, the general pattern decides.
-    """
+
+def _parse(source: Source, width: int, wanted: dict[int, str], cancel: Cancel, kind: str) -> dict:
+    """The wanted columns (ids as Arrow text, numbers as float arrays) of every record; an
+    `InputError` for the first line that is not a TREC line of `width` fields."""
+    check_cancel(cancel, source.path)
     data = source.data
-    if b"#" in data:  # comment lines, indented ones too (a "#" inside an id is left alone)
-        data = _COMMENT_LINES.sub(b"", data)
-    numbers = [name for name in columns.values() if name not in ("query", "doc", "tag")]
-    first = next((line.split() for line in data[: 1 << 16].splitlines() if line.strip()), [])
-    if len(first) < width:  # a first line short of a field: said here, as pandas' message is not ours
-        line, fields = source.record(0, None, comments=True)
-        raise source.error(describe_line(fields, kind), line)
-    head = data[: 1 << 20]
-    single = not (b"\t" in head or b"  " in head or b"\n " in head or head.startswith(b" "))
-    for sep in ([" "] if single else []) + [r"\s+"]:
-        frame = _read(source, data, sep, width, columns, cancel)
-        bad = np.zeros(len(frame), bool)
-        for name in numbers:  # a line short of a field lacks its last number too
-            frame[name] = _numeric(frame[name])
-            bad |= ~np.isfinite(frame[name].to_numpy(float))
-        if sep == " ":  # a stray double space would shift fields: an id left empty shows it
-            bad |= frame["query"].isna().to_numpy() | frame["doc"].isna().to_numpy()
-        if "tag" in frame:  # a line one field short
-            bad |= frame["tag"].isna().to_numpy()
-        if not bad.any():
-            return frame
-    _raise_first(source, bad, kind)
-    return frame
+    separator = _simple_separator(data)
+    if separator is not None:  # (most files) fields as they are
+        columns, wrong, longer = _read(source, _without_comments(data), separator, width, wanted)
+        if columns is not None and not wrong:
+            return columns
+        if columns is None or not longer:  # a bad number or a short line, whatever the spacing
+            raise _first_bad(source, width, wanted, kind)
+    check_cancel(cancel, source.path)
+    text = _normalised(data)
+    columns, wrong, longer = _read(source, text, " ", width, wanted)
+    if longer and columns is not None:  # extra fields, as trec_eval's own results.trunc has
+        columns, wrong, longer = _read(source, _truncated(text, width), " ", width, wanted)
+    if columns is not None and not wrong:
+        return columns
+    raise _first_bad(source, width, wanted, kind)
 
 
-def _read(
-    source: Source, data: bytes, sep: str, width: int, columns: dict[int, str], cancel: Cancel
-) -> pd.DataFrame:
-    # As many names as the first line has fields: pandas refuses a first line wider than `names`
-    # (extra trailing fields are allowed, and trec_eval's own results.trunc has them).
-    first = next((line.split() for line in data[:1 << 16].splitlines() if line.strip()), [])
+def _simple_separator(data: bytes) -> str | None:
+    """" " or "\t" when every field is separated by exactly one such character and no line starts
+    or ends with one (checked with fast byte searches), else None."""
+    for sep, other in ((b" ", b"\t"), (b"\t", b" ")):
+        if sep not in data[: 1 << 16]:
+            continue
+        if other in data or sep + sep in data or data.startswith(sep) or data.endswith(sep):
+            return None
+        if any(a + b in data for a, b in ((b"\n", sep), (b"\r", sep), (sep, b"\n"), (sep, b"\r"))):
+            return None
+        return sep.decode()
+    return None
+
+
+def _without_comments(data: bytes) -> bytes:
+    """`data` without its `#` lines (found by byte searches: most files have none, or a few)."""
+    if b"#" not in data:
+        return data
+    starts = [0] if data.startswith(b"#") else []
+    for brk in (b"\n#", b"\r#"):
+        at = data.find(brk)
+        while at >= 0:
+            starts.append(at + 1)
+            at = data.find(brk, at + 1)
+    if not starts:
+        return data
+    pieces, cursor = [], 0
+    for start in sorted(starts):
+        if start < cursor:
+            continue
+        pieces.append(data[cursor:start])
+        end = min((e for e in (data.find(b"\n", start), data.find(b"\r", start)) if e >= 0),
+                  default=len(data))
+        cursor = end  # the line break stays: the comment becomes an empty line
+    pieces.append(data[cursor:])
+    return b"".join(pieces)
+
+
+def _normalised(data: bytes) -> bytes:
+    """Runs of spaces and tabs made one space, lines stripped of them, comments removed."""
+    return _without_comments(_EDGE_SPACE.sub(b"", _BLANKS.sub(b" ", data)))
+
+
+def _truncated(data: bytes, width: int) -> bytes:
+    """Normalised lines cut after their `width`-th field (trec_eval ignores the rest)."""
+    pattern = _LINE_START + rb"([^ \r\n]+(?: [^ \r\n]+){%d}) [^\r\n]*" % (width - 1)
+    return re.sub(pattern, rb"\1", data)
+
+
+def _read(source: Source, data: bytes, sep: str, width: int, wanted: dict[int, str]):
+    """(columns or None, whether some line had the wrong number of fields, whether some had more)."""
+    counts: list[int] = []
+
+    def odd_line(row) -> str:
+        counts.append(row.actual_columns)
+        return "skip"
+
+    names = [f"f{i}" for i in range(width)]
+    types = {names[i]: pa.float64() if name not in ("query", "doc") else pa.string()
+             for i, name in wanted.items()}
+    read = pa_csv.ReadOptions(column_names=names, encoding=_codec(source.encoding), block_size=4 << 20)
+    parse = pa_csv.ParseOptions(delimiter=sep, quote_char=False, invalid_row_handler=odd_line)
+    convert = pa_csv.ConvertOptions(include_columns=[names[i] for i in wanted], column_types=types,
+                                    strings_can_be_null=False, quoted_strings_can_be_null=False,
+                                    null_values=[])
     try:
-        reader = pd.read_csv(
-            io.BytesIO(data),
-            sep=sep,
-            header=None,
-            names=range(max(width, len(first))),
-            usecols=list(columns),
-            dtype={c: object if name in ("query", "doc") else "category"
-                   for c, name in columns.items() if name in ("query", "doc", "tag")},
-            keep_default_na=False,
-            na_values=[""],
-            quoting=csv.QUOTE_NONE,  # a quote is an ordinary character in TREC files
-            encoding=source.encoding,
-            engine="c",
-            chunksize=_CHUNK_ROWS,
-        )
-        chunks = []
-        with reader:
-            for chunk in reader:
-                check_cancel(cancel, source.path)
-                chunks.append(chunk)
-                source.parsed(sum(map(len, chunks)))
-    except (pd.errors.ParserError, ValueError, UnicodeDecodeError) as exc:
-        raise source.error(f"cannot be read as a TREC file: {str(exc).strip()[:200]}") from None
-    frame = pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0]
-    return frame.rename(columns=columns)
+        table = pa_csv.read_csv(pa.BufferReader(data), read, parse, convert)
+    except (pa.ArrowInvalid, UnicodeDecodeError):  # a field that is not a number
+        return None, True, False
+    columns = {}
+    for i, name in wanted.items():
+        values = whole(table.column(names[i]))
+        if name in ("query", "doc"):
+            columns[name] = values
+        else:
+            numbers = values.to_numpy(zero_copy_only=False)
+            if not np.isfinite(numbers).all():
+                return None, True, False
+            columns[name] = numbers
+    return columns, bool(counts), any(c > width for c in counts)
 
 
-def _numeric(values: pd.Series) -> pd.Series:
-    if values.dtype.kind in "if":
-        return values.astype(float)
-    return pd.to_numeric(values, errors="coerce").astype(float)
+def _codec(encoding: str) -> str:
+    return "utf8" if encoding == "utf-8" else encoding
 
 
-def _raise_first(source: Source, bad: np.ndarray, kind: str) -> None:
-    if not bad.any():
-        return
-    index = int(np.flatnonzero(bad)[0])
-    line, fields = source.record(index, None, comments=True)
-    raise source.error(describe_line(fields, kind), line)
+def _first_bad(source: Source, width: int, wanted: dict[int, str], kind: str):
+    """The `InputError` of the first record that is short of a field or has a bad number."""
+    numbers = [i for i, name in wanted.items() if name not in ("query", "doc")]
+    for line, fields in source.records(None, comments=True):
+        if len(fields) < width or not all(is_finite_number(fields[i]) for i in numbers):
+            return source.error(describe_line(fields, kind), line)
+    return source.error(f"cannot be read as a TREC {_what(kind)} file")
 
 
 def describe_line(fields: list[str], kind: str) -> str:
@@ -182,7 +213,7 @@ def describe_line(fields: list[str], kind: str) -> str:
             kind == "trec_run" else ""
         return f"{len(fields)} fields, but a TREC {_what(kind)} line has {need}: {shape}{missing}"
     for i, name in numbers.items():
-        if not _is_number(fields[i]):
+        if not is_finite_number(fields[i]):
             return f"{name} {shown(fields[i])} (field {i + 1}) is not a finite number; expected {shape}"
     return f"malformed line; expected {shape}"
 

@@ -15,11 +15,18 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ndcg_gui.core.csv_reader import unquote
 from ndcg_gui.core.dataset import Dataset
-from ndcg_gui.core.file_format import FileFormat
-from ndcg_gui.core.rewrite import Records, cells, field_positions, file_bytes, joined, rewritten_queries
-from ndcg_gui.core.trec_writer import fmt, out_of_trec_order, rescored_scores
+from ndcg_gui.core.reading.csv_text import unquote
+from ndcg_gui.core.reading.file_format import FileFormat
+from ndcg_gui.core.writing.rewrite import (
+    Records,
+    cells,
+    field_positions,
+    file_bytes,
+    joined,
+    rewritten_queries,
+)
+from ndcg_gui.core.writing.trec_writer import fmt, out_of_trec_order, rescored_scores
 
 _FORMULA = re.compile(r"^'*[=+\-@]")
 _PROTECTED = re.compile(r"^'(?='*[=+\-@])")

@@ -15,8 +15,15 @@ import pandas as pd
 
 from ndcg_gui.core.dataset import ORIGIN, Dataset
 from ndcg_gui.core.errors import InputError, shown
-from ndcg_gui.core.file_format import FileFormat
-from ndcg_gui.core.rewrite import Records, cells, field_positions, file_bytes, joined, rewritten_queries
+from ndcg_gui.core.reading.file_format import FileFormat
+from ndcg_gui.core.writing.rewrite import (
+    Records,
+    cells,
+    field_positions,
+    file_bytes,
+    joined,
+    rewritten_queries,
+)
 
 _WHITESPACE = re.compile(r"\s")
 DEFAULT_TAG = "ndcg-gui"

@@ -22,11 +22,11 @@ from typing import BinaryIO, TextIO
 import pandas as pd
 
 from ndcg_gui.core.config import MetricConfig, TiesName
-from ndcg_gui.core.csv_writer import csv_bytes, protect
 from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.ranked_list import RankedList
-from ndcg_gui.core.trec_writer import fmt, qrels_bytes, run_bytes
+from ndcg_gui.core.writing.csv_writer import csv_bytes, protect
+from ndcg_gui.core.writing.trec_writer import fmt, qrels_bytes, run_bytes
 
 
 def atomic_write(path: str | Path, write: Callable[[TextIO], None]) -> None:

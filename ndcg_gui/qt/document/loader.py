@@ -40,7 +40,7 @@ PROCESS_THRESHOLD = 8 << 20
 
 
 def _default_load(path, qrels=None, cancel=None, progress=None):
-    from ndcg_gui.core.readers import load  # imported late: the readers are only needed to load
+    from ndcg_gui.core.reading import load  # imported late: the readers are only needed to load
 
     return load(path, qrels, cancel=cancel, progress=progress)
 
@@ -111,10 +111,10 @@ class _Job(QObject):
             self.done.emit()
 
     def _load_in_process(self) -> tuple[Any, Any]:
-        """The readers (and `then`) in `python -m ndcg_gui.core.load_worker`; the dataset comes back
+        """The readers (and `then`) in `python -m ndcg_gui.core.reading.load_worker`; the dataset comes back
         packed and is rebuilt here in short steps (see core.packed)."""
-        from ndcg_gui.core.load_worker import command, read_message
-        from ndcg_gui.core.packed import unpack
+        from ndcg_gui.core.reading.load_worker import command, read_message
+        from ndcg_gui.core.reading.packed import unpack
 
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         process = subprocess.Popen(

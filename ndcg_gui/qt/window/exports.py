@@ -77,7 +77,7 @@ class Exports(QObject):
     def export_metrics(self, path: str | Path) -> bool:
         """The per-rank table of the list shown, with the query and the definition on every row
         (a file read later, or several joined, still says what it measured)."""
-        from ndcg_gui.core import writers
+        from ndcg_gui.core.writing import writers
 
         doc = self.document
 
@@ -104,7 +104,7 @@ class Exports(QObject):
 
     def export_summary(self, path: str | Path) -> bool:
         """One row per query (edits included), the same figures as the panel and `--summary-csv`."""
-        from ndcg_gui.core import writers
+        from ndcg_gui.core.writing import writers
 
         doc = self.document
         return self._report("the per-query summary", path, lambda: writers.write_summary_csv(

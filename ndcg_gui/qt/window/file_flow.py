@@ -22,8 +22,8 @@ from PySide6.QtCore import QMimeData, QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
 
 from ndcg_gui.core.errors import InputError, NeedsQrels
-from ndcg_gui.core.saving import backup_copy, judgment_targets
 from ndcg_gui.core.summary import score
+from ndcg_gui.core.writing.saving import backup_copy, judgment_targets
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.loader import BackgroundLoader
@@ -189,7 +189,7 @@ class FileFlow(QObject):
         """Write every query (edits included): CSV, or a TREC run for suffix '.run'. With qrels,
         the judgments go to a qrels file too (neither format can hold the judged documents a list
         did not retrieve): over the loaded one when a grade was edited, beside a new file always."""
-        from ndcg_gui.core import writers
+        from ndcg_gui.core.writing import writers
 
         doc, path = self.document, Path(path)
         data = doc.lists_for_saving()

@@ -100,7 +100,7 @@ def offer_recovery(document: Document, parent, folder: Path | None = None) -> in
     """Offer back the edits of sessions that ended without saving (a crash, a kill): each one the
     person accepts is reopened from its files with the edits on top (one undo step, unsaved).
     Returns how many were restored."""
-    from ndcg_gui.core.readers import load
+    from ndcg_gui.core.reading import load
 
     restored = 0
     for path, snapshot in left_behind(folder):

@@ -15,7 +15,15 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.core.errors import shown
-from ndcg_gui.core.reading.legacy.source import LINE_BREAK, Cancel, Source, check_cancel, is_blank, lines, split_whitespace
+from ndcg_gui.core.reading.legacy.source import (
+    LINE_BREAK,
+    Cancel,
+    Source,
+    check_cancel,
+    is_blank,
+    lines,
+    split_whitespace,
+)
 
 ALIASES: dict[str, tuple[str, ...]] = {
     "query": ("query", "qid", "query_id", "topic"),

@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ndcg_gui.core.reading.legacy import csv_reader, trec_reader
-from ndcg_gui.core.reading.legacy.csv_reader import CsvLayout
 from ndcg_gui.core.dataset import ORIGIN, Dataset
 from ndcg_gui.core.errors import InputError, NeedsQrels, shown
 from ndcg_gui.core.reading.file_format import FileFormat, line_ending_of, record_query_codes
+from ndcg_gui.core.reading.legacy import csv_reader, trec_reader
+from ndcg_gui.core.reading.legacy.csv_reader import CsvLayout
 from ndcg_gui.core.reading.legacy.source import (
     LINE_BREAK,
     Cancel,

@@ -1,0 +1,183 @@
+"""Parquet, Arrow IPC / Feather and JSON Lines: tables whose columns are named as in a CSV header.
+
+`query`/`qid`, `doc`/`docid`, `grade`/`relevance`/`label`, `score`, `rank` (the CSV reader's
+aliases); other columns are kept as text. Ids may be text or numbers (a number becomes its text);
+a missing grade (null, or NaN in a float column) is unjudged. A JSON Lines file is read by pyarrow
+when every line has the same types, else line by line, which also names a bad line.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ndcg_gui.core.errors import InputError, shown
+from ndcg_gui.core.reading.csv_text import ALIASES, header_roles, unique_names
+from ndcg_gui.core.reading.ids import is_text, whole
+from ndcg_gui.core.reading.number_text import to_floats
+from ndcg_gui.core.reading.rows import Rows
+from ndcg_gui.core.reading.source import LINE_BREAK, Source, is_blank
+
+_NAMES = {"parquet": "Parquet", "feather": "Arrow/Feather", "jsonl": "JSON Lines"}
+
+
+def read_table(source: Source, kind: str, need_grade: bool) -> Rows:
+    """The rows of a Parquet, Arrow/Feather or JSON Lines file, in file order."""
+    table = _table(source, kind)
+    names = [str(n) for n in table.column_names]
+    roles = header_roles(names) or {}
+
+    line_of = (lambda record: _jsonl_line(source, record)) if kind == "jsonl" else None
+    error = Rows(None, None, np.zeros(0), source.path, line_of).error
+
+    found = ", ".join(shown(n) for n in names) or "no columns"
+    if "grade" not in roles and (need_grade or not roles):
+        raise source.error(
+            f"no grade column: found {found}; a grade column is named one of "
+            f"{', '.join(ALIASES['grade'])} (or give --qrels)"
+        )
+    columns = {role: whole(table.column(i)) for role, i in roles.items()}
+    ids = {role: _ids(columns[role], role, error) for role in ("query", "doc") if role in columns}
+    numbers = {role: _numbers(columns[role], role, role == "grade", error)
+               for role in ("grade", "score", "rank") if role in columns}
+    extra = [i for i in range(len(names)) if i not in roles.values()]
+    extras = {name: _cells(whole(table.column(i)))
+              for name, i in zip(unique_names([names[i] for i in extra], extra), extra, strict=True)}
+    return Rows(ids.get("query"), ids.get("doc"), np.arange(table.num_rows), source.path, line_of,
+                numbers.get("grade"), numbers.get("score"), numbers.get("rank"), extras)
+
+
+def _table(source: Source, kind: str) -> pa.Table:
+    try:
+        if kind == "parquet":
+            import pyarrow.parquet as pq
+
+            return pq.read_table(pa.BufferReader(source.data))
+        if kind == "feather":
+            return _arrow_ipc(source.data)
+        return _jsonl(source)
+    except InputError:
+        raise
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+        raise source.error(f"cannot be read as a {_NAMES[kind]} file ({reason})") from None
+
+
+def _arrow_ipc(data: bytes) -> pa.Table:
+    """An Arrow IPC file (Feather v2), stream, or Feather v1 file."""
+    if data.startswith(b"ARROW1"):
+        return pa.ipc.open_file(pa.BufferReader(data)).read_all()
+    if data.startswith(b"FEA1"):
+        import pyarrow.feather as feather
+
+        return feather.read_table(pa.BufferReader(data))
+    return pa.ipc.open_stream(pa.BufferReader(data)).read_all()
+
+
+# ---- JSON Lines ---------------------------------------------------------------------------------
+
+
+def _jsonl(source: Source) -> pa.Table:
+    import pyarrow.json as pa_json
+
+    data = source.data if source.encoding == "utf-8" else source.text.encode("utf-8")
+    try:
+        return pa_json.read_json(pa.BufferReader(data))
+    except pa.ArrowInvalid:  # a value of another type than the rows above, or a bad line
+        return _jsonl_by_line(source)
+
+
+def _jsonl_by_line(source: Source) -> pa.Table:
+    """The file read line by line with Python's json: slower, but any mix of types is read, and
+    a line that is not a JSON object is named."""
+    rows: list[dict] = []
+    for number, line in enumerate(LINE_BREAK.split(source.text), start=1):
+        if is_blank(line):
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise source.error(f"not valid JSON ({exc.msg}); expected one JSON object per line "
+                               "(JSON Lines)", number, exc.colno) from None
+        if not isinstance(value, dict):
+            raise source.error(f"a JSON {type(value).__name__}, not an object; expected one JSON object "
+                               "per line (JSON Lines)", number)
+        rows.append(value)
+    names = list(dict.fromkeys(key for row in rows for key in row))
+    return pa.table({name: _column([row.get(name) for row in rows]) for name in names})
+
+
+def _column(values: list) -> pa.Array:
+    """Python values as one Arrow array: as they are when they share a type, else as text."""
+    try:
+        return pa.array(values)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return pa.array([v if v is None or isinstance(v, str) else json.dumps(v) for v in values], pa.string())
+
+
+def _jsonl_line(source: Source, record: int) -> int | None:
+    """The line of record `record` (blank lines are not records)."""
+    index = -1
+    for number, line in enumerate(LINE_BREAK.split(source.text), start=1):
+        if not is_blank(line):
+            index += 1
+            if index == record:
+                return number
+    return None
+
+
+# ---- columns ------------------------------------------------------------------------------------
+
+
+def _ids(values: pa.Array, role: str, error) -> pa.Array:
+    if values.null_count:
+        row = int(np.flatnonzero(values.is_null().to_numpy(zero_copy_only=False))[0])
+        raise error(f"{role} is empty; expected an id", row)
+    return _cells(values)
+
+
+def _cells(values: pa.Array) -> pa.Array:
+    """Any column as text (a missing cell as empty text)."""
+    if pa.types.is_dictionary(values.type):
+        values = values.dictionary_decode()
+    binary = pa.types.is_binary(values.type) or pa.types.is_large_binary(values.type)
+    if not is_text(values.type) or binary:
+        try:
+            values = pc.cast(values, pa.string())
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            values = pa.array([None if v is None else str(v) for v in values.to_pylist()], pa.string())
+    return values.fill_null("") if values.null_count else values
+
+
+def _numbers(values: pa.Array, role: str, empty_ok: bool, error) -> np.ndarray:
+    """A column as floats: numbers as they are, text as the text readers read it; empty (null,
+    or NaN in a float column) is NaN where allowed (an unjudged grade)."""
+    if pa.types.is_dictionary(values.type):
+        values = values.dictionary_decode()
+    if pa.types.is_integer(values.type) or pa.types.is_floating(values.type) or \
+            pa.types.is_decimal(values.type):
+        empty = values.is_null().to_numpy(zero_copy_only=False)
+        nums = pc.cast(values, pa.float64()).fill_null(np.nan).to_numpy(zero_copy_only=False)
+        empty |= np.isnan(nums)
+        bad = np.isinf(nums)
+        texts = None
+    elif is_text(values.type):
+        nums, empty, bad = to_floats(values.fill_null("") if values.null_count else values)
+        texts = values
+    else:
+        raise error(f"{role} holds {values.type} values; expected numbers", 0)
+    bad |= empty & ~empty_ok
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        cell = "" if empty[row] else (texts[row].as_py() if texts is not None else repr(float(nums[row])))
+        if empty[row]:
+            problem = f"{role} is empty; expected a number"
+        elif np.isinf(nums[row]):
+            problem = f"{role} {shown(cell)} is not a finite number"
+        else:
+            problem = f"{role} {shown(cell)} is not a number"
+        raise error(problem, row)
+    return nums

@@ -1,0 +1,254 @@
+"""One entry point for every input file: `load(path, qrels=None)` → `Dataset`. Format dispatch.
+
+The format is recognised from the content, not the file name: compressed and columnar files by
+their first bytes (`core.reading.compression`), JSON Lines by a first line that is an object, a
+TREC run or qrels by the shape of its first line, anything else as a CSV/TSV table. The readers
+return their rows in file order; the run is then joined to its judgments and ranked once
+(`core.reading.join`, `core.reading.order`). Every problem a user can cause is an `InputError`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from ndcg_gui.core.dataset import ORIGIN, Dataset, text_column
+from ndcg_gui.core.errors import InputError, NeedsQrels, shown
+from ndcg_gui.core.reading import columnar, csv_text, trec_text
+from ndcg_gui.core.reading.csv_text import CsvLayout
+from ndcg_gui.core.reading.file_format import FileFormat, line_ending_of, record_query_codes
+from ndcg_gui.core.reading.ids import Groups
+from ndcg_gui.core.reading.join import lookup, repeated_pair
+from ndcg_gui.core.reading.order import ranked, score_key
+from ndcg_gui.core.reading.rows import Rows
+from ndcg_gui.core.reading.source import (
+    LINE_BREAK,
+    Cancel,
+    Progress,
+    Source,
+    check_cancel,
+    is_blank,
+    read_source,
+    split_whitespace,
+)
+
+COLUMNAR_KINDS = ("parquet", "feather", "jsonl")
+
+
+def sniff(source: Source) -> str:
+    """'trec_run', 'qrels', 'csv', 'jsonl', 'parquet' or 'feather': columnar files by their
+    first bytes, text from the first line that is not blank or a `#` comment."""
+    if source.container != "text":
+        return source.container
+    for line in LINE_BREAK.split(source.head()):
+        if is_blank(line) or line.lstrip(" \t").startswith("#"):
+            continue
+        if line.strip(" \t").startswith("{"):
+            return "jsonl"
+        # The TREC shape first: a docno may contain a comma, a CSV header never has that shape.
+        return trec_text.shape_of(split_whitespace(line)) or "csv"
+    return "csv"
+
+
+def load(
+    path: str | Path,
+    qrels: str | Path | None = None,
+    cancel: Cancel = None,
+    progress: Progress = None,
+    need_grades: bool = True,
+) -> Dataset:
+    """Read a ranked-list file (CSV/TSV, TREC run, qrels alone, JSON Lines, Parquet, Feather;
+    any of the text ones compressed) and optionally its qrels.
+
+    With qrels, every grade comes from them (a CSV's own grade column is then not used), and the
+    judged pool makes `Dataset.ranked_list(q).unretrieved` and the "judged" ideal ranking possible.
+    A TREC run holds no grades: without qrels it is refused (`NeedsQrels`) unless `need_grades`
+    is False (then every document is unjudged). The text files' formats are kept on the dataset
+    (`Dataset.file_format`, `qrels_format`) so a save rewrites only what was edited.
+
+    cancel    called now and then; returning True stops the load with `LoadCancelled`.
+    progress  called with the fraction done (0..1).
+    Raises `InputError` for anything wrong with the files.
+    """
+    report = progress or (lambda _f: None)
+    source = read_source(path, cancel, lambda f: report(0.3 * f))
+    kind = sniff(source)
+    pool = qsource = qlayout = None
+    if qrels is not None:
+        qsource = read_source(qrels, cancel)
+        pool, qlayout = _read_pool(qsource, cancel)
+        check_cancel(cancel, source.path)
+    report(0.4)
+    run, layout = _read_rows(source, kind, pool is None, cancel)
+    report(0.6)
+    check_cancel(cancel, source.path)
+    own_pool = kind == "qrels" and pool is None  # qrels alone: the lists are the judgments
+    joined = _Joined.of(run, pool, kind, "qrels" if own_pool else "run")
+    report(0.8)
+    check_cancel(cancel, source.path)
+    if kind == "trec_run" and pool is None and need_grades:  # checked last: the file's faults first
+        raise NeedsQrels.of(source.path)
+    frame = joined.frame(run)
+    file_format = _file_format(source, kind, run.record, joined.run_codes, joined.labels, layout)
+    qrels_format = file_format if own_pool else None
+    pool_frame = None
+    if own_pool:
+        pool_frame = frame[["query", "doc", "grade", ORIGIN]]
+    elif pool is not None:
+        pool_frame = _pool_frame(pool)
+        groups = Groups.of(pool.query)
+        qrels_format = _file_format(qsource, sniff(qsource), pool.record, groups.codes,
+                                    [str(q) for q in groups.labels], qlayout)
+    dataset = Dataset(
+        frame,
+        pool_frame,
+        path=Path(path),
+        qrels_path=Path(qrels) if qrels is not None else None,
+        kind=kind,  # type: ignore[arg-type]
+        tag=trec_text.run_tag(source) if kind == "trec_run" else None,
+        extra_columns=tuple(run.extras),
+        file_format=file_format,
+        qrels_format=qrels_format,
+    )
+    report(1.0)
+    return dataset
+
+
+def _read_rows(source: Source, kind: str, need_grade: bool, cancel: Cancel) -> tuple[Rows, CsvLayout | None]:
+    if kind == "csv":
+        return csv_text.read_table(source, need_grade=need_grade, cancel=cancel)
+    if kind == "trec_run":
+        return trec_text.read_run(source, cancel), None
+    if kind == "qrels":
+        return trec_text.read_qrels(source, cancel), None
+    return columnar.read_table(source, kind, need_grade), None
+
+
+def _read_pool(source: Source, cancel: Cancel) -> tuple[Rows, CsvLayout | None]:
+    """Judgments: TREC qrels, or a table with query, doc and grade columns (unjudged rows dropped)."""
+    kind = sniff(source)
+    if kind == "trec_run":
+        raise source.error(f"is a TREC run, not qrels; expected lines of {trec_text.QRELS_SHAPE}", 1)
+    rows, layout = _read_rows(source, kind, True, cancel)
+    rows = _with_ids(rows)
+    judged = ~np.isnan(rows.grade)
+    return (rows if judged.all() else rows.take(np.flatnonzero(judged))), layout
+
+
+def _with_ids(rows: Rows) -> Rows:
+    """`rows` with a query column ("" without one) and a doc column (d1, d2… per query for a bare
+    list of grades)."""
+    n = len(rows)
+    if rows.query is None:
+        rows.query = pa.StringArray.from_buffers(n, pa.py_buffer(np.zeros(n + 1, np.int32)), pa.py_buffer(b""))
+    if rows.doc is None:
+        codes = Groups.of(rows.query).codes
+        order = np.argsort(codes, kind="stable")
+        counts = np.bincount(codes) if n else np.zeros(0, np.int64)
+        position = np.empty(n, np.int64)
+        position[order] = np.arange(n) - np.repeat(np.cumsum(counts) - counts, counts)
+        rows.doc = pa.array([f"d{p + 1}" for p in position.tolist()], pa.string())
+    return rows
+
+
+class _Joined:
+    """The run's rows checked (each document once per query), their grades looked up in the
+    judgments, and their order: queries by first appearance, each ranked (`core.reading.order`)."""
+
+    def __init__(self, run_codes, labels, grade, order) -> None:
+        self.run_codes, self.labels, self.grade, self.order = run_codes, labels, grade, order
+
+    @classmethod
+    def of(cls, run: Rows, pool: Rows | None, kind: str, what: str) -> _Joined:
+        run = _with_ids(run)
+        groups = Groups.of(run.query)
+        labels = [str(q) for q in groups.labels]
+        _refuse_repeats(run, groups.codes, what)
+        grade = run.grade if run.grade is not None else np.full(len(run), np.nan)
+        if pool is not None:
+            pool_groups = Groups.of(pool.query)
+            index = {q: i for i, q in enumerate(labels)}
+            table = np.array([index.setdefault(str(q), len(index)) for q in pool_groups.labels], np.int64)
+            pool_codes = table[pool_groups.codes] if len(pool_groups.codes) else pool_groups.codes
+            _refuse_repeats(pool, pool_codes, "qrels")
+            grade = lookup(groups.codes, run.doc, pool_codes, pool.doc, pool.grade)
+        if run.rank is not None:
+            key, docs = -run.rank, None
+        elif run.score is not None and kind != "qrels":
+            key, docs = score_key(run.score, "trec"), run.doc
+        else:
+            key, docs = None, None
+        order = ranked(np.arange(len(run)), groups.codes, key, docs)
+        if np.array_equal(order, np.arange(len(run))):
+            order = None
+        return cls(groups.codes, labels, grade, order)
+
+    def frame(self, run: Rows):
+        """The run as `Dataset.run` holds it: query, doc, grade, score, origin, other columns."""
+        order = None if self.order is None else pa.array(self.order)
+
+        def arranged(values):
+            if order is None:
+                return values
+            return values.take(order) if isinstance(values, pa.Array) else values[self.order]
+
+        columns = {"query": text_column(arranged(run.query)), "doc": text_column(arranged(run.doc)),
+                   "grade": arranged(self.grade)}
+        if run.score is not None:
+            columns["score"] = arranged(run.score)
+        columns[ORIGIN] = arranged(run.record.astype(np.int64))
+        for name, values in run.extras.items():
+            columns[name] = text_column(arranged(values))
+        import pandas as pd
+
+        return pd.DataFrame(columns, copy=False)
+
+
+def _refuse_repeats(rows: Rows, codes: np.ndarray, what: str) -> None:
+    found = repeated_pair(codes, rows.doc)
+    if found is None:
+        return
+    row, first = found
+    doc, query = rows.doc[row].as_py(), rows.query[row].as_py()
+    for_query = f" for query {shown(query)}" if query != "" else ""
+    raise rows.error(
+        f"document {shown(doc)} is listed twice{for_query} (first at "
+        f"{rows.where(int(rows.record[first]))}); each document may appear once per query in a {what}",
+        int(rows.record[row]),
+    )
+
+
+def _pool_frame(pool: Rows):
+    import pandas as pd
+
+    return pd.DataFrame({"query": text_column(pool.query), "doc": text_column(pool.doc),
+                         "grade": pool.grade, ORIGIN: pool.record.astype(np.int64)}, copy=False)
+
+
+def _file_format(source: Source, kind: str, records: np.ndarray, codes: np.ndarray, queries: list[str],
+                 layout: CsvLayout | None) -> FileFormat | None:
+    """The record of how a text file is written, with the query of each of its records (None for
+    a columnar file: it is not written back as it was)."""
+    if kind in COLUMNAR_KINDS:
+        return None
+    ending, final = line_ending_of(source.data)
+    common = {
+        "data": source.data, "encoding": source.encoding, "file_encoding": source.file_encoding,
+        "bom": source.bom, "line_ending": ending, "final_newline": final,
+        "record_query": record_query_codes(records.astype(np.int64), codes, len(queries)),
+        "queries": tuple(queries), "compression": source.compression,
+    }
+    if layout is None:  # TREC
+        fields = trec_text.RUN_SHAPE if kind == "trec_run" else trec_text.QRELS_SHAPE
+        return FileFormat(kind, delimiter=trec_text.separator(source), columns=tuple(fields.split()),
+                          **common)  # type: ignore[arg-type]
+    return FileFormat(
+        "csv", delimiter=layout.delimiter, columns=layout.columns, header=layout.header,
+        quote_all=layout.quote_all, decimal_comma=layout.decimal_comma, blank_rows=layout.blank_rows,
+        **common,
+    )
+
+
+__all__ = ["InputError", "NeedsQrels", "load", "read_source", "sniff"]

@@ -1,0 +1,176 @@
+"""Ids as Arrow string arrays: no Python string per row, however big the file.
+
+`strings` turns a column (pandas, numpy, Arrow) into one Arrow array; `Groups` numbers the rows by
+query; `hash_strings` gives every id a 64-bit hash read straight from the Arrow buffers, so ids are
+matched and checked for duplicates as integers (`core.reading.join`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+_U64 = np.uint64
+# Bytes 0..n-1 of a little-endian word kept: mask for n = 0..8.
+_KEEP = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [(1 << 64) - 1], dtype=_U64)
+
+
+def strings(values, what: str = "ids") -> pa.Array:
+    """`values` as one Arrow string array (numbers become their text, as `str` gives it).
+
+    Accepts a pandas Series (an Arrow-backed one is used without a copy), a numpy array, a list or
+    an Arrow array. Empty values (None, NaN) raise ValueError naming `what`."""
+    if isinstance(values, pa.ChunkedArray | pa.Array):
+        arr = values
+    else:
+        try:
+            arr = _from_pandas(values)
+        except (pa.ArrowInvalid, pa.ArrowTypeError):  # mixed types: their text below
+            arr = None
+        except UnicodeEncodeError:  # lone surrogates (a badly decoded file): compared as bytes
+            items = list(values)
+            if any(v is None or v != v for v in items):
+                raise ValueError(f"{what} has empty values") from None
+            return pa.array([str(v).encode("utf-8", "surrogatepass") for v in items], pa.binary())
+        if arr is None:
+            items = np.asarray(values, dtype=object)
+            if any(v is None or v != v for v in items):
+                raise ValueError(f"{what} has empty values")
+            arr = pa.array([str(v) for v in items], pa.string())
+    arr = whole(arr)
+    if pa.types.is_dictionary(arr.type):
+        arr = arr.dictionary_decode()
+    if arr.null_count:
+        raise ValueError(f"{what} has empty values")
+    if not is_text(arr.type):
+        arr = pa.array(np.asarray(arr.to_numpy(zero_copy_only=False)).astype(str), pa.string())
+    return arr
+
+
+def _from_pandas(values) -> pa.Array | pa.ChunkedArray:
+    dtype = getattr(values, "dtype", None)
+    if dtype is not None and getattr(dtype, "storage", None) == "pyarrow":
+        return pa.chunked_array(values)  # the Arrow buffers pandas holds: no copy
+    return pa.array(values, from_pandas=True)
+
+
+def whole(arr: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """One contiguous array (chunks joined)."""
+    if isinstance(arr, pa.ChunkedArray):
+        return arr.combine_chunks() if arr.num_chunks != 1 else arr.chunk(0)
+    return arr
+
+
+def is_text(kind: pa.DataType) -> bool:
+    return (pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_binary(kind)
+            or pa.types.is_large_binary(kind))
+
+
+def labels(ids: pa.Array) -> np.ndarray:
+    """Ids as a numpy object array of `str` (for the few values a person sees: queries, a list)."""
+    out = ids.to_numpy(zero_copy_only=False).astype(object)
+    if pa.types.is_binary(ids.type) or pa.types.is_large_binary(ids.type):  # see `strings`
+        out = np.array([b.decode("utf-8", "surrogatepass") for b in out], dtype=object)
+    return out
+
+
+# --- rows by query ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Groups:
+    """Rows by query: `codes` per row (numbered by first appearance), `labels` (str) per code,
+    `sizes` per code, and `starts` (first row of each code) when every query's rows are
+    contiguous, codes then ascending."""
+
+    codes: np.ndarray
+    labels: np.ndarray
+    sizes: np.ndarray
+    starts: np.ndarray | None
+
+    @classmethod
+    def of(cls, ids: pa.Array) -> Groups:
+        n = len(ids)
+        # Comparing neighbours is cheaper than hashing every id: grouped files take this path,
+        # and a shuffled one is recognised from its first rows.
+        if n > 1 and 2 * changes(ids.slice(0, 4096)).sum() < min(n, 4096):
+            starts = np.flatnonzero(np.concatenate([[True], changes(ids)]))
+            firsts = ids.take(pa.array(starts))
+            if len(pc.unique(firsts)) == len(starts):
+                sizes = np.diff(starts, append=n)
+                codes = np.repeat(np.arange(len(starts)), sizes)
+                return cls(codes, labels(firsts), sizes, starts)
+        if n == 0:
+            nothing = np.zeros(0, np.int64)
+            return cls(nothing, np.zeros(0, object), nothing, nothing)
+        encoded = pc.dictionary_encode(ids)  # codes in order of first appearance
+        codes = encoded.indices.to_numpy().astype(np.int64)
+        names = labels(encoded.dictionary)
+        sizes = np.bincount(codes, minlength=len(names))
+        grouped = n < 2 or bool((codes[1:] >= codes[:-1]).all())
+        return cls(codes, names, sizes, np.cumsum(sizes) - sizes if grouped else None)
+
+
+def changes(ids: pa.Array) -> np.ndarray:
+    """Whether each id differs from the one before it (one fewer than the ids)."""
+    if len(ids) < 2:
+        return np.zeros(0, bool)
+    return pc.not_equal(ids.slice(1), ids.slice(0, len(ids) - 1)).to_numpy(zero_copy_only=False)
+
+
+# --- hashing ------------------------------------------------------------------------------------
+
+
+def mix(z: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser: every input bit affects every output bit."""
+    z = (z ^ (z >> _U64(30))) * _U64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> _U64(27))) * _U64(0x94D049BB133111EB)
+    return z ^ (z >> _U64(31))
+
+
+def hash_strings(ids: pa.Array) -> np.ndarray:
+    """A 64-bit hash of each id's bytes: equal ids, equal hashes; different ids differ but for a
+    chance of about n²/2⁶⁴, which callers confirm on the strings. Read as 8-byte words straight
+    from the Arrow buffers: no Python object and no copy of the text."""
+    n = len(ids)
+    if n == 0:
+        return np.zeros(0, _U64)
+    offsets, data = _buffers(ids)
+    begin = offsets[:-1]
+    length = offsets[1:] - begin
+    h = mix(length.astype(_U64) ^ _U64(0x9E3779B97F4A7C15))
+    if not len(data):
+        return h
+    # Every 8-byte window of the data as a little-endian integer (unaligned reads, no copy).
+    windows = np.ndarray((max(len(data) - 7, 0),), "<u8", data, strides=(1,))
+    rows: np.ndarray | slice = slice(None)
+    for start in range(0, int(length.max()), 8):
+        # A row is mixed once per 8 bytes it has (and once when empty): the hash depends on the id
+        # alone, never on the other ids hashed with it.
+        if start:
+            alive = length[rows] > start
+            if not alive.all():
+                rows = np.flatnonzero(alive) if isinstance(rows, slice) else rows[alive]
+        at = begin[rows] + start
+        left = np.minimum(length[rows] - start, 8)
+        word = np.zeros(len(at), _U64)
+        near = at < len(windows)
+        word[near] = windows[at[near]]
+        for i in np.flatnonzero(~near).tolist():  # the last bytes of the buffer
+            word[i] = int.from_bytes(bytes(data[at[i]:at[i] + 8]).ljust(8, b"\0"), "little")
+        h[rows] = mix(h[rows] ^ (word & _KEEP[left]))
+    return h
+
+
+def _buffers(ids: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """Offsets (int64, one more than the ids) and the data bytes of a string or binary array."""
+    large = pa.types.is_large_string(ids.type) or pa.types.is_large_binary(ids.type)
+    width = np.int64 if large else np.int32
+    _, offsets, data = ids.buffers()[:3]
+    size = np.dtype(width).itemsize
+    off = np.frombuffer(offsets, width, len(ids) + 1, ids.offset * size).astype(np.int64)
+    raw = np.frombuffer(data, np.uint8) if data is not None else np.zeros(0, np.uint8)
+    return off, raw

@@ -1,0 +1,112 @@
+"""Run rows joined to their judgments, and (query, doc) pairs checked for repeats, as integers.
+
+The one join of the program: the loader uses it once per file (a `Dataset` then holds each row's
+grade), and `evaluate` uses it for the rows it scores. A (query, doc) pair becomes one 64-bit key
+(the query's code mixed with the doc id's hash, `core.reading.ids`); keys are matched in integer
+hash tables and every match is confirmed on the strings, so a hash collision can never pair two
+different documents: it sends the work to an exact path that numbers the ids instead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ndcg_gui.core.reading.ids import hash_strings, mix
+
+_U64 = np.uint64
+
+
+def pair_keys(query_codes: np.ndarray, doc_hashes: np.ndarray) -> np.ndarray:
+    """One 64-bit key per (query code, doc hash) pair."""
+    return mix(doc_hashes ^ mix(query_codes.astype(_U64) + _U64(0x632BE59BD9B4E019)))
+
+
+def repeated_pair(query_codes: np.ndarray, docs: pa.Array) -> tuple[int, int] | None:
+    """The first row whose (query, doc) pair an earlier row already has, and that earlier row;
+    None when every pair is distinct."""
+    if len(docs) < 2:
+        return None
+    keys = pair_keys(query_codes, hash_strings(docs))
+    ordered = np.sort(keys)  # a plain integer sort: far cheaper than a hash table of every key
+    if not (ordered[1:] == ordered[:-1]).any():
+        return None
+    exact = _exact_keys(query_codes, [docs])[0]  # equal hashes: are the strings equal too?
+    repeat = pd.Series(exact).duplicated().to_numpy()
+    if not repeat.any():
+        return None
+    row = int(np.flatnonzero(repeat)[0])
+    return row, int(np.flatnonzero(exact == exact[row])[0])
+
+
+def lookup(run_query: np.ndarray, run_docs: pa.Array, pool_query: np.ndarray, pool_docs: pa.Array,
+           pool_values: np.ndarray) -> np.ndarray:
+    """The value (a grade) of each run row's (query code, doc) pair in the pool, NaN where the
+    pool does not have it. Query codes are in one code space for both sides. With repeated
+    pairs in the pool, the last one wins."""
+    out = np.full(len(run_docs), np.nan)
+    if len(run_docs) == 0 or len(pool_docs) == 0:
+        return out
+    run_keys = pair_keys(run_query, hash_strings(run_docs))
+    pool_keys = pair_keys(pool_query, hash_strings(pool_docs))
+    match = last_match(pool_keys.view(np.int64), run_keys.view(np.int64))
+    hit = np.flatnonzero(match >= 0)
+    if len(hit) and not _same_pairs(run_query, run_docs, hit, pool_query, pool_docs, match[hit]):
+        run_keys, pool_keys = _exact_keys(np.concatenate([run_query, pool_query]), [run_docs, pool_docs],
+                                          split=len(run_docs))
+        match = last_match(pool_keys, run_keys)
+        hit = np.flatnonzero(match >= 0)
+    out[hit] = pool_values[match[hit]]
+    return out
+
+
+def _same_pairs(run_query, run_docs, run_rows, pool_query, pool_docs, pool_rows) -> bool:
+    """Whether the matched rows hold the same query code and the same doc id (byte for byte)."""
+    if not np.array_equal(run_query[run_rows], pool_query[pool_rows]):
+        return False
+    a, b = run_docs.take(pa.array(run_rows)), pool_docs.take(pa.array(pool_rows))
+    if a.type != b.type:
+        a, b = a.cast(pa.large_binary()), b.cast(pa.large_binary())
+    return bool(pc.all(pc.equal(a, b)).as_py())
+
+
+def _exact_keys(query_codes: np.ndarray, docs: list[pa.Array], split: int | None = None):
+    """Collision-free int64 keys: doc ids numbered exactly (an Arrow hash table of the strings)."""
+    every = docs[0] if len(docs) == 1 else _concat(docs)
+    codes = pc.dictionary_encode(every).indices.to_numpy().astype(np.int64)
+    width = int(codes.max()) + 1 if len(codes) else 1
+    keys = query_codes.astype(np.int64) * width + codes
+    return [keys] if split is None else [keys[:split], keys[split:]]
+
+
+def _concat(parts: list[pa.Array]) -> pa.Array:
+    kinds = {p.type for p in parts}
+    if len(kinds) > 1:
+        parts = [p.cast(pa.large_binary()) for p in parts]
+    return pa.concat_arrays(parts)
+
+
+def last_match(table: np.ndarray, probe: np.ndarray) -> np.ndarray:
+    """For each probe value, the position of its last occurrence in `table`, or -1.
+
+    The smaller side goes into the hash table and the other streams through it.
+    """
+    if len(table) == 0 or len(probe) == 0:
+        return np.full(len(probe), -1)
+    if len(probe) < len(table):
+        uniq, inverse = np.unique(probe, return_inverse=True)
+        at = pd.Index(uniq).get_indexer(table)
+        hit = np.flatnonzero(at >= 0)
+        last = np.full(len(uniq), -1)
+        np.maximum.at(last, at[hit], hit)
+        return last[inverse]
+    index = pd.Index(table)
+    if index.is_unique:  # (the loader's pools: repeats were refused) one hash table, no bookkeeping
+        return index.get_indexer(probe)
+    codes, uniq = pd.factorize(table)
+    last = np.full(len(uniq), -1)
+    np.maximum.at(last, codes, np.arange(len(table)))
+    at = pd.Index(uniq).get_indexer(probe)
+    return np.where(at >= 0, last[at], -1)

@@ -1,0 +1,42 @@
+"""Numbers written as text: what the readers accept, one rule for every format.
+
+The rule is pyarrow's parser's (decimal notation with an optional exponent, surrounding spaces and
+tabs ignored; "inf" and "nan" read but refused as not finite), written out as a pattern so that the
+line a message names is found by the same rule that refused it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+DECIMAL = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+_DECIMAL = re.compile(DECIMAL)
+_SPACES = " \t"
+
+
+def is_finite_number(text: str) -> bool:
+    """Whether a cell reads as a finite number."""
+    text = text.strip(_SPACES)
+    return _DECIMAL.fullmatch(text) is not None and math.isfinite(float(text))
+
+
+def to_floats(cells: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Text cells as floats, vectorised: (values, empty, bad). An empty cell (only spaces) is NaN
+    and marked `empty`; a cell that is not a finite number is NaN and marked `bad`."""
+    text = pc.utf8_trim(cells, _SPACES) if len(cells) else cells
+    empty = pc.equal(pc.binary_length(text), 0).to_numpy(zero_copy_only=False)
+    ok = pc.match_substring_regex(text, f"^{DECIMAL}$").to_numpy(zero_copy_only=False)
+    values = np.full(len(cells), np.nan)
+    rows = np.flatnonzero(ok)
+    if len(rows):
+        values[rows] = pc.cast(text.take(pa.array(rows)), pa.float64()).to_numpy()
+    infinite = pc.match_substring_regex(text, "^[+-]?inf(inity)?$", ignore_case=True)
+    for row in np.flatnonzero(infinite.to_numpy(zero_copy_only=False)).tolist():  # (said "not finite")
+        values[row] = -np.inf if text[row].as_py().startswith("-") else np.inf
+    bad = ~empty & ~np.isfinite(values)
+    return values, empty, bad

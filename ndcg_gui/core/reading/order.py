@@ -1,0 +1,74 @@
+"""The ranking order, with trec_eval's tie rule: the one order of the program.
+
+The loader puts every file's rows in this order once (a `Dataset` then holds each query's list
+ranked), and `evaluate` orders the rows it scores with the same functions. The rule: rows grouped
+by query; within a query, high score first, scores compared as single-precision floats as trec_eval
+keeps them (`float sim`: 1.0 and 1.0000000001 are tied), ties by doc id in descending byte order
+(trec_eval's strcmp); a rank column instead: low rank first, ties in file order; neither: file order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+
+def score_key(score: np.ndarray, ties: str = "trec") -> np.ndarray:
+    """Scores as the ranking compares them. With trec_eval's rule ("trec") they are rounded to
+    single precision first, so scores equal as float32 are ties (beyond float32's range: infinite,
+    as in trec_eval); other rules compare them exactly."""
+    score = np.asarray(score, dtype=np.float64)
+    if ties != "trec":
+        return score
+    with np.errstate(over="ignore"):
+        return score.astype(np.float32).astype(np.float64)
+
+
+def ranked(rows: np.ndarray, codes: np.ndarray, key: np.ndarray | None, docs: pa.Array | None) -> np.ndarray:
+    """`rows` reordered so each query's rows are contiguous (codes ascending) and ranked: key high
+    first, ties in file order, or with `docs` given, tied keys by doc id in descending byte order.
+
+    codes  the query code of every row of the table (`rows` index it), numbered by first appearance
+    key    the ranking value of every row (a `score_key`, or minus the rank), None for file order
+    docs   every row's doc id, for trec_eval's tie rule (None: ties keep file order)
+    """
+    code = codes[rows]
+    k = key[rows] if key is not None else None
+    if not is_ranked(code, k):
+        order = np.argsort(-k, kind="stable") if k is not None else np.arange(len(rows))
+        order = order[np.argsort(code[order].astype(_small_int(int(code.max()) + 1)), kind="stable")]
+        rows, code = rows[order], code[order]
+        k = k[order] if k is not None else None
+    if docs is None or k is None or len(rows) < 2:
+        return rows
+    tied_next = (code[1:] == code[:-1]) & (k[1:] == k[:-1])
+    if not tied_next.any():
+        return rows
+    # Only rows inside a run of equal keys are reordered; the runs keep their places.
+    tied = np.zeros(len(rows), bool)
+    tied[:-1] |= tied_next
+    tied[1:] |= tied_next
+    at = np.flatnonzero(tied)
+    run_id = np.cumsum(np.concatenate([[True], ~tied_next]))[at]
+    # Arrow compares ids byte by byte (unsigned), as trec_eval's strcmp does.
+    pairs = pa.table({"run": run_id, "doc": docs.take(pa.array(rows[at]))})
+    order = pc.sort_indices(pairs, [("run", "ascending"), ("doc", "descending")]).to_numpy()
+    rows = rows.copy()
+    rows[at] = rows[at][order]
+    return rows
+
+
+def is_ranked(code: np.ndarray, key: np.ndarray | None) -> bool:
+    """Whether rows with these codes and keys are grouped (codes never fall) and ranked (the key
+    never rises within a query)."""
+    if len(code) < 2:
+        return True
+    step = np.diff(code)
+    if (step < 0).any():
+        return False
+    return key is None or not ((step == 0) & (key[1:] > key[:-1])).any()
+
+
+def _small_int(n: int) -> type:
+    return np.uint16 if n <= np.iinfo(np.uint16).max else np.int64
