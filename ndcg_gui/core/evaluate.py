@@ -20,7 +20,7 @@ import pyarrow as pa
 
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.metrics import check_k, discounts, gains, safe_ratio
-from ndcg_gui.core.reading.ids import Groups, strings
+from ndcg_gui.core.reading.ids import Groups, strings, whole
 from ndcg_gui.core.reading.join import lookup
 from ndcg_gui.core.reading.order import ranked, score_key
 from ndcg_gui.core.topk import StringBytes, first_rows_word, score_bits, select_top
@@ -266,7 +266,7 @@ def _top_rows(groups: Groups, key: np.ndarray | None, k: int | None, ties: str, 
     words = [] if key is None else [lambda r: score_bits(key[r])]
     if not by_score or ties == "file":
         words.append(first_rows_word(n))
-    strings = StringBytes(docs) if by_score and ties == "trec" else None
+    strings = StringBytes(whole(docs)) if by_score and ties == "trec" else None
     return select_top(rows, codes[rows], np.minimum(sizes, k), words, strings,
                       keep_ties=by_score and ties == "average")
 

@@ -10,10 +10,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import pyarrow as pa
+
 if TYPE_CHECKING:
     from ndcg_gui.core.reading.dispatch import load, sniff
 
 __all__ = ["load", "sniff"]
+
+
+def _return_freed_memory() -> None:
+    """Arrow's memory pool set to give freed memory back at once: a load makes and drops hundreds
+    of MB of Arrow arrays, and the default pools (mimalloc) keep them, which more than doubled a
+    load's peak (bench_load.py). jemalloc with no decay delay costs no measurable time."""
+    try:
+        pa.jemalloc_set_decay_ms(0)
+        pa.set_memory_pool(pa.jemalloc_memory_pool())
+    except (NotImplementedError, pa.ArrowNotImplementedError, AttributeError):
+        pass  # a pyarrow built without jemalloc (some platforms): its default pool
+
+
+_return_freed_memory()
 
 
 def __getattr__(name: str) -> object:

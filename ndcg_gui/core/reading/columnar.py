@@ -115,7 +115,8 @@ def _column(values: list) -> pa.Array:
     try:
         return pa.array(values)
     except (pa.ArrowInvalid, pa.ArrowTypeError):
-        return pa.array([v if v is None or isinstance(v, str) else json.dumps(v) for v in values], pa.string())
+        texts = [v if v is None or isinstance(v, str) else json.dumps(v) for v in values]
+        return pa.array(texts, pa.string())
 
 
 def _jsonl_line(source: Source, record: int) -> int | None:

@@ -18,8 +18,8 @@ from ndcg_gui.core.dataset import ORIGIN, Dataset, text_column
 from ndcg_gui.core.errors import InputError, NeedsQrels, shown
 from ndcg_gui.core.reading import columnar, csv_text, trec_text
 from ndcg_gui.core.reading.csv_text import CsvLayout
-from ndcg_gui.core.reading.file_format import FileFormat, line_ending_of, record_query_codes
-from ndcg_gui.core.reading.ids import Groups
+from ndcg_gui.core.reading.file_format import FileFormat, OnDisk, line_ending_of, record_query_codes
+from ndcg_gui.core.reading.ids import Groups, hash_strings
 from ndcg_gui.core.reading.join import lookup, repeated_pair
 from ndcg_gui.core.reading.order import ranked, score_key
 from ndcg_gui.core.reading.rows import Rows
@@ -29,12 +29,14 @@ from ndcg_gui.core.reading.source import (
     Progress,
     Source,
     check_cancel,
+    check_readable,
     is_blank,
     read_source,
     split_whitespace,
 )
 
 COLUMNAR_KINDS = ("parquet", "feather", "jsonl")
+KEEP_IN_MEMORY = 16 << 20  # text up to this size is kept with the dataset for byte-preserving saves
 
 
 def sniff(source: Source) -> str:
@@ -73,25 +75,33 @@ def load(
     Raises `InputError` for anything wrong with the files.
     """
     report = progress or (lambda _f: None)
-    source = read_source(path, cancel, lambda f: report(0.3 * f))
-    kind = sniff(source)
-    pool = qsource = qlayout = None
+    check_readable(path)  # (the run's faults are said first; its bytes are read after the qrels')
+    pool = pool_text = None
     if qrels is not None:
         qsource = read_source(qrels, cancel)
-        pool, qlayout = _read_pool(qsource, cancel)
-        check_cancel(cancel, source.path)
-    report(0.4)
+        qkind = sniff(qsource)
+        pool, qlayout = _read_pool(qsource, qkind, cancel)
+        pool_text = _TextFacts.of(qsource, qkind, qlayout)
+        qsource.release()
+    report(0.1)
+    source = read_source(path, cancel, lambda f: report((1 + 2 * f) / 10))
+    kind = sniff(source)
+    report(0.3)
     run, layout = _read_rows(source, kind, pool is None, cancel)
+    text = _TextFacts.of(source, kind, layout)
+    tag = trec_text.run_tag(source) if kind == "trec_run" else None
+    source.release()  # a big file's bytes: not held while the rows are joined (see `FileFormat`)
     report(0.6)
-    check_cancel(cancel, source.path)
+    check_cancel(cancel, Path(path))
     own_pool = kind == "qrels" and pool is None  # qrels alone: the lists are the judgments
     joined = _Joined.of(run, pool, kind, "qrels" if own_pool else "run")
+    run = joined.rows
     report(0.8)
-    check_cancel(cancel, source.path)
+    check_cancel(cancel, Path(path))
     if kind == "trec_run" and pool is None and need_grades:  # checked last: the file's faults first
-        raise NeedsQrels.of(source.path)
-    frame = joined.frame(run)
-    file_format = _file_format(source, kind, run.record, joined.run_codes, joined.labels, layout)
+        raise NeedsQrels.of(path)
+    frame = joined.frame()
+    file_format = text and text.format(run.record, joined.run_codes, joined.labels)
     qrels_format = file_format if own_pool else None
     pool_frame = None
     if own_pool:
@@ -99,15 +109,15 @@ def load(
     elif pool is not None:
         pool_frame = _pool_frame(pool)
         groups = Groups.of(pool.query)
-        qrels_format = _file_format(qsource, sniff(qsource), pool.record, groups.codes,
-                                    [str(q) for q in groups.labels], qlayout)
+        labels = [str(q) for q in groups.labels]
+        qrels_format = pool_text and pool_text.format(pool.record, groups.codes, labels)
     dataset = Dataset(
         frame,
         pool_frame,
         path=Path(path),
         qrels_path=Path(qrels) if qrels is not None else None,
         kind=kind,  # type: ignore[arg-type]
-        tag=trec_text.run_tag(source) if kind == "trec_run" else None,
+        tag=tag,
         extra_columns=tuple(run.extras),
         file_format=file_format,
         qrels_format=qrels_format,
@@ -126,9 +136,8 @@ def _read_rows(source: Source, kind: str, need_grade: bool, cancel: Cancel) -> t
     return columnar.read_table(source, kind, need_grade), None
 
 
-def _read_pool(source: Source, cancel: Cancel) -> tuple[Rows, CsvLayout | None]:
+def _read_pool(source: Source, kind: str, cancel: Cancel) -> tuple[Rows, CsvLayout | None]:
     """Judgments: TREC qrels, or a table with query, doc and grade columns (unjudged rows dropped)."""
-    kind = sniff(source)
     if kind == "trec_run":
         raise source.error(f"is a TREC run, not qrels; expected lines of {trec_text.QRELS_SHAPE}", 1)
     rows, layout = _read_rows(source, kind, True, cancel)
@@ -142,7 +151,8 @@ def _with_ids(rows: Rows) -> Rows:
     list of grades)."""
     n = len(rows)
     if rows.query is None:
-        rows.query = pa.StringArray.from_buffers(n, pa.py_buffer(np.zeros(n + 1, np.int32)), pa.py_buffer(b""))
+        empty = pa.py_buffer(np.zeros(n + 1, np.int32))  # n empty strings: every offset 0
+        rows.query = pa.StringArray.from_buffers(n, empty, pa.py_buffer(b""))
     if rows.doc is None:
         codes = Groups.of(rows.query).codes
         order = np.argsort(codes, kind="stable")
@@ -154,63 +164,65 @@ def _with_ids(rows: Rows) -> Rows:
 
 
 class _Joined:
-    """The run's rows checked (each document once per query), their grades looked up in the
-    judgments, and their order: queries by first appearance, each ranked (`core.reading.order`)."""
+    """The run's rows in their order (queries by first appearance, each ranked: `core.reading.order`),
+    checked (each document once per query), and their grades looked up in the judgments."""
 
-    def __init__(self, run_codes, labels, grade, order) -> None:
-        self.run_codes, self.labels, self.grade, self.order = run_codes, labels, grade, order
+    def __init__(self, rows: Rows, run_codes: np.ndarray, labels: list[str], grade: np.ndarray) -> None:
+        self.rows, self.run_codes, self.labels, self.grade = rows, run_codes, labels, grade
 
     @classmethod
     def of(cls, run: Rows, pool: Rows | None, kind: str, what: str) -> _Joined:
         run = _with_ids(run)
         groups = Groups.of(run.query)
         labels = [str(q) for q in groups.labels]
-        _refuse_repeats(run, groups.codes, what)
-        grade = run.grade if run.grade is not None else np.full(len(run), np.nan)
-        if pool is not None:
-            pool_groups = Groups.of(pool.query)
-            index = {q: i for i, q in enumerate(labels)}
-            table = np.array([index.setdefault(str(q), len(index)) for q in pool_groups.labels], np.int64)
-            pool_codes = table[pool_groups.codes] if len(pool_groups.codes) else pool_groups.codes
-            _refuse_repeats(pool, pool_codes, "qrels")
-            grade = lookup(groups.codes, run.doc, pool_codes, pool.doc, pool.grade)
+        codes = groups.codes
         if run.rank is not None:
             key, docs = -run.rank, None
         elif run.score is not None and kind != "qrels":
             key, docs = score_key(run.score, "trec"), run.doc
         else:
             key, docs = None, None
-        order = ranked(np.arange(len(run)), groups.codes, key, docs)
-        if np.array_equal(order, np.arange(len(run))):
-            order = None
-        return cls(groups.codes, labels, grade, order)
+        # Ordered first: every array below is made once, in its final order.
+        order = ranked(None, codes, key, docs)
+        del key, docs
+        if (order[1:] < order[:-1]).any():
+            run.reorder(order)  # (in place: the file order's arrays are let go)
+            codes = codes[order]
+        del order
+        hashes = hash_strings(run.doc)  # hashed once: for the repeats and for the join
+        _refuse_repeats(run, codes, what, hashes)
+        grade = run.grade if run.grade is not None else np.full(len(run), np.nan)
+        if pool is not None:
+            pool_groups = Groups.of(pool.query)
+            index = {q: i for i, q in enumerate(labels)}
+            table = np.array([index.setdefault(str(q), len(index)) for q in pool_groups.labels], np.int64)
+            pool_codes = table[pool_groups.codes] if len(pool_groups.codes) else pool_groups.codes
+            pool_hashes = hash_strings(pool.doc)
+            _refuse_repeats(pool, pool_codes, "qrels", pool_hashes)
+            grade = lookup(codes, run.doc, pool_codes, pool.doc, pool.grade, hashes, pool_hashes)
+        return cls(run, codes, labels, grade)
 
-    def frame(self, run: Rows):
+    def frame(self):
         """The run as `Dataset.run` holds it: query, doc, grade, score, origin, other columns."""
-        order = None if self.order is None else pa.array(self.order)
-
-        def arranged(values):
-            if order is None:
-                return values
-            return values.take(order) if isinstance(values, pa.Array) else values[self.order]
-
-        columns = {"query": text_column(arranged(run.query)), "doc": text_column(arranged(run.doc)),
-                   "grade": arranged(self.grade)}
-        if run.score is not None:
-            columns["score"] = arranged(run.score)
-        columns[ORIGIN] = arranged(run.record.astype(np.int64))
-        for name, values in run.extras.items():
-            columns[name] = text_column(arranged(values))
         import pandas as pd
 
+        run = self.rows
+        columns = {"query": text_column(run.query), "doc": text_column(run.doc), "grade": self.grade}
+        if run.score is not None:
+            columns["score"] = run.score
+        columns[ORIGIN] = run.record.astype(np.int64, copy=False)
+        for name, values in run.extras.items():
+            columns[name] = text_column(values)
         return pd.DataFrame(columns, copy=False)
 
 
-def _refuse_repeats(rows: Rows, codes: np.ndarray, what: str) -> None:
-    found = repeated_pair(codes, rows.doc)
-    if found is None:
+def _refuse_repeats(rows: Rows, codes: np.ndarray, what: str, hashes: np.ndarray) -> None:
+    """An `InputError` naming the first line (in file order) that repeats a (query, doc) pair."""
+    if repeated_pair(codes, rows.doc, hashes) is None:
         return
-    row, first = found
+    in_file = np.argsort(rows.record, kind="stable")  # rows may be ranked already: back to file order
+    rows, codes = rows.take(in_file), codes[in_file]
+    row, first = repeated_pair(codes, rows.doc, hashes[in_file])
     doc, query = rows.doc[row].as_py(), rows.query[row].as_py()
     for_query = f" for query {shown(query)}" if query != "" else ""
     raise rows.error(
@@ -227,28 +239,43 @@ def _pool_frame(pool: Rows):
                          "grade": pool.grade, ORIGIN: pool.record.astype(np.int64)}, copy=False)
 
 
-def _file_format(source: Source, kind: str, records: np.ndarray, codes: np.ndarray, queries: list[str],
-                 layout: CsvLayout | None) -> FileFormat | None:
-    """The record of how a text file is written, with the query of each of its records (None for
-    a columnar file: it is not written back as it was)."""
-    if kind in COLUMNAR_KINDS:
-        return None
-    ending, final = line_ending_of(source.data)
-    common = {
-        "data": source.data, "encoding": source.encoding, "file_encoding": source.file_encoding,
-        "bom": source.bom, "line_ending": ending, "final_newline": final,
-        "record_query": record_query_codes(records.astype(np.int64), codes, len(queries)),
-        "queries": tuple(queries), "compression": source.compression,
-    }
-    if layout is None:  # TREC
-        fields = trec_text.RUN_SHAPE if kind == "trec_run" else trec_text.QRELS_SHAPE
-        return FileFormat(kind, delimiter=trec_text.separator(source), columns=tuple(fields.split()),
-                          **common)  # type: ignore[arg-type]
-    return FileFormat(
-        "csv", delimiter=layout.delimiter, columns=layout.columns, header=layout.header,
-        quote_all=layout.quote_all, decimal_comma=layout.decimal_comma, blank_rows=layout.blank_rows,
-        **common,
-    )
+class _TextFacts:
+    """What `FileFormat` records of a text file, taken while its bytes are at hand."""
+
+    def __init__(self, kind: str, common: dict, layout: CsvLayout | None, separator: str) -> None:
+        self.kind, self.common, self.layout, self.separator = kind, common, layout, separator
+
+    @classmethod
+    def of(cls, source: Source, kind: str, layout: CsvLayout | None) -> _TextFacts | None:
+        """None for a columnar file (it is not written back as it was)."""
+        if kind in COLUMNAR_KINDS:
+            return None
+        ending, final = line_ending_of(source.data)
+        # A big file's bytes stay on disk (read again by a save), a small one's are kept.
+        on_disk = source.stat is not None and len(source.data) > KEEP_IN_MEMORY
+        disk = OnDisk.of(source.path, source.stat, source.data) if on_disk else None
+        common = {
+            "data": None if disk is not None else bytes(source.data), "disk": disk,
+            "encoding": source.encoding, "file_encoding": source.file_encoding,
+            "bom": source.bom, "line_ending": ending, "final_newline": final,
+            "compression": source.compression,
+        }
+        return cls(kind, common, layout, trec_text.separator(source) if layout is None else "")
+
+    def format(self, records: np.ndarray, codes: np.ndarray, queries: list[str]) -> FileFormat:
+        """The record of how the file is written, with the query of each of its records."""
+        common = {**self.common, "queries": tuple(queries),
+                  "record_query": record_query_codes(records.astype(np.int64), codes, len(queries))}
+        if self.layout is None:  # TREC
+            fields = trec_text.RUN_SHAPE if self.kind == "trec_run" else trec_text.QRELS_SHAPE
+            return FileFormat(self.kind, delimiter=self.separator, columns=tuple(fields.split()),  # type: ignore[arg-type]
+                              **common)
+        layout = self.layout
+        return FileFormat(
+            "csv", delimiter=layout.delimiter, columns=layout.columns, header=layout.header,
+            quote_all=layout.quote_all, decimal_comma=layout.decimal_comma, blank_rows=layout.blank_rows,
+            **common,
+        )
 
 
 __all__ = ["InputError", "NeedsQrels", "load", "read_source", "sniff"]

@@ -1,21 +1,74 @@
 """How a loaded file was written, kept with the `Dataset` so a save changes only what was edited.
 
-`FileFormat` is a plain record, independent of the parser that filled it: the file's bytes, its
-encoding and line endings, a CSV's delimiter, header and column roles, and which query each record
-belongs to. The writers keep the records of unedited queries byte for byte and rewrite only the
-edited ones in the file's own style (`core.rewrite`).
+`FileFormat` is a plain record, independent of the parser that filled it: the file's bytes (or
+where they are on disk), its encoding and line endings, a CSV's delimiter, header and column
+roles, and which query each record belongs to. The writers keep the records of unedited queries
+byte for byte and rewrite only the edited ones in the file's own style (`core.writing.rewrite`).
+
+A big file's bytes stay on disk, not in memory (a 2,000,000-line run is 90 MB): a save reads them
+again (`FileFormat.text_bytes`) after checking that the file is still the one that was loaded
+(`OnDisk`); when it is not (changed, moved or deleted since), `FileChanged` tells the writers to
+write every line anew in the file's format. A small file's bytes are kept with the dataset.
 """
 
 from __future__ import annotations
 
+import os
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 import numpy as np
 
+from ndcg_gui.core.errors import InputError
+
 FormatKind = Literal["csv", "trec_run", "qrels"]
 _CHUNK = 16 << 20
+
+
+class FileChanged(InputError):
+    """The file a dataset was loaded from changed on disk (or went away) since: its old bytes are
+    gone, so a save cannot keep its unedited lines as they were."""
+
+
+@dataclass(frozen=True)
+class OnDisk:
+    """Where a loaded file's bytes are, and what they were: the file's size, modification time
+    and inode when it was read, and the length and a checksum of the text read from it."""
+
+    path: Path
+    size: int
+    mtime_ns: int
+    inode: int
+    length: int
+    check: int
+
+    @classmethod
+    def of(cls, path: Path, stat: os.stat_result, data: bytes) -> OnDisk:
+        return cls(Path(path).absolute(), stat.st_size, stat.st_mtime_ns, stat.st_ino, len(data),
+                   _check(data))
+
+    def read(self) -> bytes:
+        """The file's text as it was loaded, or `FileChanged`."""
+        from ndcg_gui.core.reading.source import read_source  # (the source imports nothing of this)
+
+        try:
+            stat = self.path.stat()
+        except OSError:
+            raise FileChanged("is no longer there", self.path) from None
+        if (stat.st_size, stat.st_mtime_ns, stat.st_ino) != (self.size, self.mtime_ns, self.inode):
+            raise FileChanged("changed on disk since it was opened", self.path)
+        data = read_source(self.path).data
+        if len(data) != self.length or _check(data) != self.check:
+            raise FileChanged("changed on disk since it was opened", self.path)
+        return data
+
+
+def _check(data: bytes) -> int:
+    """A checksum of the first and last MiB (with the length, enough to see another file)."""
+    return zlib.crc32(data[-(1 << 20):], zlib.crc32(data[: 1 << 20]))
 
 
 @dataclass(frozen=True, eq=False)
@@ -23,7 +76,8 @@ class FileFormat:
     """One loaded file's format and text.
 
     kind            "csv", "trec_run" or "qrels"
-    data            the file's bytes after the byte-order mark (a UTF-16 file converted to UTF-8)
+    data            the file's bytes after the byte-order mark (a UTF-16 file converted to UTF-8,
+                    a compressed one decompressed); None when they are on disk (`disk`)
     encoding        the codec of `data`: "utf-8", "cp1252" or "latin-1"
     file_encoding   the file's own codec ("utf-16-le" for a UTF-16 file; else as `encoding`)
     bom             the byte-order mark the file started with (b"" for none)
@@ -43,7 +97,7 @@ class FileFormat:
     """
 
     kind: FormatKind
-    data: bytes = field(repr=False)
+    data: bytes | None = field(default=None, repr=False)
     encoding: str = "utf-8"
     file_encoding: str = "utf-8"
     bom: bytes = b""
@@ -58,6 +112,16 @@ class FileFormat:
     record_query: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32), repr=False)
     queries: tuple[str, ...] = ()
     compression: str | None = None
+    disk: OnDisk | None = None
+
+    def text_bytes(self) -> bytes:
+        """The file's bytes (`data`): held, or read again from disk (`FileChanged` when the file
+        is not the one that was loaded)."""
+        if self.data is not None:
+            return self.data
+        if self.disk is None:
+            raise FileChanged("was not kept")
+        return self.disk.read()
 
     def first_records(self) -> Mapping[str, int]:
         """Each query's first record: where a rewritten query's lines go."""
@@ -117,14 +181,13 @@ def line_bounds(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return starts.astype(np.int64), text.astype(np.int64), full.astype(np.int64)
 
 
-def record_spans(fmt: FileFormat) -> tuple[np.ndarray, np.ndarray]:
-    """Byte offsets (start, end with its line break) of every record of `fmt.data`, numbered as
-    the readers number them: blank lines skipped (kept as rows after the first record when
-    `blank_rows`), `#` lines skipped in TREC files, a quoted CSV field may span lines."""
-    data = fmt.data
+def record_spans(fmt: FileFormat, data: bytes) -> tuple[np.ndarray, np.ndarray]:
+    """Byte offsets (start, end with its line break) of every record of `data` (the text of
+    `fmt`), numbered as the readers number them: blank lines skipped (kept as rows after the first
+    record when `blank_rows`), `#` lines skipped in TREC files, a quoted CSV field may span lines."""
     starts, text_ends, ends = line_bounds(data)
     if fmt.kind == "csv" and fmt.delimiter is not None and b'"' in data:
-        return _quoted_spans(fmt, starts, ends)
+        return _quoted_spans(fmt, data, starts, ends)
     blank_chars = b" " if fmt.delimiter == "\t" else b" \t"
     arr = np.frombuffer(data + b"\n", np.uint8)
     empty = text_ends == starts
@@ -145,11 +208,12 @@ def record_spans(fmt: FileFormat) -> tuple[np.ndarray, np.ndarray]:
     return starts[keep], ends[keep]
 
 
-def _quoted_spans(fmt: FileFormat, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _quoted_spans(fmt: FileFormat, data: bytes, starts: np.ndarray, ends: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """Record spans of a CSV with quoted fields: the readers' own record walk, in lines."""
     from ndcg_gui.core.reading.source import Source  # (imported here: the source imports nothing of this)
 
-    source = Source(path=None, data=fmt.data, encoding=fmt.encoding)  # type: ignore[arg-type]
+    source = Source(path=None, data=data, encoding=fmt.encoding)  # type: ignore[arg-type]
     first, last = [], []
     for a, b, _ in source.record_lines(fmt.delimiter, blank_rows=fmt.blank_rows):
         first.append(a - 1)

@@ -14,12 +14,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 _U64 = np.uint64
+_SLICE = 1 << 18
 # Bytes 0..n-1 of a little-endian word kept: mask for n = 0..8.
 _KEEP = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [(1 << 64) - 1], dtype=_U64)
 
 
-def strings(values, what: str = "ids") -> pa.Array:
-    """`values` as one Arrow string array (numbers become their text, as `str` gives it).
+def strings(values, what: str = "ids") -> pa.Array | pa.ChunkedArray:
+    """`values` as Arrow text (numbers become their text, as `str` gives it); chunks are kept
+    as they are (joining them would copy every id).
 
     Accepts a pandas Series (an Arrow-backed one is used without a copy), a numpy array, a list or
     an Arrow array. Empty values (None, NaN) raise ValueError naming `what`."""
@@ -40,9 +42,10 @@ def strings(values, what: str = "ids") -> pa.Array:
             if any(v is None or v != v for v in items):
                 raise ValueError(f"{what} has empty values")
             arr = pa.array([str(v) for v in items], pa.string())
-    arr = whole(arr)
+    if isinstance(arr, pa.ChunkedArray) and arr.num_chunks == 1:
+        arr = arr.chunk(0)
     if pa.types.is_dictionary(arr.type):
-        arr = arr.dictionary_decode()
+        arr = whole(arr).dictionary_decode()
     if arr.null_count:
         raise ValueError(f"{what} has empty values")
     if not is_text(arr.type):
@@ -106,7 +109,7 @@ class Groups:
         if n == 0:
             nothing = np.zeros(0, np.int64)
             return cls(nothing, np.zeros(0, object), nothing, nothing)
-        encoded = pc.dictionary_encode(ids)  # codes in order of first appearance
+        encoded = pc.dictionary_encode(whole(ids))  # codes in order of first appearance
         codes = encoded.indices.to_numpy().astype(np.int64)
         names = labels(encoded.dictionary)
         sizes = np.bincount(codes, minlength=len(names))
@@ -131,19 +134,31 @@ def mix(z: np.ndarray) -> np.ndarray:
     return z ^ (z >> _U64(31))
 
 
-def hash_strings(ids: pa.Array) -> np.ndarray:
+def hash_strings(ids: pa.Array | pa.ChunkedArray) -> np.ndarray:
     """A 64-bit hash of each id's bytes: equal ids, equal hashes; different ids differ but for a
     chance of about n²/2⁶⁴, which callers confirm on the strings. Read as 8-byte words straight
     from the Arrow buffers: no Python object and no copy of the text."""
+    chunks = ids.chunks if isinstance(ids, pa.ChunkedArray) else [ids]
+    out = np.empty(len(ids), _U64)
+    at = 0
+    for chunk in chunks:  # in slices: the temporaries stay small whatever the size
+        for start in range(0, len(chunk), _SLICE):
+            part = chunk.slice(start, _SLICE)
+            out[at:at + len(part)] = _hash_array(part)
+            at += len(part)
+    return out
+
+
+def _hash_array(ids: pa.Array) -> np.ndarray:
     n = len(ids)
     if n == 0:
         return np.zeros(0, _U64)
     offsets, data = _buffers(ids)
     begin = offsets[:-1]
     length = offsets[1:] - begin
-    h = mix(length.astype(_U64) ^ _U64(0x9E3779B97F4A7C15))
+    h = length.astype(_U64) ^ _U64(0x9E3779B97F4A7C15)
     if not len(data):
-        return h
+        return mix(h)
     # Every 8-byte window of the data as a little-endian integer (unaligned reads, no copy).
     windows = np.ndarray((max(len(data) - 7, 0),), "<u8", data, strides=(1,))
     rows: np.ndarray | slice = slice(None)
@@ -156,13 +171,17 @@ def hash_strings(ids: pa.Array) -> np.ndarray:
                 rows = np.flatnonzero(alive) if isinstance(rows, slice) else rows[alive]
         at = begin[rows] + start
         left = np.minimum(length[rows] - start, 8)
-        word = np.zeros(len(at), _U64)
-        near = at < len(windows)
-        word[near] = windows[at[near]]
-        for i in np.flatnonzero(~near).tolist():  # the last bytes of the buffer
-            word[i] = int.from_bytes(bytes(data[at[i]:at[i] + 8]).ljust(8, b"\0"), "little")
-        h[rows] = mix(h[rows] ^ (word & _KEEP[left]))
-    return h
+        far = np.flatnonzero(at >= len(windows))
+        if len(far):  # the last bytes of the buffer: read byte by byte
+            word = windows[np.minimum(at, len(windows) - 1)] if len(windows) else np.zeros(len(at), _U64)
+            for i in far.tolist():
+                word[i] = int.from_bytes(bytes(data[at[i]:at[i] + 8]).ljust(8, b"\0"), "little")
+        else:
+            word = windows[at]
+        # A cheap step per word (multiply, fold); the full mix once at the end.
+        step = (h[rows] ^ (word & _KEEP[left])) * _U64(0x9FB21C651E98DF25)
+        h[rows] = step ^ (step >> _U64(29))
+    return mix(h)
 
 
 def _buffers(ids: pa.Array) -> tuple[np.ndarray, np.ndarray]:

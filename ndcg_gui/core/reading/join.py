@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ndcg_gui.core.reading.ids import hash_strings, mix
+from ndcg_gui.core.reading.ids import hash_strings, mix, whole
 
 _U64 = np.uint64
 
@@ -24,12 +24,13 @@ def pair_keys(query_codes: np.ndarray, doc_hashes: np.ndarray) -> np.ndarray:
     return mix(doc_hashes ^ mix(query_codes.astype(_U64) + _U64(0x632BE59BD9B4E019)))
 
 
-def repeated_pair(query_codes: np.ndarray, docs: pa.Array) -> tuple[int, int] | None:
+def repeated_pair(query_codes: np.ndarray, docs: pa.Array, hashes: np.ndarray | None = None
+                  ) -> tuple[int, int] | None:
     """The first row whose (query, doc) pair an earlier row already has, and that earlier row;
-    None when every pair is distinct."""
+    None when every pair is distinct. `hashes`: the docs' `hash_strings`, when known."""
     if len(docs) < 2:
         return None
-    keys = pair_keys(query_codes, hash_strings(docs))
+    keys = pair_keys(query_codes, hash_strings(docs) if hashes is None else hashes)
     ordered = np.sort(keys)  # a plain integer sort: far cheaper than a hash table of every key
     if not (ordered[1:] == ordered[:-1]).any():
         return None
@@ -42,15 +43,16 @@ def repeated_pair(query_codes: np.ndarray, docs: pa.Array) -> tuple[int, int] | 
 
 
 def lookup(run_query: np.ndarray, run_docs: pa.Array, pool_query: np.ndarray, pool_docs: pa.Array,
-           pool_values: np.ndarray) -> np.ndarray:
+           pool_values: np.ndarray, run_hashes: np.ndarray | None = None,
+           pool_hashes: np.ndarray | None = None) -> np.ndarray:
     """The value (a grade) of each run row's (query code, doc) pair in the pool, NaN where the
     pool does not have it. Query codes are in one code space for both sides. With repeated
-    pairs in the pool, the last one wins."""
+    pairs in the pool, the last one wins. `run_hashes`, `pool_hashes`: the docs' hashes, when known."""
     out = np.full(len(run_docs), np.nan)
     if len(run_docs) == 0 or len(pool_docs) == 0:
         return out
-    run_keys = pair_keys(run_query, hash_strings(run_docs))
-    pool_keys = pair_keys(pool_query, hash_strings(pool_docs))
+    run_keys = pair_keys(run_query, hash_strings(run_docs) if run_hashes is None else run_hashes)
+    pool_keys = pair_keys(pool_query, hash_strings(pool_docs) if pool_hashes is None else pool_hashes)
     match = last_match(pool_keys.view(np.int64), run_keys.view(np.int64))
     hit = np.flatnonzero(match >= 0)
     if len(hit) and not _same_pairs(run_query, run_docs, hit, pool_query, pool_docs, match[hit]):
@@ -74,7 +76,7 @@ def _same_pairs(run_query, run_docs, run_rows, pool_query, pool_docs, pool_rows)
 
 def _exact_keys(query_codes: np.ndarray, docs: list[pa.Array], split: int | None = None):
     """Collision-free int64 keys: doc ids numbered exactly (an Arrow hash table of the strings)."""
-    every = docs[0] if len(docs) == 1 else _concat(docs)
+    every = whole(docs[0]) if len(docs) == 1 else _concat([whole(d) for d in docs])
     codes = pc.dictionary_encode(every).indices.to_numpy().astype(np.int64)
     width = int(codes.max()) + 1 if len(codes) else 1
     keys = query_codes.astype(np.int64) * width + codes

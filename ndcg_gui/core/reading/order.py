@@ -25,16 +25,21 @@ def score_key(score: np.ndarray, ties: str = "trec") -> np.ndarray:
         return score.astype(np.float32).astype(np.float64)
 
 
-def ranked(rows: np.ndarray, codes: np.ndarray, key: np.ndarray | None, docs: pa.Array | None) -> np.ndarray:
-    """`rows` reordered so each query's rows are contiguous (codes ascending) and ranked: key high
-    first, ties in file order, or with `docs` given, tied keys by doc id in descending byte order.
+def ranked(rows: np.ndarray | None, codes: np.ndarray, key: np.ndarray | None, docs: pa.Array | None
+           ) -> np.ndarray:
+    """`rows` (None: every row) reordered so each query's rows are contiguous (codes ascending) and
+    ranked: key high first, ties in file order, or with `docs` given, tied keys by doc id in
+    descending byte order.
 
     codes  the query code of every row of the table (`rows` index it), numbered by first appearance
     key    the ranking value of every row (a `score_key`, or minus the rank), None for file order
     docs   every row's doc id, for trec_eval's tie rule (None: ties keep file order)
     """
-    code = codes[rows]
-    k = key[rows] if key is not None else None
+    if rows is None:  # every row: the arrays as they are (no copies of millions of values)
+        rows, code, k = np.arange(len(codes)), codes, key
+    else:
+        code = codes[rows]
+        k = key[rows] if key is not None else None
     if not is_ranked(code, k):
         order = np.argsort(-k, kind="stable") if k is not None else np.arange(len(rows))
         order = order[np.argsort(code[order].astype(_small_int(int(code.max()) + 1)), kind="stable")]

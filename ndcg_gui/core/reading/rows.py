@@ -28,15 +28,15 @@ class Rows:
             Feather, whose messages name the row)
     """
 
-    query: pa.Array | None
-    doc: pa.Array | None
+    query: pa.Array | pa.ChunkedArray | None
+    doc: pa.Array | pa.ChunkedArray | None
     record: np.ndarray
     path: Path
     line_of: Callable[[int], int | None] | None
     grade: np.ndarray | None = None
     score: np.ndarray | None = None
     rank: np.ndarray | None = None
-    extras: dict[str, pa.Array] = field(default_factory=dict)
+    extras: dict[str, pa.Array | pa.ChunkedArray] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.record)
@@ -53,14 +53,25 @@ class Rows:
             return f"row {record + 1}"
         return f"line {self.line_of(record)}"
 
+    def reorder(self, order: np.ndarray) -> None:
+        """Put the rows in `order`, in place (the old arrays are let go as each is replaced)."""
+        index = pa.array(order)
+        for name in ("query", "doc", "grade", "score", "rank", "record"):
+            values = getattr(self, name)
+            if values is not None:
+                setattr(self, name, values.take(index) if isinstance(values, pa.Array | pa.ChunkedArray)
+                        else values[order])
+        for name in list(self.extras):
+            self.extras[name] = self.extras[name].take(index)
+
     def take(self, keep: np.ndarray) -> Rows:
-        """The rows at positions `keep` (ascending)."""
+        """The rows at positions `keep`, in that order."""
         index = pa.array(keep)
 
         def pick(values):
             if values is None:
                 return None
-            return values.take(index) if isinstance(values, pa.Array) else values[keep]
+            return values.take(index) if isinstance(values, pa.Array | pa.ChunkedArray) else values[keep]
 
         return Rows(pick(self.query), pick(self.doc), self.record[keep], self.path, self.line_of,
                     pick(self.grade), pick(self.score), pick(self.rank),

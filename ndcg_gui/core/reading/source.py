@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ class Source:
     file_encoding: str = ""
     compression: str | None = None  # "gzip", "bz2", "xz" or "zstd": the file as stored
     container: str = "text"  # or "parquet" / "feather": `data` is that file, not text
+    stat: os.stat_result | None = None  # the file's, when it was read
     progress: Progress = None  # told the fraction of lines parsed so far
     _lines: int | None = None
     _done: float = 0.0
@@ -62,12 +64,22 @@ class Source:
     @property
     def text(self) -> str:
         if self._text is None:
-            self._text = self.data.decode(self.encoding)
+            self._text = self._bytes().decode(self.encoding)
         return self._text
 
     def head(self, size: int = 1 << 16) -> str:
         """The first bytes as text (a broken multi-byte character at the cut is dropped)."""
-        return self.data[:size].decode(self.encoding, errors="ignore")
+        return self._bytes()[:size].decode(self.encoding, errors="ignore")
+
+    def release(self) -> None:
+        """Let the bytes go (a big file's, once parsed): a message about a line reads them again."""
+        if self.stat is not None:
+            self.data, self._text = None, None  # type: ignore[assignment]
+
+    def _bytes(self) -> bytes:
+        if self.data is None:
+            self.data = read_source(self.path).data
+        return self.data
 
     def error(self, message: str, line: int | None = None, column: int | None = None) -> InputError:
         return InputError(message, self.path, line, column)
@@ -148,29 +160,58 @@ def split_whitespace(line: str) -> list[str]:
 
 def read_source(path: str | Path, cancel: Cancel = None, progress: Progress = None) -> Source:
     """The file's bytes (decompressed), or an `InputError` saying why they cannot be used."""
+    path = check_readable(path)
+    try:
+        with path.open("rb") as f:
+            stat = os.fstat(f.fileno())
+            data = _read_all(f, stat.st_size, path, cancel, progress)
+    except PermissionError:
+        raise InputError("cannot be read: permission denied", path) from None
+    except OSError as exc:
+        raise InputError(f"cannot be read: {exc.strerror or exc}", path) from None
+    source = decode(path, data, whole=True)
+    source.stat = stat
+    return source
+
+
+def check_readable(path: str | Path) -> Path:
+    """`path`, or the `InputError` reading it would give: not found, a folder, not allowed."""
     path = Path(path)
     if not path.exists():
         raise InputError(f"file not found (looked in {path.resolve().parent})", path)
     if path.is_dir():
         raise InputError("is a folder, not a file", path)
     try:
-        size = path.stat().st_size
-        chunks, done = [], 0
-        with path.open("rb") as f:
-            while chunk := f.read(_CHUNK):
-                if cancel is not None and cancel():
-                    raise LoadCancelled(str(path))
-                chunks.append(chunk)
-                done += len(chunk)
-                if progress is not None and size:
-                    progress(min(1.0, done / size))
-        data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
-        del chunks
+        with path.open("rb"):
+            pass
     except PermissionError:
         raise InputError("cannot be read: permission denied", path) from None
     except OSError as exc:
         raise InputError(f"cannot be read: {exc.strerror or exc}", path) from None
-    return decode(path, data, whole=True)
+    return path
+
+
+def _read_all(f, size: int, path: Path, cancel: Cancel, progress: Progress) -> bytearray:
+    """The whole file, read into one buffer in pieces (cancel and progress between them; joining
+    pieces read separately would hold the file twice). A bytearray: `bytes` of it would copy it."""
+    buffer = bytearray(size)
+    view, done = memoryview(buffer), 0
+    while done < size:
+        if cancel is not None and cancel():
+            raise LoadCancelled(str(path))
+        got = f.readinto(view[done:done + _CHUNK])
+        if not got:
+            break
+        done += got
+        if progress is not None:
+            progress(min(1.0, done / size))
+    view.release()
+    rest = f.read()  # (a file that grew while being read)
+    if done < size:
+        del buffer[done:]
+    if rest:
+        buffer += rest
+    return buffer
 
 
 def decode(path: Path, data: bytes, whole: bool = False) -> Source:

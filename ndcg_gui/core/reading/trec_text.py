@@ -13,6 +13,7 @@ import re
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from ndcg_gui.core.errors import shown
@@ -90,12 +91,10 @@ def _parse(source: Source, width: int, wanted: dict[int, str], cancel: Cancel, k
     data = source.data
     separator = _simple_separator(data)
     if separator is not None:  # (most files) fields as they are
-        columns, wrong, longer = _read(source, _without_comments(data), separator, width, wanted)
+        columns, wrong, _ = _read(source, _without_comments(data), separator, width, wanted)
         if columns is not None and not wrong:
             return columns
-        if columns is None or not longer:  # a bad number or a short line, whatever the spacing
-            raise _first_bad(source, width, wanted, kind)
-    check_cancel(cancel, source.path)
+    check_cancel(cancel, source.path)  # the general way: it also finds the line at fault
     text = _normalised(data)
     columns, wrong, longer = _read(source, text, " ", width, wanted)
     if longer and columns is not None:  # extra fields, as trec_eval's own results.trunc has
@@ -106,16 +105,12 @@ def _parse(source: Source, width: int, wanted: dict[int, str], cancel: Cancel, k
 
 
 def _simple_separator(data: bytes) -> str | None:
-    """" " or "\t" when every field is separated by exactly one such character and no line starts
-    or ends with one (checked with fast byte searches), else None."""
+    """" " or "\t" when the file uses that character alone between its fields (the other one
+    nowhere: a one-byte search is fast), else None. Doubled or edge separators show up in the
+    parse as empty fields or lines with too many fields, which send the file the general way."""
     for sep, other in ((b" ", b"\t"), (b"\t", b" ")):
-        if sep not in data[: 1 << 16]:
-            continue
-        if other in data or sep + sep in data or data.startswith(sep) or data.endswith(sep):
-            return None
-        if any(a + b in data for a, b in ((b"\n", sep), (b"\r", sep), (sep, b"\n"), (sep, b"\r"))):
-            return None
-        return sep.decode()
+        if sep in data[: 1 << 16] and other not in data:
+            return sep.decode()
     return None
 
 
@@ -155,7 +150,8 @@ def _truncated(data: bytes, width: int) -> bytes:
 
 
 def _read(source: Source, data: bytes, sep: str, width: int, wanted: dict[int, str]):
-    """(columns or None, whether some line had the wrong number of fields, whether some had more)."""
+    """(columns, whether some line had the wrong number of fields or an empty one, whether some
+    line had more); columns None when a number field is not a finite number."""
     counts: list[int] = []
 
     def odd_line(row) -> str:
@@ -163,28 +159,36 @@ def _read(source: Source, data: bytes, sep: str, width: int, wanted: dict[int, s
         return "skip"
 
     names = [f"f{i}" for i in range(width)]
-    types = {names[i]: pa.float64() if name not in ("query", "doc") else pa.string()
-             for i, name in wanted.items()}
+    # Every field is read, the unused ones as bytes (cheapest), to see that none is empty.
+    types = {name: pa.binary() for name in names}
+    types.update({names[i]: pa.string() if name in ("query", "doc") else pa.float64()
+                  for i, name in wanted.items()})
     read = pa_csv.ReadOptions(column_names=names, encoding=_codec(source.encoding), block_size=4 << 20)
     parse = pa_csv.ParseOptions(delimiter=sep, quote_char=False, invalid_row_handler=odd_line)
-    convert = pa_csv.ConvertOptions(include_columns=[names[i] for i in wanted], column_types=types,
-                                    strings_can_be_null=False, quoted_strings_can_be_null=False,
-                                    null_values=[])
+    convert = pa_csv.ConvertOptions(column_types=types, strings_can_be_null=False,
+                                    quoted_strings_can_be_null=False, null_values=[])
     try:
         table = pa_csv.read_csv(pa.BufferReader(data), read, parse, convert)
-    except (pa.ArrowInvalid, UnicodeDecodeError):  # a field that is not a number
+    except (pa.ArrowInvalid, UnicodeDecodeError):  # a field that is not a number (or is empty)
         return None, True, False
+    longer = any(c > width for c in counts)
+    empty = bool(counts)
     columns = {}
-    for i, name in wanted.items():
-        values = whole(table.column(names[i]))
-        if name in ("query", "doc"):
-            columns[name] = values
+    for i, name in enumerate(names):
+        role = wanted.get(i)
+        values = table.column(name)
+        if role is None:
+            empty = empty or (len(values) > 0 and pc.min(pc.binary_length(values)).as_py() == 0)
+            continue
+        if role in ("query", "doc"):
+            empty = empty or (len(values) > 0 and pc.min(pc.binary_length(values)).as_py() == 0)
+            columns[role] = values
         else:
-            numbers = values.to_numpy(zero_copy_only=False)
+            numbers = whole(values).to_numpy(zero_copy_only=False)
             if not np.isfinite(numbers).all():
                 return None, True, False
-            columns[name] = numbers
-    return columns, bool(counts), any(c > width for c in counts)
+            columns[role] = numbers
+    return columns, empty, longer
 
 
 def _codec(encoding: str) -> str:

@@ -17,7 +17,7 @@ import numpy as np
 
 from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.reading.csv_text import unquote
-from ndcg_gui.core.reading.file_format import FileFormat
+from ndcg_gui.core.reading.file_format import FileChanged, FileFormat
 from ndcg_gui.core.writing.rewrite import (
     Records,
     cells,
@@ -53,7 +53,10 @@ def csv_bytes(dataset: Dataset, queries: Sequence[str] | None = None) -> bytes:
     """The dataset as CSV bytes, in the loaded file's format when it can hold the lists."""
     own = dataset.file_format
     if queries is None and own is not None and own.kind == "csv" and _fits(dataset, own):
-        return _in_own_format(dataset, own)
+        try:
+            return _in_own_format(dataset, own)
+        except FileChanged:  # the loaded file is not there as it was: every line anew
+            pass
     return _standard(dataset, own if own is not None and own.kind == "csv" else None, queries)
 
 

@@ -1,6 +1,6 @@
 """Writing a loaded file back: the records of unedited queries byte for byte, edited queries anew.
 
-`splice` takes the file's bytes (`FileFormat.data`) and swaps each rewritten query's records for
+`splice` takes the file's bytes (`FileFormat.text_bytes`) and swaps each rewritten query's records for
 its new lines, placed where the query's first record was (a query new to the file goes at the end).
 Blank lines, comments and the header stay where they were. `cells`/`joined` split a record into its
 fields as written and put it back together with some fields replaced, so a rewritten line keeps its
@@ -25,7 +25,8 @@ class Records:
 
     def __init__(self, fmt: FileFormat) -> None:
         self.fmt = fmt
-        self.starts, self.ends = record_spans(fmt)
+        self.data = fmt.text_bytes()  # read once per save (`FileChanged` when the file changed)
+        self.starts, self.ends = record_spans(fmt, self.data)
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -34,7 +35,7 @@ class Records:
         """Record `index` without its line break, or None when there is no such record."""
         if not 0 <= index < len(self.starts):
             return None
-        raw = self.fmt.data[self.starts[index]:self.ends[index]].decode(self.fmt.encoding)
+        raw = self.data[self.starts[index]:self.ends[index]].decode(self.fmt.encoding)
         if raw.endswith("\r\n"):
             return raw[:-2]
         return raw[:-1] if raw.endswith(("\r", "\n")) else raw
@@ -51,7 +52,7 @@ def rewritten_queries(queries: Sequence[str], edited: frozenset[str], fmt: FileF
 def splice(records: Records, blocks: Mapping[str, Sequence[str]]) -> bytes:
     """The file with the records of every query in `blocks` replaced by that query's lines."""
     fmt = records.fmt
-    data, starts, ends = fmt.data, records.starts, records.ends
+    data, starts, ends = records.data, records.starts, records.ends
     codes = {q: i for i, q in enumerate(fmt.queries)}
     rq = np.full(len(starts), -1, np.int64)
     known = min(len(rq), len(fmt.record_query))
@@ -111,7 +112,8 @@ def file_bytes(fmt: FileFormat, records: Records, blocks: Mapping[str, Sequence[
     try:
         body = splice(records, blocks)
     except _NotEncodable:
-        utf8 = FileFormat(**{**_fields(fmt), "data": fmt.data.decode(fmt.encoding).encode("utf-8"),
+        utf8 = FileFormat(**{**_fields(fmt), "data": records.data.decode(fmt.encoding).encode("utf-8"),
+                             "disk": None,
                              "encoding": "utf-8", "file_encoding": "utf-8", "bom": codecs.BOM_UTF8})
         return file_bytes(utf8, Records(utf8), blocks)
     if fmt.file_encoding != fmt.encoding:  # UTF-16: read as UTF-8, written back as it was

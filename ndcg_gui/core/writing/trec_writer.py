@@ -15,7 +15,7 @@ import pandas as pd
 
 from ndcg_gui.core.dataset import ORIGIN, Dataset
 from ndcg_gui.core.errors import InputError, shown
-from ndcg_gui.core.reading.file_format import FileFormat
+from ndcg_gui.core.reading.file_format import FileChanged, FileFormat
 from ndcg_gui.core.writing.rewrite import (
     Records,
     cells,
@@ -85,18 +85,11 @@ def run_bytes(dataset: Dataset, tag: str | None = None) -> bytes:
     same_tag = tag is None or tag == dataset.tag
     tag = tag or dataset.tag or DEFAULT_TAG
     if own is None or own.kind != "trec_run" or not same_tag or ORIGIN not in run:
-        query, doc = run["query"].astype(str).to_numpy(object), run["doc"].astype(str).to_numpy(object)
-        check_ids(query, doc)
-        raw_scores = run["score"].to_numpy(float) if "score" in run else np.full(len(run), np.nan)
-        score = rescored_scores(query, raw_scores, out_of_trec_order(query, doc, raw_scores))
-        pos = pd.Series(query).groupby(query, sort=False).cumcount().to_numpy()
-        sep = own.delimiter if own is not None and own.kind == "trec_run" and own.delimiter else " "
-        lines = [
-            sep.join((q, "Q0", d, str(r), fmt(s), tag))
-            for q, d, r, s in zip(query, doc, (pos + 1).tolist(), score.tolist(), strict=True)
-        ]
-        return ("".join(line + "\n" for line in lines)).encode("utf-8")
-    records = Records(own)
+        return _run_anew(run, own, tag)
+    try:
+        records = Records(own)
+    except FileChanged:  # the loaded file is not there as it was: every line anew
+        return _run_anew(run, own, tag)
     blocks = {}
     present = set(dataset.queries())
     for q in rewritten_queries(dataset.queries(), dataset.edited, own):
@@ -115,6 +108,20 @@ def run_bytes(dataset: Dataset, tag: str | None = None) -> bytes:
             for i in range(len(rl))
         ]
     return file_bytes(own, records, blocks)
+
+
+def _run_anew(run: pd.DataFrame, own: FileFormat | None, tag: str) -> bytes:
+    query, doc = run["query"].astype(str).to_numpy(object), run["doc"].astype(str).to_numpy(object)
+    check_ids(query, doc)
+    raw_scores = run["score"].to_numpy(float) if "score" in run else np.full(len(run), np.nan)
+    score = rescored_scores(query, raw_scores, out_of_trec_order(query, doc, raw_scores))
+    pos = pd.Series(query).groupby(query, sort=False).cumcount().to_numpy()
+    sep = own.delimiter if own is not None and own.kind == "trec_run" and own.delimiter else " "
+    lines = [
+        sep.join((q, "Q0", d, str(r), fmt(s), tag))
+        for q, d, r, s in zip(query, doc, (pos + 1).tolist(), score.tolist(), strict=True)
+    ]
+    return ("".join(line + "\n" for line in lines)).encode("utf-8")
 
 
 def _run_line(
@@ -159,12 +166,13 @@ def qrels_bytes(dataset: Dataset) -> bytes:
     query = pool["query"].astype(str).to_numpy(object)
     doc = pool["doc"].astype(str).to_numpy(object)
     grade = pool["grade"].to_numpy(float)
+    sep = own.delimiter if own is not None and own.kind == "qrels" and own.delimiter else " "
     if own is None or own.kind != "qrels" or dataset.qrels is None or ORIGIN not in pool:
-        sep = own.delimiter if own is not None and own.kind == "qrels" and own.delimiter else " "
-        return "".join(
-            sep.join((q, "0", d, fmt(g))) + "\n" for q, d, g in zip(query, doc, grade.tolist(), strict=True)
-        ).encode("utf-8")
-    records = Records(own)
+        return _qrels_anew(query, doc, grade, sep)
+    try:
+        records = Records(own)
+    except FileChanged:  # the loaded file is not there as it was: every line anew
+        return _qrels_anew(query, doc, grade, sep)
     origin = pool[ORIGIN].to_numpy(np.int64)
     blocks = {}
     rows = _rows_by_query(query)
@@ -180,6 +188,11 @@ def qrels_bytes(dataset: Dataset) -> bytes:
                 _qrels_line(records.text(int(origin[i])), own, q, doc[i], grade[i]) for i in mine
             ]
     return file_bytes(own, records, blocks)
+
+
+def _qrels_anew(query, doc, grade: np.ndarray, sep: str) -> bytes:
+    lines = (sep.join((q, "0", d, fmt(g))) for q, d, g in zip(query, doc, grade.tolist(), strict=True))
+    return "".join(line + "\n" for line in lines).encode("utf-8")
 
 
 def _qrels_line(raw: str | None, own: FileFormat, query: str, doc: str, grade: float) -> str:

@@ -25,6 +25,8 @@ from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.reading.compression import codec_for_name, compress
+from ndcg_gui.core.reading.file_format import FileFormat
 from ndcg_gui.core.writing.csv_writer import csv_bytes, protect
 from ndcg_gui.core.writing.trec_writer import fmt, qrels_bytes, run_bytes
 
@@ -41,7 +43,7 @@ def atomic_write(path: str | Path, write: Callable[[TextIO], None]) -> None:
     atomic_write_bytes(path, write_bytes)
 
 
-def atomic_write_bytes(path: str | Path, write: Callable[[BinaryIO], None] | bytes) -> None:
+def atomic_write_bytes(path: str | Path, write: Callable[[BinaryIO], None] | bytes | bytearray) -> None:
     """Write to a temporary file in the target's folder, sync it, then rename it over the target:
     a failure at any point leaves the old file as it was. A symbolic link is followed (its target
     is replaced and the link kept); a replaced file keeps its permissions, a new one gets the
@@ -57,7 +59,7 @@ def atomic_write_bytes(path: str | Path, write: Callable[[BinaryIO], None] | byt
         raise InputError(f"cannot write here: {exc.strerror or exc}", path) from None
     try:
         with os.fdopen(fd, "wb") as f:
-            if isinstance(write, bytes):
+            if isinstance(write, bytes | bytearray):
                 f.write(write)
             else:
                 write(f)
@@ -111,13 +113,33 @@ def _as_dataset(data: Dataset | RankedList) -> Dataset:
     return Dataset.from_ranked_list(data) if isinstance(data, RankedList) else data
 
 
+def stored(text: bytes, path: str | Path, loaded: Path | None, fmt: FileFormat | None) -> bytes:
+    """A file's bytes as stored at `path`: compressed when its name says so (.gz, .bz2, .xz, .zst),
+    or, written over the file they were loaded from, with that file's codec (a gzip run named
+    `input.NAME` stays gzip). The text inside is what the plain file would hold."""
+    codec = codec_for_name(path)
+    over_loaded = loaded is not None and _same_file(path, loaded)
+    if codec is None and fmt is not None and fmt.compression and over_loaded:
+        codec = fmt.compression
+    return compress(text, codec) if codec else text
+
+
+def _same_file(a: str | Path, b: str | Path) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return False
+
+
 def write_csv(data: Dataset | RankedList, path: str | Path, queries: Sequence[str] | None = None) -> None:
     """Ranked lists as CSV. A loaded CSV keeps its format (header names and order, delimiter,
     quoting, encoding, decimal comma, line endings, extra columns) and the lines of every query
     that was not edited; otherwise the columns are query (when there is more than one, or it has
     a name), rank, doc, grade (empty = unjudged), score when known, and the extra columns.
-    `queries` limits it to some queries (then in that standard layout)."""
-    atomic_write_bytes(path, csv_bytes(_as_dataset(data), queries))
+    `queries` limits it to some queries (then in that standard layout). Compressed as `stored`
+    says."""
+    dataset = _as_dataset(data)
+    atomic_write_bytes(path, stored(csv_bytes(dataset, queries), path, dataset.path, dataset.file_format))
 
 
 def write_trec_run(data: Dataset | RankedList, path: str | Path, tag: str | None = None) -> None:
@@ -127,17 +149,20 @@ def write_trec_run(data: Dataset | RankedList, path: str | Path, tag: str | None
     list) descending scores n, n-1, ... are written for that query only, so trec_eval sees every
     list in the order it has here. The tag is `tag`, else the one the run was read with, else
     "ndcg-gui"."""
+    dataset = _as_dataset(data)
     try:
-        text = run_bytes(_as_dataset(data), tag)
+        text = run_bytes(dataset, tag)
     except InputError as err:  # an id the format cannot hold: said of the file being written
         raise InputError(err.message, path) from None
-    atomic_write_bytes(path, text)
+    atomic_write_bytes(path, stored(text, path, dataset.path, dataset.file_format))
 
 
 def write_qrels(data: Dataset | RankedList, path: str | Path) -> None:
     """TREC qrels (`qid 0 docno grade`): the judged pool, or the lists' judged rows without one.
     Loaded TREC qrels keep their lines for every query whose judgments were not edited."""
-    atomic_write_bytes(path, qrels_bytes(_as_dataset(data)))
+    dataset = _as_dataset(data)
+    loaded = dataset.qrels_path if dataset.qrels_path is not None else dataset.path
+    atomic_write_bytes(path, stored(qrels_bytes(dataset), path, loaded, dataset.qrels_format))
 
 
 # ---- metric tables --------------------------------------------------------------------------
