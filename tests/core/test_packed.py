@@ -9,7 +9,7 @@ import pytest
 from ndcg_gui.assets import resource_path
 from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.reading import load
-from ndcg_gui.core.reading.packed import CHUNK, pack, unpack
+from ndcg_gui.core.reading.packed import pack, unpack
 
 
 def assert_same(a: Dataset, b: Dataset) -> None:
@@ -30,6 +30,14 @@ def test_the_sample_run_and_qrels_survive_the_trip():
     assert_same(dataset, unpack(pickle.loads(pickle.dumps(pack(dataset)))))
 
 
+def test_a_loaded_files_text_travels_as_arrow_not_as_python_strings(tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_text("query,doc,grade,title\nq,a,1,Alpha\nq,b,0,Beta\n")
+    packed = pack(load(path))
+    assert {name: next(iter(column)) for name, column in packed["run"].items()} == {
+        "query": "arrow", "doc": "arrow", "grade": "numbers", "_origin": "numbers", "title": "arrow"}
+
+
 @pytest.mark.parametrize(
     "docs",
     [
@@ -46,8 +54,8 @@ def test_unusual_ids_survive(docs):
     assert_same(dataset, unpack(pack(dataset)))
 
 
-def test_more_rows_than_one_chunk_and_no_rows():
-    n = CHUNK * 2 + 7
+def test_many_rows_and_no_rows():
+    n = 200_007
     run = pd.DataFrame({"query": np.repeat(["a", "b"], [n - 3, 3]),
                         "doc": [f"d{i}" for i in range(n)], "grade": np.arange(n) % 3})
     dataset = Dataset(run.astype({"grade": float}))

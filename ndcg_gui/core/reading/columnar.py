@@ -170,7 +170,8 @@ def _numbers(values: pa.Array, role: str, empty_ok: bool, error) -> np.ndarray:
         texts = values
     else:
         raise error(f"{role} holds {values.type} values; expected numbers", 0)
-    bad |= empty & ~empty_ok
+    if not empty_ok:
+        bad |= empty
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         cell = "" if empty[row] else (texts[row].as_py() if texts is not None else repr(float(nums[row])))

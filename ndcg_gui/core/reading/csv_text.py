@@ -127,8 +127,8 @@ def read_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple
     numbers = {roles[r]: r for r in ("grade", "score", "rank") if r in roles}
     table, ragged = _parse(source, delim, n_fields, header_end + 1 if header else first_line,
                            numbers, blank_rows, cancel)
-    if ragged:
-        _check_ragged(source, delim, n_fields, header)
+    if ragged:  # the records as Python's csv module reads them decide
+        _check_ragged(source, delim, n_fields, header, first_line if header else None, table.num_rows)
     check_cancel(cancel, source.path)
 
     if need_grade and "grade" not in roles:
@@ -141,13 +141,11 @@ def read_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple
     first_record = 1 if header else 0
     n = table.num_rows
     if n_fields == 1 and not blank_rows:  # a line of spaces in a one-column file is no row
-        keep = _not_blank(source, whole(table.column(0)), first_record)
+        keep = _not_blank(whole(table.column(0)))
         if keep is not None:
             table = table.take(pa.array(keep))
             n = table.num_rows
     records = np.arange(first_record, first_record + n)
-    if n_fields == 1 and not blank_rows and n and keep is not None:
-        records = first_record + keep
 
     ids = {r: _ids(source, whole(table.column(roles[r])), delim, roles[r], records)
            for r in ("query", "doc") if r in roles}
@@ -261,13 +259,18 @@ def _headerless_roles(source: Source, first: list[str], line: int, delim: str | 
     )
 
 
-def _check_ragged(source: Source, delim: str | None, expected: int, header: bool) -> None:
-    """The error of the first record whose number of fields is not the first one's."""
+def _check_ragged(source: Source, delim: str | None, expected: int, header: bool, header_line: int | None,
+                  rows: int) -> None:
+    """The error of the first record whose number of fields is not the first one's; when there is
+    none (the lines pyarrow set aside were blank ones), the records must be the rows read."""
+    count = 0
     for line, fields in source.records(delim):
         if len(fields) != expected:
             _ragged(source, line, len(fields), expected, header)
-    raise source.error("cannot be read as a table: its rows do not split into the same cells as "
-                       "Python's csv module splits them")
+        count += line != header_line
+    if count != rows:
+        raise source.error("cannot be read as a table: a quoted cell is not closed, or its quotes "
+                           "break the CSV rules")
 
 
 def _ragged(source: Source, line: int, found: int, expected: int, header: bool) -> None:
@@ -291,7 +294,7 @@ def _parse(source: Source, delim: str | None, width: int, start_line: int, numbe
 
     def odd_line(row) -> str:
         if not is_blank(row.text, delim):
-            ragged.append(True)
+            ragged.append(True)  # a short or long record, or a blank one in quotes: the walk says
         return "skip"
 
     names = [f"c{i}" for i in range(width)]
@@ -333,7 +336,7 @@ def _line_start(data: bytes, line: int) -> int:
     return at
 
 
-def _not_blank(source: Source, cells: pa.Array, first_record: int) -> np.ndarray | None:
+def _not_blank(cells: pa.Array) -> np.ndarray | None:
     """Rows of a one-column file that are not lines of spaces (which are blank, not rows), or
     None when all are."""
     blank = pc.equal(pc.binary_length(pc.utf8_trim(cells, " \t")), 0).to_numpy(zero_copy_only=False)
@@ -402,7 +405,8 @@ def _numbers(
         bad = _bad(nums, empty, empty_ok)
     else:  # some cell is not a plain number: look at the text (decimal commas, messages)
         nums, empty, bad = to_floats(cells)
-        bad = bad | (empty & ~empty_ok)
+        if not empty_ok:
+            bad = bad | empty
         # A decimal comma, as spreadsheets in many locales write it.
         if bad.any() and delim != ",":
             fixed, _, _ = to_floats(pc.replace_substring(cells, ",", "."))

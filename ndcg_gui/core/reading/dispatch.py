@@ -29,7 +29,6 @@ from ndcg_gui.core.reading.source import (
     Progress,
     Source,
     check_cancel,
-    check_readable,
     is_blank,
     read_source,
     split_whitespace,
@@ -75,7 +74,8 @@ def load(
     Raises `InputError` for anything wrong with the files.
     """
     report = progress or (lambda _f: None)
-    check_readable(path)  # (the run's faults are said first; its bytes are read after the qrels')
+    source = read_source(path, cancel, lambda f: report(0.3 * f))
+    kind = sniff(source)
     pool = pool_text = None
     if qrels is not None:
         qsource = read_source(qrels, cancel)
@@ -83,10 +83,8 @@ def load(
         pool, qlayout = _read_pool(qsource, qkind, cancel)
         pool_text = _TextFacts.of(qsource, qkind, qlayout)
         qsource.release()
-    report(0.1)
-    source = read_source(path, cancel, lambda f: report((1 + 2 * f) / 10))
-    kind = sniff(source)
-    report(0.3)
+        check_cancel(cancel, Path(path))
+    report(0.4)
     run, layout = _read_rows(source, kind, pool is None, cancel)
     text = _TextFacts.of(source, kind, layout)
     tag = trec_text.run_tag(source) if kind == "trec_run" else None

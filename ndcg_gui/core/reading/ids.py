@@ -157,12 +157,10 @@ def _hash_array(ids: pa.Array) -> np.ndarray:
     begin = offsets[:-1]
     length = offsets[1:] - begin
     h = length.astype(_U64) ^ _U64(0x9E3779B97F4A7C15)
-    if not len(data):
-        return mix(h)
     # Every 8-byte window of the data as a little-endian integer (unaligned reads, no copy).
     windows = np.ndarray((max(len(data) - 7, 0),), "<u8", data, strides=(1,))
     rows: np.ndarray | slice = slice(None)
-    for start in range(0, int(length.max()), 8):
+    for start in range(0, max(int(length.max()), 1), 8):
         # A row is mixed once per 8 bytes it has (and once when empty): the hash depends on the id
         # alone, never on the other ids hashed with it.
         if start:
@@ -171,10 +169,11 @@ def _hash_array(ids: pa.Array) -> np.ndarray:
                 rows = np.flatnonzero(alive) if isinstance(rows, slice) else rows[alive]
         at = begin[rows] + start
         left = np.minimum(length[rows] - start, 8)
-        far = np.flatnonzero(at >= len(windows))
-        if len(far):  # the last bytes of the buffer: read byte by byte
-            word = windows[np.minimum(at, len(windows) - 1)] if len(windows) else np.zeros(len(at), _U64)
-            for i in far.tolist():
+        far = at >= len(windows)
+        if far.any():  # the last bytes of the buffer (or an empty one): read byte by byte
+            word = np.zeros(len(at), _U64)
+            word[~far] = windows[at[~far]]
+            for i in np.flatnonzero(far & (left > 0)).tolist():
                 word[i] = int.from_bytes(bytes(data[at[i]:at[i] + 8]).ljust(8, b"\0"), "little")
         else:
             word = windows[at]

@@ -1,57 +1,40 @@
 """A `Dataset` as plain bytes and numeric arrays, to hand a big file from a loader process to the
 window's process quickly.
 
-Why: pickling millions of Python strings is slow, and unpickling them is one long call that would
-stall the window. Text columns travel as chunks of NUL-joined UTF-8 instead; rebuilding them is many
-short calls (about 10 ms each), so the window's thread gets its turn between them.
+Text columns held in Arrow (what the readers make) travel as Arrow IPC bytes: no Python string is
+made on either side, and rebuilding them is a copy of buffers (milliseconds for millions of rows).
+Numbers travel as numpy arrays; any other column (a typed list's objects) as it is.
 """
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
+import pyarrow as pa
 
-from ndcg_gui.core.dataset import Dataset
-
-CHUNK = 50_000
-_SEP = "\0"
+from ndcg_gui.core.dataset import Dataset, text_column
 
 
 def _pack_column(values: pd.Series) -> dict[str, Any]:
     if values.dtype.kind in "biuf":
         return {"numbers": values.to_numpy()}
-    text = values.to_numpy(dtype=object)
-    if not all(isinstance(v, str) for v in text[:1000]) or any(_SEP in str(v) for v in text[:1000]):
-        return {"objects": text, "dtype": values.dtype}  # unusual values: pickle carries them as they are
-    chunks = []
-    for i in range(0, len(text), CHUNK):
-        joined = _SEP.join(text[i:i + CHUNK].tolist())
-        if joined.count(_SEP) != min(CHUNK, len(text) - i) - 1:  # a value holding NUL itself
-            return {"objects": text, "dtype": values.dtype}
-        chunks.append(joined.encode("utf-8", "surrogatepass"))
-    return {"text": chunks, "length": len(text), "dtype": values.dtype}
+    if getattr(values.dtype, "storage", None) == "pyarrow":
+        sink = pa.BufferOutputStream()
+        table = pa.table({"v": pa.chunked_array(values)})
+        with pa.ipc.new_stream(sink, table.schema) as writer:
+            writer.write_table(table)
+        return {"arrow": sink.getvalue().to_pybytes()}
+    return {"objects": values.to_numpy(dtype=object), "dtype": values.dtype}
 
 
 def _unpack_column(packed: dict[str, Any]) -> pd.Series:
     if "numbers" in packed:
         return pd.Series(packed["numbers"], copy=False)
-    if "objects" in packed:
-        return pd.Series(packed["objects"], dtype=packed["dtype"])
-    dtype = packed["dtype"]
-    # Typed chunk by chunk: one call over millions of values would hold the GIL too long; and the
-    # GIL is handed over after each chunk (sleep(0)), so the window's thread runs between them.
-    parts = []
-    for chunk in packed["text"]:
-        values = np.array(chunk.decode("utf-8", "surrogatepass").split(_SEP), dtype=object)
-        parts.append(pd.Series(values, dtype=dtype))
-        time.sleep(0)
-    if not parts:
-        return pd.Series([], dtype=dtype)
-    return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+    if "arrow" in packed:
+        return text_column(pa.ipc.open_stream(packed["arrow"]).read_all().column("v"))
+    return pd.Series(packed["objects"], dtype=packed["dtype"])
 
 
 def _pack_frame(frame: pd.DataFrame | None) -> dict[str, Any] | None:
@@ -75,7 +58,7 @@ def pack(dataset: Dataset) -> dict[str, Any]:
         "qrels_path": None if dataset.qrels_path is None else str(dataset.qrels_path),
         "kind": dataset.kind,
         "tag": dataset.tag,
-        # Small records and one bytes object each: pickle carries them as they are.
+        # Small records (a big file's bytes stay on disk): pickle carries them as they are.
         "extra_columns": dataset.extra_columns,
         "file_format": dataset.file_format,
         "qrels_format": dataset.qrels_format,
@@ -98,3 +81,6 @@ def unpack(packed: dict[str, Any]) -> Dataset:
         qrels_format=packed.get("qrels_format"),
         edited=packed.get("edited", frozenset()),
     )
+
+
+__all__ = ["pack", "unpack"]
