@@ -1,32 +1,39 @@
-"""Loading big files: a 2,000,000-line TREC run with its qrels, and the same lists as CSV.
+"""Loading big files: speed and memory of the reading layer, each goal printed as a ratio.
 
-    .venv/bin/python benchmarks/bench_load.py              # 2,000 queries x 1,000 docs = 2,000,000 lines
-    .venv/bin/python benchmarks/bench_load.py --quick      # 200 x 1,000, to check the script runs
+    .venv/bin/python benchmarks/bench_load.py              # 2,000,000-line run, and the 7,000,000-line run
+    .venv/bin/python benchmarks/bench_load.py --quick      # 200,000 and 700,000 lines: check the script runs
+    .venv/bin/python benchmarks/bench_load.py --skip-big   # without the 7,000,000-line run
 
-Each measurement runs in a fresh process, so its peak memory (max RSS) is its own:
-1. `load(run, qrels)`, `load(run)`, `load(qrels)`, `load(csv)`: seconds and peak memory, the
-   memory also as a multiple of the file size; then scoring (`Dataset.summary` at k=10) and
-   opening one query (`Dataset.ranked_list` + its per-rank table) of the loaded run.
-2. The whole command-line process (`python -m ndcg_gui.cli RUN --qrels QRELS -k 10 --summary-csv OUT`)
-   next to pytrec_eval parsing (parse_run, parse_qrel) and evaluating ndcg_cut.10 the same files in
-   one process. Issue 5's goal: ours in at most half of pytrec_eval's time.
+1. `load` of a TREC run with its qrels, the run alone, the qrels alone, the lists as CSV, the run
+   gzip-compressed, as Parquet and as JSON Lines, each in a fresh process: seconds, and peak memory
+   as a multiple of the file size ("x file" = (max RSS - max RSS of a process that only imported
+   the reader) / size of the files on disk). Goal: at most 3x for the text files.
+2. The whole `ndcg-inspect RUN --qrels QRELS -k 10 --summary-csv OUT` process next to a Python
+   script that reads both files the way pytrec_eval's users do (parse_run, parse_qrel) and
+   evaluates ndcg_cut.10; import time counts on both sides. Best of 3 each, interleaved.
+   Goal: at most 0.5x.
+3. A 7,000,000-line run (the size of an MS MARCO dev run: 7,000 queries x 1,000 passages, integer
+   ids, 7,000 qrels lines) opened the way the window opens big files: `core.reading.load_worker`
+   in its own process reads it and scores every query, and the dataset comes back packed and is
+   unpacked. Goal: at most 10 s (the window's frames are measured in bench_gui / bench_queries).
 
-The files are generated (seeded) in a temporary folder and deleted afterwards.
+Files are generated (seeded) in benchmarks/.data/ once and kept.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
 PYTHON = sys.executable
+DATA = Path(__file__).resolve().parent / ".data"
 
 _LOAD = """
 import json, sys, time
@@ -35,26 +42,13 @@ from ndcg_gui.core.reading import load
 t1 = time.perf_counter()
 dataset = load(*sys.argv[1:], need_grades=False)  # a run alone: read, every document unjudged
 t2 = time.perf_counter()
-result = {"import": t1 - t0, "load": t2 - t1, "rows": len(dataset.run), "queries": len(dataset.queries())}
-if len(sys.argv) > 2:
-    from ndcg_gui.core.config import PRESETS
-    preset = PRESETS["trec_eval"]
-    t = time.perf_counter()
-    dataset.summary(10, preset.config, preset.ties)
-    result["summary@10"] = time.perf_counter() - t
-    query = dataset.queries()[len(dataset.queries()) // 2]
-    times = []
-    for _ in range(20):
-        t = time.perf_counter()
-        dataset.ranked_list(query).metrics(preset.config)
-        times.append(time.perf_counter() - t)
-    result["open one query (median)"] = sorted(times)[10]
-print(json.dumps(result))
+print(json.dumps({"import": t1 - t0, "load": t2 - t1, "rows": len(dataset.run)}))
 """
 
 _PYTREC = """
-import sys, time, pytrec_eval
+import sys, time
 t0 = time.perf_counter()
+import pytrec_eval
 with open(sys.argv[1]) as f:
     run = pytrec_eval.parse_run(f)
 with open(sys.argv[2]) as f:
@@ -64,12 +58,46 @@ pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10"}).evaluate(run)
 print(t1 - t0, time.perf_counter() - t1)
 """
 
+# The window's big-file path: the worker process reads and scores, this process unpacks.
+_WORKER = """
+import functools, pickle, resource, subprocess, sys, time
+t0 = time.perf_counter()
+from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.reading.load_worker import command, read_message
+from ndcg_gui.core.reading.packed import unpack
+from ndcg_gui.core.summary import score
+process = subprocess.Popen(command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+then = functools.partial(score, k=10, config=MetricConfig(), ties="trec")
+process.stdin.write(pickle.dumps({"path": sys.argv[1], "qrels": sys.argv[2], "then": then}))
+process.stdin.close()
+while (message := read_message(process.stdout)) is not None:
+    if message[0] == "done":
+        t1 = time.perf_counter()
+        dataset, scored = unpack(message[1]), message[2]
+        t2 = time.perf_counter()
+        break
+    if message[0] in ("error", "bug"):
+        raise SystemExit(str(message[1]))
+process.wait()
+worker_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(t1 - t0, t2 - t1, t2 - t0, len(dataset.run), len(scored), worker_peak)
+"""
 
-def make_files(folder: Path, queries: int, docs: int, judged: int = 300, seed: int = 3):
-    """A TREC run (scores with ties, as real runs have), its qrels, and the run as a CSV."""
+
+def make_files(folder: Path, queries: int, docs: int, judged: int = 300, seed: int = 3) -> dict[str, Path]:
+    """A TREC run (scores with two decimals: many ties), its qrels, and the run as CSV, gzip,
+    Parquet and JSON Lines (made once, kept)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    paths = {name: folder / f"load-{queries}-{name}" for name in
+             ("run.txt", "qrels.txt", "run.csv", "run.gz", "run.parquet", "run.jsonl")}
+    if all(p.exists() for p in paths.values()):
+        return paths
+    folder.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
-    run_path, qrels_path, csv_path = folder / "run.txt", folder / "qrels.txt", folder / "run.csv"
-    with open(run_path, "w") as run, open(qrels_path, "w") as qrels, open(csv_path, "w") as csv:
+    with open(paths["run.txt"], "w") as run, open(paths["qrels.txt"], "w") as qrels, \
+            open(paths["run.csv"], "w") as csv:
         csv.write("query,doc,grade,score\n")
         for q in range(queries):
             qid = str(401 + q)
@@ -88,68 +116,129 @@ def make_files(folder: Path, queries: int, docs: int, judged: int = 300, seed: i
             csv.writelines(
                 f"{qid},{n},{lookup.get(n, '')},{s}\n" for n, s in zip(names, score, strict=True)
             )
-    return run_path, qrels_path, csv_path
+    text = paths["run.txt"].read_bytes()
+    paths["run.gz"].write_bytes(gzip.compress(text, compresslevel=6))
+    fields = [line.split() for line in text.decode().splitlines()]
+    table = pa.table({"qid": [f[0] for f in fields], "docno": [f[2] for f in fields],
+                      "score": [float(f[4]) for f in fields]})
+    pq.write_table(table, paths["run.parquet"])
+    with open(paths["run.jsonl"], "w") as out:
+        for f in fields:
+            out.write(json.dumps({"qid": f[0], "docno": f[2], "score": float(f[4])}) + "\n")
+    return paths
+
+
+def make_msmarco(folder: Path, queries: int, seed: int = 5) -> tuple[Path, Path]:
+    """An MS MARCO dev-sized run: `queries` x 1,000 passages with integer ids and BM25-like
+    scores, and qrels with about one relevant passage per query (made once, kept)."""
+    import pyarrow as pa
+    import pyarrow.csv as pa_csv
+
+    run_path, qrels_path = folder / f"msmarco-{queries}.run", folder / f"msmarco-{queries}.qrels"
+    if run_path.exists() and qrels_path.exists():
+        return run_path, qrels_path
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    qids = rng.choice(1_100_000, size=queries, replace=False) + 2
+    n = queries * 1000
+    query = np.repeat(qids, 1000)
+    doc = np.concatenate([rng.choice(8_841_823, size=1000, replace=False) for _ in range(queries)])
+    score = np.sort(np.round(rng.gamma(3.0, 4.0, size=(queries, 1000)), 3), axis=1)[:, ::-1].ravel()
+    rank = np.tile(np.arange(1, 1001), queries)
+    table = pa.table({"q": query.astype(str), "q0": pa.array(["Q0"] * n), "d": doc.astype(str),
+                      "r": rank, "s": score, "t": pa.array(["bm25"] * n)})
+    options = pa_csv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
+    pa_csv.write_csv(table, run_path, options)
+    judged = rng.integers(0, 1000, size=queries) + np.arange(queries) * 1000  # one retrieved passage each
+    with open(qrels_path, "w") as out:
+        out.writelines(f"{query[i]} 0 {doc[i]} 1\n" for i in judged.tolist())
+    return run_path, qrels_path
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--quick", action="store_true", help="200 queries instead of 2,000")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="a tenth of the sizes")
+    parser.add_argument("--skip-big", action="store_true", help="leave out the 7,000,000-line run")
     options = parser.parse_args()
     queries = 200 if options.quick else 2000
-    with tempfile.TemporaryDirectory(prefix="bench_load_") as tmp:
-        folder = Path(tmp)
-        t = time.perf_counter()
-        run, qrels, csv = make_files(folder, queries, 1000)
-        print(f"files: {_lines(run):,} run lines ({run.stat().st_size / 1e6:.0f} MB), "
-              f"{_lines(qrels):,} qrels lines ({qrels.stat().st_size / 1e6:.0f} MB), "
-              f"CSV {csv.stat().st_size / 1e6:.0f} MB; made in {time.perf_counter() - t:.0f} s")
-        _, base, _ = measure_isolated([PYTHON, "-c", "import ndcg_gui.core.reading"])
-        print("\n1. Loading (each in a fresh process; peak memory = max RSS of that process;")
-        print(f"   'x file' = (peak - {base:.0f} MB of a process that only imported the reader) / file size)")
-        print(f"{'what':<26}{'seconds':>9}{'peak MB':>9}{'x file':>8}  details")
-        cases = [
-            ("load(run, qrels)", [run, qrels], run.stat().st_size + qrels.stat().st_size),
-            ("load(run)", [run], run.stat().st_size),
-            ("load(qrels)", [qrels], qrels.stat().st_size),
-            ("load(csv)", [csv], csv.stat().st_size),
-        ]
-        for name, paths, size in cases:
-            _, peak, out = measure_isolated([PYTHON, "-c", _LOAD, *map(str, paths)])
-            result = json.loads(out)
-            details = ", ".join(
-                f"{k} {v * 1000:.1f} ms" if k == "open one query (median)" else f"{k} {v:.2f} s"
-                for k, v in result.items()
-                if k not in ("load", "rows", "queries")
-            )
-            growth = (peak - base) * 1e6 / size
-            print(f"{name:<26}{result['load']:>9.2f}{peak:>9.0f}{growth:>8.1f}  {details}")
+    t = time.perf_counter()
+    files = make_files(DATA, queries, 1000)
+    print(f"files: {_lines(files['run.txt']):,} run lines ({_mb(files['run.txt']):.0f} MB), "
+          f"{_lines(files['qrels.txt']):,} qrels lines ({_mb(files['qrels.txt']):.0f} MB); "
+          f"ready in {time.perf_counter() - t:.0f} s")
 
-        print("\n2. Whole process: load + score + write, next to pytrec_eval (parse + evaluate)")
-        out_csv = folder / "summary.csv"
-        ours = [PYTHON, "-m", "ndcg_gui.cli", str(run), "--qrels", str(qrels), "-k", "10"]
-        ours += ["--summary-csv", str(out_csv)]
-        theirs = [PYTHON, "-c", _PYTREC, str(run), str(qrels)]
-        rows = []
-        for name, args in (("ndcg-gui --summary-csv", ours), ("pytrec_eval", theirs)):
-            walls, peaks, outs = [], [], []
-            for _ in range(3):
-                wall, peak, out = measure_isolated(args)
-                walls.append(wall)
-                peaks.append(peak)
-                outs.append(out)
-            best = walls.index(min(walls))
-            rows.append((name, walls[best], max(peaks), outs[best].split()))
-        for name, wall, peak, extra in rows:
-            note = f"parse {float(extra[0]):.2f} s, evaluate {float(extra[1]):.2f} s" if extra else ""
-            print(f"{name:<26}{wall:>9.2f}{peak:>9.0f}  (best of 3){'  ' + note if note else ''}")
-        print(f"ratio ours / pytrec_eval: {rows[0][1] / rows[1][1]:.2f} (goal: at most 0.5)")
+    _, base, _ = measure_isolated([PYTHON, "-c", "import ndcg_gui.core.reading.dispatch"])
+    print("\n1. load (fresh process each); x file = (peak - {:.0f} MB of a process that only imported"
+          " the reader) / file size; goal <= 3x".format(base))
+    print(f"{'what':<22}{'MB':>6}{'seconds':>9}{'peak MB':>9}{'x file':>8}")
+    cases = [
+        ("run + qrels", [files["run.txt"], files["qrels.txt"]]),
+        ("run", [files["run.txt"]]),
+        ("qrels", [files["qrels.txt"]]),
+        ("CSV", [files["run.csv"]]),
+        ("run, gzip", [files["run.gz"]]),
+        ("run, Parquet", [files["run.parquet"]]),
+        ("run, JSON Lines", [files["run.jsonl"]]),
+    ]
+    for name, paths in cases:
+        size = sum(p.stat().st_size for p in paths)
+        _, peak, out = measure_isolated([PYTHON, "-c", _LOAD, *map(str, paths)])
+        result = json.loads(out)
+        print(f"{name:<22}{size / 2**20:>6.0f}{result['load']:>9.2f}{peak:>9.0f}{(peak - base) * 2**20 / size:>8.2f}")
+    print("  (gzip, Parquet: x the compressed size; their text is several times larger)")
+
+    print("\n2. whole process: ndcg-inspect RUN --qrels QRELS -k 10 --summary-csv OUT vs pytrec_eval's")
+    print("   parse_run + parse_qrel + evaluate(ndcg_cut.10), imports included; best of 3, interleaved")
+    out_csv = DATA / "summary.csv"
+    ours = [PYTHON, "-m", "ndcg_gui.cli", str(files["run.txt"]), "--qrels", str(files["qrels.txt"]),
+            "-k", "10", "--summary-csv", str(out_csv)]
+    theirs = [PYTHON, "-c", _PYTREC, str(files["run.txt"]), str(files["qrels.txt"])]
+    walls: dict[str, list[float]] = {"ours": [], "pytrec_eval": []}
+    peaks: dict[str, float] = {"ours": 0.0, "pytrec_eval": 0.0}
+    notes = ""
+    for _ in range(3):
+        for name, args in (("ours", ours), ("pytrec_eval", theirs)):
+            wall, peak, out = measure_isolated(args)
+            walls[name].append(wall)
+            peaks[name] = max(peaks[name], peak)
+            if name == "pytrec_eval":
+                parse, evaluate = map(float, out.split())
+                notes = f"parse {parse:.2f} s, evaluate {evaluate:.2f} s"
+    print(f"  ours          {min(walls['ours']):6.2f} s (runs {_list(walls['ours'])}), peak {peaks['ours']:.0f} MB")
+    print(f"  pytrec_eval   {min(walls['pytrec_eval']):6.2f} s (runs {_list(walls['pytrec_eval'])}), "
+          f"peak {peaks['pytrec_eval']:.0f} MB; last: {notes}")
+    print(f"  ratio ours / pytrec_eval: {min(walls['ours']) / min(walls['pytrec_eval']):.2f} (goal <= 0.5)")
+
+    if not options.skip_big:
+        big_queries = 700 if options.quick else 7000
+        t = time.perf_counter()
+        run, qrels = make_msmarco(DATA, big_queries)
+        print(f"\n3. the window's big-file path on {_lines(run):,} run lines ({_mb(run):.0f} MB), "
+              f"{_lines(qrels):,} qrels lines; files ready in {time.perf_counter() - t:.0f} s")
+        results = []
+        for _ in range(2):
+            _, _, out = measure_isolated([PYTHON, "-c", _WORKER, str(run), str(qrels)])
+            results.append([float(x) for x in out.split()])
+        best = min(results, key=lambda r: r[2])
+        read, unpacked, total, rows, scored, worker_peak = best
+        print(f"  load_worker read + scored {int(scored):,} queries, sent: {read:.2f} s; unpacked here: "
+              f"{unpacked:.2f} s; total {total:.2f} s (runs {_list([r[2] for r in results])})")
+        print(f"  {int(rows):,} rows; the worker's peak {worker_peak:.0f} MB "
+              f"({(worker_peak - base) * 2**20 / run.stat().st_size:.2f}x the run)")
+        print(f"  ratio to the 10 s goal: {total / 10:.2f} (goal <= 1)")
+
+
+def _list(values: list[float]) -> str:
+    return ", ".join(f"{v:.2f}" for v in values)
+
+
+def _mb(path: Path) -> float:
+    return path.stat().st_size / 2**20
 
 
 def _lines(path: Path) -> int:
     with open(path, "rb") as f:
-        return sum(1 for _ in f)
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 24), b""))
 
 
 def measure_isolated(args: list[str]) -> tuple[float, float, str]:

@@ -241,7 +241,7 @@ def test_big_files_go_to_a_process_small_ones_stay_in_the_thread(tmp_path):
 def test_a_frozen_bundle_starts_itself_as_the_worker(monkeypatch):
     import sys
 
-    from ndcg_gui.core import load_worker
+    from ndcg_gui.core.reading import load_worker
 
     assert load_worker.command() == [sys.executable, "-m", "ndcg_gui.core.reading.load_worker"]
     monkeypatch.setattr(sys, "frozen", True, raising=False)

@@ -66,7 +66,7 @@ def load(
     With qrels, every grade comes from them (a CSV's own grade column is then not used), and the
     judged pool makes `Dataset.ranked_list(q).unretrieved` and the "judged" ideal ranking possible.
     A TREC run holds no grades: without qrels it is refused (`NeedsQrels`) unless `need_grades`
-    is False (then every document is unjudged). The text files' formats are kept on the dataset
+    is False (then every document is unjudged); so is a table without a grade column. The text files' formats are kept on the dataset
     (`Dataset.file_format`, `qrels_format`) so a save rewrites only what was edited.
 
     cancel    called now and then; returning True stops the load with `LoadCancelled`.
@@ -85,7 +85,7 @@ def load(
         qsource.release()
         check_cancel(cancel, Path(path))
     report(0.4)
-    run, layout = _read_rows(source, kind, pool is None, cancel)
+    run, layout = _read_rows(source, kind, pool is None and need_grades, cancel)
     text = _TextFacts.of(source, kind, layout)
     tag = trec_text.run_tag(source) if kind == "trec_run" else None
     source.release()  # a big file's bytes: not held while the rows are joined (see `FileFormat`)
