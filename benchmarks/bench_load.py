@@ -156,7 +156,8 @@ def make_msmarco(folder: Path, queries: int, seed: int = 5) -> tuple[Path, Path]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a tenth of the sizes")
     parser.add_argument("--skip-big", action="store_true", help="leave out the 7,000,000-line run")
     options = parser.parse_args()
@@ -168,8 +169,8 @@ def main() -> None:
           f"ready in {time.perf_counter() - t:.0f} s")
 
     _, base, _ = measure_isolated([PYTHON, "-c", "import ndcg_gui.core.reading.dispatch"])
-    print("\n1. load (fresh process each); x file = (peak - {:.0f} MB of a process that only imported"
-          " the reader) / file size; goal <= 3x".format(base))
+    print(f"\n1. load (fresh process each); x file = (peak - {base:.0f} MB of a process that only imported"
+          " the reader) / file size; goal <= 3x")
     print(f"{'what':<22}{'MB':>6}{'seconds':>9}{'peak MB':>9}{'x file':>8}")
     cases = [
         ("run + qrels", [files["run.txt"], files["qrels.txt"]]),
@@ -184,7 +185,8 @@ def main() -> None:
         size = sum(p.stat().st_size for p in paths)
         _, peak, out = measure_isolated([PYTHON, "-c", _LOAD, *map(str, paths)])
         result = json.loads(out)
-        print(f"{name:<22}{size / 2**20:>6.0f}{result['load']:>9.2f}{peak:>9.0f}{(peak - base) * 2**20 / size:>8.2f}")
+        ratio = (peak - base) * 2**20 / size
+        print(f"{name:<22}{size / 2**20:>6.0f}{result['load']:>9.2f}{peak:>9.0f}{ratio:>8.2f}")
     print("  (gzip, Parquet: x the compressed size; their text is several times larger)")
 
     print("\n2. whole process: ndcg-inspect RUN --qrels QRELS -k 10 --summary-csv OUT vs pytrec_eval's")
@@ -204,7 +206,8 @@ def main() -> None:
             if name == "pytrec_eval":
                 parse, evaluate = map(float, out.split())
                 notes = f"parse {parse:.2f} s, evaluate {evaluate:.2f} s"
-    print(f"  ours          {min(walls['ours']):6.2f} s (runs {_list(walls['ours'])}), peak {peaks['ours']:.0f} MB")
+    print(f"  ours          {min(walls['ours']):6.2f} s (runs {_list(walls['ours'])}), "
+          f"peak {peaks['ours']:.0f} MB")
     print(f"  pytrec_eval   {min(walls['pytrec_eval']):6.2f} s (runs {_list(walls['pytrec_eval'])}), "
           f"peak {peaks['pytrec_eval']:.0f} MB; last: {notes}")
     print(f"  ratio ours / pytrec_eval: {min(walls['ours']) / min(walls['pytrec_eval']):.2f} (goal <= 0.5)")

@@ -15,7 +15,7 @@ from pytrec_child import evaluate as pytrec_evaluate
 from ndcg_gui.core import evaluate
 from ndcg_gui.core.config import PRESETS
 from ndcg_gui.core.reading import load
-from ndcg_gui.core.reading.ids import Groups, hash_strings
+from ndcg_gui.core.reading.ids import Groups, hash_strings, shared_prefix
 from ndcg_gui.core.reading.join import lookup, repeated_pair
 from ndcg_gui.core.reading.order import ranked, score_key
 
@@ -158,3 +158,17 @@ def test_dataset_evaluate_does_not_join_again_and_equals_evaluate(tmp_path, data
         want = evaluate(frame, dataset.qrels, k=k)
         got = dataset.evaluate(k)
         pd.testing.assert_frame_equal(got, want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(prefix=st.text("ab\u00e9-", max_size=9), rest=st.lists(IDS, min_size=1, max_size=30),
+       more=st.lists(IDS, max_size=30))
+def test_a_shared_prefix_is_every_ids_and_hashing_past_it_keeps_equal_ids_equal(prefix, rest, more):
+    a, b = pa.array([prefix + r for r in rest]), pa.array([prefix + m for m in more], pa.string())
+    skip = shared_prefix(a, b)
+    common = [s.encode() for s in a.to_pylist() + b.to_pylist()]
+    assert all(s[:skip] == common[0][:skip] for s in common)
+    ha, hb = hash_strings(a, skip), hash_strings(b, skip)
+    for i, x in enumerate(a.to_pylist()):
+        for j, y in enumerate(b.to_pylist()):
+            assert (ha[i] == hb[j]) == (x == y)

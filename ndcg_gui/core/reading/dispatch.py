@@ -19,7 +19,7 @@ from ndcg_gui.core.errors import InputError, NeedsQrels, shown
 from ndcg_gui.core.reading import columnar, csv_text, trec_text
 from ndcg_gui.core.reading.csv_text import CsvLayout
 from ndcg_gui.core.reading.file_format import FileFormat, OnDisk, line_ending_of, record_query_codes
-from ndcg_gui.core.reading.ids import Groups, hash_strings
+from ndcg_gui.core.reading.ids import Groups, hash_strings, shared_prefix
 from ndcg_gui.core.reading.join import lookup, repeated_pair
 from ndcg_gui.core.reading.order import ranked, score_key
 from ndcg_gui.core.reading.rows import Rows
@@ -66,8 +66,9 @@ def load(
     With qrels, every grade comes from them (a CSV's own grade column is then not used), and the
     judged pool makes `Dataset.ranked_list(q).unretrieved` and the "judged" ideal ranking possible.
     A TREC run holds no grades: without qrels it is refused (`NeedsQrels`) unless `need_grades`
-    is False (then every document is unjudged); so is a table without a grade column. The text files' formats are kept on the dataset
-    (`Dataset.file_format`, `qrels_format`) so a save rewrites only what was edited.
+    is False (then every document is unjudged); so is a table without a grade column. The text
+    files' formats are kept on the dataset (`Dataset.file_format`, `qrels_format`) so a save
+    rewrites only what was edited.
 
     cancel    called now and then; returning True stops the load with `LoadCancelled`.
     progress  called with the fraction done (0..1).
@@ -187,7 +188,8 @@ class _Joined:
             run.reorder(order)  # (in place: the file order's arrays are let go)
             codes = codes[order]
         del order
-        hashes = hash_strings(run.doc)  # hashed once: for the repeats and for the join
+        skip = shared_prefix(run.doc, *([pool.doc] if pool is not None else []))
+        hashes = hash_strings(run.doc, skip)  # hashed once: for the repeats and for the join
         _refuse_repeats(run, codes, what, hashes)
         grade = run.grade if run.grade is not None else np.full(len(run), np.nan)
         if pool is not None:
@@ -195,7 +197,7 @@ class _Joined:
             index = {q: i for i, q in enumerate(labels)}
             table = np.array([index.setdefault(str(q), len(index)) for q in pool_groups.labels], np.int64)
             pool_codes = table[pool_groups.codes] if len(pool_groups.codes) else pool_groups.codes
-            pool_hashes = hash_strings(pool.doc)
+            pool_hashes = hash_strings(pool.doc, skip)
             _refuse_repeats(pool, pool_codes, "qrels", pool_hashes)
             grade = lookup(codes, run.doc, pool_codes, pool.doc, pool.grade, hashes, pool_hashes)
         return cls(run, codes, labels, grade)

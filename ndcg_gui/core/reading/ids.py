@@ -134,27 +134,47 @@ def mix(z: np.ndarray) -> np.ndarray:
     return z ^ (z >> _U64(31))
 
 
-def hash_strings(ids: pa.Array | pa.ChunkedArray) -> np.ndarray:
+def hash_strings(ids: pa.Array | pa.ChunkedArray, skip: int = 0) -> np.ndarray:
     """A 64-bit hash of each id's bytes: equal ids, equal hashes; different ids differ but for a
     chance of about n²/2⁶⁴, which callers confirm on the strings. Read as 8-byte words straight
-    from the Arrow buffers: no Python object and no copy of the text."""
+    from the Arrow buffers: no Python object and no copy of the text. `skip`: a number of leading
+    bytes every id has in common (`shared_prefix`), left out (ids hashed with the same `skip`
+    compare)."""
     chunks = ids.chunks if isinstance(ids, pa.ChunkedArray) else [ids]
     out = np.empty(len(ids), _U64)
     at = 0
     for chunk in chunks:  # in slices: the temporaries stay small whatever the size
         for start in range(0, len(chunk), _SLICE):
             part = chunk.slice(start, _SLICE)
-            out[at:at + len(part)] = _hash_array(part)
+            out[at:at + len(part)] = _hash_array(part, skip)
             at += len(part)
     return out
 
 
-def _hash_array(ids: pa.Array) -> np.ndarray:
+def shared_prefix(*arrays: pa.Array | pa.ChunkedArray) -> int:
+    """The length in bytes of a prefix that every id of every array starts with (ids such as
+    "clueweb12-0000tw-…" share a long one: hashing can skip it). Guessed from the first and last
+    ids and checked on all of them; 0 when the check fails."""
+    ends = [v for a in arrays if len(a) for v in (a[0].as_py(), a[len(a) - 1].as_py())]
+    if not ends or not all(isinstance(v, str) for v in ends):
+        return 0
+    prefix = ends[0]
+    for value in ends[1:]:
+        while not value.startswith(prefix):
+            prefix = prefix[:-1]
+    if not prefix:
+        return 0
+    if not all(pc.all(pc.starts_with(a, prefix)).as_py() is not False for a in arrays if len(a)):
+        return 0
+    return len(prefix.encode("utf-8"))
+
+
+def _hash_array(ids: pa.Array, skip: int = 0) -> np.ndarray:
     n = len(ids)
     if n == 0:
         return np.zeros(0, _U64)
     offsets, data = _buffers(ids)
-    begin = offsets[:-1]
+    begin = offsets[:-1] + skip
     length = offsets[1:] - begin
     h = length.astype(_U64) ^ _U64(0x9E3779B97F4A7C15)
     # Every 8-byte window of the data as a little-endian integer (unaligned reads, no copy).
