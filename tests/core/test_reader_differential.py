@@ -7,6 +7,8 @@ reader's) and the old reader's float64 comparison order them alike.
 
 from __future__ import annotations
 
+import base64
+import json
 import math
 import os
 import re
@@ -104,6 +106,29 @@ def _lf_endings(data: bytes) -> bytes:
     return fixed.encode("utf-16") if data.startswith((b"\xff\xfe", b"\xfe\xff")) else fixed.encode("latin-1")
 
 
+def as_json(value):
+    """An observation in JSON's terms (tuples as lists, bytes as base64)."""
+    if isinstance(value, bytes | bytearray):
+        return {"base64": base64.b64encode(value).decode()}
+    if isinstance(value, tuple | list):
+        return [as_json(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): as_json(v) for k, v in value.items()}
+    return value
+
+
+def record(files, qrels, need_grades, expected) -> None:
+    """With NDCG_RECORD_EXPECTATIONS=FILE, each case the old and new readers agreed on (or the
+    old one could not read: "no crash" expected) is appended to FILE, for the plain tests kept
+    when the old reader is removed (test_reader_expectations.py)."""
+    target = os.environ.get("NDCG_RECORD_EXPECTATIONS")
+    if target:
+        case = {"files": {n: base64.b64encode(d).decode() for n, d in files.items()}, "qrels": qrels,
+                "need_grades": need_grades, "expected": as_json(expected)}
+        with open(target, "a") as out:
+            out.write(json.dumps(case) + "\n")
+
+
 def check(tmp_path, files: dict[str, bytes], qrels: str | None = None, need_grades=True,
           mutated: bool = False) -> None:
     for name, data in files.items():
@@ -111,6 +136,10 @@ def check(tmp_path, files: dict[str, bytes], qrels: str | None = None, need_grad
     run = tmp_path / next(iter(files))
     qpath = tmp_path / qrels if qrels else None
     old, new = observe(old_load, run, qpath, need_grades), observe(new_load, run, qpath, need_grades)
+    if old == new:
+        record(files, qrels, need_grades, new)
+    elif old[0] == "crash" or (old[0] == "error" and ("cannot be read as" in old[2] or "malformed line" in old[2])):
+        record(files, qrels, need_grades, "no crash")
     if old != new and mutated and any(b'"' in d for d in files.values()):
         # A quote dropped inside a cell or left open: pandas, Python's csv module and pyarrow end
         # such a cell in different places (the old reader disagreed with itself there). The new

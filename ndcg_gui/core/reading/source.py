@@ -233,7 +233,7 @@ def decode_text(path: Path, data: bytes) -> Source:
     """Pick the encoding: UTF-16 with a BOM, UTF-8 (BOM or not), else Windows-1252 / Latin-1."""
     bom, file_encoding = b"", ""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        bom = data[:2]
+        bom = bytes(data[:2])
         file_encoding = "utf-16-le" if bom == codecs.BOM_UTF16_LE else "utf-16-be"
         try:
             data = data[2:].decode(file_encoding).encode("utf-8")
