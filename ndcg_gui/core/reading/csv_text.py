@@ -351,10 +351,10 @@ def _ids(source: Source, values: pa.Array, delim: str | None, column: int, recor
     starts or ends with a space survives a save), the writer's formula protection removed."""
     if not len(values):
         return values
-    stripped = pc.utf8_trim(values, " \t")
-    edged = np.flatnonzero(pc.not_equal(pc.binary_length(stripped), pc.binary_length(values))
-                           .to_numpy(zero_copy_only=False))
+    # Looked for before trimming: trimming makes a copy of every id even when none has a space.
+    edged = np.flatnonzero(pc.match_substring_regex(values, r"^[ \t]|[ \t]$").to_numpy(zero_copy_only=False))
     if len(edged):
+        stripped = pc.utf8_trim(values, " \t")
         values = stripped
         if b'"' in source.data:
             raw = _raw_cells(source, delim, column, records[edged])

@@ -178,15 +178,17 @@ class _Joined:
         if run.rank is not None:
             key, docs = -run.rank, None
         elif run.score is not None and kind != "qrels":
-            key, docs = score_key(run.score, "trec"), run.doc
+            key, docs = score_key(run.score, "trec").astype(np.float32), run.doc  # (float32 ranks alike)
         else:
             key, docs = None, None
         # Ordered first: every array below is made once, in its final order.
         order = ranked(None, codes, key, docs)
         del key, docs
         if (order[1:] < order[:-1]).any():
-            run.reorder(order)  # (in place: the file order's arrays are let go)
-            codes = codes[order]
+            # In place: the file order's arrays are let go. A grouped file keeps its query column.
+            run.reorder(order, same_queries=groups.starts is not None)
+            if groups.starts is None:
+                codes = codes[order]
         del order
         skip = shared_prefix(run.doc, *([pool.doc] if pool is not None else []))
         hashes = hash_strings(run.doc, skip)  # hashed once: for the repeats and for the join

@@ -21,7 +21,9 @@ _U64 = np.uint64
 
 def pair_keys(query_codes: np.ndarray, doc_hashes: np.ndarray) -> np.ndarray:
     """One 64-bit key per (query code, doc hash) pair."""
-    return mix(doc_hashes ^ mix(query_codes.astype(_U64) + _U64(0x632BE59BD9B4E019)))
+    keys = mix(query_codes.astype(_U64) + _U64(0x632BE59BD9B4E019))
+    keys ^= doc_hashes
+    return mix(keys)
 
 
 def repeated_pair(query_codes: np.ndarray, docs: pa.Array, hashes: np.ndarray | None = None

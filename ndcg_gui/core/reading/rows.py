@@ -53,10 +53,11 @@ class Rows:
             return f"row {record + 1}"
         return f"line {self.line_of(record)}"
 
-    def reorder(self, order: np.ndarray) -> None:
-        """Put the rows in `order`, in place (the old arrays are let go as each is replaced)."""
+    def reorder(self, order: np.ndarray, same_queries: bool = False) -> None:
+        """Put the rows in `order`, in place (the old arrays are let go as each is replaced).
+        `same_queries`: the order only moves rows within runs of one query (the query column stays)."""
         index = pa.array(order)
-        for name in ("query", "doc", "grade", "score", "rank", "record"):
+        for name in ("doc", "grade", "score", "rank", "record") + (() if same_queries else ("query",)):
             values = getattr(self, name)
             if values is not None:
                 setattr(self, name, values.take(index) if isinstance(values, pa.Array | pa.ChunkedArray)
