@@ -137,12 +137,16 @@ def score_ranked(
     tie_key      with ties="average": each row's score (runs of equal scores share their mean gain)
     """
     nq = len(queries)
+    rank = _rank_within(row_query)
+    if k is not None and tie_key is None and not (pool.judged and config.ideal == "retrieved"):
+        # Only the first k rows of each query count: a loaded run's millions of rows are cut here.
+        top_rows = np.flatnonzero(rank <= k)
+        row_query, grade, rank = row_query[top_rows], grade[top_rows], rank[top_rows]
     judged = ~np.isnan(grade)
     gain = _judged_gains(grade, config)
     own_gain = gain  # the ideal ranking sorts true gains, never tie-averaged ones
     if tie_key is not None:
         gain = _tie_averaged(gain, row_query, tie_key)
-    rank = _rank_within(row_query)
 
     if pool.judged and config.ideal == "judged":
         pool_code, pool_gain = pool.query, gains(pool.grade, config)
