@@ -11,6 +11,32 @@ import pyarrow as pa
 
 from ndcg_gui.core.errors import InputError
 
+_PIECE = 1 << 20
+
+
+def _taken(values: pa.Array | pa.ChunkedArray, order: np.ndarray, still_needed: np.ndarray
+           ) -> pa.ChunkedArray:
+    """`values.take(order)`, made a million rows at a time while the parsed chunks that no later
+    row needs are let go: a ranked file's order stays near the file's (ties swap neighbours), so
+    the old and the new text are not both whole in memory at once."""
+    chunks = list(values.chunks) if isinstance(values, pa.ChunkedArray) else [values]
+    del values
+    starts = np.cumsum([0] + [len(c) for c in chunks])
+    pieces, first = [], 0  # chunks[:first] are let go
+    for at in range(0, len(order), _PIECE):
+        rows = order[at:at + _PIECE]
+        lo = int(np.searchsorted(starts, rows.min(), side="right")) - 1
+        hi = int(np.searchsorted(starts, rows.max(), side="right"))
+        part = pa.chunked_array(chunks[lo:hi], type=chunks[lo].type)
+        pieces.append(part.take(pa.array(rows - starts[lo])).combine_chunks())
+        if at + _PIECE < len(order):
+            free_below = int(np.searchsorted(starts, still_needed[at + _PIECE], side="right")) - 1
+            for i in range(first, free_below):
+                chunks[i] = None
+            first = max(first, free_below)
+    kind = pieces[0].type if pieces else chunks[0].type
+    return pa.chunked_array(pieces, type=kind)
+
 
 @dataclass
 class Rows:
@@ -56,14 +82,21 @@ class Rows:
     def reorder(self, order: np.ndarray, same_queries: bool = False) -> None:
         """Put the rows in `order`, in place (the old arrays are let go as each is replaced).
         `same_queries`: the order only moves rows within runs of one query (the query column stays)."""
-        index = pa.array(order)
+        still_needed = np.minimum.accumulate(order[::-1])[::-1]  # the lowest row a later one takes
         for name in ("doc", "grade", "score", "rank", "record") + (() if same_queries else ("query",)):
             values = getattr(self, name)
-            if values is not None:
-                setattr(self, name, values.take(index) if isinstance(values, pa.Array | pa.ChunkedArray)
-                        else values[order])
+            if values is None:
+                continue
+            setattr(self, name, None)  # (this object's reference goes: the old chunks can be freed)
+            if isinstance(values, pa.Array | pa.ChunkedArray):
+                setattr(self, name, _taken(values, order, still_needed))
+            else:
+                setattr(self, name, values[order])
+            del values
         for name in list(self.extras):
-            self.extras[name] = self.extras[name].take(index)
+            values = self.extras.pop(name)
+            self.extras[name] = _taken(values, order, still_needed)
+            del values
 
     def take(self, keep: np.ndarray) -> Rows:
         """The rows at positions `keep`, in that order."""
