@@ -47,7 +47,7 @@ def compare(options: argparse.Namespace, paths: list[str], say) -> str:
     from ndcg_gui.core.config import DEFAULT_K
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.options import config_from_options
-    from ndcg_gui.core.readers import load
+    from ndcg_gui.core.reading import load
     from ndcg_gui.core.run_diff import run_label
 
     for name in ("metrics_csv", "summary_csv"):
@@ -119,7 +119,7 @@ def _table(cmp: Comparison) -> pd.DataFrame:
 
 def _number(x) -> str:
     """A figure in a CSV/TSV cell: as it reads back exactly; empty when there is none."""
-    from ndcg_gui.core.writers import fmt
+    from ndcg_gui.core.writing.writers import fmt
 
     if x is None or x is pd.NA or (isinstance(x, float) and math.isnan(x)):
         return ""

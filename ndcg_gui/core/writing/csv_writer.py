@@ -2,7 +2,7 @@
 
 A loaded CSV is written in its own format: the records of unedited queries byte for byte, and an
 edited query's rows rewritten with the file's delimiter, quoting, decimal comma and extra columns,
-only the changed cells written anew (`core.rewrite`). Anything else (a typed list, a TREC run saved
+only the changed cells written anew (`core.writing.rewrite`). Anything else (a typed list, a TREC run saved
 as CSV, a CSV that cannot hold the edits) gets the standard layout: query (when named), rank, doc,
 grade, score, then the extra columns.
 """

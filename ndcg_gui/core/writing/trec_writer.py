@@ -2,7 +2,7 @@
 
 A loaded run or qrels file keeps every line of the queries that were not edited, byte for byte
 (separator, comments, extra fields and all); an edited query's lines are rewritten, each keeping
-its own spacing and fields where their values did not change (`core.rewrite`).
+its own spacing and fields where their values did not change (`core.writing.rewrite`).
 """
 
 from __future__ import annotations
