@@ -172,3 +172,15 @@ def test_a_shared_prefix_is_every_ids_and_hashing_past_it_keeps_equal_ids_equal(
     for i, x in enumerate(a.to_pylist()):
         for j, y in enumerate(b.to_pylist()):
             assert (ha[i] == hb[j]) == (x == y)
+
+
+def test_a_saved_run_keeps_scores_that_trec_eval_orders_as_the_list_is(tmp_path):
+    # b before a is trec_eval's order for 1.0 and 1.0000000001 (one float32): an edited query
+    # keeps those scores rather than being renumbered.
+    from ndcg_gui.core.writing.writers import write_trec_run
+
+    (tmp_path / "run").write_text("q Q0 a 1 1.0000000001 t\nq Q0 b 2 1.0 t\n")
+    dataset = load(tmp_path / "run", need_grades=False)
+    edited = dataset.with_lists({"q": dataset.ranked_list("q").with_grade(0, 2)})
+    write_trec_run(edited, tmp_path / "out")
+    assert (tmp_path / "out").read_text().split("\n")[:2] == ["q Q0 b 1 1.0 t", "q Q0 a 2 1.0000000001 t"]

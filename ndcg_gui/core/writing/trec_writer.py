@@ -16,6 +16,8 @@ import pandas as pd
 from ndcg_gui.core.dataset import ORIGIN, Dataset
 from ndcg_gui.core.errors import InputError, shown
 from ndcg_gui.core.reading.file_format import FileChanged, FileFormat
+from ndcg_gui.core.reading.ids import strings
+from ndcg_gui.core.reading.order import ranked, score_key
 from ndcg_gui.core.writing.rewrite import (
     Records,
     cells,
@@ -40,12 +42,13 @@ def fmt(x: float) -> str:
 
 
 def out_of_trec_order(query, doc, score: np.ndarray) -> np.ndarray:
-    """True on every row of a query whose rows sorting by (score desc, docno desc) would move, or
-    that lacks a score (rows grouped by query)."""
+    """True on every row of a query whose rows trec_eval's order would move (the loader's order,
+    `core.reading.order`: scores as float32 high first, ties by docno descending), or that lacks a
+    score (rows grouped by query)."""
     qc, _ = pd.factorize(np.asarray(query, dtype=object), sort=False)
-    # Code point order is UTF-8 byte order, what trec_eval's strcmp sees.
-    doc_rank, _ = pd.factorize(np.asarray(doc, dtype=object), sort=True)
-    order = np.lexsort((-doc_rank, -np.nan_to_num(score, nan=-np.inf), qc))
+    score = np.asarray(score, dtype=float)
+    key = score_key(np.nan_to_num(score, nan=-np.inf))
+    order = ranked(None, qc.astype(np.int64), key, strings(np.asarray(doc, dtype=object), "doc"))
     moved = order != np.arange(len(order))
     return np.isin(qc, np.unique(qc[moved | np.isnan(score)]))
 
