@@ -210,3 +210,14 @@ def test_an_xlsx_workbook_still_says_save_it_as_csv(tmp_path):
     (tmp_path / "book.xlsx").write_bytes(b"PK\x03\x04\x14\x00\x06\x00" + bytes(range(256)))
     with pytest.raises(InputError, match=r"an \.xlsx workbook: save it as CSV first"):
         load(tmp_path / "book.xlsx")
+
+
+def test_a_trec_line_starting_with_a_brace_is_not_json_lines(tmp_path):
+    """Found by hypothesis: query id "{" made a qrels file look like JSON Lines."""
+    from ndcg_gui.core import load
+
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    run.write_text("{ Q0 a 1 2.0 t\n{ Q0 b 2 1.0 t\n")
+    qrels.write_text("{ 0 a 0\n{ 0 b 2\n")
+    dataset = load(run, qrels)
+    assert dataset.ranked_list("{").grades.tolist() == [0, 2]

@@ -46,10 +46,12 @@ def sniff(source: Source) -> str:
     for line in LINE_BREAK.split(source.head()):
         if is_blank(line) or line.lstrip(" \t").startswith("#"):
             continue
-        if line.strip(" \t").startswith("{"):
+        # The TREC shape first: a docno may contain a comma, a CSV header never has that shape,
+        # and a query id may be "{" (a qrels line `{ 0 d 1` is no JSON object).
+        shape = trec_text.shape_of(split_whitespace(line))
+        if shape is None and line.strip(" \t").startswith("{"):
             return "jsonl"
-        # The TREC shape first: a docno may contain a comma, a CSV header never has that shape.
-        return trec_text.shape_of(split_whitespace(line)) or "csv"
+        return shape or "csv"
     return "csv"
 
 
