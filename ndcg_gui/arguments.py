@@ -15,8 +15,10 @@ FILES_HELP = """\
 Files: a CSV/TSV table (delimiter and header detected; columns named e.g. query/qid,
 doc/docid/id, grade/relevance/label, score, rank; other columns are kept), a header-less
 list of grades or of "document,grade" pairs, a TREC run (qid Q0 docno rank score tag) with
-its --qrels, or a TREC qrels file alone. An empty grade cell means "unjudged" (gain 0).
-A TREC run holds no grades: it needs --qrels."""
+its --qrels, or a TREC qrels file alone; Parquet, Feather/Arrow IPC and JSON Lines files with
+the same column names; any of these text files gzip, bz2, xz or zstd compressed (recognised by
+content). An empty grade cell means "unjudged" (gain 0). A TREC run holds no grades: it needs
+--qrels."""
 
 
 def positive_int(text: str) -> int:

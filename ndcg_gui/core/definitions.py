@@ -58,7 +58,8 @@ class _List:
         if ties == "trec" and self.docs is not None:
             # np.unique sorts str as Python does: by code point, which is UTF-8 byte order.
             _, doc_rank = np.unique(self.docs, return_inverse=True)
-            return np.lexsort((-doc_rank, -self.scores))
+            # trec_eval keeps scores as float32: scores equal there tie.
+            return np.lexsort((-doc_rank, -self.scores.astype(np.float32)))
         return np.argsort(-self.scores, kind="stable")
 
     def _tie_averaged_dcg(self, grades: np.ndarray, scores: np.ndarray, config: MetricConfig) -> float:

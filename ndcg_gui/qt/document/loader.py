@@ -4,8 +4,8 @@ how a file is read.
 `BackgroundLoader.start` reads a file (and optionally runs a follow-up on it, e.g. the first
 scoring) and always ends with the same signals. A small file is read at once, in the calling thread
 (`loaded` or `failed` is emitted before `start` returns). A big file is read in a separate process
-(`core.load_worker`) watched by a worker QThread: pandas holds the GIL for seconds while it parses
-and joins millions of strings, which a thread alone would not hide from the window. A load function
+(`core.reading.load_worker`) watched by a worker QThread: parsing and joining millions of rows
+holds the GIL for seconds, which a thread alone would not hide from the window. A load function
 given by a test runs in the worker thread. The window only hears `loaded(dataset, extra)` when the
 load finished and was not cancelled, so a cancelled or failed load never touches the open document.
 `cancel` answers at once: the process is ended (or the reader stops at its next cancel check) and a
@@ -112,7 +112,7 @@ class _Job(QObject):
 
     def _load_in_process(self) -> tuple[Any, Any]:
         """The readers (and `then`) in `python -m ndcg_gui.core.reading.load_worker`; the dataset comes back
-        packed and is rebuilt here in short steps (see core.packed)."""
+        packed (Arrow IPC, `core.reading.packed`) and unpacked here."""
         from ndcg_gui.core.reading.load_worker import command, read_message
         from ndcg_gui.core.reading.packed import unpack
 
@@ -168,7 +168,7 @@ class BackgroundLoader(QObject):
                  parent: QObject | None = None) -> None:
         """`load` replaces the readers (tests); it runs in the thread. `process` forces the loader
         process on or off; None chooses by file size (a frozen bundle starts its own executable
-        as the worker, see `core.load_worker.command`)."""
+        as the worker, see `core.reading.load_worker.command`)."""
         super().__init__(parent)
         self._load = load
         self._process = process

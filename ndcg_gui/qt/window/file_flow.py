@@ -8,7 +8,7 @@ and `_loaded` finishes every open the same way: the document shows the dataset (
 the file joins the recent files, the status bar says so, and `--query` is applied. A failed load
 says why in one line and leaves the document as it was.
 
-Reading and writing are the core's (`core.readers.load`, `core.writers`); this module chooses
+Reading and writing are the core's (`core.reading.load`, `core.writing`, `core.saving`); this module chooses
 paths, asks questions and reports.
 """
 
