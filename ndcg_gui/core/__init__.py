@@ -5,24 +5,94 @@
     0.9724
 """
 
-from ndcg_gui.core.compare import Comparison, compare_runs, paired_summary
-from ndcg_gui.core.config import PRESETS, GainTable, MetricConfig, Preset
-from ndcg_gui.core.dataset import Dataset
-from ndcg_gui.core.definitions import compare_definitions
-from ndcg_gui.core.errors import InputError, LoadCancelled
-from ndcg_gui.core.evaluate import evaluate, mean_ndcg
-from ndcg_gui.core.metrics import dcg_idcg_at, discounts, gains, ndcg_at, per_rank
-from ndcg_gui.core.options import config_from_options
-from ndcg_gui.core.reading import load
-from ndcg_gui.core.unjudged import judge_first, unjudged_band, unjudged_bounds
-from ndcg_gui.core.whatif import best_moves, move_effects
-from ndcg_gui.core.writing.writers import (
-    write_csv,
-    write_metrics_csv,
-    write_qrels,
-    write_summary_csv,
-    write_trec_run,
-)
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING
+
+# Each name is imported from its module when first used (PEP 562), so `import ndcg_gui.core.config`
+# (the window's start-up, the command line's option check) does not load pandas, pyarrow, scipy
+# and the readers with it.
+_WHERE = {
+    "Comparison": "ndcg_gui.core.compare",
+    "compare_runs": "ndcg_gui.core.compare",
+    "paired_summary": "ndcg_gui.core.compare",
+    "PRESETS": "ndcg_gui.core.config",
+    "GainTable": "ndcg_gui.core.config",
+    "MetricConfig": "ndcg_gui.core.config",
+    "Preset": "ndcg_gui.core.config",
+    "Dataset": "ndcg_gui.core.dataset",
+    "compare_definitions": "ndcg_gui.core.definitions",
+    "InputError": "ndcg_gui.core.errors",
+    "LoadCancelled": "ndcg_gui.core.errors",
+    "evaluate": "ndcg_gui.core.evaluate",
+    "mean_ndcg": "ndcg_gui.core.evaluate",
+    "dcg_idcg_at": "ndcg_gui.core.metrics",
+    "discounts": "ndcg_gui.core.metrics",
+    "gains": "ndcg_gui.core.metrics",
+    "ndcg_at": "ndcg_gui.core.metrics",
+    "per_rank": "ndcg_gui.core.metrics",
+    "config_from_options": "ndcg_gui.core.options",
+    "load": "ndcg_gui.core.reading",
+    "judge_first": "ndcg_gui.core.unjudged",
+    "unjudged_band": "ndcg_gui.core.unjudged",
+    "unjudged_bounds": "ndcg_gui.core.unjudged",
+    "best_moves": "ndcg_gui.core.whatif",
+    "move_effects": "ndcg_gui.core.whatif",
+    "write_csv": "ndcg_gui.core.writing.writers",
+    "write_metrics_csv": "ndcg_gui.core.writing.writers",
+    "write_qrels": "ndcg_gui.core.writing.writers",
+    "write_summary_csv": "ndcg_gui.core.writing.writers",
+    "write_trec_run": "ndcg_gui.core.writing.writers",
+}
+
+if TYPE_CHECKING:
+    from ndcg_gui.core.compare import Comparison, compare_runs, paired_summary
+    from ndcg_gui.core.config import PRESETS, GainTable, MetricConfig, Preset
+    from ndcg_gui.core.dataset import Dataset
+    from ndcg_gui.core.definitions import compare_definitions
+    from ndcg_gui.core.errors import InputError, LoadCancelled
+    from ndcg_gui.core.evaluate import evaluate, mean_ndcg
+    from ndcg_gui.core.metrics import dcg_idcg_at, discounts, gains, ndcg_at, per_rank
+    from ndcg_gui.core.options import config_from_options
+    from ndcg_gui.core.reading import load
+    from ndcg_gui.core.unjudged import judge_first, unjudged_band, unjudged_bounds
+    from ndcg_gui.core.whatif import best_moves, move_effects
+    from ndcg_gui.core.writing.writers import (
+        write_csv,
+        write_metrics_csv,
+        write_qrels,
+        write_summary_csv,
+        write_trec_run,
+    )
+
+
+def __getattr__(name: str) -> object:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+class _Core(types.ModuleType):
+    def __setattr__(self, name: str, value: object) -> None:
+        # Importing the submodule `evaluate` binds it as this package's `evaluate`; the name is the
+        # function, as when every name was imported eagerly here.
+        if isinstance(value, types.ModuleType) and _WHERE.get(name) == value.__name__:
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Core
+
 
 __all__ = [
     "PRESETS",

@@ -8,12 +8,14 @@ contribution and ideal_gain), so every number quoted is one the table holds.
 from __future__ import annotations
 
 import math
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.metrics import discount_formula
 from ndcg_gui.core.numbers import format_grade, format_value
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 UNJUDGED_NOTE = "Unjudged: no grade for this document, so it counts as gain 0."
 

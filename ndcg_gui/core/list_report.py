@@ -6,14 +6,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.metrics import dcg_idcg_at, gains, per_rank_columns
 from ndcg_gui.core.ranked_list import RankedList
 from ndcg_gui.core.ties import run_scores, tie_runs
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,8 @@ def display_columns(lst: RankedList, config: MetricConfig, ties: TiesName = "tre
 
 def display_table(lst: RankedList, config: MetricConfig, ties: TiesName = "trec") -> pd.DataFrame:
     """`display_columns` as a DataFrame (ids kept as Python objects, not copied to Arrow)."""
+    import pandas as pd
+
     columns = display_columns(lst, config, ties)
     columns["doc"] = pd.Series(columns["doc"], dtype=object, copy=False)
     return pd.DataFrame(columns)
@@ -151,6 +156,7 @@ def ideal_ranking(lst: RankedList, config: MetricConfig) -> pd.DataFrame:
     definition takes the ideal from the list): rank, doc, grade, gain, list_rank (its rank in the
     list, 0 when the list did not retrieve it). Equal gains keep list order, then the unretrieved
     documents in pool order."""
+    import pandas as pd
     docs, grades, list_rank = ideal_order(lst, config)
     return pd.DataFrame({
         "rank": np.arange(1, len(docs) + 1),
@@ -184,6 +190,7 @@ class ListReport:
     @cached_property
     def table(self) -> pd.DataFrame:
         """The per-rank table (`display_table`)."""
+        import pandas as pd
         columns = dict(self.columns)
         columns["doc"] = pd.Series(columns["doc"], dtype=object, copy=False)
         return pd.DataFrame(columns)
@@ -215,6 +222,8 @@ class ListReport:
         """Each row's rank in the list as loaded (0: added since)."""
         if self.baseline is self.list or np.array_equal(self.baseline.docs, self.list.docs):
             return np.arange(1, len(self.list) + 1)
+        import pandas as pd
+
         index = pd.Index(self.baseline.docs, dtype=object)  # (objects: no Arrow copy of the ids)
         return index.get_indexer(pd.Index(self.list.docs, dtype=object)).astype(np.int64) + 1
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.ties import averaged
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 PER_RANK_COLUMNS = [
     "rank", "grade", "gain", "discount", "cg", "dcg", "ideal_grade", "idcg", "ndcg",
@@ -108,6 +111,7 @@ def per_rank(
     comes from the list's own grades. Where IDCG is 0, NDCG is 0 (see `undefined_ranks`).
     `ideal_grade` is NaN at ranks past the end of a shorter judged pool.
     """
+    import pandas as pd
     return pd.DataFrame(per_rank_columns(grades, config, judged), columns=PER_RANK_COLUMNS)
 
 

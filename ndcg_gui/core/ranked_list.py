@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.metrics import as_grades, per_rank
 from ndcg_gui.core.ties import tie_runs
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _frozen(values: Iterable, dtype) -> np.ndarray:
@@ -136,6 +139,7 @@ class RankedList:
 
     def metrics(self, config: MetricConfig | None = None) -> pd.DataFrame:
         """`per_rank` of this list, with `doc` and `judged` columns added."""
+        import pandas as pd
         table = per_rank(self.scoring_grades(), config, judged=self.judged_pool())
         # As objects: pandas would otherwise copy every id into an Arrow string array (ms a move).
         table.insert(1, "doc", pd.Series(self.docs, dtype=object, copy=False))

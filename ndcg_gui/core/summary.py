@@ -7,16 +7,17 @@ listed); the policy then decides which rows the mean counts, without scoring any
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import pandas as pd
 
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.dataset import Dataset
-from ndcg_gui.core.evaluate import mean_ndcg
 from ndcg_gui.core.ranked_list import RankedList
 from ndcg_gui.core.ties import run_scores
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Treatment = Literal["zero", "skip"]
 TREATMENTS = ("zero", "skip")
@@ -76,6 +77,8 @@ def empty_queries(result: pd.DataFrame) -> pd.Series:
 
 def counted(result: pd.DataFrame, policy: MeanPolicy) -> pd.Series:
     """True for the queries the mean counts under `policy`."""
+    import pandas as pd
+
     keep = pd.Series(True, index=result.index)
     if policy.empty == "skip":
         keep &= ~empty_queries(result)
@@ -86,6 +89,8 @@ def counted(result: pd.DataFrame, policy: MeanPolicy) -> pd.Series:
 
 def mean_summary(result: pd.DataFrame, policy: MeanPolicy | None = None) -> MeanSummary:
     """The mean NDCG of `result` (a frame of `evaluate`) under `policy`."""
+    from ndcg_gui.core.evaluate import mean_ndcg
+
     policy = policy or MeanPolicy()
     rows = result if policy.empty == "zero" else result[~empty_queries(result)]
     return MeanSummary(
@@ -143,6 +148,8 @@ def with_list_rescored(
 ) -> pd.DataFrame:
     """`result` (from `score`) with one query's row recomputed from its edited list: each query is
     scored on its own, so this equals scoring the whole dataset again, at the cost of one list."""
+    import pandas as pd
+
     query = ranked_list.query
     if ties == "average" and ranked_list.scores is not None:
         # Average the ties of the list as it stands (neighbours with equal scores), in its order.

@@ -65,6 +65,53 @@ def test_without_a_file_the_window_opens_on_worked_example_e1(qtbot, settings):
     assert "Worked example E1" in window.windowTitle()
 
 
+def test_the_example_shown_is_the_shipped_file_as_the_readers_read_it(qtbot, settings):
+    """E1 is read without the file readers (they bring pandas); it must be what they would read."""
+    from ndcg_gui.assets import EXAMPLE
+    from ndcg_gui.core.readers import load
+
+    window = MainWindow(settings=settings)
+    qtbot.addWidget(window)
+    gui_app.open_example(window)
+    with resource_path(EXAMPLE) as path:
+        dataset = load(path)
+    read = dataset.ranked_list(dataset.queries()[0])
+    shown = window.document.current_list()
+    assert window.document.queries() == dataset.queries()
+    assert shown.docs.tolist() == read.docs.tolist()
+    assert shown.grades.tolist() == read.grades.tolist()
+    assert (shown.scores, shown.has_pool, shown.unretrieved) == (read.scores, read.has_pool, read.unretrieved)
+    assert dict(shown.extras) == dict(read.extras) == {}
+
+
+FIRST_PAINT = """
+import sys
+from ndcg_gui.gui_main import build_parser, check
+options = build_parser().parse_args([])
+assert check(options) is None
+from PySide6.QtCore import QSettings
+from ndcg_gui.qt import app as gui_app
+app = gui_app.make_application()
+window = gui_app.MainWindow(settings=QSettings(sys.argv[1], QSettings.IniFormat))
+gui_app.apply_options(window, options)
+window.show()
+window.repaint()
+app.processEvents()
+print(sorted(m for m in ("pandas", "pyarrow", "scipy", "ndcg_gui.core.readers", "ndcg_gui.core.evaluate")
+             if m in sys.modules))
+"""
+
+
+def test_the_first_screen_is_painted_without_pandas_pyarrow_scipy_or_the_readers(tmp_path):
+    """They load when a file is opened (or in the background after the first paint): importing
+    them before it would double the start-up time (benchmarks/bench_startup.py)."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run([sys.executable, "-c", FIRST_PAINT, str(tmp_path / "s.ini")], env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
 def test_a_bad_file_on_the_command_line_falls_back_to_the_example(qtbot, settings, tmp_path):
     window = MainWindow(settings=settings)
     qtbot.addWidget(window)

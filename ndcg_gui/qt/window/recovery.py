@@ -100,8 +100,6 @@ def offer_recovery(document: Document, parent, folder: Path | None = None) -> in
     """Offer back the edits of sessions that ended without saving (a crash, a kill): each one the
     person accepts is reopened from its files with the edits on top (one undo step, unsaved).
     Returns how many were restored."""
-    from ndcg_gui.core.reading import load
-
     restored = 0
     for path, snapshot in left_behind(folder):
         if snapshot is None:
@@ -110,6 +108,8 @@ def offer_recovery(document: Document, parent, folder: Path | None = None) -> in
         if not dialogs.ask_restore(parent, snapshot.describe()):
             path.unlink(missing_ok=True)
             continue
+        from ndcg_gui.core.reading import load  # (only now: pandas is not needed at start-up)
+
         try:
             workspace = snapshot.restore(load)
         except (InputError, OSError) as err:
