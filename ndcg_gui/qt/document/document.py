@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
@@ -34,6 +34,9 @@ from ndcg_gui.core.ranked_list import RankedList
 from ndcg_gui.core.workspace import FileRef, Workspace
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.commands import K_CHANGE, StepCommand
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # Opening a file stays undoable while the documents the history keeps hold at most this many rows.
 KEEP_FOR_UNDO_ROWS = 1_000_000

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 from PySide6.QtCore import QAbstractTableModel, QByteArray, QMimeData, QModelIndex, QPersistentModelIndex, Qt
 
 from ndcg_gui.core.list_report import ListReport
@@ -32,6 +32,9 @@ from ndcg_gui.qt.models.cells import (
     TOOLTIP,
     announce_rows,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Index = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()

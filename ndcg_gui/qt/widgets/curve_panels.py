@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtWidgets import QSizePolicy
@@ -22,6 +22,9 @@ from PySide6.QtWidgets import QSizePolicy
 from ndcg_gui.core.list_report import ListReport
 from ndcg_gui.core.numbers import format_grade
 from ndcg_gui.qt.widgets.plot_parts import GRADE_LEVELS, K_COLOUR, KAxis, PlainAxis, RankAxis, grade_colours
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DCG_COLOUR, IDCG_COLOUR, NDCG_COLOUR = "#1f6fb5", "#6b7280", "#d9480f"
 DCG_PEN = pg.mkPen(DCG_COLOUR, width=2)
