@@ -3,6 +3,7 @@ lists (edits included) from scratch with `evaluate`."""
 
 import pandas as pd
 import pytest
+from PySide6.QtCore import Qt
 
 from ndcg_gui.assets import resource_path
 from ndcg_gui.core.config import MetricConfig
@@ -11,6 +12,7 @@ from ndcg_gui.core.summary import score
 from ndcg_gui.qt.document import query_scores
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores
+from ndcg_gui.qt.models.query_model import COL_NDCG
 
 
 @pytest.fixture(scope="module")
@@ -83,8 +85,8 @@ def test_an_offered_result_is_used_once_and_only_for_its_definition(qtbot, sampl
     assert calls == [] and scores.result is offered
     scores.offer(sample, 3, doc.config, doc.ties, offered)  # another k: not usable
     doc.set_dataset(sample)
-    assert len(calls) == 1
     pd.testing.assert_frame_equal(scores.result, from_scratch(doc))
+    assert len(calls) == 1
 
 
 def test_one_query_is_rescored_when_read_not_on_every_edit(qtbot, monkeypatch):
@@ -104,3 +106,77 @@ def test_one_query_is_rescored_when_read_not_on_every_edit(qtbot, monkeypatch):
     assert calls == []
     pd.testing.assert_frame_equal(scores.result, from_scratch(doc))
     assert calls == [1]  # both edits, one rescore
+
+
+# ---- a big file: every query scored again in a worker thread --------------------------------------
+@pytest.fixture
+def background(monkeypatch):
+    """Every document of several queries counts as big: full scorings run in the worker thread."""
+    monkeypatch.setattr(query_scores, "BACKGROUND_ROWS", 0)
+
+
+def test_a_new_definition_is_scored_in_the_background_edits_included(qtbot, doc, background):
+    scores = QueryScores(doc)
+    before = scores.result.copy()
+    assert not scores.pending and scores.k == 10
+    doc.set_current_query("401")
+    doc.reverse()
+    doc.set_definition(k=3)
+    assert scores.pending
+    assert scores.k == 10  # what `result` holds until the new scoring lands
+    assert scores.result.index.equals(before.index)
+    doc.set_current_query("405")
+    doc.sort_ideal()  # an edit while the worker runs: rescored on top of its result
+    assert scores.wait()
+    assert not scores.pending and scores.k == 3
+    pd.testing.assert_frame_equal(scores.result, from_scratch(doc))
+
+
+def test_a_scoring_overtaken_by_another_change_is_dropped(qtbot, doc, background, monkeypatch):
+    scores = QueryScores(doc)
+    scored = []
+    real = query_scores._score_state
+    monkeypatch.setattr(query_scores, "_score_state", lambda state: scored.append(state.k) or real(state))
+    for k in (3, 4, 5, 6):
+        doc.set_definition(k=k)
+    assert scores.wait()
+    assert scored == [3, 6]  # the worker was busy with k = 3; then it took the document as it is
+    pd.testing.assert_frame_equal(scores.result, from_scratch(doc))
+    assert scores.k == 6
+
+
+def test_a_pending_scoring_of_another_file_shows_no_rows(qtbot, sample, background):
+    from ndcg_gui.core.ranked_list import RankedList
+
+    doc = Document()
+    doc.set_lists({"a": RankedList.from_grades([1, 0]), "b": RankedList.from_grades([0, 2])})
+    scores = QueryScores(doc)
+    assert list(scores.result.index) == ["a", "b"]
+    doc.set_dataset(sample)
+    assert scores.pending and len(scores.result) == 0  # not the queries of the other file
+    assert scores.wait()
+    pd.testing.assert_frame_equal(scores.result, from_scratch(doc))
+
+
+def test_the_query_panel_is_greyed_while_its_scores_are_of_another_definition(qtbot, settings, sample,
+                                                                              background):
+    from ndcg_gui.qt.window.main_window import MainWindow
+
+    window = MainWindow(settings=settings)
+    qtbot.addWidget(window)
+    window.document.set_dataset(sample)
+    assert window.scores.wait()
+    assert window.query_panel.isEnabled()
+    model = window.query_panel.model
+
+    def ndcg_header() -> str:
+        return model.headerData(COL_NDCG, Qt.Orientation.Horizontal)
+
+    assert ndcg_header() == "NDCG@10"
+    window.document.set_definition(k=3)
+    assert not window.query_panel.isEnabled()
+    assert ndcg_header() == "NDCG@10"  # the figures shown are still those at 10, greyed
+    assert window.scores.wait()
+    assert window.query_panel.isEnabled() and ndcg_header() == "NDCG@3"
+    pd.testing.assert_frame_equal(window.scores.result, from_scratch(window.document))
+    window.document.undo_stack.setClean()

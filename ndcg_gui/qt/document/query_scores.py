@@ -2,54 +2,95 @@
 
 A new dataset or a new definition (k, gain, discount, ties) scores every query with `evaluate`;
 an edit rescores only the edited query (each query is scored on its own, so that is the same
-result). With one query in the document no panel shows the scores, so an edit only marks its
-query stale and `result` rescores it when read: a drag then costs no scoring beyond the editor's.
+result). Nothing is scored until `result` is read: with one query no panel shows the scores, so
+the first screen and every drag cost no scoring (and no pandas) beyond the editor's.
 A loader that already scored the file (in its process) offers that result, so a big file
 is not scored twice.
+
+Scoring every query of a big file (2,000 queries x 1,000 documents: ~60 ms) would freeze the
+window for longer than a frame, so from `BACKGROUND_ROWS` rows on it runs in a worker thread
+(numpy and Arrow release the GIL for most of it) on the document's state as it was, and is
+installed when it lands, with the lists edited since rescored one by one. Until then `result` is
+the previous scoring, `pending` is True and `k` is the cut-off that scoring used: the panel greys
+it rather than show figures of another definition as current. A scoring overtaken by another
+change is dropped when it lands.
 """
 
 from __future__ import annotations
 
-import pandas as pd
-from PySide6.QtCore import QObject, Signal
+import contextlib
+import threading
+import time
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from ndcg_gui.core.summary import score, with_list_rescored
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ndcg_gui.core.workspace import Workspace
+
+# From this many rows (run + qrels) a full scoring runs in the background: below it, it takes
+# under ~10 ms and is done at once, so small files (and the tests) never see a pending panel.
+BACKGROUND_ROWS = 200_000
+
+
+def _score_state(state: Workspace) -> pd.DataFrame:
+    """Every query of `state` scored under its definition, its edited lists included."""
+    result = score(state.dataset, state.k, state.config, state.ties)
+    for query in state.edited_queries():
+        result = with_list_rescored(result, state.list_for(query), state.k, state.config, state.ties)
+    return result
+
 
 class QueryScores(QObject):
-    changed = Signal()
+    changed = Signal()  # `result` or `pending` changed
+    _landed = Signal(int, object, object)  # (ticket, (state, result), error) from the worker thread
 
     def __init__(self, document: Document, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.document = document
-        self._result = pd.DataFrame()
-        self._stale: set[str] = set()  # edited queries not rescored yet
+        self._result: pd.DataFrame | None = None
+        self._of: Workspace | None = None  # the state `_result` was scored for
+        self._dirty = True  # the dataset or the definition changed since
+        self._stale: set[str] = set()  # queries edited since, not rescored yet
         self._offered: tuple[object, tuple, pd.DataFrame] | None = None
+        self._ticket = 0  # counts dataset and definition changes: a scoring of an older one is dropped
+        self._wanted = False  # a background scoring of the document as it is now is wanted
+        self._working = False  # the worker thread is busy (one at a time)
+        self._landed.connect(self._install)
         document.changed.connect(self._follow)
-        self.rescore_all()
 
     def _definition(self) -> tuple:
         doc = self.document
         return (doc.k, doc.config, doc.ties)
 
-    def _follow(self, changes: Changes) -> None:
-        if changes.dataset or changes.definition:
-            self.rescore_all()
-        elif changes.lists:
-            self._stale |= changes.lists
-            if len(self.document.queries()) > 1:  # the panel shows the scores: rescore now
-                self.changed.emit()
+    # ---- what the panel reads -------------------------------------------------------------------
+    @property
+    def pending(self) -> bool:
+        """Whether the document as it is now is being scored in the background (`result` is then
+        the previous scoring: another definition or file)."""
+        return self._wanted
 
-    def offer(self, dataset: object, k: int | None, config, ties, result: pd.DataFrame) -> None:
-        """A result already computed for `dataset` under (k, config, ties): used instead of scoring
-        again when that dataset is opened under that definition."""
-        self._offered = (dataset, (k, config, ties), result)
+    @property
+    def k(self) -> int | None:
+        """The cut-off `result` was scored at (the document's, unless `pending`)."""
+        return self._of.k if self._wanted and self._of is not None else self.document.k
 
     @property
     def result(self) -> pd.DataFrame:
-        """Every query's row of `evaluate`, edits included."""
+        """Every query's row of `evaluate`, edits included; while `pending`, the previous
+        scoring's (no rows when it was of another file)."""
+        if self._wanted:
+            if self._of is not None and self._of.dataset is self.document.dataset:
+                return self._result
+            return _no_rows(self._result)
+        if self._dirty:
+            self.rescore_all()
         doc = self.document
         while self._stale:
             query = self._stale.pop()
@@ -57,14 +98,98 @@ class QueryScores(QObject):
                                               doc.ties)
         return self._result
 
+    # ---- following the document ----------------------------------------------------------------
+    def _follow(self, changes: Changes) -> None:
+        if changes.dataset or changes.definition:
+            self._ticket += 1
+            self._dirty = True
+            self._wanted = self._background()
+            if self._wanted and not self._working:
+                self._start()
+            self.changed.emit()
+        elif changes.lists:
+            self._stale |= changes.lists
+            if len(self.document.queries()) > 1:  # the panel shows the scores: rescore now
+                self.changed.emit()
+
+    def _background(self) -> bool:
+        if len(self.document.queries()) < 2 or self._offer_fits():
+            return False
+        return self.document.state.size() >= BACKGROUND_ROWS
+
+    def offer(self, dataset: object, k: int | None, config, ties, result: pd.DataFrame) -> None:
+        """A result already computed for `dataset` under (k, config, ties): used instead of scoring
+        again when that dataset is opened under that definition."""
+        self._offered = (dataset, (k, config, ties), result)
+
+    def _offer_fits(self) -> bool:
+        offered, doc = self._offered, self.document
+        return offered is not None and offered[0] is doc.dataset and offered[1] == self._definition()
+
     def rescore_all(self) -> None:
+        """Score every query of the document now, in this thread."""
         doc = self.document
         offered, self._offered = self._offered, None
         if offered is not None and offered[0] is doc.dataset and offered[1] == self._definition():
             result = offered[2]
+            for query in doc.edited_queries():
+                result = with_list_rescored(result, doc.list_for(query), doc.k, doc.config, doc.ties)
         else:
-            result = score(doc.dataset, doc.k, doc.config, doc.ties)
-        for query in doc.edited_queries():
-            result = with_list_rescored(result, doc.list_for(query), doc.k, doc.config, doc.ties)
-        self._result, self._stale = result, set()
+            result = _score_state(doc.state)
+        self._ticket += 1  # (a background scoring under way is not needed any more)
+        self._wanted, self._dirty = False, False
+        self._result, self._of, self._stale = result, doc.state, set()
+
+    # ---- the worker ---------------------------------------------------------------------------------
+    def _start(self) -> None:
+        self._working = True
+        threading.Thread(target=self._work, args=(self._ticket, self.document.state),
+                         name="query scores", daemon=True).start()
+
+    def _work(self, ticket: int, state: Workspace) -> None:
+        """In the worker thread: score `state`, and hand the result to the GUI thread."""
+        result, error = None, None
+        try:
+            result = _score_state(state)
+        except Exception as err:  # a bug: raised again in the GUI thread, where it is reported
+            error = err
+        with contextlib.suppress(RuntimeError):  # this object was deleted meanwhile (window closed)
+            self._landed.emit(ticket, (state, result), error)
+
+    def _install(self, ticket: int, landed: tuple, error: Exception | None) -> None:
+        self._working = False
+        if ticket != self._ticket:  # overtaken by another change: score the document as it is now
+            if self._wanted:
+                self._start()
+            return
+        self._wanted = False
+        if error is not None:  # (still dirty: reading `result` scores again, here)
+            self.changed.emit()
+            raise error
+        state, result = landed
+        self._dirty = False
+        now = self.document.state
+        # Lists edited while the worker ran: rescored one by one when `result` is read.
+        self._stale = {q for q in set(state.lists) | set(now.lists)
+                       if state.lists.get(q) is not now.lists.get(q)}
+        self._result, self._of = result, now
         self.changed.emit()
+
+    def wait(self, timeout: float = 60.0) -> bool:
+        """Process events until no scoring is pending (tests and benchmarks). True when none is."""
+        deadline = time.monotonic() + timeout
+        while self._wanted and time.monotonic() < deadline:
+            QCoreApplication.processEvents()
+            time.sleep(0.001)
+        return not self._wanted
+
+
+def _no_rows(result: pd.DataFrame | None) -> pd.DataFrame:
+    """`result` without its rows, or an empty frame with the columns of `evaluate`."""
+    if result is not None:
+        return result.iloc[:0]
+    import pandas as pd
+
+    from ndcg_gui.core.evaluate import RESULT_COLUMNS
+
+    return pd.DataFrame({name: [] for name in RESULT_COLUMNS})

@@ -47,8 +47,13 @@ class QueryBrowser(QObject):
 
     def _show_scores(self) -> None:
         doc = self.document
+        if len(doc.queries()) < 2:  # the panel is hidden: nothing to show, so nothing to score
+            return
         self.panel.set_unscored(len(doc.dataset.unjudged_queries()))
-        self.panel.set_result(self.scores.result, doc.k)
+        # While a big file is scored anew in the background the panel shows the previous scores
+        # under their own k, greyed out: not the figures of the definition in use.
+        self.panel.set_result(self.scores.result, self.scores.k)
+        self.panel.setEnabled(not self.scores.pending)
         self.panel.set_edited(doc.edited_queries())
         self.panel.set_current_query(doc.current_query)
 
