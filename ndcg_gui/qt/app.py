@@ -1,13 +1,20 @@
 """The application around the window: its identity (name, organisation, icon, desktop file), the
-safety net for unexpected errors, the command-line options, and `--screenshot`."""
+safety net for unexpected errors, the command-line options, and `--screenshot`.
+
+Start-up paints the window first (on worked example E1, or the file's first query) and only then
+imports what the first screen does without (pandas, pyarrow, the readers: in a worker thread) and
+offers back unsaved edits of a session that crashed; see benchmarks/bench_startup.py."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
+import threading
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, QSettings, QStandardPaths, QTimer
@@ -85,27 +92,47 @@ def install_excepthook() -> None:
 FIRST_PAINT_PROBE = "NDCG_GUI_FIRST_PAINT_PROBE"  # benchmarks/bench_startup.py
 
 
-class FirstPaintProbe(QObject):
-    """With NDCG_GUI_FIRST_PAINT_PROBE set: print `first-paint` once the window has been painted
-    and end the process at once, so a benchmark times launch to first paint of the real entry
-    point (benchmarks/bare_window.py does the same for its peer). The report waits for the event
-    loop to come back: the whole paint (children, flush) happens within one event."""
+# Imported in a worker thread once the window is on screen: the first paint does without them, and
+# so neither the first drag (pandas) nor the first Open (the readers) waits ~0.3 s for them.
+PRELOAD = ("pandas", "pyarrow.compute", "ndcg_gui.core.readers", "ndcg_gui.core.evaluate")
 
-    def __init__(self, app: QApplication) -> None:
-        super().__init__()
-        self.seen = False
+
+class AfterFirstPaint(QObject):
+    """Calls `then` once the first Paint event has been handled and the event loop is back (a
+    window's whole paint, children and flush, happens within one event), then stops watching."""
+
+    def __init__(self, app: QApplication, then: Callable[[], None]) -> None:
+        super().__init__(app)
+        self._then = then
         app.installEventFilter(self)
 
     def eventFilter(self, watched, event) -> bool:
-        if not self.seen and event.type() == QEvent.Type.Paint:
-            self.seen = True
-            QTimer.singleShot(0, self.report)
+        if event.type() == QEvent.Type.Paint:
+            QApplication.instance().removeEventFilter(self)
+            QTimer.singleShot(0, self._then)
         return False
 
-    def report(self) -> None:
-        sys.stdout.write("first-paint\n")
-        sys.stdout.flush()
-        os._exit(0)
+
+def report_first_paint() -> None:
+    """NDCG_GUI_FIRST_PAINT_PROBE: say the window is painted and end at once, so a benchmark
+    times launch to first paint of the real entry point (benchmarks/bare_window.py does the same)."""
+    sys.stdout.write("first-paint\n")
+    sys.stdout.flush()
+    os._exit(0)
+
+
+def preload() -> threading.Thread:
+    thread = threading.Thread(target=_import_all, args=(PRELOAD,), name="preload", daemon=True)
+    thread.start()
+    return thread
+
+
+def _import_all(names: tuple[str, ...]) -> None:
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception:  # the thread that needs it imports it again and reports what is wrong
+            return
 
 
 def apply_options(window: MainWindow, options: argparse.Namespace) -> str | None:
@@ -184,11 +211,15 @@ def run_gui(options: argparse.Namespace) -> int:
         code = take_screenshot(app, window, screenshot)
         Path(settings.fileName()).unlink(missing_ok=True)
         return code
-    probe = FirstPaintProbe(app) if os.environ.get(FIRST_PAINT_PROBE) else None
+
+    def painted() -> None:
+        if os.environ.get(FIRST_PAINT_PROBE):
+            report_first_paint()
+        preload()
+        if problem:
+            dialogs.show_error(window, "Could not open the file", problem)
+        offer_recovery(window.document, window)
+
+    AfterFirstPaint(app, painted)
     window.show()
-    if problem:
-        dialogs.show_error(window, "Could not open the file", problem)
-    offer_recovery(window.document, window)
-    code = app.exec()
-    del probe  # alive until here: its filter goes with it
-    return code
+    return app.exec()
