@@ -49,7 +49,11 @@ class KAxis(PlainAxis):
 def grade_colours(grades: np.ndarray) -> list[tuple[float, str]]:
     """The shade of each positive grade level of `grades` (lowest lightest): (lowest grade of the
     level, colour), at most GRADE_LEVELS levels (real grades are grouped into equal steps)."""
-    positive = np.unique(grades[np.isfinite(grades) & (grades > 0)])
+    # Sorted, then repeats dropped: np.unique would import numpy.ma (~15 ms of the first paint).
+    positive = np.sort(grades[np.isfinite(grades) & (grades > 0)])
+    keep = np.ones(len(positive), bool)
+    keep[1:] = positive[1:] != positive[:-1]
+    positive = positive[keep]
     if not len(positive):
         return []
     if len(positive) > GRADE_LEVELS:
