@@ -1,5 +1,5 @@
-"""The window's speed: a row move on a 10,000-row list until table, plot and headline are repainted,
-and start-up to the first window shown next to a bare PySide6 window.
+"""The window's speed: a row move on a 10,000-row list until table, plot and headline are repainted
+(start-up is measured by bench_startup.py).
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_gui.py           # 10,000 rows
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_gui.py --quick   # check it runs
@@ -11,16 +11,12 @@ processing in which Qt paints what changed: the ranked list, the metrics table, 
 headline (an event filter checks that each got a Paint event). Two kinds of move: a drag near the
 top (row 3 to row 0, the rows on screen) and a far one (row 9,000 to row 1). Goal: median <= 16 ms
 (one frame at 60 Hz).
-
-Start-up: wall time of a fresh process from launch until its first window has been shown and
-painted, for `ndcg-gui` (opening E1) and for a bare QWidget, median of several runs.
 """
 
 from __future__ import annotations
 
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,31 +27,13 @@ import numpy as np
 from PySide6.QtCore import QEvent, QObject, QSettings
 from PySide6.QtWidgets import QApplication, QWidget
 
+from ndcg_gui.core.list_report import ListReport
 from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.summary import with_list_rescored
 from ndcg_gui.qt.app import make_application
 from ndcg_gui.qt.window.main_window import MainWindow
 
 GOAL_MS = 16.0
-
-BARE = """
-import time, sys
-from PySide6.QtWidgets import QApplication, QWidget
-app = QApplication(sys.argv[:1])
-w = QWidget(); w.resize(1280, 800); w.show(); w.repaint(); app.processEvents()
-"""
-
-OURS = """
-import sys, tempfile, os
-from PySide6.QtCore import QSettings
-from ndcg_gui.qt.app import make_application, apply_options
-from ndcg_gui.qt.window.main_window import MainWindow
-from ndcg_gui.cli import build_parser
-app = make_application()
-settings = QSettings(os.path.join(tempfile.mkdtemp(), "s.ini"), QSettings.IniFormat)
-w = MainWindow(settings=settings)
-apply_options(w, build_parser().parse_args([]))
-w.resize(1280, 800); w.show(); w.repaint(); app.processEvents()
-"""
 
 
 class PaintCounter(QObject):
@@ -128,42 +106,28 @@ def bench_moves(n: int, rounds: int) -> None:
               f"{complete}/{rounds} samples repainted list, metrics, plot and headline\n"
               f"  of which the move and every slot it triggers (median): {signals:.1f} ms, "
               f"the paint: {median - signals:.1f} ms")
-    # Parts of the move: the core's recompute, and the query browser's rescore of the query.
+    # Parts of the move: the core's recompute (a new report's per-rank columns and headline figures),
+    # and the query browser's rescore of the edited query (paid only while its panel shows).
     doc = window.document
     start = time.perf_counter()
     for _ in range(rounds):
-        doc._recompute()
+        report = ListReport(doc.current_list(), doc.k, doc.config, doc.original_list(), doc.ties)
+        _ = report.columns, report.summary
     recompute = (time.perf_counter() - start) * 1000 / rounds
-    browser = getattr(window, "query_browser", None)
-    rescore = float("nan")
-    if browser is not None and hasattr(browser, "scores"):
-        start = time.perf_counter()
-        for _ in range(rounds // 4):
-            browser.scores.rescore_query(doc.current_query)
-            _ = browser.scores.result  # one query: rescored when read, not on the move
-        rescore = (time.perf_counter() - start) * 1000 / (rounds // 4)
+    result = window.scores.result
+    start = time.perf_counter()
+    for _ in range(rounds // 4):
+        with_list_rescored(result, doc.current_list(), doc.k, doc.config, doc.ties)
+    rescore = (time.perf_counter() - start) * 1000 / (rounds // 4)
     print(f"  parts: the core's recompute (metrics table + headline figures) {recompute:.1f} ms; "
           f"the query browser's rescore of the query when its panel shows (many queries) {rescore:.1f} ms")
-    window.document.undo_group.activeStack().setClean()
+    doc.undo_stack.setClean()
     window.close()
-
-
-def bench_startup(runs: int) -> None:
-    env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
-    for label, code in (("bare PySide6 window", BARE), ("NDCG Inspector on E1", OURS)):
-        times = []
-        for _ in range(runs):
-            start = time.perf_counter()
-            subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
-            times.append((time.perf_counter() - start) * 1000)
-        print(f"start-up to first window shown, {label}: median {statistics.median(times):.0f} ms "
-              f"(min {min(times):.0f}, {runs} runs)")
 
 
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
     bench_moves(1_000 if quick else 10_000, 20 if quick else 200)
-    bench_startup(2 if quick else 7)
     return 0
 
 
