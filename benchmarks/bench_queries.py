@@ -11,6 +11,11 @@ Measures (issue 5):
    and the same through the window's document when it exists (goal: well under 100 ms).
 3. loading in the window's background loader while the GUI thread runs a 5 ms timer: the longest
    gap between ticks is the longest frame the user could see (goal: none over 100 ms).
+4. peak memory of load + evaluate (tracemalloc).
+5. changing k, the preset or the tie rule with the file open in the window: for each change, the
+   longest frame (gap between ticks of a 2 ms GUI timer) from the change until the query panel
+   shows the new scores, with the full scoring in the worker thread and, for comparison, in the
+   GUI thread (goal, issue 14: no frame over 50 ms).
 
 The files are made once, reproducibly (seeded), in benchmarks/.data/ (git-ignored; delete to remake).
 """
@@ -19,8 +24,10 @@ from __future__ import annotations
 
 import argparse
 import functools
+import itertools
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -31,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 HERE = Path(__file__).resolve().parent
+DEFAULT_BACKGROUND_ROWS = 200_000  # ndcg_gui.qt.document.query_scores.BACKGROUND_ROWS
 PYTHON = sys.executable
 
 
@@ -262,6 +270,84 @@ def bench_background_load(run: Path, qrels: Path) -> None:
         print("load failed:", done[0])
 
 
+# ---- 5. frames while the definition changes ---------------------------------------------------
+DEFINITION_CHANGES = [{"k": 5}, {"k": 20}, {"preset": "ranx_burges"}, {"k": 10}, {"ties": "average"},
+                      {"preset": "trec_eval"}, {"ties": "trec"}, {"k": 3}]
+
+
+class Ticks:
+    """A GUI-thread timer every 2 ms: the gaps between its ticks are the frames a person sees."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import QTimer
+
+        self.times: list[float] = []
+        self.timer = QTimer(interval=2)
+        self.timer.timeout.connect(self.tick)
+        self.timer.start()
+
+    def tick(self) -> None:
+        self.times.append(time.perf_counter())
+
+    def worst_since(self, start: float, now: float) -> float:
+        """The longest frame (ms) between `start` and `now`, counting the one `start` fell in."""
+        before = [t for t in self.times if t <= start][-1:] or [start]
+        points = before + [t for t in self.times if t > start] + [now]
+        return max(b - a for a, b in itertools.pairwise(points)) * 1000
+
+
+def bench_definition_frames(run: Path, qrels: Path, rounds: int) -> None:
+    """k, the preset and the tie rule changed with 2,000 queries open: for each change, the longest
+    frame from the change until the query panel shows the new scores, repainted (goal <= 50 ms),
+    with the full scoring in the worker thread (the window as it is) and in the GUI thread."""
+    from PySide6.QtWidgets import QApplication
+
+    from ndcg_gui.core.config import MetricConfig
+    from ndcg_gui.core.readers import load
+    from ndcg_gui.qt.document import query_scores
+
+    app = QApplication.instance() or QApplication([])
+    dataset = load(run, qrels)
+    print(f"\n## 5. Changing k or the definition with {len(dataset.queries()):,} queries open "
+          f"({len(dataset.run):,} rows): the longest frame per change, until the panel shows the new scores")
+    for label, threshold in (("worker thread (as shipped)", query_scores.BACKGROUND_ROWS),
+                             ("GUI thread (before)", float("inf"))):
+        query_scores.BACKGROUND_ROWS = threshold
+        window = _window_with()
+        window.resize(1280, 800)
+        window.show()
+        doc = window.document
+        doc.set_dataset(dataset)
+        window.scores.wait()
+        for _ in range(5):
+            app.processEvents()
+        ticks = Ticks()
+        worst, settled = [], []
+        for i in range(rounds):
+            change = dict(DEFINITION_CHANGES[i % len(DEFINITION_CHANGES)])
+            if "preset" in change:
+                change = {"config": MetricConfig.preset(change.pop("preset"))}
+            start = time.perf_counter()
+            doc.set_definition(**change)
+            window.scores.wait()
+            done = time.perf_counter()
+            until = done + 0.05  # the repaint of the panel, and a little more
+            while time.perf_counter() < until:
+                app.processEvents()
+                time.sleep(0.0005)
+            worst.append(ticks.worst_since(start, time.perf_counter()))
+            settled.append((done - start) * 1000)
+            if not window.query_panel.isEnabled():
+                raise RuntimeError("the query panel is still greyed after its scores landed")
+        ticks.timer.stop()
+        print(f"{label:28s}: longest frame per change median {statistics.median(worst):5.1f} ms, "
+              f"max {max(worst):5.1f} ms (goal <= 50); new scores shown after median "
+              f"{statistics.median(settled):.0f} ms ({rounds} changes)")
+        doc.undo_stack.setClean()
+        window.close()
+    query_scores.BACKGROUND_ROWS = DEFAULT_BACKGROUND_ROWS
+
+
 def bench_memory(run: Path, qrels: Path) -> None:
     """Peak Python-allocated memory of load + evaluate in this process (tracemalloc)."""
     import tracemalloc
@@ -284,7 +370,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="200 queries instead of 2,000")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--only", choices=["cli", "open", "frames", "memory"])
+    parser.add_argument("--only", choices=["cli", "open", "frames", "memory", "definition"])
+    parser.add_argument("--changes", type=int, default=24, help="definition changes timed (step 5)")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     queries = 200 if args.quick else 2000
@@ -294,7 +381,8 @@ def main() -> int:
     print(f"# {run.name}: {lines:,} lines ({run.stat().st_size / 2**20:,.0f} MB), "
           f"{qrels.name}: {qrels.stat().st_size / 2**20:,.0f} MB; python {sys.version.split()[0]}")
     steps = {"cli": lambda: bench_cli(run, qrels, args.repeats), "open": lambda: bench_open_query(run, qrels),
-             "frames": lambda: bench_background_load(run, qrels), "memory": lambda: bench_memory(run, qrels)}
+             "frames": lambda: bench_background_load(run, qrels), "memory": lambda: bench_memory(run, qrels),
+             "definition": lambda: bench_definition_frames(run, qrels, 8 if args.quick else args.changes)}
     for name, step in steps.items():
         if args.only in (None, name):
             step()
