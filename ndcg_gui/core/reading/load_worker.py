@@ -2,7 +2,8 @@
 
 A separate process rather than a thread because parsing and joining millions of strings holds
 Python's GIL for seconds at a time, which would freeze the window. Protocol: one pickled request
-{path, qrels, then} on stdin; on stdout, length-prefixed pickled messages:
+{path, qrels, then} on stdin; on stdout, length-prefixed pickled messages (protocol 5, their large
+buffers after them, out of band):
 ("progress", fraction), then one of ("done", packed dataset, then's result),
 ("error", InputError), ("bug", text). Cancelling is the parent ending the process.
 """
@@ -28,22 +29,42 @@ def command() -> list[str]:
 
 
 def write_message(out: BinaryIO, message: tuple) -> None:
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    out.write(HEADER.pack(len(data)))
+    """`message` pickled (protocol 5): its large buffers (a packed dataset's Arrow data) are
+    written after the pickle as they are, not copied into it."""
+    buffers: list[pickle.PickleBuffer] = []
+    data = pickle.dumps(message, protocol=5, buffer_callback=buffers.append)
+    raws = [buffer.raw() for buffer in buffers]
+    out.write(HEADER.pack(len(data)) + HEADER.pack(len(raws)))
+    for raw in raws:
+        out.write(HEADER.pack(raw.nbytes))
     out.write(data)
+    for raw in raws:
+        out.write(raw)
     out.flush()
 
 
 def read_message(stream: BinaryIO) -> Any:
     """The next message, or None at the end of the stream (the process ended)."""
-    header = stream.read(HEADER.size)
-    if len(header) < HEADER.size:
+    header = _read(stream, 2 * HEADER.size)
+    if header is None:
         return None
-    (size,) = HEADER.unpack(header)
+    (size,), (count,) = HEADER.unpack(header[:HEADER.size]), HEADER.unpack(header[HEADER.size:])
+    sizes = _read(stream, count * HEADER.size)
+    data = _read(stream, size)
+    if sizes is None or data is None:
+        return None
+    buffers = []
+    for (length,) in HEADER.iter_unpack(sizes):
+        buffer = bytearray(length)  # read into in place: the GIL is free while the bytes come
+        if stream.readinto(buffer) != length:
+            return None
+        buffers.append(buffer)
+    return pickle.loads(data, buffers=buffers)
+
+
+def _read(stream: BinaryIO, size: int) -> bytes | None:
     data = stream.read(size)
-    if len(data) < size:
-        return None
-    return pickle.loads(data)
+    return data if len(data) == size else None
 
 
 def serve(request: dict, out: BinaryIO) -> None:

@@ -25,7 +25,9 @@ def _pack_column(values: pd.Series) -> dict[str, Any]:
         table = pa.table({"v": pa.chunked_array(values)})
         with pa.ipc.new_stream(sink, table.schema) as writer:
             writer.write_table(table)
-        return {"arrow": sink.getvalue().to_pybytes()}
+        # A pyarrow Buffer, not bytes: pickled with protocol 5 it travels out of band, never copied
+        # into the pickle (see load_worker.write_message).
+        return {"arrow": sink.getvalue()}
     return {"objects": values.to_numpy(dtype=object), "dtype": values.dtype}
 
 
