@@ -16,6 +16,8 @@ import sys
 import traceback
 from typing import Any, BinaryIO
 
+import numpy as np
+
 HEADER = struct.Struct("<Q")
 WORKER_FLAG = "--load-worker"  # how the frozen bundle's executable is asked to be a worker
 
@@ -55,7 +57,9 @@ def read_message(stream: BinaryIO) -> Any:
         return None
     buffers = []
     for (length,) in HEADER.iter_unpack(sizes):
-        buffer = bytearray(length)  # read into in place: the GIL is free while the bytes come
+        # Read into in place (the GIL is free while the bytes come); numpy's empty does not write
+        # zeros first, as bytearray(length) would, holding the GIL over hundreds of MB.
+        buffer = np.empty(length, dtype=np.uint8)
         if stream.readinto(buffer) != length:
             return None
         buffers.append(buffer)
