@@ -185,7 +185,7 @@ class CurvePanels(pg.GraphicsLayoutWidget):
             return
         relevant = np.flatnonzero(grades > 0)
         level = np.searchsorted(np.array([g for g, _ in levels]), grades[relevant], side="right") - 1
-        exact = len(levels) == len(np.unique(grades[relevant]))
+        exact = len(levels) == len(set(grades[relevant].tolist()))  # (np.unique imports numpy.ma)
         for i, (g, colour) in enumerate(levels):
             label = f"grade {format_grade(g)}" if exact else f"grade ≥ {format_grade(round(g, 2))}"
             self.marks.append((label, colour, relevant[level == i] + 1.0))
