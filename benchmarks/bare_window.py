@@ -3,41 +3,16 @@ as E1's per-rank table) and a pyqtgraph PlotWidget (one 5-point curve), 1280 x 8
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bare_window.py
 
-With NDCG_GUI_FIRST_PAINT_PROBE=1 it prints `first-paint` on stdout once the window has been
-painted and ends at once, as `ndcg-gui` does under the same variable (see ndcg_gui/qt/app.py), so
-both processes are timed to the same moment. Without it the window stays open.
+bench_startup.py runs it (and ndcg-gui) under first_paint.py, which ends it once it has painted.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 
 import pyqtgraph as pg  # binds to PySide6, the only Qt installed (as ndcg_gui.qt asks it to)
-from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QTableView
-
-
-class FirstPaint(QObject):
-    """On the first Paint event of the window's widgets: report once the event loop is back (the
-    whole paint, children and flush included, is done by then) and end the process."""
-
-    def __init__(self, app: QApplication) -> None:
-        super().__init__()
-        self.seen = False
-        app.installEventFilter(self)
-
-    def eventFilter(self, watched, event) -> bool:
-        if not self.seen and event.type() == QEvent.Type.Paint:
-            self.seen = True
-            QTimer.singleShot(0, self.report)
-        return False
-
-    def report(self) -> None:
-        sys.stdout.write("first-paint\n")
-        sys.stdout.flush()
-        os._exit(0)
 
 
 def main() -> int:
@@ -57,12 +32,8 @@ def main() -> int:
     window = QMainWindow()
     window.setCentralWidget(splitter)
     window.resize(1280, 800)
-    # Watching from here on, as ndcg-gui does: the filter sees every event, which costs a little.
-    probe = FirstPaint(app) if os.environ.get("NDCG_GUI_FIRST_PAINT_PROBE") else None
     window.show()
-    code = app.exec()
-    del probe  # alive until here: the filter dies with it
-    return code
+    return app.exec()
 
 
 if __name__ == "__main__":

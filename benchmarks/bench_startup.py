@@ -5,12 +5,14 @@ bare PySide6 window holding a QTableView and a pyqtgraph PlotWidget (benchmarks/
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_startup.py --quick    # 3 runs each
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_startup.py --importtime  # what loads
 
-Each run is a fresh process launched with NDCG_GUI_FIRST_PAINT_PROBE=1: both programs print
-`first-paint` once their window has been painted (the event loop is back after the first Paint
-event) and end at once. The time is from launch to that line. The two alternate, run after run,
-so a busy machine slows both alike; the ratio is of the medians. Settings and the recovery folder
-point at an empty temporary folder, so no saved layout or recovery dialog is measured. Compiled
-modules are cached, as in an installed copy (`--no-bytecode-cache`: compiled at every launch).
+Each run is a fresh process started under first_paint.py, which prints `first-paint` once the
+program's window has been painted (the event loop is back after the first Paint event) and ends
+it at once; the time is from launch to that line, and the process's CPU time until then. The two
+alternate, run after run, so a busy machine slows both alike; the ratio is of the medians.
+Settings and the recovery folder point at an empty temporary folder, so no saved layout or
+recovery dialog is measured. Compiled modules are cached, as in an installed copy
+(`--no-bytecode-cache`: compiled at every launch). `--before DIR` also times the ndcg_gui of
+another tree (e.g. `git archive COMMIT | tar -x -C DIR`), to compare commits in one run.
 Goal (issue 14): ndcg-gui at most 1.3x the bare window.
 
 `--importtime` runs `ndcg-gui` once under `python -X importtime` and prints the modules that took
@@ -36,9 +38,9 @@ TIMEOUT_S = 60
 
 def environment(folder: Path, bytecode: bool) -> dict[str, str]:
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen"),
-           "NDCG_GUI_FIRST_PAINT_PROBE": "1", "XDG_CONFIG_HOME": str(folder / "config"),
+           "XDG_CONFIG_HOME": str(folder / "config"),
            "XDG_DATA_HOME": str(folder / "data"), "NDCG_RECOVERY_DIR": str(folder / "recovery"),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(HERE.parent), os.environ.get("PYTHONPATH")]))}
+           "PYTHONPATH": str(HERE.parent)}
     if bytecode:
         # As an installed copy runs: compiled modules cached (pip compiles them when it installs; a
         # machine with PYTHONDONTWRITEBYTECODE=1 would compile ndcg_gui's ~80 modules every launch,
@@ -70,32 +72,36 @@ def first_paint(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
     return elapsed, usage.ru_utime + usage.ru_stime
 
 
-def bench(runs: int, env: dict[str, str]) -> None:
-    programs = {"bare PySide6 window (QTableView + PlotWidget)":
-                [sys.executable, str(HERE / "bare_window.py")],
-                "ndcg-gui on E1": [sys.executable, "-m", "ndcg_gui"]}
-    for cmd in programs.values():  # warm the file cache and the bytecode cache
-        first_paint(cmd, env)
-    wall: dict[str, list[float]] = {name: [] for name in programs}
-    cpu: dict[str, list[float]] = {name: [] for name in programs}
+def bench(runs: int, env: dict[str, str], before: Path | None) -> None:
+    probe = [sys.executable, str(HERE / "first_paint.py")]
+    programs = [("bare PySide6 window (QTableView + PlotWidget)", [*probe, str(HERE / "bare_window.py")],
+                 env), ("ndcg-gui on E1", [*probe, "-m", "ndcg_gui"], env)]
+    if before is not None:
+        programs.append((f"ndcg-gui on E1, from {before}", [*probe, "-m", "ndcg_gui"],
+                         {**env, "PYTHONPATH": str(before.resolve())}))
+    for _, cmd, program_env in programs:  # warm the file cache and the bytecode cache
+        first_paint(cmd, program_env)
+    wall: dict[str, list[float]] = {name: [] for name, _, _ in programs}
+    cpu: dict[str, list[float]] = {name: [] for name, _, _ in programs}
     for _ in range(runs):
-        for name, cmd in programs.items():
-            w, c = first_paint(cmd, env)
+        for name, cmd, program_env in programs:
+            w, c = first_paint(cmd, program_env)
             wall[name].append(w * 1000)
             cpu[name].append(c * 1000)
-    for name in programs:
+    bare = programs[0][0]
+    for name, _, _ in programs:
         print(f"{name:46s} wall median {statistics.median(wall[name]):4.0f} ms (min {min(wall[name]):.0f}, "
               f"max {max(wall[name]):.0f}); CPU median {statistics.median(cpu[name]):4.0f} ms  ({runs} runs)")
-    bare, ours = programs
-    ratio = statistics.median(wall[ours]) / statistics.median(wall[bare])
-    print(f"ratio ndcg-gui / bare window: {ratio:.2f} wall (goal <= {GOAL}); "
-          f"{statistics.median(cpu[ours]) / statistics.median(cpu[bare]):.2f} CPU; "
-          f"{min(wall[ours]) / min(wall[bare]):.2f} fastest runs")
+    for name, _, _ in programs[1:]:
+        ratio = statistics.median(wall[name]) / statistics.median(wall[bare])
+        print(f"ratio {name} / bare window: {ratio:.2f} wall (goal <= {GOAL}); "
+              f"{statistics.median(cpu[name]) / statistics.median(cpu[bare]):.2f} CPU; "
+              f"{min(wall[name]) / min(wall[bare]):.2f} fastest runs")
 
 
 def importtime(env: dict[str, str], top: int = 25) -> None:
-    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "ndcg_gui"], env=env,
-                          capture_output=True, text=True, check=False)
+    cmd = [sys.executable, "-X", "importtime", str(HERE / "first_paint.py"), "-m", "ndcg_gui"]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False, timeout=TIMEOUT_S)
     rows = []
     for line in done.stderr.splitlines():
         if line.startswith("import time:") and "cumulative" not in line:
@@ -114,6 +120,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--importtime", action="store_true",
                         help="what ndcg-gui imports before its first paint")
+    parser.add_argument("--before", type=Path,
+                        help="also time the ndcg_gui of this tree (e.g. an export of an older commit)")
     parser.add_argument("--no-bytecode-cache", action="store_true",
                         help="compile every module at every launch (PYTHONDONTWRITEBYTECODE=1)")
     args = parser.parse_args()
@@ -122,7 +130,7 @@ def main() -> int:
         if args.importtime:
             importtime(env)
         else:
-            bench(3 if args.quick else args.runs, env)
+            bench(3 if args.quick else args.runs, env, args.before)
     return 0
 
 

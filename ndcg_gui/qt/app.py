@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 import threading
 import time
@@ -89,7 +88,6 @@ def install_excepthook() -> None:
 
 
 # ---- start-up ---------------------------------------------------------------------------------
-FIRST_PAINT_PROBE = "NDCG_GUI_FIRST_PAINT_PROBE"  # benchmarks/bench_startup.py
 
 
 # Imported in a worker thread once the window is on screen: the first paint does without them, and
@@ -111,14 +109,6 @@ class AfterFirstPaint(QObject):
             QApplication.instance().removeEventFilter(self)
             QTimer.singleShot(0, self._then)
         return False
-
-
-def report_first_paint() -> None:
-    """NDCG_GUI_FIRST_PAINT_PROBE: say the window is painted and end at once, so a benchmark
-    times launch to first paint of the real entry point (benchmarks/bare_window.py does the same)."""
-    sys.stdout.write("first-paint\n")
-    sys.stdout.flush()
-    os._exit(0)
 
 
 def preload() -> threading.Thread:
@@ -213,8 +203,6 @@ def run_gui(options: argparse.Namespace) -> int:
         return code
 
     def painted() -> None:
-        if os.environ.get(FIRST_PAINT_PROBE):
-            report_first_paint()
         preload()
         if problem:
             dialogs.show_error(window, "Could not open the file", problem)
