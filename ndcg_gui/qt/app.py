@@ -16,12 +16,12 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QSettings, QStandardPaths, QTimer
+from PySide6.QtCore import QEvent, QObject, QSettings, QSize, QStandardPaths, QTimer
 from PySide6.QtGui import QGuiApplication, QIcon, QPixmap
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from ndcg_gui import APP_NAME, __version__
-from ndcg_gui.assets import EXAMPLE, read_bytes
+from ndcg_gui.assets import EXAMPLE, read_bytes, resource
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window.crash_log import write_log
@@ -35,11 +35,19 @@ SCREENSHOT_SIZE = (1280, 800)
 
 
 def app_icon() -> QIcon:
+    """The icon in every size shipped. Installed files are added by path, so Qt reads a size only
+    when a window system asks for it (not before the first paint); otherwise (a zipped install)
+    each is read now."""
     icon = QIcon()
     for size in ICON_SIZES:
+        name = f"icons/ndcg-gui-{size}.png"
+        shipped = resource(name)
+        if isinstance(shipped, Path) and shipped.is_file():
+            icon.addFile(str(shipped), QSize(size, size))
+            continue
         pixmap = QPixmap()
         try:
-            if pixmap.loadFromData(read_bytes(f"icons/ndcg-gui-{size}.png")):
+            if pixmap.loadFromData(read_bytes(name)):
                 icon.addPixmap(pixmap)
         except OSError:
             continue
@@ -96,17 +104,17 @@ PRELOAD = ("pandas", "pyarrow.compute", "ndcg_gui.core.readers", "ndcg_gui.core.
 
 
 class AfterFirstPaint(QObject):
-    """Calls `then` once the first Paint event has been handled and the event loop is back (a
+    """Calls `then` once `window` has had its first Paint event and the event loop is back (a
     window's whole paint, children and flush, happens within one event), then stops watching."""
 
-    def __init__(self, app: QApplication, then: Callable[[], None]) -> None:
-        super().__init__(app)
+    def __init__(self, window: QWidget, then: Callable[[], None]) -> None:
+        super().__init__(window)
         self._then = then
-        app.installEventFilter(self)
+        window.installEventFilter(self)
 
     def eventFilter(self, watched, event) -> bool:
         if event.type() == QEvent.Type.Paint:
-            QApplication.instance().removeEventFilter(self)
+            watched.removeEventFilter(self)
             QTimer.singleShot(0, self._then)
         return False
 
@@ -208,6 +216,6 @@ def run_gui(options: argparse.Namespace) -> int:
             dialogs.show_error(window, "Could not open the file", problem)
         offer_recovery(window.document, window)
 
-    AfterFirstPaint(app, painted)
+    AfterFirstPaint(window, painted)
     window.show()
     return app.exec()

@@ -147,3 +147,22 @@ def test_application_identity(qtbot):
     assert app.organizationName()
     assert app.desktopFileName() == "ndcg-gui"
     assert not app.windowIcon().isNull()
+
+
+def test_after_the_first_paint_runs_once_the_window_is_painted(qtbot):
+    from PySide6.QtWidgets import QLabel
+
+    label = QLabel("x")
+    qtbot.addWidget(label)
+    calls = []
+    gui_app.AfterFirstPaint(label, lambda: calls.append(label.isVisible()))
+    label.show()
+    qtbot.waitUntil(lambda: calls == [True])
+    label.repaint()
+    qtbot.wait(20)
+    assert calls == [True]  # once
+
+
+def test_preload_imports_what_the_first_paint_did_without():
+    gui_app.preload().join(timeout=120)
+    assert all(name in sys.modules for name in gui_app.PRELOAD)
