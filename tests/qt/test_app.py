@@ -166,3 +166,35 @@ def test_after_the_first_paint_runs_once_the_window_is_painted(qtbot):
 def test_preload_imports_what_the_first_paint_did_without():
     gui_app.preload().join(timeout=120)
     assert all(name in sys.modules for name in gui_app.PRELOAD)
+
+
+AFTER_START = """
+import gc, os, sys, threading, time
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+def report():
+    for thread in threading.enumerate():
+        if thread.name == "preload":
+            thread.join(60)
+    print(gc.isenabled(), gc.get_freeze_count() > 0, "pandas" in sys.modules, flush=True)
+    os._exit(0)
+
+_exec = QApplication.exec
+def exec_then_report():
+    before = (gc.isenabled(), "pandas" in sys.modules)
+    print(*before, flush=True)
+    QTimer.singleShot(1000, report)
+    return _exec()
+QApplication.exec = staticmethod(exec_then_report)
+from ndcg_gui.gui_main import main
+main([])
+"""
+
+
+def test_start_up_collects_no_garbage_until_painted_then_freezes_it_and_preloads(tmp_path):
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path),
+           "NDCG_RECOVERY_DIR": str(tmp_path / "recovery")}
+    result = subprocess.run([sys.executable, "-c", AFTER_START], env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert result.stdout.split() == ["False", "False", "True", "True", "True"], result.stderr
