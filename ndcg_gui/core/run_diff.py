@@ -16,15 +16,19 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
-from ndcg_gui.core.compare import Comparison
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.metrics import discounts, gains
 from ndcg_gui.core.numbers import format_grade
 from ndcg_gui.core.summary import bin_index
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ndcg_gui.core.compare import Comparison
 
 RUN_SUFFIXES = (".run", ".runs", ".txt", ".trec", ".res", ".tsv", ".csv", ".gz")
 DIFF_COLUMNS = ["grade", "gain", "rank_a", "rank_b", "move", "effect"]
@@ -73,6 +77,8 @@ def side_by_side(
 
     def at(ranks: np.ndarray) -> np.ndarray:
         return disc[np.nan_to_num(ranks, nan=0.0).astype(np.int64)]
+
+    import pandas as pd
 
     frame = pd.DataFrame(
         {"grade": grade, "gain": gain, "rank_a": ra, "rank_b": rb, "move": ra - rb,

@@ -193,3 +193,21 @@ def test_the_open_run_scores_as_the_panel_shows_it_with_tied_scores_averaged(qtb
     # The whole file scored by position would differ on the untouched tied queries:
     by_position = doc.lists_for_saving().evaluate(doc.k, doc.config, ties="average")["ndcg"]
     assert not np.allclose(by_position.loc[["q1", "q2"]], expected.loc[["q1", "q2"], "tied"])
+
+
+def test_with_a_big_file_scored_in_the_background_the_comparison_waits_for_its_scores(
+        qtbot, doc, cmp, files, monkeypatch):
+    """A definition change of a big file scores the open run in a worker thread (`QueryScores`):
+    the comparison is made when those scores land, never from the previous definition's."""
+    from ndcg_gui.qt.document import query_scores
+
+    monkeypatch.setattr(query_scores, "BACKGROUND_ROWS", 0)
+    doc.set_definition(k=3)
+    assert cmp.scores.pending
+    doc.set_current_query("405")
+    doc.reverse()  # an edit while the scores are on their way
+    assert cmp.scores.wait()
+    qtbot.waitUntil(lambda: not cmp._after_scores)
+    assert_matches(doc, cmp, files)
+    own = cmp.scores.result["ndcg"].reindex(cmp.ndcg.index)
+    np.testing.assert_allclose(cmp.ndcg[cmp.doc_name], own.fillna(0.0), rtol=1e-12)

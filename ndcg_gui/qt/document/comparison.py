@@ -20,12 +20,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ndcg_gui.core.compare import Comparison, compare_runs
 from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.ranked_list import RankedList
 from ndcg_gui.core.run_diff import run_label
@@ -33,6 +32,11 @@ from ndcg_gui.core.significance import snap_ties
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ndcg_gui.core.compare import Comparison
 
 SAMPLES, SEED = 10_000, 0  # the randomization test's and the bootstrap's draws, and their seed
 STATS_DELAY_MS = 60
@@ -58,13 +62,15 @@ class RunComparison(QObject):
         self._focus: str | None = None
         self._missing = "zero"
         self._doc_name = run_label(document.display_name)
-        self._ndcg = pd.DataFrame()
-        self._answered = pd.DataFrame()
+        self._ndcg: pd.DataFrame | None = None  # (None until a run is added: no pandas at start-up)
+        self._answered: pd.DataFrame | None = None
         self._cmp: Comparison | None = None
+        self._after_scores = False  # a rescore waits for the open run's scores (a big file)
         self._pending: dict[str, dict[str, float]] = {}  # run -> query -> NDCG not in _cmp yet
         self._timer = QTimer(self, singleShot=True, interval=STATS_DELAY_MS)
         self._timer.timeout.connect(self.flush)
         document.changed.connect(self._follow)
+        scores.changed.connect(self._scores_changed)
 
     # ---- reading ------------------------------------------------------------------------------
     @property
@@ -112,18 +118,20 @@ class RunComparison(QObject):
     def ndcg(self) -> pd.DataFrame:
         """NDCG@k of every judged query (index) for every run (columns), a run that returned
         nothing for a query scoring 0; edits of the open run included."""
-        return self._ndcg
+        return self._ndcg if self._ndcg is not None else _no_frame()
 
     @property
     def answered(self) -> pd.DataFrame:
         """True where a run returned at least one document for the query."""
-        return self._answered
+        return self._answered if self._answered is not None else _no_frame()
 
     @property
     def compared(self) -> pd.Index:
         """The queries the statistics are over: every judged one (missing="zero"), or those every
         run answered ("skip")."""
         if not self.active:
+            import pandas as pd
+
             return pd.Index([], name="query", dtype=object)
         if self._missing == "skip":
             return self._ndcg.index[self._answered.all(axis=1).to_numpy()]
@@ -133,6 +141,8 @@ class RunComparison(QObject):
     def deltas(self) -> pd.DataFrame:
         """Per query, each run's NDCG minus the baseline's (ties within 1e-9 exactly 0), as the
         statistics see them; NaN for queries left out of the comparison."""
+        import pandas as pd
+
         if not self.active:
             return pd.DataFrame()
         others = self.others
@@ -241,10 +251,21 @@ class RunComparison(QObject):
             self.clear()  # other judgments: these runs were not compared on them
         elif changes.dataset or changes.definition or self._open_name() != self._doc_name:
             self._rescore_all()
-        elif changes.lists:
+        elif changes.lists and not self._after_scores:  # (waiting: the rescore covers the edits)
             self._rescore(changes.lists)
 
+    def _scores_changed(self) -> None:
+        if self._after_scores and not self.scores.pending:
+            self._after_scores = False
+            self._rescore_all()
+
     def _rescore_all(self) -> None:
+        import pandas as pd
+
+        if self.scores.pending and self._runs:
+            # A big file is scored anew in the background: the open run's figures come with it.
+            self._after_scores = True
+            return
         doc = self.document
         old_name, self._doc_name = self._doc_name, self._open_name()
         if self._focus == old_name:
@@ -285,6 +306,8 @@ class RunComparison(QObject):
         return f"{name} (open)" if name in self._runs else name
 
     def _compare(self, runs: dict[str, Dataset], qrels, missing: str) -> Comparison:
+        from ndcg_gui.core.compare import compare_runs
+
         doc = self.document
         return compare_runs(runs, qrels, k=doc.k, config=doc.config, ties=doc.ties, missing=missing,
                             baseline=self.baseline, samples=SAMPLES, seed=SEED)
@@ -311,6 +334,8 @@ class RunComparison(QObject):
                     run: _ndcg_of(self.list_for(run, query), doc) for run in self._runs}
         if not rows:
             return
+        import pandas as pd
+
         values = self._ndcg.to_numpy(copy=True)  # a new frame: readers may hold the old one
         at = self._ndcg.index.get_indexer(list(rows))
         compared = self._cmp.per_query.index if self._cmp is not None else pd.Index([])
@@ -351,3 +376,9 @@ def _ndcg_of(lst: RankedList, doc: Document) -> float:
     `Dataset.evaluate` scores it in the whole run."""
     result = Dataset.from_ranked_list(lst).evaluate(doc.k, doc.config, ties=doc.ties, missing="zero")
     return float(result["ndcg"].iloc[0]) if len(result) else 0.0
+
+
+def _no_frame() -> pd.DataFrame:
+    import pandas as pd
+
+    return pd.DataFrame()

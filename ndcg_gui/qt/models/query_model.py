@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
@@ -25,6 +25,9 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from ndcg_gui.core.query_order import natural_order
 from ndcg_gui.qt.models.cells import differing_rows
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 QUERY_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -54,13 +57,19 @@ class RunColumns:
     deltas: list[str]
     baseline: str
     open_run: str = ""
-    ndcg: pd.DataFrame = field(default_factory=pd.DataFrame)
-    answered: pd.DataFrame = field(default_factory=pd.DataFrame)
-    delta: pd.DataFrame = field(default_factory=pd.DataFrame)
+    ndcg: pd.DataFrame = field(default_factory=lambda: _no_frame())
+    answered: pd.DataFrame = field(default_factory=lambda: _no_frame())
+    delta: pd.DataFrame = field(default_factory=lambda: _no_frame())
 
     @property
     def layout(self) -> tuple:
         return tuple(self.runs), tuple(self.deltas), self.baseline, self.open_run
+
+
+def _no_frame() -> pd.DataFrame:
+    import pandas as pd  # (only when runs are compared: not before the window's first paint)
+
+    return pd.DataFrame()
 
 
 def short_name(name: str) -> str:
@@ -172,6 +181,8 @@ class QueryTableModel(QAbstractTableModel):
             self._run_ndcg = self._delta = np.zeros((n, 0), dtype=float)
             self._run_answered = np.zeros((n, 0), dtype=bool)
             return
+        import pandas as pd
+
         index = pd.Index(self._queries, dtype=object)
         self._run_ndcg = runs.ndcg.reindex(index=index, columns=runs.runs).to_numpy(dtype=float)
         self._run_answered = runs.answered.reindex(index=index, columns=runs.runs).fillna(False) \

@@ -6,9 +6,9 @@ this model; a table view can show it as it is. Holds no logic beyond choosing th
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
@@ -23,6 +23,9 @@ from ndcg_gui.qt.models.cells import (
     announce_rows,
     differing_rows,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 COL_DOC, COL_GRADE, COL_RANK_A, COL_RANK_B, COL_MOVE, COL_EFFECT = range(6)
 HEADERS = ["Document", "Grade", "Rank A", "Rank B", "Move", "ΔDCG"]
@@ -42,7 +45,7 @@ class RunDiffModel(QAbstractTableModel):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self._frame = pd.DataFrame(columns=["grade", "gain", "rank_a", "rank_b", "move", "effect"])
+        self._shown: pd.DataFrame | None = None  # (made when first read: no pandas at start-up)
         self._names = ("A", "B")
         self._depth = 0
         self._k: int | None = None
@@ -71,6 +74,18 @@ class RunDiffModel(QAbstractTableModel):
         if changed is not None:
             announce_rows(self, *changed)
 
+    @property
+    def _frame(self) -> pd.DataFrame:
+        if self._shown is None:
+            import pandas as pd
+
+            self._shown = pd.DataFrame(columns=["grade", "gain", "rank_a", "rank_b", "move", "effect"])
+        return self._shown
+
+    @_frame.setter
+    def _frame(self, frame: pd.DataFrame) -> None:
+        self._shown = frame
+
     def _columns(self) -> dict[str, np.ndarray]:
         return {c: self._frame[c].to_numpy(dtype=float) for c in ("grade", "rank_a", "rank_b", "effect")}
 
@@ -93,7 +108,7 @@ class RunDiffModel(QAbstractTableModel):
 
     # ---- QAbstractTableModel ---------------------------------------------------------------
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._frame)
+        return 0 if parent.isValid() or self._shown is None else len(self._shown)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(HEADERS)

@@ -10,9 +10,9 @@ per run says the comparison's figures (given by the caller, from the core).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -43,6 +43,9 @@ from ndcg_gui.qt.models.query_model import (
 )
 from ndcg_gui.qt.widgets.histogram import NdcgHistogram
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 _TREATMENTS = [("count as 0", "zero"), ("leave out", "skip")]
 QUERY_WIDTH_COMPARING = 140
 
@@ -58,7 +61,7 @@ class QueryPanel(QWidget):
         self.model = QueryTableModel(self)
         self.proxy = QueryFilterProxy(self)
         self.proxy.setSourceModel(self.model)
-        self._result = pd.DataFrame()
+        self._scores: pd.DataFrame | None = None  # what `_result` reads
         self._policy = MeanPolicy()
         self._summary: MeanSummary | None = None
         self._syncing = False
@@ -157,6 +160,18 @@ class QueryPanel(QWidget):
             combo.addItem(label, value)
         combo.currentIndexChanged.connect(self._on_policy_combo)
         return combo
+
+    @property
+    def _result(self) -> pd.DataFrame:
+        if self._scores is None:  # made when first read: no pandas before the window's first paint
+            import pandas as pd
+
+            self._scores = pd.DataFrame()
+        return self._scores
+
+    @_result.setter
+    def _result(self, result: pd.DataFrame) -> None:
+        self._scores = result
 
     # ---- feeding ---------------------------------------------------------------------------
     def set_result(self, result: pd.DataFrame, k: int | None) -> None:
@@ -319,8 +334,8 @@ class QueryPanel(QWidget):
 
     def _show_summary(self) -> None:
         k = self.model.k
-        result = self._result
-        if len(result) == 0:
+        result = self._scores
+        if result is None or len(result) == 0:
             self._summary = None
             self.mean_label.setText("No queries")
             self.policy_note.setText("")

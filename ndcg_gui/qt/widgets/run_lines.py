@@ -47,9 +47,10 @@ class RunLines(QWidget):
 
     def _changed(self, *_args) -> None:
         """Read the model once per change (a paint then touches plain tuples, not pandas)."""
-        frame = self.model.frame
-        self._entries = [Entry(str(doc), *values) for doc, *values in
-                         frame[["grade", "gain", "rank_a", "rank_b", "move"]].itertuples(name=None)]
+        frame = self.model.frame if self.model.rowCount() else None  # (none yet: no pandas at start-up)
+        self._entries = [] if frame is None else [
+            Entry(str(doc), *values)
+            for doc, *values in frame[["grade", "gain", "rank_a", "rank_b", "move"]].itertuples(name=None)]
         ranks = [r for e in self._entries for r in (e.rank_a, e.rank_b) if not math.isnan(r)]
         deepest = max(ranks, default=0)
         self._shown = int(min(self.model.depth, deepest))  # ranks shown, as far as either list goes
