@@ -203,11 +203,11 @@ def test_with_a_big_file_scored_in_the_background_the_comparison_waits_for_its_s
 
     monkeypatch.setattr(query_scores, "BACKGROUND_ROWS", 0)
     doc.set_definition(k=3)
-    assert cmp.scores.pending
+    assert cmp.scores.pending and cmp.waiting
     doc.set_current_query("405")
     doc.reverse()  # an edit while the scores are on their way
     assert cmp.scores.wait()
-    qtbot.waitUntil(lambda: not cmp._after_scores)
+    qtbot.waitUntil(lambda: not cmp.waiting)
     assert_matches(doc, cmp, files)
     own = cmp.scores.result["ndcg"].reindex(cmp.ndcg.index)
     np.testing.assert_allclose(cmp.ndcg[cmp.doc_name], own.fillna(0.0), rtol=1e-12)

@@ -108,6 +108,11 @@ class RunComparison(QObject):
         return self._focus if self._focus in others else (others[0] if others else None)
 
     @property
+    def waiting(self) -> bool:
+        """Whether the figures are of the previous definition, the open run's new scores not in yet."""
+        return self._after_scores
+
+    @property
     def missing(self) -> str:
         return self._missing
 
@@ -264,7 +269,9 @@ class RunComparison(QObject):
 
         if self.scores.pending and self._runs:
             # A big file is scored anew in the background: the open run's figures come with it.
+            # Until then the figures are of the previous definition (`waiting`: shown greyed).
             self._after_scores = True
+            self.changed.emit(ComparisonChanges())
             return
         doc = self.document
         old_name, self._doc_name = self._doc_name, self._open_name()

@@ -135,6 +135,7 @@ class RunCompare(QObject):
         c = self.comparison
         if not c.active:
             return
+        self.pane.setEnabled(not c.waiting)  # greyed: figures of the previous definition
         if changes.runs:
             self.pane.set_runs(c.names, c.baseline, c.focus)
             self._show_lines()
