@@ -137,12 +137,15 @@ def test_a_scoring_overtaken_by_another_change_is_dropped(qtbot, doc, background
     scored = []
     real = query_scores._score_state
     monkeypatch.setattr(query_scores, "_score_state", lambda state: scored.append(state.k) or real(state))
-    for k in (3, 4, 5, 6):
+    for k in (3, 4):  # before the event loop runs: the worker starts once, on k = 4
+        doc.set_definition(k=k)
+    qtbot.waitUntil(lambda: scored == [4])
+    for k in (5, 6, 7):  # while it scores k = 4
         doc.set_definition(k=k)
     assert scores.wait()
-    assert scored == [3, 6]  # the worker was busy with k = 3; then it took the document as it is
+    assert scored == [4, 7]  # then it took the document as it is
     pd.testing.assert_frame_equal(scores.result, from_scratch(doc))
-    assert scores.k == 6
+    assert scores.k == 7
 
 
 def test_a_pending_scoring_of_another_file_shows_no_rows(qtbot, sample, background):

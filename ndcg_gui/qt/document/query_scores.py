@@ -23,7 +23,7 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
 from ndcg_gui.core.summary import score, with_list_rescored
 from ndcg_gui.qt.document.changes import Changes
@@ -105,7 +105,10 @@ class QueryScores(QObject):
             self._dirty = True
             self._wanted = self._background()
             if self._wanted and not self._working:
-                self._start()
+                # Once the events already queued are handled: the change's repaint comes first,
+                # not slowed by the worker (2 cores, one GIL: about twice as long otherwise).
+                self._working = True
+                QTimer.singleShot(0, self._start_queued)
             self.changed.emit()
         elif changes.lists:
             self._stale |= changes.lists
@@ -141,6 +144,12 @@ class QueryScores(QObject):
         self._result, self._of, self._stale = result, doc.state, set()
 
     # ---- the worker ---------------------------------------------------------------------------------
+    def _start_queued(self) -> None:
+        if self._wanted:
+            self._start()
+        else:  # (not needed any more: another file, or scored here meanwhile)
+            self._working = False
+
     def _start(self) -> None:
         self._working = True
         threading.Thread(target=self._work, args=(self._ticket, self.document.state),
