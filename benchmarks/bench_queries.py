@@ -320,7 +320,7 @@ def bench_definition_frames(run: Path, qrels: Path, rounds: int) -> None:
     from PySide6.QtWidgets import QApplication
 
     from ndcg_gui.core.config import MetricConfig
-    from ndcg_gui.core.readers import load
+    from ndcg_gui.core.reading import load
     from ndcg_gui.qt.document import query_scores
     from ndcg_gui.qt.widgets import curve_plot
 

@@ -12,20 +12,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
 
 from ndcg_gui.core.config import MetricConfig, TiesName
-from ndcg_gui.core.evaluate import MISSING, TIES, Pool, score_ranked, sorted_union
 from ndcg_gui.core.metrics import check_k
 from ndcg_gui.core.ranked_list import RankedList
-from ndcg_gui.core.reading.file_format import FileFormat
-from ndcg_gui.core.reading.ids import Groups, labels, strings
-from ndcg_gui.core.reading.join import lookup
+
+# pandas, pyarrow and the reading package are imported where a frame or an Arrow array is made:
+# a dataset of a typed list (the window's first screen) makes neither until it is asked to.
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
+
+    from ndcg_gui.core.reading.file_format import FileFormat
+    from ndcg_gui.core.reading.ids import Groups
 
 # What a dataset was read from: a text table, a TREC run or qrels, typed in, or a columnar file
 # (which Save does not write back: the window saves it through Save As, as CSV or a run).
@@ -34,26 +38,34 @@ ORIGIN = "_origin"  # column of `Dataset.run` / `Dataset.qrels`: the row's recor
 SUMMARY_COLUMNS = ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
 
 
-def _text_dtype():
+@cache
+def text_dtype():
+    import pandas as pd
+
     try:  # pandas >= 2.3: text held in Arrow, NaN for missing (pandas 3's default `str`)
         return pd.StringDtype("pyarrow", na_value=np.nan)
     except (TypeError, ImportError):
         return object
 
 
-TEXT = _text_dtype()
-
-
 def text_column(values) -> pd.Series:
     """Ids or cells as a text column held in Arrow (from an Arrow string array without a copy)."""
+    import pandas as pd
+    import pyarrow as pa
+
+    from ndcg_gui.core.reading.ids import labels
+
+    text = text_dtype()
     if isinstance(values, pa.Array | pa.ChunkedArray):
-        if TEXT is not object and (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
+        if text is not object and (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
             return values.to_pandas()
         values = labels(values if isinstance(values, pa.Array) else values.combine_chunks())
-    return pd.Series(np.asarray(values, dtype=object), dtype=TEXT)
+    return pd.Series(np.asarray(values, dtype=object), dtype=text)
 
 
 def _frame(query, doc, grade, score=None, origin=None, extras=None) -> pd.DataFrame:
+    import pandas as pd
+
     columns = {
         "query": text_column(query),
         "doc": text_column(doc),
@@ -70,6 +82,8 @@ def _frame(query, doc, grade, score=None, origin=None, extras=None) -> pd.DataFr
 
 def _grouped(frame: pd.DataFrame, what: str) -> tuple[pd.DataFrame, Groups]:
     """`frame` with each query's rows together (first appearance first, stable) and its groups."""
+    from ndcg_gui.core.reading.ids import Groups, strings
+
     groups = Groups.of(strings(frame["query"], f"{what} query"))
     if groups.starts is None:
         order = np.argsort(groups.codes, kind="stable")
@@ -91,6 +105,56 @@ def _list_frame(
                   origins if origin else None, cells)
 
 
+class _ListRows:
+    """The rows of one typed list (`judged`: its judgments), given to `Dataset` in place of a frame
+    by `from_ranked_list`: the frame is made when first read (`_Frame`), and until then the
+    dataset answers its queries and its list from the list itself, without pandas or pyarrow."""
+
+    def __init__(self, rl: RankedList, judged: bool = False) -> None:
+        self.list, self.judged = rl, judged
+
+    def frame(self) -> pd.DataFrame:
+        rl = self.list
+        if not self.judged:
+            return _frame([rl.query] * len(rl), rl.docs, rl.grades, rl.scores, extras=rl.extras)
+        judged = rl.judged
+        docs = list(rl.docs[judged]) + list(rl.unretrieved)
+        grades = list(rl.grades[judged]) + list(rl.unretrieved.values())
+        return _frame([rl.query] * len(docs), docs, grades)
+
+    def __len__(self) -> int:
+        rl = self.list
+        return int(rl.judged.sum()) + len(rl.unretrieved) if self.judged else len(rl)
+
+
+class _Frame:
+    """`Dataset.run` / `.qrels`: a DataFrame, or a typed list's `_ListRows` made one when read."""
+
+    def __init__(self, required: bool) -> None:
+        self.required = required
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = f"_{name}_rows"
+
+    def __get__(self, obj, owner=None):
+        if obj is None:  # the dataclass asks for a default
+            if self.required:
+                raise AttributeError(self.slot)
+            return None
+        rows = obj.__dict__[self.slot]
+        if isinstance(rows, _ListRows):
+            rows = obj.__dict__[self.slot] = rows.frame()
+        return rows
+
+    def __set__(self, obj, rows) -> None:
+        obj.__dict__[self.slot] = rows
+
+
+# A typed list's dataset makes these when first used (`Dataset.__getattr__`).
+_MADE_LATER = frozenset({"_groups", "_pool_groups", "_docs", "_grades", "_scores", "_extras", "_origin",
+                         "_pool_docs", "_pool_grades"})
+
+
 @dataclass(frozen=True, eq=False)
 class Dataset:
     """Ranked lists and (optionally) the judged pool, as loaded from files or typed in.
@@ -109,8 +173,8 @@ class Dataset:
     query's lines as they were.
     """
 
-    run: pd.DataFrame
-    qrels: pd.DataFrame | None = None
+    run: pd.DataFrame = _Frame(required=True)  # type: ignore[assignment]
+    qrels: pd.DataFrame | None = _Frame(required=False)  # type: ignore[assignment]
     path: Path | None = None
     qrels_path: Path | None = None
     kind: Kind = "csv"
@@ -124,6 +188,33 @@ class Dataset:
     _pool: dict[str, tuple[int, int]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "extra_columns", tuple(self.extra_columns))
+        object.__setattr__(self, "edited", frozenset(self.edited))
+        rows, judged = self.__dict__["_run_rows"], self.__dict__["_qrels_rows"]
+        if isinstance(rows, _ListRows):  # a typed list: its one query, from the list itself
+            rl = rows.list
+            object.__setattr__(self, "_typed", rl)
+            object.__setattr__(self, "_slices", {rl.query: (0, len(rl))} if len(rl) else {})
+            pool = {rl.query: (0, len(judged))} if judged is not None and len(judged) else {}
+            object.__setattr__(self, "_pool", pool)
+            object.__setattr__(self, "_queries", list(dict.fromkeys([*self._slices, *pool])))
+            return
+        self._build()
+
+    def __getattr__(self, name: str):
+        # Reached only for attributes not set: the arrays a typed list's dataset makes when
+        # scoring or a change of the whole dataset first needs them.
+        if name in _MADE_LATER and "_typed" in self.__dict__:
+            self._build()
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _build(self) -> None:
+        """The rows grouped by query, and the arrays `ranked_list` and scoring slice (ids stay
+        Arrow text)."""
+        from ndcg_gui.core.reading.ids import strings
+
+        self.__dict__.pop("_typed", None)
         run, groups = _grouped(self.run, "run")
         object.__setattr__(self, "run", run)
         object.__setattr__(self, "_groups", groups)
@@ -151,10 +242,8 @@ class Dataset:
         object.__setattr__(self, "_grades", run["grade"].to_numpy(dtype=float))
         scores = run["score"].to_numpy(dtype=float) if "score" in run else None
         object.__setattr__(self, "_scores", scores)
-        object.__setattr__(self, "extra_columns", tuple(self.extra_columns))
         object.__setattr__(self, "_extras", {n: _cells(run[n]) for n in self.extra_columns})
         object.__setattr__(self, "_origin", run[ORIGIN].to_numpy(np.int64) if ORIGIN in run else None)
-        object.__setattr__(self, "edited", frozenset(self.edited))
         if self.qrels is not None:
             object.__setattr__(self, "_pool_docs", strings(self.qrels["doc"], "qrels doc"))
             object.__setattr__(self, "_pool_grades", self.qrels["grade"].to_numpy(dtype=float))
@@ -162,11 +251,12 @@ class Dataset:
     # ---- reading ----------------------------------------------------------------------------
     @property
     def has_pool(self) -> bool:
-        return self.qrels is not None
+        return self.__dict__["_qrels_rows"] is not None
 
     @property
     def has_scores(self) -> bool:
-        return "score" in self.run
+        typed = self.__dict__.get("_typed")
+        return typed.scores is not None if typed is not None else "score" in self.run
 
     def queries(self) -> list[str]:
         """Every query: those with results in file order, then judged queries without results."""
@@ -175,7 +265,7 @@ class Dataset:
     def unjudged_queries(self) -> list[str]:
         """Queries with results but no judgment at all while the pool is known: trec_eval (and
         `evaluate`) leave them out, as nothing can be said of them."""
-        if self.qrels is None:
+        if not self.has_pool:
             return []
         return [q for q in self._slices if q not in self._pool]
 
@@ -186,10 +276,15 @@ class Dataset:
         """The ranked list of one query, with its judged but unretrieved documents."""
         if query not in self._slices and query not in self._pool:
             raise KeyError(f"no query {query!r}")
+        typed = self.__dict__.get("_typed")
+        if typed is not None:  # (as the rows made from it would give it back)
+            return RankedList(docs=typed.docs, grades=typed.grades, scores=typed.scores, query=query,
+                              unretrieved=typed.unretrieved if typed.has_pool else {},
+                              has_pool=typed.has_pool, extras=typed.extras)
         start, stop = self._slices.get(query, (0, 0))
         docs = _texts(self._docs, start, stop)
         unretrieved: dict[str, float] = {}
-        if self.qrels is not None and query in self._pool:
+        if self.has_pool and query in self._pool:
             a, b = self._pool[query]
             listed = set(docs.tolist())
             unretrieved = {
@@ -204,7 +299,7 @@ class Dataset:
             scores=None if self._scores is None else self._scores[start:stop],
             query=query,
             unretrieved=unretrieved,
-            has_pool=self.qrels is not None,
+            has_pool=self.has_pool,
             extras={name: _texts(values, start, stop) for name, values in self._extras.items()},
             origin=None if self._origin is None else self._origin[start:stop],
         )
@@ -218,6 +313,8 @@ class Dataset:
         and each row's origin travel with the lists; a query whose list differs from the one it
         had is counted in `edited`.
         """
+        import pandas as pd
+
         has_score = self.has_scores or any(rl.scores is not None for rl in lists.values())
         has_origin = ORIGIN in self.run
         extras = self.extra_columns + tuple(
@@ -262,6 +359,9 @@ class Dataset:
         """The same lists judged by other qrels (columns query, doc, grade): each row's grade is
         looked up in them (the loader's join, done here once), and they become the pool. With
         None, every row is unjudged and the pool unknown."""
+        from ndcg_gui.core.reading.ids import strings
+        from ndcg_gui.core.reading.join import lookup
+
         if qrels is None:
             return replace(self, run=self.run.assign(grade=np.nan), qrels=None)
         pool, pool_groups = _grouped(qrels[["query", "doc", "grade"]], "qrels")
@@ -289,14 +389,9 @@ class Dataset:
     @classmethod
     def from_ranked_list(cls, rl: RankedList) -> Dataset:
         """A dataset of one (typed) list; its pool is kept when it has one."""
-        run = _frame([rl.query] * len(rl), rl.docs, rl.grades, rl.scores, extras=rl.extras)
-        qrels = None
-        if rl.has_pool:
-            judged = rl.judged
-            docs = list(rl.docs[judged]) + list(rl.unretrieved)
-            grades = list(rl.grades[judged]) + list(rl.unretrieved.values())
-            qrels = _frame([rl.query] * len(docs), docs, grades)
-        return cls(run, qrels, kind="typed", extra_columns=rl.extra_columns)
+        # Its frames are made when first read (see `_ListRows`).
+        qrels = _ListRows(rl, judged=True) if rl.has_pool else None
+        return cls(_ListRows(rl), qrels, kind="typed", extra_columns=rl.extra_columns)
 
     # ---- scoring ----------------------------------------------------------------------------
     def evaluate(
@@ -315,6 +410,8 @@ class Dataset:
         edited list is scored in its own order; "file" puts tied neighbours in the order of the file
         they came from (a row added since, last).
         """
+        from ndcg_gui.core.evaluate import MISSING, TIES, Pool, score_ranked, sorted_union
+
         config = config or MetricConfig()
         k = check_k(k)
         if ties not in TIES:
@@ -348,6 +445,8 @@ class Dataset:
         """One row per scored query, in `queries()` order: query, n_docs, n_judged, dcg, idcg,
         ndcg at k. Judged queries without results score 0; queries without any judgment are left
         out when the pool is known (as trec_eval does)."""
+        import pandas as pd
+
         result = self.evaluate(k, config, ties=ties, missing="zero")
         order = [q for q in self._queries if q in result.index]
         result = result.loc[order]
@@ -366,9 +465,13 @@ class Dataset:
 
 def _cells(values: pd.Series) -> pa.Array:
     """A text column as Arrow (missing cells as empty text)."""
+    from ndcg_gui.core.reading.ids import strings
+
     return strings(values.fillna(""), "cells")
 
 
 def _texts(values: pa.Array, start: int, stop: int) -> np.ndarray:
     """Rows start..stop-1 of an Arrow text array as a numpy array of `str`."""
+    from ndcg_gui.core.reading.ids import labels
+
     return labels(values.slice(start, stop - start))

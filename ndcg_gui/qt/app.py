@@ -101,7 +101,7 @@ def install_excepthook() -> None:
 
 # Imported in a worker thread once the window is on screen: the first paint does without them, and
 # so neither the first drag (pandas) nor the first Open (the readers) waits ~0.3 s for them.
-PRELOAD = ("pandas", "pyarrow.compute", "ndcg_gui.core.readers", "ndcg_gui.core.evaluate")
+PRELOAD = ("pandas", "pyarrow.compute", "ndcg_gui.core.reading", "ndcg_gui.core.evaluate")
 
 
 class AfterFirstPaint(QObject):

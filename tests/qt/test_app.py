@@ -68,7 +68,7 @@ def test_without_a_file_the_window_opens_on_worked_example_e1(qtbot, settings):
 def test_the_example_shown_is_the_shipped_file_as_the_readers_read_it(qtbot, settings):
     """E1 is read without the file readers (they bring pandas); it must be what they would read."""
     from ndcg_gui.assets import EXAMPLE
-    from ndcg_gui.core.readers import load
+    from ndcg_gui.core.reading import load
 
     window = MainWindow(settings=settings)
     qtbot.addWidget(window)
@@ -97,7 +97,7 @@ gui_app.apply_options(window, options)
 window.show()
 window.repaint()
 app.processEvents()
-print(sorted(m for m in ("pandas", "pyarrow", "scipy", "ndcg_gui.core.readers", "ndcg_gui.core.evaluate")
+print(sorted(m for m in ("pandas", "pyarrow", "scipy", "ndcg_gui.core.reading", "ndcg_gui.core.evaluate")
              if m in sys.modules))
 """
 
