@@ -27,8 +27,8 @@ import numpy as np
 from PySide6.QtCore import QEvent, QObject, QSettings
 from PySide6.QtWidgets import QApplication, QWidget
 
-from ndcg_gui.core.list_report import ListReport
-from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.analysis.list_report import ListReport
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.summary import with_list_rescored
 from ndcg_gui.qt.app import make_application
 from ndcg_gui.qt.window.main_window import MainWindow

@@ -27,7 +27,7 @@ import numpy as np
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.qt.app import make_application
 from ndcg_gui.qt.window.main_window import MainWindow
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ndcg_gui.core.compare import Comparison
+from ndcg_gui.core.analysis.compare import Comparison
 
 MISSING_HELP = ("a judged query a run returned nothing for: 'zero' scores it 0 and compares every "
                 "judged query (trec_eval -c), 'skip' compares only the queries every run returned "
@@ -43,12 +43,12 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 def compare(options: argparse.Namespace, paths: list[str], say) -> str:
     """Load every run (against --qrels), compare them, and return what stdout gets; notes go to
     `say` (stderr)."""
-    from ndcg_gui.core.compare import compare_runs
+    from ndcg_gui.core.analysis.compare import compare_runs
+    from ndcg_gui.core.analysis.run_diff import run_label
     from ndcg_gui.core.config import DEFAULT_K
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.options import config_from_options
     from ndcg_gui.core.reading import load
-    from ndcg_gui.core.run_diff import run_label
 
     for name in ("metrics_csv", "summary_csv"):
         if getattr(options, name, None):

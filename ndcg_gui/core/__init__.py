@@ -16,15 +16,15 @@ from typing import TYPE_CHECKING
 # (the window's start-up, the command line's option check) does not load pandas, pyarrow, scipy
 # and the readers with it.
 _WHERE = {
-    "Comparison": "ndcg_gui.core.compare",
-    "compare_runs": "ndcg_gui.core.compare",
-    "paired_summary": "ndcg_gui.core.compare",
+    "Comparison": "ndcg_gui.core.analysis.compare",
+    "compare_runs": "ndcg_gui.core.analysis.compare",
+    "paired_summary": "ndcg_gui.core.analysis.compare",
     "PRESETS": "ndcg_gui.core.config",
     "GainTable": "ndcg_gui.core.config",
     "MetricConfig": "ndcg_gui.core.config",
     "Preset": "ndcg_gui.core.config",
-    "Dataset": "ndcg_gui.core.dataset",
-    "compare_definitions": "ndcg_gui.core.definitions",
+    "Dataset": "ndcg_gui.core.lists.dataset",
+    "compare_definitions": "ndcg_gui.core.analysis.definitions",
     "InputError": "ndcg_gui.core.errors",
     "LoadCancelled": "ndcg_gui.core.errors",
     "evaluate": "ndcg_gui.core.evaluate",
@@ -36,11 +36,11 @@ _WHERE = {
     "per_rank": "ndcg_gui.core.metrics",
     "config_from_options": "ndcg_gui.core.options",
     "load": "ndcg_gui.core.reading",
-    "judge_first": "ndcg_gui.core.unjudged",
-    "unjudged_band": "ndcg_gui.core.unjudged",
-    "unjudged_bounds": "ndcg_gui.core.unjudged",
-    "best_moves": "ndcg_gui.core.whatif",
-    "move_effects": "ndcg_gui.core.whatif",
+    "judge_first": "ndcg_gui.core.analysis.unjudged",
+    "unjudged_band": "ndcg_gui.core.analysis.unjudged",
+    "unjudged_bounds": "ndcg_gui.core.analysis.unjudged",
+    "best_moves": "ndcg_gui.core.analysis.whatif",
+    "move_effects": "ndcg_gui.core.analysis.whatif",
     "write_csv": "ndcg_gui.core.writing.writers",
     "write_metrics_csv": "ndcg_gui.core.writing.writers",
     "write_qrels": "ndcg_gui.core.writing.writers",
@@ -49,17 +49,17 @@ _WHERE = {
 }
 
 if TYPE_CHECKING:
-    from ndcg_gui.core.compare import Comparison, compare_runs, paired_summary
+    from ndcg_gui.core.analysis.compare import Comparison, compare_runs, paired_summary
+    from ndcg_gui.core.analysis.definitions import compare_definitions
+    from ndcg_gui.core.analysis.unjudged import judge_first, unjudged_band, unjudged_bounds
+    from ndcg_gui.core.analysis.whatif import best_moves, move_effects
     from ndcg_gui.core.config import PRESETS, GainTable, MetricConfig, Preset
-    from ndcg_gui.core.dataset import Dataset
-    from ndcg_gui.core.definitions import compare_definitions
     from ndcg_gui.core.errors import InputError, LoadCancelled
     from ndcg_gui.core.evaluate import evaluate, mean_ndcg
+    from ndcg_gui.core.lists.dataset import Dataset
     from ndcg_gui.core.metrics import dcg_idcg_at, discounts, gains, ndcg_at, per_rank
     from ndcg_gui.core.options import config_from_options
     from ndcg_gui.core.reading import load
-    from ndcg_gui.core.unjudged import judge_first, unjudged_band, unjudged_bounds
-    from ndcg_gui.core.whatif import best_moves, move_effects
     from ndcg_gui.core.writing.writers import (
         write_csv,
         write_metrics_csv,

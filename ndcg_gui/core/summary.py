@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from ndcg_gui.core.config import MetricConfig, TiesName
-from ndcg_gui.core.dataset import Dataset
-from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.ties import run_scores
 
 if TYPE_CHECKING:

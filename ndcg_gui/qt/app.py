@@ -162,9 +162,9 @@ def open_example(window: MainWindow) -> None:
     """The worked example E1 (grades 3 2 3 0 1), so the first screen already means something.
     Its five `doc,grade` rows go through the core's parser of pasted rows, not the file readers:
     those bring pandas and pyarrow, which the first paint does not need (benchmarks/README.md)."""
-    from ndcg_gui.core.clipboard import parse_rows
-    from ndcg_gui.core.dataset import Dataset
-    from ndcg_gui.core.ranked_list import RankedList
+    from ndcg_gui.core.lists.clipboard import parse_rows
+    from ndcg_gui.core.lists.dataset import Dataset
+    from ndcg_gui.core.lists.ranked_list import RankedList
 
     rows = parse_rows(read_bytes(EXAMPLE).decode("utf-8"))
     example = Dataset.from_ranked_list(RankedList(docs=rows.docs, grades=rows.grades))

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from ndcg_gui.core import Comparison, Dataset, MetricConfig, compare_runs, evaluate, paired_summary
-from ndcg_gui.core.compare import SUMMARY_COLUMNS
+from ndcg_gui.core.analysis.compare import SUMMARY_COLUMNS
 
 TREC = MetricConfig.preset("trec_eval")
 

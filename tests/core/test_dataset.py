@@ -8,9 +8,9 @@ import pytest
 from sklearn.metrics import ndcg_score
 
 from ndcg_gui.core.config import PRESETS, MetricConfig
-from ndcg_gui.core.dataset import Dataset
+from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import ndcg_at
-from ndcg_gui.core.ranked_list import RankedList
 from ndcg_gui.core.reading import load
 
 

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ndcg_gui.core import edits
 from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.lists import edits
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import ndcg_at
-from ndcg_gui.core.ranked_list import RankedList
 
 
 def make(n: int) -> RankedList:
@@ -132,7 +132,7 @@ def test_set_grade_is_a_no_op_when_equal_even_for_unjudged():
 
 @given(st.data())
 def test_move_to_puts_the_document_at_the_rank_best_moves_names(data):
-    from ndcg_gui.core.whatif import best_moves
+    from ndcg_gui.core.analysis.whatif import best_moves
 
     n = data.draw(st.integers(2, 10))
     grades = data.draw(st.lists(st.sampled_from([0.0, 1.0, 2.0, 3.0]), min_size=n, max_size=n))

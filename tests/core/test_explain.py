@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ndcg_gui.core.analysis.explain import explain_cell
+from ndcg_gui.core.analysis.list_report import display_table
 from ndcg_gui.core.config import MetricConfig
-from ndcg_gui.core.explain import explain_cell
-from ndcg_gui.core.list_report import display_table
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import discount_formula, discounts
-from ndcg_gui.core.ranked_list import RankedList
 
 E1 = RankedList(docs=list("ABCDE"), grades=[3, 2, 3, 0, 1])
 

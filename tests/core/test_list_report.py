@@ -4,10 +4,10 @@ gain, and its counts (core.list_report, no Qt)."""
 import numpy as np
 import pytest
 
+from ndcg_gui.core.analysis.list_report import counts, display_table, list_summary
 from ndcg_gui.core.config import MetricConfig
-from ndcg_gui.core.list_report import counts, display_table, list_summary
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import per_rank
-from ndcg_gui.core.ranked_list import RankedList
 
 
 def test_summary_warnings():
@@ -45,7 +45,7 @@ def test_counts():
 
 
 def test_ideal_ranking_holds_the_judged_pool_with_list_ranks():
-    from ndcg_gui.core.list_report import ideal_ranking
+    from ndcg_gui.core.analysis.list_report import ideal_ranking
 
     lst = RankedList(docs=["a", "b", "c", "d"], grades=[1, np.nan, 3, 1], unretrieved={"z": 2.0},
                      has_pool=True)
@@ -60,7 +60,7 @@ def test_ideal_ranking_holds_the_judged_pool_with_list_ranks():
 
 
 def test_a_report_keeps_the_baseline_ranks_and_figures():
-    from ndcg_gui.core.list_report import ListReport
+    from ndcg_gui.core.analysis.list_report import ListReport
 
     loaded = RankedList(docs=list("abcde"), grades=[3, 2, 3, 0, 1])
     moved = loaded.moved(4, 1, 0)

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from ndcg_gui.assets import resource_path
-from ndcg_gui.core.dataset import Dataset
+from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.reading.packed import pack, unpack
 

@@ -8,8 +8,8 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui.core.dataset import ORIGIN, Dataset
-from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.lists.dataset import ORIGIN, Dataset
+from ndcg_gui.core.lists.ranked_list import RankedList
 
 EDITS = st.lists(
     st.tuples(st.sampled_from(["move", "grade", "rename", "insert", "remove", "reorder", "ideal"]),

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.errors import InputError, LoadCancelled
+from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.reading import load
 
 

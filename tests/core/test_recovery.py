@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ndcg_gui.core import edits
+from ndcg_gui.core.lists import edits
+from ndcg_gui.core.lists.recovery import read_recovery, write_recovery
+from ndcg_gui.core.lists.workspace import FileRef, Workspace
 from ndcg_gui.core.reading import load
-from ndcg_gui.core.recovery import read_recovery, write_recovery
-from ndcg_gui.core.workspace import FileRef, Workspace
 
 
 def test_edited_lists_come_back_on_the_files_read_again(tmp_path):
@@ -49,8 +49,8 @@ def test_a_damaged_recovery_file_is_refused_with_its_name(tmp_path):
 
 
 def test_a_list_with_every_row_deleted_stays_empty():
-    from ndcg_gui.core.dataset import Dataset
-    from ndcg_gui.core.ranked_list import RankedList
+    from ndcg_gui.core.lists.dataset import Dataset
+    from ndcg_gui.core.lists.ranked_list import RankedList
 
     ws = Workspace.of(Dataset.from_ranked_list(RankedList.from_grades([3, 1], query="q")))
     emptied = ws.with_list("q", edits.remove(ws.list_for("q"), [0, 1]).after)

@@ -9,7 +9,7 @@ import stat
 import pytest
 
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.writing import writers
 from ndcg_gui.core.writing.saving import JudgmentTarget, backup_copy, judgment_targets

@@ -165,8 +165,8 @@ def test_a_query_that_gains_its_first_results_appears(sample):
 
 
 def test_a_query_that_loses_its_last_judgment_stays_listed():
-    from ndcg_gui.core.dataset import Dataset
-    from ndcg_gui.core.ranked_list import RankedList
+    from ndcg_gui.core.lists.dataset import Dataset
+    from ndcg_gui.core.lists.ranked_list import RankedList
     from ndcg_gui.core.summary import score, with_list_rescored
 
     listed = RankedList(docs=["a"], grades=[1.0], query="q", unretrieved={"z": 2.0}, has_pool=True)

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ndcg_gui.core.clipboard import parse_quick_list, parse_rows, rows_as_tsv
-from ndcg_gui.core.numbers import (
+from ndcg_gui.core.lists.clipboard import parse_quick_list, parse_rows, rows_as_tsv
+from ndcg_gui.core.lists.numbers import (
     decimals_for,
     format_fixed,
     format_grade,
@@ -18,8 +18,8 @@ from ndcg_gui.core.numbers import (
     is_number,
     parse_grade,
 )
-from ndcg_gui.core.query_order import natural_order
-from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.lists.query_order import natural_order
+from ndcg_gui.core.lists.ranked_list import RankedList
 
 
 @pytest.mark.parametrize(("text", "value"), [("2", 2.0), (" 1.5 ", 1.5), ("0,5", 0.5), ("-1", -1.0),

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import ndcg_score
 
+from ndcg_gui.core.analysis.list_report import display_columns, list_summary
 from ndcg_gui.core.config import MetricConfig
-from ndcg_gui.core.list_report import display_columns, list_summary
-from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.ties import averaged, run_scores, tie_runs
 
 SKLEARN = MetricConfig.preset("sklearn")

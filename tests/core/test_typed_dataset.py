@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ndcg_gui.core.dataset import Dataset
-from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.lists.ranked_list import RankedList
 
 NAN = float("nan")
 LISTS = [
@@ -71,8 +71,8 @@ def test_edits_of_a_typed_list_make_its_frames_then():
 
 
 def test_no_pandas_or_pyarrow_until_asked():
-    code = ("import sys\nfrom ndcg_gui.core.dataset import Dataset\n"
-            "from ndcg_gui.core.ranked_list import RankedList\n"
+    code = ("import sys\nfrom ndcg_gui.core.lists.dataset import Dataset\n"
+            "from ndcg_gui.core.lists.ranked_list import RankedList\n"
             "d = Dataset.from_ranked_list(RankedList.from_grades([3, 2, 3, 0, 1]))\n"
             "d.ranked_list(d.queries()[0]), d.has_pool, d.has_scores, d.unjudged_queries()\n"
             "print('pandas' in sys.modules, 'pyarrow' in sys.modules)\n"

@@ -11,7 +11,7 @@ from definition_strategies import CUTOFF, SMALL_GRADE, configs
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-import ndcg_gui.core.unjudged_search as search
+import ndcg_gui.core.analysis.unjudged_search as search
 from ndcg_gui.core import (
     MetricConfig,
     dcg_idcg_at,

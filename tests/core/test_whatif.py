@@ -138,7 +138,7 @@ def test_bad_arguments_are_refused():
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from([0.0, 1.0, 2.0, 3.0]), min_size=2, max_size=14), st.integers(1, 6))
 def test_distinct_moves_are_the_best_moves_that_help_one_of_each_idea(grades, k):
-    from ndcg_gui.core.whatif import best_moves, distinct_moves
+    from ndcg_gui.core.analysis.whatif import best_moves, distinct_moves
 
     shown = distinct_moves(grades, k=k, n=5)
     assert (shown["delta"] > 0).all()

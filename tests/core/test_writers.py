@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ndcg_gui.core.config import MetricConfig
-from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.writing import writers
 

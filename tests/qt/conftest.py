@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QSettings
 
-from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets import dialogs
 

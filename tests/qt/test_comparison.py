@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 from run_samples import copy_sample, ndcg_from_scratch, read_run, write_second_run
 
-from ndcg_gui.core.compare import paired_summary
+from ndcg_gui.core.analysis.compare import paired_summary
+from ndcg_gui.core.analysis.run_diff import run_label
 from ndcg_gui.core.reading import load
-from ndcg_gui.core.run_diff import run_label
 from ndcg_gui.qt.document.comparison import SAMPLES, SEED, ComparisonChanges, RunComparison
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores

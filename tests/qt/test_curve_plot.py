@@ -15,11 +15,11 @@ from PySide6.QtWidgets import QApplication
 from sklearn.metrics import dcg_score, ndcg_score
 
 from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import ndcg_at
-from ndcg_gui.core.ranked_list import RankedList
 from ndcg_gui.qt.document.document import Document
-from ndcg_gui.qt.widgets.curve_panels import FIRST_VIEW
-from ndcg_gui.qt.widgets.curve_plot import CurvePlot
+from ndcg_gui.qt.widgets.plot.curve_panels import FIRST_VIEW
+from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot
 
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 

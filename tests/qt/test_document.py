@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import per_rank
-from ndcg_gui.core.ranked_list import RankedList
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import KEEP_FOR_UNDO_ROWS, Document
 
@@ -146,7 +146,7 @@ def test_a_starting_definition_is_not_an_undo_step(document):
 
 def test_opening_a_file_can_be_undone_with_the_edits_it_replaced(qtbot, document):
     """Undo after an open brings back the list that was open, with its edits and their history."""
-    from ndcg_gui.core.dataset import Dataset
+    from ndcg_gui.core.lists.dataset import Dataset
 
     document.move_rows(4, 1, 0)  # an edit of E1, not saved
     edited = document.current_list()
@@ -169,7 +169,7 @@ def test_opening_a_file_can_be_undone_with_the_edits_it_replaced(qtbot, document
 
 
 def test_an_open_replacing_an_empty_document_is_not_an_undo_step(qtbot):
-    from ndcg_gui.core.dataset import Dataset
+    from ndcg_gui.core.lists.dataset import Dataset
 
     doc = Document()
     doc.set_dataset(Dataset.from_ranked_list(RankedList.from_grades([1, 2])), undoable=True)
@@ -179,7 +179,7 @@ def test_an_open_replacing_an_empty_document_is_not_an_undo_step(qtbot):
 def test_opening_stops_being_undoable_past_the_memory_limit(qtbot, document, monkeypatch):
     """The history keeps the documents it can go back to; past KEEP_FOR_UNDO_ROWS rows an open
     starts a fresh history (its documents would not fit)."""
-    from ndcg_gui.core.dataset import Dataset
+    from ndcg_gui.core.lists.dataset import Dataset
     from ndcg_gui.qt.document import document as document_module
 
     monkeypatch.setattr(document_module, "KEEP_FOR_UNDO_ROWS", 12)
@@ -200,7 +200,7 @@ def test_a_document_with_undone_opens_can_be_dropped(qtbot):
     not free anything twice."""
     import gc
 
-    from ndcg_gui.core.dataset import Dataset
+    from ndcg_gui.core.lists.dataset import Dataset
 
     doc = Document()
     doc.set_lists({"q1": RankedList.from_grades([3, 2])})

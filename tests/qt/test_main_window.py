@@ -12,8 +12,8 @@ from PySide6.QtGui import QGuiApplication
 
 from ndcg_gui.assets import resource_path
 from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import ndcg_at
-from ndcg_gui.core.ranked_list import RankedList
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window.main_window import QUERY_DOCK_WIDTH, MainWindow
 

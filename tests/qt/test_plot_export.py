@@ -16,7 +16,7 @@ from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QFileDialog
 from sklearn.metrics import dcg_score, ndcg_score
 
-from ndcg_gui.qt.widgets.plot_export import FIGURE_SIZE
+from ndcg_gui.qt.widgets.plot.plot_export import FIGURE_SIZE
 
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 SVG = "{http://www.w3.org/2000/svg}"
@@ -142,7 +142,7 @@ def test_a_preset_is_named_in_the_title_and_the_csv(window, tmp_path):
     ("runs/my run.txt", "q4", "my-run-q4-k10"),
 ])
 def test_default_names_carry_file_query_and_k(window, tmp_path, monkeypatch, name, query, expected):
-    from ndcg_gui.core.ranked_list import RankedList
+    from ndcg_gui.core.lists.ranked_list import RankedList
 
     path = tmp_path / name
     path.parent.mkdir(exist_ok=True)

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 
 from ndcg_gui.assets import resource_path
-from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.reading import load
 from ndcg_gui.qt.models.query_model import COL_EDITED, COL_NDCG, COL_QUERY, EDITED_MARK
 from ndcg_gui.qt.widgets import dialogs

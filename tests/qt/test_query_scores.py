@@ -92,7 +92,7 @@ def test_an_offered_result_is_used_once_and_only_for_its_definition(qtbot, sampl
 def test_one_query_is_rescored_when_read_not_on_every_edit(qtbot, monkeypatch):
     """With one query no panel shows the scores: an edit costs no scoring, and the frame read
     afterwards still equals scoring the edited list from scratch."""
-    from ndcg_gui.core.ranked_list import RankedList
+    from ndcg_gui.core.lists.ranked_list import RankedList
 
     doc = Document()
     doc.set_lists({"q": RankedList.from_grades([3, 2, 3, 0, 1])})
@@ -149,7 +149,7 @@ def test_a_scoring_overtaken_by_another_change_is_dropped(qtbot, doc, background
 
 
 def test_a_pending_scoring_of_another_file_shows_no_rows(qtbot, sample, background):
-    from ndcg_gui.core.ranked_list import RankedList
+    from ndcg_gui.core.lists.ranked_list import RankedList
 
     doc = Document()
     doc.set_lists({"a": RankedList.from_grades([1, 0]), "b": RankedList.from_grades([0, 2])})

@@ -33,12 +33,12 @@ from PySide6.QtWidgets import QApplication
 from run_samples import ndcg_from_scratch, read_run
 from screen_mirror import ScreenMirror
 
-from ndcg_gui.core import edits
-from ndcg_gui.core.compare import paired_summary
+from ndcg_gui.core.analysis.compare import paired_summary
+from ndcg_gui.core.analysis.run_diff import delta_line
 from ndcg_gui.core.evaluate import evaluate
+from ndcg_gui.core.lists import edits
 from ndcg_gui.core.metrics import dcg_idcg_at, ndcg_at, per_rank
 from ndcg_gui.core.reading import load
-from ndcg_gui.core.run_diff import delta_line
 from ndcg_gui.qt.document.comparison import SAMPLES, SEED
 from ndcg_gui.qt.models.query_model import COL_NDCG, FIXED_COLUMNS
 from ndcg_gui.qt.models.run_diff_model import COL_DOC, COL_RANK_A, COL_RANK_B
@@ -206,7 +206,7 @@ class Screen:
         tab = why.tabText(why.currentIndex())
         out: list[str] = []
         if tab == "What if":  # recomputed with core.whatif from the grades alone
-            from ndcg_gui.core.whatif import move_effects
+            from ndcg_gui.core.analysis.whatif import move_effects
 
             effects = move_effects(grades, doc.k, doc.config, pool)
             now = ndcg_at(grades, doc.k, doc.config, judged=pool)  # what-if moves: ties not averaged
@@ -217,7 +217,7 @@ class Screen:
                     out.append(f"what-if row {r}: Δ if first {shown}, recomputed {want:+.4f}")
                     break
         if tab == "Best moves":
-            from ndcg_gui.core.whatif import best_moves
+            from ndcg_gui.core.analysis.whatif import best_moves
 
             best = best_moves(grades, doc.k, doc.config, pool, n=1)
             if len(best) and why.moves.rowCount() and \

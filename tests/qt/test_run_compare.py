@@ -12,8 +12,8 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from run_samples import copy_sample, ndcg_from_scratch, read_qrels, read_run, write_second_run
 
-from ndcg_gui.core.compare import paired_summary
-from ndcg_gui.core.run_diff import delta_line
+from ndcg_gui.core.analysis.compare import paired_summary
+from ndcg_gui.core.analysis.run_diff import delta_line
 from ndcg_gui.qt.document.comparison import SAMPLES, SEED
 from ndcg_gui.qt.models.query_model import COL_DOCS, COL_JUDGED, COL_NDCG, FIXED_COLUMNS
 from ndcg_gui.qt.models.run_diff_model import COL_DOC, COL_GRADE, COL_RANK_A, COL_RANK_B

@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from ndcg_gui.core.dataset import ORIGIN, Dataset, text_column
 from ndcg_gui.core.errors import InputError, NeedsQrels, shown
+from ndcg_gui.core.lists.dataset import ORIGIN, Dataset, text_column
 from ndcg_gui.core.reading import columnar, csv_text, trec_text
 from ndcg_gui.core.reading.csv_text import CsvLayout
 from ndcg_gui.core.reading.file_format import FileFormat, OnDisk, line_ending_of, record_query_codes

@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from ndcg_gui.core.dataset import Dataset, text_column
+from ndcg_gui.core.lists.dataset import Dataset, text_column
 
 
 def _pack_column(values: pd.Series) -> dict[str, Any]:

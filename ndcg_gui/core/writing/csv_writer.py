@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ndcg_gui.core.dataset import Dataset
+from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.reading.csv_text import unquote
 from ndcg_gui.core.reading.file_format import FileChanged, FileFormat
 from ndcg_gui.core.writing.rewrite import (

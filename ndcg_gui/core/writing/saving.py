@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.lists.dataset import Dataset
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from ndcg_gui.core.dataset import ORIGIN, Dataset
 from ndcg_gui.core.errors import InputError, shown
+from ndcg_gui.core.lists.dataset import ORIGIN, Dataset
 from ndcg_gui.core.reading.file_format import FileChanged, FileFormat
 from ndcg_gui.core.reading.ids import strings
 from ndcg_gui.core.reading.order import ranked, score_key

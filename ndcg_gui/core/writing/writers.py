@@ -22,9 +22,9 @@ from typing import BinaryIO, TextIO
 import pandas as pd
 
 from ndcg_gui.core.config import MetricConfig, TiesName
-from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.reading.compression import codec_for_name, compress
 from ndcg_gui.core.reading.file_format import FileFormat
 from ndcg_gui.core.writing.csv_writer import csv_bytes, protect

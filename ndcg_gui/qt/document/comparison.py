@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ndcg_gui.core.dataset import Dataset
-from ndcg_gui.core.ranked_list import RankedList
-from ndcg_gui.core.run_diff import run_label
-from ndcg_gui.core.significance import snap_ties
+from ndcg_gui.core.analysis.run_diff import run_label
+from ndcg_gui.core.analysis.significance import snap_ties
+from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores
@@ -36,7 +36,7 @@ from ndcg_gui.qt.document.query_scores import QueryScores
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ndcg_gui.core.compare import Comparison
+    from ndcg_gui.core.analysis.compare import Comparison
 
 SAMPLES, SEED = 10_000, 0  # the randomization test's and the bootstrap's draws, and their seed
 STATS_DELAY_MS = 60
@@ -313,7 +313,7 @@ class RunComparison(QObject):
         return f"{name} (open)" if name in self._runs else name
 
     def _compare(self, runs: dict[str, Dataset], qrels, missing: str) -> Comparison:
-        from ndcg_gui.core.compare import compare_runs
+        from ndcg_gui.core.analysis.compare import compare_runs
 
         doc = self.document
         return compare_runs(runs, qrels, k=doc.k, config=doc.config, ties=doc.ties, missing=missing,

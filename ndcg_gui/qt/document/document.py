@@ -25,13 +25,13 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from ndcg_gui.core import edits
+from ndcg_gui.core.analysis.list_report import ListReport, Summary
 from ndcg_gui.core.config import MetricConfig, TiesName
-from ndcg_gui.core.dataset import Dataset
-from ndcg_gui.core.edits import Edit, Move
-from ndcg_gui.core.list_report import ListReport, Summary
-from ndcg_gui.core.ranked_list import RankedList
-from ndcg_gui.core.workspace import FileRef, Workspace
+from ndcg_gui.core.lists import edits
+from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.lists.edits import Edit, Move
+from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.lists.workspace import FileRef, Workspace
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.commands import K_CHANGE, StepCommand
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
-from ndcg_gui.core.explain import explain_cell
-from ndcg_gui.core.list_report import ListReport
-from ndcg_gui.core.numbers import format_grade, format_metric
+from ndcg_gui.core.analysis.explain import explain_cell
+from ndcg_gui.core.analysis.list_report import ListReport
+from ndcg_gui.core.lists.numbers import format_grade, format_metric
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.models.cells import (

@@ -23,7 +23,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from ndcg_gui.core.query_order import natural_order
+from ndcg_gui.core.lists.query_order import natural_order
 from ndcg_gui.qt.models.cells import differing_rows
 
 if TYPE_CHECKING:

@@ -23,9 +23,9 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor
 
-from ndcg_gui.core.edits import EditRefused, move_order
-from ndcg_gui.core.list_report import ListReport, rows_of_kind
-from ndcg_gui.core.numbers import decimals_for, format_fixed, format_grade, parse_grade
+from ndcg_gui.core.analysis.list_report import ListReport, rows_of_kind
+from ndcg_gui.core.lists.edits import EditRefused, move_order
+from ndcg_gui.core.lists.numbers import decimals_for, format_fixed, format_grade, parse_grade
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.models.cells import (

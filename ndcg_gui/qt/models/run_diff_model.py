@@ -12,7 +12,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from ndcg_gui.core.numbers import format_grade
+from ndcg_gui.core.lists.numbers import format_grade
 from ndcg_gui.qt.models.cells import (
     ALIGN_LEFT,
     ALIGN_RIGHT,

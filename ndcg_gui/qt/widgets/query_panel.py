@@ -41,7 +41,7 @@ from ndcg_gui.qt.models.query_model import (
     QueryTableModel,
     RunColumns,
 )
-from ndcg_gui.qt.widgets.histogram import NdcgHistogram
+from ndcg_gui.qt.widgets.plot.histogram import NdcgHistogram
 
 if TYPE_CHECKING:
     import pandas as pd

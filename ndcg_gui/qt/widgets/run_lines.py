@@ -13,7 +13,7 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from ndcg_gui.core.numbers import format_grade
+from ndcg_gui.core.lists.numbers import format_grade
 from ndcg_gui.qt.models.run_diff_model import DOWN_COLOR, UP_COLOR, RunDiffModel
 
 SAME_COLOR = QColor("#9ca3af")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel
 
-from ndcg_gui.core.list_report import counts
+from ndcg_gui.core.analysis.list_report import counts
 from ndcg_gui.qt.document.document import Document
 
 

@@ -10,9 +10,9 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QLineEdit
 
-from ndcg_gui.core.clipboard import parse_quick_list, rows_as_tsv
-from ndcg_gui.core.edits import Edit, EditRefused
-from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.lists.clipboard import parse_quick_list, rows_as_tsv
+from ndcg_gui.core.lists.edits import Edit, EditRefused
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets.ranking_view import RankingView
 

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets import dialogs
-from ndcg_gui.qt.widgets.curve_plot import CurvePlot
-from ndcg_gui.qt.widgets.plot_export import export_png, export_svg
+from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot
+from ndcg_gui.qt.widgets.plot.plot_export import export_png, export_svg
 
 Status = Callable[[str, int], None]
 # Suffixes that say only what kind of file it is; a TREC run's "input.MU03rob01" keeps its whole name.

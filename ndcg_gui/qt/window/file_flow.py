@@ -135,7 +135,7 @@ class FileFlow(QObject):
     def new_list(self) -> None:
         if not self.maybe_discard("starting a new list"):
             return
-        from ndcg_gui.core.ranked_list import RankedList
+        from ndcg_gui.core.lists.ranked_list import RankedList
 
         self.document.set_lists({"": RankedList.from_grades([])}, undoable=True)
 

@@ -42,10 +42,10 @@ from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.models.metrics_model import MetricsTableModel
 from ndcg_gui.qt.models.ranking_model import RankingModel
 from ndcg_gui.qt.widgets.comparison_pane import ComparisonPane
-from ndcg_gui.qt.widgets.curve_plot import CurvePlot
 from ndcg_gui.qt.widgets.headline import Headline
 from ndcg_gui.qt.widgets.load_progress import LoadProgress
 from ndcg_gui.qt.widgets.metrics_view import MetricsView
+from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot
 from ndcg_gui.qt.widgets.query_panel import QueryPanel
 from ndcg_gui.qt.widgets.ranking_view import RankingView
 from ndcg_gui.qt.widgets.status_counts import StatusCounts

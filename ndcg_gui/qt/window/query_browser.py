@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject
 
-from ndcg_gui.core.run_diff import delta_line
+from ndcg_gui.core.analysis.run_diff import delta_line
 from ndcg_gui.core.summary import MeanPolicy
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.comparison import ComparisonChanges, RunComparison

@@ -14,7 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QStandardPaths, QTimer
 
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.recovery import Snapshot, read_recovery, write_recovery
+from ndcg_gui.core.lists.recovery import Snapshot, read_recovery, write_recovery
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets import dialogs

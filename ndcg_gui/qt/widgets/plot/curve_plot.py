@@ -20,11 +20,11 @@ from PySide6.QtCore import QPoint, QRectF, QSize, QSizeF, Qt, QTimer
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QCheckBox, QLabel, QToolButton, QVBoxLayout, QWidget
 
-from ndcg_gui.core.list_report import ListReport
-from ndcg_gui.core.numbers import format_metric
+from ndcg_gui.core.analysis.list_report import ListReport
+from ndcg_gui.core.lists.numbers import format_metric
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
-from ndcg_gui.qt.widgets.curve_panels import (
+from ndcg_gui.qt.widgets.plot.curve_panels import (
     BAND_BRUSH,
     BAND_PEN,
     BASELINE_PEN,
@@ -37,8 +37,8 @@ from ndcg_gui.qt.widgets.curve_panels import (
     NDCG_PEN,
     CurvePanels,
 )
-from ndcg_gui.qt.widgets.flow_layout import FlowLayout
-from ndcg_gui.qt.widgets.plot_parts import MARK_SHADES, swatch, ticks_swatch
+from ndcg_gui.qt.widgets.plot.flow_layout import FlowLayout
+from ndcg_gui.qt.widgets.plot.plot_parts import MARK_SHADES, swatch, ticks_swatch
 
 BAND_DELAY_MS = 200  # the band is drawn once edits pause this long
 READOUT_PADDING = 6

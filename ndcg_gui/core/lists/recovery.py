@@ -20,9 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ndcg_gui.core.dataset import Dataset
-from ndcg_gui.core.ranked_list import RankedList
-from ndcg_gui.core.workspace import FileRef, Workspace
+from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.lists.workspace import FileRef, Workspace
 
 FORMAT = "ndcg-inspector-recovery/1"
 

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from ndcg_gui.core.config import MetricConfig, TiesName
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import check_k
-from ndcg_gui.core.ranked_list import RankedList
 
 # pandas, pyarrow and the reading package are imported where a frame or an Arrow array is made:
 # a dataset of a typed list (the window's first screen) makes neither until it is asked to.

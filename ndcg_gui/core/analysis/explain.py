@@ -11,8 +11,8 @@ import math
 from typing import TYPE_CHECKING
 
 from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.lists.numbers import format_grade, format_value
 from ndcg_gui.core.metrics import discount_formula
-from ndcg_gui.core.numbers import format_grade, format_value
 
 if TYPE_CHECKING:
     import pandas as pd

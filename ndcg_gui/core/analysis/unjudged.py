@@ -14,9 +14,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ndcg_gui.core.analysis.unjudged_search import Extreme, Levels, Problem, extremes
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.metrics import as_grades, check_k, dcg_idcg_at, discounts, gains, safe_ratio
-from ndcg_gui.core.unjudged_search import Extreme, Levels, Problem, extremes
 
 BAND_COLUMNS = ["rank", "low", "high", "exact"]
 JUDGE_FIRST_COLUMNS = ["rank", "low", "high", "spread", "grade_low", "grade_high"]

@@ -19,9 +19,16 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtWidgets import QSizePolicy
 
-from ndcg_gui.core.list_report import ListReport
-from ndcg_gui.core.numbers import format_grade
-from ndcg_gui.qt.widgets.plot_parts import GRADE_LEVELS, K_COLOUR, KAxis, PlainAxis, RankAxis, grade_colours
+from ndcg_gui.core.analysis.list_report import ListReport
+from ndcg_gui.core.lists.numbers import format_grade
+from ndcg_gui.qt.widgets.plot.plot_parts import (
+    GRADE_LEVELS,
+    K_COLOUR,
+    KAxis,
+    PlainAxis,
+    RankAxis,
+    grade_colours,
+)
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.lists.numbers import format_grade
 from ndcg_gui.core.metrics import discounts, gains
-from ndcg_gui.core.numbers import format_grade
 from ndcg_gui.core.summary import bin_index
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ndcg_gui.core.compare import Comparison
+    from ndcg_gui.core.analysis.compare import Comparison
 
 RUN_SUFFIXES = (".run", ".runs", ".txt", ".trec", ".res", ".tsv", ".csv", ".gz")
 DIFF_COLUMNS = ["grade", "gain", "rank_a", "rank_b", "move", "effect"]

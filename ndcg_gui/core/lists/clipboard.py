@@ -7,8 +7,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ndcg_gui.core.numbers import format_grade, parse_grade
-from ndcg_gui.core.ranked_list import RankedList
+from ndcg_gui.core.lists.numbers import format_grade, parse_grade
+from ndcg_gui.core.lists.ranked_list import RankedList
 
 _SPLIT = re.compile(r"[\t;,]|\s+")
 

@@ -19,11 +19,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from ndcg_gui.core.analysis.list_report import Summary, display_table, list_summary
 from ndcg_gui.core.config import DEFAULT_K, MetricConfig, TiesName
-from ndcg_gui.core.dataset import Dataset
-from ndcg_gui.core.list_report import Summary, display_table, list_summary
+from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import check_k
-from ndcg_gui.core.ranked_list import RankedList
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ndcg_gui.core.config import MetricConfig, TiesName
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import dcg_idcg_at, gains, per_rank_columns
-from ndcg_gui.core.ranked_list import RankedList
 from ndcg_gui.core.ties import run_scores, tie_runs
 
 if TYPE_CHECKING:
@@ -242,7 +242,7 @@ class ListReport:
 
     @cached_property
     def move_effects(self) -> pd.DataFrame:
-        from ndcg_gui.core.whatif import move_effects
+        from ndcg_gui.core.analysis.whatif import move_effects
 
         return move_effects(self.list.scoring_grades(), self.k, self.config, self.list.judged_pool())
 
@@ -255,7 +255,7 @@ class ListReport:
         return self._moves(20)
 
     def _moves(self, n: int) -> pd.DataFrame:
-        from ndcg_gui.core.whatif import distinct_moves
+        from ndcg_gui.core.analysis.whatif import distinct_moves
 
         return distinct_moves(self.list.scoring_grades(), self.k, self.config, self.list.judged_pool(), n=n)
 
@@ -281,7 +281,7 @@ class ListReport:
     @cached_property
     def bounds(self) -> tuple[float, float, bool]:
         """(low, high, exact) NDCG@k over every grading of the unjudged documents."""
-        from ndcg_gui.core.unjudged import unjudged_bounds
+        from ndcg_gui.core.analysis.unjudged import unjudged_bounds
 
         return unjudged_bounds(self.list.grades, self.k, self.config, self.list.judged_pool())
 
@@ -290,7 +290,7 @@ class ListReport:
         """The NDCG@i band over gradings of the unjudged documents (rank, low, high, exact) at the
         first BAND_RANKS ranks and about BAND_RANKS more spread over the rest; None without unjudged
         documents."""
-        from ndcg_gui.core.unjudged import unjudged_band
+        from ndcg_gui.core.analysis.unjudged import unjudged_band
 
         if not self.unjudged_range:
             return None
@@ -302,13 +302,13 @@ class ListReport:
 
     @cached_property
     def judge_first(self) -> pd.DataFrame:
-        from ndcg_gui.core.unjudged import judge_first
+        from ndcg_gui.core.analysis.unjudged import judge_first
 
         return judge_first(self.list.grades, self.k, self.config, self.list.judged_pool())
 
     @cached_property
     def definitions(self) -> pd.DataFrame:
-        from ndcg_gui.core.definitions import compare_definitions
+        from ndcg_gui.core.analysis.definitions import compare_definitions
 
         lst = self.list
         # The list as shown: scores that keep its order and tie exactly the neighbours that tie.

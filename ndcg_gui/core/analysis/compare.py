@@ -18,10 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ndcg_gui.core import significance as sig
+from ndcg_gui.core.analysis import significance as sig
 from ndcg_gui.core.config import MetricConfig, TiesName
-from ndcg_gui.core.dataset import Dataset
 from ndcg_gui.core.evaluate import MISSING, TIES, evaluate
+from ndcg_gui.core.lists.dataset import Dataset
 
 SUMMARY_COLUMNS = [
     "mean", "delta", "wins", "losses", "ties",

@@ -10,7 +10,7 @@ import pyqtgraph as pg
 import PySide6  # noqa: F401  (pyqtgraph picks its binding from whichever Qt is imported first)
 from PySide6.QtCore import QPointF, Qt, Signal
 
-from ndcg_gui.core.run_diff import delta_histogram
+from ndcg_gui.core.analysis.run_diff import delta_histogram
 from ndcg_gui.core.summary import histogram
 
 _BAR = pg.mkBrush(90, 130, 200)

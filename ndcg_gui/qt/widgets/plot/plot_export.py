@@ -22,7 +22,7 @@ from PySide6.QtCore import QRectF, QSize, QSizeF, Qt
 from PySide6.QtGui import QImage, QPaintDevice, QPainter
 from PySide6.QtSvg import QSvgGenerator
 
-from ndcg_gui.qt.widgets.curve_plot import CurvePlot
+from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot
 
 FIGURE_SIZE = QSizeF(960, 600)  # the figure's layout, in the screen's pixels
 PNG_WIDTH = 1600
