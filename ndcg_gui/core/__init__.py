@@ -1,4 +1,5 @@
-"""The scoring core and file formats: numpy and pandas only, no Qt. Usable from scripts and notebooks.
+"""The scoring core and file formats: numpy, pandas, pyarrow and scipy, no Qt. Usable from scripts and
+notebooks.
 
     >>> from ndcg_gui.core import ndcg_at
     >>> round(ndcg_at([3, 2, 3, 0, 1], k=5), 4)
