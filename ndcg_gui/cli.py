@@ -148,7 +148,7 @@ def _note_left_out(dataset) -> None:
 
 def render(summary, k: int, form: str) -> str:
     """The per-query rows and the "all" row in one of `FORMATS`."""
-    from ndcg_gui.core.writing.writers import fmt
+    from ndcg_gui.core.lists.numbers import number_text as fmt
 
     rows = summary.to_dict("records")
     mean = {

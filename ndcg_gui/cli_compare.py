@@ -119,7 +119,7 @@ def _table(cmp: Comparison) -> pd.DataFrame:
 
 def _number(x) -> str:
     """A figure in a CSV/TSV cell: as it reads back exactly; empty when there is none."""
-    from ndcg_gui.core.writing.writers import fmt
+    from ndcg_gui.core.lists.numbers import number_text as fmt
 
     if x is None or x is pd.NA or (isinstance(x, float) and math.isnan(x)):
         return ""

@@ -26,7 +26,7 @@ def test_judged_pool_counts_in_the_ideal():
     assert list_summary(lst, 5, MetricConfig(ideal="retrieved")).ndcg == pytest.approx(0.9724, abs=5e-5)
 
 
-def test_metrics_table_adds_contribution_and_ideal_gain():
+def test_display_table_adds_contribution_and_ideal_gain():
     lst = RankedList(docs=list("ABCDE"), grades=[3, 2, 3, 0, 1])
     config = MetricConfig(gain="exponential")
     table = display_table(lst, config)

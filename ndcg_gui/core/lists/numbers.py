@@ -22,6 +22,17 @@ def is_number(text: str) -> bool:
         return False
 
 
+def number_text(x: float) -> str:
+    """A number as a file holds it, reading back exactly: whole numbers without '.0', others as
+    Python writes them (shortest exact form), NaN as empty."""
+    x = float(x)
+    if math.isnan(x):
+        return ""
+    if x.is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    return repr(x)
+
+
 def parse_grade(text: str) -> float:
     """A grade typed or pasted by a person: a finite number (a decimal comma such as `0,5` is read
     as 0.5), or empty / '-' / 'unjudged' for no judgment (NaN). ValueError says what is wrong."""

@@ -19,7 +19,7 @@ import pyarrow.csv as pa_csv
 
 from ndcg_gui.core.errors import shown
 from ndcg_gui.core.reading.ids import whole
-from ndcg_gui.core.reading.number_text import to_floats
+from ndcg_gui.core.reading.number_text import is_number_text, to_floats
 from ndcg_gui.core.reading.rows import Rows
 from ndcg_gui.core.reading.source import (
     LINE_BREAK,
@@ -65,14 +65,6 @@ def detect_delimiter(source: Source) -> str | None:
         if delim in first:
             return delim
     return None if len(split_whitespace(first)) > 1 else ","
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def header_roles(fields: list[str]) -> dict[str, int] | None:
@@ -246,9 +238,9 @@ def unquote(cell: str, delim: str = ",") -> str:
 
 def _headerless_roles(source: Source, first: list[str], line: int, delim: str | None) -> dict[str, int]:
     cells = [f.strip() for f in first]
-    if len(cells) == 1 and _is_number(cells[0]):
+    if len(cells) == 1 and is_number_text(cells[0]):
         return {"grade": 0}
-    if len(cells) == 2 and (_is_number(cells[1]) or cells[1] == ""):
+    if len(cells) == 2 and (is_number_text(cells[1]) or cells[1] == ""):
         return {"doc": 0, "grade": 1}
     found = ", ".join(shown(c) for c in cells)
     accepted = "; ".join(f"{role}: {', '.join(names)}" for role, names in ALIASES.items())

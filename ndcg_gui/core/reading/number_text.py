@@ -17,6 +17,14 @@ import pyarrow.compute as pc
 DECIMAL = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _DECIMAL = re.compile(DECIMAL)
 _SPACES = " \t"
+_NOT_FINITE = re.compile(r"[+-]?(?:inf(?:inity)?|nan)", re.IGNORECASE)
+
+
+def is_number_text(text: str) -> bool:
+    """Whether a cell is meant as a number, "inf" and "nan" included (a reader then says what is
+    wrong with it, rather than taking it for a word)."""
+    text = text.strip(_SPACES)
+    return _DECIMAL.fullmatch(text) is not None or _NOT_FINITE.fullmatch(text) is not None
 
 
 def is_finite_number(text: str) -> bool:

@@ -29,21 +29,15 @@ _EDGE_SPACE = re.compile(rb"(?:(?<=[\r\n])|\A) | (?=[\r\n]|\Z)")
 _LINE_START = b"(?:(?<=[\r\n])|\\A)"
 
 
-def _is_number(text: str) -> bool:
-    try:
-        return np.isfinite(float(text))
-    except ValueError:
-        return False
-
-
 def shape_of(fields: list[str]) -> str | None:
     """'trec_run' or 'qrels' when a line's whitespace-separated fields have that shape (a run line
     that lacks its tag too, so the reader can say so)."""
-    if len(fields) >= 6 and _is_number(fields[3]) and _is_number(fields[4]):
+    if len(fields) >= 6 and is_finite_number(fields[3]) and is_finite_number(fields[4]):
         return "trec_run"
-    if len(fields) == 5 and fields[1] == "Q0" and _is_number(fields[3]) and _is_number(fields[4]):
+    number = is_finite_number
+    if len(fields) == 5 and fields[1] == "Q0" and number(fields[3]) and number(fields[4]):
         return "trec_run"
-    if len(fields) == 4 and _is_number(fields[3]) and (_is_number(fields[1]) or fields[1] == "Q0"):
+    if len(fields) == 4 and number(fields[3]) and (number(fields[1]) or fields[1] == "Q0"):
         return "qrels"
     return None
 

@@ -16,8 +16,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.lists.numbers import number_text
 from ndcg_gui.core.reading.csv_text import unquote
 from ndcg_gui.core.reading.file_format import FileChanged, FileFormat
+from ndcg_gui.core.reading.number_text import is_number_text
 from ndcg_gui.core.writing.rewrite import (
     Records,
     cells,
@@ -26,7 +28,7 @@ from ndcg_gui.core.writing.rewrite import (
     joined,
     rewritten_queries,
 )
-from ndcg_gui.core.writing.trec_writer import fmt, out_of_trec_order, rescored_scores
+from ndcg_gui.core.writing.trec_writer import out_of_trec_order, rescored_scores
 
 _FORMULA = re.compile(r"^'*[=+\-@]")
 _PROTECTED = re.compile(r"^'(?='*[=+\-@])")
@@ -36,17 +38,9 @@ _NUMBER_ROLES = ("grade", "score", "rank")
 
 def protect(cell: str) -> str:
     """A text cell made safe to open in a spreadsheet; numbers and plain text unchanged."""
-    if _FORMULA.match(cell) and not _is_number(cell):
+    if _FORMULA.match(cell) and not is_number_text(cell):
         return "'" + cell
     return cell
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def csv_bytes(dataset: Dataset, queries: Sequence[str] | None = None) -> bytes:
@@ -111,7 +105,7 @@ class _Style:
         return cls(own.delimiter, own.quote_all, own.decimal_comma, "\t" if "\t" in first else " ")
 
     def number(self, value: float, integer: bool = False) -> str:
-        text = str(int(value)) if integer else fmt(value)
+        text = str(int(value)) if integer else number_text(value)
         return text.replace(".", ",") if self.decimal_comma else text
 
     def quoted(self, text: str, force: bool = False) -> str:

@@ -7,7 +7,6 @@ its own spacing and fields where their values did not change (`core.writing.rewr
 
 from __future__ import annotations
 
-import math
 import re
 
 import numpy as np
@@ -15,6 +14,7 @@ import pandas as pd
 
 from ndcg_gui.core.errors import InputError, shown
 from ndcg_gui.core.lists.dataset import ORIGIN, Dataset
+from ndcg_gui.core.lists.numbers import number_text
 from ndcg_gui.core.reading.file_format import FileChanged, FileFormat
 from ndcg_gui.core.reading.ids import strings
 from ndcg_gui.core.reading.order import ranked, score_key
@@ -29,16 +29,6 @@ from ndcg_gui.core.writing.rewrite import (
 
 _WHITESPACE = re.compile(r"\s")
 DEFAULT_TAG = "ndcg-gui"
-
-
-def fmt(x: float) -> str:
-    """A number written so it reads back exactly: whole numbers without '.0', NaN as empty."""
-    x = float(x)
-    if math.isnan(x):
-        return ""
-    if x.is_integer() and abs(x) < 1e15:
-        return str(int(x))
-    return repr(x)
 
 
 def out_of_trec_order(query, doc, score: np.ndarray) -> np.ndarray:
@@ -121,7 +111,7 @@ def _run_anew(run: pd.DataFrame, own: FileFormat | None, tag: str) -> bytes:
     pos = pd.Series(query).groupby(query, sort=False).cumcount().to_numpy()
     sep = own.delimiter if own is not None and own.kind == "trec_run" and own.delimiter else " "
     lines = [
-        sep.join((q, "Q0", d, str(r), fmt(s), tag))
+        sep.join((q, "Q0", d, str(r), number_text(s), tag))
         for q, d, r, s in zip(query, doc, (pos + 1).tolist(), score.tolist(), strict=True)
     ]
     return ("".join(line + "\n" for line in lines)).encode("utf-8")
@@ -130,7 +120,7 @@ def _run_anew(run: pd.DataFrame, own: FileFormat | None, tag: str) -> bytes:
 def _run_line(
     raw: str | None, own: FileFormat, query: str, doc: str, rank: int, score: float, tag: str
 ) -> str:
-    new = {2: doc, 3: str(rank), 4: fmt(score)}
+    new = {2: doc, 3: str(rank), 4: number_text(score)}
     if raw is not None:
         parts = cells(raw, None)
         where = field_positions(parts, None)
@@ -139,7 +129,7 @@ def _run_line(
                 if not _same(parts[where[field]], text, numeric=field != 2):
                     parts[where[field]] = text
             return joined(parts, None)
-    return (own.delimiter or " ").join((query, "Q0", doc, str(rank), fmt(score), tag))
+    return (own.delimiter or " ").join((query, "Q0", doc, str(rank), number_text(score), tag))
 
 
 def _same(old: str, new: str, numeric: bool) -> bool:
@@ -194,7 +184,8 @@ def qrels_bytes(dataset: Dataset) -> bytes:
 
 
 def _qrels_anew(query, doc, grade: np.ndarray, sep: str) -> bytes:
-    lines = (sep.join((q, "0", d, fmt(g))) for q, d, g in zip(query, doc, grade.tolist(), strict=True))
+    lines = (sep.join((q, "0", d, number_text(g)))
+             for q, d, g in zip(query, doc, grade.tolist(), strict=True))
     return "".join(line + "\n" for line in lines).encode("utf-8")
 
 
@@ -203,7 +194,7 @@ def _qrels_line(raw: str | None, own: FileFormat, query: str, doc: str, grade: f
         parts = cells(raw, None)
         where = field_positions(parts, None)
         if len(where) >= 4 and parts[where[0]] == query and parts[where[2]] == doc:
-            if not _same(parts[where[3]], fmt(grade), numeric=True):
-                parts[where[3]] = fmt(grade)
+            if not _same(parts[where[3]], number_text(grade), numeric=True):
+                parts[where[3]] = number_text(grade)
             return joined(parts, None)
-    return (own.delimiter or " ").join((query, "0", doc, fmt(grade)))
+    return (own.delimiter or " ").join((query, "0", doc, number_text(grade)))

@@ -24,11 +24,12 @@ import pandas as pd
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.lists.numbers import number_text
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.reading.compression import codec_for_name, compress
 from ndcg_gui.core.reading.file_format import FileFormat
 from ndcg_gui.core.writing.csv_writer import csv_bytes, protect
-from ndcg_gui.core.writing.trec_writer import fmt, qrels_bytes, run_bytes
+from ndcg_gui.core.writing.trec_writer import qrels_bytes, run_bytes
 
 
 def atomic_write(path: str | Path, write: Callable[[TextIO], None]) -> None:
@@ -105,7 +106,7 @@ def _texts(values: Iterable) -> list[str]:
 
 
 def _numbers(values: Iterable) -> list[str]:
-    return [fmt(v) for v in values]
+    return [number_text(v) for v in values]
 
 
 # ---- ranked lists ---------------------------------------------------------------------------
@@ -166,7 +167,8 @@ def write_qrels(data: Dataset | RankedList, path: str | Path) -> None:
 
 
 # ---- metric tables --------------------------------------------------------------------------
-def metrics_table(rl: RankedList, config: MetricConfig | None = None, k: int | None = None) -> pd.DataFrame:
+def metrics_csv_frame(rl: RankedList, config: MetricConfig | None = None,
+                      k: int | None = None) -> pd.DataFrame:
     """The per-rank table of one list (`RankedList.metrics`), cut at rank k when given."""
     table = rl.metrics(config)
     table["grade"] = rl.grades  # unjudged shown as an empty cell, not as the 0 it scores as
@@ -192,7 +194,7 @@ def write_metrics_csv(
 ) -> None:
     """The per-rank metrics of one list: rank, doc, grade, judged, gain, discount, cg, dcg,
     ideal_grade, idcg, ndcg."""
-    write_frame(metrics_table(rl, config, k), path)
+    write_frame(metrics_csv_frame(rl, config, k), path)
 
 
 def write_summary_csv(
@@ -207,6 +209,6 @@ def write_summary_csv(
 
 
 __all__ = [
-    "atomic_write", "atomic_write_bytes", "fmt", "metrics_table", "protect", "write_csv", "write_frame",
+    "atomic_write", "atomic_write_bytes", "metrics_csv_frame", "protect", "write_csv", "write_frame",
     "write_metrics_csv", "write_qrels", "write_summary_csv", "write_trec_run",
 ]

@@ -82,7 +82,7 @@ class Exports(QObject):
         doc = self.document
 
         def write() -> None:
-            table = writers.metrics_table(doc.current_list(), doc.config)
+            table = writers.metrics_csv_frame(doc.current_list(), doc.config)
             table["query"] = doc.current_query  # appended: readers of the old columns keep working
             table["definition"] = definition_text(doc)
             writers.write_frame(table, path)
