@@ -51,6 +51,7 @@ class RankingView(QTableView):
         # Show only some rows (relevant, judged, unjudged): the list itself is untouched, so a
         # drag or an edit among the rows shown means the same rows of the whole list.
         self._kind = "all"
+        self._some_hidden = False
         self._refilter = QTimer(self, singleShot=True, interval=0, timeout=self._apply_kind)
         for signal in (model.modelReset, model.rowsMoved, model.dataChanged, model.layoutChanged):
             signal.connect(self._refilter.start)
@@ -61,10 +62,13 @@ class RankingView(QTableView):
         self._apply_kind()
 
     def _apply_kind(self) -> None:
+        if self._kind == "all" and not self._some_hidden:
+            return  # the usual case, on every edit: nothing to look at
         shown = self.ranking_model().rows_of_kind(self._kind)
         for row, visible in enumerate(shown.tolist()):
             if self.isRowHidden(row) == visible:
                 self.setRowHidden(row, not visible)
+        self._some_hidden = not bool(shown.all())
 
     def fit_columns(self) -> None:
         model, header = self.model(), self.horizontalHeader()
