@@ -221,3 +221,12 @@ def test_a_trec_line_starting_with_a_brace_is_not_json_lines(tmp_path):
     qrels.write_text("{ 0 a 0\n{ 0 b 2\n")
     dataset = load(run, qrels)
     assert dataset.ranked_list("{").grades.tolist() == [0, 2]
+
+
+def test_an_unclosed_quote_is_said_as_such(tmp_path):
+    from ndcg_gui.core import InputError, load
+
+    path = tmp_path / "uq.csv"
+    path.write_text('doc,grade\n"a,1\nb,2\n')
+    with pytest.raises(InputError, match=r'uq\.csv:2: a quote opened on this line is not closed'):
+        load(path)

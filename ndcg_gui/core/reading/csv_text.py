@@ -258,6 +258,9 @@ def _check_ragged(source: Source, delim: str | None, expected: int, header: bool
     count = 0
     for line, fields in source.records(delim):
         if len(fields) != expected:
+            if any("\n" in f or "\r" in f for f in fields):  # a quote ran on past its line
+                raise source.error('a quote opened on this line is not closed on it (expected a closing ")',
+                                   line)
             _ragged(source, line, len(fields), expected, header)
         count += line != header_line
     if count != rows:

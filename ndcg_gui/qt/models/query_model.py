@@ -247,8 +247,8 @@ class QueryTableModel(QAbstractTableModel):
             return self._run_header("open", 0, role)
         if role == Qt.ItemDataRole.DisplayRole:
             at = f"@{self._k}" if self._k is not None else ""
-            # "Judged" counts the first k only (see the tooltip); kept short so the ids stay readable.
-            return [EDITED_MARK, "Query", "Docs", "Judged", f"NDCG{at}"][section]
+            # Judged among the first k, as the header says: the status bar counts the whole list.
+            return [EDITED_MARK, "Query", "Docs", f"Judged{at}", f"NDCG{at}"][section]
         if role == Qt.ItemDataRole.ToolTipRole:
             return [
                 "Edited in this session",

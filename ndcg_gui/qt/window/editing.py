@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QLineEdit, QToolTip
 
 from ndcg_gui.core.lists.clipboard import parse_quick_list, rows_as_tsv
 from ndcg_gui.core.lists.edits import Edit, EditRefused
@@ -72,6 +72,8 @@ class Editing(QObject):
             grades = parse_quick_list(self.quick_entry.text())
         except ValueError as err:
             self._problem(str(err))
+            entry = self.quick_entry  # said where it was typed
+            QToolTip.showText(entry.mapToGlobal(entry.rect().bottomLeft()), f"⚠ {err}", entry)
             return
         doc = self.document
         if doc.path is None and len(doc.queries()) == 1:
