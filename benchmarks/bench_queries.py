@@ -322,7 +322,7 @@ def bench_definition_frames(run: Path, qrels: Path, rounds: int) -> None:
     from ndcg_gui.core.config import MetricConfig
     from ndcg_gui.core.reading import load
     from ndcg_gui.qt.document import query_scores
-    from ndcg_gui.qt.widgets import curve_plot
+    from ndcg_gui.qt.widgets.plot import curve_plot
 
     parts: dict[str, list[float]] = {"change": [], "repaint": [], "landing": [], "band": []}
     draw_band = curve_plot.CurvePlot._draw_band
