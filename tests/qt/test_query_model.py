@@ -190,3 +190,56 @@ def test_a_sorted_proxy_stays_sorted_when_several_rows_change(model, proxy, resu
         model.set_result(rescored, 10)
         shown = [rescored.loc[proxy.index(r, COL_QUERY).data(), "ndcg"] for r in range(proxy.rowCount())]
         assert shown == sorted(shown)
+
+
+def natural_rank(queries):
+    """Each id's place in natural order, computed independently of `natural_order` (ids of digits,
+    as in the sample: by value)."""
+    return pd.Series(queries).astype(int).rank(method="first").to_numpy()
+
+
+@pytest.mark.parametrize("col", [COL_EDITED, COL_QUERY, COL_DOCS, COL_JUDGED, COL_NDCG])
+@pytest.mark.parametrize("order", [Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder])
+def test_sorted_by_the_model_as_pandas_sorts_ties_in_natural_order(model, proxy, result, col, order):
+    """The model sorts (numpy); the proxy keeps its order. Against pandas' sort of the frame with
+    the natural query order as the tie-break."""
+    model.set_edited({"405", "420", "411"})
+    proxy.sort(col, order)
+    assert proxy.sortColumn() == col and proxy.sortOrder() == order
+    frame = pd.DataFrame({
+        COL_EDITED: [int(q in {"405", "420", "411"}) for q in result.index],
+        COL_QUERY: natural_rank(result.index),
+        COL_DOCS: result["n_retrieved"].to_numpy(),
+        COL_JUDGED: result["n_judged"].to_numpy(),
+        COL_NDCG: result["ndcg"].to_numpy(),
+        "natural": natural_rank(result.index),
+    }, index=result.index)
+    ascending = order == Qt.SortOrder.AscendingOrder
+    want = list(frame.sort_values([col, "natural"], ascending=[ascending, True], kind="stable").index)
+    assert [proxy.index(r, COL_QUERY).data() for r in range(proxy.rowCount())] == want
+    assert column(model, COL_QUERY) == want  # the model itself holds the rows in that order
+    assert [model.row_of(q) for q in want] == list(range(len(want)))
+
+
+def test_a_query_moving_to_its_place_stays_selected(qtbot, model, proxy, result):
+    """A rescore that moves a row re-sorts once (a layout change, no reset) and carries the
+    persistent indexes (a view's selection and current row) along."""
+    proxy.sort(COL_NDCG, Qt.SortOrder.AscendingOrder)
+    best = result["ndcg"].idxmax()
+    keep = QPersistentModelIndex(proxy.mapFromSource(model.index(model.row_of(best), COL_NDCG)))
+    rescored = result.copy()
+    rescored.loc[best, "ndcg"] = -1.0
+    with qtbot.assertNotEmitted(model.modelReset), qtbot.waitSignal(model.layoutChanged):
+        model.set_result(rescored, 10)
+    assert keep.isValid() and keep.row() == 0 and keep.data(QUERY_ROLE) == best
+    with qtbot.assertNotEmitted(model.layoutChanged):  # same order: no re-sort
+        model.set_result(rescored, 10)
+    with qtbot.assertNotEmitted(model.layoutChanged):  # sorted on NDCG: a mark moves nothing
+        model.set_edited({best})
+
+
+def test_filtered_rows_keep_the_models_order(model, proxy, result):
+    proxy.sort(COL_NDCG, Qt.SortOrder.DescendingOrder)
+    proxy.set_text("1")
+    shown = [proxy.index(r, COL_QUERY).data() for r in range(proxy.rowCount())]
+    assert shown == [q for q in column(model, COL_QUERY) if "1" in q]

@@ -170,3 +170,31 @@ def test_filtering_never_opens_another_query(qtbot, panel, result):
     with qtbot.waitSignal(panel.querySelected) as blocker:
         qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert blocker.args == ["410"]
+
+
+def test_the_header_shows_the_models_sort_and_keeps_it_over_new_queries(qtbot, panel, result):
+    header = panel.table.horizontalHeader()
+    down = Qt.SortOrder.DescendingOrder
+    panel.table.sortByColumn(COL_NDCG, down)
+    assert (header.sortIndicatorSection(), header.sortIndicatorOrder()) == (COL_NDCG, down)
+    assert (panel.model.sort_column, panel.model.sort_order) == (COL_NDCG, down)
+    fewer = result.iloc[::2]
+    panel.set_result(fewer, 10)  # other queries: a reset, sorted as asked before
+    shown = fewer.loc[panel.visible_queries(), "ndcg"].to_numpy()
+    assert sorted(panel.visible_queries()) == sorted(fewer.index)
+    assert np.all(np.diff(shown) <= 0)
+    assert header.sortIndicatorSection() == COL_NDCG
+
+
+def test_a_rescored_open_query_moves_to_its_place_selected_and_in_view(qtbot, panel, result):
+    panel.table.sortByColumn(COL_NDCG, Qt.SortOrder.AscendingOrder)
+    worst = panel.visible_queries()[0]
+    panel.set_current_query(worst)
+    rescored = result.copy()
+    rescored.loc[worst, "ndcg"] = 2.0  # now last
+    panel.set_result(rescored, 10)
+    panel.set_current_query(worst)  # as the query browser does after every rescore
+    assert panel.visible_queries()[-1] == worst
+    assert panel.current_query() == worst
+    rect = panel.table.visualRect(panel.table.currentIndex())
+    assert panel.table.viewport().rect().intersects(rect)
