@@ -198,3 +198,25 @@ def test_a_rescored_open_query_moves_to_its_place_selected_and_in_view(qtbot, pa
     assert panel.current_query() == worst
     rect = panel.table.visualRect(panel.table.currentIndex())
     assert panel.table.viewport().rect().intersects(rect)
+
+
+def bar_heights(histogram):
+    from pyqtgraph import BarGraphItem
+
+    bars = [i for i in histogram.getPlotItem().items if isinstance(i, BarGraphItem)]
+    return list(bars[0].opts["height"])
+
+
+def test_the_histogram_plot_is_made_when_first_shown_with_what_it_was_given(qtbot, result):
+    p = QueryPanel()
+    qtbot.addWidget(p)
+    p.set_result(result, 10)
+    p.pick_bin(int(np.argmax(p.histogram.counts)))
+    assert not p.histogram.made  # hidden: no pyqtgraph plot yet, yet it answers
+    counts, _ = np.histogram(result["ndcg"], bins=np.linspace(0, 1, 11))
+    assert list(p.histogram.counts) == list(counts)
+    p.show()
+    qtbot.waitExposed(p)
+    assert p.histogram.made
+    assert bar_heights(p.histogram) == list(counts)
+    assert p.histogram.picked == int(np.argmax(counts))

@@ -236,3 +236,44 @@ def test_a_big_run_is_read_in_the_background(qtbot, comparing, files, monkeypatc
     assert comparing.compare.loader.is_loading()
     qtbot.waitUntil(lambda: len(comparing.comparison.names) == 3, timeout=30000)
     assert comparing.comparison.names[-1] == "second (2)"
+
+
+def test_the_plots_are_made_when_first_shown(qtbot, settings, dialog_log, files):
+    """Start-up makes neither pyqtgraph plot of the hidden panels; a file of several queries shows
+    the histogram, a compared run the scatter."""
+    from ndcg_gui.qt.window.main_window import MainWindow
+
+    w = MainWindow(settings=settings)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    assert not w.query_panel.histogram.made and not w.compare_pane.scatter.made
+    w.files.open(files[0], files[1], ask=False)
+    qtbot.waitUntil(lambda: w.query_panel.histogram.made)
+    assert not w.compare_pane.scatter.made
+    w.compare.add_run(files[2])
+    w.compare.flush()
+    qtbot.waitUntil(lambda: w.compare_pane.scatter.made)
+    ndcg, _ = scratch(w, files)
+    x, y = w.compare_pane.scatter.getPlotItem().listDataItems()[0].getData()
+    drawn = np.array(sorted(zip(x, y, strict=True)))
+    assert np.allclose(drawn, sorted(zip(ndcg["sample"], ndcg["second"], strict=True)))
+
+
+def test_a_scatter_fed_while_hidden_draws_it_when_shown(qtbot):
+    from ndcg_gui.qt.widgets.plot.run_scatter import RunScatter
+
+    scatter = RunScatter()
+    qtbot.addWidget(scatter)
+    x, y = np.array([0.2, 0.5, 0.9]), np.array([0.3, 0.5, 0.1])
+    scatter.set_points(["a", "b", "c"], x, y, ("base", "other"), 10, current="b")
+    scatter.set_current("c")
+    assert not scatter.made
+    assert scatter.ringed == (0.9, 0.1) and (scatter.point("a").x(), scatter.point("a").y()) == (0.2, 0.3)
+    scatter.show()
+    qtbot.waitExposed(scatter)
+    assert scatter.made
+    drawn = scatter.getPlotItem().listDataItems()[0].getData()
+    assert np.array_equal(drawn[0], x) and np.array_equal(drawn[1], y)
+    assert scatter.ringed == (0.9, 0.1)  # now read from the drawn ring
+    assert scatter.getPlotItem().getAxis("left").labelText == "NDCG@10 of other"

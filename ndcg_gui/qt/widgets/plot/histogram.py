@@ -1,7 +1,10 @@
 """A bar histogram of per-query NDCG@k, or of per-query differences between two runs (Δ NDCG@k). A
 click on a bar says which bin was picked; the panel turns that into a filter. Bins come from
 `core.summary.histogram` (NDCG) and `core.run_diff.delta_histogram` (Δ), so the counts and the
-filter agree."""
+filter agree.
+
+The pyqtgraph plot is made when the histogram is first shown (`LazyPlot`: the query panel is hidden
+until a file has several queries); until then the histogram answers from what it was given."""
 
 from __future__ import annotations
 
@@ -9,44 +12,58 @@ import numpy as np
 import pyqtgraph as pg
 import PySide6  # noqa: F401  (pyqtgraph picks its binding from whichever Qt is imported first)
 from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtWidgets import QWidget
 
 from ndcg_gui.core.analysis.run_diff import delta_histogram
 from ndcg_gui.core.summary import histogram
+from ndcg_gui.qt.widgets.plot.lazy_plot import LazyPlot
 
 _BAR = pg.mkBrush(90, 130, 200)
 _PICKED = pg.mkBrush(230, 140, 40)
 _MEAN_PEN = pg.mkPen(200, 40, 40, width=2, style=Qt.PenStyle.DashLine)
 
 
-class NdcgHistogram(pg.PlotWidget):
-    """Counts of queries per NDCG (or Δ NDCG) bin, with the mean as a dashed line."""
+class _Plot(pg.PlotWidget):
+    """The drawing: bars, the mean as a dashed line, the zero line of differences."""
 
-    binClicked = Signal(int)  # the bin under a left click, or -1 outside the bars / on an empty bin
-
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget) -> None:
         super().__init__(parent, background="w")
-        self.setMinimumHeight(140)
         plot = self.getPlotItem()
         plot.setMouseEnabled(x=False, y=False)  # a click picks a bar; nothing pans or zooms
         plot.hideButtons()
         plot.setMenuEnabled(False)
         plot.showGrid(y=True, alpha=0.2)
         plot.setLabel("left", "queries")
-        self._bars = pg.BarGraphItem(x0=[], x1=[], height=[], brush=_BAR, pen=pg.mkPen("w"))
-        self._mean = pg.InfiniteLine(angle=90, pen=_MEAN_PEN)
-        self._mean.setVisible(False)
-        plot.addItem(self._bars)
-        plot.addItem(self._mean)
+        self.bars = pg.BarGraphItem(x0=[], x1=[], height=[], brush=_BAR, pen=pg.mkPen("w"))
+        self.mean = pg.InfiniteLine(angle=90, pen=_MEAN_PEN)
+        self.mean.setVisible(False)
+        self.zero = pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen(120, 120, 120, width=1))
+        self.zero.setVisible(False)
+        for item in (self.bars, self.mean, self.zero):
+            plot.addItem(item)
+
+
+class NdcgHistogram(LazyPlot):
+    """Counts of queries per NDCG (or Δ NDCG) bin, with the mean as a dashed line."""
+
+    binClicked = Signal(int)  # the bin under a left click, or -1 outside the bars / on an empty bin
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setMinimumHeight(140)
         self._edges = np.linspace(0, 1, 11)
         self._counts = np.zeros(10, dtype=np.int64)
         self._picked = -1
         self._deltas = False  # showing differences between runs
-        self._zero = pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen(120, 120, 120, width=1))
-        self._zero.setVisible(False)
-        plot.addItem(self._zero)
-        self.scene().sigMouseClicked.connect(self._on_click)
-        self.scene().sigMouseMoved.connect(self._on_hover)
+        self._label = ""
+        self._mean_value: float | None = None
         self.set_values(np.array([]), None)
+
+    def _make_plot(self) -> _Plot:
+        plot = _Plot(self)
+        plot.scene().sigMouseClicked.connect(self._on_click)
+        plot.scene().sigMouseMoved.connect(self._on_hover)
+        return plot
 
     # ---- feeding ---------------------------------------------------------------------------
     def set_values(self, values: np.ndarray, k: int | None, mean: float | None = None) -> None:
@@ -62,19 +79,15 @@ class NdcgHistogram(pg.PlotWidget):
               deltas: bool) -> None:
         self._edges, self._counts, self._deltas = edges, counts, deltas
         self._picked = -1
-        self._redraw()
-        self._zero.setVisible(deltas)
-        self.getPlotItem().setLabel("bottom", label)
-        self._mean.setVisible(mean is not None and not np.isnan(mean))
-        if self._mean.isVisible():
-            self._mean.setValue(mean)
-        self.getPlotItem().setXRange(self._edges[0], self._edges[-1], padding=0.02)
-        self.getPlotItem().setYRange(0, max(1, int(self._counts.max(initial=0))), padding=0.05)
+        self._label = label
+        self._mean_value = None if mean is None or np.isnan(mean) else float(mean)
+        self._draw()
 
     def set_picked(self, index: int) -> None:
         """Highlight one bin (-1: none)."""
         self._picked = index
-        self._redraw()
+        if self._plot is not None:
+            self._draw_bars()
 
     @property
     def edges(self) -> np.ndarray:
@@ -106,7 +119,9 @@ class NdcgHistogram(pg.PlotWidget):
     # ---- mouse -----------------------------------------------------------------------------
     def bin_at(self, scene_pos: QPointF) -> int:
         """The non-empty bin under a scene position, or -1."""
-        vb = self.getPlotItem().getViewBox()
+        if self._plot is None:
+            return -1
+        vb = self._plot.getPlotItem().getViewBox()
         if not vb.sceneBoundingRect().contains(scene_pos):
             return -1
         x = vb.mapSceneToView(scene_pos).x()
@@ -122,12 +137,25 @@ class NdcgHistogram(pg.PlotWidget):
     def _on_hover(self, scene_pos: QPointF) -> None:
         index = self.bin_at(scene_pos)
         if index < 0:
-            self.setToolTip("Click a bar to list its queries")
+            self._plot.setToolTip("Click a bar to list its queries")
             return
-        self.setToolTip(f"{self.bin_text(index)}: {self._counts[index]} queries (click to list them)")
+        self._plot.setToolTip(f"{self.bin_text(index)}: {self._counts[index]} queries (click to list them)")
 
-    def _redraw(self) -> None:
+    # ---- drawing ---------------------------------------------------------------------------
+    def _draw(self) -> None:
+        plot = self._plot
+        if plot is None:
+            return  # drawn when the plot is made
+        self._draw_bars()
+        plot.zero.setVisible(self._deltas)
+        item = plot.getPlotItem()
+        item.setLabel("bottom", self._label)
+        plot.mean.setVisible(self._mean_value is not None)
+        if self._mean_value is not None:
+            plot.mean.setValue(self._mean_value)
+        item.setXRange(self._edges[0], self._edges[-1], padding=0.02)
+        item.setYRange(0, max(1, int(self._counts.max(initial=0))), padding=0.05)
+
+    def _draw_bars(self) -> None:
         brushes = [_PICKED if i == self._picked else _BAR for i in range(len(self._counts))]
-        self._bars.setOpts(
-            x0=self._edges[:-1], x1=self._edges[1:], height=self._counts, brushes=brushes
-        )
+        self._plot.bars.setOpts(x0=self._edges[:-1], x1=self._edges[1:], height=self._counts, brushes=brushes)

@@ -1,6 +1,7 @@
 """NDCG@k of the baseline run (x) against another run (y), one point per query compared: above the
 diagonal the other run wins, below it loses. A click on a point opens that query; the open query
-is ringed."""
+is ringed. The pyqtgraph plot is made when the scatter is first shown (`LazyPlot`: the comparison
+pane is hidden until runs are compared); until then it answers from what it was given."""
 
 from __future__ import annotations
 
@@ -8,36 +9,49 @@ import numpy as np
 import pyqtgraph as pg
 import PySide6  # noqa: F401  (pyqtgraph picks its binding from whichever Qt is imported first)
 from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtWidgets import QWidget
+
+from ndcg_gui.qt.widgets.plot.lazy_plot import LazyPlot
 
 _WIN, _LOSS, _TIE = pg.mkBrush(21, 128, 61, 170), pg.mkBrush(185, 28, 28, 170), pg.mkBrush(120, 120, 120, 150)
 _RING = pg.mkPen(230, 140, 40, width=3)
 _DIAGONAL = pg.mkPen(150, 150, 150, width=1, style=Qt.PenStyle.DashLine)
 
 
-class RunScatter(pg.PlotWidget):
-    queryClicked = Signal(str)
+class _Plot(pg.PlotWidget):
+    """The drawing: the diagonal, the points, the ring round the open query's."""
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget, tip) -> None:
         super().__init__(parent, background="w")
-        self.setMinimumSize(200, 200)
         plot = self.getPlotItem()
         plot.setMouseEnabled(x=False, y=False)  # a click picks a query; nothing pans or zooms
         plot.hideButtons()
         plot.setMenuEnabled(False)
         plot.showGrid(x=True, y=True, alpha=0.15)
         plot.setAspectLocked(True)
-        self._diagonal = pg.InfiniteLine(pos=(0, 0), angle=45, pen=_DIAGONAL)
-        plot.addItem(self._diagonal)
-        self._points = pg.ScatterPlotItem(size=9, pen=pg.mkPen(255, 255, 255, 200), hoverable=True,
-                                          tip=self._tip)
-        self._points.sigClicked.connect(self._on_click)
-        plot.addItem(self._points)
-        self._ring = pg.ScatterPlotItem(size=17, pen=_RING, brush=pg.mkBrush(None))
-        plot.addItem(self._ring)
+        plot.addItem(pg.InfiniteLine(pos=(0, 0), angle=45, pen=_DIAGONAL))
+        self.points = pg.ScatterPlotItem(size=9, pen=pg.mkPen(255, 255, 255, 200), hoverable=True, tip=tip)
+        plot.addItem(self.points)
+        self.ring = pg.ScatterPlotItem(size=17, pen=_RING, brush=pg.mkBrush(None))
+        plot.addItem(self.ring)
+
+
+class RunScatter(LazyPlot):
+    queryClicked = Signal(str)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setMinimumSize(200, 200)
         self._queries: list[str] = []
         self._x = self._y = np.array([], dtype=float)
         self._names = ("", "")
+        self._k: int | None = None
         self._current: str | None = None
+
+    def _make_plot(self) -> _Plot:
+        plot = _Plot(self, self._tip)
+        plot.points.sigClicked.connect(self._on_click)
+        return plot
 
     # ---- feeding ---------------------------------------------------------------------------
     def set_points(self, queries: list[str], x: np.ndarray, y: np.ndarray, names: tuple[str, str],
@@ -45,28 +59,14 @@ class RunScatter(pg.PlotWidget):
         """One point per query at (baseline NDCG, other NDCG); `names` = (baseline, other)."""
         self._queries = [str(q) for q in queries]
         self._x, self._y = np.asarray(x, float), np.asarray(y, float)
-        self._names = names
-        d = self._y - self._x
-        brushes = [_WIN if v > 1e-9 else _LOSS if v < -1e-9 else _TIE for v in d]
-        self._points.setData(x=self._x, y=self._y, data=self._queries, brush=brushes)
-        at = f"@{k}" if k is not None else ""
-        plot = self.getPlotItem()
-        plot.setLabel("bottom", f"NDCG{at} of {names[0]} (baseline)")
-        plot.setLabel("left", f"NDCG{at} of {names[1]}")
-        values = np.concatenate([self._x, self._y, [0.0, 1.0]])
-        lo, hi = float(np.nanmin(values)), float(np.nanmax(values))
-        plot.setXRange(lo, hi, padding=0.04)
-        plot.setYRange(lo, hi, padding=0.04)
-        self.set_current(current)
+        self._names, self._k, self._current = names, k, current
+        self._draw()
 
     def set_current(self, query: str | None) -> None:
         """Ring the open query's point (none when it is not compared)."""
         self._current = query
-        if query in self._queries:
-            i = self._queries.index(query)
-            self._ring.setData(x=[self._x[i]], y=[self._y[i]])
-        else:
-            self._ring.setData(x=[], y=[])
+        if self._plot is not None:
+            self._draw_ring()
 
     # ---- reading (tests, keyboard users) --------------------------------------------------------
     @property
@@ -80,8 +80,39 @@ class RunScatter(pg.PlotWidget):
 
     @property
     def ringed(self) -> tuple[float, float] | None:
-        x, y = self._ring.getData()
+        if self._plot is None:  # where the ring will be drawn
+            i = self._ring_at()
+            return (float(self._x[i]), float(self._y[i])) if i >= 0 else None
+        x, y = self._plot.ring.getData()
         return (float(x[0]), float(y[0])) if x is not None and len(x) else None
+
+    # ---- drawing ---------------------------------------------------------------------------
+    def _draw(self) -> None:
+        if self._plot is None:
+            return  # drawn when the plot is made
+        d = self._y - self._x
+        brushes = [_WIN if v > 1e-9 else _LOSS if v < -1e-9 else _TIE for v in d]
+        self._plot.points.setData(x=self._x, y=self._y, data=self._queries, brush=brushes)
+        a, b = self._names
+        at = f"@{self._k}" if self._k is not None else ""
+        plot = self._plot.getPlotItem()
+        plot.setLabel("bottom", f"NDCG{at} of {a} (baseline)")
+        plot.setLabel("left", f"NDCG{at} of {b}")
+        values = np.concatenate([self._x, self._y, [0.0, 1.0]])
+        lo, hi = float(np.nanmin(values)), float(np.nanmax(values))
+        plot.setXRange(lo, hi, padding=0.04)
+        plot.setYRange(lo, hi, padding=0.04)
+        self._draw_ring()
+
+    def _ring_at(self) -> int:
+        return self._queries.index(self._current) if self._current in self._queries else -1
+
+    def _draw_ring(self) -> None:
+        i = self._ring_at()
+        if i >= 0:
+            self._plot.ring.setData(x=[self._x[i]], y=[self._y[i]])
+        else:
+            self._plot.ring.setData(x=[], y=[])
 
     # ---- mouse -----------------------------------------------------------------------------
     def _on_click(self, _item, points, _event=None) -> None:
