@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+import threading
 from collections.abc import Sequence
 
 from ndcg_gui import cli_compare
@@ -77,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     options = build_parser().parse_args(argv)
+    _import_meanwhile("pandas")
     from ndcg_gui.core.errors import InputError, NeedsQrels
 
     try:
@@ -100,6 +102,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(f"internal error ({type(exc).__name__}: {exc}); please report it")
         return 1
     return 0
+
+
+def _import_meanwhile(module: str) -> None:
+    """Import `module` in another thread. pandas takes ~0.15 s to import and is first needed after
+    the files are parsed; pyarrow parses without the GIL, so the two overlap (measured in
+    `benchmarks/bench_load.py`, section 2). Not a daemon: the interpreter never exits mid-import."""
+    if module not in sys.modules:
+        threading.Thread(target=__import__, args=(module,), name=f"import {module}").start()
 
 
 def _say(message: str) -> None:
@@ -135,10 +145,8 @@ def _note_left_out(dataset) -> None:
     """Say on stderr which queries score 0 for want of results, and which are left out."""
     if not dataset.has_pool:
         return
-    counts = dataset.run.groupby("query", sort=False).size()
-    empty = [q for q in dataset.queries() if q not in counts.index]
     for queries, what in (
-        (empty, "judged but without results, scored 0"),
+        (dataset.queries_without_results(), "judged but without results, scored 0"),
         (dataset.unjudged_queries(), "with results but no judgment, left out"),
     ):
         if queries:

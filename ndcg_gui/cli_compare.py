@@ -14,10 +14,12 @@ import json
 import math
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas and the comparison load only when runs are compared: the one-file path
+    import pandas as pd  # starts sooner (see `cli.main`)
 
-from ndcg_gui.core.analysis.compare import Comparison
+    from ndcg_gui.core.analysis.compare import Comparison
 
 MISSING_HELP = ("a judged query a run returned nothing for: 'zero' scores it 0 and compares every "
                 "judged query (trec_eval -c), 'skip' compares only the queries every run returned "
@@ -97,6 +99,8 @@ def _notes(cmp: Comparison, say) -> None:
 
 def _per_query(cmp: Comparison, query: str | None) -> pd.DataFrame:
     """One row per query compared: each run's NDCG, then each run's difference from the baseline."""
+    import pandas as pd
+
     from ndcg_gui.core.errors import InputError
 
     frame = cmp.per_query.copy()
@@ -117,11 +121,18 @@ def _table(cmp: Comparison) -> pd.DataFrame:
     return table
 
 
+def _missing(x) -> bool:
+    """Whether a cell holds no figure (None, pandas' NA or NaN)."""
+    import pandas as pd
+
+    return x is None or x is pd.NA or (isinstance(x, float) and math.isnan(x))
+
+
 def _number(x) -> str:
     """A figure in a CSV/TSV cell: as it reads back exactly; empty when there is none."""
     from ndcg_gui.core.lists.numbers import number_text as fmt
 
-    if x is None or x is pd.NA or (isinstance(x, float) and math.isnan(x)):
+    if _missing(x):
         return ""
     return str(x) if isinstance(x, str) else fmt(x)
 
@@ -136,7 +147,7 @@ def _delimited(table: pd.DataFrame, sep: str) -> str:
 
 
 def _json_value(x):
-    if x is None or x is pd.NA or (isinstance(x, float) and math.isnan(x)):
+    if _missing(x):
         return None
     if hasattr(x, "item"):
         x = x.item()
@@ -162,7 +173,7 @@ def render_json(cmp: Comparison, per_query: pd.DataFrame | None) -> str:
 
 
 def _fixed(x, form: str) -> str:
-    return "–" if x is None or x is pd.NA or (isinstance(x, float) and math.isnan(x)) else format(x, form)
+    return "–" if _missing(x) else format(x, form)
 
 
 def render_text(cmp: Comparison, per_query: pd.DataFrame | None) -> str:

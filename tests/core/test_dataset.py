@@ -127,3 +127,12 @@ def test_queries_without_judgments_are_named():
     assert ds.unjudged_queries() == ["b"]
     assert "b" not in ds.evaluate(10).index
     assert Dataset(run.assign(grade=1.0)).unjudged_queries() == []
+
+
+def test_judged_queries_without_results_are_named_and_score_zero():
+    run = pd.DataFrame({"query": ["a", "b"], "doc": ["x", "z"], "grade": [1.0, np.nan]})
+    qrels = pd.DataFrame({"query": ["c", "a", "d"], "doc": ["w", "x", "v"], "grade": [2.0, 1.0, 0.0]})
+    ds = Dataset(run, qrels)
+    assert ds.queries_without_results() == ["c", "d"]
+    assert ds.evaluate(10).loc["c", "ndcg"] == 0
+    assert Dataset(run).queries_without_results() == []

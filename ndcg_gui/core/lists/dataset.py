@@ -269,6 +269,10 @@ class Dataset:
             return []
         return [q for q in self._slices if q not in self._pool]
 
+    def queries_without_results(self) -> list[str]:
+        """Judged queries the run returned nothing for: trec_eval -c (and `evaluate`) score them 0."""
+        return [q for q in self._queries if q not in self._slices]
+
     def __len__(self) -> int:
         return len(self._queries)
 

@@ -10,7 +10,6 @@ different documents: it sends the work to an exact path that numbers the ids ins
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -36,6 +35,8 @@ def repeated_pair(query_codes: np.ndarray, docs: pa.Array, hashes: np.ndarray | 
     ordered = np.sort(keys)  # a plain integer sort: far cheaper than a hash table of every key
     if not (ordered[1:] == ordered[:-1]).any():
         return None
+    import pandas as pd  # here, not at the top: the command line parses while pandas loads
+
     exact = _exact_keys(query_codes, [docs])[0]  # equal hashes: are the strings equal too?
     repeat = pd.Series(exact).duplicated().to_numpy()
     if not repeat.any():
@@ -97,6 +98,8 @@ def last_match(table: np.ndarray, probe: np.ndarray) -> np.ndarray:
 
     The smaller side goes into the hash table and the other streams through it.
     """
+    import pandas as pd  # here, not at the top: the command line parses while pandas loads
+
     if len(table) == 0 or len(probe) == 0:
         return np.full(len(probe), -1)
     if len(probe) < len(table):
