@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -440,3 +441,59 @@ def test_compared_runs_need_their_qrels(real_runs):
     full, trunc, _ = real_runs
     result = cli(full, trunc)
     assert result.returncode == 2 and "give its qrels too (--qrels QRELS)" in result.stderr
+
+
+# ---- the command itself: cli.run leaves without the interpreter's teardown ---------------------------
+
+
+@pytest.fixture
+def many(tmp_path):
+    """A run of 2,000 judged queries: more output than a pipe holds (64 KiB), so a lost buffer or a
+    closed pipe would show."""
+    rng = np.random.default_rng(7)
+    run = tmp_path / "many.run"
+    qrels = tmp_path / "many.qrels"
+    run.write_text("".join(f"q{q} Q0 d{d} {r + 1} {20 - r} t\n"
+                           for q in range(2000) for r, d in enumerate(rng.permutation(20))))
+    qrels.write_text("".join(f"q{q} 0 d{d} {rng.integers(0, 4)}\n" for q in range(2000) for d in range(10)))
+    return run, qrels
+
+
+# Output block-buffered as in a user's shell (PYTHONUNBUFFERED would hide an unflushed buffer).
+_BUFFERED = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+
+
+def command(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ndcg_gui.cli", *map(str, args)], capture_output=True,
+                          text=True, env=_BUFFERED)
+
+
+def test_the_command_prints_and_writes_everything_before_it_leaves(tmp_path, many, files):
+    small = command(*files[:1], "--qrels", files[1])  # less than a buffer: printed only once flushed
+    assert small.returncode == 0 and small.stdout.splitlines()[-1].startswith("all ")
+    run, qrels = many
+    printed = command(run, "--qrels", qrels, "--format", "tsv")
+    assert (printed.returncode, printed.stderr) == (0, "")
+    lines = printed.stdout.splitlines()
+    assert len(lines) == 1 + 2000 + 1 and lines[-1].startswith("all\t")
+    out = tmp_path / "summary.csv"
+    written = command(run, "--qrels", qrels, "--summary-csv", out)
+    assert written.returncode == 0
+    table = pd.read_csv(out, dtype={"query": str})
+    assert len(table) == 2000
+    printed_ndcg = [float(line.split("\t")[5]) for line in lines[1:-1]]
+    assert table["ndcg"].tolist() == pytest.approx(printed_ndcg, abs=1e-9)
+    compared = command(run, run, "--qrels", qrels, "-q", "--format", "tsv", "--samples", "100")
+    assert compared.returncode == 0 and len(compared.stdout.splitlines()) == 1 + 2000
+    bad = command(tmp_path / "absent.run", "--qrels", qrels)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+
+
+def test_the_command_is_quiet_when_its_reader_stops_early(many):
+    run, qrels = many
+    process = subprocess.Popen([sys.executable, "-m", "ndcg_gui.cli", str(run), "--qrels", str(qrels)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_BUFFERED)
+    assert process.stdout.readline().startswith("query")
+    process.stdout.close()  # as `| head -1` does
+    assert process.wait(timeout=60) == 0
+    assert process.stderr.read() == ""
