@@ -8,11 +8,13 @@ With no output option it prints one line per query and a last line "all", like `
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
 import json
 import os
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ndcg_gui import cli_compare
 from ndcg_gui.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, needs_qrels_hint
@@ -103,13 +105,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def import_meanwhile(module: str) -> None:
-    """Import `module` in another thread. pandas takes ~0.12 s to import (past numpy and pyarrow)
-    and is first needed after the files are parsed: started once the reader's own modules are in,
-    its import overlaps the reading and parsing, which run without the GIL (measured in
-    `benchmarks/bench_load.py`, section 2). Not a daemon: the interpreter never exits mid-import."""
-    if module not in sys.modules:
-        threading.Thread(target=__import__, args=(module,), name=f"import {module}").start()
+@contextlib.contextmanager
+def importing_meanwhile(module: str) -> Iterator[None]:
+    """Import `module` in another thread while the block runs, and wait for it at the end (an
+    interpreter never shuts down mid-import). pandas takes ~0.12 s to import past numpy and
+    pyarrow and is first needed once the files are parsed: started after the reader's own modules
+    are in, its import overlaps the reading and parsing, which run without the GIL (measured in
+    `benchmarks/bench_load.py`, section 2)."""
+    if module in sys.modules:
+        yield
+        return
+    thread = threading.Thread(target=importlib.import_module, args=(module,), name=f"import {module}")
+    thread.start()
+    try:
+        yield
+    finally:
+        thread.join()
 
 
 def _say(message: str) -> None:
@@ -122,8 +133,8 @@ def export(options: argparse.Namespace) -> None:
     from ndcg_gui.core.reading import load
 
     config, ties = config_from_options(options.preset, options.gain, options.discount)
-    import_meanwhile("pandas")
-    dataset = load(options.file, options.qrels)
+    with importing_meanwhile("pandas"):
+        dataset = load(options.file, options.qrels)
     from ndcg_gui.core.writing.writers import write_metrics_csv, write_summary_csv  # (pandas)
 
     k = options.k if options.k is not None else DEFAULT_K  # the window's numbers
@@ -218,10 +229,8 @@ def run() -> None:
     file is written and closed by then; what is left is freeing the arrays and modules, ~60 ms of
     a 2,000,000-line run's ~0.9 s (measured with `benchmarks/bench_load.py`, section 2)."""
     code = main()
-    try:
+    with contextlib.suppress(BrokenPipeError):  # `| head` closed the pipe: not an error
         sys.stdout.flush()
-    except BrokenPipeError:  # `| head` closed the pipe: not an error
-        pass
     sys.stderr.flush()
     os._exit(code)
 
