@@ -9,10 +9,11 @@ import stat
 import pytest
 
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.writing import writers
-from ndcg_gui.core.writing.saving import JudgmentTarget, backup_copy, judgment_targets
+from ndcg_gui.core.writing.saving import JudgmentTarget, backup_copy, judgment_targets, rescored_queries
 
 
 @pytest.fixture
@@ -162,3 +163,23 @@ def test_no_pool_no_judgments_file(tmp_path):
     path = tmp_path / "l.csv"
     path.write_text("doc,grade\na,1\n")
     assert judgment_targets(load(path), path, judgments_edited=True) == []
+
+
+# ---- scores a save replaces -----------------------------------------------------------------------
+def test_a_reordered_list_with_scores_is_named_as_rescored_and_written_n_to_1(tmp_path):
+    run = tmp_path / "r.run"
+    run.write_text("1 Q0 a 1 2.5 t\n1 Q0 b 2 1.5 t\n2 Q0 x 1 9 t\n2 Q0 y 2 8 t\n3 Q0 p 1 1 t\n")
+    data = load(run, need_grades=False)
+    assert rescored_queries(data) == []
+    one, two, three = (data.ranked_list(q) for q in ("1", "2", "3"))
+    edited = data.with_lists({"1": one.reordered([1, 0]), "2": two.reordered([0, 1]),
+                              "3": three.with_doc(0, "q")})
+    assert rescored_queries(edited) == ["1"]  # 2 kept its order, 3 only renamed a document
+    writers.write_trec_run(edited, run)
+    assert run.read_text().splitlines()[:2] == ["1 Q0 b 1 2 t", "1 Q0 a 2 1 t"]  # what the question says
+
+
+def test_lists_without_scores_lose_nothing_when_reordered(tmp_path):
+    typed = RankedList.from_grades([3, 0, 1])
+    data = Dataset.from_ranked_list(typed)
+    assert rescored_queries(data.with_lists({typed.query: typed.reordered([2, 1, 0])})) == []

@@ -46,6 +46,8 @@ def dialog_log(monkeypatch):
         return "beside"
 
     monkeypatch.setattr(dialogs, "ask_judgments", judgments)
+    monkeypatch.setattr(dialogs, "ask_rescore",
+                        lambda _parent, queries, target: log.append(("Rescore", " ".join(queries))) or True)
     return log
 
 

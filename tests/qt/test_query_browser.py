@@ -179,13 +179,37 @@ def test_edited_judgments_go_to_a_new_file_or_the_save_is_cancelled(own_copy, mo
     assert doc.qrels_path == beside and load(run, beside).ranked_list("403").grades[0] == 3
 
 
-def test_save_of_a_reordered_run_leaves_its_qrels_alone(own_copy):
+def test_save_of_a_reordered_run_leaves_its_qrels_alone(own_copy, dialog_log):
     window, run, qrels = own_copy
     before = qrels.read_bytes()
     window.document.reverse()
     assert window.files.save()
     assert qrels.read_bytes() == before
     assert load(run, qrels).ranked_list("401").docs[0] == window.document.current_list().docs[0]
+
+
+def test_saving_lists_reordered_by_hand_asks_once_before_writing_new_scores(own_copy, monkeypatch):
+    window, run, _qrels = own_copy
+    original = run.read_bytes()
+    asked = []
+    answer = False
+    monkeypatch.setattr(dialogs, "ask_rescore", lambda _p, queries, target: asked.append(queries) or answer)
+    doc = window.document
+    doc.set_current_query("402")
+    doc.move_rows(3, 1, 0)
+    assert not window.files.save()  # cancelled: the file keeps its scores
+    assert run.read_bytes() == original and not doc.is_clean()
+    answer = True
+    assert window.files.save()
+    assert asked == [["402"], ["402"]]
+    doc.set_grade(0, 2)  # the same list again: not asked again
+    assert window.files.save()
+    doc.set_current_query("403")
+    doc.reverse()  # another list: asked for it
+    assert window.files.save()
+    assert asked[-1] == ["402", "403"] and len(asked) == 3
+    scores = [float(line.split()[4]) for line in run.read_text().splitlines() if line.startswith("402 ")]
+    assert scores == list(range(len(scores), 0, -1))
 
 
 def test_save_as_csv_writes_the_judgments_beside_it(own_copy, tmp_path):

@@ -64,6 +64,25 @@ def judgment_targets(
     return targets
 
 
+def rescored_queries(dataset: Dataset) -> list[str]:
+    """The edited queries whose scores a save replaces. A TREC run (and a CSV's score column) is
+    read back in score order, so a list reordered by hand is written with scores n, n-1, … 1
+    (`trec_writer.rescored_scores`): its own scores are lost from the saved file. Lists without
+    scores lose nothing and are not named."""
+    import numpy as np
+
+    from ndcg_gui.core.writing.trec_writer import out_of_trec_order
+
+    lost = []
+    for query in [q for q in dataset.queries() if q in dataset.edited]:
+        rl = dataset.ranked_list(query)
+        if rl.scores is None or np.isnan(rl.scores).all():
+            continue
+        if out_of_trec_order(np.zeros(len(rl), np.int64), rl.docs.astype(str), rl.scores).any():
+            lost.append(query)
+    return lost
+
+
 def _same(a: Path, b: Path) -> bool:
     try:
         return a.resolve() == Path(b).resolve()

@@ -53,6 +53,21 @@ def ask_judgments(parent: QWidget | None, loaded: Path, backup: bool, beside: Pa
     return "loaded" if clicked is over else "beside" if clicked is new else None
 
 
+def ask_rescore(parent: QWidget | None, queries: list[str], target: Path) -> bool:
+    """Lists reordered by hand are about to be saved with new scores (n, n-1, … 1): go on?"""
+    named = ", ".join(queries[:5]) + (", …" if len(queries) > 5 else "")
+    lists = f"query {named}" if len(queries) == 1 else f"queries {named}"
+    box = QMessageBox(QMessageBox.Question, "Save with new scores?",
+                      f"Lists with scores are read back in score order. To keep the order you gave {lists}, "
+                      f"{target.name} gets scores n, n-1, … 1 for {'it' if len(queries) == 1 else 'them'} "
+                      "instead of the scores they had.",
+                      QMessageBox.Cancel, parent)
+    save = box.addButton("Save with new scores", QMessageBox.AcceptRole)
+    box.setDefaultButton(save)
+    box.exec()
+    return box.clickedButton() is save
+
+
 def ask_restore(parent: QWidget | None, description: str) -> bool:
     """Edits of a session that ended without saving: restore them?"""
     answer = QMessageBox.question(

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
 
 from ndcg_gui.core.errors import InputError, NeedsQrels
 from ndcg_gui.core.summary import score
-from ndcg_gui.core.writing.saving import backup_copy, judgment_targets
+from ndcg_gui.core.writing.saving import backup_copy, judgment_targets, rescored_queries
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.loader import BackgroundLoader
@@ -51,6 +51,7 @@ class FileFlow(QObject):
         self._edited_while_loading = False
         self.problem: str | None = None  # the last open's failure, for the command line
         self._report = True
+        self._rescored_ok: set[str] = set()  # queries whose new scores were accepted (this document)
         loader.loaded.connect(self._loaded)
         loader.failed.connect(self._failed)
         loader.cancelled.connect(self._cancelled)
@@ -89,6 +90,7 @@ class FileFlow(QObject):
             return
         # Scored while loading under the definition of the time: used if that still holds.
         self.scores.offer(dataset, *definition, scored)
+        self._rescored_ok.clear()
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
             self.document.set_dataset(dataset, path, qrels, undoable=True)
@@ -193,6 +195,11 @@ class FileFlow(QObject):
 
         doc, path = self.document, Path(path)
         data = doc.lists_for_saving()
+        rescored = rescored_queries(data)
+        if set(rescored) - self._rescored_ok:  # asked once for each list
+            if not dialogs.ask_rescore(self._parent, rescored, path):
+                return False
+            self._rescored_ok.update(rescored)
         target = self._judgments_target(data, path)
         if target is False:
             return False  # the person cancelled
