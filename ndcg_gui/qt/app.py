@@ -153,7 +153,7 @@ def apply_options(window: MainWindow, options: argparse.Namespace) -> str | None
     file = getattr(options, "file", None)
     if file:
         window.files.open(file, getattr(options, "qrels", None), query=getattr(options, "query", None),
-                          ask=False, report=False)
+                          ask=False, report=False, undoable=False)
         problem = problem or window.files.problem
     return problem
 

@@ -54,6 +54,8 @@ def test_options_open_the_file_query_and_definition(qtbot, settings):
     assert window.document.current_query == queries_in_file[2]
     assert window.document.k == 5
     assert window.document.config.preset_name() == "trec_eval"
+    # The file replaced the example shown while it loaded: Ctrl+Z does not go back to it.
+    assert not window.document.undo_stack.canUndo() and window.document.is_clean()
 
 
 def test_without_a_file_the_window_opens_on_worked_example_e1(qtbot, settings):

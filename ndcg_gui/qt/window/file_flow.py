@@ -46,8 +46,8 @@ class FileFlow(QObject):
         super().__init__(parent_widget)
         self.document, self.scores, self.loader, self.recent = document, scores, loader, recent
         self._parent, self._status = parent_widget, status
-        # (run, qrels, --query, the definition the loader scores under) of the open under way
-        self._pending: tuple[Path, Path | None, str | None, tuple] | None = None
+        # (run, qrels, --query, the definition the loader scores under, undoable) of the open under way
+        self._pending: tuple[Path, Path | None, str | None, tuple, bool] | None = None
         self._edited_while_loading = False
         self.problem: str | None = None  # the last open's failure, for the command line
         self._report = True
@@ -59,17 +59,19 @@ class FileFlow(QObject):
 
     # ---- opening ---------------------------------------------------------------------------------
     def open(self, path: str | Path, qrels: str | Path | None = None, query: str | None = None,
-             ask: bool = True, report: bool = True) -> bool:
+             ask: bool = True, report: bool = True, undoable: bool = True) -> bool:
         """Open a file (with its qrels), then `query` in it. False when the person cancelled or the
         file could not be read at once; a big file answers True and opens when it is read.
         `report=False`: a failure to read at once is left in `problem` (the command line reports it)
-        instead of a dialog."""
+        instead of a dialog. `undoable=False`: not an undo step (the command line's file replaces
+        the example shown while it loads, which the person never chose)."""
         if ask and not self.maybe_discard("opening another file"):
             return False
         doc = self.document
         self.problem = None
         self._report = report
-        self._pending = (Path(path), Path(qrels) if qrels else None, query, (doc.k, doc.config, doc.ties))
+        self._pending = (Path(path), Path(qrels) if qrels else None, query, (doc.k, doc.config, doc.ties),
+                         undoable)
         self._edited_while_loading = False
         self.loader.start(path, qrels, then=functools.partial(score, k=doc.k, config=doc.config,
                                                                 ties=doc.ties))
@@ -84,7 +86,7 @@ class FileFlow(QObject):
         pending, self._pending = self._pending, None
         if pending is None:
             return
-        path, qrels, query, definition = pending
+        path, qrels, query, definition, undoable = pending
         # Unsaved changes were asked about before loading; edits made since are asked about now.
         if self._edited_while_loading and not self.maybe_discard(f"opening {path.name}"):
             return
@@ -93,7 +95,7 @@ class FileFlow(QObject):
         self._rescored_ok.clear()
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
-            self.document.set_dataset(dataset, path, qrels, undoable=True)
+            self.document.set_dataset(dataset, path, qrels, undoable=undoable)
         finally:
             QApplication.restoreOverrideCursor()
         self.recent.add(path, qrels)
