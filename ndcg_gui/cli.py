@@ -33,7 +33,8 @@ score 0 (trec_eval -c); queries without any judgment are left out. Both are said
   ndcg-inspect ranking.csv -k 5 --preset sklearn --format json
 
 Tables instead (no stdout):
-  --summary-csv OUT   the same rows as a CSV file (without "all")
+  --summary-csv OUT   the same rows as a CSV file (without "all"), then k and the definition
+                      on every row
   --metrics-csv OUT   the per-rank table (rank, doc, grade, judged, gain, discount, cg, dcg,
                       ideal_grade, idcg, ndcg) of --query (default: the first)
 
@@ -73,7 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--metrics-csv", metavar="OUT.csv",
                         help="write the per-rank metrics table of --query to OUT.csv")
     parser.add_argument("--summary-csv", metavar="OUT.csv",
-                        help="write one row per query (query, n_docs, n_judged, dcg, idcg, ndcg at k)")
+                        help="write one row per query (query, n_docs, n_judged, dcg, idcg, ndcg at k, k, "
+                        "definition)")
     cli_compare.add_options(parser)
     return parser
 

@@ -241,6 +241,8 @@ def test_csv_and_json_carry_the_same_figures_as_the_summary(tmp_path, files, for
     summary = tmp_path / "s.csv"
     assert cli(run, "--qrels", qrels, "-k", "3", "--summary-csv", summary).returncode == 0
     expected = pd.read_csv(summary, dtype={"query": str})
+    assert set(expected["k"]) == {3} and expected["definition"].nunique() == 1  # the file says what it is
+    expected = expected.drop(columns=["k", "definition"])  # (the command line printing it says that)
     result = cli(run, "--qrels", qrels, "-k", "3", "--format", form)
     assert result.returncode == 0 and "judged but without results, scored 0: 3" in result.stderr
     if form == "csv":

@@ -165,12 +165,24 @@ def test_summary_csv_lists_judged_queries_without_results(tmp_path):
     dataset = load(run, qrels)
     writers.write_summary_csv(dataset, tmp_path / "s.csv", k=10)
     table = pd.read_csv(tmp_path / "s.csv", dtype={"query": str})
-    assert list(table.columns) == ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
+    assert list(table.columns) == ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg", "k", "definition"]
     assert table["query"].tolist() == ["1", "3"]  # query 2 has no judgment at all: left out
+    assert table["k"].tolist() == [10, 10]
+    assert table["definition"].iloc[0].endswith(": " + MetricConfig().describe())  # the default
     one = table.iloc[0]
     assert (one.n_docs, one.n_judged, one.dcg) == (2, 1, 1.0)
     assert one.idcg == pytest.approx(2 + 1 / np.log2(3))
-    assert table.iloc[1].tolist()[1:] == [0, 0, 0.0, 1.0, 0.0]
+    assert table.iloc[1].tolist()[1:6] == [0, 0, 0.0, 1.0, 0.0]
+
+
+def test_summary_csv_states_k_and_a_custom_definition_with_its_tie_rule(tmp_path):
+    dataset = Dataset.from_ranked_list(RankedList.from_grades([2, 0, 1], query="q"))
+    config = MetricConfig(gain="exponential", discount="log2")
+    writers.write_summary_csv(dataset, tmp_path / "s.csv", k=None, config=config, ties="average")
+    table = pd.read_csv(tmp_path / "s.csv", dtype={"k": str}, keep_default_na=False)
+    assert table["k"].tolist() == [""]  # every rank
+    named = config.preset_name() or "custom"
+    assert table["definition"].iloc[0] == f"{named}: {config.describe()}; tied scores: average"
 
 
 def test_a_reordered_query_gets_new_scores_and_the_others_keep_theirs(tmp_path):

@@ -204,8 +204,19 @@ def write_summary_csv(
     config: MetricConfig | None = None,
     ties: TiesName = "trec",
 ) -> None:
-    """One row per query: query, n_docs, n_judged, dcg, idcg, ndcg at k (see `Dataset.summary`)."""
-    write_frame(dataset.summary(k, config, ties), path)
+    """One row per query: query, n_docs, n_judged, dcg, idcg, ndcg at k (see `Dataset.summary`),
+    then k (empty: every rank) and the definition on every row, so the file says what it measured."""
+    table = dataset.summary(k, config, ties)
+    table["k"] = "" if k is None else str(k)  # appended: readers of the first columns keep working
+    table["definition"] = definition_cell(config or MetricConfig(), ties)
+    write_frame(table, path)
+
+
+def definition_cell(config: MetricConfig, ties: TiesName = "trec") -> str:
+    """The definition as one cell of a CSV: the preset's name (or "custom"), what it computes, and
+    the tie rule when it is not trec_eval's."""
+    text = f"{config.preset_name() or 'custom'}: {config.describe()}"
+    return text if ties == "trec" else f"{text}; tied scores: {ties}"
 
 
 __all__ = [

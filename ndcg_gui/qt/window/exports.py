@@ -46,8 +46,10 @@ def default_name(document: Document, tail: str, query: bool = True, k: bool = Tr
 
 
 def definition_text(document: Document) -> str:
-    """The definition as one cell: the preset's name (or "custom") and what it computes."""
-    return f"{document.config.preset_name() or 'custom'}: {document.config.describe()}"
+    """The definition as one cell (`writers.definition_cell`)."""
+    from ndcg_gui.core.writing.writers import definition_cell
+
+    return definition_cell(document.config, document.ties)
 
 
 class Exports(QObject):
