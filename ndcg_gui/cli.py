@@ -36,7 +36,8 @@ Tables instead (no stdout):
   --summary-csv OUT   the same rows as a CSV file (without "all"), then k and the definition
                       on every row
   --metrics-csv OUT   the per-rank table (rank, doc, grade, judged, gain, discount, cg, dcg,
-                      ideal_grade, idcg, ndcg) of --query (default: the first)
+                      ideal_grade, idcg, ndcg, query, definition) of --query (default: the
+                      first)
 
 Comparing runs (two files or more, judged by the same --qrels): one row per run with its mean,
 the difference from the baseline (the first, or --baseline), wins/ties/losses, the paired t-test's
@@ -147,7 +148,7 @@ def export(options: argparse.Namespace) -> None:
         write_summary_csv(dataset, options.summary_csv, k, config, ties)
     if options.metrics_csv:
         query = pick_query(dataset, options.query)
-        write_metrics_csv(dataset.ranked_list(query), options.metrics_csv, config, options.k)
+        write_metrics_csv(dataset.ranked_list(query), options.metrics_csv, config, options.k, ties)
     if not tables:
         summary = dataset.summary(k, config, ties)
         if options.query is not None:

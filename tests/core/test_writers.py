@@ -143,13 +143,15 @@ def test_replacing_a_file_keeps_its_permissions(tmp_path):
 
 
 def test_metrics_csv_is_the_per_rank_table_with_doc_ids(tmp_path):
-    rl = RankedList(docs=["a", "b", "c", "d", "e"], grades=[3, 2, 3, np.nan, 1], has_pool=True,
+    rl = RankedList(docs=["a", "b", "c", "d", "e"], grades=[3, 2, 3, np.nan, 1], has_pool=True, query="q7",
                     unretrieved={"z": 3.0})
     config = MetricConfig(gain="exponential")
     writers.write_metrics_csv(rl, tmp_path / "m.csv", config, k=4)
     table = pd.read_csv(tmp_path / "m.csv")
     expected = rl.metrics(config).iloc[:4]
-    assert list(table.columns) == list(expected.columns)
+    assert list(table.columns) == [*expected.columns, "query", "definition"]
+    assert set(table["query"]) == {"q7"}
+    assert set(table["definition"]) == {f"{config.preset_name() or 'custom'}: {config.describe()}"}
     assert table["doc"].tolist() == ["a", "b", "c", "d"]
     assert table["judged"].tolist() == [True, True, True, False]
     assert np.isnan(table["grade"].iloc[3])  # unjudged: an empty cell

@@ -190,11 +190,16 @@ def write_frame(frame: pd.DataFrame, path: str | Path) -> None:
 
 
 def write_metrics_csv(
-    rl: RankedList, path: str | Path, config: MetricConfig | None = None, k: int | None = None
+    rl: RankedList, path: str | Path, config: MetricConfig | None = None, k: int | None = None,
+    ties: TiesName = "trec",
 ) -> None:
     """The per-rank metrics of one list: rank, doc, grade, judged, gain, discount, cg, dcg,
-    ideal_grade, idcg, ndcg."""
-    write_frame(metrics_csv_frame(rl, config, k), path)
+    ideal_grade, idcg, ndcg, then its query and the definition on every row (a file read later,
+    or several joined, still says what it measured)."""
+    table = metrics_csv_frame(rl, config, k)
+    table["query"] = rl.query  # appended: readers of the first columns keep working
+    table["definition"] = definition_cell(config or MetricConfig(), ties)
+    write_frame(table, path)
 
 
 def write_summary_csv(

@@ -45,13 +45,6 @@ def default_name(document: Document, tail: str, query: bool = True, k: bool = Tr
     return "-".join(parts) + tail
 
 
-def definition_text(document: Document) -> str:
-    """The definition as one cell (`writers.definition_cell`)."""
-    from ndcg_gui.core.writing.writers import definition_cell
-
-    return definition_cell(document.config, document.ties)
-
-
 class Exports(QObject):
     def __init__(self, document: Document, plot: CurvePlot, parent_widget: QWidget, status: Status) -> None:
         super().__init__(parent_widget)
@@ -83,13 +76,8 @@ class Exports(QObject):
 
         doc = self.document
 
-        def write() -> None:
-            table = writers.metrics_csv_frame(doc.current_list(), doc.config)
-            table["query"] = doc.current_query  # appended: readers of the old columns keep working
-            table["definition"] = definition_text(doc)
-            writers.write_frame(table, path)
-
-        return self._report("the metrics", path, write)
+        return self._report("the metrics", path, lambda: writers.write_metrics_csv(
+            doc.current_list(), path, doc.config, ties=doc.ties))
 
     def export_metrics_dialog(self) -> None:
         if path := self._ask("Export the metrics table", default_name(self.document, "-metrics.csv", k=False),
