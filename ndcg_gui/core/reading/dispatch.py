@@ -101,6 +101,7 @@ def load(
     check_cancel(cancel, Path(path))
     if kind == "trec_run" and pool is None and need_grades:  # checked last: the file's faults first
         raise NeedsQrels.of(path)
+    extra_columns = tuple(run.extras)
     frame = joined.frame()
     file_format = text and text.format(run.record, joined.run_codes, joined.labels)
     qrels_format = file_format if own_pool else None
@@ -119,7 +120,7 @@ def load(
         qrels_path=Path(qrels) if qrels is not None else None,
         kind=kind,  # type: ignore[arg-type]
         tag=tag,
-        extra_columns=tuple(run.extras),
+        extra_columns=extra_columns,
         file_format=file_format,
         qrels_format=qrels_format,
     )
@@ -173,7 +174,11 @@ class _Joined:
 
     @classmethod
     def of(cls, run: Rows, pool: Rows | None, kind: str, what: str) -> _Joined:
+        from ndcg_gui.core.reading.join import pair_keys
+
         run = _with_ids(run)
+        if pool is not None:
+            run.grade = None  # (a table's own grades: the qrels' are used, this need not be ranked)
         groups = Groups.of(run.query)
         labels = [str(q) for q in groups.labels]
         codes = groups.codes
@@ -191,42 +196,68 @@ class _Joined:
             run.reorder(order, same_queries=groups.starts is not None)
             if groups.starts is None:
                 codes = codes[order]
-        del order
+        del order, groups
         skip = shared_prefix(run.doc, *([pool.doc] if pool is not None else []))
-        hashes = hash_strings(run.doc, skip)  # hashed once: for the repeats and for the join
-        _refuse_repeats(run, codes, what, hashes)
-        grade = run.grade if run.grade is not None else np.full(len(run), np.nan)
-        if pool is not None:
+        # (query, doc) keys made once, for the repeats and for the join (the hashes let go).
+        keys = pair_keys(codes, hash_strings(run.doc, skip))
+        _refuse_repeats(run, codes, what, keys)
+        if pool is None:
+            grade = run.grade if run.grade is not None else np.full(len(run), np.nan)
+        else:
             pool_groups = Groups.of(pool.query)
             index = {q: i for i, q in enumerate(labels)}
             table = np.array([index.setdefault(str(q), len(index)) for q in pool_groups.labels], np.int64)
             pool_codes = table[pool_groups.codes] if len(pool_groups.codes) else pool_groups.codes
-            pool_hashes = hash_strings(pool.doc, skip)
-            _refuse_repeats(pool, pool_codes, "qrels", pool_hashes)
-            grade = lookup(codes, run.doc, pool_codes, pool.doc, pool.grade, hashes, pool_hashes)
+            del pool_groups
+            pool_keys = pair_keys(pool_codes, hash_strings(pool.doc, skip))
+            _refuse_repeats(pool, pool_codes, "qrels", pool_keys)
+            grade = lookup(codes, run.doc, pool_codes, pool.doc, pool.grade, keys, pool_keys)
         return cls(run, codes, labels, grade)
 
     def frame(self):
-        """The run as `Dataset.run` holds it: query, doc, grade, score, origin, other columns."""
+        """The run as `Dataset.run` holds it: query, doc, grade, score, origin, other columns. The
+        rows' text moves into it (`self.rows` keeps its numbers, and no longer its text)."""
         import pandas as pd
 
         run = self.rows
-        columns = {"query": text_column(run.query), "doc": text_column(run.doc), "grade": self.grade}
+        texts = {"query": run.query, "doc": run.doc, **run.extras}
+        run.query = run.doc = None
+        run.extras = {}
+        columns = {"query": _text_column(texts, "query"), "doc": _text_column(texts, "doc"),
+                   "grade": self.grade}
         if run.score is not None:
             columns["score"] = run.score
         columns[ORIGIN] = run.record.astype(np.int64, copy=False)
-        for name, values in run.extras.items():
-            columns[name] = text_column(values)
+        for name in list(texts):
+            columns[name] = _text_column(texts, name)
         return pd.DataFrame(columns, copy=False)
 
 
-def _refuse_repeats(rows: Rows, codes: np.ndarray, what: str, hashes: np.ndarray) -> None:
-    """An `InputError` naming the first line (in file order) that repeats a (query, doc) pair."""
-    if repeated_pair(codes, rows.doc, hashes) is None:
+def _text_column(texts: dict[str, pa.Array | pa.ChunkedArray], name: str):
+    """`texts[name]` (taken out: `texts` is its only holder) as a pandas text column. pandas holds
+    Arrow text as large_string: converted a chunk at a time, each parsed chunk let go once
+    converted, so the column is never held twice."""
+    from ndcg_gui.core.reading.rows import chunks_of
+
+    values = texts.pop(name)
+    if not pa.types.is_string(values.type):  # (binary: ids that are not UTF-8; large_string)
+        return text_column(values)
+    chunks = chunks_of(values)
+    del values  # (the list is then the chunks' only holder)
+    for i, chunk in enumerate(chunks):
+        chunks[i] = chunk.cast(pa.large_string())
+        del chunk
+    return text_column(pa.chunked_array(chunks, pa.large_string()))
+
+
+def _refuse_repeats(rows: Rows, codes: np.ndarray, what: str, keys: np.ndarray) -> None:
+    """An `InputError` naming the first line (in file order) that repeats a (query, doc) pair.
+    `keys`: the rows' `pair_keys`."""
+    if repeated_pair(codes, rows.doc, keys) is None:
         return
     in_file = np.argsort(rows.record, kind="stable")  # rows may be ranked already: back to file order
     rows, codes = rows.take(in_file), codes[in_file]
-    row, first = repeated_pair(codes, rows.doc, hashes[in_file])
+    row, first = repeated_pair(codes, rows.doc, keys[in_file])
     doc, query = rows.doc[row].as_py(), rows.query[row].as_py()
     for_query = f" for query {shown(query)}" if query != "" else ""
     raise rows.error(
@@ -269,7 +300,7 @@ class _TextFacts:
     def format(self, records: np.ndarray, codes: np.ndarray, queries: list[str]) -> FileFormat:
         """The record of how the file is written, with the query of each of its records."""
         common = {**self.common, "queries": tuple(queries),
-                  "record_query": record_query_codes(records.astype(np.int64), codes, len(queries))}
+                  "record_query": record_query_codes(records, codes, len(queries))}
         if self.layout is None:  # TREC
             fields = trec_text.RUN_SHAPE if self.kind == "trec_run" else trec_text.QRELS_SHAPE
             return FileFormat(self.kind, delimiter=self.separator, columns=tuple(fields.split()),  # type: ignore[arg-type]

@@ -127,14 +127,16 @@ def changes(ids: pa.Array) -> np.ndarray:
 # --- hashing ------------------------------------------------------------------------------------
 
 
-def mix(z: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser: every input bit affects every output bit. (In place on a copy: one
-    temporary at a time, which matters for arrays of millions.)"""
-    z = np.array(z, dtype=_U64, copy=True)
+def mix(z: np.ndarray, in_place: bool = False) -> np.ndarray:
+    """splitmix64's finaliser: every input bit affects every output bit. On a copy of `z`, or on
+    `z` itself (`in_place`: a uint64 array the caller owns); one temporary for the shifts, reused,
+    which matters for arrays of millions."""
+    z = z if in_place else np.array(z, dtype=_U64, copy=True)
+    shifted = np.empty_like(z)
     for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):
-        z ^= z >> _U64(shift)
+        z ^= np.right_shift(z, _U64(shift), out=shifted)
         z *= _U64(factor)
-    z ^= z >> _U64(31)
+    z ^= np.right_shift(z, _U64(31), out=shifted)
     return z
 
 
@@ -204,7 +206,7 @@ def _hash_array(ids: pa.Array, skip: int = 0) -> np.ndarray:
         # A cheap step per word (multiply, fold); the full mix once at the end.
         step = (h[rows] ^ (word & _KEEP[left])) * _U64(0x9FB21C651E98DF25)
         h[rows] = step ^ (step >> _U64(29))
-    return mix(h)
+    return mix(h, in_place=True)
 
 
 def _buffers(ids: pa.Array) -> tuple[np.ndarray, np.ndarray]:

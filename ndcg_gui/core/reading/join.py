@@ -21,21 +21,27 @@ _U64 = np.uint64
 
 def pair_keys(query_codes: np.ndarray, doc_hashes: np.ndarray) -> np.ndarray:
     """One 64-bit key per (query code, doc hash) pair."""
-    keys = mix(query_codes.astype(_U64) + _U64(0x632BE59BD9B4E019))
+    keys = query_codes.astype(_U64)  # (a new array, mixed in place: no other copy of n keys)
+    keys += _U64(0x632BE59BD9B4E019)
+    mix(keys, in_place=True)
     keys ^= doc_hashes
-    return mix(keys)
+    return mix(keys, in_place=True)
 
 
-def repeated_pair(query_codes: np.ndarray, docs: pa.Array, hashes: np.ndarray | None = None
+def repeated_pair(query_codes: np.ndarray, docs: pa.Array, keys: np.ndarray | None = None
                   ) -> tuple[int, int] | None:
     """The first row whose (query, doc) pair an earlier row already has, and that earlier row;
-    None when every pair is distinct. `hashes`: the docs' `hash_strings`, when known."""
+    None when every pair is distinct. `keys`: the rows' `pair_keys`, when known (not changed)."""
     if len(docs) < 2:
         return None
-    keys = pair_keys(query_codes, hash_strings(docs) if hashes is None else hashes)
-    ordered = np.sort(keys)  # a plain integer sort: far cheaper than a hash table of every key
+    if keys is None:
+        ordered = pair_keys(query_codes, hash_strings(docs))
+        ordered.sort()  # a plain integer sort: far cheaper than a hash table of every key
+    else:
+        ordered = np.sort(keys)
     if not (ordered[1:] == ordered[:-1]).any():
         return None
+    del ordered
     exact = _exact_keys(query_codes, [docs])[0]  # equal hashes: are the strings equal too?
     repeat = pd.Series(exact).duplicated().to_numpy()
     if not repeat.any():
@@ -45,24 +51,31 @@ def repeated_pair(query_codes: np.ndarray, docs: pa.Array, hashes: np.ndarray | 
 
 
 def lookup(run_query: np.ndarray, run_docs: pa.Array, pool_query: np.ndarray, pool_docs: pa.Array,
-           pool_values: np.ndarray, run_hashes: np.ndarray | None = None,
-           pool_hashes: np.ndarray | None = None) -> np.ndarray:
+           pool_values: np.ndarray, run_keys: np.ndarray | None = None,
+           pool_keys: np.ndarray | None = None) -> np.ndarray:
     """The value (a grade) of each run row's (query code, doc) pair in the pool, NaN where the
     pool does not have it. Query codes are in one code space for both sides. With repeated
-    pairs in the pool, the last one wins. `run_hashes`, `pool_hashes`: the docs' hashes, when known."""
-    out = np.full(len(run_docs), np.nan)
+    pairs in the pool, the last one wins. `run_keys`, `pool_keys`: the rows' `pair_keys`, when
+    known."""
     if len(run_docs) == 0 or len(pool_docs) == 0:
-        return out
-    run_keys = pair_keys(run_query, hash_strings(run_docs) if run_hashes is None else run_hashes)
-    pool_keys = pair_keys(pool_query, hash_strings(pool_docs) if pool_hashes is None else pool_hashes)
+        return np.full(len(run_docs), np.nan)
+    if run_keys is None:
+        run_keys = pair_keys(run_query, hash_strings(run_docs))
+    if pool_keys is None:
+        pool_keys = pair_keys(pool_query, hash_strings(pool_docs))
     match = last_match(pool_keys.view(np.int64), run_keys.view(np.int64))
+    del run_keys, pool_keys
     hit = np.flatnonzero(match >= 0)
     if len(hit) and not _same_pairs(run_query, run_docs, hit, pool_query, pool_docs, match[hit]):
         run_keys, pool_keys = _exact_keys(np.concatenate([run_query, pool_query]), [run_docs, pool_docs],
                                           split=len(run_docs))
         match = last_match(pool_keys, run_keys)
+        del run_keys, pool_keys
         hit = np.flatnonzero(match >= 0)
-    out[hit] = pool_values[match[hit]]
+    found = pool_values[match[hit]]
+    del match
+    out = np.full(len(run_docs), np.nan)  # (made last: the keys and matches are let go by then)
+    out[hit] = found
     return out
 
 
