@@ -104,15 +104,18 @@ def load(
     extra_columns = tuple(run.extras)
     frame = joined.frame()
     file_format = text and text.format(run.record, joined.run_codes, joined.labels)
+    del joined, run  # (their query codes: `Dataset` numbers the queries again)
     qrels_format = file_format if own_pool else None
     pool_frame = None
     if own_pool:
         pool_frame = frame[["query", "doc", "grade", ORIGIN]]
     elif pool is not None:
-        pool_frame = _pool_frame(pool)
         groups = Groups.of(pool.query)
         labels = [str(q) for q in groups.labels]
         qrels_format = pool_text and pool_text.format(pool.record, groups.codes, labels)
+        del groups
+        pool_frame = _pool_frame(pool)
+    del pool
     dataset = Dataset(
         frame,
         pool_frame,
@@ -181,7 +184,8 @@ class _Joined:
             run.grade = None  # (a table's own grades: the qrels' are used, this need not be ranked)
         groups = Groups.of(run.query)
         labels = [str(q) for q in groups.labels]
-        codes = groups.codes
+        # Query codes as int32 (the loader's many arrays of one value a row: half the memory).
+        codes = groups.codes.astype(np.int32) if len(labels) < 2**31 else groups.codes
         if run.rank is not None:
             key, docs = -run.rank, None
         elif run.score is not None and kind != "qrels":
@@ -199,19 +203,21 @@ class _Joined:
         del order, groups
         skip = shared_prefix(run.doc, *([pool.doc] if pool is not None else []))
         # (query, doc) keys made once, for the repeats and for the join (the hashes let go).
-        keys = pair_keys(codes, hash_strings(run.doc, skip))
-        _refuse_repeats(run, codes, what, keys)
+        keys = pair_keys(codes, hash_strings(run.doc, skip), in_place=True)
+        _refuse_repeats(run, codes, what, keys, ranked_rows=True)
         if pool is None:
             grade = run.grade if run.grade is not None else np.full(len(run), np.nan)
         else:
             pool_groups = Groups.of(pool.query)
             index = {q: i for i, q in enumerate(labels)}
-            table = np.array([index.setdefault(str(q), len(index)) for q in pool_groups.labels], np.int64)
+            table = np.array([index.setdefault(str(q), len(index)) for q in pool_groups.labels], np.int32)
             pool_codes = table[pool_groups.codes] if len(pool_groups.codes) else pool_groups.codes
             del pool_groups
-            pool_keys = pair_keys(pool_codes, hash_strings(pool.doc, skip))
+            pool_keys = pair_keys(pool_codes, hash_strings(pool.doc, skip), in_place=True)
             _refuse_repeats(pool, pool_codes, "qrels", pool_keys)
-            grade = lookup(codes, run.doc, pool_codes, pool.doc, pool.grade, keys, pool_keys)
+            handed = [keys, pool_keys]  # (the list is then their only holder: `lookup` lets them go)
+            del keys, pool_keys
+            grade = lookup(codes, run.doc, pool_codes, pool.doc, pool.grade, handed)
         return cls(run, codes, labels, grade)
 
     def frame(self):
@@ -250,9 +256,12 @@ def _text_column(texts: dict[str, pa.Array | pa.ChunkedArray], name: str):
     return text_column(pa.chunked_array(chunks, pa.large_string()))
 
 
-def _refuse_repeats(rows: Rows, codes: np.ndarray, what: str, keys: np.ndarray) -> None:
+def _refuse_repeats(rows: Rows, codes: np.ndarray, what: str, keys: np.ndarray, ranked_rows: bool = False
+                    ) -> None:
     """An `InputError` naming the first line (in file order) that repeats a (query, doc) pair.
-    `keys`: the rows' `pair_keys`."""
+    `keys`: the rows' `pair_keys`; `ranked_rows`: the rows are in `ranked` order (codes ascending)."""
+    if ranked_rows and not _equal_keys_within_queries(codes, keys):
+        return
     if repeated_pair(codes, rows.doc, keys) is None:
         return
     in_file = np.argsort(rows.record, kind="stable")  # rows may be ranked already: back to file order
@@ -267,11 +276,32 @@ def _refuse_repeats(rows: Rows, codes: np.ndarray, what: str, keys: np.ndarray) 
     )
 
 
+def _equal_keys_within_queries(codes: np.ndarray, keys: np.ndarray, block: int = 1 << 18) -> bool:
+    """Whether two rows of one query have equal keys, `codes` ascending: a pair can only repeat
+    within its query, so the keys are sorted some whole queries at a time (not a sorted copy of
+    all of them)."""
+    start, n = 0, len(keys)
+    while start < n:
+        end = n
+        if start + block < n:  # cut where a query starts (after a query bigger than a block)
+            end = int(np.searchsorted(codes, codes[start + block], side="left"))
+            if end <= start:
+                end = int(np.searchsorted(codes, codes[start + block], side="right"))
+        part = np.sort(keys[start:end])
+        if (part[1:] == part[:-1]).any():
+            return True
+        start = end
+    return False
+
+
 def _pool_frame(pool: Rows):
+    """The judgments as `Dataset.qrels` holds them; their text moves into it, as in `_Joined.frame`."""
     import pandas as pd
 
-    return pd.DataFrame({"query": text_column(pool.query), "doc": text_column(pool.doc),
-                         "grade": pool.grade, ORIGIN: pool.record.astype(np.int64)}, copy=False)
+    texts = {"query": pool.query, "doc": pool.doc}
+    pool.query = pool.doc = None
+    return pd.DataFrame({"query": _text_column(texts, "query"), "doc": _text_column(texts, "doc"),
+                         "grade": pool.grade, ORIGIN: pool.record.astype(np.int64, copy=False)}, copy=False)
 
 
 class _TextFacts:

@@ -67,6 +67,27 @@ def whole(arr: pa.Array | pa.ChunkedArray) -> pa.Array:
     return arr
 
 
+def take(values: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
+    """`values.take(rows)`, taken chunk by chunk: Arrow's take on a chunked column first joins
+    all its chunks into one array (a copy of the whole column, for a few rows)."""
+    if isinstance(values, pa.Array) or values.num_chunks <= 1 or not len(rows):
+        return whole(values).take(pa.array(rows))
+    chunks = values.chunks
+    starts = np.cumsum([0] + [len(c) for c in chunks])
+    chunk = np.searchsorted(starts, rows, side="right") - 1
+    in_order = bool((chunk[1:] >= chunk[:-1]).all())
+    by_chunk = np.arange(len(rows)) if in_order else np.argsort(chunk, kind="stable")
+    bounds = np.searchsorted(chunk[by_chunk], np.arange(len(chunks) + 1))
+    parts = [chunks[c].take(pa.array(rows[by_chunk[a:b]] - starts[c]))
+             for c, (a, b) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)) if b > a]
+    taken = pa.concat_arrays(parts)
+    if in_order:
+        return taken
+    back = np.empty(len(rows), np.int64)
+    back[by_chunk] = np.arange(len(rows))
+    return taken.take(pa.array(back))
+
+
 def is_text(kind: pa.DataType) -> bool:
     return (pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_binary(kind)
             or pa.types.is_large_binary(kind))
@@ -101,7 +122,7 @@ class Groups:
         # and a shuffled one is recognised from its first rows.
         if n > 1 and 2 * changes(ids.slice(0, 4096)).sum() < min(n, 4096):
             starts = np.flatnonzero(np.concatenate([[True], changes(ids)]))
-            firsts = ids.take(pa.array(starts))
+            firsts = take(ids, starts)
             if len(pc.unique(firsts)) == len(starts):
                 sizes = np.diff(starts, append=n)
                 codes = np.repeat(np.arange(len(starts)), sizes)
@@ -129,14 +150,17 @@ def changes(ids: pa.Array) -> np.ndarray:
 
 def mix(z: np.ndarray, in_place: bool = False) -> np.ndarray:
     """splitmix64's finaliser: every input bit affects every output bit. On a copy of `z`, or on
-    `z` itself (`in_place`: a uint64 array the caller owns); one temporary for the shifts, reused,
-    which matters for arrays of millions."""
+    `z` itself (`in_place`: a uint64 array the caller owns). A slice at a time: the temporaries
+    stay small, which matters for arrays of millions."""
     z = z if in_place else np.array(z, dtype=_U64, copy=True)
-    shifted = np.empty_like(z)
-    for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):
-        z ^= np.right_shift(z, _U64(shift), out=shifted)
-        z *= _U64(factor)
-    z ^= np.right_shift(z, _U64(31), out=shifted)
+    shifted = np.empty(min(len(z), _SLICE), _U64)
+    for start in range(0, len(z), _SLICE):
+        part = z[start:start + _SLICE]
+        temp = shifted[:len(part)]
+        for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):
+            part ^= np.right_shift(part, _U64(shift), out=temp)
+            part *= _U64(factor)
+        part ^= np.right_shift(part, _U64(31), out=temp)
     return z
 
 

@@ -13,6 +13,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ndcg_gui.core.reading.ids import take
+
 _TIES = 1 << 18
 
 
@@ -76,7 +78,7 @@ def ranked(rows: np.ndarray | None, codes: np.ndarray, key: np.ndarray | None, d
     for lo, hi in zip(cuts.tolist(), [*cuts[1:].tolist(), len(at)], strict=True):
         where = at[lo:hi]
         # Arrow compares ids byte by byte (unsigned), as trec_eval's strcmp does.
-        pairs = pa.table({"run": run_id[lo:hi], "doc": docs.take(pa.array(rows[where]))})
+        pairs = pa.table({"run": run_id[lo:hi], "doc": take(docs, rows[where])})
         order = pc.sort_indices(pairs, [("run", "ascending"), ("doc", "descending")]).to_numpy()
         rows[where] = rows[where][order]
     return rows

@@ -20,7 +20,7 @@ import pyarrow.csv as pa_csv
 from ndcg_gui.core.errors import shown
 from ndcg_gui.core.reading.ids import whole
 from ndcg_gui.core.reading.number_text import is_finite_number
-from ndcg_gui.core.reading.rows import Rows
+from ndcg_gui.core.reading.rows import Rows, record_numbers
 from ndcg_gui.core.reading.source import Cancel, Source, check_cancel
 
 RUN_SHAPE = "qid Q0 docno rank score tag"
@@ -75,7 +75,7 @@ def read_qrels(source: Source, cancel: Cancel = None) -> Rows:
 
 def _rows(source: Source, columns: dict, **numbers) -> Rows:
     n = len(columns["doc"])
-    return Rows(columns["query"], columns["doc"], np.arange(n), source.path,
+    return Rows(columns["query"], columns["doc"], record_numbers(0, n), source.path,
                 lambda record: source.record(record, None, comments=True)[0], **numbers)
 
 
