@@ -398,12 +398,16 @@ def _numbers(
     cell had a decimal comma."""
     comma = False
     if pa.types.is_floating(cells.type):  # pyarrow read every cell as a number (empty: null)
-        empty = cells.is_null().to_numpy(zero_copy_only=False)  # (a "nan" cell is NaN, not null)
-        nums = np.empty(len(cells))
+        nums, empty = np.empty(len(cells)), np.empty(len(cells), bool)
+        chunks = chunks_of(cells)
+        del cells  # (the list is then the chunks' only holder: each is let go once copied)
         at = 0
-        for chunk in chunks_of(cells):  # (a null becomes NaN; no joined copy of the column)
-            nums[at:at + len(chunk)] = chunk.to_numpy(zero_copy_only=False)
+        for i, chunk in enumerate(chunks):
+            chunks[i] = None
+            empty[at:at + len(chunk)] = chunk.is_null().to_numpy(zero_copy_only=False)  # ("nan" is no null)
+            nums[at:at + len(chunk)] = chunk.to_numpy(zero_copy_only=False)  # (a null becomes NaN)
             at += len(chunk)
+            del chunk
         bad = _bad(nums, empty, empty_ok)
     else:  # some cell is not a plain number: look at the text (decimal commas, messages)
         cells = whole(cells)

@@ -186,6 +186,8 @@ class _Joined:
         labels = [str(q) for q in groups.labels]
         # Query codes as int32 (the loader's many arrays of one value a row: half the memory).
         codes = groups.codes.astype(np.int32) if len(labels) < 2**31 else groups.codes
+        grouped = groups.starts is not None
+        del groups
         if run.rank is not None:
             key, docs = -run.rank, None
         elif run.score is not None and kind != "qrels":
@@ -197,10 +199,10 @@ class _Joined:
         del key, docs
         if (order[1:] < order[:-1]).any():
             # In place: the file order's arrays are let go. A grouped file keeps its query column.
-            run.reorder(order, same_queries=groups.starts is not None)
-            if groups.starts is None:
+            run.reorder(order, same_queries=grouped)
+            if not grouped:
                 codes = codes[order]
-        del order, groups
+        del order
         skip = shared_prefix(run.doc, *([pool.doc] if pool is not None else []))
         # (query, doc) keys made once, for the repeats and for the join (the hashes let go).
         keys = pair_keys(codes, hash_strings(run.doc, skip), in_place=True)

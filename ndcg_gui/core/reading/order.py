@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 
 from ndcg_gui.core.reading.ids import take
 
-_TIES = 1 << 18
+_TIES = 1 << 16
 
 
 def score_key(score: np.ndarray, ties: str = "trec") -> np.ndarray:
@@ -64,17 +64,18 @@ def ranked(rows: np.ndarray | None, codes: np.ndarray, key: np.ndarray | None, d
     tied[1:] |= tied_next
     at = np.flatnonzero(tied)
     del tied
+    if len(rows) < 2**31:
+        at = at.astype(np.int32)  # (positions: half the memory)
     first = np.ones(len(at), bool)  # where a run of ties starts, among the tied rows
     first[1:] = ~tied_next[at[1:] - 1]
     del tied_next
-    run_id = np.cumsum(first)
-    starts = np.flatnonzero(first)
+    run_id = np.cumsum(first, dtype=np.int32 if len(first) < 2**31 else np.int64)  # never falls
     del first
     if not own:
         rows = rows.copy()
-    # Some runs at a time (whole runs, about _TIES rows): the doc ids taken to sort them are a
-    # few MB, not a copy of every tied id.
-    cuts = np.unique(starts[np.searchsorted(starts, np.arange(0, len(at), _TIES), side="right") - 1])
+    # Some runs at a time (whole runs, about _TIES rows; a block starts where the run of its
+    # first row starts): the doc ids taken to sort them are a few MB, not a copy of every tied id.
+    cuts = np.unique(np.searchsorted(run_id, run_id[::_TIES], side="left"))
     for lo, hi in zip(cuts.tolist(), [*cuts[1:].tolist(), len(at)], strict=True):
         where = at[lo:hi]
         # Arrow compares ids byte by byte (unsigned), as trec_eval's strcmp does.

@@ -11,7 +11,7 @@ import pyarrow as pa
 
 from ndcg_gui.core.errors import InputError
 
-_PIECE = 1 << 18
+_PIECE = 1 << 16
 
 
 def record_numbers(start: int, stop: int) -> np.ndarray:
@@ -26,8 +26,8 @@ def chunks_of(values: pa.Array | pa.ChunkedArray) -> list[pa.Array]:
 
 
 def _taken(chunks: list[pa.Array], order: np.ndarray, still_needed: np.ndarray) -> pa.ChunkedArray:
-    """The rows of the column `chunks` (its only reference: emptied) in `order`, made a quarter
-    million rows at a time while the parsed chunks that no later row needs are let go: a ranked
+    """The rows of the column `chunks` (its only reference: emptied) in `order`, made `_PIECE`
+    rows at a time while the parsed chunks that no later row needs are let go: a ranked
     file's order stays near the file's (ties swap neighbours), so the old and the new text are not
     both whole in memory at once. `still_needed[j]`: the lowest row taken from piece j on."""
     kind = chunks[0].type
