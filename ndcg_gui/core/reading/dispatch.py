@@ -184,8 +184,7 @@ class _Joined:
             run.grade = None  # (a table's own grades: the qrels' are used, this need not be ranked)
         groups = Groups.of(run.query)
         labels = [str(q) for q in groups.labels]
-        # Query codes as int32 (the loader's many arrays of one value a row: half the memory).
-        codes = groups.codes.astype(np.int32) if len(labels) < 2**31 else groups.codes
+        codes = groups.codes
         grouped = groups.starts is not None
         del groups
         if run.rank is not None:
