@@ -132,7 +132,7 @@ class Groups:
             nothing = np.zeros(0, np.int64)
             return cls(nothing, np.zeros(0, object), nothing, nothing)
         encoded = pc.dictionary_encode(whole(ids))  # codes in order of first appearance
-        codes = encoded.indices.to_numpy().astype(_code_type(len(encoded.dictionary)), copy=False)
+        codes = encoded.indices.to_numpy().astype(_code_type(len(encoded.dictionary)))  # (a writable copy)
         names = labels(encoded.dictionary)
         sizes = np.bincount(codes, minlength=len(names))
         grouped = n < 2 or bool((codes[1:] >= codes[:-1]).all())
