@@ -21,7 +21,9 @@ __all__ = ["load", "sniff"]
 def _return_freed_memory() -> None:
     """Arrow's memory pool set to give freed memory back at once: a load makes and drops hundreds
     of MB of Arrow arrays, and the default pools (mimalloc) keep them, which more than doubled a
-    load's peak (bench_load.py). jemalloc with no decay delay costs no measurable time."""
+    load's peak (bench_load.py). jemalloc with no decay delay costs no measurable time. (The decay
+    set here reaches only arenas made later: `ndcg_gui/__init__.py` sets it for all of them, through
+    `JE_ARROW_MALLOC_CONF`, before pyarrow is imported.)"""
     try:
         pa.jemalloc_set_decay_ms(0)
         pa.set_memory_pool(pa.jemalloc_memory_pool())

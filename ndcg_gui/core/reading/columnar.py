@@ -18,7 +18,7 @@ from ndcg_gui.core.errors import InputError, shown
 from ndcg_gui.core.reading.csv_text import ALIASES, header_roles, unique_names
 from ndcg_gui.core.reading.ids import is_text, whole
 from ndcg_gui.core.reading.number_text import to_floats
-from ndcg_gui.core.reading.rows import Rows
+from ndcg_gui.core.reading.rows import Rows, record_numbers
 from ndcg_gui.core.reading.source import LINE_BREAK, Source, is_blank
 
 _NAMES = {"parquet": "Parquet", "feather": "Arrow/Feather", "jsonl": "JSON Lines"}
@@ -46,7 +46,7 @@ def read_table(source: Source, kind: str, need_grade: bool) -> Rows:
     extra = [i for i in range(len(names)) if i not in roles.values()]
     extras = {name: _cells(whole(table.column(i)))
               for name, i in zip(unique_names([names[i] for i in extra], extra), extra, strict=True)}
-    return Rows(ids.get("query"), ids.get("doc"), np.arange(table.num_rows), source.path, line_of,
+    return Rows(ids.get("query"), ids.get("doc"), record_numbers(0, table.num_rows), source.path, line_of,
                 numbers.get("grade"), numbers.get("score"), numbers.get("rank"), extras)
 
 

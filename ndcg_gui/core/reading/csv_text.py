@@ -20,7 +20,7 @@ import pyarrow.csv as pa_csv
 from ndcg_gui.core.errors import shown
 from ndcg_gui.core.reading.ids import whole
 from ndcg_gui.core.reading.number_text import is_number_text, to_floats
-from ndcg_gui.core.reading.rows import Rows
+from ndcg_gui.core.reading.rows import Rows, chunks_of, record_numbers
 from ndcg_gui.core.reading.source import (
     LINE_BREAK,
     Cancel,
@@ -137,15 +137,19 @@ def read_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple
         if keep is not None:
             table = table.take(pa.array(keep))
             n = table.num_rows
-    records = np.arange(first_record, first_record + n)
+    records = record_numbers(first_record, first_record + n)
+    # The parsed columns, each let go once converted (the table would hold them all to the end);
+    # chunks are kept as they are (joining them would copy every id).
+    cells = dict(enumerate(table.columns))
+    del table
 
-    ids = {r: _ids(source, whole(table.column(roles[r])), delim, roles[r], records)
+    ids = {r: _ids(source, cells.pop(roles[r]), delim, roles[r], records)
            for r in ("query", "doc") if r in roles}
     comma = False
     values: dict[str, np.ndarray] = {}
     for role, empty_ok in (("grade", True), ("score", False), ("rank", False)):
         if role in roles:
-            values[role], used = _numbers(source, table.column(roles[role]), role, roles[role], delim,
+            values[role], used = _numbers(source, cells.pop(roles[role]), role, roles[role], delim,
                                           records, empty_ok, blank_rows)
             comma = comma or used
     extra_cols = [c for c in range(n_fields) if c not in roles.values()]
@@ -153,8 +157,7 @@ def read_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple
     rows = Rows(ids.get("query"), ids.get("doc"), records, source.path,
                 lambda record: source.record(record, delim, blank_rows=blank_rows)[0],
                 values.get("grade"), values.get("score"),
-                values.get("rank"), {name: whole(table.column(c)) for name, c in zip(extra_names, extra_cols,
-                                                                                     strict=True)})
+                values.get("rank"), {n: cells.pop(c) for n, c in zip(extra_names, extra_cols, strict=True)})
     layout = CsvLayout(
         delimiter=delim,
         columns=tuple(next((r for r, c in roles.items() if c == i), "") for i in range(n_fields)),
@@ -341,7 +344,8 @@ def _not_blank(cells: pa.Array) -> np.ndarray | None:
     return np.flatnonzero(~blank)
 
 
-def _ids(source: Source, values: pa.Array, delim: str | None, column: int, records: np.ndarray) -> pa.Array:
+def _ids(source: Source, values: pa.ChunkedArray, delim: str | None, column: int, records: np.ndarray
+         ) -> pa.Array | pa.ChunkedArray:
     """Ids as text: spaces around an unquoted id dropped, a quoted id kept exactly (so an id that
     starts or ends with a space survives a save), the writer's formula protection removed."""
     if not len(values):
@@ -359,8 +363,8 @@ def _ids(source: Source, values: pa.Array, delim: str | None, column: int, recor
             if quoted:
                 mask = np.zeros(len(values), bool)
                 mask[[row for row, _ in quoted]] = True
-                values = pc.replace_with_mask(values, pa.array(mask), pa.array([v for _, v in quoted],
-                                                                                  values.type))
+                values = pc.replace_with_mask(whole(values), pa.array(mask), pa.array([v for _, v in quoted],
+                                                                                         values.type))
     if b"'" in source.data and pc.any(pc.starts_with(values, "'")).as_py():
         values = pc.replace_substring_regex(values, r"^'('*[=+\-@])", r"\1")
     return values
@@ -392,13 +396,21 @@ def _numbers(
 ) -> tuple[np.ndarray, bool]:
     """A column as floats (an empty cell is NaN where allowed: grade, unjudged), and whether some
     cell had a decimal comma."""
-    cells = whole(cells)
     comma = False
     if pa.types.is_floating(cells.type):  # pyarrow read every cell as a number (empty: null)
-        empty = cells.is_null().to_numpy(zero_copy_only=False)
-        nums = cells.fill_null(np.nan).to_numpy(zero_copy_only=False)  # a "nan" cell is NaN, not null
+        nums, empty = np.empty(len(cells)), np.empty(len(cells), bool)
+        chunks = chunks_of(cells)
+        del cells  # (the list is then the chunks' only holder: each is let go once copied)
+        at = 0
+        for i, chunk in enumerate(chunks):
+            chunks[i] = None
+            empty[at:at + len(chunk)] = chunk.is_null().to_numpy(zero_copy_only=False)  # ("nan" is no null)
+            nums[at:at + len(chunk)] = chunk.to_numpy(zero_copy_only=False)  # (a null becomes NaN)
+            at += len(chunk)
+            del chunk
         bad = _bad(nums, empty, empty_ok)
     else:  # some cell is not a plain number: look at the text (decimal commas, messages)
+        cells = whole(cells)
         nums, empty, bad = to_floats(cells)
         if not empty_ok:
             bad = bad | empty
@@ -426,5 +438,12 @@ def _numbers(
 
 
 def _bad(nums: np.ndarray, empty: np.ndarray, empty_ok: bool) -> np.ndarray:
-    bad = (np.isnan(nums) & ~empty) | np.isinf(nums)
-    return bad if empty_ok else bad | empty
+    """Cells that are not finite numbers (NaN text, infinities; empty ones unless `empty_ok`).
+    In place: one mask a row at a time, not five (this runs while the file's bytes are held)."""
+    bad = np.isnan(nums)
+    if empty_ok:
+        bad &= ~empty  # (an empty cell is NaN too: allowed)
+    else:
+        bad |= empty
+    bad |= np.isinf(nums)
+    return bad

@@ -101,17 +101,21 @@ def load(
     check_cancel(cancel, Path(path))
     if kind == "trec_run" and pool is None and need_grades:  # checked last: the file's faults first
         raise NeedsQrels.of(path)
+    extra_columns = tuple(run.extras)
     frame = joined.frame()
     file_format = text and text.format(run.record, joined.run_codes, joined.labels)
+    del joined, run  # (their query codes: `Dataset` numbers the queries again)
     qrels_format = file_format if own_pool else None
     pool_frame = None
     if own_pool:
         pool_frame = frame[["query", "doc", "grade", ORIGIN]]
     elif pool is not None:
-        pool_frame = _pool_frame(pool)
         groups = Groups.of(pool.query)
         labels = [str(q) for q in groups.labels]
         qrels_format = pool_text and pool_text.format(pool.record, groups.codes, labels)
+        del groups
+        pool_frame = _pool_frame(pool)
+    del pool
     dataset = Dataset(
         frame,
         pool_frame,
@@ -119,7 +123,7 @@ def load(
         qrels_path=Path(qrels) if qrels is not None else None,
         kind=kind,  # type: ignore[arg-type]
         tag=tag,
-        extra_columns=tuple(run.extras),
+        extra_columns=extra_columns,
         file_format=file_format,
         qrels_format=qrels_format,
     )
@@ -173,10 +177,16 @@ class _Joined:
 
     @classmethod
     def of(cls, run: Rows, pool: Rows | None, kind: str, what: str) -> _Joined:
+        from ndcg_gui.core.reading.join import pair_keys
+
         run = _with_ids(run)
+        if pool is not None:
+            run.grade = None  # (a table's own grades: the qrels' are used, this need not be ranked)
         groups = Groups.of(run.query)
         labels = [str(q) for q in groups.labels]
         codes = groups.codes
+        grouped = groups.starts is not None
+        del groups
         if run.rank is not None:
             key, docs = -run.rank, None
         elif run.score is not None and kind != "qrels":
@@ -188,45 +198,76 @@ class _Joined:
         del key, docs
         if (order[1:] < order[:-1]).any():
             # In place: the file order's arrays are let go. A grouped file keeps its query column.
-            run.reorder(order, same_queries=groups.starts is not None)
-            if groups.starts is None:
+            run.reorder(order, same_queries=grouped)
+            if not grouped:
                 codes = codes[order]
         del order
         skip = shared_prefix(run.doc, *([pool.doc] if pool is not None else []))
-        hashes = hash_strings(run.doc, skip)  # hashed once: for the repeats and for the join
-        _refuse_repeats(run, codes, what, hashes)
-        grade = run.grade if run.grade is not None else np.full(len(run), np.nan)
-        if pool is not None:
+        # (query, doc) keys made once, for the repeats and for the join (the hashes let go).
+        keys = pair_keys(codes, hash_strings(run.doc, skip), in_place=True)
+        _refuse_repeats(run, codes, what, keys, ranked_rows=True)
+        if pool is None:
+            grade = run.grade if run.grade is not None else np.full(len(run), np.nan)
+        else:
             pool_groups = Groups.of(pool.query)
             index = {q: i for i, q in enumerate(labels)}
-            table = np.array([index.setdefault(str(q), len(index)) for q in pool_groups.labels], np.int64)
+            table = np.array([index.setdefault(str(q), len(index)) for q in pool_groups.labels], np.int32)
             pool_codes = table[pool_groups.codes] if len(pool_groups.codes) else pool_groups.codes
-            pool_hashes = hash_strings(pool.doc, skip)
-            _refuse_repeats(pool, pool_codes, "qrels", pool_hashes)
-            grade = lookup(codes, run.doc, pool_codes, pool.doc, pool.grade, hashes, pool_hashes)
+            del pool_groups
+            pool_keys = pair_keys(pool_codes, hash_strings(pool.doc, skip), in_place=True)
+            _refuse_repeats(pool, pool_codes, "qrels", pool_keys)
+            handed = [keys, pool_keys]  # (the list is then their only holder: `lookup` lets them go)
+            del keys, pool_keys
+            grade = lookup(codes, run.doc, pool_codes, pool.doc, pool.grade, handed)
         return cls(run, codes, labels, grade)
 
     def frame(self):
-        """The run as `Dataset.run` holds it: query, doc, grade, score, origin, other columns."""
+        """The run as `Dataset.run` holds it: query, doc, grade, score, origin, other columns. The
+        rows' text moves into it (`self.rows` keeps its numbers, and no longer its text)."""
         import pandas as pd
 
         run = self.rows
-        columns = {"query": text_column(run.query), "doc": text_column(run.doc), "grade": self.grade}
+        texts = {"query": run.query, "doc": run.doc, **run.extras}
+        run.query = run.doc = None
+        run.extras = {}
+        columns = {"query": _text_column(texts, "query"), "doc": _text_column(texts, "doc"),
+                   "grade": self.grade}
         if run.score is not None:
             columns["score"] = run.score
         columns[ORIGIN] = run.record.astype(np.int64, copy=False)
-        for name, values in run.extras.items():
-            columns[name] = text_column(values)
+        for name in list(texts):
+            columns[name] = _text_column(texts, name)
         return pd.DataFrame(columns, copy=False)
 
 
-def _refuse_repeats(rows: Rows, codes: np.ndarray, what: str, hashes: np.ndarray) -> None:
-    """An `InputError` naming the first line (in file order) that repeats a (query, doc) pair."""
-    if repeated_pair(codes, rows.doc, hashes) is None:
+def _text_column(texts: dict[str, pa.Array | pa.ChunkedArray], name: str):
+    """`texts[name]` (taken out: `texts` is its only holder) as a pandas text column. pandas holds
+    Arrow text as large_string: converted a chunk at a time, each parsed chunk let go once
+    converted, so the column is never held twice."""
+    from ndcg_gui.core.reading.rows import chunks_of
+
+    values = texts.pop(name)
+    if not pa.types.is_string(values.type):  # (binary: ids that are not UTF-8; large_string)
+        return text_column(values)
+    chunks = chunks_of(values)
+    del values  # (the list is then the chunks' only holder)
+    for i, chunk in enumerate(chunks):
+        chunks[i] = chunk.cast(pa.large_string())
+        del chunk
+    return text_column(pa.chunked_array(chunks, pa.large_string()))
+
+
+def _refuse_repeats(rows: Rows, codes: np.ndarray, what: str, keys: np.ndarray, ranked_rows: bool = False
+                    ) -> None:
+    """An `InputError` naming the first line (in file order) that repeats a (query, doc) pair.
+    `keys`: the rows' `pair_keys`; `ranked_rows`: the rows are in `ranked` order (codes ascending)."""
+    if ranked_rows and not _equal_keys_within_queries(codes, keys):
+        return
+    if repeated_pair(codes, rows.doc, keys) is None:
         return
     in_file = np.argsort(rows.record, kind="stable")  # rows may be ranked already: back to file order
     rows, codes = rows.take(in_file), codes[in_file]
-    row, first = repeated_pair(codes, rows.doc, hashes[in_file])
+    row, first = repeated_pair(codes, rows.doc, keys[in_file])
     doc, query = rows.doc[row].as_py(), rows.query[row].as_py()
     for_query = f" for query {shown(query)}" if query != "" else ""
     raise rows.error(
@@ -236,11 +277,32 @@ def _refuse_repeats(rows: Rows, codes: np.ndarray, what: str, hashes: np.ndarray
     )
 
 
+def _equal_keys_within_queries(codes: np.ndarray, keys: np.ndarray, block: int = 1 << 18) -> bool:
+    """Whether two rows of one query have equal keys, `codes` ascending: a pair can only repeat
+    within its query, so the keys are sorted some whole queries at a time (not a sorted copy of
+    all of them)."""
+    start, n = 0, len(keys)
+    while start < n:
+        end = n
+        if start + block < n:  # cut where a query starts (after a query bigger than a block)
+            end = int(np.searchsorted(codes, codes[start + block], side="left"))
+            if end <= start:
+                end = int(np.searchsorted(codes, codes[start + block], side="right"))
+        part = np.sort(keys[start:end])
+        if (part[1:] == part[:-1]).any():
+            return True
+        start = end
+    return False
+
+
 def _pool_frame(pool: Rows):
+    """The judgments as `Dataset.qrels` holds them; their text moves into it, as in `_Joined.frame`."""
     import pandas as pd
 
-    return pd.DataFrame({"query": text_column(pool.query), "doc": text_column(pool.doc),
-                         "grade": pool.grade, ORIGIN: pool.record.astype(np.int64)}, copy=False)
+    texts = {"query": pool.query, "doc": pool.doc}
+    pool.query = pool.doc = None
+    return pd.DataFrame({"query": _text_column(texts, "query"), "doc": _text_column(texts, "doc"),
+                         "grade": pool.grade, ORIGIN: pool.record.astype(np.int64, copy=False)}, copy=False)
 
 
 class _TextFacts:
@@ -269,7 +331,7 @@ class _TextFacts:
     def format(self, records: np.ndarray, codes: np.ndarray, queries: list[str]) -> FileFormat:
         """The record of how the file is written, with the query of each of its records."""
         common = {**self.common, "queries": tuple(queries),
-                  "record_query": record_query_codes(records.astype(np.int64), codes, len(queries))}
+                  "record_query": record_query_codes(records, codes, len(queries))}
         if self.layout is None:  # TREC
             fields = trec_text.RUN_SHAPE if self.kind == "trec_run" else trec_text.QRELS_SHAPE
             return FileFormat(self.kind, delimiter=self.separator, columns=tuple(fields.split()),  # type: ignore[arg-type]

@@ -149,9 +149,10 @@ def line_ending_of(data: bytes) -> tuple[str, bool]:
 
 
 def record_query_codes(records: np.ndarray, query_codes: np.ndarray, n_queries: int) -> np.ndarray:
-    """`FileFormat.record_query` from the record index and query code of every data row."""
+    """`FileFormat.record_query` from the record index and query code of every data row: int16
+    for fewer than 32,767 queries (one a record, kept with the dataset: a quarter of int64)."""
     size = int(records.max()) + 1 if len(records) else 0
-    out = np.full(size, -1, np.int32)
+    out = np.full(size, -1, np.int16 if n_queries < 2**15 - 1 else np.int32)
     out[records] = query_codes
     return out
 

@@ -67,6 +67,27 @@ def whole(arr: pa.Array | pa.ChunkedArray) -> pa.Array:
     return arr
 
 
+def take(values: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
+    """`values.take(rows)`, taken chunk by chunk: Arrow's take on a chunked column first joins
+    all its chunks into one array (a copy of the whole column, for a few rows)."""
+    if isinstance(values, pa.Array) or values.num_chunks <= 1 or not len(rows):
+        return whole(values).take(pa.array(rows))
+    chunks = values.chunks
+    starts = np.cumsum([0] + [len(c) for c in chunks])
+    chunk = np.searchsorted(starts, rows, side="right") - 1
+    in_order = bool((chunk[1:] >= chunk[:-1]).all())
+    by_chunk = np.arange(len(rows)) if in_order else np.argsort(chunk, kind="stable")
+    bounds = np.searchsorted(chunk[by_chunk], np.arange(len(chunks) + 1))
+    parts = [chunks[c].take(pa.array(rows[by_chunk[a:b]] - starts[c]))
+             for c, (a, b) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)) if b > a]
+    taken = pa.concat_arrays(parts)
+    if in_order:
+        return taken
+    back = np.empty(len(rows), np.int64)
+    back[by_chunk] = np.arange(len(rows))
+    return taken.take(pa.array(back))
+
+
 def is_text(kind: pa.DataType) -> bool:
     return (pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_binary(kind)
             or pa.types.is_large_binary(kind))
@@ -87,7 +108,8 @@ def labels(ids: pa.Array) -> np.ndarray:
 class Groups:
     """Rows by query: `codes` per row (numbered by first appearance), `labels` (str) per code,
     `sizes` per code, and `starts` (first row of each code) when every query's rows are
-    contiguous, codes then ascending."""
+    contiguous, codes then ascending. Codes are int32 (int64 past 2**31 queries): one a row, held
+    by every loaded dataset, they are half the memory of int64."""
 
     codes: np.ndarray
     labels: np.ndarray
@@ -101,20 +123,24 @@ class Groups:
         # and a shuffled one is recognised from its first rows.
         if n > 1 and 2 * changes(ids.slice(0, 4096)).sum() < min(n, 4096):
             starts = np.flatnonzero(np.concatenate([[True], changes(ids)]))
-            firsts = ids.take(pa.array(starts))
+            firsts = take(ids, starts)
             if len(pc.unique(firsts)) == len(starts):
                 sizes = np.diff(starts, append=n)
-                codes = np.repeat(np.arange(len(starts)), sizes)
+                codes = np.repeat(np.arange(len(starts), dtype=_code_type(len(starts))), sizes)
                 return cls(codes, labels(firsts), sizes, starts)
         if n == 0:
             nothing = np.zeros(0, np.int64)
             return cls(nothing, np.zeros(0, object), nothing, nothing)
         encoded = pc.dictionary_encode(whole(ids))  # codes in order of first appearance
-        codes = encoded.indices.to_numpy().astype(np.int64)
+        codes = encoded.indices.to_numpy().astype(_code_type(len(encoded.dictionary)))  # (a writable copy)
         names = labels(encoded.dictionary)
         sizes = np.bincount(codes, minlength=len(names))
         grouped = n < 2 or bool((codes[1:] >= codes[:-1]).all())
         return cls(codes, names, sizes, np.cumsum(sizes) - sizes if grouped else None)
+
+
+def _code_type(n: int) -> type:
+    return np.int32 if n < 2**31 else np.int64
 
 
 def changes(ids: pa.Array) -> np.ndarray:
@@ -127,14 +153,19 @@ def changes(ids: pa.Array) -> np.ndarray:
 # --- hashing ------------------------------------------------------------------------------------
 
 
-def mix(z: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser: every input bit affects every output bit. (In place on a copy: one
-    temporary at a time, which matters for arrays of millions.)"""
-    z = np.array(z, dtype=_U64, copy=True)
-    for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):
-        z ^= z >> _U64(shift)
-        z *= _U64(factor)
-    z ^= z >> _U64(31)
+def mix(z: np.ndarray, in_place: bool = False) -> np.ndarray:
+    """splitmix64's finaliser: every input bit affects every output bit. On a copy of `z`, or on
+    `z` itself (`in_place`: a uint64 array the caller owns). A slice at a time: the temporaries
+    stay small, which matters for arrays of millions."""
+    z = z if in_place else np.array(z, dtype=_U64, copy=True)
+    shifted = np.empty(min(len(z), _SLICE), _U64)
+    for start in range(0, len(z), _SLICE):
+        part = z[start:start + _SLICE]
+        temp = shifted[:len(part)]
+        for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):
+            part ^= np.right_shift(part, _U64(shift), out=temp)
+            part *= _U64(factor)
+        part ^= np.right_shift(part, _U64(31), out=temp)
     return z
 
 
@@ -204,7 +235,7 @@ def _hash_array(ids: pa.Array, skip: int = 0) -> np.ndarray:
         # A cheap step per word (multiply, fold); the full mix once at the end.
         step = (h[rows] ^ (word & _KEEP[left])) * _U64(0x9FB21C651E98DF25)
         h[rows] = step ^ (step >> _U64(29))
-    return mix(h)
+    return mix(h, in_place=True)
 
 
 def _buffers(ids: pa.Array) -> tuple[np.ndarray, np.ndarray]:

@@ -13,28 +13,37 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ndcg_gui.core.reading.ids import hash_strings, mix, whole
+from ndcg_gui.core.reading.ids import hash_strings, mix, take, whole
 
 _U64 = np.uint64
+_SLICE = 1 << 18
 
 
-def pair_keys(query_codes: np.ndarray, doc_hashes: np.ndarray) -> np.ndarray:
-    """One 64-bit key per (query code, doc hash) pair."""
-    keys = mix(query_codes.astype(_U64) + _U64(0x632BE59BD9B4E019))
-    keys ^= doc_hashes
-    return mix(keys)
+def pair_keys(query_codes: np.ndarray, doc_hashes: np.ndarray, in_place: bool = False) -> np.ndarray:
+    """One 64-bit key per (query code, doc hash) pair. `in_place`: made in `doc_hashes` itself
+    (the caller's, not needed after: no second array of n keys)."""
+    keys = doc_hashes if in_place else doc_hashes.copy()
+    for start in range(0, len(keys), _SLICE):  # (a slice at a time: small temporaries)
+        part = query_codes[start:start + _SLICE].astype(_U64)
+        part += _U64(0x632BE59BD9B4E019)
+        keys[start:start + _SLICE] ^= mix(part, in_place=True)
+    return mix(keys, in_place=True)
 
 
-def repeated_pair(query_codes: np.ndarray, docs: pa.Array, hashes: np.ndarray | None = None
+def repeated_pair(query_codes: np.ndarray, docs: pa.Array, keys: np.ndarray | None = None
                   ) -> tuple[int, int] | None:
     """The first row whose (query, doc) pair an earlier row already has, and that earlier row;
-    None when every pair is distinct. `hashes`: the docs' `hash_strings`, when known."""
+    None when every pair is distinct. `keys`: the rows' `pair_keys`, when known (not changed)."""
     if len(docs) < 2:
         return None
-    keys = pair_keys(query_codes, hash_strings(docs) if hashes is None else hashes)
-    ordered = np.sort(keys)  # a plain integer sort: far cheaper than a hash table of every key
+    if keys is None:
+        ordered = pair_keys(query_codes, hash_strings(docs))
+        ordered.sort()  # a plain integer sort: far cheaper than a hash table of every key
+    else:
+        ordered = np.sort(keys)
     if not (ordered[1:] == ordered[:-1]).any():
         return None
+    del ordered
     import pandas as pd  # here, not at the top: the command line parses while pandas loads
 
     exact = _exact_keys(query_codes, [docs])[0]  # equal hashes: are the strings equal too?
@@ -46,24 +55,28 @@ def repeated_pair(query_codes: np.ndarray, docs: pa.Array, hashes: np.ndarray | 
 
 
 def lookup(run_query: np.ndarray, run_docs: pa.Array, pool_query: np.ndarray, pool_docs: pa.Array,
-           pool_values: np.ndarray, run_hashes: np.ndarray | None = None,
-           pool_hashes: np.ndarray | None = None) -> np.ndarray:
+           pool_values: np.ndarray, keys: list[np.ndarray] | None = None) -> np.ndarray:
     """The value (a grade) of each run row's (query code, doc) pair in the pool, NaN where the
     pool does not have it. Query codes are in one code space for both sides. With repeated
-    pairs in the pool, the last one wins. `run_hashes`, `pool_hashes`: the docs' hashes, when known."""
-    out = np.full(len(run_docs), np.nan)
+    pairs in the pool, the last one wins. `keys`: the run's and the pool's `pair_keys` when known,
+    in a list this empties (its only holder: they are let go once matched)."""
     if len(run_docs) == 0 or len(pool_docs) == 0:
-        return out
-    run_keys = pair_keys(run_query, hash_strings(run_docs) if run_hashes is None else run_hashes)
-    pool_keys = pair_keys(pool_query, hash_strings(pool_docs) if pool_hashes is None else pool_hashes)
-    match = last_match(pool_keys.view(np.int64), run_keys.view(np.int64))
+        return np.full(len(run_docs), np.nan)
+    if keys is None:
+        keys = [pair_keys(run_query, hash_strings(run_docs)), pair_keys(pool_query, hash_strings(pool_docs))]
+    match = last_match(keys[1].view(np.int64), keys[0].view(np.int64))
+    keys.clear()
     hit = np.flatnonzero(match >= 0)
     if len(hit) and not _same_pairs(run_query, run_docs, hit, pool_query, pool_docs, match[hit]):
         run_keys, pool_keys = _exact_keys(np.concatenate([run_query, pool_query]), [run_docs, pool_docs],
                                           split=len(run_docs))
         match = last_match(pool_keys, run_keys)
+        del run_keys, pool_keys
         hit = np.flatnonzero(match >= 0)
-    out[hit] = pool_values[match[hit]]
+    found = pool_values[match[hit]]
+    del match
+    out = np.full(len(run_docs), np.nan)  # (made last: the keys and matches are let go by then)
+    out[hit] = found
     return out
 
 
@@ -71,7 +84,7 @@ def _same_pairs(run_query, run_docs, run_rows, pool_query, pool_docs, pool_rows)
     """Whether the matched rows hold the same query code and the same doc id (byte for byte)."""
     if not np.array_equal(run_query[run_rows], pool_query[pool_rows]):
         return False
-    a, b = run_docs.take(pa.array(run_rows)), pool_docs.take(pa.array(pool_rows))
+    a, b = take(run_docs, run_rows), take(pool_docs, pool_rows)
     if a.type != b.type:
         a, b = a.cast(pa.large_binary()), b.cast(pa.large_binary())
     return bool(pc.all(pc.equal(a, b)).as_py())

@@ -13,6 +13,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ndcg_gui.core.reading.ids import take
+
+_TIES = 1 << 16
+
 
 def score_key(score: np.ndarray, ties: str = "trec") -> np.ndarray:
     """Scores as the ranking compares them. With trec_eval's rule ("trec") they are rounded to
@@ -35,7 +39,8 @@ def ranked(rows: np.ndarray | None, codes: np.ndarray, key: np.ndarray | None, d
     key    the ranking value of every row (a `score_key`, or minus the rank), None for file order
     docs   every row's doc id, for trec_eval's tie rule (None: ties keep file order)
     """
-    if rows is None:  # every row: the arrays as they are (no copies of millions of values)
+    own = rows is None  # `rows` made here: changed in place below
+    if own:  # every row: the arrays as they are (no copies of millions of values)
         rows, code, k = np.arange(len(codes)), codes, key
     else:
         code = codes[rows]
@@ -45,9 +50,12 @@ def ranked(rows: np.ndarray | None, codes: np.ndarray, key: np.ndarray | None, d
         order = order[np.argsort(code[order].astype(_small_int(int(code.max()) + 1)), kind="stable")]
         rows, code = rows[order], code[order]
         k = k[order] if k is not None else None
+        del order
+        own = True
     if docs is None or k is None or len(rows) < 2:
         return rows
     tied_next = (code[1:] == code[:-1]) & (k[1:] == k[:-1])
+    del code, k
     if not tied_next.any():
         return rows
     # Only rows inside a run of equal keys are reordered; the runs keep their places.
@@ -55,12 +63,25 @@ def ranked(rows: np.ndarray | None, codes: np.ndarray, key: np.ndarray | None, d
     tied[:-1] |= tied_next
     tied[1:] |= tied_next
     at = np.flatnonzero(tied)
-    run_id = np.cumsum(np.concatenate([[True], ~tied_next]))[at]
-    # Arrow compares ids byte by byte (unsigned), as trec_eval's strcmp does.
-    pairs = pa.table({"run": run_id, "doc": docs.take(pa.array(rows[at]))})
-    order = pc.sort_indices(pairs, [("run", "ascending"), ("doc", "descending")]).to_numpy()
-    rows = rows.copy()
-    rows[at] = rows[at][order]
+    del tied
+    if len(rows) < 2**31:
+        at = at.astype(np.int32)  # (positions: half the memory)
+    first = np.ones(len(at), bool)  # where a run of ties starts, among the tied rows
+    first[1:] = ~tied_next[at[1:] - 1]
+    del tied_next
+    run_id = np.cumsum(first, dtype=np.int32 if len(first) < 2**31 else np.int64)  # never falls
+    del first
+    if not own:
+        rows = rows.copy()
+    # Some runs at a time (whole runs, about _TIES rows; a block starts where the run of its
+    # first row starts): the doc ids taken to sort them are a few MB, not a copy of every tied id.
+    cuts = np.unique(np.searchsorted(run_id, run_id[::_TIES], side="left"))
+    for lo, hi in zip(cuts.tolist(), [*cuts[1:].tolist(), len(at)], strict=True):
+        where = at[lo:hi]
+        # Arrow compares ids byte by byte (unsigned), as trec_eval's strcmp does.
+        pairs = pa.table({"run": run_id[lo:hi], "doc": take(docs, rows[where])})
+        order = pc.sort_indices(pairs, [("run", "ascending"), ("doc", "descending")]).to_numpy()
+        rows[where] = rows[where][order]
     return rows
 
 
@@ -69,10 +90,9 @@ def is_ranked(code: np.ndarray, key: np.ndarray | None) -> bool:
     never rises within a query)."""
     if len(code) < 2:
         return True
-    step = np.diff(code)
-    if (step < 0).any():
+    if (code[1:] < code[:-1]).any():  # (compared, not np.diff: a bool a row, not 8 bytes)
         return False
-    return key is None or not ((step == 0) & (key[1:] > key[:-1])).any()
+    return key is None or not ((code[1:] == code[:-1]) & (key[1:] > key[:-1])).any()
 
 
 def _small_int(n: int) -> type:

@@ -11,30 +11,41 @@ import pyarrow as pa
 
 from ndcg_gui.core.errors import InputError
 
-_PIECE = 1 << 20
+_PIECE = 1 << 16
 
 
-def _taken(values: pa.Array | pa.ChunkedArray, order: np.ndarray, still_needed: np.ndarray
-           ) -> pa.ChunkedArray:
-    """`values.take(order)`, made a million rows at a time while the parsed chunks that no later
-    row needs are let go: a ranked file's order stays near the file's (ties swap neighbours), so
-    the old and the new text are not both whole in memory at once."""
-    chunks = list(values.chunks) if isinstance(values, pa.ChunkedArray) else [values]
-    del values
+def record_numbers(start: int, stop: int) -> np.ndarray:
+    """Record indices start..stop-1 (`Rows.record`): int32 when they fit, as they do but for
+    files of billions of lines (one of the loader's arrays of a value a row: half the memory)."""
+    return np.arange(start, stop, dtype=np.int32 if stop < 2**31 else np.int64)
+
+
+def chunks_of(values: pa.Array | pa.ChunkedArray) -> list[pa.Array]:
+    """The chunks of an Arrow column, in a list that can let each go (`_taken`)."""
+    return list(values.chunks) if isinstance(values, pa.ChunkedArray) else [values]
+
+
+def _taken(chunks: list[pa.Array], order: np.ndarray, still_needed: np.ndarray) -> pa.ChunkedArray:
+    """The rows of the column `chunks` (its only reference: emptied) in `order`, made `_PIECE`
+    rows at a time while the parsed chunks that no later row needs are let go: a ranked
+    file's order stays near the file's (ties swap neighbours), so the old and the new text are not
+    both whole in memory at once. `still_needed[j]`: the lowest row taken from piece j on."""
+    kind = chunks[0].type
     starts = np.cumsum([0] + [len(c) for c in chunks])
     pieces, first = [], 0  # chunks[:first] are let go
     for at in range(0, len(order), _PIECE):
         rows = order[at:at + _PIECE]
         lo = int(np.searchsorted(starts, rows.min(), side="right")) - 1
         hi = int(np.searchsorted(starts, rows.max(), side="right"))
-        part = pa.chunked_array(chunks[lo:hi], type=chunks[lo].type)
+        part = pa.chunked_array(chunks[lo:hi], type=kind)
         pieces.append(part.take(pa.array(rows - starts[lo])).combine_chunks())
+        del part
         if at + _PIECE < len(order):
-            free_below = int(np.searchsorted(starts, still_needed[at + _PIECE], side="right")) - 1
+            free_below = int(np.searchsorted(starts, still_needed[at // _PIECE + 1], side="right")) - 1
             for i in range(first, free_below):
                 chunks[i] = None
             first = max(first, free_below)
-    kind = pieces[0].type if pieces else chunks[0].type
+    chunks.clear()
     return pa.chunked_array(pieces, type=kind)
 
 
@@ -82,21 +93,24 @@ class Rows:
     def reorder(self, order: np.ndarray, same_queries: bool = False) -> None:
         """Put the rows in `order`, in place (the old arrays are let go as each is replaced).
         `same_queries`: the order only moves rows within runs of one query (the query column stays)."""
-        still_needed = np.minimum.accumulate(order[::-1])[::-1]  # the lowest row a later one takes
+        # The lowest row taken from each piece of `_PIECE` rows on (one value a piece, not a row).
+        lowest = np.minimum.reduceat(order, np.arange(0, len(order), _PIECE)) if len(order) else order
+        still_needed = np.minimum.accumulate(lowest[::-1])[::-1]
         for name in ("doc", "grade", "score", "rank", "record") + (() if same_queries else ("query",)):
             values = getattr(self, name)
             if values is None:
                 continue
             setattr(self, name, None)  # (this object's reference goes: the old chunks can be freed)
             if isinstance(values, pa.Array | pa.ChunkedArray):
-                setattr(self, name, _taken(values, order, still_needed))
+                chunks = chunks_of(values)
+                del values  # (the list is then the chunks' only holder)
+                setattr(self, name, _taken(chunks, order, still_needed))
             else:
                 setattr(self, name, values[order])
-            del values
+                del values
         for name in list(self.extras):
-            values = self.extras.pop(name)
-            self.extras[name] = _taken(values, order, still_needed)
-            del values
+            chunks = chunks_of(self.extras.pop(name))
+            self.extras[name] = _taken(chunks, order, still_needed)
 
     def take(self, keep: np.ndarray) -> Rows:
         """The rows at positions `keep`, in that order."""

@@ -10,6 +10,7 @@ A line that is still wrong is found by walking the records (`Source.records`) to
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import numpy as np
 import pyarrow as pa
@@ -19,7 +20,7 @@ import pyarrow.csv as pa_csv
 from ndcg_gui.core.errors import shown
 from ndcg_gui.core.reading.ids import whole
 from ndcg_gui.core.reading.number_text import is_finite_number
-from ndcg_gui.core.reading.rows import Rows
+from ndcg_gui.core.reading.rows import Rows, record_numbers
 from ndcg_gui.core.reading.source import Cancel, Source, check_cancel
 
 RUN_SHAPE = "qid Q0 docno rank score tag"
@@ -74,7 +75,7 @@ def read_qrels(source: Source, cancel: Cancel = None) -> Rows:
 
 def _rows(source: Source, columns: dict, **numbers) -> Rows:
     n = len(columns["doc"])
-    return Rows(columns["query"], columns["doc"], np.arange(n), source.path,
+    return Rows(columns["query"], columns["doc"], record_numbers(0, n), source.path,
                 lambda record: source.record(record, None, comments=True)[0], **numbers)
 
 
@@ -161,21 +162,28 @@ def _read(source: Source, data: bytes, sep: str, width: int, wanted: dict[int, s
     parse = pa_csv.ParseOptions(delimiter=sep, quote_char=False, invalid_row_handler=odd_line)
     convert = pa_csv.ConvertOptions(column_types=types, strings_can_be_null=False,
                                     quoted_strings_can_be_null=False, null_values=[])
-    try:
-        table = pa_csv.read_csv(pa.BufferReader(data), read, parse, convert)
-    except (pa.ArrowInvalid, UnicodeDecodeError):  # a field that is not a number (or is empty)
-        return None, True, False
+    empty = False
+    parts: dict[str, list[pa.ChunkedArray]] = {name: [] for name in wanted.values()}
+    # In pieces of whole lines: a piece's unused fields (a run's Q0, rank and tag: half its
+    # parsed size) are checked and let go before the next piece is parsed.
+    for piece in _pieces(data):
+        try:
+            table = pa_csv.read_csv(pa.BufferReader(piece), read, parse, convert)
+        except (pa.ArrowInvalid, UnicodeDecodeError):  # a field that is not a number (or is empty)
+            return None, True, False
+        for i, name in enumerate(names):
+            values = table.column(name)
+            if wanted.get(i) in (None, "query", "doc"):
+                empty = empty or (len(values) > 0 and pc.min(pc.binary_length(values)).as_py() == 0)
+            if i in wanted:
+                parts[wanted[i]].append(values)
+        del table, values
     longer = any(c > width for c in counts)
-    empty = bool(counts)
+    empty = empty or bool(counts)
     columns = {}
-    for i, name in enumerate(names):
-        role = wanted.get(i)
-        values = table.column(name)
-        if role is None:
-            empty = empty or (len(values) > 0 and pc.min(pc.binary_length(values)).as_py() == 0)
-            continue
+    for role, pieces in parts.items():
+        values = pa.chunked_array([c for p in pieces for c in p.chunks], pieces[0].type)
         if role in ("query", "doc"):
-            empty = empty or (len(values) > 0 and pc.min(pc.binary_length(values)).as_py() == 0)
             columns[role] = values
         else:
             numbers = whole(values).to_numpy(zero_copy_only=False)
@@ -183,6 +191,20 @@ def _read(source: Source, data: bytes, sep: str, width: int, wanted: dict[int, s
                 return None, True, False
             columns[role] = numbers
     return columns, empty, longer
+
+
+_PIECE = 8 << 20
+
+
+def _pieces(data: bytes) -> Iterator[pa.Buffer]:
+    """`data` in pieces of about `_PIECE` bytes, each ending after a line feed (no copy)."""
+    whole_data = pa.py_buffer(data)
+    at = 0
+    while at < len(data):
+        end = data.find(b"\n", min(at + _PIECE, len(data)) - 1)
+        end = len(data) if end < 0 else end + 1
+        yield whole_data.slice(at, end - at)
+        at = end
 
 
 def _codec(encoding: str) -> str:
