@@ -10,7 +10,7 @@ from query_samples import sample_frames
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.evaluate import evaluate
 from ndcg_gui.core.summary import MeanPolicy
-from ndcg_gui.qt.models.query_model import COL_NDCG, COL_QUERY
+from ndcg_gui.qt.models.query_model import COL_JUDGED, COL_NDCG, COL_QUERY
 from ndcg_gui.qt.widgets.query_panel import QueryPanel
 
 TREC = MetricConfig.preset("trec_eval")
@@ -220,3 +220,31 @@ def test_the_histogram_plot_is_made_when_first_shown_with_what_it_was_given(qtbo
     assert p.histogram.made
     assert bar_heights(p.histogram) == list(counts)
     assert p.histogram.picked == int(np.argmax(counts))
+
+
+def test_figure_columns_fit_their_widest_cell_as_qt_would_measure_every_row(qtbot, panel, result):
+    # Wide and signed figures, NaN, and edited (bold) queries: the fitted widths equal Qt's own
+    # resizeColumnToContents over every row (precision -1) once k changes (a rescore at the same k
+    # keeps the widths, as before).
+    wide = result.copy()
+    wide["n_retrieved"] = np.arange(len(wide)) * 123_457
+    wide.loc[wide.index[3], "ndcg"] = -12.5
+    wide.loc[wide.index[4], "ndcg"] = np.nan
+    wide.loc[wide.index[5], "ndcg"] = -0.0
+    header = panel.table.horizontalHeader()
+    header.setResizeContentsPrecision(-1)
+    columns = range(COL_QUERY + 1, COL_NDCG + 1)
+    for k, edited in ((5, []), (20, [wide.index[-1]]), (1000, [wide.index[3], wide.index[-1]])):
+        panel.set_edited(edited)
+        panel.set_result(wide, k)
+        fitted = [panel.table.columnWidth(c) for c in columns]
+        for c in columns:
+            panel.table.resizeColumnToContents(c)
+        assert fitted == [panel.table.columnWidth(c) for c in columns], k
+    resized = []  # the figure columns resized (the stretched query column follows the layout)
+    header.sectionResized.connect(lambda column, *_: resized.append(column) if column in columns else None)
+    panel.set_result(wide, 10)
+    assert set(resized) == {COL_JUDGED, COL_NDCG}  # "@10" is narrower than "@1000"
+    resized.clear()
+    panel._fit_figures()  # the widths are right already: no relayout
+    assert resized == []
