@@ -248,3 +248,23 @@ def test_figure_columns_fit_their_widest_cell_as_qt_would_measure_every_row(qtbo
     resized.clear()
     panel._fit_figures()  # the widths are right already: no relayout
     assert resized == []
+
+
+def test_the_same_scores_shown_again_leave_the_histogram_as_drawn(qtbot, panel, result, monkeypatch):
+    # A definition change greys the panel over the old scores until new ones land: the same bars
+    # are not drawn again (that regenerates the axes for nothing); other scores, or a bar picked,
+    # are.
+    drawn = []
+    draw = type(panel.histogram)._draw
+    monkeypatch.setattr(type(panel.histogram), "_draw", lambda self: (drawn.append(1), draw(self)))
+    bars = panel.histogram._plot.bars
+    panel.set_result(result, 10)
+    assert drawn == []
+    at5 = evaluate(*sample_frames(), k=5, config=TREC)
+    panel.set_result(at5, 5)
+    assert len(drawn) == 1
+    counts, _ = np.histogram(at5["ndcg"], bins=np.linspace(0, 1, 11))
+    np.testing.assert_array_equal(bars.opts["height"], counts)
+    panel.histogram.set_picked(2)
+    panel.histogram.set_values(at5["ndcg"].to_numpy(), 5, panel.summary.mean)
+    assert len(drawn) == 2 and panel.histogram.picked == -1
