@@ -69,3 +69,23 @@ def test_a_report_keeps_the_baseline_ranks_and_figures():
     assert report.baseline_summary.ndcg == list_summary(loaded, 3, MetricConfig()).ndcg
     assert report.summary.ndcg == list_summary(moved, 3, MetricConfig()).ndcg
     assert report.band is None and report.best_moves(2)["delta"].iloc[0] > 0
+
+
+def test_the_band_is_its_search_finished_and_the_part_searched_is_not_searched_again():
+    from ndcg_gui.core.analysis.list_report import ListReport
+    from ndcg_gui.core.analysis.unjudged import unjudged_band
+
+    grades = np.tile([2, np.nan, 0, 1, np.nan, 0, 3, np.nan, 0, 1], 30)  # 300 ranks: 199 searched
+    lst = RankedList(docs=[f"d{i}" for i in range(len(grades))], grades=grades)
+    report = ListReport(lst, 10, MetricConfig())
+    search = report.band_search
+    assert search is report.band_search and not search.done
+    search.step(50)
+    searched = list(search._rows)
+    band = report.band
+    assert search.done and search._rows[:50] == searched and band is search.band()
+    assert list(band["rank"][:100]) == list(range(1, 101)) and band["rank"].iloc[-1] == 300
+    expected = unjudged_band(grades, MetricConfig(), lst.judged_pool(), ranks=band["rank"])
+    np.testing.assert_array_equal(band[["low", "high"]].to_numpy(), expected[["low", "high"]].to_numpy())
+    no_unjudged = ListReport(RankedList.from_grades([3, 1, 0]), 2, MetricConfig())
+    assert no_unjudged.band_search is None and no_unjudged.band is None

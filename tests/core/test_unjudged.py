@@ -6,6 +6,7 @@ import itertools
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from definition_strategies import CUTOFF, SMALL_GRADE, configs
 from hypothesis import assume, example, given, settings
@@ -20,6 +21,7 @@ from ndcg_gui.core import (
     unjudged_band,
     unjudged_bounds,
 )
+from ndcg_gui.core.analysis.unjudged import BandSearch
 
 NAN = float("nan")
 
@@ -171,3 +173,26 @@ def test_no_unjudged_document_gives_the_ndcg_itself_and_bad_input_is_refused():
         unjudged_bounds([1.0, float("inf")])
     with pytest.raises(ValueError, match="scale"):
         unjudged_bounds([1.0, NAN], scale=[])
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=cases(max_size=8, max_unjudged=4), count=st.integers(1, 3))
+def test_band_searched_a_few_ranks_at_a_time_is_the_whole_band(case, count):
+    grades, _, config, judged, scale = case
+    ranks = np.arange(1, len(grades) + 1)[::2]  # some ranks only, as the window asks
+    whole = unjudged_band(grades, config, judged, scale, ranks=ranks)
+    steps = BandSearch(grades, config, judged, scale, ranks=ranks)
+    for _ in range(math.ceil(len(ranks) / count)):
+        assert not steps.done
+        steps.step(count)
+    assert steps.done and steps.step() and steps.band() is steps.band()  # searched once, then kept
+    pd.testing.assert_frame_equal(steps.band(), whole)
+
+
+def test_band_search_finishes_what_is_left_when_the_band_is_asked_for():
+    grades = [2, NAN, 0, 1, NAN, 0, 3, NAN, 0, 1]
+    steps = BandSearch(grades, judged=[2, 0, 1, 0, 3, 0, 1, 2])
+    assert not steps.step(4) and len(steps._rows) == 4
+    pd.testing.assert_frame_equal(steps.band(), unjudged_band(grades, judged=[2, 0, 1, 0, 3, 0, 1, 2]))
+    with pytest.raises(ValueError):  # a bad rank is refused at once, not half-way through
+        BandSearch(grades, ranks=[1, 0])

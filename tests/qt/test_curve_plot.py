@@ -329,3 +329,35 @@ def test_an_empty_list_draws_nothing_and_breaks_nothing(qtbot):
     plot.settle()
     assert plot.band_is_current() and list(plot.ndcg.xData) == [1, 2, 3]
     assert plot.baseline.isVisible() and plot.baseline.yData is None  # nothing to draw, nothing broken
+
+
+def test_the_band_is_searched_a_slice_at_a_time_and_an_edit_starts_the_new_lists(qtbot, monkeypatch):
+    from ndcg_gui.qt.widgets.plot import curve_plot
+
+    monkeypatch.setattr(curve_plot, "BAND_SLICE_MS", 0)  # one rank a slice
+    grades = np.array([2, np.nan, 0, 1, np.nan, 0, 3, np.nan, 0, 1, 0, 0])
+    lst = RankedList(docs=[f"d{i}" for i in range(12)], grades=grades, query="q",
+                     unretrieved={"x1": 2.0}, has_pool=True)
+    doc, plot = make_plot(qtbot, {"q": lst})
+    plot._band_timer.stop()  # as if the pause after the last edit were over
+    search = doc.report.band_search
+    plot._search_band()
+    # One slice searched; the rest waits for the event loop, nothing drawn yet.
+    assert len(search._rows) == 1 and plot._band_slices.isActive() and not plot.band_is_current()
+    plot._search_band()
+    assert len(search._rows) == 2
+
+    doc.move_rows(1, 1, 11)  # an edit half-way: that search stops, the new list's waits for a pause
+    assert not plot._band_slices.isActive() and plot._band_timer.isActive()
+    qtbot.waitUntil(plot.band_is_current)
+    assert len(search._rows) == 2 and doc.report.band_search.done
+    low, high = brute_force_band(doc.current_list(), doc.config, doc.report.band["rank"])
+    np.testing.assert_allclose(plot.band_low.yData, low, atol=1e-12)
+    np.testing.assert_allclose(plot.band_high.yData, high, atol=1e-12)
+
+    doc.move_rows(0, 1, 5)
+    plot._band_timer.stop()
+    plot._search_band()
+    assert plot._band_slices.isActive()
+    plot.settle()  # e.g. an export: the rest at once
+    assert not plot._band_slices.isActive() and plot.band_is_current() and doc.report.band_search.done

@@ -218,3 +218,33 @@ def test_save_as_renames_every_state_of_the_document(document, tmp_path):
     assert document.is_clean() and document.display_name == "saved.csv"
     document.undo_stack.undo()  # an edit undone: still the file saved as
     assert document.path == tmp_path / "saved.csv" and not document.is_clean()
+
+
+def test_the_list_on_screen_and_as_loaded_are_the_reports_and_follow_every_step(qtbot, monkeypatch):
+    from ndcg_gui.assets import resource_path
+    from ndcg_gui.core.lists.dataset import Dataset
+    from ndcg_gui.core.lists.workspace import Workspace
+    from ndcg_gui.core.reading import load
+
+    with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
+        dataset = load(run, qrels)
+    doc = Document()
+    doc.set_dataset(dataset)
+    built = []
+    original = Workspace.original
+    monkeypatch.setattr(Workspace, "original", lambda self, q: (built.append(q), original(self, q))[1])
+    steps = [lambda: doc.set_definition(ties="file"), doc.reverse, lambda: doc.set_current_query("403"),
+             lambda: doc.move_rows(0, 1, 3), doc.undo_stack.undo, doc.undo_stack.undo,
+             doc.undo_stack.redo, lambda: doc.set_definition(k=3), doc.reset_to_original,
+             lambda: doc.set_dataset(Dataset.from_ranked_list(RankedList.from_grades([1, 0, 2])))]
+    for step in steps:
+        built.clear()
+        step()
+        query = doc.current_query
+        assert built in ([], [query])  # the list as loaded built at most once a step
+        assert doc.current_list() is doc.report.list and doc.original_list() is doc.report.baseline
+        if query in doc.state.lists:  # edited: the very list the state holds
+            assert doc.current_list() is doc.state.lists[query]
+        else:
+            assert doc.current_list() == original(doc.state, query)
+        assert doc.original_list() == original(doc.state, query)

@@ -10,7 +10,7 @@ from query_samples import sample_frames
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.evaluate import evaluate
 from ndcg_gui.core.summary import MeanPolicy
-from ndcg_gui.qt.models.query_model import COL_NDCG, COL_QUERY
+from ndcg_gui.qt.models.query_model import COL_JUDGED, COL_NDCG, COL_QUERY
 from ndcg_gui.qt.widgets.query_panel import QueryPanel
 
 TREC = MetricConfig.preset("trec_eval")
@@ -220,3 +220,51 @@ def test_the_histogram_plot_is_made_when_first_shown_with_what_it_was_given(qtbo
     assert p.histogram.made
     assert bar_heights(p.histogram) == list(counts)
     assert p.histogram.picked == int(np.argmax(counts))
+
+
+def test_figure_columns_fit_their_widest_cell_as_qt_would_measure_every_row(qtbot, panel, result):
+    # Wide and signed figures, NaN, and edited (bold) queries: the fitted widths equal Qt's own
+    # resizeColumnToContents over every row (precision -1) once k changes (a rescore at the same k
+    # keeps the widths, as before).
+    wide = result.copy()
+    wide["n_retrieved"] = np.arange(len(wide)) * 123_457
+    wide.loc[wide.index[3], "ndcg"] = -12.5
+    wide.loc[wide.index[4], "ndcg"] = np.nan
+    wide.loc[wide.index[5], "ndcg"] = -0.0
+    header = panel.table.horizontalHeader()
+    header.setResizeContentsPrecision(-1)
+    columns = range(COL_QUERY + 1, COL_NDCG + 1)
+    for k, edited in ((5, []), (20, [wide.index[-1]]), (1000, [wide.index[3], wide.index[-1]])):
+        panel.set_edited(edited)
+        panel.set_result(wide, k)
+        fitted = [panel.table.columnWidth(c) for c in columns]
+        for c in columns:
+            panel.table.resizeColumnToContents(c)
+        assert fitted == [panel.table.columnWidth(c) for c in columns], k
+    resized = []  # the figure columns resized (the stretched query column follows the layout)
+    header.sectionResized.connect(lambda column, *_: resized.append(column) if column in columns else None)
+    panel.set_result(wide, 10)
+    assert set(resized) == {COL_JUDGED, COL_NDCG}  # "@10" is narrower than "@1000"
+    resized.clear()
+    panel._fit_figures()  # the widths are right already: no relayout
+    assert resized == []
+
+
+def test_the_same_scores_shown_again_leave_the_histogram_as_drawn(qtbot, panel, result, monkeypatch):
+    # A definition change greys the panel over the old scores until new ones land: the same bars
+    # are not drawn again (that regenerates the axes for nothing); other scores, or a bar picked,
+    # are.
+    drawn = []
+    draw = type(panel.histogram)._draw
+    monkeypatch.setattr(type(panel.histogram), "_draw", lambda self: (drawn.append(1), draw(self)))
+    bars = panel.histogram._plot.bars
+    panel.set_result(result, 10)
+    assert drawn == []
+    at5 = evaluate(*sample_frames(), k=5, config=TREC)
+    panel.set_result(at5, 5)
+    assert len(drawn) == 1
+    counts, _ = np.histogram(at5["ndcg"], bins=np.linspace(0, 1, 11))
+    np.testing.assert_array_equal(bars.opts["height"], counts)
+    panel.histogram.set_picked(2)
+    panel.histogram.set_values(at5["ndcg"].to_numpy(), 5, panel.summary.mean)
+    assert len(drawn) == 2 and panel.histogram.picked == -1

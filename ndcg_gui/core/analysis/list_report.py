@@ -18,6 +18,8 @@ from ndcg_gui.core.ties import run_scores, tie_runs
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ndcg_gui.core.analysis.unjudged import BandSearch
+
 
 @dataclass(frozen=True)
 class Summary:
@@ -286,11 +288,10 @@ class ListReport:
         return unjudged_bounds(self.list.grades, self.k, self.config, self.list.judged_pool())
 
     @cached_property
-    def band(self) -> pd.DataFrame | None:
-        """The NDCG@i band over gradings of the unjudged documents (rank, low, high, exact) at the
-        first BAND_RANKS ranks and about BAND_RANKS more spread over the rest; None without unjudged
-        documents."""
-        from ndcg_gui.core.analysis.unjudged import unjudged_band
+    def band_search(self) -> BandSearch | None:
+        """The search behind `band`, for a caller that runs it a few ranks at a time (`step`) and
+        must not wait for all of it; `band` is its result. None without unjudged documents."""
+        from ndcg_gui.core.analysis.unjudged import BandSearch
 
         if not self.unjudged_range:
             return None
@@ -298,7 +299,15 @@ class ListReport:
         ranks = np.arange(1, min(n, BAND_RANKS) + 1)
         if n > BAND_RANKS:
             ranks = np.unique(np.concatenate([ranks, np.linspace(BAND_RANKS, n, BAND_RANKS).astype(int)]))
-        return unjudged_band(self.list.grades, self.config, self.list.judged_pool(), ranks=ranks)
+        return BandSearch(self.list.grades, self.config, self.list.judged_pool(), ranks=ranks)
+
+    @cached_property
+    def band(self) -> pd.DataFrame | None:
+        """The NDCG@i band over gradings of the unjudged documents (rank, low, high, exact) at the
+        first BAND_RANKS ranks and about BAND_RANKS more spread over the rest; None without unjudged
+        documents. What `band_search` has searched already is not searched again."""
+        search = self.band_search
+        return None if search is None else search.band()
 
     @cached_property
     def judge_first(self) -> pd.DataFrame:

@@ -410,11 +410,38 @@ class QueryTableModel(QAbstractTableModel):
             return EDITED_MARK if str(self._queries[row]) in self._edited else ""
         if col == COL_QUERY:
             return str(self._queries[row])
-        if col == COL_DOCS:
-            return str(self._docs[row])
-        if col == COL_JUDGED:
-            return str(self._judged[row])
-        return f"{self._ndcg[row]:.4f}"
+        return self._figure_text(col, self._figures(col)[row])
+
+    def widest_texts(self, col: int) -> list[tuple[str, bool]]:
+        """The texts of a figure column (docs, judged, NDCG) that could be its widest, each with
+        whether it is shown bold (an edited query): among the edited and among the other queries,
+        the texts of the greatest number and of the most negative one (most digits and a sign),
+        and "nan". A view fits the column by measuring these few texts, not every row."""
+        values = self._figures(col)
+        edited = np.zeros(len(values), dtype=bool)
+        if self._edited:
+            edited = np.fromiter((str(q) in self._edited for q in self._queries), bool, len(values))
+        texts: list[tuple[str, bool]] = []
+        for bold in (False, True):
+            part = values[edited == bold]
+            if part.dtype.kind == "f" and np.isnan(part).any():
+                texts.append((self._figure_text(col, np.nan), bold))
+                part = part[~np.isnan(part)]
+            negative = part[np.signbit(part)]  # -0.0 too: written "-0.0000"
+            if len(part):
+                texts.append((self._figure_text(col, part.max()), bold))
+            if len(negative):
+                texts.append((self._figure_text(col, negative.min()), bold))
+        return texts
+
+    def _figures(self, col: int) -> np.ndarray:
+        """The numbers of a figure column (docs, judged, NDCG), in the frame's order."""
+        return {COL_DOCS: self._docs, COL_JUDGED: self._judged}.get(col, self._ndcg)
+
+    @staticmethod
+    def _figure_text(col: int, value) -> str:
+        """A figure cell's text, as the table shows it."""
+        return f"{value:.4f}" if col == COL_NDCG else str(value)
 
     def sort_keys(self, col: int) -> np.ndarray:
         """Every entry's sort key in column `col`, in the frame's order."""

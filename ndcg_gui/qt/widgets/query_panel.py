@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSize, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -23,6 +24,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QSplitter,
+    QStyle,
+    QStyleOptionViewItem,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -83,13 +86,14 @@ class QueryPanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         header = self.table.horizontalHeader()
-        # Figures sized to their content when the queries change, not on every edit: measuring
-        # columns (ResizeToContents) reads a thousand rows per repaint.
+        # Figures sized to their content when the queries or k change, not on every edit, from a
+        # few texts the model names (`_fit_figures`): measuring columns (ResizeToContents) reads a
+        # thousand rows per repaint, and resizeColumnToContents 200 rows per column (20 ms).
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(COL_QUERY, QHeaderView.ResizeMode.Stretch)
         header.setResizeContentsPrecision(200)
         self.model.modelReset.connect(self._fit_columns)
-        self.model.headerDataChanged.connect(lambda *_: self._fit_columns())
+        self.model.headerDataChanged.connect(self._fit_figures)  # k in the headers
         header.setSectionResizeMode(COL_EDITED, QHeaderView.ResizeMode.Fixed)
         header.resizeSection(COL_EDITED, self.fontMetrics().horizontalAdvance("✎✎") + 8)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
@@ -290,8 +294,7 @@ class QueryPanel(QWidget):
     # ---- internals -------------------------------------------------------------------------
     def _fit_columns(self) -> None:
         comparing = self.model.columnCount() > FIXED_COLUMNS
-        for column in range(COL_QUERY + 1, FIXED_COLUMNS - int(comparing)):
-            self.table.resizeColumnToContents(column)
+        self._fit_figures()
         # While comparing, each run's columns are as wide as a figure or its (short) name.
         header = self.table.horizontalHeader()
         figure = self.fontMetrics().horizontalAdvance("+0.0000") + 14
@@ -307,6 +310,34 @@ class QueryPanel(QWidget):
             self.table.setColumnWidth(COL_QUERY, width)
         else:
             header.setSectionResizeMode(COL_QUERY, QHeaderView.ResizeMode.Stretch)
+
+    def _fit_figures(self, *_header_change) -> None:
+        """Docs, judged and the open run's NDCG as wide as resizeColumnToContents would make them
+        over every row (the header's size hint or the widest cell's, plus the grid line), from the
+        few texts the model says could be widest, measured as the view's delegate measures a cell.
+        A column whose width is right already is left alone (no relayout)."""
+        comparing = self.model.columnCount() > FIXED_COLUMNS
+        header = self.table.horizontalHeader()
+        grid = int(self.table.showGrid())
+        for column in range(COL_QUERY + 1, FIXED_COLUMNS - int(comparing)):
+            cells = [self._cell_width(text, bold) for text, bold in self.model.widest_texts(column)]
+            width = max(header.sectionSizeHint(column), max(cells, default=0) + grid)
+            if width != self.table.columnWidth(column):
+                self.table.setColumnWidth(column, width)
+
+    def _cell_width(self, text: str, bold: bool) -> int:
+        """The width the table's delegate asks for a cell showing `text` (what
+        resizeColumnToContents reads from each row): the style's size of an item view item."""
+        option = QStyleOptionViewItem()
+        self.table.initViewItemOption(option)
+        if bold:  # the model's FontRole for an edited query: the view's font, bold
+            font = QFont(option.font)
+            font.setBold(True)
+            option.font, option.fontMetrics = font, QFontMetrics(font)
+        option.text = text
+        option.features |= QStyleOptionViewItem.ViewItemFeature.HasDisplay
+        item = QStyle.ContentsType.CT_ItemViewItem
+        return self.table.style().sizeFromContents(item, option, QSize(), self.table).width()
 
     def _refilter(self, change) -> None:
         """Apply a filter change without opening another query: the table's current row moves when

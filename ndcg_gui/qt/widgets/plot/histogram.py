@@ -77,10 +77,16 @@ class NdcgHistogram(LazyPlot):
 
     def _show(self, edges: np.ndarray, counts: np.ndarray, label: str, mean: float | None,
               deltas: bool) -> None:
+        mean = None if mean is None or np.isnan(mean) else float(mean)
+        if (self._picked, self._deltas, self._label, self._mean_value) == (-1, deltas, label, mean) \
+                and np.array_equal(edges, self._edges) and np.array_equal(counts, self._counts):
+            # The same bars (a definition change shows the old scores, greyed, until new ones
+            # land): drawing them again would regenerate the axes' pictures for nothing.
+            return
         self._edges, self._counts, self._deltas = edges, counts, deltas
         self._picked = -1
         self._label = label
-        self._mean_value = None if mean is None or np.isnan(mean) else float(mean)
+        self._mean_value = mean
         self._draw()
 
     def set_picked(self, index: int) -> None:
