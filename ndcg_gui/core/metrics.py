@@ -197,9 +197,11 @@ def check_k(k: int | None) -> int | None:
 
 
 def safe_ratio(dcg: np.ndarray, idcg: np.ndarray) -> np.ndarray:
-    """DCG / IDCG, and 0 where IDCG is 0 (what trec_eval and scikit-learn report)."""
+    """DCG / IDCG, and 0 where IDCG is 0 (what trec_eval and scikit-learn report). With negative
+    grades kept an IDCG can be tiny beside its DCG: the ratio is then ±inf, as IEEE division gives."""
     out = np.zeros_like(dcg, dtype=float)
-    np.divide(dcg, idcg, out=out, where=idcg != 0)
+    with np.errstate(over="ignore"):
+        np.divide(dcg, idcg, out=out, where=idcg != 0)
     return out
 
 

@@ -257,6 +257,29 @@ def test_fits_a_1024_px_screen_and_the_toolbar_keeps_still(window, qtbot):
     assert window.document.current_list().grades[1] == 2
 
 
+@pytest.mark.parametrize("size", [(1024, 700), (1280, 800)])
+def test_the_query_table_shows_its_ids_and_figures_whole(window, qtbot, size):
+    """The query dock opens wide enough for its columns (ids beside docs, judged and NDCG), and
+    only the column sorted by keeps room for the sort arrow."""
+    from ndcg_gui.qt.models.query_model import COL_NDCG, COL_QUERY
+
+    window.resize(*size)
+    window.show()
+    qtbot.waitUntil(lambda: window.width() == size[0])
+    with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
+        assert window.files.open(run, qrels)
+    table = window.query_panel.table
+    dock = window.query_dock
+    qtbot.waitUntil(lambda: dock.isVisible() and dock.width() >= window.dock_width())
+    qtbot.wait(20)
+    assert table.columnWidth(COL_QUERY) >= table.sizeHintForColumn(COL_QUERY)  # "401", not "…"
+    assert not table.horizontalScrollBar().isVisible()
+    table.sortByColumn(COL_NDCG, Qt.SortOrder.AscendingOrder)
+    qtbot.wait(20)
+    assert table.columnWidth(COL_QUERY) >= table.sizeHintForColumn(COL_QUERY)
+    assert not table.horizontalScrollBar().isVisible()
+
+
 def test_the_query_docks_width_is_kept(qtbot, tmp_path, dialog_log):
     def opened() -> MainWindow:
         win = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))

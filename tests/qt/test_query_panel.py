@@ -222,6 +222,19 @@ def test_the_histogram_plot_is_made_when_first_shown_with_what_it_was_given(qtbo
     assert p.histogram.picked == int(np.argmax(counts))
 
 
+def qt_fit(panel, columns) -> list[int]:
+    """Qt's own resizeColumnToContents of `columns`, with room for the sort arrow only in the column
+    sorted by (Qt keeps it in every header): the widths `_fit_figures` should give."""
+    header = panel.table.horizontalHeader()
+    widths = []
+    for c in columns:
+        header.setSortIndicatorShown(c == header.sortIndicatorSection())
+        panel.table.resizeColumnToContents(c)
+        widths.append(panel.table.columnWidth(c))
+    header.setSortIndicatorShown(True)
+    return widths
+
+
 def test_figure_columns_fit_their_widest_cell_as_qt_would_measure_every_row(qtbot, panel, result):
     # Wide and signed figures, NaN, and edited (bold) queries: the fitted widths equal Qt's own
     # resizeColumnToContents over every row (precision -1) once k changes (a rescore at the same k
@@ -238,9 +251,7 @@ def test_figure_columns_fit_their_widest_cell_as_qt_would_measure_every_row(qtbo
         panel.set_edited(edited)
         panel.set_result(wide, k)
         fitted = [panel.table.columnWidth(c) for c in columns]
-        for c in columns:
-            panel.table.resizeColumnToContents(c)
-        assert fitted == [panel.table.columnWidth(c) for c in columns], k
+        assert fitted == qt_fit(panel, columns), k
     resized = []  # the figure columns resized (the stretched query column follows the layout)
     header.sectionResized.connect(lambda column, *_: resized.append(column) if column in columns else None)
     panel.set_result(wide, 10)
@@ -248,6 +259,10 @@ def test_figure_columns_fit_their_widest_cell_as_qt_would_measure_every_row(qtbo
     resized.clear()
     panel._fit_figures()  # the widths are right already: no relayout
     assert resized == []
+    before = panel.table.columnWidth(COL_NDCG)
+    panel.table.sortByColumn(COL_NDCG, Qt.SortOrder.DescendingOrder)  # the arrow needs its room there
+    assert panel.table.columnWidth(COL_NDCG) > before
+    assert [panel.table.columnWidth(c) for c in columns] == qt_fit(panel, columns)
 
 
 def test_the_same_scores_shown_again_leave_the_histogram_as_drawn(qtbot, panel, result, monkeypatch):

@@ -94,6 +94,7 @@ class QueryPanel(QWidget):
         header.setResizeContentsPrecision(200)
         self.model.modelReset.connect(self._fit_columns)
         self.model.headerDataChanged.connect(self._fit_figures)  # k in the headers
+        header.sortIndicatorChanged.connect(self._fit_figures)  # the arrow's room moves with it
         header.setSectionResizeMode(COL_EDITED, QHeaderView.ResizeMode.Fixed)
         header.resizeSection(COL_EDITED, self.fontMetrics().horizontalAdvance("✎✎") + 8)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
@@ -313,17 +314,39 @@ class QueryPanel(QWidget):
 
     def _fit_figures(self, *_header_change) -> None:
         """Docs, judged and the open run's NDCG as wide as resizeColumnToContents would make them
-        over every row (the header's size hint or the widest cell's, plus the grid line), from the
-        few texts the model says could be widest, measured as the view's delegate measures a cell.
+        over every row (the header's, `_header_width`, or the widest cell's, plus the grid line),
+        from the few texts the model says could be widest, measured as the delegate measures a cell.
         A column whose width is right already is left alone (no relayout)."""
         comparing = self.model.columnCount() > FIXED_COLUMNS
-        header = self.table.horizontalHeader()
         grid = int(self.table.showGrid())
         for column in range(COL_QUERY + 1, FIXED_COLUMNS - int(comparing)):
             cells = [self._cell_width(text, bold) for text, bold in self.model.widest_texts(column)]
-            width = max(header.sectionSizeHint(column), max(cells, default=0) + grid)
+            width = max(self._header_width(column), max(cells, default=0) + grid)
             if width != self.table.columnWidth(column):
                 self.table.setColumnWidth(column, width)
+
+    def needed_width(self) -> int:
+        """The panel's width that shows every column whole: the query ids (as many rows as the
+        header measures) beside the fitted figures, the scroll bar and the frame."""
+        self._fit_figures()  # (fitted when the scores land, which may be after the dock shows)
+        table = self.table
+        columns = sum(table.columnWidth(c) for c in range(self.model.columnCount()) if c != COL_QUERY)
+        ids = max(table.sizeHintForColumn(COL_QUERY), table.horizontalHeader().sectionSizeHint(COL_QUERY))
+        chrome = table.verticalScrollBar().sizeHint().width() + 2 * table.frameWidth()
+        margins = self.layout().contentsMargins() if self.layout() is not None else None
+        return columns + ids + chrome + (margins.left() + margins.right() if margins else 0)
+
+    def _header_width(self, column: int) -> int:
+        """The header's size hint, with room for the sort arrow only in the column sorted by. Qt
+        keeps that room (~20 px) in every column, and three figure columns left the query ids
+        none in a 320 px dock ("…" at 1280x800)."""
+        header = self.table.horizontalHeader()
+        hint = header.sectionSizeHint(column)
+        if not header.isSortIndicatorShown() or header.sortIndicatorSection() == column:
+            return hint
+        # QHeaderView::sectionSizeFromContents adds the contents' height and the header margin.
+        margin = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+        return hint - header.sectionSizeFromContents(column).height() - margin
 
     def _cell_width(self, text: str, bold: bool) -> int:
         """The width the table's delegate asks for a cell showing `text` (what

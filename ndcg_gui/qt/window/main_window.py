@@ -265,8 +265,11 @@ class MainWindow(QMainWindow):
             self.query_dock.setVisible(False)
 
     def dock_width(self) -> int:
-        """The query dock's first width: QUERY_DOCK_WIDTH, less in a window under 1280 px."""
-        return min(QUERY_DOCK_WIDTH, max(240, self.width() // 4))
+        """The query dock's first width: QUERY_DOCK_WIDTH, less in a window under 1280 px, but
+        wide enough for the query table's columns whole while that takes at most a third of it."""
+        width = max(self.width(), self.minimumSizeHint().width())  # (what the window grows to)
+        usual = min(QUERY_DOCK_WIDTH, max(240, width // 4))
+        return max(usual, min(self.query_panel.needed_width(), width // 3))
 
     def _update_title(self) -> None:
         doc = self.document
