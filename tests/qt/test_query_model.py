@@ -243,3 +243,13 @@ def test_filtered_rows_keep_the_models_order(model, proxy, result):
     proxy.set_text("1")
     shown = [proxy.index(r, COL_QUERY).data() for r in range(proxy.rowCount())]
     assert shown == [q for q in column(model, COL_QUERY) if "1" in q]
+
+
+def test_longest_queries_are_the_ids_a_view_measures(qtbot):
+    frame = pd.DataFrame({"query": ["q10", "query-long", "q2", "q-1000"], "doc": list("abcd"),
+                          "grade": [1.0, 0.0, 2.0, 1.0]})
+    model = QueryTableModel()
+    model.set_result(evaluate(frame, k=5), 5)
+    model.set_edited(["q-1000"])
+    assert model.longest_queries(2) == [("query-long", False), ("q-1000", True)]
+    assert {t for t, _bold in model.longest_queries(10)} == {"q10", "query-long", "q2", "q-1000"}

@@ -434,6 +434,14 @@ class QueryTableModel(QAbstractTableModel):
                 texts.append((self._figure_text(col, negative.min()), bold))
         return texts
 
+    def longest_queries(self, n: int = 5) -> list[tuple[str, bool]]:
+        """The `n` longest query ids, each with whether it is shown bold (edited): the texts a view
+        measures to size the query column without reading every row."""
+        texts = [str(q) for q in self._queries]
+        lengths = np.fromiter((len(t) for t in texts), np.int64, len(texts))
+        longest = np.argsort(-lengths, kind="stable")[:n]
+        return [(texts[i], texts[i] in self._edited) for i in longest.tolist()]
+
     def _figures(self, col: int) -> np.ndarray:
         """The numbers of a figure column (docs, judged, NDCG), in the frame's order."""
         return {COL_DOCS: self._docs, COL_JUDGED: self._judged}.get(col, self._ndcg)

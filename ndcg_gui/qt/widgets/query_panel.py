@@ -326,12 +326,14 @@ class QueryPanel(QWidget):
                 self.table.setColumnWidth(column, width)
 
     def needed_width(self) -> int:
-        """The panel's width that shows every column whole: the query ids (as many rows as the
-        header measures) beside the fitted figures, the scroll bar and the frame."""
+        """The panel's width that shows every column whole: the longest query ids (measured as the
+        delegate measures a cell, not every row: 9 ms for 7,000 queries) beside the fitted
+        figures, the scroll bar and the frame."""
         self._fit_figures()  # (fitted when the scores land, which may be after the dock shows)
         table = self.table
         columns = sum(table.columnWidth(c) for c in range(self.model.columnCount()) if c != COL_QUERY)
-        ids = max(table.sizeHintForColumn(COL_QUERY), table.horizontalHeader().sectionSizeHint(COL_QUERY))
+        widest_id = max((self._cell_width(t, bold) for t, bold in self.model.longest_queries()), default=0)
+        ids = max(widest_id + int(table.showGrid()), table.horizontalHeader().sectionSizeHint(COL_QUERY))
         chrome = table.verticalScrollBar().sizeHint().width() + 2 * table.frameWidth()
         margins = self.layout().contentsMargins() if self.layout() is not None else None
         return columns + ids + chrome + (margins.left() + margins.right() if margins else 0)
