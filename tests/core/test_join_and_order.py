@@ -4,6 +4,8 @@ trec_eval does even where scores tie only as single-precision floats."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -15,7 +17,7 @@ from pytrec_child import evaluate as pytrec_evaluate
 from ndcg_gui.core import evaluate
 from ndcg_gui.core.config import PRESETS
 from ndcg_gui.core.reading import load
-from ndcg_gui.core.reading.ids import Groups, hash_strings, shared_prefix
+from ndcg_gui.core.reading.ids import Groups, edge_spaced, hash_strings, shared_prefix
 from ndcg_gui.core.reading.join import lookup, repeated_pair
 from ndcg_gui.core.reading.order import ranked, score_key
 
@@ -184,3 +186,17 @@ def test_a_saved_run_keeps_scores_that_trec_eval_orders_as_the_list_is(tmp_path)
     edited = dataset.with_lists({"q": dataset.ranked_list("q").with_grade(0, 2)})
     write_trec_run(edited, tmp_path / "out")
     assert (tmp_path / "out").read_text().split("\n")[:2] == ["q Q0 b 1 1.0 t", "q Q0 a 2 1.0000000001 t"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts=st.lists(st.text(alphabet=" \tab\u00e9\u4e2d", max_size=5), max_size=30),
+       split=st.integers(0, 30), large=st.booleans(), binary=st.booleans())
+def test_edge_spaced_equals_a_regex_over_every_kind_of_text_array(texts, split, large, binary):
+    kind = {(False, False): pa.string(), (True, False): pa.large_string(),
+            (False, True): pa.binary(), (True, True): pa.large_binary()}[large, binary]
+    values = [t.encode() for t in texts] if binary else texts
+    whole_array = pa.array(values, kind)
+    chunked = pa.chunked_array([whole_array[:split], whole_array[split:]], kind)
+    expected = [bool(re.search(r"^[ \t]|[ \t]$", t)) for t in texts]
+    assert edge_spaced(chunked).tolist() == expected
+    assert edge_spaced(whole_array[1:]).tolist() == expected[1:]  # an array with an offset

@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from ndcg_gui.core.errors import shown
-from ndcg_gui.core.reading.ids import whole
+from ndcg_gui.core.reading.ids import edge_spaced, whole
 from ndcg_gui.core.reading.number_text import is_number_text, to_floats
 from ndcg_gui.core.reading.rows import Rows, chunks_of, record_numbers
 from ndcg_gui.core.reading.source import (
@@ -351,7 +351,7 @@ def _ids(source: Source, values: pa.ChunkedArray, delim: str | None, column: int
     if not len(values):
         return values
     # Looked for before trimming: trimming makes a copy of every id even when none has a space.
-    edged = np.flatnonzero(pc.match_substring_regex(values, r"^[ \t]|[ \t]$").to_numpy(zero_copy_only=False))
+    edged = np.flatnonzero(edge_spaced(values))
     if len(edged):
         stripped = pc.utf8_trim(values, " \t")
         values = stripped

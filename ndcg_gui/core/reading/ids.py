@@ -238,6 +238,26 @@ def _hash_array(ids: pa.Array, skip: int = 0) -> np.ndarray:
     return mix(h, in_place=True)
 
 
+def edge_spaced(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """The rows whose text starts or ends with a space or a tab, read from the Arrow buffers: a
+    regex over a CSV's 2,000,000 ids took 0.17 s of its load, for ids that almost never have any."""
+    chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
+    parts = [np.zeros(0, bool)]
+    for chunk in chunks:
+        if not is_text(chunk.type) or chunk.null_count:  # (not what the CSV reader gives)
+            found = pc.fill_null(pc.match_substring_regex(chunk, r"^[ \t]|[ \t]$"), False)
+            parts.append(found.to_numpy(zero_copy_only=False))
+            continue
+        off, raw = _buffers(chunk)
+        start, end = off[:-1], off[1:]
+        filled = np.flatnonzero(end > start)
+        first, last = raw[start[filled]], raw[end[filled] - 1]
+        spaced = np.zeros(len(chunk), bool)
+        spaced[filled] = (first == 32) | (first == 9) | (last == 32) | (last == 9)
+        parts.append(spaced)
+    return np.concatenate(parts)
+
+
 def _buffers(ids: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """Offsets (int64, one more than the ids) and the data bytes of a string or binary array."""
     large = pa.types.is_large_string(ids.type) or pa.types.is_large_binary(ids.type)
