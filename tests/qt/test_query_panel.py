@@ -217,7 +217,7 @@ def test_the_histogram_plot_is_made_when_first_shown_with_what_it_was_given(qtbo
     assert list(p.histogram.counts) == list(counts)
     p.show()
     qtbot.waitExposed(p)
-    assert p.histogram.made
+    qtbot.waitUntil(lambda: p.histogram.made)  # once the event loop has had a turn
     assert bar_heights(p.histogram) == list(counts)
     assert p.histogram.picked == int(np.argmax(counts))
 

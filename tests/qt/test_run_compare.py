@@ -102,6 +102,8 @@ def test_biggest_losses_first_with_the_summary_line_and_the_histogram_of_differe
 
 
 def click_point(qtbot, scatter, query):
+    qtbot.waitUntil(lambda: scatter.made)  # as a person sees it: made once the event loop had a turn
+    qtbot.wait(50)  # and laid out, its range set
     vb = scatter.getPlotItem().getViewBox()
     pos = scatter.mapFromScene(vb.mapViewToScene(scatter.point(query)))
     at = QPoint(round(pos.x()), round(pos.y()))
@@ -272,7 +274,7 @@ def test_a_scatter_fed_while_hidden_draws_it_when_shown(qtbot):
     assert scatter.ringed == (0.9, 0.1) and (scatter.point("a").x(), scatter.point("a").y()) == (0.2, 0.3)
     scatter.show()
     qtbot.waitExposed(scatter)
-    assert scatter.made
+    qtbot.waitUntil(lambda: scatter.made)
     drawn = scatter.getPlotItem().listDataItems()[0].getData()
     assert np.array_equal(drawn[0], x) and np.array_equal(drawn[1], y)
     assert scatter.ringed == (0.9, 0.1)  # now read from the drawn ring
