@@ -102,6 +102,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryError:
         _say(f"{options.file}: not enough memory to load it")
         return 1
+    except KeyboardInterrupt:  # Ctrl+C: one line, the shell's usual status
+        _say("interrupted")
+        return 130
     except Exception as exc:  # a bug: still one line, not a traceback
         _say(f"internal error ({type(exc).__name__}: {exc}); please report it")
         return 1
@@ -123,7 +126,9 @@ def importing_meanwhile(module: str) -> Iterator[None]:
     try:
         yield
     finally:
-        thread.join()
+        while thread.is_alive():  # a Ctrl+C here would leave the interpreter shutting down mid-import
+            with contextlib.suppress(KeyboardInterrupt):
+                thread.join()
 
 
 def _say(message: str) -> None:
@@ -231,10 +236,14 @@ def run() -> None:
     """The `ndcg-inspect` command: `main`, then out without the interpreter's teardown. Every
     file is written and closed by then; what is left is freeing the arrays and modules, ~60 ms of
     a 2,000,000-line run's ~0.9 s (measured with `benchmarks/bench_load.py`, section 2)."""
-    code = main()
-    with contextlib.suppress(BrokenPipeError):  # `| head` closed the pipe: not an error
-        sys.stdout.flush()
-    sys.stderr.flush()
+    try:
+        code = main()
+    except KeyboardInterrupt:  # Ctrl+C after main's own handler
+        code = 130
+    for stream in (sys.stdout, sys.stderr):  # (None when the shell closed it: `>&-`)
+        with contextlib.suppress(BrokenPipeError, OSError, ValueError):  # `| head` closed the pipe
+            if stream is not None:
+                stream.flush()
     os._exit(code)
 
 

@@ -499,3 +499,23 @@ def test_the_command_is_quiet_when_its_reader_stops_early(many):
     process.stdout.close()  # as `| head -1` does
     assert process.wait(timeout=60) == 0
     assert process.stderr.read() == ""
+
+
+def test_ctrl_c_during_a_load_is_one_line_and_status_130(files, monkeypatch, capsys):
+    from ndcg_gui.core import reading
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(reading, "load", interrupted)
+    run, qrels = files
+    assert main([str(run), "--qrels", str(qrels)]) == 130
+    assert capsys.readouterr().err == "ndcg-inspect: interrupted\n"
+
+
+def test_the_command_writes_its_table_with_its_output_streams_closed(tmp_path, files):
+    run, qrels = files
+    out = tmp_path / "s.csv"
+    script = f'"{sys.executable}" -m ndcg_gui.cli "{run}" --qrels "{qrels}" --summary-csv "{out}" >&- 2>&-'
+    result = subprocess.run(["sh", "-c", script], env=_BUFFERED)
+    assert result.returncode == 0 and len(pd.read_csv(out)) == 3

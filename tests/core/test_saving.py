@@ -170,11 +170,12 @@ def test_a_reordered_list_with_scores_is_named_as_rescored_and_written_n_to_1(tm
     run = tmp_path / "r.run"
     run.write_text("1 Q0 a 1 2.5 t\n1 Q0 b 2 1.5 t\n2 Q0 x 1 9 t\n2 Q0 y 2 8 t\n3 Q0 p 1 1 t\n")
     data = load(run, need_grades=False)
-    assert rescored_queries(data) == []
+    assert rescored_queries(data, as_run=True) == []
     one, two, three = (data.ranked_list(q) for q in ("1", "2", "3"))
     edited = data.with_lists({"1": one.reordered([1, 0]), "2": two.reordered([0, 1]),
                               "3": three.with_doc(0, "q")})
-    assert rescored_queries(edited) == ["1"]  # 2 kept its order, 3 only renamed a document
+    assert rescored_queries(edited, as_run=True) == ["1"]  # 2 kept its order, 3 only renamed a document
+    assert rescored_queries(edited, as_run=False) == []  # as CSV: a rank column, the scores kept
     writers.write_trec_run(edited, run)
     assert run.read_text().splitlines()[:2] == ["1 Q0 b 1 2 t", "1 Q0 a 2 1 t"]  # what the question says
 
@@ -182,4 +183,26 @@ def test_a_reordered_list_with_scores_is_named_as_rescored_and_written_n_to_1(tm
 def test_lists_without_scores_lose_nothing_when_reordered(tmp_path):
     typed = RankedList.from_grades([3, 0, 1])
     data = Dataset.from_ranked_list(typed)
-    assert rescored_queries(data.with_lists({typed.query: typed.reordered([2, 1, 0])})) == []
+    for as_run in (True, False):
+        assert rescored_queries(data.with_lists({typed.query: typed.reordered([2, 1, 0])}), as_run) == []
+
+
+def test_a_csv_ordered_by_its_scores_asks_for_what_the_csv_writer_rescores(tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_text("query,doc,score,grade\n1,a,2.5,1\n1,b,1.5,0\n2,x,9,1\n2,y,8,0\n")
+    data = load(path)
+    one = data.ranked_list("1")
+    edited = data.with_lists({"1": one.reordered([1, 0])})
+    assert rescored_queries(edited, as_run=False) == ["1"]
+    writers.write_csv(edited, path)
+    assert path.read_text().splitlines()[1:3] == ["1,b,2,0", "1,a,1,1"]  # what the question says
+
+
+def test_a_csv_ranked_by_its_rank_column_saved_as_a_run_names_every_list_its_scores_disorder(tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_text("query,doc,rank,score,grade\n1,a,1,1.5,1\n1,b,2,2.5,0\n2,x,1,9,1\n2,y,2,8,0\n")
+    data = load(path)
+    assert rescored_queries(data, as_run=False) == []  # a CSV keeps rank and scores
+    assert rescored_queries(data, as_run=True) == ["1"]  # unedited, yet its scores disagree with its ranks
+    writers.write_trec_run(data, tmp_path / "r.run")
+    assert (tmp_path / "r.run").read_text().splitlines()[:2] == ["1 Q0 a 1 2 ndcg-gui", "1 Q0 b 2 1 ndcg-gui"]

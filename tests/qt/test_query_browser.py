@@ -209,7 +209,11 @@ def test_saving_lists_reordered_by_hand_asks_once_before_writing_new_scores(own_
     assert window.files.save()
     assert asked[-1] == ["402", "403"] and len(asked) == 3
     scores = [float(line.split()[4]) for line in run.read_text().splitlines() if line.startswith("402 ")]
-    assert scores == list(range(len(scores), 0, -1))
+    assert len(scores) > 1 and scores == list(range(len(scores), 0, -1))
+    doc.set_current_query("404")
+    doc.reverse()
+    assert window.files.save_to(run.with_name("copy.csv"), ".csv")  # a CSV keeps rank and scores
+    assert len(asked) == 3  # not asked
 
 
 def test_save_as_csv_writes_the_judgments_beside_it(own_copy, tmp_path):

@@ -54,6 +54,15 @@ def csv_bytes(dataset: Dataset, queries: Sequence[str] | None = None) -> bytes:
     return _standard(dataset, own if own is not None and own.kind == "csv" else None, queries)
 
 
+def keeps_order_by_scores(dataset: Dataset) -> bool:
+    """Whether a CSV save writes the loaded file's own layout with a score column and no rank
+    column: the order is then the scores', and a reordered list gets scores n, n-1, … 1 (any
+    other CSV save writes a rank column and keeps the scores)."""
+    own = dataset.file_format
+    return (own is not None and own.kind == "csv" and "score" in own.columns and "rank" not in own.columns
+            and _fits(dataset, own))
+
+
 def _fits(dataset: Dataset, own: FileFormat) -> bool:
     """Whether the file's columns can hold the lists as they are now (a header-less list of grades
     cannot hold a document id that someone typed; a file without a query column, a second query)."""

@@ -64,17 +64,27 @@ def judgment_targets(
     return targets
 
 
-def rescored_queries(dataset: Dataset) -> list[str]:
-    """The edited queries whose scores a save replaces. A TREC run (and a CSV's score column) is
-    read back in score order, so a list reordered by hand is written with scores n, n-1, … 1
-    (`trec_writer.rescored_scores`): its own scores are lost from the saved file. Lists without
-    scores lose nothing and are not named."""
+def rescored_queries(dataset: Dataset, as_run: bool) -> list[str]:
+    """The queries whose scores a save replaces (as a TREC run when `as_run`, else as CSV). A run,
+    and a CSV whose own layout has scores and no rank, are read back in score order, so a list
+    in another order is written with scores n, n-1, … 1 (`trec_writer.rescored_scores`): its own
+    scores are not in the saved file. Which lists can be in another order: the edited ones, and
+    as a run every list of a CSV ranked by its rank column. Lists without scores lose nothing."""
     import numpy as np
 
+    from ndcg_gui.core.writing.csv_writer import keeps_order_by_scores
     from ndcg_gui.core.writing.trec_writer import out_of_trec_order
 
+    own = dataset.file_format
+    if as_run:
+        by_rank = own is not None and own.kind == "csv" and "rank" in own.columns
+        candidates = dataset.queries() if by_rank else [q for q in dataset.queries() if q in dataset.edited]
+    elif keeps_order_by_scores(dataset):
+        candidates = [q for q in dataset.queries() if q in dataset.edited]
+    else:
+        return []
     lost = []
-    for query in [q for q in dataset.queries() if q in dataset.edited]:
+    for query in candidates:
         rl = dataset.ranked_list(query)
         if rl.scores is None or np.isnan(rl.scores).all():
             continue

@@ -81,6 +81,8 @@ class FileFlow(QObject):
     def _note_edit(self, changes: Changes) -> None:
         if changes.lists and self._pending is not None:
             self._edited_while_loading = True
+        if changes.dataset:  # another document (a file, a typed list, recovered edits): ask again
+            self._rescored_ok.clear()
 
     def _loaded(self, dataset, scored) -> None:
         pending, self._pending = self._pending, None
@@ -92,7 +94,6 @@ class FileFlow(QObject):
             return
         # Scored while loading under the definition of the time: used if that still holds.
         self.scores.offer(dataset, *definition, scored)
-        self._rescored_ok.clear()
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
             self.document.set_dataset(dataset, path, qrels, undoable=undoable)
@@ -197,7 +198,7 @@ class FileFlow(QObject):
 
         doc, path = self.document, Path(path)
         data = doc.lists_for_saving()
-        rescored = rescored_queries(data)
+        rescored = rescored_queries(data, as_run=suffix == ".run")
         if set(rescored) - self._rescored_ok:  # asked once for each list
             if not dialogs.ask_rescore(self._parent, rescored, path):
                 return False
