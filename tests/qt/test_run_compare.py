@@ -279,3 +279,23 @@ def test_a_scatter_fed_while_hidden_draws_it_when_shown(qtbot):
     assert np.array_equal(drawn[0], x) and np.array_equal(drawn[1], y)
     assert scatter.ringed == (0.9, 0.1)  # now read from the drawn ring
     assert scatter.getPlotItem().getAxis("left").labelText == "NDCG@10 of other"
+
+
+def test_the_lines_view_repaints_when_only_the_gains_change(qtbot):
+    """The lines view draws relevant documents from their gain: a new gain with the same ranks and
+    effects is announced and reaches the view."""
+    from ndcg_gui.core.analysis.run_diff import side_by_side
+    from ndcg_gui.core.config import MetricConfig
+    from ndcg_gui.qt.models.run_diff_model import RunDiffModel
+    from ndcg_gui.qt.widgets.run_lines import RunLines
+
+    model = RunDiffModel()
+    view = RunLines(model)
+    qtbot.addWidget(view)
+    a, b, judged = np.array(["x", "y", "z"]), np.array(["x", "z", "y"]), {"x": 1.0, "y": 0.0, "z": 0.0}
+    model.set_diff(side_by_side(a, b, judged, 10, MetricConfig()), ("A", "B"), 20, 10, "q")
+    assert [e.gain for e in view._entries] == [1.0, 0.0, 0.0]
+    none_count = MetricConfig(gain={0: 0.0, 1: 0.0, 2: 1.0, 3: 2.0})
+    with qtbot.waitSignal(model.dataChanged):
+        model.set_diff(side_by_side(a, b, judged, 10, none_count), ("A", "B"), 20, 10, "q")
+    assert [e.gain for e in view._entries] == model.frame["gain"].tolist() == [0.0, 0.0, 0.0]

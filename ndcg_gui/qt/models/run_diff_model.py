@@ -12,6 +12,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
+from ndcg_gui.core.analysis.run_diff import DIFF_COLUMNS
 from ndcg_gui.core.lists.numbers import format_grade
 from ndcg_gui.qt.models.cells import (
     ALIGN_LEFT,
@@ -79,7 +80,7 @@ class RunDiffModel(QAbstractTableModel):
         if self._shown is None:
             import pandas as pd
 
-            self._shown = pd.DataFrame(columns=["grade", "gain", "rank_a", "rank_b", "move", "effect"])
+            self._shown = pd.DataFrame(columns=DIFF_COLUMNS)
         return self._shown
 
     @_frame.setter
@@ -87,7 +88,8 @@ class RunDiffModel(QAbstractTableModel):
         self._shown = frame
 
     def _columns(self) -> dict[str, np.ndarray]:
-        return {c: self._frame[c].to_numpy(dtype=float) for c in ("grade", "rank_a", "rank_b", "effect")}
+        # Every column a view reads (the lines view draws relevant documents from their gain).
+        return {c: self._frame[c].to_numpy(dtype=float) for c in DIFF_COLUMNS}
 
     # ---- reading (the lines view) ------------------------------------------------------------
     @property
