@@ -136,3 +136,22 @@ def test_judged_queries_without_results_are_named_and_score_zero():
     assert ds.queries_without_results() == ["c", "d"]
     assert ds.evaluate(10).loc["c", "ndcg"] == 0
     assert Dataset(run).queries_without_results() == []
+
+
+@pytest.mark.parametrize("ties", ["trec", "file", "average"])
+def test_each_query_scores_as_the_window_scores_its_list_edited_or_not(tmp_path, ties):
+    """Whole-dataset scoring (the summary export, a rescore of every query) gives each query the
+    figure of its list as the window shows it: unedited lists with their ties in the rule's order,
+    an edited list in the order it stands (a tied document dragged above another stays there)."""
+    from ndcg_gui.core.analysis.list_report import list_summary
+
+    path = tmp_path / "t.csv"
+    path.write_text("query,doc,score,grade\nq,a,2,0\nq,b,1,3\nq,c,1,0\nq,d,1,0\nq,e,0.5,1\n"
+                    "p,x,1,1\np,y,1,0\np,z,0,2\n")
+    loaded = load(path)
+    shown = {q: loaded.ranked_list(q).ties_ordered(ties) for q in loaded.queries()}
+    shown["q"] = shown["q"].moved(3, 1, 1)  # a tied document dragged up, past its tied neighbours
+    edited = loaded.with_lists({"q": shown["q"]})
+    scored = edited.evaluate(3, MetricConfig(), ties=ties)
+    for query, lst in shown.items():
+        assert scored.loc[query, "ndcg"] == pytest.approx(list_summary(lst, 3, MetricConfig(), ties).ndcg)

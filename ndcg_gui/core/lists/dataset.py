@@ -412,7 +412,8 @@ class Dataset:
         both score the lists as they stand; "average" gives neighbours with equal scores their mean
         gain (scikit-learn) when every row has a score: the ties of each list as it stands, so an
         edited list is scored in its own order; "file" puts tied neighbours in the order of the file
-        they came from (a row added since, last).
+        they came from, except in an edited list, scored in the order it stands (as the window
+        scores it).
         """
         from ndcg_gui.core.evaluate import MISSING, TIES, Pool, score_ranked, sorted_union
 
@@ -431,7 +432,11 @@ class Dataset:
         elif ties == "file" and scores is not None and self._origin is not None:
             new_run = np.ones(len(scores), bool)
             new_run[1:] = (scores[1:] != scores[:-1]) | (codes[1:] != codes[:-1])
-            origin = np.where(self._origin < 0, np.iinfo(np.int64).max, self._origin)
+            # An edited list is scored in the order it stands (as the window shows it); the
+            # others' tied neighbours in the order of the file (`RankedList.ties_ordered`).
+            edited = np.array([str(q) in self.edited for q in groups.labels], bool)
+            in_place = edited[codes] if len(codes) else np.zeros(0, bool)
+            origin = np.where(in_place, np.arange(len(scores)), self._origin)
             order = np.lexsort((origin, np.cumsum(new_run)))
             codes, grade = codes[order], grade[order]
         row_query = to_query[0][codes]
