@@ -293,9 +293,9 @@ def test_the_lines_view_repaints_when_only_the_gains_change(qtbot):
     view = RunLines(model)
     qtbot.addWidget(view)
     a, b, judged = np.array(["x", "y", "z"]), np.array(["x", "z", "y"]), {"x": 1.0, "y": 0.0, "z": 0.0}
-    model.set_diff(side_by_side(a, b, judged, 10, MetricConfig()), ("A", "B"), 20, 10, "q")
+    model.set_diff(side_by_side(a, b, judged, 10, MetricConfig()), ("A", "B"), 20, 10)
     assert [e.gain for e in view._entries] == [1.0, 0.0, 0.0]
     none_count = MetricConfig(gain={0: 0.0, 1: 0.0, 2: 1.0, 3: 2.0})
     with qtbot.waitSignal(model.dataChanged):
-        model.set_diff(side_by_side(a, b, judged, 10, none_count), ("A", "B"), 20, 10, "q")
+        model.set_diff(side_by_side(a, b, judged, 10, none_count), ("A", "B"), 20, 10)
     assert [e.gain for e in view._entries] == model.frame["gain"].tolist() == [0.0, 0.0, 0.0]

@@ -202,12 +202,6 @@ class ListReport:
         return list_summary(self.list, self.k, self.config, self.ties)
 
     @cached_property
-    def baseline_table(self) -> pd.DataFrame:
-        if self.baseline is self.list:
-            return self.table
-        return display_table(self.baseline, self.config, self.ties)
-
-    @cached_property
     def baseline_columns(self) -> dict[str, np.ndarray]:
         if self.baseline is self.list:
             return self.columns

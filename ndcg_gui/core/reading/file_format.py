@@ -129,14 +129,6 @@ class FileFormat:
         pairs = zip(codes.tolist(), first.tolist(), strict=True)
         return {self.queries[c]: int(r) for c, r in pairs if c >= 0}
 
-    @property
-    def encoding_name(self) -> str:
-        """The encoding as a person names it: "UTF-8", "UTF-8 with BOM", "Windows-1252"…"""
-        names = {"utf-8": "UTF-8", "cp1252": "Windows-1252", "latin-1": "Latin-1",
-                 "utf-16-le": "UTF-16 LE", "utf-16-be": "UTF-16 BE"}
-        name = names.get(self.file_encoding, self.file_encoding)
-        return f"{name} with BOM" if self.bom and self.file_encoding == "utf-8" else name
-
 
 def line_ending_of(data: bytes) -> tuple[str, bool]:
     """The first line break of `data` ("\\n" when it has none) and whether `data` ends with one."""

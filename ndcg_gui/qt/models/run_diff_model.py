@@ -50,11 +50,9 @@ class RunDiffModel(QAbstractTableModel):
         self._names = ("A", "B")
         self._depth = 0
         self._k: int | None = None
-        self._query = ""
 
     # ---- feeding ---------------------------------------------------------------------------
-    def set_diff(self, diff: pd.DataFrame, names: tuple[str, str], depth: int, k: int | None,
-                 query: str) -> None:
+    def set_diff(self, diff: pd.DataFrame, names: tuple[str, str], depth: int, k: int | None) -> None:
         """Show the documents of `diff` (a `side_by_side` frame) ranked within `depth` in either
         list. The same documents only repaint the rows that changed."""
         shown = diff[(diff["rank_a"] <= depth) | (diff["rank_b"] <= depth)]
@@ -63,7 +61,7 @@ class RunDiffModel(QAbstractTableModel):
         if not same_rows:
             self.beginResetModel()
         old = self._columns()
-        self._frame, self._names, self._depth, self._k, self._query = shown, names, depth, k, query
+        self._frame, self._names, self._depth, self._k = shown, names, depth, k
         if not same_rows:
             self.endResetModel()
             return
@@ -103,10 +101,6 @@ class RunDiffModel(QAbstractTableModel):
     @property
     def depth(self) -> int:
         return self._depth
-
-    @property
-    def query(self) -> str:
-        return self._query
 
     # ---- QAbstractTableModel ---------------------------------------------------------------
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008

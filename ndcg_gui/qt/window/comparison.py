@@ -164,6 +164,6 @@ class RunCompare(QObject):
         query, base, focus = doc.current_query, c.baseline, c.focus
         a, b = c.list_for(base, query), c.list_for(focus, query)
         diff = side_by_side(a.docs, b.docs, c.list_for(c.doc_name, query).judgments(), doc.k, doc.config)
-        self.pane.diff_model.set_diff(diff, (base, focus), lines_depth(doc.k), doc.k, query)
+        self.pane.diff_model.set_diff(diff, (base, focus), lines_depth(doc.k), doc.k)
         self.pane.set_moves(f"Query {query}: {base} (left) and {focus} (right)",
                             biggest_moves(diff, MOVES_SAID, (base, focus)))
