@@ -9,13 +9,22 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, get_args
 
 GainName = Literal["linear", "exponential"]
 DiscountName = Literal["log2", "jarvelin"]
 IdealName = Literal["judged", "retrieved"]
 NegativeName = Literal["keep", "zero"]
 TiesName = Literal["trec", "file", "average"]
+TIES: tuple[str, ...] = get_args(TiesName)
+MISSING = ("zero", "skip")  # a judged query the run returned nothing for: scored 0, or left out
+
+
+def check_rules(ties: str, missing: str = "zero") -> None:
+    """A ValueError naming the choices when the tie rule or the missing-query rule is unknown."""
+    for what, value, choices in (("ties", ties, TIES), ("missing", missing, MISSING)):
+        if value not in choices:
+            raise ValueError(f"{what} must be one of {', '.join(choices)}, not {value!r}")
 
 DEFAULT_K = 10  # the cut-off the window opens with and the summary export uses unless told
 

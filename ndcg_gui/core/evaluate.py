@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from ndcg_gui.core.config import MetricConfig, TiesName
+from ndcg_gui.core.config import MetricConfig, TiesName, check_rules
 from ndcg_gui.core.metrics import check_k, discounts, gains, safe_ratio
 from ndcg_gui.core.reading.ids import Groups, strings, whole
 from ndcg_gui.core.reading.join import lookup
@@ -29,8 +29,6 @@ RESULT_COLUMNS = [
     "n_retrieved", "n_judged", "n_unjudged", "n_pool", "n_relevant",
     "dcg", "idcg", "ndcg", "undefined",
 ]
-TIES = ("trec", "file", "average")
-MISSING = ("zero", "skip")
 
 
 def evaluate(
@@ -61,10 +59,7 @@ def evaluate(
     """
     config = config or MetricConfig()
     k = check_k(k)
-    if ties not in TIES:
-        raise ValueError(f"ties must be one of {', '.join(TIES)}, not {ties!r}")
-    if missing not in MISSING:
-        raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
+    check_rules(ties, missing)
     _require(run, ["query", "doc"] + ([] if qrels is not None else ["grade"]), "run")
     if qrels is not None:
         _require(qrels, ["query", "doc", "grade"], "qrels")

@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.core.analysis import significance as sig
-from ndcg_gui.core.config import MetricConfig, TiesName
-from ndcg_gui.core.evaluate import MISSING, TIES, evaluate
+from ndcg_gui.core.config import MetricConfig, TiesName, check_rules
+from ndcg_gui.core.evaluate import evaluate
 from ndcg_gui.core.lists.dataset import Dataset
 
 SUMMARY_COLUMNS = [
@@ -227,10 +227,7 @@ def _check(runs, ties, missing, baseline, samples, seed, confidence) -> list[str
         raise ValueError("compare_runs needs at least one run")
     if not all(isinstance(n, str) for n in names):
         raise ValueError("run names must be text")
-    if ties not in TIES:
-        raise ValueError(f"ties must be one of {', '.join(TIES)}, not {ties!r}")
-    if missing not in MISSING:
-        raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
+    check_rules(ties, missing)
     if baseline is not None and baseline not in names:
         raise ValueError(f"baseline {baseline!r} is not one of the runs ({', '.join(names)})")
     if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or samples < 1:

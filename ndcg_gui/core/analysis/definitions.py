@@ -19,11 +19,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ndcg_gui.core.config import PRESETS, MetricConfig, TiesName, _num
+from ndcg_gui.core.config import PRESETS, TIES, MetricConfig, TiesName, _num, check_rules
 from ndcg_gui.core.metrics import as_grades, check_k, dcg_idcg_at, discounts, gains, safe_ratio
 
 DEFINITION_COLUMNS = ["preset", "ndcg", "dcg", "idcg", "ties", "reason", "config"]
-_TIES = ("trec", "file", "average")
 _CLOSE = 1e-12
 
 
@@ -90,14 +89,14 @@ def compare_definitions(
     and config (the `MetricConfig`, to apply a row). `ties` is the current row's tie rule
     (default "file": the list's own order). Cut-off and ideal follow `ndcg_at`.
     """
-    if ties is not None and ties not in _TIES:
-        raise ValueError(f"ties must be one of {', '.join(_TIES)}, not {ties!r}")
+    if ties is not None:
+        check_rules(ties)
     target = _List(grades, k, judged, scores, docs)
     rows: list[tuple[str, MetricConfig, TiesName]] = []
     if config is not None:
         rows.append(("current", config, ties or "file"))
         if scores is not None and target.has_ties():  # the same definition under each tie rule
-            rows += [(f"current, ties: {rule}", config, rule) for rule in _TIES if rule != (ties or "file")]
+            rows += [(f"current, ties: {rule}", config, rule) for rule in TIES if rule != (ties or "file")]
     rows += [(name, preset.config, preset.ties) for name, preset in PRESETS.items()]
     _, ref_config, ref_ties = rows[0]
     ref = target.score(ref_config, ref_ties)

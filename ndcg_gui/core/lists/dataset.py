@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from ndcg_gui.core.config import MetricConfig, TiesName
+from ndcg_gui.core.config import MetricConfig, TiesName, check_rules
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import check_k
 
@@ -415,14 +415,11 @@ class Dataset:
         they came from, except in an edited list, scored in the order it stands (as the window
         scores it).
         """
-        from ndcg_gui.core.evaluate import MISSING, TIES, Pool, score_ranked, sorted_union
+        from ndcg_gui.core.evaluate import Pool, score_ranked, sorted_union
 
         config = config or MetricConfig()
         k = check_k(k)
-        if ties not in TIES:
-            raise ValueError(f"ties must be one of {', '.join(TIES)}, not {ties!r}")
-        if missing not in MISSING:
-            raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
+        check_rules(ties, missing)
         groups, pool_groups = self._groups, self._pool_groups
         labels = [groups.labels] + ([pool_groups.labels] if pool_groups is not None else [])
         queries, to_query = sorted_union(*labels)

@@ -20,16 +20,13 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ndcg_gui.core.analysis.list_report import Summary, display_table, list_summary
-from ndcg_gui.core.config import DEFAULT_K, MetricConfig, TiesName
+from ndcg_gui.core.config import DEFAULT_K, MetricConfig, TiesName, check_rules
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import check_k
 
 if TYPE_CHECKING:
     import pandas as pd
-
-TIES = ("trec", "file", "average")
-
 
 @dataclass(frozen=True)
 class Definition:
@@ -42,8 +39,7 @@ class Definition:
     def __post_init__(self) -> None:
         if check_k(self.k) is None:
             raise ValueError("k must be a whole number ≥ 1")
-        if self.ties not in TIES:
-            raise ValueError(f"ties must be one of {', '.join(TIES)}, not {self.ties!r}")
+        check_rules(self.ties)
 
 
 @dataclass
