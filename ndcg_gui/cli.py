@@ -203,17 +203,11 @@ def render(summary, k: int, form: str) -> str:
                              fmt(r["dcg"]), fmt(r["idcg"]), fmt(r["ndcg"])])
         return out.getvalue()
     header = ["query", "n_docs", "n_judged", f"dcg@{k}", f"idcg@{k}", f"ndcg@{k}"]
-    cells = [header] + [
+    return cli_compare.aligned(header, [
         [str(r["query"]), str(int(r["n_docs"])), str(int(r["n_judged"])),
          f"{r['dcg']:.4f}", f"{r['idcg']:.4f}", f"{r['ndcg']:.4f}"]
         for r in [*rows, mean]
-    ]
-    width = [max(len(row[i]) for row in cells) for i in range(len(header))]
-    return "".join(
-        "  ".join([row[0].ljust(width[0]), *(c.rjust(w) for c, w in zip(row[1:], width[1:], strict=True))])
-        + "\n"
-        for row in cells
-    )
+    ])
 
 
 def pick_query(dataset, query: str | None) -> str:

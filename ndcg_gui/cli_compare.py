@@ -184,7 +184,7 @@ def render_text(cmp: Comparison, per_query: pd.DataFrame | None) -> str:
         rows = [[str(row[0]), *[_fixed(v, ".4f") for v in row[1:len(cmp.runs) + 1]],
                  *["0" if v == 0 else _fixed(v, "+.4f") for v in row[len(cmp.runs) + 1:]]]
                 for row in per_query.itertuples(index=False)]
-        blocks.append(_aligned(header, rows))
+        blocks.append(aligned(header, rows))
     table = cmp.table()
     conf = f"{cmp.confidence * 100:g} % CI"
     header = ["run", "scored", f"mean ndcg{at}", "delta", "W/T/L", "t-test p", "rand. p", conf, "effect",
@@ -199,13 +199,14 @@ def render_text(cmp: Comparison, per_query: pd.DataFrame | None) -> str:
         rows.append([*figures, _fixed(r["delta"], "+.4f"), f"{r['wins']}/{r['ties']}/{r['losses']}",
                      _fixed(r["t_p"], ".4g"), _fixed(r["rand_p"], ".4g"), ci,
                      _fixed(r["effect_size"], "+.3f"), _fixed(r["p_holm"], ".4g")])
-    blocks.append(_aligned(header, rows))
+    blocks.append(aligned(header, rows))
     described = "".join(f"  {line}\n" for line in cmp.describe().splitlines())
     blocks.append("How each figure was made:\n" + described)
     return "\n".join(blocks)
 
 
-def _aligned(header: list[str], rows: list[list[str]]) -> str:
+def aligned(header: list[str], rows: list[list[str]]) -> str:
+    """A text table: the first column left-aligned, the others right-aligned, two spaces apart."""
     cells = [header, *rows]
     width = [max(len(row[i]) for row in cells) for i in range(len(header))]
     return "".join(
