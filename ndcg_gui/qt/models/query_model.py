@@ -24,10 +24,10 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor
 
 from ndcg_gui.core.lists.query_order import natural_order
-from ndcg_gui.qt.models.cells import differing_rows
+from ndcg_gui.qt.models.cells import ALIGN_RIGHT, DOWN_COLOR, UP_COLOR, differing_rows, font
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -39,7 +39,6 @@ COL_EDITED, COL_QUERY, COL_DOCS, COL_JUDGED, COL_NDCG = range(5)
 FIXED_COLUMNS = 5
 EDITED_MARK = "✎"
 _GREY = QColor(128, 128, 128)
-_UP, _DOWN = QColor("#15803d"), QColor("#b91c1c")
 NAME_CHARS = 9  # a run's name in a header is cut to this many characters (the tooltip has it all)
 
 
@@ -346,15 +345,13 @@ class QueryTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(row, col)
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_DOCS, COL_JUDGED, COL_NDCG):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return ALIGN_RIGHT
         if role == Qt.ItemDataRole.TextAlignmentRole and col == COL_EDITED:
             return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.ForegroundRole and col == COL_NDCG and self._not_scored(row):
             return QBrush(_GREY)
         if role == Qt.ItemDataRole.FontRole and str(self._queries[row]) in self._edited:
-            font = QFont()
-            font.setBold(True)
-            return font
+            return font(bold=True)
         return None
 
     def _run_data(self, row: int, kind: str, j: int, role: int):
@@ -370,16 +367,14 @@ class QueryTableModel(QAbstractTableModel):
         if role == QUERY_ROLE:
             return str(self._queries[row])
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return ALIGN_RIGHT
         if role == Qt.ItemDataRole.ForegroundRole:
             if kind == "ndcg":
                 return QBrush(_GREY) if not self._run_answered[row, j] else None
             d = self._delta[row, j]
-            return None if np.isnan(d) or d == 0 else QBrush(_UP if d > 0 else _DOWN)
+            return None if np.isnan(d) or d == 0 else QBrush(UP_COLOR if d > 0 else DOWN_COLOR)
         if role == Qt.ItemDataRole.FontRole and str(self._queries[row]) in self._edited:
-            font = QFont()
-            font.setBold(True)
-            return font
+            return font(bold=True)
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._run_tooltip(row, kind, j)
         return None

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 
 from ndcg_gui.core.analysis.run_diff import DIFF_COLUMNS
 from ndcg_gui.core.lists.numbers import format_grade
@@ -19,8 +19,10 @@ from ndcg_gui.qt.models.cells import (
     ALIGN_RIGHT,
     ALIGNMENT,
     DISPLAY,
+    DOWN_COLOR,
     FOREGROUND,
     TOOLTIP,
+    UP_COLOR,
     announce_rows,
     differing_rows,
 )
@@ -30,7 +32,6 @@ if TYPE_CHECKING:
 
 COL_DOC, COL_GRADE, COL_RANK_A, COL_RANK_B, COL_MOVE, COL_EFFECT = range(6)
 HEADERS = ["Document", "Grade", "Rank A", "Rank B", "Move", "ΔDCG"]
-UP_COLOR, DOWN_COLOR = QColor("#15803d"), QColor("#b91c1c")
 _UP, _DOWN = QBrush(UP_COLOR), QBrush(DOWN_COLOR)
 
 Index = QModelIndex | QPersistentModelIndex

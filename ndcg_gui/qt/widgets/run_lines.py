@@ -14,7 +14,8 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, Q
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from ndcg_gui.core.lists.numbers import format_grade
-from ndcg_gui.qt.models.run_diff_model import DOWN_COLOR, UP_COLOR, RunDiffModel
+from ndcg_gui.qt.models.cells import DOWN_COLOR, UP_COLOR
+from ndcg_gui.qt.models.run_diff_model import RunDiffModel
 
 SAME_COLOR = QColor("#9ca3af")
 UNJUDGED_COLOR = QColor("#b45309")
