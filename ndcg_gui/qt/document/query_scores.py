@@ -39,9 +39,11 @@ if TYPE_CHECKING:
 BACKGROUND_ROWS = 200_000
 
 
-def _score_state(state: Workspace) -> pd.DataFrame:
-    """Every query of `state` scored under its definition, its edited lists included."""
-    result = score(state.dataset, state.k, state.config, state.ties)
+def _score_state(state: Workspace, result: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Every query of `state` scored under its definition, its edited lists included. `result`:
+    the dataset's own queries already scored so (offered by the loader)."""
+    if result is None:
+        result = score(state.dataset, state.k, state.config, state.ties)
     for query in state.edited_queries():
         result = with_list_rescored(result, state.list_for(query), state.k, state.config, state.ties)
     return result
@@ -132,13 +134,9 @@ class QueryScores(QObject):
     def rescore_all(self) -> None:
         """Score every query of the document now, in this thread."""
         doc = self.document
-        offered, self._offered = self._offered, None
-        if offered is not None and offered[0] is doc.dataset and offered[1] == self._definition():
-            result = offered[2]
-            for query in doc.edited_queries():
-                result = with_list_rescored(result, doc.list_for(query), doc.k, doc.config, doc.ties)
-        else:
-            result = _score_state(doc.state)
+        offered = self._offered[2] if self._offer_fits() else None
+        self._offered = None
+        result = _score_state(doc.state, offered)
         self._ticket += 1  # (a background scoring under way is not needed any more)
         self._wanted, self._dirty = False, False
         self._result, self._of, self._stale = result, doc.state, set()
