@@ -233,3 +233,17 @@ def test_random_mutations_of_valid_files(tmp_path, base, edits):
         at %= len(text) + 1
         text = text[:at] + piece + text[at + remove:]
     _load_or_error(write(tmp_path, text, "mutated.csv"))
+
+
+@pytest.mark.parametrize("suffix, text", [
+    (".csv", "query,doc,grade\nq,a,1\nq,b,high\n"),
+    (".jsonl", '{"query": "q", "doc": "a", "grade": 1}\n{"query": "q", "doc": "b", "grade": "high"}\n'),
+])
+def test_a_bad_grade_says_how_to_leave_it_unjudged_in_every_format(tmp_path, suffix, text):
+    path = tmp_path / f"ranking{suffix}"
+    path.write_text(text)
+    with pytest.raises(InputError) as err:
+        load(path)
+    line = 3 if suffix == ".csv" else 2
+    assert str(err.value) == (f'ranking{suffix}:{line}: grade "high" is not a number '
+                              "(leave the cell empty for an unjudged document)")

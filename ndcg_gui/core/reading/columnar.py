@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 from ndcg_gui.core.errors import InputError, shown
 from ndcg_gui.core.reading.csv_text import ALIASES, header_roles, unique_names
 from ndcg_gui.core.reading.ids import is_text, whole
-from ndcg_gui.core.reading.number_text import to_floats
+from ndcg_gui.core.reading.number_text import number_problem, to_floats
 from ndcg_gui.core.reading.rows import Rows, record_numbers
 from ndcg_gui.core.reading.source import LINE_BREAK, Source, is_blank
 
@@ -175,11 +175,5 @@ def _numbers(values: pa.Array, role: str, empty_ok: bool, error) -> np.ndarray:
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         cell = "" if empty[row] else (texts[row].as_py() if texts is not None else repr(float(nums[row])))
-        if empty[row]:
-            problem = f"{role} is empty; expected a number"
-        elif np.isinf(nums[row]):
-            problem = f"{role} {shown(cell)} is not a finite number"
-        else:
-            problem = f"{role} {shown(cell)} is not a number"
-        raise error(problem, row)
+        raise error(number_problem(role, cell, bool(np.isinf(nums[row]))), row)
     return nums

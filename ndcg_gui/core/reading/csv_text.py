@@ -19,7 +19,7 @@ import pyarrow.csv as pa_csv
 
 from ndcg_gui.core.errors import shown
 from ndcg_gui.core.reading.ids import edge_spaced, whole
-from ndcg_gui.core.reading.number_text import is_number_text, to_floats
+from ndcg_gui.core.reading.number_text import is_number_text, number_problem, to_floats
 from ndcg_gui.core.reading.rows import Rows, chunks_of, record_numbers
 from ndcg_gui.core.reading.source import (
     LINE_BREAK,
@@ -425,15 +425,7 @@ def _numbers(
         i = int(np.flatnonzero(bad)[0])
         line, fields = source.record(int(records[i]), delim, blank_rows=blank_rows)
         cell = fields[column].strip() if column < len(fields) else ""  # as the file has it
-        if cell == "":
-            problem = f"{role} is empty; expected a number"
-        elif np.isinf(nums[i]):
-            problem = f"{role} {shown(cell)} is not a finite number"
-        else:
-            problem = f"{role} {shown(cell)} is not a number"
-            if role == "grade":
-                problem += " (leave the cell empty for an unjudged document)"
-        raise source.error(problem, line, column + 1)
+        raise source.error(number_problem(role, cell, bool(np.isinf(nums[i]))), line, column + 1)
     return nums, comma
 
 

@@ -20,6 +20,18 @@ _SPACES = " \t"
 _NOT_FINITE = re.compile(r"[+-]?(?:inf(?:inity)?|nan)", re.IGNORECASE)
 
 
+def number_problem(role: str, cell: str, infinite: bool) -> str:
+    """What is wrong with a cell that should hold a number (`cell` as the file has it)."""
+    from ndcg_gui.core.errors import shown
+
+    if cell == "":
+        return f"{role} is empty; expected a number"
+    if infinite:
+        return f"{role} {shown(cell)} is not a finite number"
+    hint = " (leave the cell empty for an unjudged document)" if role == "grade" else ""
+    return f"{role} {shown(cell)} is not a number{hint}"
+
+
 def is_number_text(text: str) -> bool:
     """Whether a cell is meant as a number, "inf" and "nan" included (a reader then says what is
     wrong with it, rather than taking it for a word)."""
