@@ -6,7 +6,7 @@ listed); the policy then decides which rows the mean counts, without scoring any
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
@@ -14,6 +14,7 @@ import numpy as np
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.ties import run_scores
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -150,7 +151,10 @@ def with_list_rescored(
     import pandas as pd
 
     query = ranked_list.query
-    if ties == "file":
+    if ties == "average" and ranked_list.scores is not None:
+        # Average the ties of the list as it stands (neighbours with equal scores), in its order.
+        ranked_list = replace(ranked_list, scores=run_scores(ranked_list.scores))
+    elif ties == "file":
         ties = "trec"  # an edited list is scored in the order it stands in (its rows' positions)
     rows = Dataset.from_ranked_list(ranked_list).evaluate(k, config, ties=ties, missing="zero")
     if query in result.index and query not in rows.index:
