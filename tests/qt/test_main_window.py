@@ -300,6 +300,49 @@ def test_the_query_docks_width_is_kept(qtbot, tmp_path, dialog_log):
     assert abs(second.query_dock.width() - 380) <= 5  # (the layout may round a few pixels)
 
 
+def test_a_file_of_many_queries_is_laid_out_in_the_pass_that_shows_it(window, qtbot):
+    """The query dock takes its first width in the pass that installs the file, so every view
+    is first painted at its final size (painting at an interim layout and again made a 7M-line
+    run's install frame ~20 ms longer: bench_queries --only big)."""
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
+        assert window.files.open(run, qrels, ask=False)  # a small file: installed before this returns
+    dock, plot, histogram = window.query_dock, window.plot, window.query_panel.histogram
+    assert dock.isVisible() and abs(dock.width() - window.dock_width()) <= 2
+    laid_out = (dock.width(), plot.size(), histogram.size())
+    qtbot.wait(100)
+    assert (dock.width(), plot.size(), histogram.size()) == laid_out
+
+
+def test_a_file_read_in_the_background_gets_the_window_ready_meanwhile(window, qtbot):
+    """While a big file is read in a process, the query panel's histogram plot is made, so the
+    pass that installs the file does not make it too; the histogram keeps the height it has when
+    made at first show (its size hints do not depend on when the plot was made)."""
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    window.loader._process = True  # read as a big file is, in a loader process
+    made_when_installed = []
+    window.loader.loaded.connect(lambda *_: made_when_installed.append(window.query_panel.histogram.made))
+    with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
+        assert window.files.open(run, qrels, ask=False)
+        qtbot.waitUntil(lambda: bool(made_when_installed), timeout=20000)
+    assert made_when_installed == [True]
+    height = window.query_panel.histogram.height()
+
+    other = MainWindow(settings=QSettings(str(Path(window.settings.fileName()).with_name("o.ini")),
+                                          QSettings.IniFormat))
+    qtbot.addWidget(other)
+    other.resize(1280, 800)
+    other.show()
+    with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
+        assert other.files.open(run, qrels, ask=False)  # read at once: the plot made when shown
+    qtbot.waitUntil(lambda: other.query_panel.histogram.made)
+    assert other.query_panel.histogram.height() == height
+
+
 def test_undo_after_opening_a_run_returns_to_the_list(window, qtbot):
     window.show()
     window.document.set_grade(0, 1)  # unsaved; the prompt is answered "discard"

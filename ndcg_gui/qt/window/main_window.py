@@ -131,6 +131,7 @@ class MainWindow(QMainWindow):
         self.ranking_model.editRejected.connect(self.show_problem)
         self.document.changed.connect(self._follow)
         self.files.opened.connect(lambda _path: self.ranking_view.setFocus())
+        self.loader.started.connect(lambda _name: QTimer.singleShot(0, self._prepare_for_file))
         app = QApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.loader.wait)
@@ -237,6 +238,18 @@ class MainWindow(QMainWindow):
                   f"{APP_NAME} {__version__}\n\nSee CG, DCG, IDCG and NDCG of a ranked list at every "
                   "rank, under a stated definition.")
 
+    def _prepare_for_file(self) -> None:
+        """While a big file is read in the background (the GUI thread idle for seconds), do now
+        what installing it would otherwise add to the one pass that shows it: the modules that
+        score and explain a list, and the query panel's histogram plot (bench_queries --only big:
+        that pass and the first paint after it are one frame, goal under 100 ms)."""
+        if not self.loader.is_loading():  # a small file, read and shown already
+            return
+        import ndcg_gui.core.analysis.unjudged
+        import ndcg_gui.core.evaluate  # noqa: F401
+
+        self.query_panel.histogram.plot_widget()
+
     # ---- following the document ----------------------------------------------------------------
     def _follow(self, changes: Changes) -> None:
         if changes.dataset:
@@ -257,12 +270,24 @@ class MainWindow(QMainWindow):
         if many and not self.query_dock.isVisible():
             self.query_dock.setVisible(True)
             if not getattr(self, "_dock_restored", False):  # else the width the person left it at
-                # After the layout has run (resizeDocks is ignored before the window is laid out).
-                # A narrower dock in a small window, so the list and the figures keep their room.
-                QTimer.singleShot(0, lambda: self.resizeDocks([self.query_dock], [self.dock_width()],
-                                                              Qt.Horizontal))
+                self._size_query_dock()
         elif not many:
             self.query_dock.setVisible(False)
+
+    def _size_query_dock(self) -> None:
+        """A narrower dock in a small window, so the list and the figures keep their room.
+        resizeDocks is ignored until the layout holds the dock: in a shown window the layout is run
+        now, so the window is painted once at its final layout (a big file's install painted the
+        plots twice, at two sizes, in one ~60 ms pass); before the window is shown, a turn later
+        (resizeDocks is also ignored before the window is first laid out)."""
+        if self.isVisible():
+            self.layout().activate()
+        else:
+            QTimer.singleShot(0, self, lambda: self.resizeDocks([self.query_dock], [self.dock_width()],
+                                                                Qt.Horizontal))
+            return
+        self.resizeDocks([self.query_dock], [self.dock_width()], Qt.Horizontal)
+        self.layout().activate()
 
     def dock_width(self) -> int:
         """The query dock's first width: QUERY_DOCK_WIDTH, less in a window under 1280 px, but

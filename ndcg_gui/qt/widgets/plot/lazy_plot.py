@@ -51,11 +51,14 @@ class LazyPlot(QWidget):
         if self.isVisible():
             self.plot_widget()
 
+    # The same hints whether or not the plot is made yet, so the layout does not depend on when it
+    # was made (a made histogram hints 100 x 30, and a query panel first shown with it gave the
+    # histogram its minimum height).
     def sizeHint(self) -> QSize:
-        return self._plot.sizeHint() if self._plot is not None else _HINT
+        return _HINT
 
     def minimumSizeHint(self) -> QSize:
-        return self._plot.minimumSizeHint() if self._plot is not None else _MINIMUM
+        return _MINIMUM
 
     # Read by tests and keyboard users as a PlotWidget's.
     def getPlotItem(self) -> pg.PlotItem:
