@@ -280,9 +280,7 @@ class MainWindow(QMainWindow):
         now, so the window is painted once at its final layout (a big file's install painted the
         plots twice, at two sizes, in one ~60 ms pass); before the window is shown, a turn later
         (resizeDocks is also ignored before the window is first laid out)."""
-        if self.isVisible():
-            self.layout().activate()
-        else:
+        if not self.isVisible():
             QTimer.singleShot(0, self, lambda: self.resizeDocks([self.query_dock], [self.dock_width()],
                                                                 Qt.Horizontal))
             return
