@@ -6,14 +6,15 @@ listed); the policy then decides which rows the mean counts, without scoring any
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from ndcg_gui.core.config import MetricConfig, TiesName
+from ndcg_gui.core.config import MetricConfig, TiesName, check_rules
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.metrics import check_k
 from ndcg_gui.core.ties import run_scores
 
 if TYPE_CHECKING:
@@ -139,6 +140,34 @@ def score(
     return dataset.evaluate(k, config, ties=ties, missing="zero")
 
 
+def list_row(
+    ranked_list: RankedList, k: int | None, config: MetricConfig | None = None, ties: TiesName = "trec"
+) -> pd.DataFrame:
+    """One list's row of `evaluate` (missing="zero"), scored in the order the list stands: what a
+    dataset of that list alone gives (`Dataset.from_ranked_list(...).evaluate`), without making
+    one. ties="average": neighbours with equal scores share their gains, rows without a score
+    stand alone; any other rule scores the list as it stands. No row when the list is empty and
+    nothing judges its query, or when the pool is known and holds no judgment for it."""
+    from ndcg_gui.core.evaluate import Pool, score_ranked
+
+    config = config or MetricConfig()
+    k = check_k(k)
+    check_rules(ties, "zero")
+    rl, n = ranked_list, len(ranked_list)
+    if rl.has_pool:
+        judged_grades = np.concatenate([rl.grades[rl.judged], np.fromiter(rl.unretrieved.values(), float)])
+    listed = n > 0 or (rl.has_pool and len(judged_grades) > 0)
+    queries = np.array([rl.query] if listed else [], dtype=object)
+    row_query = np.zeros(n, np.int64)
+    if rl.has_pool:
+        pool = Pool(np.zeros(len(judged_grades), np.int64), judged_grades, judged=True)
+    else:
+        pool = Pool(row_query, rl.grades, judged=False)
+    tie_key = run_scores(rl.scores) if ties == "average" and rl.scores is not None else None
+    return score_ranked(queries, row_query, rl.grades, np.array([n] if listed else [], np.int64), pool,
+                        k, config, "zero", tie_key)
+
+
 def with_list_rescored(
     result: pd.DataFrame,
     ranked_list: RankedList,
@@ -151,12 +180,7 @@ def with_list_rescored(
     import pandas as pd
 
     query = ranked_list.query
-    if ties == "average" and ranked_list.scores is not None:
-        # Average the ties of the list as it stands (neighbours with equal scores), in its order.
-        ranked_list = replace(ranked_list, scores=run_scores(ranked_list.scores))
-    elif ties == "file":
-        ties = "trec"  # an edited list is scored in the order it stands in (its rows' positions)
-    rows = Dataset.from_ranked_list(ranked_list).evaluate(k, config, ties=ties, missing="zero")
+    rows = list_row(ranked_list, k, config, ties)
     if query in result.index and query not in rows.index:
         # It lost its last judgment (a typed list emptied, say): still listed, so the person can
         # go back to it, with nothing to score it by.
@@ -166,12 +190,11 @@ def with_list_rescored(
         rows["n_retrieved"] = len(ranked_list)
     if query in result.index and query in rows.index:
         at = result.index.get_loc(query)
-        out = result.copy()
+        columns = {}
         for column in result.columns:  # column by column, so every dtype stays as it was
-            values = out[column].to_numpy(copy=True)
-            values[at] = rows[column].iloc[0]
-            out[column] = values
-        return out
+            values = columns[column] = result[column].to_numpy(copy=True)
+            values[at] = rows[column].to_numpy()[0]
+        return pd.DataFrame(columns, index=result.index, columns=result.columns, copy=False)
     # The query appears or disappears (it gained or lost its last judgment): rebuild the order.
     out = pd.concat([result.drop(index=query, errors="ignore"), rows])
     return out.sort_index(kind="stable")

@@ -3,6 +3,9 @@
 import numpy as np
 import pandas as pd
 import pytest
+from definition_strategies import CUTOFF, SMALL_GRADE, configs
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pytrec_child import evaluate as pytrec_evaluate
 
 from ndcg_gui.core.config import MetricConfig
@@ -181,3 +184,38 @@ def test_histogram_edges_stay_few_when_ndcg_is_far_outside_0_1():
 
     edges, counts = histogram(np.array([0.5, -3e14, 2.0]))
     assert len(edges) == 11 and counts.sum() == 3
+
+
+@st.composite
+def scored_lists(draw):
+    """A list as a person may leave it: grades (NaN = unjudged), scores with ties, unscored rows
+    (pasted or typed), judged documents it does not hold, or no pool at all."""
+    from ndcg_gui.core.lists.ranked_list import RankedList
+
+    n = draw(st.integers(0, 9))
+    grades = draw(st.lists(st.one_of(st.just(np.nan), SMALL_GRADE), min_size=n, max_size=n))
+    scores = draw(st.one_of(st.none(), st.lists(st.one_of(st.just(np.nan), st.sampled_from([1.0, 2.0, 3.0])),
+                                                min_size=n, max_size=n)))
+    has_pool = draw(st.booleans())
+    unretrieved = draw(st.dictionaries(st.sampled_from(["x", "y", "z"]), SMALL_GRADE, max_size=3)
+                       if has_pool else st.just({}))
+    return RankedList(docs=[f"d{i}" for i in range(n)], grades=grades, scores=scores, query="q",
+                      unretrieved=unretrieved, has_pool=has_pool)
+
+
+@given(scored_lists(), configs(), CUTOFF, st.sampled_from(["trec", "file", "average"]))
+@settings(max_examples=300, deadline=None)
+def test_one_lists_row_is_the_row_of_a_dataset_of_that_list(rl, config, k, ties):
+    """`list_row` scores a list without making a dataset of it: the same row as that dataset's
+    `evaluate` (the list as it stands; "average" over neighbours with equal scores)."""
+    from dataclasses import replace
+
+    from ndcg_gui.core.lists.dataset import Dataset
+    from ndcg_gui.core.summary import list_row
+    from ndcg_gui.core.ties import run_scores
+
+    averaged = ties == "average" and rl.scores is not None
+    as_stands = replace(rl, scores=run_scores(rl.scores)) if averaged else rl
+    one_list = Dataset.from_ranked_list(as_stands)
+    expected = one_list.evaluate(k, config, ties="trec" if ties == "file" else ties)
+    pd.testing.assert_frame_equal(list_row(rl, k, config, ties), expected)

@@ -102,14 +102,74 @@ def test_an_edit_rescores_its_query_for_every_run(qtbot, doc, cmp, files):
     assert_matches(doc, cmp, files)
 
 
-def test_the_statistics_follow_a_moment_after_an_edit(qtbot, doc, cmp, files):
+def test_a_move_leaves_the_other_runs_figures_and_says_only_what_changed(qtbot, doc, cmp, files,
+                                                                           monkeypatch):
+    """A move changes no judgment: the other runs' figures of the query stand (not scored again,
+    the reason a move with a run compared costs about what it costs alone). A move that changes
+    no figure is not announced; a grade edit scores the other runs again."""
+    import ndcg_gui.qt.document.comparison as comparison
+
+    doc.set_current_query("401")
+    doc.move_rows(0, 1, 2)  # the first edit of the query scores the other run once
+    scored = []
+    real = comparison._ndcg_of
+    monkeypatch.setattr(comparison, "_ndcg_of", lambda lst, d: scored.append(lst.query) or real(lst, d))
+    grades = np.nan_to_num(doc.current_list().grades)  # (unjudged: gain 0, as grade 0)
+    same = next(i for i in range(len(grades) - 1) if grades[i] == grades[i + 1])
+    with qtbot.assertNotEmitted(cmp.changed):
+        doc.move_rows(same, 1, same + 2)  # two documents of one grade swap: no figure changes
+    differ = next(i for i in range(len(grades) - 1) if grades[i] != grades[i + 1])
+    with qtbot.waitSignal(cmp.changed) as blocker:
+        doc.move_rows(differ, 1, differ + 2)
+    assert blocker.args[0] == ComparisonChanges(queries=frozenset({"401"}))
+    assert scored == []
+    assert_matches(doc, cmp, files)
+    doc.set_grade(differ, 3 if grades[differ] != 3 else 1)
+    assert scored == ["401"]
+    assert_matches(doc, cmp, files)
+
+
+def test_the_statistics_follow_a_moment_after_an_edit_worked_out_off_the_gui_thread(
+        qtbot, doc, cmp, files, monkeypatch):
+    import threading
+
+    import ndcg_gui.qt.document.comparison as comparison
+
+    threads = []
+    real = comparison._with_scores
+    monkeypatch.setattr(comparison, "_with_scores",
+                        lambda c, p: threads.append(threading.current_thread()) or real(c, p))
     doc.set_current_query("405")
     doc.reverse()
     assert cmp._pending  # not yet folded in: a drag repaints first
-    with qtbot.waitSignal(cmp.changed, timeout=2000) as blocker:
+    with qtbot.waitSignal(cmp.changed, timeout=5000) as blocker:
         pass
     assert blocker.args[0] == ComparisonChanges(summary=True)
-    assert not cmp._pending
+    assert threads and threading.main_thread() not in threads
+    assert not cmp._pending and not cmp.working
+    assert_matches(doc, cmp, files)
+
+
+def test_statistics_overtaken_by_an_edit_are_worked_out_again(qtbot, doc, cmp, files, monkeypatch):
+    """An edit while the thread works: its result is dropped and the figures as they are now
+    follow (never a mix of the two, never the older ones)."""
+    import threading
+
+    import ndcg_gui.qt.document.comparison as comparison
+
+    release = threading.Event()
+    real = comparison._with_scores
+    monkeypatch.setattr(comparison, "_with_scores", lambda c, p: release.wait(5) and real(c, p))
+    doc.set_current_query("405")
+    doc.reverse()
+    qtbot.waitUntil(lambda: cmp.working)
+    doc.set_current_query("401")
+    doc.reverse()  # while the first edit's statistics are worked out
+    summaries = []
+    cmp.changed.connect(lambda changes: summaries.append(changes) if changes.summary else None)
+    release.set()
+    qtbot.waitUntil(lambda: bool(summaries) and not cmp.working and not cmp._pending, timeout=5000)
+    assert len(summaries) == 1  # the overtaken result was not shown
     assert_matches(doc, cmp, files)
 
 

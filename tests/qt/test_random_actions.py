@@ -307,12 +307,22 @@ class Screen:
     def scatter_and_lines_problems(self, ndcg: pd.DataFrame, runs: dict[str, pd.DataFrame]) -> list[str]:
         c, pane, doc, out = self.w.comparison, self.w.compare_pane, self.doc, []
         scatter = pane.scatter
-        if sorted(scatter.queries) != sorted(c.compared):
-            return [f"scatter shows {len(scatter.queries)} queries, {len(c.compared)} compared"]
-        for q in scatter.queries:
-            p = scatter.point(q)
-            if not np.allclose([p.x(), p.y()], [ndcg.at[q, c.baseline], ndcg.at[q, c.focus]], atol=1e-9):
-                out.append(f"scatter point of {q} at {(p.x(), p.y())}")
+        if scatter.made:  # what the plot draws, each point in the colour of its difference
+            x, y, queries, colours = scatter.drawn()
+        else:
+            queries = np.array(scatter.queries, dtype=object)
+            x, y = (np.array([getattr(scatter.point(q), a)() for q in queries]) for a in ("x", "y"))
+            colours = None
+        if sorted(queries) != sorted(c.compared):
+            return [f"scatter shows {len(queries)} queries, {len(c.compared)} compared"]
+        for i, q in enumerate(queries):
+            base, other = ndcg.at[q, c.baseline], ndcg.at[q, c.focus]
+            if not np.allclose([x[i], y[i]], [base, other], atol=1e-9):
+                out.append(f"scatter point of {q} at {(x[i], y[i])}")
+                break
+            d = other - base
+            if colours is not None and colours[i] != (0 if d > 1e-9 else 1 if d < -1e-9 else 2):
+                out.append(f"scatter point of {q} coloured {colours[i]} for a difference of {d}")
                 break
         q = doc.current_query
         ringed = scatter.ringed

@@ -257,7 +257,7 @@ def test_the_plots_are_made_when_first_shown(qtbot, settings, dialog_log, files)
     w.compare.flush()
     qtbot.waitUntil(lambda: w.compare_pane.scatter.made)
     ndcg, _ = scratch(w, files)
-    x, y = w.compare_pane.scatter.getPlotItem().listDataItems()[0].getData()
+    x, y, _queries, _colours = w.compare_pane.scatter.drawn()
     drawn = np.array(sorted(zip(x, y, strict=True)))
     assert np.allclose(drawn, sorted(zip(ndcg["sample"], ndcg["second"], strict=True)))
 
@@ -275,8 +275,9 @@ def test_a_scatter_fed_while_hidden_draws_it_when_shown(qtbot):
     scatter.show()
     qtbot.waitExposed(scatter)
     qtbot.waitUntil(lambda: scatter.made)
-    drawn = scatter.getPlotItem().listDataItems()[0].getData()
-    assert np.array_equal(drawn[0], x) and np.array_equal(drawn[1], y)
+    drawn_x, drawn_y, queries, colours = scatter.drawn()
+    assert {q: (a, b, c) for q, a, b, c in zip(queries, drawn_x, drawn_y, colours, strict=True)} == {
+        "a": (0.2, 0.3, 0), "b": (0.5, 0.5, 2), "c": (0.9, 0.1, 1)}  # a win, a tie, a loss
     assert scatter.ringed == (0.9, 0.1)  # now read from the drawn ring
     assert scatter.getPlotItem().getAxis("left").labelText == "NDCG@10 of other"
 

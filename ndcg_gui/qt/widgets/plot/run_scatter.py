@@ -30,8 +30,12 @@ class _Plot(pg.PlotWidget):
         plot.showGrid(x=True, y=True, alpha=0.15)
         plot.setAspectLocked(True)
         plot.addItem(pg.InfiniteLine(pos=(0, 0), angle=45, pen=_DIAGONAL))
-        self.points = pg.ScatterPlotItem(size=9, pen=pg.mkPen(255, 255, 255, 200), hoverable=True, tip=tip)
-        plot.addItem(self.points)
+        # One item per colour (wins, losses, ties), each with one brush: setting 2,000 points with
+        # a brush each cost ~5 ms an edit, and an edit usually moves points of one colour only.
+        self.groups = [pg.ScatterPlotItem(size=9, pen=pg.mkPen(255, 255, 255, 200), brush=brush,
+                                          hoverable=True, tip=tip) for brush in (_WIN, _LOSS, _TIE)]
+        for item in self.groups:
+            plot.addItem(item)
         self.ring = pg.ScatterPlotItem(size=17, pen=_RING, brush=pg.mkBrush(None))
         plot.addItem(self.ring)
 
@@ -50,7 +54,9 @@ class RunScatter(LazyPlot):
 
     def _make_plot(self) -> _Plot:
         plot = _Plot(self, self._tip)
-        plot.points.sigClicked.connect(self._on_click)
+        for item in plot.groups:
+            item.sigClicked.connect(self._on_click)
+        self._drawn: list[tuple[np.ndarray, np.ndarray, np.ndarray] | None] = [None] * len(plot.groups)
         return plot
 
     # ---- feeding ---------------------------------------------------------------------------
@@ -74,9 +80,21 @@ class RunScatter(LazyPlot):
         return list(self._queries)
 
     def point(self, query: str) -> QPointF:
-        """Where a query's point is, in plot coordinates."""
-        i = self._queries.index(query)
-        return QPointF(self._x[i], self._y[i])
+        """Where a query's point is drawn, in plot coordinates (before the plot is made: where it
+        will be drawn)."""
+        if self._plot is None:
+            i = self._queries.index(query)
+            return QPointF(self._x[i], self._y[i])
+        x, y, queries, _ = self.drawn()
+        i = queries.tolist().index(query)
+        return QPointF(x[i], y[i])
+
+    def drawn(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(x, y, query, colour) of every point the plot draws, read from its items; colour 0 is
+        a win (green), 1 a loss (red), 2 a tie (grey)."""
+        parts = [(*item.getData(), item.data["data"], np.full(len(item.data), i))
+                 for i, item in enumerate(self._plot.groups)]
+        return tuple(np.concatenate([np.asarray(p[i]) for p in parts]) for i in range(4))
 
     @property
     def ringed(self) -> tuple[float, float] | None:
@@ -91,8 +109,15 @@ class RunScatter(LazyPlot):
         if self._plot is None:
             return  # drawn when the plot is made
         d = self._y - self._x
-        brushes = [_WIN if v > 1e-9 else _LOSS if v < -1e-9 else _TIE for v in d]
-        self._plot.points.setData(x=self._x, y=self._y, data=self._queries, brush=brushes)
+        kind = np.where(d > 1e-9, 0, np.where(d < -1e-9, 1, 2))
+        queries = np.array(self._queries, dtype=object)
+        for i, item in enumerate(self._plot.groups):
+            mine = kind == i
+            points = (self._x[mine], self._y[mine], queries[mine])
+            held = self._drawn[i]
+            if held is None or not all(np.array_equal(a, b) for a, b in zip(held, points, strict=True)):
+                item.setData(x=points[0], y=points[1], data=points[2])
+                self._drawn[i] = points
         a, b = self._names
         at = f"@{self._k}" if self._k is not None else ""
         plot = self._plot.getPlotItem()
