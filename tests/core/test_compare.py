@@ -296,3 +296,16 @@ def test_summary_invariants(per_query, seed):
         assert d_min - 1e-12 <= row["ci_low"] and row["ci_high"] <= d_max + 1e-12
         if row["wins"] == 0 and row["losses"] == 0:
             assert row["rand_p"] == 1 and row["delta"] == 0
+
+
+def test_skipping_a_zero_comparison_is_the_skip_comparison():
+    """The window works out "skip" from the "zero" comparison it holds (no scoring again)."""
+    zero = compare_runs(RUNS, QRELS, k=10, missing="zero", samples=200)
+    answered = pd.DataFrame({name: zero.per_query.index.isin(run["query"]) for name, run in RUNS.items()},
+                            index=zero.per_query.index)
+    got, expected = zero.skipping(answered), compare_runs(RUNS, QRELS, k=10, missing="skip", samples=200)
+    assert len(got.per_query) < len(zero.per_query)  # the dense run left queries out
+    pd.testing.assert_frame_equal(got.per_query, expected.per_query)
+    pd.testing.assert_frame_equal(got.summary, expected.summary)
+    pd.testing.assert_series_equal(got.exact, expected.exact)
+    assert got.describe() == expected.describe()

@@ -126,6 +126,16 @@ class Comparison:
         out.index.name = "run"
         return out
 
+    def skipping(self, answered: pd.DataFrame) -> Comparison:
+        """This comparison over only the queries every run answered: what `compare_runs` gives
+        with missing="skip", without scoring the runs again. `answered`: True where a run returned
+        at least one document for a query (a row per compared query, a column per run)."""
+        keep = answered.reindex(index=self.per_query.index, columns=self.per_query.columns,
+                                fill_value=False).all(axis=1).to_numpy()
+        per_query = self.per_query[keep]
+        summary, exact = _paired(per_query, self.baseline, self.samples, self.seed, self.confidence)
+        return dataclasses.replace(self, per_query=per_query, summary=summary, exact=exact, missing="skip")
+
     def with_scores(self, run: str, ndcg: Mapping[str, float] | pd.Series) -> Comparison:
         """A copy in which `run` has the given NDCG on the given (compared) queries, its
         statistics recomputed with the same draws and seed: for a list edited in a window."""

@@ -334,15 +334,14 @@ class RunComparison(QObject):
         edited = doc.edited_queries()
         data = doc.dataset.with_lists({q: doc.list_for(q) for q in edited}) if edited else doc.dataset
         runs = {self._doc_name: data, **self._runs}
-        every = self._compare(runs, data.qrels, "zero")
+        every = self._compare(runs, data.qrels)
         index = every.per_query.index
         own = self.scores.result.reindex(index)
         self._answered = pd.DataFrame(
             {name: index.isin(_answered_queries(ds)) for name, ds in runs.items()}, index=index)
         every = self._as_shown(every, own)
         self._ndcg = every.per_query
-        self._cmp = every if self._missing == "zero" else \
-            self._as_shown(self._compare(runs, data.qrels, "skip"), own)
+        self._cmp = every if self._missing == "zero" else every.skipping(self._answered)
         self.changed.emit(ComparisonChanges(runs=True, summary=True))
 
     def _as_shown(self, cmp: Comparison, own: pd.DataFrame) -> Comparison:
@@ -358,11 +357,13 @@ class RunComparison(QObject):
         name = run_label(self.document.display_name)
         return f"{name} (open)" if name in self._runs else name
 
-    def _compare(self, runs: dict[str, Dataset], qrels, missing: str) -> Comparison:
+    def _compare(self, runs: dict[str, Dataset], qrels) -> Comparison:
+        """Every run scored and compared, judged queries a run left empty scoring 0 ("skip" is
+        worked out from it: `Comparison.skipping`)."""
         from ndcg_gui.core.analysis.compare import compare_runs
 
         doc = self.document
-        return compare_runs(runs, qrels, k=doc.k, config=doc.config, ties=doc.ties, missing=missing,
+        return compare_runs(runs, qrels, k=doc.k, config=doc.config, ties=doc.ties, missing="zero",
                             baseline=self.baseline, samples=SAMPLES, seed=SEED)
 
     def _rescore(self, queries: frozenset[str]) -> None:
