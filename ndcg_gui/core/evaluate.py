@@ -23,6 +23,7 @@ from ndcg_gui.core.metrics import check_k, discounts, gains, safe_ratio
 from ndcg_gui.core.reading.ids import Groups, strings, whole
 from ndcg_gui.core.reading.join import lookup
 from ndcg_gui.core.reading.order import ranked, score_key
+from ndcg_gui.core.ties import averaged
 from ndcg_gui.core.topk import StringBytes, first_rows_word, score_bits, select_top
 
 RESULT_COLUMNS = [
@@ -141,7 +142,7 @@ def score_ranked(
     gain = _judged_gains(grade, config)
     own_gain = gain  # the ideal ranking sorts true gains, never tie-averaged ones
     if tie_key is not None:
-        gain = _tie_averaged(gain, row_query, tie_key)
+        gain = averaged(gain, tie_key, lists=row_query)
 
     if pool.judged and config.ideal == "judged":
         pool_code, pool_gain = pool.query, gains(pool.grade, config)
@@ -284,17 +285,6 @@ def _rank_within(code: np.ndarray) -> np.ndarray:
         return np.zeros(0, np.int64)
     starts = np.flatnonzero(np.concatenate([[True], code[1:] != code[:-1]]))
     return np.arange(n) - np.repeat(starts, np.diff(starts, append=n)) + 1
-
-
-def _tie_averaged(gain: np.ndarray, code: np.ndarray, score: np.ndarray) -> np.ndarray:
-    """Each row's gain replaced by the mean gain of its run of equal scores within a query."""
-    if len(gain) == 0:
-        return gain
-    new_group = np.empty(len(gain), bool)
-    new_group[0] = True
-    new_group[1:] = (code[1:] != code[:-1]) | (score[1:] != score[:-1])
-    gid = np.cumsum(new_group) - 1
-    return (np.bincount(gid, gain) / np.bincount(gid))[gid]
 
 
 # --- judgments ----------------------------------------------------------------------------------

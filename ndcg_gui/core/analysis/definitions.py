@@ -21,6 +21,7 @@ import pandas as pd
 
 from ndcg_gui.core.config import PRESETS, TIES, MetricConfig, TiesName, _num, check_rules
 from ndcg_gui.core.metrics import as_grades, check_k, dcg_idcg_at, discounts, gains, safe_ratio
+from ndcg_gui.core.ties import averaged
 
 DEFINITION_COLUMNS = ["preset", "ndcg", "dcg", "idcg", "ties", "reason", "config"]
 _CLOSE = 1e-12
@@ -62,12 +63,8 @@ class _List:
         return np.argsort(-self.scores, kind="stable")
 
     def _tie_averaged_dcg(self, grades: np.ndarray, scores: np.ndarray, config: MetricConfig) -> float:
-        gain = gains(grades, config)
-        if len(gain) == 0:
-            return 0.0
-        group = np.concatenate([[0], np.cumsum(scores[1:] != scores[:-1])])
-        mean = (np.bincount(group, gain) / np.bincount(group))[group]
-        cut = len(gain) if self.k is None else min(self.k, len(gain))
+        mean = averaged(gains(grades, config), scores)
+        cut = len(mean) if self.k is None else min(self.k, len(mean))
         return float(mean[:cut] @ discounts(cut, config))
 
     def has_ties(self) -> bool:

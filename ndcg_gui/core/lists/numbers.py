@@ -1,4 +1,4 @@
-"""Numbers as people type and read them: the one grade parser, the one number test, and one
+"""Numbers as people type and read them: the one grade parser and one
 display rule per kind of figure (grades as given, metrics to 4 decimals, a score column with one
 number of decimals for all its rows)."""
 
@@ -12,14 +12,6 @@ import numpy as np
 UNJUDGED_WORDS = ("", "-", "–", "nan", "unjudged")
 METRIC_DECIMALS = 4  # the precision of the field's worked examples
 MAX_SCORE_DECIMALS = 6
-
-
-def is_number(text: str) -> bool:
-    """Whether `text` reads as a finite number (`float` syntax: '2', '-0.5', '1e3')."""
-    try:
-        return math.isfinite(float(text))
-    except (TypeError, ValueError):
-        return False
 
 
 def number_text(x: float) -> str:
