@@ -53,7 +53,7 @@ class ComparisonChanges:
 
 class RunComparison(QObject):
     changed = Signal(object)  # ComparisonChanges
-    _landed = Signal(int, object, object)  # (ticket, Comparison, error) from the statistics thread
+    _landed = Signal(object, object, object)  # ((base, edits), Comparison, error) from the thread
 
     def __init__(self, document: Document, scores: QueryScores, parent: QObject | None = None) -> None:
         """`scores` must follow the document before this does (made first), so it is up to date
@@ -76,7 +76,10 @@ class RunComparison(QObject):
         self._others: dict[str, tuple[dict[str, float], dict[str, float]]] = {}
         self._timer = QTimer(self, singleShot=True, interval=STATS_DELAY_MS)
         self._timer.timeout.connect(self._work_out)
-        self._ticket = 0  # counts changes of `_cmp` and `_pending`: an overtaken result is dropped
+        # Counts of `_cmp` replaced from outside the statistics thread (a thread's result on an
+        # older one is dropped) and of edits added to `_pending` (a thread's result that misses
+        # some is shown, and the rest worked out after it).
+        self._base, self._edits = 0, 0
         self._working = False  # the statistics thread is busy (one at a time)
         self._landed.connect(self._install)
         document.changed.connect(self._follow)
@@ -172,7 +175,7 @@ class RunComparison(QObject):
         run is compared."""
         if self._pending and self._cmp is not None:
             self._cmp = _with_scores(self._cmp, self._pending)
-            self._ticket += 1
+            self._base += 1
         self._pending = {}
         return self._cmp
 
@@ -267,28 +270,33 @@ class RunComparison(QObject):
             return  # (a thread under way starts the next one when it lands)
         self._working = True
         pending = {run: dict(values) for run, values in self._pending.items()}
-        threading.Thread(target=self._work, args=(self._ticket, self._cmp, pending),
+        threading.Thread(target=self._work, args=((self._base, self._edits), self._cmp, pending),
                          name="comparison statistics", daemon=True).start()
 
-    def _work(self, ticket: int, cmp: Comparison, pending: dict[str, dict[str, float]]) -> None:
+    def _work(self, tickets: tuple[int, int], cmp: Comparison, pending: dict[str, dict[str, float]]) -> None:
         result, error = None, None
         try:
             result = _with_scores(cmp, pending)
         except Exception as err:  # a bug: raised again in the GUI thread, where it is reported
             error = err
         with contextlib.suppress(RuntimeError):  # this object was deleted meanwhile (window closed)
-            self._landed.emit(ticket, result, error)
+            self._landed.emit(tickets, result, error)
 
-    def _install(self, ticket: int, result: Comparison | None, error: Exception | None) -> None:
+    def _install(self, tickets: tuple[int, int], result: Comparison | None, error: Exception | None) -> None:
         self._working = False
         if error is not None:
-            raise error
-        if ticket == self._ticket:
-            self._cmp, self._pending = result, {}
-            self._ticket += 1
+            raise error  # (`_pending` is kept: reading `comparison` tries again)
+        base, edits = tickets
+        if base == self._base:
+            # The statistics of the lists as they were when the thread started. Edits made since
+            # stay pending (re-applying the ones it covered changes nothing: `with_scores` sets
+            # values), so a steady stream of edits still shows figures, a moment behind.
+            self._cmp = result
+            if edits == self._edits:
+                self._pending = {}
             self.changed.emit(ComparisonChanges(summary=True))
-        elif self._pending and not self._timer.isActive():
-            self._work_out()  # overtaken by edits that have paused since: the figures as they are now
+        if self._pending and not self._timer.isActive():
+            self._work_out()  # edits made while it worked, which have paused since
 
     # ---- following the document --------------------------------------------------------------------
     def _follow(self, changes: Changes) -> None:
@@ -313,8 +321,18 @@ class RunComparison(QObject):
 
         if self.scores.pending and self._runs:
             # A big file is scored anew in the background: the open run's figures come with it.
-            # Until then the figures are of the previous definition (`waiting`: shown greyed).
+            # Until then the figures are of the previous definition (`waiting`: shown greyed), a
+            # run added meanwhile without figures (NaN), and no statistics are worked out.
             self._after_scores = True
+            self._base += 1
+            self._pending = {}
+            self._timer.stop()
+            import pandas as pd
+
+            names = self.names
+            self._ndcg = (self._ndcg if self._ndcg is not None else pd.DataFrame()).reindex(columns=names)
+            answered = self._answered if self._answered is not None else pd.DataFrame()
+            self._answered = answered.reindex(columns=names, fill_value=False)
             self.changed.emit(ComparisonChanges())
             return
         doc = self.document
@@ -322,7 +340,7 @@ class RunComparison(QObject):
         if self._focus == old_name:
             self._focus = self._doc_name
         self._pending = {}
-        self._ticket += 1
+        self._base += 1
         self._others.clear()
         self._timer.stop()
         if not self._runs:
@@ -400,7 +418,7 @@ class RunComparison(QObject):
                     changed.add(query)
                     if query in compared:
                         self._pending.setdefault(run, {})[query] = row[run]
-                        self._ticket += 1
+                        self._edits += 1
         if not changed:  # (a move among documents of one grade, say): nothing shown changes
             return
         self._ndcg = pd.DataFrame(values, index=self._ndcg.index, columns=self._ndcg.columns)

@@ -131,7 +131,7 @@ class MainWindow(QMainWindow):
         self.ranking_model.editRejected.connect(self.show_problem)
         self.document.changed.connect(self._follow)
         self.files.opened.connect(lambda _path: self.ranking_view.setFocus())
-        self.loader.started.connect(lambda _name: QTimer.singleShot(0, self._prepare_for_file))
+        self.loader.started.connect(lambda _name: QTimer.singleShot(0, self, self._prepare_for_file))
         app = QApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.loader.wait)
