@@ -143,11 +143,12 @@ def score(
 def list_row(
     ranked_list: RankedList, k: int | None, config: MetricConfig | None = None, ties: TiesName = "trec"
 ) -> pd.DataFrame:
-    """One list's row of `evaluate` (missing="zero"), scored in the order the list stands: what a
-    dataset of that list alone gives (`Dataset.from_ranked_list(...).evaluate`), without making
-    one. ties="average": neighbours with equal scores share their gains, rows without a score
-    stand alone; any other rule scores the list as it stands. No row when the list is empty and
-    nothing judges its query, or when the pool is known and holds no judgment for it."""
+    """One list's row of `evaluate` (missing="zero"), scored in the order the list stands, without
+    making a dataset of it. ties="average": neighbours with equal scores share their gains and
+    rows without a score (pasted, typed) stand alone, where a dataset's `evaluate` averages only
+    when every row has a score; any other rule scores the list as it stands, as a dataset of that
+    list alone does. No row when the list is empty and nothing judges its query, or when the pool
+    is known and holds no judgment for it."""
     from ndcg_gui.core.evaluate import Pool, score_ranked
 
     config = config or MetricConfig()
