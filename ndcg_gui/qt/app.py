@@ -116,7 +116,7 @@ class AfterFirstPaint(QObject):
     def eventFilter(self, watched, event) -> bool:
         if event.type() == QEvent.Type.Paint:
             watched.removeEventFilter(self)
-            QTimer.singleShot(0, self._then)
+            QTimer.singleShot(0, self, self._then)
         return False
 
 

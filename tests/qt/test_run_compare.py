@@ -300,3 +300,23 @@ def test_the_lines_view_repaints_when_only_the_gains_change(qtbot):
     with qtbot.waitSignal(model.dataChanged):
         model.set_diff(side_by_side(a, b, judged, 10, none_count), ("A", "B"), 20, 10)
     assert [e.gain for e in view._entries] == model.frame["gain"].tolist() == [0.0, 0.0, 0.0]
+
+
+def test_a_narrow_pane_puts_the_scatter_above_the_lists(qtbot):
+    """Side by side, a pane under NARROW px left the plot and the lists ~170 px each (1024 px
+    window): then the plot goes above the lists, the method's text and the legend become
+    tooltips; wide again, side by side with both shown."""
+    from ndcg_gui.qt.widgets.comparison_pane import NARROW, ComparisonPane
+
+    pane = ComparisonPane()
+    qtbot.addWidget(pane)
+    pane.set_method("how it was made")
+    pane.resize(NARROW - 100, 500)
+    pane.show()
+    qtbot.waitExposed(pane)
+    assert pane.narrow and not pane.method_text.isVisible() and not pane.legend.isVisible()
+    assert pane.hint.toolTip() == "how it was made" and pane.lines_title.toolTip()
+    assert pane.lines.width() > NARROW - 150  # the lists get the pane's whole width
+    pane.resize(NARROW + 300, 500)
+    qtbot.waitUntil(lambda: not pane.narrow)
+    assert pane.method_text.isVisible() and pane.legend.isVisible()

@@ -110,7 +110,7 @@ class QueryScores(QObject):
                 # Once the events already queued are handled: the change's repaint comes first,
                 # not slowed by the worker (2 cores, one GIL: about twice as long otherwise).
                 self._working = True
-                QTimer.singleShot(0, self._start_queued)
+                QTimer.singleShot(0, self, self._start_queued)
             self.changed.emit()
         elif changes.lists:
             self._stale |= changes.lists

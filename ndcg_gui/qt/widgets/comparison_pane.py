@@ -28,6 +28,11 @@ LEGEND = ("Lines join each document's ranks: <span style='color:#15803d'>green</
           "relevant (grade in the box, ? unjudged); ○ and <i>italics</i>: retrieved by one run only.")
 
 
+# Narrower than this, the scatter goes above the two lists: side by side each had ~170 px at
+# 1024 px, and the lists showed three rows of cut ids.
+NARROW = 480
+
+
 def _small(text: str = "", rich: bool = False) -> QLabel:
     label = QLabel(text, wordWrap=True, textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
     label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
@@ -73,8 +78,8 @@ class ComparisonPane(QWidget):
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
-        hint = _small("One point per query; above the diagonal the run beats the baseline. Click a point "
-                      "to open its query.")
+        self.hint = hint = _small("One point per query; above the diagonal the run beats the baseline. "
+                                  "Click a point to open its query.")
         left_layout.addWidget(hint)
         left_layout.addWidget(self.scatter, 3)
         left_layout.addWidget(self.method_text, 2)
@@ -86,6 +91,7 @@ class ComparisonPane(QWidget):
         font.setBold(True)
         self.lines_title.setFont(font)
         self.legend = _small(LEGEND, rich=True)
+        self.lines_title.setToolTip(LEGEND)
         scroll = QScrollArea()
         scroll.setWidget(self.lines)
         scroll.setWidgetResizable(True)
@@ -117,6 +123,23 @@ class ComparisonPane(QWidget):
         layout.addLayout(choose)
         layout.addWidget(self.splitter, 1)
 
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        narrow = self.width() < NARROW
+        orientation = Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal
+        if self.splitter.orientation() != orientation:
+            self.splitter.setOrientation(orientation)
+            # Narrow, the method's text and the legend give their room to the plot and the lists
+            # (they stay as tooltips: the hint's, the lists' title's).
+            self.method_text.setVisible(not narrow)
+            self.legend.setVisible(not narrow)
+            extent = self.splitter.height() if narrow else self.splitter.width()
+            self.splitter.setSizes([extent // 3, extent - extent // 3])
+
+    @property
+    def narrow(self) -> bool:
+        return self.splitter.orientation() == Qt.Orientation.Vertical
+
     def _baseline_picked(self, index: int) -> None:
         self.baselineChosen.emit(self.baseline_combo.itemData(index))
 
@@ -139,6 +162,7 @@ class ComparisonPane(QWidget):
     def set_method(self, method: str) -> None:
         """How each figure of the comparison was computed (`Comparison.describe`)."""
         self.method_text.setPlainText(method)
+        self.hint.setToolTip(method)
 
     def set_moves(self, title: str, moves: Sequence[str]) -> None:
         self.lines_title.setText(title)

@@ -44,7 +44,7 @@ class LazyPlot(QWidget):
     def showEvent(self, event) -> None:
         # Made once the event loop has had a turn: shown with a big file's install, making and
         # drawing it in the same pass made that pass ~20 ms longer (bench_queries --only big).
-        QTimer.singleShot(0, self._make_if_shown)
+        QTimer.singleShot(0, self, self._make_if_shown)  # (not after the widget is deleted)
         super().showEvent(event)
 
     def _make_if_shown(self) -> None:
