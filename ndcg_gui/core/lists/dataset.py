@@ -74,10 +74,20 @@ def _frame(query, doc, grade, score=None, origin=None, extras=None) -> pd.DataFr
     if score is not None:
         columns["score"] = np.asarray(score, dtype=float)
     if origin is not None:
-        columns[ORIGIN] = np.asarray(origin, dtype=np.int64)
+        columns[ORIGIN] = origin_array(origin)
     for name, values in (extras or {}).items():
         columns[name] = text_column(values)
     return pd.DataFrame(columns)
+
+
+def origin_array(records) -> np.ndarray:
+    """Records as the `_origin` column holds them: int32 (one number a row of every loaded file,
+    half the memory of int64), int64 only past 2**31 records (as `reading.rows` numbers them)."""
+    records = np.asarray(records)
+    if records.dtype == np.int32:
+        return records
+    wide = len(records) > 0 and (int(records.max()) >= 2**31 or int(records.min()) < -2**31)
+    return records.astype(np.int64 if wide else np.int32)
 
 
 def _grouped(frame: pd.DataFrame, what: str) -> tuple[pd.DataFrame, Groups]:
@@ -212,7 +222,7 @@ class Dataset:
     def _build(self) -> None:
         """The rows grouped by query, and the arrays `ranked_list` and scoring slice (ids stay
         Arrow text)."""
-        from ndcg_gui.core.reading.ids import strings
+        from ndcg_gui.core.reading.ids import same_buffers, strings
 
         self.__dict__.pop("_typed", None)
         run, groups = _grouped(self.run, "run")
@@ -226,7 +236,13 @@ class Dataset:
         all_queries = list(names)
         pool_groups = None
         if self.qrels is not None:
-            qrels, pool_groups = _grouped(self.qrels, "qrels")
+            if len(self.qrels) == len(run) and same_buffers(strings(self.qrels["query"], "qrels query"),
+                                                            strings(run["query"], "run query")):
+                # A qrels file read alone: its lists are its judgments, the same rows, so the
+                # same groups (one array of codes a row, not two).
+                qrels, pool_groups = self.qrels.reset_index(drop=True), groups
+            else:
+                qrels, pool_groups = _grouped(self.qrels, "qrels")
             object.__setattr__(self, "qrels", qrels)
             pool_names = [str(q) for q in pool_groups.labels]
             pool_starts = pool_groups.starts if pool_groups.starts is not None else np.zeros(0, np.int64)
@@ -243,7 +259,7 @@ class Dataset:
         scores = run["score"].to_numpy(dtype=float) if "score" in run else None
         object.__setattr__(self, "_scores", scores)
         object.__setattr__(self, "_extras", {n: _cells(run[n]) for n in self.extra_columns})
-        object.__setattr__(self, "_origin", run[ORIGIN].to_numpy(np.int64) if ORIGIN in run else None)
+        object.__setattr__(self, "_origin", run[ORIGIN].to_numpy() if ORIGIN in run else None)
         if self.qrels is not None:
             object.__setattr__(self, "_pool_docs", strings(self.qrels["doc"], "qrels doc"))
             object.__setattr__(self, "_pool_grades", self.qrels["grade"].to_numpy(dtype=float))

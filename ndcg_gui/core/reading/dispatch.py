@@ -15,12 +15,13 @@ import numpy as np
 import pyarrow as pa
 
 from ndcg_gui.core.errors import InputError, NeedsQrels, shown
-from ndcg_gui.core.lists.dataset import ORIGIN, Dataset, text_column
+from ndcg_gui.core.lists.dataset import ORIGIN, Dataset, origin_array, text_column
 from ndcg_gui.core.reading import columnar, csv_text, trec_text
 from ndcg_gui.core.reading.csv_text import CsvLayout
 from ndcg_gui.core.reading.file_format import FileFormat, OnDisk, line_ending_of, record_query_codes
 from ndcg_gui.core.reading.ids import Groups, hash_strings, shared_prefix
 from ndcg_gui.core.reading.join import lookup, repeated_pair
+from ndcg_gui.core.reading.memory import give_back
 from ndcg_gui.core.reading.order import ranked, score_key
 from ndcg_gui.core.reading.rows import Rows
 from ndcg_gui.core.reading.source import (
@@ -97,6 +98,7 @@ def load(
     own_pool = kind == "qrels" and pool is None  # qrels alone: the lists are the judgments
     joined = _Joined.of(run, pool, kind, "qrels" if own_pool else "run")
     run = joined.rows
+    give_back()  # the join's temporaries, freed: their pages are not held under the dataset
     report(0.8)
     check_cancel(cancel, Path(path))
     if kind == "trec_run" and pool is None and need_grades:  # checked last: the file's faults first
@@ -234,7 +236,7 @@ class _Joined:
                    "grade": self.grade}
         if run.score is not None:
             columns["score"] = run.score
-        columns[ORIGIN] = run.record.astype(np.int64, copy=False)
+        columns[ORIGIN] = origin_array(run.record)
         for name in list(texts):
             columns[name] = _text_column(texts, name)
         return pd.DataFrame(columns, copy=False)
@@ -302,7 +304,7 @@ def _pool_frame(pool: Rows):
     texts = {"query": pool.query, "doc": pool.doc}
     pool.query = pool.doc = None
     return pd.DataFrame({"query": _text_column(texts, "query"), "doc": _text_column(texts, "doc"),
-                         "grade": pool.grade, ORIGIN: pool.record.astype(np.int64, copy=False)}, copy=False)
+                         "grade": pool.grade, ORIGIN: origin_array(pool.record)}, copy=False)
 
 
 class _TextFacts:

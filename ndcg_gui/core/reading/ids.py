@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 _U64 = np.uint64
-_SLICE = 1 << 18
+_SLICE = 1 << 16  # rows a step: 0.5 MB temporaries, as fast as 2 MB ones and less memory at a load's peak
 # Bytes 0..n-1 of a little-endian word kept: mask for n = 0..8.
 _KEEP = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [(1 << 64) - 1], dtype=_U64)
 
@@ -86,6 +86,18 @@ def take(values: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
     back = np.empty(len(rows), np.int64)
     back[by_chunk] = np.arange(len(rows))
     return taken.take(pa.array(back))
+
+
+def same_buffers(a: pa.Array | pa.ChunkedArray, b: pa.Array | pa.ChunkedArray) -> bool:
+    """Whether `a` and `b` are views of the very same memory, chunk for chunk (equal values
+    without comparing them)."""
+    chunks_a = a.chunks if isinstance(a, pa.ChunkedArray) else [a]
+    chunks_b = b.chunks if isinstance(b, pa.ChunkedArray) else [b]
+    return len(chunks_a) == len(chunks_b) and all(
+        x.type == y.type and x.offset == y.offset and len(x) == len(y)
+        and [buf and buf.address for buf in x.buffers()] == [buf and buf.address for buf in y.buffers()]
+        for x, y in zip(chunks_a, chunks_b, strict=True)
+    )
 
 
 def is_text(kind: pa.DataType) -> bool:
