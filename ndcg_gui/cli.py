@@ -140,20 +140,19 @@ def _say(message: str) -> None:
 def export(options: argparse.Namespace, direct: bool = True) -> None:
     from ndcg_gui.core.config import DEFAULT_K
     from ndcg_gui.core.options import config_from_options
+    from ndcg_gui.core.reading import load
+    from ndcg_gui.core.reading.direct import summarise
 
     config, ties = config_from_options(options.preset, options.gain, options.discount)
     k = options.k if options.k is not None else DEFAULT_K  # the window's numbers
     tables = options.summary_csv or options.metrics_csv
     summary = dataset = None
+    # (pyarrow imports pandas too, when it first makes a numpy array: after the parse, see `trec_text`)
     with importing_meanwhile("pandas"):
         if direct and options.qrels is not None and not options.metrics_csv and ties == "trec":
             # Only the summary: a TREC run is scored from its rows, without a `Dataset` (`direct`).
-            from ndcg_gui.core.reading.direct import summarise
-
             summary = summarise(options.file, options.qrels, k, config)
         if summary is None:
-            from ndcg_gui.core.reading import load
-
             dataset = load(options.file, options.qrels)
     from ndcg_gui.core.writing.writers import write_metrics_csv, write_summary_table  # (pandas)
 
