@@ -28,6 +28,7 @@ from ndcg_gui.core.reading.rows import Rows
 from ndcg_gui.core.reading.source import decode, read_source
 
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
 
 _HEAD = 1 << 16  # `sniff` reads no further
@@ -73,7 +74,8 @@ def summarise(path: str | Path, qrels: str | Path, k: int | None, config: Metric
                    [q for q in run_queries if q not in judged])
 
 
-def _keys(groups: Groups, rows: Rows, skip: int):
+def _keys(groups: Groups, rows: Rows, skip: int) -> np.ndarray:
+    """The rows' (query, doc) keys, as `load` makes them for its check of repeated pairs."""
     return pair_keys(groups.codes, hash_strings(rows.doc, skip), in_place=True)
 
 
