@@ -81,7 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
+    """The command; `direct` False scores a run's summary through a whole `Dataset` even where
+    `export` need not (the tests compare both ways)."""
     options = build_parser().parse_args(argv)
     from ndcg_gui.core.errors import InputError, NeedsQrels
 
@@ -89,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if options.runs:
             cli_compare.main_compare(options, _say)
         else:
-            export(options)
+            export(options, direct)
     except NeedsQrels as err:
         _say(needs_qrels_hint(str(err)))
         return EXIT_BAD_INPUT
@@ -135,40 +137,50 @@ def _say(message: str) -> None:
     print(f"{PROG}: {message}", file=sys.stderr)
 
 
-def export(options: argparse.Namespace) -> None:
+def export(options: argparse.Namespace, direct: bool = True) -> None:
     from ndcg_gui.core.config import DEFAULT_K
     from ndcg_gui.core.options import config_from_options
     from ndcg_gui.core.reading import load
+    from ndcg_gui.core.reading.direct import summarise
 
     config, ties = config_from_options(options.preset, options.gain, options.discount)
-    with importing_meanwhile("pandas"):
-        dataset = load(options.file, options.qrels)
-    from ndcg_gui.core.writing.writers import write_metrics_csv, write_summary_csv  # (pandas)
-
     k = options.k if options.k is not None else DEFAULT_K  # the window's numbers
     tables = options.summary_csv or options.metrics_csv
+    summary = dataset = None
+    # (pyarrow imports pandas too, when it first makes a numpy array: after the parse, see `trec_text`)
+    with importing_meanwhile("pandas"):
+        if direct and options.qrels is not None and not options.metrics_csv and ties == "trec":
+            # Only the summary: a TREC run is scored from its rows, without a `Dataset` (`direct`).
+            summary = summarise(options.file, options.qrels, k, config)
+        if summary is None:
+            dataset = load(options.file, options.qrels)
+    from ndcg_gui.core.writing.writers import write_metrics_csv, write_summary_table  # (pandas)
+
     if options.summary_csv or not tables:
-        _note_left_out(dataset)
+        if summary is not None:
+            _note_left_out(summary.without_results, summary.unjudged)
+        elif dataset.has_pool:
+            _note_left_out(dataset.queries_without_results(), dataset.unjudged_queries())
     if options.summary_csv:
-        write_summary_csv(dataset, options.summary_csv, k, config, ties)
+        table = summary.table if summary is not None else dataset.summary(k, config, ties)
+        write_summary_table(table, options.summary_csv, k, config, ties)
     if options.metrics_csv:
-        query = pick_query(dataset, options.query)
+        query = pick_query(dataset.queries(), options.file, options.query)
         write_metrics_csv(dataset.ranked_list(query), options.metrics_csv, config, options.k, ties)
     if not tables:
-        summary = dataset.summary(k, config, ties)
+        table = summary.table if summary is not None else dataset.summary(k, config, ties)
         if options.query is not None:
-            summary = summary[summary["query"] == pick_query(dataset, options.query)]
-        sys.stdout.write(render(summary, k, options.format))
+            queries = summary.queries if summary is not None else dataset.queries()
+            table = table[table["query"] == pick_query(queries, options.file, options.query)]
+        sys.stdout.write(render(table, k, options.format))
         sys.stdout.flush()
 
 
-def _note_left_out(dataset) -> None:
+def _note_left_out(without_results: list[str], unjudged: list[str]) -> None:
     """Say on stderr which queries score 0 for want of results, and which are left out."""
-    if not dataset.has_pool:
-        return
     for queries, what in (
-        (dataset.queries_without_results(), "judged but without results, scored 0"),
-        (dataset.unjudged_queries(), "with results but no judgment, left out"),
+        (without_results, "judged but without results, scored 0"),
+        (unjudged, "with results but no judgment, left out"),
     ):
         if queries:
             listed = ", ".join(queries[:10]) + (", ..." if len(queries) > 10 else "")
@@ -210,19 +222,19 @@ def render(summary, k: int, form: str) -> str:
     ])
 
 
-def pick_query(dataset, query: str | None) -> str:
-    """The query asked for, else the first; an `InputError` naming some queries when absent."""
+def pick_query(queries: list[str], path: str, query: str | None) -> str:
+    """The query asked for, else the first, of the file at `path`; an `InputError` naming some
+    queries when absent."""
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.errors import shown as quoted
 
-    queries = dataset.queries()
     if query is None:
         if not queries:
-            raise InputError("has no queries", dataset.path)
+            raise InputError("has no queries", path)
         return queries[0]
     if query not in queries:
         listed = ", ".join(queries[:10]) + (", ..." if len(queries) > 10 else "")
-        raise InputError(f"no query {quoted(query)}; it has {len(queries)}: {listed}", dataset.path)
+        raise InputError(f"no query {quoted(query)}; it has {len(queries)}: {listed}", path)
     return query
 
 

@@ -501,15 +501,17 @@ def test_the_command_is_quiet_when_its_reader_stops_early(many):
     assert process.stderr.read() == ""
 
 
-def test_ctrl_c_during_a_load_is_one_line_and_status_130(files, monkeypatch, capsys):
+@pytest.mark.parametrize("direct", [True, False])
+def test_ctrl_c_during_a_load_is_one_line_and_status_130(files, monkeypatch, capsys, direct):
     from ndcg_gui.core import reading
+    from ndcg_gui.core.reading import direct as scored_directly
 
     def interrupted(*_args, **_kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(reading, "load", interrupted)
+    monkeypatch.setattr(*((scored_directly, "summarise") if direct else (reading, "load")), interrupted)
     run, qrels = files
-    assert main([str(run), "--qrels", str(qrels)]) == 130
+    assert main([str(run), "--qrels", str(qrels)], direct=direct) == 130
     assert capsys.readouterr().err == "ndcg-inspect: interrupted\n"
 
 

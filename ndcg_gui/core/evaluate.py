@@ -20,12 +20,13 @@ import pyarrow as pa
 
 from ndcg_gui.core.config import MetricConfig, TiesName, check_rules
 from ndcg_gui.core.metrics import check_k, discounts, gains, safe_ratio
-from ndcg_gui.core.reading.ids import Groups, strings, whole
+from ndcg_gui.core.reading.ids import Groups, strings, take, whole
 from ndcg_gui.core.reading.join import lookup
 from ndcg_gui.core.reading.order import ranked, score_key
 from ndcg_gui.core.ties import averaged
 from ndcg_gui.core.topk import StringBytes, first_rows_word, score_bits, select_top
 
+Ids = pa.Array | pa.ChunkedArray  # doc ids as Arrow text (`ids.strings`)
 RESULT_COLUMNS = [
     "n_retrieved", "n_judged", "n_unjudged", "n_pool", "n_relevant",
     "dcg", "idcg", "ndcg", "undefined",
@@ -67,33 +68,58 @@ def evaluate(
 
     key, by_score = _ranking_key(run, ties)
     groups = Groups.of(strings(run["query"], "run query"))
-    trec_ties = by_score and ties == "trec"
-    docs = strings(run["doc"], "run doc") if qrels is not None or trec_ties else None
+    docs = strings(run["doc"], "run doc") if qrels is not None or (by_score and ties == "trec") else None
     if qrels is not None:
-        qgroups = Groups.of(strings(qrels["query"], "qrels query"))
-        qr_grade = _finite(qrels["grade"], "qrels grade")
-        queries, (to_query, qr_to_query) = sorted_union(groups.labels, qgroups.labels)
-        pool = Pool(qr_to_query[qgroups.codes], qr_grade, judged=True)
-    else:
-        queries, (to_query,) = sorted_union(groups.labels)
-        try:
-            run_grade = run["grade"].to_numpy(dtype=float)
-        except (TypeError, ValueError):
-            raise ValueError("run grade must be numbers (NaN = unjudged)") from None
-        if np.isinf(run_grade).any():
-            raise ValueError("run grade has infinite values")
-        pool = Pool(to_query[groups.codes], run_grade, judged=False)
+        pool_groups = Groups.of(strings(qrels["query"], "qrels query"))
+        pool_grade = _finite(qrels["grade"], "qrels grade")
+        return evaluate_rows(groups, key, by_score, docs, pool_groups, strings(qrels["doc"], "qrels doc"),
+                             pool_grade, k, config, ties, missing)
+    queries, (to_query,) = sorted_union(groups.labels)
+    try:
+        run_grade = run["grade"].to_numpy(dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("run grade must be numbers (NaN = unjudged)") from None
+    if np.isinf(run_grade).any():
+        raise ValueError("run grade has infinite values")
+    pool = Pool(to_query[groups.codes], run_grade, judged=False)
+    return _scored(groups, key, by_score, docs, queries, to_query, pool, None, k, config, ties, missing)
 
-    # Rows that can reach the first k ranks (all rows when the ideal needs every retrieved grade
-    # from the qrels).
-    every_row = qrels is not None and config.ideal == "retrieved"
-    rows = None if every_row else _top_rows(groups, key, k, ties, by_score, docs)
-    rows = np.arange(len(run)) if rows is None else rows
+
+def evaluate_rows(
+    groups: Groups,
+    key: np.ndarray | None,
+    by_score: bool,
+    docs: Ids,
+    pool_groups: Groups,
+    pool_docs: Ids,
+    pool_grade: np.ndarray,
+    k: int | None,
+    config: MetricConfig,
+    ties: TiesName = "trec",
+    missing: str = "zero",
+) -> pd.DataFrame:
+    """`evaluate`'s table from a run and its qrels already read: the run's `groups`, ranking `key`
+    (a `score_key` when `by_score`, minus the rank otherwise, None for file order) and doc ids, the
+    qrels' groups, doc ids and (finite) grades. Checked by the caller: no pair repeats."""
+    queries, (to_query, qr_to_query) = sorted_union(groups.labels, pool_groups.labels)
+    pool = Pool(qr_to_query[pool_groups.codes], pool_grade, judged=True)
+    return _scored(groups, key, by_score, docs, queries, to_query, pool, pool_docs, k, config, ties, missing)
+
+
+def _scored(groups: Groups, key: np.ndarray | None, by_score: bool, docs: Ids | None, queries: np.ndarray,
+            to_query: np.ndarray, pool: Pool, pool_docs: Ids | None, k: int | None, config: MetricConfig,
+            ties: TiesName, missing: str) -> pd.DataFrame:
+    """The rows that can reach the first k ranks picked, ranked, joined to the judgments
+    (`pool_docs`: the qrels' doc ids, None without qrels) and scored."""
+    # All rows when the ideal needs every retrieved grade from the qrels.
+    judged = pool_docs is not None
+    trec_ties = by_score and ties == "trec"
+    rows = None if judged and config.ideal == "retrieved" else _top_rows(groups, key, k, ties, by_score, docs)
+    rows = np.arange(len(groups.codes)) if rows is None else rows
     rows = ranked(rows, groups.codes, key, docs if trec_ties else None)
     row_query = to_query[groups.codes[rows]]
-    if qrels is not None:  # the loader's join, on the rows that are scored
-        grade = lookup(row_query, docs.take(pa.array(rows)), pool.query, strings(qrels["doc"], "qrels doc"),
-                       pool.grade)
+    if judged:  # the loader's join, on the rows that are scored
+        grade = lookup(row_query, take(docs, rows), pool.query, pool_docs, pool.grade)
     else:
         grade = pool.grade[rows]
     n_retrieved = np.zeros(len(queries), np.int64)

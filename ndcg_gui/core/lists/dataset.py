@@ -248,8 +248,7 @@ class Dataset:
             pool_starts = pool_groups.starts if pool_groups.starts is not None else np.zeros(0, np.int64)
             pool = {q: (int(a), int(a + n)) for q, a, n in zip(pool_names, pool_starts, pool_groups.sizes,
                                                                 strict=True)}
-            known = set(all_queries)
-            all_queries += [q for q in pool_names if q not in known]
+            all_queries = every_query(names, pool_names)
         object.__setattr__(self, "_pool_groups", pool_groups)
         object.__setattr__(self, "_pool", pool)
         object.__setattr__(self, "_queries", all_queries)
@@ -467,22 +466,33 @@ class Dataset:
         """One row per scored query, in `queries()` order: query, n_docs, n_judged, dcg, idcg,
         ndcg at k. Judged queries without results score 0; queries without any judgment are left
         out when the pool is known (as trec_eval does)."""
-        import pandas as pd
+        return summary_table(self.evaluate(k, config, ties=ties, missing="zero"), self._queries)
 
-        result = self.evaluate(k, config, ties=ties, missing="zero")
-        order = [q for q in self._queries if q in result.index]
-        result = result.loc[order]
-        return pd.DataFrame(
-            {
-                "query": result.index.to_numpy(dtype=object),
-                "n_docs": result["n_retrieved"].to_numpy(),
-                "n_judged": result["n_judged"].to_numpy(),
-                "dcg": result["dcg"].to_numpy(),
-                "idcg": result["idcg"].to_numpy(),
-                "ndcg": result["ndcg"].to_numpy(),
-            },
-            columns=SUMMARY_COLUMNS,
-        )
+
+def every_query(run_queries: list[str], pool_queries: list[str]) -> list[str]:
+    """`Dataset.queries()`: the run's queries (in order of first appearance), then the judged
+    queries without results (likewise)."""
+    known = set(run_queries)
+    return [*run_queries, *(q for q in pool_queries if q not in known)]
+
+
+def summary_table(result: pd.DataFrame, queries: list[str]) -> pd.DataFrame:
+    """`Dataset.summary` from `evaluate`'s table (missing="zero"): its queries in the order of
+    `queries` (`every_query`)."""
+    import pandas as pd
+
+    result = result.loc[[q for q in queries if q in result.index]]
+    return pd.DataFrame(
+        {
+            "query": result.index.to_numpy(dtype=object),
+            "n_docs": result["n_retrieved"].to_numpy(),
+            "n_judged": result["n_judged"].to_numpy(),
+            "dcg": result["dcg"].to_numpy(),
+            "idcg": result["idcg"].to_numpy(),
+            "ndcg": result["ndcg"].to_numpy(),
+        },
+        columns=SUMMARY_COLUMNS,
+    )
 
 
 def _cells(values: pd.Series) -> pa.Array:

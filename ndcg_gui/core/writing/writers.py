@@ -211,7 +211,14 @@ def write_summary_csv(
 ) -> None:
     """One row per query: query, n_docs, n_judged, dcg, idcg, ndcg at k (see `Dataset.summary`),
     then k (empty: every rank) and the definition on every row, so the file says what it measured."""
-    table = dataset.summary(k, config, ties)
+    write_summary_table(dataset.summary(k, config, ties), path, k, config, ties)
+
+
+def write_summary_table(
+    table: pd.DataFrame, path: str | Path, k: int | None, config: MetricConfig | None = None,
+    ties: TiesName = "trec",
+) -> None:
+    """`write_summary_csv` of a `Dataset.summary` table already made (`table` gets two columns)."""
     table["k"] = "" if k is None else str(k)  # appended: readers of the first columns keep working
     table["definition"] = definition_cell(config or MetricConfig(), ties)
     write_frame(table, path)
@@ -226,5 +233,5 @@ def definition_cell(config: MetricConfig, ties: TiesName = "trec") -> str:
 
 __all__ = [
     "atomic_write", "atomic_write_bytes", "metrics_csv_frame", "protect", "write_csv", "write_frame",
-    "write_metrics_csv", "write_qrels", "write_summary_csv", "write_trec_run",
+    "write_metrics_csv", "write_qrels", "write_summary_csv", "write_summary_table", "write_trec_run",
 ]
