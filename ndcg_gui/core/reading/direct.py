@@ -20,7 +20,7 @@ from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import every_query, summary_table
 from ndcg_gui.core.reading import trec_text
-from ndcg_gui.core.reading.dispatch import _read_pool, _refuse_repeats, sniff
+from ndcg_gui.core.reading.dispatch import read_pool, refuse_repeats, sniff
 from ndcg_gui.core.reading.ids import Groups, hash_strings, shared_prefix
 from ndcg_gui.core.reading.join import pair_keys
 from ndcg_gui.core.reading.order import score_key
@@ -53,15 +53,15 @@ def summarise(path: str | Path, qrels: str | Path, k: int | None, config: Metric
     if sniff(source) != "trec_run":  # (the first bytes misled: a rare file)
         return None
     qsource = read_source(qrels)
-    pool, _ = _read_pool(qsource, sniff(qsource), None)
+    pool, _ = read_pool(qsource, sniff(qsource), None)
     qsource.release()
     run = trec_text.read_run(source)
     source.release()
     groups, pool_groups = Groups.of(run.query), Groups.of(pool.query)
     skip = shared_prefix(run.doc, pool.doc)
     # `load`'s checks, in its order: grouped rows are in `ranked` order as far as queries go.
-    _refuse_repeats(run, groups.codes, "run", _keys(groups, run, skip), ranked_rows=groups.starts is not None)
-    _refuse_repeats(pool, pool_groups.codes, "qrels", _keys(pool_groups, pool, skip))
+    refuse_repeats(run, groups.codes, "run", _keys(groups, run, skip), ranked_rows=groups.starts is not None)
+    refuse_repeats(pool, pool_groups.codes, "qrels", _keys(pool_groups, pool, skip))
 
     from ndcg_gui.core.evaluate import evaluate_rows  # (pandas: imported meanwhile by the caller)
 

@@ -84,7 +84,7 @@ def load(
     if qrels is not None:
         qsource = read_source(qrels, cancel)
         qkind = sniff(qsource)
-        pool, qlayout = _read_pool(qsource, qkind, cancel)
+        pool, qlayout = read_pool(qsource, qkind, cancel)
         pool_text = _TextFacts.of(qsource, qkind, qlayout)
         qsource.release()
         check_cancel(cancel, Path(path))
@@ -143,7 +143,7 @@ def _read_rows(source: Source, kind: str, need_grade: bool, cancel: Cancel) -> t
     return columnar.read_table(source, kind, need_grade), None
 
 
-def _read_pool(source: Source, kind: str, cancel: Cancel) -> tuple[Rows, CsvLayout | None]:
+def read_pool(source: Source, kind: str, cancel: Cancel) -> tuple[Rows, CsvLayout | None]:
     """Judgments: TREC qrels, or a table with query, doc and grade columns (unjudged rows dropped)."""
     if kind == "trec_run":
         raise source.error(f"is a TREC run, not qrels; expected lines of {trec_text.QRELS_SHAPE}", 1)
@@ -207,7 +207,7 @@ class _Joined:
         skip = shared_prefix(run.doc, *([pool.doc] if pool is not None else []))
         # (query, doc) keys made once, for the repeats and for the join (the hashes let go).
         keys = pair_keys(codes, hash_strings(run.doc, skip), in_place=True)
-        _refuse_repeats(run, codes, what, keys, ranked_rows=True)
+        refuse_repeats(run, codes, what, keys, ranked_rows=True)
         if pool is None:
             grade = run.grade if run.grade is not None else np.full(len(run), np.nan)
         else:
@@ -217,7 +217,7 @@ class _Joined:
             pool_codes = table[pool_groups.codes] if len(pool_groups.codes) else pool_groups.codes
             del pool_groups
             pool_keys = pair_keys(pool_codes, hash_strings(pool.doc, skip), in_place=True)
-            _refuse_repeats(pool, pool_codes, "qrels", pool_keys)
+            refuse_repeats(pool, pool_codes, "qrels", pool_keys)
             handed = [keys, pool_keys]  # (the list is then their only holder: `lookup` lets them go)
             del keys, pool_keys
             grade = lookup(codes, run.doc, pool_codes, pool.doc, pool.grade, handed)
@@ -259,7 +259,7 @@ def _text_column(texts: dict[str, pa.Array | pa.ChunkedArray], name: str):
     return text_column(pa.chunked_array(chunks, pa.large_string()))
 
 
-def _refuse_repeats(rows: Rows, codes: np.ndarray, what: str, keys: np.ndarray, ranked_rows: bool = False
+def refuse_repeats(rows: Rows, codes: np.ndarray, what: str, keys: np.ndarray, ranked_rows: bool = False
                     ) -> None:
     """An `InputError` naming the first line (in file order) that repeats a (query, doc) pair.
     `keys`: the rows' `pair_keys`; `ranked_rows`: the rows are in `ranked` order (codes ascending)."""
