@@ -3,6 +3,9 @@ gain, and its counts (core.list_report, no Qt)."""
 
 import numpy as np
 import pytest
+from definition_strategies import SMALL_GRADE, configs, judged_pools
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ndcg_gui.core.analysis.list_report import counts, display_table, list_summary
 from ndcg_gui.core.config import MetricConfig
@@ -89,3 +92,48 @@ def test_the_band_is_its_search_finished_and_the_part_searched_is_not_searched_a
     np.testing.assert_array_equal(band[["low", "high"]].to_numpy(), expected[["low", "high"]].to_numpy())
     no_unjudged = ListReport(RankedList.from_grades([3, 1, 0]), 2, MetricConfig())
     assert no_unjudged.band_search is None and no_unjudged.band is None
+
+
+def test_the_highest_ranked_of_equal_documents_are_shaded_as_wasting_a_top_k_place():
+    """Eight documents of grade 0 fill the top 10; the ideal top 10 holds eight relevant ones and
+    two of grade 0: six of the zeros waste a place, the six ranked highest (where a relevant
+    document would add most), not the six below them."""
+    from ndcg_gui.core.analysis.list_report import ideal_rank_of_rows, slot_marks
+
+    lst = RankedList.from_grades([0] * 8 + [1, 1] + [1, 1, 1, 1, 2, 2], query="q")
+    marks = slot_marks(lst, 10, MetricConfig())
+    assert marks.tolist() == [1] * 6 + [0] * 4 + [-1] * 6
+    # The ideal ranks keep equal grades in list order: the zeros ranked 1 and 2 are its 9th and 10th.
+    assert ideal_rank_of_rows(lst, MetricConfig())[:8].tolist() == [9, 10, 11, 12, 13, 14, 15, 16]
+
+
+@given(st.lists(st.one_of(st.just(np.nan), SMALL_GRADE), min_size=1, max_size=14),
+       st.integers(1, 12), configs(), st.data())
+@settings(max_examples=300, deadline=None)
+def test_swapping_a_shaded_pair_always_raises_dcg_and_the_counts_follow_the_ideal(grades, k, config, data):
+    """Every document shaded as wasting a place (1) is worse than every one shaded as belonging
+    in the top k (-1): swapping any such pair raises DCG@k. Per gain, as many are shaded as the
+    ideal ranking puts past k while they are in the top k."""
+    from ndcg_gui.core.analysis.list_report import ideal_rank_of_rows, slot_marks
+    from ndcg_gui.core.metrics import dcg_idcg_at, gains
+
+    judged = [g for g in grades if g == g]
+    pool = data.draw(judged_pools(judged))
+    extra = pool[len(judged):] if pool is not None else []
+    lst = RankedList(docs=[f"d{i}" for i in range(len(grades))], grades=grades, query="q",
+                     unretrieved={f"x{i}": g for i, g in enumerate(extra)}, has_pool=pool is not None)
+    marks = slot_marks(lst, k, config)
+    ideal = ideal_rank_of_rows(lst, config)
+    rank = np.arange(1, len(lst) + 1)
+    gain = gains(lst.scoring_grades(), config)
+    out = (ideal > 0) & (rank <= k) & (ideal > k)
+    for value in np.unique(gain):
+        assert (marks[gain == value] == 1).sum() == (out & (gain == value)).sum()
+    assert ((marks == -1) == ((ideal > 0) & (ideal <= k) & (rank > k))).all()
+    before, _ = dcg_idcg_at(lst.scoring_grades(), k, config, judged=lst.judged_pool())
+    for i in np.flatnonzero(marks == 1):
+        for j in np.flatnonzero(marks == -1):
+            swapped = lst.scoring_grades().copy()
+            swapped[[i, j]] = swapped[[j, i]]
+            after, _ = dcg_idcg_at(swapped, k, config, judged=lst.judged_pool())
+            assert after > before

@@ -146,3 +146,25 @@ def test_a_judged_document_dropped_from_the_missed_list_is_inserted_with_its_gra
     assert [missed.text(r, 0) for r in range(missed.rowCount())] == ["y"]
     document.undo_stack.undo()
     assert document.current_list().docs.tolist() == ["a", "b"]
+
+
+def test_the_ideal_column_shades_what_ndcg_at_k_cares_about(qtbot, document, model):
+    """Red: in the top k, a place the ideal gives a better document (of equal grades the highest
+    ranked); green: past k, belongs in the top k. A new k or a move reshades and announces it."""
+    from ndcg_gui.qt.models.ranking_model import BELONGS_IN_TOP_K, WASTED_SLOT
+
+    document.set_lists({"q": RankedList.from_grades([0, 0, 0, 1, 2, 0], query="q")})
+    document.set_definition(k=3)
+    ideal = model.column("ideal")
+
+    def shades():
+        brush = [model.index(r, ideal).data(Qt.BackgroundRole) for r in range(model.rowCount())]
+        return ["red" if b == WASTED_SLOT else "green" if b == BELONGS_IN_TOP_K else "" for b in brush]
+
+    assert shades() == ["red", "red", "", "green", "green", ""]  # not the lowest-ranked zeros
+    with qtbot.waitSignal(model.dataChanged):
+        document.set_definition(k=4)  # two places for zeros now: one zero too many
+    assert shades() == ["red", "", "", "", "green", ""]
+    with qtbot.waitSignal(model.dataChanged):
+        document.move_rows(4, 1, 0)  # the 2 to the top
+    assert shades() == ["", "red", "", "", "green", ""]

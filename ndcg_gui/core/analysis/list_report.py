@@ -153,6 +153,39 @@ def ideal_order(lst: RankedList, config: MetricConfig) -> tuple[np.ndarray, np.n
     return docs[order], grades[order], list_rank[order].astype(np.int64)
 
 
+def ideal_rank_of_rows(lst: RankedList, config: MetricConfig) -> np.ndarray:
+    """Each row's rank in the ideal ranking (0 for an unjudged row, or one out of the pool)."""
+    _, _, list_rank = ideal_order(lst, config)
+    out = np.zeros(len(lst), np.int64)
+    on_list = list_rank > 0
+    out[list_rank[on_list] - 1] = np.flatnonzero(on_list) + 1
+    return out
+
+
+def slot_marks(lst: RankedList, k: int, config: MetricConfig) -> np.ndarray:
+    """What NDCG@k cares about, per row: 1 for a document in the top k holding a place the ideal
+    top k gives a document of higher gain, -1 for one past k that belongs in the ideal top k, 0
+    otherwise (unjudged rows: 0). Swapping any 1 with any -1 raises DCG@k.
+
+    Documents of one gain are interchangeable, so which of them is out of place is a choice: past
+    k, the highest ranked (the first to move in); in the top k, also the highest ranked, where a
+    better document would add the most (the ideal ranking keeps equal gains in list order, so
+    there the lowest ranked would have been the ones past its k)."""
+    ideal = ideal_rank_of_rows(lst, config)
+    rank = np.arange(1, len(lst) + 1)
+    marks = np.zeros(len(lst), np.int8)
+    judged = ideal > 0
+    marks[judged & (ideal <= k) & (rank > k)] = -1
+    out = judged & (rank <= k) & (ideal > k)
+    if out.any():
+        gain = gains(lst.scoring_grades(), config)
+        top = judged & (rank <= k)
+        for value in np.unique(gain[out]):
+            rows = np.flatnonzero(top & (gain == value))
+            marks[rows[: int((out & (gain == value)).sum())]] = 1
+    return marks
+
+
 def ideal_ranking(lst: RankedList, config: MetricConfig) -> pd.DataFrame:
     """The ideal order of the judged pool (the list's own documents when no pool is known, or the
     definition takes the ideal from the list): rank, doc, grade, gain, list_rank (its rank in the
@@ -230,11 +263,12 @@ class ListReport:
     @cached_property
     def ideal_ranks(self) -> np.ndarray:
         """Each row's rank in the ideal ranking (0 for an unjudged row, or one out of the pool)."""
-        _, _, list_rank = ideal_order(self.list, self.config)
-        out = np.zeros(len(self.list), np.int64)
-        on_list = list_rank > 0
-        out[list_rank[on_list] - 1] = np.flatnonzero(on_list) + 1
-        return out
+        return ideal_rank_of_rows(self.list, self.config)
+
+    @cached_property
+    def slot_marks(self) -> np.ndarray:
+        """`slot_marks` of the list at k: 1 wastes a top-k place, -1 belongs in the top k."""
+        return slot_marks(self.list, self.k, self.config)
 
     @cached_property
     def move_effects(self) -> pd.DataFrame:

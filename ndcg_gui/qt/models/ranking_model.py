@@ -64,8 +64,9 @@ HEADERS = {
     "grade": ("Grade", "Relevance grade; empty = unjudged (gain 0). Double-click to edit."),
     "score": ("Score", "The run's score; tied scores are shaded together"),
     "ideal": ("Ideal", "Rank of the document in the ideal ranking of every judged document (empty for an "
-              "unjudged one). Red: in the top k but not in the ideal top k; green: in the ideal top k "
-              "but not in the top k"),
+              "unjudged one; equal grades in list order). Red: in the top k, in a place the ideal top k "
+              "gives a better document (of equal grades, the highest ranked are shaded: there a better "
+              "one adds most); green: past k, but it belongs in the top k"),
     "moved": ("Moved", "How far the document moved from the list as loaded (▲ up, ▼ down)"),
 }
 
@@ -103,6 +104,7 @@ class RankingModel(QAbstractTableModel):
             cols["tie"] = _tie_groups(lst.scores)
         names += ["ideal", "moved"]
         cols["ideal"] = report.ideal_ranks
+        cols["mark"] = report.slot_marks  # the ideal column's shade
         base = report.baseline_ranks
         cols["moved"] = np.where(base > 0, base - np.arange(1, n + 1), NEW_ROW)
         extras = getattr(lst, "extras", {}) or {}
@@ -115,7 +117,7 @@ class RankingModel(QAbstractTableModel):
         report = self._doc.report
         if report is self._report:
             return
-        old_names, old_cols, old_n, old_k = self._names, self._cols, self._n, self._report.k
+        old_names, old_cols, old_n = self._names, self._cols, self._n
         move = changes.move
         same_shape = len(report.list) == old_n
         if move is not None and same_shape:
@@ -139,8 +141,8 @@ class RankingModel(QAbstractTableModel):
             self.beginResetModel()
             self.endResetModel()
             return
-        rows = (0, self._n - 1) if report.k != old_k else differing_rows(old_cols, self._cols)
-        if rows is not None:  # (k shades other ideal ranks: every row)
+        rows = differing_rows(old_cols, self._cols)  # (a new k: the shades, in "mark")
+        if rows is not None:
             announce_rows(self, *rows)
 
     def rows_of_kind(self, kind: str) -> np.ndarray:
@@ -223,14 +225,10 @@ class RankingModel(QAbstractTableModel):
         return str(value)
 
     def _out_of_place(self, row: int) -> QBrush | None:
-        """What NDCG@k cares about: a document in the top k whose ideal rank is past k (a slot it
-        wastes), or one past k whose ideal rank is within k (it belongs in the top k)."""
-        ideal, k = self._cols["ideal"][row], self._report.k
-        if ideal and row < k < ideal:
-            return WASTED_SLOT
-        if ideal and ideal <= k <= row:
-            return BELONGS_IN_TOP_K
-        return None
+        """What NDCG@k cares about (`core.list_report.slot_marks`): a document in the top k wasting
+        a place the ideal gives a better one, or one past k that belongs in the top k."""
+        mark = self._cols["mark"][row]
+        return WASTED_SLOT if mark > 0 else BELONGS_IN_TOP_K if mark < 0 else None
 
     def _tie_tip(self, row: int) -> str | None:
         group = self._cols["tie"][row]
