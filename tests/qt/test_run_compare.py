@@ -320,3 +320,23 @@ def test_a_narrow_pane_puts_the_scatter_above_the_lists(qtbot):
     pane.resize(NARROW + 300, 500)
     qtbot.waitUntil(lambda: not pane.narrow)
     assert pane.method_text.isVisible() and pane.legend.isVisible()
+
+
+def test_the_plots_of_differences_write_their_numbers_as_they_are(qtbot):
+    """Differences of -0.2..0.4 read as such: pyqtgraph's SI prefix wrote them "(x0.001)"
+    -200..400 (a newcomer's look, 2,000 queries)."""
+    from ndcg_gui.qt.widgets.plot.histogram import NdcgHistogram
+    from ndcg_gui.qt.widgets.plot.run_scatter import RunScatter
+
+    histogram, scatter = NdcgHistogram(), RunScatter()
+    for widget in (histogram, scatter):
+        qtbot.addWidget(widget)
+        widget.resize(400, 300)
+        widget.show()
+    histogram.set_deltas(np.linspace(-0.2, 0.4, 50), "Δ NDCG@10: b − a")
+    scatter.set_points(["a", "b"], np.array([0.01, 0.02]), np.array([0.03, 0.04]), ("a", "b"), 10, None)
+    qtbot.waitUntil(lambda: histogram.made and scatter.made)
+    for widget in (histogram, scatter):
+        for name in ("left", "bottom"):
+            axis = widget.getPlotItem().getAxis(name)
+            assert axis.autoSIPrefixScale == 1.0 and "x0." not in axis.labelString()
