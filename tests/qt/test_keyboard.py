@@ -54,6 +54,9 @@ def test_open_pick_the_worst_query_move_and_undo_without_the_mouse(qtbot, window
     scores = scores[(scores["n_retrieved"] > 0) & ~scores["undefined"]]
     worst = scores["ndcg"].idxmin()
     assert scores.loc[doc.current_query, "ndcg"] == scores.loc[worst, "ndcg"]
+    # The queries listed above it (no results, IDCG = 0) are said to be skipped.
+    said = window.statusBar().currentMessage()
+    assert said.startswith(f"Query {doc.current_query}: the lowest NDCG") and "(IDCG = 0)" in said
 
     view = window.ranking_view
     view.setFocus()

@@ -42,11 +42,21 @@ class Navigation(QObject):
         one whose IDCG is 0)."""
         self.panel.table.sortByColumn(COL_NDCG, Qt.SortOrder.AscendingOrder)
         result = self.scores.result
+        skipped: list[str] = []
         for query in self.panel.visible_queries():
             if query not in result.index:
                 continue
-            if result.at[query, "n_retrieved"] > 0 and not result.at[query, "undefined"]:
+            if result.at[query, "n_retrieved"] == 0:
+                skipped.append(f"{query} (no results)")
+            elif result.at[query, "undefined"]:
+                skipped.append(f"{query} (IDCG = 0)")
+            else:
                 self.document.set_current_query(query)
+                if skipped:  # said, so the queries listed above it are not a surprise
+                    more = f" and {len(skipped) - 4} more" if len(skipped) > 4 else ""
+                    listed = ", ".join(skipped[:4]) + more
+                    self._note(f"Query {query}: the lowest NDCG of the queries with results and IDCG > 0; "
+                               f"skipped {listed}")
                 return True
         self._note("No listed query has both results and an NDCG")
         return False
