@@ -340,3 +340,22 @@ def test_the_plots_of_differences_write_their_numbers_as_they_are(qtbot):
         for name in ("left", "bottom"):
             axis = widget.getPlotItem().getAxis(name)
             assert axis.autoSIPrefixScale == 1.0 and "x0." not in axis.labelString()
+
+
+def test_many_queries_are_drawn_as_smaller_points(qtbot):
+    from ndcg_gui.qt.widgets.plot.run_scatter import RunScatter
+
+    scatter = RunScatter()
+    qtbot.addWidget(scatter)
+    scatter.show()
+    rng = np.random.default_rng(0)
+
+    def sizes(n):
+        x, y = rng.random(n), rng.random(n)
+        scatter.set_points([f"q{i}" for i in range(n)], x, y, ("a", "b"), 10, None)
+        qtbot.waitUntil(lambda: scatter.made)
+        return {item.opts["size"] for item in scatter._plot.groups}
+
+    assert sizes(50) == {9}
+    assert sizes(2000) == {5}
+    assert len(scatter.drawn()[0]) == 2000

@@ -236,12 +236,12 @@ def what_if(document: Document) -> ReportTable:
         Column("Rank", "Rank in the list", lambda r: effects(r)["rank"].to_numpy()),
         Column("Document", "The document", lambda r: r.list.docs, left=True),
         Column("Grade", "Its grade (unjudged counts as 0)", lambda r: r.list.grades, _grade_or_unjudged),
-        Column("Sorted rank", "Its rank if this list alone were sorted by gain, high first (the judged "
+        Column("Rank if sorted", "Its rank if this list alone were sorted by gain, high first (the judged "
                "documents the list missed are not counted here; the ranked list's Ideal column counts them)",
                lambda r: effects(r)["ideal_rank"].to_numpy()),
         Column("Δ if first", "How NDCG@k changes if this document alone moves to rank 1",
                lambda r: delta(r, "ndcg_if_first"), _signed),
-        Column("Δ if sorted rank", "How NDCG@k changes if this document alone moves to its sorted rank "
+        Column("Δ if sorted", "How NDCG@k changes if this document alone moves to its rank if sorted "
                "(the others keep their order)",
                lambda r: delta(r, "ndcg_if_ideal"), _signed),
         Column("Loss", "The ideal ranking's gain × discount at this rank minus this row's: what the rank "

@@ -206,7 +206,7 @@ class WhyTabs(QTabWidget):
                 text = f"Every document of the list is judged: NDCG@{k} is exact."
         else:
             text = ("The same list under each definition tools use, and why each differs from the first "
-                    "row. Double-click a row to use that definition (undoable).")
+                    "row. Double-click a row to use that definition (Ctrl+Z goes back).")
         if note.text() != text:
             note.setText(text)
 

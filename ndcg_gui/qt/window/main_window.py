@@ -93,7 +93,7 @@ class MainWindow(QMainWindow):
         self.headline = Headline(self.document)
         self.quick_entry = QLineEdit()
         self.quick_entry.setPlaceholderText("Type grades, e.g. 3 2 3 0 1, and press Enter")
-        self.quick_entry.setToolTip("Start a new list from grades in ranked order (undoable)")
+        self.quick_entry.setToolTip("Start a new list from grades in ranked order (Ctrl+Z goes back)")
         self.scores = QueryScores(self.document, self)
         self.query_panel = QueryPanel()
         self.comparison = RunComparison(self.document, self.scores, self)  # runs compared with the open one

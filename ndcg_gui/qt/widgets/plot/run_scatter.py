@@ -19,6 +19,12 @@ _RING = pg.mkPen(230, 140, 40, width=3)
 _DIAGONAL = pg.mkPen(150, 150, 150, width=1, style=Qt.PenStyle.DashLine)
 
 
+def point_size(points: int) -> int:
+    """Points' diameter in pixels: smaller as they grow many (2,000 points of 9 px made a solid
+    block where a plot a few hundred pixels wide should show a cloud)."""
+    return 9 if points <= 300 else 7 if points <= 1000 else 5
+
+
 class _Plot(pg.PlotWidget):
     """The drawing: the diagonal, the points, the ring round the open query's."""
 
@@ -111,6 +117,10 @@ class RunScatter(LazyPlot):
         if self._plot is None:
             return  # drawn when the plot is made
         d = self._y - self._x
+        size = point_size(len(d))
+        for item in self._plot.groups:
+            if item.opts["size"] != size:
+                item.setSize(size)
         kind = np.where(d > 1e-9, 0, np.where(d < -1e-9, 1, 2))
         queries = np.array(self._queries, dtype=object)
         for i, item in enumerate(self._plot.groups):
