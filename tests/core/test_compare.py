@@ -309,3 +309,24 @@ def test_skipping_a_zero_comparison_is_the_skip_comparison():
     pd.testing.assert_frame_equal(got.summary, expected.summary)
     pd.testing.assert_series_equal(got.exact, expected.exact)
     assert got.describe() == expected.describe()
+
+
+def test_the_summary_cells_are_the_comparisons_figures():
+    from ndcg_gui.core.analysis.run_diff import summary_cells
+
+    two = compare_runs({"bm25": RUNS["bm25"], "rerank": RUNS["rerank"]}, QRELS, k=10, samples=200)
+    columns, rows = summary_cells(two)
+    headers = [h for h, _ in columns]
+    assert headers == ["Run", "NDCG@10", "Δ mean", "W / T / L", "p", "p (t-test)", "95 % CI of Δ",
+                       "Effect (d)"]
+    assert all(how for _, how in columns)  # every header says how its figure was made
+    s = two.summary.loc["rerank"]
+    assert rows[0] == ["bm25", f"{two.baseline_mean:.4f}", "", "", "", "", "", ""]
+    assert rows[1] == ["rerank", f"{two.means['rerank']:.4f}", f"{s['delta']:+.4f}",
+                       f"{int(s['wins'])} / {int(s['ties'])} / {int(s['losses'])}", f"{s['rand_p']:.3g}",
+                       f"{s['t_p']:.3g}", f"[{s['ci_low']:+.4f}, {s['ci_high']:+.4f}]",
+                       f"{s['effect_size']:+.2f}"]
+    three = compare_runs(RUNS, QRELS, k=10, samples=200)
+    columns, rows = summary_cells(three)
+    assert [h for h, _ in columns][5] == "p (Holm)" and len(rows) == 3
+    assert rows[2][5] == f"{three.summary.at['dense', 'p_holm']:.3g}"

@@ -359,3 +359,27 @@ def test_many_queries_are_drawn_as_smaller_points(qtbot):
     assert sizes(50) == {9}
     assert sizes(2000) == {5}
     assert len(scatter.drawn()[0]) == 2000
+
+
+def test_the_compare_tab_shows_the_figures_and_follows_an_edit(qtbot, comparing, files):
+    """The figures themselves, recomputed from plain frames, in the tab's table (the headers'
+    tooltips say how each was made); an edit's new figures follow once the statistics land."""
+    table = comparing.compare_pane.stats
+
+    def shown(row):
+        return [table.item(row, c).text() for c in range(table.columnCount())]
+
+    _, stats = scratch(comparing, files)
+    s = stats.loc["second"]
+    counts = f"{int(s['wins'])} / {int(s['ties'])} / {int(s['losses'])}"
+    assert shown(0)[0] == "sample" and shown(1)[:5] == [
+        "second", f"{s['mean']:.4f}", f"{s['delta']:+.4f}", counts, f"{s['rand_p']:.3g}"]
+    assert shown(1)[6] == f"[{s['ci_low']:+.4f}, {s['ci_high']:+.4f}]"
+    assert "randomization" in table.horizontalHeaderItem(4).toolTip()
+    before = shown(1)
+    doc = comparing.document
+    doc.set_current_query("405")
+    doc.reverse()
+    qtbot.waitUntil(lambda: shown(1) != before, timeout=5000)
+    _, stats = scratch(comparing, files)
+    assert shown(1)[2] == f"{stats.at['second', 'delta']:+.4f}"

@@ -145,6 +145,42 @@ def format_p(p: float) -> str:
     return f"{p:.3g}"
 
 
+def summary_cells(cmp: Comparison) -> tuple[list[tuple[str, str]], list[list[str]]]:
+    """The comparison's figures as a window's table shows them: ([(header, how it was made)], one
+    row of cells per run, the baseline first with its mean only). Holm's column only when several
+    runs are compared with the baseline."""
+    at = f"@{cmp.k}" if cmp.k is not None else ""
+    how = cmp.methods
+    several = len(cmp.summary) > 1
+    level = f"{cmp.confidence * 100:g} %"
+    columns = [
+        ("Run", "The baseline first, then each run compared with it"),
+        (f"NDCG{at}", how["mean"]),
+        ("Δ mean", how["delta"]),
+        ("W / T / L", "wins / ties / losses: " + how["wins"]),
+        ("p", how["rand_p"]),
+        *([("p (Holm)", how["p_holm"])] if several else []),
+        ("p (t-test)", how["t_p"]),
+        (f"{level} CI of Δ", how["ci_low"]),
+        ("Effect (d)", how["effect_size"]),
+    ]
+    means = cmp.means
+    rows = [[cmp.baseline, f"{means[cmp.baseline]:.4f}" if cmp.n_queries else "n/a"]
+            + [""] * (len(columns) - 2)]
+    for run, row in cmp.summary.iterrows():
+        ci = "n/a" if math.isnan(row["ci_low"]) else f"[{row['ci_low']:+.4f}, {row['ci_high']:+.4f}]"
+        effect = "n/a" if math.isnan(row["effect_size"]) else f"{row['effect_size']:+.2f}"
+        rows.append([
+            str(run), f"{means[run]:.4f}" if cmp.n_queries else "n/a",
+            "n/a" if math.isnan(row["delta"]) else f"{row['delta']:+.4f}",
+            f"{int(row['wins'])} / {int(row['ties'])} / {int(row['losses'])}",
+            format_p(row["rand_p"]),
+            *([format_p(row["p_holm"])] if several else []),
+            format_p(row["t_p"]), ci, effect,
+        ])
+    return columns, rows
+
+
 def delta_line(cmp: Comparison, run: str) -> str:
     """One line of `cmp.summary[run]` for a window: the mean difference, wins/ties/losses, the
     randomization test's p with its draws and seed (Holm's when several runs are compared), and

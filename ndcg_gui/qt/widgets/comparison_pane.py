@@ -9,12 +9,15 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QScrollArea,
     QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -80,6 +83,13 @@ class ComparisonPane(QWidget):
         left_layout.setContentsMargins(0, 0, 0, 0)
         self.hint = hint = _small("One point per query; above the diagonal the run beats the baseline. "
                                   "Click a point to open its query.")
+        # The figures themselves, a row per run (headers' tooltips say how each was made).
+        self.stats = QTableWidget(0, 0, editTriggers=QAbstractItemView.EditTrigger.NoEditTriggers,
+                                  selectionMode=QAbstractItemView.SelectionMode.NoSelection)
+        self.stats.verticalHeader().hide()
+        self.stats.setToolTip("The comparison's figures; each header's tooltip says how it was made")
+        self.stats.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.stats.verticalHeader().setDefaultSectionSize(self.stats.fontMetrics().height() + 6)
         left_layout.addWidget(hint)
         left_layout.addWidget(self.scatter, 3)
         left_layout.addWidget(self.method_text, 2)
@@ -121,6 +131,7 @@ class ComparisonPane(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(choose)
+        layout.addWidget(self.stats)  # the whole pane's width: nine columns
         layout.addWidget(self.splitter, 1)
 
     def resizeEvent(self, event) -> None:
@@ -158,6 +169,30 @@ class ComparisonPane(QWidget):
                 combo.addItem(name, name)
             combo.setCurrentIndex(max(0, combo.findData(current)))
             combo.blockSignals(False)
+
+    def set_summary(self, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]]) -> None:
+        """The figures (`core.run_diff.summary_cells`): (header, how it was made) per column and a
+        row of cells per run, the baseline first."""
+        table = self.stats
+        table.setColumnCount(len(columns))
+        table.setRowCount(len(rows))
+        for c, (header, how) in enumerate(columns):
+            item = QTableWidgetItem(header)
+            item.setToolTip(how)
+            table.setHorizontalHeaderItem(c, item)
+        for r, cells in enumerate(rows):
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if c:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                table.setItem(r, c, item)
+        table.resizeColumnsToContents()
+        # As tall as its rows (a few runs, never a list to scroll down), and room for the scroll
+        # bar a narrow pane needs to reach the columns on the right.
+        rows_height = sum(table.rowHeight(r) for r in range(len(rows)))
+        header = table.horizontalHeader().sizeHint().height()
+        bar = table.horizontalScrollBar().sizeHint().height()
+        table.setFixedHeight(header + rows_height + bar + 2 * table.frameWidth())
 
     def set_method(self, method: str) -> None:
         """How each figure of the comparison was computed (`Comparison.describe`)."""

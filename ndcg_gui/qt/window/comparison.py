@@ -15,7 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QTabWidget, QWidget
 
-from ndcg_gui.core.analysis.run_diff import biggest_moves, side_by_side
+from ndcg_gui.core.analysis.run_diff import biggest_moves, side_by_side, summary_cells
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.comparison import ComparisonChanges, RunComparison
 from ndcg_gui.qt.document.document import Document
@@ -142,7 +142,9 @@ class RunCompare(QObject):
         if changes.runs or changes.queries:
             self._show_scatter()
         if changes.runs or changes.summary:
-            self.pane.set_method(c.comparison.describe())
+            cmp = c.comparison
+            self.pane.set_summary(*summary_cells(cmp))
+            self.pane.set_method(cmp.describe())
 
     def _follow_document(self, changes: Changes) -> None:
         if not self.comparison.active:
