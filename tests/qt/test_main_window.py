@@ -479,3 +479,19 @@ def test_a_typed_list_over_an_open_file_is_a_new_untitled_document(window, tmp_p
     assert asked and path.read_bytes() == before
     window.actions.undo.trigger()  # the file comes back
     assert doc.path == path and doc.current_list().docs.tolist()[0] == "doc-A"
+
+
+def test_a_first_session_starts_on_trec_evals_definition_and_a_saved_one_is_kept(qtbot, tmp_path, dialog_log):
+    """With no saved definition the preset box names a tool (on MetricConfig's own defaults it
+    said "Custom": trec_eval's but with negative grades kept); a definition saved is restored."""
+    from ndcg_gui.core.config import PRESETS
+
+    first = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
+    qtbot.addWidget(first)
+    assert first.document.config == PRESETS["trec_eval"].config and first.document.ties == "trec"
+    assert first.headline.definition.preset.currentText() == PRESETS["trec_eval"].label
+    first.document.set_definition(config=MetricConfig(negative="keep", gain="exponential"))
+    first.save_settings()
+    second = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
+    qtbot.addWidget(second)
+    assert second.document.config == MetricConfig(negative="keep", gain="exponential")

@@ -78,7 +78,7 @@ def test_svg_is_xml_with_title_legend_and_curves(window, tmp_path):
     text = " ".join("".join(e.itertext()) for e in root.iter(f"{SVG}text"))
     ndcg = ndcg_score(E1, E1_SCORES, k=10)
     for word in ("DCG", "IDCG", "NDCG", "rank", "untitled", "query q1", f"NDCG@10 = {ndcg:.4f}",
-                 "custom definition", "grade 3"):
+                 "trec_eval", "grade 3"):  # (a first session starts on trec_eval's definition)
         assert word in text, word
     assert f"NDCG@10 = {ndcg:.4f}" in root.findtext(f"{SVG}title")
     assert mode(path) == usual_mode()
@@ -119,7 +119,7 @@ def test_metrics_csv_has_query_and_definition_columns(window, tmp_path):
     assert list(table.columns[:3]) == ["rank", "doc", "grade"]
     assert (table["query"] == "q1").all()
     assert table["definition"].nunique() == 1
-    assert table["definition"].iloc[0].startswith("custom: gain = rel; discount 1/log2(i+1)")
+    assert table["definition"].iloc[0].startswith("trec_eval: gain = rel; discount 1/log2(i+1)")
     ranks = range(1, 6)
     np.testing.assert_allclose(table["dcg"], [dcg_score(E1, E1_SCORES, k=i) for i in ranks], atol=1e-12)
     np.testing.assert_allclose(table["ndcg"], [ndcg_score(E1, E1_SCORES, k=i) for i in ranks], atol=1e-12)

@@ -4,11 +4,12 @@ never stop the window from opening."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
-from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.config import PRESETS
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.options import format_gain_table, parse_gain
 from ndcg_gui.qt.document.document import Document
@@ -46,7 +47,9 @@ def restore_definition(settings: QSettings, document: Document) -> None:
                 continue
         fields[name] = value
     try:
-        config = MetricConfig(**fields)
+        # A first session starts on trec_eval's definition, so the preset box names a tool (on
+        # MetricConfig's own defaults it said "Custom": trec_eval's, but negative grades kept).
+        config = replace(PRESETS["trec_eval"].config, **fields)
     except (TypeError, ValueError):
         config = None
     try:
