@@ -383,3 +383,17 @@ def test_the_compare_tab_shows_the_figures_and_follows_an_edit(qtbot, comparing,
     qtbot.waitUntil(lambda: shown(1) != before, timeout=5000)
     _, stats = scratch(comparing, files)
     assert shown(1)[2] == f"{stats.at['second', 'delta']:+.4f}"
+
+
+def test_the_query_dock_grows_to_show_the_runs_columns(qtbot, window, files):
+    table, dock = window.query_panel.table, window.query_dock
+    qtbot.waitUntil(lambda: dock.isVisible())
+    qtbot.wait(50)
+    before = dock.width()
+    window.compare.add_run(files[2])
+    window.compare.flush()
+    qtbot.waitUntil(lambda: window.query_panel.comparing)
+    qtbot.wait(50)
+    assert dock.width() >= before
+    assert not table.horizontalScrollBar().isVisible()  # Δ whole, not behind a scroll bar
+    assert dock.width() <= window.width() // 3

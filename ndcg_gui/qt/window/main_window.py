@@ -132,6 +132,7 @@ class MainWindow(QMainWindow):
         self.document.changed.connect(self._follow)
         self.files.opened.connect(lambda _path: self.ranking_view.setFocus())
         self.loader.started.connect(lambda _name: QTimer.singleShot(0, self, self._prepare_for_file))
+        self.comparison.changed.connect(self._widen_query_dock)
         app = QApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.loader.wait)
@@ -286,6 +287,15 @@ class MainWindow(QMainWindow):
             return
         self.resizeDocks([self.query_dock], [self.dock_width()], Qt.Horizontal)
         self.layout().activate()
+
+    def _widen_query_dock(self, changes) -> None:
+        """Runs compared add columns to the query table: the dock grows to show them whole (up to
+        a third of the window; never narrower than the person left it), not behind a scroll bar."""
+        if not changes.runs or not self.query_dock.isVisible():
+            return
+        want = min(self.query_panel.needed_width(), max(self.width(), self.minimumSizeHint().width()) // 3)
+        if want > self.query_dock.width():
+            self.resizeDocks([self.query_dock], [want], Qt.Horizontal)
 
     def dock_width(self) -> int:
         """The query dock's first width: QUERY_DOCK_WIDTH, less in a window under 1280 px, but
