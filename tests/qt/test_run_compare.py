@@ -397,3 +397,9 @@ def test_the_query_dock_grows_to_show_the_runs_columns(qtbot, window, files):
     assert dock.width() >= before
     assert not table.horizontalScrollBar().isVisible()  # Δ whole, not behind a scroll bar
     assert dock.width() <= window.width() // 3
+
+
+def test_the_status_bar_counts_the_queries_the_figures_are_over(window):
+    """26 queries in the file, one with results but no judgment: the panel's figures are over 25."""
+    assert "26 queries, 25 with judgments" in window.status_counts.text()
+    assert "25 queries" in window.query_panel.mean_label.text()

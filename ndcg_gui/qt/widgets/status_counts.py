@@ -35,7 +35,9 @@ class StatusCounts(QLabel):
         queries = len(self._doc.queries())
         if queries > 1:
             unjudged = len(self._doc.dataset.unjudged_queries())
-            parts.append(f"{queries} queries" + (f" ({unjudged} unscored)" if unjudged else ""))
+            # "26 queries, 25 with judgments": the panel's figures are over those 25.
+            with_judgments = f", {queries - unjudged} with judgments" if unjudged else ""
+            parts.append(f"{queries} queries{with_judgments}")
             if unjudged:
                 tips.append(f"{unjudged} queries have results but no judgments: not scored")
         text = " · ".join(parts)
