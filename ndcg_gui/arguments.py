@@ -43,7 +43,7 @@ def add_common(parser: argparse.ArgumentParser, file_required: bool, k_help: str
     parser.add_argument("-k", type=positive_int, default=None, help=k_help)
     parser.add_argument(
         "--preset", choices=list(PRESETS),
-        help="a named definition of NDCG: "
+        help="a named definition of NDCG (default: trec_eval): "
         + "; ".join(f"{name} = {p.label}" for name, p in PRESETS.items()),
     )
     parser.add_argument("--gain", help=GAIN_HELP + " (overrides the preset's)")

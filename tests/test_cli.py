@@ -148,6 +148,23 @@ def test_parse_gain_and_discount():
             parse_discount(bad)
 
 
+def test_with_no_preset_the_definition_is_trec_evals(tmp_path, capsys):
+    """The output is trec_eval -q's: with no --preset, its definition, negative grades as 0 (as
+    the window's first session). A negative judgment changes nothing under it; kept, it would."""
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run.write_text("1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 c 3 1 t\n")
+    qrels.write_text("1 0 a -2\n1 0 b 1\n1 0 c 2\n")
+    outputs = {}
+    for name, extra in (("default", []), ("trec_eval", ["--preset", "trec_eval"]),
+                        ("zeroed", [])):
+        if name == "zeroed":
+            qrels.write_text("1 0 a 0\n1 0 b 1\n1 0 c 2\n")
+        assert main([str(run), "--qrels", str(qrels), *extra]) == 0
+        outputs[name] = capsys.readouterr().out
+    assert outputs["default"] == outputs["trec_eval"] == outputs["zeroed"]
+    assert config_from_options(None) == config_from_options("trec_eval")
+
+
 def test_options_override_the_preset():
     config, ties = config_from_options("trec_eval", gain="exponential")
     assert (config.gain, config.negative, config.ideal, ties) == ("exponential", "zero", "judged", "trec")

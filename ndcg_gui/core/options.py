@@ -60,11 +60,13 @@ def parse_discount(text: str) -> tuple[str, float]:
 def config_from_options(
     preset: str | None = None, gain: str | None = None, discount: str | None = None
 ) -> tuple[MetricConfig, TiesName]:
-    """The definition and tie rule: a preset's (default: linear gain, log2, trec_eval ties), with
-    gain and discount overriding it when given."""
+    """The definition and tie rule: a preset's (default: trec_eval's, as the window's first
+    session and the command line's trec_eval-like output), with gain and discount overriding it
+    when given."""
     if preset is not None and preset not in PRESETS:
         raise InputError(f'--preset "{preset}": expected one of {", ".join(PRESETS)}')
-    config, ties = (PRESETS[preset].config, PRESETS[preset].ties) if preset else (MetricConfig(), "trec")
+    chosen = PRESETS[preset or "trec_eval"]
+    config, ties = chosen.config, chosen.ties
     if gain is not None:
         config = config.with_(gain=parse_gain(gain))
     if discount is not None:
