@@ -495,3 +495,26 @@ def test_a_first_session_starts_on_trec_evals_definition_and_a_saved_one_is_kept
     second = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
     qtbot.addWidget(second)
     assert second.document.config == MetricConfig(negative="keep", gain="exponential")
+
+
+def test_the_definitions_reasons_wrap_in_view(qtbot, window):
+    """"Why it differs" is the point of the Definitions tab: the column fills the room the others
+    leave and its reasons wrap onto more lines (elided, "same figure: negative grad…" said nothing)."""
+    with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
+        assert window.files.open(run, qrels, ask=False)
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    window.document.set_current_query("412")
+    why = window.why
+    why.setCurrentWidget(why.widget(why.count() - 1))
+    view = why.definitions_view
+    qtbot.waitUntil(lambda: view.isVisible())
+    qtbot.wait(50)
+    last = view.model().columnCount() - 1
+    assert view.columnViewportPosition(last) + view.columnWidth(last) <= view.viewport().width()
+    metrics = view.fontMetrics()
+    for row in range(view.model().rowCount()):
+        text = view.model().index(row, last).data()
+        lines = -(-metrics.horizontalAdvance(text) // max(1, view.columnWidth(last) - 8))
+        assert view.rowHeight(row) >= min(lines, 3) * metrics.height()  # every line of it shown

@@ -17,7 +17,7 @@ Widgets only: the tables are models of the document's report; choices go to the 
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -76,6 +76,30 @@ def table_view(model, drag: bool = False, name: str = "") -> QTableView:
     return view
 
 
+class _LastColumnFills(QObject):
+    """Keeps a table's last column as wide as the room the others leave (at least `least` px),
+    so its text wraps in view instead of running past the edge."""
+
+    def __init__(self, view: QTableView, least: int = 160) -> None:
+        super().__init__(view)
+        self.view, self.least = view, least
+        view.viewport().installEventFilter(self)
+        view.model().modelReset.connect(self.fill)
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.fill()
+        return False
+
+    def fill(self) -> None:
+        view = self.view
+        last = view.model().columnCount() - 1
+        if last < 1:
+            return
+        others = sum(view.columnWidth(c) for c in range(last))
+        view.setColumnWidth(last, max(self.least, view.viewport().width() - others))
+
+
 def _note() -> QLabel:
     label = QLabel()
     label.setWordWrap(True)
@@ -131,8 +155,15 @@ class WhyTabs(QTabWidget):
         self.judge_view = table_view(self.judge, name="unjudged")
         self.judge_view.doubleClicked.connect(
             lambda index: self.judgeRank.emit(int(self.judge.text(index.row(), 0))))
-        self.definitions_view = table_view(self.definitions, name="definitions")
-        self.definitions_view.doubleClicked.connect(lambda index: self.apply_definition(index.row()))
+        self.definitions_view = view = table_view(self.definitions, name="definitions")
+        view.doubleClicked.connect(lambda index: self.apply_definition(index.row()))
+        # "Why it differs" is the point of the tab: its reasons wrap within the column's width
+        # (elided in the middle, "same figure: negative grad…— makes no d" said nothing).
+        view.setWordWrap(True)
+        view.setTextElideMode(Qt.ElideNone)
+        view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        view.horizontalHeader().setStretchLastSection(False)
+        self._fills = _LastColumnFills(view)
 
         self.addTab(metrics_view, "Per rank")
         self.setTabToolTip(0, "CG, DCG, IDCG and NDCG at every rank; hover a cell for its arithmetic")
