@@ -158,7 +158,8 @@ class NdcgHistogram(LazyPlot):
         self._draw_bars()
         plot.zero.setVisible(self._deltas)
         item = plot.getPlotItem()
-        item.setLabel("bottom", self._label)
+        # (a dashed line alone did not say it was the mean)
+        item.setLabel("bottom", self._label + (" · dashed: mean" if self._mean_value is not None else ""))
         plot.mean.setVisible(self._mean_value is not None)
         if self._mean_value is not None:
             plot.mean.setValue(self._mean_value)
