@@ -249,7 +249,9 @@ class MainWindow(QMainWindow):
         import ndcg_gui.core.analysis.unjudged
         import ndcg_gui.core.evaluate  # noqa: F401
 
-        self.query_panel.histogram.plot_widget()
+        # In a frame of its own (a timer lets input in between; a zero one would not).
+        histogram = self.query_panel.histogram
+        QTimer.singleShot(10, self, lambda: self.loader.is_loading() and histogram.plot_widget())
 
     # ---- following the document ----------------------------------------------------------------
     def _follow(self, changes: Changes) -> None:
