@@ -129,11 +129,33 @@ def test_swapping_a_shaded_pair_always_raises_dcg_and_the_counts_follow_the_idea
     out = (ideal > 0) & (rank <= k) & (ideal > k)
     for value in np.unique(gain):
         assert (marks[gain == value] == 1).sum() == (out & (gain == value)).sum()
-    assert ((marks == -1) == ((ideal > 0) & (ideal <= k) & (rank > k))).all()
+    assert not (marks[(ideal == 0)]).any()  # unjudged rows are never shaded
+    assert ((marks == -1) <= ((ideal > 0) & (ideal <= k) & (rank > k))).all()
     before, _ = dcg_idcg_at(lst.scoring_grades(), k, config, judged=lst.judged_pool())
-    for i in np.flatnonzero(marks == 1):
-        for j in np.flatnonzero(marks == -1):
-            swapped = lst.scoring_grades().copy()
-            swapped[[i, j]] = swapped[[j, i]]
-            after, _ = dcg_idcg_at(swapped, k, config, judged=lst.judged_pool())
-            assert after > before
+
+    def raised(i, j) -> bool:
+        swapped = lst.scoring_grades().copy()
+        swapped[[i, j]] = swapped[[j, i]]
+        return dcg_idcg_at(swapped, k, config, judged=lst.judged_pool())[0] > before
+
+    top = np.flatnonzero(rank <= k)
+    for j in np.flatnonzero(marks == -1):
+        assert all(raised(i, j) for i in np.flatnonzero(marks == 1))
+        assert any(raised(i, j) for i in top)  # it has somewhere to go that helps
+    # Past k, every row left unshaded that belongs in the ideal top k has no such place left.
+    greens = (marks == -1).sum()
+    places = np.sort(gain[rank <= k])
+    for j in np.flatnonzero((marks == 0) & (ideal > 0) & (ideal <= k) & (rank > k)):
+        assert (places < gain[j]).sum() <= greens
+
+
+def test_nothing_is_shaded_green_that_would_not_raise_dcg_at_k():
+    """The top k holds unjudged documents (0) and past k a grade-0 one that belongs in the ideal
+    top k: moving it in changes nothing, so it is not shaded; with negative grades kept, moving a
+    -1 up would lower DCG@k."""
+    from ndcg_gui.core.analysis.list_report import slot_marks
+
+    lst = RankedList(docs=list("abcd"), grades=[np.nan, np.nan, 0, 1], query="q")
+    assert slot_marks(lst, 2, MetricConfig()).tolist() == [0, 0, 0, -1]
+    lst = RankedList(docs=list("ab"), grades=[np.nan, -1], query="q")
+    assert slot_marks(lst, 1, MetricConfig(negative="keep")).tolist() == [0, 0]

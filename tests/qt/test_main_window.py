@@ -518,3 +518,15 @@ def test_the_definitions_reasons_wrap_in_view(qtbot, window):
         text = view.model().index(row, last).data()
         lines = -(-metrics.horizontalAdvance(text) // max(1, view.columnWidth(last) - 8))
         assert view.rowHeight(row) >= min(lines, 3) * metrics.height()  # every line of it shown
+
+
+def test_a_broken_saved_value_is_dropped_alone(qtbot, tmp_path, dialog_log):
+    """A hand-edited settings file with one bad value keeps the other saved fields, on trec_eval's
+    definition (not MetricConfig's defaults)."""
+    from ndcg_gui.core.config import PRESETS
+
+    path = tmp_path / "s.ini"
+    path.write_text("[definition]\nideal=bogus\nbase=abc\ngain=exponential\n")
+    window = MainWindow(settings=QSettings(str(path), QSettings.IniFormat))
+    qtbot.addWidget(window)
+    assert window.document.config == PRESETS["trec_eval"].config.with_(gain="exponential")

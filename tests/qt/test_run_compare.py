@@ -400,6 +400,31 @@ def test_the_query_dock_grows_to_show_the_runs_columns(qtbot, window, files):
 
 
 def test_the_status_bar_counts_the_queries_the_figures_are_over(window):
-    """26 queries in the file, one with results but no judgment: the panel's figures are over 25."""
+    """26 queries in the file, one with results but no judgment: the panel's figures are over 25;
+    once a grade is typed in that query, over 26, and the status bar says so too."""
     assert "26 queries, 25 with judgments" in window.status_counts.text()
-    assert "25 queries" in window.query_panel.mean_label.text()
+    assert "over 25 of 25 queries" in window.query_panel.mean_label.text()
+    doc = window.document
+    (unjudged,) = doc.unjudged_queries()
+    doc.set_current_query(unjudged)
+    doc.set_grade(0, 2)
+    assert doc.unjudged_queries() == []
+    assert "26 queries" in window.status_counts.text() and "with judgments" not in window.status_counts.text()
+    assert "over 26 of 26 queries" in window.query_panel.mean_label.text()
+    assert "without judgments" not in window.query_panel.policy_note.text()
+
+
+def test_the_figures_table_scrolls_past_a_few_runs(qtbot):
+    """Thirty runs do not make the pane taller than a screen: six rows show, the rest scroll."""
+    from ndcg_gui.qt.widgets.comparison_pane import STATS_ROWS, ComparisonPane
+
+    pane = ComparisonPane()
+    qtbot.addWidget(pane)
+    columns = [("Run", ""), ("NDCG@10", "")]
+    pane.set_summary(columns, [[f"run {i}", "0.5"] for i in range(3)])
+    few = pane.stats.height()
+    pane.set_summary(columns, [[f"run {i}", "0.5"] for i in range(30)])
+    many = pane.stats.height()
+    row = pane.stats.rowHeight(0)
+    assert many == few + (STATS_ROWS - 3) * row
+    assert pane.stats.rowHeight(0) >= pane.stats.fontMetrics().height()

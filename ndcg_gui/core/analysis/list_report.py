@@ -162,27 +162,35 @@ def ideal_rank_of_rows(lst: RankedList, config: MetricConfig) -> np.ndarray:
     return out
 
 
-def slot_marks(lst: RankedList, k: int, config: MetricConfig) -> np.ndarray:
+def slot_marks(lst: RankedList, k: int, config: MetricConfig, ideal: np.ndarray | None = None) -> np.ndarray:
     """What NDCG@k cares about, per row: 1 for a document in the top k holding a place the ideal
-    top k gives a document of higher gain, -1 for one past k that belongs in the ideal top k, 0
-    otherwise (unjudged rows: 0). Swapping any 1 with any -1 raises DCG@k.
+    top k gives a document of higher gain, -1 for one past k that belongs in the ideal top k and
+    would raise DCG@k there (a top-k place holds less: a lower grade, or an unjudged document
+    counted as 0), 0 otherwise (unjudged rows: 0). Swapping any 1 with any -1 raises DCG@k, and
+    every -1 has a top-k row to swap with that raises it. `ideal`: `ideal_rank_of_rows`, if known.
 
     Documents of one gain are interchangeable, so which of them is out of place is a choice: past
     k, the highest ranked (the first to move in); in the top k, also the highest ranked, where a
-    better document would add the most (the ideal ranking keeps equal gains in list order, so
+    better document would add most (the ideal ranking keeps equal gains in list order, so
     there the lowest ranked would have been the ones past its k)."""
-    ideal = ideal_rank_of_rows(lst, config)
+    ideal = ideal_rank_of_rows(lst, config) if ideal is None else ideal
     rank = np.arange(1, len(lst) + 1)
     marks = np.zeros(len(lst), np.int8)
     judged = ideal > 0
-    marks[judged & (ideal <= k) & (rank > k)] = -1
+    gain = gains(lst.scoring_grades(), config)  # (unjudged: grade 0)
     out = judged & (rank <= k) & (ideal > k)
-    if out.any():
-        gain = gains(lst.scoring_grades(), config)
-        top = judged & (rank <= k)
-        for value in np.unique(gain[out]):
-            rows = np.flatnonzero(top & (gain == value))
-            marks[rows[: int((out & (gain == value)).sum())]] = 1
+    top = judged & (rank <= k)
+    for value in np.unique(gain[out]):
+        rows = np.flatnonzero(top & (gain == value))
+        marks[rows[: int((out & (gain == value)).sum())]] = 1
+    # Past k: each needs a top-k place of lower gain to take (the lowest places to the highest
+    # gains first), else moving it in changes nothing (or, with negative gains kept, lowers DCG).
+    places = np.sort(gain[rank <= k])
+    used = 0
+    for row in sorted(np.flatnonzero(judged & (ideal <= k) & (rank > k)), key=lambda r: (-gain[r], r)):
+        if used < len(places) and places[used] < gain[row]:
+            marks[row] = -1
+            used += 1
     return marks
 
 
@@ -268,7 +276,7 @@ class ListReport:
     @cached_property
     def slot_marks(self) -> np.ndarray:
         """`slot_marks` of the list at k: 1 wastes a top-k place, -1 belongs in the top k."""
-        return slot_marks(self.list, self.k, self.config)
+        return slot_marks(self.list, self.k, self.config, self.ideal_ranks)
 
     @cached_property
     def move_effects(self) -> pd.DataFrame:

@@ -112,6 +112,12 @@ class Workspace:
         """Queries whose list differs from the file's."""
         return [q for q, lst in self.lists.items() if lst != self.original(q)]
 
+    def unjudged_queries(self) -> list[str]:
+        """Queries with results but no judgment as the lists stand (nothing to score them by): the
+        file's, less those an edit has judged since."""
+        return [q for q in self.dataset.unjudged_queries()
+                if not (q in self.lists and self.lists[q].judgments())]
+
     def unsaved_queries(self) -> list[str]:
         """Queries whose list differs from what the file holds (as opened, or as last saved)."""
         saved = self.file.saved_lists

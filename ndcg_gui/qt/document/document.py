@@ -120,6 +120,9 @@ class Document(QObject):
     def edited_queries(self) -> list[str]:
         return self.state.edited_queries()
 
+    def unjudged_queries(self) -> list[str]:
+        return self.state.unjudged_queries()
+
     def judgments_edited(self) -> bool:
         return self.state.judgments_edited()
 

@@ -54,8 +54,8 @@ EDITABLE_FLAGS = CELL_FLAGS | Qt.ItemIsEditable
 _ROOT = QModelIndex()
 UP_BRUSH = QBrush(QColor("#2b8a3e"))
 DOWN_BRUSH = QBrush(QColor("#c92a2a"))
-WASTED_SLOT = QBrush(QColor("#ffe3e3"))  # in the top k, but its ideal rank is past k
-BELONGS_IN_TOP_K = QBrush(QColor("#d3f9d8"))  # past k, but its ideal rank is within k
+WASTED_SLOT = QBrush(QColor("#ffe3e3"))  # in the top k, a place the ideal gives a better one
+BELONGS_IN_TOP_K = QBrush(QColor("#d3f9d8"))  # past k, belongs in the top k (list_report.slot_marks)
 TIE_BRUSHES = (QBrush(QColor("#e7f5ff")), QBrush(QColor("#d0ebff")))  # alternate tied groups
 
 HEADERS = {
@@ -66,7 +66,7 @@ HEADERS = {
     "ideal": ("Ideal", "Rank of the document in the ideal ranking of every judged document (empty for an "
               "unjudged one; equal grades in list order). Red: in the top k, in a place the ideal top k "
               "gives a better document (of equal grades, the highest ranked are shaded: there a better "
-              "one adds most); green: past k, but it belongs in the top k"),
+              "one adds most); green: past k, it belongs in the top k and would raise NDCG@k there"),
     "moved": ("Moved", "How far the document moved from the list as loaded (▲ up, ▼ down)"),
 }
 

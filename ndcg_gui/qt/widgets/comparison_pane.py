@@ -1,6 +1,7 @@
-"""The "Compare runs" pane: which run is the baseline and which is put against it, the scatter of
-their per-query NDCG with how the comparison's figures were made (the figures themselves are in
-the query panel), and the open query's two lists side by side with its biggest moves in words.
+"""The "Compare runs" pane: which run is the baseline and which is put against it, the comparison's
+figures (a row per run, each header saying how its figure was made), the scatter of their
+per-query NDCG with how the figures were made in words, and the open query's two lists side by
+side with its biggest moves in words.
 Lays things out and forwards choices; the words come from the caller (the core's)."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPlainTextEdit,
     QScrollArea,
@@ -34,6 +36,7 @@ LEGEND = ("Lines join each document's ranks: <span style='color:#15803d'>green</
 # Narrower than this, the scatter goes above the two lists: side by side each had ~170 px at
 # 1024 px, and the lists showed three rows of cut ids.
 NARROW = 480
+STATS_ROWS = 6  # the figures' table shows this many runs before it scrolls
 
 
 def _small(text: str = "", rich: bool = False) -> QLabel:
@@ -88,8 +91,7 @@ class ComparisonPane(QWidget):
                                   selectionMode=QAbstractItemView.SelectionMode.NoSelection)
         self.stats.verticalHeader().hide()
         self.stats.setToolTip("The comparison's figures; each header's tooltip says how it was made")
-        self.stats.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.stats.verticalHeader().setDefaultSectionSize(self.stats.fontMetrics().height() + 6)
+        self.stats.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         left_layout.addWidget(hint)
         left_layout.addWidget(self.scatter, 3)
         left_layout.addWidget(self.method_text, 2)
@@ -187,9 +189,10 @@ class ComparisonPane(QWidget):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 table.setItem(r, c, item)
         table.resizeColumnsToContents()
-        # As tall as its rows (a few runs, never a list to scroll down), and room for the scroll
-        # bar a narrow pane needs to reach the columns on the right.
-        rows_height = sum(table.rowHeight(r) for r in range(len(rows)))
+        # As tall as its rows up to STATS_ROWS runs (more scroll), and room for the scroll bar a
+        # narrow pane needs to reach the columns on the right.
+        table.resizeRowsToContents()
+        rows_height = sum(table.rowHeight(r) for r in range(min(len(rows), STATS_ROWS)))
         header = table.horizontalHeader().sizeHint().height()
         bar = table.horizontalScrollBar().sizeHint().height()
         table.setFixedHeight(header + rows_height + bar + 2 * table.frameWidth())

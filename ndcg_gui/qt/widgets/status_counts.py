@@ -34,7 +34,7 @@ class StatusCounts(QLabel):
             tips.append(f"{c.unretrieved} judged documents not retrieved (they count in the ideal)")
         queries = len(self._doc.queries())
         if queries > 1:
-            unjudged = len(self._doc.dataset.unjudged_queries())
+            unjudged = len(self._doc.unjudged_queries())
             # "26 queries, 25 with judgments": the panel's figures are over those 25.
             with_judgments = f", {queries - unjudged} with judgments" if unjudged else ""
             parts.append(f"{queries} queries{with_judgments}")

@@ -49,7 +49,7 @@ class QueryBrowser(QObject):
         doc = self.document
         if len(doc.queries()) < 2:  # the panel is hidden: nothing to show, so nothing to score
             return
-        self.panel.set_unscored(len(doc.dataset.unjudged_queries()))
+        self.panel.set_unscored(len(doc.unjudged_queries()))
         # While a big file is scored anew in the background the panel shows the previous scores
         # under their own k, greyed out: not the figures of the definition in use.
         self.panel.set_result(self.scores.result, self.scores.k)

@@ -46,12 +46,15 @@ def restore_definition(settings: QSettings, document: Document) -> None:
             except InputError:
                 continue
         fields[name] = value
-    try:
-        # A first session starts on trec_eval's definition, so the preset box names a tool (on
-        # MetricConfig's own defaults it said "Custom": trec_eval's, but negative grades kept).
-        config = replace(PRESETS["trec_eval"].config, **fields)
-    except (TypeError, ValueError):
-        config = None
+    # A first session starts on trec_eval's definition, so the preset box names a tool (on
+    # MetricConfig's own defaults it said "Custom": trec_eval's, but negative grades kept). A
+    # broken value is dropped alone: the other saved fields are still the person's.
+    config = PRESETS["trec_eval"].config
+    for name, value in fields.items():
+        try:
+            config = replace(config, **{name: value})
+        except (TypeError, ValueError):
+            continue
     try:
         k = int(k) if k is not None and int(k) >= 1 else None
     except (TypeError, ValueError):
