@@ -168,7 +168,6 @@ def summary_cells(cmp: Comparison) -> tuple[list[tuple[str, str]], list[list[str
     rows = [[cmp.baseline, f"{means[cmp.baseline]:.4f}" if cmp.n_queries else "n/a"]
             + [""] * (len(columns) - 2)]
     for run, row in cmp.summary.iterrows():
-        ci = "n/a" if math.isnan(row["ci_low"]) else f"[{row['ci_low']:+.4f}, {row['ci_high']:+.4f}]"
         effect = "n/a" if math.isnan(row["effect_size"]) else f"{row['effect_size']:+.2f}"
         rows.append([
             str(run), f"{means[run]:.4f}" if cmp.n_queries else "n/a",
@@ -176,9 +175,14 @@ def summary_cells(cmp: Comparison) -> tuple[list[tuple[str, str]], list[list[str
             f"{int(row['wins'])} / {int(row['ties'])} / {int(row['losses'])}",
             format_p(row["rand_p"]),
             *([format_p(row["p_holm"])] if several else []),
-            format_p(row["t_p"]), ci, effect,
+            format_p(row["t_p"]), _interval(row), effect,
         ])
     return columns, rows
+
+
+def _interval(row: pd.Series) -> str:
+    """A summary row's bootstrap interval of the difference, or 'n/a'."""
+    return "n/a" if math.isnan(row["ci_low"]) else f"[{row['ci_low']:+.4f}, {row['ci_high']:+.4f}]"
 
 
 def delta_line(cmp: Comparison, run: str) -> str:
@@ -196,7 +200,7 @@ def delta_line(cmp: Comparison, run: str) -> str:
     else:
         test = f"paired randomization test, {cmp.samples:,} sign flips, seed {cmp.seed}"
     holm = f", Holm {format_p(row['p_holm'])}" if len(cmp.summary) > 1 else ""
-    ci = "n/a" if math.isnan(row["ci_low"]) else f"[{row['ci_low']:+.4f}, {row['ci_high']:+.4f}]"
+    ci = _interval(row)
     return (
         f"{run} − {cmp.baseline}: Δ mean NDCG{at} {row['delta']:+.4f} ({cmp.n_queries:,} queries) · "
         f"W/T/L {int(row['wins'])}/{int(row['ties'])}/{int(row['losses'])} · p = {format_p(row['rand_p'])} "

@@ -218,10 +218,10 @@ def write_summary_table(
     table: pd.DataFrame, path: str | Path, k: int | None, config: MetricConfig | None = None,
     ties: TiesName = "trec",
 ) -> None:
-    """`write_summary_csv` of a `Dataset.summary` table already made (`table` gets two columns)."""
-    table["k"] = "" if k is None else str(k)  # appended: readers of the first columns keep working
-    table["definition"] = definition_cell(config or MetricConfig(), ties)
-    write_frame(table, path)
+    """`write_summary_csv` of a `Dataset.summary` table already made (left as it is)."""
+    # Appended: readers of the first columns keep working.
+    write_frame(table.assign(k="" if k is None else str(k),
+                             definition=definition_cell(config or MetricConfig(), ties)), path)
 
 
 def definition_cell(config: MetricConfig, ties: TiesName = "trec") -> str:
