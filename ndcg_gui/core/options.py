@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from ndcg_gui.core.config import PRESETS, GainTable, MetricConfig, TiesName
+from ndcg_gui.core.config import DEFAULT_PRESET, PRESETS, GainTable, MetricConfig, TiesName
 from ndcg_gui.core.errors import InputError
 
 GAIN_HELP = "linear, exponential, or a table such as 1=3,2=9,4=4.5"
@@ -65,7 +65,7 @@ def config_from_options(
     when given."""
     if preset is not None and preset not in PRESETS:
         raise InputError(f'--preset "{preset}": expected one of {", ".join(PRESETS)}')
-    chosen = PRESETS[preset or "trec_eval"]
+    chosen = PRESETS[preset or DEFAULT_PRESET]
     config, ties = chosen.config, chosen.ties
     if gain is not None:
         config = config.with_(gain=parse_gain(gain))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
-from ndcg_gui.core.config import PRESETS
+from ndcg_gui.core.config import DEFAULT_PRESET, PRESETS
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.options import format_gain_table, parse_gain
 from ndcg_gui.qt.document.document import Document
@@ -49,7 +49,7 @@ def restore_definition(settings: QSettings, document: Document) -> None:
     # A first session starts on trec_eval's definition, so the preset box names a tool (on
     # MetricConfig's own defaults it said "Custom": trec_eval's, but negative grades kept). A
     # broken value is dropped alone: the other saved fields are still the person's.
-    config = PRESETS["trec_eval"].config
+    config = PRESETS[DEFAULT_PRESET].config
     for name, value in fields.items():
         try:
             config = replace(config, **{name: value})
