@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from ndcg_gui.core.lists import edits
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.recovery import read_recovery, write_recovery
 from ndcg_gui.core.lists.workspace import FileRef, Workspace
 from ndcg_gui.core.reading import load
@@ -32,13 +33,22 @@ def test_edited_lists_come_back_on_the_files_read_again(tmp_path):
 
 
 def test_a_typed_document_comes_back_whole(tmp_path):
-    ws = Workspace.empty()
-    ws = ws.with_list("", edits.new_list([3, 2, 0.5, -1]).after)
+    ws = Workspace.typed({"": RankedList.from_grades([3, 2, 0.5, -1])})
+    ws = ws.with_list("", edits.reverse(ws.list_for("")).after)  # then edited
     path = tmp_path / "r.json"
     write_recovery(path, ws)
     back = read_recovery(path).restore(load)
-    np.testing.assert_array_equal(back.list_for("").grades, [3, 2, 0.5, -1])
-    assert back.unsaved_queries() == [""]
+    np.testing.assert_array_equal(back.list_for("").grades, [-1, 0.5, 2, 3])
+    assert back.unsaved_queries() == [""]  # typed and never saved: unsaved work
+
+
+def test_a_typed_list_is_its_own_list_as_loaded_and_unsaved_until_saved():
+    ws = Workspace.typed({"": RankedList.from_grades([2, 0, 3])})
+    assert ws.original("").grades.tolist() == [2, 0, 3] and not ws.edited_queries()
+    assert ws.unsaved_queries() == [""]
+    ws.mark_saved()
+    assert ws.unsaved_queries() == []
+    assert Workspace.typed({"": RankedList.from_grades([])}).unsaved_queries() == []  # nothing typed
 
 
 def test_a_damaged_recovery_file_is_refused_with_its_name(tmp_path):

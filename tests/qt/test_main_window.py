@@ -530,3 +530,84 @@ def test_a_broken_saved_value_is_dropped_alone(qtbot, tmp_path, dialog_log):
     window = MainWindow(settings=QSettings(str(path), QSettings.IniFormat))
     qtbot.addWidget(window)
     assert window.document.config == PRESETS["trec_eval"].config.with_(gain="exponential")
+
+
+def _type_list(window: MainWindow, text: str) -> None:
+    """Typed as a person does: click into the grades box, type, press Enter (keys to the focus)."""
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    if not window.isVisible():
+        window.show()
+        window.activateWindow()
+        QApplication.processEvents()
+    window.quick_entry.setFocus()
+    QApplication.processEvents()
+    assert QApplication.focusWidget() is window.quick_entry
+    QTest.keyClicks(QApplication.focusWidget(), text)
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key_Return)
+
+
+def _moved_texts(window: MainWindow) -> list[str]:
+    model = window.ranking_model
+    col = model.column_of("moved") if hasattr(model, "column_of") else \
+        [model.headerData(c, Qt.Horizontal) for c in range(model.columnCount())].index("Moved")
+    return [model.index(r, col).data(Qt.ToolTipRole) for r in range(model.rowCount())]
+
+
+def _change(window: MainWindow) -> str:
+    import re
+
+    return re.sub(r"<[^>]+>", "", window.headline.change.text())
+
+
+def test_a_typed_list_is_the_new_list_as_loaded(window):
+    """Issue 19.1: the typed list, not the example it replaced, is what 'vs as loaded', the Moved
+    column and Reset refer to; Ctrl+Z takes back the typed list as one step."""
+    typed = [2, 0, 3, 1, 0, 2, 1, 0, 0, 3, 1]
+    _type_list(window, " ".join(map(str, typed)))
+    doc = window.document
+    assert doc.current_list().grades.tolist() == typed
+    assert "vs as loaded" not in window.headline.change.text()
+    assert all(tip == "Where it was loaded" for tip in _moved_texts(window))
+    window.ranking_view.select_rows(2, 1)  # the first 3 up to the top
+    window.actions.move_up.trigger()
+    window.actions.move_up.trigger()
+    moved = [3, 2, 0, 1, 0, 2, 1, 0, 0, 3, 1]
+    assert doc.current_list().grades.tolist() == moved
+    expected = ndcg_at(moved, 10) - ndcg_at(typed, 10)
+    assert f"▲ {expected:+.4f} vs as loaded ({ndcg_at(typed, 10):.4f})" in _change(window)
+    assert _moved_texts(window)[:3] == ["Rank 3 in the list as loaded", "Rank 1 in the list as loaded",
+                                        "Rank 2 in the list as loaded"]
+    window.editing.reset()
+    assert doc.current_list().grades.tolist() == typed
+    for _ in range(3):  # the reset, the two moves
+        window.actions.undo.trigger()
+    assert doc.current_list().grades.tolist() == typed
+    window.actions.undo.trigger()  # the typed list, one step
+    assert order(window) == list("ABCDE")
+
+
+def test_after_file_new_nothing_is_compared_with_the_empty_list(window):
+    """Issue 19.1: File ▸ New then a typed list: the typed list is the reference, and rows added to
+    the empty list are not measured against 'NDCG 0 as loaded'."""
+    window.actions.new.trigger()
+    assert len(window.document.current_list()) == 0
+    window.actions.add_row.trigger()
+    assert len(window.document.current_list()) == 1
+    assert "vs as loaded" not in window.headline.change.text()
+    _type_list(window, "1 0 2")
+    window.ranking_view.select_rows(2, 1)
+    window.actions.move_up.trigger()
+    assert f"vs as loaded ({ndcg_at([1, 0, 2], 10):.4f})" in _change(window)
+    while window.document.undo_stack.canUndo():
+        window.actions.undo.trigger()
+    assert order(window) == list("ABCDE")  # nothing the person had is lost
+
+
+def test_a_paste_into_a_new_list_is_the_list_as_loaded(window):
+    window.actions.new.trigger()
+    window.editing.paste_rows("3\n0\n2\n")
+    assert window.document.current_list().grades.tolist() == [3, 0, 2]
+    assert window.document.original_list().grades.tolist() == [3, 0, 2]
+    assert not window.document.is_clean()  # typed in, never saved: asked about before it goes

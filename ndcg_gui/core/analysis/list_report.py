@@ -243,6 +243,12 @@ class ListReport:
         return list_summary(self.list, self.k, self.config, self.ties)
 
     @cached_property
+    def differs_from_loaded(self) -> bool:
+        """Whether the list differs from a list as loaded that has rows (an empty one, File ▸ New's,
+        is no reference to measure a change against)."""
+        return len(self.baseline) > 0 and self.baseline is not self.list and self.baseline != self.list
+
+    @cached_property
     def baseline_columns(self) -> dict[str, np.ndarray]:
         if self.baseline is self.list:
             return self.columns

@@ -195,8 +195,3 @@ def paste(lst: RankedList, row: int, text: str) -> Edit | None:
     if rows.docs is None:
         return paste_grades(lst, at, rows.grades, f"Paste {len(rows.grades)} grades")
     return insert(lst, at, rows.docs, rows.grades, f"Paste {len(rows.docs)} rows")
-
-
-def new_list(grades: Sequence[float], query: str = "") -> Edit:
-    """A typed list such as `3 2 3 0 1` in place of the current one."""
-    return Edit(RankedList.from_grades(grades, query=query), "New list")

@@ -94,12 +94,11 @@ class Snapshot:
         """The document again: its files read with `load`, the edited lists put back. A typed
         document (no file) is rebuilt from its lists alone. OSError or the reader's error when a
         file is gone or unreadable."""
-        if self.path is None:  # typed: every list is unsaved work on an empty document
-            ws = Workspace.empty()
-            ws = Workspace(ws.dataset, file=FileRef.of(None, name=self.name))
-        else:
-            dataset = load(self.path, self.qrels_path)
-            ws = Workspace.of(dataset, file=FileRef.of(self.path, self.qrels_path, self.name))
+        if self.path is None:  # typed: its lists are the document, as typed in (and unsaved)
+            order = dict.fromkeys([q for q in self.queries if q in self.lists] + list(self.lists))
+            return Workspace.typed({q: self.lists[q] for q in order}, self.name)
+        dataset = load(self.path, self.qrels_path)
+        ws = Workspace.of(dataset, file=FileRef.of(self.path, self.qrels_path, self.name))
         for query, lst in self.lists.items():
             ws = ws.with_list(query, lst)
         return ws

@@ -46,12 +46,15 @@ class Definition:
 class FileRef:
     """Where a document is saved, and what the file holds now. Shared by every state of one
     document (so Save As, which is not an undo step, renames all of them); a new open makes a new
-    one. `saved_lists`: the edited lists as last saved (none: the file as opened)."""
+    one. `saved_lists`: the edited lists as last saved (none: the file as opened). `made_here`: the
+    lists were typed or pasted in and never saved, so they are unsaved work though no list differs
+    from the document's own "as loaded"."""
 
     path: Path | None = None
     qrels_path: Path | None = None
     name: str = "untitled"
     saved_lists: Mapping[str, RankedList] = field(default_factory=dict)
+    made_here: bool = False
 
     @classmethod
     def of(cls, path: str | Path | None, qrels: str | Path | None = None, name: str | None = None) -> FileRef:
@@ -79,6 +82,22 @@ class Workspace:
     @classmethod
     def empty(cls, definition: Definition | None = None) -> Workspace:
         return cls.of(Dataset.from_ranked_list(RankedList.from_grades([])), definition)
+
+    @classmethod
+    def typed(cls, lists: Mapping[str, RankedList], name: str = "Typed list",
+              definition: Definition | None = None) -> Workspace:
+        """Lists typed or pasted in, as a new untitled document: they are its lists "as loaded" (the
+        reference of 'vs as loaded', Moved and Reset), and unsaved work until saved."""
+        named = {str(q): lst if lst.query == str(q) else replace(lst, query=str(q))
+                 for q, lst in lists.items()}
+        if not named:
+            named = {"": RankedList.from_grades([])}
+        (first, *_), rest = named.values(), dict(list(named.items())[1:])
+        dataset = Dataset.from_ranked_list(first)
+        if rest:
+            dataset = dataset.with_lists(rest)
+        made_here = any(len(lst) for lst in named.values())
+        return cls.of(dataset, definition, FileRef(None, None, name, made_here=made_here))
 
     # ---- reading ----------------------------------------------------------------------------
     @property
@@ -120,6 +139,8 @@ class Workspace:
 
     def unsaved_queries(self) -> list[str]:
         """Queries whose list differs from what the file holds (as opened, or as last saved)."""
+        if self.file.made_here:  # typed in, never saved: every list with rows is unsaved work
+            return [q for q in self.queries() if len(self.list_for(q))]
         saved = self.file.saved_lists
         return [q for q in dict.fromkeys([*self.lists, *saved])
                 if (a := self.lists.get(q)) is not (b := saved.get(q))
@@ -128,6 +149,7 @@ class Workspace:
     def mark_saved(self) -> None:
         """The file now holds the lists as they are in this state."""
         self.file.saved_lists = dict(self.lists)
+        self.file.made_here = False
 
     def judgments_edited(self) -> bool:
         """Whether a grade or a judged document differs from the file's: the qrels need saving."""

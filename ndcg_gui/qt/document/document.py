@@ -180,7 +180,8 @@ class Document(QObject):
         """Whether opening `new` should be undoable: the open document is worth going back to (not
         an untouched empty list) and the history would keep at most KEEP_FOR_UNDO_ROWS rows."""
         current = self.state
-        if not current.size() and not any(len(lst) for lst in current.lists.values()):
+        if (not current.size() and not any(len(lst) for lst in current.lists.values())
+                and not self.undo_stack.count()):  # (an empty list with steps before it is kept)
             return False
         held = {id(current.dataset): current.size(), id(new.dataset): new.size()}
         for i in range(self.undo_stack.count()):
@@ -259,7 +260,12 @@ class Document(QObject):
         self.apply(edits.paste_grades(self.current_list(), row, grades, text))
 
     def paste(self, row: int, text: str) -> Edit | None:
-        return self.apply(edits.paste(self.current_list(), row, text))
+        """Rows pasted into the list; into a new, empty document they are the new list as loaded."""
+        edit = edits.paste(self.current_list(), row, text)
+        if edit is not None and not len(self.current_list()) and not len(self.original_list()):
+            self.new_list(edit.after, "Paste a new list")
+            return edit
+        return self.apply(edit)
 
     def reorder(self, order: Sequence[int] | np.ndarray, text: str) -> None:
         self.apply(edits.reorder(self.current_list(), order, text))
@@ -274,8 +280,13 @@ class Document(QObject):
         return self.apply(edits.reset(self.current_list(), self.original_list()))
 
     def new_from_grades(self, grades: Sequence[float]) -> None:
-        """A typed list such as `3 2 3 0 1` replaces the shown one (undoable)."""
-        self.apply(edits.new_list(grades, self.current_query))
+        """A typed list such as `3 2 3 0 1` as a new document (`new_list`)."""
+        self.new_list(RankedList.from_grades(grades), "New list")
+
+    def new_list(self, lst: RankedList, text: str = "New list") -> None:
+        """A list typed or pasted in (or File ▸ New's empty one) is a new untitled document, one
+        undo step: it is its own list as loaded, the reference of 'vs as loaded', Moved and Reset."""
+        self.open_workspace(Workspace.typed({"": lst}), text)
 
     # ---- the one place the state changes -------------------------------------------------------------
     def _show(self, state: Workspace, query: str | None, move: Move | None = None) -> None:

@@ -88,7 +88,7 @@ class Headline(QFrame):
     def _change_text(self) -> str:
         report = self._doc.report
         parts = []
-        if report.baseline is not report.list and report.baseline != report.list:
+        if report.differs_from_loaded:
             now, then = report.summary.ndcg, report.baseline_summary.ndcg
             delta = now - then
             colour = "#2b8a3e" if delta > 0 else "#c92a2a" if delta < 0 else "#555"

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import QLineEdit, QToolTip
 
 from ndcg_gui.core.lists.clipboard import parse_quick_list, rows_as_tsv
 from ndcg_gui.core.lists.edits import Edit, EditRefused
-from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets.ranking_view import RankingView
 
@@ -76,12 +75,9 @@ class Editing(QObject):
             QToolTip.showText(entry.mapToGlobal(entry.rect().bottomLeft()), f"⚠ {err}", entry)
             return
         doc = self.document
-        if doc.path is None and len(doc.queries()) == 1:
-            doc.new_from_grades(grades)  # a typed document: its list replaced, one undo step
-        else:
-            # A file is open: a typed list is a new, untitled document (Save never writes it over
-            # the file); the file stays one Ctrl+Z away.
-            if not self._may_replace("starting a new list"):
-                return
-            doc.set_lists({"": RankedList.from_grades(grades)}, undoable=True)
+        # A typed list is a new, untitled document: its own list as loaded, never saved over a
+        # file; what was open stays one Ctrl+Z away.
+        if doc.path is not None and not self._may_replace("starting a new list"):
+            return
+        doc.new_from_grades(grades)
         self._note(f"New list of {len(grades)} documents (Ctrl+Z to undo)")

@@ -142,7 +142,7 @@ class FileFlow(QObject):
             return
         from ndcg_gui.core.lists.ranked_list import RankedList
 
-        self.document.set_lists({"": RankedList.from_grades([])}, undoable=True)
+        self.document.new_list(RankedList.from_grades([]), "New list")
 
     @staticmethod
     def dropped_paths(mime: QMimeData) -> list[str]:

@@ -165,8 +165,7 @@ class CurvePanels(pg.GraphicsLayoutWidget):
 
     def _draw_baseline(self, report: ListReport) -> None:
         """The NDCG of the list as loaded, while the list differs from it."""
-        differs = report.baseline is not report.list and report.baseline != report.list
-        show = differs and self._shown("As loaded")
+        show = report.differs_from_loaded and self._shown("As loaded")
         if show and self._baseline_of != (report.baseline, report.config, report.ties):
             base = report.baseline_columns
             self.baseline.setData(base["rank"].astype(float), base["ndcg"].astype(float))
