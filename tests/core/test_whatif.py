@@ -142,10 +142,40 @@ def test_distinct_moves_are_the_best_moves_that_help_one_of_each_idea(grades, k)
 
     shown = distinct_moves(grades, k=k, n=5)
     assert (shown["delta"] > 0).all()
-    assert not shown.duplicated(["from_rank", "ndcg_after"]).any()
+    assert not shown.duplicated(["from_rank"]).any()  # one move per document: its best
     assert not shown.duplicated(["to_rank", "ndcg_after"]).any()
+    # Brute force: each document's best destination, by moving it everywhere (one rank down is the
+    # neighbour's move up: listed as that one's).
+    def after(f: int, t: int) -> float:
+        moved = list(grades)
+        moved.insert(t, moved.pop(f))
+        return ndcg_at(moved, k)
+    now = ndcg_at(grades, k)
+    best_of = {f: max(after(f, t) for t in range(len(grades)) if t != f + 1) for f in range(len(grades))}
+    for row in shown.itertuples():
+        assert row.ndcg_after == pytest.approx(best_of[row.from_rank - 1], abs=1e-12)
+        assert after(row.from_rank - 1, row.to_rank - 1) == pytest.approx(row.ndcg_after, abs=1e-12)
+    if len(shown) == 5:  # nothing left out beats the last one shown
+        listed = set(shown["from_rank"] - 1)
+        places = {(t, round(a, 9)) for t, a in zip(shown["to_rank"] - 1, shown["ndcg_after"], strict=True)}
+        for f, best in best_of.items():
+            if f not in listed and best - now > 1e-9:
+                assert best <= shown["ndcg_after"].iloc[-1] + 1e-12 or any(
+                    (t, round(best, 9)) in places for t in range(len(grades)))
     best = best_moves(grades, k=k, n=1)
     if len(best) and best["delta"].iloc[0] > 1e-12:
         assert shown.iloc[0].tolist() == best.iloc[0].tolist()
     else:
         assert shown.empty
+
+
+def test_best_moves_list_one_move_per_document():
+    """Issue 19.8 (query 307): 16→1, 16→2, 16→3 of one document were listed while another document's
+    move of equal gain was not. Each document is listed once, at its best rank."""
+    from ndcg_gui.core.analysis.whatif import distinct_moves
+
+    grades = [0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 2]
+    shown = distinct_moves(grades, k=10, n=5)
+    assert shown["from_rank"].tolist()[:2] == [16, 20]
+    assert shown["to_rank"].tolist()[:2] == [1, 1]
+    assert not shown.duplicated(["from_rank"]).any()

@@ -170,16 +170,50 @@ def distinct_moves(
     judged: Sequence[float] | np.ndarray | None = None,
     n: int = 5,
 ) -> pd.DataFrame:
-    """The best single moves a person wants to read: only those that raise NDCG@k, and one of each
-    idea. Moving one document to any of several ranks below k, or any of several documents of equal
-    gain to the same rank, gives the same NDCG@k: of such moves only the first `best_moves` lists
-    (the shortest move) is kept. Same columns as `best_moves`."""
-    pool = best_moves(grades, k, config, judged, n=max(8 * n, 40))
-    pool = pool[pool["delta"] > 1e-12]
-    after = pool["ndcg_after"].round(12)
-    same_document = pd.Series(list(zip(pool["from_rank"], after, strict=True)), index=pool.index).duplicated()
-    same_place = pd.Series(list(zip(pool["to_rank"], after, strict=True)), index=pool.index).duplicated()
-    return pool[~(same_document | same_place)].head(n).reset_index(drop=True)
+    """The best single moves a person wants to read: only those that raise NDCG@k, one per document
+    (its best destination: moving it one rank less far is the same idea, not another move), and of
+    several documents that would each give the same NDCG@k at the same rank, only the first. Ordered
+    as `best_moves` orders them; same columns."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"n must be a whole number ≥ 0, not {n!r}")
+    config, k, grades, dcg, idcg = _setup(grades, k, config, judged)
+    size = len(grades)
+    moves = _Moves(gains(grades, config), k, config)
+    picked = [np.zeros((0, 2), np.int64)]
+    for i, j in _candidate_blocks(size, moves.cut, 1):
+        picked.append(_best_per_document(_ratio(dcg + moves.delta(i, j), idcg), i, j, size))
+    ij = np.concatenate(picked)
+    i, j = ij[:, 0], ij[:, 1]
+    after = _ratio(dcg + moves.delta(i, j), idcg)
+    pairs = _best_per_document(after, i, j, size)
+    i, j = pairs[:, 0], pairs[:, 1]
+    after = _ratio(dcg + moves.delta(i, j), idcg)
+    now = float(_ratio(dcg, idcg))
+    order = _order(after, i, j, size)
+    i, j, after = i[order], j[order], after[order]
+    helps = after - now > 1e-12
+    i, j, after = i[helps], j[helps], after[helps]
+    same_place = pd.Series(list(zip(j, np.round(after, 12), strict=True))).duplicated().to_numpy()
+    keep = ~same_place
+    return pd.DataFrame(
+        {"from_rank": i[keep] + 1, "to_rank": j[keep] + 1, "ndcg_after": after[keep],
+         "delta": after[keep] - now},
+        columns=BEST_MOVE_COLUMNS,
+    ).head(n).reset_index(drop=True)
+
+
+def _order(after: np.ndarray, i: np.ndarray, j: np.ndarray, size: int) -> np.ndarray:
+    """Positions by (ndcg_after high first, to 12 decimals; shorter move; smaller from; smaller to)."""
+    tie = (np.abs(i - j) * size + i) * size + j
+    return np.lexsort((tie, -np.round(after, 12)))
+
+
+def _best_per_document(after: np.ndarray, i: np.ndarray, j: np.ndarray, size: int) -> np.ndarray:
+    """(from, to) rows of each document's best move among those given, in `_order`."""
+    order = _order(after, i, j, size)
+    _, first = np.unique(i[order], return_index=True)
+    chosen = order[np.sort(first)]
+    return np.column_stack([i[chosen], j[chosen]]).astype(np.int64)
 
 
 def _candidate_blocks(size: int, cut: int, n_best: int):
