@@ -159,6 +159,9 @@ def render_json(cmp: Comparison, per_query: pd.DataFrame | None) -> str:
     for row in _table(cmp).to_dict("records"):
         row = {c: _json_value(v) for c, v in row.items()}
         row["exact"] = bool(cmp.exact[row["run"]]) if row["run"] in cmp.exact.index else None
+        compared = row["run"] in cmp.summary.index
+        row["p_is_bound"] = cmp.at_floor(row["run"]) if compared else None  # rand_p: an upper bound
+        row["verdict"] = cmp.verdict(row["run"]) if compared else None
         runs.append(row)
     data = {
         "k": cmp.k, "baseline": cmp.baseline, "judged": cmp.judged, "compared": cmp.n_queries,
@@ -177,6 +180,8 @@ def _fixed(x, form: str) -> str:
 
 
 def render_text(cmp: Comparison, per_query: pd.DataFrame | None) -> str:
+    from ndcg_gui.core.analysis.run_diff import p_texts
+
     at = f"@{cmp.k}" if cmp.k is not None else ""
     blocks = []
     if per_query is not None:
@@ -188,17 +193,18 @@ def render_text(cmp: Comparison, per_query: pd.DataFrame | None) -> str:
     table = cmp.table()
     conf = f"{cmp.confidence * 100:g} % CI"
     header = ["run", "scored", f"mean ndcg{at}", "delta", "W/T/L", "t-test p", "rand. p", conf, "effect",
-              "Holm p"]
+              "Holm p", "verdict"]
     rows = []
     for run, r in table.iterrows():
         figures = [str(run), f"{r['scored']}/{cmp.judged}", _fixed(r["mean"], ".4f")]
         if run == cmp.baseline:
-            rows.append([*figures, "(baseline)", *[""] * 6])
+            rows.append([*figures, "(baseline)", *[""] * 7])
             continue
         ci = f"[{_fixed(r['ci_low'], '+.4f')}, {_fixed(r['ci_high'], '+.4f')}]"
+        rand_p, holm_p = p_texts(cmp, run)
         rows.append([*figures, _fixed(r["delta"], "+.4f"), f"{r['wins']}/{r['ties']}/{r['losses']}",
-                     _fixed(r["t_p"], ".4g"), _fixed(r["rand_p"], ".4g"), ci,
-                     _fixed(r["effect_size"], "+.3f"), _fixed(r["p_holm"], ".4g")])
+                     _fixed(r["t_p"], ".4g"), rand_p, ci, _fixed(r["effect_size"], "+.3f"), holm_p,
+                     cmp.verdict(run)])
     blocks.append(aligned(header, rows))
     described = "".join(f"  {line}\n" for line in cmp.describe().splitlines())
     blocks.append("How each figure was made:\n" + described)

@@ -390,7 +390,7 @@ def test_text_states_each_figure_with_its_test_draws_and_seed(tmp_path, monkeypa
     out = result.stdout
     header = next(line for line in out.splitlines() if line.startswith("run"))
     assert header.split() == ["run", "scored", "mean", "ndcg@20", "delta", "W/T/L", "t-test", "p", "rand.",
-                              "p", "95", "%", "CI", "effect", "Holm", "p"]
+                              "p", "95", "%", "CI", "effect", "Holm", "p", "verdict"]
     table = cli(*args, "--format", "csv")
     figures = pd.read_csv(io.StringIO(table.stdout)).set_index("run")
     baseline = next(line for line in out.splitlines() if line.startswith("results.test")).split()
@@ -398,7 +398,7 @@ def test_text_states_each_figure_with_its_test_draws_and_seed(tmp_path, monkeypa
     assert "How each figure was made:" in out
     assert "NDCG@20 over 3 queries" in out
     assert "500 resamples of the queries, numpy default_rng(3)" in out
-    assert "Holm's correction of rand_p over the 1 run compared" in out
+    assert "Holm's correction of the randomization p over the 1 run compared" in out
     # The same figures as numbers: against trec_eval's NDCG, every sign pattern, scipy's bootstrap.
     r = figures.loc["noisy"]
     judged = ["301", "302", "303"]
@@ -421,7 +421,8 @@ def test_missing_skip_compares_only_what_every_run_answered(real_runs):
     assert data["runs"][0]["delta"] is None and data["runs"][1]["exact"] is True
     assert "1 of 3 judged queries left out" in result.stderr
     assert set(data["methods"]) == {"mean", "delta", "wins", "losses", "ties", "t_p", "rand_p", "ci_low",
-                                    "ci_high", "effect_size", "p_holm"}
+                                    "ci_high", "effect_size", "p_holm", "verdict"}
+    assert data["runs"][1]["verdict"] == "no detectable difference" and data["runs"][0]["verdict"] is None
 
 
 def test_three_runs_with_holms_correction_and_a_chosen_baseline(tmp_path, real_runs):

@@ -210,12 +210,14 @@ def test_describe_names_every_test_with_its_draws_and_seed(cmp):
     text = cmp.describe()
     for phrase in ["paired randomization test", "2,000 random sign flips", "default_rng(0)",
                    "Student's paired t-test", "95 % percentile bootstrap", "2,000 resamples",
-                   "Holm's correction of rand_p over the 2 runs compared", "NDCG@10 over 30 queries",
+                   "Holm's correction of the randomization p over the 2 runs compared",
+                   "NDCG@10 over 30 queries",
                    "dense 28 of 30", "(1 + flips with |mean| >= |observed mean|) / (2,000 + 1)"]:
         assert phrase in text, phrase
     assert set(SUMMARY_COLUMNS) <= set(cmp.methods)
     small = compare_runs(RUNS, QRELS[QRELS["query"].isin(["q0", "q1", "q2"])], samples=100)
     assert "exact where there are at most 100 patterns" in small.describe()
+    assert not any(code in text for code in ("rand_p", "t_p", "p_holm", "ci_low"))
 
 
 def test_deltas_are_what_the_tests_see(cmp):
@@ -318,15 +320,51 @@ def test_the_summary_cells_are_the_comparisons_figures():
     columns, rows = summary_cells(two)
     headers = [h for h, _ in columns]
     assert headers == ["Run", "NDCG@10", "Δ mean", "W / T / L", "p", "p (t-test)", "95 % CI of Δ",
-                       "Effect (d)"]
+                       "Effect (d)", "Verdict"]
     assert all(how for _, how in columns)  # every header says how its figure was made
+    codes = ("rand_p", "t_p", "p_holm", "ci_low", "ci_high", "effect_size")
+    assert not any(code in how for _, how in columns for code in codes)  # words, not code names
     s = two.summary.loc["rerank"]
-    assert rows[0] == ["bm25", f"{two.baseline_mean:.4f}", "", "", "", "", "", ""]
+    assert rows[0] == ["bm25", f"{two.baseline_mean:.4f}", "", "", "", "", "", "", ""]
+    verdict = ("no detectable difference" if s["rand_p"] >= 0.05
+               else "better" if s["delta"] > 0 else "worse")
     assert rows[1] == ["rerank", f"{two.means['rerank']:.4f}", f"{s['delta']:+.4f}",
                        f"{int(s['wins'])} / {int(s['ties'])} / {int(s['losses'])}", f"{s['rand_p']:.3g}",
                        f"{s['t_p']:.3g}", f"[{s['ci_low']:+.4f}, {s['ci_high']:+.4f}]",
-                       f"{s['effect_size']:+.2f}"]
+                       f"{s['effect_size']:+.2f}", verdict]
     three = compare_runs(RUNS, QRELS, k=10, samples=200)
     columns, rows = summary_cells(three)
     assert [h for h, _ in columns][5] == "p (Holm)" and len(rows) == 3
     assert rows[2][5] == f"{three.summary.at['dense', 'p_holm']:.3g}"
+
+
+def _ranked(qrels: pd.DataFrame, best_first: bool) -> pd.DataFrame:
+    """Every judged document retrieved, the relevant ones first (or last)."""
+    sign = 1.0 if best_first else -1.0
+    return qrels.assign(score=sign * qrels["grade"] + 0.001 * qrels.index.to_numpy() % 7)[
+        ["query", "doc", "score"]]
+
+
+def test_a_p_no_draw_reached_is_a_bound_and_the_verdict_is_plain_words():
+    """Issue 19.9: a sampled p of 1/(draws + 1) is shown as '< 1/draws', never as a figure; each run
+    gets a verdict at α = 0.05 (Holm's p with several runs)."""
+    from ndcg_gui.core.analysis.run_diff import delta_line, p_texts, summary_cells
+
+    qrels = QRELS[QRELS["grade"] > 0].drop_duplicates(["query"]).reset_index(drop=True)
+    qrels = pd.concat([qrels, QRELS[QRELS["grade"] == 0]]).reset_index(drop=True)
+    good, bad = _ranked(qrels, True), _ranked(qrels, False)
+    cmp = compare_runs({"mid": bad, "good": good, "same": bad.copy()}, qrels, k=1, samples=200, seed=0)
+    row = cmp.summary.loc["good"]
+    assert row["rand_p"] == pytest.approx(1 / 201) and cmp.at_floor("good")
+    assert p_texts(cmp, "good") == ("< 0.005", "< 0.01")  # Holm: 2 runs x 1/201
+    assert cmp.verdict("good") == "better" and cmp.verdict("same") == "no detectable difference"
+    back = compare_runs({"good": good, "bad": bad}, qrels, k=1, samples=200, seed=0)
+    assert back.verdict("bad") == "worse" and p_texts(back, "bad")[0] == "< 0.005"
+    _, rows = summary_cells(cmp)
+    assert rows[1][4] == "< 0.005" and rows[1][-1] == "better"
+    line = delta_line(cmp, "good")
+    assert line.startswith("good − mid: better · ") and "p < 0.005 (" in line
+    exact = compare_runs({"mid": bad, "good": good}, qrels[qrels["query"].isin(["q0", "q1", "q2"])], k=1,
+                         samples=200)
+    assert not exact.at_floor("good")  # enumerated: p = 2/8 (two-sided) is the p, not a bound
+    assert p_texts(exact, "good")[0] == "0.25"

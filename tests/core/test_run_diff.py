@@ -102,7 +102,9 @@ def test_delta_line_states_the_comparisons_own_figures():
     for name in ("b", "c"):
         row = cmp.summary.loc[name]
         line = delta_line(cmp, name)
-        assert line.startswith(f"{name} − a: Δ mean NDCG@5 {row['delta']:+.4f} (12 queries)")
+        verdict = "no detectable difference" if row["p_holm"] >= 0.05 else "better" if row["delta"] > 0 \
+            else "worse"
+        assert line.startswith(f"{name} − a: {verdict} · Δ mean NDCG@5 {row['delta']:+.4f} (12 queries)")
         d = (cmp.per_query[name] - cmp.per_query["a"]).to_numpy()
         assert f"W/T/L {(d > 1e-9).sum()}/{(abs(d) <= 1e-9).sum()}/{(d < -1e-9).sum()}" in line
         assert f"p = {row['rand_p']:.3g} (paired randomization test, 500 sign flips, seed 4, " \

@@ -29,6 +29,13 @@ SUMMARY_COLUMNS = [
 ]
 TABLE_COLUMNS = ["scored", *SUMMARY_COLUMNS]
 COUNT_COLUMNS = ["wins", "losses", "ties"]
+ALPHA = 0.05  # the level a verdict is given at
+# What each summary column is called where people read it (the method text, the window's table).
+COLUMN_NAMES = {
+    "mean": "NDCG", "delta": "Δ mean", "wins": "wins", "losses": "losses", "ties": "ties",
+    "t_p": "p (t-test)", "rand_p": "p (randomization)", "ci_low": "CI of Δ", "ci_high": "CI of Δ",
+    "effect_size": "effect (d)", "p_holm": "p (Holm)", "verdict": "verdict",
+}
 
 Run = pd.DataFrame | Dataset
 
@@ -87,6 +94,22 @@ class Comparison:
         differences within 1e-9 of 0 are exactly 0 (ties)."""
         return _deltas(self.per_query, self.baseline)
 
+    def at_floor(self, run: str) -> bool:
+        """Whether `run`'s randomization p is the smallest the sampled test can give (no random sign
+        pattern reached the observed difference): the true p is below it, not equal to it."""
+        p = self.summary.at[run, "rand_p"]
+        return bool(not self.exact[run] and p <= 1.0 / (self.samples + 1) * (1 + 1e-9))
+
+    def verdict(self, run: str, alpha: float = ALPHA) -> str:
+        """'better', 'worse' or 'no detectable difference' than the baseline: the randomization
+        test's p at level `alpha` (Holm's correction when several runs are compared), the sign of
+        the mean difference saying which way."""
+        row = self.summary.loc[run]
+        p = row["p_holm"] if len(self.summary) > 1 else row["rand_p"]
+        if np.isnan(p) or p >= alpha or row["delta"] == 0:
+            return "no detectable difference"
+        return "better" if row["delta"] > 0 else "worse"
+
     @property
     def methods(self) -> dict[str, str]:
         """For each summary column, how it was computed: enough to reproduce it."""
@@ -108,7 +131,9 @@ class Comparison:
         ]
         grouped: dict[str, list[str]] = {}
         for column, text in self.methods.items():  # columns with one explanation share a line
-            grouped.setdefault(text, []).append(column)
+            name = COLUMN_NAMES.get(column, column)
+            if name not in grouped.setdefault(text, []):
+                grouped[text].append(name)
         lines += [f"{', '.join(columns)}: {text}" for text, columns in grouped.items()]
         return "\n".join(lines)
 
@@ -338,5 +363,8 @@ def _methods(cmp: Comparison) -> dict[str, str]:
         "ci_high": interval,
         "effect_size": "mean difference / standard deviation of the differences (ddof 1, Cohen's "
         "d_z); empty when that deviation is 0",
-        "p_holm": f"Holm's correction of rand_p over the {m} run{'' if m == 1 else 's'} compared",
+        "p_holm": f"Holm's correction of the randomization p over the {m} run{'' if m == 1 else 's'} "
+        "compared",
+        "verdict": f"better / worse: the randomization p (Holm's when several runs are compared) below "
+        f"{ALPHA:g}, the sign of Δ mean saying which; otherwise no detectable difference",
     }

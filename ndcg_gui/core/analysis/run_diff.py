@@ -145,6 +145,19 @@ def format_p(p: float) -> str:
     return f"{p:.3g}"
 
 
+def p_texts(cmp: Comparison, run: str) -> tuple[str, str]:
+    """`run`'s randomization p and Holm's, as read. A sampled test's smallest p, 1 / (draws + 1),
+    says only that no draw reached the observed difference: it is shown as the bound it is
+    ('< 0.0001' for 10,000 draws), and so is Holm's multiple of it."""
+    row = cmp.summary.loc[run]
+    p, holm = row["rand_p"], row["p_holm"]
+    if not cmp.at_floor(run):
+        return format_p(p), format_p(holm)
+    times = holm * (cmp.samples + 1)
+    holm_text = f"< {round(times) / cmp.samples:.2g}" if abs(times - round(times)) < 1e-6 else format_p(holm)
+    return f"< {1 / cmp.samples:.2g}", holm_text
+
+
 def summary_cells(cmp: Comparison) -> tuple[list[tuple[str, str]], list[list[str]]]:
     """The comparison's figures as a window's table shows them: ([(header, how it was made)], one
     row of cells per run, the baseline first with its mean only). Holm's column only when several
@@ -163,19 +176,20 @@ def summary_cells(cmp: Comparison) -> tuple[list[tuple[str, str]], list[list[str
         ("p (t-test)", how["t_p"]),
         (f"{level} CI of Δ", how["ci_low"]),
         ("Effect (d)", how["effect_size"]),
+        ("Verdict", how["verdict"]),
     ]
     means = cmp.means
     rows = [[cmp.baseline, f"{means[cmp.baseline]:.4f}" if cmp.n_queries else "n/a"]
             + [""] * (len(columns) - 2)]
     for run, row in cmp.summary.iterrows():
         effect = "n/a" if math.isnan(row["effect_size"]) else f"{row['effect_size']:+.2f}"
+        p, holm = p_texts(cmp, run)
         rows.append([
             str(run), f"{means[run]:.4f}" if cmp.n_queries else "n/a",
             "n/a" if math.isnan(row["delta"]) else f"{row['delta']:+.4f}",
             f"{int(row['wins'])} / {int(row['ties'])} / {int(row['losses'])}",
-            format_p(row["rand_p"]),
-            *([format_p(row["p_holm"])] if several else []),
-            format_p(row["t_p"]), _interval(row), effect,
+            p, *([holm] if several else []),
+            format_p(row["t_p"]), _interval(row), effect, cmp.verdict(run),
         ])
     return columns, rows
 
@@ -199,10 +213,12 @@ def delta_line(cmp: Comparison, run: str) -> str:
         test = f"paired randomization test, all {2 ** m:,} sign patterns" if m else "no difference"
     else:
         test = f"paired randomization test, {cmp.samples:,} sign flips, seed {cmp.seed}"
-    holm = f", Holm {format_p(row['p_holm'])}" if len(cmp.summary) > 1 else ""
+    p, holm = p_texts(cmp, run)
+    holm = f", Holm {holm}" if len(cmp.summary) > 1 else ""
     ci = _interval(row)
+    p = f"p {p}" if p.startswith("<") else f"p = {p}"
     return (
-        f"{run} − {cmp.baseline}: Δ mean NDCG{at} {row['delta']:+.4f} ({cmp.n_queries:,} queries) · "
-        f"W/T/L {int(row['wins'])}/{int(row['ties'])}/{int(row['losses'])} · p = {format_p(row['rand_p'])} "
-        f"({test}{holm}) · {cmp.confidence * 100:g} % bootstrap CI {ci}"
+        f"{run} − {cmp.baseline}: {cmp.verdict(run)} · Δ mean NDCG{at} {row['delta']:+.4f} "
+        f"({cmp.n_queries:,} queries) · W/T/L {int(row['wins'])}/{int(row['ties'])}/{int(row['losses'])} "
+        f"· {p} ({test}{holm}) · {cmp.confidence * 100:g} % bootstrap CI {ci}"
     )
