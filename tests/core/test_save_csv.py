@@ -283,3 +283,22 @@ def test_a_query_whose_rows_were_all_deleted_loses_its_lines(tmp_path):
     dataset = load(path)
     write_csv(dataset.with_lists({"q": dataset.ranked_list("q").removed([0, 1])}), out)
     assert out.read_text() == "query,doc,grade\nr,x,0\n"
+
+
+@pytest.mark.parametrize("ties", ["trec", "file", "average"])
+def test_a_grade_edit_keeps_the_file_order_of_tied_rows(tmp_path, ties):
+    """Issue 19.10: rows 3 and 4 tie on score; the window shows them in the tie rule's order. One
+    grade edited: Save changes that cell alone, not the order of the tied lines."""
+    from ndcg_gui.core.lists import edits
+    from ndcg_gui.core.lists.workspace import Definition, Workspace
+
+    data = b"doc,grade,score\na,3,0.9\nb,2,0.8\nc,0,0.5\nd,1,0.5\ne,0,0.1\n"
+    path = tmp_path / "in.csv"
+    path.write_bytes(data)
+    ws = Workspace.of(load(path), Definition(ties=ties))
+    shown = ws.list_for("")
+    if ties == "trec":
+        assert shown.docs.tolist() == ["a", "b", "d", "c", "e"]  # docno descending among ties
+    ws = ws.with_list("", edits.set_grade(shown, 0, 2.0).after)
+    write_csv(ws.for_saving(), path)
+    assert path.read_bytes() == data.replace(b"a,3,", b"a,2,")

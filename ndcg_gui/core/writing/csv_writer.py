@@ -131,11 +131,15 @@ def _query_lines(dataset: Dataset, query: str, own: FileFormat, records: Records
     n = len(rl)
     roles = own.columns
     scores = rl.scores
+    rows = range(n)
     if "score" in roles and "rank" not in roles:  # the order is the scores': they must give it
-        scores = _scores_in_order(rl.docs, rl.scores if rl.scores is not None else np.full(n, np.nan))
+        if _scores_rank_it(rl):
+            rows = np.argsort(rl.origin, kind="stable")  # the lines where they were
+        else:
+            scores = _scores_in_order(rl.docs, rl.scores if rl.scores is not None else np.full(n, np.nan))
     extras = [name for name in dataset.extra_columns][: roles.count("")]
     lines = []
-    for i in range(n):
+    for i in rows:
         values = {
             "query": query,
             "doc": str(rl.docs[i]),
@@ -147,6 +151,22 @@ def _query_lines(dataset: Dataset, query: str, own: FileFormat, records: Records
         origin = int(rl.origin[i]) if rl.origin is not None else -1
         lines.append(_line(records.text(origin) if origin >= 0 else None, roles, values, row_extras, style))
     return lines
+
+
+def _scores_rank_it(rl) -> bool:
+    """Whether the file's own scores still rank the list as it stands, with every row from the
+    file: high first, tied rows in trec_eval's order or the file's. Then the lines are written in
+    the file's order with their scores (only the edited cells change), and either tie rule reads
+    the list back as it was."""
+    if rl.scores is None or rl.origin is None or not len(rl):
+        return False
+    scores, origin = np.asarray(rl.scores, dtype=float), np.asarray(rl.origin)
+    if np.isnan(scores).any() or (origin < 0).any():
+        return False
+    if not out_of_trec_order(np.zeros(len(rl), dtype=np.int64), rl.docs, scores).any():
+        return True
+    by_file = np.lexsort((origin, -scores))  # score high first, tied rows in the file's order
+    return bool((by_file == np.arange(len(rl))).all())
 
 
 def _scores_in_order(docs: np.ndarray, scores: np.ndarray) -> np.ndarray:
