@@ -206,3 +206,16 @@ def test_a_csv_ranked_by_its_rank_column_saved_as_a_run_names_every_list_its_sco
     assert rescored_queries(data, as_run=True) == ["1"]  # unedited, yet its scores disagree with its ranks
     writers.write_trec_run(data, tmp_path / "r.run")
     assert (tmp_path / "r.run").read_text().splitlines()[:2] == ["1 Q0 a 1 2 ndcg-gui", "1 Q0 b 2 1 ndcg-gui"]
+
+
+def test_save_as_never_proposes_a_file_that_is_there(tmp_path):
+    """Issue 19.11: Save of lists.parquet proposed lists.csv beside it while lists.csv existed."""
+    from ndcg_gui.core.writing.saving import save_as_name
+
+    parquet = tmp_path / "lists.parquet"
+    assert save_as_name(parquet, ".csv") == tmp_path / "lists.csv"
+    (tmp_path / "lists.csv").write_text("doc,grade\n")
+    assert save_as_name(parquet, ".csv") == tmp_path / "lists-edited.csv"
+    (tmp_path / "lists-edited.csv").write_text("doc,grade\n")
+    assert save_as_name(parquet, ".csv") == tmp_path / "lists-edited-2.csv"
+    assert save_as_name(tmp_path / "lists.csv", ".csv") == tmp_path / "lists.csv"  # its own file

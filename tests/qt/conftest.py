@@ -82,3 +82,17 @@ def window(qtbot, settings, dialog_log, e1_list):
     win.document.set_lists({"q1": e1_list})
     qtbot.addWidget(win)
     return win
+
+
+@pytest.fixture(scope="module")
+def sample_paths(tmp_path_factory):
+    """The sample TREC run and its qrels, copied where a test may write beside them."""
+    from ndcg_gui.assets import resource_path
+
+    folder = tmp_path_factory.mktemp("sample")
+    paths = []
+    for name in ("sample.run", "sample.qrels"):
+        with resource_path(f"examples/{name}") as p:
+            (folder / name).write_bytes(p.read_bytes())
+        paths.append(folder / name)
+    return tuple(paths)

@@ -611,3 +611,42 @@ def test_a_paste_into_a_new_list_is_the_list_as_loaded(window):
     assert window.document.current_list().grades.tolist() == [3, 0, 2]
     assert window.document.original_list().grades.tolist() == [3, 0, 2]
     assert not window.document.is_clean()  # typed in, never saved: asked about before it goes
+
+
+def test_unsaved_changes_are_asked_about_before_the_files_are_picked(window, dialog_log, monkeypatch):
+    """Issue 19.11: the question came after both the run and its qrels had been picked."""
+    from PySide6.QtWidgets import QFileDialog
+
+    window.document.reverse()  # an unsaved edit
+    events = []
+    monkeypatch.setattr(dialogs, "ask_unsaved",
+                        lambda _parent, what: events.append("asked") or dialogs.Unsaved.CANCEL)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **kw: events.append("picked") or ("", "")))
+    window.files.open_with_qrels_dialog()
+    window.files.open_dialog()
+    assert events == ["asked", "asked"]  # cancelled at the question: no file dialog at all
+
+
+def test_save_as_of_a_parquet_file_does_not_propose_an_existing_csv(window, tmp_path, monkeypatch):
+    import pandas as pd
+    from PySide6.QtWidgets import QFileDialog
+
+    path = tmp_path / "lists.parquet"
+    pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "grade": [1.0, 0.0]}).to_parquet(path)
+    (tmp_path / "lists.csv").write_text("doc,grade\nmine,3\n")
+    assert window.files.open(path, ask=False)
+    offered = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda _p, _t, start, *a: offered.append(start) or ("", "")))
+    window.files.save_as()
+    assert offered == [str(tmp_path / "lists-edited.csv")]
+
+
+def test_without_qrels_the_ideal_box_does_not_claim_all_judged_documents(window, sample_paths):
+    """Issue 19.11: 'Ideal from: all judged docs' stood beside 'the ideal comes from the list's own
+    grades' for a list without qrels."""
+    box = window.headline.definition.ideal
+    assert "all judged" not in box.currentText() and not box.isEnabled()
+    assert window.files.open(*sample_paths, ask=False)
+    assert box.currentText() == "all judged docs" and box.isEnabled()

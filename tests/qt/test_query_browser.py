@@ -6,7 +6,6 @@ import pandas as pd
 import pytest
 from PySide6.QtCore import QSettings, Qt
 
-from ndcg_gui.assets import resource_path
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.reading import load
 from ndcg_gui.qt.models.query_model import COL_EDITED, COL_NDCG, COL_QUERY, EDITED_MARK
@@ -14,17 +13,6 @@ from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window.query_browser import QueryBrowser
 
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
-
-@pytest.fixture(scope="module")
-def sample_paths(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("sample")
-    paths = []
-    for name in ("sample.run", "sample.qrels"):
-        with resource_path(f"examples/{name}") as p:
-            (folder / name).write_bytes(p.read_bytes())
-        paths.append(folder / name)
-    return tuple(paths)
 
 
 @pytest.fixture

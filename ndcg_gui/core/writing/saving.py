@@ -108,6 +108,20 @@ def _free_name(path: Path, exists: Callable[[Path], bool]) -> Path:
     return candidate
 
 
+def save_as_name(path: str | Path, suffix: str, exists: Callable[[Path], bool] = Path.exists) -> Path:
+    """Where Save As starts for a document read from `path` and written as `suffix`: its own file
+    when that is the format, else NAME.suffix beside it, or NAME-edited.suffix (-edited-2, …) when
+    that is taken: a file the person did not open is never one click from being overwritten."""
+    path = Path(path)
+    if path.suffix.lower() == suffix.lower():
+        return path
+    candidate, n = path.with_suffix(suffix), 1
+    while exists(candidate):
+        n += 1
+        candidate = path.with_name(f"{path.stem}-edited{'' if n == 2 else f'-{n - 1}'}{suffix}")
+    return candidate
+
+
 def backup_copy(path: str | Path) -> Path:
     """Copy `path` to NAME.bak (NAME.1.bak, NAME.2.bak… when that exists; an existing backup is
     never overwritten) with its permissions and times; returns the copy's path."""

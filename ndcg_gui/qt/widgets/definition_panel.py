@@ -40,6 +40,10 @@ def _combo(items: list[tuple[str, object]], tip: str) -> QComboBox:
     return box
 
 
+IDEAL_TIP = ("Where the ideal ranking comes from. 'All judged documents' needs qrels: a relevant document "
+             "the list missed then lowers NDCG.")
+
+
 class DefinitionPanel(QWidget):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -59,9 +63,7 @@ class DefinitionPanel(QWidget):
         self.base.setPrefix("b = ")
         self.base.setToolTip("Log base b of the Järvelin–Kekäläinen discount: ranks below b are not "
                              "discounted, then 1/log_b(i)")
-        self.ideal = _combo([("all judged docs", "judged"), ("the list's grades", "retrieved")],
-                            "Where the ideal ranking comes from. 'All judged documents' needs qrels: "
-                            "a relevant document the list missed then lowers NDCG.")
+        self.ideal = _combo([("all judged docs", "judged"), ("the list's grades", "retrieved")], IDEAL_TIP)
         self.negative = _combo([("kept", "keep"), ("count as 0", "zero")],
                                "Negative grades: kept as they are (NDCG may leave [0, 1]), or gain 0 "
                                "and left out of the ideal (trec_eval)")
@@ -103,10 +105,24 @@ class DefinitionPanel(QWidget):
         self.base.valueChanged.connect(lambda _value: self._field_changed())
         document.changed.connect(self._follow)
         self.show_definition()
+        self._show_pool()
 
     def _follow(self, changes: Changes) -> None:
         if changes.definition:
             self.show_definition()
+        if changes.shown_list(self._doc.current_query):
+            self._show_pool()
+
+    def _show_pool(self) -> None:
+        """Without qrels every judged document is in the list: the ideal comes from the list's
+        grades whichever is chosen, so the box says that and is not offered."""
+        pooled = self._doc.current_list().has_pool
+        self.ideal.setItemText(0, "all judged docs" if pooled else "the list (no qrels)")
+        self.ideal.setEnabled(pooled)
+        self.ideal.setToolTip(IDEAL_TIP if pooled else
+                              "No qrels: every judged document is in the list, so the ideal ranking "
+                              "comes from the list's own grades. Open a run with its qrels to count "
+                              "the relevant documents it missed.")
 
     def _arrange(self, rows: int) -> None:
         if rows == self._rows:

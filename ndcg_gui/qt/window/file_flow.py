@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
 
 from ndcg_gui.core.errors import InputError, NeedsQrels
 from ndcg_gui.core.summary import score
-from ndcg_gui.core.writing.saving import backup_copy, judgment_targets, rescored_queries
+from ndcg_gui.core.writing.saving import backup_copy, judgment_targets, rescored_queries, save_as_name
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.loader import BackgroundLoader
@@ -123,19 +123,24 @@ class FileFlow(QObject):
             dialogs.show_error(self._parent, "Could not open the file", message)
 
     def open_dialog(self) -> None:
+        if not self.maybe_discard("opening another file"):
+            return
         path, _ = QFileDialog.getOpenFileName(self._parent, "Open a ranked list", self._start_dir(),
                                               OPEN_FILTER)
         if path:
-            self.open(path)
+            self.open(path, ask=False)
 
     def open_with_qrels_dialog(self) -> None:
+        # Unsaved changes are asked about first: not after two files were picked.
+        if not self.maybe_discard("opening another file"):
+            return
         run, _ = QFileDialog.getOpenFileName(self._parent, "Open a TREC run", self._start_dir(), OPEN_FILTER)
         if not run:
             return
         qrels, _ = QFileDialog.getOpenFileName(self._parent, "Its qrels (judgments)", str(Path(run).parent),
                                                OPEN_FILTER)
         if qrels:
-            self.open(run, qrels)
+            self.open(run, qrels, ask=False)
 
     def new_list(self) -> None:
         if not self.maybe_discard("starting a new list"):
@@ -180,7 +185,7 @@ class FileFlow(QObject):
         # A run is offered as a run first, anything else as CSV.
         as_run = getattr(doc.dataset, "kind", "csv") == "trec_run"
         first = "TREC run (*.run)" if as_run else "CSV (*.csv)"
-        start = str(doc.path.with_suffix(SAVE_FILTERS[first])) if doc.path else self._start_dir()
+        start = str(save_as_name(doc.path, SAVE_FILTERS[first])) if doc.path else self._start_dir()
         path, chosen = QFileDialog.getSaveFileName(self._parent, "Save the list", start,
                                                    ";;".join(SAVE_FILTERS), first)
         if not path:
