@@ -1,13 +1,4 @@
 """NDCG Inspector: see CG, DCG, IDCG and NDCG of a ranked list at every rank."""
 
-import os
-
 __version__ = "0.1.0"
 APP_NAME = "NDCG Inspector"
-
-# Arrow's own jemalloc (`core.reading` makes it Arrow's pool) is told to give freed memory back to
-# the system at once. It reads this when pyarrow is imported, which is after this line for every
-# way into the program; `pyarrow.jemalloc_set_decay_ms(0)` comes too late for the arena that takes
-# every large allocation (its built-in 1 s decay kept 40 - 60 MB of a load's freed arrays resident:
-# bench_load.py). A setting of the user's own is kept.
-os.environ.setdefault("JE_ARROW_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")

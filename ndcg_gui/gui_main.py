@@ -37,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from ndcg_gui.core.reading.memory import tune_process
+
+    tune_process()  # before pyarrow is imported (cheap: no pyarrow yet)
     options = build_parser().parse_args(argv)
     problem = check(options)
     if problem is not None:

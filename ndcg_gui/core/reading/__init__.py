@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import pyarrow as pa
+import pyarrow as pa  # noqa: F401  (the package's readers all need it: imported with it)
+
+from ndcg_gui.core.reading import memory
 
 if TYPE_CHECKING:
     from ndcg_gui.core.reading.dispatch import load, sniff
@@ -18,20 +20,8 @@ if TYPE_CHECKING:
 __all__ = ["load", "sniff"]
 
 
-def _return_freed_memory() -> None:
-    """Arrow's memory pool set to give freed memory back at once: a load makes and drops hundreds
-    of MB of Arrow arrays, and the default pools (mimalloc) keep them, which more than doubled a
-    load's peak (bench_load.py). jemalloc with no decay delay costs no measurable time. (The decay
-    set here reaches only arenas made later: `ndcg_gui/__init__.py` sets it for all of them, through
-    `JE_ARROW_MALLOC_CONF`, before pyarrow is imported.)"""
-    try:
-        pa.jemalloc_set_decay_ms(0)
-        pa.set_memory_pool(pa.jemalloc_memory_pool())
-    except (NotImplementedError, pa.ArrowNotImplementedError, AttributeError):
-        pass  # a pyarrow built without jemalloc (some platforms): its default pool
-
-
-_return_freed_memory()
+if memory.tuned():  # one of the program's own processes (never a host that imports the library)
+    memory.use_returning_pool()
 
 
 def __getattr__(name: str) -> object:

@@ -18,6 +18,8 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from ndcg_gui.core.reading import memory
+
 HEADER = struct.Struct("<Q")
 WORKER_FLAG = "--load-worker"  # how the frozen bundle's executable is asked to be a worker
 
@@ -96,6 +98,7 @@ def serve(request: dict, out: BinaryIO) -> None:
 
 
 def main() -> int:
+    memory.tune_process()  # a process of the program's own
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # nothing else may write into the message stream
     request = pickle.load(sys.stdin.buffer)

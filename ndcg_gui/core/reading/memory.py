@@ -9,9 +9,17 @@ qrels file read alone peaks 7 MB lower)."""
 from __future__ import annotations
 
 import ctypes
+import os
 import sys
 from collections.abc import Callable
 from functools import cache
+
+# Arrow's own jemalloc told to give freed memory back to the system at once. jemalloc reads this
+# when pyarrow is imported; `pyarrow.jemalloc_set_decay_ms(0)` alone comes too late for the arena
+# that takes every large allocation (its built-in 1 s decay kept 40 - 60 MB of a load's freed
+# arrays resident: bench_load.py).
+JEMALLOC_CONF = "dirty_decay_ms:0,muzzy_decay_ms:0"
+_tuned = False
 
 
 @cache
@@ -29,3 +37,32 @@ def give_back() -> None:
     trim = _malloc_trim()
     if trim is not None:
         trim(0)
+
+
+def tune_process() -> None:
+    """The program's own processes (ndcg-gui, ndcg-inspect, the loader process) call this first:
+    a library never changes its host's allocator, so importing `ndcg_gui.core` leaves the
+    environment and Arrow's memory pool as they were (a notebook keeps its own). A setting of the
+    user's own is kept."""
+    global _tuned
+    os.environ.setdefault("JE_ARROW_MALLOC_CONF", JEMALLOC_CONF)
+    _tuned = True
+    if "pyarrow" in sys.modules:
+        use_returning_pool()
+
+
+def tuned() -> bool:
+    return _tuned
+
+
+def use_returning_pool() -> None:
+    """Arrow's memory pool set to give freed memory back at once: a load makes and drops hundreds
+    of MB of Arrow arrays, and the default pools (mimalloc) keep them, which more than doubled a
+    load's peak (bench_load.py). jemalloc with no decay delay costs no measurable time."""
+    import pyarrow as pa
+
+    try:
+        pa.jemalloc_set_decay_ms(0)
+        pa.set_memory_pool(pa.jemalloc_memory_pool())
+    except (NotImplementedError, pa.ArrowNotImplementedError, AttributeError):
+        pass  # a pyarrow built without jemalloc (some platforms): its default pool
