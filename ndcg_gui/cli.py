@@ -16,7 +16,7 @@ import sys
 import threading
 from collections.abc import Iterator, Sequence
 
-from ndcg_gui import cli_compare, cli_gate
+from ndcg_gui import cli_compare, cli_gate, cli_report
 from ndcg_gui.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, needs_qrels_hint
 
 PROG = "ndcg-inspect"
@@ -55,6 +55,11 @@ A regression gate for CI: status 1 when a candidate is significantly worse than 
   ndcg-inspect bm25.run rerank.run --qrels qrels.txt --fail-if-worse --min-delta 0.005
   ndcg-inspect base.run a.run b.run --qrels qrels.txt --fail-if-worse --junit-xml gate.xml
 
+Reports to share: one HTML file that opens anywhere (no network), naming every input by its
+sha256, the definition and the program's version; a Markdown or LaTeX table of a comparison.
+  ndcg-inspect run.txt --qrels qrels.txt --report run.html
+  ndcg-inspect bm25.run rerank.run --qrels qrels.txt --report compare.html --table md
+
 Bad input exits with status 2 and a one-line message naming the file and line.
 """
 
@@ -85,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "definition)")
     cli_compare.add_options(parser)
     cli_gate.add_options(parser)
+    cli_report.add_options(parser)
     return parser
 
 
@@ -96,7 +102,11 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
 
     code = 0
     try:
-        if cli_gate.wanted(options):
+        if cli_report.wanted(options):
+            cmp = cli_report.main_report(options, _say)
+            if cli_gate.wanted(options):
+                code = cli_gate.main_gate(options, _say, cmp)
+        elif cli_gate.wanted(options):
             code = cli_gate.main_gate(options, _say)
         elif options.runs:
             cli_compare.main_compare(options, _say)

@@ -10,6 +10,10 @@ import argparse
 import json
 import math
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ndcg_gui.core.analysis.compare import Comparison
 
 EXIT_WORSE = 1
 
@@ -32,14 +36,15 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 
 
 def wanted(options: argparse.Namespace) -> bool:
-    """Whether any option of the gate was given (all of them need --fail-if-worse)."""
-    return bool(options.fail_if_worse or options.alpha is not None or options.min_delta is not None
-                or options.junit_xml)
+    """Whether any option of the gate was given (all of them need --fail-if-worse; --alpha also
+    sets the level of a report's verdicts and a table's marks)."""
+    alpha = options.alpha is not None and not (options.report or options.table)
+    return bool(options.fail_if_worse or alpha or options.min_delta is not None or options.junit_xml)
 
 
-def main_gate(options: argparse.Namespace, say) -> int:
+def main_gate(options: argparse.Namespace, say, cmp: Comparison | None = None) -> int:
     """Run the gate; returns the exit status (1: a candidate is worse). Bad input raises
-    `InputError` (status 2 in `cli.main`)."""
+    `InputError` (status 2 in `cli.main`). `cmp`: the runs already compared (by `cli_report`)."""
     from ndcg_gui import cli_compare
     from ndcg_gui.core.analysis.gate import check_levels, decide
     from ndcg_gui.core.errors import InputError
@@ -47,7 +52,8 @@ def main_gate(options: argparse.Namespace, say) -> int:
     from ndcg_gui.core.reports.provenance import file_hashes
 
     if not options.fail_if_worse:
-        raise InputError("--alpha, --min-delta and --junit-xml belong to the gate: add --fail-if-worse")
+        raise InputError("--alpha, --min-delta and --junit-xml belong to the gate (or --alpha to a "
+                         "--report or --table): add --fail-if-worse")
     if not options.runs:
         raise InputError("--fail-if-worse compares candidates with a baseline: give BASELINE CANDIDATE …")
     if options.format not in ("text", "json"):
@@ -61,8 +67,9 @@ def main_gate(options: argparse.Namespace, say) -> int:
     except ValueError as err:
         raise InputError(f"--{str(err).replace('min delta', 'min-delta')}") from None
     paths = [options.file, *options.runs]
-    cmp = cli_compare.comparison(options, cli_compare.load_runs(options, paths))
-    cli_compare._notes(cmp, say)
+    if cmp is None:
+        cmp = cli_compare.comparison(options, cli_compare.load_runs(options, paths))
+        cli_compare._notes(cmp, say)
     try:
         gate = decide(cmp, alpha, min_delta)
     except ValueError as err:
