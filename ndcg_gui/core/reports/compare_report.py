@@ -6,7 +6,7 @@ by side and the moves that made them, in words (`run_diff.side_by_side`, `bigges
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -51,14 +51,25 @@ def verdict(cmp: Comparison, run: str, alpha: float = ALPHA) -> tuple[str, str]:
                     f"size could be chance (p = {format_p(p)}, {test}; {ci}).")
 
 
-def _list(dataset: Dataset, query: str) -> RankedList | None:
-    return dataset.ranked_list(query) if query in dataset.queries() else None
+ListOf = Callable[[str, str], RankedList | None]  # (run, query) -> the run's list, None if it has none
 
 
-def lists_side_by_side(runs: Mapping[str, Dataset], cmp: Comparison, run: str, query: str) -> str:
+def lists_of(runs: Mapping[str, Dataset] | ListOf) -> ListOf:
+    """Each run's list of a query, from loaded datasets (or a window's own lists, as given)."""
+    if callable(runs):
+        return runs
+
+    def list_of(run: str, query: str) -> RankedList | None:
+        dataset = runs[run]
+        return dataset.ranked_list(query) if query in dataset.queries() else None
+
+    return list_of
+
+
+def lists_side_by_side(list_of: ListOf, cmp: Comparison, run: str, query: str) -> str:
     """The baseline's and the run's lists of one query, the first k ranks side by side (relevant
     documents green, unjudged grey), then the moves that changed NDCG most, in words."""
-    base, other = _list(runs[cmp.baseline], query), _list(runs[run], query)
+    base, other = list_of(cmp.baseline, query), list_of(run, query)
     judgments = {}
     for lst in (base, other):
         if lst is not None:
@@ -89,9 +100,11 @@ def lists_side_by_side(runs: Mapping[str, Dataset], cmp: Comparison, run: str, q
             "</div></div>")
 
 
-def compare_parts(runs: Mapping[str, Dataset], cmp: Comparison, setting: Setting,
+def compare_parts(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, setting: Setting,
                   alpha: float = ALPHA, losses: int = LOSSES) -> list[str]:
-    """The report's sections (HTML fragments) for a comparison."""
+    """The report's sections (HTML fragments) for a comparison. `runs`: the datasets compared, or
+    a function giving each run's list of a query."""
+    list_of = lists_of(runs)
     at = setting.at
     others = list(cmp.summary.index)
     title = f"NDCG{at}: {', '.join(others)} against {cmp.baseline}" if others else \
@@ -129,11 +142,11 @@ def compare_parts(runs: Mapping[str, Dataset], cmp: Comparison, setting: Setting
         worst = worst[worst < 0].head(losses)
         if len(worst):
             parts.append(f"<h2>The biggest losses of {esc(run)}</h2>")
-            parts += [lists_side_by_side(runs, cmp, run, str(q)) for q in worst.index]
+            parts += [lists_side_by_side(list_of, cmp, run, str(q)) for q in worst.index]
     return parts
 
 
-def compare_report(runs: Mapping[str, Dataset], cmp: Comparison, setting: Setting, **kw) -> str:
+def compare_report(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, setting: Setting, **kw) -> str:
     """The whole self-contained HTML page."""
     others = ", ".join(cmp.summary.index)
     return page.document(f"NDCG{setting.at}: {others} against {cmp.baseline}",

@@ -34,13 +34,14 @@ class Setting:
     config: MetricConfig
     ties: TiesName = "trec"
     inputs: dict[str, str] = field(default_factory=dict)  # name -> sha256
+    note: str = ""  # e.g. that the lists were edited since the files were read
 
     @property
     def at(self) -> str:
         return f"@{self.k}"
 
 
-def provenance(setting: Setting, extra: str = "") -> str:
+def provenance(setting: Setting) -> str:
     """The inputs with their sha256, the definition, the tie rule and the program's version."""
     preset = setting.config.preset_name()
     rows = [["definition", f"NDCG@{setting.k}: {setting.config.describe()}"
@@ -50,8 +51,10 @@ def provenance(setting: Setting, extra: str = "") -> str:
                              "file": "kept in file order"}.get(setting.ties, setting.ties)]]
     rows += [[f"input {name}", Raw(f"sha256 <code>{esc(digest)}</code>")]
              for name, digest in setting.inputs.items()]
+    if setting.note:
+        rows.append(["note", setting.note])
     rows.append(["program", PROGRAM])
-    return f'<div class="meta">{extra}{page.table([], rows)}</div>'
+    return f'<div class="meta">{page.table([], rows)}</div>'
 
 
 def grade_text(grade: float) -> str:
