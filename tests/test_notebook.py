@@ -27,7 +27,8 @@ def test_report_inline_in_a_jupyter_kernel(tmp_path):
     out = tmp_path / "report.html"
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(c.replace("OUT", repr(str(out)))) for c in CELLS]
-    client = NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}})
+    client = NotebookClient(nb, timeout=120, kernel_name="python3",
+                            resources={"metadata": {"path": str(ROOT)}})  # (the kernel imports this tree)
     client.execute()
     outputs = nb.cells[1].outputs
     assert len(outputs) == 1 and outputs[0].output_type == "execute_result"

@@ -92,7 +92,8 @@ def _from_mapping(data: Mapping, value: str, what: str) -> pd.DataFrame:
     rows = []
     for query, docs in data.items():
         if not isinstance(docs, Mapping):
-            raise InputError(f"query {query!r} maps to a {type(docs).__name__}, not to {{doc: {value}}}", what)
+            raise InputError(f"query {query!r} maps to a {type(docs).__name__}, not to {{doc: {value}}}",
+                             what)
         rows += [(str(query), str(doc), v) for doc, v in docs.items()]
     return pd.DataFrame(rows, columns=["query", "doc", value])
 
@@ -152,6 +153,7 @@ def load_objects(run: Any, qrels: Any = None, name: str = "run", need_grades: bo
     in_memory = {f: None for f, p in (("path", paths[0]), ("qrels_path", paths[1]))
                  if p is not None and p.parent == Path(folder)}
     if in_memory:  # the temporary files are gone: the dataset names no file
-        dataset = replace(dataset, **in_memory, file_format=None if "path" in in_memory else dataset.file_format,
+        dataset = replace(dataset, **in_memory,
+                          file_format=None if "path" in in_memory else dataset.file_format,
                           qrels_format=None if "qrels_path" in in_memory else dataset.qrels_format)
     return Loaded(dataset, inputs)
