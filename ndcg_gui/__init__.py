@@ -13,10 +13,14 @@ APP_NAME = "NDCG Inspector"
 os.environ.setdefault("JE_ARROW_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
 
 
-def report(run, qrels=None, **options):
-    """The HTML report of a run (or of runs compared) from a notebook: DataFrames, dicts of dicts,
-    ranx or ir_measures objects, paths. Shown inline in Jupyter; `.to_html(path)` writes the page.
-    See `ndcg_gui.core.reports.notebook.report` for the options."""
-    from ndcg_gui.core.reports.notebook import report as make
+# `ndcg_gui.report` and `ndcg_gui.inspect`, for notebooks and scripts: imported when first used
+# (PEP 562), so `import ndcg_gui` (every program's first line) stays light and Qt-free.
+_ENTRY_POINTS = {"report": "ndcg_gui.core.reports.notebook", "inspect": "ndcg_gui.qt.inspector"}
 
-    return make(run, qrels, **options)
+
+def __getattr__(name: str):
+    if name in _ENTRY_POINTS:
+        import importlib
+
+        return getattr(importlib.import_module(_ENTRY_POINTS[name]), name)
+    raise AttributeError(f"module 'ndcg_gui' has no attribute {name!r}")
