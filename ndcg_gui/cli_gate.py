@@ -21,7 +21,7 @@ EXIT_WORSE = 1
 def add_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "regression gate (BASELINE CANDIDATE [CANDIDATE …])",
-        "A candidate is worse when the paired randomization test (Holm-corrected over the "
+        "A candidate is worse when the paired randomization test (Holm-corrected over the\n"
         "candidates) gives p < ALPHA and its mean NDCG is more than D below the baseline's.")
     group.add_argument("--fail-if-worse", action="store_true",
                        help="exit with status 1 when a candidate is significantly worse than the "

@@ -155,6 +155,14 @@ def test_bad_input_is_status_2_with_one_line(runs, capsys, args, message):
     assert out == "" and err.count("\n") == 1 and message in err, err
 
 
+def test_no_judged_query_in_common_is_bad_input(runs, capsys, tmp_path):
+    other = tmp_path / "other.qrels"
+    other.write_text("99 0 d1 1\n")
+    assert main([runs("base.run"), runs("worse.run"), "--qrels", str(other), "--fail-if-worse",
+                 "--missing", "skip"]) == 2
+    assert "no query to compare" in capsys.readouterr().err
+
+
 def test_the_gate_without_qt(runs):
     result = cli(runs("base.run"), runs("worse.run"), "--qrels", runs("qrels"), "--fail-if-worse")
     assert result.returncode == 1 and result.stdout.startswith("FAIL: significantly worse than base")
