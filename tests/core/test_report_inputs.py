@@ -50,6 +50,14 @@ class RanxLike:
         return pd.DataFrame(rows(self.data, "score"), columns=["q_id", "doc_id", "score"])
 
 
+class QrelsIter:
+    """ir_datasets' `dataset.qrels_iter()`: a fresh iterator of TrecQrel named tuples each time."""
+
+    def __iter__(self):
+        TrecQrel = namedtuple("TrecQrel", "query_id doc_id relevance iteration")
+        return (TrecQrel(q, d, g, "0") for q, d, g in rows(QRELS, "relevance"))
+
+
 class FrameOnly(RanxLike):
     to_dict = None  # only to_dataframe
 
@@ -71,6 +79,7 @@ QRELS_FORMS = {
     "Qrel tuples": [Qrel(q, d, g, "0") for q, d, g in rows(QRELS, "relevance")],
     "ranx Qrels": RanxLike(QRELS),
     "ranx Qrels frame": FrameOnly(QRELS),
+    "ir_datasets qrels_iter": QrelsIter(),
 }
 
 
