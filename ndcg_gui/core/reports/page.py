@@ -55,6 +55,8 @@ CSS = """
 .ndcg-report tr.cut td { border-top: 2px solid #d62728; }
 .ndcg-report td.out { background: #fde2e1; }
 .ndcg-report td.in { background: #e2f5e4; }
+.ndcg-report .key-out { background: #fde2e1; padding: 0 4px; }
+.ndcg-report .key-in { background: #e2f5e4; padding: 0 4px; }
 .ndcg-report td.unjudged { color: #999; font-style: italic; }
 .ndcg-report ul.fix { margin: 4px 0; padding-left: 20px; }
 .ndcg-report .note { color: #8a5300; }

@@ -168,7 +168,10 @@ def run_parts(dataset: Dataset, setting: Setting, name: str = "run", worst: int 
     fixable = (result["n_retrieved"] > 0) & ~result["undefined"].astype(bool)
     shown = [q for q in order if fixable[q]][:worst]
     if shown:
-        parts.append(f"<h2>The {len(shown)} worst queries</h2>")
+        parts.append(f"<h2>The {len(shown)} worst queries</h2><p>Each list beside its ideal order, to "
+                     f"k = {setting.k}: <span class=key-out>red</span>, a top-k place the ideal gives a "
+                     "better document; <span class=key-in>green</span>, a document below the line that "
+                     "belongs in the top k.</p>")
         parts += [worst_query(dataset.ranked_list(q), q, setting) for q in shown]
     rows = [[str(q), num(r["n_retrieved"], "d"), num(r["n_judged"], "d"), num(r["n_relevant"], "d"),
              num(r["dcg"]), num(r["idcg"]), num(r["ndcg"])] for q, r in result.iterrows()]
