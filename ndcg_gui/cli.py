@@ -16,7 +16,7 @@ import sys
 import threading
 from collections.abc import Iterator, Sequence
 
-from ndcg_gui import cli_compare
+from ndcg_gui import cli_compare, cli_gate, cli_report
 from ndcg_gui.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, needs_qrels_hint
 
 PROG = "ndcg-inspect"
@@ -49,6 +49,17 @@ returned results for; how each figure was made. -q adds each query's NDCG and di
   ndcg-inspect bm25.run rerank.run --qrels qrels.txt --format json
 CSV and TSV print one table (the per-query one with -q) and say how it was made on stderr.
 
+A regression gate for CI: status 1 when a candidate is significantly worse than the baseline
+(randomization test, Holm over the candidates, p < --alpha, and a drop larger than --min-delta),
+0 otherwise; one line saying why (or JSON), and a JUnit XML file for the CI's dashboard.
+  ndcg-inspect bm25.run rerank.run --qrels qrels.txt --fail-if-worse --min-delta 0.005
+  ndcg-inspect base.run a.run b.run --qrels qrels.txt --fail-if-worse --junit-xml gate.xml
+
+Reports to share: one HTML file that opens anywhere (no network), naming every input by its
+sha256, the definition and the program's version; a Markdown or LaTeX table of a comparison.
+  ndcg-inspect run.txt --qrels qrels.txt --report run.html
+  ndcg-inspect bm25.run rerank.run --qrels qrels.txt --report compare.html --table md
+
 Bad input exits with status 2 and a one-line message naming the file and line.
 """
 
@@ -78,6 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="write one row per query (query, n_docs, n_judged, dcg, idcg, ndcg at k, k, "
                         "definition)")
     cli_compare.add_options(parser)
+    cli_gate.add_options(parser)
+    cli_report.add_options(parser)
     return parser
 
 
@@ -87,8 +100,15 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
     options = build_parser().parse_args(argv)
     from ndcg_gui.core.errors import InputError, NeedsQrels
 
+    code = 0
     try:
-        if options.runs:
+        if cli_report.wanted(options):
+            cmp = cli_report.main_report(options, _say)
+            if cli_gate.wanted(options):
+                code = cli_gate.main_gate(options, _say, cmp)
+        elif cli_gate.wanted(options):
+            code = cli_gate.main_gate(options, _say)
+        elif options.runs:
             cli_compare.main_compare(options, _say)
         else:
             export(options, direct)
@@ -110,7 +130,7 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
     except Exception as exc:  # a bug: still one line, not a traceback
         _say(f"internal error ({type(exc).__name__}: {exc}); please report it")
         return 1
-    return 0
+    return code
 
 
 @contextlib.contextmanager

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # pandas and the comparison load only when runs are compared:
     import pandas as pd  # starts sooner (see `cli.main`)
 
     from ndcg_gui.core.analysis.compare import Comparison
+    from ndcg_gui.core.lists.dataset import Dataset
 
 MISSING_HELP = ("a judged query a run returned nothing for: 'zero' scores it 0 and compares every "
                 "judged query (trec_eval -c), 'skip' compares only the queries every run returned "
@@ -45,34 +46,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 def compare(options: argparse.Namespace, paths: list[str], say) -> str:
     """Load every run (against --qrels), compare them, and return what stdout gets; notes go to
     `say` (stderr)."""
-    from ndcg_gui.core.analysis.compare import compare_runs
-    from ndcg_gui.core.analysis.run_diff import run_label
-    from ndcg_gui.core.config import DEFAULT_K
-    from ndcg_gui.core.errors import InputError
-    from ndcg_gui.core.options import config_from_options
-    from ndcg_gui.core.reading import load
-
-    for name in ("metrics_csv", "summary_csv"):
-        if getattr(options, name, None):
-            raise InputError(f"--{name.replace('_', '-')} writes the table of one file, not of "
-                             f"{len(paths)} compared runs")
-    if options.samples < 1 or options.seed < 0:
-        raise InputError("--samples must be 1 or more and --seed 0 or more")
-    config, ties = config_from_options(options.preset, options.gain, options.discount)
-    k = options.k if options.k is not None else DEFAULT_K
-    runs = {}
-    for path in paths:
-        stem, n = run_label(Path(path).name), 1
-        name = stem
-        while name in runs:
-            n += 1
-            name = f"{stem} ({n})"
-        runs[name] = load(path, options.qrels)
-    if options.baseline is not None and options.baseline not in runs:
-        raise InputError(f"--baseline {options.baseline!r} is not one of the runs: {', '.join(runs)}")
-    qrels = next(iter(runs.values())).qrels if options.qrels else None
-    cmp = compare_runs(runs, qrels, k=k, config=config, ties=ties, missing=options.missing,
-                       baseline=options.baseline, samples=options.samples, seed=options.seed)
+    cmp = comparison(options, load_runs(options, paths))
     _notes(cmp, say)
     per_query = _per_query(cmp, options.query) if options.per_query else None
     if options.format == "json":
@@ -83,6 +57,45 @@ def compare(options: argparse.Namespace, paths: list[str], say) -> str:
         table = per_query if per_query is not None else _table(cmp)
         return _delimited(table, "\t" if options.format == "tsv" else ",")
     return render_text(cmp, per_query)
+
+
+def load_runs(options: argparse.Namespace, paths: list[str]) -> dict[str, Dataset]:
+    """Every run of `paths` loaded against --qrels, by its name in the output (the file name
+    without a run's extension; a repeated name numbered)."""
+    from ndcg_gui.core.analysis.run_diff import run_label
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.reading import load
+
+    for name in ("metrics_csv", "summary_csv"):
+        if getattr(options, name, None):
+            raise InputError(f"--{name.replace('_', '-')} writes the table of one file, not of "
+                             f"{len(paths)} compared runs")
+    if options.samples < 1 or options.seed < 0:
+        raise InputError("--samples must be 1 or more and --seed 0 or more")
+    runs = {}
+    for path in paths:
+        stem, n = run_label(Path(path).name), 1
+        name = stem
+        while name in runs:
+            n += 1
+            name = f"{stem} ({n})"
+        runs[name] = load(path, options.qrels)
+    if options.baseline is not None and options.baseline not in runs:
+        raise InputError(f"--baseline {options.baseline!r} is not one of the runs: {', '.join(runs)}")
+    return runs
+
+
+def comparison(options: argparse.Namespace, runs: dict[str, Dataset]) -> Comparison:
+    """The runs compared as the options say (also the gate's and the report's comparison)."""
+    from ndcg_gui.core.analysis.compare import compare_runs
+    from ndcg_gui.core.config import DEFAULT_K
+    from ndcg_gui.core.options import config_from_options
+
+    config, ties = config_from_options(options.preset, options.gain, options.discount)
+    k = options.k if options.k is not None else DEFAULT_K
+    qrels = next(iter(runs.values())).qrels if options.qrels else None
+    return compare_runs(runs, qrels, k=k, config=config, ties=ties, missing=options.missing,
+                        baseline=options.baseline, samples=options.samples, seed=options.seed)
 
 
 def _notes(cmp: Comparison, say) -> None:

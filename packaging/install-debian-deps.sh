@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The Debian libraries Qt needs on a bare machine (even offscreen), Xvfb and the xcb platform's
-# libraries for the real-mouse tests, fonts, and the .desktop/AppStream validators (packaging tests).
+# libraries for the real-mouse tests, fonts, the .desktop/AppStream validators (packaging tests),
+# and Chromium, which renders the HTML reports headless in tests/test_report_browser.py.
 # Installs only what is missing, only as root; otherwise it says what to install and carries on.
 set -euo pipefail
 pkgs=(
   libgl1 libegl1 libglib2.0-0 libfontconfig1 libfreetype6 libxkbcommon0 libdbus-1-3 fonts-dejavu-core
   xvfb xauth libxcb-cursor0 libxkbcommon-x11-0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0
   libxcb-xkb1 libxcb-image0 libxcb-render-util0 libxcb-randr0 libxcb-xfixes0 libxcb-xinerama0
-  libx11-xcb1 binutils desktop-file-utils appstream
+  libx11-xcb1 binutils desktop-file-utils appstream chromium
 )
 command -v dpkg-query >/dev/null || exit 0   # not Debian/Ubuntu: see README for other systems
 missing=()

@@ -57,6 +57,9 @@ class Actions(QObject):
                             "Save the curve plot as an SVG drawing")
         self.export_summary = a("Export per-query s&ummary CSV…", exports.export_summary_dialog, None,
                                 "Save one row per query: documents, judged, DCG, IDCG, NDCG at k")
+        self.export_report = a("&Export report…", exports.export_report_dialog, None,
+                               "Save one HTML page to share: the mean, histogram and worst queries, or "
+                               "the run comparison's statistics, verdict and biggest losses")
         self.quit = a("&Quit", w.close, QKeySequence.Quit)
 
         self.move_up = a("Move &up", lambda: edit.move_selection(-1), "Ctrl+Up",
@@ -124,7 +127,7 @@ class Actions(QObject):
         for action in (self.new, self.open, self.open_qrels, self.recent_menu, None, self.add_run,
                        self.remove_run_menu, None, self.save,
                        self.save_as, None, self.export_metrics, self.export_summary, self.export_png,
-                       self.export_svg, None, self.quit):
+                       self.export_svg, self.export_report, None, self.quit):
             _add(file_menu, action)
         edit = bar.addMenu("&Edit")
         for action in (self.undo, self.redo, None, self.copy, self.paste, self.add_row, self.delete,

@@ -1,5 +1,6 @@
 """Exports of what the window shows: the per-rank table as CSV, the plot as PNG or SVG, one row per
-query as CSV. The files are the core's writers' (or the plot's exporter's); this module chooses
+query as CSV, and a report to share (HTML: the run's, or the comparison's while runs are
+compared). The files are the core's writers' (or the plot's exporter's); this module chooses
 names (file, query and k, as `run-q401-k10-ndcg.png`) and reports."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.qt.document.comparison import RunComparison
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot
@@ -46,9 +48,10 @@ def default_name(document: Document, tail: str, query: bool = True, k: bool = Tr
 
 
 class Exports(QObject):
-    def __init__(self, document: Document, plot: CurvePlot, parent_widget: QWidget, status: Status) -> None:
+    def __init__(self, document: Document, plot: CurvePlot, parent_widget: QWidget, status: Status,
+                 comparison: RunComparison | None = None) -> None:
         super().__init__(parent_widget)
-        self.document, self.plot = document, plot
+        self.document, self.plot, self.comparison = document, plot, comparison
         self._parent, self._status = parent_widget, status
 
     def _ask(self, title: str, name: str, kind: str) -> str | None:
@@ -104,3 +107,33 @@ class Exports(QObject):
         if path := self._ask("Export the per-query summary",
                              default_name(self.document, "-summary.csv", query=False), "csv"):
             self.export_summary(path)
+
+    def export_report(self, path: str | Path) -> bool:
+        """One self-contained HTML page (`core.reports`) of what the window holds, edits included:
+        the comparison's while runs are compared, else the run's."""
+        return self._report("the report", path, lambda: self._write_report(path))
+
+    def _write_report(self, path: str | Path) -> None:
+        from ndcg_gui.core.reports.provenance import file_hashes
+        from ndcg_gui.core.reports.run_report import Setting, run_report
+        from ndcg_gui.core.writing.writers import atomic_write
+
+        doc, runs = self.document, self.comparison
+        cmp = runs.comparison if runs is not None and runs.active else None
+        files = [doc.path, *(runs.path_of(n) for n in runs.added)] if cmp is not None else [doc.path]
+        edited = doc.edited_queries()
+        note = (f"{len(edited)} {'query' if len(edited) == 1 else 'queries'} edited in the window since the "
+                "file was read: the figures are of the lists as edited") if edited else ""
+        setting = Setting(doc.k, doc.config, doc.ties, file_hashes([*files, doc.qrels_path]), note)
+        if cmp is not None:
+            from ndcg_gui.core.reports.compare_report import compare_report
+
+            html = compare_report(runs.list_for, cmp, setting)
+        else:
+            html = run_report(doc.lists_for_saving(), setting, doc.display_name)
+        atomic_write(path, lambda f: f.write(html))
+
+    def export_report_dialog(self) -> None:
+        if path := self._ask("Export a report to share", default_name(self.document, "-report.html",
+                                                                       query=False), "html"):
+            self.export_report(path)

@@ -105,7 +105,7 @@ class MainWindow(QMainWindow):
         self.files = FileFlow(self.document, self.scores, self.loader, RecentFiles(self.settings), self, say)
         self.editing = Editing(self.document, self.ranking_view, self.quick_entry, self.show_problem,
                                lambda message: say(message, 5000), self.files.maybe_discard, self)
-        self.exports = Exports(self.document, self.plot, self, say)
+        self.exports = Exports(self.document, self.plot, self, say, comparison=self.comparison)
         self.query_browser = QueryBrowser(self.document, self.scores, self.query_panel, say, self,
                                           comparison=self.comparison)
         self.quick_entry.returnPressed.connect(self.editing.apply_quick_list)

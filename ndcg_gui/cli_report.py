@@ -1,0 +1,82 @@
+"""`ndcg-inspect … --report OUT.html` and `--table md|latex`: a report to share and a table for a
+paper, from one run (the run's report) or several (the comparison's). Never imports Qt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("reports to share")
+    group.add_argument("--report", metavar="OUT.html",
+                       help="write one self-contained HTML page (no network needed): one run's mean, "
+                       "histogram and worst queries with their fixes, or a comparison's statistics, "
+                       "verdict, scatter and biggest losses")
+    group.add_argument("--table", choices=("md", "latex"),
+                       help="print the comparison as a Markdown or LaTeX table, ranx's significance "
+                       "letters on each run's figure (two runs or more)")
+    group.add_argument("--table-out", metavar="OUT",
+                       help="write the --table to OUT instead of printing it")
+
+
+def wanted(options: argparse.Namespace) -> bool:
+    return bool(options.report or options.table or options.table_out)
+
+
+def main_report(options: argparse.Namespace, say):
+    """Write the report and the table; returns the comparison (None for one run) so that a gate
+    on the same command line need not compare the runs again."""
+    from ndcg_gui import cli_compare
+    from ndcg_gui.core.analysis.run_diff import run_label
+    from ndcg_gui.core.config import DEFAULT_K
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.options import config_from_options
+    from ndcg_gui.core.reports.provenance import file_hashes
+    from ndcg_gui.core.reports.run_report import Setting
+    from ndcg_gui.core.writing.writers import atomic_write
+
+    if options.table_out and not options.table:
+        raise InputError("--table-out names where --table goes: add --table md or --table latex")
+    if options.table and not options.runs:
+        raise InputError("--table compares runs: give two run files or more")
+    if options.table and not options.table_out and options.fail_if_worse:
+        raise InputError("--fail-if-worse prints its verdict: write the table with --table-out")
+    if options.per_query or options.format != "text":
+        raise InputError("--report and --table write their own output; leave out -q and --format")
+    alpha = 0.05 if options.alpha is None else options.alpha
+    if not 0 < alpha < 1:
+        raise InputError(f"--alpha must be between 0 and 1, not {alpha:g}")
+    config, ties = config_from_options(options.preset, options.gain, options.discount)
+    k = options.k if options.k is not None else DEFAULT_K
+    paths = [options.file, *options.runs]
+    setting = Setting(k, config, ties, file_hashes([*paths, options.qrels]))
+    cmp = None
+    if options.runs:
+        from ndcg_gui.core.reports.compare_report import compare_report
+        from ndcg_gui.core.reports.tables import comparison_table
+
+        runs = cli_compare.load_runs(options, paths)
+        cmp = cli_compare.comparison(options, runs)
+        cli_compare._notes(cmp, say)
+        if options.report:
+            atomic_write(options.report, lambda f: f.write(compare_report(runs, cmp, setting, alpha=alpha)))
+        if options.table:
+            text = comparison_table(cmp, options.table, alpha)
+            if options.table_out:
+                atomic_write(options.table_out, lambda f: f.write(text))
+            else:
+                sys.stdout.write(text)
+                sys.stdout.flush()
+    else:
+        from ndcg_gui.core.reading import load
+        from ndcg_gui.core.reports.run_report import run_report
+
+        dataset = load(options.file, options.qrels)
+        html = run_report(dataset, setting, run_label(Path(options.file).name))
+        atomic_write(options.report, lambda f: f.write(html))
+    if options.report:
+        say(f"wrote {options.report}")
+    return cmp

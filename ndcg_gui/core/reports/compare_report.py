@@ -1,0 +1,154 @@
+"""The report of a run comparison: the statistics table (`run_diff.summary_cells`, as the window
+shows it) with a plain verdict per run, the scatter of per-query NDCG and the histogram of the
+differences, every query's difference sortable, and the biggest losses with the two lists side
+by side and the moves that made them, in words (`run_diff.side_by_side`, `biggest_moves`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+from ndcg_gui.core.analysis.compare import ALPHA, Comparison
+from ndcg_gui.core.analysis.run_diff import (
+    biggest_moves,
+    delta_histogram,
+    p_texts,
+    side_by_side,
+    summary_cells,
+)
+from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.reports import page, svg
+from ndcg_gui.core.reports.page import Cell, esc, num
+from ndcg_gui.core.reports.run_report import Setting, grade_text, provenance
+
+LOSSES = 5  # biggest losses shown per run, with their lists
+
+
+def verdict(cmp: Comparison, run: str, alpha: float = ALPHA) -> tuple[str, str]:
+    """(better | worse | same, one paragraph in plain words) for `run` against the baseline."""
+    row = cmp.summary.loc[run]
+    at = f"@{cmp.k}" if cmp.k is not None else ""
+    base = cmp.baseline
+    if cmp.n_queries == 0:
+        return "same", f"{run} and {base} have no judged query in common: nothing to compare."
+    several = len(cmp.summary) > 1
+    rand_p, holm_p = p_texts(cmp, run)
+    p = holm_p if several else rand_p
+    p = f"p {p}" if p.startswith("<") else f"p = {p}"
+    test = "paired randomization test" + (f", Holm-corrected over {len(cmp.summary)} runs" if several else "")
+    means = (f"mean NDCG{at} {row['mean']:.4f} against {cmp.baseline_mean:.4f} ({row['delta']:+.4f}); "
+             f"higher on {int(row['wins'])}, equal on {int(row['ties'])} and lower on {int(row['losses'])} "
+             f"of {cmp.n_queries:,} queries")
+    ci = (f"{cmp.confidence * 100:g} % interval of the difference "
+          f"[{row['ci_low']:+.4f}, {row['ci_high']:+.4f}]") if not math.isnan(row["ci_low"]) else ""
+    kind = cmp.verdict(run, alpha)
+    if kind != "no detectable difference":
+        return kind, (f"{run} is {kind} than {base}: {means}. The difference is significant at "
+                      f"{alpha:g} ({p}, {test}; {ci}).")
+    return "same", (f"No significant difference between {run} and {base}: {means}. A difference this "
+                    f"size could be chance ({p}, {test}; {ci}).")
+
+
+ListOf = Callable[[str, str], RankedList | None]  # (run, query) -> the run's list, None if it has none
+
+
+def lists_of(runs: Mapping[str, Dataset] | ListOf) -> ListOf:
+    """Each run's list of a query, from loaded datasets (or a window's own lists, as given)."""
+    if callable(runs):
+        return runs
+
+    def list_of(run: str, query: str) -> RankedList | None:
+        dataset = runs[run]
+        return dataset.ranked_list(query) if query in dataset.queries() else None
+
+    return list_of
+
+
+def lists_side_by_side(list_of: ListOf, cmp: Comparison, run: str, query: str) -> str:
+    """The baseline's and the run's lists of one query, the first k ranks side by side (relevant
+    documents green, unjudged grey), then the moves that changed NDCG most, in words."""
+    base, other = list_of(cmp.baseline, query), list_of(run, query)
+    judgments = {}
+    for lst in (base, other):
+        if lst is not None:
+            judgments |= lst.judgments()
+    a = base.docs if base is not None else np.zeros(0, object)
+    b = other.docs if other is not None else np.zeros(0, object)
+    k = cmp.k or max(len(a), len(b))
+    rows = []
+
+    def cell(docs, i):
+        if i >= len(docs):
+            return ["", ""]
+        grade = judgments.get(str(docs[i]), math.nan)
+        cls = "unjudged" if math.isnan(grade) else "in" if grade > 0 else ""
+        return [Cell(str(docs[i]), cls=cls), Cell(grade_text(grade), cls=cls)]
+
+    for i in range(min(k, max(len(a), len(b)))):
+        rows.append([str(i + 1), *cell(a, i), *cell(b, i)])
+    table = page.table(["rank", f"{cmp.baseline}: document", "grade", f"{run}: document", "grade"], rows,
+                       numeric=(0,))
+    diff = side_by_side(a, b, judgments, k=cmp.k, config=cmp.config)
+    moves = biggest_moves(diff, 5, (cmp.baseline, run))
+    said = ("<ul class=fix>" + "".join(f"<li>{esc(m)}</li>" for m in moves) + "</ul>") if moves else ""
+    scores = cmp.per_query.loc[query]
+    return (f'<div class="query"><h3>Query {esc(query)}: {esc(cmp.baseline)} {scores[cmp.baseline]:.4f} → '
+            f"{esc(run)} {scores[run]:.4f} ({scores[run] - scores[cmp.baseline]:+.4f})</h3>"
+            f'<div class="lists">{table}<div><b>What moved</b> (largest effect on DCG first):{said}</div>'
+            "</div></div>")
+
+
+def compare_parts(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, setting: Setting,
+                  alpha: float = ALPHA, losses: int = LOSSES) -> list[str]:
+    """The report's sections (HTML fragments) for a comparison. `runs`: the datasets compared, or
+    a function giving each run's list of a query."""
+    list_of = lists_of(runs)
+    at = setting.at
+    others = list(cmp.summary.index)
+    title = f"NDCG{at}: {', '.join(others)} against {cmp.baseline}" if others else \
+        f"NDCG{at} of {cmp.baseline}"
+    parts = [f"<h1>{esc(title)}</h1>", provenance(setting)]
+    for run in others:
+        kind, text = verdict(cmp, run, alpha)
+        parts.append(f'<div class="verdict {kind}">{esc(text)}</div>')
+    columns, rows = summary_cells(cmp)
+    parts.append("<h2>Statistics</h2><p>Hover a heading for how its figure was made.</p>"
+                 + page.table(columns, rows, numeric=tuple(range(1, len(columns)))))
+    parts.append('<div class="meta">' + "".join(f"<div>{esc(line)}</div>" for line in
+                                                cmp.describe().splitlines()) + "</div>")
+    deltas = cmp.deltas
+    for run in others:
+        charts = [svg.scatter(cmp.per_query[cmp.baseline], cmp.per_query[run], list(cmp.per_query.index),
+                              f"{cmp.baseline} NDCG{at}", f"{run} NDCG{at}",
+                              f"Per-query NDCG{at}: {run} against {cmp.baseline} "
+                              f"(above the diagonal: {run} better)")]
+        if len(deltas):
+            edges, counts = delta_histogram(deltas[run].to_numpy())
+            charts.append(svg.histogram(edges, counts, f"Δ NDCG{at} ({run} − {cmp.baseline})",
+                                        f"Histogram of the differences, {run} − {cmp.baseline}", marker=0.0))
+        parts.append(f"<h2>{esc(run)} against {esc(cmp.baseline)}, query by query</h2>"
+                     f'<div class="charts">{"".join(charts)}</div>')
+    headers = ["query", *[f"{r} NDCG{at}" for r in cmp.runs], *[f"Δ {r}" for r in others]]
+    table_rows = [[str(q), *[num(v) for v in cmp.per_query.loc[q]],
+                   *[Cell("0", 0.0, "num") if v == 0 else num(v, "+.4f") for v in deltas.loc[q]]]
+                  for q in cmp.per_query.index]  # (a tie is exactly 0: `Comparison.deltas`)
+    parts.append("<h2>Every query</h2><p>Click a heading to sort (Δ: the run minus the baseline).</p>"
+                 + page.table(headers, table_rows, sortable=True, numeric=tuple(range(1, len(headers))),
+                              scroll=len(table_rows) > 25))
+    for run in others:
+        worst = deltas[run].sort_values(kind="stable")
+        worst = worst[worst < 0].head(losses)
+        if len(worst):
+            parts.append(f"<h2>The biggest losses of {esc(run)}</h2>")
+            parts += [lists_side_by_side(list_of, cmp, run, str(q)) for q in worst.index]
+    return parts
+
+
+def compare_report(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, setting: Setting, **kw) -> str:
+    """The whole self-contained HTML page."""
+    others = ", ".join(cmp.summary.index)
+    return page.document(f"NDCG{setting.at}: {others} against {cmp.baseline}",
+                         compare_parts(runs, cmp, setting, **kw))

@@ -1,0 +1,190 @@
+"""The report of one run: how its NDCG@k was defined and computed, the mean and its histogram,
+every query sortable, and the worst queries each with its list beside the ideal one and the
+single moves that would raise it most. For one list alone: the per-rank table and the curves.
+
+Built from the core's own figures (`Dataset.evaluate`, `summary`, `ListReport`), so the page
+says what the window and `ndcg-inspect` say."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ndcg_gui.core.analysis.list_report import ListReport
+from ndcg_gui.core.config import MetricConfig, TiesName
+from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.lists.numbers import format_grade
+from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.reports import page, svg
+from ndcg_gui.core.reports.page import Cell, Raw, esc, num
+from ndcg_gui.core.reports.provenance import PROGRAM
+from ndcg_gui.core.summary import MeanPolicy, histogram, mean_summary
+
+WORST = 5  # worst queries shown with their lists
+PAST_K = 5  # documents past k that belong in the top k, shown below the cut
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What every figure of a report depends on, said on the page so a reader can reproduce it."""
+
+    k: int
+    config: MetricConfig
+    ties: TiesName = "trec"
+    inputs: dict[str, str] = field(default_factory=dict)  # name -> sha256
+    note: str = ""  # e.g. that the lists were edited since the files were read
+
+    @property
+    def at(self) -> str:
+        return f"@{self.k}"
+
+
+def provenance(setting: Setting) -> str:
+    """The inputs with their sha256, the definition, the tie rule and the program's version."""
+    preset = setting.config.preset_name()
+    rows = [["definition", f"NDCG@{setting.k}: {setting.config.describe()}"
+             + (f" (preset {preset})" if preset else "")],
+            ["tied scores", {"trec": "ordered as trec_eval does (score, then document id, descending)",
+                             "average": "tied neighbours share their mean gain (scikit-learn)",
+                             "file": "kept in file order"}.get(setting.ties, setting.ties)]]
+    rows += [[f"input {name}", Raw(f"sha256 <code>{esc(digest)}</code>")]
+             for name, digest in setting.inputs.items()]
+    if setting.note:
+        rows.append(["note", setting.note])
+    rows.append(["program", PROGRAM])
+    return f'<div class="meta">{page.table([], rows)}</div>'
+
+
+def grade_text(grade: float) -> str:
+    return "unjudged" if math.isnan(grade) else format_grade(grade)
+
+
+def fix_lines(lst: RankedList, report: ListReport, n: int = 3) -> list[str]:
+    """The best single moves of a list, in words."""
+    lines = []
+    for move in report.best_moves(n).itertuples():
+        doc, grade = lst.docs[move.from_rank - 1], lst.grades[move.from_rank - 1]
+        lines.append(f"move {doc} (grade {grade_text(grade)}) from rank {move.from_rank} to "
+                     f"{move.to_rank}: NDCG{report_at(report)} {report.summary.ndcg:.4f} → "
+                     f"{move.ndcg_after:.4f} ({move.delta:+.4f})")
+    return lines
+
+
+def report_at(report: ListReport) -> str:
+    return f"@{report.k}"
+
+
+def list_beside_ideal(lst: RankedList, report: ListReport) -> str:
+    """The top k of the list beside the ideal top k (red: a place the ideal gives a better
+    document; green: a document past k that belongs in the top k), then those documents past k."""
+    k = report.k
+    ideal = report.ideal
+    marks = report.slot_marks
+    below = [i for i in np.flatnonzero(marks == -1) if i >= k][:PAST_K]
+    ranks = list(range(min(k, max(len(lst), len(ideal))))) + below
+    rows, classes = [], []
+    for n, i in enumerate(ranks):
+        if i < len(lst):
+            grade = lst.grades[i]
+            cls = "out" if marks[i] == 1 else "in" if marks[i] == -1 else \
+                "unjudged" if math.isnan(grade) else ""
+            actual = [Cell(str(lst.docs[i]), cls=cls), Cell(grade_text(grade), cls=cls)]
+        else:
+            actual = ["", ""]
+        if i < min(k, len(ideal)):  # (below the cut only the list's documents that belong above it)
+            row = ideal.iloc[i]
+            where = f"at {int(row['list_rank'])}" if row["list_rank"] else "not retrieved"
+            best = [str(row["doc"]), grade_text(float(row["grade"])), where]
+        else:
+            best = ["", "", ""]
+        rows.append([str(i + 1), *actual, *best])
+        classes.append("cut" if n == min(k, len(ranks)) and i >= k else "")
+    return page.table(["rank", "list: document", "grade", "ideal: document", "grade", "in the list"], rows,
+                      numeric=(0,), row_classes=classes)
+
+
+def worst_query(lst: RankedList, query: str, setting: Setting) -> str:
+    report = ListReport(lst, setting.k, setting.config, ties=setting.ties)
+    s = report.summary
+    notes = "".join(f'<div class="note">{esc(w)}</div>' for w in (*s.warnings, *s.notes))
+    fixes = fix_lines(lst, report)
+    fix = ("<ul class=fix>" + "".join(f"<li>{esc(line)}</li>" for line in fixes) + "</ul>") if fixes else \
+        "<p>No single move raises it: the list's judged documents are in their best order.</p>"
+    return (f'<div class="query"><h3>Query {esc(query)}: NDCG{setting.at} {s.ndcg:.4f} '
+            f"(DCG {s.dcg:.4f} / IDCG {s.idcg:.4f})</h3>{notes}"
+            f"{list_beside_ideal(lst, report)}<div><b>What would fix it</b> (the best single moves):</div>"
+            f"{fix}</div>")
+
+
+def one_list(lst: RankedList, setting: Setting) -> list[str]:
+    """The per-rank table and the curves of one list (a notebook's or a typed list's report)."""
+    report = ListReport(lst, setting.k, setting.config, ties=setting.ties)
+    t = report.table
+    s = report.summary
+    parts = [f'<p class="headline">NDCG{setting.at} = <b>{s.ndcg:.4f}</b> (DCG{setting.at} {s.dcg:.4f}, '
+             f"IDCG{setting.at} {s.idcg:.4f}, {s.n} documents)</p>"]
+    parts += [f'<div class="note">{esc(w)}</div>' for w in (*s.warnings, *s.notes)]
+    rows = [[str(int(r["rank"])), str(r["doc"]), grade_text(float(r["grade"])), num(r["gain"], ".4g"),
+             num(r["discount"]), num(r["dcg"]), num(r["idcg"]), num(r["ndcg"])] for _, r in t.iterrows()]
+    classes = ["cut" if i == setting.k else "" for i in range(len(rows))]
+    parts.append("<h2>Per rank</h2>" + page.table(
+        ["rank", "doc", "grade", "gain", "discount", "DCG", "IDCG", "NDCG"], rows,
+        numeric=(0, 3, 4, 5, 6, 7), scroll=len(rows) > 30, row_classes=classes))
+    parts.append('<div class="charts">' + svg.curves(
+        {"DCG": t["dcg"].to_numpy(), "IDCG": t["idcg"].to_numpy()}, "rank", "DCG", "DCG and IDCG per rank",
+        setting.k) + svg.curves({"NDCG": t["ndcg"].to_numpy()}, "rank", "NDCG", "NDCG per rank", setting.k)
+        + "</div>")
+    fixes = fix_lines(lst, report)
+    if fixes:
+        parts.append("<h2>What would raise it</h2><ul class=fix>"
+                     + "".join(f"<li>{esc(line)}</li>" for line in fixes) + "</ul>")
+    return parts
+
+
+def run_parts(dataset: Dataset, setting: Setting, name: str = "run", worst: int = WORST,
+              policy: MeanPolicy | None = None) -> list[str]:
+    """The report's sections (HTML fragments) for a run."""
+    result = dataset.evaluate(setting.k, setting.config, ties=setting.ties, missing="zero")
+    mean = mean_summary(result, policy)
+    parts = [f"<h1>NDCG{setting.at} of {esc(name)}</h1>", provenance(setting)]
+    queries = dataset.queries()
+    if len(result) == 1 and len(queries) == 1:
+        return parts + one_list(dataset.ranked_list(queries[0]), setting)
+    values = result["ndcg"].to_numpy(dtype=float)
+    parts.append(f'<p class="headline">Mean NDCG{setting.at} = <b>{esc(_value(mean.mean))}</b> over '
+                 f"{mean.counted:,} of {mean.total:,} queries ({esc(mean.policy.describe())}).</p>")
+    if len(values):
+        parts.append(f"<p>Median {np.median(values):.4f}; lowest {values.min():.4f}, highest "
+                     f"{values.max():.4f}; {int((values == 0).sum()):,} queries at 0, "
+                     f"{int(mean.undefined):,} without a relevant judged document (IDCG = 0), "
+                     f"{int(mean.empty):,} judged but without results.</p>")
+        edges, counts = histogram(values)
+        parts.append(svg.histogram(edges, counts, f"NDCG{setting.at} per query (dashed: the mean)",
+                                   f"Histogram of NDCG{setting.at}", marker=mean.mean))
+    order = result.sort_values("ndcg", kind="stable").index
+    # (with results and a relevant judged document: an empty list or IDCG = 0 has no move to show)
+    fixable = (result["n_retrieved"] > 0) & ~result["undefined"].astype(bool)
+    shown = [q for q in order if fixable[q]][:worst]
+    if shown:
+        parts.append(f"<h2>The {len(shown)} worst queries</h2><p>Each list beside its ideal order, to "
+                     f"k = {setting.k}: <span class=key-out>red</span>, a top-k place the ideal gives a "
+                     "better document; <span class=key-in>green</span>, a document below the line that "
+                     "belongs in the top k.</p>")
+        parts += [worst_query(dataset.ranked_list(q), q, setting) for q in shown]
+    rows = [[str(q), num(r["n_retrieved"], "d"), num(r["n_judged"], "d"), num(r["n_relevant"], "d"),
+             num(r["dcg"]), num(r["idcg"]), num(r["ndcg"])] for q, r in result.iterrows()]
+    parts.append("<h2>Every query</h2><p>Click a heading to sort.</p>" + page.table(
+        ["query", "retrieved", "judged", "relevant", f"DCG{setting.at}", f"IDCG{setting.at}",
+         f"NDCG{setting.at}"], rows, sortable=True, numeric=(1, 2, 3, 4, 5, 6), scroll=len(rows) > 25))
+    return parts
+
+
+def _value(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{x:.4f}"
+
+
+def run_report(dataset: Dataset, setting: Setting, name: str = "run", **kw) -> str:
+    """The whole self-contained HTML page."""
+    return page.document(f"NDCG{setting.at} of {name}", run_parts(dataset, setting, name, **kw))

@@ -1,0 +1,76 @@
+"""`ndcg_gui.inspect` from a script under a real X server: the window opens on a DataFrame and a
+dict of judgments, a person moves a row with Ctrl+Down (the key goes to the widget with focus)
+and closes the window; `inspect` then returns, and its handle holds the edited run and its NDCG.
+Also: without a display it says so at once (a remote kernel), opening no window."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SCRIPT = r"""
+import json, sys
+import pandas as pd
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+import ndcg_gui
+from ndcg_gui.qt.app import make_application
+
+app = make_application()
+seen = {}
+
+def act():
+    window = next(w for w in QApplication.topLevelWidgets() if type(w).__name__ == "MainWindow")
+    view = window.ranking_view
+    if not window.isVisible() or QApplication.focusWidget() is not view:  # not yet shown and active
+        window.activateWindow()
+        view.setFocus()
+        QTimer.singleShot(100, act)
+        return
+    seen["shown"] = window.document.current_query
+    view.selectRow(0)
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key_Down, Qt.ControlModifier)  # A below B
+    seen["focus"] = type(QApplication.focusWidget()).__name__
+    window.close()
+
+QTimer.singleShot(300, act)
+run = pd.DataFrame({"qid": ["q1"] * 5, "docno": list("ABCDE"), "score": [5, 4, 3, 2, 1]})
+qrels = {"q1": {"A": 3, "B": 2, "C": 3, "D": 0, "E": 1}}
+handle = ndcg_gui.inspect(run, qrels, k=3)
+print(json.dumps({"docs": handle.run["doc"].tolist(), "ndcg": float(handle.summary["ndcg"].iloc[0]),
+                  "qrels": len(handle.qrels), **seen}))
+"""
+
+
+@pytest.mark.xvfb
+@pytest.mark.skipif(os.environ.get("QT_QPA_PLATFORM", "") != "xcb",
+                    reason="needs a real X display: QT_QPA_PLATFORM=xcb xvfb-run -a pytest -m xvfb")
+def test_inspect_from_a_script_returns_the_edited_run(tmp_path):
+    result = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, cwd=ROOT,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    got = json.loads(result.stdout.strip().splitlines()[-1])
+    assert got["shown"] == "q1" and got["focus"] == "RankingView"
+    assert got["docs"] == ["B", "A", "C", "D", "E"]  # the edit came back
+    from ndcg_gui.core.metrics import ndcg_at
+
+    assert got["ndcg"] == pytest.approx(ndcg_at([2, 3, 3, 0, 1], k=3))
+    assert got["qrels"] == 5
+
+
+def test_without_a_display_it_says_what_to_use_instead(monkeypatch):
+    import ndcg_gui
+
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    with pytest.raises(RuntimeError, match=r"ndcg_gui.report\(run, qrels\)"):
+        ndcg_gui.inspect({"q1": {"A": 1.0}}, {"q1": {"A": 1}})

@@ -1,0 +1,80 @@
+"""File ▸ Export report… in the window: one HTML page of what the window holds, edits included:
+the run's report, or while runs are compared the comparison's (the window's own statistics)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import pytest
+from run_samples import copy_sample, write_second_run
+
+from ndcg_gui.qt.document.comparison import SAMPLES
+
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
+
+
+@pytest.fixture
+def files(tmp_path):
+    run, qrels = copy_sample(tmp_path)
+    return run, qrels, write_second_run(run, qrels, tmp_path / "second.run")
+
+
+@pytest.fixture
+def window(qtbot, settings, dialog_log, files):
+    from ndcg_gui.qt.window.main_window import MainWindow
+
+    w = MainWindow(settings=settings)
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.files.open(files[0], files[1], ask=False)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def text_of(html: str) -> str:
+    html = re.sub(r"<(script|style)>.*?</\1>", "", html, flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def test_the_menu_has_the_export(window):
+    file_menu = window.menuBar().actions()[0].menu()
+    assert window.actions.export_report in file_menu.actions()
+
+
+def test_the_run_report_follows_the_edits(window, files, tmp_path, dialog_log):
+    doc = window.document
+    doc.set_current_query("412")
+    before = doc.summary.ndcg
+    doc.move_to(12, 1)  # the fix the report suggests for query 412
+    after = doc.summary.ndcg
+    assert after > before
+    out = tmp_path / "r.html"
+    assert window.exports.export_report(out), dialog_log
+    text = text_of(out.read_text(encoding="utf-8"))
+    assert f"Query 412: NDCG@10 {before:.4f}" not in text
+    assert "1 query edited in the window since the file was read" in text
+    mean = window.document.evaluate()["ndcg"].mean()
+    assert f"Mean NDCG@10 = {mean:.4f}" in text
+    assert hashlib.sha256(files[0].read_bytes()).hexdigest() in text
+    assert "Exported the report to r.html" in window.statusBar().currentMessage()
+
+
+def test_the_comparison_report_while_runs_are_compared(window, files, tmp_path):
+    window.compare.add_run(files[2])
+    window.compare.flush()
+    cmp = window.comparison.comparison
+    out = tmp_path / "c.html"
+    assert window.exports.export_report(out)
+    text = text_of(out.read_text(encoding="utf-8"))
+    assert "NDCG@10: second against sample" in text and "Statistics" in text
+    row = cmp.summary.loc["second"]
+    assert f"{row['delta']:+.4f}" in text and f"{SAMPLES:,} random sign flips" in text
+    assert hashlib.sha256(files[2].read_bytes()).hexdigest() in text
+    assert "The biggest losses of second" in text or row["losses"] == 0
+
+
+def test_a_failed_export_says_why(window, tmp_path, dialog_log):
+    assert not window.exports.export_report(tmp_path / "no" / "r.html")
+    assert dialog_log and dialog_log[-1][0] == "Could not export the report"
