@@ -60,12 +60,16 @@ def test_mean_follows_the_policy_chosen_in_the_combos(qtbot, panel, result, empt
     assert panel.histogram.counts.sum() == n
 
 
-def test_policy_switch_is_announced(qtbot, panel):
+def test_a_policy_picked_in_the_box_is_announced_and_one_shown_is_not(qtbot, panel):
     with qtbot.waitSignal(panel.policyChanged) as blocker:
-        panel.set_policy(MeanPolicy(empty="skip"))
+        panel.empty_combo.setCurrentIndex(panel.empty_combo.findData("skip"))  # as a person picks it
     assert blocker.args == [MeanPolicy(empty="skip", undefined="zero")]
     assert "1 judged query with no results" in panel.policy_note.text()
     assert "1 query with IDCG = 0" in panel.policy_note.text()
+    with qtbot.assertNotEmitted(panel.policyChanged):  # the document's policy shown: not asked again
+        panel.set_policy(MeanPolicy(empty="zero", undefined="skip"))
+    assert panel.policy == MeanPolicy(empty="zero", undefined="skip")
+    assert panel.undefined_combo.currentData() == "skip"
 
 
 def test_rescore_with_new_k_updates_table_mean_and_histogram(panel):

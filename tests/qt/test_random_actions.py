@@ -164,7 +164,7 @@ class Screen:
         ndcg = expected_ndcg(table, k, lst, doc.config)
         change = w.headline.change.text()
         original = doc.original_list()
-        if original != lst:
+        if original != lst and len(original):  # (an empty list as loaded is no reference)
             then = expected_ndcg(expected_table(original, doc.config, doc.ties), k, original, doc.config)
             if f"{ndcg - then:+.4f}" not in change or f"({then:.4f})" not in change:
                 out.append(f"headline change {change!r}, recomputed {ndcg - then:+.4f} from {then:.4f}")
@@ -409,7 +409,7 @@ def plot_problems(plot, doc, lst, table: pd.DataFrame, pool) -> list[str]:
             out.append(f"plot {name} curve shown {curve.isVisible()} against its toggle")
     # The list as loaded: drawn while the list differs from it, equal to its own recomputed NDCG.
     original = doc.original_list()
-    differs = original != lst and plot.toggles["As loaded"].isChecked()
+    differs = original != lst and len(original) > 0 and plot.toggles["As loaded"].isChecked()
     if plot.baseline.isVisible() != differs:
         out.append(f"'as loaded' curve shown {plot.baseline.isVisible()}, the list differs {differs}")
     elif differs:

@@ -8,6 +8,7 @@ import dataclasses
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from run_samples import copy_sample, ndcg_from_scratch, read_qrels, read_run, write_second_run
@@ -428,3 +429,41 @@ def test_the_figures_table_scrolls_past_a_few_runs(qtbot):
     row = pane.stats.rowHeight(0)
     assert many == few + (STATS_ROWS - 3) * row
     assert pane.stats.rowHeight(0) >= pane.stats.fontMetrics().height()
+
+
+def test_what_is_compared_and_the_mean_policy_are_undo_steps_of_the_document(qtbot, comparing, files):
+    """Issue 21.1: the runs compared, the baseline, the run in the plots and the mean policy live in
+    the document's state and change through it: Ctrl+Z takes each back, and the figures follow."""
+    w, doc, c = comparing, comparing.document, comparing.comparison
+    assert doc.state.comparing.names() == ["second"] and doc.undo_stack.count() == 1
+    w.compare_pane.baselineChosen.emit("second")  # as the pane's box asks for it
+    assert c.baseline == "second" and doc.state.comparing.baseline == "second"
+    assert c.comparison.baseline == "second"
+    panel = w.query_panel
+    panel.empty_combo.setCurrentIndex(panel.empty_combo.findData("skip"))  # as a person picks it
+    assert doc.state.policy.empty == "skip" and c.comparison.missing == "skip"
+    assert doc.undo_stack.count() == 3
+    w.actions.undo.trigger()
+    assert doc.state.policy.empty == "zero" and panel.empty_combo.currentData() == "zero"
+    assert c.comparison.missing == "zero"
+    w.actions.undo.trigger()
+    assert c.baseline == "sample" and c.comparison.baseline == "sample"
+    w.actions.undo.trigger()  # the run added
+    assert not c.active and w.right_tabs.count() == 1
+    w.actions.redo.trigger()
+    assert c.active and c.names == ["sample", "second"]
+    ndcg, _ = scratch(w, files)
+    pd.testing.assert_frame_equal(c.ndcg, ndcg, check_names=False, check_exact=False, rtol=1e-12,
+                                  check_index_type=False)
+
+
+def test_runs_compared_stay_with_their_qrels_across_opens(qtbot, comparing, files, tmp_path):
+    w, doc, c = comparing, comparing.document, comparing.comparison
+    assert w.files.open(files[2], files[1], ask=False)  # another run, the same judgments
+    assert c.active and doc.state.comparing.names() == ["second"]
+    other = tmp_path / "other.qrels"
+    other.write_bytes(files[1].read_bytes())
+    assert w.files.open(files[0], other, ask=False)  # other judgments: nothing compared on them
+    assert not c.active
+    w.actions.undo.trigger()  # the document before, with what it compared
+    assert c.active and c.names[1:] == ["second"]

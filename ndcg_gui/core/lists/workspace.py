@@ -24,6 +24,7 @@ from ndcg_gui.core.config import DEFAULT_K, MetricConfig, TiesName, check_rules
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import check_k
+from ndcg_gui.core.summary import MeanPolicy
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -40,6 +41,34 @@ class Definition:
         if check_k(self.k) is None:
             raise ValueError("k must be a whole number ≥ 1")
         check_rules(self.ties)
+
+
+@dataclass(frozen=True, eq=False)
+class AddedRun:
+    """A run compared with the open one: read from `path` against the document's judgments."""
+
+    name: str
+    dataset: Dataset
+    path: Path | None = None
+
+
+@dataclass(frozen=True)
+class Comparing:
+    """What a person set up to compare: the runs added (in order), the baseline (None: the open
+    run) and the run put against it in the plots (None: the first other run)."""
+
+    runs: tuple[AddedRun, ...] = ()
+    baseline: str | None = None
+    focus: str | None = None
+
+    def names(self) -> list[str]:
+        return [r.name for r in self.runs]
+
+    def run(self, name: str) -> AddedRun:
+        for r in self.runs:
+            if r.name == name:
+                return r
+        raise KeyError(f"no run {name!r} is compared")
 
 
 @dataclass
@@ -68,6 +97,8 @@ class Workspace:
     lists: Mapping[str, RankedList] = field(default_factory=dict)  # edited queries only
     definition: Definition = field(default_factory=Definition)
     file: FileRef = field(default_factory=FileRef)
+    comparing: Comparing = field(default_factory=Comparing)
+    policy: MeanPolicy = field(default_factory=MeanPolicy)  # which queries the mean counts
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "lists", MappingProxyType(dict(self.lists)))
@@ -184,6 +215,62 @@ class Workspace:
         new = Definition(d.k if k is None else int(k), d.config if config is None else config,
                          d.ties if ties is None else ties)
         return self if new == d else replace(self, definition=new)
+
+    # ---- runs compared with this one ------------------------------------------------------------
+    def with_run(self, dataset: Dataset, path: str | Path | None = None, name: str | None = None,
+                 open_name: str = "") -> tuple[Workspace, str]:
+        """`dataset` compared too, under a name of its own (its file's, told apart by (2), (3)…
+        from the others and from `open_name`, the open run's). ValueError without judgments."""
+        from ndcg_gui.core.analysis.run_diff import run_label
+
+        if not self.dataset.has_pool:
+            raise ValueError("open a run with its qrels first: runs are compared on judgments")
+        stem = name or (run_label(Path(path).name) if path else "run")
+        taken = {open_name, *self.comparing.names()}
+        name, n = stem, 1
+        while name in taken:
+            n += 1
+            name = f"{stem} ({n})"
+        added = AddedRun(name, dataset, Path(path) if path is not None else None)
+        return replace(self, comparing=replace(self.comparing, runs=(*self.comparing.runs, added))), name
+
+    def without_run(self, name: str) -> Workspace:
+        c = self.comparing
+        c.run(name)  # (KeyError when it is not compared)
+        runs = tuple(r for r in c.runs if r.name != name)
+        if not runs:
+            return replace(self, comparing=Comparing())
+        return replace(self, comparing=Comparing(runs, None if c.baseline == name else c.baseline,
+                                                 None if c.focus == name else c.focus))
+
+    def without_runs(self) -> Workspace:
+        return self if not self.comparing.runs else replace(self, comparing=Comparing())
+
+    def with_baseline(self, name: str | None) -> Workspace:
+        """`name` the baseline (None: the open run); the focus moves off it."""
+        c = self.comparing
+        if name is not None:
+            c.run(name)
+        if name == c.baseline:
+            return self
+        focus = None if c.focus == name else c.focus
+        return replace(self, comparing=replace(c, baseline=name, focus=focus))
+
+    def with_focus(self, name: str | None) -> Workspace:
+        c = self.comparing
+        return self if name == c.focus else replace(self, comparing=replace(c, focus=name))
+
+    def with_policy(self, policy: MeanPolicy) -> Workspace:
+        return self if policy == self.policy else replace(self, policy=policy)
+
+    def carrying(self, old: Workspace) -> Workspace:
+        """This newly opened document with what the person set up in `old` that still holds: the
+        definition and the mean policy, and the runs compared when the judgments are the same
+        qrels file (they were compared on them)."""
+        new = replace(self, definition=old.definition, policy=old.policy)
+        same_qrels = (old.comparing.runs and self.dataset.has_pool and self.file.qrels_path is not None
+                      and self.file.qrels_path == old.file.qrels_path)
+        return replace(new, comparing=old.comparing) if same_qrels else new
 
     def size(self) -> int:
         """Rows held (run and judgments): what keeping this state for undo costs."""

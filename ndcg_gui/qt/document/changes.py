@@ -16,6 +16,8 @@ class Changes:
     lists: frozenset[str] = field(default_factory=frozenset)  # queries whose list changed
     move: Move | None = None  # the shown list changed by exactly this row move
     definition: bool = False  # k, the metric's definition or the tie rule
+    comparing: bool = False  # the runs compared, the baseline or the run in the plots
+    policy: bool = False  # which queries the mean counts
 
     def shown_list(self, current_query: str) -> bool:
         """Whether the list on screen is another one than before (content or identity)."""

@@ -60,12 +60,9 @@ class RunComparison(QObject):
         when this rescores."""
         super().__init__(parent)
         self.document, self.scores = document, scores
-        self._runs: dict[str, Dataset] = {}  # the other runs, by name, in the order added
-        self._paths: dict[str, Path | None] = {}
-        self._qrels_path: Path | None = None  # the judgments the runs were added against
-        self._baseline: str | None = None  # None: the open run
-        self._focus: str | None = None
-        self._missing = "zero"
+        # What is compared (runs, baseline, focus) and the mean policy are the document's state
+        # (`Workspace.comparing`, `.policy`): changed through it, undoable and recovered. This
+        # object holds what is worked out from them.
         self._doc_name = run_label(document.display_name)
         self._ndcg: pd.DataFrame | None = None  # (None until a run is added: no pandas at start-up)
         self._answered: pd.DataFrame | None = None
@@ -86,6 +83,23 @@ class RunComparison(QObject):
         scores.changed.connect(self._scores_changed)
 
     # ---- reading ------------------------------------------------------------------------------
+    @property
+    def _runs(self) -> dict[str, Dataset]:
+        """The other runs, by name, in the order added."""
+        return {r.name: r.dataset for r in self.document.state.comparing.runs}
+
+    @property
+    def _baseline(self) -> str | None:
+        return self.document.state.comparing.baseline
+
+    @property
+    def _focus(self) -> str | None:
+        return self.document.state.comparing.focus
+
+    @property
+    def _missing(self) -> str:
+        return self.document.state.policy.empty
+
     @property
     def active(self) -> bool:
         """Whether runs are compared (at least one run besides the open one)."""
@@ -130,7 +144,9 @@ class RunComparison(QObject):
         return self._missing
 
     def path_of(self, name: str) -> Path | None:
-        return self.document.path if name == self._doc_name else self._paths.get(name)
+        if name == self._doc_name:
+            return self.document.path
+        return self.document.state.comparing.run(name).path if name in self._runs else None
 
     @property
     def ndcg(self) -> pd.DataFrame:
@@ -193,62 +209,32 @@ class RunComparison(QObject):
         return self.document.dataset.has_pool
 
     def add_run(self, dataset: Dataset, name: str | None = None, path: str | Path | None = None) -> str:
-        """Compare `dataset` too; returns the name it is shown under (unique)."""
-        if not self.can_add():
-            raise ValueError("open a run with its qrels first: runs are compared on judgments")
-        if not self._runs:
-            self._qrels_path = self.document.qrels_path
-        stem = name or (run_label(Path(path).name) if path else "run")
-        taken = {self._doc_name, *self._runs}
-        name, n = stem, 1
-        while name in taken:
-            n += 1
-            name = f"{stem} ({n})"
-        self._runs[name] = dataset
-        self._paths[name] = Path(path) if path else None
-        self._rescore_all()
-        return name
+        """Compare `dataset` too (an undo step of the document); returns the name it is shown under."""
+        return self.document.add_run(dataset, path, name, self._doc_name)
 
     def remove_run(self, name: str) -> None:
-        if name not in self._runs:
-            raise KeyError(f"no run {name!r} is compared")
-        del self._runs[name]
-        self._paths.pop(name, None)
-        if self._baseline == name:
-            self._baseline = None
-        self._rescore_all()
+        self.document.remove_run(name)
 
     def clear(self) -> None:
-        if self._runs:
-            self._runs.clear()
-            self._paths.clear()
-            self._baseline = self._focus = None
-            self._rescore_all()
+        self.document.clear_runs()
 
     def set_baseline(self, name: str) -> None:
         if name not in self.names:
             raise KeyError(f"no run {name!r} is compared")
-        key = None if name == self._doc_name else name
-        if key != self._baseline:
-            if self._focus == name:
-                self._focus = None
-            self._baseline = key
-            self._rescore_all()
+        self.document.set_baseline(None if name == self._doc_name else name)
 
     def set_focus(self, name: str) -> None:
         if name not in self.others:
             raise KeyError(f"{name!r} is not compared with the baseline {self.baseline!r}")
         if name != self.focus:
-            self._focus = name
-            self.changed.emit(ComparisonChanges(runs=True))
+            self.document.set_focus(name)
 
     def set_missing(self, missing: str) -> None:
         """"zero": a judged query a run returned nothing for scores 0; "skip": only queries every
-        run answered are compared (as the query panel's mean policy says)."""
-        if missing != self._missing:
-            self._missing = missing
-            if self._runs:
-                self._rescore_all()
+        run answered are compared (the mean policy's choice for empty queries, the document's)."""
+        from ndcg_gui.core.summary import MeanPolicy
+
+        self.document.set_policy(MeanPolicy(missing, self.document.state.policy.undefined))
 
     def flush(self) -> None:
         """Bring the statistics up to date now, and say so if an edit had left them behind."""
@@ -303,11 +289,17 @@ class RunComparison(QObject):
         doc = self.document
         if not self._runs:
             self._doc_name = run_label(doc.display_name)
+            if changes.comparing and self._ndcg is not None and len(self._ndcg.columns):
+                self._rescore_all()  # the last run removed: the figures go
             return
-        if changes.dataset and (not doc.dataset.has_pool or doc.qrels_path != self._qrels_path):
-            self.clear()  # other judgments: these runs were not compared on them
-        elif changes.dataset or changes.definition or self._open_name() != self._doc_name:
+        redo = changes.dataset or changes.definition or self._open_name() != self._doc_name
+        runs = self._ndcg is None or list(self._ndcg.columns) != self.names
+        if redo or runs or (changes.comparing and self._cmp is not None
+                            and self._cmp.baseline != self.baseline) \
+                or (changes.policy and self._cmp is not None and self._cmp.missing != self._missing):
             self._rescore_all()
+        elif changes.comparing:  # only the run in the plots
+            self.changed.emit(ComparisonChanges(runs=True))
         elif changes.lists and not self._after_scores:  # (waiting: the rescore covers the edits)
             self._rescore(changes.lists)
 
@@ -336,9 +328,7 @@ class RunComparison(QObject):
             self.changed.emit(ComparisonChanges())
             return
         doc = self.document
-        old_name, self._doc_name = self._doc_name, self._open_name()
-        if self._focus == old_name:
-            self._focus = self._doc_name
+        self._doc_name = self._open_name()
         self._pending = {}
         self._base += 1
         self._others.clear()

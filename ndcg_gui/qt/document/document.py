@@ -32,6 +32,7 @@ from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.edits import Edit, Move
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.workspace import FileRef, Workspace
+from ndcg_gui.core.summary import MeanPolicy
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.commands import K_CHANGE, StepCommand
 
@@ -158,7 +159,7 @@ class Document(QObject):
     def open_workspace(self, ws: Workspace, text: str | None = None, undoable: bool = True) -> None:
         """Show another document (a file opened, edits recovered after a crash) under the
         definition in use; an undo step when `undoable` and worth keeping."""
-        new = replace(ws, definition=self.state.definition)
+        new = ws.carrying(self.state)
         if undoable and self._worth_keeping(new):
             self.undo_stack.push(StepCommand(self._show, self.state, new, text or f"Open {new.file.name}",
                                              self.current_query, None))
@@ -218,6 +219,34 @@ class Document(QObject):
         query = self.current_query
         self.undo_stack.push(StepCommand(self._show, self.state, new, text, query, query,
                                          merge=K_CHANGE if only_k else -1))
+
+    # ---- runs compared and the mean (each an undo step) -----------------------------------------------
+    def add_run(self, dataset: Dataset, path: str | Path | None = None, name: str | None = None,
+                open_name: str = "") -> str:
+        """Compare `dataset` with the open run too; returns the name it is shown under."""
+        new, name = self.state.with_run(dataset, path, name, open_name)
+        self._push(new, f"Compare {name}")
+        return name
+
+    def remove_run(self, name: str) -> None:
+        self._push(self.state.without_run(name), f"Stop comparing {name}")
+
+    def clear_runs(self) -> None:
+        self._push(self.state.without_runs(), "Stop comparing runs")
+
+    def set_baseline(self, name: str | None) -> None:
+        self._push(self.state.with_baseline(name), f"Compare with {name or 'the open run'}")
+
+    def set_focus(self, name: str | None) -> None:
+        self._push(self.state.with_focus(name), f"Plot {name}")
+
+    def set_policy(self, policy: MeanPolicy) -> None:
+        self._push(self.state.with_policy(policy), "Change which queries the mean counts")
+
+    def _push(self, new: Workspace, text: str) -> None:
+        if new is not self.state:
+            query = self.current_query
+            self.undo_stack.push(StepCommand(self._show, self.state, new, text, query, query))
 
     # ---- edits: each pushes one undo step -------------------------------------------------------------
     def apply(self, edit: Edit | None) -> Edit | None:
@@ -305,6 +334,8 @@ class Document(QObject):
                             if state.lists.get(q) is not old.lists.get(q)),
             move=move if not dataset and query == old_query else None,
             definition=state.definition != old.definition,
+            comparing=state.comparing != old.comparing,
+            policy=state.policy != old.policy,
         )
         if changes.shown_list(query) or changes.definition:
             self.report = self._report()

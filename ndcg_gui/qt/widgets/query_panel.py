@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSize, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSignalBlocker, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -264,8 +264,14 @@ class QueryPanel(QWidget):
         return self._policy
 
     def set_policy(self, policy: MeanPolicy) -> None:
-        self.empty_combo.setCurrentIndex(self.empty_combo.findData(policy.empty))
-        self.undefined_combo.setCurrentIndex(self.undefined_combo.findData(policy.undefined))
+        """Show `policy` (the document's): the boxes follow without asking for it again."""
+        with QSignalBlocker(self.empty_combo), QSignalBlocker(self.undefined_combo):
+            self.empty_combo.setCurrentIndex(self.empty_combo.findData(policy.empty))
+            self.undefined_combo.setCurrentIndex(self.undefined_combo.findData(policy.undefined))
+        if policy != self._policy:
+            self._policy = policy
+            self._show_summary()
+            self._set_subset(None, -1)
 
     @property
     def summary(self) -> MeanSummary | None:

@@ -2,7 +2,7 @@
 The panel says which query the person picked; the document opens it; the panel follows the query
 on screen and the scores of every edit. While runs are compared, it also shows the comparison's
 columns, one summary line per run (`core.run_diff.delta_line`) and the histogram of differences;
-the panel's policy for judged queries with no results is the comparison's too."""
+the document's mean policy (which queries the panel's mean counts) is the comparison's too."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject
 
 from ndcg_gui.core.analysis.run_diff import delta_line
-from ndcg_gui.core.summary import MeanPolicy
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.comparison import ComparisonChanges, RunComparison
 from ndcg_gui.qt.document.document import Document
@@ -35,13 +34,15 @@ class QueryBrowser(QObject):
         document.changed.connect(self._follow)
         if comparison is not None:
             comparison.changed.connect(self._show_comparison)
-            panel.policyChanged.connect(self._policy_changed)
-            comparison.set_missing(panel.policy.empty)
+        panel.policyChanged.connect(document.set_policy)  # the document's state, an undo step
+        panel.set_policy(document.state.policy)
         self._show_scores()
         self._feed_comparison(statistics=True)
         panel.set_current_query(document.current_query)
 
     def _follow(self, changes: Changes) -> None:
+        if changes.policy:
+            self.panel.set_policy(self.document.state.policy)
         if changes.query or changes.dataset:
             self.panel.set_current_query(self.document.current_query)
 
@@ -76,10 +77,6 @@ class QueryBrowser(QObject):
         columns = RunColumns(runs=c.added, deltas=c.others, baseline=c.baseline, open_run=c.doc_name,
                              ndcg=c.ndcg, answered=c.answered, delta=c.deltas)
         self.panel.set_comparison(columns, self._lines, self._details, c.focus)
-
-    def _policy_changed(self, policy: MeanPolicy) -> None:
-        if self.comparison is not None:
-            self.comparison.set_missing(policy.empty)
 
     def _open_query(self, query: str) -> None:
         try:
