@@ -146,6 +146,8 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
     config, ties = config_from_options(options.preset, options.gain, options.discount)
     k = options.k if options.k is not None else DEFAULT_K  # the window's numbers
     tables = options.summary_csv or options.metrics_csv
+    for out in (options.summary_csv, options.metrics_csv):
+        check_output(out, [options.file, options.qrels])  # before the work, not after it
     summary = dataset = None
     # (pyarrow imports pandas too, when it first makes a numpy array: after the parse, see `trec_text`)
     with importing_meanwhile("pandas"):
@@ -163,10 +165,10 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
             _note_left_out(dataset.queries_without_results(), dataset.unjudged_queries())
     if options.summary_csv:
         table = summary.table if summary is not None else dataset.summary(k, config, ties)
-        write_summary_table(table, options.summary_csv, k, config, ties)
+        write_summary_table(table, output(options.summary_csv), k, config, ties)
     if options.metrics_csv:
         query = pick_query(dataset.queries(), options.file, options.query)
-        write_metrics_csv(dataset.ranked_list(query), options.metrics_csv, config, options.k, ties)
+        write_metrics_csv(dataset.ranked_list(query), output(options.metrics_csv), config, options.k, ties)
     if not tables:
         table = summary.table if summary is not None else dataset.summary(k, config, ties)
         if options.query is not None:
@@ -174,6 +176,36 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
             table = table[table["query"] == pick_query(queries, options.file, options.query)]
         sys.stdout.write(render(table, k, options.format))
         sys.stdout.flush()
+
+
+def output(path: str):
+    """Where a table goes: a lone `-` is stdout, anything else a path (`core.writing.atomic` says how
+    a path that is not a regular file, such as /dev/stdout or a FIFO, is written)."""
+    return sys.stdout.buffer if path == "-" else path
+
+
+def check_output(out: str | None, inputs: Sequence[str | None]) -> None:
+    """An `InputError` when the table `out` cannot be written (a symbolic-link loop, a name too
+    long) or would replace one of the files being read."""
+    import stat
+
+    from ndcg_gui.core.errors import InputError, path_problem
+
+    if out is None or out == "-":
+        return
+    try:
+        written = os.stat(out)
+    except FileNotFoundError:  # a new file (a missing folder: the writer says so)
+        return
+    except OSError as exc:
+        raise InputError(path_problem(exc), out) from None
+    if not stat.S_ISREG(written.st_mode):  # a terminal, a pipe, a device: written into, not replaced
+        return
+    for path in inputs:
+        with contextlib.suppress(OSError):
+            if path is not None and os.path.samefile(out, path):
+                raise InputError("is an input too; writing the table there would replace it "
+                                 "(choose another name)", out)
 
 
 def _note_left_out(without_results: list[str], unjudged: list[str]) -> None:
