@@ -184,6 +184,6 @@ def definition_cell(config: MetricConfig, ties: TiesName = "trec") -> str:
 
 
 __all__ = [
-    "atomic_write", "atomic_write_bytes", "metrics_csv_frame", "umask", "protect", "write_csv", "write_frame",
+    "atomic_write", "atomic_write_bytes", "metrics_csv_frame", "protect", "umask", "write_csv", "write_frame",
     "write_metrics_csv", "write_qrels", "write_summary_csv", "write_summary_table", "write_trec_run",
 ]
