@@ -8,6 +8,7 @@ offers back unsaved edits of a session that crashed; see benchmarks/bench_startu
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import importlib
 import sys
@@ -171,6 +172,12 @@ def open_example(window: MainWindow) -> None:
     window.document.set_dataset(example, path=None, name="Worked example E1")  # not an undo step
 
 
+def _recovery_note(window: MainWindow, line: str) -> None:
+    """A damaged recovery file, moved aside: said on stderr and in the status bar."""
+    print(f"ndcg-gui: {line}", file=sys.stderr)
+    window.statusBar().showMessage(f"⚠ {line}", 15000)
+
+
 def take_screenshot(app: QApplication, window: MainWindow, out: str | Path) -> int:
     while window.loader.is_loading():  # a big file: the picture is of the file, not the example
         app.processEvents()
@@ -219,7 +226,7 @@ def run_gui(options: argparse.Namespace) -> int:
         preload()
         if problem:
             dialogs.show_error(window, "Could not open the file", problem)
-        offer_recovery(window.document, window)
+        offer_recovery(window.document, window, note=functools.partial(_recovery_note, window))
 
     AfterFirstPaint(window, painted)
     window.show()
