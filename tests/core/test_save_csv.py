@@ -313,7 +313,7 @@ def test_a_run_saved_as_csv_after_an_insert_reopens(tmp_path):
     run, qrels = tmp_path / "r.run", tmp_path / "r.qrels"
     run.write_text("q Q0 a 1 3.0 t\nq Q0 b 2 2.0 t\nq Q0 c 3 1.0 t\n")
     qrels.write_text("q 0 a 1\nq 0 b 2\n")
-    edited, back, query = _insert_and_reopen(tmp_path, run, qrels)
+    _edited, back, query = _insert_and_reopen(tmp_path, run, qrels)
     got = back.ranked_list(query)
     assert got.docs.tolist() == ["a", "new", "b", "c"]
     assert np.array_equal(got.scores, [3.0, np.nan, 2.0, 1.0], equal_nan=True)

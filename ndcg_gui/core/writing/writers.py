@@ -80,7 +80,7 @@ def stored(text: bytes, path: str | Path, loaded: Path | None, fmt: FileFormat |
 def _same_file(a: str | Path, b: str | Path) -> bool:
     try:
         return Path(a).resolve() == Path(b).resolve()
-    except OSError:
+    except (OSError, RuntimeError):  # (a symbolic-link loop: RuntimeError before Python 3.13)
         return False
 
 

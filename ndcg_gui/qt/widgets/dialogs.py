@@ -68,6 +68,19 @@ def ask_rescore(parent: QWidget | None, queries: list[str], target: Path) -> boo
     return box.clickedButton() is save
 
 
+def ask_overwrite_changed(parent: QWidget | None, path: Path) -> bool:
+    """The file about to be saved over was changed by another program since it was opened (or
+    last saved) here: overwrite those changes?"""
+    box = QMessageBox(QMessageBox.Warning, "File changed on disk",
+                      f"{path.name} was changed by another program since it was opened here. Saving "
+                      "replaces those changes with the lists as they are here.\n\nSave As… keeps both.",
+                      QMessageBox.Cancel, parent)
+    overwrite = box.addButton("Overwrite", QMessageBox.DestructiveRole)
+    box.setDefaultButton(QMessageBox.Cancel)
+    box.exec()
+    return box.clickedButton() is overwrite
+
+
 def ask_restore(parent: QWidget | None, description: str) -> bool:
     """Edits of a session that ended without saving: restore them?"""
     answer = QMessageBox.question(
