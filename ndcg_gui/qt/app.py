@@ -18,13 +18,14 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QSettings, QSize, QStandardPaths, QTimer
+from PySide6.QtCore import QBuffer, QEvent, QIODevice, QObject, QSettings, QSize, QStandardPaths, QTimer
 from PySide6.QtGui import QGuiApplication, QIcon, QPixmap
 from PySide6.QtWidgets import QApplication, QWidget
 
 from ndcg_gui import APP_NAME, __version__
 from ndcg_gui.assets import EXAMPLE, read_bytes, resource
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.writing.atomic import atomic_write_bytes
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window.crash_log import write_log
 from ndcg_gui.qt.window.main_window import MainWindow
@@ -189,12 +190,18 @@ def take_screenshot(app: QApplication, window: MainWindow, out: str | Path) -> i
     while time.monotonic() < deadline:
         app.processEvents()
         time.sleep(0.02)
-    pixmap = window.grab()
-    ok = pixmap.save(str(out), "PNG")
+    buffer = QBuffer()
+    buffer.open(QIODevice.WriteOnly)
+    ok = window.grab().save(buffer, "PNG")
     window.hide()
     if not ok:
         print(f"ndcg-gui: could not write the screenshot {out}", file=sys.stderr)
         return 1
+    try:  # saved as every file is: atomically, or into /dev/stdout, a FIFO… as the shell set it up
+        atomic_write_bytes(out, bytes(buffer.data()))
+    except InputError as err:
+        print(f"ndcg-gui: {err}", file=sys.stderr)
+        return 2
     return 0
 
 
