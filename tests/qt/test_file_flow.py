@@ -72,3 +72,13 @@ def test_save_to_a_name_too_long_is_one_message(window, opened, tmp_path, dialog
     assert not window.files.save_to(tmp_path / ("x" * 300 + ".csv"))
     title, message = dialog_log[-1]
     assert title == "Could not save" and "name is too long" in message and "\n" not in message
+
+
+@pytest.mark.parametrize("name", ["loop.csv", "x" * 300 + ".csv"])
+def test_opening_an_odd_path_is_one_message(window, tmp_path, dialog_log, name):
+    (tmp_path / "loop.csv").symlink_to("loop2.csv")
+    (tmp_path / "loop2.csv").symlink_to("loop.csv")
+    assert not window.files.open(tmp_path / name, ask=False)
+    title, message = dialog_log[-1]
+    assert title == "Could not open the file" and "\n" not in message
+    assert ("loops" in message) if name == "loop.csv" else ("name is too long" in message)
