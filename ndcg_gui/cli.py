@@ -32,12 +32,15 @@ score 0 (trec_eval -c); queries without any judgment are left out. Both are said
   ndcg-inspect run.txt --qrels qrels.txt -k 20 --format tsv | sort -k6 -g | head
   ndcg-inspect ranking.csv -k 5 --preset sklearn --format json
 
-Tables instead (no stdout):
+Tables instead of the lines:
   --summary-csv OUT   the same rows as a CSV file (without "all"), then k and the definition
                       on every row
   --metrics-csv OUT   the per-rank table (rank, doc, grade, judged, gain, discount, cg, dcg,
                       ideal_grade, idcg, ndcg, query, definition) of --query (default: the
                       first)
+OUT is replaced atomically (a temporary file renamed over it); "-" is stdout; /dev/stdout,
+/dev/stderr, a FIFO or a device is written into as the shell set it up (after ">> log.csv",
+appended), never replaced. OUT may not be FILE or the --qrels file.
 
 Comparing runs (two files or more, judged by the same --qrels): one row per run with its mean,
 the difference from the baseline (the first, or --baseline), wins/ties/losses, the paired t-test's
@@ -73,10 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="how the per-query lines are printed (default: text)")
     parser.add_argument("--metrics-csv", metavar="OUT.csv",
-                        help="write the per-rank metrics table of --query to OUT.csv")
+                        help="write the per-rank metrics table of --query to OUT.csv ('-': stdout)")
     parser.add_argument("--summary-csv", metavar="OUT.csv",
                         help="write one row per query (query, n_docs, n_judged, dcg, idcg, ndcg at k, k, "
-                        "definition)")
+                        "definition) to OUT.csv ('-': stdout)")
     cli_compare.add_options(parser)
     return parser
 

@@ -198,7 +198,7 @@ def take_screenshot(app: QApplication, window: MainWindow, out: str | Path) -> i
         print(f"ndcg-gui: could not write the screenshot {out}", file=sys.stderr)
         return 1
     try:  # saved as every file is: atomically, or into /dev/stdout, a FIFO… as the shell set it up
-        atomic_write_bytes(out, bytes(buffer.data()))
+        atomic_write_bytes(sys.stdout.buffer if str(out) == "-" else out, bytes(buffer.data()))
     except InputError as err:
         print(f"ndcg-gui: {err}", file=sys.stderr)
         return 2

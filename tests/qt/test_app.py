@@ -55,6 +55,9 @@ def test_screenshot_to_dev_stdout_appends_where_the_shell_said(tmp_path):
     assert data.startswith(b"before\x89PNG")
     image = QImage.fromData(data[len(b"before"):], "PNG")
     assert (image.width(), image.height()) == gui_app.SCREENSHOT_SIZE
+    piped = subprocess.run([sys.executable, "-m", "ndcg_gui", "--screenshot", "-"], env=env,
+                           capture_output=True, timeout=120, cwd=tmp_path)
+    assert piped.returncode == 0 and piped.stdout.startswith(b"\x89PNG") and not (tmp_path / "-").exists()
     (tmp_path / "a.png").symlink_to("b.png")
     (tmp_path / "b.png").symlink_to("a.png")
     looped = subprocess.run([sys.executable, "-m", "ndcg_gui", "--screenshot", "a.png"], env=env,
