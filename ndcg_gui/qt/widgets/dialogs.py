@@ -72,8 +72,9 @@ def ask_overwrite_changed(parent: QWidget | None, path: Path) -> bool:
     """The file about to be saved over was changed by another program since it was opened (or
     last saved) here: overwrite those changes?"""
     box = QMessageBox(QMessageBox.Warning, "File changed on disk",
-                      f"{path.name} was changed by another program since it was opened here. Saving "
-                      "replaces those changes with the lists as they are here.\n\nSave As… keeps both.",
+                      f"{path.name} was changed by another program since it was opened here. "
+                      "Overwriting replaces those changes with the lists as they are here.\n\n"
+                      "To keep both, cancel and use File ▸ Save As… instead.",
                       QMessageBox.Cancel, parent)
     overwrite = box.addButton("Overwrite", QMessageBox.DestructiveRole)
     box.setDefaultButton(QMessageBox.Cancel)
