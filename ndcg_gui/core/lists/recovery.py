@@ -197,6 +197,11 @@ class RecoveryLock:
             return None
         return cls(fd, path)
 
+    def __del__(self) -> None:  # a window dropped without closing: its descriptor goes, the file stays
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
     def release(self, remove: bool = True) -> None:
         """Let go (and remove the lock file, when the recovery file went with it)."""
         if self._fd < 0:
