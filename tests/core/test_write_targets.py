@@ -163,3 +163,36 @@ def test_stale_temporary_files_of_a_killed_save_are_swept(tmp_path):
     os.utime(other, (hour_ago, hour_ago))
     writers.write_csv(LIST, target)
     assert sorted(os.listdir(tmp_path)) == sorted([target.name, busy.name, other.name])
+
+
+_KILLED_MID_SAVE = (
+    "import sys, time\n"
+    "from ndcg_gui.core.writing.writers import atomic_write_bytes\n"
+    "def write(f):\n"
+    "    f.write(b'x' * 100_000); f.flush()\n"
+    "    print('writing', flush=True)\n"
+    "    time.sleep(600)\n"
+    "atomic_write_bytes(sys.argv[1], write)\n"
+)
+
+
+def test_the_temporary_file_of_a_save_killed_with_sigkill_goes_at_the_next_save(tmp_path):
+    target = tmp_path / "big.run"
+    target.write_bytes(b"old\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    child = subprocess.Popen([sys.executable, "-c", _KILLED_MID_SAVE, str(target)], env=env,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "writing"
+    finally:
+        child.kill()
+        child.wait()
+    left = [p for p in tmp_path.iterdir() if p != target]
+    assert len(left) == 1 and left[0].stat().st_size == 100_000  # what kill -9 leaves
+    assert target.read_bytes() == b"old\n"
+    writers.atomic_write_bytes(target, b"new\n")  # a minute has not passed: kept (its process may be busy)
+    assert left[0].exists()
+    minutes_ago = time.time() - 120
+    os.utime(left[0], (minutes_ago, minutes_ago))
+    writers.atomic_write_bytes(target, b"newer\n")
+    assert sorted(tmp_path.iterdir()) == [target] and target.read_bytes() == b"newer\n"
