@@ -32,12 +32,15 @@ score 0 (trec_eval -c); queries without any judgment are left out. Both are said
   ndcg-inspect run.txt --qrels qrels.txt -k 20 --format tsv | sort -k6 -g | head
   ndcg-inspect ranking.csv -k 5 --preset sklearn --format json
 
-Tables instead (no stdout):
+Tables instead of the lines:
   --summary-csv OUT   the same rows as a CSV file (without "all"), then k and the definition
                       on every row
   --metrics-csv OUT   the per-rank table (rank, doc, grade, judged, gain, discount, cg, dcg,
                       ideal_grade, idcg, ndcg, query, definition) of --query (default: the
                       first)
+OUT is replaced atomically (a temporary file renamed over it); "-" is stdout; /dev/stdout,
+/dev/stderr, a FIFO or a device is written into as the shell set it up (after ">> log.csv",
+appended), never replaced. OUT may not be FILE or the --qrels file.
 
 Comparing runs (two files or more, judged by the same --qrels): one row per run with its mean,
 the difference from the baseline (the first, or --baseline), wins/ties/losses, the paired t-test's
@@ -84,10 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="how the per-query lines are printed (default: text)")
     parser.add_argument("--metrics-csv", metavar="OUT.csv",
-                        help="write the per-rank metrics table of --query to OUT.csv")
+                        help="write the per-rank metrics table of --query to OUT.csv ('-': stdout)")
     parser.add_argument("--summary-csv", metavar="OUT.csv",
                         help="write one row per query (query, n_docs, n_judged, dcg, idcg, ndcg at k, k, "
-                        "definition)")
+                        "definition) to OUT.csv ('-': stdout)")
     cli_compare.add_options(parser)
     cli_gate.add_options(parser)
     cli_report.add_options(parser)
@@ -166,6 +169,8 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
     config, ties = config_from_options(options.preset, options.gain, options.discount)
     k = options.k if options.k is not None else DEFAULT_K  # the window's numbers
     tables = options.summary_csv or options.metrics_csv
+    for out in (options.summary_csv, options.metrics_csv):
+        check_output(out, [options.file, options.qrels])  # before the work, not after it
     summary = dataset = None
     # (pyarrow imports pandas too, when it first makes a numpy array: after the parse, see `trec_text`)
     with importing_meanwhile("pandas"):
@@ -183,10 +188,10 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
             _note_left_out(dataset.queries_without_results(), dataset.unjudged_queries())
     if options.summary_csv:
         table = summary.table if summary is not None else dataset.summary(k, config, ties)
-        write_summary_table(table, options.summary_csv, k, config, ties)
+        write_summary_table(table, output(options.summary_csv), k, config, ties)
     if options.metrics_csv:
         query = pick_query(dataset.queries(), options.file, options.query)
-        write_metrics_csv(dataset.ranked_list(query), options.metrics_csv, config, options.k, ties)
+        write_metrics_csv(dataset.ranked_list(query), output(options.metrics_csv), config, options.k, ties)
     if not tables:
         table = summary.table if summary is not None else dataset.summary(k, config, ties)
         if options.query is not None:
@@ -194,6 +199,36 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
             table = table[table["query"] == pick_query(queries, options.file, options.query)]
         sys.stdout.write(render(table, k, options.format))
         sys.stdout.flush()
+
+
+def output(path: str):
+    """Where a table goes: a lone `-` is stdout, anything else a path (`core.writing.atomic` says how
+    a path that is not a regular file, such as /dev/stdout or a FIFO, is written)."""
+    return sys.stdout.buffer if path == "-" else path
+
+
+def check_output(out: str | None, inputs: Sequence[str | None]) -> None:
+    """An `InputError` when the table `out` cannot be written (a symbolic-link loop, a name too
+    long) or would replace one of the files being read."""
+    import stat
+
+    from ndcg_gui.core.errors import InputError, path_problem
+
+    if out is None or out == "-":
+        return
+    try:
+        written = os.stat(out)
+    except FileNotFoundError:  # a new file (a missing folder: the writer says so)
+        return
+    except OSError as exc:
+        raise InputError(path_problem(exc), out) from None
+    if not stat.S_ISREG(written.st_mode):  # a terminal, a pipe, a device: written into, not replaced
+        return
+    for path in inputs:
+        with contextlib.suppress(OSError):
+            if path is not None and os.path.samefile(out, path):
+                raise InputError("is an input too; writing the table there would replace it "
+                                 "(choose another name)", out)
 
 
 def _note_left_out(without_results: list[str], unjudged: list[str]) -> None:

@@ -32,7 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(parser, file_required=False, k_help=f"cut-off k (default {DEFAULT_K})")
-    parser.add_argument("--screenshot", metavar="OUT.png", help="save a PNG of the window and exit")
+    parser.add_argument("--screenshot", metavar="OUT.png",
+                        help="save a PNG of the window and exit ('-': stdout; /dev/stdout or a FIFO "
+                        "is written into, never replaced)")
     return parser
 
 

@@ -7,6 +7,7 @@ import io
 import itertools
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -35,8 +36,9 @@ _NO_QT = (
 
 
 def cli(*args, cwd=None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}  # this code, from any cwd
     return subprocess.run(
-        [sys.executable, "-c", _NO_QT, *map(str, args)], capture_output=True, text=True, cwd=cwd
+        [sys.executable, "-c", _NO_QT, *map(str, args)], capture_output=True, text=True, cwd=cwd, env=env
     )
 
 
@@ -539,3 +541,80 @@ def test_the_command_writes_its_table_with_its_output_streams_closed(tmp_path, f
     script = f'"{sys.executable}" -m ndcg_gui.cli "{run}" --qrels "{qrels}" --summary-csv "{out}" >&- 2>&-'
     result = subprocess.run(["sh", "-c", script], env=_BUFFERED)
     assert result.returncode == 0 and len(pd.read_csv(out)) == 3
+
+
+# ---- where the tables go: special files, `-`, the inputs, odd paths (issue 20) ------------------
+_ROOT = Path(__file__).resolve().parents[1]  # this worktree: shells run its code
+
+
+def shell(line: str, cwd: Path) -> subprocess.CompletedProcess:
+    """`line` run by sh, `$CLI` standing for `ndcg-inspect`."""
+    env = {**_BUFFERED, "PYTHONPATH": str(_ROOT), "CLI": f'"{sys.executable}" -m ndcg_gui.cli'}
+    process = subprocess.Popen(["sh", "-c", line.replace("$CLI", env["CLI"])], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, cwd=cwd, env=env, start_new_session=True)
+    try:
+        out, err = process.communicate(timeout=120)
+    except subprocess.TimeoutExpired:  # (a reader left waiting on a FIFO nobody writes into)
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        pytest.fail(f"hangs: {line}")
+    return subprocess.CompletedProcess(line, process.returncode, out, err)
+
+
+@pytest.mark.parametrize("option", ["--summary-csv", "--metrics-csv"])
+def test_a_table_to_dev_stdout_appends_to_the_file_behind_it(tmp_path, files, option):
+    (tmp_path / "results.csv").write_text("before\n")
+    done = shell(f"$CLI run.txt --qrels qrels.txt {option} /dev/stdout >> results.csv", tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = (tmp_path / "results.csv").read_text().splitlines()
+    assert lines[0] == "before" and lines[1].startswith(("query,n_docs", "rank,doc")) and len(lines) > 2
+    logged = shell(f"$CLI run.txt --qrels qrels.txt {option} /dev/stderr 2>> results.csv", tmp_path)
+    assert logged.returncode == 0
+    assert (tmp_path / "results.csv").read_text().startswith("\n".join(lines) + "\n")
+
+
+def test_a_lone_dash_is_stdout(tmp_path, files):
+    done = shell("$CLI run.txt --qrels qrels.txt --summary-csv - | cat", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("query,n_docs,n_judged,dcg,idcg,ndcg,k,definition\n1,3,3,")
+    assert not (tmp_path / "-").exists()
+
+
+def test_a_table_into_a_fifo_keeps_the_fifo(tmp_path, files):
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    done = shell("cat out.fifo > got.csv & $CLI run.txt --qrels qrels.txt --summary-csv out.fifo; wait",
+                 tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "got.csv").read_text().startswith("query,n_docs")
+    assert fifo.is_fifo()
+
+
+@pytest.mark.parametrize("which", ["run.txt", "qrels.txt"])
+def test_an_output_that_is_an_input_is_refused(tmp_path, files, which):
+    before = (tmp_path / which).read_bytes()
+    (tmp_path / "link").symlink_to(which)
+    for name in (which, "link"):
+        done = cli(tmp_path / "run.txt", "--qrels", tmp_path / "qrels.txt", "--summary-csv", tmp_path / name)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert f"{name}: is an input" in done.stderr
+        assert (tmp_path / which).read_bytes() == before
+
+
+def test_odd_paths_are_one_line_and_status_2(tmp_path, files):
+    (tmp_path / "loop.a").symlink_to("loop.b")
+    (tmp_path / "loop.b").symlink_to("loop.a")
+    long = "x" * 300
+    cases = [
+        (["loop.a", "--qrels", "qrels.txt"], "loop.a: is a symbolic link that loops"),
+        (["run.txt", "--qrels", "loop.a"], "loop.a: is a symbolic link that loops"),
+        (["run.txt", "--qrels", "qrels.txt", "--summary-csv", "loop.a"], "loop.a: is a symbolic link"),
+        ([long, "--qrels", "qrels.txt"], "the name is too long"),
+        (["run.txt", "--qrels", long], "the name is too long"),
+        (["run.txt", "--qrels", "qrels.txt", "--metrics-csv", long], "the name is too long"),
+    ]
+    for args, message in cases:
+        done = cli(*args, cwd=tmp_path)
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stderr.count("\n") == 1 and message in done.stderr, (args, done.stderr)
+    assert os.readlink(tmp_path / "loop.a") == "loop.b"

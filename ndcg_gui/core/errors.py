@@ -7,6 +7,7 @@ can jump to the line or highlight the column.
 
 from __future__ import annotations
 
+import errno
 import json
 from pathlib import Path
 
@@ -18,6 +19,19 @@ def shown(value: object, limit: int = 40) -> str:
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return json.dumps(text, ensure_ascii=False)
+
+
+def path_problem(exc: OSError) -> str:
+    """What is wrong with a path, in words, from the error the system gave for it."""
+    if exc.errno == errno.ELOOP:
+        return "is a symbolic link that loops (it leads back to itself)"
+    if exc.errno == errno.ENAMETOOLONG:
+        return "the name is too long (at most 255 bytes a name, 4096 a path)"
+    if exc.errno == errno.ENOENT:
+        return "no such file or folder"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    return f"cannot be used: {exc.strerror or exc}"
 
 
 class InputError(Exception):

@@ -8,6 +8,7 @@ offers back unsaved edits of a session that crashed; see benchmarks/bench_startu
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import importlib
 import sys
@@ -17,13 +18,14 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QSettings, QSize, QStandardPaths, QTimer
+from PySide6.QtCore import QBuffer, QEvent, QIODevice, QObject, QSettings, QSize, QStandardPaths, QTimer
 from PySide6.QtGui import QGuiApplication, QIcon, QPixmap
 from PySide6.QtWidgets import QApplication, QWidget
 
 from ndcg_gui import APP_NAME, __version__
 from ndcg_gui.assets import EXAMPLE, read_bytes, resource
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.writing.atomic import atomic_write_bytes
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window.crash_log import write_log
 from ndcg_gui.qt.window.main_window import MainWindow
@@ -171,6 +173,12 @@ def open_example(window: MainWindow) -> None:
     window.document.set_dataset(example, path=None, name="Worked example E1")  # not an undo step
 
 
+def _recovery_note(window: MainWindow, line: str) -> None:
+    """A damaged recovery file, moved aside: said on stderr and in the status bar."""
+    print(f"ndcg-gui: {line}", file=sys.stderr)
+    window.statusBar().showMessage(f"⚠ {line}", 15000)
+
+
 def take_screenshot(app: QApplication, window: MainWindow, out: str | Path) -> int:
     while window.loader.is_loading():  # a big file: the picture is of the file, not the example
         app.processEvents()
@@ -182,12 +190,18 @@ def take_screenshot(app: QApplication, window: MainWindow, out: str | Path) -> i
     while time.monotonic() < deadline:
         app.processEvents()
         time.sleep(0.02)
-    pixmap = window.grab()
-    ok = pixmap.save(str(out), "PNG")
+    buffer = QBuffer()
+    buffer.open(QIODevice.WriteOnly)
+    ok = window.grab().save(buffer, "PNG")
     window.hide()
     if not ok:
         print(f"ndcg-gui: could not write the screenshot {out}", file=sys.stderr)
         return 1
+    try:  # saved as every file is: atomically, or into /dev/stdout, a FIFO… as the shell set it up
+        atomic_write_bytes(sys.stdout.buffer if str(out) == "-" else out, bytes(buffer.data()))
+    except InputError as err:
+        print(f"ndcg-gui: {err}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -219,7 +233,7 @@ def run_gui(options: argparse.Namespace) -> int:
         preload()
         if problem:
             dialogs.show_error(window, "Could not open the file", problem)
-        offer_recovery(window.document, window)
+        offer_recovery(window.document, window, note=functools.partial(_recovery_note, window))
 
     AfterFirstPaint(window, painted)
     window.show()

@@ -3,6 +3,8 @@ the same lists, on top of the files read again."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -65,3 +67,41 @@ def test_a_list_with_every_row_deleted_stays_empty():
     ws = Workspace.of(Dataset.from_ranked_list(RankedList.from_grades([3, 1], query="q")))
     emptied = ws.with_list("q", edits.remove(ws.list_for("q"), [0, 1]).after)
     assert len(emptied.list_for("q")) == 0 and emptied.unsaved_queries() == ["q"]
+
+
+DAMAGED = {
+    "not an object": "[1, 2]",
+    "lists not an object": '{"format": "ndcg-inspector-recovery/1", "lists": [1]}',
+    "a list not an object": '{"format": "ndcg-inspector-recovery/1", "lists": {"q": 3}}',
+    "docs not a list": '{"format": "ndcg-inspector-recovery/1", "lists": {"q": {"docs": 1, "grades": 2}}}',
+    "grades of another length": '{"format": "ndcg-inspector-recovery/1", "lists": {"q": {"docs": ["a"], '
+                                '"grades": [1, 2]}}}',
+    "a grade that is text": '{"format": "ndcg-inspector-recovery/1", "lists": {"q": {"docs": ["a"], '
+                            '"grades": ["x"]}}}',
+    "nested past any limit": "[" * 100_000 + "]" * 100_000,
+    "not UTF-8": b"\xff\xfe{",
+    "a pid that is text": '{"format": "ndcg-inspector-recovery/1", "lists": {}, "pid": "x"}',
+}
+
+
+@pytest.mark.parametrize("text", DAMAGED.values(), ids=DAMAGED.keys())
+def test_every_damaged_recovery_file_is_a_value_error_naming_it(tmp_path, text):
+    bad = tmp_path / "recovery-abc.json"
+    bad.write_bytes(text if isinstance(text, bytes) else text.encode())
+    with pytest.raises(ValueError, match=r"^recovery-abc\.json: damaged recovery file"):
+        read_recovery(bad)
+
+
+def test_a_folder_named_like_a_recovery_file_is_a_value_error(tmp_path):
+    (tmp_path / "recovery-x.json").mkdir()
+    with pytest.raises(ValueError, match=r"recovery-x\.json"):
+        read_recovery(tmp_path / "recovery-x.json")
+
+
+def test_a_huge_pid_is_read(tmp_path):
+    ws = Workspace.empty().with_list("", edits.new_list([1, 0]).after)
+    path = tmp_path / "recovery-a.json"
+    write_recovery(path, ws)
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, "pid": 10**30}))
+    assert read_recovery(path).lists[""].grades.tolist() == [1, 0]

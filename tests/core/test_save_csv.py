@@ -302,3 +302,45 @@ def test_a_grade_edit_keeps_the_file_order_of_tied_rows(tmp_path, ties):
     ws = ws.with_list("", edits.set_grade(shown, 0, 2.0).after)
     write_csv(ws.for_saving(), path)
     assert path.read_bytes() == data.replace(b"a,3,", b"a,2,")
+
+
+# ---- an inserted row has no score of its own (issue 20, item 3) --------------------------------------
+def _insert_and_reopen(tmp_path, path, qrels=None):
+    dataset = load(path, qrels)
+    query = dataset.queries()[0]
+    rl = dataset.ranked_list(query).inserted(1, ["new"], [2])
+    edited = dataset.with_lists({query: rl})
+    out = tmp_path / "saved.csv"
+    write_csv(edited, out)
+    return edited, load(out), query
+
+
+def test_a_csv_with_scores_and_ranks_reopens_after_an_insert(tmp_path):
+    """The inserted document's score cell is left empty (it never had one); its rank places it."""
+    path = tmp_path / "in.csv"
+    path.write_bytes(b"query,rank,doc,grade,score\nq,1,a,3,0.9\nq,2,b,2,0.5\nq,3,c,0,0.1\n")
+    edited, back, query = _insert_and_reopen(tmp_path, path)
+    assert (tmp_path / "saved.csv").read_bytes().splitlines()[2] == b"q,2,new,2,"
+    got, want = back.ranked_list(query), edited.ranked_list(query)
+    assert got.docs.tolist() == ["a", "new", "b", "c"]
+    assert np.array_equal(got.scores, want.scores, equal_nan=True)  # 0.9, nan, 0.5, 0.1: exactly as edited
+    assert np.array_equal(got.grades, want.grades, equal_nan=True)
+    assert back.evaluate(3)["ndcg"].tolist() == edited.evaluate(3)["ndcg"].tolist()
+
+
+def test_a_run_saved_as_csv_after_an_insert_reopens(tmp_path):
+    run, qrels = tmp_path / "r.run", tmp_path / "r.qrels"
+    run.write_text("q Q0 a 1 3.0 t\nq Q0 b 2 2.0 t\nq Q0 c 3 1.0 t\n")
+    qrels.write_text("q 0 a 1\nq 0 b 2\n")
+    _edited, back, query = _insert_and_reopen(tmp_path, run, qrels)
+    got = back.ranked_list(query)
+    assert got.docs.tolist() == ["a", "new", "b", "c"]
+    assert np.array_equal(got.scores, [3.0, np.nan, 2.0, 1.0], equal_nan=True)
+
+
+def test_an_empty_score_without_a_rank_column_is_still_refused(tmp_path):
+    """Without ranks the scores give the order: a row without one has no place."""
+    path = tmp_path / "in.csv"
+    path.write_bytes(b"doc,grade,score\na,3,0.9\nb,2,\n")
+    with pytest.raises(Exception, match=r"in\.csv:3: score is empty; expected a number"):
+        load(path)

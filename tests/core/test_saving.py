@@ -12,7 +12,7 @@ from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.reading import load
-from ndcg_gui.core.writing import writers
+from ndcg_gui.core.writing import atomic, writers
 from ndcg_gui.core.writing.saving import JudgmentTarget, backup_copy, judgment_targets, rescored_queries
 
 
@@ -51,7 +51,7 @@ def test_a_save_that_fails_half_way_leaves_the_original_intact(tmp_path, loaded,
     before = path.read_bytes()
     edited = dataset.with_lists({"": dataset.ranked_list("").reordered([1, 0])})
     real_fdopen = os.fdopen
-    monkeypatch.setattr(writers.os, "fdopen", lambda fd, mode: _Full(real_fdopen(fd, mode), 7))
+    monkeypatch.setattr(atomic.os, "fdopen", lambda fd, mode: _Full(real_fdopen(fd, mode), 7))
     with pytest.raises(InputError, match=r"keep\.csv: cannot write: No space left on device"):
         writers.write_csv(edited, path)
     assert path.read_bytes() == before
@@ -65,7 +65,7 @@ def test_an_interrupted_save_leaves_the_original_intact(tmp_path, loaded, monkey
     def interrupted(*args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(writers.os, "replace", interrupted)
+    monkeypatch.setattr(atomic.os, "replace", interrupted)
     with pytest.raises(KeyboardInterrupt):
         writers.write_csv(dataset, path)
     assert path.read_bytes() == before and os.listdir(tmp_path) == ["keep.csv"]

@@ -16,7 +16,7 @@ from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.reading import load
-from ndcg_gui.core.writing import writers
+from ndcg_gui.core.writing import atomic, writers
 
 _SETTINGS = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -122,7 +122,7 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path, monkeypat
     def explode(*args, **kwargs):  # the bytes went out, but the disk is full when they are synced
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(writers.os, "fsync", explode)
+    monkeypatch.setattr(atomic.os, "fsync", explode)
     with pytest.raises(InputError, match=r"keep\.csv: cannot write: No space left on device"):
         writers.write_csv(RankedList.from_grades([1, 2]), path)
     assert path.read_text() == "precious\n"

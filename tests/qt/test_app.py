@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QStandardPaths
@@ -38,6 +39,32 @@ def test_screenshot_of_a_file_that_cannot_be_read_exits_2(tmp_path):
     assert result.returncode == 2
     assert "nope.csv" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_screenshot_to_dev_stdout_appends_where_the_shell_said(tmp_path):
+    """`--screenshot /dev/stdout >> shots` adds the picture after what the file had (never
+    replaced, never truncated); an odd path is one line and status 2."""
+    shots = tmp_path / "shots"
+    shots.write_bytes(b"before")
+    root = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": root}
+    line = f'"{sys.executable}" -m ndcg_gui --screenshot /dev/stdout >> "{shots}"'
+    result = subprocess.run(["sh", "-c", line], env=env, capture_output=True, timeout=120, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    data = shots.read_bytes()
+    assert data.startswith(b"before\x89PNG")
+    image = QImage.fromData(data[len(b"before"):], "PNG")
+    assert (image.width(), image.height()) == gui_app.SCREENSHOT_SIZE
+    piped = subprocess.run([sys.executable, "-m", "ndcg_gui", "--screenshot", "-"], env=env,
+                           capture_output=True, timeout=120, cwd=tmp_path)
+    assert piped.returncode == 0 and piped.stdout.startswith(b"\x89PNG") and not (tmp_path / "-").exists()
+    (tmp_path / "a.png").symlink_to("b.png")
+    (tmp_path / "b.png").symlink_to("a.png")
+    looped = subprocess.run([sys.executable, "-m", "ndcg_gui", "--screenshot", "a.png"], env=env,
+                            capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert looped.returncode == 2
+    ours = [line for line in looped.stderr.splitlines() if "propagateSizeHints" not in line]  # (Qt's)
+    assert ours == ["ndcg-gui: a.png: is a symbolic link that loops (it leads back to itself)"]
 
 
 def test_options_open_the_file_query_and_definition(qtbot, settings):

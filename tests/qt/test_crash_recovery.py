@@ -3,6 +3,7 @@ next start offers the edits back on top of the file read again."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -83,3 +84,93 @@ def test_no_recovery_file_after_a_clean_exit_or_a_save(qtbot, window, recovery_f
     assert window.recovery.path.exists()
     window.close()  # the conftest answers "discard" to the unsaved question
     assert not window.recovery.path.exists()
+
+
+def _edited_file(tmp_path, name: str):
+    """A workspace on a CSV of its own with one list reversed (unsaved edits)."""
+    from ndcg_gui.core.lists import edits
+    from ndcg_gui.core.lists.workspace import FileRef, Workspace
+    from ndcg_gui.core.reading import load
+
+    csv = tmp_path / f"{name}.csv"
+    csv.write_text("doc,grade\na,3\nb,1\nc,0\n")
+    ws = Workspace.of(load(csv), file=FileRef.of(csv))
+    return csv, ws.with_list("", edits.reverse(ws.list_for("")).after)
+
+
+def test_damaged_recovery_files_are_set_aside_and_the_others_offered(qtbot, window, recovery_folder,
+                                                                     tmp_path, monkeypatch, dialog_log):
+    from ndcg_gui.core.lists.recovery import write_recovery
+
+    good_csv, good = _edited_file(tmp_path, "good")
+    write_recovery(recovery_folder / "recovery-good.json", good)
+    big_pid_csv, big_pid = _edited_file(tmp_path, "bigpid")
+    write_recovery(recovery_folder / "recovery-bigpid.json", big_pid)
+    data = json.loads((recovery_folder / "recovery-bigpid.json").read_text())
+    (recovery_folder / "recovery-bigpid.json").write_text(json.dumps({**data, "pid": 10**30}))
+    (recovery_folder / "recovery-list.json").write_text("[1]")
+    (recovery_folder / "recovery-lists.json").write_text('{"format": "ndcg-inspector-recovery/1", '
+                                                         '"lists": 3}')
+    (recovery_folder / "recovery-folder.json").mkdir()
+    notes: list[str] = []
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+
+    assert offer_recovery(window.document, window, recovery_folder, note=notes.append) == 2
+    assert sorted(window.document.undo_stack.text(i) for i in range(window.document.undo_stack.count())
+                  if "Restore" in window.document.undo_stack.text(i)) == ["Restore unsaved edits"] * 2
+    assert window.document.path in (good_csv.resolve(), big_pid_csv.resolve())
+    names = sorted(p.name for p in recovery_folder.iterdir() if not p.name.endswith(".lock"))
+    assert names == ["recovery-folder.json.damaged", "recovery-list.json.damaged",
+                     "recovery-lists.json.damaged"]
+    assert len(notes) == 3 and all("\n" not in n and "moved aside" in n for n in notes)
+    assert not [t for t, _ in dialog_log if t != "Unsaved changes"]  # no error dialog
+
+
+def test_a_reused_pid_never_deletes_a_crashed_windows_edits(qtbot, window, recovery_folder, tmp_path,
+                                                             monkeypatch):
+    """A window that crashed with this process's id (containers reuse ids) left its file behind."""
+    from ndcg_gui.core.lists.recovery import write_recovery
+
+    csv, edited = _edited_file(tmp_path, "crashed")
+    left = recovery_folder / f"recovery-{os.getpid()}.json"
+    write_recovery(left, edited)
+    window.document.reverse()  # this window's own edits come and go...
+    window.recovery.write_now()
+    window.document.undo_stack.undo()
+    window.recovery.write_now()  # ...and its file with them
+    assert left.exists()
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    assert offer_recovery(window.document, window, recovery_folder) == 1
+    assert window.document.path == csv.resolve()
+    assert window.document.current_list().docs.tolist() == ["c", "b", "a"]
+
+
+def test_a_live_windows_recovery_file_is_not_offered(qtbot, tmp_path, recovery_folder):
+    """Its process holds the file's lock: another window starting meanwhile leaves it alone."""
+    run, qrels = tmp_path / "r.run", tmp_path / "r.qrels"
+    run.write_text("q1 Q0 a 1 2.0 t\nq1 Q0 b 2 1.0 t\nq2 Q0 c 1 1.0 t\nq2 Q0 d 2 0.5 t\nq2 Q0 e 3 0.1 t\n")
+    qrels.write_text("q1 0 a 0\nq1 0 b 2\nq2 0 c 1\nq2 0 e 2\n")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", NDCG_RECOVERY_DIR=str(recovery_folder))
+    child = subprocess.Popen([sys.executable, "-c", EDIT_THEN_WAIT, str(run), str(qrels),
+                              str(tmp_path / "child.ini")], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "edited"
+        deadline = time.monotonic() + 20
+        while not list(recovery_folder.glob("recovery-*.json")) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert list(recovery_folder.glob("recovery-*.json"))
+        assert left_behind(recovery_folder) == []
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    assert len(left_behind(recovery_folder)) == 1
+
+
+def test_stale_temporary_files_in_the_recovery_folder_are_swept_at_start(qtbot, window, recovery_folder):
+    recovery_folder.mkdir(exist_ok=True)
+    stale = recovery_folder / ".recovery-x.json.1-abcdefgh.tmp"
+    stale.write_text("{")
+    old = time.time() - 4000
+    os.utime(stale, (old, old))
+    offer_recovery(window.document, window, recovery_folder)
+    assert not stale.exists()

@@ -162,3 +162,24 @@ def test_default_names_carry_file_query_and_k(window, tmp_path, monkeypatch, nam
     assert [Path(a).name for a in asked] == [f"{expected}-ndcg.png", f"{expected}-ndcg.svg",
                                              f"{file_and_query}-metrics.csv", f"{file}-k10-summary.csv"]
     assert all(Path(a).parent == path.parent for a in asked)
+
+
+def test_export_into_a_fifo_streams_into_it(window, dialog_log, tmp_path):
+    """A FIFO (or a device) is written into, never replaced by a file."""
+    import stat
+    import threading
+
+    fifo = tmp_path / "plot.png"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+
+    def read() -> None:
+        with open(fifo, "rb") as f:
+            got.append(f.read())
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    assert window.exports.export_plot(fifo), dialog_log
+    reader.join(10)
+    assert got and got[0].startswith(b"\x89PNG") and stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert not [name for name in os.listdir(tmp_path) if name.startswith(".plot")]  # no temporary beside it

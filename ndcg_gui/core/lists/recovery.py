@@ -2,17 +2,25 @@
 document came from, and every list that differs from them, as plain JSON (no code runs when a
 recovery file is read back, whoever wrote it).
 
+    path = new_recovery_path(folder)         # recovery-<uuid>.json: one for each window
+    lock = RecoveryLock.take(path)           # held while the window lives
     write_recovery(path, workspace)          # the window does this every few seconds
-    snapshot = read_recovery(path)           # at the next start
+    found, damaged = left_behind(folder)     # at the next start: files whose window is gone
     workspace = snapshot.restore(load)       # the files read again, the edited lists put back
+
+A file is keyed by a random id, not the process id (a restart may get the crashed window's id),
+and its window is alive while it holds a lock on `recovery-<uuid>.lock`: the system lets go of it
+when the process ends, however it ends. Each file is read alone; a damaged one is moved aside
+(`NAME.damaged`) and said in one line, and the others are still offered.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
-import tempfile
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import datetime
@@ -20,9 +28,11 @@ from pathlib import Path
 
 import numpy as np
 
+from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.workspace import FileRef, Workspace
+from ndcg_gui.core.writing.atomic import atomic_write_bytes, sweep_stale
 
 FORMAT = "ndcg-inspector-recovery/1"
 
@@ -123,24 +133,26 @@ def write_recovery(path: str | Path, ws: Workspace) -> None:
     """Write (atomically) what `ws` holds that its file does not."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(snapshot_json(ws), f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        Path(tmp).unlink(missing_ok=True)
+        atomic_write_bytes(path, json.dumps(snapshot_json(ws)).encode("utf-8"))
+    except InputError as err:  # (said as the OSError a full disk gives)
+        raise OSError(err.message) from None
+
+
+# The ways a file that is not a recovery file of ours fails to become a Snapshot.
+_DAMAGE = (OSError, ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError)
 
 
 def read_recovery(path: str | Path) -> Snapshot:
-    """A recovery file read back; ValueError when it is not one (or is damaged)."""
+    """A recovery file read back; ValueError (naming it) when it is not one or is damaged."""
+    name = Path(path).name
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-        if data.get("format") != FORMAT:
-            raise ValueError(f"{Path(path).name}: not a recovery file of this version")
-        lists = {str(q): list_from_json(v) for q, v in data["lists"].items()}
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError("not a recovery file of this version")
+        if not isinstance(data["lists"], dict):
+            raise TypeError("its lists are not a mapping")
+        lists = {str(q): list_from_json(v) for q, v in data["lists"].items()}  # (RankedList checks lengths)
         return Snapshot(
             path=None if data.get("path") is None else Path(data["path"]),
             qrels_path=None if data.get("qrels_path") is None else Path(data["qrels_path"]),
@@ -150,5 +162,137 @@ def read_recovery(path: str | Path) -> Snapshot:
             written=str(data.get("written", "")),
             pid=int(data.get("pid", 0)),
         )
-    except (OSError, KeyError, TypeError, json.JSONDecodeError) as err:
-        raise ValueError(f"{Path(path).name}: damaged recovery file ({err})") from None
+    except _DAMAGE as err:
+        what = "too deeply nested" if isinstance(err, RecursionError) else " ".join(str(err).split())[:120]
+        raise ValueError(f"{name}: damaged recovery file ({what or type(err).__name__})") from None
+
+
+# ---- one file per window, and who holds it --------------------------------------------------------
+def new_recovery_path(folder: str | Path) -> Path:
+    """A window's own recovery file: a random id, never another window's (process ids are reused)."""
+    return Path(folder) / f"recovery-{uuid.uuid4().hex}.json"
+
+
+def lock_path(path: str | Path) -> Path:
+    return Path(path).with_suffix(".lock")
+
+
+class RecoveryLock:
+    """A lock on `recovery-<id>.lock`, taken without waiting: held, the file's window is alive.
+    The system releases it when the process ends (however it ends), so nothing stale can say a
+    dead window lives, and a reused process id cannot claim it."""
+
+    def __init__(self, fd: int, path: Path) -> None:
+        self._fd, self.path = fd, path
+
+    @classmethod
+    def take(cls, recovery_file: str | Path) -> RecoveryLock | None:
+        """The lock of `recovery_file`, or None when a living process holds it."""
+        path = lock_path(recovery_file)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        if not _lock(fd):
+            os.close(fd)
+            return None
+        return cls(fd, path)
+
+    def __del__(self) -> None:  # a window dropped without closing: its descriptor goes, the file stays
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def release(self, remove: bool = True) -> None:
+        """Let go (and remove the lock file, when the recovery file went with it)."""
+        if self._fd < 0:
+            return
+        if remove:
+            self.path.unlink(missing_ok=True)
+        os.close(self._fd)  # (closing lets go of the lock)
+        self._fd = -1
+
+
+def _lock(fd: int) -> bool:
+    try:
+        if os.name == "nt":
+            import msvcrt
+
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+@dataclass
+class LeftBehind:
+    """A recovery file whose window is gone, held (its lock taken) while it is offered."""
+
+    path: Path
+    snapshot: Snapshot
+    lock: RecoveryLock
+
+    def done(self) -> None:
+        """Restored or declined: the file and its lock go."""
+        self.path.unlink(missing_ok=True)
+        self.lock.release()
+
+    def keep(self) -> None:
+        """Not restored now (its files could not be read): offered again at the next start."""
+        self.lock.release(remove=False)
+
+
+def left_behind(folder: str | Path) -> tuple[list[LeftBehind], list[str]]:
+    """The recovery files in `folder` whose window is gone, oldest first, each read alone; and a
+    one-line note for each damaged one, which is moved aside (`set_aside`). Stale temporary files
+    of a killed write are swept first. Files of living windows are left alone."""
+    folder = Path(folder)
+    sweep_stale(folder)
+    found: list[tuple[float, LeftBehind]] = []
+    notes: list[str] = []
+    for path in folder.glob("recovery-*.json"):
+        try:
+            lock = RecoveryLock.take(path)
+        except OSError:
+            continue  # (its folder is not ours to write: nothing can be done with it)
+        if lock is None:
+            continue  # its window is alive
+        try:
+            snapshot = read_recovery(path)
+            written = path.stat().st_mtime
+        except (ValueError, OSError) as err:
+            aside = set_aside(path)
+            lock.release()
+            where = f"moved aside as {aside.name}" if aside else "left where it is"
+            notes.append(f"{err if isinstance(err, ValueError) else path.name}; {where}")
+            continue
+        found.append((written, LeftBehind(path, snapshot, lock)))
+    _sweep_locks(folder)
+    return [item for _, item in sorted(found, key=lambda pair: pair[0])], notes
+
+
+def set_aside(path: Path) -> Path | None:
+    """A damaged recovery file renamed `NAME.damaged` (`NAME.2.damaged`… beside an earlier one),
+    so it is looked at no more but can still be read by a person; None if it cannot be renamed."""
+    for n in range(1, 100):
+        aside = path.with_name(path.name + (".damaged" if n == 1 else f".{n}.damaged"))
+        if aside.exists():
+            continue
+        with contextlib.suppress(OSError):
+            os.replace(path, aside)
+            return aside
+        return None
+    return None
+
+
+def _sweep_locks(folder: Path) -> None:
+    """Lock files without their recovery file, whose window is gone."""
+    for path in folder.glob("recovery-*.lock"):
+        if path.with_suffix(".json").exists():
+            continue
+        with contextlib.suppress(OSError):
+            lock = RecoveryLock.take(path.with_suffix(".json"))
+            if lock is not None:
+                lock.release()

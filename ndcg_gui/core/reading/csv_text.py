@@ -147,7 +147,9 @@ def read_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple
            for r in ("query", "doc") if r in roles}
     comma = False
     values: dict[str, np.ndarray] = {}
-    for role, empty_ok in (("grade", True), ("score", False), ("rank", False)):
+    # An empty score is allowed beside a rank column (the rank places the row: a document
+    # inserted by hand has no score of its own); without ranks the scores give the order.
+    for role, empty_ok in (("grade", True), ("score", "rank" in roles), ("rank", False)):
         if role in roles:
             values[role], used = _numbers(source, cells.pop(roles[role]), role, roles[role], delim,
                                           records, empty_ok, blank_rows)

@@ -319,11 +319,12 @@ class _TextFacts:
         if kind in COLUMNAR_KINDS:
             return None
         ending, final = line_ending_of(source.data)
-        # A big file's bytes stay on disk (read again by a save), a small one's are kept.
+        # A big file's bytes stay on disk (read again by a save), a small one's are kept; what
+        # the file was (`disk`) is kept of both, so a save can see another program changed it.
         on_disk = source.stat is not None and len(source.data) > KEEP_IN_MEMORY
-        disk = OnDisk.of(source.path, source.stat, source.data) if on_disk else None
+        disk = OnDisk.of(source.path, source.stat, source.data) if source.stat is not None else None
         common = {
-            "data": None if disk is not None else bytes(source.data), "disk": disk,
+            "data": None if on_disk else bytes(source.data), "disk": disk,
             "encoding": source.encoding, "file_encoding": source.file_encoding,
             "bom": source.bom, "line_ending": ending, "final_newline": final,
             "compression": source.compression,

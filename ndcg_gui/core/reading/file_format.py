@@ -8,7 +8,8 @@ byte for byte and rewrite only the edited ones in the file's own style (`core.wr
 A big file's bytes stay on disk, not in memory (a 2,000,000-line run is 90 MB): a save reads them
 again (`FileFormat.text_bytes`) after checking that the file is still the one that was loaded
 (`OnDisk`); when it is not (changed, moved or deleted since), `FileChanged` tells the writers to
-write every line anew in the file's format. A small file's bytes are kept with the dataset.
+write every line anew in the file's format. A small file's bytes are kept with the dataset, and
+what it was on disk too (`OnDisk`): a window can see that another program changed it since.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ndcg_gui.core.errors import InputError, LoadCancelled
+from ndcg_gui.core.errors import InputError, LoadCancelled, path_problem
 from ndcg_gui.core.reading.compression import COLUMNAR, columnar_kind, compression_of, decompress
 
 Cancel = Callable[[], bool] | None
@@ -177,8 +177,12 @@ def read_source(path: str | Path, cancel: Cancel = None, progress: Progress = No
 def check_readable(path: str | Path) -> Path:
     """`path`, or the `InputError` reading it would give: not found, a folder, not allowed."""
     path = Path(path)
-    if not path.exists():
-        raise InputError(f"file not found (looked in {path.resolve().parent})", path)
+    try:
+        path.stat()
+    except FileNotFoundError:
+        raise InputError(f"file not found (looked in {path.resolve().parent})", path) from None
+    except OSError as exc:  # a symbolic-link loop, a name too long…
+        raise InputError(path_problem(exc), path) from None
     if path.is_dir():
         raise InputError("is a folder, not a file", path)
     try:

@@ -1,5 +1,5 @@
-"""Where a save puts the judgments, and backup copies: the choices a window asks about and a
-script makes itself.
+"""Where a save puts the judgments, backup copies, and whether a file changed on disk since it
+was read or written here (`Stamp`): the choices a window asks about and a script makes itself.
 
 A run or a CSV cannot hold the judged documents a list did not retrieve, so when the judged pool
 is known (qrels were loaded) the judgments go to a qrels file of their own. `judgment_targets`
@@ -33,6 +33,49 @@ class JudgmentTarget:
     kind: Literal["loaded", "beside"]
     path: Path
     backup: bool = False
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """What a file was when it was last read or written here: its size, modification time and
+    inode (an editor that saves by renaming a new file over it changes the inode)."""
+
+    size: int
+    mtime_ns: int
+    inode: int
+
+    @classmethod
+    def of(cls, path: str | Path) -> Stamp | None:
+        """The file as it is now; None when it is not there (or cannot be looked at)."""
+        try:
+            info = os.stat(path)
+        except (OSError, ValueError):
+            return None
+        return cls(info.st_size, info.st_mtime_ns, info.st_ino)
+
+    def changed(self, path: str | Path) -> bool:
+        """Whether another program wrote (or replaced) the file since; a file gone is no change
+        to lose by writing it."""
+        now = Stamp.of(path)
+        return now is not None and now != self
+
+
+def loaded_stamps(dataset: Dataset) -> dict[Path, Stamp]:
+    """The files `dataset` was read from (lists, qrels), as they were when read."""
+    out = {}
+    for fmt in (dataset.file_format, dataset.qrels_format):
+        disk = fmt.disk if fmt is not None else None
+        if disk is not None:
+            out[stamp_key(disk.path)] = Stamp(disk.size, disk.mtime_ns, disk.inode)
+    return out
+
+
+def stamp_key(path: str | Path) -> Path:
+    """One name for one file, however it was reached (relative, through links)."""
+    try:
+        return Path(os.path.realpath(path))
+    except (OSError, ValueError):
+        return Path(os.path.abspath(path))
 
 
 def judgment_targets(
@@ -96,7 +139,7 @@ def rescored_queries(dataset: Dataset, as_run: bool) -> list[str]:
 def _same(a: Path, b: Path) -> bool:
     try:
         return a.resolve() == Path(b).resolve()
-    except OSError:
+    except (OSError, RuntimeError):  # (a symbolic-link loop: RuntimeError before Python 3.13)
         return a == b
 
 

@@ -1,7 +1,8 @@
 """Saving ranked lists (CSV, TREC run, qrels) and exporting metric tables, atomically.
 
 Every write goes to a temporary file in the target's folder and is renamed over the target only
-when complete, so a failure never leaves a half-written file where the user's file was. A loaded
+when complete, so a failure never leaves a half-written file where the user's file was; a target
+that is not a regular file (/dev/stdout, a FIFO, a device) is written into instead (`atomic`). A loaded
 file is written back in its own format, with only the edited queries' lines rewritten
 (`csv_writer`, `trec_writer`).
 Text cells that a spreadsheet would run as a formula (starting with = + - @) get a leading `'`;
@@ -10,11 +11,8 @@ numbers are written as they are, and the CSV reader removes the quote again.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
-import os
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import BinaryIO, TextIO
@@ -28,12 +26,14 @@ from ndcg_gui.core.lists.numbers import number_text
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.reading.compression import codec_for_name, compress
 from ndcg_gui.core.reading.file_format import FileFormat
+from ndcg_gui.core.writing.atomic import atomic_write_bytes, umask
 from ndcg_gui.core.writing.csv_writer import csv_bytes, protect
 from ndcg_gui.core.writing.trec_writer import qrels_bytes, run_bytes
 
 
-def atomic_write(path: str | Path, write: Callable[[TextIO], None]) -> None:
-    """Call `write` on a temporary UTF-8 text file next to `path`, then rename it over `path`."""
+def atomic_write(path: str | Path | BinaryIO, write: Callable[[TextIO], None]) -> None:
+    """Call `write` on a UTF-8 text file: a temporary one next to `path`, then renamed over it
+    (or `path` itself when it is not a regular file: `atomic.atomic_write_bytes`)."""
 
     def write_bytes(f: BinaryIO) -> None:
         text = io.TextIOWrapper(f, encoding="utf-8", newline="")
@@ -42,54 +42,6 @@ def atomic_write(path: str | Path, write: Callable[[TextIO], None]) -> None:
         text.detach()  # leaves `f` open, to be synced and closed by the caller
 
     atomic_write_bytes(path, write_bytes)
-
-
-def atomic_write_bytes(path: str | Path, write: Callable[[BinaryIO], None] | bytes | bytearray) -> None:
-    """Write to a temporary file in the target's folder, sync it, then rename it over the target:
-    a failure at any point leaves the old file as it was. A symbolic link is followed (its target
-    is replaced and the link kept); a replaced file keeps its permissions, a new one gets the
-    usual ones (0666 less the umask)."""
-    path = Path(path)
-    target = Path(os.path.realpath(path)) if path.is_symlink() else path
-    if target.is_dir():
-        raise InputError("is a folder; choose a file name to write", path)
-    folder = target.parent if str(target.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise InputError(f"cannot write here: {exc.strerror or exc}", path) from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            if isinstance(write, bytes | bytearray):
-                f.write(write)
-            else:
-                write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        with contextlib.suppress(OSError):
-            mode = target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~umask()
-            os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise InputError(f"cannot write: {exc.strerror or exc}", path) from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def umask() -> int:
-    """The process's umask, read without changing it where the system tells it (Linux); elsewhere
-    set and restored at once."""
-    with contextlib.suppress(OSError, ValueError):
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("Umask:"):
-                return int(line.split()[1], 8)
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def _write_rows(path: str | Path, header: Sequence[str], rows: Iterable[Sequence[str]]) -> None:
@@ -128,7 +80,7 @@ def stored(text: bytes, path: str | Path, loaded: Path | None, fmt: FileFormat |
 def _same_file(a: str | Path, b: str | Path) -> bool:
     try:
         return Path(a).resolve() == Path(b).resolve()
-    except OSError:
+    except (OSError, RuntimeError):  # (a symbolic-link loop: RuntimeError before Python 3.13)
         return False
 
 
@@ -232,6 +184,6 @@ def definition_cell(config: MetricConfig, ties: TiesName = "trec") -> str:
 
 
 __all__ = [
-    "atomic_write", "atomic_write_bytes", "metrics_csv_frame", "protect", "write_csv", "write_frame",
+    "atomic_write", "atomic_write_bytes", "metrics_csv_frame", "protect", "umask", "write_csv", "write_frame",
     "write_metrics_csv", "write_qrels", "write_summary_csv", "write_summary_table", "write_trec_run",
 ]

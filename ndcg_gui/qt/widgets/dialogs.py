@@ -68,6 +68,20 @@ def ask_rescore(parent: QWidget | None, queries: list[str], target: Path) -> boo
     return box.clickedButton() is save
 
 
+def ask_overwrite_changed(parent: QWidget | None, path: Path) -> bool:
+    """The file about to be saved over was changed by another program since it was opened (or
+    last saved) here: overwrite those changes?"""
+    box = QMessageBox(QMessageBox.Warning, "File changed on disk",
+                      f"{path.name} was changed by another program since it was opened here. "
+                      "Overwriting replaces those changes with the lists as they are here.\n\n"
+                      "To keep both, cancel and use File ▸ Save As… instead.",
+                      QMessageBox.Cancel, parent)
+    overwrite = box.addButton("Overwrite", QMessageBox.DestructiveRole)
+    box.setDefaultButton(QMessageBox.Cancel)
+    box.exec()
+    return box.clickedButton() is overwrite
+
+
 def ask_restore(parent: QWidget | None, description: str) -> bool:
     """Edits of a session that ended without saving: restore them?"""
     answer = QMessageBox.question(

@@ -67,7 +67,8 @@ class Exports(QObject):
         try:
             run()
         except (InputError, OSError, ValueError) as err:
-            dialogs.show_error(self._parent, f"Could not export {what}", f"{Path(path).name}: {err}")
+            said = str(err) if isinstance(err, InputError) else f"{Path(path).name}: {err}"  # (named already)
+            dialogs.show_error(self._parent, f"Could not export {what}", said)
             return False
         self._status(f"Exported {what} to {Path(path).name}", 5000)
         return True

@@ -23,7 +23,15 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
 
 from ndcg_gui.core.errors import InputError, NeedsQrels
 from ndcg_gui.core.summary import score
-from ndcg_gui.core.writing.saving import backup_copy, judgment_targets, rescored_queries, save_as_name
+from ndcg_gui.core.writing.saving import (
+    Stamp,
+    backup_copy,
+    judgment_targets,
+    loaded_stamps,
+    rescored_queries,
+    save_as_name,
+    stamp_key,
+)
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.loader import BackgroundLoader
@@ -52,6 +60,9 @@ class FileFlow(QObject):
         self.problem: str | None = None  # the last open's failure, for the command line
         self._report = True
         self._rescored_ok: set[str] = set()  # queries whose new scores were accepted (this document)
+        # Every file read or written here, as it was then: a save over one that another program
+        # changed since asks first (for a big file and a small one alike).
+        self._stamps: dict[Path, Stamp] = {}
         loader.loaded.connect(self._loaded)
         loader.failed.connect(self._failed)
         loader.cancelled.connect(self._cancelled)
@@ -94,6 +105,7 @@ class FileFlow(QObject):
             return
         # Scored while loading under the definition of the time: used if that still holds.
         self.scores.offer(dataset, *definition, scored)
+        self._stamps.update(loaded_stamps(dataset))
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
             self.document.set_dataset(dataset, path, qrels, undoable=undoable)
@@ -212,6 +224,8 @@ class FileFlow(QObject):
         if target is False:
             return False  # the person cancelled
         qrels = None if target is None else target.path
+        if not self._may_overwrite([path] if qrels is None else [path, qrels]):
+            return False
         try:
             if target is not None and target.backup:
                 backup_copy(target.path)  # the qrels the person opened, kept before replacing them
@@ -224,12 +238,25 @@ class FileFlow(QObject):
         except (InputError, OSError) as err:
             dialogs.show_error(self._parent, "Could not save", str(err))
             return False
+        for written in (path, qrels):
+            if written is not None and (stamp := Stamp.of(written)) is not None:
+                self._stamps[stamp_key(written)] = stamp
         moved = path != doc.path or (qrels is not None and qrels != doc.qrels_path)
         doc.mark_saved(path, qrels)
         if moved:
             self.recent.add(path, doc.qrels_path)
         saved = path.name + (f" and {qrels.name}" if qrels is not None else "")
         self._status(f"Saved {saved}", 5000)
+        return True
+
+    def _may_overwrite(self, paths: list[Path]) -> bool:
+        """False when one of `paths` was changed by another program since it was read or written
+        here and the person does not want those changes replaced."""
+        for path in paths:
+            stamp = self._stamps.get(stamp_key(path))
+            if stamp is not None and stamp.changed(path) and not dialogs.ask_overwrite_changed(
+                    self._parent, path):
+                return False
         return True
 
     def _judgments_target(self, data, path: Path):

@@ -1,6 +1,7 @@
 """Edits survive a crash: while the document has unsaved edits, they are written to a recovery
 file every few seconds (core.recovery); a clean exit or a save removes it. At the next start, a
-recovery file left by a process that is gone is offered back.
+recovery file left by a window that is gone is offered back. Each window has a file of its own
+(a random id) and holds its lock while it lives (`core.lists.recovery.RecoveryLock`).
 
 The folder is the application's data folder (`recovery/`), or NDCG_RECOVERY_DIR when set.
 """
@@ -8,13 +9,15 @@ The folder is the application's data folder (`recovery/`), or NDCG_RECOVERY_DIR 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer
 
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.lists.recovery import Snapshot, read_recovery, write_recovery
+from ndcg_gui.core.lists.recovery import RecoveryLock, Snapshot, new_recovery_path, write_recovery
+from ndcg_gui.core.lists.recovery import left_behind as _left_behind
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets import dialogs
@@ -29,31 +32,12 @@ def recovery_dir() -> Path:
     return Path(QStandardPaths.writableLocation(QStandardPaths.AppLocalDataLocation)) / "recovery"
 
 
-def _alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process: alive
-        return True
-    return True
-
-
-def left_behind(folder: Path | None = None) -> list[tuple[Path, Snapshot | None]]:
-    """Recovery files of processes that are gone (a damaged one comes with None), oldest first."""
-    folder = folder or recovery_dir()
-    out = []
-    for path in sorted(folder.glob("recovery-*.json"), key=lambda p: p.stat().st_mtime):
-        try:
-            snapshot = read_recovery(path)
-        except ValueError:
-            out.append((path, None))
-            continue
-        if snapshot.pid != os.getpid() and not _alive(snapshot.pid):
-            out.append((path, snapshot))
-    return out
+def left_behind(folder: Path | None = None) -> list[tuple[Path, Snapshot]]:
+    """Recovery files of windows that are gone, oldest first (damaged ones are moved aside)."""
+    found, _notes = _left_behind(folder or recovery_dir())
+    for item in found:
+        item.keep()
+    return [(item.path, item.snapshot) for item in found]
 
 
 class Recovery(QObject):
@@ -63,7 +47,11 @@ class Recovery(QObject):
                  on_error: Callable[[str], None] | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.document = document
-        self.path = (folder or recovery_dir()) / f"recovery-{os.getpid()}.json"
+        self.path = new_recovery_path(folder or recovery_dir())
+        try:  # taken before the file is first written: no other window may take it for a dead one's
+            self._lock: RecoveryLock | None = RecoveryLock.take(self.path)
+        except OSError:  # a folder that cannot be written: said at the first write
+            self._lock = None
         self._dirty = False
         self._on_error = on_error
         self._timer = QTimer(self)
@@ -94,29 +82,36 @@ class Recovery(QObject):
         """A clean exit: nothing to recover."""
         self._timer.stop()
         self.path.unlink(missing_ok=True)
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
 
-def offer_recovery(document: Document, parent, folder: Path | None = None) -> int:
+def offer_recovery(document: Document, parent, folder: Path | None = None,
+                   note: Callable[[str], None] | None = None) -> int:
     """Offer back the edits of sessions that ended without saving (a crash, a kill): each one the
     person accepts is reopened from its files with the edits on top (one undo step, unsaved).
-    Returns how many were restored."""
+    A damaged recovery file is moved aside and said in one line to `note` (stderr by default);
+    the others are offered all the same. Returns how many were restored."""
+    say = note or (lambda line: print(f"ndcg-gui: {line}", file=sys.stderr))
+    found, notes = _left_behind(folder or recovery_dir())
+    for line in notes:
+        say(line)
     restored = 0
-    for path, snapshot in left_behind(folder):
-        if snapshot is None:
-            path.unlink(missing_ok=True)  # damaged: nothing can be made of it
-            continue
-        if not dialogs.ask_restore(parent, snapshot.describe()):
-            path.unlink(missing_ok=True)
+    for item in found:
+        if not dialogs.ask_restore(parent, item.snapshot.describe()):
+            item.done()
             continue
         from ndcg_gui.core.reading import load  # (only now: pandas is not needed at start-up)
 
         try:
-            workspace = snapshot.restore(load)
-        except (InputError, OSError) as err:
+            workspace = item.snapshot.restore(load)
+        except (InputError, OSError, ValueError, KeyError) as err:
+            item.keep()
             dialogs.show_error(parent, "Could not restore the edits",
-                               f"{err}\n\nThe recovery file is kept: {path}")
+                               f"{err}\n\nThe recovery file is kept: {item.path}")
             continue
         document.open_workspace(workspace, "Restore unsaved edits")
-        path.unlink(missing_ok=True)
+        item.done()
         restored += 1
     return restored

@@ -5,50 +5,24 @@ own above the panels (never over a curve end).
 Both are drawn by Qt from the plot's scene: the PNG into a QImage at a device pixel ratio (so lines,
 text and the legend all scale together), the SVG through QSvgGenerator (pyqtgraph 0.14's
 SVGExporter raises ValueError with PySide6 >= 6.11, pyqtgraph issue #3495), which keeps lines and
-text as vectors. Each is written to a temporary file next to the target and renamed over it, with
-the mode any other file gets (the umask's, or the replaced file's), never mkstemp's 0600.
+text as vectors. Each is drawn into memory, then saved as every file is (`core.writing.atomic`): a
+temporary file renamed over the target with the mode any other file gets, or written into a FIFO
+or device that is not a regular file.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
-from PySide6.QtCore import QRectF, QSize, QSizeF, Qt
+from PySide6.QtCore import QBuffer, QIODevice, QRectF, QSize, QSizeF, Qt
 from PySide6.QtGui import QImage, QPaintDevice, QPainter
 from PySide6.QtSvg import QSvgGenerator
 
+from ndcg_gui.core.writing.atomic import atomic_write_bytes
 from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot
 
 FIGURE_SIZE = QSizeF(960, 600)  # the figure's layout, in the screen's pixels
 PNG_WIDTH = 1600
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-@contextmanager
-def _written_beside(path: Path) -> Iterator[Path]:
-    """A temporary file next to `path`, renamed over it when the block succeeds."""
-    fd, name = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=path.suffix, dir=path.parent)
-    os.close(fd)
-    tmp = Path(name)
-    try:
-        yield tmp
-        if tmp.stat().st_size == 0:
-            raise OSError(f"could not write {path.name}")
-        with contextlib.suppress(OSError):  # keep the permissions of the file being replaced
-            os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask())
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def _paint(device: QPaintDevice, plot: CurvePlot, title: str | None, what: str) -> None:
@@ -73,28 +47,28 @@ def export_png(plot: CurvePlot, path: str | Path, width: int = PNG_WIDTH, title:
     image.setDevicePixelRatio(ratio)
     image.fill(Qt.white)
     _paint(image, plot, title, "the image")
-    return _save(path, lambda tmp: image.save(str(tmp), "PNG"))
+    buffer = QBuffer()
+    buffer.open(QIODevice.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        raise OSError(f"could not write {path.name}")
+    atomic_write_bytes(path, bytes(buffer.data()))
+    return path
 
 
 def export_svg(plot: CurvePlot, path: str | Path, title: str | None = None) -> Path:
     path = Path(path)
-    with _written_beside(path) as tmp:
-        generator = QSvgGenerator()
-        generator.setFileName(str(tmp))
-        # At the screen's resolution: QSvgGenerator's default 72 dpi makes pyqtgraph's cached
-        # text and symbols replay at 72/96 scale, off their places.
-        generator.setResolution(plot.plot.logicalDpiX())
-        size = FIGURE_SIZE.toSize()
-        generator.setSize(size)
-        generator.setViewBox(QRectF(0, 0, size.width(), size.height()))
-        generator.setTitle(title if title is not None else plot.figure_title())
-        generator.setDescription("Made with NDCG Inspector")
-        _paint(generator, plot, title, "the drawing")
-    return path
-
-
-def _save(path: Path, write: Callable[[Path], bool]) -> Path:
-    with _written_beside(path) as tmp:
-        if not write(tmp):
-            raise OSError(f"could not write {path.name}")
+    buffer = QBuffer()
+    buffer.open(QIODevice.WriteOnly)
+    generator = QSvgGenerator()
+    generator.setOutputDevice(buffer)
+    # At the screen's resolution: QSvgGenerator's default 72 dpi makes pyqtgraph's cached
+    # text and symbols replay at 72/96 scale, off their places.
+    generator.setResolution(plot.plot.logicalDpiX())
+    size = FIGURE_SIZE.toSize()
+    generator.setSize(size)
+    generator.setViewBox(QRectF(0, 0, size.width(), size.height()))
+    generator.setTitle(title if title is not None else plot.figure_title())
+    generator.setDescription("Made with NDCG Inspector")
+    _paint(generator, plot, title, "the drawing")
+    atomic_write_bytes(path, bytes(buffer.data()))
     return path
