@@ -99,7 +99,7 @@ def test_a_folder_named_like_a_recovery_file_is_a_value_error(tmp_path):
 
 
 def test_a_huge_pid_is_read(tmp_path):
-    ws = Workspace.empty().with_list("", edits.new_list([1, 0]).after)
+    ws = Workspace.typed({"": RankedList.from_grades([1, 0])})
     path = tmp_path / "recovery-a.json"
     write_recovery(path, ws)
     data = json.loads(path.read_text())

@@ -63,13 +63,65 @@ def test_edits_survive_a_kill(qtbot, tmp_path, recovery_folder, monkeypatch, win
     monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
     assert offer_recovery(window.document, window, recovery_folder) == 1
     doc = window.document
-    assert doc.path == run.resolve() and doc.current_query == "q1"
-    doc.set_current_query("q2")
+    assert doc.path == run.resolve() and doc.current_query == "q2"  # where the person was (19.11)
     assert doc.current_list().docs.tolist() == ["e", "d", "c"]
     assert doc.current_list().grades.tolist()[0] == 3
     assert not doc.is_clean() and not path.exists()
     doc.undo_stack.undo()  # the restore is one undo step: back to E1
     assert doc.queries() == ["q1"]
+
+
+COMPARE_THEN_WAIT = textwrap.dedent("""
+    import sys
+    from PySide6.QtCore import QSettings, QTimer
+    from ndcg_gui.core.reading import load
+    from ndcg_gui.qt.app import make_application
+    from ndcg_gui.qt.window.main_window import MainWindow
+
+    app = make_application()
+    window = MainWindow(settings=QSettings(sys.argv[4], QSettings.Format.IniFormat))
+    window.files.open(sys.argv[1], sys.argv[2], ask=False)
+
+    def setup():
+        window.comparison.add_run(load(sys.argv[3], sys.argv[2]), path=sys.argv[3])
+        window.query_panel.empty_combo.setCurrentIndex(window.query_panel.empty_combo.findData("skip"))
+        window.document.set_current_query("q2")
+        print("set up", window.document.state.policy.empty, flush=True)
+
+    QTimer.singleShot(100, setup)
+    app.exec()
+""")
+
+
+def test_runs_compared_and_the_mean_policy_survive_a_kill(qtbot, tmp_path, recovery_folder, monkeypatch,
+                                                          window):
+    """Issue 21: a crash after adding a run to compare and changing the mean policy recovers both,
+    on the query that was shown; no list was edited."""
+    run, other, qrels = tmp_path / "r.run", tmp_path / "other.run", tmp_path / "r.qrels"
+    run.write_text("q1 Q0 a 1 2.0 t\nq1 Q0 b 2 1.0 t\nq2 Q0 c 1 1.0 t\nq2 Q0 d 2 0.5 t\n")
+    other.write_text("q1 Q0 b 1 2.0 u\nq2 Q0 d 1 1.0 u\n")
+    qrels.write_text("q1 0 a 0\nq1 0 b 2\nq2 0 c 1\nq2 0 d 2\nq3 0 x 1\n")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", NDCG_RECOVERY_DIR=str(recovery_folder))
+    child = subprocess.Popen([sys.executable, "-c", COMPARE_THEN_WAIT, str(run), str(qrels), str(other),
+                              str(tmp_path / "child.ini")], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "set up skip"
+        deadline = time.monotonic() + 20
+        while not list(recovery_folder.glob("recovery-*.json")) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.5)
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    (_path, snapshot), = left_behind(recovery_folder)
+    assert "compared with other" in snapshot.describe()
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    assert offer_recovery(window.document, window, recovery_folder) == 1
+    doc, c = window.document, window.comparison
+    assert doc.path == run.resolve() and doc.current_query == "q2"
+    assert doc.state.policy.empty == "skip" and window.query_panel.empty_combo.currentData() == "skip"
+    assert c.names == ["r", "other"] and c.comparison.missing == "skip"
+    assert c.ndcg.at["q1", "other"] == pytest.approx(1.0)
 
 
 def test_no_recovery_file_after_a_clean_exit_or_a_save(qtbot, window, recovery_folder, tmp_path):

@@ -32,6 +32,7 @@ from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.workspace import FileRef, Workspace
+from ndcg_gui.core.summary import MeanPolicy
 from ndcg_gui.core.writing.atomic import atomic_write_bytes, sweep_stale
 
 FORMAT = "ndcg-inspector-recovery/1"
@@ -93,10 +94,17 @@ class Snapshot:
     queries: list[str] = field(default_factory=list)  # a typed document's queries, in order
     written: str = ""  # when, ISO 8601
     pid: int = 0  # the process that wrote it
+    shown: str | None = None  # the query on screen
+    compared: list[tuple[str, Path]] = field(default_factory=list)  # runs compared: (name, file)
+    baseline: str | None = None
+    focus: str | None = None
+    policy: MeanPolicy = field(default_factory=MeanPolicy)
 
     def describe(self) -> str:
         n = len(self.lists)
         what = f"{n} edited {'query' if n == 1 else 'queries'}" if self.path else "a typed list"
+        if self.compared:
+            what += f", compared with {', '.join(name for name, _ in self.compared)}"
         when = self.written.replace("T", " ")[:16]
         return f"{self.name}: {what}, last written {when}"
 
@@ -111,13 +119,23 @@ class Snapshot:
         ws = Workspace.of(dataset, file=FileRef.of(self.path, self.qrels_path, self.name))
         for query, lst in self.lists.items():
             ws = ws.with_list(query, lst)
-        return ws
+        for name, path in self.compared:  # read again against the same judgments
+            ws, _ = ws.with_run(load(path, self.qrels_path), path, name)
+        names = {name for name, _ in self.compared}
+        ws = ws.with_baseline(self.baseline if self.baseline in names else None)
+        return ws.with_focus(self.focus).with_policy(self.policy)
 
 
-def snapshot_json(ws: Workspace, pid: int | None = None) -> dict:
+def snapshot_json(ws: Workspace, pid: int | None = None, shown: str | None = None) -> dict:
     typed = ws.file.path is None
     queries = ws.queries() if typed else ws.unsaved_queries()
+    c = ws.comparing
     return {
+        "shown": shown,
+        "compared": [{"name": r.name, "path": str(Path(r.path).resolve())} for r in c.runs if r.path],
+        "baseline": c.baseline,
+        "focus": c.focus,
+        "policy": {"empty": ws.policy.empty, "undefined": ws.policy.undefined},
         "format": FORMAT,
         "written": datetime.now().isoformat(timespec="seconds"),
         "pid": os.getpid() if pid is None else pid,
@@ -129,12 +147,12 @@ def snapshot_json(ws: Workspace, pid: int | None = None) -> dict:
     }
 
 
-def write_recovery(path: str | Path, ws: Workspace) -> None:
-    """Write (atomically) what `ws` holds that its file does not."""
+def write_recovery(path: str | Path, ws: Workspace, shown: str | None = None) -> None:
+    """Write (atomically) what `ws` holds that its file does not (`shown`: the query on screen)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        atomic_write_bytes(path, json.dumps(snapshot_json(ws)).encode("utf-8"))
+        atomic_write_bytes(path, json.dumps(snapshot_json(ws, shown=shown)).encode("utf-8"))
     except InputError as err:  # (said as the OSError a full disk gives)
         raise OSError(err.message) from None
 
@@ -161,6 +179,11 @@ def read_recovery(path: str | Path) -> Snapshot:
             queries=[str(q) for q in data.get("queries", [])],
             written=str(data.get("written", "")),
             pid=int(data.get("pid", 0)),
+            shown=None if data.get("shown") is None else str(data["shown"]),
+            compared=[(str(r["name"]), Path(r["path"])) for r in data.get("compared", [])],
+            baseline=None if data.get("baseline") is None else str(data["baseline"]),
+            focus=None if data.get("focus") is None else str(data["focus"]),
+            policy=MeanPolicy(**data.get("policy", {})),
         )
     except _DAMAGE as err:
         what = "too deeply nested" if isinstance(err, RecursionError) else " ".join(str(err).split())[:120]

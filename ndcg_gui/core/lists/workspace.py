@@ -177,6 +177,11 @@ class Workspace:
                 if (a := self.lists.get(q)) is not (b := saved.get(q))
                 and (self.original(q) if a is None else a) != (self.original(q) if b is None else b)]
 
+    def worth_recovering(self) -> bool:
+        """Whether a crash would lose something the person did: unsaved lists, runs compared, a
+        mean policy of their own."""
+        return bool(self.unsaved_queries() or self.comparing.runs or self.policy != MeanPolicy())
+
     def mark_saved(self) -> None:
         """The file now holds the lists as they are in this state."""
         self.file.saved_lists = dict(self.lists)
@@ -263,10 +268,13 @@ class Workspace:
     def with_policy(self, policy: MeanPolicy) -> Workspace:
         return self if policy == self.policy else replace(self, policy=policy)
 
-    def carrying(self, old: Workspace) -> Workspace:
+    def carrying(self, old: Workspace, setup: bool = True) -> Workspace:
         """This newly opened document with what the person set up in `old` that still holds: the
-        definition and the mean policy, and the runs compared when the judgments are the same
-        qrels file (they were compared on them)."""
+        definition, and (`setup`) the mean policy and the runs compared when the judgments are
+        the same qrels file (they were compared on them). `setup` False: a document that comes
+        with its own (edits recovered after a crash)."""
+        if not setup:
+            return replace(self, definition=old.definition)
         new = replace(self, definition=old.definition, policy=old.policy)
         same_qrels = (old.comparing.runs and self.dataset.has_pool and self.file.qrels_path is not None
                       and self.file.qrels_path == old.file.qrels_path)

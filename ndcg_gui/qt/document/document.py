@@ -156,16 +156,18 @@ class Document(QObject):
         Save writes (None: Save asks). `undoable`: the open is an undo step (see the module doc)."""
         self.open_workspace(Workspace.of(dataset, file=FileRef.of(path, qrels_path, name)), undoable=undoable)
 
-    def open_workspace(self, ws: Workspace, text: str | None = None, undoable: bool = True) -> None:
+    def open_workspace(self, ws: Workspace, text: str | None = None, undoable: bool = True,
+                       query: str | None = None, own_setup: bool = False) -> None:
         """Show another document (a file opened, edits recovered after a crash) under the
-        definition in use; an undo step when `undoable` and worth keeping."""
-        new = ws.carrying(self.state)
+        definition in use, at `query` (None: the first); an undo step when `undoable` and worth
+        keeping. `own_setup`: it keeps its own runs compared and mean policy (a recovered one)."""
+        new = ws.carrying(self.state, setup=not own_setup)
         if undoable and self._worth_keeping(new):
             self.undo_stack.push(StepCommand(self._show, self.state, new, text or f"Open {new.file.name}",
-                                             self.current_query, None))
+                                             self.current_query, query))
         else:
             self.undo_stack.clear()
-            self._show(new, None)
+            self._show(new, query)
 
     def set_lists(self, lists: Mapping[str, RankedList], path: str | Path | None = None,
                   undoable: bool = False) -> None:

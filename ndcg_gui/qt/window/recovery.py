@@ -69,10 +69,10 @@ class Recovery(QObject):
             return
         self._dirty = False
         try:
-            if self.document.is_clean():
+            if not self.document.state.worth_recovering():
                 self.path.unlink(missing_ok=True)
             else:
-                write_recovery(self.path, self.document.state)
+                write_recovery(self.path, self.document.state, self.document.current_query)
         except OSError as err:  # a full disk must not stop the editing; say it once
             if self._on_error is not None:
                 self._on_error(f"Edits could not be written to the recovery file: {err}")
@@ -111,7 +111,10 @@ def offer_recovery(document: Document, parent, folder: Path | None = None,
             dialogs.show_error(parent, "Could not restore the edits",
                                f"{err}\n\nThe recovery file is kept: {item.path}")
             continue
-        document.open_workspace(workspace, "Restore unsaved edits")
+        snapshot = item.snapshot
+        shown = snapshot.shown if snapshot.shown in workspace.queries() else \
+            next(iter(workspace.unsaved_queries()), None)
+        document.open_workspace(workspace, "Restore unsaved edits", query=shown, own_setup=True)
         item.done()
         restored += 1
     return restored
