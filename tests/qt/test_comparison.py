@@ -10,7 +10,8 @@ from run_samples import copy_sample, ndcg_from_scratch, read_run, write_second_r
 from ndcg_gui.core.analysis.compare import paired_summary
 from ndcg_gui.core.analysis.run_diff import run_label
 from ndcg_gui.core.reading import load
-from ndcg_gui.qt.document.comparison import SAMPLES, SEED, ComparisonChanges, RunComparison
+from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
+from ndcg_gui.qt.document.comparison import SAMPLES, SEED, RunComparison
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores
 
@@ -57,6 +58,11 @@ def assert_matches(doc, cmp, files, missing="zero"):
     assert got.scored.to_dict() == {name: int(cmp.answered[name].sum()) for name in cmp.names}
 
 
+def comparison_notice(qtbot, doc, timeout=1000):
+    """The document's notice that carries the comparison's figures (the one change notice)."""
+    return qtbot.waitSignal(doc.changed, timeout=timeout, check_params_cb=lambda c: c.comparison is not None)
+
+
 def test_names_are_the_run_files_without_extension():
     assert run_label("sample.run") == "sample"
     assert run_label("input.bm25") == "bm25"
@@ -90,9 +96,10 @@ def test_an_edit_rescores_its_query_for_every_run(qtbot, doc, cmp, files):
     shared = [d for d in other.loc[other["query"] == "401", "doc"].head(10) if d in set(lst.docs.tolist())]
     row = lst.docs.tolist().index(shared[0])
     before = cmp.ndcg.loc["401"].copy()
-    with qtbot.waitSignal(cmp.changed) as blocker:
+    with comparison_notice(qtbot, doc) as blocker:
         doc.set_grade(row, 3)  # judges the document for the other run too
-    assert blocker.args[0] == ComparisonChanges(queries=frozenset({"401"}))
+    assert blocker.args[0].comparison == ComparisonChanges(queries=frozenset({"401"}))
+    assert blocker.args[0].lists == frozenset({"401"})  # in the edit's own notice
     assert cmp.ndcg.at["401", "second"] != before["second"]
     doc.move_rows(0, 1, len(lst))
     assert_matches(doc, cmp, files)
@@ -116,12 +123,14 @@ def test_a_move_leaves_the_other_runs_figures_and_says_only_what_changed(qtbot, 
     monkeypatch.setattr(comparison, "_ndcg_of", lambda lst, d: scored.append(lst.query) or real(lst, d))
     grades = np.nan_to_num(doc.current_list().grades)  # (unjudged: gain 0, as grade 0)
     same = next(i for i in range(len(grades) - 1) if grades[i] == grades[i + 1])
-    with qtbot.assertNotEmitted(cmp.changed):
-        doc.move_rows(same, 1, same + 2)  # two documents of one grade swap: no figure changes
+    notices = []
+    doc.changed.connect(notices.append)
+    doc.move_rows(same, 1, same + 2)  # two documents of one grade swap: no figure changes
+    assert notices and not any(c.comparison for c in notices)
     differ = next(i for i in range(len(grades) - 1) if grades[i] != grades[i + 1])
-    with qtbot.waitSignal(cmp.changed) as blocker:
+    with comparison_notice(qtbot, doc) as blocker:
         doc.move_rows(differ, 1, differ + 2)
-    assert blocker.args[0] == ComparisonChanges(queries=frozenset({"401"}))
+    assert blocker.args[0].comparison == ComparisonChanges(queries=frozenset({"401"}))
     assert scored == []
     assert_matches(doc, cmp, files)
     doc.set_grade(differ, 3 if grades[differ] != 3 else 1)
@@ -142,9 +151,9 @@ def test_the_statistics_follow_a_moment_after_an_edit_worked_out_off_the_gui_thr
     doc.set_current_query("405")
     doc.reverse()
     assert cmp._pending  # not yet folded in: a drag repaints first
-    with qtbot.waitSignal(cmp.changed, timeout=5000) as blocker:
+    with comparison_notice(qtbot, doc, timeout=5000) as blocker:
         pass
-    assert blocker.args[0] == ComparisonChanges(summary=True)
+    assert blocker.args[0] == Changes(comparison=ComparisonChanges(summary=True))
     assert threads and threading.main_thread() not in threads
     assert not cmp._pending and not cmp.working
     assert_matches(doc, cmp, files)
@@ -186,7 +195,7 @@ def test_other_judgments_end_the_comparison_the_same_ones_keep_it(qtbot, doc, cm
     assert cmp.active
     other = tmp_path / "other.qrels"
     other.write_text(qrels.read_text())
-    with qtbot.waitSignal(cmp.changed):
+    with comparison_notice(qtbot, doc):
         doc.set_dataset(load(run, other), run, other, undoable=True)
     assert not cmp.active and cmp.names == [] and cmp.comparison is None
 
@@ -273,7 +282,8 @@ def test_statistics_keep_up_with_a_stream_of_edits(qtbot, doc, cmp, files, monke
     doc.set_current_query("401")
     doc.reverse()  # while the thread works
     summaries = []
-    cmp.changed.connect(lambda changes: summaries.append(cmp._cmp) if changes.summary else None)
+    doc.changed.connect(lambda c: summaries.append(cmp._cmp) if c.comparison and c.comparison.summary
+                        else None)
     release.set()
     qtbot.waitUntil(lambda: len(summaries) == 2 and not cmp.working, timeout=5000)
     first, last = summaries
@@ -299,6 +309,6 @@ def test_a_run_added_while_the_open_run_is_scored_anew_waits_for_its_figures(qtb
     assert cmp.waiting and list(cmp.ndcg.columns) == cmp.names
     assert cmp.ndcg[third].isna().all() and not cmp.deltas.empty
     cmp.scores._wanted = False
-    cmp.scores.changed.emit()  # the scores land
+    doc.announce(Changes(scores=True))  # the scores land
     assert not cmp.waiting and not cmp.ndcg[third].isna().any()
     assert list(cmp.comparison.per_query.columns) == cmp.names

@@ -35,7 +35,7 @@ def from_scratch(doc):
 def test_a_new_dataset_is_scored(qtbot, sample):
     doc = Document()
     scores = QueryScores(doc)
-    with qtbot.waitSignal(scores.changed):
+    with qtbot.waitSignal(doc.changed, check_params_cb=lambda c: c.scores):
         doc.set_dataset(sample)
     pd.testing.assert_frame_equal(scores.result, from_scratch(doc))
     assert len(scores.result) == 25
@@ -45,7 +45,7 @@ def test_edits_undo_and_switching_keep_the_scores_exact(qtbot, doc):
     scores = QueryScores(doc)
     before = scores.result.copy()
     doc.set_current_query("405")
-    with qtbot.waitSignal(scores.changed):
+    with qtbot.waitSignal(doc.changed, check_params_cb=lambda c: c.scores):
         doc.sort_ideal()
     pd.testing.assert_frame_equal(scores.result, from_scratch(doc))
     changed = scores.result.index[(scores.result["ndcg"] != before["ndcg"])]
@@ -69,7 +69,7 @@ def test_a_new_definition_rescores_every_query_edits_included(qtbot, doc, change
     scores = QueryScores(doc)
     doc.set_current_query("401")
     doc.reverse()
-    with qtbot.waitSignal(scores.changed):
+    with qtbot.waitSignal(doc.changed, check_params_cb=lambda c: c.scores):
         doc.set_definition(**change)
     pd.testing.assert_frame_equal(scores.result, from_scratch(doc))
 

@@ -1,12 +1,27 @@
 """What one step changed, said once: the document emits one `Changes` after every change, and each
-model or view reads what concerns it (as Anki's operations report `OpChanges`). Nothing depends on
-the order of several signals."""
+model or view reads what concerns it (as Anki's operations report `OpChanges`). What is worked out
+from the document (every query's scores, the run comparison) is part of the same notice: worked
+out before it is sent, or, when it comes back from the background, sent as a `Changes` of its own.
+Nothing depends on the order of several signals."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 Move = tuple[int, int, int]  # (first, count, destination) in Qt's moveRows rule
+
+
+@dataclass(frozen=True)
+class ComparisonChanges:
+    """What changed in the run comparison's figures."""
+
+    runs: bool = False  # runs, baseline, focus or every score changed: redraw everything
+    queries: frozenset[str] = frozenset()  # these queries' per-query NDCG changed (an edit)
+    summary: bool = False  # the statistics were recomputed
+
+    def __or__(self, other: ComparisonChanges) -> ComparisonChanges:
+        return ComparisonChanges(self.runs or other.runs, self.queries | other.queries,
+                                 self.summary or other.summary)
 
 
 @dataclass(frozen=True)
@@ -18,6 +33,19 @@ class Changes:
     definition: bool = False  # k, the metric's definition or the tie rule
     comparing: bool = False  # the runs compared, the baseline or the run in the plots
     policy: bool = False  # which queries the mean counts
+    scores: bool = False  # every query's NDCG (the query panel's), or whether it is being worked out
+    comparison: ComparisonChanges | None = None  # the run comparison's figures
+
+    def __or__(self, other: Changes) -> Changes:
+        """Both changes in one notice."""
+        comparison = self.comparison if other.comparison is None else \
+            other.comparison if self.comparison is None else self.comparison | other.comparison
+        return Changes(
+            dataset=self.dataset or other.dataset, query=self.query or other.query,
+            lists=self.lists | other.lists, move=self.move if other.move is None else other.move,
+            definition=self.definition or other.definition, comparing=self.comparing or other.comparing,
+            policy=self.policy or other.policy, scores=self.scores or other.scores, comparison=comparison,
+        )
 
     def shown_list(self, current_query: str) -> bool:
         """Whether the list on screen is another one than before (content or identity)."""

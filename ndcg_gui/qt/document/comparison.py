@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,7 +32,7 @@ from ndcg_gui.core.analysis.significance import snap_ties
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.summary import list_row
-from ndcg_gui.qt.document.changes import Changes
+from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores
 
@@ -44,20 +43,15 @@ if TYPE_CHECKING:
 
 SAMPLES, SEED = 10_000, 0  # the randomization test's and the bootstrap's draws, and their seed
 STATS_DELAY_MS = 60
-@dataclass(frozen=True)
-class ComparisonChanges:
-    runs: bool = False  # runs, baseline, focus or every score changed: redraw everything
-    queries: frozenset[str] = frozenset()  # these queries' per-query NDCG changed (an edit)
-    summary: bool = False  # the statistics were recomputed
-
-
 class RunComparison(QObject):
-    changed = Signal(object)  # ComparisonChanges
+    """What changes is said in the document's notice (`Changes.comparison`): worked out with each
+    change after the scores (`Document.work_out_with`), or announced when statistics land."""
+
     _landed = Signal(object, object, object)  # ((base, edits), Comparison, error) from the thread
 
     def __init__(self, document: Document, scores: QueryScores, parent: QObject | None = None) -> None:
-        """`scores` must follow the document before this does (made first), so it is up to date
-        when this rescores."""
+        """This works out each change after `scores` did (`QueryScores.followed_by`), so they are
+        up to date when this rescores."""
         super().__init__(parent)
         self.document, self.scores = document, scores
         # What is compared (runs, baseline, focus) and the mean policy are the document's state
@@ -79,8 +73,9 @@ class RunComparison(QObject):
         self._base, self._edits = 0, 0
         self._working = False  # the statistics thread is busy (one at a time)
         self._landed.connect(self._install)
-        document.changed.connect(self._follow)
-        scores.changed.connect(self._scores_changed)
+        self._told: ComparisonChanges | None = None  # (what the change being followed changed)
+        self._following = False
+        scores.followed_by(self._follow_all)  # (after the scores: it reads them)
 
     # ---- reading ------------------------------------------------------------------------------
     @property
@@ -241,7 +236,7 @@ class RunComparison(QObject):
         self._timer.stop()
         if self._pending:
             self.comparison  # noqa: B018  (reading it applies the pending scores)
-            self.changed.emit(ComparisonChanges(summary=True))
+            self._tell(ComparisonChanges(summary=True))
 
     @property
     def working(self) -> bool:
@@ -280,11 +275,28 @@ class RunComparison(QObject):
             self._cmp = result
             if edits == self._edits:
                 self._pending = {}
-            self.changed.emit(ComparisonChanges(summary=True))
+            self._tell(ComparisonChanges(summary=True))
         if self._pending and not self._timer.isActive():
             self._work_out()  # edits made while it worked, which have paused since
 
     # ---- following the document --------------------------------------------------------------------
+    def _tell(self, what: ComparisonChanges) -> None:
+        """The figures changed: in the notice being made, or in one of its own."""
+        if self._following:
+            self._told = what if self._told is None else self._told | what
+        else:
+            self.document.announce(Changes(comparison=what))
+
+    def _follow_all(self, changes: Changes) -> Changes | None:
+        self._following, self._told = True, None
+        try:
+            if changes.scores:
+                self._scores_changed()
+            self._follow(changes)
+        finally:
+            self._following = False
+        return None if self._told is None else Changes(comparison=self._told)
+
     def _follow(self, changes: Changes) -> None:
         doc = self.document
         if not self._runs:
@@ -299,7 +311,7 @@ class RunComparison(QObject):
                 or (changes.policy and self._cmp is not None and self._cmp.missing != self._missing):
             self._rescore_all()
         elif changes.comparing:  # only the run in the plots
-            self.changed.emit(ComparisonChanges(runs=True))
+            self._tell(ComparisonChanges(runs=True))
         elif changes.lists and not self._after_scores:  # (waiting: the rescore covers the edits)
             self._rescore(changes.lists)
 
@@ -325,7 +337,7 @@ class RunComparison(QObject):
             self._ndcg = (self._ndcg if self._ndcg is not None else pd.DataFrame()).reindex(columns=names)
             answered = self._answered if self._answered is not None else pd.DataFrame()
             self._answered = answered.reindex(columns=names, fill_value=False)
-            self.changed.emit(ComparisonChanges())
+            self._tell(ComparisonChanges())
             return
         doc = self.document
         self._doc_name = self._open_name()
@@ -335,7 +347,7 @@ class RunComparison(QObject):
         self._timer.stop()
         if not self._runs:
             self._ndcg, self._answered, self._cmp = pd.DataFrame(), pd.DataFrame(), None
-            self.changed.emit(ComparisonChanges(runs=True, summary=True))
+            self._tell(ComparisonChanges(runs=True, summary=True))
             return
         # The open run as the window shows it (`Document.list_for`; `Workspace.for_saving` differs
         # from it after an edit that emptied a list, see tests/qt/test_comparison.py).
@@ -350,7 +362,7 @@ class RunComparison(QObject):
         every = self._as_shown(every, own)
         self._ndcg = every.per_query
         self._cmp = every if self._missing == "zero" else every.skipping(self._answered)
-        self.changed.emit(ComparisonChanges(runs=True, summary=True))
+        self._tell(ComparisonChanges(runs=True, summary=True))
 
     def _as_shown(self, cmp: Comparison, own: pd.DataFrame) -> Comparison:
         """`cmp` with the open run's NDCG as the query panel shows it. `Dataset.evaluate` breaks
@@ -412,7 +424,7 @@ class RunComparison(QObject):
         if not changed:  # (a move among documents of one grade, say): nothing shown changes
             return
         self._ndcg = pd.DataFrame(values, index=self._ndcg.index, columns=self._ndcg.columns)
-        self.changed.emit(ComparisonChanges(queries=frozenset(changed)))
+        self._tell(ComparisonChanges(queries=frozenset(changed)))
         if self._pending:
             self._timer.start()
 

@@ -16,7 +16,7 @@ Opening a file is a step too: undoing it brings back the document that was open,
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -52,6 +52,7 @@ class Document(QObject):
         self.state = Workspace.empty()
         self.current_query = self.state.queries()[0]
         self.report = self._report()
+        self._followers: list[Callable[[Changes], Changes | None]] = []
 
     def _report(self) -> ListReport:
         # The list as loaded is built from the file once here (~0.4 ms for 1,000 rows; the views
@@ -203,7 +204,7 @@ class Document(QObject):
         if qrels_path is not None:
             ref.qrels_path = Path(qrels_path)
         self.state.mark_saved()
-        self.changed.emit(Changes())  # the title and the file name shown follow
+        self.announce(Changes())  # the title and the file name shown follow
 
     # ---- definition (an undo step) ------------------------------------------------------------------
     def set_definition(self, config: MetricConfig | None = None, k: int | None = None,
@@ -341,5 +342,21 @@ class Document(QObject):
         )
         if changes.shown_list(query) or changes.definition:
             self.report = self._report()
+        self.announce(changes)
+
+    # ---- the one change notice ---------------------------------------------------------------------
+    def work_out_with(self, follower: Callable[[Changes], Changes | None]) -> None:
+        """`follower` works out what follows from each change (every query's scores, the run
+        comparison) before the notice is sent, in the order followers were added (the comparison
+        needs the scores), and says what it changed: that goes out in the same notice."""
+        self._followers.append(follower)
+
+    def announce(self, changes: Changes) -> None:
+        """Send one notice: `changes` and what the followers worked out from them. Results that
+        come back from the background (scores, statistics) are announced the same way."""
+        for follow in self._followers:
+            more = follow(changes)
+            if more is not None:
+                changes = changes | more
         self.changed.emit(changes)
 

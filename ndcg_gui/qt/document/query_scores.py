@@ -19,8 +19,11 @@ change is dropped when it lands.
 from __future__ import annotations
 
 import contextlib
+import functools
+import operator
 import threading
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
@@ -50,7 +53,9 @@ def _score_state(state: Workspace, result: pd.DataFrame | None = None) -> pd.Dat
 
 
 class QueryScores(QObject):
-    changed = Signal()  # `result` or `pending` changed
+    """What changes is said in the document's notice (`Changes.scores`): worked out with each
+    change (`Document.work_out_with`), or announced when a background scoring lands."""
+
     _landed = Signal(int, object, object)  # (ticket, (state, result), error) from the worker thread
 
     def __init__(self, document: Document, parent: QObject | None = None) -> None:
@@ -65,7 +70,9 @@ class QueryScores(QObject):
         self._wanted = False  # a background scoring of the document as it is now is wanted
         self._working = False  # the worker thread is busy (one at a time)
         self._landed.connect(self._install)
-        document.changed.connect(self._follow)
+        self._following, self._told = False, False  # (what a change changes goes out with it)
+        self._dependents: list[Callable[[Changes], Changes | None]] = []
+        document.work_out_with(self._follow)
 
     def _definition(self) -> tuple:
         doc = self.document
@@ -101,7 +108,32 @@ class QueryScores(QObject):
         return self._result
 
     # ---- following the document ----------------------------------------------------------------
-    def _follow(self, changes: Changes) -> None:
+    def _tell(self) -> None:
+        """`result` or `pending` changed: in the notice being made, or in one of its own."""
+        if self._following:
+            self._told = True
+        else:
+            self.document.announce(Changes(scores=True))
+
+    def followed_by(self, follower: Callable[[Changes], Changes | None]) -> None:
+        """`follower` works out each change after these scores did (the run comparison reads
+        them), and what it changes goes out in the same notice."""
+        self._dependents.append(follower)
+
+    def _follow(self, changes: Changes) -> Changes | None:
+        self._following, self._told = True, False
+        try:
+            self._follow_change(changes)
+        finally:
+            self._following = False
+        if self._told:
+            changes = changes | Changes(scores=True)
+        more = [m for follow in self._dependents if (m := follow(changes)) is not None]
+        if not (self._told or more):
+            return None
+        return functools.reduce(operator.or_, more, Changes(scores=self._told))
+
+    def _follow_change(self, changes: Changes) -> None:
         if changes.dataset or changes.definition:
             self._ticket += 1
             self._dirty = True
@@ -111,11 +143,11 @@ class QueryScores(QObject):
                 # not slowed by the worker (2 cores, one GIL: about twice as long otherwise).
                 self._working = True
                 QTimer.singleShot(0, self, self._start_queued)
-            self.changed.emit()
+            self._tell()
         elif changes.lists:
             self._stale |= changes.lists
             if len(self.document.queries()) > 1:  # the panel shows the scores: rescore now
-                self.changed.emit()
+                self._tell()
 
     def _background(self) -> bool:
         if len(self.document.queries()) < 2 or self._offer_fits():
@@ -171,7 +203,7 @@ class QueryScores(QObject):
             return
         self._wanted = False
         if error is not None:  # (still dirty: reading `result` scores again, here)
-            self.changed.emit()
+            self._tell()
             raise error
         state, result = landed
         self._dirty = False
@@ -180,7 +212,7 @@ class QueryScores(QObject):
         self._stale = {q for q in set(state.lists) | set(now.lists)
                        if state.lists.get(q) is not now.lists.get(q)}
         self._result, self._of = result, now
-        self.changed.emit()
+        self._tell()
 
     def wait(self, timeout: float = 60.0) -> bool:
         """Process events until no scoring is pending (tests and benchmarks). True when none is."""

@@ -16,8 +16,8 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QTabWidget, QWidget
 
 from ndcg_gui.core.analysis.run_diff import biggest_moves, side_by_side, summary_cells
-from ndcg_gui.qt.document.changes import Changes
-from ndcg_gui.qt.document.comparison import ComparisonChanges, RunComparison
+from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
+from ndcg_gui.qt.document.comparison import RunComparison
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.loader import BackgroundLoader
 from ndcg_gui.qt.widgets import dialogs
@@ -46,7 +46,6 @@ class RunCompare(QObject):
         self.loader.loaded.connect(self._loaded)
         self.loader.failed.connect(self._failed)
         self.loader.finished.connect(self._next)
-        comparison.changed.connect(self._follow_comparison)
         document.changed.connect(self._follow_document)
         pane.baselineChosen.connect(comparison.set_baseline)
         pane.focusChosen.connect(comparison.set_focus)
@@ -147,6 +146,8 @@ class RunCompare(QObject):
             self.pane.set_method(cmp.describe())
 
     def _follow_document(self, changes: Changes) -> None:
+        if changes.comparison is not None:
+            self._follow_comparison(changes.comparison)
         if not self.comparison.active:
             return
         if changes.query:

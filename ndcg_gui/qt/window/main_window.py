@@ -132,7 +132,6 @@ class MainWindow(QMainWindow):
         self.document.changed.connect(self._follow)
         self.files.opened.connect(lambda _path: self.ranking_view.setFocus())
         self.loader.started.connect(lambda _name: QTimer.singleShot(0, self, self._prepare_for_file))
-        self.comparison.changed.connect(self._widen_query_dock)
         app = QApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.loader.wait)
@@ -257,6 +256,8 @@ class MainWindow(QMainWindow):
     def _follow(self, changes: Changes) -> None:
         if changes.dataset:
             self._show_query_dock()
+        if changes.comparison is not None:
+            self._widen_query_dock(changes.comparison)
         self._update_title()
         lst, doc = self.document.current_list(), self.document
         hint = None

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject
 
 from ndcg_gui.core.analysis.run_diff import delta_line
-from ndcg_gui.qt.document.changes import Changes
-from ndcg_gui.qt.document.comparison import ComparisonChanges, RunComparison
+from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
+from ndcg_gui.qt.document.comparison import RunComparison
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.models.query_model import RunColumns
@@ -29,11 +29,8 @@ class QueryBrowser(QObject):
         self._status = status
         self._lines: list[str] = []  # the comparison's summary lines, made when its statistics change
         self._details = ""
-        scores.changed.connect(self._show_scores)
         panel.querySelected.connect(self._open_query)
         document.changed.connect(self._follow)
-        if comparison is not None:
-            comparison.changed.connect(self._show_comparison)
         panel.policyChanged.connect(document.set_policy)  # the document's state, an undo step
         panel.set_policy(document.state.policy)
         self._show_scores()
@@ -43,6 +40,10 @@ class QueryBrowser(QObject):
     def _follow(self, changes: Changes) -> None:
         if changes.policy:
             self.panel.set_policy(self.document.state.policy)
+        if changes.scores:
+            self._show_scores()
+        if changes.comparison is not None:
+            self._show_comparison(changes.comparison)
         if changes.query or changes.dataset:
             self.panel.set_current_query(self.document.current_query)
 
