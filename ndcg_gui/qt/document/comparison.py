@@ -18,14 +18,13 @@ frame waits for them. Reading `comparison` (or `flush`) always gives them up to 
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import threading
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer
 
 from ndcg_gui.core.analysis.run_diff import run_label
 from ndcg_gui.core.analysis.significance import snap_ties
@@ -46,8 +45,6 @@ STATS_DELAY_MS = 60
 class RunComparison(QObject):
     """What changes is said in the document's notice (`Changes.comparison`): worked out with each
     change after the scores (`Document.work_out_with`), or announced when statistics land."""
-
-    _landed = Signal(object, object, object)  # ((base, edits), Comparison, error) from the thread
 
     def __init__(self, document: Document, scores: QueryScores, parent: QObject | None = None) -> None:
         """This works out each change after `scores` did (`QueryScores.followed_by`), so they are
@@ -72,7 +69,6 @@ class RunComparison(QObject):
         # some is shown, and the rest worked out after it).
         self._base, self._edits = 0, 0
         self._working = False  # the statistics thread is busy (one at a time)
-        self._landed.connect(self._install)
         self._told: ComparisonChanges | None = None  # (what the change being followed changed)
         self._following = False
         scores.followed_by(self._follow_all)  # (after the scores: it reads them)
@@ -251,22 +247,14 @@ class RunComparison(QObject):
             return  # (a thread under way starts the next one when it lands)
         self._working = True
         pending = {run: dict(values) for run, values in self._pending.items()}
-        threading.Thread(target=self._work, args=((self._base, self._edits), self._cmp, pending),
-                         name="comparison statistics", daemon=True).start()
+        self.document.runner.run("comparison statistics", functools.partial(_with_scores, self._cmp, pending),
+                                 functools.partial(self._install, (self._base, self._edits)))
 
-    def _work(self, tickets: tuple[int, int], cmp: Comparison, pending: dict[str, dict[str, float]]) -> None:
-        result, error = None, None
-        try:
-            result = _with_scores(cmp, pending)
-        except Exception as err:  # a bug: raised again in the GUI thread, where it is reported
-            error = err
-        with contextlib.suppress(RuntimeError):  # this object was deleted meanwhile (window closed)
-            self._landed.emit(tickets, result, error)
-
-    def _install(self, tickets: tuple[int, int], result: Comparison | None, error: Exception | None) -> None:
+    def _install(self, tickets: tuple[int, int], result: Comparison | None,
+                 error: BaseException | None) -> None:
         self._working = False
         if error is not None:
-            raise error  # (`_pending` is kept: reading `comparison` tries again)
+            return  # (the runner raises it; `_pending` is kept: reading `comparison` tries again)
         base, edits = tickets
         if base == self._base:
             # The statistics of the lists as they were when the thread started. Edits made since

@@ -35,6 +35,7 @@ from ndcg_gui.core.lists.workspace import FileRef, Workspace
 from ndcg_gui.core.summary import MeanPolicy
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.commands import K_CHANGE, StepCommand
+from ndcg_gui.qt.document.runner import Runner
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -49,6 +50,7 @@ class Document(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
+        self.runner = Runner(self)  # the one way work leaves the GUI thread (and comes back)
         self.state = Workspace.empty()
         self.current_query = self.state.queries()[0]
         self.report = self._report()

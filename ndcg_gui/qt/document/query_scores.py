@@ -9,7 +9,7 @@ is not scored twice.
 
 Scoring every query of a big file (2,000 queries x 1,000 documents: ~60 ms) would freeze the
 window for longer than a frame, so from `BACKGROUND_ROWS` rows on it runs in a worker thread
-(numpy and Arrow release the GIL for most of it) on the document's state as it was, and is
+(the document's `Runner`) on the document's state as it was, and is
 installed when it lands, with the lists edited since rescored one by one. Until then `result` is
 the previous scoring, `pending` is True and `k` is the cut-off that scoring used: the panel greys
 it rather than show figures of another definition as current. A scoring overtaken by another
@@ -18,15 +18,13 @@ change is dropped when it lands.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import operator
-import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
 from ndcg_gui.core.summary import score, with_list_rescored
 from ndcg_gui.qt.document.changes import Changes
@@ -56,8 +54,6 @@ class QueryScores(QObject):
     """What changes is said in the document's notice (`Changes.scores`): worked out with each
     change (`Document.work_out_with`), or announced when a background scoring lands."""
 
-    _landed = Signal(int, object, object)  # (ticket, (state, result), error) from the worker thread
-
     def __init__(self, document: Document, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.document = document
@@ -69,7 +65,6 @@ class QueryScores(QObject):
         self._ticket = 0  # counts dataset and definition changes: a scoring of an older one is dropped
         self._wanted = False  # a background scoring of the document as it is now is wanted
         self._working = False  # the worker thread is busy (one at a time)
-        self._landed.connect(self._install)
         self._following, self._told = False, False  # (what a change changes goes out with it)
         self._dependents: list[Callable[[Changes], Changes | None]] = []
         document.work_out_with(self._follow)
@@ -182,20 +177,13 @@ class QueryScores(QObject):
 
     def _start(self) -> None:
         self._working = True
-        threading.Thread(target=self._work, args=(self._ticket, self.document.state),
-                         name="query scores", daemon=True).start()
+        ticket, state = self._ticket, self.document.state
+        self.document.runner.run("query scores", functools.partial(_score_state, state),
+                                 functools.partial(self._install, ticket, state))
 
-    def _work(self, ticket: int, state: Workspace) -> None:
-        """In the worker thread: score `state`, and hand the result to the GUI thread."""
-        result, error = None, None
-        try:
-            result = _score_state(state)
-        except Exception as err:  # a bug: raised again in the GUI thread, where it is reported
-            error = err
-        with contextlib.suppress(RuntimeError):  # this object was deleted meanwhile (window closed)
-            self._landed.emit(ticket, (state, result), error)
-
-    def _install(self, ticket: int, landed: tuple, error: Exception | None) -> None:
+    def _install(self, ticket: int, state: Workspace, result: pd.DataFrame | None,
+                 error: BaseException | None) -> None:
+        """A background scoring of `state` landed (the runner raises an error after this)."""
         self._working = False
         if ticket != self._ticket:  # overtaken by another change: score the document as it is now
             if self._wanted:
@@ -204,8 +192,7 @@ class QueryScores(QObject):
         self._wanted = False
         if error is not None:  # (still dirty: reading `result` scores again, here)
             self._tell()
-            raise error
-        state, result = landed
+            return
         self._dirty = False
         now = self.document.state
         # Lists edited while the worker ran: rescored one by one when `result` is read.
