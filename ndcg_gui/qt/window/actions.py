@@ -140,6 +140,8 @@ class Actions(QObject):
         for action in (None, self.zoom_to_k, self.show_all, None):
             _add(view, action)
         for box in self._plot.toggles.values():
+            # Reached from the keyboard through this menu: Tab does not stop on each box of the plot.
+            box.setFocusPolicy(Qt.ClickFocus)
             text = box.property("menuText") or box.text()
             action = QAction(text, w, checkable=True, checked=box.isChecked())
             action.toggled.connect(box.setChecked)

@@ -8,19 +8,20 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QLineEdit, QToolTip
+from PySide6.QtWidgets import QToolTip
 
 from ndcg_gui.core.lists.clipboard import parse_quick_list, rows_as_tsv
 from ndcg_gui.core.lists.edits import Edit, EditRefused
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.widgets.grades_box import GradesBox
 from ndcg_gui.qt.widgets.ranking_view import RankingView
 
 Say = Callable[[str], None]
 
 
 class Editing(QObject):
-    def __init__(self, document: Document, view: RankingView, quick_entry: QLineEdit,
+    def __init__(self, document: Document, view: RankingView, quick_entry: GradesBox,
                  problem: Say, note: Say, may_replace: Callable[[str], bool] = lambda _what: True,
                  parent: QObject | None = None) -> None:
         """`problem` shows a refused edit beside the list; `note` a passing status message;
@@ -85,3 +86,9 @@ class Editing(QObject):
                 return
             doc.set_lists({"": RankedList.from_grades(grades)}, undoable=True)
         self._note(f"New list of {len(grades)} documents (Ctrl+Z to undo)")
+        # The keyboard goes to the list just made: Ctrl+Z there undoes it, arrows and Ctrl+Up/Down
+        # work on its rows (the box would have taken Ctrl+Z as "undo my typing").
+        self.quick_entry.used()
+        if self.view.model().rowCount():
+            self.view.select_rows(0, 1)
+        self.view.setFocus()

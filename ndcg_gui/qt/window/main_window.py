@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QMainWindow,
     QPushButton,
     QSplitter,
@@ -42,6 +41,7 @@ from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.models.metrics_model import MetricsTableModel
 from ndcg_gui.qt.models.ranking_model import RankingModel
 from ndcg_gui.qt.widgets.comparison_pane import ComparisonPane
+from ndcg_gui.qt.widgets.grades_box import GradesBox
 from ndcg_gui.qt.widgets.headline import Headline
 from ndcg_gui.qt.widgets.load_progress import LoadProgress
 from ndcg_gui.qt.widgets.metrics_view import MetricsView
@@ -91,9 +91,7 @@ class MainWindow(QMainWindow):
         self.metrics_view = MetricsView(self.metrics_model)
         self.plot = CurvePlot(self.document)
         self.headline = Headline(self.document)
-        self.quick_entry = QLineEdit()
-        self.quick_entry.setPlaceholderText("Type grades, e.g. 3 2 3 0 1, and press Enter")
-        self.quick_entry.setToolTip("Start a new list from grades in ranked order (Ctrl+Z goes back)")
+        self.quick_entry = GradesBox(self.document)
         self.scores = QueryScores(self.document, self)
         self.query_panel = QueryPanel()
         self.comparison = RunComparison(self.document, self.scores, self)  # runs compared with the open one
@@ -123,6 +121,7 @@ class MainWindow(QMainWindow):
                                self.plot, self.query_dock, self.about, self.navigation, compare=self.compare)
         self.why.showRank.connect(self.navigation.show_rank)
         self.why.judgeRank.connect(self.navigation.judge_rank)
+        self.why.insertMissed.connect(self.ranking_model.insert_judged)
         self._name_for_assistive_tech()
 
         self.status_counts = StatusCounts(self.document)
