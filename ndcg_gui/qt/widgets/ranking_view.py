@@ -1,5 +1,5 @@
-"""The ranked-list table: drag rows to reorder them (Qt's InternalMove with the model's moveRows);
-says which rows are selected and selects rows it is told to."""
+"""The ranked-list table: drag rows to reorder them (the model's moveRows), or drop judged
+documents from the Missed tab in; says which rows are selected and selects rows it is told to."""
 
 from __future__ import annotations
 
@@ -21,11 +21,15 @@ class RankingView(QTableView):
         self.setModel(model)
         self.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.setSelectionMode(QAbstractItemView.ExtendedSelection)
-        # The drag-and-drop set-up that makes Qt call moveRows (see shared STYLE.md).
+        # The drag-and-drop set-up that makes Qt call moveRows (see shared STYLE.md). DragDrop, not
+        # InternalMove: an InternalMove view refuses every drag that did not start in itself, and
+        # the Missed tab's documents are dropped here. A drag of the list's own rows still moves
+        # them (QTableView.dropEvent calls moveRows for a move from itself; the model has no
+        # removeRows, so nothing is removed after the drag either).
         self.setDragEnabled(True)
         self.setAcceptDrops(True)
         self.setDropIndicatorShown(True)
-        self.setDragDropMode(QAbstractItemView.InternalMove)
+        self.setDragDropMode(QAbstractItemView.DragDrop)
         self.setDragDropOverwriteMode(False)
         self.setDefaultDropAction(Qt.MoveAction)
         self.setEditTriggers(QAbstractItemView.DoubleClicked | QAbstractItemView.EditKeyPressed

@@ -279,8 +279,9 @@ class WhyTabs(QTabWidget):
             self.showRank.emit(int(ideal["list_rank"].iloc[row]))
 
     def _missed_picked(self, row: int) -> list[str]:
-        """The missed documents selected (the current one if none is)."""
-        rows = sorted({i.row() for i in self.missed_view.selectionModel().selectedRows()}) or [row]
+        """The missed documents selected, if the current one is among them; else the current one."""
+        rows = sorted({i.row() for i in self.missed_view.selectionModel().selectedRows()})
+        rows = rows if row in rows else [row]
         return [self.missed.text(r, 0) for r in rows if 0 <= r < self.missed.rowCount()]
 
     def insert_missed(self, row: int) -> None:
