@@ -35,7 +35,9 @@ NONE = Qt.KeyboardModifier.NoModifier
 
 def key(k, modifiers=NONE) -> None:
     """A key pressed by a person: it goes where the focus is."""
-    QTest.keyClick(QApplication.focusWidget(), k, modifiers)
+    focus = QApplication.focusWidget()
+    assert focus is not None, "no widget has the keyboard focus"  # (QTest would abort on None)
+    QTest.keyClick(focus, k, modifiers)
     QApplication.processEvents()
 
 
@@ -307,8 +309,11 @@ def test_help_guide_opens_from_the_keyboard(qtbot, window):
     qtbot.waitUntil(lambda: window.guide is not None and window.guide.isVisible())
     browser = window.guide.findChild(QTextBrowser)
     assert "NDCG" in browser.toPlainText() and "0.9724" in browser.toPlainText()
+    assert QApplication.focusWidget() is browser  # ready to scroll with the keys
     key(Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not window.guide.isVisible())
+    window.activateWindow()  # (what a window manager does when a dialog closes; Xvfb has none)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is not None)
     # And through the menu bar: Alt+H opens Help, G picks Guide.
     key(Qt.Key.Key_H, Qt.KeyboardModifier.AltModifier)
     menu = QApplication.activePopupWidget()

@@ -23,7 +23,8 @@ from ndcg_gui.qt.window.navigation import Navigation
 class Actions(QObject):
     def __init__(self, window: QMainWindow, document: Document, edit: Editing, files: FileFlow,
                  exports: Exports, ranking_view: RankingView, plot: CurvePlot, query_dock: QDockWidget,
-                 about: Callable[[], None], nav: Navigation, compare: RunCompare | None = None) -> None:
+                 about: Callable[[], None], nav: Navigation, compare: RunCompare | None = None,
+                 guide: Callable[[], None] = lambda: None) -> None:
         super().__init__(window)
         self._window = w = window
         self._files, self._plot, self._query_dock = files, plot, query_dock
@@ -77,6 +78,8 @@ class Actions(QObject):
         self.zoom_to_k = a("&Zoom to k", plot.zoom_to_k, None, "Show the first k ranks in the plot")
         self.show_all = a("Show all &ranks", plot.show_all, None, "Show every rank in the plot")
         self.about = a("&About", about)
+        self.guide = a("&Guide", guide, QKeySequence.HelpContents,
+                       "What each column, colour, band and tab means, with a worked example")
         self.next_query = a("&Next query", lambda: nav.step_query(1), "Alt+Down",
                             "Open the next query of the query table")
         self.previous_query = a("&Previous query", lambda: nav.step_query(-1), "Alt+Up",
@@ -147,7 +150,9 @@ class Actions(QObject):
             action.toggled.connect(box.setChecked)
             box.toggled.connect(action.setChecked)
             view.addAction(action)
-        bar.addMenu("&Help").addAction(self.about)
+        help_menu = bar.addMenu("&Help")
+        for action in (self.guide, None, self.about):
+            _add(help_menu, action)
 
     def _toolbar(self) -> QToolBar:
         bar = QToolBar("Main")

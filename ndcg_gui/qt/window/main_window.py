@@ -42,6 +42,7 @@ from ndcg_gui.qt.models.metrics_model import MetricsTableModel
 from ndcg_gui.qt.models.ranking_model import RankingModel
 from ndcg_gui.qt.widgets.comparison_pane import ComparisonPane
 from ndcg_gui.qt.widgets.grades_box import GradesBox
+from ndcg_gui.qt.widgets.guide import GuideDialog
 from ndcg_gui.qt.widgets.headline import Headline
 from ndcg_gui.qt.widgets.load_progress import LoadProgress
 from ndcg_gui.qt.widgets.metrics_view import MetricsView
@@ -118,7 +119,9 @@ class MainWindow(QMainWindow):
         self.compare = RunCompare(self.document, self.comparison, self.compare_pane, self.right_tabs, say,
                                   self)
         self.actions = Actions(self, self.document, self.editing, self.files, self.exports, self.ranking_view,
-                               self.plot, self.query_dock, self.about, self.navigation, compare=self.compare)
+                               self.plot, self.query_dock, self.about, self.navigation, compare=self.compare,
+                               guide=self.show_guide)
+        self.guide: GuideDialog | None = None  # Help ▸ Guide, made when first asked for
         self.why.showRank.connect(self.navigation.show_rank)
         self.why.judgeRank.connect(self.navigation.judge_rank)
         self.why.insertMissed.connect(self.ranking_model.insert_judged)
@@ -237,6 +240,13 @@ class MainWindow(QMainWindow):
         show_info(self, f"About {APP_NAME}",
                   f"{APP_NAME} {__version__}\n\nSee CG, DCG, IDCG and NDCG of a ranked list at every "
                   "rank, under a stated definition.")
+
+    def show_guide(self) -> None:
+        if self.guide is None:
+            self.guide = GuideDialog(self)
+        self.guide.show()
+        self.guide.raise_()
+        self.guide.activateWindow()
 
     def _prepare_for_file(self) -> None:
         """While a big file is read in the background (the GUI thread idle for seconds), do now
