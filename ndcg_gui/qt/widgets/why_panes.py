@@ -35,7 +35,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_gui.core.analysis.whatif import best_insert_row
 from ndcg_gui.core.lists.numbers import format_grade, format_metric
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
@@ -284,13 +283,18 @@ class WhyTabs(QTabWidget):
         rows = rows if row in rows else [row]
         return [self.missed.text(r, 0) for r in rows if 0 <= r < self.missed.rowCount()]
 
+    def _best_row(self, doc: str) -> int:
+        """Where the missed document `doc` raises NDCG@k most (core.analysis.whatif.best_insert_row)."""
+        from ndcg_gui.core.analysis.whatif import best_insert_row  # (pandas: not before the first paint)
+
+        lst = self._doc.report.list
+        return best_insert_row(lst.grades, lst.unretrieved[doc], self._doc.k, self._doc.config)
+
     def insert_missed(self, row: int) -> None:
         """The selected missed documents into the list, where the first raises NDCG@k most."""
         docs = self._missed_picked(row)
         if docs:
-            lst = self._doc.report.list
-            self._insert(docs, best_insert_row(lst.grades, lst.unretrieved[docs[0]], self._doc.k,
-                                               self._doc.config))
+            self._insert(docs, self._best_row(docs[0]))
 
     def insert_missed_at(self, row: int) -> None:
         """The selected missed documents into the list at a rank the person types."""
@@ -299,7 +303,7 @@ class WhyTabs(QTabWidget):
             return
         lst = self._doc.report.list
         grade = lst.unretrieved[docs[0]]
-        best = best_insert_row(lst.grades, grade, self._doc.k, self._doc.config) + 1
+        best = self._best_row(docs[0]) + 1
         what = docs[0] if len(docs) == 1 else f"{len(docs)} documents"
         rank, ok = QInputDialog.getInt(
             self, "Insert into the list",
