@@ -137,6 +137,13 @@ def test_after_typing_a_list_the_headline_compares_with_the_typed_list(qtbot, wi
     typed = ndcg_at([0, 1, 3, 2], doc.k)  # what a person compares the dragged list with
     said = window.headline.change.text()
     assert f"{doc.summary.ndcg - typed:+.4f}</span> vs as loaded ({typed:.4f})" in said, said
+    # Edit ▸ Reset to original, from the keyboard: back to the typed list, not to the example.
+    key(Qt.Key.Key_E, Qt.KeyboardModifier.AltModifier)
+    menu = QApplication.activePopupWidget()
+    assert isinstance(menu, QMenu)
+    QTest.keyClick(menu, Qt.Key.Key_O)
+    QApplication.processEvents()
+    assert doc.current_list().grades.tolist() == [0, 1, 3, 2]
 
 
 # ---- (b) a missed document dragged into the list ---------------------------------------------------

@@ -177,3 +177,20 @@ def test_tab_never_stops_on_a_plot_check_box(qtbot, window):
     boxes = [w.text() for w in seen if isinstance(w, QCheckBox)]
     assert not boxes
     assert window.why.tabBar() in seen or any(window.why.isAncestorOf(w) for w in seen if w is not None)
+
+
+# ---- the ranked list: Enter edits, as a double-click does; its actions in a context menu ---------
+def test_enter_on_a_row_of_the_list_starts_typing_its_grade(qtbot, window):
+    show_active(window, qtbot)
+    view = window.ranking_view
+    view.setFocus()
+    view.setCurrentIndex(view.model().index(3, 0))  # the rank cell: not editable, its row's grade is
+    key(Qt.Key.Key_Return)
+    assert view.state() == QAbstractItemView.State.EditingState
+    assert view.currentIndex().row() == 3 and view.currentIndex().column() == view.ranking_model().GRADE
+    type_text("2")
+    key(Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.document.current_list().grades.tolist() == [3, 2, 3, 2, 1])
+    texts = menu_texts(view)
+    assert texts[0] == "Edit grade" and {"Move up", "Move down", "Delete rows"} <= set(texts)
+    assert view.contextMenuPolicy() == Qt.ContextMenuPolicy.ActionsContextMenu

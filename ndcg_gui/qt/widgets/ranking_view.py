@@ -4,7 +4,7 @@ documents from the Missed tab in; says which rows are selected and selects rows 
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt, QTimer
-from PySide6.QtGui import QPainter, QPalette
+from PySide6.QtGui import QAction, QKeySequence, QPainter, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from ndcg_gui.qt.models.ranking_model import RankingModel
@@ -61,6 +61,24 @@ class RankingView(QTableView):
         self._refilter = QTimer(self, singleShot=True, interval=0, timeout=self._apply_kind)
         for signal in (model.modelReset, model.rowsMoved, model.dataChanged, model.layoutChanged):
             signal.connect(self._refilter.start)
+        # Enter does what a double-click does (edit a cell; the grade where the cell is not
+        # editable); the window adds its row actions (move, delete, copy, paste) to this menu.
+        self.edit_action = QAction("Edit grade", self)
+        self.edit_action.setShortcuts([QKeySequence(Qt.Key.Key_Return), QKeySequence(Qt.Key.Key_Enter)])
+        self.edit_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)  # (not while editing)
+        self.edit_action.triggered.connect(self.edit_current)
+        self.addAction(self.edit_action)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+
+    def edit_current(self) -> None:
+        """Start typing in the current cell, or in its row's grade if that cell is not editable."""
+        index = self.currentIndex()
+        if not index.isValid():
+            return
+        if not index.flags() & Qt.ItemFlag.ItemIsEditable:
+            index = index.siblingAtColumn(RankingModel.GRADE)
+            self.setCurrentIndex(index)
+        self.edit(index)
 
     def show_kind(self, kind: str) -> None:
         """Show only the rows of `kind` (all, relevant, judged, unjudged)."""
