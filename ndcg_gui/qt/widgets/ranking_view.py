@@ -3,9 +3,9 @@ documents from the Missed tab in; says which rows are selected and selects rows 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence, QPainter, QPalette
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QPoint, Qt, QTimer
+from PySide6.QtGui import QAction, QContextMenuEvent, QKeySequence, QPainter, QPalette
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView, QWidget
 
 from ndcg_gui.qt.models.ranking_model import RankingModel
 from ndcg_gui.qt.widgets.column_widths import ColumnWidths
@@ -68,7 +68,30 @@ class RankingView(QTableView):
         self.edit_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)  # (not while editing)
         self.edit_action.triggered.connect(self.edit_current)
         self.addAction(self.edit_action)
-        self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        """The list's actions (Edit grade, move, delete, copy, paste) for the rows meant: right click
+        on a row outside the selection selects it; the menu key opens below the current row. An empty
+        list offers only what needs no row (paste)."""
+        index = self.indexAt(event.pos()) if event.reason() == QContextMenuEvent.Reason.Mouse \
+            else self.currentIndex()
+        if event.reason() == QContextMenuEvent.Reason.Mouse and index.isValid() \
+                and index.row() not in self.selected_rows():
+            self.select_rows(index.row(), 1)
+            self.setCurrentIndex(index)
+        rows = index.isValid()
+        actions = [a for a in self.actions() if rows or a.property("withoutRows")]
+        if not actions:
+            return
+        menu = QMenu(self)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.addActions(actions)
+        if event.reason() == QContextMenuEvent.Reason.Mouse or not rows:
+            at = event.globalPos()
+        else:
+            rect = self.visualRect(index)
+            at = self.viewport().mapToGlobal(QPoint(rect.left() + 8, rect.bottom()))
+        menu.popup(at)
 
     def edit_current(self) -> None:
         """Start typing in the current cell, or in its row's grade if that cell is not editable."""

@@ -96,7 +96,8 @@ class Actions(QObject):
             # Only while the list has focus, so the metrics table and text fields keep theirs.
             action.setShortcutContext(Qt.WidgetWithChildrenShortcut)
             w.removeAction(action)
-            ranking_view.addAction(action)
+            ranking_view.addAction(action)  # (and in the list's context menu)
+        self.paste.setProperty("withoutRows", True)  # offered by the menu of an empty list too
 
         self.recent_menu = QMenu("Open &recent", w)
         self.recent_menu.aboutToShow.connect(self._fill_recent)
