@@ -200,3 +200,16 @@ def test_enter_on_a_row_of_the_list_starts_typing_its_grade(qtbot, window):
     texts = [a.text().replace("&", "") for a in menu.actions()]
     menu.close()
     assert texts[0] == "Edit grade" and {"Move up", "Move down", "Delete rows", "Paste rows"} <= set(texts)
+
+
+def test_move_to_rank_is_a_drag_by_keyboard(qtbot, window, monkeypatch):
+    show_active(window, qtbot)
+    monkeypatch.setattr(QInputDialog, "getInt", lambda *_a, **_kw: (2, True))
+    view = window.ranking_view
+    view.setFocus()
+    view.select_rows(3, 2)  # D and E
+    key(Qt.Key.Key_M, CTRL)
+    assert window.document.current_list().docs.tolist() == ["A", "D", "E", "B", "C"]
+    assert view.selected_rows() == [1, 2]  # they stay selected where they went
+    key(Qt.Key.Key_Z, CTRL)
+    assert window.document.current_list().docs.tolist() == list("ABCDE")

@@ -64,6 +64,8 @@ class Actions(QObject):
                          "Move the selected rows one rank up")
         self.move_down = a("Move &down", lambda: edit.move_selection(1), "Ctrl+Down",
                            "Move the selected rows one rank down")
+        self.move_to_rank = a("Move &to rank…", edit.move_to_rank, "Ctrl+M",
+                              "Move the selected rows to a rank you type (a drag by keyboard)")
         self.add_row = a("&Add row", edit.add_row, "Ctrl+Shift+N",
                          "Add a document below the current row")
         self.delete = a("&Delete rows", edit.delete_rows, QKeySequence.Delete, "Delete the selected rows")
@@ -92,7 +94,7 @@ class Actions(QObject):
                                    "Select the previous document with a grade above 0")
         self.find_query = a("&Find query…", nav.focus_filter, QKeySequence.Find, "Filter the query ids")
         self.set_k = a("Set &k…", nav.focus_k, "Ctrl+K", "Type the cut-off k")
-        for action in (self.move_up, self.move_down, self.delete, self.copy, self.paste):
+        for action in (self.move_up, self.move_down, self.move_to_rank, self.delete, self.copy, self.paste):
             # Only while the list has focus, so the metrics table and text fields keep theirs.
             action.setShortcutContext(Qt.WidgetWithChildrenShortcut)
             w.removeAction(action)
@@ -132,7 +134,8 @@ class Actions(QObject):
             _add(file_menu, action)
         edit = bar.addMenu("&Edit")
         for action in (self.undo, self.redo, None, self.copy, self.paste, self.add_row, self.delete,
-                       None, self.move_up, self.move_down, self.sort, self.reverse, self.reset):
+                       None, self.move_up, self.move_down, self.move_to_rank, self.sort, self.reverse,
+                       self.reset):
             _add(edit, action)
         go = bar.addMenu("&Go")
         for action in (self.worst_query, self.next_query, self.previous_query, self.find_query, None,

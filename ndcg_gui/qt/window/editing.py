@@ -8,8 +8,9 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QToolTip
+from PySide6.QtWidgets import QInputDialog, QToolTip
 
+from ndcg_gui.core.lists import edits
 from ndcg_gui.core.lists.clipboard import parse_quick_list, rows_as_tsv
 from ndcg_gui.core.lists.edits import Edit, EditRefused
 from ndcg_gui.core.lists.ranked_list import RankedList
@@ -40,6 +41,23 @@ class Editing(QObject):
         current = self.view.current_row()
         rows = self.view.selected_rows() or ([current] if current >= 0 else [])
         edit = self.document.step_rows(rows, delta)
+        self._select(edit)
+        return edit is not None
+
+    def move_to_rank(self) -> bool:
+        """Move to rank… (the keyboard's long drag): the selected rows, the first of them to a rank
+        the person types."""
+        current = self.view.current_row()
+        rows = self.view.selected_rows() or ([current] if current >= 0 else [])
+        lst = self.document.current_list()
+        if not rows:
+            return False
+        what = str(lst.docs[rows[0]]) if len(rows) == 1 else f"{len(rows)} rows"
+        rank, ok = QInputDialog.getInt(self.view, "Move to rank", f"Move {what} to rank (1–{len(lst)}):",
+                                       rows[0] + 1, 1, len(lst))
+        if not ok:
+            return False
+        edit = self.document.apply(edits.move_to_rank(lst, rows, rank))
         self._select(edit)
         return edit is not None
 
