@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_gui.core.config import MetricConfig
@@ -130,6 +130,7 @@ def test_set_grade_is_a_no_op_when_equal_even_for_unjudged():
     assert edits.set_grade(lst, 1, 2.0).after.grades.tolist() == [1, 2]
 
 
+@settings(deadline=None)  # the first example imports the analysis modules (pandas): seconds on a busy machine
 @given(st.data())
 def test_move_to_puts_the_document_at_the_rank_best_moves_names(data):
     from ndcg_gui.core.analysis.whatif import best_moves
@@ -155,3 +156,19 @@ def test_a_judgment_belongs_to_its_document_not_to_the_row():
     assert found.judgments() == lst.judgments()
     typed = RankedList(docs=["a", "b"], grades=[2, 1])  # no pool: the grade stays with the row
     assert edits.rename(typed, 0, "a2").after.grades.tolist() == [2, 1]
+
+
+@given(st.integers(1, 9).flatmap(lambda n: st.tuples(
+    st.just(n), st.sets(st.integers(0, n - 1), min_size=1), st.integers(-2, n + 2))))
+def test_move_to_rank_puts_the_first_row_at_that_rank_and_keeps_the_rest_in_order(case):
+    n, rows, rank = case
+    lst = RankedList(docs=[f"d{i}" for i in range(n)], grades=list(range(n)))
+    edit = edits.move_to_rank(lst, rows, rank)
+    after = lst if edit is None else edit.after
+    docs = after.docs.tolist()
+    picked = [f"d{r}" for r in sorted(rows)]
+    at = max(0, min(rank - 1, n - len(rows)))
+    assert docs[at:at + len(picked)] == picked  # the block, in order, from that rank
+    assert [d for d in docs if d not in picked] == [f"d{r}" for r in range(n) if r not in rows]
+    if edit is not None and edit.select is not None:
+        assert edit.select == (at, len(rows))

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_gui.core import MetricConfig, best_moves, dcg_idcg_at, discounts, gains, move_effects, ndcg_at
+from ndcg_gui.core.analysis.whatif import best_insert_row
 
 
 def moved(grades: list[float], i: int, j: int) -> list[float]:
@@ -179,3 +180,29 @@ def test_best_moves_list_one_move_per_document():
     assert shown["from_rank"].tolist()[:2] == [16, 20]
     assert shown["to_rank"].tolist()[:2] == [1, 1]
     assert not shown.duplicated(["from_rank"]).any()
+
+
+# ---- where a judged document the list missed would do most ----------------------------------------
+@pytest.mark.parametrize(("grades", "grade", "k", "expected"), [
+    ([0, 1, 2], 3, 3, 0),  # above everything
+    ([3, 2, 0, 1], 1, 3, 2),  # below the 2, above the 0: the highest DCG@3
+    ([3, 2, 1], 0, 2, 3),  # a 0 goes last: it pushes nothing down
+    ([2, float("nan"), 1], 1, None, 1),  # an unjudged row counts as 0
+    ([], 2, 10, 0),
+])
+def test_best_insert_row_examples(grades, grade, k, expected):
+    assert best_insert_row(grades, grade, k) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([0, 1, 2, 3, -1]), max_size=12), st.sampled_from([0, 1, 2, 3, -1]),
+       st.integers(1, 6))
+def test_best_insert_row_gives_the_highest_ndcg_at_k_of_every_place(grades, grade, k):
+    # IDCG is the same wherever it goes: the highest DCG@k is the highest NDCG@k (when IDCG > 0).
+    scores = [dcg_idcg_at([*grades[:p], grade, *grades[p:]], k)[0] for p in range(len(grades) + 1)]
+    at = best_insert_row(grades, grade, k)
+    assert scores[at] == pytest.approx(max(scores), abs=1e-12)
+    # Of equal DCG@k, the place that gives the whole list the highest DCG.
+    whole = [dcg_idcg_at([*grades[:p], grade, *grades[p:]], None)[0] if scores[p] == pytest.approx(
+        max(scores), abs=1e-12) else -np.inf for p in range(len(grades) + 1)]
+    assert whole[at] == pytest.approx(max(whole), abs=1e-12)

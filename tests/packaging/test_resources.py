@@ -71,3 +71,8 @@ def test_every_resource_folder_is_a_listed_package():
     }
     assert folders <= set(setuptools["packages"])
     assert folders <= set(setuptools["package-data"])
+
+
+def test_the_guide_ships_as_a_resource():
+    text = assets.read_bytes("guide.html").decode("utf-8")
+    assert "<h1>" in text and 'id="worked-example"' in text

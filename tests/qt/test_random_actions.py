@@ -1,6 +1,8 @@
 """Seeded random actions through the real window, as a person would act: keys, drops through the
 model's drop API, typed cells, paste, menu actions, the definition controls, the query panel, other
-files. After every action:
+files, and key presses sent to whatever widget has the focus (Ctrl+Up/Down, Delete, Ctrl+Z, Ctrl+Y,
+a grade typed + Enter, Enter on a why table's row; Ctrl+Z/Y must step the one undo history
+wherever the keyboard is). After every action:
 
 (a) every cell each view painted equals what its model says now (`ScreenMirror`: a cell whose
     value changed without being announced is a figure shown wrong);
@@ -551,6 +553,7 @@ class Person:
             (2, self.plot_control),
             (2, self.add_run), (1, self.remove_run), (1, self.pick_runs), (1, self.click_scatter),
             (1, self.change_policy),
+            (8, self.keys_to_the_focus),
         ]
         weights = [w for w, _ in actions]
         action = self.rng.choices([a for _, a in actions], weights)[0]
@@ -795,6 +798,66 @@ class Person:
         i = self.rng.randrange(combo.count())
         combo.setCurrentIndex(i)
         return f"judged queries with no results: {combo.itemText(i)}"
+
+
+    # ---- keys, as a person presses them: to whatever widget has the focus -------------------------
+    def focus_somewhere(self) -> str:
+        """Put the keyboard where a person might have it: the list (some rows selected, the current
+        cell in the grade column), the grades box, or a row of a why table."""
+        w = self.w
+        where = self.rng.choice(["list", "list", "list", "grades box", "why table"])
+        if where == "list" or not self.n():
+            rows = self.some_rows()
+            self.select(rows)
+            if rows:
+                w.ranking_view.selectionModel().setCurrentIndex(
+                    w.ranking_model.index(rows[0], w.ranking_model.GRADE), QItemSelectionModel.NoUpdate)
+            w.ranking_view.setFocus()
+            return f"the list (rows {rows})"
+        if where == "grades box":
+            w.quick_entry.setFocus()
+            return "the grades box"
+        why = w.why
+        views = [why.ideal_view, why.missed_view, why.what_if_view, why.moves_view, why.judge_view,
+                 why.definitions_view]
+        view = self.rng.choice(views)
+        why.setCurrentIndex(next(i for i in range(why.count()) if why.widget(i).isAncestorOf(view)))
+        self.s.settle()
+        if view.model().rowCount():
+            view.setCurrentIndex(view.model().index(self.rng.randrange(view.model().rowCount()), 0))
+        view.setFocus()
+        return f"the {why.tabText(why.currentIndex())} table"
+
+    def keys_to_the_focus(self) -> str:
+        """Keys sent to QApplication.focusWidget(), never to the widget meant: Ctrl+Up/Down, Delete,
+        Ctrl+Z, Ctrl+Y, a grade typed and Enter, Enter on a why table's row."""
+        where = self.focus_somewhere()
+        self.s.settle()
+        focus = QApplication.focusWidget()
+        assert focus is not None, f"no widget has the focus after putting it on {where}"
+        stack = self.doc.undo_stack
+        index, box_undo = stack.index(), self.w.quick_entry.isUndoAvailable()
+        ctrl, none = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.NoModifier
+        choice = self.rng.choice(["Ctrl+Up", "Ctrl+Down", "Delete", "Ctrl+Z", "Ctrl+Z", "Ctrl+Y",
+                                  "type + Enter", "Enter"])
+        if choice == "type + Enter":
+            text = self.rng.choice(["2", "0", "1 3 0", "x"]) if focus is self.w.quick_entry else \
+                self.rng.choice(["0", "1", "2", "3", "-1"])
+            QTest.keyClicks(focus, text)
+            QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+            self.s.settle()  # (an item delegate commits a turn of the event loop later)
+            return f"type {text!r} + Enter in {where}"
+        keys = {"Ctrl+Up": (Qt.Key.Key_Up, ctrl), "Ctrl+Down": (Qt.Key.Key_Down, ctrl),
+                "Delete": (Qt.Key.Key_Delete, none), "Ctrl+Z": (Qt.Key.Key_Z, ctrl),
+                "Ctrl+Y": (Qt.Key.Key_Y, ctrl), "Enter": (Qt.Key.Key_Return, none)}
+        QTest.keyClick(focus, *keys[choice])
+        self.s.settle()
+        if choice in ("Ctrl+Z", "Ctrl+Y") and not (focus is self.w.quick_entry and box_undo):
+            # The window's one undo history takes it, wherever the keyboard is (finding 2).
+            expected = index - 1 if choice == "Ctrl+Z" and index > 0 else \
+                index + 1 if choice == "Ctrl+Y" and index < stack.count() else index
+            assert stack.index() == expected, f"{choice} in {where}: at step {stack.index()}, not {expected}"
+        return f"{choice} in {where}"
 
 
 def undo_everything(window) -> None:

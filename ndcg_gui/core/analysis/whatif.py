@@ -260,3 +260,29 @@ def _top(after: np.ndarray, i: np.ndarray, j: np.ndarray, size: int, n_best: int
     else:
         chosen = np.arange(len(value))
     return chosen[np.lexsort((tie[chosen], -value[chosen]))]
+
+
+def best_insert_row(grades: Sequence[float] | np.ndarray, grade: float, k: int | None = None,
+                    config: MetricConfig | None = None) -> int:
+    """Where a document of `grade` put into the list (unjudged rows count as 0) raises NDCG@k most:
+    the 0-based row it goes before. IDCG is the same wherever it goes, so this is the highest
+    DCG@k; of equal ones, the highest DCG of the whole list, then the highest place."""
+    config = config or _DEFAULT
+    k = check_k(k)
+    g = gains(np.nan_to_num(np.asarray(grades, dtype=float), nan=0.0), config)
+    new = float(gains(np.array([grade], dtype=float), config)[0])
+    n = len(g)
+    at = np.arange(n + 1)
+
+    def dcg_with_it(cut: int) -> np.ndarray:  # DCG@cut with the document before row 0, 1, …, n
+        d = np.zeros(n + 2)
+        d[: min(cut, n + 1)] = discounts(min(cut, n + 1), config)
+        above = np.concatenate([[0.0], np.cumsum(g * d[:n])])  # rows above it keep their rank
+        pushed = np.concatenate([[0.0], np.cumsum(g * d[1 : n + 1])])  # rows below go one down
+        return above[at] + new * d[at] + (pushed[n] - pushed[at])
+
+    top = dcg_with_it(n + 1 if k is None else k)
+    whole = dcg_with_it(n + 1)
+    tie = 1e-12 * max(1.0, float(np.abs(top).max()))
+    best = np.flatnonzero(top >= top.max() - tie)
+    return int(best[np.flatnonzero(whole[best] >= whole[best].max() - tie)[0]])

@@ -84,6 +84,21 @@ def move_block(lst: RankedList, rows: Sequence[int], destination: int) -> Edit |
     return _changed(lst, edit)
 
 
+def move_to_rank(lst: RankedList, rows: Sequence[int], rank: int) -> Edit | None:
+    """Rows (in their order) moved so that the first of them is at `rank` (1-based, clamped to the
+    list): "Move to rank…", the keyboard's way to drag rows far."""
+    rows = sorted({r for r in rows if 0 <= r < len(lst)})
+    if not rows:
+        return None
+    picked = set(rows)
+    rest = [r for r in range(len(lst)) if r not in picked]
+    at = max(0, min(int(rank) - 1, len(rest)))
+    edit = move_block(lst, rows, rest[at] if at < len(rest) else len(lst))
+    if edit is not None and len(rows) == 1:
+        edit = replace(edit, text=f"Move {lst.docs[rows[0]]} to rank {at + 1}")
+    return edit
+
+
 def step_rows(lst: RankedList, rows: Sequence[int], delta: int) -> Edit | None:
     """Ctrl+Up (-1) / Ctrl+Down (+1): a block of rows one place up or down; scattered rows are
     first gathered into a block where the first of them is."""

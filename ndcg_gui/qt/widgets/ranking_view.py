@@ -1,11 +1,11 @@
-"""The ranked-list table: drag rows to reorder them (Qt's InternalMove with the model's moveRows);
-says which rows are selected and selects rows it is told to."""
+"""The ranked-list table: drag rows to reorder them (the model's moveRows), or drop judged
+documents from the Missed tab in; says which rows are selected and selects rows it is told to."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt, QTimer
-from PySide6.QtGui import QPainter, QPalette
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QPoint, Qt, QTimer
+from PySide6.QtGui import QAction, QContextMenuEvent, QKeySequence, QPainter, QPalette
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView, QWidget
 
 from ndcg_gui.qt.models.ranking_model import RankingModel
 from ndcg_gui.qt.widgets.column_widths import ColumnWidths
@@ -21,11 +21,15 @@ class RankingView(QTableView):
         self.setModel(model)
         self.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.setSelectionMode(QAbstractItemView.ExtendedSelection)
-        # The drag-and-drop set-up that makes Qt call moveRows (see shared STYLE.md).
+        # The drag-and-drop set-up that makes Qt call moveRows (see shared STYLE.md). DragDrop, not
+        # InternalMove: an InternalMove view refuses every drag that did not start in itself, and
+        # the Missed tab's documents are dropped here. A drag of the list's own rows still moves
+        # them (QTableView.dropEvent calls moveRows for a move from itself; the model has no
+        # removeRows, so nothing is removed after the drag either).
         self.setDragEnabled(True)
         self.setAcceptDrops(True)
         self.setDropIndicatorShown(True)
-        self.setDragDropMode(QAbstractItemView.InternalMove)
+        self.setDragDropMode(QAbstractItemView.DragDrop)
         self.setDragDropOverwriteMode(False)
         self.setDefaultDropAction(Qt.MoveAction)
         self.setEditTriggers(QAbstractItemView.DoubleClicked | QAbstractItemView.EditKeyPressed
@@ -57,6 +61,47 @@ class RankingView(QTableView):
         self._refilter = QTimer(self, singleShot=True, interval=0, timeout=self._apply_kind)
         for signal in (model.modelReset, model.rowsMoved, model.dataChanged, model.layoutChanged):
             signal.connect(self._refilter.start)
+        # Enter does what a double-click does (edit a cell; the grade where the cell is not
+        # editable); the window adds its row actions (move, delete, copy, paste) to this menu.
+        self.edit_action = QAction("Edit grade", self)
+        self.edit_action.setShortcuts([QKeySequence(Qt.Key.Key_Return), QKeySequence(Qt.Key.Key_Enter)])
+        self.edit_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)  # (not while editing)
+        self.edit_action.triggered.connect(self.edit_current)
+        self.addAction(self.edit_action)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        """The list's actions (Edit grade, move, delete, copy, paste) for the rows meant: right click
+        on a row outside the selection selects it; the menu key opens below the current row. An empty
+        list offers only what needs no row (paste)."""
+        index = self.indexAt(event.pos()) if event.reason() == QContextMenuEvent.Reason.Mouse \
+            else self.currentIndex()
+        if event.reason() == QContextMenuEvent.Reason.Mouse and index.isValid() \
+                and index.row() not in self.selected_rows():
+            self.select_rows(index.row(), 1)
+            self.setCurrentIndex(index)
+        rows = index.isValid()
+        actions = [a for a in self.actions() if rows or a.property("withoutRows")]
+        if not actions:
+            return
+        menu = QMenu(self)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.addActions(actions)
+        if event.reason() == QContextMenuEvent.Reason.Mouse or not rows:
+            at = event.globalPos()
+        else:
+            rect = self.visualRect(index)
+            at = self.viewport().mapToGlobal(QPoint(rect.left() + 8, rect.bottom()))
+        menu.popup(at)
+
+    def edit_current(self) -> None:
+        """Start typing in the current cell, or in its row's grade if that cell is not editable."""
+        index = self.currentIndex()
+        if not index.isValid():
+            return
+        if not index.flags() & Qt.ItemFlag.ItemIsEditable:
+            index = index.siblingAtColumn(RankingModel.GRADE)
+            self.setCurrentIndex(index)
+        self.edit(index)
 
     def show_kind(self, kind: str) -> None:
         """Show only the rows of `kind` (all, relevant, judged, unjudged)."""

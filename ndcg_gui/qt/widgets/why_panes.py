@@ -3,7 +3,8 @@ each, the whole width of the pane.
 
 - Per rank: the per-rank table (CG, DCG, IDCG, NDCG and the arithmetic of every cell).
 - Ideal: the ideal ranking beside the list, rank by rank.
-- Missed: the judged documents the list did not retrieve (drag one into the ranked list).
+- Missed: the judged documents the list did not retrieve (drag one into the ranked list, or Enter:
+  in at the rank where it raises NDCG@k most; Insert: at a rank asked for).
 - What if: for each document, NDCG@k if it alone moved to rank 1 or to its best slot, and the loss
   at each rank.
 - Best moves: the single moves that raise NDCG@k most (Apply makes one an undo step).
@@ -11,6 +12,9 @@ each, the whole width of the pane.
   to judge first.
 - Definitions: the list under every preset beside the definition in use, with the reason for each
   difference (double-click one to use it).
+
+What a double-click on a row does, Enter does too, and every row action is in the table's context
+menu (`ReportView`): the keyboard reaches all of it.
 
 Widgets only: the tables are models of the document's report; choices go to the document.
 """
@@ -22,6 +26,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
+    QInputDialog,
     QLabel,
     QPushButton,
     QTableView,
@@ -30,18 +35,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_gui.core.lists.numbers import format_metric
+from ndcg_gui.core.lists.numbers import format_grade, format_metric
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.models import report_tables
 from ndcg_gui.qt.models.report_tables import ReportTable
 from ndcg_gui.qt.widgets.column_widths import ColumnWidths
+from ndcg_gui.qt.widgets.report_view import ReportView
 
 WIDEST_COLUMN = 34  # characters: a long id or reason is elided in the middle beyond this
 
 
-def table_view(model, drag: bool = False, name: str = "") -> QTableView:
-    view = QTableView()
+def table_view(model, drag: bool = False, name: str = "") -> ReportView:
+    view = ReportView()
     view.setModel(model)
     view.setSelectionBehavior(QAbstractItemView.SelectRows)
     view.setEditTriggers(QAbstractItemView.NoEditTriggers)
@@ -123,10 +129,12 @@ def _pane(note: QLabel, view: QTableView, *buttons: QPushButton) -> QWidget:
 
 class WhyTabs(QTabWidget):
     """The per-rank table and the panes that explain it. `showRank(rank)` asks the window to select
-    that rank of the ranked list; `judgeRank(rank)` to start editing its grade."""
+    that rank of the ranked list; `judgeRank(rank)` to start editing its grade; `insertMissed(docs,
+    row)` to put judged documents the list missed in before `row`."""
 
     showRank = Signal(int)
     judgeRank = Signal(int)
+    insertMissed = Signal(list, int)
 
     def __init__(self, document: Document, metrics_view: QTableView, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -143,20 +151,27 @@ class WhyTabs(QTabWidget):
         self._models: dict[int, ReportTable] = {}
 
         self.ideal_view = table_view(self.ideal, name="ideal")
-        self.ideal_view.doubleClicked.connect(lambda index: self.showRank.emit(index.row() + 1))
+        self.ideal_view.add_row_action("Show this rank in the list", lambda row: self.showRank.emit(row + 1),
+                                       default=True)
+        self.ideal_view.add_row_action("Find the ideal document in the list", self.find_ideal_document)
         self.missed_view = table_view(self.missed, drag=True, name="missed")
+        self.missed_view.add_row_action("Insert into list at its best rank", self.insert_missed, default=True,
+                                        tip="Where it raises NDCG@k most (one undo step)")
+        self.missed_view.add_row_action("Insert into list at rank…", self.insert_missed_at, keys=("Ins",))
         self.what_if_view = table_view(self.what_if, name="what if")
-        self.what_if_view.doubleClicked.connect(lambda index: self.showRank.emit(index.row() + 1))
+        self.what_if_view.add_row_action("Find this document in the list",
+                                         lambda row: self.showRank.emit(row + 1), default=True)
         self.moves_view = table_view(self.moves, name="best moves")
-        self.moves_view.doubleClicked.connect(lambda index: self.apply_move(index.row()))
+        self.moves_view.add_row_action("Make this move", self.apply_move, default=True)
         self.apply_button = QPushButton("Apply best move")
         self.apply_button.setToolTip("Make the best single move (one undo step)")
         self.apply_button.clicked.connect(lambda: self.apply_move(0))
         self.judge_view = table_view(self.judge, name="unjudged")
-        self.judge_view.doubleClicked.connect(
-            lambda index: self.judgeRank.emit(int(self.judge.text(index.row(), 0))))
+        self.judge_view.add_row_action("Grade this document…",
+                                       lambda row: self.judgeRank.emit(int(self.judge.text(row, 0))),
+                                       default=True)
         self.definitions_view = view = table_view(self.definitions, name="definitions")
-        view.doubleClicked.connect(lambda index: self.apply_definition(index.row()))
+        view.add_row_action("Use this definition", self.apply_definition, default=True)
         # "Why it differs" is the point of the tab: its reasons wrap within the column's width
         # (elided in the middle, "same figure: negative grad…— makes no d" said nothing).
         view.setWordWrap(True)
@@ -202,11 +217,13 @@ class WhyTabs(QTabWidget):
         k = report.k
         if title == "Ideal":
             text = (f"The ideal ranking (every judged document, highest gain first) beside the list. "
-                    f"IDCG@{k} is the DCG of its first {k}; double-click a row to find it in the list.")
+                    f"IDCG@{k} is the DCG of its first {k}; Enter or double-click a row to find that rank "
+                    "in the list.")
         elif title == "Missed":
             n = self.missed.rowCount()
             text = (f"<b>{n} judged document{'s' if n != 1 else ''} not in the list</b> (they count in "
-                    "the ideal). Drag one into the ranked list to see what it would add." if n else
+                    "the ideal). Drag one into the ranked list to see what it would add (Enter: in at its "
+                    "best rank; Ins: at a rank you choose)." if n else
                     "Every judged document is in the list." if report.list.has_pool else
                     "No qrels: only the list's own documents are known.")
         elif title == "What if":
@@ -219,7 +236,7 @@ class WhyTabs(QTabWidget):
             gain = float(moves["delta"].iloc[0]) if len(moves) else 0.0
             self.apply_button.setEnabled(gain > 0)
             short = format_metric(report.summary.idcg - report.summary.dcg)
-            text = (f"<b>Best single moves</b>: from rank → to rank (double-click one to make it). "
+            text = (f"<b>Best single moves</b>: from rank → to rank (Enter or double-click one to make it). "
                     f"DCG@{k} is {short} short of IDCG@{k}." if gain > 0 else
                     f"<b>No single move raises NDCG@{k}</b>: the top {k} is as good as this list allows.")
         elif title == "Unjudged":
@@ -232,12 +249,12 @@ class WhyTabs(QTabWidget):
                 text = (f"<b>NDCG@{k} lies in [{format_metric(low)}, {format_metric(high)}]</b> whatever "
                         f"grades the unjudged documents get ({'exact' if exact else 'a safe enclosure'}); "
                         f"counted as 0 it is {format_metric(report.summary.ndcg)}. Judge first those whose "
-                        "grade could move it most (double-click one to grade it).")
+                        "grade could move it most (Enter or double-click one to grade it).")
             else:
                 text = f"Every document of the list is judged: NDCG@{k} is exact."
         else:
             text = ("The same list under each definition tools use, and why each differs from the first "
-                    "row. Double-click a row to use that definition (Ctrl+Z goes back).")
+                    "row. Enter or double-click a row to use that definition (Ctrl+Z goes back).")
         if note.text() != text:
             note.setText(text)
 
@@ -253,3 +270,48 @@ class WhyTabs(QTabWidget):
             ties = frame["ties"].iloc[row]
             self._doc.set_definition(config=frame["config"].iloc[row],
                                      ties=ties if ties in ("trec", "file", "average") else None)
+
+    def find_ideal_document(self, row: int) -> None:
+        """Select, in the ranked list, the document at ideal rank row + 1 (if the list has it)."""
+        ideal = self._doc.report.ideal
+        if row < len(ideal) and int(ideal["list_rank"].iloc[row]):
+            self.showRank.emit(int(ideal["list_rank"].iloc[row]))
+
+    def _missed_picked(self, row: int) -> list[str]:
+        """The missed documents selected, if the current one is among them; else the current one."""
+        rows = sorted({i.row() for i in self.missed_view.selectionModel().selectedRows()})
+        rows = rows if row in rows else [row]
+        return [self.missed.text(r, 0) for r in rows if 0 <= r < self.missed.rowCount()]
+
+    def _best_row(self, doc: str) -> int:
+        """Where the missed document `doc` raises NDCG@k most (core.analysis.whatif.best_insert_row)."""
+        from ndcg_gui.core.analysis.whatif import best_insert_row  # (pandas: not before the first paint)
+
+        lst = self._doc.report.list
+        return best_insert_row(lst.grades, lst.unretrieved[doc], self._doc.k, self._doc.config)
+
+    def insert_missed(self, row: int) -> None:
+        """The selected missed documents into the list, where the first raises NDCG@k most."""
+        docs = self._missed_picked(row)
+        if docs:
+            self._insert(docs, self._best_row(docs[0]))
+
+    def insert_missed_at(self, row: int) -> None:
+        """The selected missed documents into the list at a rank the person types."""
+        docs = self._missed_picked(row)
+        if not docs:
+            return
+        lst = self._doc.report.list
+        grade = lst.unretrieved[docs[0]]
+        best = self._best_row(docs[0]) + 1
+        what = docs[0] if len(docs) == 1 else f"{len(docs)} documents"
+        rank, ok = QInputDialog.getInt(
+            self, "Insert into the list",
+            f"Rank for {what} (grade {format_grade(grade)}; NDCG@{self._doc.k} gains most at rank {best}):",
+            best, 1, len(lst) + 1)
+        if ok:
+            self._insert(docs, rank - 1)
+
+    def _insert(self, docs: list[str], row: int) -> None:
+        self.insertMissed.emit(docs, row)
+        self.showRank.emit(row + 1)

@@ -23,7 +23,8 @@ from ndcg_gui.qt.window.navigation import Navigation
 class Actions(QObject):
     def __init__(self, window: QMainWindow, document: Document, edit: Editing, files: FileFlow,
                  exports: Exports, ranking_view: RankingView, plot: CurvePlot, query_dock: QDockWidget,
-                 about: Callable[[], None], nav: Navigation, compare: RunCompare | None = None) -> None:
+                 about: Callable[[], None], nav: Navigation, compare: RunCompare | None = None,
+                 guide: Callable[[], None] = lambda: None) -> None:
         super().__init__(window)
         self._window = w = window
         self._files, self._plot, self._query_dock = files, plot, query_dock
@@ -66,6 +67,8 @@ class Actions(QObject):
                          "Move the selected rows one rank up")
         self.move_down = a("Move &down", lambda: edit.move_selection(1), "Ctrl+Down",
                            "Move the selected rows one rank down")
+        self.move_to_rank = a("Move &to rank…", edit.move_to_rank, "Ctrl+M",
+                              "Move the selected rows to a rank you type (a drag by keyboard)")
         self.add_row = a("&Add row", edit.add_row, "Ctrl+Shift+N",
                          "Add a document below the current row")
         self.delete = a("&Delete rows", edit.delete_rows, QKeySequence.Delete, "Delete the selected rows")
@@ -80,6 +83,8 @@ class Actions(QObject):
         self.zoom_to_k = a("&Zoom to k", plot.zoom_to_k, None, "Show the first k ranks in the plot")
         self.show_all = a("Show all &ranks", plot.show_all, None, "Show every rank in the plot")
         self.about = a("&About", about)
+        self.guide = a("&Guide", guide, QKeySequence.HelpContents,
+                       "What each column, colour, band and tab means, with a worked example")
         self.next_query = a("&Next query", lambda: nav.step_query(1), "Alt+Down",
                             "Open the next query of the query table")
         self.previous_query = a("&Previous query", lambda: nav.step_query(-1), "Alt+Up",
@@ -92,11 +97,12 @@ class Actions(QObject):
                                    "Select the previous document with a grade above 0")
         self.find_query = a("&Find query…", nav.focus_filter, QKeySequence.Find, "Filter the query ids")
         self.set_k = a("Set &k…", nav.focus_k, "Ctrl+K", "Type the cut-off k")
-        for action in (self.move_up, self.move_down, self.delete, self.copy, self.paste):
+        for action in (self.move_up, self.move_down, self.move_to_rank, self.delete, self.copy, self.paste):
             # Only while the list has focus, so the metrics table and text fields keep theirs.
             action.setShortcutContext(Qt.WidgetWithChildrenShortcut)
             w.removeAction(action)
-            ranking_view.addAction(action)
+            ranking_view.addAction(action)  # (and in the list's context menu)
+        self.paste.setProperty("withoutRows", True)  # offered by the menu of an empty list too
 
         self.recent_menu = QMenu("Open &recent", w)
         self.recent_menu.aboutToShow.connect(self._fill_recent)
@@ -131,7 +137,8 @@ class Actions(QObject):
             _add(file_menu, action)
         edit = bar.addMenu("&Edit")
         for action in (self.undo, self.redo, None, self.copy, self.paste, self.add_row, self.delete,
-                       None, self.move_up, self.move_down, self.sort, self.reverse, self.reset):
+                       None, self.move_up, self.move_down, self.move_to_rank, self.sort, self.reverse,
+                       self.reset):
             _add(edit, action)
         go = bar.addMenu("&Go")
         for action in (self.worst_query, self.next_query, self.previous_query, self.find_query, None,
@@ -143,12 +150,16 @@ class Actions(QObject):
         for action in (None, self.zoom_to_k, self.show_all, None):
             _add(view, action)
         for box in self._plot.toggles.values():
+            # Reached from the keyboard through this menu: Tab does not stop on each box of the plot.
+            box.setFocusPolicy(Qt.ClickFocus)
             text = box.property("menuText") or box.text()
             action = QAction(text, w, checkable=True, checked=box.isChecked())
             action.toggled.connect(box.setChecked)
             box.toggled.connect(action.setChecked)
             view.addAction(action)
-        bar.addMenu("&Help").addAction(self.about)
+        help_menu = bar.addMenu("&Help")
+        for action in (self.guide, None, self.about):
+            _add(help_menu, action)
 
     def _toolbar(self) -> QToolBar:
         bar = QToolBar("Main")

@@ -8,18 +8,20 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QLineEdit, QToolTip
+from PySide6.QtWidgets import QInputDialog, QToolTip
 
+from ndcg_gui.core.lists import edits
 from ndcg_gui.core.lists.clipboard import parse_quick_list, rows_as_tsv
 from ndcg_gui.core.lists.edits import Edit, EditRefused
 from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.widgets.grades_box import GradesBox
 from ndcg_gui.qt.widgets.ranking_view import RankingView
 
 Say = Callable[[str], None]
 
 
 class Editing(QObject):
-    def __init__(self, document: Document, view: RankingView, quick_entry: QLineEdit,
+    def __init__(self, document: Document, view: RankingView, quick_entry: GradesBox,
                  problem: Say, note: Say, may_replace: Callable[[str], bool] = lambda _what: True,
                  parent: QObject | None = None) -> None:
         """`problem` shows a refused edit beside the list; `note` a passing status message;
@@ -38,6 +40,23 @@ class Editing(QObject):
         current = self.view.current_row()
         rows = self.view.selected_rows() or ([current] if current >= 0 else [])
         edit = self.document.step_rows(rows, delta)
+        self._select(edit)
+        return edit is not None
+
+    def move_to_rank(self) -> bool:
+        """Move to rank… (the keyboard's long drag): the selected rows, the first of them to a rank
+        the person types."""
+        current = self.view.current_row()
+        rows = self.view.selected_rows() or ([current] if current >= 0 else [])
+        lst = self.document.current_list()
+        if not rows:
+            return False
+        what = str(lst.docs[rows[0]]) if len(rows) == 1 else f"{len(rows)} rows"
+        rank, ok = QInputDialog.getInt(self.view, "Move to rank", f"Move {what} to rank (1–{len(lst)}):",
+                                       rows[0] + 1, 1, len(lst))
+        if not ok:
+            return False
+        edit = self.document.apply(edits.move_to_rank(lst, rows, rank))
         self._select(edit)
         return edit is not None
 
@@ -81,3 +100,9 @@ class Editing(QObject):
             return
         doc.new_from_grades(grades)
         self._note(f"New list of {len(grades)} documents (Ctrl+Z to undo)")
+        # The keyboard goes to the list just made: Ctrl+Z there undoes it, arrows and Ctrl+Up/Down
+        # work on its rows (the box would have taken Ctrl+Z as "undo my typing").
+        self.quick_entry.used()
+        if self.view.model().rowCount():
+            self.view.select_rows(0, 1)
+        self.view.setFocus()

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QMainWindow,
     QPushButton,
     QSplitter,
@@ -42,6 +41,8 @@ from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.models.metrics_model import MetricsTableModel
 from ndcg_gui.qt.models.ranking_model import RankingModel
 from ndcg_gui.qt.widgets.comparison_pane import ComparisonPane
+from ndcg_gui.qt.widgets.grades_box import GradesBox
+from ndcg_gui.qt.widgets.guide import GuideDialog
 from ndcg_gui.qt.widgets.headline import Headline
 from ndcg_gui.qt.widgets.load_progress import LoadProgress
 from ndcg_gui.qt.widgets.metrics_view import MetricsView
@@ -91,9 +92,7 @@ class MainWindow(QMainWindow):
         self.metrics_view = MetricsView(self.metrics_model)
         self.plot = CurvePlot(self.document)
         self.headline = Headline(self.document)
-        self.quick_entry = QLineEdit()
-        self.quick_entry.setPlaceholderText("Type grades, e.g. 3 2 3 0 1, and press Enter")
-        self.quick_entry.setToolTip("Start a new list from grades in ranked order (Ctrl+Z goes back)")
+        self.quick_entry = GradesBox(self.document)
         self.scores = QueryScores(self.document, self)
         self.query_panel = QueryPanel()
         self.comparison = RunComparison(self.document, self.scores, self)  # runs compared with the open one
@@ -120,9 +119,12 @@ class MainWindow(QMainWindow):
         self.compare = RunCompare(self.document, self.comparison, self.compare_pane, self.right_tabs, say,
                                   self)
         self.actions = Actions(self, self.document, self.editing, self.files, self.exports, self.ranking_view,
-                               self.plot, self.query_dock, self.about, self.navigation, compare=self.compare)
+                               self.plot, self.query_dock, self.about, self.navigation, compare=self.compare,
+                               guide=self.show_guide)
+        self.guide: GuideDialog | None = None  # Help ▸ Guide, made when first asked for
         self.why.showRank.connect(self.navigation.show_rank)
         self.why.judgeRank.connect(self.navigation.judge_rank)
+        self.why.insertMissed.connect(self.ranking_model.insert_judged)
         self._name_for_assistive_tech()
 
         self.status_counts = StatusCounts(self.document)
@@ -237,6 +239,13 @@ class MainWindow(QMainWindow):
         show_info(self, f"About {APP_NAME}",
                   f"{APP_NAME} {__version__}\n\nSee CG, DCG, IDCG and NDCG of a ranked list at every "
                   "rank, under a stated definition.")
+
+    def show_guide(self) -> None:
+        if self.guide is None:
+            self.guide = GuideDialog(self)
+        self.guide.show()
+        self.guide.raise_()
+        self.guide.activateWindow()
 
     def _prepare_for_file(self) -> None:
         """While a big file is read in the background (the GUI thread idle for seconds), do now

@@ -1,0 +1,332 @@
+"""A person's journeys through the window under a real X server (Xvfb), with real input: mouse
+presses, moves and releases on the views' viewports (a drag runs Qt's own drag loop, QDrag.exec)
+and keys sent to whatever widget has the focus (QApplication.focusWidget()), never to the widget
+the test meant. Run by `make test` as `QT_QPA_PLATFORM=xcb xvfb-run -a pytest -m xvfb`.
+
+(a) type a list, Enter, drag a row, Ctrl+Z, Ctrl+Z;  (b) drag a missed document into the list;
+(c) every why tab by keyboard alone;  (d) Help ▸ Guide from the keyboard.
+The drags run at 1024x700 and 1366x768; the file also passes at 2x scale (QT_SCALE_FACTOR=2 on a
+3000x1800 Xvfb screen, checked by hand)."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QMenu, QTabBar, QTextBrowser
+
+from ndcg_gui.core.analysis.whatif import best_insert_row
+from ndcg_gui.core.lists import edits
+from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.metrics import ndcg_at
+
+pytestmark = [
+    pytest.mark.xvfb,
+    pytest.mark.qt_log_ignore("Falling back to using screens root_visual",
+                              "drag leave received before drag enter"),
+    pytest.mark.skipif(os.environ.get("QT_QPA_PLATFORM", "") != "xcb",
+                       reason="needs a real X display: QT_QPA_PLATFORM=xcb xvfb-run -a pytest -m xvfb"),
+]
+CTRL = Qt.KeyboardModifier.ControlModifier
+NONE = Qt.KeyboardModifier.NoModifier
+
+
+def key(k, modifiers=NONE) -> None:
+    """A key pressed by a person: it goes where the focus is."""
+    focus = QApplication.focusWidget()
+    assert focus is not None, "no widget has the keyboard focus"  # (QTest would abort on None)
+    QTest.keyClick(focus, k, modifiers)
+    QApplication.processEvents()
+
+
+def type_text(text: str) -> None:
+    QTest.keyClicks(QApplication.focusWidget(), text)
+
+
+def shown(window, qtbot, size=(1280, 800)) -> None:
+    window.resize(*size)
+    window.move(0, 0)
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+
+
+def in_window(window, widget, point: QPoint) -> QPoint:
+    return widget.mapTo(window, point)
+
+
+def drag(window, qtbot, source, start: QPoint, target_widget, target: QPoint, done) -> None:
+    """Press on `source` at `start`, move past the drag distance (Qt's drag loop starts and blocks),
+    then, inside the loop, move over `target_widget` to `target` in steps and let go."""
+    a, b = in_window(window, source, start), in_window(window, target_widget, target)
+
+    def finish() -> None:
+        for step in range(1, 9):
+            QTest.mouseMove(window, a + (b - a) * step / 8)
+            QApplication.processEvents()
+        QTest.mouseMove(target_widget, target)
+        QApplication.processEvents()
+        QTest.mouseRelease(target_widget, Qt.LeftButton, NONE, target)
+
+    QTest.mousePress(source, Qt.LeftButton, NONE, start)
+    QTimer.singleShot(100, finish)
+    distance = QApplication.startDragDistance() + 5
+    QTest.mouseMove(source, start + QPoint(distance, 0))  # the drag starts (returns after the drop)
+    qtbot.waitUntil(done, timeout=5000)
+
+
+def row_point(view, row: int, column: int = 1) -> QPoint:
+    return view.visualRect(view.model().index(row, column)).center()
+
+
+def above_row(view, row: int) -> QPoint:
+    """A point in the top margin of `row`: a drop there lands before it."""
+    return view.visualRect(view.model().index(row, 1)).topLeft() + QPoint(20, 2)
+
+
+def pooled_list() -> RankedList:
+    return RankedList(docs=["a", "b", "c", "u"], grades=[0, 1, 2, np.nan], query="q",
+                      unretrieved={"z": 3.0, "y": 1.0, "x": 0.0}, has_pool=True)
+
+
+def show_tab(window, title: str):
+    why = window.why
+    why.setCurrentIndex(next(i for i in range(why.count()) if why.tabText(i) == title))
+    QApplication.processEvents()
+
+
+# ---- (a) type, Enter, drag with the mouse, undo with the keyboard --------------------------------
+@pytest.mark.parametrize("size", [(1024, 700), (1366, 768)])
+def test_type_a_list_drag_a_row_and_undo_both_with_ctrl_z(qtbot, window, size):
+    shown(window, qtbot, size)
+    doc = window.document
+    window.quick_entry.setFocus()
+    type_text("0 1 3 2")
+    key(Qt.Key.Key_Return)
+    assert doc.current_list().grades.tolist() == [0, 1, 3, 2]
+    view = window.ranking_view
+    assert QApplication.focusWidget() is view
+
+    # The third row (grade 3) dragged with the mouse to the top.
+    drag(window, qtbot, view.viewport(), row_point(view, 2), view.viewport(), above_row(view, 0),
+         lambda: doc.current_list().grades.tolist() == [3, 0, 1, 2])
+    assert doc.summary.ndcg == pytest.approx(ndcg_at([3, 0, 1, 2], doc.k))
+    focus = QApplication.focusWidget()
+    assert focus is not None
+
+    key(Qt.Key.Key_Z, CTRL)  # wherever the focus is: the drag is undone
+    assert doc.current_list().grades.tolist() == [0, 1, 3, 2]
+    key(Qt.Key.Key_Z, CTRL)  # and then the typed list
+    assert doc.current_list().grades.tolist() == [3, 2, 3, 0, 1]
+    key(Qt.Key.Key_Y, CTRL)
+    key(Qt.Key.Key_Y, CTRL)
+    assert doc.current_list().grades.tolist() == [3, 0, 1, 2]
+
+
+def test_after_typing_a_list_the_headline_compares_with_the_typed_list(qtbot, window):
+    shown(window, qtbot)
+    window.quick_entry.setFocus()
+    type_text("0 1 3 2")
+    key(Qt.Key.Key_Return)
+    view, doc = window.ranking_view, window.document
+    drag(window, qtbot, view.viewport(), row_point(view, 2), view.viewport(), above_row(view, 0),
+         lambda: doc.current_list().grades.tolist() == [3, 0, 1, 2])
+    typed = ndcg_at([0, 1, 3, 2], doc.k)  # what a person compares the dragged list with
+    said = window.headline.change.text()
+    assert f"{doc.summary.ndcg - typed:+.4f}</span> vs as loaded ({typed:.4f})" in said, said
+    # Edit ▸ Reset to original, from the keyboard: back to the typed list, not to the example.
+    key(Qt.Key.Key_E, Qt.KeyboardModifier.AltModifier)
+    menu = QApplication.activePopupWidget()
+    assert isinstance(menu, QMenu)
+    QTest.keyClick(menu, Qt.Key.Key_O)
+    QApplication.processEvents()
+    assert doc.current_list().grades.tolist() == [0, 1, 3, 2]
+
+
+# ---- (b) a missed document dragged into the list ---------------------------------------------------
+@pytest.mark.parametrize("size", [(1024, 700), (1366, 768)])
+def test_drag_a_missed_document_from_the_missed_tab_into_the_list(qtbot, window, size):
+    window.document.set_lists({"q": pooled_list()})
+    window.document.set_definition(k=3, undoable=False)
+    shown(window, qtbot, size)
+    show_tab(window, "Missed")
+    missed, view, doc = window.why.missed_view, window.ranking_view, window.document
+    assert window.why.missed.text(0, 0) == "z"
+    before = doc.current_list()
+    drag(window, qtbot, missed.viewport(), row_point(missed, 0, 0), view.viewport(), above_row(view, 1),
+         lambda: len(doc.current_list()) == 5)
+    assert doc.current_list().docs.tolist() == ["a", "z", "b", "c", "u"]
+    assert doc.current_list().grades[1] == 3
+    assert doc.summary.ndcg == pytest.approx(
+        ndcg_at([0, 3, 1, 2, 0], 3, judged=[0, 1, 2, 3, 1, 0]))
+    assert window.why.missed.rowCount() == 2
+    key(Qt.Key.Key_Z, CTRL)
+    assert doc.current_list() == before
+
+    # A row of the list dragged within the list still moves (the view now takes drops from the
+    # Missed tab too).
+    drag(window, qtbot, view.viewport(), row_point(view, 2), view.viewport(), above_row(view, 0),
+         lambda: doc.current_list().docs.tolist()[0] == "c")
+    assert doc.current_list().docs.tolist() == ["c", "a", "b", "u"]
+    assert doc.undo_stack.count() == 1  # the insert was undone and replaced by the move
+
+
+# ---- (c) every why tab by keyboard alone -----------------------------------------------------------
+def tab_to(window, widget, tries: int = 40) -> None:
+    """Tab until `widget` has the focus, as a person would."""
+    for _ in range(tries):
+        if QApplication.focusWidget() is widget:
+            return
+        key(Qt.Key.Key_Tab)
+    raise AssertionError(f"Tab never reached {widget!r}; focus on {QApplication.focusWidget()!r}")
+
+
+def open_tab_by_keyboard(window, title: str) -> None:
+    """From the tab bar, arrow keys to the tab `title`."""
+    bar = window.why.tabBar()
+    tab_to(window, bar)
+    assert isinstance(QApplication.focusWidget(), QTabBar)
+    while window.why.tabText(window.why.currentIndex()) != title:
+        before = window.why.currentIndex()
+        key(Qt.Key.Key_Right)
+        assert window.why.currentIndex() != before, f"arrow keys never reached the {title} tab"
+
+
+def menu_key_entry(text: str) -> None:
+    """The menu key on the focused row, then the entry `text` picked with arrow keys and Enter. On X
+    the platform plugin turns the menu key into a keyboard context-menu event for the focus widget
+    (QTest's key events do not pass through it, and there is no xdotool here): that event is sent."""
+    focus = QApplication.focusWidget()
+    QApplication.sendEvent(focus, QContextMenuEvent(QContextMenuEvent.Reason.Keyboard, QPoint(4, 4),
+                                                    focus.mapToGlobal(QPoint(4, 4))))
+    QApplication.processEvents()
+    menu = QApplication.activePopupWidget()
+    assert isinstance(menu, QMenu), "the menu key opened no context menu"
+    texts = [a.text() for a in menu.actions()]
+    assert text in texts, texts
+    for _ in range(len(texts)):
+        if menu.activeAction() is not None and menu.activeAction().text() == text:
+            break
+        QTest.keyClick(menu, Qt.Key.Key_Down)
+    QTest.keyClick(menu, Qt.Key.Key_Return)
+    QApplication.processEvents()
+
+
+def test_every_why_tab_by_keyboard_alone(qtbot, window):
+    window.document.set_lists({"q": pooled_list()})
+    window.document.set_definition(k=3, undoable=False)
+    shown(window, qtbot, (1024, 700))
+    doc, why, view = window.document, window.why, window.ranking_view
+    view.setFocus()
+
+    # Per rank: reached with Tab, read with the arrow keys.
+    open_tab_by_keyboard(window, "Per rank")
+    tab_to(window, window.metrics_view)
+    key(Qt.Key.Key_Down)
+    assert window.metrics_view.currentIndex().isValid()
+
+    # Ideal: Down to the third row, Enter selects rank 3 of the list; the menu finds the ideal document.
+    open_tab_by_keyboard(window, "Ideal")
+    tab_to(window, why.ideal_view)
+    key(Qt.Key.Key_Down)
+    key(Qt.Key.Key_Down)
+    key(Qt.Key.Key_Down)
+    row = why.ideal_view.currentIndex().row()
+    key(Qt.Key.Key_Return)
+    assert view.selected_rows() == [row]
+    key(Qt.Key.Key_Home, CTRL)
+    key(Qt.Key.Key_Down)  # the second ideal document: c, grade 2, at rank 3 of the list
+    menu_key_entry("Find the ideal document in the list")
+    assert doc.report.ideal["doc"].iloc[1] == "c"
+    assert view.selected_rows() == [2]
+
+    # Missed: Enter puts the first (grade 3) in at its best rank; Ins asks for a rank.
+    open_tab_by_keyboard(window, "Missed")
+    tab_to(window, why.missed_view)
+    key(Qt.Key.Key_Down)
+    key(Qt.Key.Key_Home, CTRL)
+    lst = doc.current_list()
+    best = best_insert_row(lst.grades, 3.0, doc.k, doc.config)
+    key(Qt.Key.Key_Return)
+    assert doc.current_list().docs.tolist()[best] == "z"
+    assert view.selected_rows() == [best]
+
+    # What if: Enter finds the row's document in the list.
+    open_tab_by_keyboard(window, "What if")
+    tab_to(window, why.what_if_view)
+    key(Qt.Key.Key_Down)
+    key(Qt.Key.Key_Down)
+    key(Qt.Key.Key_Return)
+    assert view.selected_rows() == [why.what_if_view.currentIndex().row()]
+
+    # Best moves: the second move made from the menu key, then the first with Enter.
+    open_tab_by_keyboard(window, "Best moves")
+    tab_to(window, why.moves_view)
+    moves = doc.report.best_moves()
+    key(Qt.Key.Key_Down)
+    key(Qt.Key.Key_Home, CTRL)
+    key(Qt.Key.Key_Down)
+    assert len(moves) > 1 and moves["delta"].iloc[1] > 0
+    before = doc.current_list()
+    menu_key_entry("Make this move")
+    expected = edits.move_to(before, int(moves["from_rank"].iloc[1]), int(moves["to_rank"].iloc[1]))
+    assert doc.current_list() == expected.after
+    before, moves = doc.current_list(), doc.report.best_moves()
+    key(Qt.Key.Key_Home, CTRL)
+    key(Qt.Key.Key_Return)
+    assert moves["delta"].iloc[0] > 0
+    expected = edits.move_to(before, int(moves["from_rank"].iloc[0]), int(moves["to_rank"].iloc[0]))
+    assert doc.current_list() == expected.after
+
+    # Unjudged: Enter starts typing the grade of the document in the list; Enter again keeps it.
+    open_tab_by_keyboard(window, "Unjudged")
+    tab_to(window, why.judge_view)
+    key(Qt.Key.Key_Down)
+    key(Qt.Key.Key_Home, CTRL)
+    rank = int(why.judge.text(0, 0))
+    key(Qt.Key.Key_Return)
+    assert view.state() == QAbstractItemView.State.EditingState
+    type_text("1")
+    key(Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: doc.current_list().grades[rank - 1] == 1)
+
+    # Definitions: Enter uses the row's definition; Ctrl+Z (where the keyboard is) goes back.
+    open_tab_by_keyboard(window, "Definitions")
+    tab_to(window, why.definitions_view)
+    frame = doc.report.definitions
+    row = next(r for r in range(1, len(frame)) if frame["config"].iloc[r] != doc.config)
+    key(Qt.Key.Key_Down)
+    key(Qt.Key.Key_Home, CTRL)
+    for _ in range(row):
+        key(Qt.Key.Key_Down)
+    config = doc.config
+    key(Qt.Key.Key_Return)
+    assert doc.config == frame["config"].iloc[row]
+    key(Qt.Key.Key_Z, CTRL)
+    assert doc.config == config
+
+
+# ---- (d) Help ▸ Guide from the keyboard --------------------------------------------------------------
+def test_help_guide_opens_from_the_keyboard(qtbot, window):
+    shown(window, qtbot)
+    window.ranking_view.setFocus()
+    key(Qt.Key.Key_F1)
+    qtbot.waitUntil(lambda: window.guide is not None and window.guide.isVisible())
+    browser = window.guide.findChild(QTextBrowser)
+    assert "NDCG" in browser.toPlainText() and "0.9724" in browser.toPlainText()
+    assert QApplication.focusWidget() is browser  # ready to scroll with the keys
+    key(Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not window.guide.isVisible())
+    window.activateWindow()  # (what a window manager does when a dialog closes; Xvfb has none)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is not None)
+    # And through the menu bar: Alt+H opens Help, G picks Guide.
+    key(Qt.Key.Key_H, Qt.KeyboardModifier.AltModifier)
+    menu = QApplication.activePopupWidget()
+    assert isinstance(menu, QMenu) and "Guide" in menu.actions()[0].text().replace("&", "")
+    QTest.keyClick(menu, Qt.Key.Key_G)
+    qtbot.waitUntil(lambda: window.guide.isVisible())
