@@ -1,12 +1,14 @@
 """The widths a person gives a table's columns, remembered by column title: applied again when
-the table refits its columns (another file, another query) and kept between sessions."""
+the table refits its columns (another file, another query) and kept between sessions; and the
+widths a column needs to show its texts whole, measured from the rows in view with the font each
+cell is drawn in."""
 
 from __future__ import annotations
 
 import json
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QApplication, QTableView
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QStyle, QTableView
 
 
 class ColumnWidths(QObject):
@@ -44,3 +46,35 @@ class ColumnWidths(QObject):
         if isinstance(widths, dict):
             self.widths = {str(k): v for k, v in widths.items() if isinstance(v, int) and 16 <= v <= 4000}
             self.apply()
+
+
+# ---- widths measured from what a column shows ---------------------------------------------------------
+
+def cell_margin(view: QAbstractItemView) -> int:
+    """What a cell adds to its text: the style's text margin on each side, and the grid line."""
+    margin = view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
+    grid = 1 if isinstance(view, QTableView) and view.showGrid() else 0
+    return 2 * margin + grid
+
+
+def rows_in_view(view: QTableView, more: int = 0) -> list[int]:
+    """The rows on screen (not hidden), and `more` rows below them."""
+    n = view.model().rowCount()
+    if not n:
+        return []
+    height = view.viewport().height()
+    first = max(view.rowAt(0), 0)
+    last = view.rowAt(height - 1)
+    if last < 0:  # the rows end above the viewport's bottom (or it has no height yet: a screenful)
+        last = n - 1 if height > 0 else first + 40
+    return [r for r in range(first, min(n, last + 1 + more)) if not view.isRowHidden(r)]
+
+
+def needed_width(view: QTableView, column: int, rows: list[int]) -> int:
+    """The width `column` needs to show its header and the texts of `rows` whole: what the view's
+    delegate asks for each cell (its text laid out in the cell's font, and the margins), and the
+    grid line."""
+    model = view.model()
+    grid = 1 if view.showGrid() else 0
+    widest = max((view.sizeHintForIndex(model.index(r, column)).width() for r in rows), default=0)
+    return max(widest + grid, view.horizontalHeader().sectionSizeHint(column))

@@ -107,7 +107,8 @@ class ComparisonPane(QWidget):
         scroll = QScrollArea()
         scroll.setWidget(self.lines)
         scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Sideways only when the pane is narrower than the ids need (RunLines.minimumSizeHint).
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.moves_label = QLabel(wordWrap=True,
                                   textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
         right = QWidget()

@@ -16,7 +16,7 @@ and menus are built in `actions.py`.
 from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -61,6 +61,7 @@ from ndcg_gui.qt.window.recovery import Recovery
 from ndcg_gui.qt.window.settings_store import RecentFiles, restore_definition, save_definition
 
 QUERY_DOCK_WIDTH = 320
+FIRST_SIZE = (1280, 800)  # the first window's size, less on a smaller screen (fit_on_screen)
 
 
 def pane_title(text: str) -> QLabel:
@@ -189,9 +190,15 @@ class MainWindow(QMainWindow):
         self.right_tabs.setFocusPolicy(Qt.NoFocus)
         self.right_tabs.addTab(self.right_splitter, "NDCG at each rank")
         self.main_splitter.addWidget(self.right_tabs)
+        # The list's pane is as wide as its ids and figures need (RankingView.minimumSizeHint);
+        # the width left goes to the plot and the tables, and so does a wider window.
         self.main_splitter.setStretchFactor(0, 0)
         self.main_splitter.setStretchFactor(1, 1)
+        self.main_splitter.setChildrenCollapsible(False)
         self.main_splitter.setSizes([360, 920])
+        self.main_splitter.splitterMoved.connect(self._list_pane_moved)
+        self._list_pane_set = False  # the person dragged the list's pane wider: kept
+        self.ranking_view.widthNeeded.connect(self._fit_list_pane)
         self.setCentralWidget(self.main_splitter)
 
         # The headline spans the whole width, above the query dock too: a fixed top dock.
@@ -205,10 +212,29 @@ class MainWindow(QMainWindow):
         # The query browser: a dock on the left, hidden while the file has one query.
         self.query_dock = QDockWidget("Queries", self)
         self.query_dock.setObjectName("queryDock")
-        self.query_dock.setFeatures(QDockWidget.DockWidgetMovable | QDockWidget.DockWidgetFloatable)
+        # Closable: Qt greys out View ▸ Queries (the dock's toggle action) for a dock that is not.
+        self.query_dock.setFeatures(QDockWidget.DockWidgetClosable | QDockWidget.DockWidgetMovable
+                                    | QDockWidget.DockWidgetFloatable)
         self.query_dock.setWidget(self.query_panel)
         self.addDockWidget(Qt.LeftDockWidgetArea, self.query_dock)
         self.query_dock.hide()
+
+    def _list_pane_moved(self, _pos: int, _index: int) -> None:
+        self._list_pane_set = True
+
+    def _fit_list_pane(self, _width: int = 0) -> None:
+        """The list's pane at the width its columns need (a longer id widens it, a shorter one
+        gives the room back to the plot), unless the person set its width by dragging."""
+        sizes = self.main_splitter.sizes()
+        if self._list_pane_set or len(sizes) != 2 or sum(sizes) <= 0:
+            return
+        want = self.main_splitter.widget(0).minimumSizeHint().width()
+        if sizes[0] != want:
+            self.main_splitter.setSizes([want, sum(sizes) - want])
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        QTimer.singleShot(0, self, self._fit_list_pane)  # the splitter has its width now
 
     def _name_for_assistive_tech(self) -> None:
         """Names a screen reader says, and Tab moving between panes rather than cells."""
@@ -319,7 +345,8 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)
         else:
-            self.resize(1280, 800)
+            self.resize(*FIRST_SIZE)
+        self.fit_on_screen()
         state = s.value("window/state")  # the query dock's width and place
         saved = isinstance(state, QByteArray) and not state.isEmpty()
         if saved:
@@ -333,6 +360,26 @@ class MainWindow(QMainWindow):
         restore_definition(s, self.document)
         for memory in self._column_widths():
             memory.load(s.value(f"columns/{memory.name}"))
+
+    def fit_on_screen(self) -> None:
+        """Within the screen's available area (a saved size from a bigger screen, or the first
+        1280x800 on a 1366x768 laptop, would put the status bar below its edge): shrunk to fit,
+        frame and all, and moved onto it."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            return
+        area = screen.availableGeometry()
+        frame = self.frameGeometry()  # (the size of the title bar and borders, once known)
+        extra_w, extra_h = frame.width() - self.width(), frame.height() - self.height()
+        width = min(self.width(), area.width() - extra_w)
+        height = min(self.height(), area.height() - extra_h)
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
+        frame = self.frameGeometry()
+        x = min(max(frame.x(), area.left()), area.right() + 1 - frame.width())
+        y = min(max(frame.y(), area.top()), area.bottom() + 1 - frame.height())
+        if (x, y) != (frame.x(), frame.y()):
+            self.move(x, y)
 
     def save_settings(self) -> None:
         s = self.settings
