@@ -20,7 +20,7 @@ from ndcg_gui.qt.models.run_diff_model import RunDiffModel
 SAME_COLOR = QColor("#9ca3af")
 UNJUDGED_COLOR = QColor("#b45309")
 RELEVANT_FILL = QColor("#bbf7d0")
-PAD, GRADE_BOX, RANK_WIDTH, MIDDLE_MIN, BLOCK_MIN = 4, 22, 22, 48, 110
+PAD, GRADE_BOX, RANK_WIDTH, MIDDLE_MIN, BLOCK_MIN = 4, 22, 22, 36, 110
 
 
 class Entry(NamedTuple):

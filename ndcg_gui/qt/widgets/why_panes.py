@@ -37,7 +37,7 @@ from ndcg_gui.qt.models import report_tables
 from ndcg_gui.qt.models.report_tables import ReportTable
 from ndcg_gui.qt.widgets.column_widths import ColumnWidths
 
-WIDEST_COLUMN = 34  # characters: a long id or reason is elided in the middle beyond this
+WIDEST_COLUMN = 34  # characters: a long id or reason is cut at its end beyond this
 
 
 def table_view(model, drag: bool = False, name: str = "") -> QTableView:
@@ -47,7 +47,7 @@ def table_view(model, drag: bool = False, name: str = "") -> QTableView:
     view.setEditTriggers(QAbstractItemView.NoEditTriggers)
     view.setAlternatingRowColors(True)
     view.setWordWrap(False)
-    view.setTextElideMode(Qt.ElideMiddle)
+    view.setTextElideMode(Qt.ElideRight)  # (a number keeps its leading digits)
     view.setTabKeyNavigation(False)  # Tab moves to the next pane, not the next cell
     view.verticalHeader().hide()
     view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 6)

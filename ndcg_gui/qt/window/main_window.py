@@ -61,6 +61,7 @@ from ndcg_gui.qt.window.recovery import Recovery
 from ndcg_gui.qt.window.settings_store import RecentFiles, restore_definition, save_definition
 
 QUERY_DOCK_WIDTH = 320
+RIGHT_MIN = 430  # the plot and the tables' narrowest beside a query dock that grows
 FIRST_SIZE = (1280, 800)  # the first window's size, less on a smaller screen (fit_on_screen)
 
 
@@ -235,6 +236,9 @@ class MainWindow(QMainWindow):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         QTimer.singleShot(0, self, self._fit_list_pane)  # the splitter has its width now
+        if not getattr(self, "_placed", False):  # the frame's size is known once shown: fit again
+            self._placed = True
+            QTimer.singleShot(0, self, self.fit_on_screen)
 
     def _name_for_assistive_tech(self) -> None:
         """Names a screen reader says, and Tab moving between panes rather than cells."""
@@ -321,7 +325,7 @@ class MainWindow(QMainWindow):
         a third of the window; never narrower than the person left it), not behind a scroll bar."""
         if not changes.runs or not self.query_dock.isVisible():
             return
-        want = min(self.query_panel.needed_width(), max(self.width(), self.minimumSizeHint().width()) // 3)
+        want = min(self.query_panel.needed_width(), self._dock_cap())
         if want > self.query_dock.width():
             self.resizeDocks([self.query_dock], [want], Qt.Horizontal)
 
@@ -330,7 +334,14 @@ class MainWindow(QMainWindow):
         wide enough for the query table's columns whole while that takes at most a third of it."""
         width = max(self.width(), self.minimumSizeHint().width())  # (what the window grows to)
         usual = min(QUERY_DOCK_WIDTH, max(240, width // 4))
-        return max(usual, min(self.query_panel.needed_width(), width // 3))
+        return min(max(usual, min(self.query_panel.needed_width(), width // 3)), self._dock_cap())
+
+    def _dock_cap(self) -> int:
+        """The widest the query dock may be: a third of the window, less when the list's ids and
+        the figures (RIGHT_MIN) would not fit beside it (at 1024 px with runs compared)."""
+        width = max(self.width(), self.minimumSizeHint().width())
+        room = width - self.main_splitter.widget(0).minimumSizeHint().width() - RIGHT_MIN
+        return max(self.query_dock.minimumSizeHint().width(), min(width // 3, room))
 
     def _update_title(self) -> None:
         doc = self.document
