@@ -4,10 +4,9 @@ use and the warnings that qualify the figures. Shows the document's `summary`; c
 from __future__ import annotations
 
 import html
-import math
 
-from PySide6.QtCore import QEvent, QSignalBlocker, Qt
-from PySide6.QtGui import QColor, QPalette, QTextDocument
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from ndcg_gui.core.config import PRESETS
@@ -85,27 +84,6 @@ class Headline(QFrame):
 
         document.changed.connect(self.refresh)
         self.refresh()
-        self.warnings.installEventFilter(self)  # its height follows its width (_fit_warnings)
-
-    def eventFilter(self, watched, event) -> bool:
-        if watched is self.warnings and event.type() == QEvent.Type.Resize:
-            self._fit_warnings()
-        return False
-
-    def _fit_warnings(self) -> None:
-        """As tall as the caveats wrapped at their width (a narrow window wraps them to four
-        lines, and the layout, which asks a label its height only for its width hint, cut them)."""
-        label = self.warnings
-        text = QTextDocument()
-        text.setDocumentMargin(0)
-        text.setDefaultFont(label.font())
-        text.setHtml(label.text())
-        text.setTextWidth(label.width())
-        need = max(3 * label.fontMetrics().lineSpacing(), math.ceil(text.size().height()))
-        if label.width() < 40:
-            return  # not laid out yet
-        if label.minimumHeight() != need:
-            label.setMinimumHeight(need)
 
     def _change_text(self) -> str:
         report = self._doc.report
@@ -144,4 +122,3 @@ class Headline(QFrame):
         parts = [f"<span style='color:#b45309'>⚠ {html.escape(w)}</span>" for w in s.warnings]
         parts += [f"<span style='color:#555'>{html.escape(n)}</span>" for n in s.notes]
         _set_text(self.warnings, "<br>".join(parts))
-        self._fit_warnings()

@@ -236,9 +236,12 @@ class MainWindow(QMainWindow):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         QTimer.singleShot(0, self, self._fit_list_pane)  # the splitter has its width now
-        if not getattr(self, "_placed", False):  # the frame's size is known once shown: fit again
+        if not getattr(self, "_placed", False):
             self._placed = True
-            QTimer.singleShot(0, self, self.fit_on_screen)
+            # The frame's size is known once shown: fit again, unless a size was asked for since
+            # (a screenshot's is a picture's, not a screen's).
+            if self.size() == self._start_size:
+                QTimer.singleShot(0, self, self.fit_on_screen)
 
     def _name_for_assistive_tech(self) -> None:
         """Names a screen reader says, and Tab moving between panes rather than cells."""
@@ -322,11 +325,13 @@ class MainWindow(QMainWindow):
 
     def _widen_query_dock(self, changes) -> None:
         """Runs compared add columns to the query table: the dock grows to show them whole (up to
-        a third of the window; never narrower than the person left it), not behind a scroll bar."""
+        a third of the window; never narrower than the person left it), not behind a scroll bar;
+        in a small window it gives way to the side-by-side lists' ids (`_dock_cap`)."""
         if not changes.runs or not self.query_dock.isVisible():
             return
-        want = min(self.query_panel.needed_width(), self._dock_cap())
-        if want > self.query_dock.width():
+        cap = self._dock_cap()
+        want = min(self.query_panel.needed_width(), cap)
+        if want > self.query_dock.width() or self.query_dock.width() > cap:
             self.resizeDocks([self.query_dock], [want], Qt.Horizontal)
 
     def dock_width(self) -> int:
@@ -337,9 +342,11 @@ class MainWindow(QMainWindow):
         return min(max(usual, min(self.query_panel.needed_width(), width // 3)), self._dock_cap())
 
     def _dock_cap(self) -> int:
-        """The widest the query dock may be: a third of the window, less when the list's ids and
-        the figures (RIGHT_MIN) would not fit beside it (at 1024 px with runs compared)."""
+        """The widest the query dock may be: a third of the window; while runs are compared, less
+        when the list's ids and the side-by-side lists (RIGHT_MIN) would not fit beside it."""
         width = max(self.width(), self.minimumSizeHint().width())
+        if not self.comparison.active:
+            return width // 3
         room = width - self.main_splitter.widget(0).minimumSizeHint().width() - RIGHT_MIN
         return max(self.query_dock.minimumSizeHint().width(), min(width // 3, room))
 
@@ -358,6 +365,7 @@ class MainWindow(QMainWindow):
         else:
             self.resize(*FIRST_SIZE)
         self.fit_on_screen()
+        self._start_size = self.size()
         state = s.value("window/state")  # the query dock's width and place
         saved = isinstance(state, QByteArray) and not state.isEmpty()
         if saved:
