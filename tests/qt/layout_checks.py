@@ -13,12 +13,19 @@ LONG_IDS = ("tests/data/long_ids.run", "tests/data/long_ids.b.run", "tests/data/
 
 
 def cut_cells(view: QTableView, columns: range | None = None) -> list[str]:
-    """Cells in view whose text is wider than its column leaves for text."""
+    """Headers and cells in view whose text is wider than its column leaves for text."""
     model = view.model()
     margin = 2 * (view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1)
     grid = 1 if view.showGrid() else 0
     shown = view.viewport().rect()
     cut = []
+    header = view.horizontalHeader()
+    header_margin = 2 * header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+    for column in columns if columns is not None else range(model.columnCount()):
+        title = str(model.headerData(column, Qt.Orientation.Horizontal) or "")
+        need = header.fontMetrics().horizontalAdvance(title) + header_margin
+        if title and not view.isColumnHidden(column) and need > view.columnWidth(column):
+            cut.append(f"header {title!r}: needs {need}, has {view.columnWidth(column)}")
     for row in range(model.rowCount()):
         if view.isRowHidden(row) or not view.visualRect(model.index(row, 0)).intersects(shown):
             continue

@@ -66,6 +66,21 @@ def test_ids_and_figures_show_whole_at_every_size(window, qtbot, size):
     assert cut_cells(pane.stats) == []  # finding 9: the CI column was cut at 1280x800
 
 
+def test_a_column_hidden_in_a_narrow_pane_comes_back_with_its_title_whole(window):
+    """"Ideal gr." came back as "eal" (README's screenshot): a hidden column's header has no size
+    hint (-1), so the width measured for it while hidden was its one-digit grades'."""
+    from ndcg_gui.qt.widgets.column_widths import needed_width
+
+    metrics = window.metrics_view
+    header = metrics.horizontalHeader()
+    column = [metrics.model().headerData(c, Qt.Horizontal) for c in range(11)].index("Ideal gr.")
+    metrics.setColumnHidden(column, True)
+    rows = list(range(metrics.model().rowCount()))
+    title = header.fontMetrics().horizontalAdvance("Ideal gr.")
+    assert needed_width(metrics, column, rows) >= title + 2 * header.style().pixelMetric(
+        header.style().PixelMetric.PM_HeaderMargin, None, header)
+
+
 @pytest.mark.parametrize("size", [(1024, 700), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_scatters_axis_labels_are_whole(window, qtbot, size):
     """Finding 9: at 1280x800 "NDCG@10 of long_ids (baseline)" ran past the scatter's ends."""

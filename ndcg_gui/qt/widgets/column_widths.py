@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QAbstractItemView, QApplication, QStyle, QTableView
+from PySide6.QtCore import QObject, QSize, Qt
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QStyle, QStyleOptionHeader, QTableView
 
 
 class ColumnWidths(QObject):
@@ -77,4 +77,17 @@ def needed_width(view: QTableView, column: int, rows: list[int]) -> int:
     model = view.model()
     grid = 1 if view.showGrid() else 0
     widest = max((view.sizeHintForIndex(model.index(r, column)).width() for r in rows), default=0)
-    return max(widest + grid, view.horizontalHeader().sectionSizeHint(column))
+    return max(widest + grid, header_width(view, column))
+
+
+def header_width(view: QTableView, column: int) -> int:
+    """The width `column`'s header needs for its title, as the style draws it (measured here:
+    the header's own hint is -1 while the column is hidden)."""
+    header = view.horizontalHeader()
+    option = QStyleOptionHeader()
+    option.initFrom(header)
+    option.section = column
+    option.text = str(view.model().headerData(column, Qt.Orientation.Horizontal) or "")
+    option.fontMetrics = header.fontMetrics()
+    size = header.style().sizeFromContents(QStyle.ContentsType.CT_HeaderSection, option, QSize(), header)
+    return size.width()

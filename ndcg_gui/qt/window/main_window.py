@@ -61,6 +61,7 @@ from ndcg_gui.qt.window.recovery import Recovery
 from ndcg_gui.qt.window.settings_store import RecentFiles, restore_definition, save_definition
 
 QUERY_DOCK_WIDTH = 320
+LIST_PANE_MIN = 320  # the list's pane at its narrowest as fitted (short ids): room to type grades
 RIGHT_MIN = 430  # the plot and the tables' narrowest beside a query dock that grows
 FIRST_SIZE = (1280, 800)  # the first window's size, less on a smaller screen (fit_on_screen)
 
@@ -229,7 +230,8 @@ class MainWindow(QMainWindow):
         sizes = self.main_splitter.sizes()
         if self._list_pane_set or len(sizes) != 2 or sum(sizes) <= 0:
             return
-        want = self.main_splitter.widget(0).minimumSizeHint().width()
+        # (never so narrow that the grades box shows no more than "Type grad…")
+        want = max(self.main_splitter.widget(0).minimumSizeHint().width(), LIST_PANE_MIN)
         if sizes[0] != want:
             self.main_splitter.setSizes([want, sum(sizes) - want])
 
