@@ -21,6 +21,8 @@ from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from ndcg_gui.qt.widgets.ranking_view import REFIT_DELAY_MS
+
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = [(1024, 700), (1366, 768), (1920, 1080)]
@@ -36,7 +38,7 @@ def comparing_long_ids(window, qtbot, size: tuple[int, int]):
     window.compare.add_run(other)
     qtbot.waitUntil(lambda: window.comparison.active and window.right_tabs.count() == 2, timeout=10000)
     window.compare.flush()
-    qtbot.wait(100)  # the layout settles (the dock widens, the columns refit a turn later)
+    qtbot.wait(REFIT_DELAY_MS + 100)  # the layout settles (the dock widens, the columns refit)
     assert window.size().toTuple() == size
     return window
 
@@ -47,8 +49,8 @@ def test_ids_and_figures_show_whole_at_every_size(window, qtbot, size):
     comparing_long_ids(window, qtbot, size)
     view = window.ranking_view
     assert cut_cells(view) == []
-    view.scrollToBottom()  # rows scrolled into view are measured too
-    qtbot.wait(50)
+    view.scrollToBottom()  # rows scrolled into view are measured too (once scrolling pauses)
+    qtbot.wait(REFIT_DELAY_MS + 100)
     assert cut_cells(view) == []
     window.right_tabs.setCurrentIndex(0)  # the per-rank table
     qtbot.wait(50)
@@ -57,7 +59,7 @@ def test_ids_and_figures_show_whole_at_every_size(window, qtbot, size):
     assert {"Rank", "DCG", "IDCG", "NDCG"} <= {metrics.model().headerData(c, Qt.Horizontal) for c in shown}
     assert cut_cells(metrics) == []
     metrics.scrollToBottom()  # CG, DCG and IDCG above 10 at the bottom
-    qtbot.wait(50)
+    qtbot.wait(REFIT_DELAY_MS + 100)
     assert cut_cells(metrics) == []
     window.right_tabs.setCurrentIndex(1)  # the comparison
     qtbot.wait(100)

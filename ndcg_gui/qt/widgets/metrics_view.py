@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from ndcg_gui.qt.models.metrics_model import COLUMNS, MetricsTableModel
 from ndcg_gui.qt.widgets.column_widths import ColumnWidths, needed_width, rows_in_view
+from ndcg_gui.qt.widgets.ranking_view import REFIT_DELAY_MS
 
 # Given up, in this order, when the pane is narrow: the steps of the arithmetic, then what the
 # ranked list beside the table already shows (the id, the grade) and CG. Rank, DCG, IDCG and NDCG stay.
@@ -34,8 +35,9 @@ class MetricsView(QTableView):
         header.setMinimumSectionSize(16)
         header.setSectionResizeMode(QHeaderView.Interactive)
         self.column_widths = ColumnWidths(self, "per rank")
-        # The rows in view decide the widths: refit when they scroll, change or another list comes.
-        self._refit = QTimer(self, singleShot=True, interval=0, timeout=self.fit_columns)
+        # The rows in view decide the widths: refit when they scroll, change or another list comes
+        # (once edits and scrolling pause: measuring takes ~5 ms, not in the frame of every edit).
+        self._refit = QTimer(self, singleShot=True, interval=REFIT_DELAY_MS, timeout=self.fit_columns)
         for signal in (model.modelReset, model.dataChanged, self.verticalScrollBar().valueChanged):
             signal.connect(self._refit.start)
 

@@ -15,6 +15,7 @@ EMPTY_HINT = ("No documents yet.\n\nType grades in ranked order above (e.g. 3 2 
               "open a ranked list or a TREC run with Ctrl+O, or drop a file here.\n\nThen drag rows to "
               "reorder them and watch NDCG follow.")
 MEASURE_MORE = 30  # rows measured below those in view: a scroll rarely meets a wider id
+REFIT_DELAY_MS = 120  # columns are measured again once edits and scrolling pause this long
 MAX_NEEDED_M = 48  # the widest the list asks its pane to be, in "M"s
 
 
@@ -57,7 +58,9 @@ class RankingView(QTableView):
         header.setStretchLastSection(True)
         self.column_widths = ColumnWidths(self, "ranked list")
         model.modelReset.connect(self.fit_columns)
-        self._grow = QTimer(self, singleShot=True, interval=0, timeout=self._grow_columns)
+        # Once edits, drags and scrolling pause (measuring the rows in view takes ~5 ms: not in
+        # the frame of every edit).
+        self._grow = QTimer(self, singleShot=True, interval=REFIT_DELAY_MS, timeout=self._grow_columns)
         for signal in (model.dataChanged, model.rowsMoved, self.verticalScrollBar().valueChanged):
             signal.connect(self._grow.start)
         self.fit_columns()
