@@ -180,10 +180,11 @@ def test_view_queries_toggles_the_query_dock(window, qtbot):
     """Finding 11: View ▸ Queries was greyed out (Qt disables the toggle of a dock that cannot close)."""
     window.show()
     qtbot.waitExposed(window)
+    toggle = window.query_dock.toggleViewAction()
+    assert not toggle.isEnabled()  # one list: no queries to browse
     run, _, qrels = (ROOT / p for p in LONG_IDS)
     window.files.open(run, qrels, ask=False)
     qtbot.waitUntil(lambda: window.query_dock.isVisible())
-    toggle = window.query_dock.toggleViewAction()
     assert toggle.isEnabled()
     toggle.trigger()
     assert not window.query_dock.isVisible()

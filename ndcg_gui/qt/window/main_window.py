@@ -305,6 +305,7 @@ class MainWindow(QMainWindow):
 
     def _show_query_dock(self) -> None:
         many = len(self.document.queries()) > 1
+        self.query_dock.toggleViewAction().setEnabled(many)  # View ▸ Queries: a file of queries
         if many and not self.query_dock.isVisible():
             self.query_dock.setVisible(True)
             if not getattr(self, "_dock_restored", False):  # else the width the person left it at
