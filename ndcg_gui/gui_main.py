@@ -35,7 +35,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--screenshot", metavar="OUT.png",
                         help="save a PNG of the window and exit ('-': stdout; /dev/stdout or a FIFO "
                         "is written into, never replaced)")
+    parser.add_argument("--size", metavar="WxH", type=window_size, default=None,
+                        help="the window's size for --screenshot (default 1280x800)")
     return parser
+
+
+def window_size(text: str) -> tuple[int, int]:
+    """`1366x768` -> (1366, 768)."""
+    width, _, height = text.lower().partition("x")
+    try:
+        size = (int(width), int(height))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size such as 1366x768") from None
+    if min(size) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size such as 1366x768")
+    return size
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -179,11 +179,12 @@ def _recovery_note(window: MainWindow, line: str) -> None:
     window.statusBar().showMessage(f"⚠ {line}", 15000)
 
 
-def take_screenshot(app: QApplication, window: MainWindow, out: str | Path) -> int:
+def take_screenshot(app: QApplication, window: MainWindow, out: str | Path,
+                    size: tuple[int, int] | None = None) -> int:
     while window.loader.is_loading():  # a big file: the picture is of the file, not the example
         app.processEvents()
         time.sleep(0.02)
-    window.resize(*SCREENSHOT_SIZE)
+    window.resize(*(size or SCREENSHOT_SIZE))
     window.show()
     # Let layout, fonts and the plot settle: a few rounds of events over ~0.5 s.
     deadline = time.monotonic() + 0.5
@@ -221,7 +222,7 @@ def run_gui(options: argparse.Namespace) -> int:
         if problem:
             print(f"ndcg-gui: {problem}", file=sys.stderr)
             return 2
-        code = take_screenshot(app, window, screenshot)
+        code = take_screenshot(app, window, screenshot, getattr(options, "size", None))
         Path(settings.fileName()).unlink(missing_ok=True)
         return code
 

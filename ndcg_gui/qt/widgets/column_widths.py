@@ -1,12 +1,15 @@
 """The widths a person gives a table's columns, remembered by column title: applied again when
-the table refits its columns (another file, another query) and kept between sessions."""
+the table refits its columns (another file, another query) and kept between sessions; and the
+widths a column needs to show its texts whole, measured from the rows in view with the font each
+cell is drawn in."""
 
 from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QApplication, QTableView
+from PySide6.QtCore import QObject, QSize, Qt
+from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QStyle, QStyleOptionHeader, QTableView
 
 
 class ColumnWidths(QObject):
@@ -44,3 +47,60 @@ class ColumnWidths(QObject):
         if isinstance(widths, dict):
             self.widths = {str(k): v for k, v in widths.items() if isinstance(v, int) and 16 <= v <= 4000}
             self.apply()
+
+
+# ---- widths measured from what a column shows ---------------------------------------------------------
+
+def cell_margin(view: QAbstractItemView) -> int:
+    """What a cell adds to its text: the style's text margin on each side, and the grid line."""
+    margin = view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
+    grid = 1 if isinstance(view, QTableView) and view.showGrid() else 0
+    return 2 * margin + grid
+
+
+def rows_in_view(view: QTableView, more: int = 0) -> list[int]:
+    """The rows on screen (not hidden), and `more` rows below them."""
+    n = view.model().rowCount()
+    if not n:
+        return []
+    height = view.viewport().height()
+    first = max(view.rowAt(0), 0)
+    last = view.rowAt(height - 1)
+    if last < 0:  # the rows end above the viewport's bottom (or it has no height yet: a screenful)
+        last = n - 1 if height > 0 else first + 40
+    return [r for r in range(first, min(n, last + 1 + more)) if not view.isRowHidden(r)]
+
+
+def needed_width(view: QTableView, column: int, rows: list[int]) -> int:
+    """The width `column` needs to show its header and the texts of `rows` whole: each text's
+    advance in the font its cell is drawn in, the style's margins and the grid line, and a pixel
+    for the fraction Qt's text layout rounds up (what `sizeHintForIndex` gives, at a tenth of the
+    cost: this runs after every edit)."""
+    model = view.model()
+    plain = view.fontMetrics()
+    fonts: dict[str, QFontMetrics] = {}
+    widest = 0
+    for row in rows:
+        index = model.index(row, column)
+        text = index.data(Qt.ItemDataRole.DisplayRole)
+        if text is None or text == "":
+            continue
+        font = index.data(Qt.ItemDataRole.FontRole)
+        metrics = plain
+        if isinstance(font, QFont):
+            metrics = fonts.get(font.key()) or fonts.setdefault(font.key(), QFontMetrics(font))
+        widest = max(widest, metrics.horizontalAdvance(str(text)))
+    return max(widest + cell_margin(view) + 1 if widest else 0, header_width(view, column))
+
+
+def header_width(view: QTableView, column: int) -> int:
+    """The width `column`'s header needs for its title, as the style draws it (measured here:
+    the header's own hint is -1 while the column is hidden)."""
+    header = view.horizontalHeader()
+    option = QStyleOptionHeader()
+    option.initFrom(header)
+    option.section = column
+    option.text = str(view.model().headerData(column, Qt.Orientation.Horizontal) or "")
+    option.fontMetrics = header.fontMetrics()
+    size = header.style().sizeFromContents(QStyle.ContentsType.CT_HeaderSection, option, QSize(), header)
+    return size.width()

@@ -36,6 +36,7 @@ LEGEND = ("Lines join each document's ranks: <span style='color:#15803d'>green</
 # Narrower than this, the scatter goes above the two lists: side by side each had ~170 px at
 # 1024 px, and the lists showed three rows of cut ids.
 NARROW = 480
+SCATTER_MIN = 200  # the scatter's narrowest beside the lists
 STATS_ROWS = 6  # the figures' table shows this many runs before it scrolls
 
 
@@ -98,16 +99,18 @@ class ComparisonPane(QWidget):
 
         self.diff_model = RunDiffModel(self)
         self.lines = RunLines(self.diff_model)
+        for signal in (self.diff_model.modelReset, self.diff_model.dataChanged):
+            signal.connect(self._lines_changed)
         self.lines_title = QLabel(wordWrap=True)
         font = self.lines_title.font()
         font.setBold(True)
         self.lines_title.setFont(font)
         self.legend = _small(LEGEND, rich=True)
-        self.lines_title.setToolTip(LEGEND)
-        scroll = QScrollArea()
+        self.lines_scroll = scroll = QScrollArea()
         scroll.setWidget(self.lines)
         scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Sideways only when the pane is narrower than the ids need (RunLines.minimumSizeHint).
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.moves_label = QLabel(wordWrap=True,
                                   textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
         right = QWidget()
@@ -130,24 +133,55 @@ class ComparisonPane(QWidget):
                              (self.lines, "The open query in both runs, side by side"),
                              (self.method_text, "How each figure was made")):
             widget.setAccessibleName(name)
-        layout = QVBoxLayout(self)
+        # Everything in a scroll area: a short window (1024x700) scrolls the pane rather than
+        # growing past the screen's bottom edge.
+        content = QWidget()
+        layout = QVBoxLayout(content)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(choose)
-        layout.addWidget(self.stats)  # the whole pane's width: nine columns
+        layout.addWidget(self.stats)  # the whole pane's width (a column per figure), or turned
         layout.addWidget(self.splitter, 1)
+        self.scroll = QScrollArea(widgetResizable=True, frameShape=QScrollArea.Shape.NoFrame)
+        self.scroll.setWidget(content)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.scroll)
+        self._summary: tuple[list[tuple[str, str]], list[list[str]]] = ([], [])
+        self._wide_width: int | None = None  # the figures' width a row per run
+        self._turned = False
+
+    def _lines_need(self) -> int:
+        """The width the side-by-side lists need to show their ids whole, scroll bar and frame."""
+        bar = self.lines_scroll.verticalScrollBar().sizeHint().width()
+        return self.lines.minimumSizeHint().width() + bar + 2 * self.lines_scroll.frameWidth()
+
+    def _lines_changed(self) -> None:
+        """Side by side, the lists' side of the splitter keeps the width their ids need (the
+        plot gives way); stacked, they scroll sideways when the pane is narrower."""
+        self.lines_scroll.setMinimumWidth(0 if self.narrow else self._lines_need())
+        self._arrange()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        narrow = self.width() < NARROW
+        self._arrange()
+
+    def _arrange(self) -> None:
+        # Side by side only when the scatter keeps SCATTER_MIN beside the lists' ids whole.
+        narrow = self.width() < max(NARROW, SCATTER_MIN + self._lines_need() + 24)
         orientation = Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal
         if self.splitter.orientation() != orientation:
             self.splitter.setOrientation(orientation)
-            # Narrow, the method's text and the legend give their room to the plot and the lists
-            # (they stay as tooltips: the hint's, the lists' title's).
+            # Narrow, the method's text, the legend and the biggest moves give their room to the
+            # plot and the lists (they stay as tooltips: the hint's, the lists' title's).
             self.method_text.setVisible(not narrow)
             self.legend.setVisible(not narrow)
+            self.moves_label.setVisible(not narrow)
+            self._title_tip()
+            self.lines_scroll.setMinimumWidth(0 if narrow else self._lines_need())
             extent = self.splitter.height() if narrow else self.splitter.width()
-            self.splitter.setSizes([extent // 3, extent - extent // 3])
+            first = extent // 3 if narrow else max(SCATTER_MIN, extent - self._lines_need())
+            self.splitter.setSizes([first, extent - first])
+        self._show_summary()
 
     @property
     def narrow(self) -> bool:
@@ -175,27 +209,72 @@ class ComparisonPane(QWidget):
     def set_summary(self, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]]) -> None:
         """The figures (`core.run_diff.summary_cells`): (header, how it was made) per column and a
         row of cells per run, the baseline first."""
+        self._summary = ([tuple(c) for c in columns], [list(r) for r in rows])
+        self._wide_width: int | None = None
+        self._show_summary()
+
+    def _show_summary(self) -> None:
+        """A row per run when the pane is wide enough for every column whole; else turned, a
+        row per figure and a column per run (nine figures side by side did not fit 1280 px)."""
+        columns, rows = self._summary
+        if not columns:
+            return
         table = self.stats
-        table.setColumnCount(len(columns))
-        table.setRowCount(len(rows))
-        for c, (header, how) in enumerate(columns):
-            item = QTableWidgetItem(header)
-            item.setToolTip(how)
-            table.setHorizontalHeaderItem(c, item)
-        for r, cells in enumerate(rows):
-            for c, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                if c:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                table.setItem(r, c, item)
-        table.resizeColumnsToContents()
-        # As tall as its rows up to STATS_ROWS runs (more scroll), and room for the scroll bar a
-        # narrow pane needs to reach the columns on the right.
+        if self._wide_width is None:  # measured once for each summary
+            self._wide_width = self._fill(table, columns, rows, turned=False)
+            self._turned = False
+        # (the pane's width, not its scroll area's: that one is laid out after this resize)
+        room = self.width() - 12 - self.scroll.verticalScrollBar().sizeHint().width()
+        turned = self._wide_width > room
+        if turned != self._turned:
+            width = self._fill(table, columns, rows, turned)
+            if turned and width > room and width > self._wide_width:  # many runs: no better turned
+                self._fill(table, columns, rows, turned=False)
+                turned = False
+            self._turned = turned
+        # As tall as its rows up to STATS_ROWS runs (more scroll); turned, every figure shows.
         table.resizeRowsToContents()
-        rows_height = sum(table.rowHeight(r) for r in range(min(len(rows), STATS_ROWS)))
+        shown = table.rowCount() if turned else min(table.rowCount(), STATS_ROWS)
+        rows_height = sum(table.rowHeight(r) for r in range(shown))
         header = table.horizontalHeader().sizeHint().height()
         bar = table.horizontalScrollBar().sizeHint().height()
         table.setFixedHeight(header + rows_height + bar + 2 * table.frameWidth())
+
+    def figures(self, run: int) -> list[str]:
+        """The cells of the figures of the `run`-th run (0: the baseline), however they are laid out."""
+        table = self.stats
+        if self._turned:
+            return [table.horizontalHeaderItem(run + 1).text()] + [
+                table.item(r, run + 1).text() for r in range(table.rowCount())]
+        return [table.item(run, c).text() for c in range(table.columnCount())]
+
+    def _fill(self, table: QTableWidget, columns: list[tuple[str, str]], rows: list[list[str]],
+              turned: bool) -> int:
+        """Put the figures in `table` (turned: a row per figure); returns the width it needs."""
+        if turned:
+            heads = [(columns[0][0], columns[0][1])] + [(r[0], f"Run {r[0]}") for r in rows]
+            cells = [[header] + [r[c] for r in rows] for c, (header, _how) in enumerate(columns) if c]
+            tips = [how for c, (_h, how) in enumerate(columns) if c]
+        else:
+            heads, cells, tips = columns, rows, []
+        table.clear()
+        table.setColumnCount(len(heads))
+        table.setRowCount(len(cells))
+        table.verticalHeader().hide()
+        for c, (header, how) in enumerate(heads):
+            item = QTableWidgetItem(header)
+            item.setToolTip(how)
+            table.setHorizontalHeaderItem(c, item)
+        for r, row in enumerate(cells):
+            for c, text in enumerate(row):
+                item = QTableWidgetItem(text)
+                if c:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                elif turned:
+                    item.setToolTip(tips[r])
+                table.setItem(r, c, item)
+        table.resizeColumnsToContents()
+        return sum(table.columnWidth(c) for c in range(table.columnCount())) + 2 * table.frameWidth()
 
     def set_method(self, method: str) -> None:
         """How each figure of the comparison was computed (`Comparison.describe`)."""
@@ -208,3 +287,9 @@ class ComparisonPane(QWidget):
             self.moves_label.setText("Biggest moves:\n" + "\n".join(f"• {m}" for m in moves))
         else:
             self.moves_label.setText("No document changed rank.")
+        self._title_tip()
+
+    def _title_tip(self) -> None:
+        """The lists' title explains the lines, and says the biggest moves while they are hidden."""
+        moves = self.moves_label.text().replace("\n", "<br>")
+        self.lines_title.setToolTip(LEGEND + (f"<br><br>{moves}" if self.narrow else ""))

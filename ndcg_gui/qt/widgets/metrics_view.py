@@ -1,19 +1,22 @@
-"""The per-rank table's view: figures never shrink below what a bold "0.0000" needs, and when the
-pane is too narrow for every column, the steps of the arithmetic (contribution, discount, gain,
-ideal grade) give way first, so CG, DCG, IDCG and NDCG stay in view. A hidden step is still in the
-tooltip of the DCG cell beside it."""
+"""The per-rank table's view: every column is as wide as the texts of the rows in view (ids and
+figures whole, never cut), and when the pane is too narrow for every column, the steps of the
+arithmetic (contribution, discount, gain, ideal grade) give way first, so CG, DCG, IDCG and NDCG
+stay in view. A hidden step is still in the tooltip of the DCG cell beside it."""
 
 from __future__ import annotations
 
-from PySide6.QtGui import QFontMetrics, QResizeEvent
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from ndcg_gui.qt.models.metrics_model import COLUMNS, MetricsTableModel
-from ndcg_gui.qt.widgets.column_widths import ColumnWidths
+from ndcg_gui.qt.widgets.column_widths import ColumnWidths, needed_width, rows_in_view
+from ndcg_gui.qt.widgets.ranking_view import REFIT_DELAY_MS
 
 # Given up, in this order, when the pane is narrow: the steps of the arithmetic, then what the
 # ranked list beside the table already shows (the id, the grade) and CG. Rank, DCG, IDCG and NDCG stay.
 OPTIONAL = ("contribution", "discount", "gain", "ideal_grade", "doc", "cg", "grade")
+MEASURE_MORE = 10  # rows measured below those in view
 
 
 class MetricsView(QTableView):
@@ -24,33 +27,36 @@ class MetricsView(QTableView):
         self.setAlternatingRowColors(True)
         self.setWordWrap(False)
         self.setTabKeyNavigation(False)  # Tab moves to the next pane, not cell by cell
-        self.setTextElideMode(self.textElideMode().ElideMiddle)
+        self.setTextElideMode(Qt.ElideRight)  # (columns fit their texts; a number is never cut inside)
         self.verticalHeader().hide()
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         header = self.horizontalHeader()
-        bold = self.font()
-        bold.setBold(True)
-        self.narrowest = max(QFontMetrics(bold).horizontalAdvance("0.0000"),
-                             self.fontMetrics().horizontalAdvance("Ideal gr.")) + 6
-        header.setMinimumSectionSize(self.narrowest)
-        header.setSectionResizeMode(QHeaderView.Stretch)
-        header.setSectionResizeMode(0, QHeaderView.Fixed)
-        header.setSectionResizeMode(1, QHeaderView.Interactive)
-        header.resizeSection(0, self.narrowest)
-        header.resizeSection(1, self.fontMetrics().horizontalAdvance("FT401-0784") + 12)
+        header.setMinimumSectionSize(16)
+        header.setSectionResizeMode(QHeaderView.Interactive)
         self.column_widths = ColumnWidths(self, "per rank")
+        # The rows in view decide the widths: refit when they scroll, change or another list comes
+        # (once edits and scrolling pause: measuring takes ~5 ms, not in the frame of every edit).
+        self._refit = QTimer(self, singleShot=True, interval=REFIT_DELAY_MS, timeout=self.fit_columns)
+        for signal in (model.modelReset, model.dataChanged, self.verticalScrollBar().valueChanged):
+            signal.connect(self._refit.start)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.fit_columns()
 
     def fit_columns(self) -> None:
-        """Hide the optional columns, in order, that the width cannot hold."""
+        """Every column as wide as its header and the texts of the rows in view; the optional
+        columns that the width cannot hold are hidden, in order; spare width is shared out."""
         header = self.horizontalHeader()
         names = [name for _, name, _ in COLUMNS]
+        rows = rows_in_view(self, MEASURE_MORE)
+        remembered = self.column_widths.widths
+        widths = {}
+        for column, (title, name, _) in enumerate(COLUMNS):
+            need = needed_width(self, column, rows)
+            widths[name] = max(need, remembered.get(title, 0))  # the person may widen, not cut
         room = self.viewport().width()
-        widths = {name: header.sectionSize(c) if c < 2 else self.narrowest for c, name in enumerate(names)}
         need = sum(widths.values())
         hidden = set()
         for name in OPTIONAL:
@@ -58,6 +64,13 @@ class MetricsView(QTableView):
                 break
             hidden.add(name)
             need -= widths[name]
+        shown = [name for name in names if name not in hidden]
+        spread = [name for name in shown if name not in ("rank", "doc")] or shown
+        spare = max(room - need, 0)
+        for i, name in enumerate(spread):  # the spare width, in whole pixels, to the figures
+            widths[name] += spare // len(spread) + (1 if i < spare % len(spread) else 0)
         for column, name in enumerate(names):
             if header.isSectionHidden(column) != (name in hidden):
                 header.setSectionHidden(column, name in hidden)
+            if name not in hidden and header.sectionSize(column) != widths[name]:
+                header.resizeSection(column, widths[name])

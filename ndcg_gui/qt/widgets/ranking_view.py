@@ -3,19 +3,25 @@ documents from the Missed tab in; says which rows are selected and selects rows 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, QPoint, Qt, QTimer
-from PySide6.QtGui import QAction, QContextMenuEvent, QKeySequence, QPainter, QPalette
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QPoint, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QContextMenuEvent, QFontMetrics, QKeySequence, QPainter, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView, QWidget
 
+from ndcg_gui.qt.models.cells import UNJUDGED_TEXT, font
 from ndcg_gui.qt.models.ranking_model import RankingModel
-from ndcg_gui.qt.widgets.column_widths import ColumnWidths
+from ndcg_gui.qt.widgets.column_widths import ColumnWidths, cell_margin, needed_width, rows_in_view
 
 EMPTY_HINT = ("No documents yet.\n\nType grades in ranked order above (e.g. 3 2 3 0 1) and press Enter, "
               "open a ranked list or a TREC run with Ctrl+O, or drop a file here.\n\nThen drag rows to "
               "reorder them and watch NDCG follow.")
+MEASURE_MORE = 30  # rows measured below those in view: a scroll rarely meets a wider id
+REFIT_DELAY_MS = 120  # columns are measured again once edits and scrolling pause this long
+MAX_NEEDED_M = 48  # the widest the list asks its pane to be, in "M"s
 
 
 class RankingView(QTableView):
+    widthNeeded = Signal(int)  # the width that shows the list's columns whole changed (needed_width)
+
     def __init__(self, model: RankingModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setModel(model)
@@ -36,23 +42,31 @@ class RankingView(QTableView):
                              | QAbstractItemView.AnyKeyPressed)
         self.setAlternatingRowColors(True)
         self.setWordWrap(False)
-        # Long ids (TREC docnos, URLs) keep both ends readable; the whole text is in the tooltip.
-        self.setTextElideMode(Qt.ElideMiddle)
+        # Columns fit their texts (fit_columns); past that, text is cut at its end, never in the
+        # middle of a number. The whole text is in the tooltip.
+        self.setTextElideMode(Qt.ElideRight)
         self.setTabKeyNavigation(False)  # Tab moves to the next pane, not cell by cell
         self.verticalHeader().hide()
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)  # no per-row measuring
-        # Every column fitted to what it shows (measured on the first rows, not all of them); a
-        # double-click on a header border fits that column again. The spare width goes to the
-        # document id, or to the file's last text column (a title) when it has some.
+        # Every column fitted to what it shows, measured on the rows in view and MEASURE_MORE
+        # below them (not all rows: a file's install stays one frame); rows scrolled into view or
+        # edited widen a column that is too narrow for them. A double-click on a header border
+        # fits that column again. The spare width goes to the last column.
         self._empty_hint = EMPTY_HINT
+        self._needed = 0
+        self._fitted: list[int] = []  # each column's width as fitted (the last one's before stretching)
         header = self.horizontalHeader()
         header.setMinimumSectionSize(32)
-        # The rows on screen and 50 more: the same widths as 200 rows on TREC runs (ids of one
-        # shape) at a quarter of the cost, 4 against 16 ms of a file's install (bench_queries big).
-        header.setResizeContentsPrecision(50)
+        header.setResizeContentsPrecision(MEASURE_MORE)
+        header.setStretchLastSection(True)
         self.column_widths = ColumnWidths(self, "ranked list")
         model.modelReset.connect(self.fit_columns)
+        # Once edits, drags and scrolling pause (measuring the rows in view takes ~5 ms: not in
+        # the frame of every edit).
+        self._grow = QTimer(self, singleShot=True, interval=REFIT_DELAY_MS, timeout=self._grow_columns)
+        for signal in (model.dataChanged, model.rowsMoved, self.verticalScrollBar().valueChanged):
+            signal.connect(self._grow.start)
         self.fit_columns()
         # Show only some rows (relevant, judged, unjudged): the list itself is untouched, so a
         # drag or an edit among the rows shown means the same rows of the whole list.
@@ -118,22 +132,59 @@ class RankingView(QTableView):
         self._some_hidden = not bool(shown.all())
 
     def fit_columns(self) -> None:
+        """Every column as wide as its header and the texts of the rows in view (and MEASURE_MORE
+        below) need, so ids and figures show whole; the last column takes any spare width."""
         model, header = self.model(), self.horizontalHeader()
-        widest = self.fontMetrics().horizontalAdvance("M" * 28)
-        columns = model.columnCount()
-        spare = columns - 1 if columns > 6 and model.column("moved") < columns - 1 else RankingModel.DOC
-        for column in range(columns):
+        for column in range(model.columnCount()):
             header.setSectionResizeMode(column, QHeaderView.Interactive)
-            self.resizeColumnToContents(column)
-            if header.sectionSize(column) > widest:  # a long id or title: elided in the middle
-                header.resizeSection(column, widest)
-        grade = RankingModel.GRADE  # "unjudged" fits, wherever the first unjudged row is
-        if columns > grade:
-            unjudged = self.fontMetrics().horizontalAdvance("unjudged") + 18
-            header.resizeSection(grade, max(header.sectionSize(grade), unjudged))
-        if columns:
-            header.setSectionResizeMode(spare, QHeaderView.Stretch)
+        self._fit(grow_only=False)
         self.column_widths.apply()
+
+    def _fit(self, grow_only: bool) -> None:
+        model, header = self.model(), self.horizontalHeader()
+        rows = rows_in_view(self, MEASURE_MORE)
+        cap = self.fontMetrics().horizontalAdvance("M" * 40)  # a URL or a title: elided on the right
+        # "unjudged" fits in the grade column wherever the first unjudged row is.
+        unjudged = QFontMetrics(font(italic=True)).horizontalAdvance(UNJUDGED_TEXT) + cell_margin(self) + 2
+        remembered = self.column_widths.widths
+        columns = model.columnCount()
+        if not grow_only or len(self._fitted) != columns:
+            self._fitted = [0] * columns
+        for column in range(columns):
+            if grow_only and str(model.headerData(column, Qt.Horizontal)) in remembered:
+                continue  # the person's width wins
+            need = min(needed_width(self, column, rows), cap)
+            if column == RankingModel.GRADE:
+                need = max(need, unjudged)
+            if need > self._fitted[column]:
+                self._fitted[column] = need
+                if need > header.sectionSize(column) or not grow_only:
+                    header.resizeSection(column, need)
+        own = model.column("moved") + 1 or columns  # the file's extra columns follow
+        needed = sum(self._fitted[:own])  # (not the sections: the last one stretches)
+        if needed != self._needed:
+            self._needed = needed
+            self.updateGeometry()
+            self.widthNeeded.emit(self.needed_width())
+
+    def _grow_columns(self) -> None:
+        """Rows scrolled into view or edited may hold a longer id or figure: widen its column."""
+        self._fit(grow_only=True)
+
+    def needed_width(self) -> int:
+        """The width that shows the list's own columns whole (a file's extra columns may scroll)."""
+        bar = self.verticalScrollBar().sizeHint().width()
+        return self._needed + bar + 2 * self.frameWidth()
+
+    def minimumSizeHint(self) -> QSize:
+        # The pane (a splitter's) never squeezes the ids and figures; past MAX_NEEDED_M "M"s
+        # (a long URL), the rest of an id is elided and in its tooltip.
+        cap = self.fontMetrics().horizontalAdvance("M" * MAX_NEEDED_M)
+        return QSize(min(self.needed_width(), cap), super().minimumSizeHint().height())
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._grow.start()  # more rows in view
 
     def set_empty_hint(self, text: str | None) -> None:
         """What an empty list says (None: the first-run hint)."""

@@ -20,7 +20,7 @@ from ndcg_gui.qt.models.run_diff_model import RunDiffModel
 SAME_COLOR = QColor("#9ca3af")
 UNJUDGED_COLOR = QColor("#b45309")
 RELEVANT_FILL = QColor("#bbf7d0")
-PAD, GRADE_BOX, RANK_WIDTH, MIDDLE_MIN = 4, 22, 22, 48
+PAD, GRADE_BOX, RANK_WIDTH, MIDDLE_MIN, BLOCK_MIN = 4, 22, 22, 36, 110
 
 
 class Entry(NamedTuple):
@@ -57,6 +57,7 @@ class RunLines(QWidget):
         self._shown = int(min(self.model.depth, deepest))  # ranks shown, as far as either list goes
         # A 'below' row when a document ranked beyond them joins one shown.
         self._below = any(e.rank_a > self._shown or e.rank_b > self._shown for e in self._entries)
+        self._block = self._needed_block()
         self.setFixedHeight(self._height())
         self.updateGeometry()
         self.update()
@@ -65,10 +66,20 @@ class RunLines(QWidget):
         return self._shown + int(self._below)
 
     def sizeHint(self) -> QSize:
-        return QSize(440, self._height())
+        return QSize(max(440, self.minimumSizeHint().width()), self._height())
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(2 * 110 + MIDDLE_MIN + 2 * PAD, self._height())
+        # The ids whole: narrower, the scroll area around the lines scrolls sideways.
+        return QSize(2 * self._block + MIDDLE_MIN + 2 * PAD, self._height())
+
+    def _needed_block(self) -> int:
+        """The width of a list's block that shows every id shown whole (italic: one run's only)."""
+        italic = QFont(self.font())
+        italic.setItalic(True)
+        plain, slanted = self.fontMetrics(), QFontMetrics(italic)
+        widest = max((max(plain.horizontalAdvance(e.doc), slanted.horizontalAdvance(e.doc))
+                      for e in self._entries if min(e.rank_a, e.rank_b) <= self._shown), default=0)
+        return max(BLOCK_MIN, widest + RANK_WIDTH + GRADE_BOX + 4 + 2)
 
     def _height(self) -> int:
         return 2 * PAD + self._row_height() * (self._rows() + 1)
@@ -76,7 +87,7 @@ class RunLines(QWidget):
     def _columns(self) -> tuple[float, float]:
         """The width of each list's block and the x where the right block starts."""
         w = self.width()
-        block = max(110.0, min(230.0, (w - 2 * PAD - MIDDLE_MIN) / 2))
+        block = max(float(self._block), min(230.0, (w - 2 * PAD - MIDDLE_MIN) / 2))
         return block, w - PAD - block
 
     def _y(self, rank: float) -> float | None:
@@ -99,9 +110,9 @@ class RunLines(QWidget):
         bold.setBold(True)
         p.setFont(bold)
         p.drawText(QRectF(PAD, PAD, block, h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                   QFontMetrics(bold).elidedText(a, Qt.TextElideMode.ElideMiddle, int(block)))
+                   QFontMetrics(bold).elidedText(a, Qt.TextElideMode.ElideRight, int(block)))
         p.drawText(QRectF(right, PAD, block, h), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                   QFontMetrics(bold).elidedText(b, Qt.TextElideMode.ElideMiddle, int(block)))
+                   QFontMetrics(bold).elidedText(b, Qt.TextElideMode.ElideRight, int(block)))
         p.setFont(self.font())
         if not entries:
             p.setPen(SAME_COLOR)
@@ -147,6 +158,26 @@ class RunLines(QWidget):
         p.drawLine(QPointF(x, y), QPointF(end, y))
         p.drawEllipse(QPointF(end + step * 4, y), 4, 4)
 
+    def doc_boxes(self) -> list[tuple[str, QFont, QRectF]]:
+        """Each id shown, the font it is drawn in and its box (tests measure the one in the other)."""
+        block, right = self._columns()
+        boxes = []
+        for e in self._entries:
+            only = math.isnan(e.rank_a) or math.isnan(e.rank_b)
+            font = QFont(self.font())
+            font.setItalic(only)
+            for rank, side in ((e.rank_a, "a"), (e.rank_b, "b")):
+                if not math.isnan(rank) and rank <= self._shown:
+                    boxes.append((e.doc, font, self._doc_box(int(rank), side, block, right)))
+        return boxes
+
+    def _doc_box(self, rank: int, side: str, block: float, right: float) -> QRectF:
+        h = self._row_height()
+        y = PAD + h * rank
+        if side == "a":
+            return QRectF(PAD + RANK_WIDTH, y, block - RANK_WIDTH - GRADE_BOX - 4, h)
+        return QRectF(right + GRADE_BOX + 4, y, block - RANK_WIDTH - GRADE_BOX - 4, h)
+
     def _draw_entry(self, p: QPainter, fm: QFontMetrics, e: Entry, rank: int, side: str, only: bool,
                     block: float, right: float) -> None:
         h = self._row_height()
@@ -157,13 +188,12 @@ class RunLines(QWidget):
         if side == "a":
             rank_box = QRectF(x, y, RANK_WIDTH - 4, h)
             grade_box = QRectF(x + block - GRADE_BOX, y + 2, GRADE_BOX - 2, h - 4)
-            doc_box = QRectF(x + RANK_WIDTH, y, block - RANK_WIDTH - GRADE_BOX - 4, h)
             rank_align, doc_align = Qt.AlignmentFlag.AlignRight, Qt.AlignmentFlag.AlignLeft
         else:
             rank_box = QRectF(x + block - RANK_WIDTH + 4, y, RANK_WIDTH - 4, h)
             grade_box = QRectF(x + 2, y + 2, GRADE_BOX - 2, h - 4)
-            doc_box = QRectF(x + GRADE_BOX + 4, y, block - RANK_WIDTH - GRADE_BOX - 4, h)
             rank_align, doc_align = Qt.AlignmentFlag.AlignLeft, Qt.AlignmentFlag.AlignRight
+        doc_box = self._doc_box(rank, side, block, right)
         p.setPen(SAME_COLOR)
         p.drawText(rank_box, rank_align | Qt.AlignmentFlag.AlignVCenter, str(rank))
         font = QFont(self.font())
@@ -171,7 +201,7 @@ class RunLines(QWidget):
         p.setFont(font)
         p.setPen(self.palette().text().color())
         p.drawText(doc_box, doc_align | Qt.AlignmentFlag.AlignVCenter,
-                   QFontMetrics(font).elidedText(doc, Qt.TextElideMode.ElideMiddle, int(doc_box.width())))
+                   QFontMetrics(font).elidedText(doc, Qt.TextElideMode.ElideRight, int(doc_box.width())))
         p.setFont(self.font())
         if math.isnan(grade):
             p.setPen(UNJUDGED_COLOR)

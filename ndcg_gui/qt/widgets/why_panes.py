@@ -43,7 +43,7 @@ from ndcg_gui.qt.models.report_tables import ReportTable
 from ndcg_gui.qt.widgets.column_widths import ColumnWidths
 from ndcg_gui.qt.widgets.report_view import ReportView
 
-WIDEST_COLUMN = 34  # characters: a long id or reason is elided in the middle beyond this
+WIDEST_COLUMN = 34  # characters: a long id or reason is cut at its end beyond this
 
 
 def table_view(model, drag: bool = False, name: str = "") -> ReportView:
@@ -53,7 +53,7 @@ def table_view(model, drag: bool = False, name: str = "") -> ReportView:
     view.setEditTriggers(QAbstractItemView.NoEditTriggers)
     view.setAlternatingRowColors(True)
     view.setWordWrap(False)
-    view.setTextElideMode(Qt.ElideMiddle)
+    view.setTextElideMode(Qt.ElideRight)  # (a number keeps its leading digits)
     view.setTabKeyNavigation(False)  # Tab moves to the next pane, not the next cell
     view.verticalHeader().hide()
     view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 6)

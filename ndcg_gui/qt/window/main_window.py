@@ -16,7 +16,7 @@ and menus are built in `actions.py`.
 from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -62,6 +62,9 @@ from ndcg_gui.qt.window.recovery import Recovery
 from ndcg_gui.qt.window.settings_store import RecentFiles, restore_definition, save_definition
 
 QUERY_DOCK_WIDTH = 320
+LIST_PANE_MIN = 320  # the list's pane at its narrowest as fitted (short ids): room to type grades
+RIGHT_MIN = 430  # the plot and the tables' narrowest beside a query dock that grows
+FIRST_SIZE = (1280, 800)  # the first window's size, less on a smaller screen (fit_on_screen)
 
 
 def pane_title(text: str) -> QLabel:
@@ -190,9 +193,15 @@ class MainWindow(QMainWindow):
         self.right_tabs.setFocusPolicy(Qt.NoFocus)
         self.right_tabs.addTab(self.right_splitter, "NDCG at each rank")
         self.main_splitter.addWidget(self.right_tabs)
+        # The list's pane is as wide as its ids and figures need (RankingView.minimumSizeHint);
+        # the width left goes to the plot and the tables, and so does a wider window.
         self.main_splitter.setStretchFactor(0, 0)
         self.main_splitter.setStretchFactor(1, 1)
+        self.main_splitter.setChildrenCollapsible(False)
         self.main_splitter.setSizes([360, 920])
+        self.main_splitter.splitterMoved.connect(self._list_pane_moved)
+        self._list_pane_set = False  # the person dragged the list's pane wider: kept
+        self.ranking_view.widthNeeded.connect(self._fit_list_pane)
         self.setCentralWidget(self.main_splitter)
 
         # The headline spans the whole width, above the query dock too: a fixed top dock.
@@ -206,10 +215,36 @@ class MainWindow(QMainWindow):
         # The query browser: a dock on the left, hidden while the file has one query.
         self.query_dock = QDockWidget("Queries", self)
         self.query_dock.setObjectName("queryDock")
-        self.query_dock.setFeatures(QDockWidget.DockWidgetMovable | QDockWidget.DockWidgetFloatable)
+        # Closable: Qt greys out View ▸ Queries (the dock's toggle action) for a dock that is not.
+        self.query_dock.setFeatures(QDockWidget.DockWidgetClosable | QDockWidget.DockWidgetMovable
+                                    | QDockWidget.DockWidgetFloatable)
         self.query_dock.setWidget(self.query_panel)
         self.addDockWidget(Qt.LeftDockWidgetArea, self.query_dock)
         self.query_dock.hide()
+
+    def _list_pane_moved(self, _pos: int, _index: int) -> None:
+        self._list_pane_set = True
+
+    def _fit_list_pane(self, _width: int = 0) -> None:
+        """The list's pane at the width its columns need (a longer id widens it, a shorter one
+        gives the room back to the plot), unless the person set its width by dragging."""
+        sizes = self.main_splitter.sizes()
+        if self._list_pane_set or len(sizes) != 2 or sum(sizes) <= 0:
+            return
+        # (never so narrow that the grades box shows no more than "Type grad…")
+        want = max(self.main_splitter.widget(0).minimumSizeHint().width(), LIST_PANE_MIN)
+        if sizes[0] != want:
+            self.main_splitter.setSizes([want, sum(sizes) - want])
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        QTimer.singleShot(0, self, self._fit_list_pane)  # the splitter has its width now
+        if not getattr(self, "_placed", False):
+            self._placed = True
+            # The frame's size is known once shown: fit again, unless a size was asked for since
+            # (a screenshot's is a picture's, not a screen's).
+            if self.size() == self._start_size:
+                QTimer.singleShot(0, self, self.fit_on_screen)
 
     def _name_for_assistive_tech(self) -> None:
         """Names a screen reader says, and Tab moving between panes rather than cells."""
@@ -280,6 +315,7 @@ class MainWindow(QMainWindow):
 
     def _show_query_dock(self) -> None:
         many = len(self.document.queries()) > 1
+        self.query_dock.toggleViewAction().setEnabled(many)  # View ▸ Queries: a file of queries
         if many and not self.query_dock.isVisible():
             self.query_dock.setVisible(True)
             if not getattr(self, "_dock_restored", False):  # else the width the person left it at
@@ -302,11 +338,13 @@ class MainWindow(QMainWindow):
 
     def _widen_query_dock(self, changes) -> None:
         """Runs compared add columns to the query table: the dock grows to show them whole (up to
-        a third of the window; never narrower than the person left it), not behind a scroll bar."""
+        a third of the window; never narrower than the person left it), not behind a scroll bar;
+        in a small window it gives way to the side-by-side lists' ids (`_dock_cap`)."""
         if not changes.runs or not self.query_dock.isVisible():
             return
-        want = min(self.query_panel.needed_width(), max(self.width(), self.minimumSizeHint().width()) // 3)
-        if want > self.query_dock.width():
+        cap = self._dock_cap()
+        want = min(self.query_panel.needed_width(), cap)
+        if want > self.query_dock.width() or self.query_dock.width() > cap:
             self.resizeDocks([self.query_dock], [want], Qt.Horizontal)
 
     def dock_width(self) -> int:
@@ -314,7 +352,16 @@ class MainWindow(QMainWindow):
         wide enough for the query table's columns whole while that takes at most a third of it."""
         width = max(self.width(), self.minimumSizeHint().width())  # (what the window grows to)
         usual = min(QUERY_DOCK_WIDTH, max(240, width // 4))
-        return max(usual, min(self.query_panel.needed_width(), width // 3))
+        return min(max(usual, min(self.query_panel.needed_width(), width // 3)), self._dock_cap())
+
+    def _dock_cap(self) -> int:
+        """The widest the query dock may be: a third of the window; while runs are compared, less
+        when the list's ids and the side-by-side lists (RIGHT_MIN) would not fit beside it."""
+        width = max(self.width(), self.minimumSizeHint().width())
+        if not self.comparison.active:
+            return width // 3
+        room = width - self.main_splitter.widget(0).minimumSizeHint().width() - RIGHT_MIN
+        return max(self.query_dock.minimumSizeHint().width(), min(width // 3, room))
 
     def _update_title(self) -> None:
         doc = self.document
@@ -329,7 +376,9 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)
         else:
-            self.resize(1280, 800)
+            self.resize(*FIRST_SIZE)
+        self.fit_on_screen()
+        self._start_size = self.size()
         state = s.value("window/state")  # the query dock's width and place
         saved = isinstance(state, QByteArray) and not state.isEmpty()
         if saved:
@@ -343,6 +392,26 @@ class MainWindow(QMainWindow):
         restore_definition(s, self.document)
         for memory in self._column_widths():
             memory.load(s.value(f"columns/{memory.name}"))
+
+    def fit_on_screen(self) -> None:
+        """Within the screen's available area (a saved size from a bigger screen, or the first
+        1280x800 on a 1366x768 laptop, would put the status bar below its edge): shrunk to fit,
+        frame and all, and moved onto it."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            return
+        area = screen.availableGeometry()
+        frame = self.frameGeometry()  # (the size of the title bar and borders, once known)
+        extra_w, extra_h = frame.width() - self.width(), frame.height() - self.height()
+        width = min(self.width(), area.width() - extra_w)
+        height = min(self.height(), area.height() - extra_h)
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
+        frame = self.frameGeometry()
+        x = min(max(frame.x(), area.left()), area.right() + 1 - frame.width())
+        y = min(max(frame.y(), area.top()), area.bottom() + 1 - frame.height())
+        if (x, y) != (frame.x(), frame.y()):
+            self.move(x, y)
 
     def save_settings(self) -> None:
         s = self.settings

@@ -66,6 +66,7 @@ class CurvePanels(pg.GraphicsLayoutWidget):
         self._mark_strip = (-0.1, 0.0)
         self._dotted: bool | None = None
         self._legend_key: tuple = ()
+        self._opening: tuple[float, float] | None = None  # the ranks reset_view framed last
 
         self.setBackground("w")
         layout = self.ci
@@ -223,6 +224,12 @@ class CurvePanels(pg.GraphicsLayoutWidget):
     def reset_view(self) -> None:
         """The first max(2k, FIRST_VIEW) ranks."""
         self.show_ranks(max(2 * self.k, FIRST_VIEW))
+        self._opening = self.visible_ranks()
+
+    def at_opening(self) -> bool:
+        """Whether the view still shows the ranks `reset_view` framed (nobody zoomed or panned)."""
+        x0, x1 = self.visible_ranks()
+        return self._opening is not None and abs(x0 - self._opening[0]) + abs(x1 - self._opening[1]) < 1e-6
 
     def zoom_to_k(self) -> None:
         """The first k ranks (at least two)."""

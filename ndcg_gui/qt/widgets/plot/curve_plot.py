@@ -18,7 +18,7 @@ from contextlib import contextmanager
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QRectF, QSize, QSizeF, Qt, QTimer
+from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, QSizeF, Qt, QTimer
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QCheckBox, QLabel, QToolButton, QVBoxLayout, QWidget
 
@@ -109,6 +109,7 @@ class CurvePlot(QWidget):
         self._band_slices.setInterval(0)
         self._band_slices.timeout.connect(self._search_band)
         self._hover = pg.SignalProxy(self.plot.scene().sigMouseMoved, rateLimit=60, slot=self._mouse_moved)
+        self.plot.installEventFilter(self)  # the mouse leaving the plot takes the readout away
         document.changed.connect(self._follow)
         self.refresh()
         self.plot.reset_view()
@@ -157,13 +158,20 @@ class CurvePlot(QWidget):
         if self._doc.report is self._report:
             return
         other, k_before = changes.dataset or changes.query, self.plot.k
+        # A list as loaded of its own (a typed or new list) is another list too; and while the
+        # person has not zoomed or panned, the view keeps the opening frame of the list as it
+        # grows or shrinks (read before drawing: the new list's limits clamp the old range).
+        before, now = self._report, self._doc.report
+        other = other or (before is not None and now.baseline is not before.baseline
+                          and now.baseline != before.baseline)
+        opening = self.plot.at_opening()
         if other:  # the readout and the band would describe a list no longer shown
             self.clear_readout()
         if other or changes.definition:
             self._band_report = None
             self.plot.show_band(None)
         self.refresh()
-        if other or self.plot.k != k_before:
+        if other or opening or self.plot.k != k_before:
             self.plot.reset_view()
 
     def refresh(self) -> None:
@@ -240,6 +248,12 @@ class CurvePlot(QWidget):
             yield rect
 
     # ---- hover -------------------------------------------------------------------------------------------
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.plot and event.type() == QEvent.Type.Leave:
+            self._hover.flush()  # (a move still queued would show the readout again)
+            self.clear_readout()
+        return False
+
     def _mouse_moved(self, event) -> None:
         rank = self.plot.rank_at(event[0])
         self.show_rank(rank) if rank is not None else self.clear_readout()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPen, QPixmap
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QIcon, QPainter, QPen, QPixmap
 
 K_COLOUR = "#2f9e44"
 # Relevant ranks: light to dark violet by grade (no other mark of the plot is violet).
@@ -44,6 +44,13 @@ class KAxis(PlainAxis):
 
     def set_k(self, k: int | None) -> None:
         self.setTicks([[(float(k), f"k = {k}")] if k is not None else [], []])
+        # Tall enough for a whole line of the label's font: pyqtgraph sizes the axis from the
+        # label's tight ink box, and a larger font lost the top of "k = 10" above the plot.
+        style = self.style
+        line = max(QFontMetrics(style["tickFont"] or self.font()).height(), style["tickTextHeight"])
+        need = line + style["tickTextOffset"][1] + max(0, style["tickLength"])
+        if self.fixedHeight != need:
+            self.setHeight(need)
 
 
 def grade_colours(grades: np.ndarray) -> list[tuple[float, str]]:

@@ -9,6 +9,7 @@ import numpy as np
 import pyqtgraph as pg
 import PySide6  # noqa: F401  (pyqtgraph picks its binding from whichever Qt is imported first)
 from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QWidget
 
 from ndcg_gui.qt.widgets.plot.lazy_plot import LazyPlot
@@ -64,6 +65,7 @@ class RunScatter(LazyPlot):
         plot = _Plot(self, self._tip)
         for item in plot.groups:
             item.sigClicked.connect(self._on_click)
+        plot.getPlotItem().vb.sigResized.connect(self._fit_labels)
         self._drawn: list[tuple[np.ndarray, np.ndarray, np.ndarray] | None] = [None] * len(plot.groups)
         return plot
 
@@ -130,16 +132,34 @@ class RunScatter(LazyPlot):
             if held is None or not all(np.array_equal(a, b) for a, b in zip(held, points, strict=True)):
                 item.setData(x=points[0], y=points[1], data=points[2])
                 self._drawn[i] = points
-        a, b = self._names
-        at = f"@{self._k}" if self._k is not None else ""
         plot = self._plot.getPlotItem()
-        plot.setLabel("bottom", f"NDCG{at} of {a} (baseline)")
-        plot.setLabel("left", f"NDCG{at} of {b}")
+        self._fit_labels()
         values = np.concatenate([self._x, self._y, [0.0, 1.0]])
         lo, hi = float(np.nanmin(values)), float(np.nanmax(values))
         plot.setXRange(lo, hi, padding=0.04)
         plot.setYRange(lo, hi, padding=0.04)
         self._draw_ring()
+
+    def labels(self) -> list[str]:
+        """What the axes say, the longest that fits their length first."""
+        a, b = self._names
+        at = f"@{self._k}" if self._k is not None else ""
+        return [[f"NDCG{at} of {a} (baseline)", f"{a} (baseline)", a], [f"NDCG{at} of {b}", b]]
+
+    def _fit_labels(self) -> None:
+        """Each axis's label whole along its axis: a shorter form in a small plot (at 1280x800 the
+        long one was cut at both ends), the run's name cut at its end as a last resort."""
+        if self._plot is None:
+            return
+        plot = self._plot.getPlotItem()
+        for side, texts in zip(("bottom", "left"), self.labels(), strict=True):
+            axis = plot.getAxis(side)
+            length = int(plot.vb.width() if side == "bottom" else plot.vb.height()) - 4
+            metrics = QFontMetrics(axis.label.font())
+            text = next((t for t in texts if metrics.horizontalAdvance(t) <= length),
+                        metrics.elidedText(texts[-1], Qt.TextElideMode.ElideRight, max(length, 0)))
+            if axis.labelText != text:
+                plot.setLabel(side, text)
 
     def _ring_at(self) -> int:
         return self._queries.index(self._current) if self._current in self._queries else -1

@@ -1,0 +1,238 @@
+"""The window laid out for what people read (issue 19, findings 4, 5, 6, 9, 11), through the
+widgets as drawn: at 1024x700, 1366x768 and 1920x1080, on a TREC run with long ids (TREC disks 4-5
+docnos) compared with a second run, every id and figure in view shows whole in the ranked list,
+the per-rank table, the side-by-side lists and the comparison's figures; the window keeps within
+its screen (real screens under Xvfb: a 1366x768 laptop, 2560x1440 at 2x scale, 1024x700); the
+plot frames a new list; its readout goes with the mouse; the k label is whole; View ▸ Queries
+toggles the query dock."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from layout_checks import LONG_IDS, cut_cells, cut_lines, off_screen
+from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt
+from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from ndcg_gui.qt.widgets.ranking_view import REFIT_DELAY_MS
+
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+ROOT = Path(__file__).resolve().parents[2]
+SIZES = [(1024, 700), (1366, 768), (1920, 1080)]
+
+
+def comparing_long_ids(window, qtbot, size: tuple[int, int]):
+    run, other, qrels = (ROOT / p for p in LONG_IDS)
+    window.resize(*size)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.files.open(run, qrels, ask=False)
+    qtbot.waitUntil(lambda: window.query_dock.isVisible())
+    window.compare.add_run(other)
+    qtbot.waitUntil(lambda: window.comparison.active and window.right_tabs.count() == 2, timeout=10000)
+    window.compare.flush()
+    qtbot.wait(REFIT_DELAY_MS + 100)  # the layout settles (the dock widens, the columns refit)
+    assert window.size().toTuple() == size
+    return window
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_ids_and_figures_show_whole_at_every_size(window, qtbot, size):
+    """Finding 4: `LA0…154`, `FR94…0109`, a column of "…" at 1024, CG `10…00`, `unj…ged`."""
+    comparing_long_ids(window, qtbot, size)
+    view = window.ranking_view
+    assert cut_cells(view) == []
+    view.scrollToBottom()  # rows scrolled into view are measured too (once scrolling pauses)
+    qtbot.wait(REFIT_DELAY_MS + 100)
+    assert cut_cells(view) == []
+    window.right_tabs.setCurrentIndex(0)  # the per-rank table
+    qtbot.wait(50)
+    metrics = window.metrics_view
+    shown = [c for c in range(metrics.model().columnCount()) if not metrics.isColumnHidden(c)]
+    assert {"Rank", "DCG", "IDCG", "NDCG"} <= {metrics.model().headerData(c, Qt.Horizontal) for c in shown}
+    assert cut_cells(metrics) == []
+    metrics.scrollToBottom()  # CG, DCG and IDCG above 10 at the bottom
+    qtbot.wait(REFIT_DELAY_MS + 100)
+    assert cut_cells(metrics) == []
+    window.right_tabs.setCurrentIndex(1)  # the comparison
+    qtbot.wait(100)
+    pane = window.compare_pane
+    assert pane.lines.doc_boxes() and cut_lines(pane) == []
+    assert cut_cells(pane.stats) == []  # finding 9: the CI column was cut at 1280x800
+
+
+def test_a_column_hidden_in_a_narrow_pane_comes_back_with_its_title_whole(window):
+    """"Ideal gr." came back as "eal" (README's screenshot): a hidden column's header has no size
+    hint (-1), so the width measured for it while hidden was its one-digit grades'."""
+    from ndcg_gui.qt.widgets.column_widths import needed_width
+
+    metrics = window.metrics_view
+    header = metrics.horizontalHeader()
+    column = [metrics.model().headerData(c, Qt.Horizontal) for c in range(11)].index("Ideal gr.")
+    metrics.setColumnHidden(column, True)
+    rows = list(range(metrics.model().rowCount()))
+    title = header.fontMetrics().horizontalAdvance("Ideal gr.")
+    assert needed_width(metrics, column, rows) >= title + 2 * header.style().pixelMetric(
+        header.style().PixelMetric.PM_HeaderMargin, None, header)
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_scatters_axis_labels_are_whole(window, qtbot, size):
+    """Finding 9: at 1280x800 "NDCG@10 of long_ids (baseline)" ran past the scatter's ends."""
+    comparing_long_ids(window, qtbot, size)
+    scatter = window.compare_pane.scatter
+    qtbot.waitUntil(lambda: scatter.made)
+    qtbot.wait(50)
+    plot = scatter.getPlotItem()
+    for side, length in (("bottom", plot.vb.width()), ("left", plot.vb.height())):
+        label = plot.getAxis(side).label
+        assert QFontMetrics(label.font()).horizontalAdvance(label.toPlainText()) <= length, side
+        assert label.toPlainText().strip() not in ("", "…")
+
+
+def test_texts_are_cut_at_their_end_never_inside(window):
+    """Where a text must be cut at all, its end goes (a number keeps its leading digits)."""
+    for view in (window.ranking_view, window.metrics_view, window.why.ideal_view, window.why.missed_view):
+        assert view.textElideMode() == Qt.ElideRight
+
+
+def test_the_window_fits_1024x700_with_runs_compared(window, qtbot):
+    """Finding 6: with the compare pane the window would not go below 759 px."""
+    comparing_long_ids(window, qtbot, (1024, 700))  # (it checks the window kept that size)
+    hint = window.minimumSizeHint()
+    assert hint.width() <= 1024 and hint.height() <= 700
+
+
+def test_a_saved_size_larger_than_the_screen_is_brought_within_it(qtbot, tmp_path, dialog_log):
+    """Finding 6: a window saved on a bigger screen, or the first 1280x800 on a smaller one."""
+    from ndcg_gui.qt.window.main_window import MainWindow
+
+    area = QApplication.primaryScreen().availableGeometry()
+    big = MainWindow(settings=QSettings(str(tmp_path / "big.ini"), QSettings.IniFormat))
+    qtbot.addWidget(big)
+    big.setGeometry(area.x() + 40, area.y() + 40, area.width() + 300, area.height() + 200)
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat)
+    settings.setValue("window/geometry", QByteArray(big.saveGeometry()))
+    window = MainWindow(settings=settings)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.waitUntil(lambda: off_screen(window) == [])
+
+
+def test_the_plot_frames_a_typed_list(window, qtbot):
+    """Finding 5: 11 grades typed after the example showed ranks 1–5.5, the k line off screen."""
+    window.show()
+    qtbot.waitExposed(window)
+    plot = window.plot
+    assert plot.visible_ranks() == pytest.approx((0.5, 5.5))
+    entry = window.quick_entry
+    entry.setFocus()
+    QTest.keyClicks(entry, "2 0 3 1 0 2 1 0 0 3 1")
+    QTest.keyClick(entry, Qt.Key_Return)
+    assert len(window.document.current_list()) == 11
+    assert plot.visible_ranks() == pytest.approx((0.5, 11.5))
+    x0, x1 = plot.visible_ranks()
+    assert plot.k_line.isVisible() and x0 <= plot.k_line.value() <= x1
+
+
+def test_a_zoom_the_person_chose_is_kept_through_an_edit(window, qtbot):
+    window.document.set_lists({"q": window.document.current_list().from_grades([1] * 40)})
+    plot = window.plot
+    plot.zoom_to_k()
+    zoomed = plot.visible_ranks()
+    window.document.set_grade(2, 3)
+    assert plot.visible_ranks() == pytest.approx(zoomed)
+
+
+def test_the_k_label_has_room_for_a_whole_line_of_a_large_font(qtbot):
+    """Finding 11: "k = 10" lost its top with a larger font: pyqtgraph sized the axis for 18 px."""
+    from ndcg_gui.core.lists.ranked_list import RankedList
+    from ndcg_gui.qt.document.document import Document
+    from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot
+
+    app = QApplication.instance()
+    before = app.font()
+    font = QFont(before)
+    font.setPointSize(14)
+    app.setFont(font)
+    try:
+        doc = Document()
+        doc.set_lists({"q": RankedList.from_grades([3, 2, 3, 0, 1] * 4)})
+        plot = CurvePlot(doc)
+        qtbot.addWidget(plot)
+        plot.show()
+        axis = plot.top.getAxis("top")
+        line = QFontMetrics(axis.font()).height()
+        assert axis.geometry().height() >= line + axis.style["tickTextOffset"][1]
+    finally:
+        app.setFont(before)
+
+
+def test_view_queries_toggles_the_query_dock(window, qtbot):
+    """Finding 11: View ▸ Queries was greyed out (Qt disables the toggle of a dock that cannot close)."""
+    window.show()
+    qtbot.waitExposed(window)
+    toggle = window.query_dock.toggleViewAction()
+    assert not toggle.isEnabled()  # one list: no queries to browse
+    run, _, qrels = (ROOT / p for p in LONG_IDS)
+    window.files.open(run, qrels, ask=False)
+    qtbot.waitUntil(lambda: window.query_dock.isVisible())
+    assert toggle.isEnabled()
+    toggle.trigger()
+    assert not window.query_dock.isVisible()
+    toggle.trigger()
+    assert window.query_dock.isVisible()
+
+
+# ---- a real screen and a real mouse, under Xvfb ------------------------------------------------------
+
+needs_x = pytest.mark.skipif(os.environ.get("QT_QPA_PLATFORM", "") != "xcb",
+                             reason="needs a real X display: QT_QPA_PLATFORM=xcb xvfb-run -a pytest -m xvfb")
+
+
+@pytest.mark.parametrize("screen, scale", [("1366x768", 1), ("2560x1440", 2), ("1024x700", 1)],
+                         ids=["laptop-1366x768", "2x-on-2560x1440", "1024x700"])
+@pytest.mark.xvfb
+@needs_x
+def test_the_window_opens_within_a_real_screen(tmp_path, screen, scale):
+    """Finding 6: a first window (1280x800) on a 1366x768 laptop and at 2x on 2560x1440 had its
+    status bar off screen. An X server of that size, the window as a person starts it, and the ids
+    and figures of a TREC run compared with another measured in it."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "xcb", "QT_SCALE_FACTOR": str(scale), "PYTHONPATH": str(ROOT),
+           "XDG_CONFIG_HOME": str(tmp_path), "NDCG_RECOVERY_DIR": str(tmp_path / "r")}
+    env.pop("DISPLAY", None)
+    command = ["xvfb-run", "-a", "-s", f"-screen 0 {screen}x24", sys.executable,
+               str(ROOT / "tests" / "qt" / "window_probe.py"), str(tmp_path)]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["off_screen"] == []
+    assert found["cut"] == {"ranked list": [], "per rank": [], "side by side": [], "figures": []}
+
+
+@pytest.mark.xvfb
+@pytest.mark.qt_log_ignore("Falling back to using screens root_visual")
+@needs_x
+def test_the_readout_goes_when_the_mouse_leaves_the_plot(window, qtbot):
+    """Finding 11: the rank's figures stayed over the plot after the mouse had left it."""
+    window.move(0, 0)
+    window.show()
+    qtbot.waitExposed(window)
+    plot = window.plot
+    viewport = plot.plot.viewport()
+    vb = plot.top.vb
+    over = plot.plot.mapFromScene(vb.mapViewToScene(vb.viewRect().center()))
+    QTest.mouseMove(viewport, over)
+    qtbot.waitUntil(lambda: plot.readout.isVisible())
+    view = window.ranking_view.viewport()
+    QTest.mouseMove(view, QPoint(20, 20))
+    qtbot.waitUntil(lambda: not plot.readout.isVisible())
+
