@@ -648,5 +648,7 @@ def test_without_qrels_the_ideal_box_does_not_claim_all_judged_documents(window,
     grades' for a list without qrels."""
     box = window.headline.definition.ideal
     assert "all judged" not in box.currentText() and not box.isEnabled()
+    assert "(no qrels: the list's own)" in window.headline.describe.text()
     assert window.files.open(*sample_paths, ask=False)
     assert box.currentText() == "all judged docs" and box.isEnabled()
+    assert "no qrels" not in window.headline.describe.text()

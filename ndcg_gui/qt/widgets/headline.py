@@ -115,9 +115,12 @@ class Headline(QFrame):
             preset = None  # the preset's definition with another tie rule is not the preset
         has_scores = self._doc.current_list().scores is not None
         ties = f"; tied scores: {self._doc.ties}" if has_scores else ""
+        described = self._doc.config.describe()
+        if not self._doc.current_list().has_pool:  # (no qrels: the list's grades are every judgment)
+            described = described.replace("ideal from all judged documents",
+                                          "ideal from all judged documents (no qrels: the list's own)")
         self.describe.setText(
-            ("Definition: " if preset is None else f"Definition ({preset}): ")
-            + self._doc.config.describe() + ties
+            ("Definition: " if preset is None else f"Definition ({preset}): ") + described + ties
         )
         parts = [f"<span style='color:#b45309'>⚠ {html.escape(w)}</span>" for w in s.warnings]
         parts += [f"<span style='color:#555'>{html.escape(n)}</span>" for n in s.notes]
