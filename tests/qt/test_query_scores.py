@@ -1,6 +1,8 @@
 """QueryScores follows the document: its per-query frame always equals scoring the document's
 lists (edits included) from scratch with `evaluate`."""
 
+import dataclasses
+
 import pandas as pd
 import pytest
 from PySide6.QtCore import Qt
@@ -80,10 +82,10 @@ def test_an_offered_result_is_used_once_and_only_for_its_definition(qtbot, sampl
     calls = []
     monkeypatch.setattr(query_scores, "score", lambda *a, **kw: calls.append(a) or score(*a, **kw))
     offered = score(sample, doc.k, doc.config, doc.ties)
-    scores.offer(sample, doc.k, doc.config, doc.ties, offered)
+    scores.offer(sample, doc.state.definition, offered)
     doc.set_dataset(sample)
     assert calls == [] and scores.result is offered
-    scores.offer(sample, 3, doc.config, doc.ties, offered)  # another k: not usable
+    scores.offer(sample, dataclasses.replace(doc.state.definition, k=3), offered)  # another k: not usable
     doc.set_dataset(sample)
     pd.testing.assert_frame_equal(scores.result, from_scratch(doc))
     assert len(calls) == 1

@@ -214,12 +214,13 @@ class Workspace:
         lists[query] = replace(lst, query=query) if lst.query != query else lst
         return replace(self, lists=lists)
 
-    def with_definition(self, k: int | None = None, config: MetricConfig | None = None,
-                        ties: TiesName | None = None) -> Workspace:
-        d = self.definition
+    def with_definition(self, definition: Definition | None = None, *, k: int | None = None,
+                        config: MetricConfig | None = None, ties: TiesName | None = None) -> Workspace:
+        """Under `definition`, or the one in use with k, config or ties changed."""
+        d = definition or self.definition
         new = Definition(d.k if k is None else int(k), d.config if config is None else config,
                          d.ties if ties is None else ties)
-        return self if new == d else replace(self, definition=new)
+        return self if new == self.definition else replace(self, definition=new)
 
     # ---- runs compared with this one ------------------------------------------------------------
     def with_run(self, dataset: Dataset, path: str | Path | None = None, name: str | None = None,

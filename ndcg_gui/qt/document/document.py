@@ -31,7 +31,7 @@ from ndcg_gui.core.lists import edits
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.edits import Edit, Move
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.lists.workspace import FileRef, Workspace
+from ndcg_gui.core.lists.workspace import Definition, FileRef, Workspace
 from ndcg_gui.core.summary import MeanPolicy
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.commands import K_CHANGE, StepCommand
@@ -209,11 +209,16 @@ class Document(QObject):
         self.announce(Changes())  # the title and the file name shown follow
 
     # ---- definition (an undo step) ------------------------------------------------------------------
-    def set_definition(self, config: MetricConfig | None = None, k: int | None = None,
-                       ties: TiesName | None = None, undoable: bool = True) -> None:
+    def set_definition(self, definition: Definition | None = None, *, undoable: bool = True,
+                       **choices: object) -> None:
+        """Use `definition`, or the one in use with `choices` (k=, config=, ties=; None: as it is)
+        changed. An undo step unless `undoable` is False (the definition a session starts with)."""
+        d = definition or self.state.definition
+        choices = {name: value for name, value in choices.items() if value is not None}
+        k = choices.get("k")
         if k is not None and int(k) < 1:
             raise ValueError(f"k must be at least 1, not {k}")
-        new = self.state.with_definition(k, config, ties)
+        new = self.state.with_definition(replace(d, **choices) if choices else d)
         if new is self.state:
             return
         if not undoable:  # the definition a session starts with (settings, command line)

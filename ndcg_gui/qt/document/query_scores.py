@@ -33,7 +33,7 @@ from ndcg_gui.qt.document.document import Document
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ndcg_gui.core.lists.workspace import Workspace
+    from ndcg_gui.core.lists.workspace import Definition, Workspace
 
 # From this many rows (run + qrels) a full scoring runs in the background: below it, it takes
 # under ~10 ms and is done at once, so small files (and the tests) never see a pending panel.
@@ -61,7 +61,7 @@ class QueryScores(QObject):
         self._of: Workspace | None = None  # the state `_result` was scored for
         self._dirty = True  # the dataset or the definition changed since
         self._stale: set[str] = set()  # queries edited since, not rescored yet
-        self._offered: tuple[object, tuple, pd.DataFrame] | None = None
+        self._offered: tuple[object, Definition, pd.DataFrame] | None = None
         self._ticket = 0  # counts dataset and definition changes: a scoring of an older one is dropped
         self._wanted = False  # a background scoring of the document as it is now is wanted
         self._working = False  # the worker thread is busy (one at a time)
@@ -69,9 +69,6 @@ class QueryScores(QObject):
         self._dependents: list[Callable[[Changes], Changes | None]] = []
         document.work_out_with(self._follow)
 
-    def _definition(self) -> tuple:
-        doc = self.document
-        return (doc.k, doc.config, doc.ties)
 
     # ---- what the panel reads -------------------------------------------------------------------
     @property
@@ -149,14 +146,14 @@ class QueryScores(QObject):
             return False
         return self.document.state.size() >= BACKGROUND_ROWS
 
-    def offer(self, dataset: object, k: int | None, config, ties, result: pd.DataFrame) -> None:
-        """A result already computed for `dataset` under (k, config, ties): used instead of scoring
+    def offer(self, dataset: object, definition: Definition, result: pd.DataFrame) -> None:
+        """A result already computed for `dataset` under `definition`: used instead of scoring
         again when that dataset is opened under that definition."""
-        self._offered = (dataset, (k, config, ties), result)
+        self._offered = (dataset, definition, result)
 
     def _offer_fits(self) -> bool:
         offered, doc = self._offered, self.document
-        return offered is not None and offered[0] is doc.dataset and offered[1] == self._definition()
+        return offered is not None and offered[0] is doc.dataset and offered[1] == doc.state.definition
 
     def rescore_all(self) -> None:
         """Score every query of the document now, in this thread."""

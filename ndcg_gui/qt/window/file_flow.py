@@ -22,6 +22,7 @@ from PySide6.QtCore import QMimeData, QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
 
 from ndcg_gui.core.errors import InputError, NeedsQrels
+from ndcg_gui.core.lists.workspace import Definition
 from ndcg_gui.core.summary import score
 from ndcg_gui.core.writing.saving import (
     Stamp,
@@ -55,7 +56,7 @@ class FileFlow(QObject):
         self.document, self.scores, self.loader, self.recent = document, scores, loader, recent
         self._parent, self._status = parent_widget, status
         # (run, qrels, --query, the definition the loader scores under, undoable) of the open under way
-        self._pending: tuple[Path, Path | None, str | None, tuple, bool] | None = None
+        self._pending: tuple[Path, Path | None, str | None, Definition, bool] | None = None
         self._edited_while_loading = False
         self.problem: str | None = None  # the last open's failure, for the command line
         self._report = True
@@ -81,7 +82,7 @@ class FileFlow(QObject):
         doc = self.document
         self.problem = None
         self._report = report
-        self._pending = (Path(path), Path(qrels) if qrels else None, query, (doc.k, doc.config, doc.ties),
+        self._pending = (Path(path), Path(qrels) if qrels else None, query, doc.state.definition,
                          undoable)
         self._edited_while_loading = False
         self.loader.start(path, qrels, then=functools.partial(score, k=doc.k, config=doc.config,
@@ -104,7 +105,7 @@ class FileFlow(QObject):
         if self._edited_while_loading and not self.maybe_discard(f"opening {path.name}"):
             return
         # Scored while loading under the definition of the time: used if that still holds.
-        self.scores.offer(dataset, *definition, scored)
+        self.scores.offer(dataset, definition, scored)
         self._stamps.update(loaded_stamps(dataset))
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
