@@ -299,11 +299,12 @@ def test_a_run_added_while_the_open_run_is_scored_anew_waits_for_its_figures(qtb
     figures are blank until the open run's scores land, and the query panel reads them
     without failing; then every figure is right."""
     from ndcg_gui.qt.widgets.query_panel import QueryPanel
+    from ndcg_gui.qt.window.feedback import Feedback
     from ndcg_gui.qt.window.query_browser import QueryBrowser
 
     panel = QueryPanel()
     qtbot.addWidget(panel)
-    QueryBrowser(doc, cmp.scores, panel, lambda *_: None, comparison=cmp)
+    QueryBrowser(doc, cmp.scores, panel, Feedback(panel, lambda *_: None, lambda _: None), comparison=cmp)
     cmp.scores._wanted = True  # as while a big file's scores are worked out in the background
     third = cmp.add_run(load(files[2], files[1]), path=files[2])
     assert cmp.waiting and list(cmp.ndcg.columns) == cmp.names

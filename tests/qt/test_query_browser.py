@@ -10,7 +10,6 @@ from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.reading import load
 from ndcg_gui.qt.models.query_model import COL_EDITED, COL_NDCG, COL_QUERY, EDITED_MARK
 from ndcg_gui.qt.widgets import dialogs
-from ndcg_gui.qt.window.query_browser import QueryBrowser
 
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 
@@ -28,8 +27,6 @@ def window(qtbot, tmp_path, errors):
 
     win = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(win)
-    if getattr(win, "query_browser", None) is None:
-        win.query_browser = QueryBrowser(win)
     win.resize(1280, 800)
     return win
 

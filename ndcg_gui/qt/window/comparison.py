@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QFileDialog, QTabWidget, QWidget
+from PySide6.QtWidgets import QFileDialog, QTabWidget
 
 from ndcg_gui.core.analysis.run_diff import biggest_moves, side_by_side, summary_cells
 from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
@@ -22,6 +22,7 @@ from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.loader import BackgroundLoader
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.widgets.comparison_pane import ComparisonPane
+from ndcg_gui.qt.window.feedback import Feedback
 
 TAB_TITLE = "Compare runs"
 MOVES_SAID = 5
@@ -35,10 +36,10 @@ def lines_depth(k: int | None) -> int:
 
 class RunCompare(QObject):
     def __init__(self, document: Document, comparison: RunComparison, pane: ComparisonPane,
-                 tabs: QTabWidget, status: Status, parent_widget: QWidget) -> None:
-        super().__init__(parent_widget)
+                 tabs: QTabWidget, feedback: Feedback) -> None:
+        super().__init__(feedback.parent)
         self.document, self.comparison, self.pane, self.tabs = document, comparison, pane, tabs
-        self._status, self._parent = status, parent_widget
+        self._status, self._parent = feedback.status, feedback.parent
         self.loader = BackgroundLoader(parent=self)
         self._queue: list[Path] = []
         self._loading: Path | None = None

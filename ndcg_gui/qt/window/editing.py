@@ -16,19 +16,19 @@ from ndcg_gui.core.lists.edits import Edit, EditRefused
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets.grades_box import GradesBox
 from ndcg_gui.qt.widgets.ranking_view import RankingView
+from ndcg_gui.qt.window.feedback import Feedback
 
 Say = Callable[[str], None]
 
 
 class Editing(QObject):
-    def __init__(self, document: Document, view: RankingView, quick_entry: GradesBox,
-                 problem: Say, note: Say, may_replace: Callable[[str], bool] = lambda _what: True,
-                 parent: QObject | None = None) -> None:
-        """`problem` shows a refused edit beside the list; `note` a passing status message;
-        `may_replace(what)` asks about unsaved changes before the document is replaced."""
-        super().__init__(parent)
+    def __init__(self, document: Document, view: RankingView, quick_entry: GradesBox, feedback: Feedback,
+                 may_replace: Callable[[str], bool] = lambda _what: True) -> None:
+        """`feedback.problem` shows a refused edit beside the list; `may_replace(what)` asks about
+        unsaved changes before the document is replaced."""
+        super().__init__(feedback.parent)
         self.document, self.view, self.quick_entry = document, view, quick_entry
-        self._problem, self._note, self._may_replace = problem, note, may_replace
+        self._problem, self._note, self._may_replace = feedback.problem, feedback.note, may_replace
 
     def _select(self, edit: Edit | None) -> None:
         if edit is not None and edit.select is not None:

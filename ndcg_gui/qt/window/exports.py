@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import QFileDialog
 
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.qt.document.comparison import RunComparison
@@ -18,6 +18,7 @@ from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot
 from ndcg_gui.qt.widgets.plot.plot_export import export_png, export_svg
+from ndcg_gui.qt.window.feedback import Feedback
 
 Status = Callable[[str, int], None]
 # Suffixes that say only what kind of file it is; a TREC run's "input.MU03rob01" keeps its whole name.
@@ -48,11 +49,11 @@ def default_name(document: Document, tail: str, query: bool = True, k: bool = Tr
 
 
 class Exports(QObject):
-    def __init__(self, document: Document, plot: CurvePlot, parent_widget: QWidget, status: Status,
+    def __init__(self, document: Document, plot: CurvePlot, feedback: Feedback,
                  comparison: RunComparison | None = None) -> None:
-        super().__init__(parent_widget)
+        super().__init__(feedback.parent)
         self.document, self.plot, self.comparison = document, plot, comparison
-        self._parent, self._status = parent_widget, status
+        self._parent, self._status = feedback.parent, feedback.status
 
     def _ask(self, title: str, name: str, kind: str) -> str | None:
         doc = self.document

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QMimeData, QObject, Qt, Signal
-from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog
 
 from ndcg_gui.core.errors import InputError, NeedsQrels
 from ndcg_gui.core.lists.workspace import Definition
@@ -38,6 +38,7 @@ from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.loader import BackgroundLoader
 from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.widgets import dialogs
+from ndcg_gui.qt.window.feedback import Feedback
 from ndcg_gui.qt.window.settings_store import RecentFiles
 
 # A TREC run is usually named input.NAME with no extension: the dialogs show every file.
@@ -51,10 +52,10 @@ class FileFlow(QObject):
     opened = Signal(str)  # the file's path, after it is shown
 
     def __init__(self, document: Document, scores: QueryScores, loader: BackgroundLoader,
-                 recent: RecentFiles, parent_widget: QWidget, status: Status) -> None:
-        super().__init__(parent_widget)
+                 recent: RecentFiles, feedback: Feedback) -> None:
+        super().__init__(feedback.parent)
         self.document, self.scores, self.loader, self.recent = document, scores, loader, recent
-        self._parent, self._status = parent_widget, status
+        self._parent, self._status = feedback.parent, feedback.status
         # (run, qrels, --query, the definition the loader scores under, undoable) of the open under way
         self._pending: tuple[Path, Path | None, str | None, Definition, bool] | None = None
         self._edited_while_loading = False

@@ -55,6 +55,7 @@ from ndcg_gui.qt.window.actions import Actions
 from ndcg_gui.qt.window.comparison import RunCompare
 from ndcg_gui.qt.window.editing import Editing
 from ndcg_gui.qt.window.exports import Exports
+from ndcg_gui.qt.window.feedback import Feedback
 from ndcg_gui.qt.window.file_flow import FileFlow
 from ndcg_gui.qt.window.navigation import Navigation
 from ndcg_gui.qt.window.query_browser import QueryBrowser
@@ -103,12 +104,13 @@ class MainWindow(QMainWindow):
         self.progress = LoadProgress(self.loader)
 
         # The controllers behind the actions: each gets what it needs, not the window.
-        say = lambda message, msecs: self.statusBar().showMessage(message, msecs)  # noqa: E731
-        self.files = FileFlow(self.document, self.scores, self.loader, RecentFiles(self.settings), self, say)
-        self.editing = Editing(self.document, self.ranking_view, self.quick_entry, self.show_problem,
-                               lambda message: say(message, 5000), self.files.maybe_discard, self)
-        self.exports = Exports(self.document, self.plot, self, say, comparison=self.comparison)
-        self.query_browser = QueryBrowser(self.document, self.scores, self.query_panel, say, self,
+        feedback = Feedback(self, self.statusBar().showMessage, self.show_problem)
+        say = feedback.status
+        self.files = FileFlow(self.document, self.scores, self.loader, RecentFiles(self.settings), feedback)
+        self.editing = Editing(self.document, self.ranking_view, self.quick_entry, feedback,
+                               self.files.maybe_discard)
+        self.exports = Exports(self.document, self.plot, feedback, comparison=self.comparison)
+        self.query_browser = QueryBrowser(self.document, self.scores, self.query_panel, feedback,
                                           comparison=self.comparison)
         self.quick_entry.returnPressed.connect(self.editing.apply_quick_list)
         self.recovery = Recovery(self.document, on_error=lambda message: say(f"⚠ {message}", 10000),
@@ -116,11 +118,11 @@ class MainWindow(QMainWindow):
 
         self._build_layout()
         self.navigation = Navigation(self.document, self.ranking_view, self.query_panel, self.query_dock,
-                                     self.headline.k, self.scores, lambda message: say(message, 5000), self)
+                                     self.headline.k, self.scores, feedback)
         # Run comparison: a "Compare runs" tab beside the metrics while runs are compared.
         self.compare_pane = ComparisonPane()
-        self.compare = RunCompare(self.document, self.comparison, self.compare_pane, self.right_tabs, say,
-                                  self)
+        self.compare = RunCompare(self.document, self.comparison, self.compare_pane, self.right_tabs,
+                                  feedback)
         self.actions = Actions(self, self.document, self.editing, self.files, self.exports, self.ranking_view,
                                self.plot, self.query_dock, self.about, self.navigation, compare=self.compare,
                                guide=self.show_guide)

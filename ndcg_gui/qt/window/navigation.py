@@ -3,8 +3,6 @@ or previous relevant document of the list, and straight to the query filter or t
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDockWidget, QSpinBox
@@ -14,15 +12,15 @@ from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.models.query_model import COL_NDCG
 from ndcg_gui.qt.widgets.query_panel import QueryPanel
 from ndcg_gui.qt.widgets.ranking_view import RankingView
+from ndcg_gui.qt.window.feedback import Feedback
 
 
 class Navigation(QObject):
     def __init__(self, document: Document, view: RankingView, panel: QueryPanel, dock: QDockWidget,
-                 k_box: QSpinBox, scores: QueryScores, note: Callable[[str], None],
-                 parent: QObject | None = None) -> None:
-        super().__init__(parent)
+                 k_box: QSpinBox, scores: QueryScores, feedback: Feedback) -> None:
+        super().__init__(feedback.parent)
         self.document, self.view, self.panel, self.dock, self.k_box = document, view, panel, dock, k_box
-        self.scores, self._note = scores, note
+        self.scores, self._note = scores, feedback.note
 
     def step_query(self, delta: int) -> bool:
         """Open the query `delta` places away in the query table as it is sorted and filtered."""

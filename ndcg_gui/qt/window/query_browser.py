@@ -6,8 +6,6 @@ the document's mean policy (which queries the panel's mean counts) is the compar
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from PySide6.QtCore import QObject
 
 from ndcg_gui.core.analysis.run_diff import delta_line
@@ -17,16 +15,16 @@ from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.models.query_model import RunColumns
 from ndcg_gui.qt.widgets.query_panel import QueryPanel
+from ndcg_gui.qt.window.feedback import Feedback
 
 
 class QueryBrowser(QObject):
-    def __init__(self, document: Document, scores: QueryScores, panel: QueryPanel,
-                 status: Callable[[str, int], None], parent: QObject | None = None,
+    def __init__(self, document: Document, scores: QueryScores, panel: QueryPanel, feedback: Feedback,
                  comparison: RunComparison | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(feedback.parent)
         self.document, self.scores, self.panel = document, scores, panel
         self.comparison = comparison
-        self._status = status
+        self._status = feedback.status
         self._lines: list[str] = []  # the comparison's summary lines, made when its statistics change
         self._details = ""
         panel.querySelected.connect(self._open_query)
