@@ -98,3 +98,22 @@ def sample_paths(tmp_path_factory):
             (folder / name).write_bytes(p.read_bytes())
         paths.append(folder / name)
     return tuple(paths)
+
+
+@pytest.fixture
+def files(tmp_path):
+    """The sample run, its qrels and a second run of the same topics (tests/qt/run_samples.py)."""
+    from run_samples import copy_sample, write_second_run
+
+    run, qrels = copy_sample(tmp_path)
+    return run, qrels, write_second_run(run, qrels, tmp_path / "second.run")
+
+
+@pytest.fixture
+def opened(qtbot, window, files):
+    """The window on the sample run and its qrels, shown at 1280x800."""
+    window.resize(1280, 800)
+    window.files.open(files[0], files[1], ask=False)
+    window.show()
+    qtbot.waitExposed(window)
+    return window

@@ -5,7 +5,7 @@ the other run read by pandas) and the paired statistics of those per-query figur
 import numpy as np
 import pandas as pd
 import pytest
-from run_samples import copy_sample, ndcg_from_scratch, read_run, write_second_run
+from run_samples import ndcg_from_scratch, read_run
 
 from ndcg_gui.core.analysis.compare import paired_summary
 from ndcg_gui.core.analysis.run_diff import run_label
@@ -14,13 +14,6 @@ from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
 from ndcg_gui.qt.document.comparison import SAMPLES, SEED, RunComparison
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores
-
-
-@pytest.fixture
-def files(tmp_path):
-    run, qrels = copy_sample(tmp_path)
-    second = write_second_run(run, qrels, tmp_path / "second.run")
-    return run, qrels, second
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ cancel leaves the open document as it was), and the summary export equals the pa
 
 import pandas as pd
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.reading import load
@@ -22,18 +22,10 @@ def errors(monkeypatch):
 
 
 @pytest.fixture
-def window(qtbot, tmp_path, errors):
-    from ndcg_gui.qt.window.main_window import MainWindow
-
-    win = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    return win
-
-
-@pytest.fixture
-def loaded(window, sample_paths):
+def loaded(window, errors, sample_paths):
+    """The window (tests/qt/conftest.py) on the sample run and its qrels."""
     run, qrels = sample_paths
+    window.resize(1280, 800)
     window.document.set_dataset(load(run, qrels), run, qrels)
     window.show()
     return window

@@ -7,30 +7,10 @@ import hashlib
 import re
 
 import pytest
-from run_samples import copy_sample, write_second_run
 
 from ndcg_gui.qt.document.comparison import SAMPLES
 
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
-
-
-@pytest.fixture
-def files(tmp_path):
-    run, qrels = copy_sample(tmp_path)
-    return run, qrels, write_second_run(run, qrels, tmp_path / "second.run")
-
-
-@pytest.fixture
-def window(qtbot, settings, dialog_log, files):
-    from ndcg_gui.qt.window.main_window import MainWindow
-
-    w = MainWindow(settings=settings)
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.files.open(files[0], files[1], ask=False)
-    w.show()
-    qtbot.waitExposed(w)
-    return w
 
 
 def text_of(html: str) -> str:
@@ -38,12 +18,14 @@ def text_of(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 
-def test_the_menu_has_the_export(window):
+def test_the_menu_has_the_export(opened):
+    window = opened
     file_menu = window.menuBar().actions()[0].menu()
     assert window.actions.export_report in file_menu.actions()
 
 
-def test_the_run_report_follows_the_edits(window, files, tmp_path, dialog_log):
+def test_the_run_report_follows_the_edits(opened, files, tmp_path, dialog_log):
+    window = opened
     doc = window.document
     doc.set_current_query("412")
     before = doc.summary.ndcg
@@ -61,7 +43,8 @@ def test_the_run_report_follows_the_edits(window, files, tmp_path, dialog_log):
     assert "Exported the report to r.html" in window.statusBar().currentMessage()
 
 
-def test_the_comparison_report_while_runs_are_compared(window, files, tmp_path):
+def test_the_comparison_report_while_runs_are_compared(opened, files, tmp_path):
+    window = opened
     window.compare.add_run(files[2])
     window.compare.flush()
     cmp = window.comparison.comparison
@@ -75,6 +58,7 @@ def test_the_comparison_report_while_runs_are_compared(window, files, tmp_path):
     assert "The biggest losses of second" in text or row["losses"] == 0
 
 
-def test_a_failed_export_says_why(window, tmp_path, dialog_log):
+def test_a_failed_export_says_why(opened, tmp_path, dialog_log):
+    window = opened
     assert not window.exports.export_report(tmp_path / "no" / "r.html")
     assert dialog_log and dialog_log[-1][0] == "Could not export the report"

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from run_samples import copy_sample, ndcg_from_scratch, read_qrels, read_run, write_second_run
+from run_samples import ndcg_from_scratch, read_qrels, read_run
 
 from ndcg_gui.core.analysis.compare import paired_summary
 from ndcg_gui.core.analysis.run_diff import delta_line
@@ -24,29 +24,10 @@ pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints", "d
 
 
 @pytest.fixture
-def files(tmp_path):
-    run, qrels = copy_sample(tmp_path)
-    return run, qrels, write_second_run(run, qrels, tmp_path / "second.run")
-
-
-@pytest.fixture
-def window(qtbot, settings, dialog_log, files):
-    from ndcg_gui.qt.window.main_window import MainWindow
-
-    w = MainWindow(settings=settings)
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.files.open(files[0], files[1], ask=False)
-    w.show()
-    qtbot.waitExposed(w)
-    return w
-
-
-@pytest.fixture
-def comparing(window, files):
-    window.compare.add_run(files[2])
-    window.compare.flush()
-    return window
+def comparing(opened, files):
+    opened.compare.add_run(files[2])
+    opened.compare.flush()
+    return opened
 
 
 def scratch(window, files, baseline="sample"):
@@ -389,7 +370,8 @@ def test_the_compare_tab_shows_the_figures_and_follows_an_edit(qtbot, comparing,
     assert shown(1)[2] == f"{stats.at['second', 'delta']:+.4f}"
 
 
-def test_the_query_dock_grows_to_show_the_runs_columns(qtbot, window, files):
+def test_the_query_dock_grows_to_show_the_runs_columns(qtbot, opened, files):
+    window = opened
     table, dock = window.query_panel.table, window.query_dock
     qtbot.waitUntil(lambda: dock.isVisible())
     qtbot.wait(50)
@@ -403,7 +385,8 @@ def test_the_query_dock_grows_to_show_the_runs_columns(qtbot, window, files):
     assert dock.width() <= window.width() // 3
 
 
-def test_the_status_bar_counts_the_queries_the_figures_are_over(window):
+def test_the_status_bar_counts_the_queries_the_figures_are_over(opened):
+    window = opened
     """26 queries in the file, one with results but no judgment: the panel's figures are over 25;
     once a grade is typed in that query, over 26, and the status bar says so too."""
     assert "26 queries, 25 with judgments" in window.status_counts.text()
@@ -438,14 +421,16 @@ def test_what_is_compared_and_the_mean_policy_are_undo_steps_of_the_document(qtb
     """Issue 21.1: the runs compared, the baseline, the run in the plots and the mean policy live in
     the document's state and change through it: Ctrl+Z takes each back, and the figures follow."""
     w, doc, c = comparing, comparing.document, comparing.comparison
-    assert doc.state.comparing.names() == ["second"] and doc.undo_stack.count() == 1
+    assert doc.state.comparing.names() == ["second"]
+    steps = doc.undo_stack.count()
+    assert doc.undo_stack.text(steps - 1) == "Compare second"
     w.compare_pane.baselineChosen.emit("second")  # as the pane's box asks for it
     assert c.baseline == "second" and doc.state.comparing.baseline == "second"
     assert c.comparison.baseline == "second"
     panel = w.query_panel
     panel.empty_combo.setCurrentIndex(panel.empty_combo.findData("skip"))  # as a person picks it
     assert doc.state.policy.empty == "skip" and c.comparison.missing == "skip"
-    assert doc.undo_stack.count() == 3
+    assert doc.undo_stack.count() == steps + 2
     w.actions.undo.trigger()
     assert doc.state.policy.empty == "zero" and panel.empty_combo.currentData() == "zero"
     assert c.comparison.missing == "zero"
