@@ -24,14 +24,14 @@ lint: $(STAMP)
 # Every test and check: lint, the import contract, the offscreen suite, the real-mouse tests under
 # Xvfb (when xvfb-run is there) and the slow packaging tests.
 test: lint
-	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "not xvfb"
+	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "not xvfb" -n 2
 	@if command -v xvfb-run >/dev/null; then \
 		QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1600x1000x24" $(PYTEST) -m xvfb; \
 	else echo "xvfb-run not found: real-mouse tests not run"; fi
 
 # The quick loop: everything but the slow packaging build and Xvfb.
 check: lint
-	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "not xvfb and not slow" -q
+	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "not xvfb and not slow" -q -n 2
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
