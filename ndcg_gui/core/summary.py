@@ -6,6 +6,7 @@ listed); the policy then decides which rows the mean counts, without scoring any
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -102,6 +103,26 @@ def mean_summary(result: pd.DataFrame, policy: MeanPolicy | None = None) -> Mean
         undefined=int(result["undefined"].sum()),
         policy=policy,
     )
+
+
+def worst_query(result: pd.DataFrame, among: Sequence[str] | None = None) -> tuple[str | None, list[str]]:
+    """The query with the lowest NDCG there is something to learn from (results, and IDCG > 0),
+    among `among` (the queries a filter leaves; None: every row of `result`), with the queries of
+    no higher NDCG passed over on the way, each with why (`"401 (no results)"`). Equal NDCG in
+    the order of `among`. (None, [...]) when no query qualifies."""
+    queries = [q for q in (result.index if among is None else among) if q in result.index]
+    rows = result.loc[queries]
+    order = np.argsort(rows["ndcg"].to_numpy(dtype=float), kind="stable")
+    skipped: list[str] = []
+    for i in order:
+        query, row = queries[i], rows.iloc[i]
+        if row["n_retrieved"] == 0:
+            skipped.append(f"{query} (no results)")
+        elif row["undefined"]:
+            skipped.append(f"{query} (IDCG = 0)")
+        else:
+            return str(query), skipped
+    return None, skipped
 
 
 def histogram_edges(values: np.ndarray, bins: int = 10) -> np.ndarray:

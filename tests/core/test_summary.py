@@ -219,3 +219,19 @@ def test_one_lists_row_is_the_row_of_a_dataset_of_that_list(rl, config, k, ties)
     one_list = Dataset.from_ranked_list(as_stands)
     expected = one_list.evaluate(k, config, ties="trec" if ties == "file" else ties)
     pd.testing.assert_frame_equal(list_row(rl, k, config, ties), expected)
+
+
+def test_the_worst_query_is_the_lowest_ndcg_with_results_and_an_ideal():
+    """Issue 21.2: the worst query is a core rule (it was read off the sorted view's rows)."""
+    import pandas as pd
+
+    from ndcg_gui.core.summary import worst_query
+
+    result = pd.DataFrame(
+        {"ndcg": [0.5, 0.0, 0.0, 0.2, 0.2, 0.9], "n_retrieved": [5, 0, 4, 3, 3, 2],
+         "undefined": [False, False, True, False, False, False]},
+        index=pd.Index(["a", "b", "c", "d", "e", "f"], name="query"))
+    assert worst_query(result) == ("d", ["b (no results)", "c (IDCG = 0)"])
+    assert worst_query(result, ["f", "e", "d"]) == ("e", [])  # among a filter's queries, in its order
+    assert worst_query(result, ["b", "c"]) == (None, ["b (no results)", "c (IDCG = 0)"])
+    assert worst_query(result, ["zzz"]) == (None, [])

@@ -7,6 +7,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDockWidget, QSpinBox
 
+from ndcg_gui.core.summary import worst_query
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.models.query_model import COL_NDCG
@@ -35,29 +36,21 @@ class Navigation(QObject):
         return True
 
     def worst_query(self) -> bool:
-        """Sort the query table by NDCG, lowest first, and open the first query there is something
-        to learn from: one with results and an NDCG (not a query the run returned nothing for, nor
-        one whose IDCG is 0)."""
+        """Open the query of lowest NDCG there is something to learn from (`core.summary.worst_query`:
+        results and IDCG > 0) among those the table lists, and sort the table by NDCG, lowest first,
+        so it is at the top with the queries passed over above it."""
+        query, skipped = worst_query(self.scores.result, self.panel.visible_queries())
         self.panel.table.sortByColumn(COL_NDCG, Qt.SortOrder.AscendingOrder)
-        result = self.scores.result
-        skipped: list[str] = []
-        for query in self.panel.visible_queries():
-            if query not in result.index:
-                continue
-            if result.at[query, "n_retrieved"] == 0:
-                skipped.append(f"{query} (no results)")
-            elif result.at[query, "undefined"]:
-                skipped.append(f"{query} (IDCG = 0)")
-            else:
-                self.document.set_current_query(query)
-                if skipped:  # said, so the queries listed above it are not a surprise
-                    more = f" and {len(skipped) - 4} more" if len(skipped) > 4 else ""
-                    listed = ", ".join(skipped[:4]) + more
-                    self._note(f"Query {query}: the lowest NDCG of the queries with results and IDCG > 0; "
-                               f"skipped {listed}")
-                return True
-        self._note("No listed query has both results and an NDCG")
-        return False
+        if query is None:
+            self._note("No listed query has both results and an NDCG")
+            return False
+        self.document.set_current_query(query)
+        if skipped:  # said, so the queries listed above it are not a surprise
+            more = f" and {len(skipped) - 4} more" if len(skipped) > 4 else ""
+            listed = ", ".join(skipped[:4]) + more
+            self._note(f"Query {query}: the lowest NDCG of the queries with results and IDCG > 0; "
+                       f"skipped {listed}")
+        return True
 
     def step_relevant(self, delta: int) -> bool:
         """Select the next (delta 1) or previous (-1) document with a grade above 0."""
