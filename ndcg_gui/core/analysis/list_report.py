@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class Summary:
+class ListSummary:
     """What the headline shows: the figures at k and the warnings that matter for them."""
 
     k: int
@@ -34,7 +34,7 @@ class Summary:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-def list_summary(lst: RankedList, k: int, config: MetricConfig, ties: TiesName = "trec") -> Summary:
+def list_summary(lst: RankedList, k: int, config: MetricConfig, ties: TiesName = "trec") -> ListSummary:
     """NDCG@k, DCG@k, IDCG@k of one list, and the caveats a reader must see next to them. With
     ties="average", tied neighbours share their gains (scikit-learn)."""
     pool = lst.judged_pool()
@@ -62,7 +62,7 @@ def list_summary(lst: RankedList, k: int, config: MetricConfig, ties: TiesName =
         notes.append(f"{m} judged document{'s' if m > 1 else ''} not in the list count in the ideal")
     if len(lst) < k:
         notes.append(f"the list has {len(lst)} documents, fewer than k = {k}")
-    return Summary(k, len(lst), dcg, idcg, ndcg, tuple(warnings), tuple(notes))
+    return ListSummary(k, len(lst), dcg, idcg, ndcg, tuple(warnings), tuple(notes))
 
 
 DISPLAY_COLUMNS = ["rank", "doc", "grade", "judged", "gain", "discount", "cg", "dcg", "ideal_grade", "idcg",
@@ -239,7 +239,7 @@ class ListReport:
         return pd.DataFrame(columns)
 
     @cached_property
-    def summary(self) -> Summary:
+    def summary(self) -> ListSummary:
         return list_summary(self.list, self.k, self.config, self.ties)
 
     @cached_property
@@ -255,7 +255,7 @@ class ListReport:
         return display_columns(self.baseline, self.config, self.ties)
 
     @cached_property
-    def baseline_summary(self) -> Summary:
+    def baseline_summary(self) -> ListSummary:
         if self.baseline is self.list:
             return self.summary
         return list_summary(self.baseline, self.k, self.config, self.ties)

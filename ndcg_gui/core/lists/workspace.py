@@ -19,7 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from ndcg_gui.core.analysis.list_report import Summary, display_table, list_summary
+from ndcg_gui.core.analysis.list_report import ListSummary, display_table, list_summary
 from ndcg_gui.core.config import DEFAULT_K, MetricConfig, TiesName, check_rules
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
@@ -204,7 +204,7 @@ class Workspace:
         """The per-rank table of one query's list, as the window shows it."""
         return display_table(self.list_for(query), self.config, self.ties)
 
-    def summary(self, query: str) -> Summary:
+    def summary(self, query: str) -> ListSummary:
         """The figures at k of one query's list and the caveats that go with them."""
         return list_summary(self.list_for(query), self.k, self.config, self.ties)
 

@@ -25,7 +25,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from ndcg_gui.core.analysis.list_report import ListReport, Summary
+from ndcg_gui.core.analysis.list_report import ListReport, ListSummary
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.lists import edits
 from ndcg_gui.core.lists.dataset import Dataset
@@ -69,7 +69,7 @@ class Document(QObject):
         return self.report.table
 
     @property
-    def summary(self) -> Summary:
+    def summary(self) -> ListSummary:
         """The figures at k of the list on screen, with their caveats."""
         return self.report.summary
 
