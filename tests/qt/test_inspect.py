@@ -6,12 +6,12 @@ Also: without a display it says so at once (a remote kernel), opening no window.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from real_display import NEEDS_X
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,8 +51,7 @@ print(json.dumps({"docs": handle.run["doc"].tolist(), "ndcg": float(handle.summa
 
 
 @pytest.mark.xvfb
-@pytest.mark.skipif(os.environ.get("QT_QPA_PLATFORM", "") != "xcb",
-                    reason="needs a real X display: QT_QPA_PLATFORM=xcb xvfb-run -a pytest -m xvfb")
+@NEEDS_X
 def test_inspect_from_a_script_returns_the_edited_run(tmp_path):
     result = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, cwd=ROOT,
                             timeout=120)

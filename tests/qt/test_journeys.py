@@ -10,27 +10,20 @@ The drags run at 1024x700 and 1366x768; the file also passes at 2x scale (QT_SCA
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QMenu, QTabBar, QTextBrowser
+from real_display import XVFB
 
 from ndcg_gui.core.analysis.whatif import best_insert_row
 from ndcg_gui.core.lists import edits
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import ndcg_at
 
-pytestmark = [
-    pytest.mark.xvfb,
-    pytest.mark.qt_log_ignore("Falling back to using screens root_visual",
-                              "drag leave received before drag enter"),
-    pytest.mark.skipif(os.environ.get("QT_QPA_PLATFORM", "") != "xcb",
-                       reason="needs a real X display: QT_QPA_PLATFORM=xcb xvfb-run -a pytest -m xvfb"),
-]
+pytestmark = XVFB
 CTRL = Qt.KeyboardModifier.ControlModifier
 NONE = Qt.KeyboardModifier.NoModifier
 

@@ -4,23 +4,15 @@ rows, Qt calls the model's moveRows, and the order and NDCG change. Run by `make
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
+from real_display import XVFB
 
 from ndcg_gui.core.metrics import ndcg_at
 
-pytestmark = [
-    pytest.mark.xvfb,
-    # Xvfb without a 24-bit visual (pytest-xvfb's default screen), and a drag passing the plot.
-    pytest.mark.qt_log_ignore("Falling back to using screens root_visual",
-                              "drag leave received before drag enter"),
-    pytest.mark.skipif(os.environ.get("QT_QPA_PLATFORM", "") != "xcb",
-                       reason="needs a real X display: QT_QPA_PLATFORM=xcb xvfb-run -a pytest -m xvfb"),
-]
+pytestmark = XVFB
 
 
 def row_center(view, row: int) -> QPoint:

@@ -14,19 +14,14 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
+from real_display import XVFB
 from test_journeys import above_row, drag, row_point, shown
 from test_random_actions import ACTIONS, Person, Screen, undo_everything, write_files
 
 from ndcg_gui.core.lists import edits
 from ndcg_gui.core.reading import load
 
-pytestmark = [
-    pytest.mark.xvfb,
-    pytest.mark.qt_log_ignore("Falling back to using screens root_visual",
-                              "drag leave received before drag enter"),
-    pytest.mark.skipif(os.environ.get("QT_QPA_PLATFORM", "") != "xcb",
-                       reason="needs a real X display: QT_QPA_PLATFORM=xcb xvfb-run -a pytest -m xvfb"),
-]
+pytestmark = XVFB
 SEEDS = [int(s) for s in os.environ.get("NDCG_RANDOM_SEEDS", "11,12").split(",")]
 
 

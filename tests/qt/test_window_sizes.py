@@ -20,6 +20,7 @@ from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
+from real_display import NEEDS_X
 
 from ndcg_gui.qt.widgets.ranking_view import REFIT_DELAY_MS
 
@@ -194,8 +195,7 @@ def test_view_queries_toggles_the_query_dock(window, qtbot):
 
 # ---- a real screen and a real mouse, under Xvfb ------------------------------------------------------
 
-needs_x = pytest.mark.skipif(os.environ.get("QT_QPA_PLATFORM", "") != "xcb",
-                             reason="needs a real X display: QT_QPA_PLATFORM=xcb xvfb-run -a pytest -m xvfb")
+needs_x = NEEDS_X
 
 
 @pytest.mark.parametrize("screen, scale", [("1366x768", 1), ("2560x1440", 2), ("1024x700", 1)],

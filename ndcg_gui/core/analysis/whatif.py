@@ -141,11 +141,8 @@ def best_moves(
     delta 0. Equal results are ordered by the shorter move, then the smaller from_rank, then the
     smaller to_rank. Fewer than `n` rows when the list has fewer distinct moves.
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise ValueError(f"n must be a whole number ≥ 0, not {n!r}")
-    config, k, grades, dcg, idcg = _setup(grades, k, config, judged)
-    size = len(grades)
-    moves = _Moves(gains(grades, config), k, config)
+    dcg, idcg, moves = _moves_of(grades, k, config, judged, n)
+    size = len(moves.gain)
     picked = [np.zeros((0, 2), np.int64)]
     for i, j in _candidate_blocks(size, moves.cut, int(n)):
         after = _ratio(dcg + moves.delta(i, j), idcg)
@@ -174,11 +171,8 @@ def distinct_moves(
     (its best destination: moving it one rank less far is the same idea, not another move), and of
     several documents that would each give the same NDCG@k at the same rank, only the first. Ordered
     as `best_moves` orders them; same columns."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise ValueError(f"n must be a whole number ≥ 0, not {n!r}")
-    config, k, grades, dcg, idcg = _setup(grades, k, config, judged)
-    size = len(grades)
-    moves = _Moves(gains(grades, config), k, config)
+    dcg, idcg, moves = _moves_of(grades, k, config, judged, n)
+    size = len(moves.gain)
     picked = [np.zeros((0, 2), np.int64)]
     for i, j in _candidate_blocks(size, moves.cut, 1):
         picked.append(_best_per_document(_ratio(dcg + moves.delta(i, j), idcg), i, j, size))
@@ -214,6 +208,14 @@ def _best_per_document(after: np.ndarray, i: np.ndarray, j: np.ndarray, size: in
     _, first = np.unique(i[order], return_index=True)
     chosen = order[np.sort(first)]
     return np.column_stack([i[chosen], j[chosen]]).astype(np.int64)
+
+
+def _moves_of(grades, k, config, judged, n) -> tuple[float, float, _Moves]:
+    """DCG@k, IDCG@k and every single move's DCG@k of a list, after checking the arguments."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"n must be a whole number ≥ 0, not {n!r}")
+    config, k, grades, dcg, idcg = _setup(grades, k, config, judged)
+    return dcg, idcg, _Moves(gains(grades, config), k, config)
 
 
 def _candidate_blocks(size: int, cut: int, n_best: int):
