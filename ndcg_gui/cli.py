@@ -102,7 +102,9 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except MemoryError:
-        _say(f"{options.file}: not enough memory to load it")
+        from ndcg_gui.core.errors import file_name
+
+        _say(f"{file_name(options.file)}: not enough memory to load it")
         return 1
     except KeyboardInterrupt:  # Ctrl+C: one line, the shell's usual status
         _say("interrupted")
@@ -134,7 +136,10 @@ def importing_meanwhile(module: str) -> Iterator[None]:
 
 
 def _say(message: str) -> None:
-    print(f"{PROG}: {message}", file=sys.stderr)
+    """One line on stderr, whatever `message` holds (a file name with a line break, an escape)."""
+    from ndcg_gui.core.errors import printable
+
+    print(f"{PROG}: {printable(' '.join(message.splitlines()))}", file=sys.stderr)
 
 
 def export(options: argparse.Namespace, direct: bool = True) -> None:

@@ -75,11 +75,10 @@ def check(options: argparse.Namespace) -> str | None:
 def _is_trec_run(path: Path) -> bool:
     """Whether the start of `path` reads as a TREC run (any problem: not known, so no)."""
     from ndcg_gui.core.reading import sniff
-    from ndcg_gui.core.reading.source import decode
+    from ndcg_gui.core.reading.source import decode, head_bytes
 
     try:
-        with path.open("rb") as f:
-            head = f.read(1 << 16)
+        head = head_bytes(path)
         return sniff(decode(path, head)) == "trec_run"
     except Exception:  # unreadable, binary…: the window says what is wrong with the file
         return False

@@ -267,6 +267,7 @@ def _check_ragged(source: Source, delim: str | None, expected: int, header: bool
             _ragged(source, line, len(fields), expected, header)
         count += line != header_line
     if count != rows:
+        source.refuse_long_lines()
         raise source.error("cannot be read as a table: a quoted cell is not closed, or its quotes "
                            "break the CSV rules")
 
@@ -316,6 +317,7 @@ def _parse(source: Source, delim: str | None, width: int, start_line: int, numbe
         except pa.ArrowInvalid:
             if not as_text and numbers:
                 continue  # a number column with a cell that is not a plain number
+            source.refuse_long_lines()
             raise source.error("cannot be read as a table: a quoted cell is not closed, or a "
                                "cell breaks the CSV quoting rules") from None
     raise AssertionError("unreachable")
