@@ -41,7 +41,8 @@ def piped(data: bytes) -> str:
 
 def test_a_run_from_a_pipe_is_read_whole(tmp_path):
     text = big_run()
-    assert len(text) > 1 << 16 and text.index("\n", (1 << 16) - 2) == (1 << 16) - 1  # the case that lost a query silently
+    # The case that lost a query silently: the first 64 KiB end on a line break.
+    assert len(text) > 1 << 16 and text.index("\n", (1 << 16) - 2) == (1 << 16) - 1
     run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
     run.write_text(text)
     qrels.write_text(qrels_for())
@@ -86,7 +87,7 @@ def test_a_named_pipe_without_a_writer_is_refused_after_a_wait(tmp_path, monkeyp
     os.mkfifo(fifo)
     monkeypatch.setattr(source, "FIFO_WAIT", 0.3)
     started = time.monotonic()
-    with pytest.raises(InputError, match="pipe: is a named pipe that no program wrote to within 0.3 s"):
+    with pytest.raises(InputError, match=r"pipe: is a named pipe that no program wrote to within 0\.3 s"):
         load(fifo, need_grades=False)
     assert time.monotonic() - started < 30  # (a hang, not a speed: never timed closer than that)
 
