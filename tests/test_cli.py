@@ -117,7 +117,8 @@ def test_unwritable_output_exits_2(tmp_path, files):
     assert result.returncode == 2 and "s.csv: cannot write here" in result.stderr
 
 
-@pytest.mark.parametrize("args", [["-k", "0"], ["-k", "x"], ["--preset", "nope"], []])
+@pytest.mark.parametrize("args", [["-k", "0"], ["-k", "x"], ["-k", str(2**63)], ["-k", "2147483648"],
+                                  ["--preset", "nope"], []])
 def test_option_errors_exit_2(tmp_path, files, args):
     run, _ = files
     out = ["--summary-csv", tmp_path / "s.csv"]

@@ -191,8 +191,10 @@ def dcg_idcg_at(
 def check_k(k: int | None) -> int | None:
     if k is None:
         return None
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"k must be a whole number ≥ 1 (or None for no cut-off), not {k!r}")
+    from ndcg_gui.core.config import MAX_K
+
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= MAX_K:
+        raise ValueError(f"k must be a whole number from 1 to {MAX_K:,} (or None for no cut-off), not {k!r}")
     return int(k)
 
 
