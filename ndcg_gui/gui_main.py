@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -46,6 +47,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # makes about a million objects that live as long as the window, and the ~150 collections
     # their allocation triggers would find almost nothing (~400 objects) for 20-60 ms of work.
     gc.disable()
+    # numpy's overflow warnings (a gain of 2^1024) name source lines: the window shows inf or nan
+    warnings.simplefilter("ignore", RuntimeWarning)
     try:
         from ndcg_gui.qt.app import run_gui  # Qt only now
 

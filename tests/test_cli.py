@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import math
 import os
 import subprocess
 import sys
@@ -539,3 +540,24 @@ def test_the_command_writes_its_table_with_its_output_streams_closed(tmp_path, f
     script = f'"{sys.executable}" -m ndcg_gui.cli "{run}" --qrels "{qrels}" --summary-csv "{out}" >&- 2>&-'
     result = subprocess.run(["sh", "-c", script], env=_BUFFERED)
     assert result.returncode == 0 and len(pd.read_csv(out)) == 3
+
+
+@pytest.mark.parametrize(("text", "args"), [
+    ("doc,grade\na,1024\nb,1\n", ["--gain", "exponential"]),  # 2^1024 - 1: no double holds it
+    ("doc,grade\na,1.5e308\nb,1.5e308\nc,1\n", []),  # each fits, their sum does not
+])
+@pytest.mark.parametrize("form", ["json", "text", "tsv"])
+def test_figures_too_big_for_a_double_are_null_in_json_and_said_once(tmp_path, text, args, form):
+    """Valid JSON whatever the grades (null where a figure is not finite, as trec_eval-minded
+    readers expect a missing value); a note on stderr says which queries; no RuntimeWarning."""
+    path = tmp_path / "huge.csv"
+    path.write_text(text)
+    result = cli(path, *args, "--format", form)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        'ndcg-inspect: note: huge.csv: 1 query has figures too big for a floating-point number '
+        '(shown as null in JSON, nan or inf otherwise): ""']
+    if form == "json":
+        data = json.loads(result.stdout, parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
+        assert data["queries"][0]["dcg"] is None or math.isfinite(data["queries"][0]["dcg"])
+        assert data["all"]["ndcg"] is None
