@@ -157,3 +157,26 @@ def test_spaces_around_cells_are_stripped(tmp_path, text):
 
 def test_inner_spaces_in_ids_are_kept(tmp_path):
     assert lists(load(write(tmp_path, "doc,grade\nmy doc,1\n")))[""][0] == ["my doc"]
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    ('doc,grade,title\na,1,x\nb,2,"open\nc,1,y\nd,0,z\n', 3),  # the rows after it were swallowed
+    ('doc,grade,title\na,1,"x"\nb,2,"""quoted"" and open\nc,1,y\n', 3),
+    ('doc\tgrade\ttitle\r\na\t1\t"two\r\nlines"\r\nb\t2\t"open\r\nc\t1\ty\r\n', 4),
+    ('doc,grade\na,1\nb,"2\n', 3),
+])
+def test_a_quote_left_open_to_the_end_is_refused_naming_its_line(tmp_path, text, line):
+    from ndcg_gui.core.errors import InputError
+
+    with pytest.raises(InputError) as caught:
+        load(write(tmp_path, text))
+    assert str(caught.value) == f'ranking.csv:{line}: a quote opened on this line is never closed ' \
+        '(expected a closing " before the end of the file)'
+
+
+def test_quoted_cells_over_several_lines_are_still_read(tmp_path):
+    text = 'doc,grade,title\na,1,"two\nlines"\nb,2,"say ""hi"""\nc,0,5" screen\n'
+    dataset = load(write(tmp_path, text))
+    lst = dataset.ranked_list(dataset.queries()[0])
+    assert lst.docs.tolist() == ["a", "b", "c"]
+    assert list(lst.extras["title"]) == ["two\nlines", 'say "hi"', '5" screen']

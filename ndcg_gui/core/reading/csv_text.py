@@ -117,6 +117,7 @@ def read_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple
     n_fields = len(first)
     blank_rows = n_fields == 1 and roles.get("grade") == 0  # a list of grades: a blank line is unjudged
     numbers = {roles[r]: r for r in ("grade", "score", "rank") if r in roles}
+    _refuse_open_quote(source, delim)
     table, ragged = _parse(source, delim, n_fields, header_end + 1 if header else first_line,
                            numbers, blank_rows, cancel)
     if ragged:  # the records as Python's csv module reads them decide
@@ -168,6 +169,31 @@ def read_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple
         blank_rows=blank_rows,
     )
     return rows, layout
+
+
+def _refuse_open_quote(source: Source, delim: str | None) -> None:
+    """A quote that opens a cell and is never closed makes the rest of the file one cell (its rows
+    silently gone): refused, naming the line where it opened. Quotes that open cells and close
+    them come in pairs (a doubled quote inside too), so only a file with an odd count of quotes is
+    walked; a quote inside an unquoted cell (`5" screen`) is text, as in the parsers."""
+    data = source.data
+    if delim is None or data.count(b'"') % 2 == 0:
+        return
+    text = source.text
+    opener = re.compile(r'(?:^|(?<=[\r\n' + re.escape(delim) + r']))"', re.MULTILINE)
+    pos = 0
+    while (found := opener.search(text, pos)) is not None:
+        close = found.end()
+        while True:  # the quote that closes the cell: one not doubled
+            close = text.find('"', close)
+            if close < 0:
+                line = len(LINE_BREAK.findall(text, 0, found.start())) + 1
+                raise source.error("a quote opened on this line is never closed (expected a closing \" "
+                                   "before the end of the file)", line)
+            if not text.startswith('"', close + 1):
+                break
+            close += 2
+        pos = close + 1
 
 
 def _first_records(source: Source, delim: str | None) -> list[tuple[int, int, list[str]]]:
