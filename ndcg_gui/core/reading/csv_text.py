@@ -117,11 +117,11 @@ def read_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple
     n_fields = len(first)
     blank_rows = n_fields == 1 and roles.get("grade") == 0  # a list of grades: a blank line is unjudged
     numbers = {roles[r]: r for r in ("grade", "score", "rank") if r in roles}
-    _refuse_open_quote(source, delim)
     table, ragged = _parse(source, delim, n_fields, header_end + 1 if header else first_line,
                            numbers, blank_rows, cancel)
     if ragged:  # the records as Python's csv module reads them decide
         _check_ragged(source, delim, n_fields, header, first_line if header else None, table.num_rows)
+    _refuse_open_quote(source, delim)  # (after the faults of earlier lines: the first is named)
     check_cancel(cancel, source.path)
 
     if need_grade and "grade" not in roles:
@@ -294,6 +294,7 @@ def _check_ragged(source: Source, delim: str | None, expected: int, header: bool
         count += line != header_line
     if count != rows:
         source.refuse_long_lines()
+        _refuse_open_quote(source, delim)
         raise source.error("cannot be read as a table: a quoted cell is not closed, or its quotes "
                            "break the CSV rules")
 
@@ -344,6 +345,7 @@ def _parse(source: Source, delim: str | None, width: int, start_line: int, numbe
             if not as_text and numbers:
                 continue  # a number column with a cell that is not a plain number
             source.refuse_long_lines()
+            _refuse_open_quote(source, delim)
             raise source.error("cannot be read as a table: a quoted cell is not closed, or a "
                                "cell breaks the CSV quoting rules") from None
     raise AssertionError("unreachable")
