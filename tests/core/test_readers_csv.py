@@ -114,10 +114,20 @@ def test_unknown_columns_are_ignored_and_doc_wins_over_id(tmp_path):
     assert lists(load(write(tmp_path, text)))[""][0] == ["a", "b"]
 
 
-def test_formula_protection_written_by_us_is_removed(tmp_path):
-    text = "doc,grade\n'=SUM(A1),1\n'-x,2\n''@y,0\n'plain,1\n-3,2\n"
+def test_ids_are_read_as_the_file_has_them_quote_and_all(tmp_path):
+    """Reading never changes a cell: an id `'-abc` stays `'-abc` (it was read as `-abc`, no
+    longer matched its qrels line, and NDCG was wrong with exit 0)."""
+    text = "doc,grade\n'=SUM(A1),1\n'-x,2\n''@y,0\n'plain,1\n-3,2\n=x,1\n"
     docs = lists(load(write(tmp_path, text)))[""][0]
-    assert docs == ["=SUM(A1)", "-x", "'@y", "'plain", "-3"]
+    assert docs == ["'=SUM(A1)", "'-x", "''@y", "'plain", "-3", "=x"]
+
+
+def test_an_id_starting_with_a_quote_matches_its_qrels_line(tmp_path):
+    run = write(tmp_path, "query,doc,score\nq,'-abc,2\nq,'=b,1\nq,c,0\n", "run.csv")
+    qrels = write(tmp_path, "q 0 '-abc 2\nq 0 '=b 1\nq 0 c 0\n", "qrels.txt")
+    dataset = load(run, qrels)
+    assert dataset.ranked_list("q").grades.tolist() == [2, 1, 0]
+    assert dataset.summary(10)["ndcg"].tolist() == [1.0]
 
 
 def test_ids_that_look_like_numbers_or_na_stay_text(tmp_path):

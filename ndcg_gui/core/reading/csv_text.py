@@ -377,7 +377,8 @@ def _not_blank(cells: pa.Array) -> np.ndarray | None:
 def _ids(source: Source, values: pa.ChunkedArray, delim: str | None, column: int, records: np.ndarray
          ) -> pa.Array | pa.ChunkedArray:
     """Ids as text: spaces around an unquoted id dropped, a quoted id kept exactly (so an id that
-    starts or ends with a space survives a save), the writer's formula protection removed."""
+    starts or ends with a space survives a save). Nothing else is changed: an id `'-abc` is
+    `'-abc`, as its qrels line spells it."""
     if not len(values):
         return values
     # Looked for before trimming: trimming makes a copy of every id even when none has a space.
@@ -395,8 +396,6 @@ def _ids(source: Source, values: pa.ChunkedArray, delim: str | None, column: int
                 mask[[row for row, _ in quoted]] = True
                 values = pc.replace_with_mask(whole(values), pa.array(mask), pa.array([v for _, v in quoted],
                                                                                          values.type))
-    if b"'" in source.data and pc.any(pc.starts_with(values, "'")).as_py():
-        values = pc.replace_substring_regex(values, r"^'('*[=+\-@])", r"\1")
     return values
 
 
