@@ -561,3 +561,14 @@ def test_figures_too_big_for_a_double_are_null_in_json_and_said_once(tmp_path, t
         data = json.loads(result.stdout, parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
         assert data["queries"][0]["dcg"] is None or math.isfinite(data["queries"][0]["dcg"])
         assert data["all"]["ndcg"] is None
+
+
+def test_json_lines_nested_20000_deep_are_refused_not_a_crash(tmp_path):
+    """pyarrow's JSON reader segfaulted on it (exit 139, no message)."""
+    path = tmp_path / "deep.jsonl"
+    nested = "[" * 20000 + "]" * 20000
+    path.write_text('{"doc": "a", "grade": 1}\n{"doc": "b", "grade": 2, "x": ' + nested + "}\n")
+    result = cli(path)
+    assert result.returncode == 2
+    assert result.stderr.startswith("ndcg-inspect: deep.jsonl:2: arrays and objects nested more than 64")
+    assert result.stderr.count("\n") == 1
