@@ -18,7 +18,11 @@ list of grades or of "document,grade" pairs, a TREC run (qid Q0 docno rank score
 its --qrels, or a TREC qrels file alone; Parquet, Feather/Arrow IPC and JSON Lines files with
 the same column names; any of these text files gzip, bz2, xz or zstd compressed (recognised by
 content). An empty grade cell means "unjudged" (gain 0). A TREC run holds no grades: it needs
---qrels."""
+--qrels. A pipe or device (<(cmd), /dev/stdin) is read once, up to 1 GiB; a named pipe
+that no program writes to within 10 s is refused.
+
+Limits: k from 1 to 1,000,000,000; a line of at most 4 MiB; JSON Lines nested at most 64
+levels deep."""
 
 
 def positive_int(text: str) -> int:

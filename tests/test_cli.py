@@ -572,3 +572,15 @@ def test_json_lines_nested_20000_deep_are_refused_not_a_crash(tmp_path):
     assert result.returncode == 2
     assert result.stderr.startswith("ndcg-inspect: deep.jsonl:2: arrays and objects nested more than 64")
     assert result.stderr.count("\n") == 1
+
+
+def test_help_states_the_limits():
+    """Each limit in --help is the one the code applies (both programs share the text)."""
+    from ndcg_gui.core.config import MAX_K
+    from ndcg_gui.core.reading import columnar, source
+
+    text = " ".join(cli("--help").stdout.split())
+    for limit in (f"k from 1 to {MAX_K:,}", f"a line of at most {source.LINE_LIMIT_TEXT}",
+                  f"nested at most {columnar.NESTING_LIMIT} levels", f"up to {source.STREAM_LIMIT_TEXT}",
+                  f"within {source.FIFO_WAIT:g} s"):
+        assert limit in text
