@@ -61,9 +61,8 @@ def lists(draw, min_queries: int = 1) -> Lists:
         retrieved = list(run.get(query, {}))
         judged = draw(st.lists(st.sampled_from(retrieved), unique=True)) if retrieved else []
         missed = draw(st.lists(ID.map(lambda d: "u" + d), max_size=4, unique=True))
-        if judged or missed:
-            if draw(st.integers(0, 4)):  # now and then a query without any judgment
-                qrels[query] = {d: draw(GRADE) for d in judged + missed}
+        if (judged or missed) and draw(st.integers(0, 4)):  # now and then a query without judgments
+            qrels[query] = {d: draw(GRADE) for d in judged + missed}
     if not set(qrels) & set(run):  # a judged query with results, or nothing scores
         query = next(iter(run))
         qrels[query] = {next(iter(run[query])): 1}
@@ -136,7 +135,8 @@ def graded_only(data: Lists) -> Lists:
 
 # ---- JSON Lines, Parquet, gzip ---------------------------------------------------------------------------
 def records(data: Lists) -> list[dict]:
-    return [{"query": q, "doc": d, "score": s, "grade": data.qrels.get(q, {}).get(d)} for q, d, s in data.rows()]
+    return [{"query": q, "doc": d, "score": s, "grade": data.qrels.get(q, {}).get(d)}
+            for q, d, s in data.rows()]
 
 
 def json_lines(data: Lists) -> bytes:

@@ -181,7 +181,8 @@ def test_qrels_alone_score_their_file_order_as_pytrec_eval(data, k, st_data):
         qrels.write_bytes(st_data.draw(trec_qrels(data)))
         code, out, err = run_cli(qrels, "-k", str(k), "--format", "json")
         assert code == 0, err
-        in_order = {q: {d: float(len(docs) - i) for i, d in enumerate(docs)} for q, docs in data.qrels.items()}
+        in_order = {q: {d: float(len(docs) - i) for i, d in enumerate(docs)}
+                    for q, docs in data.qrels.items()}
         assert_same_as_pytrec_eval(scored(out), Lists(in_order, data.qrels), k)
         assert_round_trip(qrels, Path(tmp))
 
@@ -209,7 +210,7 @@ def valid_pair(draw) -> tuple[str, bytes, bytes]:
 @given(case=valid_pair(), st_data=st.data(), which=st.sampled_from(["file", "qrels", "both", "alone"]),
        direct=st.booleans())
 def test_a_mutated_file_is_scored_or_refused_in_one_line(case, st_data, which, direct):
-    form, content, qrels_bytes = case
+    _form, content, qrels_bytes = case
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         path, qrels = folder / "input.dat", folder / "judgments.txt"
@@ -226,7 +227,7 @@ def test_a_mutated_file_is_scored_or_refused_in_one_line(case, st_data, which, d
 @given(case=valid_pair(), st_data=st.data())
 def test_as_a_process_no_signal_and_status_0_or_2(case, st_data):
     """The same through a real `ndcg-inspect` process: a crash in C code (a segfault) shows here."""
-    form, content, qrels_bytes = case
+    _form, content, qrels_bytes = case
     with tempfile.TemporaryDirectory() as tmp:
         path, qrels = Path(tmp) / "input.dat", Path(tmp) / "judgments.txt"
         path.write_bytes(st_data.draw(mutated(content)))
