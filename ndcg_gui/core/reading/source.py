@@ -30,6 +30,9 @@ Cancel = Callable[[], bool] | None
 Progress = Callable[[float], None] | None
 
 _CHUNK = 8 << 20
+# Python's csv module refuses a cell over 128 KiB by default; pyarrow reads any: the walk that
+# names a bad line must read what the parser read (a quoted cell may span many lines).
+csv.field_size_limit(max(csv.field_size_limit(), (1 << 31) - 1))
 # A pipe, device or /dev/stdin is read once, whole, up to this many bytes (/dev/zero never ends).
 STREAM_LIMIT = 1 << 30
 STREAM_LIMIT_TEXT = "1 GiB"
@@ -133,7 +136,13 @@ class Source:
         if delimiter is not None and '"' in self.text:
             reader = csv.reader(io.StringIO(self.text, newline=""), delimiter=delimiter)
             start = 1
-            for fields in reader:
+            while True:
+                try:
+                    fields = next(reader)
+                except StopIteration:
+                    return
+                except csv.Error as exc:  # (what pyarrow read, Python's csv should too: a last resort)
+                    raise self.error(f"cannot be read as a table ({exc})", start) from None
                 line, start = start, reader.line_num + 1
                 if not fields or (len(fields) == 1 and is_blank(fields[0], delimiter)):
                     if not (blank_rows and started):
@@ -141,7 +150,6 @@ class Source:
                     fields = [""]
                 started = True
                 yield line, reader.line_num, fields
-            return
         for number, raw in enumerate(lines(self.text), start=1):
             if is_blank(raw, delimiter):
                 if not (blank_rows and started):
