@@ -5,6 +5,11 @@ Compressed files (gzip, bzip2, xz, zstd) and columnar ones (Parquet, Arrow IPC /
 recognised by their first bytes, whatever their name. Readers parse the text with pyarrow (fast);
 when something is wrong they come back here to find the line as an editor counts it and the fields
 of that line, to say exactly what is wrong.
+
+A pipe, device or /dev/stdin (`<(zcat run.gz)`) can be read only once and may never end: it is
+read whole, once, up to `STREAM_LIMIT`, and kept (`stream_bytes`), so the first bytes that
+recognise a format (`head_bytes`) and the reader see the same bytes; a binary stream such as
+/dev/zero is refused from its first bytes, and a named pipe without a writer after `FIFO_WAIT`.
 """
 
 from __future__ import annotations
