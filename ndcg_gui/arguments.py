@@ -21,7 +21,7 @@ content). An empty grade cell means "unjudged" (gain 0). A TREC run holds no gra
 --qrels. A pipe or device (<(cmd), /dev/stdin) is read once, up to 1 GiB; a named pipe
 that no program writes to within 10 s is refused.
 
-Limits: k from 1 to 1,000,000,000; a line of at most 4 MiB; JSON Lines nested at most 64
+Limits: k from 1 to 1,000,000; a line of at most 4 MiB; JSON Lines nested at most 64
 levels deep."""
 
 
