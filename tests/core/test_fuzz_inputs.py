@@ -25,9 +25,11 @@ import gzip
 import io
 import json
 import math
+import os
 import subprocess
 import sys
 import tempfile
+import threading
 import warnings
 from pathlib import Path
 
@@ -221,6 +223,37 @@ def test_a_mutated_file_is_scored_or_refused_in_one_line(case, st_data, which, d
         assert_refused_or_scored(code, out, err, [path.name, qrels.name])
         assert_round_trip(path, folder)
         assert_round_trip(qrels, folder)
+
+
+def piped(data: bytes) -> str:
+    """A path that reads `data` from a pipe, as `<(cat file)` gives (a thread writes it)."""
+    read, write = os.pipe()
+
+    def feed() -> None:
+        with os.fdopen(write, "wb") as f, contextlib.suppress(BrokenPipeError):
+            f.write(data)
+
+    threading.Thread(target=feed, daemon=True).start()
+    return f"/dev/fd/{read}"
+
+
+@fuzz(40)
+@given(case=valid_pair(), st_data=st.data(), mutate=st.booleans())
+def test_a_file_through_a_pipe_gives_what_the_file_gives(case, st_data, mutate):
+    """Inputs are read once: the bytes that recognise the format are the reader's too."""
+    _form, content, qrels_bytes = case
+    content = st_data.draw(mutated(content)) if mutate else content
+    with tempfile.TemporaryDirectory() as tmp:
+        path, qrels = Path(tmp) / "input.dat", Path(tmp) / "judgments.txt"
+        path.write_bytes(content)
+        qrels.write_bytes(qrels_bytes)
+        code, out, err = run_cli(path, "--qrels", qrels, "--format", "json")
+        pipe = piped(content)
+        try:
+            got = run_cli(pipe, "--qrels", qrels, "--format", "json")
+        finally:
+            os.close(int(pipe.rsplit("/", 1)[1]))
+        assert got == (code, out, err.replace("input.dat", pipe))
 
 
 @fuzz(6)
