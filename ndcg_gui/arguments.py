@@ -18,16 +18,23 @@ list of grades or of "document,grade" pairs, a TREC run (qid Q0 docno rank score
 its --qrels, or a TREC qrels file alone; Parquet, Feather/Arrow IPC and JSON Lines files with
 the same column names; any of these text files gzip, bz2, xz or zstd compressed (recognised by
 content). An empty grade cell means "unjudged" (gain 0). A TREC run holds no grades: it needs
---qrels."""
+--qrels. A pipe or device (<(cmd), /dev/stdin) is read once, up to 1 GiB; a named pipe
+that no program writes to within 10 s is refused.
+
+Limits: k from 1 to 1,000,000; a line of at most 4 MiB; JSON Lines nested at most 64
+levels deep."""
 
 
 def positive_int(text: str) -> int:
+    """A cut-off k: a whole number from 1 to `MAX_K`."""
+    from ndcg_gui.core.config import MAX_K
+
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not 1 or more")
+    if not 1 <= value <= MAX_K:
+        raise argparse.ArgumentTypeError(f"{value} is not from 1 to {MAX_K:,}")
     return value
 
 
@@ -40,7 +47,9 @@ def add_common(parser: argparse.ArgumentParser, file_required: bool, k_help: str
                         help="a CSV/TSV ranked list, or a TREC run (with --qrels) or qrels file")
     parser.add_argument("--qrels", help="TREC qrels with the judgments for FILE")
     parser.add_argument("--query", help="the query to open or export (default: the first)")
-    parser.add_argument("-k", type=positive_int, default=None, help=k_help)
+    from ndcg_gui.core.config import MAX_K
+
+    parser.add_argument("-k", type=positive_int, default=None, help=f"{k_help}; 1 to {MAX_K:,}")
     parser.add_argument(
         "--preset", choices=list(PRESETS),
         help="a named definition of NDCG (default: trec_eval): "

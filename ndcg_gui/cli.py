@@ -11,9 +11,11 @@ import argparse
 import contextlib
 import importlib
 import json
+import math
 import os
 import sys
 import threading
+import warnings
 from collections.abc import Iterator, Sequence
 
 from ndcg_gui import cli_compare, cli_gate, cli_report
@@ -105,16 +107,19 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
 
     code = 0
     try:
-        if cli_report.wanted(options):
-            cmp = cli_report.main_report(options, _say)
-            if cli_gate.wanted(options):
-                code = cli_gate.main_gate(options, _say, cmp)
-        elif cli_gate.wanted(options):
-            code = cli_gate.main_gate(options, _say)
-        elif options.runs:
-            cli_compare.main_compare(options, _say)
-        else:
-            export(options, direct)
+        with warnings.catch_warnings():
+            # numpy's overflow warnings name our source lines; a figure too big is said once instead
+            warnings.simplefilter("ignore", RuntimeWarning)
+            if cli_report.wanted(options):
+                cmp = cli_report.main_report(options, _say)
+                if cli_gate.wanted(options):
+                    code = cli_gate.main_gate(options, _say, cmp)
+            elif cli_gate.wanted(options):
+                code = cli_gate.main_gate(options, _say)
+            elif options.runs:
+                cli_compare.main_compare(options, _say)
+            else:
+                export(options, direct)
     except NeedsQrels as err:
         _say(needs_qrels_hint(str(err)))
         return EXIT_BAD_INPUT
@@ -125,7 +130,9 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except MemoryError:
-        _say(f"{options.file}: not enough memory to load it")
+        from ndcg_gui.core.errors import file_name
+
+        _say(f"{file_name(options.file)}: not enough memory to load it")
         return 1
     except KeyboardInterrupt:  # Ctrl+C: one line, the shell's usual status
         _say("interrupted")
@@ -157,7 +164,10 @@ def importing_meanwhile(module: str) -> Iterator[None]:
 
 
 def _say(message: str) -> None:
-    print(f"{PROG}: {message}", file=sys.stderr)
+    """One line on stderr, whatever `message` holds (a file name with a line break, an escape)."""
+    from ndcg_gui.core.errors import printable
+
+    print(f"{PROG}: {printable(' '.join(message.splitlines()))}", file=sys.stderr)
 
 
 def export(options: argparse.Namespace, direct: bool = True) -> None:
@@ -186,14 +196,15 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
             _note_left_out(summary.without_results, summary.unjudged)
         elif dataset.has_pool:
             _note_left_out(dataset.queries_without_results(), dataset.unjudged_queries())
-    if options.summary_csv:
+    if options.summary_csv or not tables:
         table = summary.table if summary is not None else dataset.summary(k, config, ties)
+        _note_not_finite(table, options.file)
+    if options.summary_csv:
         write_summary_table(table, output(options.summary_csv), k, config, ties)
     if options.metrics_csv:
         query = pick_query(dataset.queries(), options.file, options.query)
         write_metrics_csv(dataset.ranked_list(query), output(options.metrics_csv), config, options.k, ties)
     if not tables:
-        table = summary.table if summary is not None else dataset.summary(k, config, ties)
         if options.query is not None:
             queries = summary.queries if summary is not None else dataset.queries()
             table = table[table["query"] == pick_query(queries, options.file, options.query)]
@@ -242,6 +253,28 @@ def _note_left_out(without_results: list[str], unjudged: list[str]) -> None:
             _say(f"note: {len(queries)} {'query' if len(queries) == 1 else 'queries'} {what}: {listed}")
 
 
+def _note_not_finite(table, path: str) -> None:
+    """Say on stderr which queries have a figure no double holds (a gain of 2^1024, grades of
+    1e308): JSON shows them as null, the other formats as trec_eval prints them (nan, inf)."""
+    import numpy as np
+
+    from ndcg_gui.core.errors import file_name
+
+    figures = table[["dcg", "idcg", "ndcg"]].to_numpy(dtype=float)
+    bad = table["query"][~np.isfinite(figures).all(axis=1)].astype(str).tolist()
+    if bad:
+        listed = ", ".join(json.dumps(q, ensure_ascii=False) for q in bad[:10])
+        listed += ", ..." if len(bad) > 10 else ""
+        has = "query has" if len(bad) == 1 else "queries have"
+        _say(f"note: {file_name(path)}: {len(bad)} {has} figures too big for a floating-point number "
+             f"(shown as null in JSON, nan or inf otherwise): {listed}")
+
+
+def _json_number(x: float) -> float | None:
+    """A figure for JSON, which has no NaN or Infinity: null then."""
+    return x if math.isfinite(x) else None
+
+
 def render(summary, k: int, form: str) -> str:
     """The per-query rows and the "all" row in one of `FORMATS`."""
     from ndcg_gui.core.lists.numbers import number_text as fmt
@@ -255,9 +288,10 @@ def render(summary, k: int, form: str) -> str:
     }
     columns = ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
     if form == "json":
-        clean = [{c: (str(r[c]) if c == "query" else int(r[c]) if c.startswith("n_") else float(r[c]))
-                  for c in columns} for r in rows]
-        return json.dumps({"k": k, "queries": clean, "all": mean}, ensure_ascii=False) + "\n"
+        clean = [{c: (str(r[c]) if c == "query" else int(r[c]) if c.startswith("n_")
+                      else _json_number(float(r[c]))) for c in columns} for r in rows]
+        mean = {c: _json_number(v) if isinstance(v, float) else v for c, v in mean.items()}
+        return json.dumps({"k": k, "queries": clean, "all": mean}, ensure_ascii=False, allow_nan=False) + "\n"
     if form in ("tsv", "csv"):
         import csv
         import io

@@ -164,7 +164,7 @@ def _json_value(x):
         return None
     if hasattr(x, "item"):
         x = x.item()
-    return x
+    return None if isinstance(x, float) and not math.isfinite(x) else x  # (JSON has no inf)
 
 
 def render_json(cmp: Comparison, per_query: pd.DataFrame | None) -> str:
@@ -185,7 +185,7 @@ def render_json(cmp: Comparison, per_query: pd.DataFrame | None) -> str:
     if per_query is not None:
         rows = per_query.to_dict("records")
         data["queries"] = [{c: _json_value(v) for c, v in row.items()} for row in rows]
-    return json.dumps(data, ensure_ascii=False) + "\n"
+    return json.dumps(data, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def _fixed(x, form: str) -> str:

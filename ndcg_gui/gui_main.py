@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -65,6 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # makes about a million objects that live as long as the window, and the ~150 collections
     # their allocation triggers would find almost nothing (~400 objects) for 20-60 ms of work.
     gc.disable()
+    # numpy's overflow warnings (a gain of 2^1024) name source lines: the window shows inf or nan
+    warnings.simplefilter("ignore", RuntimeWarning)
     try:
         from ndcg_gui.qt.app import run_gui  # Qt only now
 
@@ -94,11 +97,10 @@ def check(options: argparse.Namespace) -> str | None:
 def _is_trec_run(path: Path) -> bool:
     """Whether the start of `path` reads as a TREC run (any problem: not known, so no)."""
     from ndcg_gui.core.reading import sniff
-    from ndcg_gui.core.reading.source import decode
+    from ndcg_gui.core.reading.source import decode, head_bytes
 
     try:
-        with path.open("rb") as f:
-            head = f.read(1 << 16)
+        head = head_bytes(path)
         return sniff(decode(path, head)) == "trec_run"
     except Exception:  # unreadable, binary…: the window says what is wrong with the file
         return False

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import math
 import os
 import signal
 import subprocess
@@ -119,7 +120,8 @@ def test_unwritable_output_exits_2(tmp_path, files):
     assert result.returncode == 2 and "s.csv: cannot write here" in result.stderr
 
 
-@pytest.mark.parametrize("args", [["-k", "0"], ["-k", "x"], ["--preset", "nope"], []])
+@pytest.mark.parametrize("args", [["-k", "0"], ["-k", "x"], ["-k", str(2**63)], ["-k", "2147483648"],
+                                  ["--preset", "nope"], []])
 def test_option_errors_exit_2(tmp_path, files, args):
     run, _ = files
     out = ["--summary-csv", tmp_path / "s.csv"]
@@ -618,3 +620,46 @@ def test_odd_paths_are_one_line_and_status_2(tmp_path, files):
         assert done.returncode == 2, (args, done.stderr)
         assert done.stderr.count("\n") == 1 and message in done.stderr, (args, done.stderr)
     assert os.readlink(tmp_path / "loop.a") == "loop.b"
+
+@pytest.mark.parametrize(("text", "args"), [
+    ("doc,grade\na,1024\nb,1\n", ["--gain", "exponential"]),  # 2^1024 - 1: no double holds it
+    ("doc,grade\na,1.5e308\nb,1.5e308\nc,1\n", []),  # each fits, their sum does not
+])
+@pytest.mark.parametrize("form", ["json", "text", "tsv"])
+def test_figures_too_big_for_a_double_are_null_in_json_and_said_once(tmp_path, text, args, form):
+    """Valid JSON whatever the grades (null where a figure is not finite, as trec_eval-minded
+    readers expect a missing value); a note on stderr says which queries; no RuntimeWarning."""
+    path = tmp_path / "huge.csv"
+    path.write_text(text)
+    result = cli(path, *args, "--format", form)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        'ndcg-inspect: note: huge.csv: 1 query has figures too big for a floating-point number '
+        '(shown as null in JSON, nan or inf otherwise): ""']
+    if form == "json":
+        data = json.loads(result.stdout, parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
+        assert data["queries"][0]["dcg"] is None or math.isfinite(data["queries"][0]["dcg"])
+        assert data["all"]["ndcg"] is None
+
+
+def test_json_lines_nested_20000_deep_are_refused_not_a_crash(tmp_path):
+    """pyarrow's JSON reader segfaulted on it (exit 139, no message)."""
+    path = tmp_path / "deep.jsonl"
+    nested = "[" * 20000 + "]" * 20000
+    path.write_text('{"doc": "a", "grade": 1}\n{"doc": "b", "grade": 2, "x": ' + nested + "}\n")
+    result = cli(path)
+    assert result.returncode == 2
+    assert result.stderr.startswith("ndcg-inspect: deep.jsonl:2: arrays and objects nested more than 64")
+    assert result.stderr.count("\n") == 1
+
+
+def test_help_states_the_limits():
+    """Each limit in --help is the one the code applies (both programs share the text)."""
+    from ndcg_gui.core.config import MAX_K
+    from ndcg_gui.core.reading import columnar, source
+
+    text = " ".join(cli("--help").stdout.split())
+    for limit in (f"k from 1 to {MAX_K:,}", f"a line of at most {source.LINE_LIMIT_TEXT}",
+                  f"nested at most {columnar.NESTING_LIMIT} levels", f"up to {source.STREAM_LIMIT_TEXT}",
+                  f"within {source.FIFO_WAIT:g} s"):
+        assert limit in text

@@ -27,6 +27,9 @@ def check_rules(ties: str, missing: str = "zero") -> None:
             raise ValueError(f"{what} must be one of {', '.join(choices)}, not {value!r}")
 
 DEFAULT_K = 10  # the cut-off the window opens with and the summary export uses unless told
+# The largest cut-off, for both command lines and the window's k box (its range before). The work
+# is min(k, list length), never k.
+MAX_K = 1_000_000
 # The definition the window's first session and the command lines (without --preset) use; the
 # library's `MetricConfig()` is the same but keeps negative grades.
 DEFAULT_PRESET = "trec_eval"

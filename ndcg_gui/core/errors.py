@@ -33,6 +33,22 @@ def path_problem(exc: OSError) -> str:
         return "permission denied"
     return f"cannot be used: {exc.strerror or exc}"
 
+def printable(text: str) -> str:
+    """`text` safe to print on one line of a terminal: line breaks, escape sequences and other
+    control characters (and the undecodable bytes of a file name) escaped as Python writes them."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   for c in text)
+
+
+def file_name(path: str | Path) -> str:
+    """How a message names a file: its name; a pipe or device (/dev/fd/63, /dev/stdin) its whole
+    path, its name alone saying nothing."""
+    path = Path(path)
+    text = str(path) if str(path).startswith(("/dev/", "/proc/")) else path.name
+    return printable(text)
+
 
 class InputError(Exception):
     """Bad input: a file that cannot be read as a ranking, or an option that makes no sense.
@@ -56,10 +72,11 @@ class InputError(Exception):
         super().__init__(self.__str__())
 
     def __str__(self) -> str:
-        where = self.path.name if self.path is not None else ""
+        where = file_name(self.path) if self.path is not None else ""
         if self.line is not None:
             where = f"{where}:{self.line}" if where else f"line {self.line}"
-        return f"{where}: {self.message}" if where else self.message
+        message = printable(self.message)
+        return f"{where}: {message}" if where else message
 
     def __reduce__(self):  # keep the attributes when sent between processes
         return (type(self), (self.message, self.path, self.line, self.column))

@@ -337,7 +337,7 @@ def _ideal_dcg(code: np.ndarray, gain: np.ndarray, nq: int, k: int | None, confi
         count = np.bincount(code * g + level, minlength=nq * g).reshape(nq, g)
         hi = np.cumsum(count, axis=1)
         lo = hi - count
-        depth = int(hi[:, -1].max()) if k is None else k
+        depth = int(hi[:, -1].max()) if k is None else min(k, int(hi[:, -1].max()))
         prefix = np.concatenate([[0.0], np.cumsum(discounts(depth, config))])
         block = (prefix[np.minimum(hi, depth)] - prefix[np.minimum(lo, depth)]) * levels
         return block.sum(axis=1)
@@ -348,7 +348,7 @@ def _ideal_dcg(code: np.ndarray, gain: np.ndarray, nq: int, k: int | None, confi
     first = np.concatenate([[True], query[1:] != query[:-1]])
     before = (end - count)[first][np.cumsum(first) - 1]
     hi, lo = end - before, end - before - count
-    depth = int(hi.max()) if k is None else k
+    depth = int(hi.max()) if k is None else min(k, int(hi.max()))  # (k may be 10^6)
     prefix = np.concatenate([[0.0], np.cumsum(discounts(depth, config))])
     block = (prefix[np.minimum(hi, depth)] - prefix[np.minimum(lo, depth)]) * levels[level_of]
     return np.bincount(query, block, minlength=nq)

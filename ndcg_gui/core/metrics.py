@@ -46,7 +46,8 @@ def gains(grades: np.ndarray, config: MetricConfig) -> np.ndarray:
         hit = keys[pos] == grades if len(keys) else np.zeros(grades.shape, bool)
         out = np.where(hit, vals[pos] if len(keys) else 0.0, grades)
     elif config.gain == "exponential":
-        out = np.exp2(grades) - 1.0
+        with np.errstate(over="ignore"):  # 2^1024 and up: inf, said by whoever shows it
+            out = np.exp2(grades) - 1.0
     else:
         out = grades.copy()
     if config.negative == "zero":
@@ -191,8 +192,10 @@ def dcg_idcg_at(
 def check_k(k: int | None) -> int | None:
     if k is None:
         return None
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"k must be a whole number ≥ 1 (or None for no cut-off), not {k!r}")
+    from ndcg_gui.core.config import MAX_K
+
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= MAX_K:
+        raise ValueError(f"k must be a whole number from 1 to {MAX_K:,} (or None for no cut-off), not {k!r}")
     return int(k)
 
 
@@ -200,7 +203,7 @@ def safe_ratio(dcg: np.ndarray, idcg: np.ndarray) -> np.ndarray:
     """DCG / IDCG, and 0 where IDCG is 0 (what trec_eval and scikit-learn report). With negative
     grades kept an IDCG can be tiny beside its DCG: the ratio is then ±inf, as IEEE division gives."""
     out = np.zeros_like(dcg, dtype=float)
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):  # (inf / inf: NaN)
         np.divide(dcg, idcg, out=out, where=idcg != 0)
     return out
 

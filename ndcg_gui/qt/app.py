@@ -80,6 +80,8 @@ def handle_exception(exc_type, exc, tb) -> None:
     global _showing
     text = "".join(traceback.format_exception(exc_type, exc, tb))
     log = write_log(text)
+    if dialogs.headless_error(f"internal error ({exc_type.__name__}: {exc}); please report it"):
+        return  # --screenshot: one line (the log keeps the traceback), and the run exits 2
     if sys.__stderr__ is not None:
         sys.__stderr__.write(text)
     if _showing or QApplication.instance() is None:
@@ -180,10 +182,14 @@ def _recovery_note(window: MainWindow, line: str) -> None:
 
 
 def take_screenshot(app: QApplication, window: MainWindow, out: str | Path,
-                    size: tuple[int, int] | None = None) -> int:
+                    size: tuple[int, int] | None = None, errors: list[str] = ()) -> int:
+    """Save the window as a PNG: 0, or 1 when it cannot be written; nothing is saved once something
+    went wrong (`errors`: what `dialogs.go_headless` kept)."""
     while window.loader.is_loading():  # a big file: the picture is of the file, not the example
         app.processEvents()
         time.sleep(0.02)
+    if errors:
+        return 2
     window.resize(*(size or SCREENSHOT_SIZE))
     window.show()
     # Let layout, fonts and the plot settle: a few rounds of events over ~0.5 s.
@@ -214,17 +220,20 @@ def run_gui(options: argparse.Namespace) -> int:
         # Defaults, not this machine's saved layout: screenshots look the same everywhere.
         folder = Path(QStandardPaths.writableLocation(QStandardPaths.TempLocation))
         settings = QSettings(str(folder / f"ndcg-gui-screenshot-{time.time_ns()}.ini"), QSettings.IniFormat)
+        errors = dialogs.go_headless()  # nobody answers a dialog: errors printed, status 2
     else:
         settings = QSettings()
     window = MainWindow(settings=settings)
     problem = apply_options(window, options)
     if screenshot:
-        if problem:
-            print(f"ndcg-gui: {problem}", file=sys.stderr)
-            return 2
-        code = take_screenshot(app, window, screenshot, getattr(options, "size", None))
-        Path(settings.fileName()).unlink(missing_ok=True)
-        return code
+        try:
+            if problem:
+                dialogs.headless_error(problem)
+            code = 2 if errors else take_screenshot(app, window, screenshot, getattr(options, "size", None),
+                                                    errors)
+            return 2 if errors else code
+        finally:
+            Path(settings.fileName()).unlink(missing_ok=True)
 
     def painted() -> None:
         # What start-up made lives as long as the window: frozen, later collections skip it (shorter

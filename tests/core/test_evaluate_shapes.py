@@ -154,3 +154,26 @@ def test_ids_that_are_not_valid_unicode_are_compared_as_their_bytes():
                           "doc": pd.Series(["\ud800x"], dtype=object), "grade": [2]})
     result = evaluate(run, qrels, k=1, config=TREC)
     assert result.loc["q", "ndcg"] == 1.0 and result.loc["q", "n_judged"] == 1
+
+
+def test_evaluate_at_the_largest_k_works_on_the_lists_not_on_k(monkeypatch):
+    """The discount table is as long as the longest list, never k (k = 10^8 took 23 s and 2.5 GB)."""
+    import importlib
+
+    from ndcg_gui.core.config import MAX_K
+
+    evaluate_module = importlib.import_module("ndcg_gui.core.evaluate")
+
+    asked: list[int] = []
+    real = evaluate_module.discounts
+
+    def counted(n, config):
+        asked.append(n)
+        return real(n, config)
+
+    monkeypatch.setattr(evaluate_module, "discounts", counted)
+    run = pd.DataFrame({"query": ["q"] * 5, "doc": list("abcde"), "score": [5.0, 4, 3, 2, 1]})
+    qrels = pd.DataFrame({"query": ["q"] * 6, "doc": list("abcdef"), "grade": [3.0, 2, 3, 0, 1, 3]})
+    row = evaluate_module.evaluate(run, qrels, k=MAX_K).iloc[0]
+    assert row["ndcg"] == pytest.approx(evaluate_module.evaluate(run, qrels, k=6).iloc[0]["ndcg"])
+    assert asked and max(asked) <= 6

@@ -7,10 +7,10 @@ from definition_strategies import SMALL_GRADE, configs, judged_pools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui.core.analysis.list_report import counts, display_table, list_summary
+from ndcg_gui.core.analysis.list_report import ListReport, counts, display_table, list_summary
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.metrics import per_rank
+from ndcg_gui.core.metrics import ndcg_at, per_rank
 
 
 def test_summary_warnings():
@@ -159,3 +159,26 @@ def test_nothing_is_shaded_green_that_would_not_raise_dcg_at_k():
     assert slot_marks(lst, 2, MetricConfig()).tolist() == [0, 0, 0, -1]
     lst = RankedList(docs=list("ab"), grades=[np.nan, -1], query="q")
     assert slot_marks(lst, 1, MetricConfig(negative="keep")).tolist() == [0, 0]
+
+
+def test_the_largest_k_costs_what_the_list_costs():
+    """k = MAX_K on five rows: every figure the window shows, with memory for five rows, not k
+    (an array of k floats would be 8 GB). Above MAX_K, k is refused."""
+    import tracemalloc
+
+    from ndcg_gui.core.config import MAX_K
+
+    lst = RankedList(docs=list("ABCDE"), grades=[3, np.nan, 3, 0, 1], unretrieved={"F": 2}, has_pool=True)
+    report = ListReport(lst, MAX_K, MetricConfig.preset("trec_eval"))
+    tracemalloc.start()
+    try:
+        figures = [report.summary, report.table, report.move_effects, report.best_moves(), report.bounds,
+                   report.slot_marks, report.band, report.judge_first, report.definitions]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 << 20
+    assert report.summary.ndcg == pytest.approx(ndcg_at([3, 0, 3, 0, 1], k=5, judged=[3, 3, 0, 1, 2]))
+    assert all(f is not None for f in figures)
+    with pytest.raises(ValueError, match="from 1 to 1,000,000"):
+        list_summary(lst, MAX_K + 1, MetricConfig())

@@ -114,10 +114,20 @@ def test_unknown_columns_are_ignored_and_doc_wins_over_id(tmp_path):
     assert lists(load(write(tmp_path, text)))[""][0] == ["a", "b"]
 
 
-def test_formula_protection_written_by_us_is_removed(tmp_path):
-    text = "doc,grade\n'=SUM(A1),1\n'-x,2\n''@y,0\n'plain,1\n-3,2\n"
+def test_ids_are_read_as_the_file_has_them_quote_and_all(tmp_path):
+    """Reading never changes a cell: an id `'-abc` stays `'-abc` (it was read as `-abc`, no
+    longer matched its qrels line, and NDCG was wrong with exit 0)."""
+    text = "doc,grade\n'=SUM(A1),1\n'-x,2\n''@y,0\n'plain,1\n-3,2\n=x,1\n"
     docs = lists(load(write(tmp_path, text)))[""][0]
-    assert docs == ["=SUM(A1)", "-x", "'@y", "'plain", "-3"]
+    assert docs == ["'=SUM(A1)", "'-x", "''@y", "'plain", "-3", "=x"]
+
+
+def test_an_id_starting_with_a_quote_matches_its_qrels_line(tmp_path):
+    run = write(tmp_path, "query,doc,score\nq,'-abc,2\nq,'=b,1\nq,c,0\n", "run.csv")
+    qrels = write(tmp_path, "q 0 '-abc 2\nq 0 '=b 1\nq 0 c 0\n", "qrels.txt")
+    dataset = load(run, qrels)
+    assert dataset.ranked_list("q").grades.tolist() == [2, 1, 0]
+    assert dataset.summary(10)["ndcg"].tolist() == [1.0]
 
 
 def test_ids_that_look_like_numbers_or_na_stay_text(tmp_path):
@@ -157,3 +167,34 @@ def test_spaces_around_cells_are_stripped(tmp_path, text):
 
 def test_inner_spaces_in_ids_are_kept(tmp_path):
     assert lists(load(write(tmp_path, "doc,grade\nmy doc,1\n")))[""][0] == ["my doc"]
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    ('doc,grade,title\na,1,x\nb,2,"open\nc,1,y\nd,0,z\n', 3),  # the rows after it were swallowed
+    ('doc,grade,title\na,1,"x"\nb,2,"""quoted"" and open\nc,1,y\n', 3),
+    ('doc\tgrade\ttitle\r\na\t1\t"two\r\nlines"\r\nb\t2\t"open\r\nc\t1\ty\r\n', 4),
+    ('doc,grade\na,1\nb,"2\n', 3),
+])
+def test_a_quote_left_open_to_the_end_is_refused_naming_its_line(tmp_path, text, line):
+    from ndcg_gui.core.errors import InputError
+
+    with pytest.raises(InputError) as caught:
+        load(write(tmp_path, text))
+    assert str(caught.value) == f'ranking.csv:{line}: a quote opened on this line is never closed ' \
+        '(expected a closing " before the end of the file)'
+
+
+def test_quoted_cells_over_several_lines_are_still_read(tmp_path):
+    text = 'doc,grade,title\na,1,"two\nlines"\nb,2,"say ""hi"""\nc,0,5" screen\n'
+    dataset = load(write(tmp_path, text))
+    lst = dataset.ranked_list(dataset.queries()[0])
+    assert lst.docs.tolist() == ["a", "b", "c"]
+    assert list(lst.extras["title"]) == ["two\nlines", 'say "hi"', '5" screen']
+
+
+def test_a_quoted_cell_over_128_kib_is_read(tmp_path):
+    """Python's csv module refuses a cell over 128 KiB unless told: the reader's walk over quoted
+    records then ended in an internal error (found by the fuzz suite)."""
+    long = "x" * (200 << 10)
+    dataset = load(write(tmp_path, f'doc,grade,title\n"{long}",1,"t"\nb,2,u\n'))
+    assert dataset.ranked_list("").docs.tolist() == [long, "b"]

@@ -247,3 +247,40 @@ def test_a_bad_grade_says_how_to_leave_it_unjudged_in_every_format(tmp_path, suf
     line = 3 if suffix == ".csv" else 2
     assert str(err.value) == (f'ranking{suffix}:{line}: grade "high" is not a number '
                               "(leave the cell empty for an unjudged document)")
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n1 Q0 {long} 3 0 t\n", "run.txt"),
+        ("doc,grade\na,1\n{long},2\nc,0\n", "list.csv"),
+        ('doc,grade\na,1\n"{long}",2\nc,0\n', "quoted.csv"),
+    ],
+)
+def test_a_line_longer_than_the_limit_is_named_as_such(tmp_path, text, name):
+    """An 8 MiB line: not "cannot be read as a TREC run" or "a quoted cell is not closed"."""
+    from ndcg_gui.core.reading.source import LINE_LIMIT
+
+    path = tmp_path / name
+    path.write_text(text.format(long="x" * (2 * LINE_LIMIT)))
+    with pytest.raises(InputError) as caught:
+        load(path, need_grades=False)
+    limit = "the line is 8.0 MiB long, longer than the limit of 4 MiB for one line"
+    assert str(caught.value) == f"{name}:3: {limit}"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("1 Q0 a 1 inf t\n1 Q0 b 2 1 t\n", 'run.txt:1: score "inf" (field 5) is not a finite number'),
+        ("1 Q0 a 1 nan t\n", 'run.txt:1: score "nan" (field 5) is not a finite number'),
+        ("1 0 a NaN\n1 0 b 1\n", 'run.txt:1: grade "NaN" (field 4) is not a finite number'),
+        ("1 0 a 1e999\n", 'run.txt:1: grade "1e999" (field 4) is not a finite number'),
+    ],
+)
+def test_a_non_finite_number_on_a_trec_files_first_line_is_named(tmp_path, text, message):
+    path = tmp_path / "run.txt"
+    path.write_text(text)
+    with pytest.raises(InputError) as caught:
+        load(path, need_grades=False)
+    assert str(caught.value).startswith(message)

@@ -230,3 +230,51 @@ def test_an_unclosed_quote_is_said_as_such(tmp_path):
     path.write_text('doc,grade\n"a,1\nb,2\n')
     with pytest.raises(InputError, match=r'uq\.csv:2: a quote opened on this line is not closed'):
         load(path)
+
+
+BIG = [2**60 + 1, 2**60, 2**53 + 1, 2**63 - 1]  # nanosecond timestamps as scores
+
+
+def _big_csv_twin(tmp_path):
+    path = tmp_path / "twin.csv"
+    path.write_text("doc,grade,score\n" + "".join(f"d{i},{i % 3},{s}\n" for i, s in enumerate(BIG)))
+    return lists(load(path))
+
+
+@pytest.mark.parametrize("how", ["parquet", "feather", "jsonl", "uint64 parquet"])
+def test_integers_above_2_to_the_53_read_as_in_a_csv(tmp_path, how):
+    """They were `internal error (ArrowInvalid: Integer value … not in range)`."""
+    kind = pa.uint64() if how.startswith("uint64") else pa.int64()
+    grades = [i % 3 for i in range(len(BIG))]
+    table = pa.table({"doc": [f"d{i}" for i in range(len(BIG))], "grade": pa.array(grades, kind),
+                      "score": pa.array(BIG, kind)})
+    path = tmp_path / "big.data"
+    if how == "jsonl":
+        path.write_text("".join(f'{{"doc": "d{i}", "grade": {i % 3}, "score": {s}}}\n'
+                                for i, s in enumerate(BIG)))
+    elif how == "feather":
+        feather.write_feather(table, path)
+    else:
+        pq.write_table(table, path)
+    assert lists(load(path)) == _big_csv_twin(tmp_path)
+
+
+@pytest.mark.parametrize("depth", [65, 3000])
+def test_json_lines_nested_too_deep_are_refused_naming_the_line(tmp_path, depth):
+    """Depth 1,000-5,000 was a RecursionError; 20,000 a segfault in pyarrow (tests/test_cli.py)."""
+    path = tmp_path / "deep.jsonl"
+    nested = "[" * depth + "]" * depth
+    path.write_text('{"doc": "a", "grade": 1}\n\n{"doc": "b", "grade": 2, "x": ' + nested + "}\n")
+    with pytest.raises(InputError) as caught:
+        load(path)
+    assert str(caught.value) == ("deep.jsonl:3: arrays and objects nested more than 64 levels deep, the most "
+                                 "read; expected one JSON object of columns per line")
+
+
+def test_brackets_in_strings_and_nesting_up_to_the_limit_are_read(tmp_path):
+    path = tmp_path / "ok.jsonl"
+    nested = "[" * 63 + "]" * 63  # with the line's object: 64 levels
+    path.write_text('{"doc": "a[[", "grade": 1, "t": "' + "[" * 100 + '\\"' + "{" * 100 + '"}\n'
+                    + '{"doc": "b\\\\\\"]", "grade": 2, "x": ' + nested + ', "t": "' + "]" * 100 + '"}\n')
+    dataset = load(path)
+    assert dataset.ranked_list("").docs.tolist() == ["a[[", 'b\\"]']

@@ -149,6 +149,28 @@ def test_ids_with_leading_or_trailing_spaces_survive_a_save(tmp_path):
     assert load(out).ranked_list("").docs.tolist() == [" a", "b", "b ", "  "]
 
 
+FORMULA_LIKE = ["=SUM(A1)", "'-abc", "@user", "+1x", "-x", "''=q", "\tx"]
+
+
+def test_ids_a_spreadsheet_would_run_are_saved_as_they_are_and_read_back(tmp_path):
+    """A saved list's ids are data that must match their qrels: written verbatim (no `'` added),
+    so the file reads back with every id as it was, in the file's own layout and the standard one."""
+    path, out = tmp_path / "in.csv", tmp_path / "out.csv"
+    rows = "".join(f'q,"{d}",1,"={i}"\n' for i, d in enumerate(FORMULA_LIKE))
+    path.write_text("query,doc,grade,title\n" + rows)
+    dataset = load(path)
+    assert dataset.ranked_list("q").docs.tolist() == FORMULA_LIKE
+    write_csv(dataset, out)
+    assert out.read_bytes() == path.read_bytes()
+    edited = dataset.ranked_list("q").reordered(list(range(len(FORMULA_LIKE)))[::-1]).with_grade(0, 2)
+    for writer_input in (dataset.with_lists({"q": edited}), edited):  # own layout, then standard
+        write_csv(writer_input, out)
+        back = load(out)
+        assert back.ranked_list(back.queries()[0]).docs.tolist() == FORMULA_LIKE[::-1]
+        write_csv(back, tmp_path / "again.csv")
+        assert (tmp_path / "again.csv").read_bytes() == out.read_bytes()
+
+
 def test_a_reordered_list_ranked_by_score_gets_scores_that_keep_its_order(tmp_path):
     path, out = tmp_path / "in.csv", tmp_path / "out.csv"
     path.write_text("doc,grade,score\na,1,0.9\nb,2,0.5\nc,0,0.1\n")

@@ -103,16 +103,22 @@ def test_trec_run_refuses_ids_it_cannot_write(tmp_path):
     assert not (tmp_path / "run").exists()
 
 
-def test_formula_cells_are_protected_and_numbers_are_not(tmp_path):
-    docs = ["=HYPERLINK(x)", "+1x", "-3", "@a", "-x", "ok", "'=q"]
-    rl = RankedList(docs=docs, grades=[1, 2, -1, 0, 0, 1, 1])
-    path = tmp_path / "out.csv"
-    writers.write_csv(rl, path)
-    with open(path, newline="") as f:
+def test_report_tables_guard_formula_cells_and_saved_lists_do_not(tmp_path):
+    """The metrics table is for a spreadsheet: a text cell it would run gets a leading `'`. A saved
+    list is data whose ids must match qrels: written as they are (core.writing.csv_writer)."""
+    docs = ["=HYPERLINK(x)", "+1x", "-3", "@a", "-x", "ok", "'=q", "\tx"]
+    rl = RankedList(docs=docs, grades=[1, 2, -1, 0, 0, 1, 1, 0])
+    report, saved = tmp_path / "metrics.csv", tmp_path / "list.csv"
+    writers.write_metrics_csv(rl, report)
+    with open(report, newline="") as f:
         cells = [row[1] for row in csv.reader(f)][1:]
-    assert cells == ["'=HYPERLINK(x)", "'+1x", "-3", "'@a", "'-x", "ok", "''=q"]
-    assert list(load(path).ranked_list("").docs) == list(rl.docs)
-    assert [row for row in path.read_text().splitlines()][3] == "3,-3,-1"  # a negative grade stays a number
+    assert cells == ["'=HYPERLINK(x)", "'+1x", "-3", "'@a", "'-x", "ok", "'=q", "'\tx"]
+    writers.write_csv(rl, saved)
+    with open(saved, newline="") as f:
+        cells = [row[1] for row in csv.reader(f)][1:]
+    assert cells == docs
+    assert list(load(saved).ranked_list("").docs) == docs
+    assert saved.read_text().splitlines()[3] == "3,-3,-1"  # a negative grade stays a number
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch):

@@ -66,6 +66,53 @@ def test_screenshot_to_dev_stdout_appends_where_the_shell_said(tmp_path):
     ours = [line for line in looped.stderr.splitlines() if "propagateSizeHints" not in line]  # (Qt's)
     assert ours == ["ndcg-gui: a.png: is a symbolic link that loops (it leads back to itself)"]
 
+def _screenshot(tmp_path, *args, timeout=120):
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    return subprocess.run([sys.executable, "-m", "ndcg_gui", *map(str, args), "--screenshot",
+                           str(tmp_path / "x.png")], env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def test_screenshot_of_a_big_bad_file_prints_one_line_and_exits_2(tmp_path):
+    """A file of 8 MiB or more is read in the background; its error dialog waited for ever."""
+    from ndcg_gui.qt.document.loader import PROCESS_THRESHOLD
+
+    bad = tmp_path / "big.csv"
+    rows = PROCESS_THRESHOLD // 11 + 1000  # 11 bytes a row
+    bad.write_text("doc,grade\n" + "".join(f"d{i:07d},1\n" for i in range(rows)) + "last,high\n")
+    result = _screenshot(tmp_path, bad)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == f'ndcg-gui: big.csv:{rows + 2}: grade "high" is not a number (leave the cell ' \
+        "empty for an unjudged document)\n"
+    assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize("k", ["3000000000", str(2**63)])
+def test_screenshot_with_a_k_too_big_exits_2_without_a_traceback(tmp_path, k):
+    result = _screenshot(tmp_path, "-k", k)
+    assert result.returncode == 2
+    assert "-k" in result.stderr and "1,000,000" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_with_screenshot_no_dialog_waits(qtbot, settings, monkeypatch, capsys):
+    """Headless (--screenshot): an error is one line on stderr and kept; an unexpected exception
+    is one line too (the log keeps the traceback). (The dialogs themselves are the tests' fakes
+    here: the subprocess tests above run the real ones.)"""
+    from ndcg_gui.qt.widgets import dialogs
+
+    monkeypatch.setattr(dialogs, "_headless", None)
+    monkeypatch.setattr(gui_app, "write_log", lambda text: None)
+    assert not dialogs.headless_error("not headless: a dialog shows it")
+    errors = dialogs.go_headless()
+    assert dialogs.headless_error("run.txt:3: bad\nthing")
+    try:
+        raise OverflowError("too big")
+    except OverflowError as exc:
+        gui_app.handle_exception(type(exc), exc, exc.__traceback__)
+    err = capsys.readouterr().err
+    assert err.splitlines() == ["ndcg-gui: run.txt:3: bad thing",
+                                "ndcg-gui: internal error (OverflowError: too big); please report it"]
+    assert len(errors) == 2
+
 
 def test_options_open_the_file_query_and_definition(qtbot, settings):
     window = MainWindow(settings=settings)

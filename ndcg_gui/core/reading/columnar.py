@@ -9,6 +9,7 @@ when every line has the same types, else line by line, which also names a bad li
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pyarrow as pa
@@ -80,14 +81,46 @@ def _arrow_ipc(data: bytes) -> pa.Table:
 # ---- JSON Lines ---------------------------------------------------------------------------------
 
 
+NESTING_LIMIT = 64  # the deepest nesting of arrays and objects read in a JSON Lines line
+
+
 def _jsonl(source: Source) -> pa.Table:
     import pyarrow.json as pa_json
 
     data = source.data if source.encoding == "utf-8" else source.text.encode("utf-8")
+    _refuse_deep_nesting(source, data)
     try:
         return pa_json.read_json(pa.BufferReader(data))
     except pa.ArrowInvalid:  # a value of another type than the rows above, or a bad line
         return _jsonl_by_line(source)
+
+
+def _refuse_deep_nesting(source: Source, data: bytes) -> None:
+    """Refuse a line nested deeper than `NESTING_LIMIT` before a parser sees it: pyarrow's crashes
+    the process (depth 20,000) and Python's raises RecursionError (from ~1,000). A scan of the
+    bytes that matter (brackets, quotes, line feeds), with escapes blanked and brackets inside
+    strings not counted, per line."""
+    if data.count(b"[") + data.count(b"{") <= NESTING_LIMIT:
+        return
+    if b"\\" in data:
+        data = re.sub(rb"\\.", b"__", data, flags=re.DOTALL)  # (an escaped quote is no quote)
+    arr = np.frombuffer(data, np.uint8)
+    at = np.flatnonzero(np.isin(arr, np.frombuffer(b'[]{}"\n', np.uint8)))
+    token = arr[at]
+    newline = token == 10
+    line = np.cumsum(newline) - newline  # the line of each token (0-based)
+    quotes = np.cumsum(token == 34)
+    line_quotes = np.concatenate([[0], quotes[newline]])[line]
+    in_string = (quotes - line_quotes - (token == 34)) % 2 == 1
+    opens = (token == 91).astype(np.int64) + (token == 123)
+    step = np.where(in_string, 0, opens - (token == 93) - (token == 125))
+    depth = np.cumsum(step)
+    depth -= np.concatenate([[0], depth[newline]])[line]
+    deep = np.flatnonzero(depth > NESTING_LIMIT)
+    if len(deep):
+        number = int(line[deep[0]]) + 1
+        raise source.error(f"arrays and objects nested more than {NESTING_LIMIT} levels deep, the most "
+                           "read; expected one JSON object of columns per line", number)
 
 
 def _jsonl_by_line(source: Source) -> pa.Table:
@@ -161,7 +194,9 @@ def _numbers(values: pa.Array, role: str, empty_ok: bool, error) -> np.ndarray:
     if pa.types.is_integer(values.type) or pa.types.is_floating(values.type) or \
             pa.types.is_decimal(values.type):
         empty = values.is_null().to_numpy(zero_copy_only=False)
-        nums = pc.cast(values, pa.float64()).fill_null(np.nan).to_numpy(zero_copy_only=False)
+        # Unsafe: an integer above 2^53 (a nanosecond timestamp as a score) is its nearest double,
+        # as the text readers read it; a safe cast refuses it.
+        nums = pc.cast(values, pa.float64(), safe=False).fill_null(np.nan).to_numpy(zero_copy_only=False)
         empty |= np.isnan(nums)
         bad = np.isinf(nums)
         texts = None

@@ -121,6 +121,7 @@ def read_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple
                            numbers, blank_rows, cancel)
     if ragged:  # the records as Python's csv module reads them decide
         _check_ragged(source, delim, n_fields, header, first_line if header else None, table.num_rows)
+    _refuse_open_quote(source, delim)  # (after the faults of earlier lines: the first is named)
     check_cancel(cancel, source.path)
 
     if need_grade and "grade" not in roles:
@@ -170,6 +171,31 @@ def read_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple
         blank_rows=blank_rows,
     )
     return rows, layout
+
+
+def _refuse_open_quote(source: Source, delim: str | None) -> None:
+    """A quote that opens a cell and is never closed makes the rest of the file one cell (its rows
+    silently gone): refused, naming the line where it opened. Quotes that open cells and close
+    them come in pairs (a doubled quote inside too), so only a file with an odd count of quotes is
+    walked; a quote inside an unquoted cell (`5" screen`) is text, as in the parsers."""
+    data = source.data
+    if delim is None or data.count(b'"') % 2 == 0:
+        return
+    text = source.text
+    opener = re.compile(r'(?:^|(?<=[\r\n' + re.escape(delim) + r']))"', re.MULTILINE)
+    pos = 0
+    while (found := opener.search(text, pos)) is not None:
+        close = found.end()
+        while True:  # the quote that closes the cell: one not doubled
+            close = text.find('"', close)
+            if close < 0:
+                line = len(LINE_BREAK.findall(text, 0, found.start())) + 1
+                raise source.error("a quote opened on this line is never closed (expected a closing \" "
+                                   "before the end of the file)", line)
+            if not text.startswith('"', close + 1):
+                break
+            close += 2
+        pos = close + 1
 
 
 def _first_records(source: Source, delim: str | None) -> list[tuple[int, int, list[str]]]:
@@ -269,6 +295,8 @@ def _check_ragged(source: Source, delim: str | None, expected: int, header: bool
             _ragged(source, line, len(fields), expected, header)
         count += line != header_line
     if count != rows:
+        source.refuse_long_lines()
+        _refuse_open_quote(source, delim)
         raise source.error("cannot be read as a table: a quoted cell is not closed, or its quotes "
                            "break the CSV rules")
 
@@ -318,6 +346,8 @@ def _parse(source: Source, delim: str | None, width: int, start_line: int, numbe
         except pa.ArrowInvalid:
             if not as_text and numbers:
                 continue  # a number column with a cell that is not a plain number
+            source.refuse_long_lines()
+            _refuse_open_quote(source, delim)
             raise source.error("cannot be read as a table: a quoted cell is not closed, or a "
                                "cell breaks the CSV quoting rules") from None
     raise AssertionError("unreachable")
@@ -349,7 +379,8 @@ def _not_blank(cells: pa.Array) -> np.ndarray | None:
 def _ids(source: Source, values: pa.ChunkedArray, delim: str | None, column: int, records: np.ndarray
          ) -> pa.Array | pa.ChunkedArray:
     """Ids as text: spaces around an unquoted id dropped, a quoted id kept exactly (so an id that
-    starts or ends with a space survives a save), the writer's formula protection removed."""
+    starts or ends with a space survives a save). Nothing else is changed: an id `'-abc` is
+    `'-abc`, as its qrels line spells it."""
     if not len(values):
         return values
     # Looked for before trimming: trimming makes a copy of every id even when none has a space.
@@ -367,8 +398,6 @@ def _ids(source: Source, values: pa.ChunkedArray, delim: str | None, column: int
                 mask[[row for row, _ in quoted]] = True
                 values = pc.replace_with_mask(whole(values), pa.array(mask), pa.array([v for _, v in quoted],
                                                                                          values.type))
-    if b"'" in source.data and pc.any(pc.starts_with(values, "'")).as_py():
-        values = pc.replace_substring_regex(values, r"^'('*[=+\-@])", r"\1")
     return values
 
 

@@ -25,7 +25,7 @@ from ndcg_gui.core.reading.ids import Groups, hash_strings, shared_prefix
 from ndcg_gui.core.reading.join import pair_keys
 from ndcg_gui.core.reading.order import score_key
 from ndcg_gui.core.reading.rows import Rows
-from ndcg_gui.core.reading.source import decode, read_source
+from ndcg_gui.core.reading.source import decode, head_bytes, read_source
 
 if TYPE_CHECKING:
     import numpy as np
@@ -82,8 +82,7 @@ def _keys(groups: Groups, rows: Rows, skip: int) -> np.ndarray:
 def _starts_like_a_run(path: str | Path) -> bool:
     """Whether the file's first bytes are a TREC run's (anything odd: no, and `load` says what)."""
     try:
-        with open(path, "rb") as f:
-            head = f.read(_HEAD)
+        head = head_bytes(path, _HEAD)
         return sniff(decode(Path(path), head)) == "trec_run"
     except (OSError, InputError, ValueError):
         return False

@@ -5,6 +5,11 @@ Compressed files (gzip, bzip2, xz, zstd) and columnar ones (Parquet, Arrow IPC /
 recognised by their first bytes, whatever their name. Readers parse the text with pyarrow (fast);
 when something is wrong they come back here to find the line as an editor counts it and the fields
 of that line, to say exactly what is wrong.
+
+A pipe, device or /dev/stdin (`<(zcat run.gz)`) can be read only once and may never end: it is
+read whole, once, up to `STREAM_LIMIT`, and kept (`stream_bytes`), so the first bytes that
+recognise a format (`head_bytes`) and the reader see the same bytes; a binary stream such as
+/dev/zero is refused from its first bytes, and a named pipe without a writer after `FIFO_WAIT`.
 """
 
 from __future__ import annotations
@@ -14,9 +19,14 @@ import csv
 import io
 import os
 import re
+import select
+import stat as stat_kind
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from ndcg_gui.core.errors import InputError, LoadCancelled, path_problem
 from ndcg_gui.core.reading.compression import COLUMNAR, columnar_kind, compression_of, decompress
@@ -25,6 +35,18 @@ Cancel = Callable[[], bool] | None
 Progress = Callable[[float], None] | None
 
 _CHUNK = 8 << 20
+# Python's csv module refuses a cell over 128 KiB by default; pyarrow reads any: the walk that
+# names a bad line must read what the parser read (a quoted cell may span many lines).
+csv.field_size_limit(max(csv.field_size_limit(), (1 << 31) - 1))
+# A pipe, device or /dev/stdin is read once, whole, up to this many bytes (/dev/zero never ends).
+STREAM_LIMIT = 1 << 30
+STREAM_LIMIT_TEXT = "1 GiB"
+FIFO_WAIT = 10.0  # seconds a named pipe may wait for a writer before it is refused
+# pyarrow reads text in blocks of this size; a longer line may not be read (it says so then).
+LINE_LIMIT = 4 << 20
+LINE_LIMIT_TEXT = "4 MiB"
+_HEAD = 1 << 16  # the first bytes that recognise a format (`dispatch.sniff` looks no further)
+_SPOOLED: dict[tuple, bytes] = {}  # a stream's bytes, as read once (`stream_bytes`)
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _SPACES = re.compile(r"[ \t]+")
 _NOT_SPACE = re.compile(rb"\S")
@@ -84,6 +106,22 @@ class Source:
     def error(self, message: str, line: int | None = None, column: int | None = None) -> InputError:
         return InputError(message, self.path, line, column)
 
+    def refuse_long_lines(self) -> None:
+        """An `InputError` naming the first line longer than `LINE_LIMIT`, if one is (a parse
+        failed: such a line, rather than what the parser said, is then the reason)."""
+        from ndcg_gui.core.reading.file_format import line_bounds  # (it imports nothing of this)
+
+        data = self._bytes()
+        if len(data) <= LINE_LIMIT:
+            return
+        starts, ends, _ = line_bounds(data)
+        long = np.flatnonzero(ends - starts > LINE_LIMIT)
+        if len(long):
+            line = int(long[0]) + 1
+            size = int(ends[long[0]] - starts[long[0]])
+            raise self.error(f"the line is {size / (1 << 20):.1f} MiB long, longer than the limit of "
+                             f"{LINE_LIMIT_TEXT} for one line", line)
+
     def records(
         self, delimiter: str | None = None, comments: bool = False, blank_rows: bool = False
     ) -> Iterator[tuple[int, list[str]]]:
@@ -103,7 +141,13 @@ class Source:
         if delimiter is not None and '"' in self.text:
             reader = csv.reader(io.StringIO(self.text, newline=""), delimiter=delimiter)
             start = 1
-            for fields in reader:
+            while True:
+                try:
+                    fields = next(reader)
+                except StopIteration:
+                    return
+                except csv.Error as exc:  # (what pyarrow read, Python's csv should too: a last resort)
+                    raise self.error(f"cannot be read as a table ({exc})", start) from None
                 line, start = start, reader.line_num + 1
                 if not fields or (len(fields) == 1 and is_blank(fields[0], delimiter)):
                     if not (blank_rows and started):
@@ -111,7 +155,6 @@ class Source:
                     fields = [""]
                 started = True
                 yield line, reader.line_num, fields
-            return
         for number, raw in enumerate(lines(self.text), start=1):
             if is_blank(raw, delimiter):
                 if not (blank_rows and started):
@@ -159,8 +202,11 @@ def split_whitespace(line: str) -> list[str]:
 
 
 def read_source(path: str | Path, cancel: Cancel = None, progress: Progress = None) -> Source:
-    """The file's bytes (decompressed), or an `InputError` saying why they cannot be used."""
+    """The file's bytes (decompressed), or an `InputError` saying why they cannot be used. A pipe
+    or device is read once (`stream_bytes`); its `Source` has no `stat`, so its bytes are kept."""
     path = check_readable(path)
+    if is_stream(path):
+        return decode(path, stream_bytes(path, cancel), whole=True)
     try:
         with path.open("rb") as f:
             stat = os.fstat(f.fileno())
@@ -174,6 +220,109 @@ def read_source(path: str | Path, cancel: Cancel = None, progress: Progress = No
     return source
 
 
+def head_bytes(path: str | Path, size: int = _HEAD) -> bytes:
+    """The first `size` bytes, to recognise the format before reading: a stream's come from its
+    one read (`stream_bytes`), so the reader that follows still gets all of it."""
+    path = Path(path)
+    if is_stream(path):
+        return stream_bytes(path)[:size]
+    with path.open("rb") as f:
+        return f.read(size)
+
+
+def is_stream(path: Path) -> bool:
+    """Whether `path` is a pipe, device or socket (process substitution, /dev/stdin, a FIFO),
+    which can be read only once and may never end."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not (stat_kind.S_ISREG(mode) or stat_kind.S_ISDIR(mode))
+
+
+def stream_bytes(path: Path, cancel: Cancel = None) -> bytes:
+    """A stream's bytes, read once and kept (a second reader gets the same), up to `STREAM_LIMIT`.
+    A binary stream (/dev/zero, /dev/urandom) is refused from its first bytes; a named pipe that
+    no writer opens within `FIFO_WAIT` seconds is refused rather than waited on for ever."""
+    if (data := _SPOOLED.get(_stream_key(path))) is not None:
+        return data
+    try:
+        fd, first = _open_stream(path, cancel)
+        try:
+            data = _read_stream(fd, first, path, cancel)
+        finally:
+            os.close(fd)
+    except PermissionError:
+        raise InputError("cannot be read: permission denied", path) from None
+    except OSError as exc:
+        raise InputError(f"cannot be read: {exc.strerror or exc}", path) from None
+    while len(_SPOOLED) >= 2:  # a run and its qrels: older streams are not read again
+        del _SPOOLED[next(iter(_SPOOLED))]
+    _SPOOLED[_stream_key(path)] = data
+    return data
+
+
+def _stream_key(path: Path) -> tuple:
+    """Which stream `path` is: a pipe's inode, and its last write (a named pipe written again
+    by a new writer is another stream)."""
+    st = path.stat()
+    return str(path), st.st_dev, st.st_ino, st.st_rdev, st.st_mtime_ns
+
+
+def _open_stream(path: Path, cancel: Cancel) -> tuple[int, bytes]:
+    """A descriptor open for blocking reads, and what was read while waiting for a writer. A FIFO
+    is opened without blocking (a plain open waits for a writer, silently) and read until a writer
+    shows: bytes, or a read that would block (a read without a writer is an end of file)."""
+    if not stat_kind.S_ISFIFO(path.stat().st_mode):
+        return os.open(path, os.O_RDONLY), b""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        poll, deadline = select.poll(), time.monotonic() + FIFO_WAIT
+        poll.register(fd, select.POLLIN)
+        first = b""
+        while True:
+            events = poll.poll(100)
+            try:
+                first = os.read(fd, _CHUNK)
+            except BlockingIOError:
+                break  # a writer, with nothing written yet
+            if first or any(e & select.POLLHUP for _, e in events):
+                break  # bytes, or a writer that came and went
+            check_cancel(cancel, path)
+            if time.monotonic() >= deadline:
+                raise InputError(f"is a named pipe that no program wrote to within {FIFO_WAIT:g} s; "
+                                 "start the writer first, or give a file", path)
+        os.set_blocking(fd, True)
+        return fd, first
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _read_stream(fd: int, first: bytes, path: Path, cancel: Cancel) -> bytes:
+    pieces, size, checked = [first], len(first), False
+    while True:
+        if not checked and size >= _HEAD:
+            checked = True
+            _refuse_binary_start(path, b"".join(pieces)[:_HEAD])
+        check_cancel(cancel, path)
+        piece = os.read(fd, min(_CHUNK, STREAM_LIMIT + 1 - size))
+        if not piece:
+            return b"".join(pieces)
+        pieces.append(piece)
+        size += len(piece)
+        if size > STREAM_LIMIT:
+            raise InputError(f"is a pipe or device that gives more than {STREAM_LIMIT_TEXT}, the most "
+                             "read from one; save it to a file first", path)
+
+
+def _refuse_binary_start(path: Path, head: bytes) -> None:
+    """Refuse a stream from its first bytes when they are binary and not a format of ours (a
+    device such as /dev/zero would otherwise be read to the limit first)."""
+    if compression_of(head) is None and columnar_kind(head) not in COLUMNAR:
+        _check_text(path, head)
+
+
 def check_readable(path: str | Path) -> Path:
     """`path`, or the `InputError` reading it would give: not found, a folder, not allowed."""
     path = Path(path)
@@ -185,6 +334,10 @@ def check_readable(path: str | Path) -> Path:
         raise InputError(path_problem(exc), path) from None
     if path.is_dir():
         raise InputError("is a folder, not a file", path)
+    if is_stream(path):  # opening a FIFO may block, and a reopened pipe may lose bytes: asked only
+        if not os.access(path, os.R_OK):
+            raise InputError("cannot be read: permission denied", path)
+        return path
     try:
         with path.open("rb"):
             pass

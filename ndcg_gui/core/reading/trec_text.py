@@ -19,7 +19,7 @@ import pyarrow.csv as pa_csv
 
 from ndcg_gui.core.errors import shown
 from ndcg_gui.core.reading.ids import whole
-from ndcg_gui.core.reading.number_text import is_finite_number
+from ndcg_gui.core.reading.number_text import is_finite_number, is_number_text
 from ndcg_gui.core.reading.rows import Rows, record_numbers
 from ndcg_gui.core.reading.source import Cancel, Source, check_cancel
 
@@ -32,10 +32,10 @@ _LINE_START = b"(?:(?<=[\r\n])|\\A)"
 
 def shape_of(fields: list[str]) -> str | None:
     """'trec_run' or 'qrels' when a line's whitespace-separated fields have that shape (a run line
-    that lacks its tag too, so the reader can say so)."""
-    if len(fields) >= 6 and is_finite_number(fields[3]) and is_finite_number(fields[4]):
+    that lacks its tag too, or with "inf" or "nan" for a number, so the reader can say so)."""
+    number = is_number_text
+    if len(fields) >= 6 and number(fields[3]) and number(fields[4]):
         return "trec_run"
-    number = is_finite_number
     if len(fields) == 5 and fields[1] == "Q0" and number(fields[3]) and number(fields[4]):
         return "trec_run"
     if len(fields) == 4 and number(fields[3]) and (number(fields[1]) or fields[1] == "Q0"):
@@ -220,6 +220,7 @@ def _codec(encoding: str) -> str:
 
 def _first_bad(source: Source, width: int, wanted: dict[int, str], kind: str):
     """The `InputError` of the first record that is short of a field or has a bad number."""
+    source.refuse_long_lines()
     numbers = [i for i, name in wanted.items() if name not in ("query", "doc")]
     for line, fields in source.records(None, comments=True):
         if len(fields) < width or not all(is_finite_number(fields[i]) for i in numbers):

@@ -19,7 +19,6 @@ from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.numbers import number_text
 from ndcg_gui.core.reading.csv_text import unquote
 from ndcg_gui.core.reading.file_format import FileChanged, FileFormat
-from ndcg_gui.core.reading.number_text import is_number_text
 from ndcg_gui.core.writing.rewrite import (
     Records,
     cells,
@@ -30,17 +29,8 @@ from ndcg_gui.core.writing.rewrite import (
 )
 from ndcg_gui.core.writing.trec_writer import out_of_trec_order, rescored_scores
 
-_FORMULA = re.compile(r"^'*[=+\-@]")
-_PROTECTED = re.compile(r"^'(?='*[=+\-@])")
 _GENERATED_DOC = re.compile(r"d[1-9][0-9]*")
 _NUMBER_ROLES = ("grade", "score", "rank")
-
-
-def protect(cell: str) -> str:
-    """A text cell made safe to open in a spreadsheet; numbers and plain text unchanged."""
-    if _FORMULA.match(cell) and not is_number_text(cell):
-        return "'" + cell
-    return cell
 
 
 def csv_bytes(dataset: Dataset, queries: Sequence[str] | None = None) -> bytes:
@@ -195,7 +185,7 @@ def _line(raw: str | None, roles: tuple[str, ...], values: dict, extras: list[st
         if role in _NUMBER_ROLES:
             text = style.number(value, integer=role == "rank") if not math.isnan(value) else ""
         else:
-            text = protect(value) if role != "" else value
+            text = value  # (ids as they are: they must match their qrels; see `writers.protect`)
         new.append(style.quoted(text, force=was_quoted))
     if parts is None:
         return (style.separator if d is None else d).join(new)
@@ -212,7 +202,7 @@ def _same(role: str, old: str, value, style: _Style) -> bool:
     if role in _NUMBER_ROLES:
         read = _number(text, style.decimal_comma)
         return read is not None and (read == value or (math.isnan(read) and math.isnan(value)))
-    return _PROTECTED.sub("", text) == value
+    return text == value
 
 
 def _number(text: str, comma: bool) -> float | None:
@@ -249,11 +239,11 @@ def _standard(dataset: Dataset, own: FileFormat | None, queries: Sequence[str] |
     header, columns = [], []
     if with_query:
         header.append(name["query"])
-        columns.append([style.quoted(protect(str(q))) for q in run["query"]])
+        columns.append([style.quoted(str(q)) for q in run["query"]])
     header += [name["rank"], name["doc"], name["grade"]]
     columns += [
         [str(r) for r in rank.tolist()],
-        [style.quoted(protect(str(d))) for d in run["doc"]],
+        [style.quoted(str(d)) for d in run["doc"]],
         [style.number(g) if not math.isnan(g) else "" for g in run["grade"].tolist()],
     ]
     if "score" in run:

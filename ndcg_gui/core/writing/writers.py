@@ -5,14 +5,17 @@ when complete, so a failure never leaves a half-written file where the user's fi
 that is not a regular file (/dev/stdout, a FIFO, a device) is written into instead (`atomic`). A loaded
 file is written back in its own format, with only the edited queries' lines rewritten
 (`csv_writer`, `trec_writer`).
-Text cells that a spreadsheet would run as a formula (starting with = + - @) get a leading `'`;
-numbers are written as they are, and the CSV reader removes the quote again.
+A saved list (CSV, run, qrels) holds its ids and other cells exactly as they are: they are data,
+and an id must match its qrels line (`'-abc`, `=x` and `@user` included). The report tables
+(`write_metrics_csv`, `write_summary_csv`), made to be opened in a spreadsheet and not read back,
+prefix a text cell a spreadsheet would run as a formula (= + - @, tab, CR) with `'` (`protect`).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import BinaryIO, TextIO
@@ -26,8 +29,9 @@ from ndcg_gui.core.lists.numbers import number_text
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.reading.compression import codec_for_name, compress
 from ndcg_gui.core.reading.file_format import FileFormat
+from ndcg_gui.core.reading.number_text import is_number_text
 from ndcg_gui.core.writing.atomic import atomic_write_bytes, umask
-from ndcg_gui.core.writing.csv_writer import csv_bytes, protect
+from ndcg_gui.core.writing.csv_writer import csv_bytes
 from ndcg_gui.core.writing.trec_writer import qrels_bytes, run_bytes
 
 
@@ -51,6 +55,17 @@ def _write_rows(path: str | Path, header: Sequence[str], rows: Iterable[Sequence
         writer.writerows(rows)
 
     atomic_write(path, write)
+
+
+_FORMULA = re.compile(r"[=+\-@\t\r]")
+
+
+def protect(cell: str) -> str:
+    """A text cell of a report table made safe to open in a spreadsheet (a leading `'`, which a
+    spreadsheet shows as text); numbers and other text unchanged."""
+    if _FORMULA.match(cell) and not is_number_text(cell):
+        return "'" + cell
+    return cell
 
 
 def _texts(values: Iterable) -> list[str]:

@@ -1,12 +1,37 @@
 """Every message box the window shows goes through these few functions, so tests can replace
-them (monkeypatch) and never block on a modal dialog."""
+them (monkeypatch) and never block on a modal dialog, and `--screenshot` runs without any
+(`go_headless`)."""
 
 from __future__ import annotations
 
+import sys
 from enum import Enum
 from pathlib import Path
 
 from PySide6.QtWidgets import QMessageBox, QWidget
+
+_headless: list[str] | None = None  # after `go_headless`: the errors that would have been shown
+
+
+def go_headless() -> list[str]:
+    """From now on no dialog opens (a `--screenshot` run has no one to answer it): an error is
+    printed on stderr as one line and kept in the list returned; a question gets its cautious
+    answer (cancel, no)."""
+    global _headless
+    _headless = []
+    return _headless
+
+
+def headless_error(message: str) -> bool:
+    """Print and keep `message` when headless (True); False when a dialog should show it."""
+    if _headless is None:
+        return False
+    from ndcg_gui.core.errors import printable
+
+    line = printable(" ".join(message.splitlines()))
+    _headless.append(line)
+    print(f"ndcg-gui: {line}", file=sys.stderr)
+    return True
 
 
 class Unsaved(Enum):
@@ -16,6 +41,8 @@ class Unsaved(Enum):
 
 
 def show_error(parent: QWidget | None, title: str, message: str, details: str | None = None) -> None:
+    if headless_error(message):
+        return
     box = QMessageBox(QMessageBox.Critical, title, message, QMessageBox.Ok, parent)
     if details:
         box.setDetailedText(details)
@@ -24,6 +51,8 @@ def show_error(parent: QWidget | None, title: str, message: str, details: str | 
 
 def ask_unsaved(parent: QWidget | None, what: str) -> Unsaved:
     """Unsaved changes: save them, discard them, or cancel `what` (e.g. "closing")."""
+    if _headless is not None:
+        return Unsaved.CANCEL
     answer = QMessageBox.warning(
         parent,
         "Unsaved changes",
@@ -41,6 +70,8 @@ def ask_unsaved(parent: QWidget | None, what: str) -> Unsaved:
 def ask_judgments(parent: QWidget | None, loaded: Path, backup: bool, beside: Path) -> str | None:
     """Grades were edited in a run opened with qrels: where do the judgments go? "loaded" (over the
     loaded qrels, after a NAME.bak copy), "beside" (a new file), or None to cancel the save."""
+    if _headless is not None:
+        return None
     box = QMessageBox(QMessageBox.Question, "Save the edited judgments",
                       f"Grades were edited. The judgments can replace the qrels file you opened, "
                       f"{loaded.name}" + (f" (kept first as {loaded.name}.bak)" if backup else "")
@@ -55,6 +86,8 @@ def ask_judgments(parent: QWidget | None, loaded: Path, backup: bool, beside: Pa
 
 def ask_rescore(parent: QWidget | None, queries: list[str], target: Path) -> bool:
     """Lists reordered by hand are about to be saved with new scores (n, n-1, … 1): go on?"""
+    if _headless is not None:
+        return False
     named = ", ".join(queries[:5]) + (", …" if len(queries) > 5 else "")
     lists = f"query {named}" if len(queries) == 1 else f"queries {named}"
     box = QMessageBox(QMessageBox.Question, "Save with new scores?",
@@ -84,6 +117,8 @@ def ask_overwrite_changed(parent: QWidget | None, path: Path) -> bool:
 
 def ask_restore(parent: QWidget | None, description: str) -> bool:
     """Edits of a session that ended without saving: restore them?"""
+    if _headless is not None:
+        return False
     answer = QMessageBox.question(
         parent,
         "Restore unsaved edits?",
@@ -95,4 +130,6 @@ def ask_restore(parent: QWidget | None, description: str) -> bool:
 
 
 def show_info(parent: QWidget | None, title: str, message: str) -> None:
+    if _headless is not None:
+        return
     QMessageBox.information(parent, title, message)

@@ -9,7 +9,7 @@ from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
-from ndcg_gui.core.config import PRESETS
+from ndcg_gui.core.config import MAX_K, PRESETS
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets.definition_panel import DefinitionPanel
 
@@ -41,7 +41,7 @@ class Headline(QFrame):
         self.dcg = _figure("dcgFigure")
         self.idcg = _figure("idcgFigure")
         self.k = QSpinBox()
-        self.k.setRange(1, 1_000_000)
+        self.k.setRange(1, MAX_K)
         self.k.setPrefix("k = ")
         self.k.setToolTip("Cut-off: NDCG@k counts the top k ranks (the ideal is cut at k too)")
         self.k.setKeyboardTracking(False)
