@@ -24,9 +24,9 @@ from typing import Literal
 import numpy as np
 
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.reading.lines import line_bounds
 
 FormatKind = Literal["csv", "trec_run", "qrels"]
-_CHUNK = 16 << 20
 
 
 class FileChanged(InputError):
@@ -151,30 +151,6 @@ def record_query_codes(records: np.ndarray, query_codes: np.ndarray, n_queries: 
 
 
 # ---- where each record is -------------------------------------------------------------------
-def line_bounds(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Start, end of text and end with the line break of every line of `data` (byte offsets;
-    a line break is "\n", "\r\n" or a lone "\r", as the readers count lines)."""
-    arr = np.frombuffer(data, np.uint8)
-    nl_parts, cr_parts = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
-    for offset in range(0, len(arr), _CHUNK):  # in pieces: a comparison makes a byte per byte
-        part = arr[offset:offset + _CHUNK]
-        nl_parts.append(np.flatnonzero(part == 10) + offset)
-        cr_parts.append(np.flatnonzero(part == 13) + offset)
-    nl, cr = np.concatenate(nl_parts), np.concatenate(cr_parts)
-    last = max(len(arr) - 1, 0)
-    lone = cr[(cr + 1 > last) | (arr[np.minimum(cr + 1, last)] != 10)] if len(arr) else cr
-    after_cr = (nl > 0) & (arr[np.maximum(nl - 1, 0)] == 13) if len(arr) else nl > 0
-    brk = np.concatenate([nl, lone])
-    text = np.concatenate([np.where(after_cr, nl - 1, nl), lone])
-    order = np.argsort(brk, kind="stable")
-    full, text = brk[order] + 1, text[order]
-    if not len(full) or full[-1] < len(data):  # a last line without a line break
-        full = np.append(full, len(data))
-        text = np.append(text, len(data))
-    starts = np.concatenate([[0], full[:-1]])
-    return starts.astype(np.int64), text.astype(np.int64), full.astype(np.int64)
-
-
 def record_spans(fmt: FileFormat, data: bytes) -> tuple[np.ndarray, np.ndarray]:
     """Byte offsets (start, end with its line break) of every record of `data` (the text of
     `fmt`), numbered as the readers number them: blank lines skipped (kept as rows after the first

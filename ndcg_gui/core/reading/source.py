@@ -30,6 +30,7 @@ import numpy as np
 
 from ndcg_gui.core.errors import InputError, LoadCancelled, path_problem
 from ndcg_gui.core.reading.compression import COLUMNAR, columnar_kind, compression_of, decompress
+from ndcg_gui.core.reading.lines import line_bounds
 
 Cancel = Callable[[], bool] | None
 Progress = Callable[[float], None] | None
@@ -109,8 +110,6 @@ class Source:
     def refuse_long_lines(self) -> None:
         """An `InputError` naming the first line longer than `LINE_LIMIT`, if one is (a parse
         failed: such a line, rather than what the parser said, is then the reason)."""
-        from ndcg_gui.core.reading.file_format import line_bounds  # (it imports nothing of this)
-
         data = self._bytes()
         if len(data) <= LINE_LIMIT:
             return
