@@ -84,7 +84,9 @@ def test_trec_eval_row_is_pytrec_eval_with_ties_by_docno(docs, extra, k, data):
     assert close(table.loc["trec_eval", "ndcg"], theirs)
 
 
-FIELDS = {"gain": "gain", "discount": "discount", "ideal": "ideal", "negative": "negative"}
+FIELDS = {"gain": "gain", "discount": "discount", "ideal": "ideal", "negative": "negative",
+          "judged_only": "unjudged", "ideal_order": "judgments", "ideal_depth": "depth",
+          "idcg_zero": "IDCG", "rounding": "rounded"}
 
 
 def swapped(ref: MetricConfig, row: MetricConfig, field: str) -> MetricConfig:
@@ -95,8 +97,8 @@ def swapped(ref: MetricConfig, row: MetricConfig, field: str) -> MetricConfig:
 
 def differs(ref: MetricConfig, row: MetricConfig, field: str) -> bool:
     if field == "discount":
-        return (ref.discount, ref.base if ref.discount == "jarvelin" else 0) != (
-            row.discount, row.base if row.discount == "jarvelin" else 0)
+        return (ref.discount, ref.base if ref.discount in ("jarvelin", "log") else 0) != (
+            row.discount, row.base if row.discount in ("jarvelin", "log") else 0)
     return getattr(ref, field) != getattr(row, field)
 
 
