@@ -182,6 +182,9 @@ def score_ranked(
         pool_code, pool_gain = row_query, own_gain
     else:
         pool_code, pool_gain = pool.query, _judged_gains(pool.grade, config)
+        if config.judged_only:  # the condensed lists are the pool
+            kept = condensed_keep(pool.grade, config)
+            pool_code, pool_gain = pool_code[kept], pool_gain[kept]
     top = rank <= k if k is not None else np.ones(len(rank), bool)
     depth = _ideal_depth(row_query[top], nq, k, config)
     if config.ideal_order == "given":
@@ -199,7 +202,7 @@ def score_ranked(
                                  else gains(pool.grade, config) > 0, minlength=nq).astype(np.int64)
     else:
         n_pool = np.bincount(pool.query, ~np.isnan(pool.grade), minlength=nq).astype(np.int64)
-        n_relevant = np.bincount(pool.query, pool_gain > 0, minlength=nq).astype(np.int64)
+        n_relevant = np.bincount(pool_code, pool_gain > 0, minlength=nq).astype(np.int64)
     result = pd.DataFrame(
         {
             "n_retrieved": n_retrieved,
