@@ -77,6 +77,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--summary-csv", metavar="OUT.csv",
                         help="write one row per query (query, n_docs, n_judged, dcg, idcg, ndcg at k, k, "
                         "definition)")
+    parser.add_argument("--explain", nargs=2, metavar=("A", "B"),
+                        help="why the mean NDCG@k differs between presets A and B: the walk from A to B, "
+                        "one choice at a time, with the mean after each step")
+    parser.add_argument("--which", type=float, metavar="MEAN",
+                        help="which presets give this mean NDCG@k (rounded to the decimals written), "
+                        "e.g. a figure from another tool")
     cli_compare.add_options(parser)
     return parser
 
@@ -90,6 +96,8 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
     try:
         if options.runs:
             cli_compare.main_compare(options, _say)
+        elif options.explain or options.which is not None:
+            explain(options)
         else:
             export(options, direct)
     except NeedsQrels as err:
@@ -174,6 +182,35 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
             table = table[table["query"] == pick_query(queries, options.file, options.query)]
         sys.stdout.write(render(table, k, options.format))
         sys.stdout.flush()
+
+
+def explain(options: argparse.Namespace) -> None:
+    """--explain A B and --which MEAN: printed, for the run's every query at k."""
+    from ndcg_gui.core.analysis.difference import explain_difference, presets_giving
+    from ndcg_gui.core.config import DEFAULT_K, PRESETS
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.reading import load
+
+    for name in options.explain or ():
+        if name not in PRESETS:
+            raise InputError(f'--explain "{name}": expected one of {", ".join(PRESETS)}')
+    k = options.k if options.k is not None else DEFAULT_K
+    dataset = load(options.file, qrels=options.qrels)
+    keep = ["query", "doc"] + (["score"] if dataset.has_scores else [])
+    if dataset.qrels is not None:
+        run, qrels = dataset.run[keep], dataset.qrels[["query", "doc", "grade"]]
+    else:
+        run, qrels = dataset.run[[*keep, "grade"]], None
+    if options.explain:
+        print(explain_difference(run, qrels, *options.explain, k=k).text())
+    if options.which is not None:
+        text = f"{options.which}"
+        digits = len(text.split(".")[1]) if "." in text else 0
+        table = presets_giving(options.which, run, qrels, k, digits)
+        hits = table[table["match"]]
+        print(f"mean NDCG@{k} {text}: " + (", ".join(hits["preset"]) if len(hits) else "no preset gives it"))
+        for row in table.itertuples():
+            print(f"  {row.preset:14} {row.mean:.{max(digits, 4)}f}{'  ✓' if row.match else ''}")
 
 
 def _note_left_out(without_results: list[str], unjudged: list[str]) -> None:
