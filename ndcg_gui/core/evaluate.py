@@ -131,6 +131,58 @@ def _scored(groups: Groups, key: np.ndarray | None, by_score: bool, docs: Ids | 
 
 
 @dataclass(frozen=True)
+class Joined:
+    """A run joined to its qrels and ranked once, every row kept: `score` is `evaluate` under any
+    definition with this tie rule, without joining or ordering again (what a walk through many
+    definitions of one run needs: `core.analysis.difference`)."""
+
+    queries: np.ndarray
+    row_query: np.ndarray
+    grade: np.ndarray
+    n_retrieved: np.ndarray
+    pool: Pool
+    tie_key: np.ndarray | None
+
+    @classmethod
+    def of(cls, run: pd.DataFrame, qrels: pd.DataFrame | None = None, ties: TiesName = "trec") -> Joined:
+        """The rows `evaluate(run, qrels, ties=ties)` scores, with its checks."""
+        check_rules(ties)
+        _require(run, ["query", "doc"] + ([] if qrels is not None else ["grade"]), "run")
+        key, by_score = _ranking_key(run, ties)
+        groups = Groups.of(strings(run["query"], "run query"))
+        trec_ties = by_score and ties == "trec"
+        docs = strings(run["doc"], "run doc") if qrels is not None or trec_ties else None
+        if qrels is not None:
+            _require(qrels, ["query", "doc", "grade"], "qrels")
+            pool_groups = Groups.of(strings(qrels["query"], "qrels query"))
+            queries, (to_query, qr_to_query) = sorted_union(groups.labels, pool_groups.labels)
+            pool = Pool(qr_to_query[pool_groups.codes], _finite(qrels["grade"], "qrels grade"), judged=True)
+        else:
+            queries, (to_query,) = sorted_union(groups.labels)
+            run_grade = run["grade"].to_numpy(dtype=float)
+            if np.isinf(run_grade).any():
+                raise ValueError("run grade has infinite values")
+            pool = Pool(to_query[groups.codes], run_grade, judged=False)
+        rows = ranked(np.arange(len(groups.codes)), groups.codes, key, docs if trec_ties else None)
+        row_query = to_query[groups.codes[rows]]
+        if qrels is not None:
+            grade = lookup(row_query, take(docs, rows), pool.query, strings(qrels["doc"], "qrels doc"),
+                           pool.grade)
+        else:
+            grade = pool.grade[rows]
+        n_retrieved = np.zeros(len(queries), np.int64)
+        n_retrieved[to_query] = groups.sizes
+        tie_key = key[rows] if ties == "average" and by_score else None
+        return cls(queries, row_query, grade, n_retrieved, pool, tie_key)
+
+    def score(self, k: int | None, config: MetricConfig, missing: str = "zero") -> pd.DataFrame:
+        """`evaluate`'s table under `config` at k."""
+        check_rules("trec", missing)
+        return score_ranked(self.queries, self.row_query, self.grade, self.n_retrieved, self.pool,
+                            check_k(k), config, missing, self.tie_key)
+
+
+@dataclass(frozen=True)
 class Pool:
     """The judgments a query's ideal ranking is drawn from: the qrels (`judged`), or every row's
     own grade (NaN = unjudged) when there are none. `query` indexes the sorted query labels."""

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.core.config import PRESETS, MetricConfig, TiesName, check_rules
-from ndcg_gui.core.evaluate import evaluate, mean_ndcg
+from ndcg_gui.core.evaluate import Joined, mean_ndcg
 
 
 @dataclass(frozen=True)
@@ -106,16 +106,16 @@ def explain_difference(
         check_rules(d.ties, d.missing)
         if d.undefined not in ("zero", "skip"):
             raise ValueError(f"undefined must be 'zero' or 'skip', not {d.undefined!r}")
-    run = _as_run(grades_or_run)
+    run = _Run(_as_run(grades_or_run), qrels)
     rows, columns = [("a", "", None, None)], {}
     current = a
-    scored = _score(run, qrels, k, current)
+    scored = _score(run, k, current)
     columns["a"] = scored
     for step, fields in STEPS:
         moved = [f for f in fields if _get(current, f) != _get(b, f)]
         if moved:
             current = _with(current, b, fields)
-            scored = _score(run, qrels, k, current)
+            scored = _score(run, k, current)
             changed = "; ".join(_said(current, f) for f in moved)
         else:
             changed = ""
@@ -139,8 +139,9 @@ def presets_giving(
         text = repr(float(mean))
         digits = len(text.split(".")[1]) if "." in text and "e" not in text else 4
     out = []
+    joined = _Run(run, qrels)
     for name in PRESETS:
-        value = _score(run, qrels, k, Definition.of(name))[1]
+        value = _score(joined, k, Definition.of(name))[1]
         out.append((name, PRESETS[name].label, value, round(value, digits) == round(float(mean), digits)))
     table = pd.DataFrame(out, columns=["preset", "label", "mean", "match"])
     return table.sort_values("match", ascending=False, kind="stable").reset_index(drop=True)
@@ -157,9 +158,21 @@ def _as_run(grades_or_run) -> pd.DataFrame:
                          "rank": np.arange(1, len(grades) + 1), "grade": grades})
 
 
-def _score(run, qrels, k, d: Definition) -> tuple[pd.Series, float]:
+class _Run:
+    """A run and its qrels, joined and ranked once per tie rule (a walk needs at most two)."""
+
+    def __init__(self, run: pd.DataFrame, qrels: pd.DataFrame | None) -> None:
+        self.run, self.qrels, self.joined = run, qrels, {}
+
+    def by(self, ties: TiesName) -> Joined:
+        if ties not in self.joined:
+            self.joined[ties] = Joined.of(self.run, self.qrels, ties)
+        return self.joined[ties]
+
+
+def _score(run: _Run, k, d: Definition) -> tuple[pd.Series, float]:
     """Each query's NDCG@k (NaN where the mean leaves it out) and the mean, under `d`."""
-    result = evaluate(run, qrels, k=k, config=d.config, ties=d.ties, missing=d.missing)
+    result = run.by(d.ties).score(k, d.config, d.missing)
     ndcg = result["ndcg"].astype(float)
     if d.undefined == "skip":
         ndcg = ndcg.where(~result["undefined"])
