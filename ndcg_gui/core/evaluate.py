@@ -142,6 +142,7 @@ class Joined:
     n_retrieved: np.ndarray
     pool: Pool
     tie_key: np.ndarray | None
+    rank_key: np.ndarray | None = None  # each row's ranking key (tied rows share it), None: file order
 
     @classmethod
     def of(cls, run: pd.DataFrame, qrels: pd.DataFrame | None = None, ties: TiesName = "trec") -> Joined:
@@ -173,7 +174,8 @@ class Joined:
         n_retrieved = np.zeros(len(queries), np.int64)
         n_retrieved[to_query] = groups.sizes
         tie_key = key[rows] if ties == "average" and by_score else None
-        return cls(queries, row_query, grade, n_retrieved, pool, tie_key)
+        rank_key = None if key is None else key[rows]
+        return cls(queries, row_query, grade, n_retrieved, pool, tie_key, rank_key)
 
     def score(self, k: int | None, config: MetricConfig, missing: str = "zero") -> pd.DataFrame:
         """`evaluate`'s table under `config` at k."""
