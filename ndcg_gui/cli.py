@@ -90,6 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
     """The command; `direct` False scores a run's summary through a whole `Dataset` even where
     `export` need not (the tests compare both ways)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["check"]:  # `ndcg-inspect check RUN --qrels Q`
+        from ndcg_gui import cli_check
+        return cli_check.main(argv[1:], _say)
     options = build_parser().parse_args(argv)
     from ndcg_gui.core.errors import InputError, NeedsQrels
 
