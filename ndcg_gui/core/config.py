@@ -400,6 +400,33 @@ PRESETS.update({
             "(binary) every label has gain 1: grades 1"
         ),
     ),
+    "tf_ranking": Preset(
+        MetricConfig(gain="exponential", discount="log2", ideal="retrieved", negative="zero",
+                     judged_only=True),
+        ties="file",
+        label="TF-Ranking NDCGMetric",
+        description=(
+            "TF-Ranking metrics_impl.NDCGMetric: _DEFAULT_GAIN_FN 2^label − 1, "
+            "_DEFAULT_RANK_DISCOUNT_FN log(2)/log1p(rank), ideal from the list's own labels, "
+            "divide_no_nan (IDCG = 0 gives 0); quirks: a label < 0 is padding "
+            "(utils.is_label_valid: labels >= 0) and leaves the list, as a condensed list drops "
+            "it here; tied scores are shuffled at random (utils.sort_by_scores, "
+            "shuffle_ties=True), so its figure is one draw within the tie range, here file "
+            "order; a custom gain_fn or rank_discount_fn is a gain table or a discount table"
+        ),
+    ),
+    "opensearch": Preset(
+        MetricConfig(gain="exponential", discount="log2", ideal="judged", negative="keep", rounding=2),
+        ties="file",
+        label="OpenSearch Search Relevance (NDCG@k)",
+        description=(
+            "OpenSearch search-relevance metrics/calculator/Evaluation.java calculateNDCGAtK: "
+            "gain 2^rating − 1 over log2(i+2), unjudged hits 0, ideal from every judgment "
+            "sorted and cut at k (calculateIDCG); quirk: each query's NDCG is rounded to two "
+            "decimals, Math.round(value * 100) / 100 (roundToTwoDecimals), before any mean; "
+            "0 unless IDCG > 0; hits in the engine's order"
+        ),
+    ),
     "torchmetrics": Preset(
         MetricConfig(gain="linear", discount="log2", ideal="retrieved", negative="keep"),
         ties="average",

@@ -230,3 +230,59 @@ def test_one_list_and_evaluate_agree_on_every_choice(grades, extra, k, config):
     own_pool = kept if config.judged_only else np.nan_to_num(grades)
     assert close(own.loc["q", "ndcg"], ndcg_at(listed, k, config, judged=own_pool), tol=1e-9)
     assert close(mean_ndcg(result), result.loc["q", "ndcg"])
+
+
+# --- TF-Ranking: tensorflow_ranking/python/metrics_impl_test.py, NDCGMetricTest -------------------
+
+def _tf_ranking(labels, scores, topn=None, config=None) -> float:
+    run = pd.DataFrame({"query": "q", "doc": [f"d{i}" for i in range(len(labels))],
+                        "score": scores, "grade": labels})
+    chosen = PRESETS["tf_ranking"]
+    result = evaluate(run, None, k=topn, config=config or chosen.config, ties=chosen.ties)
+    return float(result.loc["q", "ndcg"])
+
+
+def log2p1(x: float) -> float:
+    return math.log2(1.0 + x)
+
+
+def test_tf_ranking_ndcg_metric_test_values():
+    assert close(_tf_ranking([0, 1, 0], [3, 2, 1]), (1 / log2p1(2)) / (1 / log2p1(1)))
+    assert _tf_ranking([0, 0, 0], [3, 2, 1]) == 0.0  # test_ndcg_should_be_0_when_no_rel_items
+    graded = ((2**3 - 1) / log2p1(2) + 1 / log2p1(3)) / ((2**3 - 1) / log2p1(1) + 1 / log2p1(2))
+    assert close(_tf_ranking([0, 3, 1, 0], [4, 3, 2, 1]), graded)
+    # custom gain_fn label / 2: a gain table; custom rank_discount_fn 1 / (rank + 10): a discount table
+    halves = PRESETS["tf_ranking"].config.with_(gain={0: 0, 1: 0.5, 3: 1.5})
+    value = ((3 / 2) / log2p1(2) + (1 / 2) / log2p1(3)) / ((3 / 2) / log2p1(1) + (1 / 2) / log2p1(2))
+    assert close(_tf_ranking([0, 3, 1, 0], [4, 3, 2, 1], config=halves), value)
+    tenths = PRESETS["tf_ranking"].config.with_(discount=[1 / (r + 10) for r in range(1, 5)])
+    value = ((2**3 - 1) / (2 + 10) + 1 / (3 + 10)) / ((2**3 - 1) / (1 + 10) + 1 / (2 + 10))
+    assert close(_tf_ranking([0, 3, 1, 0], [4, 3, 2, 1], config=tenths), value)
+    # test_ndcg_should_ignore_padded_items: the label −1 leaves the list
+    padded = ((2**2 - 1) / log2p1(3) + 1 / log2p1(1)) / ((2**2 - 1) / log2p1(1) + 1 / log2p1(2))
+    assert close(_tf_ranking([2, -1, 1, 0], [1, 4, 3, 2]), padded)
+    # test_ndcg_should_handle_topn
+    top = [(1, [1, 0, 2], (1 / log2p1(1)) / ((2**2 - 1) / log2p1(1))),
+           (2, [0, 1, 0], (1 / log2p1(2)) / (1 / log2p1(1))),
+           (6, [1, 0, 2], (1 / log2p1(1) + (2**2 - 1) / log2p1(3))
+            / ((2**2 - 1) / log2p1(1) + 1 / log2p1(2)))]
+    for topn, labels, expected in top:
+        assert close(_tf_ranking(labels, [3, 2, 1], topn), expected)
+
+
+# --- OpenSearch: src/test/.../metrics/calculator/EvaluationTests.java, testCalculateNDCGAtK ------
+
+def test_opensearch_calculate_ndcg_at_k():
+    judgments = {f"d{i}": i % 3 for i in range(1, 21)}
+    results = list(judgments)
+
+    def ndcg(docs, k):
+        run = pd.DataFrame({"query": "q", "doc": docs, "rank": np.arange(1, len(docs) + 1)})
+        qrels = pd.DataFrame({"query": "q", "doc": list(judgments), "grade": list(judgments.values())})
+        chosen = PRESETS["opensearch"]
+        return float(evaluate(run, qrels, k=k, config=chosen.config, ties=chosen.ties).loc["q", "ndcg"])
+
+    assert ndcg(results, 20) == 0.76
+    assert ndcg(results[:5], 5) == 0.51
+    assert ndcg(results[:5], 8) == 0.40
+    assert ndcg(results[:8], 5) == 0.51

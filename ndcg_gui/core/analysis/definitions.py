@@ -179,7 +179,8 @@ _MORE_WORDS = {
     "ideal_depth": lambda c: "depth of the ideal: " + {
         "k": "cut at k", "list": "cut at min(k, list length)", "all": "never cut"}[c.ideal_depth],
     "idcg_zero": lambda c: f"IDCG = 0 scores {1 if c.idcg_zero == 'one' else 0}",
-    "rounding": lambda c: "rounded: not" if c.rounding is None else f"rounded to {c.rounding} decimals",
+    "rounding": lambda c: "rounded to full precision (not rounded)" if c.rounding is None
+    else f"rounded to {c.rounding} decimals",
 }
 
 _TIE_WORDS = {"trec": "by document id, descending", "file": "in list order", "average": "averaged"}
