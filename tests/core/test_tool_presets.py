@@ -222,11 +222,13 @@ def test_one_list_and_evaluate_agree_on_every_choice(grades, extra, k, config):
         # Kept negative grades can cancel to an IDCG of 1e-16 in one sum order and 0 in another.
         idcg = dcg_idcg_at(listed, k, config, pool_grades)[1]
         assume(config.negative == "zero" or not 0 < abs(idcg) < 1e-9)
+    assume(config.negative == "zero" or not 0 < abs(result.loc["q", "idcg"]) < 1e-9)
     assert close(result.loc["q", "ndcg"], ndcg_at(listed, k, config, judged=pool), tol=1e-9)
     if not len(grades):
         return
     # Without qrels, the ideal is drawn from the run's own rows, an unjudged one as gain 0.
     own = evaluate(run.assign(grade=grades), None, k=k, config=config, ties="file")
+    assume(config.negative == "zero" or not 0 < abs(own.loc["q", "idcg"]) < 1e-9)
     own_pool = kept if config.judged_only else np.nan_to_num(grades)
     assert close(own.loc["q", "ndcg"], ndcg_at(listed, k, config, judged=own_pool), tol=1e-9)
     assert close(mean_ndcg(result), result.loc["q", "ndcg"])
@@ -286,3 +288,14 @@ def test_opensearch_calculate_ndcg_at_k():
     assert ndcg(results[:5], 5) == 0.51
     assert ndcg(results[:5], 8) == 0.40
     assert ndcg(results[:8], 5) == 0.51
+
+
+def test_unjudged_bounds_follow_idcg_zero_and_rounding():
+    from ndcg_gui.core import unjudged_bounds
+
+    # One unjudged document and one judged 0: graded 0 the list has IDCG = 0, which scores 1 here.
+    low, high, _ = unjudged_bounds([np.nan, 0.0], 2, MetricConfig(idcg_zero="one", ideal="retrieved"))
+    assert (low, high) == (1.0, 1.0)
+    rounded = MetricConfig(rounding=2, ideal="retrieved")
+    low, high, _ = unjudged_bounds([0.0, np.nan], 2, rounded, scale=[0, 1])
+    assert (low, high) == (0.0, 0.63)  # 1/log2(3) = 0.6309…, rounded as the figure is
