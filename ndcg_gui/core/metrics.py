@@ -135,7 +135,9 @@ def per_rank_columns(
     DataFrame costs more than the arithmetic). With `tie_scores`, the gains of neighbouring rows
     with equal scores are averaged (scikit-learn's rule for ties)."""
     config = config or _DEFAULT
-    grades, tie_scores = _condensed(grades, config, tie_scores)
+    if config.judged_only:
+        return _condensed_columns(grades, config, judged, tie_scores)
+    grades = as_grades(grades)
     n = len(grades)
     gain = gains(grades, config)
     if tie_scores is not None:
@@ -159,6 +161,40 @@ def per_rank_columns(
         "ideal_grade": ideal_grade,
         "idcg": idcg,
         "ndcg": finish(dcg, idcg, config),
+    }
+
+
+def _condensed_columns(grades, config: MetricConfig, judged, tie_scores) -> dict[str, np.ndarray]:
+    """`per_rank_columns` of a condensed list, one row per row of the list as given: a row left
+    out (unjudged, or a negative grade under negative="zero") holds no rank (gain and discount 0,
+    the cumulative figures those of the row before); a kept row's figures are those at its rank
+    among the kept rows, which is the rank a cut-off counts (`ndcg_at` of the condensed list)."""
+    raw = np.asarray(grades, dtype=float)
+    keep = condensed_keep(raw, config)
+    kept, kept_ties = _condensed(raw, config, tie_scores)
+    inner = per_rank_columns(kept, config.with_(judged_only=False), judged, kept_ties)
+    n, m = len(raw), len(kept)
+    at = np.cumsum(keep) - 1  # each row's place among the kept rows (-1 before the first)
+
+    def spread(values: np.ndarray, fill: float) -> np.ndarray:
+        out = np.full(n, fill)
+        out[keep] = values
+        return out
+
+    def carried(values: np.ndarray) -> np.ndarray:
+        return np.where(at >= 0, values[np.maximum(at, 0)] if m else 0.0, 0.0)
+
+    ndcg_before = finish(np.zeros(1), np.zeros(1), config)[0]  # no kept row yet: DCG = IDCG = 0
+    return {
+        "rank": np.arange(1, n + 1),
+        "grade": raw,
+        "gain": spread(inner["gain"], 0.0),
+        "discount": spread(inner["discount"], 0.0),
+        "cg": carried(inner["cg"]),
+        "dcg": carried(inner["dcg"]),
+        "ideal_grade": spread(inner["ideal_grade"], np.nan),
+        "idcg": carried(inner["idcg"]),
+        "ndcg": np.where(at >= 0, carried(inner["ndcg"]), ndcg_before),
     }
 
 

@@ -299,3 +299,30 @@ def test_unjudged_bounds_follow_idcg_zero_and_rounding():
     rounded = MetricConfig(rounding=2, ideal="retrieved")
     low, high, _ = unjudged_bounds([0.0, np.nan], 2, rounded, scale=[0, 1])
     assert (low, high) == (0.0, 0.63)  # 1/log2(3) = 0.6309…, rounded as the figure is
+
+
+@settings(max_examples=150, deadline=None)
+@given(grades=st.lists(st.one_of(st.none(), st.integers(-1, 3)), min_size=1, max_size=10),
+       extra=st.lists(st.integers(0, 3), max_size=3), negative=st.sampled_from(["keep", "zero"]))
+def test_a_condensed_list_keeps_a_row_per_document_in_the_per_rank_table(grades, extra, negative):
+    grades = np.array([np.nan if g is None else g for g in grades], float)
+    config = MetricConfig(judged_only=True, negative=negative, idcg_zero="one")
+    pool = np.concatenate([grades[~np.isnan(grades)], extra])
+    table = per_rank(grades, config, judged=pool)
+    assert len(table) == len(grades)
+    keep = condensed_keep(grades, config)
+    place = np.cumsum(keep)
+    for row in np.flatnonzero(keep):  # a kept row shows NDCG at its rank among the kept rows
+        assert close(table["ndcg"].iloc[row], ndcg_at(grades, int(place[row]), config, judged=pool), tol=1e-9)
+    assert (table["discount"][~keep] == 0).all() and (table["gain"][~keep] == 0).all()
+
+
+def test_the_window_summary_follows_condensing_idcg_zero_and_rounding():
+    from ndcg_gui.core.analysis.list_report import list_summary
+    from ndcg_gui.core.lists.ranked_list import RankedList
+
+    lst = RankedList(docs=np.array(["a", "b", "c"], object), grades=np.array([np.nan, 0.0, 1.0]))
+    condensed = list_summary(lst, 2, MetricConfig(judged_only=True, ideal="retrieved", rounding=2), "file")
+    assert condensed.ndcg == 0.63  # b, c at ranks 1, 2: (1/log2 3) / 1, rounded
+    zero = RankedList(docs=np.array(["a"], object), grades=np.array([0.0]))
+    assert list_summary(zero, 1, MetricConfig(idcg_zero="one"), "file").ndcg == 1.0

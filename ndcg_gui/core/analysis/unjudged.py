@@ -103,7 +103,7 @@ def _with_unjudged(grades) -> np.ndarray:
     return arr
 
 
-ENUMERATED = 1024  # gradings tried one by one for a definition the search does not model
+ENUMERATED = 20_000  # gradings tried one by one for a definition the search does not model
 
 
 def _modelled(setting: _Setting) -> bool:
@@ -132,10 +132,22 @@ def _bounds_at(setting: _Setting, k: int | None, as_core: bool = True) -> tuple[
 
 
 def _every_grading(setting: _Setting, k: int | None) -> tuple[float, float, bool]:
-    """The bounds by trying every grading (at most `ENUMERATED`); past that not known: NaN."""
+    """The bounds by trying every grading (at most `ENUMERATED`). Past that, [0, 1] where every
+    gain is ≥ 0 and the ideal is sorted (NDCG cannot leave it then), else not known: NaN."""
     at = np.flatnonzero(setting.unjudged)
     choices = setting.scale_all
     if len(choices) ** len(at) > ENUMERATED:
+        known = setting.grades[~setting.unjudged]
+        every = np.concatenate([known, choices] + ([] if setting.judged is None else [setting.judged]))
+        config = setting.config
+        if _modelled(_Setting(setting.grades, config.with_(idcg_zero="zero"), setting.judged, choices)):
+            # Only IDCG = 0 scored 1 is not modelled: those gradings score 1 instead of 0, so the
+            # bounds with IDCG = 0 scored 0, widened to take in 1, hold every grading.
+            plain = _Setting(setting.grades, config.with_(idcg_zero="zero"), setting.judged, choices)
+            low, high, _ = _bounds_at(plain, k, as_core=False)
+            return min(low, 1.0), max(high, 1.0), False
+        if config.ideal_order == "sorted" and (gains(every, config) >= 0).all():
+            return 0.0, 1.0, False
         return float("nan"), float("nan"), False
     values = []
     for assigned in itertools.product(choices, repeat=len(at)):

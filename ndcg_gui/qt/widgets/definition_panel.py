@@ -49,7 +49,9 @@ class DefinitionPanel(QWidget):
         super().__init__(parent)
         self._doc = document
         self.preset = _combo(
-            [("Custom", CUSTOM)] + [(p.label, name) for name, p in PRESETS.items()],
+            # (Spark's ideal in the order judgments are given: not for a list edited here.)
+            [("Custom", CUSTOM)] + [(p.label, name) for name, p in PRESETS.items()
+                                    if p.config.ideal_order == "sorted"],
             "A named definition that reproduces a tool's NDCG",
         )
         self.gain = _combo([("grade (linear)", "linear"), ("2^grade − 1", "exponential")],
