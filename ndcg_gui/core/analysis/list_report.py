@@ -12,7 +12,7 @@ import numpy as np
 
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.metrics import dcg_idcg_at, finish, gains, per_rank_columns
+from ndcg_gui.core.metrics import condensed_keep, dcg_idcg_at, finish, gains, per_rank_columns
 from ndcg_gui.core.ties import run_scores, tie_runs
 
 if TYPE_CHECKING:
@@ -175,9 +175,11 @@ def slot_marks(lst: RankedList, k: int, config: MetricConfig, ideal: np.ndarray 
     k, the highest ranked (the first to move in); in the top k, also the highest ranked, where a
     better document would add most (the ideal ranking keeps equal gains in list order, so
     there the lowest ranked would have been the ones past its k)."""
+    marks = np.zeros(len(lst), np.int8)
+    if config.judged_only and not condensed_keep(lst.scoring_grades(), config).all():
+        return marks  # a condensed list that leaves rows out: places are not the rows' ranks
     ideal = ideal_rank_of_rows(lst, config) if ideal is None else ideal
     rank = np.arange(1, len(lst) + 1)
-    marks = np.zeros(len(lst), np.int8)
     judged = ideal > 0
     gain = gains(lst.scoring_grades(), config)  # (unjudged: grade 0)
     out = judged & (rank <= k) & (ideal > k)
