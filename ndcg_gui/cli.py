@@ -93,6 +93,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--summary-csv", metavar="OUT.csv",
                         help="write one row per query (query, n_docs, n_judged, dcg, idcg, ndcg at k, k, "
                         "definition) to OUT.csv ('-': stdout)")
+    parser.add_argument("--explain", nargs=2, metavar=("A", "B"),
+                        help="why the mean NDCG@k differs between presets A and B: the walk from A to B, "
+                        "one choice at a time, with the mean after each step")
+    parser.add_argument("--which", type=float, metavar="MEAN",
+                        help="which presets give this mean NDCG@k (rounded to the decimals written), "
+                        "e.g. a figure from another tool")
     cli_compare.add_options(parser)
     cli_gate.add_options(parser)
     cli_report.add_options(parser)
@@ -102,6 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
     """The command; `direct` False scores a run's summary through a whole `Dataset` even where
     `export` need not (the tests compare both ways)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["check"]:  # `ndcg-inspect check RUN --qrels Q`
+        from ndcg_gui import cli_check
+        return cli_check.main(argv[1:], _say)
     options = build_parser().parse_args(argv)
     from ndcg_gui.core.errors import InputError, NeedsQrels
 
@@ -118,6 +128,8 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
                 code = cli_gate.main_gate(options, _say)
             elif options.runs:
                 cli_compare.main_compare(options, _say)
+            elif options.explain or options.which is not None:
+                explain(options)
             else:
                 export(options, direct)
     except NeedsQrels as err:
@@ -240,6 +252,34 @@ def check_output(out: str | None, inputs: Sequence[str | None]) -> None:
             if path is not None and os.path.samefile(out, path):
                 raise InputError("is an input too; writing the table there would replace it "
                                  "(choose another name)", out)
+
+def explain(options: argparse.Namespace) -> None:
+    """--explain A B and --which MEAN: printed, for the run's every query at k."""
+    from ndcg_gui.core.analysis.difference import explain_difference, presets_giving
+    from ndcg_gui.core.config import DEFAULT_K, PRESETS
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.reading import load
+
+    for name in options.explain or ():
+        if name not in PRESETS:
+            raise InputError(f'--explain "{name}": expected one of {", ".join(PRESETS)}')
+    k = options.k if options.k is not None else DEFAULT_K
+    dataset = load(options.file, qrels=options.qrels)
+    keep = ["query", "doc"] + (["score"] if dataset.has_scores else [])
+    if dataset.qrels is not None:
+        run, qrels = dataset.run[keep], dataset.qrels[["query", "doc", "grade"]]
+    else:
+        run, qrels = dataset.run[[*keep, "grade"]], None
+    if options.explain:
+        print(explain_difference(run, qrels, *options.explain, k=k).text())
+    if options.which is not None:
+        text = f"{options.which}"
+        digits = len(text.split(".")[1]) if "." in text else 0
+        table = presets_giving(options.which, run, qrels, k, digits)
+        hits = table[table["match"]]
+        print(f"mean NDCG@{k} {text}: " + (", ".join(hits["preset"]) if len(hits) else "no preset gives it"))
+        for row in table.itertuples():
+            print(f"  {row.preset:14} {row.mean:.{max(digits, 4)}f}{'  ✓' if row.match else ''}")
 
 
 def _note_left_out(without_results: list[str], unjudged: list[str]) -> None:

@@ -26,6 +26,11 @@ _WHERE = {
     "Preset": "ndcg_gui.core.config",
     "Dataset": "ndcg_gui.core.lists.dataset",
     "compare_definitions": "ndcg_gui.core.analysis.definitions",
+    "explain_difference": "ndcg_gui.core.analysis.difference",
+    "presets_giving": "ndcg_gui.core.analysis.difference",
+    "tie_range": "ndcg_gui.core.analysis.tie_range",
+    "list_tie_range": "ndcg_gui.core.analysis.tie_range",
+    "check": "ndcg_gui.core.analysis.checks",
     "InputError": "ndcg_gui.core.errors",
     "LoadCancelled": "ndcg_gui.core.errors",
     "evaluate": "ndcg_gui.core.evaluate",
@@ -50,8 +55,11 @@ _WHERE = {
 }
 
 if TYPE_CHECKING:
+    from ndcg_gui.core.analysis.checks import check
     from ndcg_gui.core.analysis.compare import Comparison, compare_runs, paired_summary
     from ndcg_gui.core.analysis.definitions import compare_definitions
+    from ndcg_gui.core.analysis.difference import explain_difference, presets_giving
+    from ndcg_gui.core.analysis.tie_range import list_tie_range, tie_range
     from ndcg_gui.core.analysis.unjudged import judge_first, unjudged_band, unjudged_bounds
     from ndcg_gui.core.analysis.whatif import best_moves, move_effects
     from ndcg_gui.core.config import PRESETS, GainTable, MetricConfig, Preset
@@ -105,20 +113,25 @@ __all__ = [
     "MetricConfig",
     "Preset",
     "best_moves",
+    "check",
     "compare_definitions",
     "compare_runs",
     "config_from_options",
     "dcg_idcg_at",
     "discounts",
     "evaluate",
+    "explain_difference",
     "gains",
     "judge_first",
+    "list_tie_range",
     "load",
     "mean_ndcg",
     "move_effects",
     "ndcg_at",
     "paired_summary",
     "per_rank",
+    "presets_giving",
+    "tie_range",
     "unjudged_band",
     "unjudged_bounds",
     "write_csv",

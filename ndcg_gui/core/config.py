@@ -7,14 +7,17 @@ and the named presets reproduce the tools they are named after.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, get_args
 
 GainName = Literal["linear", "exponential"]
-DiscountName = Literal["log2", "jarvelin"]
+DiscountName = Literal["log2", "log", "jarvelin"]
 IdealName = Literal["judged", "retrieved"]
 NegativeName = Literal["keep", "zero"]
+IdcgZeroName = Literal["zero", "one"]
+IdealOrderName = Literal["sorted", "given"]
+IdealDepthName = Literal["k", "list", "all"]
 TiesName = Literal["trec", "file", "average"]
 TIES: tuple[str, ...] = get_args(TiesName)
 MISSING = ("zero", "skip")  # a judged query the run returned nothing for: scored 0, or left out
@@ -68,6 +71,25 @@ class GainTable(Mapping[float, float]):
         return "{" + ", ".join(f"{_num(k)}: {_num(v)}" for k, v in self._items.items()) + "}"
 
 
+class DiscountTable(tuple):
+    """A read-only discount per rank, rank 1 first; ranks past its end get discount 0 (a list is
+    scored no deeper than its table, as a tool with a discount per position does)."""
+
+    def __new__(cls, values) -> DiscountTable:
+        try:
+            items = tuple(float(v) for v in values)
+        except (TypeError, ValueError):
+            raise ValueError(f"a discount table must be numbers, not {values!r:.80}") from None
+        if not items:
+            raise ValueError("a discount table needs at least one rank")
+        if not all(math.isfinite(v) and v >= 0 for v in items):
+            raise ValueError(f"discount table entries must be finite numbers ≥ 0, not {values!r:.80}")
+        return super().__new__(cls, items)
+
+    def __repr__(self) -> str:
+        return "(" + ", ".join(_num(v) for v in self) + ")"
+
+
 def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(x)
 
@@ -86,14 +108,39 @@ class MetricConfig:
               grades only (scikit-learn).
     negative  "keep": negative grades are used as given (NDCG may leave [0, 1]); "zero": they get
               gain 0 and so never enter the ideal ranking (trec_eval).
+
+    The choices below are those some tools make; their defaults are the common ones.
+    discount  also "log": 1/log_base(i+1) at rank i (scikit-learn's `log_base`: DCG changes,
+              NDCG does not), or a sequence: the discount of ranks 1, 2, … (a discount table;
+              ranks past its end get 0).
+    judged_only  condensed lists: unjudged documents are removed from the list before it is
+              scored, the documents below them move up (trec_eval -J, pytrec_eval
+              judged_docs_only_flag, ir_measures judged_only). With negative="zero" a negative
+              grade counts as unjudged too, as in trec_eval (a grade < 0 is "in the pool but
+              unjudged": trec_eval form_res_rels.c, RELVALUE_UNJUDGED).
+    idcg_zero "zero": NDCG is 0 where IDCG = 0 (trec_eval, XGBoost ndcg-); "one": 1 (XGBoost
+              ndcg, LightGBM).
+    ideal_order  "sorted": the ideal ranking is the pool sorted by gain; "given": the pool in the
+              order it is given (the qrels' file order; Spark MLlib ndcgAt), so NDCG can pass 1.
+    ideal_depth  how deep the ideal ranking goes at cut-off k: "k" (trec_eval, scikit-learn),
+              "list": min(k, the list's length) (Elasticsearch rank_eval), "all": the whole
+              ideal ranking, never cut (Quepid's nDCG@k).
+    rounding  each query's NDCG rounded half away from zero to this many decimals (OpenSearch
+              Search Relevance Workbench: 2), or None.
     """
 
     gain: GainName | Mapping[float, float] = "linear"
-    discount: DiscountName = "log2"
+    discount: DiscountName | Sequence[float] = "log2"
     base: float = 2
     ideal: IdealName = "judged"
     negative: NegativeName = "keep"
+    judged_only: bool = False
+    idcg_zero: IdcgZeroName = "zero"
+    ideal_order: IdealOrderName = "sorted"
+    ideal_depth: IdealDepthName = "k"
+    rounding: int | None = None
     gain_table: GainTable | None = field(init=False, repr=False, compare=False, default=None)
+    discount_table: DiscountTable | None = field(init=False, repr=False, compare=False, default=None)
 
     def __post_init__(self) -> None:
         if isinstance(self.gain, Mapping):
@@ -104,8 +151,16 @@ class MetricConfig:
             raise ValueError(
                 f"gain must be 'linear', 'exponential' or a grade → gain mapping, not {self.gain!r}"
             )
-        if self.discount not in ("log2", "jarvelin"):
-            raise ValueError(f"discount must be 'log2' or 'jarvelin', not {self.discount!r}")
+        if isinstance(self.discount, str):
+            if self.discount not in get_args(DiscountName):
+                raise ValueError(
+                    f"discount must be 'log2', 'log', 'jarvelin' or a sequence of discounts, "
+                    f"not {self.discount!r}"
+                )
+        else:
+            table = DiscountTable(self.discount)
+            object.__setattr__(self, "discount", table)
+            object.__setattr__(self, "discount_table", table)
         try:
             base = float(self.base)
         except (TypeError, ValueError):
@@ -117,6 +172,16 @@ class MetricConfig:
             raise ValueError(f"ideal must be 'judged' or 'retrieved', not {self.ideal!r}")
         if self.negative not in ("keep", "zero"):
             raise ValueError(f"negative must be 'keep' or 'zero', not {self.negative!r}")
+        if not isinstance(self.judged_only, bool):
+            raise ValueError(f"judged_only must be True or False, not {self.judged_only!r}")
+        for name, kind in (("idcg_zero", IdcgZeroName), ("ideal_order", IdealOrderName),
+                           ("ideal_depth", IdealDepthName)):
+            if getattr(self, name) not in get_args(kind):
+                choices = " or ".join(repr(c) for c in get_args(kind))
+                raise ValueError(f"{name} must be {choices}, not {getattr(self, name)!r}")
+        r = self.rounding
+        if r is not None and (isinstance(r, bool) or not isinstance(r, int) or not 0 <= r <= 15):
+            raise ValueError(f"rounding must be a whole number of decimals 0..15 or None, not {r!r}")
 
     @classmethod
     def preset(cls, name: str) -> MetricConfig:
@@ -140,8 +205,12 @@ class MetricConfig:
             gain = "gain 2^rel − 1"
         else:
             gain = "gain = rel"
-        if self.discount == "log2":
+        if self.discount_table is not None:
+            disc = f"discount table {self.discount_table!r}, 0 past rank {len(self.discount_table)}"
+        elif self.discount == "log2":
             disc = "discount 1/log2(i+1)"
+        elif self.discount == "log":
+            disc = f"discount 1/log_{_num(self.base)}(i+1)"
         else:
             b = _num(self.base)
             disc = f"discount 1 for i < {b}, else 1/log_{b}(i) (Järvelin–Kekäläinen)"
@@ -151,7 +220,25 @@ class MetricConfig:
             else "ideal from the list's own grades"
         )
         neg = "negative grades kept" if self.negative == "keep" else "negative grades count as 0"
-        return f"{gain}; {disc}; {ideal}; {neg}"
+        return "; ".join([gain, disc, ideal, neg, *self._describe_more()])
+
+    def _describe_more(self) -> list[str]:
+        """The rarer choices, said only when they differ from the default (so the common
+        definitions keep their one line)."""
+        more = []
+        if self.judged_only:
+            more.append("unjudged documents removed (condensed list)")
+        if self.ideal_order == "given":
+            more.append("ideal in the order the judgments are given, not sorted")
+        if self.ideal_depth == "list":
+            more.append("ideal cut at min(k, list length)")
+        elif self.ideal_depth == "all":
+            more.append("ideal never cut (the whole ideal ranking at every k)")
+        if self.idcg_zero == "one":
+            more.append("IDCG = 0 scores 1")
+        if self.rounding is not None:
+            more.append(f"each query's NDCG rounded to {self.rounding} decimals")
+        return more
 
     def preset_name(self) -> str | None:
         """The name of the preset this definition equals, if any."""
@@ -209,3 +296,149 @@ PRESETS: dict[str, Preset] = {
         ),
     ),
 }
+
+# Tools whose NDCG is one of the definitions above, named after the tool. Lines cited from: XGBoost
+# master 379b29f (checked against xgboost 3.2.0), LightGBM master bae0b7b (checked against 4.7.0),
+# ranx 0.3.21, Elasticsearch main, Quepid main, Spark master (mllib RankingMetrics.scala).
+PRESETS.update({
+    "trec_eval_J": Preset(
+        MetricConfig(gain="linear", discount="log2", ideal="judged", negative="zero", judged_only=True),
+        ties="trec",
+        label="trec_eval -J",
+        description=(
+            "trec_eval -J ndcg_cut (= pytrec_eval judged_docs_only_flag=True, ir_measures "
+            "nDCG(judged_only=True)): as trec_eval, on condensed lists: unjudged documents are "
+            "removed before ranking; quirk: a negative grade is 'in the pool, unjudged' "
+            "(RELVALUE_UNJUDGED) and is removed too (trec_eval form_res_rels.c, "
+            "te_form_res_rels: judged_docs_only_flag keeps only docs with rel >= 0)"
+        ),
+    ),
+    "ranx": Preset(
+        MetricConfig(gain="linear", discount="log2", ideal="judged", negative="zero"),
+        ties="trec",
+        label="ranx (ndcg)",
+        description=(
+            "ranx ndcg (Järvelin gain: the grade): ranx/metrics/ndcg.py:36 rel/log2(i+1); "
+            "_idcg = _dcg(qrels, qrels, k) (line 52), the judged pool cut at k; quirk: "
+            "clean_qrels(qrels, rel_lvl=1) (line 13) drops judgments below 1, so grades in (0, 1) "
+            "count 0 in ranx and are not expressible here; IDCG = 0 is replaced by 1 (line 62), "
+            "which gives 0 as DCG is 0 then. Tied scores: ranx's sort, here by docno as trec_eval"
+        ),
+    ),
+    "xgboost": Preset(
+        MetricConfig(gain="exponential", discount="log2", ideal="retrieved", negative="keep",
+                     idcg_zero="one"),
+        ties="file",
+        label="XGBoost ndcg",
+        description=(
+            "XGBoost eval_metric ndcg@k: gain 2^label − 1 (src/common/ranking_utils.h:43, "
+            "ndcg_exp_gain=true), 1/log2(i+1) (line 47), ideal from the group's own labels cut at "
+            "k (src/common/ranking_utils.cc:96-105); quirks: a group with IDCG = 0 scores 1 "
+            "(src/metric/rank_metric.cc:384-385, 'ndcg-' scores 0); tied predictions keep the "
+            "data order (StableSort in src/common/algorithm.h:85), predictions are float32; "
+            "labels must be whole numbers ≥ 0"
+        ),
+    ),
+    "xgboost_minus": Preset(
+        MetricConfig(gain="exponential", discount="log2", ideal="retrieved", negative="keep"),
+        ties="file",
+        label="XGBoost ndcg-",
+        description=(
+            "XGBoost eval_metric ndcg@k- (the trailing minus): as XGBoost ndcg, but a group "
+            "with IDCG = 0 scores 0 (src/metric/rank_metric.cc:385, minus_ ? 0.0 : 1.0)"
+        ),
+    ),
+    "lightgbm": Preset(
+        MetricConfig(gain="exponential", discount="log2", ideal="retrieved", negative="keep",
+                     idcg_zero="one"),
+        ties="file",
+        label="LightGBM ndcg",
+        description=(
+            "LightGBM metric ndcg, eval_at k: label_gain 2^i − 1 by default "
+            "(src/metric/dcg_calculator.cpp:37-42; another label_gain is a gain table), "
+            "1/log2(2+i) (line 52), ideal from the query's own labels, cut at min(k, n) "
+            "(CalMaxDCGAtK, lines 56-80), ties by std::stable_sort on score (line 122: data "
+            "order); quirk: a query with IDCG ≤ 0 scores 1 (src/metric/rank_metric.hpp:99-101); "
+            "labels are whole numbers ≥ 0"
+        ),
+    ),
+    "elasticsearch": Preset(
+        MetricConfig(gain="exponential", discount="log2", ideal="judged", negative="keep",
+                     ideal_depth="list"),
+        ties="file",
+        label="Elasticsearch rank_eval dcg (normalize)",
+        description=(
+            "Elasticsearch rank_eval dcg with normalize: true (DiscountedCumulativeGain.java, "
+            "evaluate and computeDCG): gain 2^rating − 1, 1/log2(rank+1), unrated hits add "
+            "nothing (unknown_doc_rating null) but keep their rank; quirk: the ideal is every "
+            "rated document sorted, cut at the number of hits, "
+            "allRatings.subList(0, Math.min(ratingsInSearchHits.size(), allRatings.size())), "
+            "not at k; IDCG = 0 gives 0; hits in the engine's order"
+        ),
+    ),
+    "quepid": Preset(
+        MetricConfig(gain="exponential", discount="log2", ideal="judged", negative="keep",
+                     ideal_depth="all"),
+        ties="file",
+        label="Quepid nDCG@10",
+        description=(
+            "Quepid scorer db/scorers/ndcg@10.js: DCG of the first k ratings (missing rating "
+            "0), gain 2^r − 1, 1/log2(i+2) from 0; quirk: nDCG divides by "
+            "DCG(ideal, ideal.length): every rated document sorted, never cut at k; 0 when "
+            "that is 0; results in the engine's order"
+        ),
+    ),
+    "spark": Preset(
+        MetricConfig(gain="exponential", discount="log", base=math.e, ideal="judged", negative="keep",
+                     ideal_order="given"),
+        ties="file",
+        label="Spark MLlib ndcgAt (graded)",
+        description=(
+            "Spark mllib RankingMetrics.ndcgAt with relevance values (RankingMetrics.scala, "
+            "ndcgAt): gain 2^rel − 1 over ln(i+2) (DCG is log2's times 1/ln 2, NDCG the same), "
+            "positions min(max(|pred|, |labels|), k), which equals the cut at k; quirks: the "
+            "ideal takes the labels in the order given, lab(i), not sorted, so NDCG can pass 1; "
+            "a query without labels scores 0 (logWarning 'Empty ground truth set'); labels "
+            "whose gains are all 0 give 0/0 = NaN in Spark, 0 here. Without relevance values "
+            "(binary) every label has gain 1: grades 1"
+        ),
+    ),
+    "tf_ranking": Preset(
+        MetricConfig(gain="exponential", discount="log2", ideal="retrieved", negative="zero",
+                     judged_only=True),
+        ties="file",
+        label="TF-Ranking NDCGMetric",
+        description=(
+            "TF-Ranking metrics_impl.NDCGMetric: _DEFAULT_GAIN_FN 2^label − 1, "
+            "_DEFAULT_RANK_DISCOUNT_FN log(2)/log1p(rank), ideal from the list's own labels, "
+            "divide_no_nan (IDCG = 0 gives 0); quirks: a label < 0 is padding "
+            "(utils.is_label_valid: labels >= 0) and leaves the list, as a condensed list drops "
+            "it here; tied scores are shuffled at random (utils.sort_by_scores, "
+            "shuffle_ties=True), so its figure is one draw within the tie range, here file "
+            "order; a custom gain_fn or rank_discount_fn is a gain table or a discount table"
+        ),
+    ),
+    "opensearch": Preset(
+        MetricConfig(gain="exponential", discount="log2", ideal="judged", negative="keep", rounding=2),
+        ties="file",
+        label="OpenSearch Search Relevance (NDCG@k)",
+        description=(
+            "OpenSearch search-relevance metrics/calculator/Evaluation.java calculateNDCGAtK: "
+            "gain 2^rating − 1 over log2(i+2), unjudged hits 0, ideal from every judgment "
+            "sorted and cut at k (calculateIDCG); quirk: each query's NDCG is rounded to two "
+            "decimals, Math.round(value * 100) / 100 (roundToTwoDecimals), before any mean; "
+            "0 unless IDCG > 0; hits in the engine's order"
+        ),
+    ),
+    "torchmetrics": Preset(
+        MetricConfig(gain="linear", discount="log2", ideal="retrieved", negative="keep"),
+        ties="average",
+        label="torchmetrics retrieval_normalized_dcg",
+        description=(
+            "torchmetrics retrieval_normalized_dcg / RetrievalNormalizedDCG "
+            "(functional/retrieval/ndcg.py): scikit-learn's definition, ported: gain = target, "
+            "1/log2(i+1), ideal from the query's own targets, tied predictions share their "
+            "average gain (_tie_average_dcg), IDCG = 0 gives 0 (empty_target_action='neg')"
+        ),
+    ),
+})

@@ -19,7 +19,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ndcg_gui.core.config import MetricConfig, TiesName, check_rules
-from ndcg_gui.core.metrics import check_k, discounts, gains, safe_ratio
+from ndcg_gui.core.metrics import check_k, condensed_keep, discounts, finish, gains
 from ndcg_gui.core.reading.ids import Groups, strings, take, whole
 from ndcg_gui.core.reading.join import lookup
 from ndcg_gui.core.reading.order import ranked, score_key
@@ -114,7 +114,9 @@ def _scored(groups: Groups, key: np.ndarray | None, by_score: bool, docs: Ids | 
     # All rows when the ideal needs every retrieved grade from the qrels.
     judged = pool_docs is not None
     trec_ties = by_score and ties == "trec"
-    rows = None if judged and config.ideal == "retrieved" else _top_rows(groups, key, k, ties, by_score, docs)
+    # All rows too for condensed lists: an unjudged document in the first k lets one below move up.
+    every_row = (judged and config.ideal == "retrieved") or config.judged_only
+    rows = None if every_row else _top_rows(groups, key, k, ties, by_score, docs)
     rows = np.arange(len(groups.codes)) if rows is None else rows
     rows = ranked(rows, groups.codes, key, docs if trec_ties else None)
     row_query = to_query[groups.codes[rows]]
@@ -126,6 +128,60 @@ def _scored(groups: Groups, key: np.ndarray | None, by_score: bool, docs: Ids | 
     n_retrieved[to_query] = groups.sizes
     tie_key = key[rows] if ties == "average" and by_score else None
     return score_ranked(queries, row_query, grade, n_retrieved, pool, k, config, missing, tie_key)
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A run joined to its qrels and ranked once, every row kept: `score` is `evaluate` under any
+    definition with this tie rule, without joining or ordering again (what a walk through many
+    definitions of one run needs: `core.analysis.difference`)."""
+
+    queries: np.ndarray
+    row_query: np.ndarray
+    grade: np.ndarray
+    n_retrieved: np.ndarray
+    pool: Pool
+    tie_key: np.ndarray | None
+    rank_key: np.ndarray | None = None  # each row's ranking key (tied rows share it), None: file order
+
+    @classmethod
+    def of(cls, run: pd.DataFrame, qrels: pd.DataFrame | None = None, ties: TiesName = "trec") -> Joined:
+        """The rows `evaluate(run, qrels, ties=ties)` scores, with its checks."""
+        check_rules(ties)
+        _require(run, ["query", "doc"] + ([] if qrels is not None else ["grade"]), "run")
+        key, by_score = _ranking_key(run, ties)
+        groups = Groups.of(strings(run["query"], "run query"))
+        trec_ties = by_score and ties == "trec"
+        docs = strings(run["doc"], "run doc") if qrels is not None or trec_ties else None
+        if qrels is not None:
+            _require(qrels, ["query", "doc", "grade"], "qrels")
+            pool_groups = Groups.of(strings(qrels["query"], "qrels query"))
+            queries, (to_query, qr_to_query) = sorted_union(groups.labels, pool_groups.labels)
+            pool = Pool(qr_to_query[pool_groups.codes], _finite(qrels["grade"], "qrels grade"), judged=True)
+        else:
+            queries, (to_query,) = sorted_union(groups.labels)
+            run_grade = run["grade"].to_numpy(dtype=float)
+            if np.isinf(run_grade).any():
+                raise ValueError("run grade has infinite values")
+            pool = Pool(to_query[groups.codes], run_grade, judged=False)
+        rows = ranked(np.arange(len(groups.codes)), groups.codes, key, docs if trec_ties else None)
+        row_query = to_query[groups.codes[rows]]
+        if qrels is not None:
+            grade = lookup(row_query, take(docs, rows), pool.query, strings(qrels["doc"], "qrels doc"),
+                           pool.grade)
+        else:
+            grade = pool.grade[rows]
+        n_retrieved = np.zeros(len(queries), np.int64)
+        n_retrieved[to_query] = groups.sizes
+        tie_key = key[rows] if ties == "average" and by_score else None
+        rank_key = None if key is None else key[rows]
+        return cls(queries, row_query, grade, n_retrieved, pool, tie_key, rank_key)
+
+    def score(self, k: int | None, config: MetricConfig, missing: str = "zero") -> pd.DataFrame:
+        """`evaluate`'s table under `config` at k."""
+        check_rules("trec", missing)
+        return score_ranked(self.queries, self.row_query, self.grade, self.n_retrieved, self.pool,
+                            check_k(k), config, missing, self.tie_key)
 
 
 @dataclass(frozen=True)
@@ -159,6 +215,10 @@ def score_ranked(
     tie_key      with ties="average": each row's score (runs of equal scores share their mean gain)
     """
     nq = len(queries)
+    if config.judged_only:  # condensed lists: unjudged documents leave the list
+        keep = condensed_keep(grade, config)
+        row_query, grade = row_query[keep], grade[keep]
+        tie_key = None if tie_key is None else tie_key[keep]
     rank = _rank_within(row_query)
     if k is not None and tie_key is None and not (pool.judged and config.ideal == "retrieved"):
         # Only the first k rows of each query count: a loaded run's millions of rows are cut here.
@@ -176,9 +236,16 @@ def score_ranked(
         pool_code, pool_gain = row_query, own_gain
     else:
         pool_code, pool_gain = pool.query, _judged_gains(pool.grade, config)
-    idcg = _ideal_dcg(pool_code, pool_gain, nq, k, config)
-
+        if config.judged_only:  # the condensed lists are the pool
+            kept = condensed_keep(pool.grade, config)
+            pool_code, pool_gain = pool_code[kept], pool_gain[kept]
     top = rank <= k if k is not None else np.ones(len(rank), bool)
+    depth = _ideal_depth(row_query[top], nq, k, config)
+    if config.ideal_order == "given":
+        idcg = _given_order_dcg(pool_code, pool_gain, nq, depth, config)
+    else:
+        idcg = _ideal_dcg(pool_code, pool_gain, nq, depth, config)
+
     disc = discounts(int(rank.max()) if len(rank) else 0, config)
     dcg = np.bincount(row_query[top], (gain * disc[rank - 1])[top], minlength=nq)
     n_judged = np.bincount(row_query[top], judged[top], minlength=nq).astype(np.int64)
@@ -189,7 +256,7 @@ def score_ranked(
                                  else gains(pool.grade, config) > 0, minlength=nq).astype(np.int64)
     else:
         n_pool = np.bincount(pool.query, ~np.isnan(pool.grade), minlength=nq).astype(np.int64)
-        n_relevant = np.bincount(pool.query, pool_gain > 0, minlength=nq).astype(np.int64)
+        n_relevant = np.bincount(pool_code, pool_gain > 0, minlength=nq).astype(np.int64)
     result = pd.DataFrame(
         {
             "n_retrieved": n_retrieved,
@@ -199,7 +266,7 @@ def score_ranked(
             "n_relevant": n_relevant,
             "dcg": dcg,
             "idcg": idcg,
-            "ndcg": safe_ratio(dcg, idcg),
+            "ndcg": finish(dcg, idcg, config),
             "undefined": idcg == 0,
         },
         index=pd.Index(queries, name="query", dtype=object),
@@ -322,8 +389,32 @@ def _judged_gains(grade: np.ndarray, config: MetricConfig) -> np.ndarray:
     return np.where(unjudged, 0.0, gains(np.where(unjudged, 0.0, grade), config))
 
 
-def _ideal_dcg(code: np.ndarray, gain: np.ndarray, nq: int, k: int | None, config) -> np.ndarray:
-    """IDCG@k per query from each query's pool of gains, without sorting the pool.
+def _ideal_depth(top_query: np.ndarray, nq: int, k: int | None,
+                 config: MetricConfig) -> int | np.ndarray | None:
+    """How deep each query's ideal ranking goes: k, or None (never cut), or per query
+    min(k, its list's length) with ideal_depth="list" (`top_query`: the query of each row in
+    the first k)."""
+    if k is None or config.ideal_depth == "all":
+        return None
+    if config.ideal_depth == "list":
+        return np.bincount(top_query, minlength=nq)
+    return k
+
+
+def _given_order_dcg(code: np.ndarray, gain: np.ndarray, nq: int, depth, config) -> np.ndarray:
+    """IDCG per query with the pool taken in the order given (Spark's ideal in label order)."""
+    order = np.argsort(code, kind="stable")
+    code, gain = code[order], gain[order]
+    rank = _rank_within(code)
+    keep = np.ones(len(rank), bool) if depth is None else rank <= (
+        depth if np.isscalar(depth) else depth[code])
+    disc = discounts(int(rank.max()) if len(rank) else 0, config)
+    return np.bincount(code[keep], (gain * disc[rank - 1])[keep], minlength=nq) if len(rank) else np.zeros(nq)
+
+
+def _ideal_dcg(code: np.ndarray, gain: np.ndarray, nq: int, depth, config) -> np.ndarray:
+    """IDCG per query from each query's pool of gains, without sorting the pool. `depth`: where
+    the ideal is cut, one k for all, one per query, or None (never).
 
     Counting the documents of each (query, gain level) places every level's block of ranks in
     the ideal ordering; a block's DCG is its gain times a difference of the discount prefix sums.
@@ -337,9 +428,9 @@ def _ideal_dcg(code: np.ndarray, gain: np.ndarray, nq: int, k: int | None, confi
         count = np.bincount(code * g + level, minlength=nq * g).reshape(nq, g)
         hi = np.cumsum(count, axis=1)
         lo = hi - count
-        depth = int(hi[:, -1].max()) if k is None else min(k, int(hi[:, -1].max()))
-        prefix = np.concatenate([[0.0], np.cumsum(discounts(depth, config))])
-        block = (prefix[np.minimum(hi, depth)] - prefix[np.minimum(lo, depth)]) * levels
+        cut = int(hi[:, -1].max()) if depth is None else depth if np.isscalar(depth) else depth[:, None]
+        prefix = _prefix(cut, config, int(hi[:, -1].max()))
+        block = (prefix[np.minimum(hi, cut)] - prefix[np.minimum(lo, cut)]) * levels
         return block.sum(axis=1)
     # Many levels (continuous grades): only the (query, level) pairs that occur.
     pair, count = np.unique(code * g + level, return_counts=True)
@@ -348,7 +439,14 @@ def _ideal_dcg(code: np.ndarray, gain: np.ndarray, nq: int, k: int | None, confi
     first = np.concatenate([[True], query[1:] != query[:-1]])
     before = (end - count)[first][np.cumsum(first) - 1]
     hi, lo = end - before, end - before - count
-    depth = int(hi.max()) if k is None else min(k, int(hi.max()))  # (k may be 10^6)
-    prefix = np.concatenate([[0.0], np.cumsum(discounts(depth, config))])
-    block = (prefix[np.minimum(hi, depth)] - prefix[np.minimum(lo, depth)]) * levels[level_of]
+    cut = int(hi.max()) if depth is None else depth if np.isscalar(depth) else depth[query]
+    prefix = _prefix(cut, config, int(hi.max()))
+    block = (prefix[np.minimum(hi, cut)] - prefix[np.minimum(lo, cut)]) * levels[level_of]
     return np.bincount(query, block, minlength=nq)
+
+
+def _prefix(cut, config: MetricConfig, most: int) -> np.ndarray:
+    """0, then the running sum of the discounts down to the deepest cut, or to the deepest of the
+    `most` ranks there are (k may be 10^6 over lists of ten)."""
+    depth = min(int(np.max(cut)), most) if np.size(cut) else 0
+    return np.concatenate([[0.0], np.cumsum(discounts(depth, config))])

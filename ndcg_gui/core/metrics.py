@@ -63,8 +63,12 @@ def undiscounted(ranks: np.ndarray | float, config: MetricConfig) -> np.ndarray 
 def discounts(n: int, config: MetricConfig) -> np.ndarray:
     """The discount at ranks 1..n."""
     ranks = np.arange(1, n + 1, dtype=float)
+    if config.discount_table is not None:
+        return _fit(np.asarray(config.discount_table, dtype=float), n, 0.0)
     if config.discount == "log2":
         return 1.0 / np.log2(ranks + 1.0)
+    if config.discount == "log":
+        return np.log(config.base) / np.log(ranks + 1.0)
     with np.errstate(divide="ignore"):
         disc = np.log(config.base) / np.log(ranks)
     return np.where(undiscounted(ranks, config), 1.0, disc)
@@ -72,17 +76,23 @@ def discounts(n: int, config: MetricConfig) -> np.ndarray:
 
 def discount_formula(rank: int, config: MetricConfig) -> str:
     """The discount at `rank` as a person writes it: `1 / log2(4)`, `1 / log_3(5)`, or `1`."""
+    if config.discount_table is not None:
+        table = config.discount_table
+        return f"{table[rank - 1]:g} (table)" if rank <= len(table) else "0 (past the table)"
     if undiscounted(rank, config):
         return "1"
     if config.discount == "log2":
         return f"1 / log2({rank + 1})"
     base = config.base
     name = "log2" if base == 2 else "ln" if abs(base - np.e) < 1e-12 else f"log_{base:g}"
-    return f"1 / {name}({rank})"
+    return f"1 / {name}({rank + 1 if config.discount == 'log' else rank})"
 
 
 def ideal_gains(pool_grades: np.ndarray, config: MetricConfig) -> tuple[np.ndarray, np.ndarray]:
-    """The ideal ordering of a pool of grades: (grades, gains), highest gain first."""
+    """The ideal ordering of a pool of grades: (grades, gains), highest gain first (in the order
+    given with `ideal_order="given"`)."""
+    if config.ideal_order == "given":
+        return pool_grades, gains(pool_grades, config)
     if config.gain_table is None:
         # Linear and exponential gains never fall as the grade rises: sorting grades is enough.
         ordered = np.sort(pool_grades)[::-1]
@@ -126,6 +136,8 @@ def per_rank_columns(
     DataFrame costs more than the arithmetic). With `tie_scores`, the gains of neighbouring rows
     with equal scores are averaged (scikit-learn's rule for ties)."""
     config = config or _DEFAULT
+    if config.judged_only:
+        return _condensed_columns(grades, config, judged, tie_scores)
     grades = as_grades(grades)
     n = len(grades)
     gain = gains(grades, config)
@@ -134,8 +146,12 @@ def per_rank_columns(
     disc = discounts(n, config)
     dcg = np.cumsum(gain * disc)
     ideal_grade, ideal_gain = ideal_gains(_pool(grades, judged, config), config)
+    if config.ideal_depth == "all":  # never cut: the whole ideal ranking's DCG at every rank
+        whole = float(ideal_gain @ discounts(len(ideal_gain), config))
+        idcg = np.full(n, whole)
+    else:  # at rank r a list is cut at r: min(r, its length) = r, so "k" and "list" agree here
+        idcg = np.cumsum(_fit(ideal_gain, n, 0.0) * disc)
     ideal_grade = _fit(ideal_grade, n, np.nan)
-    idcg = np.cumsum(_fit(ideal_gain, n, 0.0) * disc)
     return {
         "rank": np.arange(1, n + 1),
         "grade": grades,
@@ -145,7 +161,41 @@ def per_rank_columns(
         "dcg": dcg,
         "ideal_grade": ideal_grade,
         "idcg": idcg,
-        "ndcg": safe_ratio(dcg, idcg),
+        "ndcg": finish(dcg, idcg, config),
+    }
+
+
+def _condensed_columns(grades, config: MetricConfig, judged, tie_scores) -> dict[str, np.ndarray]:
+    """`per_rank_columns` of a condensed list, one row per row of the list as given: a row left
+    out (unjudged, or a negative grade under negative="zero") holds no rank (gain and discount 0,
+    the cumulative figures those of the row before); a kept row's figures are those at its rank
+    among the kept rows, which is the rank a cut-off counts (`ndcg_at` of the condensed list)."""
+    raw = np.asarray(grades, dtype=float)
+    keep = condensed_keep(raw, config)
+    kept, kept_ties = _condensed(raw, config, tie_scores)
+    inner = per_rank_columns(kept, config.with_(judged_only=False), judged, kept_ties)
+    n, m = len(raw), len(kept)
+    at = np.cumsum(keep) - 1  # each row's place among the kept rows (-1 before the first)
+
+    def spread(values: np.ndarray, fill: float) -> np.ndarray:
+        out = np.full(n, fill)
+        out[keep] = values
+        return out
+
+    def carried(values: np.ndarray) -> np.ndarray:
+        return np.where(at >= 0, values[np.maximum(at, 0)] if m else 0.0, 0.0)
+
+    ndcg_before = finish(np.zeros(1), np.zeros(1), config)[0]  # no kept row yet: DCG = IDCG = 0
+    return {
+        "rank": np.arange(1, n + 1),
+        "grade": raw,
+        "gain": spread(inner["gain"], 0.0),
+        "discount": spread(inner["discount"], 0.0),
+        "cg": carried(inner["cg"]),
+        "dcg": carried(inner["dcg"]),
+        "ideal_grade": spread(inner["ideal_grade"], np.nan),
+        "idcg": carried(inner["idcg"]),
+        "ndcg": np.where(at >= 0, carried(inner["ndcg"]), ndcg_before),
     }
 
 
@@ -162,7 +212,7 @@ def ndcg_at(
     whole ideal ranking (trec_eval's ndcg). IDCG = 0 gives 0.
     """
     dcg, idcg = dcg_idcg_at(grades, k, config, judged)
-    return float(safe_ratio(np.array([dcg]), np.array([idcg]))[0])
+    return float(finish(np.array([dcg]), np.array([idcg]), config or _DEFAULT)[0])
 
 
 def dcg_idcg_at(
@@ -176,13 +226,15 @@ def dcg_idcg_at(
     neighbouring rows with equal scores averaged first (scikit-learn)."""
     config = config or _DEFAULT
     k = check_k(k)
-    grades = as_grades(grades)
+    grades, tie_scores = _condensed(grades, config, tie_scores)
     _, ideal_gain = ideal_gains(_pool(grades, judged, config), config)
     gain = gains(grades, config)
     if tie_scores is not None:
         gain = averaged(gain, np.asarray(tie_scores, dtype=float))
     if k is not None:
-        gain, ideal_gain = gain[:k], ideal_gain[:k]
+        gain = gain[:k]
+        depth = {"k": k, "list": min(k, len(grades)), "all": len(ideal_gain)}[config.ideal_depth]
+        ideal_gain = ideal_gain[:depth]
     disc = discounts(max(len(gain), len(ideal_gain)), config)
     dcg = float(gain @ disc[: len(gain)])
     idcg = float(ideal_gain @ disc[: len(ideal_gain)])
@@ -197,6 +249,46 @@ def check_k(k: int | None) -> int | None:
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= MAX_K:
         raise ValueError(f"k must be a whole number from 1 to {MAX_K:,} (or None for no cut-off), not {k!r}")
     return int(k)
+
+
+def finish(dcg: np.ndarray, idcg: np.ndarray, config: MetricConfig) -> np.ndarray:
+    """NDCG from DCG and IDCG as `config` says: `safe_ratio`, then 1 where IDCG = 0 with
+    idcg_zero="one", then rounded half away from zero with `rounding` (OpenSearch's
+    Math.round-style rounding; NDCG ≥ 0 there, so half up and half away agree)."""
+    ndcg = safe_ratio(dcg, idcg)
+    if config.idcg_zero == "one":
+        ndcg[np.asarray(idcg) == 0] = 1.0
+    if config.rounding is not None:
+        ndcg = round_half_away(ndcg, config.rounding)
+    return ndcg
+
+
+def round_half_away(values: np.ndarray, decimals: int) -> np.ndarray:
+    """Rounded to `decimals` places, halves away from zero (np.round rounds halves to even)."""
+    scale = 10.0 ** decimals
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.sign(values) * np.floor(np.abs(values) * scale + 0.5) / scale
+
+
+def _condensed(grades, config: MetricConfig, tie_scores=None):
+    """Grades as an array (and tie scores cut alike): with `judged_only`, the unjudged (NaN)
+    documents removed first, so those below them move up (a condensed list)."""
+    if not config.judged_only:
+        return as_grades(grades), tie_scores
+    arr = np.asarray(grades, dtype=float)
+    keep = condensed_keep(arr, config)
+    if tie_scores is not None:
+        tie_scores = np.asarray(tie_scores, dtype=float)[keep]
+    return as_grades(arr[keep]), tie_scores
+
+
+def condensed_keep(grades: np.ndarray, config: MetricConfig) -> np.ndarray:
+    """The documents a condensed list keeps: judged ones; with negative="zero" not the negative
+    grades either (trec_eval reads a grade < 0 as 'in the pool, unjudged': form_res_rels.c)."""
+    keep = ~np.isnan(grades)
+    if config.negative == "zero":
+        keep &= ~(grades < 0)
+    return keep
 
 
 def safe_ratio(dcg: np.ndarray, idcg: np.ndarray) -> np.ndarray:

@@ -9,8 +9,8 @@ import pytest
 from ndcg_gui.core import PRESETS, GainTable, MetricConfig, evaluate, ndcg_at
 
 
-def test_the_four_presets_and_what_they_are():
-    assert list(PRESETS) == ["trec_eval", "sklearn", "ranx_burges", "jarvelin2002"]
+def test_the_first_four_presets_and_what_they_are():
+    assert list(PRESETS)[:4] == ["trec_eval", "sklearn", "ranx_burges", "jarvelin2002"]
     expected = {
         "trec_eval": ("linear", "log2", "judged", "zero", "trec"),
         "sklearn": ("linear", "log2", "retrieved", "keep", "average"),

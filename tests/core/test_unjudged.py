@@ -128,8 +128,9 @@ def test_judge_first_ranges_over_one_document_at_a_time(case):
     for row in table.itertuples():
         values = {}
         for g in scale:
-            # The others stay as the list is scored now: grade 0, not in the judged pool.
-            full = [0.0 if math.isnan(x) else x for x in grades]
+            # The others stay as the list is scored now: grade 0, not in the judged pool (left
+            # out of a condensed list).
+            full = [0.0 if math.isnan(x) and not config.judged_only else x for x in grades]
             full[row.rank - 1] = g
             values[g] = ndcg_at(full, k, config, None if judged is None else [*judged, g])
         assert close(row.low, min(values.values())) and close(row.high, max(values.values()))

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from ndcg_gui.core import MetricConfig, best_moves, dcg_idcg_at, discounts, gains, move_effects, ndcg_at
 from ndcg_gui.core.analysis.whatif import best_insert_row
+from ndcg_gui.core.metrics import ideal_gains
 
 
 def moved(grades: list[float], i: int, j: int) -> list[float]:
@@ -57,9 +58,15 @@ def test_losses_of_the_first_k_rows_add_up_to_idcg_minus_dcg(case):
     grades, k, config, judged = case
     table = move_effects(grades, k, config, judged)
     n = len(grades)
+    if config.judged_only and config.negative == "zero" and min(grades, default=0) < 0:
+        assert table["loss"].isna().all()  # a condensed list that drops rows: no loss per row
+        return
     pool = grades if judged is None or config.ideal == "retrieved" else judged
-    pool_gain = sorted(gains(np.array(pool, float), config), reverse=True)
-    depth = len(pool_gain) if k is None else min(k, len(pool_gain))
+    pool_gain = list(ideal_gains(np.array(pool, float), config)[1])  # sorted, or as given
+    if k is None or config.ideal_depth == "all":
+        depth = len(pool_gain)
+    else:
+        depth = min(k, n if config.ideal_depth == "list" else k, len(pool_gain))
     ideal = [pool_gain[r] if r < len(pool_gain) else 0.0 for r in range(n)]  # not cut at k
     disc = discounts(n, config)
     gain = gains(np.array(grades, float), config)

@@ -39,7 +39,7 @@ from ndcg_gui.core.analysis.compare import paired_summary
 from ndcg_gui.core.analysis.run_diff import delta_line
 from ndcg_gui.core.evaluate import evaluate
 from ndcg_gui.core.lists import edits
-from ndcg_gui.core.metrics import dcg_idcg_at, ndcg_at, per_rank
+from ndcg_gui.core.metrics import condensed_keep, dcg_idcg_at, finish, ndcg_at, per_rank
 from ndcg_gui.core.reading import load
 from ndcg_gui.qt.document.comparison import SAMPLES, SEED
 from ndcg_gui.qt.models.query_model import COL_NDCG, FIXED_COLUMNS
@@ -437,7 +437,10 @@ def plot_problems(plot, doc, lst, table: pd.DataFrame, pool) -> list[str]:
         # the ideal: only without that is the line one of the band's gradings.
         grades_seen = np.concatenate([np.nan_to_num(lst.grades, nan=0.0), list(lst.unretrieved.values())])
         negatives_kept = doc.config.negative == "keep" and bool((grades_seen < 0).any())
-        if not negatives_kept and ((line < band["low"] - 1e-9) | (line > band["high"] + 1e-9)).any():
+        # A condensed list leaves its unjudged documents out now; judged, they are back in: the
+        # line is then none of the band's gradings either.
+        line_is_a_grading = not negatives_kept and not doc.config.judged_only
+        if line_is_a_grading and ((line < band["low"] - 1e-9) | (line > band["high"] + 1e-9)).any():
             out.append("the NDCG line leaves the unjudged band")
     # Loss bars: the first k losses, adding up to IDCG@k - DCG@k of the recomputed table.
     if plot.loss.isVisible() != (plot.toggles["Loss per rank"].isChecked() and n > 0):
@@ -481,7 +484,7 @@ def plot_problems(plot, doc, lst, table: pd.DataFrame, pool) -> list[str]:
 def expected_table(lst, config, ties) -> pd.DataFrame:
     """`per_rank` of the list; under ties="average", each run of neighbours with equal scores
     sharing its mean gain (scikit-learn's rule), worked out here apart from the window's code."""
-    grades = np.nan_to_num(np.asarray(lst.grades, float), nan=0.0)
+    grades = _scored_grades(lst, config)
     judged = ~np.isnan(lst.grades)
     pool = None
     if lst.has_pool:
@@ -489,32 +492,44 @@ def expected_table(lst, config, ties) -> pd.DataFrame:
     table = per_rank(grades, config, judged=pool)
     if ties != "average" or lst.scores is None or not len(lst):
         return table
+    # Runs of equal scores among the rows that hold a rank (a condensed list's left-out rows none).
+    kept = np.flatnonzero(condensed_keep(grades, config)) if config.judged_only else np.arange(len(lst))
     gain = table["gain"].to_numpy().copy()
     start = 0
-    for end in range(1, len(gain) + 1):
-        if end == len(gain) or lst.scores[end] != lst.scores[start]:
-            gain[start:end] = gain[start:end].mean()
+    for end in range(1, len(kept) + 1):
+        if end == len(kept) or lst.scores[kept[end]] != lst.scores[kept[start]]:
+            gain[kept[start:end]] = gain[kept[start:end]].mean()
             start = end
     table["gain"] = gain
     table["cg"] = np.cumsum(gain)
     table["dcg"] = np.cumsum(gain * table["discount"].to_numpy())
     idcg = table["idcg"].to_numpy()
-    table["ndcg"] = np.divide(table["dcg"].to_numpy(), idcg, out=np.zeros(len(idcg)), where=idcg != 0)
+    table["ndcg"] = finish(table["dcg"].to_numpy(), idcg, config)
+    if config.judged_only and len(kept) and kept[0] > 0:  # rows before the first kept one: no rank yet
+        table.loc[: kept[0] - 1, "ndcg"] = finish(np.zeros(1), np.zeros(1), config)[0]
     return table
+
+
+def _scored_grades(lst, config) -> np.ndarray:
+    """The grades the list is scored with: unjudged as 0, or left as NaN for a condensed list
+    (`MetricConfig.judged_only`) to leave out."""
+    grades = np.asarray(lst.grades, float)
+    return grades if config.judged_only else np.nan_to_num(grades, nan=0.0)
 
 
 def expected_ndcg(table: pd.DataFrame, k: int, lst, config) -> float:
     """NDCG@k from an expected table: at rank k, or past the list's end with the ideal cut at k."""
-    grades = np.nan_to_num(np.asarray(lst.grades, float), nan=0.0)
+    grades = _scored_grades(lst, config)
     judged = ~np.isnan(lst.grades)
     pool = None
     if lst.has_pool:
         pool = np.concatenate([lst.grades[judged], np.array(list(lst.unretrieved.values()), float)])
-    if not len(table):
+    rows = np.flatnonzero(condensed_keep(grades, config)) if config.judged_only else np.arange(len(table))
+    if not len(rows):
         return ndcg_at(grades, k, config, judged=pool)
-    dcg = float(table["dcg"].iloc[min(k, len(table)) - 1])
+    dcg = float(table["dcg"].iloc[rows[min(k, len(rows)) - 1]])  # at rank k (among the kept rows)
     _, idcg = dcg_idcg_at(grades, k, config, judged=pool)
-    return dcg / idcg if idcg != 0 else 0.0
+    return float(finish(np.array([dcg]), np.array([idcg]), config)[0])
 
 
 def _near(shown: str, value: float) -> bool:

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.core.config import PRESETS, TIES, MetricConfig, TiesName, _num, check_rules
-from ndcg_gui.core.metrics import as_grades, check_k, dcg_idcg_at, discounts, gains, safe_ratio
+from ndcg_gui.core.metrics import as_grades, check_k, dcg_idcg_at, discounts, finish, gains
 from ndcg_gui.core.ties import averaged
 
 DEFINITION_COLUMNS = ["preset", "ndcg", "dcg", "idcg", "ties", "reason", "config"]
@@ -52,7 +52,7 @@ class _List:
             dcg, idcg = dcg_idcg_at(grades, self.k, config, self.judged)
             if ties == "average":
                 dcg = self._tie_averaged_dcg(grades, self.scores[order], config)
-        return float(safe_ratio(np.array([dcg]), np.array([idcg]))[0]), dcg, idcg
+        return float(finish(np.array([dcg]), np.array([idcg]), config)[0]), dcg, idcg
 
     def _ranked(self, ties: TiesName) -> np.ndarray:
         if ties == "trec" and self.docs is not None:
@@ -94,7 +94,10 @@ def compare_definitions(
         rows.append(("current", config, ties or "file"))
         if scores is not None and target.has_ties():  # the same definition under each tie rule
             rows += [(f"current, ties: {rule}", config, rule) for rule in TIES if rule != (ties or "file")]
-    rows += [(name, preset.config, preset.ties) for name, preset in PRESETS.items()]
+    # A preset whose ideal takes the judgments in the order given (Spark) needs that order, which
+    # one list's judged grades do not carry: it is left out here.
+    rows += [(name, preset.config, preset.ties) for name, preset in PRESETS.items()
+             if preset.config.ideal_order == "sorted"]
     _, ref_config, ref_ties = rows[0]
     ref = target.score(ref_config, ref_ties)
     out = []
@@ -109,12 +112,13 @@ def compare_definitions(
 
 # --- reasons ------------------------------------------------------------------------------------
 
-_FIELDS = ("gain", "discount", "ideal", "negative", "ties")
+_FIELDS = ("gain", "discount", "ideal", "negative", "judged_only", "ideal_order", "ideal_depth",
+           "idcg_zero", "rounding", "ties")
 
 
 def _setting(config: MetricConfig, ties: TiesName, field: str) -> object:
     if field == "discount":
-        return (config.discount, config.base if config.discount == "jarvelin" else None)
+        return (config.discount, config.base if config.discount in ("jarvelin", "log") else None)
     if field == "ties":
         return ties
     return getattr(config, field)
@@ -154,6 +158,8 @@ def _phrase(target: _List, field: str, config, ties, ref_config, ref_ties) -> st
         return "negative grades kept" if config.negative == "keep" else "negative grades count as 0"
     if field == "ties":
         return f"tied scores {_TIE_WORDS[ties]} instead of {_TIE_WORDS[ref_ties]}"
+    if field in _MORE_WORDS:
+        return _MORE_WORDS[field](config)
     # ideal
     if config.ideal == "retrieved":
         text = "ideal from the list's own grades, not every judged document"
@@ -168,6 +174,18 @@ def _phrase(target: _List, field: str, config, ties, ref_config, ref_ties) -> st
     return text
 
 
+_MORE_WORDS = {
+    "judged_only": lambda c: "unjudged documents removed (condensed list)" if c.judged_only
+    else "unjudged documents kept in place (not condensed)",
+    "ideal_order": lambda c: "judgments in the order given make the ideal" if c.ideal_order == "given"
+    else "judgments sorted by gain make the ideal",
+    "ideal_depth": lambda c: "depth of the ideal: " + {
+        "k": "cut at k", "list": "cut at min(k, list length)", "all": "never cut"}[c.ideal_depth],
+    "idcg_zero": lambda c: f"IDCG = 0 scores {1 if c.idcg_zero == 'one' else 0}",
+    "rounding": lambda c: "rounded to full precision (not rounded)" if c.rounding is None
+    else f"rounded to {c.rounding} decimals",
+}
+
 _TIE_WORDS = {"trec": "by document id, descending", "file": "in list order", "average": "averaged"}
 
 
@@ -178,6 +196,8 @@ def _gain(config: MetricConfig) -> str:
 
 
 def _discount(config: MetricConfig) -> str:
+    if config.discount_table is not None or config.discount == "log":
+        return config.describe().split("; ")[1]
     if config.discount == "log2":
         return "discount 1/log2(i+1)"
     b = _num(config.base)

@@ -12,7 +12,7 @@ import numpy as np
 
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.metrics import dcg_idcg_at, gains, per_rank_columns
+from ndcg_gui.core.metrics import condensed_keep, dcg_idcg_at, finish, gains, per_rank_columns
 from ndcg_gui.core.ties import run_scores, tie_runs
 
 if TYPE_CHECKING:
@@ -38,8 +38,9 @@ def list_summary(lst: RankedList, k: int, config: MetricConfig, ties: TiesName =
     """NDCG@k, DCG@k, IDCG@k of one list, and the caveats a reader must see next to them. With
     ties="average", tied neighbours share their gains (scikit-learn)."""
     pool = lst.judged_pool()
-    dcg, idcg = dcg_idcg_at(lst.scoring_grades(), k, config, judged=pool, tie_scores=_tie_scores(lst, ties))
-    ndcg = dcg / idcg if idcg != 0 else 0.0
+    grades = lst.grades if config.judged_only else lst.scoring_grades()  # condensed: unjudged leave
+    dcg, idcg = dcg_idcg_at(grades, k, config, judged=pool, tie_scores=_tie_scores(lst, ties))
+    ndcg = float(finish(np.array([dcg]), np.array([idcg]), config)[0])
     warnings: list[str] = []
     notes: list[str] = []
     grades = lst.grades[lst.judged]
@@ -80,7 +81,8 @@ def display_columns(lst: RankedList, config: MetricConfig, ties: TiesName = "tre
     `ideal_gain` (the gain of the ideal grade at each rank), and `tied`: how many neighbours share
     the row's gain (ties="average"; 1 otherwise)."""
     tie_scores = _tie_scores(lst, ties)
-    columns = per_rank_columns(lst.scoring_grades(), config, judged=lst.judged_pool(), tie_scores=tie_scores)
+    grades = lst.grades if config.judged_only else lst.scoring_grades()
+    columns = per_rank_columns(grades, config, judged=lst.judged_pool(), tie_scores=tie_scores)
     columns["doc"] = lst.docs
     columns["judged"] = lst.judged
     if tie_scores is None:
@@ -173,9 +175,11 @@ def slot_marks(lst: RankedList, k: int, config: MetricConfig, ideal: np.ndarray 
     k, the highest ranked (the first to move in); in the top k, also the highest ranked, where a
     better document would add most (the ideal ranking keeps equal gains in list order, so
     there the lowest ranked would have been the ones past its k)."""
+    marks = np.zeros(len(lst), np.int8)
+    if config.judged_only and not condensed_keep(lst.scoring_grades(), config).all():
+        return marks  # a condensed list that leaves rows out: places are not the rows' ranks
     ideal = ideal_rank_of_rows(lst, config) if ideal is None else ideal
     rank = np.arange(1, len(lst) + 1)
-    marks = np.zeros(len(lst), np.int8)
     judged = ideal > 0
     gain = gains(lst.scoring_grades(), config)  # (unjudged: grade 0)
     out = judged & (rank <= k) & (ideal > k)

@@ -9,6 +9,7 @@ DCG@k. The search itself is in `unjudged_search`.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -16,7 +17,7 @@ import pandas as pd
 
 from ndcg_gui.core.analysis.unjudged_search import Extreme, Levels, Problem, extremes
 from ndcg_gui.core.config import MetricConfig
-from ndcg_gui.core.metrics import as_grades, check_k, dcg_idcg_at, discounts, gains, safe_ratio
+from ndcg_gui.core.metrics import as_grades, check_k, dcg_idcg_at, discounts, finish, gains
 
 BAND_COLUMNS = ["rank", "low", "high", "exact"]
 JUDGE_FIRST_COLUMNS = ["rank", "low", "high", "spread", "grade_low", "grade_high"]
@@ -38,6 +39,7 @@ class _Setting:
         grades_in_scale = np.unique(np.concatenate(seen) if scale is None else as_grades(scale, "scale"))
         if len(grades_in_scale) == 0:
             raise ValueError("scale must hold at least one grade")
+        self.scale_all = grades_in_scale  # every grade (equal gains differ in a condensed list)
         # Grades with equal gains are one choice; each gain remembers one grade that gives it.
         gain = gains(grades_in_scale, self.config)
         order = np.lexsort((grades_in_scale, -gain))
@@ -60,7 +62,10 @@ class _Setting:
         cut = n if k is None else min(k, n)
         at = np.flatnonzero(self.unjudged[:cut])
         size = len(self.ideal) - 1
-        ideal = self.ideal if k is None or k >= size else np.minimum(self.ideal, self.ideal[k])
+        # How deep the ideal goes (`MetricConfig.ideal_depth`): k, min(k, n), or never cut.
+        depth = None if k is None or self.config.ideal_depth == "all" else (
+            min(k, n) if self.config.ideal_depth == "list" else k)
+        ideal = self.ideal if depth is None or depth >= size else np.minimum(self.ideal, self.ideal[depth])
         return Problem(
             d0=float(self.known_part[:cut].sum()),
             top_disc=self.disc[at],
@@ -78,7 +83,7 @@ class _Setting:
         full[at[at >= cut]] = self._grade_of(end.below)
         judged = None if self.judged is None else np.concatenate([self.judged, full[at]])
         dcg, idcg = dcg_idcg_at(full, k, self.config, judged)
-        return float(safe_ratio(np.array([dcg]), np.array([idcg]))[0])
+        return float(finish(np.array([dcg]), np.array([idcg]), self.config)[0])
 
     def _grade_of(self, gain: np.ndarray) -> np.ndarray:
         return self.scale_grade[np.searchsorted(-self.scale_gain, -gain)]
@@ -98,15 +103,60 @@ def _with_unjudged(grades) -> np.ndarray:
     return arr
 
 
+ENUMERATED = 20_000  # gradings tried one by one for a definition the search does not model
+
+
+def _modelled(setting: _Setting) -> bool:
+    """Whether `extremes` models this definition: IDCG = 0 scored 0, the ideal sorted, and a
+    condensed list only where no document leaves it once judged (no negative grade, in the list
+    or the scale, that counts as unjudged). Rounding is applied to the bounds after (it keeps
+    their order)."""
+    config = setting.config
+    grades = np.concatenate([setting.grades[~setting.unjudged], setting.scale_grade])
+    drops = config.judged_only and config.negative == "zero" and bool((grades < 0).any())
+    return config.idcg_zero == "zero" and config.ideal_order == "sorted" and not drops
+
+
 def _bounds_at(setting: _Setting, k: int | None, as_core: bool = True) -> tuple[float, float, bool]:
     if not setting.unjudged.any():
-        dcg, idcg = dcg_idcg_at(setting.grades, k, setting.config, setting.judged)
-        value = float(safe_ratio(np.array([dcg]), np.array([idcg]))[0])
+        dcg, idcg = dcg_idcg_at(np.nan_to_num(setting.grades), k, setting.config, setting.judged)
+        value = float(finish(np.array([dcg]), np.array([idcg]), setting.config)[0])
         return value, value, True
+    if not _modelled(setting):
+        return _every_grading(setting, k)
     low, high, exact = extremes(setting.problem(k))
     if not exact or not as_core:
-        return low.ndcg, high.ndcg, exact
+        rounded = finish(np.array([low.ndcg, high.ndcg]), np.ones(2), setting.config.with_(idcg_zero="zero"))
+        return float(rounded[0]), float(rounded[1]), exact
     return setting.graded(k, low), setting.graded(k, high), True
+
+
+def _every_grading(setting: _Setting, k: int | None) -> tuple[float, float, bool]:
+    """The bounds by trying every grading (at most `ENUMERATED`). Past that, [0, 1] where every
+    gain is ≥ 0 and the ideal is sorted (NDCG cannot leave it then), else not known: NaN."""
+    at = np.flatnonzero(setting.unjudged)
+    choices = setting.scale_all
+    if len(choices) ** len(at) > ENUMERATED:
+        known = setting.grades[~setting.unjudged]
+        every = np.concatenate([known, choices] + ([] if setting.judged is None else [setting.judged]))
+        config = setting.config
+        if _modelled(_Setting(setting.grades, config.with_(idcg_zero="zero"), setting.judged, choices)):
+            # Only IDCG = 0 scored 1 is not modelled: those gradings score 1 instead of 0, so the
+            # bounds with IDCG = 0 scored 0, widened to take in 1, hold every grading.
+            plain = _Setting(setting.grades, config.with_(idcg_zero="zero"), setting.judged, choices)
+            low, high, _ = _bounds_at(plain, k, as_core=False)
+            return min(low, 1.0), max(high, 1.0), False
+        if config.ideal_order == "sorted" and (gains(every, config) >= 0).all():
+            return 0.0, 1.0, False
+        return float("nan"), float("nan"), False
+    values = []
+    for assigned in itertools.product(choices, repeat=len(at)):
+        full = setting.grades.copy()
+        full[at] = assigned
+        judged = None if setting.judged is None else np.concatenate([setting.judged, full[at]])
+        dcg, idcg = dcg_idcg_at(full, k, setting.config, judged)
+        values.append(float(finish(np.array([dcg]), np.array([idcg]), setting.config)[0]))
+    return min(values), max(values), True
 
 
 def unjudged_bounds(
@@ -227,14 +277,18 @@ def judge_first(
     # DCG is linear in the one grade; IDCG depends on the grade only, not on which document has it
     # (the others are all 0, so any one of them stands for all).
     scale_grades = np.sort(setting.scale_grade)
-    dcg = dcg0 + np.outer(weight[at], gains(scale_grades, config) - gains(np.zeros(1), config))
-    idcg = np.empty(len(scale_grades))
-    for s, grade in enumerate(scale_grades):
-        one = base.copy()
-        one[at[0]] = grade
-        pool = None if setting.judged is None else np.append(setting.judged, grade)
-        idcg[s] = dcg_idcg_at(one, k, config, pool)[1]
-    ndcg = safe_ratio(dcg, np.broadcast_to(idcg, dcg.shape))
+    if config.judged_only or not _modelled(setting):
+        scale_grades = setting.scale_all
+        ndcg = _one_at_a_time(setting, at, scale_grades, k)
+    else:
+        dcg = dcg0 + np.outer(weight[at], gains(scale_grades, config) - gains(np.zeros(1), config))
+        idcg = np.empty(len(scale_grades))
+        for s, grade in enumerate(scale_grades):
+            one = base.copy()
+            one[at[0]] = grade
+            pool = None if setting.judged is None else np.append(setting.judged, grade)
+            idcg[s] = dcg_idcg_at(one, k, config, pool)[1]
+        ndcg = finish(dcg, np.broadcast_to(idcg, dcg.shape), config)
     lo, hi = ndcg.argmin(axis=1), ndcg.argmax(axis=1)
     rows = np.arange(len(at))
     table = pd.DataFrame(
@@ -251,3 +305,21 @@ def judge_first(
     return table.sort_values(["spread", "rank"], ascending=[False, True], kind="stable").reset_index(
         drop=True
     )
+
+
+def _one_at_a_time(setting: _Setting, at: np.ndarray, scale_grades: np.ndarray, k: int | None) -> np.ndarray:
+    """NDCG@k with one unjudged document graded at a time (rows) to each grade (columns), the
+    others scored as now (0, or left out of a condensed list): each by `ndcg_at`'s arithmetic,
+    for the definitions whose DCG is not linear in one grade."""
+    config = setting.config
+    out = np.empty((len(at), len(scale_grades)))
+    for r, i in enumerate(at):
+        for c, grade in enumerate(scale_grades):
+            full = setting.grades.copy()
+            full[i] = grade
+            if not config.judged_only:
+                full = np.nan_to_num(full)
+            pool = None if setting.judged is None else np.append(setting.judged, grade)
+            dcg, idcg = dcg_idcg_at(full, k, config, pool)
+            out[r, c] = finish(np.array([dcg]), np.array([idcg]), config)[0]
+    return out

@@ -14,7 +14,16 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.core.config import MetricConfig
-from ndcg_gui.core.metrics import _pool, as_grades, check_k, dcg_idcg_at, discounts, gains, ideal_gains
+from ndcg_gui.core.metrics import (
+    _pool,
+    as_grades,
+    check_k,
+    dcg_idcg_at,
+    discounts,
+    finish,
+    gains,
+    ideal_gains,
+)
 
 MOVE_EFFECT_COLUMNS = ["rank", "ideal_rank", "ndcg_if_first", "ndcg_if_ideal", "loss"]
 BEST_MOVE_COLUMNS = ["from_rank", "to_rank", "ndcg_after", "delta"]
@@ -63,9 +72,46 @@ def _setup(grades, k, config, judged):
     return config, k, grades, dcg, idcg
 
 
-def _ratio(dcg: np.ndarray | float, idcg: float) -> np.ndarray:
+def _ratio(dcg: np.ndarray | float, idcg: float, config: MetricConfig) -> np.ndarray:
+    """NDCG as the definition reports it (`metrics.finish`: IDCG = 0 and rounding included)."""
     dcg = np.asarray(dcg, dtype=float)
-    return dcg / idcg if idcg != 0 else np.zeros_like(dcg)
+    flat = np.atleast_1d(dcg)
+    out = finish(flat, np.full(flat.shape, float(idcg)), config)
+    return out.reshape(dcg.shape)
+
+
+BRUTE_FORCE_ROWS = 64  # past this a definition the prefix sums do not model gets no move figures
+
+
+def _unmodelled(grades: np.ndarray, config: MetricConfig, judged) -> bool:
+    """Definitions where a move changes more than DCG@k by the prefix sums: a condensed list that
+    drops rows (negative grades with negative="zero"), or an ideal taken in the list's own order."""
+    drops = config.judged_only and config.negative == "zero" and bool((grades < 0).any())
+    own_order = config.ideal_order == "given" and (judged is None or config.ideal == "retrieved")
+    return drops or own_order
+
+
+def _moved_ndcg(grades: np.ndarray, k, config: MetricConfig, judged, i: np.ndarray, j: np.ndarray
+                ) -> np.ndarray:
+    """NDCG@k after each move i → j, each list rebuilt and scored by `ndcg_at`'s arithmetic; NaN
+    past `BRUTE_FORCE_ROWS` rows."""
+    out = np.full(np.shape(i), np.nan)
+    if len(grades) > BRUTE_FORCE_ROWS:
+        return out
+    for at, (a, b) in enumerate(zip(np.ravel(i), np.ravel(j), strict=True)):
+        order = list(range(len(grades)))
+        order.insert(int(b), order.pop(int(a)))
+        dcg, idcg = dcg_idcg_at(grades[order], k, config, judged)
+        out.flat[at] = finish(np.array([dcg]), np.array([idcg]), config)[0]
+    return out
+
+
+def _after(grades, k, config, judged, moves, dcg, idcg, i, j) -> np.ndarray:
+    """NDCG@k after moves i → j: from the prefix sums, or each list scored where they do not
+    model the definition (`_unmodelled`)."""
+    if _unmodelled(grades, config, judged):
+        return _moved_ndcg(grades, k, config, judged, i, j)
+    return _ratio(dcg + moves.delta(i, j), idcg, config)
 
 
 def ideal_ranks(grades: np.ndarray, config: MetricConfig) -> np.ndarray:
@@ -104,24 +150,36 @@ def move_effects(
     rows = np.arange(n)
     ideal = ideal_ranks(grades, config)
     _, pool_gain = ideal_gains(_pool(grades, judged, config), config)
-    depth = len(pool_gain) if k is None else min(k, len(pool_gain))
+    if k is None or config.ideal_depth == "all":
+        depth = len(pool_gain)
+    else:  # the ideal cut at k, or at min(k, n) (`MetricConfig.ideal_depth`)
+        depth = min(k, n if config.ideal_depth == "list" else k, len(pool_gain))
     # The ideal at every rank, not cut at k: past k a row's loss still compares it with what the
     # ideal ranking holds there (the first k losses alone make IDCG@k − DCG@k).
     disc = discounts(max(n, len(pool_gain)), config)
+
+    def after(i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        if _unmodelled(grades, config, judged):
+            return _moved_ndcg(grades, k, config, judged, i, j)
+        return _after(grades, k, config, judged, moves, dcg, idcg, i, j)
+
+    drops = config.judged_only and config.negative == "zero" and bool((grades < 0).any())
     ideal_part = np.zeros(max(n, len(pool_gain)))
     ideal_part[: len(pool_gain)] = pool_gain * disc[: len(pool_gain)]
     table = pd.DataFrame(
         {
             "rank": rows + 1,
             "ideal_rank": ideal,
-            "ndcg_if_first": _ratio(dcg + moves.delta(rows, np.zeros(n, np.int64)), idcg),
-            "ndcg_if_ideal": _ratio(dcg + moves.delta(rows, ideal - 1), idcg),
-            "loss": ideal_part[:n] - gain * disc[:n],
+            "ndcg_if_first": after(rows, np.zeros(n, np.int64)),
+            "ndcg_if_ideal": after(rows, ideal - 1),
+            # A condensed list that drops rows has no loss per row of the list as shown.
+            "loss": np.full(n, np.nan) if drops else ideal_part[:n] - gain * disc[:n],
         },
         columns=MOVE_EFFECT_COLUMNS,
     )
     table.attrs.update(
-        dcg=dcg, idcg=idcg, ndcg=float(_ratio(dcg, idcg)), loss_beyond_list=float(ideal_part[n:depth].sum())
+        dcg=dcg, idcg=idcg, ndcg=float(_ratio(dcg, idcg, config)),
+        loss_beyond_list=float("nan") if drops else float(ideal_part[n:depth].sum())
     )
     return table
 
@@ -145,14 +203,14 @@ def best_moves(
     size = len(moves.gain)
     picked = [np.zeros((0, 2), np.int64)]
     for i, j in _candidate_blocks(size, moves.cut, int(n)):
-        after = _ratio(dcg + moves.delta(i, j), idcg)
+        after = _after(grades, k, config, judged, moves, dcg, idcg, i, j)
         keep = _top(after, i, j, size, int(n))
         picked.append(np.column_stack([i[keep], j[keep]]))
     ij = np.concatenate(picked)
     i, j = ij[:, 0], ij[:, 1]
-    after = _ratio(dcg + moves.delta(i, j), idcg)
+    after = _after(grades, k, config, judged, moves, dcg, idcg, i, j)
     keep = _top(after, i, j, size, int(n))
-    now = float(_ratio(dcg, idcg))
+    now = float(_ratio(dcg, idcg, config))
     return pd.DataFrame(
         {"from_rank": i[keep] + 1, "to_rank": j[keep] + 1, "ndcg_after": after[keep],
          "delta": after[keep] - now},
@@ -175,14 +233,15 @@ def distinct_moves(
     size = len(moves.gain)
     picked = [np.zeros((0, 2), np.int64)]
     for i, j in _candidate_blocks(size, moves.cut, 1):
-        picked.append(_best_per_document(_ratio(dcg + moves.delta(i, j), idcg), i, j, size))
+        after = _after(grades, k, config, judged, moves, dcg, idcg, i, j)
+        picked.append(_best_per_document(after, i, j, size))
     ij = np.concatenate(picked)
     i, j = ij[:, 0], ij[:, 1]
-    after = _ratio(dcg + moves.delta(i, j), idcg)
+    after = _after(grades, k, config, judged, moves, dcg, idcg, i, j)
     pairs = _best_per_document(after, i, j, size)
     i, j = pairs[:, 0], pairs[:, 1]
-    after = _ratio(dcg + moves.delta(i, j), idcg)
-    now = float(_ratio(dcg, idcg))
+    after = _after(grades, k, config, judged, moves, dcg, idcg, i, j)
+    now = float(_ratio(dcg, idcg, config))
     order = _order(after, i, j, size)
     i, j, after = i[order], j[order], after[order]
     helps = after - now > 1e-12

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_gui.core.config import PRESETS, GainTable, MetricConfig
+from ndcg_gui.core.config import PRESETS, GainTable
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.options import format_gain_table, parse_gain
 from ndcg_gui.qt.document.changes import Changes
@@ -49,13 +49,16 @@ class DefinitionPanel(QWidget):
         super().__init__(parent)
         self._doc = document
         self.preset = _combo(
-            [("Custom", CUSTOM)] + [(p.label, name) for name, p in PRESETS.items()],
+            # (Spark's ideal in the order judgments are given: not for a list edited here.)
+            [("Custom", CUSTOM)] + [(p.label, name) for name, p in PRESETS.items()
+                                    if p.config.ideal_order == "sorted"],
             "A named definition that reproduces a tool's NDCG",
         )
         self.gain = _combo([("grade (linear)", "linear"), ("2^grade − 1", "exponential")],
                            "Gain of a grade")
-        self.discount = _combo([("1/log2(i+1)", "log2"), ("Järvelin–Kekäläinen", "jarvelin")],
-                               "Discount at rank i")
+        self.discount = _combo([("1/log2(i+1)", "log2"), ("1/log_b(i+1)", "log"),
+                                ("Järvelin–Kekäläinen", "jarvelin")],
+                               "Discount at rank i (a discount table is shown as a blank choice)")
         self.base = QDoubleSpinBox()
         self.base.setRange(1.01, 100)
         self.base.setDecimals(2)
@@ -179,10 +182,15 @@ class DefinitionPanel(QWidget):
         gain = gain if gain is not None else self.gain.currentData()
         if gain in (None, TABLE):  # the gain table in use stays as it is
             gain = self._doc.config.gain
-        config = MetricConfig(
-            gain=gain,
-            discount=self.discount.currentData(),
-            base=self.base.value(),
+        # Built on the definition in use, so the choices this panel does not show (IDCG = 0,
+        # ideal depth and order, condensed lists, rounding, a discount table) stay as they are.
+        discount = self.discount.currentData()
+        config = self._doc.config.with_(
+            gain=dict(gain) if isinstance(gain, GainTable) else gain,
+            discount=discount if discount is not None else self._doc.config.discount,
+            # The box shows two decimals: e (Spark's ln) stays e unless the box was changed.
+            base=self._doc.config.base if round(self._doc.config.base, 2) == self.base.value()
+            else self.base.value(),
             ideal=self.ideal.currentData(),
             negative=self.negative.currentData(),
         )
@@ -209,7 +217,7 @@ class DefinitionPanel(QWidget):
             self.gain.setCurrentIndex(self.gain.findData(config.gain))
         self.discount.setCurrentIndex(self.discount.findData(config.discount))
         self.base.setValue(config.base)
-        self.base.setEnabled(config.discount == "jarvelin")
+        self.base.setEnabled(config.discount in ("jarvelin", "log"))
         self.ideal.setCurrentIndex(self.ideal.findData(config.ideal))
         self.negative.setCurrentIndex(self.negative.findData(config.negative))
         self.ties.setCurrentIndex(self.ties.findData(self._doc.ties))

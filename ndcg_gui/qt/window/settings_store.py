@@ -14,7 +14,8 @@ from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.options import format_gain_table, parse_gain
 from ndcg_gui.qt.document.document import Document
 
-FIELDS = ("gain", "discount", "base", "ideal", "negative")
+FIELDS = ("gain", "discount", "base", "ideal", "negative", "judged_only", "idcg_zero", "ideal_order",
+          "ideal_depth", "rounding")
 
 
 def save_definition(settings: QSettings, document: Document) -> None:
@@ -24,6 +25,10 @@ def save_definition(settings: QSettings, document: Document) -> None:
         value = getattr(config, name)
         if name == "gain" and not isinstance(value, str):
             value = format_gain_table(config.gain_table)
+        elif name == "discount" and config.discount_table is not None:
+            value = "table:" + ",".join(repr(v) for v in config.discount_table)
+        elif name in ("judged_only", "rounding"):
+            value = "" if value is None else str(value)  # (INI files hold text)
         settings.setValue(name, value)
     settings.setValue("k", document.k)
     settings.setValue("ties", document.ties)
@@ -45,6 +50,15 @@ def restore_definition(settings: QSettings, document: Document) -> None:
                 value = parse_gain(value)
             except InputError:
                 continue
+        elif name == "discount" and isinstance(value, str) and value.startswith("table:"):
+            try:
+                value = tuple(float(v) for v in value[len("table:"):].split(","))
+            except ValueError:
+                continue
+        elif name == "judged_only":
+            value = {"True": True, "False": False, "true": True, "false": False}.get(str(value), value)
+        elif name == "rounding":
+            value = None if value in ("", None) else int(value) if str(value).isdigit() else value
         fields[name] = value
     # A first session starts on trec_eval's definition, so the preset box names a tool (on
     # MetricConfig's own defaults it said "Custom": trec_eval's, but negative grades kept). A

@@ -1,0 +1,198 @@
+"""Why two NDCG figures differ: walk from definition `a` to `b` one choice at a time.
+
+The choices change in a stated order (`STEPS`): which queries count, duplicates, positions and
+cut-off, gain, discount, ideal pool and order, condensing, ties, IDCG = 0, rounding, the mean.
+After each step every query is scored again under the definition reached so far, so each step's
+change is what that choice does given the ones before it, and the steps add up to the whole
+difference (the last step is `b` itself). A step whose choice is the same in both is listed with
+no change and costs nothing.
+
+Also: which presets give a mean a person has from another tool (`presets_giving`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from ndcg_gui.core.config import PRESETS, MetricConfig, TiesName, check_rules
+from ndcg_gui.core.evaluate import Joined, mean_ndcg
+
+
+@dataclass(frozen=True)
+class Definition:
+    """Everything that decides a mean NDCG: the metric, the tie rule, judged queries without
+    results (`missing`: "zero" or "skip") and queries whose IDCG is 0 in the mean (`undefined`:
+    "zero" counts their reported figure, "skip" leaves them out)."""
+
+    config: MetricConfig
+    ties: TiesName = "trec"
+    missing: str = "zero"
+    undefined: str = "zero"
+    label: str = "custom"
+
+    @classmethod
+    def of(cls, what: str | Definition | MetricConfig) -> Definition:
+        """A preset by name, a `Definition`, or a `MetricConfig` (ties "trec")."""
+        if isinstance(what, Definition):
+            return what
+        if isinstance(what, MetricConfig):
+            return cls(what)
+        if what not in PRESETS:
+            raise ValueError(f"unknown preset {what!r}; choose one of: {', '.join(PRESETS)}")
+        preset = PRESETS[what]
+        return cls(preset.config, preset.ties, label=what)
+
+
+# (step, the fields it moves from a to b). Definition fields first, then MetricConfig fields.
+STEPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("queries counted", ("missing",)),
+    ("duplicates", ()),  # no choice: the readers refuse a document twice in a query
+    ("positions and cut-off", ("ideal_depth",)),
+    ("gain", ("gain", "negative")),
+    ("discount", ("discount", "base")),
+    ("ideal pool and order", ("ideal", "ideal_order")),
+    ("condensing", ("judged_only",)),
+    ("ties", ("ties",)),
+    ("IDCG = 0", ("idcg_zero",)),
+    ("rounding", ("rounding",)),
+    ("mean", ("undefined",)),
+)
+_OWN = ("missing", "ties", "undefined")
+STEP_COLUMNS = ["step", "changed", "mean", "change"]
+
+
+@dataclass(frozen=True)
+class Difference:
+    """The walk from `a` to `b`. `steps`: one row per step (step, changed: what it changed or "",
+    mean after it, change of the mean), first the row "a"; `per_query`: each query's NDCG after
+    each step (columns as `steps.step`; NaN where a query is not counted)."""
+
+    a: Definition
+    b: Definition
+    steps: pd.DataFrame
+    per_query: pd.DataFrame
+
+    def text(self, digits: int = 4) -> str:
+        """The walk as lines a person reads."""
+        lines = [f"{self.a.label} → {self.b.label}: mean {self.steps['mean'].iloc[0]:.{digits}f} → "
+                 f"{self.steps['mean'].iloc[-1]:.{digits}f}"]
+        for row in self.steps.iloc[1:].itertuples():
+            if not row.changed:
+                continue
+            moved = (self.per_query[row.step] - self.per_query.iloc[:, row.Index - 1]).abs() > 1e-12
+            lines.append(f"  {row.step:22} {row.change:+.{digits}f} → {row.mean:.{digits}f}  "
+                         f"{row.changed} ({int(moved.sum())} queries change)")
+        total = self.steps["mean"].iloc[-1] - self.steps["mean"].iloc[0]
+        lines.append(f"  {'total':22} {total:+.{digits}f}")
+        return "\n".join(lines)
+
+
+def explain_difference(
+    grades_or_run: Sequence[float] | np.ndarray | pd.DataFrame,
+    qrels: pd.DataFrame | None,
+    a: str | Definition | MetricConfig,
+    b: str | Definition | MetricConfig,
+    k: int | None = 10,
+) -> Difference:
+    """Walk from definition `a` to `b` (preset names, `Definition`s or `MetricConfig`s) over a run
+    (`evaluate`'s columns) and its qrels, or over one list of grades in ranked order (then qrels
+    is None). See the module's text for the order and what a step means."""
+    a, b = Definition.of(a), Definition.of(b)
+    for d in (a, b):
+        check_rules(d.ties, d.missing)
+        if d.undefined not in ("zero", "skip"):
+            raise ValueError(f"undefined must be 'zero' or 'skip', not {d.undefined!r}")
+    run = _Run(_as_run(grades_or_run), qrels)
+    rows, columns = [("a", "", None, None)], {}
+    current = a
+    scored = _score(run, k, current)
+    columns["a"] = scored
+    for step, fields in STEPS:
+        moved = [f for f in fields if _get(current, f) != _get(b, f)]
+        if moved:
+            current = _with(current, b, fields)
+            scored = _score(run, k, current)
+            changed = "; ".join(_said(current, f) for f in moved)
+        else:
+            changed = ""
+        columns[step] = scored
+        rows.append((step, changed, None, None))
+    per_query = pd.DataFrame({name: s[0] for name, s in columns.items()})
+    means = [s[1] for s in columns.values()]
+    steps = pd.DataFrame(rows, columns=STEP_COLUMNS)
+    steps["mean"] = means
+    steps["change"] = np.concatenate([[0.0], np.diff(means)])
+    return Difference(a, b, steps, per_query)
+
+
+def presets_giving(
+    mean: float, run: pd.DataFrame, qrels: pd.DataFrame | None, k: int | None = 10,
+    digits: int | None = None,
+) -> pd.DataFrame:
+    """The presets whose mean NDCG@k of this run rounds to `mean` (to the decimals `mean` was
+    written with, or `digits`): columns preset, label, mean, match. All presets, matches first."""
+    if digits is None:
+        text = repr(float(mean))
+        digits = len(text.split(".")[1]) if "." in text and "e" not in text else 4
+    out = []
+    joined = _Run(run, qrels)
+    for name in PRESETS:
+        value = _score(joined, k, Definition.of(name))[1]
+        out.append((name, PRESETS[name].label, value, round(value, digits) == round(float(mean), digits)))
+    table = pd.DataFrame(out, columns=["preset", "label", "mean", "match"])
+    return table.sort_values("match", ascending=False, kind="stable").reset_index(drop=True)
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def _as_run(grades_or_run) -> pd.DataFrame:
+    if isinstance(grades_or_run, pd.DataFrame):
+        return grades_or_run
+    grades = np.asarray(grades_or_run, dtype=float)
+    return pd.DataFrame({"query": "list", "doc": [f"d{i + 1}" for i in range(len(grades))],
+                         "rank": np.arange(1, len(grades) + 1), "grade": grades})
+
+
+class _Run:
+    """A run and its qrels, joined and ranked once per tie rule (a walk needs at most two)."""
+
+    def __init__(self, run: pd.DataFrame, qrels: pd.DataFrame | None) -> None:
+        self.run, self.qrels, self.joined = run, qrels, {}
+
+    def by(self, ties: TiesName) -> Joined:
+        if ties not in self.joined:
+            self.joined[ties] = Joined.of(self.run, self.qrels, ties)
+        return self.joined[ties]
+
+
+def _score(run: _Run, k, d: Definition) -> tuple[pd.Series, float]:
+    """Each query's NDCG@k (NaN where the mean leaves it out) and the mean, under `d`."""
+    result = run.by(d.ties).score(k, d.config, d.missing)
+    ndcg = result["ndcg"].astype(float)
+    if d.undefined == "skip":
+        ndcg = ndcg.where(~result["undefined"])
+    return ndcg, mean_ndcg(result, d.undefined)
+
+
+def _get(d: Definition, field: str) -> object:
+    return getattr(d, field) if field in _OWN else getattr(d.config, field)
+
+
+def _with(d: Definition, b: Definition, fields: tuple[str, ...]) -> Definition:
+    own = {f: getattr(b, f) for f in fields if f in _OWN}
+    config = {f: getattr(b.config, f) for f in fields if f not in _OWN}
+    if "gain" in config and b.config.gain_table is not None:
+        config["gain"] = dict(b.config.gain_table)
+    return replace(d, config=d.config.with_(**config) if config else d.config, label=d.label, **own)
+
+
+def _said(d: Definition, field: str) -> str:
+    value = _get(d, field)
+    if field == "gain":
+        return "gain " + ("2^g − 1" if value == "exponential" else "g" if value == "linear" else repr(value))
+    return f"{field} → {value}"

@@ -1,0 +1,102 @@
+"""Ties, honestly: the least and greatest NDCG@k over every order of tied documents.
+
+Tied documents (equal scores, or equal ranks) may come in any order; a tool's tie rule picks one.
+Over all orders, IDCG stays the same and DCG@k is a sum of gain × discount within each tied group
+over the ranks the group holds (a rank past k has discount 0). By the rearrangement inequality the
+greatest sum pairs the group's gains and its ranks' discounts both in descending order, the least
+pairs them in opposite orders, so each bound is one sort, never a search over permutations
+(`tests/core/test_tie_range.py` checks this against every permutation). The bounds are per query,
+and since queries are independent, the mean's range is the means of the bounds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.evaluate import Joined, _judged_gains, _rank_within
+from ndcg_gui.core.metrics import condensed_keep, discounts, finish
+
+RANGE_COLUMNS = ["ndcg", "least", "greatest", "tied_at_k"]
+
+
+def tie_range(run: pd.DataFrame, qrels: pd.DataFrame | None = None, k: int | None = 10,
+              config: MetricConfig | None = None, missing: str = "zero") -> pd.DataFrame:
+    """One row per query (as `evaluate`): ndcg (tied scores by trec_eval's rule), least and
+    greatest NDCG@k over every order of the tied documents, and tied_at_k: whether a tied group
+    crosses the cut-off (only then can the figure move, apart from ties inside the first k whose
+    gains differ). A run without scores or ranks has no ties: least = greatest = ndcg."""
+    config = config or MetricConfig()
+    joined = Joined.of(run, qrels, "trec")
+    result = joined.score(k, config, missing)
+    keep = result.index
+    least, greatest, crossing = _bounds(joined, k, config, result["idcg"].reindex(joined.queries))
+    at = pd.Index(joined.queries, dtype=object).get_indexer(keep)
+    return pd.DataFrame({"ndcg": result["ndcg"], "least": least[at], "greatest": greatest[at],
+                         "tied_at_k": crossing[at]}, index=result.index, columns=RANGE_COLUMNS)
+
+
+def mean_range(table: pd.DataFrame) -> tuple[float, float]:
+    """The least and greatest mean NDCG@k over every order of tied documents in every query."""
+    if not len(table):
+        return float("nan"), float("nan")
+    return float(table["least"].mean()), float(table["greatest"].mean())
+
+
+def list_tie_range(grades: Sequence[float] | np.ndarray, scores: Sequence[float] | np.ndarray,
+                   k: int | None = 10, config: MetricConfig | None = None,
+                   judged: Sequence[float] | np.ndarray | None = None) -> tuple[float, float]:
+    """(least, greatest) NDCG@k of one list (grades NaN = unjudged, with its scores) over every
+    order of its tied scores; `judged`: the query's whole judged pool, as `ndcg_at` takes it."""
+    grades = np.asarray(grades, dtype=float)
+    docs = [f"d{i}" for i in range(len(grades))]
+    run = pd.DataFrame({"query": "q", "doc": docs, "score": np.asarray(scores, dtype=float)})
+    if judged is None:
+        run["grade"] = grades
+        qrels = None
+    else:
+        known = ~np.isnan(grades)
+        extra = np.asarray(judged, dtype=float)
+        pool_docs = [d for d, j in zip(docs, known, strict=True) if j]
+        rest = list(extra)
+        for g in grades[known]:  # the listed judged documents are part of the pool given
+            rest.remove(g)
+        qrels = pd.DataFrame({"query": "q", "doc": pool_docs + [f"x{i}" for i in range(len(rest))],
+                              "grade": np.concatenate([grades[known], rest])})
+    table = tie_range(run, qrels, k, config)
+    return float(table["least"].iloc[0]), float(table["greatest"].iloc[0])
+
+
+def _bounds(joined: Joined, k: int | None, config: MetricConfig, idcg: pd.Series):
+    nq = len(joined.queries)
+    row_query, grade, key = joined.row_query, joined.grade, joined.rank_key
+    if key is None:
+        key = -np.arange(len(row_query), dtype=float)  # file order: no ties
+    if config.judged_only:
+        kept = condensed_keep(grade, config)
+        row_query, grade, key = row_query[kept], grade[kept], key[kept]
+    rank = _rank_within(row_query)
+    gain = _judged_gains(grade, config)
+    disc = discounts(int(rank.max()) if len(rank) else 0, config)[rank - 1] if len(rank) else np.zeros(0)
+    if k is not None:
+        disc = np.where(rank <= k, disc, 0.0)
+    new = np.ones(len(rank), bool)
+    new[1:] = (row_query[1:] != row_query[:-1]) | (key[1:] != key[:-1])
+    group = np.cumsum(new) - 1
+    by_disc = disc[np.lexsort((-disc, group))]  # each group's discounts, largest first
+    high = gain[np.lexsort((-gain, group))]
+    low = gain[np.lexsort((gain, group))]
+    dcg_hi = np.bincount(row_query, high * by_disc, minlength=nq)
+    dcg_lo = np.bincount(row_query, low * by_disc, minlength=nq)
+    idcg = idcg.to_numpy(dtype=float, na_value=0.0)
+    a, b = finish(dcg_lo, idcg, config), finish(dcg_hi, idcg, config)  # a negative IDCG flips them
+    size = np.bincount(group)
+    first_rank = rank[np.flatnonzero(new)]
+    cut = len(rank) + 1 if k is None else k  # no cut-off: no group crosses one
+    crosses = (first_rank <= cut) & (first_rank + size - 1 > cut)
+    crossing = np.zeros(nq, bool)
+    crossing[row_query[np.flatnonzero(new)][crosses]] = True
+    return np.minimum(a, b), np.maximum(a, b), crossing

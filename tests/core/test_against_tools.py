@@ -1,0 +1,169 @@
+"""Each tool preset against the tool itself, on hypothesis-random runs: tied scores, grades from
+−1 to 4 (whole numbers where the tool accepts only those), unjudged documents, judged documents
+not retrieved, empty queries.
+
+Tools: pytrec_eval with judged_docs_only_flag (trec_eval -J), ir_measures nDCG (plain and
+judged_only), ranx ndcg, XGBoost ndcg / ndcg-, LightGBM ndcg. XGBoost and LightGBM report only
+the mean over groups, so each is compared on the mean and on every group alone.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pytrec_child import call as in_child
+from pytrec_child import evaluate as pytrec_evaluate
+from test_against_pytrec_eval import runs_and_qrels
+
+from ndcg_gui.core import evaluate
+from ndcg_gui.core.config import PRESETS
+from ndcg_gui.core.evaluate import mean_ndcg
+
+
+def close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def ours(run, qrels, k, preset: str, missing="skip") -> pd.DataFrame:
+    chosen = PRESETS[preset]
+    return evaluate(run, qrels, k=k, config=chosen.config, ties=chosen.ties, missing=missing)
+
+
+# --- trec_eval -J: pytrec_eval and ir_measures ----------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=runs_and_qrels(), k=st.integers(1, 30))
+def test_trec_eval_J_is_pytrec_eval_judged_docs_only(data, k):
+    run, qrels, run_d, qrels_d = data
+    out = pytrec_evaluate(qrels_d, {f"ndcg_cut.{k}"}, run_d, judged_docs_only_flag=True)
+    theirs = {q: v[f"ndcg_cut_{k}"] for q, v in out.items()}
+    mine = ours(run, qrels, k, "trec_eval_J")
+    # pytrec_eval leaves out queries whose condensed list is empty; we list them with 0.
+    assert set(theirs) <= set(mine.index)
+    for query, value in theirs.items():
+        assert close(mine.loc[query, "ndcg"], value), query
+    for query in set(mine.index) - set(theirs):
+        assert mine.loc[query, "ndcg"] == 0.0
+
+
+def _ir_measures(qrels_d, run_d, k):
+    import ir_measures
+    from ir_measures import nDCG
+
+    measures = [nDCG @ k, nDCG(judged_only=True) @ k]
+    out: dict[str, dict[str, float]] = {}
+    for m in ir_measures.iter_calc(measures, qrels_d, run_d):
+        out.setdefault(str(m.measure), {})[m.query_id] = m.value
+    return [out.get(str(m), {}) for m in measures]
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=runs_and_qrels(), k=st.integers(1, 30))
+def test_ir_measures_ndcg_and_judged_only(data, k):
+    run, qrels, run_d, qrels_d = data
+    plain, judged_only = in_child(_ir_measures, qrels_d, run_d, k)
+    for theirs, preset in ((plain, "trec_eval"), (judged_only, "trec_eval_J")):
+        mine = ours(run, qrels, k, preset, missing="zero")  # ir_measures lists empty runs as 0
+        for query, value in theirs.items():
+            assert close(mine.loc[query, "ndcg"], value), (preset, query)
+
+
+# --- ranx ---------------------------------------------------------------------------------------
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=runs_and_qrels(), k=st.integers(1, 30))
+def test_ranx_ndcg_and_ndcg_burges(data, k):
+    from ranx import Qrels, Run
+    from ranx import evaluate as ranx_evaluate
+
+    run, qrels, _, _ = data
+    # ranx needs each query in both, with a document; ranx's order of tied scores is its sort's,
+    # so scores here are made distinct (the tie rule is tested against trec_eval elsewhere).
+    run = run.assign(score=run["score"] + 1e-6 * np.arange(len(run)))
+    queries = sorted(set(run["query"]) & set(qrels["query"]))
+    if not queries:
+        return
+    run = run[run["query"].isin(queries)]
+    qrels = qrels[qrels["query"].isin(queries)]
+    run_dict = {q: dict(zip(g["doc"], g["score"].astype(float), strict=True))
+                for q, g in run.groupby("query")}
+    qrels_dict = {q: dict(zip(g["doc"], g["grade"].astype(int), strict=True))
+                  for q, g in qrels.groupby("query")}
+    for metric, preset in (("ndcg", "ranx"), ("ndcg_burges", "ranx_burges")):
+        r = Run(run_dict)
+        ranx_evaluate(Qrels(qrels_dict), r, f"{metric}@{k}", return_mean=False, make_comparable=True)
+        theirs = r.scores[f"{metric}@{k}"]
+        mine = ours(run, qrels, k, preset)
+        for query in queries:
+            assert close(mine.loc[query, "ndcg"], float(theirs[query])), (metric, query)
+
+
+# --- XGBoost and LightGBM -----------------------------------------------------------------------
+
+SCORES = st.sampled_from([0.0, 0.5, 1.0, 2.0, -1.5, 3.25])  # exact in float32; ties are common
+
+
+@st.composite
+def groups(draw):
+    """A run with grades (whole numbers 0..4: both tools refuse others) as one table."""
+    rows = []
+    for qi in range(draw(st.integers(1, 5))):
+        n = draw(st.integers(1, 12))
+        grades = draw(st.lists(st.integers(0, 4), min_size=n, max_size=n))
+        scores = draw(st.lists(SCORES, min_size=n, max_size=n))
+        rows += [(f"q{qi}", f"d{j}", float(g), s)
+                 for j, (g, s) in enumerate(zip(grades, scores, strict=True))]
+    return pd.DataFrame(rows, columns=["query", "doc", "grade", "score"])
+
+
+def _xgboost_mean(run: pd.DataFrame, k: int, minus: bool) -> float:
+    import xgboost as xgb
+
+    sizes = run.groupby("query", sort=False).size().to_numpy()
+    data = xgb.DMatrix(np.zeros((len(run), 1)), label=run["grade"].to_numpy(),
+                       base_margin=run["score"].to_numpy())
+    data.set_group(sizes)
+    metric = f"ndcg@{k}" + ("-" if minus else "")
+    booster = xgb.train({"objective": "rank:ndcg", "eval_metric": metric}, data, num_boost_round=0)
+    return float(booster.eval(data).split(":")[-1])
+
+
+def _lightgbm_mean(run: pd.DataFrame, k: int) -> float:
+    import lightgbm as lgb
+
+    sizes = run.groupby("query", sort=False).size().to_numpy()
+    x = np.zeros((len(run), 1))
+    data = lgb.Dataset(x, label=run["grade"].to_numpy(), group=sizes, init_score=run["score"].to_numpy())
+    record: dict = {}
+    # One round that cannot split: the tree adds the same 0 to every score, so the metric is
+    # that of the init scores (ties stay tied).
+    params = {"objective": "lambdarank", "metric": "ndcg", "eval_at": [k], "verbosity": -1,
+              "min_data_in_leaf": 10**6, "min_sum_hessian_in_leaf": 1e300}
+    lgb.train(params, data, num_boost_round=1, valid_sets=[data], valid_names=["t"],
+              callbacks=[lgb.record_evaluation(record)])
+    return float(record["t"][f"ndcg@{k}"][-1])
+
+
+@settings(max_examples=150, deadline=None)
+@given(run=groups(), k=st.integers(1, 14))
+@pytest.mark.parametrize("preset", ["xgboost", "xgboost_minus"])
+def test_xgboost_ndcg_and_ndcg_minus(preset, run, k):
+    minus = preset == "xgboost_minus"
+    assert close(mean_ndcg(ours(run, None, k, preset)), _xgboost_mean(run, k, minus))
+    first = run[run["query"] == "q0"]
+    assert close(ours(first, None, k, preset).loc["q0", "ndcg"], _xgboost_mean(first, k, minus))
+
+
+@settings(max_examples=100, deadline=None)
+@given(run=groups(), k=st.integers(1, 14))
+def test_lightgbm_ndcg(run, k):
+    assert close(mean_ndcg(ours(run, None, k, "lightgbm")), _lightgbm_mean(run, k))
+    first = run[run["query"] == "q0"]
+    assert close(ours(first, None, k, "lightgbm").loc["q0", "ndcg"], _lightgbm_mean(first, k))

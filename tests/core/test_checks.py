@@ -1,0 +1,74 @@
+"""core.analysis.checks and `ndcg-inspect check`: each check finds its case, with counts and
+examples, and the exit status says whether a figure could change."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ndcg_gui.cli import main
+from ndcg_gui.core.analysis.checks import check, raw_frames, would_change
+
+
+def by_name(findings):
+    return {f.name: f for f in findings}
+
+
+RUN_CSV = """query,doc,rank,score
+a,d1,1,3.0
+a,d2,2,2.0
+a,d3,3,2.0
+a,d2,4,1.0
+b,x1,1,1.0
+b,x2,2,5.0
+c,D7,1,1.0
+c,u,2,1.0
+r,z,1,1.0
+"""
+
+QRELS = """a 0 d1 2
+a 0 d3 -1
+b 0 x1 0
+b 0 x2 0
+c 0 d7 1
+c 0 u 0
+q 0 w 3
+"""
+
+
+def test_every_check_finds_its_case(tmp_path):
+    (tmp_path / "run.csv").write_text(RUN_CSV)
+    (tmp_path / "q.txt").write_text(QRELS)
+    run, qrels = raw_frames(tmp_path / "run.csv", tmp_path / "q.txt")
+    assert list(run["doc"]) == ["d1", "d2", "d3", "d2", "x1", "x2", "D7", "u", "z"]  # file order, repeat kept
+    found = by_name(check(run, qrels, k=2))
+    assert found["duplicate documents"].count == 1 and found["duplicate documents"].examples == ("a: d2",)
+    assert found["ties across the cut-off"].count == 1  # a: d2 and d3 tie at rank 2
+    assert found["ranks that disagree with scores"].examples == ("b: rank 2 has score 5 > rank 1's 1",)
+    assert found["queries only in the run"].examples == ("r",)
+    assert found["queries only in the qrels"].examples == ("q",)
+    assert found["negative grades"].examples == ("a: d3 = -1",)
+    assert found["queries without a relevant document"].examples == ("b",)
+    assert found["lists whose scores are all equal"].examples == ("c",)  # r has one row: no order
+    assert found["ids that differ only by case or spaces"].examples == ("c: 'D7' vs 'd7'",)
+    assert would_change(list(found.values()))
+
+
+def test_a_clean_run_passes():
+    run = pd.DataFrame({"query": ["a", "a"], "doc": ["x", "y"], "score": [2.0, 1.0]})
+    qrels = pd.DataFrame({"query": ["a"], "doc": ["x"], "grade": [1.0]})
+    findings = check(run, qrels, k=10)
+    assert all(f.count == 0 for f in findings) and not would_change(findings)
+    assert all(f.line().startswith("ok") for f in findings)
+
+
+def test_command_line_exit_status(tmp_path, capsys):
+    (tmp_path / "run.csv").write_text(RUN_CSV)
+    (tmp_path / "q.txt").write_text(QRELS)
+    assert main(["check", str(tmp_path / "run.csv"), "--qrels", str(tmp_path / "q.txt"), "-k", "2"]) == 1
+    out = capsys.readouterr().out
+    assert "!  duplicate documents: 1 (a: d2)" in out
+    (tmp_path / "clean.csv").write_text("query,doc,score,grade\na,x,2,1\na,y,1,0\n")
+    assert main(["check", str(tmp_path / "clean.csv")]) == 0
+    (tmp_path / "bad.csv").write_text("query,doc,score,grade\na,x,high,1\n")
+    assert main(["check", str(tmp_path / "bad.csv")]) == 2
+    assert "bad.csv" in capsys.readouterr().err
