@@ -20,6 +20,7 @@ import pandas as pd
 
 from ndcg_gui.core.config import PRESETS, MetricConfig, TiesName, check_rules
 from ndcg_gui.core.evaluate import Joined, mean_ndcg
+from ndcg_gui.core.lists.ranked_list import RankedList
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,24 @@ def explain_difference(
     steps["mean"] = means
     steps["change"] = np.concatenate([[0.0], np.diff(means)])
     return Difference(a, b, steps, per_query)
+
+
+def explain_list(lst: RankedList, a: str | Definition | MetricConfig, b: str | Definition | MetricConfig,
+                 k: int | None = 10) -> Difference:
+    """`explain_difference` for one ranked list as the window holds it: its order (its scores
+    where they still rank it, so the tie rules have ties to act on) and every judgment of its
+    query, the judged documents it missed included (none known without qrels: its own grades)."""
+    n = len(lst)
+    run = pd.DataFrame({"query": "list", "doc": [str(d) for d in lst.docs], "rank": np.arange(1, n + 1)})
+    scores = None if lst.scores is None else np.asarray(lst.scores, dtype=float)
+    if scores is not None and not np.isnan(scores).any() and not (np.diff(scores) > 0).any():
+        run["score"] = scores  # (an edit that broke their order: the list's order alone)
+    if not lst.has_pool:
+        run["grade"] = np.asarray(lst.grades, dtype=float)
+        return explain_difference(run, None, a, b, k)
+    judged = lst.judgments()
+    qrels = pd.DataFrame({"query": "list", "doc": list(judged), "grade": list(judged.values())})
+    return explain_difference(run, qrels, a, b, k)
 
 
 def presets_giving(

@@ -18,6 +18,7 @@ from ndcg_gui.core.ties import run_scores, tie_runs
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ndcg_gui.core.analysis.difference import Difference
     from ndcg_gui.core.analysis.unjudged import BandSearch
 
 
@@ -293,6 +294,16 @@ class ListReport:
         from ndcg_gui.core.analysis.whatif import move_effects
 
         return move_effects(self.list.scoring_grades(), self.k, self.config, self.list.judged_pool())
+
+    def difference(self, a: str, b: str) -> Difference:
+        """Why presets `a` and `b` give this list different NDCG@k, a choice at a time
+        (`difference.explain_list`); kept per pair."""
+        walks = self.__dict__.setdefault("_differences", {})
+        if (a, b) not in walks:
+            from ndcg_gui.core.analysis.difference import explain_list
+
+            walks[(a, b)] = explain_list(self.list, a, b, self.k)
+        return walks[(a, b)]
 
     def best_moves(self, n: int = 5) -> pd.DataFrame:
         """The best single moves that raise NDCG@k, one of each idea (`whatif.distinct_moves`)."""

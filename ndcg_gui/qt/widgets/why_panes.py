@@ -41,6 +41,7 @@ from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.models import report_tables
 from ndcg_gui.qt.models.report_tables import ReportTable
 from ndcg_gui.qt.widgets.column_widths import ColumnWidths
+from ndcg_gui.qt.widgets.difference_panel import DifferencePanel
 from ndcg_gui.qt.widgets.report_view import ReportView
 
 WIDEST_COLUMN = 34  # characters: a long id or reason is cut at its end beyond this
@@ -197,6 +198,9 @@ class WhyTabs(QTabWidget):
             index = self.addTab(_pane(note, view, *buttons), title)
             self.setTabToolTip(index, tip)
             self._models[index] = model
+        # Below the presets side by side: the walk from one to another, a choice at a time.
+        self.difference = DifferencePanel(document)
+        self.widget(self.count() - 1).layout().addWidget(self.difference, 1)
         self.currentChanged.connect(self._activate)
         document.changed.connect(self._follow)
         self._activate(self.currentIndex())

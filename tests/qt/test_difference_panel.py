@@ -1,0 +1,62 @@
+"""The Definitions tab answers "why do these two tools differ on this list?": picked presets, the
+walk from one to the other, and figures that are the tools' own (scikit-learn's, trec_eval's)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.metrics import ndcg_score
+
+from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.metrics import ndcg_at
+
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+
+GRADES, SCORES = [3.0, 2.0, 3.0, 0.0, 1.0], [5.0, 4.0, 4.0, 2.0, 1.0]  # b and c tie on score
+
+
+def show_definitions(window, qtbot):
+    lst = RankedList(docs=np.array(list("abcde"), dtype=object), grades=np.array(GRADES),
+                     scores=np.array(SCORES))
+    window.document.set_lists({"q": lst})
+    window.document.set_definition(k=3, undoable=False)
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    tabs = window.why
+    tabs.setCurrentIndex(next(i for i in range(tabs.count()) if tabs.tabText(i) == "Definitions"))
+    qtbot.waitUntil(tabs.difference.isVisible)
+    return tabs.difference
+
+
+def cells(panel) -> list[list[str]]:
+    t = panel.table
+    return [[t.item(r, c).text() for c in range(t.columnCount())] for r in range(t.rowCount())]
+
+
+def test_trec_eval_against_scikit_learn_on_a_tied_list(qtbot, window):
+    panel = show_definitions(window, qtbot)
+    trec = ndcg_at([3, 3, 2, 0, 1], 3)  # trec_eval: tied b, c by docno descending (c first)
+    sk = ndcg_score([GRADES], [SCORES], k=3)  # scikit-learn averages the tie
+    rows = cells(panel)
+    assert rows[0][0] == "as trec_eval" and rows[0][2] == f"{trec:.4f}"
+    assert rows[-1][2] == f"{sk:.4f}"
+    tie = next(r for r in rows if r[0] == "ties")
+    assert tie[1] == "ties → average" and tie[3] == f"{sk - trec:+.4f}"
+    changes = sum(float(r[3]) for r in rows[1:])
+    assert changes == pytest.approx(sk - trec, abs=5e-4)  # (each rounded to 4 decimals)
+    assert f"{trec:.4f} under trec_eval, {sk:.4f} under sklearn" in panel.total.text()
+    assert len(rows) == 2  # only the choice that changes the figure; the others said in words
+    assert "negative → keep" in panel.total.text()
+
+
+def test_another_pair_and_the_list_edited(qtbot, window):
+    panel = show_definitions(window, qtbot)
+    panel.b.setCurrentIndex(panel.b.findData("trec_eval"))
+    assert panel.table.rowCount() == 1 and "no choice of theirs" in panel.total.text()
+    panel.b.setCurrentIndex(panel.b.findData("sklearn"))
+    window.document.reverse()  # the order the tie rules act on changes: the walk follows
+    shown = window.document.current_list().grades.tolist()
+    assert shown == [1, 0, 2, 3, 3]  # (shown in trec_eval's tie order: c before b, then reversed)
+    rows = cells(panel)
+    assert rows[0][2] == f"{ndcg_at(shown, 3):.4f}"
