@@ -60,3 +60,14 @@ def test_another_pair_and_the_list_edited(qtbot, window):
     assert shown == [1, 0, 2, 3, 3]  # (shown in trec_eval's tie order: c before b, then reversed)
     rows = cells(panel)
     assert rows[0][2] == f"{ndcg_at(shown, 3):.4f}"
+
+
+def test_the_headline_gives_the_range_over_every_order_of_tied_scores(qtbot, window):
+    """Issue 22.3: the tie at ranks 2-3 crosses k = 2: either document may come first."""
+    show_definitions(window, qtbot)
+    window.document.set_definition(k=2, undoable=False)
+    one, other = ndcg_at([3, 2, 3, 0, 1], 2), ndcg_at([3, 3, 2, 0, 1], 2)
+    assert f"over every order of tied scores: [{min(one, other):.4f}, {max(one, other):.4f}]" in \
+        window.headline.change.text()
+    window.document.set_definition(k=1, undoable=False)  # the tie below k: no range to give
+    assert "tied scores" not in window.headline.change.text()

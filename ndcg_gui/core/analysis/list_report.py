@@ -295,6 +295,22 @@ class ListReport:
 
         return move_effects(self.list.scoring_grades(), self.k, self.config, self.list.judged_pool())
 
+    @cached_property
+    def tie_bounds(self) -> tuple[float, float] | None:
+        """The least and greatest NDCG@k over every order of the list's tied scores, when they
+        differ (a tied group with different gains crossing k); None without ties that matter, or
+        when an edit left the scores no longer ranking the list."""
+        scores = self.list.scores
+        if scores is None or len(self.list) < 2:
+            return None
+        scores = np.asarray(scores, dtype=float)
+        if np.isnan(scores).any() or (np.diff(scores) > 0).any() or not (np.diff(scores) == 0).any():
+            return None
+        from ndcg_gui.core.analysis.tie_range import list_tie_range
+
+        low, high = list_tie_range(self.list.grades, scores, self.k, self.config, self.list.judged_pool())
+        return (low, high) if high - low > 1e-12 else None
+
     def difference(self, a: str, b: str) -> Difference:
         """Why presets `a` and `b` give this list different NDCG@k, a choice at a time
         (`difference.explain_list`); kept per pair."""

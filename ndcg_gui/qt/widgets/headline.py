@@ -55,7 +55,9 @@ class Headline(QFrame):
         self.describe.setWordWrap(True)
         self.change = _figure("changeFigure")
         self.change.setToolTip("NDCG@k of the list as loaded, and how the edits changed it; where "
-                               "documents are unjudged, the range NDCG@k could take once they are judged")
+                               "documents are unjudged, the range NDCG@k could take once they are judged; "
+                               "where tied scores cross the cut-off, the range over every order of them "
+                               "(another tool's tie rule gives one of those)")
         self.warnings = QLabel()
         self.warnings.setObjectName("warnings")
         self.warnings.setTextFormat(Qt.RichText)
@@ -95,6 +97,9 @@ class Headline(QFrame):
             arrow = "▲" if delta > 0 else "▼" if delta < 0 else "="
             parts.append(f"<span style='color:{colour}'>{arrow} {delta:+.4f}</span> vs as loaded "
                          f"({then:.4f})")
+        if report.tie_bounds is not None:  # tools that order tied scores otherwise say one of these
+            low, high = report.tie_bounds
+            parts.append(f"over every order of tied scores: [{low:.4f}, {high:.4f}]")
         if report.unjudged_range:
             low, high, exact = report.bounds
             parts.append(f"if judged: [{low:.4f}, {high:.4f}]" + ("" if exact else " (bound)"))
