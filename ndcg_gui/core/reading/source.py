@@ -17,6 +17,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import itertools
 import os
 import re
 import select
@@ -49,6 +50,7 @@ LINE_LIMIT_TEXT = "4 MiB"
 _HEAD = 1 << 16  # the first bytes that recognise a format (`dispatch.sniff` looks no further)
 _SPOOLED: dict[tuple, bytes] = {}  # a stream's bytes, as read once (`stream_bytes`)
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_BYTE_BREAK = re.compile(rb"\r\n|\r|\n")
 _SPACES = re.compile(r"[ \t]+")
 _NOT_SPACE = re.compile(rb"\S")
 # Control bytes that never appear in a text table (tab, LF, VT, FF, CR and ESC-free text aside).
@@ -113,13 +115,14 @@ class Source:
         data = self._bytes()
         if len(data) <= LINE_LIMIT:
             return
-        starts, ends, _ = line_bounds(data)
-        long = np.flatnonzero(ends - starts > LINE_LIMIT)
-        if len(long):
-            line = int(long[0]) + 1
-            size = int(ends[long[0]] - starts[long[0]])
-            raise self.error(f"the line is {size / (1 << 20):.1f} MiB long, longer than the limit of "
-                             f"{LINE_LIMIT_TEXT} for one line", line)
+        start, line = 0, 1
+        for found in itertools.chain(_BYTE_BREAK.finditer(data), [None]):  # (only after a failed parse)
+            end = found.start() if found is not None else len(data)
+            if end - start > LINE_LIMIT:
+                raise self.error(f"the line is {(end - start) / (1 << 20):.1f} MiB long, longer than the "
+                                 f"limit of {LINE_LIMIT_TEXT} for one line", line)
+            if found is not None:
+                start, line = found.end(), line + 1
 
     def records(
         self, delimiter: str | None = None, comments: bool = False, blank_rows: bool = False
