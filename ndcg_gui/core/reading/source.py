@@ -27,11 +27,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from ndcg_gui.core.errors import InputError, LoadCancelled, path_problem
 from ndcg_gui.core.reading.compression import COLUMNAR, columnar_kind, compression_of, decompress
-from ndcg_gui.core.reading.lines import line_bounds
 
 Cancel = Callable[[], bool] | None
 Progress = Callable[[float], None] | None
