@@ -138,7 +138,8 @@ def move_effects(
                    from the same pool as IDCG (the judged pool under ideal="judged"), so the losses
                    of the first k rows add up to IDCG@k − DCG@k. When the ideal is longer than the
                    list (k past the end, or k=None, with a larger judged pool) the ideal ranks past
-                   the last row have no row: their part of IDCG@k is `attrs["loss_beyond_list"]`.
+                   the last row have no row, and an ideal not cut at k (ideal_depth="all") counts
+                   ranks past k: that part of IDCG is `attrs["loss_beyond_list"]`.
 
     `attrs` also holds "dcg", "idcg" and "ndcg" of the list as it is. Cut-off and ideal follow
     `ndcg_at`.
@@ -177,9 +178,10 @@ def move_effects(
         },
         columns=MOVE_EFFECT_COLUMNS,
     )
+    counted = n if k is None else min(k, n)  # the rows whose losses count
     table.attrs.update(
         dcg=dcg, idcg=idcg, ndcg=float(_ratio(dcg, idcg, config)),
-        loss_beyond_list=float("nan") if drops else float(ideal_part[n:depth].sum())
+        loss_beyond_list=float("nan") if drops else float(ideal_part[counted:depth].sum())
     )
     return table
 
@@ -199,7 +201,7 @@ def best_moves(
     delta 0. Equal results are ordered by the shorter move, then the smaller from_rank, then the
     smaller to_rank. Fewer than `n` rows when the list has fewer distinct moves.
     """
-    dcg, idcg, moves = _moves_of(grades, k, config, judged, n)
+    config, k, grades, dcg, idcg, moves = _moves_of(grades, k, config, judged, n)
     size = len(moves.gain)
     picked = [np.zeros((0, 2), np.int64)]
     for i, j in _candidate_blocks(size, moves.cut, int(n)):
@@ -229,7 +231,7 @@ def distinct_moves(
     (its best destination: moving it one rank less far is the same idea, not another move), and of
     several documents that would each give the same NDCG@k at the same rank, only the first. Ordered
     as `best_moves` orders them; same columns."""
-    dcg, idcg, moves = _moves_of(grades, k, config, judged, n)
+    config, k, grades, dcg, idcg, moves = _moves_of(grades, k, config, judged, n)
     size = len(moves.gain)
     picked = [np.zeros((0, 2), np.int64)]
     for i, j in _candidate_blocks(size, moves.cut, 1):
@@ -269,12 +271,13 @@ def _best_per_document(after: np.ndarray, i: np.ndarray, j: np.ndarray, size: in
     return np.column_stack([i[chosen], j[chosen]]).astype(np.int64)
 
 
-def _moves_of(grades, k, config, judged, n) -> tuple[float, float, _Moves]:
-    """DCG@k, IDCG@k and every single move's DCG@k of a list, after checking the arguments."""
+def _moves_of(grades, k, config, judged, n):
+    """`_setup`'s (config, k, grades, DCG@k, IDCG@k) and every single move's DCG@k of the list,
+    after checking the arguments."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise ValueError(f"n must be a whole number ≥ 0, not {n!r}")
     config, k, grades, dcg, idcg = _setup(grades, k, config, judged)
-    return dcg, idcg, _Moves(gains(grades, config), k, config)
+    return config, k, grades, dcg, idcg, _Moves(gains(grades, config), k, config)
 
 
 def _candidate_blocks(size: int, cut: int, n_best: int):
