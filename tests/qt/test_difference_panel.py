@@ -67,7 +67,7 @@ def test_the_headline_gives_the_range_over_every_order_of_tied_scores(qtbot, win
     show_definitions(window, qtbot)
     window.document.set_definition(k=2, undoable=False)
     one, other = ndcg_at([3, 2, 3, 0, 1], 2), ndcg_at([3, 3, 2, 0, 1], 2)
-    assert f"over every order of tied scores: [{min(one, other):.4f}, {max(one, other):.4f}]" in \
+    assert f"any order of ties: [{min(one, other):.4f}, {max(one, other):.4f}]" in \
         window.headline.change.text()
     window.document.set_definition(k=1, undoable=False)  # the tie below k: no range to give
-    assert "tied scores" not in window.headline.change.text()
+    assert "order of ties" not in window.headline.change.text()

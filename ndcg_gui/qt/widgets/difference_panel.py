@@ -8,9 +8,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -34,6 +36,9 @@ class DifferencePanel(QWidget):
                 box.addItem(name, name)
                 box.setItemData(box.count() - 1, preset.label, Qt.ItemDataRole.ToolTipRole)
             box.setCurrentIndex(box.findData(start))
+            # As narrow as a short name: the preset names are long, the pane may not be.
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(6)
             box.currentIndexChanged.connect(self.refresh)
         self.a.setAccessibleName("First definition")
         self.b.setAccessibleName("Second definition")
@@ -55,7 +60,7 @@ class DifferencePanel(QWidget):
         row.addWidget(self.a)
         row.addWidget(QLabel("and"))
         row.addWidget(self.b)
-        row.addWidget(QLabel("differ on this list?"))
+        row.addWidget(QLabel("differ here?"))
         row.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
@@ -102,3 +107,13 @@ class DifferencePanel(QWidget):
             said += ". Also differ, changing nothing on this list: " + "; ".join(idle["changed"])
         self.total.setText(said)
         self.table.resizeRowsToContents()
+
+
+def scrolled(panel: QWidget) -> QScrollArea:
+    """`panel` in a scroll area: it takes the height the tab has to spare and scrolls when short,
+    never making the window taller than the screen allows (1024 x 700 with runs compared)."""
+    area = QScrollArea()
+    area.setWidget(panel)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    return area

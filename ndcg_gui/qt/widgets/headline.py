@@ -99,7 +99,7 @@ class Headline(QFrame):
                          f"({then:.4f})")
         if report.tie_bounds is not None:  # tools that order tied scores otherwise say one of these
             low, high = report.tie_bounds
-            parts.append(f"over every order of tied scores: [{low:.4f}, {high:.4f}]")
+            parts.append(f"any order of ties: [{low:.4f}, {high:.4f}]")
         if report.unjudged_range:
             low, high, exact = report.bounds
             parts.append(f"if judged: [{low:.4f}, {high:.4f}]" + ("" if exact else " (bound)"))

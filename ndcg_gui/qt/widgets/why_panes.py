@@ -41,7 +41,7 @@ from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.models import report_tables
 from ndcg_gui.qt.models.report_tables import ReportTable
 from ndcg_gui.qt.widgets.column_widths import ColumnWidths
-from ndcg_gui.qt.widgets.difference_panel import DifferencePanel
+from ndcg_gui.qt.widgets.difference_panel import DifferencePanel, scrolled
 from ndcg_gui.qt.widgets.report_view import ReportView
 
 WIDEST_COLUMN = 34  # characters: a long id or reason is cut at its end beyond this
@@ -200,7 +200,7 @@ class WhyTabs(QTabWidget):
             self._models[index] = model
         # Below the presets side by side: the walk from one to another, a choice at a time.
         self.difference = DifferencePanel(document)
-        self.widget(self.count() - 1).layout().addWidget(self.difference, 1)
+        self.widget(self.count() - 1).layout().addWidget(scrolled(self.difference), 1)
         self.currentChanged.connect(self._activate)
         document.changed.connect(self._follow)
         self._activate(self.currentIndex())
