@@ -28,7 +28,7 @@ def wanted(options: argparse.Namespace) -> bool:
 
 def main_engine(options: argparse.Namespace, say: Callable[[str], None]) -> None:
     """The per-query lines or --summary-csv of one run, scored by the engine."""
-    from ndcg_gui import cli
+    from ndcg_gui import cli, cli_gate, cli_report
     from ndcg_gui.core.config import DEFAULT_K
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.lists.workspace import Definition
@@ -36,8 +36,9 @@ def main_engine(options: argparse.Namespace, say: Callable[[str], None]) -> None
     from ndcg_gui.core.sql import NotExpressible
     from ndcg_gui.core.sql.duckdb_engine import score_files
 
-    refused = [flag for flag, value in (("several runs", options.runs), ("--metrics-csv", options.metrics_csv))
-               if value]
+    asked = (("several runs", options.runs), ("--metrics-csv", options.metrics_csv),
+             ("--report/--table", cli_report.wanted(options)), ("--fail-if-worse", cli_gate.wanted(options)))
+    refused = [flag for flag, value in asked if value]
     if refused:
         raise InputError(f"--engine {options.engine} does not do {refused[0]} yet; leave out --engine")
     if options.qrels is None:
@@ -53,9 +54,7 @@ def main_engine(options: argparse.Namespace, say: Callable[[str], None]) -> None
     except NotExpressible as err:
         raise InputError(f"--engine {options.engine}: {err}; leave out --engine") from None
     table = _summary(result.table)
-    if options.summary_csv is None:
-        without = table.loc[table["n_docs"] == 0, "query"].tolist()
-        cli._note_left_out(without, result.unjudged)
+    cli._note_left_out(table.loc[table["n_docs"] == 0, "query"].tolist(), result.unjudged)
     cli._note_not_finite(table, options.file)
     if options.summary_csv:
         from ndcg_gui.core.writing.writers import write_summary_table

@@ -65,9 +65,9 @@ def score_files(run: str, qrels: str, definition: Definition, memory_limit: str 
     """Every judged query of `run` scored against `qrels` by DuckDB, as `evaluate(...,
     missing="zero")` scores them."""
     check_expressible(definition, "zero", row_order=True)
+    con = connect(memory_limit, threads)  # (first: without DuckDB it says how to install it)
     import duckdb
 
-    con = connect(memory_limit, threads)
     spill = tempfile.mkdtemp(prefix="ndcg-inspect-duckdb-")
     try:
         con.execute(f"SET temp_directory = {_text(spill)}")
@@ -158,7 +158,8 @@ def _check(con, name: str, path: str, number: str) -> None:
                              path)
         raise InputError(f"query {shown(query)}, doc {shown(doc)}: {number} {value} is not a finite number",
                          path)
-    twice = con.sql(f"SELECT query, doc FROM {name} GROUP BY query, doc HAVING COUNT(*) > 1 LIMIT 1").fetchall()
+    twice = con.sql(f"SELECT query, doc FROM {name} GROUP BY query, doc HAVING COUNT(*) > 1 LIMIT 1"
+                    ).fetchall()
     if twice:
         raise InputError(f"query {shown(twice[0][0])} lists doc {shown(twice[0][1])} more than once", path)
 
