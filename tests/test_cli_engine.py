@@ -111,8 +111,27 @@ def test_csv_parquet_and_globs_print_as_the_trec_files(capsys, tmp_path):
     same_as_in_memory(capsys, tmp_path / "part-*.parquet", tmp_path / "qrels.parquet")
 
 
+def test_runs_of_blanks_tabs_comments_and_extra_fields_read_as_in_memory(capsys, tmp_path):
+    lines = RUN.read_text().splitlines()
+    odd = [("  " if i % 3 == 0 else "") + line.replace(" ", "\t " if i % 2 else "  ")
+           + (" x" if i % 5 == 0 else "") for i, line in enumerate(lines)]
+    (tmp_path / "odd.run").write_text("# a comment\n\n" + "\n".join(odd) + "\n")
+    same_as_in_memory(capsys, tmp_path / "odd.run", QRELS, "--format", "tsv")
+
+
+def test_a_bad_line_in_the_second_file_of_a_glob_is_named_by_its_own_line(capsys, tmp_path):
+    (tmp_path / "a.run").write_text("1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n")
+    (tmp_path / "b.run").write_text("# c\n2 Q0 a 1 3 t\n2  Q0 b 2 t\n")
+    (tmp_path / "qrels").write_text("1 0 a 1\n")
+    code, out, err = output(capsys, tmp_path / "*.run", "--qrels", tmp_path / "qrels", "--engine", "duckdb")
+    assert (code, out) == (2, "")
+    assert err.startswith("ndcg-inspect: b.run:3: 5 fields, but a TREC run line has 6"), err
+
+
 @pytest.mark.parametrize(("text", "line", "says"), [
     ("1 Q0 a 1 3 t\n1 Q0 b 2 x t\n", 2, 'score "x" (field 5) is not a finite number'),
+    ("# c\n1 Q0 a 1 3 t\n\n1 Q0 b 2 x t\n", 4, 'score "x" (field 5) is not a finite number'),
+    ("1  Q0 a 1 3 t\n\n  1\tQ0 b 2 4 t x\n# hi\n1 Q0 c 2\n", 5, "4 fields, but a TREC run line has 6"),
     ("1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 c 3\n", 3, "4 fields, but a TREC run line has 6"),
 ])
 def test_a_bad_run_line_is_one_line_naming_file_and_line(capsys, tmp_path, text, line, says):

@@ -71,24 +71,38 @@ def score_files(run: str, qrels: str, definition: Definition, memory_limit: str 
     spill = tempfile.mkdtemp(prefix="ndcg-inspect-duckdb-")
     try:
         con.execute(f"SET temp_directory = {_text(spill)}")
-        run_from = _view(con, "run", run, "trec_run", "score")
-        qrels_from = _view(con, "qrels", qrels, "qrels", "grade")
-        for name, path, number in (("run", run_from, "score"), ("qrels", qrels_from, "grade")):
-            _check(con, name, path, number)
-        table = con.sql(ndcg_sql(definition, "zero", row_order=True)).df()
-        unjudged = con.sql(
-            "SELECT r.query FROM run r LEFT JOIN (SELECT DISTINCT query FROM qrels) q "
-            "ON q.query = r.query WHERE q.query IS NULL GROUP BY r.query ORDER BY MIN(r.row_order)"
-        ).df()["query"].tolist()
-    except duckdb.Error as exc:
-        raise _input_error(exc, run) from None
+        # TREC text is read by DuckDB's CSV parser when its fields are split by one space or one
+        # tab (most files); otherwise (runs of blanks, indented lines, extra fields) line by line.
+        for split in (False, True):
+            try:
+                return _scored(con, run, qrels, definition, split)
+            except _Irregular:
+                pass
+            except duckdb.Error as exc:
+                if split or "CSV Error" not in str(exc):
+                    raise _input_error(exc, run) from None
+                for name in ("run", "qrels", "run_lines", "qrels_lines", "run_fields", "qrels_fields"):
+                    con.execute(f"DROP VIEW IF EXISTS {name}")
+        raise AssertionError("unreachable")
     finally:
         con.close()
         shutil.rmtree(spill, ignore_errors=True)
+
+
+def _scored(con, run: str, qrels: str, definition: Definition, split: bool) -> EngineResult:
+    run_from = _view(con, "run", run, "trec_run", "score", split)
+    qrels_from = _view(con, "qrels", qrels, "qrels", "grade", split)
+    for name, path, number in (("run", run_from, "score"), ("qrels", qrels_from, "grade")):
+        _check(con, name, path, number)
+    table = con.sql(ndcg_sql(definition, "zero", row_order=True)).df()
+    unjudged = con.sql(
+        "SELECT r.query FROM run r LEFT JOIN (SELECT DISTINCT query FROM qrels) q "
+        "ON q.query = r.query WHERE q.query IS NULL GROUP BY r.query ORDER BY MIN(r.row_order)"
+    ).df()["query"].tolist()
     return EngineResult(table, unjudged)
 
 
-def _view(con, name: str, pattern: str, trec_kind: str, number: str) -> str:
+def _view(con, name: str, pattern: str, trec_kind: str, number: str, split: bool = False) -> str:
     """Make view `name` (query, doc, <number>, row_order) over the files of `pattern`; returns the
     first file (for messages)."""
     files = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
@@ -103,12 +117,22 @@ def _view(con, name: str, pattern: str, trec_kind: str, number: str) -> str:
         columns = _roles(con, source, first, number)
     else:
         kind = _kind(first)
+        if kind == trec_kind and split:
+            _split_view(con, name, listed, kind, number)
+            return first
         if kind == trec_kind:
             names = _TREC[kind]
             types = ", ".join(f"'{c}': '{'DOUBLE' if c == number else 'VARCHAR'}'" for c in names)
             sep = trec_text.separator(decode(Path(first), head_bytes(first)))
-            source = (f"read_csv({listed}, delim={_text(sep)}, header=false, columns={{{types}}}, "
-                      "comment='#', quote='', escape='', auto_detect=false)")
+            con.execute(f"CREATE VIEW {name}_fields AS SELECT * FROM read_csv({listed}, "
+                        f"delim={_text(sep)}, header=false, columns={{{types}}}, comment='#', quote='', "
+                        "escape='', auto_detect=false)")
+            # An empty field (two blanks in a row, a blank at the start) shifts the others: read
+            # such a file line by line.
+            empty = " OR ".join(f"{c} IS NULL" for c in names)
+            if con.sql(f"SELECT 1 FROM {name}_fields WHERE {empty} LIMIT 1").fetchall():
+                raise _Irregular
+            source = f"{name}_fields"
             columns = {"query": "query", "doc": "doc", number: number}
         elif kind == "csv":
             source = f"read_csv({listed}, header=true)"
@@ -122,6 +146,40 @@ def _view(con, name: str, pattern: str, trec_kind: str, number: str) -> str:
         f"ROW_NUMBER() OVER () AS row_order FROM {source}"
     )
     return first
+
+
+class _Irregular(Exception):
+    """A TREC text file whose fields are not split by one blank each."""
+
+
+def _split_view(con, name: str, listed: str, kind: str, number: str) -> None:
+    """View `name` over TREC text split line by line at runs of blanks (comments and blank lines
+    skipped, fields past the last ignored, as trec_eval does); a line that is short of a field or
+    has a number that is not finite raises `InputError` naming its file and line."""
+    names = _TREC[kind]
+    at = names.index(number) + 1
+    blanks = "' ' || chr(9) || chr(13)"  # space, tab, carriage return
+    con.execute(
+        f"CREATE VIEW {name}_lines AS SELECT file, row_order, "
+        f"regexp_split_to_array(trim(line, {blanks}), '[ \\t]+') AS f "
+        "FROM (SELECT filename AS file, line, ROW_NUMBER() OVER () AS row_order "
+        f"      FROM read_csv({listed}, delim=chr(31), header=false, columns={{'line': 'VARCHAR'}}, "
+        "                     quote='', escape='', auto_detect=false, filename=true)) lines "
+        f"WHERE line IS NOT NULL AND trim(line, {blanks}) <> '' "
+        f"AND NOT starts_with(ltrim(line, {blanks}), '#')"
+    )
+    value = f"TRY_CAST(f[{at}] AS DOUBLE)"
+    bad = con.sql(f"SELECT file, row_order, f FROM {name}_lines WHERE len(f) < {len(names)} "
+                  f"OR {value} IS NULL OR NOT isfinite({value}) ORDER BY row_order LIMIT 1").fetchall()
+    if bad:
+        file, row_order, fields = bad[0]
+        # Its line in its own file: the lines of the files before it counted off.
+        before = con.sql(f"SELECT COUNT(*) FROM read_csv({listed}, delim=chr(31), header=false, "
+                         "columns={'line': 'VARCHAR'}, quote='', escape='', auto_detect=false, "
+                         f"filename=true) WHERE filename < {_text(file)}").fetchall()[0][0]
+        raise InputError(trec_text.describe_line(list(fields), kind), file, int(row_order) - int(before))
+    con.execute(f"CREATE VIEW {name} AS SELECT f[1] AS query, f[3] AS doc, {value} AS {number}, "
+                f"row_order FROM {name}_lines")
 
 
 def _kind(path: str) -> str:
@@ -165,7 +223,7 @@ def _check(con, name: str, path: str, number: str) -> None:
 
 
 _LINE = re.compile(r"CSV Error on Line: (\d+)")
-_ORIGINAL = re.compile(r"Original Line: ?(.*)")
+_ORIGINAL = re.compile(r"Original Line: ?([^\n]*)(?:\n([^\n]*))?")
 _FILE = re.compile(r"^\s*file = (.*)$", re.MULTILINE)
 
 
@@ -178,7 +236,7 @@ def _input_error(exc: Exception, run: str) -> InputError:
     original = _ORIGINAL.search(text)
     if path is not None and line and original:
         kind = _kind(path)
-        fields = original.group(1).split()
+        fields = (original.group(1) or original.group(2) or "").split()
         message = trec_text.describe_line(fields, kind) if kind in _TREC else _first_line(exc)
         return InputError(message, path, int(line.group(1)))
     return InputError(_first_line(exc), path or run)
