@@ -42,13 +42,13 @@ class EngineResult:
     unjudged: list[str]  # queries of the run without any judgment, in order of first appearance
 
 
-def connect(memory_limit: str | None = None, threads: int | None = None):
+def connect(memory_limit: str | None = None, threads: int | None = None, database: str = ":memory:"):
     """A DuckDB connection with its limits, or `InputError` saying how to install DuckDB."""
     try:
         import duckdb
     except ImportError:
         raise InputError(f"--engine duckdb needs DuckDB: {INSTALL}") from None
-    con = duckdb.connect()
+    con = duckdb.connect(database)
     try:
         if memory_limit is not None:
             con.execute(f"SET memory_limit = {_text(memory_limit)}")
@@ -65,10 +65,16 @@ def score_files(run: str, qrels: str, definition: Definition, memory_limit: str 
     """Every judged query of `run` scored against `qrels` by DuckDB, as `evaluate(...,
     missing="zero")` scores them."""
     check_expressible(definition, "zero", row_order=True)
-    con = connect(memory_limit, threads)  # (first: without DuckDB it says how to install it)
+    spill = tempfile.mkdtemp(prefix="ndcg-inspect-duckdb-")
+    try:
+        # The rows are read once into a database file beside the spill files (on disk,
+        # compressed: larger than memory), then checked and scored from there.
+        con = connect(memory_limit, threads, str(Path(spill) / "rows.duckdb"))
+    except BaseException:
+        shutil.rmtree(spill, ignore_errors=True)
+        raise
     import duckdb
 
-    spill = tempfile.mkdtemp(prefix="ndcg-inspect-duckdb-")
     try:
         con.execute(f"SET temp_directory = {_text(spill)}")
         # TREC text is read by DuckDB's CSV parser when its fields are split by one space or one
@@ -76,13 +82,15 @@ def score_files(run: str, qrels: str, definition: Definition, memory_limit: str 
         for split in (False, True):
             try:
                 return _scored(con, run, qrels, definition, split)
-            except _Irregular:
+            except _Irregular:  # (an empty field: read line by line)
                 pass
             except duckdb.Error as exc:
                 if split or "CSV Error" not in str(exc):
                     raise _input_error(exc, run) from None
-                for name in ("run", "qrels", "run_lines", "qrels_lines", "run_fields", "qrels_fields"):
-                    con.execute(f"DROP VIEW IF EXISTS {name}")
+            for name in ("run", "qrels"):
+                con.execute(f"DROP TABLE IF EXISTS {name}")
+                for view in (f"{name}_lines", f"{name}_fields"):
+                    con.execute(f"DROP VIEW IF EXISTS {view}")
         raise AssertionError("unreachable")
     finally:
         con.close()
@@ -90,8 +98,13 @@ def score_files(run: str, qrels: str, definition: Definition, memory_limit: str 
 
 
 def _scored(con, run: str, qrels: str, definition: Definition, split: bool) -> EngineResult:
-    run_from = _view(con, "run", run, "trec_run", "score", split)
-    qrels_from = _view(con, "qrels", qrels, "qrels", "grade", split)
+    run_from = _table(con, "run", run, "trec_run", "score", split)
+    qrels_from = _table(con, "qrels", qrels, "qrels", "grade", split)
+    for name in ("run", "qrels"):
+        # An empty field (two blanks in a row, a blank at the start) shifts the others in DuckDB's
+        # CSV parser: such a file is read line by line.
+        if con.sql(f"SELECT 1 FROM {name} WHERE odd LIMIT 1").fetchall():
+            raise _Irregular
     for name, path, number in (("run", run_from, "score"), ("qrels", qrels_from, "grade")):
         _check(con, name, path, number)
     table = con.sql(ndcg_sql(definition, "zero", row_order=True)).df()
@@ -102,9 +115,9 @@ def _scored(con, run: str, qrels: str, definition: Definition, split: bool) -> E
     return EngineResult(table, unjudged)
 
 
-def _view(con, name: str, pattern: str, trec_kind: str, number: str, split: bool = False) -> str:
-    """Make view `name` (query, doc, <number>, row_order) over the files of `pattern`; returns the
-    first file (for messages)."""
+def _table(con, name: str, pattern: str, trec_kind: str, number: str, split: bool = False) -> str:
+    """Make table `name` (query, doc, <number>, row_order, odd) of the files of `pattern` (`odd`:
+    the line has an empty field); returns the first file (for messages)."""
     files = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
     if not files:
         raise InputError("no file matches this pattern", pattern)
@@ -118,22 +131,16 @@ def _view(con, name: str, pattern: str, trec_kind: str, number: str, split: bool
     else:
         kind = _kind(first)
         if kind == trec_kind and split:
-            _split_view(con, name, listed, kind, number)
+            _split_table(con, name, listed, kind, number)
             return first
         if kind == trec_kind:
             names = _TREC[kind]
             types = ", ".join(f"'{c}': '{'DOUBLE' if c == number else 'VARCHAR'}'" for c in names)
             sep = trec_text.separator(decode(Path(first), head_bytes(first)))
-            con.execute(f"CREATE VIEW {name}_fields AS SELECT * FROM read_csv({listed}, "
-                        f"delim={_text(sep)}, header=false, columns={{{types}}}, comment='#', quote='', "
-                        "escape='', auto_detect=false)")
-            # An empty field (two blanks in a row, a blank at the start) shifts the others: read
-            # such a file line by line.
-            empty = " OR ".join(f"{c} IS NULL" for c in names)
-            if con.sql(f"SELECT 1 FROM {name}_fields WHERE {empty} LIMIT 1").fetchall():
-                raise _Irregular
-            source = f"{name}_fields"
-            columns = {"query": "query", "doc": "doc", number: number}
+            source = (f"read_csv({listed}, delim={_text(sep)}, header=false, columns={{{types}}}, "
+                      "comment='#', quote='', escape='', auto_detect=false)")
+            columns = {"query": "query", "doc": "doc", number: number,
+                       "odd": "(" + " OR ".join(f"{c} IS NULL" for c in names) + ")"}
         elif kind == "csv":
             source = f"read_csv({listed}, header=true)"
             columns = _roles(con, source, first, number)
@@ -141,9 +148,9 @@ def _view(con, name: str, pattern: str, trec_kind: str, number: str, split: bool
             want = "a TREC run" if trec_kind == "trec_run" else "TREC qrels"
             raise InputError(f"is {kind.replace('_', ' ')}, not {want}, CSV or Parquet", first)
     con.execute(
-        f"CREATE VIEW {name} AS SELECT CAST({columns['query']} AS VARCHAR) AS query, "
+        f"CREATE TABLE {name} AS SELECT CAST({columns['query']} AS VARCHAR) AS query, "
         f"CAST({columns['doc']} AS VARCHAR) AS doc, CAST({columns[number]} AS DOUBLE) AS {number}, "
-        f"ROW_NUMBER() OVER () AS row_order FROM {source}"
+        f"ROW_NUMBER() OVER () AS row_order, {columns.get('odd', 'FALSE')} AS odd FROM {source}"
     )
     return first
 
@@ -152,8 +159,8 @@ class _Irregular(Exception):
     """A TREC text file whose fields are not split by one blank each."""
 
 
-def _split_view(con, name: str, listed: str, kind: str, number: str) -> None:
-    """View `name` over TREC text split line by line at runs of blanks (comments and blank lines
+def _split_table(con, name: str, listed: str, kind: str, number: str) -> None:
+    """Table `name` of TREC text split line by line at runs of blanks (comments and blank lines
     skipped, fields past the last ignored, as trec_eval does); a line that is short of a field or
     has a number that is not finite raises `InputError` naming its file and line."""
     names = _TREC[kind]
@@ -178,8 +185,8 @@ def _split_view(con, name: str, listed: str, kind: str, number: str) -> None:
                          "columns={'line': 'VARCHAR'}, quote='', escape='', auto_detect=false, "
                          f"filename=true) WHERE filename < {_text(file)}").fetchall()[0][0]
         raise InputError(trec_text.describe_line(list(fields), kind), file, int(row_order) - int(before))
-    con.execute(f"CREATE VIEW {name} AS SELECT f[1] AS query, f[3] AS doc, {value} AS {number}, "
-                f"row_order FROM {name}_lines")
+    con.execute(f"CREATE TABLE {name} AS SELECT f[1] AS query, f[3] AS doc, {value} AS {number}, "
+                f"row_order, FALSE AS odd FROM {name}_lines")
 
 
 def _kind(path: str) -> str:
