@@ -109,6 +109,14 @@ def test_csv_parquet_and_globs_print_as_the_trec_files(capsys, tmp_path):
     run.iloc[:half][["query", "doc", "score"]].to_parquet(tmp_path / "part-0.parquet")
     run.iloc[half:][["query", "doc", "score"]].to_parquet(tmp_path / "part-1.parquet")
     same_as_in_memory(capsys, tmp_path / "part-*.parquet", tmp_path / "qrels.parquet")
+    # A hive-partitioned folder: the query is in the folder names (query=401/...).
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_to_dataset(pa.Table.from_pandas(run[["query", "doc", "score"]], preserve_index=False),
+                        tmp_path / "by-query", partition_cols=["query"])
+    assert (tmp_path / "by-query" / "query=401").is_dir()
+    same_as_in_memory(capsys, tmp_path / "by-query", tmp_path / "qrels.parquet", "--format", "csv")
 
 
 def test_runs_of_blanks_tabs_comments_and_extra_fields_read_as_in_memory(capsys, tmp_path):
@@ -160,6 +168,7 @@ def test_missing_files_options_and_choices_are_one_line(capsys, tmp_path):
     for args, says in [
         ((tmp_path / "none-*.parquet", "--qrels", QRELS), "none-*.parquet: no file matches this pattern"),
         ((tmp_path / "none.run", "--qrels", QRELS), "none.run: no such file"),
+        ((tmp_path, "--qrels", QRELS), f"{tmp_path.name}: is a folder without Parquet files"),
         ((RUN,), "--engine duckdb needs the judgments: --qrels QRELS"),
         ((RUN, "--qrels", QRELS, "--memory-limit", "lots"), "--memory-limit/--threads: "),
         ((RUN, RUN, "--qrels", QRELS), "--engine duckdb does not do several runs yet"),

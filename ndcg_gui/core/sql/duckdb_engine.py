@@ -118,7 +118,13 @@ def _scored(con, run: str, qrels: str, definition: Definition, split: bool) -> E
 def _table(con, name: str, pattern: str, trec_kind: str, number: str, split: bool = False) -> str:
     """Make table `name` (query, doc, <number>, row_order, odd) of the files of `pattern` (`odd`:
     the line has an empty field); returns the first file (for messages)."""
-    files = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
+    folder = Path(pattern).is_dir()
+    if folder:  # a (hive-partitioned) folder of Parquet files: `query=401/part-0.parquet`
+        files = sorted(str(p) for p in Path(pattern).rglob("*") if p.suffix.lower() in _PARQUET)
+        if not files:
+            raise InputError("is a folder without Parquet files (*.parquet) in it", pattern)
+    else:
+        files = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
     if not files:
         raise InputError("no file matches this pattern", pattern)
     first = files[0]
@@ -126,7 +132,7 @@ def _table(con, name: str, pattern: str, trec_kind: str, number: str, split: boo
         raise InputError("no such file" if not Path(first).exists() else "is not a file", first)
     listed = "[" + ", ".join(_text(f) for f in files) + "]"
     if first.lower().endswith(_PARQUET):
-        source = f"read_parquet({listed})"
+        source = f"read_parquet({listed}, hive_partitioning={'true' if folder else 'false'})"
         columns = _roles(con, source, first, number)
     else:
         kind = _kind(first)

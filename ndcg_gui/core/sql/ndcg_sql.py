@@ -176,7 +176,7 @@ retrieved AS (
 ),
 ideal AS (
     SELECT query, gain, ROW_NUMBER() OVER (PARTITION BY query ORDER BY gain DESC) AS irnk
-    FROM ({ideal_from}) pool
+    FROM ({ideal_from}) judgments
 ),
 idcg AS (
     SELECT query, SUM(gain * {discount_sql('irnk', config)}) AS idcg
