@@ -139,7 +139,17 @@ def test_a_choice_the_sql_does_not_write_is_refused_in_one_line():
     object.__setattr__(odd, "discount", "log10")  # a discount added to the config later
     with pytest.raises(NotExpressible, match=r"discount='log10'"):
         ndcg_sql(Definition(10, odd))
-    with pytest.raises(NotExpressible, match="row_order"):
-        ndcg_sql(Definition(10, MetricConfig(), "file"))
+    for ties in ("file", "average"):
+        with pytest.raises(NotExpressible, match="row_order"):
+            ndcg_sql(Definition(10, MetricConfig(), ties))
     with pytest.raises(NotExpressible, match="missing='drop'"):
         ndcg_sql(Definition(10), missing="drop")
+
+
+def test_average_ties_count_judged_rows_within_k_in_file_order():
+    # Found by hypothesis: two tied rows, k=1; the first in the file is the judged one, so n_judged
+    # is 1 (the averaged gains make DCG the same whichever stands first).
+    run = pd.DataFrame({"query": ["1", "1"], "doc": ["d1", "d2"], "score": [1.0, 1.0]})
+    qrels = pd.DataFrame({"query": ["1"], "doc": ["d1"], "grade": [-2.0]})
+    check(run, qrels, Definition(1, MetricConfig(discount="jarvelin"), "average"), "zero")
+    assert run_sql(run, qrels, Definition(1, MetricConfig(), "average"), "zero")["n_judged"].tolist() == [1]

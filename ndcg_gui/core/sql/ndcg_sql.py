@@ -3,7 +3,8 @@
 Inputs are two tables (or views) the caller names:
     run(query, doc, score[, row_order])   one row per retrieved document, no (query, doc) twice
     qrels(query, doc, grade[, row_order]) one row per judged document, no (query, doc) twice
-`row_order` (any integer that grows down the file) is needed for the "file" tie rule, and for
+`row_order` (any integer that grows down the file) is needed for the "file" and "average" tie
+rules (the order of tied rows; "average" counts n_judged among the first k in that order), and for
 `first_row` / `first_judged` (where each query first appears, so a caller can list queries in
 file order as the in-memory command line does).
 
@@ -76,8 +77,9 @@ def check_expressible(definition: Definition, missing: str = "zero", row_order: 
             raise NotExpressible(f"the SQL engines cannot compute NDCG with {f.name}={value!r} (yet)")
     if definition.ties not in TIES:
         raise NotExpressible(f"the SQL engines cannot compute NDCG with ties={definition.ties!r} (yet)")
-    if definition.ties == "file" and not row_order:
-        raise NotExpressible("ties='file' needs the rows' file order (a row_order column)")
+    if definition.ties in ("file", "average") and not row_order:
+        # ("average": which of the tied rows fall within k, so n_judged, goes by file order)
+        raise NotExpressible(f"ties={definition.ties!r} needs the rows' file order (a row_order column)")
     if missing not in MISSING:
         raise NotExpressible(f"the SQL engines cannot compute NDCG with missing={missing!r} (yet)")
 
@@ -134,7 +136,7 @@ def ndcg_sql(definition: Definition, missing: str = "zero", run: str = "run", qr
     check_expressible(definition, missing, row_order)
     config, k, ties = definition.config, int(definition.k), definition.ties
     key = score_key_sql("score", ties)
-    tie_break = {"trec": "doc DESC", "file": "row_order ASC", "average": "doc DESC"}[ties]
+    tie_break = "doc DESC" if ties == "trec" else "row_order ASC"
     order_col = ", row_order" if row_order else ""
     # Only the first k rows need their grade, unless the ideal is the list's own or ties share gains.
     every_row = config.ideal == "retrieved" or ties == "average"
