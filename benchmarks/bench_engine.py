@@ -110,17 +110,36 @@ def main() -> None:
         run, qrels = make_files(queries)
         print(f"\n{queries * DOCS:,} lines ({run.stat().st_size / 2**20:.0f} MiB run, "
               f"{qrels.stat().st_size / 2**20:.0f} MiB qrels; ready in {time.perf_counter() - t:.0f} s)")
-        base = [sys.executable, "-m", "ndcg_gui.cli", str(run), "--qrels", str(qrels)]
-        out = {name: DATA / f"engine-{queries}-{name}.csv" for name in ("memory", "duckdb")}
-        memory = measure([*base, "--summary-csv", str(out["memory"])])
-        engine = measure([*base, "--summary-csv", str(out["duckdb"]), "--engine", "duckdb",
-                          "--memory-limit", options.memory_limit, "--threads", "2"])
-        same, diff = largest_difference(out["memory"], out["duckdb"])
-        print(f"  in memory:        {memory[0]:6.2f} s, peak {memory[1]:6.0f} MB")
-        print(f"  --engine duckdb:  {engine[0]:6.2f} s, peak {engine[1]:6.0f} MB "
-              f"(--memory-limit {options.memory_limit}, --threads 2); {engine[0] / memory[0]:.2f}x the time")
-        print(f"  summaries: {'same queries, order and counts' if same else 'DIFFERENT queries or counts'}, "
-              f"largest difference {diff:.1e}")
+        for what, path in (("TREC text", run), ("Parquet", as_parquet(run))):
+            print(f"  the run as {what} ({path.stat().st_size / 2**20:.0f} MiB):")
+            compare(path, qrels, f"{queries}-{path.suffix[1:]}", options.memory_limit)
+
+
+def as_parquet(run: Path) -> Path:
+    """The run's query, doc and score as Parquet (made once, kept)."""
+    path = run.with_suffix(".parquet")
+    if not path.exists():
+        import duckdb
+
+        duckdb.sql(f"COPY (SELECT column0 AS query, column2 AS doc, column4 AS score FROM read_csv('{run}', "
+                   "delim=' ', header=false, columns={'column0': 'VARCHAR', 'column1': 'VARCHAR', "
+                   "'column2': 'VARCHAR', 'column3': 'VARCHAR', 'column4': 'DOUBLE', 'column5': 'VARCHAR'})) "
+                   f"TO '{path}' (FORMAT parquet)")
+    return path
+
+
+def compare(run: Path, qrels: Path, name: str, memory_limit: str) -> None:
+    base = [sys.executable, "-m", "ndcg_gui.cli", str(run), "--qrels", str(qrels)]
+    out = {way: DATA / f"engine-{name}-{way}.csv" for way in ("memory", "duckdb")}
+    memory = measure([*base, "--summary-csv", str(out["memory"])])
+    engine = measure([*base, "--summary-csv", str(out["duckdb"]), "--engine", "duckdb",
+                      "--memory-limit", memory_limit, "--threads", "2"])
+    same, diff = largest_difference(out["memory"], out["duckdb"])
+    print(f"    in memory:        {memory[0]:6.2f} s, peak {memory[1]:6.0f} MB")
+    print(f"    --engine duckdb:  {engine[0]:6.2f} s, peak {engine[1]:6.0f} MB "
+          f"(--memory-limit {memory_limit}, --threads 2); {engine[0] / memory[0]:.2f}x the time")
+    print(f"    summaries: {'same queries, order and counts' if same else 'DIFFERENT queries or counts'}, "
+          f"largest difference {diff:.1e}")
 
 
 if __name__ == "__main__":
