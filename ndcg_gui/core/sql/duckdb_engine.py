@@ -9,6 +9,7 @@ DuckDB's CSV reader names). DuckDB is an optional extra: without it, one line sa
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import re
 import shutil
@@ -87,10 +88,10 @@ def score_files(run: str, qrels: str, definition: Definition, memory_limit: str 
             except duckdb.Error as exc:
                 if split or "CSV Error" not in str(exc):
                     raise _input_error(exc, run) from None
-            for name in ("run", "qrels"):
-                con.execute(f"DROP TABLE IF EXISTS {name}")
-                for view in (f"{name}_lines", f"{name}_fields"):
-                    con.execute(f"DROP VIEW IF EXISTS {view}")
+            for name in ("run", "qrels", "run_lines", "qrels_lines"):
+                for kind in ("TABLE", "VIEW"):  # (a Parquet input is a view, text a table)
+                    with contextlib.suppress(duckdb.Error):
+                        con.execute(f"DROP {kind} IF EXISTS {name}")
         raise AssertionError("unreachable")
     finally:
         con.close()
@@ -132,8 +133,18 @@ def _table(con, name: str, pattern: str, trec_kind: str, number: str, split: boo
         raise InputError("no such file" if not Path(first).exists() else "is not a file", first)
     listed = "[" + ", ".join(_text(f) for f in files) + "]"
     if first.lower().endswith(_PARQUET):
-        source = f"read_parquet({listed}, hive_partitioning={'true' if folder else 'false'})"
+        # Read where it lies (no copy): Parquet is quick to scan again, and says each row's file
+        # and place in it, which give the file order.
+        source = (f"read_parquet({listed}, hive_partitioning={'true' if folder else 'false'}, "
+                  "filename=true, file_row_number=true)")
         columns = _roles(con, source, first, number)
+        con.execute(
+            f"CREATE VIEW {name} AS SELECT CAST({columns['query']} AS VARCHAR) AS query, "
+            f"CAST({columns['doc']} AS VARCHAR) AS doc, CAST({columns[number]} AS DOUBLE) AS {number}, "
+            f"CAST(list_position({listed}, filename) AS BIGINT) * {1 << 40} + file_row_number AS row_order, "
+            f"FALSE AS odd FROM {source}"
+        )
+        return first
     else:
         kind = _kind(first)
         if kind == trec_kind and split:
