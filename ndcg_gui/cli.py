@@ -18,7 +18,7 @@ import threading
 import warnings
 from collections.abc import Iterator, Sequence
 
-from ndcg_gui import cli_compare, cli_gate, cli_report
+from ndcg_gui import cli_compare, cli_engine, cli_gate, cli_report
 from ndcg_gui.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, needs_qrels_hint
 
 PROG = "ndcg-inspect"
@@ -102,6 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_compare.add_options(parser)
     cli_gate.add_options(parser)
     cli_report.add_options(parser)
+    cli_engine.add_options(parser)
     return parser
 
 
@@ -120,7 +121,9 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
         with warnings.catch_warnings():
             # numpy's overflow warnings name our source lines; a figure too big is said once instead
             warnings.simplefilter("ignore", RuntimeWarning)
-            if cli_report.wanted(options):
+            if cli_engine.wanted(options):  # (it refuses what it does not do yet)
+                cli_engine.main_engine(options, _say)
+            elif cli_report.wanted(options):
                 cmp = cli_report.main_report(options, _say)
                 if cli_gate.wanted(options):
                     code = cli_gate.main_gate(options, _say, cmp)

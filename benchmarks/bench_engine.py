@@ -1,0 +1,146 @@
+"""`ndcg-inspect --engine duckdb` beside the in-memory path, as whole processes: time and peak memory
+on a generated TREC run of 2,000,000 and 20,000,000 lines (1,000 documents a query, two-decimal
+scores: many ties; 300 judgments a query, two thirds retrieved), and the two summaries compared.
+
+    .venv/bin/pip install -e '.[duckdb]'
+    .venv/bin/python benchmarks/bench_engine.py              # 2,000,000 and 20,000,000 lines
+    .venv/bin/python benchmarks/bench_engine.py --quick      # 200,000 lines: check the script runs
+
+Files are written (seeded) to benchmarks/.data/ once and kept (the 20M-line run is ~0.9 GB).
+Each command runs in its own process (`python -m ndcg_gui.cli RUN --qrels QRELS --summary-csv
+OUT`), timed from start to exit; its peak resident memory from `os.wait4`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.csv as pa_csv
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DATA = HERE / ".data"
+DOCS, JUDGED = 1000, 300
+
+
+def make_files(queries: int, seed: int = 11) -> tuple[Path, Path]:
+    lines = queries * DOCS
+    run_path, qrels_path = DATA / f"engine-{lines}.run", DATA / f"engine-{lines}.qrels"
+    if run_path.exists() and qrels_path.exists():
+        return run_path, qrels_path
+    DATA.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    options = pa_csv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
+    batch = 500
+    with pa_csv.CSVWriter(str(run_path) + ".tmp", _RUN, write_options=options) as run, \
+            pa_csv.CSVWriter(str(qrels_path) + ".tmp", _QRELS, write_options=options) as qrels:
+        for first in range(0, queries, batch):
+            n = min(batch, queries - first)
+            qid = np.repeat(np.arange(first, first + n) + 1, DOCS).astype(str)
+            # Distinct within a query (a block of 50,000 ids for each), in random order.
+            ids = np.arange(DOCS) * 50_000 + rng.integers(0, 50_000, size=(n, DOCS))
+            ids = np.take_along_axis(ids, np.argsort(rng.random((n, DOCS)), axis=1), axis=1)
+            score = -np.sort(-np.round(rng.gamma(2.0, 3.0, size=(n, DOCS)), 2), axis=1)
+            docs = np.char.add("doc-", ids.astype(str)).ravel()
+            run.write_table(pa.table({
+                "qid": qid, "q0": np.full(n * DOCS, "Q0"), "doc": docs,
+                "rank": np.tile(np.arange(1, DOCS + 1), n), "score": score.ravel(),
+                "tag": np.full(n * DOCS, "bench")}, schema=_RUN))
+            # Two thirds of the judgments are retrieved documents, the rest never retrieved.
+            seen = 2 * JUDGED // 3
+            picked = np.sort(np.argsort(rng.random((n, DOCS)), axis=1)[:, :seen], axis=1)
+            unseen = np.char.add("unretrieved-", np.tile(np.arange(JUDGED - seen), (n, 1)).astype(str))
+            judged = np.concatenate([docs.reshape(n, DOCS)[np.arange(n)[:, None], picked], unseen],
+                                    axis=1).ravel()
+            qrels.write_table(pa.table({
+                "qid": np.repeat(np.arange(first, first + n) + 1, JUDGED).astype(str),
+                "iter": np.zeros(n * JUDGED, np.int64), "doc": judged,
+                "grade": rng.integers(0, 4, size=n * JUDGED)}, schema=_QRELS))
+    os.replace(str(run_path) + ".tmp", run_path)
+    os.replace(str(qrels_path) + ".tmp", qrels_path)
+    return run_path, qrels_path
+
+
+_RUN = pa.schema([("qid", pa.string()), ("q0", pa.string()), ("doc", pa.string()), ("rank", pa.int64()),
+                  ("score", pa.float64()), ("tag", pa.string())])
+_QRELS = pa.schema([("qid", pa.string()), ("iter", pa.int64()), ("doc", pa.string()), ("grade", pa.int64())])
+
+
+def measure(args: list[str]) -> tuple[float, float]:
+    """(seconds, peak MB) of one process running `args`."""
+    start = time.perf_counter()
+    process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    err = process.stderr.read().decode()
+    if os.waitstatus_to_exitcode(status):
+        raise SystemExit(f"{' '.join(args)} failed: {err}")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def largest_difference(a: Path, b: Path) -> tuple[bool, float]:
+    """(same queries in the same order with the same counts, largest difference of a figure)."""
+    import pandas as pd
+
+    x, y = (pd.read_csv(p, dtype={"query": str}) for p in (a, b))
+    same = x[["query", "n_docs", "n_judged"]].equals(y[["query", "n_docs", "n_judged"]])
+    diff = max(float(np.max(np.abs(x[c] - y[c]))) for c in ("dcg", "idcg", "ndcg")) if len(x) else math.nan
+    return same, diff
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="200,000 lines only")
+    parser.add_argument("--memory-limit", default="1GB", help="DuckDB's memory limit (default 1GB)")
+    options = parser.parse_args()
+    import duckdb
+
+    print(f"duckdb {duckdb.__version__}, {os.cpu_count()} cores")
+    for queries in [200] if options.quick else [2_000, 20_000]:
+        t = time.perf_counter()
+        run, qrels = make_files(queries)
+        print(f"\n{queries * DOCS:,} lines ({run.stat().st_size / 2**20:.0f} MiB run, "
+              f"{qrels.stat().st_size / 2**20:.0f} MiB qrels; ready in {time.perf_counter() - t:.0f} s)")
+        for what, path in (("TREC text", run), ("Parquet", as_parquet(run))):
+            print(f"  the run as {what} ({path.stat().st_size / 2**20:.0f} MiB):")
+            compare(path, qrels, f"{queries}-{path.suffix[1:]}", options.memory_limit)
+
+
+def as_parquet(run: Path) -> Path:
+    """The run's query, doc and score as Parquet (made once, kept)."""
+    path = run.with_suffix(".parquet")
+    if not path.exists():
+        import duckdb
+
+        duckdb.sql(f"COPY (SELECT column0 AS query, column2 AS doc, column4 AS score FROM read_csv('{run}', "
+                   "delim=' ', header=false, columns={'column0': 'VARCHAR', 'column1': 'VARCHAR', "
+                   "'column2': 'VARCHAR', 'column3': 'VARCHAR', 'column4': 'DOUBLE', 'column5': 'VARCHAR'})) "
+                   f"TO '{path}' (FORMAT parquet)")
+    return path
+
+
+def compare(run: Path, qrels: Path, name: str, memory_limit: str) -> None:
+    base = [sys.executable, "-m", "ndcg_gui.cli", str(run), "--qrels", str(qrels)]
+    out = {way: DATA / f"engine-{name}-{way}.csv" for way in ("memory", "duckdb")}
+    memory = measure([*base, "--summary-csv", str(out["memory"])])
+    engine = measure([*base, "--summary-csv", str(out["duckdb"]), "--engine", "duckdb",
+                      "--memory-limit", memory_limit, "--threads", "2"])
+    same, diff = largest_difference(out["memory"], out["duckdb"])
+    print(f"    in memory:        {memory[0]:6.2f} s, peak {memory[1]:6.0f} MB")
+    print(f"    --engine duckdb:  {engine[0]:6.2f} s, peak {engine[1]:6.0f} MB "
+          f"(--memory-limit {memory_limit}, --threads 2); {engine[0] / memory[0]:.2f}x the time")
+    print(f"    summaries: {'same queries, order and counts' if same else 'DIFFERENT queries or counts'}, "
+          f"largest difference {diff:.1e}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,276 @@
+"""The definition's SQL run by DuckDB on files read where they lie: TREC run and qrels text, CSV
+and Parquet (files or globs), larger than memory (DuckDB spills to disk under `memory_limit`).
+
+`score_files` returns `evaluate`'s per-query table plus where each query first appears (so the
+command line lists them in file order, as the in-memory path does), and the queries of the run
+without any judgment. Bad input raises `InputError`: one line naming the file (and the line
+DuckDB's CSV reader names). DuckDB is an optional extra: without it, one line says how to get it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ndcg_gui.core.errors import InputError, shown
+from ndcg_gui.core.lists.workspace import Definition
+from ndcg_gui.core.reading import trec_text
+from ndcg_gui.core.reading.csv_text import ALIASES
+from ndcg_gui.core.reading.dispatch import sniff
+from ndcg_gui.core.reading.source import decode, head_bytes
+from ndcg_gui.core.sql.ndcg_sql import check_expressible, ndcg_sql
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+INSTALL = "pip install 'ndcg-gui[duckdb]'"
+_TREC = {  # the columns of each TREC text file, read as text (ids) and numbers
+    "trec_run": ("query", "q0", "doc", "rank", "score", "tag"),
+    "qrels": ("query", "iter", "doc", "grade"),
+}
+_PARQUET = (".parquet", ".pq")
+
+
+@dataclass(frozen=True)
+class EngineResult:
+    table: pd.DataFrame  # query + evaluate's RESULT_COLUMNS + first_row, first_judged; sorted by query
+    unjudged: list[str]  # queries of the run without any judgment, in order of first appearance
+
+
+def connect(memory_limit: str | None = None, threads: int | None = None, database: str = ":memory:"):
+    """A DuckDB connection with its limits, or `InputError` saying how to install DuckDB."""
+    try:
+        import duckdb
+    except ImportError:
+        raise InputError(f"--engine duckdb needs DuckDB: {INSTALL}") from None
+    con = duckdb.connect(database)
+    try:
+        if memory_limit is not None:
+            con.execute(f"SET memory_limit = {_text(memory_limit)}")
+        if threads is not None:
+            con.execute(f"SET threads = {int(threads)}")
+    except duckdb.Error as exc:
+        con.close()
+        raise InputError(f"--memory-limit/--threads: {_first_line(exc)}") from None
+    return con
+
+
+def score_files(run: str, qrels: str, definition: Definition, memory_limit: str | None = None,
+                threads: int | None = None) -> EngineResult:
+    """Every judged query of `run` scored against `qrels` by DuckDB, as `evaluate(...,
+    missing="zero")` scores them."""
+    check_expressible(definition, "zero", row_order=True)
+    spill = tempfile.mkdtemp(prefix="ndcg-inspect-duckdb-")
+    try:
+        # The rows are read once into a database file beside the spill files (on disk,
+        # compressed: larger than memory), then checked and scored from there.
+        con = connect(memory_limit, threads, str(Path(spill) / "rows.duckdb"))
+    except BaseException:
+        shutil.rmtree(spill, ignore_errors=True)
+        raise
+    import duckdb
+
+    try:
+        con.execute(f"SET temp_directory = {_text(spill)}")
+        # TREC text is read by DuckDB's CSV parser when its fields are split by one space or one
+        # tab (most files); otherwise (runs of blanks, indented lines, extra fields) line by line.
+        for split in (False, True):
+            try:
+                return _scored(con, run, qrels, definition, split)
+            except _Irregular:  # (an empty field: read line by line)
+                pass
+            except duckdb.Error as exc:
+                if split or "CSV Error" not in str(exc):
+                    raise _input_error(exc, run) from None
+            for name in ("run", "qrels", "run_lines", "qrels_lines"):
+                for kind in ("TABLE", "VIEW"):  # (a Parquet input is a view, text a table)
+                    with contextlib.suppress(duckdb.Error):
+                        con.execute(f"DROP {kind} IF EXISTS {name}")
+        raise AssertionError("unreachable")
+    finally:
+        con.close()
+        shutil.rmtree(spill, ignore_errors=True)
+
+
+def _scored(con, run: str, qrels: str, definition: Definition, split: bool) -> EngineResult:
+    run_from = _table(con, "run", run, "trec_run", "score", split)
+    qrels_from = _table(con, "qrels", qrels, "qrels", "grade", split)
+    for name in ("run", "qrels"):
+        # An empty field (two blanks in a row, a blank at the start) shifts the others in DuckDB's
+        # CSV parser: such a file is read line by line.
+        if con.sql(f"SELECT 1 FROM {name} WHERE odd LIMIT 1").fetchall():
+            raise _Irregular
+    for name, path, number in (("run", run_from, "score"), ("qrels", qrels_from, "grade")):
+        _check(con, name, path, number)
+    table = con.sql(ndcg_sql(definition, "zero", row_order=True)).df()
+    unjudged = con.sql(
+        "SELECT r.query FROM run r LEFT JOIN (SELECT DISTINCT query FROM qrels) q "
+        "ON q.query = r.query WHERE q.query IS NULL GROUP BY r.query ORDER BY MIN(r.row_order)"
+    ).df()["query"].tolist()
+    return EngineResult(table, unjudged)
+
+
+def _table(con, name: str, pattern: str, trec_kind: str, number: str, split: bool = False) -> str:
+    """Make table `name` (query, doc, <number>, row_order, odd) of the files of `pattern` (`odd`:
+    the line has an empty field); returns the first file (for messages)."""
+    folder = Path(pattern).is_dir()
+    if folder:  # a (hive-partitioned) folder of Parquet files: `query=401/part-0.parquet`
+        files = sorted(str(p) for p in Path(pattern).rglob("*") if p.suffix.lower() in _PARQUET)
+        if not files:
+            raise InputError("is a folder without Parquet files (*.parquet) in it", pattern)
+    else:
+        files = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
+    if not files:
+        raise InputError("no file matches this pattern", pattern)
+    first = files[0]
+    if not Path(first).is_file():
+        raise InputError("no such file" if not Path(first).exists() else "is not a file", first)
+    listed = "[" + ", ".join(_text(f) for f in files) + "]"
+    if first.lower().endswith(_PARQUET):
+        # Read where it lies (no copy): Parquet is quick to scan again, and says each row's file
+        # and place in it, which give the file order.
+        source = (f"read_parquet({listed}, hive_partitioning={'true' if folder else 'false'}, "
+                  "filename=true, file_row_number=true)")
+        columns = _roles(con, source, first, number)
+        con.execute(
+            f"CREATE VIEW {name} AS SELECT CAST({columns['query']} AS VARCHAR) AS query, "
+            f"CAST({columns['doc']} AS VARCHAR) AS doc, CAST({columns[number]} AS DOUBLE) AS {number}, "
+            f"CAST(list_position({listed}, filename) AS BIGINT) * {1 << 40} + file_row_number AS row_order, "
+            f"FALSE AS odd FROM {source}"
+        )
+        return first
+    else:
+        kind = _kind(first)
+        if kind == trec_kind and split:
+            _split_table(con, name, listed, kind, number)
+            return first
+        if kind == trec_kind:
+            names = _TREC[kind]
+            types = ", ".join(f"'{c}': '{'DOUBLE' if c == number else 'VARCHAR'}'" for c in names)
+            sep = trec_text.separator(decode(Path(first), head_bytes(first)))
+            source = (f"read_csv({listed}, delim={_text(sep)}, header=false, columns={{{types}}}, "
+                      "comment='#', quote='', escape='', auto_detect=false)")
+            columns = {"query": "query", "doc": "doc", number: number,
+                       "odd": "(" + " OR ".join(f"{c} IS NULL" for c in names) + ")"}
+        elif kind == "csv":
+            source = f"read_csv({listed}, header=true)"
+            columns = _roles(con, source, first, number)
+        else:
+            want = "a TREC run" if trec_kind == "trec_run" else "TREC qrels"
+            raise InputError(f"is {kind.replace('_', ' ')}, not {want}, CSV or Parquet", first)
+    con.execute(
+        f"CREATE TABLE {name} AS SELECT CAST({columns['query']} AS VARCHAR) AS query, "
+        f"CAST({columns['doc']} AS VARCHAR) AS doc, CAST({columns[number]} AS DOUBLE) AS {number}, "
+        f"ROW_NUMBER() OVER () AS row_order, {columns.get('odd', 'FALSE')} AS odd FROM {source}"
+    )
+    return first
+
+
+class _Irregular(Exception):
+    """A TREC text file whose fields are not split by one blank each."""
+
+
+def _split_table(con, name: str, listed: str, kind: str, number: str) -> None:
+    """Table `name` of TREC text split line by line at runs of blanks (comments and blank lines
+    skipped, fields past the last ignored, as trec_eval does); a line that is short of a field or
+    has a number that is not finite raises `InputError` naming its file and line."""
+    names = _TREC[kind]
+    at = names.index(number) + 1
+    blanks = "' ' || chr(9) || chr(13)"  # space, tab, carriage return
+    con.execute(
+        f"CREATE VIEW {name}_lines AS SELECT file, row_order, "
+        f"regexp_split_to_array(trim(line, {blanks}), '[ \\t]+') AS f "
+        "FROM (SELECT filename AS file, line, ROW_NUMBER() OVER () AS row_order "
+        f"      FROM read_csv({listed}, delim=chr(31), header=false, columns={{'line': 'VARCHAR'}}, "
+        "                     quote='', escape='', auto_detect=false, filename=true)) lines "
+        f"WHERE line IS NOT NULL AND trim(line, {blanks}) <> '' "
+        f"AND NOT starts_with(ltrim(line, {blanks}), '#')"
+    )
+    value = f"TRY_CAST(f[{at}] AS DOUBLE)"
+    bad = con.sql(f"SELECT file, row_order, f FROM {name}_lines WHERE len(f) < {len(names)} "
+                  f"OR {value} IS NULL OR NOT isfinite({value}) ORDER BY row_order LIMIT 1").fetchall()
+    if bad:
+        file, row_order, fields = bad[0]
+        # Its line in its own file: the lines of the files before it counted off.
+        before = con.sql(f"SELECT COUNT(*) FROM read_csv({listed}, delim=chr(31), header=false, "
+                         "columns={'line': 'VARCHAR'}, quote='', escape='', auto_detect=false, "
+                         f"filename=true) WHERE filename < {_text(file)}").fetchall()[0][0]
+        raise InputError(trec_text.describe_line(list(fields), kind), file, int(row_order) - int(before))
+    con.execute(f"CREATE TABLE {name} AS SELECT f[1] AS query, f[3] AS doc, {value} AS {number}, "
+                f"row_order, FALSE AS odd FROM {name}_lines")
+
+
+def _kind(path: str) -> str:
+    try:
+        return sniff(decode(Path(path), head_bytes(path)))
+    except OSError as exc:
+        raise InputError(f"cannot be read: {exc.strerror or exc}", path) from None
+
+
+def _roles(con, source: str, path: str, number: str) -> dict[str, str]:
+    """The columns that hold query, doc and `number`, by the names the CSV reader knows."""
+    names = [row[0] for row in con.sql(f"DESCRIBE SELECT * FROM {source}").fetchall()]
+    found = {}
+    for role in ("query", "doc", number):
+        for name in names:
+            if name.strip().lower() in ALIASES[role]:
+                found[role] = '"' + name.replace('"', '""') + '"'
+                break
+        else:
+            raise InputError(f"has no {role} column (one of {', '.join(ALIASES[role])}); "
+                             f"its columns: {', '.join(names)}", path)
+    return found
+
+
+def _check(con, name: str, path: str, number: str) -> None:
+    """What the in-memory readers refuse too: a number that is not finite, a missing id, a
+    (query, doc) pair twice."""
+    bad = con.sql(f"SELECT query, doc, {number} FROM {name} WHERE query IS NULL OR doc IS NULL "
+                  f"OR {number} IS NULL OR NOT isfinite({number}) LIMIT 1").fetchall()
+    if bad:
+        query, doc, value = bad[0]
+        if query is None or doc is None:
+            raise InputError(f"a row without its query or doc id (query {shown(query)}, doc {shown(doc)})",
+                             path)
+        raise InputError(f"query {shown(query)}, doc {shown(doc)}: {number} {value} is not a finite number",
+                         path)
+    twice = con.sql(f"SELECT query, doc FROM {name} GROUP BY query, doc HAVING COUNT(*) > 1 LIMIT 1"
+                    ).fetchall()
+    if twice:
+        raise InputError(f"query {shown(twice[0][0])} lists doc {shown(twice[0][1])} more than once", path)
+
+
+_LINE = re.compile(r"CSV Error on Line: (\d+)")
+_ORIGINAL = re.compile(r"Original Line: ?([^\n]*)(?:\n([^\n]*))?")
+_FILE = re.compile(r"^\s*file = (.*)$", re.MULTILINE)
+
+
+def _input_error(exc: Exception, run: str) -> InputError:
+    """DuckDB's error as one line naming the file (and the line of a CSV error)."""
+    text = str(exc)
+    file = _FILE.search(text)
+    path = file.group(1).strip() if file else None
+    line = _LINE.search(text)
+    original = _ORIGINAL.search(text)
+    if path is not None and line and original:
+        kind = _kind(path)
+        fields = (original.group(1) or original.group(2) or "").split()
+        message = trec_text.describe_line(fields, kind) if kind in _TREC else _first_line(exc)
+        return InputError(message, path, int(line.group(1)))
+    return InputError(_first_line(exc), path or run)
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _text(value: str) -> str:
+    """A SQL string literal."""
+    return "'" + str(value).replace("'", "''") + "'"

@@ -1,0 +1,192 @@
+"""`ndcg-inspect --engine duckdb`: the sample run and qrels (as TREC text, CSV, Parquet and a glob of
+parts) print exactly what the in-memory path prints, in every format and preset; bad input is one
+line naming the file and line; without DuckDB one line says how to install it."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from ndcg_gui.cli import main
+from tests.test_cli import cli
+
+pytest.importorskip("duckdb")  # (the test extra declares it: never skipped there)
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "resources" / "examples"
+RUN, QRELS = EXAMPLES / "sample.run", EXAMPLES / "sample.qrels"
+
+
+def output(capsys, *args) -> tuple[int, str, str]:
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def same_as_in_memory(capsys, run, qrels, *options) -> str:
+    """The engine's output is the in-memory one: the text format (4 decimals) to the byte; the
+    formats that print every digit with the same queries, order and counts, and figures equal to
+    1e-12 (IDCG is summed in another order, so the last bit may differ)."""
+    want = output(capsys, RUN, "--qrels", QRELS, *options)
+    got = output(capsys, run, "--qrels", qrels, *options, "--engine", "duckdb")
+    assert want[0] == 0, want
+    assert (got[0], got[2]) == (want[0], want[2])
+    got_cells, want_cells = _cells(got[1]), _cells(want[1])
+    assert len(got_cells) == len(want_cells)
+    for g, w in zip(got_cells, want_cells, strict=True):
+        if g != w:
+            assert isinstance(w, float) and math.isclose(g, w, rel_tol=1e-12, abs_tol=1e-12), (g, w)
+    if "--format" not in options or options[options.index("--format") + 1] == "text":
+        assert got[1] == want[1]
+    return got[1]
+
+
+def _cells(text: str) -> list:
+    """Every value printed, in order: numbers with a point as floats."""
+    if text.startswith("{"):
+        return _cells(" ".join(f"{k} {v}" if not isinstance(v, (list, dict)) else f"{k} {_flat(v)}"
+                               for k, v in json.loads(text).items()))
+    cells = []
+    for cell in re.split(r"[\s,]+", text.strip()):
+        try:
+            cells.append(float(cell) if "." in cell or "e" in cell else cell)
+        except ValueError:
+            cells.append(cell)
+    return cells
+
+
+def _flat(value) -> str:
+    if isinstance(value, dict):
+        return " ".join(f"{k} {_flat(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return " ".join(_flat(v) for v in value)
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+@pytest.mark.parametrize("form", ["text", "tsv", "csv", "json"])
+@pytest.mark.parametrize("options", [(), ("-k", "5"), ("-k", "1000", "--preset", "ranx_burges"),
+                                     ("--preset", "jarvelin2002"), ("--preset", "sklearn", "-k", "3"),
+                                     ("--gain", "1=3,2=9", "--discount", "jarvelin:3"), ("--query", "403")])
+def test_the_sample_prints_as_in_memory(capsys, form, options):
+    same_as_in_memory(capsys, RUN, QRELS, "--format", form, *options)
+
+
+def test_the_summary_csv_is_the_in_memory_one(capsys, tmp_path):
+    want, got = tmp_path / "want.csv", tmp_path / "got.csv"
+    memory = output(capsys, RUN, "--qrels", QRELS, "-k", "7", "--summary-csv", want)
+    engine = output(capsys, RUN, "--qrels", QRELS, "-k", "7", "--summary-csv", got,
+                    "--engine", "duckdb", "--memory-limit", "200MB", "--threads", "1")
+    assert engine == memory and memory[0] == 0 and "426" in memory[2]
+    got_cells, want_cells = _cells(got.read_text()), _cells(want.read_text())
+    assert len(got_cells) == len(want_cells) > 100
+    for g, w in zip(got_cells, want_cells, strict=True):
+        assert g == w or math.isclose(g, w, rel_tol=1e-12, abs_tol=1e-12), (g, w)
+
+
+def _frames():
+    names = ["query", "q0", "doc", "rank", "score", "tag"]
+    run = pd.read_csv(RUN, sep=" ", names=names, dtype={"query": str, "doc": str})
+    qrels = pd.read_csv(QRELS, sep=" ", names=["query", "iter", "doc", "grade"],
+                        dtype={"query": str, "doc": str})
+    return run, qrels
+
+
+def test_csv_parquet_and_globs_print_as_the_trec_files(capsys, tmp_path):
+    run, qrels = _frames()
+    run[["query", "doc", "score"]].rename(columns={"query": "qid", "doc": "docno"}).to_csv(
+        tmp_path / "run.csv", index=False)
+    qrels[["query", "doc", "grade"]].to_csv(tmp_path / "qrels.csv", index=False)
+    same_as_in_memory(capsys, tmp_path / "run.csv", tmp_path / "qrels.csv", "-k", "20")
+    run[["query", "doc", "score"]].to_parquet(tmp_path / "run.parquet")
+    qrels[["query", "doc", "grade"]].to_parquet(tmp_path / "qrels.parquet")
+    same_as_in_memory(capsys, tmp_path / "run.parquet", tmp_path / "qrels.parquet", "--format", "json")
+    half = len(run) // 2  # two parts, named in file order
+    run.iloc[:half][["query", "doc", "score"]].to_parquet(tmp_path / "part-0.parquet")
+    run.iloc[half:][["query", "doc", "score"]].to_parquet(tmp_path / "part-1.parquet")
+    same_as_in_memory(capsys, tmp_path / "part-*.parquet", tmp_path / "qrels.parquet")
+    # A hive-partitioned folder: the query is in the folder names (query=401/...).
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_to_dataset(pa.Table.from_pandas(run[["query", "doc", "score"]], preserve_index=False),
+                        tmp_path / "by-query", partition_cols=["query"])
+    assert (tmp_path / "by-query" / "query=401").is_dir()
+    same_as_in_memory(capsys, tmp_path / "by-query", tmp_path / "qrels.parquet", "--format", "csv")
+
+
+def test_runs_of_blanks_tabs_comments_and_extra_fields_read_as_in_memory(capsys, tmp_path):
+    lines = RUN.read_text().splitlines()
+    odd = [("  " if i % 3 == 0 else "") + line.replace(" ", "\t " if i % 2 else "  ")
+           + (" x" if i % 5 == 0 else "") for i, line in enumerate(lines)]
+    (tmp_path / "odd.run").write_text("# a comment\n\n" + "\n".join(odd) + "\n")
+    same_as_in_memory(capsys, tmp_path / "odd.run", QRELS, "--format", "tsv")
+
+
+def test_a_bad_line_in_the_second_file_of_a_glob_is_named_by_its_own_line(capsys, tmp_path):
+    (tmp_path / "a.run").write_text("1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n")
+    (tmp_path / "b.run").write_text("# c\n2 Q0 a 1 3 t\n2  Q0 b 2 t\n")
+    (tmp_path / "qrels").write_text("1 0 a 1\n")
+    code, out, err = output(capsys, tmp_path / "*.run", "--qrels", tmp_path / "qrels", "--engine", "duckdb")
+    assert (code, out) == (2, "")
+    assert err.startswith("ndcg-inspect: b.run:3: 5 fields, but a TREC run line has 6"), err
+
+
+@pytest.mark.parametrize(("text", "line", "says"), [
+    ("1 Q0 a 1 3 t\n1 Q0 b 2 x t\n", 2, 'score "x" (field 5) is not a finite number'),
+    ("# c\n1 Q0 a 1 3 t\n\n1 Q0 b 2 x t\n", 4, 'score "x" (field 5) is not a finite number'),
+    ("1  Q0 a 1 3 t\n\n  1\tQ0 b 2 4 t x\n# hi\n1 Q0 c 2\n", 5, "4 fields, but a TREC run line has 6"),
+    ("1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 c 3\n", 3, "4 fields, but a TREC run line has 6"),
+])
+def test_a_bad_run_line_is_one_line_naming_file_and_line(capsys, tmp_path, text, line, says):
+    (tmp_path / "bad.run").write_text(text)
+    (tmp_path / "qrels").write_text("1 0 a 1\n")
+    code, out, err = output(capsys, tmp_path / "bad.run", "--qrels", tmp_path / "qrels", "--engine", "duckdb")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"ndcg-inspect: bad.run:{line}: {says}") and err.count("\n") == 1, err
+    # The in-memory path names the same place.
+    assert output(capsys, tmp_path / "bad.run", "--qrels", tmp_path / "qrels")[2].startswith(
+        f"ndcg-inspect: bad.run:{line}: {says}")
+
+
+@pytest.mark.parametrize(("run", "says"), [
+    ("1 Q0 a 1 3 t\n1 Q0 a 2 2 t\n", 'bad.run: query "1" lists doc "a" more than once'),
+    ("1 Q0 a 1 inf t\n", 'bad.run: query "1", doc "a": score inf is not a finite number'),
+])
+def test_what_the_readers_refuse_is_refused(capsys, tmp_path, run, says):
+    (tmp_path / "bad.run").write_text(run)
+    (tmp_path / "qrels").write_text("1 0 a 1\n")
+    code, out, err = output(capsys, tmp_path / "bad.run", "--qrels", tmp_path / "qrels", "--engine", "duckdb")
+    assert (code, out, err) == (2, "", f"ndcg-inspect: {says}\n")
+
+
+def test_missing_files_options_and_choices_are_one_line(capsys, tmp_path):
+    for args, says in [
+        ((tmp_path / "none-*.parquet", "--qrels", QRELS), "none-*.parquet: no file matches this pattern"),
+        ((tmp_path / "none.run", "--qrels", QRELS), "none.run: no such file"),
+        ((tmp_path, "--qrels", QRELS), f"{tmp_path.name}: is a folder without Parquet files"),
+        ((RUN,), "--engine duckdb needs the judgments: --qrels QRELS"),
+        ((RUN, "--qrels", QRELS, "--memory-limit", "lots"), "--memory-limit/--threads: "),
+        ((RUN, RUN, "--qrels", QRELS), "--engine duckdb does not do several runs yet"),
+        ((RUN, "--qrels", QRELS, "--metrics-csv", "-"), "--engine duckdb does not do --metrics-csv yet"),
+    ]:
+        code, out, err = output(capsys, *args, "--engine", "duckdb")
+        assert (code, out) == (2, ""), err
+        assert err.startswith(f"ndcg-inspect: {says}") and err.count("\n") == 1, err
+
+
+def test_without_duckdb_one_line_says_how_to_install_it(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "duckdb", None)  # `import duckdb` fails
+    code, out, err = output(capsys, RUN, "--qrels", QRELS, "--engine", "duckdb")
+    assert (code, out) == (2, "")
+    assert err == "ndcg-inspect: --engine duckdb needs DuckDB: pip install 'ndcg-gui[duckdb]'\n"
+
+
+def test_the_engine_imports_no_qt():
+    result = cli(RUN, "--qrels", QRELS, "--engine", "duckdb", "--format", "tsv")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[1].startswith("401\t30\t10\t")
