@@ -10,8 +10,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
-import json
-import math
 import os
 import sys
 import threading
@@ -20,8 +18,17 @@ from collections.abc import Iterator, Sequence
 
 from ndcg_gui import cli_compare, cli_engine, cli_gate, cli_report
 from ndcg_gui.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, needs_qrels_hint
+from ndcg_gui.cli_output import (
+    PROG,
+    check_output,
+    note_left_out,
+    note_not_finite,
+    output,
+    pick_query,
+    render,
+    say,
+)
 
-PROG = "ndcg-inspect"
 FORMATS = ("text", "tsv", "csv", "json")
 
 _EPILOG = FILES_HELP + """
@@ -112,7 +119,7 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["check"]:  # `ndcg-inspect check RUN --qrels Q`
         from ndcg_gui import cli_check
-        return cli_check.main(argv[1:], _say)
+        return cli_check.main(argv[1:], say)
     options = build_parser().parse_args(argv)
     from ndcg_gui.core.errors import InputError, NeedsQrels
 
@@ -122,24 +129,24 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
             # numpy's overflow warnings name our source lines; a figure too big is said once instead
             warnings.simplefilter("ignore", RuntimeWarning)
             if cli_engine.wanted(options):  # (it refuses what it does not do yet)
-                cli_engine.main_engine(options, _say)
+                cli_engine.main_engine(options, say)
             elif cli_report.wanted(options):
-                cmp = cli_report.main_report(options, _say)
+                cmp = cli_report.main_report(options, say)
                 if cli_gate.wanted(options):
-                    code = cli_gate.main_gate(options, _say, cmp)
+                    code = cli_gate.main_gate(options, say, cmp)
             elif cli_gate.wanted(options):
-                code = cli_gate.main_gate(options, _say)
+                code = cli_gate.main_gate(options, say)
             elif options.runs:
-                cli_compare.main_compare(options, _say)
+                cli_compare.main_compare(options, say)
             elif options.explain or options.which is not None:
                 explain(options)
             else:
                 export(options, direct)
     except NeedsQrels as err:
-        _say(needs_qrels_hint(str(err)))
+        say(needs_qrels_hint(str(err)))
         return EXIT_BAD_INPUT
     except InputError as err:
-        _say(str(err))
+        say(str(err))
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # `| head` closed the pipe: not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -147,13 +154,13 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
     except MemoryError:
         from ndcg_gui.core.errors import file_name
 
-        _say(f"{file_name(options.file)}: not enough memory to load it")
+        say(f"{file_name(options.file)}: not enough memory to load it")
         return 1
     except KeyboardInterrupt:  # Ctrl+C: one line, the shell's usual status
-        _say("interrupted")
+        say("interrupted")
         return 130
     except Exception as exc:  # a bug: still one line, not a traceback
-        _say(f"internal error ({type(exc).__name__}: {exc}); please report it")
+        say(f"internal error ({type(exc).__name__}: {exc}); please report it")
         return 1
     return code
 
@@ -176,13 +183,6 @@ def importing_meanwhile(module: str) -> Iterator[None]:
         while thread.is_alive():  # a Ctrl+C here would leave the interpreter shutting down mid-import
             with contextlib.suppress(KeyboardInterrupt):
                 thread.join()
-
-
-def _say(message: str) -> None:
-    """One line on stderr, whatever `message` holds (a file name with a line break, an escape)."""
-    from ndcg_gui.core.errors import printable
-
-    print(f"{PROG}: {printable(' '.join(message.splitlines()))}", file=sys.stderr)
 
 
 def export(options: argparse.Namespace, direct: bool = True) -> None:
@@ -208,12 +208,12 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
 
     if options.summary_csv or not tables:
         if summary is not None:
-            _note_left_out(summary.without_results, summary.unjudged)
+            note_left_out(summary.without_results, summary.unjudged)
         elif dataset.has_pool:
-            _note_left_out(dataset.queries_without_results(), dataset.unjudged_queries())
+            note_left_out(dataset.queries_without_results(), dataset.unjudged_queries())
     if options.summary_csv or not tables:
         table = summary.table if summary is not None else dataset.summary(k, config, ties)
-        _note_not_finite(table, options.file)
+        note_not_finite(table, options.file)
     if options.summary_csv:
         write_summary_table(table, output(options.summary_csv), k, config, ties)
     if options.metrics_csv:
@@ -226,35 +226,6 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
         sys.stdout.write(render(table, k, options.format))
         sys.stdout.flush()
 
-
-def output(path: str):
-    """Where a table goes: a lone `-` is stdout, anything else a path (`core.writing.atomic` says how
-    a path that is not a regular file, such as /dev/stdout or a FIFO, is written)."""
-    return sys.stdout.buffer if path == "-" else path
-
-
-def check_output(out: str | None, inputs: Sequence[str | None]) -> None:
-    """An `InputError` when the table `out` cannot be written (a symbolic-link loop, a name too
-    long) or would replace one of the files being read."""
-    import stat
-
-    from ndcg_gui.core.errors import InputError, path_problem
-
-    if out is None or out == "-":
-        return
-    try:
-        written = os.stat(out)
-    except FileNotFoundError:  # a new file (a missing folder: the writer says so)
-        return
-    except OSError as exc:
-        raise InputError(path_problem(exc), out) from None
-    if not stat.S_ISREG(written.st_mode):  # a terminal, a pipe, a device: written into, not replaced
-        return
-    for path in inputs:
-        with contextlib.suppress(OSError):
-            if path is not None and os.path.samefile(out, path):
-                raise InputError("is an input too; writing the table there would replace it "
-                                 "(choose another name)", out)
 
 def explain(options: argparse.Namespace) -> None:
     """--explain A B and --which MEAN: printed, for the run's every query at k."""
@@ -283,91 +254,6 @@ def explain(options: argparse.Namespace) -> None:
         print(f"mean NDCG@{k} {text}: " + (", ".join(hits["preset"]) if len(hits) else "no preset gives it"))
         for row in table.itertuples():
             print(f"  {row.preset:14} {row.mean:.{max(digits, 4)}f}{'  ✓' if row.match else ''}")
-
-
-def _note_left_out(without_results: list[str], unjudged: list[str]) -> None:
-    """Say on stderr which queries score 0 for want of results, and which are left out."""
-    for queries, what in (
-        (without_results, "judged but without results, scored 0"),
-        (unjudged, "with results but no judgment, left out"),
-    ):
-        if queries:
-            listed = ", ".join(queries[:10]) + (", ..." if len(queries) > 10 else "")
-            _say(f"note: {len(queries)} {'query' if len(queries) == 1 else 'queries'} {what}: {listed}")
-
-
-def _note_not_finite(table, path: str) -> None:
-    """Say on stderr which queries have a figure no double holds (a gain of 2^1024, grades of
-    1e308): JSON shows them as null, the other formats as trec_eval prints them (nan, inf)."""
-    import numpy as np
-
-    from ndcg_gui.core.errors import file_name
-
-    figures = table[["dcg", "idcg", "ndcg"]].to_numpy(dtype=float)
-    bad = table["query"][~np.isfinite(figures).all(axis=1)].astype(str).tolist()
-    if bad:
-        listed = ", ".join(json.dumps(q, ensure_ascii=False) for q in bad[:10])
-        listed += ", ..." if len(bad) > 10 else ""
-        has = "query has" if len(bad) == 1 else "queries have"
-        _say(f"note: {file_name(path)}: {len(bad)} {has} figures too big for a floating-point number "
-             f"(shown as null in JSON, nan or inf otherwise): {listed}")
-
-
-def _json_number(x: float) -> float | None:
-    """A figure for JSON, which has no NaN or Infinity: null then."""
-    return x if math.isfinite(x) else None
-
-
-def render(summary, k: int, form: str) -> str:
-    """The per-query rows and the "all" row in one of `FORMATS`."""
-    from ndcg_gui.core.lists.numbers import number_text as fmt
-
-    rows = summary.to_dict("records")
-    mean = {
-        "query": "all",
-        "n_docs": int(summary["n_docs"].sum()),
-        "n_judged": int(summary["n_judged"].sum()),
-        **{c: float(summary[c].mean()) if len(summary) else 0.0 for c in ("dcg", "idcg", "ndcg")},
-    }
-    columns = ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
-    if form == "json":
-        clean = [{c: (str(r[c]) if c == "query" else int(r[c]) if c.startswith("n_")
-                      else _json_number(float(r[c]))) for c in columns} for r in rows]
-        mean = {c: _json_number(v) if isinstance(v, float) else v for c, v in mean.items()}
-        return json.dumps({"k": k, "queries": clean, "all": mean}, ensure_ascii=False, allow_nan=False) + "\n"
-    if form in ("tsv", "csv"):
-        import csv
-        import io
-
-        out = io.StringIO()
-        writer = csv.writer(out, delimiter="\t" if form == "tsv" else ",", lineterminator="\n")
-        writer.writerow(columns)
-        for r in [*rows, mean]:
-            writer.writerow([r["query"], int(r["n_docs"]), int(r["n_judged"]),
-                             fmt(r["dcg"]), fmt(r["idcg"]), fmt(r["ndcg"])])
-        return out.getvalue()
-    header = ["query", "n_docs", "n_judged", f"dcg@{k}", f"idcg@{k}", f"ndcg@{k}"]
-    return cli_compare.aligned(header, [
-        [str(r["query"]), str(int(r["n_docs"])), str(int(r["n_judged"])),
-         f"{r['dcg']:.4f}", f"{r['idcg']:.4f}", f"{r['ndcg']:.4f}"]
-        for r in [*rows, mean]
-    ])
-
-
-def pick_query(queries: list[str], path: str, query: str | None) -> str:
-    """The query asked for, else the first, of the file at `path`; an `InputError` naming some
-    queries when absent."""
-    from ndcg_gui.core.errors import InputError
-    from ndcg_gui.core.errors import shown as quoted
-
-    if query is None:
-        if not queries:
-            raise InputError("has no queries", path)
-        return queries[0]
-    if query not in queries:
-        listed = ", ".join(queries[:10]) + (", ..." if len(queries) > 10 else "")
-        raise InputError(f"no query {quoted(query)}; it has {len(queries)}: {listed}", path)
-    return query
 
 
 def run() -> None:

@@ -28,7 +28,7 @@ def wanted(options: argparse.Namespace) -> bool:
 
 def main_engine(options: argparse.Namespace, say: Callable[[str], None]) -> None:
     """The per-query lines or --summary-csv of one run, scored by the engine."""
-    from ndcg_gui import cli, cli_gate, cli_report
+    from ndcg_gui import cli_gate, cli_output, cli_report
     from ndcg_gui.core.config import DEFAULT_K
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.lists.workspace import Definition
@@ -47,23 +47,24 @@ def main_engine(options: argparse.Namespace, say: Callable[[str], None]) -> None
         raise InputError(f"--threads {options.threads}: expected a whole number from 1")
     config, ties = config_from_options(options.preset, options.gain, options.discount)
     k = options.k if options.k is not None else DEFAULT_K
-    cli.check_output(options.summary_csv, [options.file, options.qrels])
+    cli_output.check_output(options.summary_csv, [options.file, options.qrels])
     try:
         result = score_files(options.file, options.qrels, Definition(k, config, ties),
                              options.memory_limit, options.threads)
     except NotExpressible as err:
         raise InputError(f"--engine {options.engine}: {err}; leave out --engine") from None
     table = _summary(result.table)
-    cli._note_left_out(table.loc[table["n_docs"] == 0, "query"].tolist(), result.unjudged)
-    cli._note_not_finite(table, options.file)
+    cli_output.note_left_out(table.loc[table["n_docs"] == 0, "query"].tolist(), result.unjudged)
+    cli_output.note_not_finite(table, options.file)
     if options.summary_csv:
         from ndcg_gui.core.writing.writers import write_summary_table
 
-        write_summary_table(table, cli.output(options.summary_csv), k, config, ties)
+        write_summary_table(table, cli_output.output(options.summary_csv), k, config, ties)
         return
     if options.query is not None:
-        table = table[table["query"] == cli.pick_query(table["query"].tolist(), options.file, options.query)]
-    sys.stdout.write(cli.render(table, k, options.format))
+        picked = cli_output.pick_query(table["query"].tolist(), options.file, options.query)
+        table = table[table["query"] == picked]
+    sys.stdout.write(cli_output.render(table, k, options.format))
     sys.stdout.flush()
 
 

@@ -11,7 +11,7 @@ import math
 import pandas as pd
 import pyarrow as pa
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ndcg_gui.core import PRESETS, MetricConfig, evaluate
@@ -90,7 +90,12 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
        st.sampled_from(["zero", "skip"]))
 def test_sql_equals_evaluate(data, config, ties, k, missing):
     run, qrels = data
-    check(run, qrels, Definition(k, config, ties), missing)
+    definition = Definition(k, config, ties)
+    try:  # (the tool presets' newer choices have no SQL yet: refused, tested apart)
+        check_expressible(definition, row_order=True)
+    except NotExpressible:
+        assume(False)
+    check(run, qrels, definition, missing)
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

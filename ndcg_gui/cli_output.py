@@ -1,0 +1,138 @@
+"""What `ndcg-inspect`'s modes share for their output: one line on stderr, where a table goes
+(`-` is stdout; an output that is an input is refused), the notes on queries left out or too big
+for a double, the per-query table as text, TSV, CSV or JSON, and --query picked. The command's
+modes (`cli`, `cli_engine`, …) import it; it imports none of them."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import sys
+from collections.abc import Sequence
+
+PROG = "ndcg-inspect"
+
+
+def say(message: str) -> None:
+    """One line on stderr, whatever `message` holds (a file name with a line break, an escape)."""
+    from ndcg_gui.core.errors import printable
+
+    print(f"{PROG}: {printable(' '.join(message.splitlines()))}", file=sys.stderr)
+
+
+def output(path: str):
+    """Where a table goes: a lone `-` is stdout, anything else a path (`core.writing.atomic` says how
+    a path that is not a regular file, such as /dev/stdout or a FIFO, is written)."""
+    return sys.stdout.buffer if path == "-" else path
+
+
+def check_output(out: str | None, inputs: Sequence[str | None]) -> None:
+    """An `InputError` when the table `out` cannot be written (a symbolic-link loop, a name too
+    long) or would replace one of the files being read."""
+    import stat
+
+    from ndcg_gui.core.errors import InputError, path_problem
+
+    if out is None or out == "-":
+        return
+    try:
+        written = os.stat(out)
+    except FileNotFoundError:  # a new file (a missing folder: the writer says so)
+        return
+    except OSError as exc:
+        raise InputError(path_problem(exc), out) from None
+    if not stat.S_ISREG(written.st_mode):  # a terminal, a pipe, a device: written into, not replaced
+        return
+    for path in inputs:
+        with contextlib.suppress(OSError):
+            if path is not None and os.path.samefile(out, path):
+                raise InputError("is an input too; writing the table there would replace it "
+                                 "(choose another name)", out)
+
+def note_left_out(without_results: list[str], unjudged: list[str]) -> None:
+    """Say on stderr which queries score 0 for want of results, and which are left out."""
+    for queries, what in (
+        (without_results, "judged but without results, scored 0"),
+        (unjudged, "with results but no judgment, left out"),
+    ):
+        if queries:
+            listed = ", ".join(queries[:10]) + (", ..." if len(queries) > 10 else "")
+            say(f"note: {len(queries)} {'query' if len(queries) == 1 else 'queries'} {what}: {listed}")
+
+
+def note_not_finite(table, path: str) -> None:
+    """Say on stderr which queries have a figure no double holds (a gain of 2^1024, grades of
+    1e308): JSON shows them as null, the other formats as trec_eval prints them (nan, inf)."""
+    import numpy as np
+
+    from ndcg_gui.core.errors import file_name
+
+    figures = table[["dcg", "idcg", "ndcg"]].to_numpy(dtype=float)
+    bad = table["query"][~np.isfinite(figures).all(axis=1)].astype(str).tolist()
+    if bad:
+        listed = ", ".join(json.dumps(q, ensure_ascii=False) for q in bad[:10])
+        listed += ", ..." if len(bad) > 10 else ""
+        has = "query has" if len(bad) == 1 else "queries have"
+        say(f"note: {file_name(path)}: {len(bad)} {has} figures too big for a floating-point number "
+             f"(shown as null in JSON, nan or inf otherwise): {listed}")
+
+
+def json_number(x: float) -> float | None:
+    """A figure for JSON, which has no NaN or Infinity: null then."""
+    return x if math.isfinite(x) else None
+
+
+def render(summary, k: int, form: str) -> str:
+    """The per-query rows and the "all" row in one of `FORMATS`."""
+    from ndcg_gui.core.lists.numbers import number_text as fmt
+
+    rows = summary.to_dict("records")
+    mean = {
+        "query": "all",
+        "n_docs": int(summary["n_docs"].sum()),
+        "n_judged": int(summary["n_judged"].sum()),
+        **{c: float(summary[c].mean()) if len(summary) else 0.0 for c in ("dcg", "idcg", "ndcg")},
+    }
+    columns = ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
+    if form == "json":
+        clean = [{c: (str(r[c]) if c == "query" else int(r[c]) if c.startswith("n_")
+                      else json_number(float(r[c]))) for c in columns} for r in rows]
+        mean = {c: json_number(v) if isinstance(v, float) else v for c, v in mean.items()}
+        return json.dumps({"k": k, "queries": clean, "all": mean}, ensure_ascii=False, allow_nan=False) + "\n"
+    if form in ("tsv", "csv"):
+        import csv
+        import io
+
+        out = io.StringIO()
+        writer = csv.writer(out, delimiter="\t" if form == "tsv" else ",", lineterminator="\n")
+        writer.writerow(columns)
+        for r in [*rows, mean]:
+            writer.writerow([r["query"], int(r["n_docs"]), int(r["n_judged"]),
+                             fmt(r["dcg"]), fmt(r["idcg"]), fmt(r["ndcg"])])
+        return out.getvalue()
+    header = ["query", "n_docs", "n_judged", f"dcg@{k}", f"idcg@{k}", f"ndcg@{k}"]
+    from ndcg_gui.cli_compare import aligned
+
+    return aligned(header, [
+        [str(r["query"]), str(int(r["n_docs"])), str(int(r["n_judged"])),
+         f"{r['dcg']:.4f}", f"{r['idcg']:.4f}", f"{r['ndcg']:.4f}"]
+        for r in [*rows, mean]
+    ])
+
+
+def pick_query(queries: list[str], path: str, query: str | None) -> str:
+    """The query asked for, else the first, of the file at `path`; an `InputError` naming some
+    queries when absent."""
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.errors import shown as quoted
+
+    if query is None:
+        if not queries:
+            raise InputError("has no queries", path)
+        return queries[0]
+    if query not in queries:
+        listed = ", ".join(queries[:10]) + (", ..." if len(queries) > 10 else "")
+        raise InputError(f"no query {quoted(query)}; it has {len(queries)}: {listed}", path)
+    return query
