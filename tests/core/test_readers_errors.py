@@ -120,6 +120,7 @@ def test_ragged_rows(tmp_path, text, message):
 def test_binary_garbage(tmp_path, data, hint):
     message = str(error_of(write(tmp_path, data)))
     assert "is a binary file, not a text table" in message and hint in message
+    assert "Parquet, Arrow/Feather or JSON Lines" in message  # (issue 19.11: the formats we read)
 
 
 @pytest.mark.parametrize(

@@ -435,7 +435,8 @@ def _check_text(path: Path, data: bytes) -> None:
             hint = " (an old Excel .xls workbook: save it as CSV first)"
         line = data.count(b"\n", 0, nul if nul >= 0 else 0) + 1 if nul >= 0 else None
         raise InputError(
-            f"is a binary file, not a text table{hint}; expected CSV/TSV text or a TREC run/qrels",
+            f"is a binary file, not a text table{hint}; expected CSV/TSV text, a TREC run or qrels, "
+            "or a Parquet, Arrow/Feather or JSON Lines file",
             path,
             line,
         )
