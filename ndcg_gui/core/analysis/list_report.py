@@ -304,7 +304,12 @@ class ListReport:
         if scores is None or len(self.list) < 2:
             return None
         scores = np.asarray(scores, dtype=float)
-        if np.isnan(scores).any() or (np.diff(scores) > 0).any() or not (np.diff(scores) == 0).any():
+        step = np.diff(scores)
+        if np.isnan(scores).any() or (step > 0).any():
+            return None
+        # Only a tie that holds one of the first k ranks can move NDCG@k: most lists (and most
+        # edits of them) have none, and then nothing is worked out on the edit's frame.
+        if not (step[: min(self.k, len(step))] == 0).any():
             return None
         from ndcg_gui.core.analysis.tie_range import list_tie_range
 
