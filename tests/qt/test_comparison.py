@@ -9,9 +9,10 @@ from run_samples import ndcg_from_scratch, read_run
 
 from ndcg_gui.core.analysis.compare import paired_summary
 from ndcg_gui.core.analysis.run_diff import run_label
+from ndcg_gui.core.analysis.workspace_report import SAMPLES, SEED
 from ndcg_gui.core.reading import load
 from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
-from ndcg_gui.qt.document.comparison import SAMPLES, SEED, RunComparison
+from ndcg_gui.qt.document.comparison import RunComparison
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores
 
@@ -107,13 +108,13 @@ def test_a_move_leaves_the_other_runs_figures_and_says_only_what_changed(qtbot, 
     """A move changes no judgment: the other runs' figures of the query stand (not scored again,
     the reason a move with a run compared costs about what it costs alone). A move that changes
     no figure is not announced; a grade edit scores the other runs again."""
-    import ndcg_gui.qt.document.comparison as comparison
+    import ndcg_gui.core.analysis.workspace_report as comparison
 
     doc.set_current_query("401")
     doc.move_rows(0, 1, 2)  # the first edit of the query scores the other run once
     scored = []
-    real = comparison._ndcg_of
-    monkeypatch.setattr(comparison, "_ndcg_of", lambda lst, d: scored.append(lst.query) or real(lst, d))
+    real = comparison.ndcg_of
+    monkeypatch.setattr(comparison, "ndcg_of", lambda lst, d: scored.append(lst.query) or real(lst, d))
     grades = np.nan_to_num(doc.current_list().grades)  # (unjudged: gain 0, as grade 0)
     same = next(i for i in range(len(grades) - 1) if grades[i] == grades[i + 1])
     notices = []
@@ -135,11 +136,11 @@ def test_the_statistics_follow_a_moment_after_an_edit_worked_out_off_the_gui_thr
         qtbot, doc, cmp, files, monkeypatch):
     import threading
 
-    import ndcg_gui.qt.document.comparison as comparison
+    import ndcg_gui.core.analysis.workspace_report as comparison
 
     threads = []
-    real = comparison._with_scores
-    monkeypatch.setattr(comparison, "_with_scores",
+    real = comparison.with_scores
+    monkeypatch.setattr(comparison, "with_scores",
                         lambda c, p: threads.append(threading.current_thread()) or real(c, p))
     doc.set_current_query("405")
     doc.reverse()
@@ -257,10 +258,10 @@ def test_statistics_keep_up_with_a_stream_of_edits(qtbot, doc, cmp, files, monke
     thread found them are shown, then those of the edits made meanwhile."""
     import threading
 
-    import ndcg_gui.qt.document.comparison as comparison
+    import ndcg_gui.core.analysis.workspace_report as comparison
 
     started, release = threading.Event(), threading.Event()
-    real = comparison._with_scores
+    real = comparison.with_scores
 
     def slow(c, p):
         if threading.current_thread() is not threading.main_thread():
@@ -268,15 +269,15 @@ def test_statistics_keep_up_with_a_stream_of_edits(qtbot, doc, cmp, files, monke
             release.wait(5)
         return real(c, p)
 
-    monkeypatch.setattr(comparison, "_with_scores", slow)
+    monkeypatch.setattr(comparison, "with_scores", slow)
     doc.set_current_query("405")
     doc.reverse()
     qtbot.waitUntil(started.is_set)
     doc.set_current_query("401")
     doc.reverse()  # while the thread works
     summaries = []
-    doc.changed.connect(lambda c: summaries.append(cmp._cmp) if c.comparison and c.comparison.summary
-                        else None)
+    doc.changed.connect(lambda c: summaries.append(cmp.statistics.cmp)
+                        if c.comparison and c.comparison.summary else None)
     release.set()
     qtbot.waitUntil(lambda: len(summaries) == 2 and not cmp.working, timeout=5000)
     first, last = summaries

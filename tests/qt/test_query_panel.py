@@ -228,7 +228,7 @@ def test_the_histogram_plot_is_made_when_first_shown_with_what_it_was_given(qtbo
 
 def qt_fit(panel, columns) -> list[int]:
     """Qt's own resizeColumnToContents of `columns`, with room for the sort arrow only in the column
-    sorted by (Qt keeps it in every header): the widths `_fit_figures` should give."""
+    sorted by (Qt keeps it in every header): the widths `QueryTable.fit_figures` should give."""
     header = panel.table.horizontalHeader()
     widths = []
     for c in columns:
@@ -261,7 +261,7 @@ def test_figure_columns_fit_their_widest_cell_as_qt_would_measure_every_row(qtbo
     panel.set_result(wide, 10)
     assert set(resized) == {COL_JUDGED, COL_NDCG}  # "@10" is narrower than "@1000"
     resized.clear()
-    panel._fit_figures()  # the widths are right already: no relayout
+    panel.table.fit_figures()  # the widths are right already: no relayout
     assert resized == []
     before = panel.table.columnWidth(COL_NDCG)
     panel.table.sortByColumn(COL_NDCG, Qt.SortOrder.DescendingOrder)  # the arrow needs its room there

@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from ndcg_gui.assets import resource_path
+from ndcg_gui.core.analysis import workspace_report
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.summary import score
@@ -80,7 +81,7 @@ def test_an_offered_result_is_used_once_and_only_for_its_definition(qtbot, sampl
     doc = Document()
     scores = QueryScores(doc)
     calls = []
-    monkeypatch.setattr(query_scores, "score", lambda *a, **kw: calls.append(a) or score(*a, **kw))
+    monkeypatch.setattr(workspace_report, "score", lambda *a, **kw: calls.append(a) or score(*a, **kw))
     offered = score(sample, doc.k, doc.config, doc.ties)
     scores.offer(sample, doc.state.definition, offered)
     doc.set_dataset(sample)
@@ -100,8 +101,8 @@ def test_one_query_is_rescored_when_read_not_on_every_edit(qtbot, monkeypatch):
     doc.set_lists({"q": RankedList.from_grades([3, 2, 3, 0, 1])})
     scores = QueryScores(doc)
     calls = []
-    real = query_scores.with_list_rescored
-    monkeypatch.setattr(query_scores, "with_list_rescored",
+    real = workspace_report.with_list_rescored
+    monkeypatch.setattr(workspace_report, "with_list_rescored",
                         lambda *a, **kw: calls.append(1) or real(*a, **kw))
     doc.move_rows(4, 1, 0)
     doc.set_grade(0, 3)
@@ -137,8 +138,8 @@ def test_a_new_definition_is_scored_in_the_background_edits_included(qtbot, doc,
 def test_a_scoring_overtaken_by_another_change_is_dropped(qtbot, doc, background, monkeypatch):
     scores = QueryScores(doc)
     scored = []
-    real = query_scores._score_state
-    monkeypatch.setattr(query_scores, "_score_state", lambda state: scored.append(state.k) or real(state))
+    real = query_scores.score_state
+    monkeypatch.setattr(query_scores, "score_state", lambda state: scored.append(state.k) or real(state))
     for k in (3, 4):  # before the event loop runs: the worker starts once, on k = 4
         doc.set_definition(k=k)
     qtbot.waitUntil(lambda: scored == [4])

@@ -37,11 +37,11 @@ from screen_mirror import ScreenMirror
 
 from ndcg_gui.core.analysis.compare import paired_summary
 from ndcg_gui.core.analysis.run_diff import delta_line
+from ndcg_gui.core.analysis.workspace_report import SAMPLES, SEED
 from ndcg_gui.core.evaluate import evaluate
 from ndcg_gui.core.lists import edits
 from ndcg_gui.core.metrics import condensed_keep, dcg_idcg_at, finish, ndcg_at, per_rank
 from ndcg_gui.core.reading import load
-from ndcg_gui.qt.document.comparison import SAMPLES, SEED
 from ndcg_gui.qt.models.query_model import COL_NDCG, FIXED_COLUMNS
 from ndcg_gui.qt.models.run_diff_model import COL_DOC, COL_RANK_A, COL_RANK_B
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from ndcg_gui.qt.document.comparison import SAMPLES
+from ndcg_gui.core.analysis.workspace_report import SAMPLES
 
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
 

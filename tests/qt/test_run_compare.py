@@ -15,7 +15,7 @@ from run_samples import ndcg_from_scratch, read_qrels, read_run
 
 from ndcg_gui.core.analysis.compare import paired_summary
 from ndcg_gui.core.analysis.run_diff import delta_line
-from ndcg_gui.qt.document.comparison import SAMPLES, SEED
+from ndcg_gui.core.analysis.workspace_report import SAMPLES, SEED
 from ndcg_gui.qt.models.query_model import COL_DOCS, COL_JUDGED, COL_NDCG, FIXED_COLUMNS
 from ndcg_gui.qt.models.run_diff_model import COL_DOC, COL_GRADE, COL_RANK_A, COL_RANK_B
 from ndcg_gui.qt.window.comparison import TAB_TITLE

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
-from ndcg_gui.core.summary import score, with_list_rescored
+from ndcg_gui.core.analysis.workspace_report import WorkspaceReport, rescored, score_state
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 
@@ -38,16 +38,6 @@ if TYPE_CHECKING:
 # From this many rows (run + qrels) a full scoring runs in the background: below it, it takes
 # under ~10 ms and is done at once, so small files (and the tests) never see a pending panel.
 BACKGROUND_ROWS = 200_000
-
-
-def _score_state(state: Workspace, result: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Every query of `state` scored under its definition, its edited lists included. `result`:
-    the dataset's own queries already scored so (offered by the loader)."""
-    if result is None:
-        result = score(state.dataset, state.k, state.config, state.ties)
-    for query in state.edited_queries():
-        result = with_list_rescored(result, state.list_for(query), state.k, state.config, state.ties)
-    return result
 
 
 class QueryScores(QObject):
@@ -92,12 +82,15 @@ class QueryScores(QObject):
             return _no_rows(self._result)
         if self._dirty:
             self.rescore_all()
-        doc = self.document
-        while self._stale:
-            query = self._stale.pop()
-            self._result = with_list_rescored(self._result, doc.list_for(query), doc.k, doc.config,
-                                              doc.ties)
+        if self._stale:
+            self._result, self._stale = rescored(self._result, self.document.state, self._stale), set()
         return self._result
+
+    @property
+    def report(self) -> WorkspaceReport:
+        """The document's figures across queries (the mean under its policy, the worst query) over
+        `result`."""
+        return WorkspaceReport(self.document.state, self.result)
 
     # ---- following the document ----------------------------------------------------------------
     def _tell(self) -> None:
@@ -160,7 +153,7 @@ class QueryScores(QObject):
         doc = self.document
         offered = self._offered[2] if self._offer_fits() else None
         self._offered = None
-        result = _score_state(doc.state, offered)
+        result = score_state(doc.state, offered)
         self._ticket += 1  # (a background scoring under way is not needed any more)
         self._wanted, self._dirty = False, False
         self._result, self._of, self._stale = result, doc.state, set()
@@ -175,7 +168,7 @@ class QueryScores(QObject):
     def _start(self) -> None:
         self._working = True
         ticket, state = self._ticket, self.document.state
-        self.document.runner.run("query scores", functools.partial(_score_state, state),
+        self.document.runner.run("query scores", functools.partial(score_state, state),
                                  functools.partial(self._install, ticket, state))
 
     def _install(self, ticket: int, state: Workspace, result: pd.DataFrame | None,

@@ -13,29 +13,21 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSignalBlocker, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QComboBox,
-    QFormLayout,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QSplitter,
-    QStyle,
-    QStyleOptionViewItem,
-    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from ndcg_gui.core.summary import MeanPolicy, MeanSummary, bin_index, counted, mean_summary
+from ndcg_gui.core.analysis.workspace_report import QueryMean, in_bin
+from ndcg_gui.core.summary import MeanPolicy, MeanSummary
 from ndcg_gui.qt.models.query_model import (
     COL_DOCS,
-    COL_EDITED,
     COL_JUDGED,
     COL_QUERY,
     FIXED_COLUMNS,
@@ -45,12 +37,12 @@ from ndcg_gui.qt.models.query_model import (
     RunColumns,
 )
 from ndcg_gui.qt.widgets.plot.histogram import NdcgHistogram
+from ndcg_gui.qt.widgets.policy_box import PolicyBox
+from ndcg_gui.qt.widgets.query_table import QueryTable
 
 if TYPE_CHECKING:
     import pandas as pd
 
-_TREATMENTS = [("count as 0", "zero"), ("leave out", "skip")]
-QUERY_WIDTH_COMPARING = 140
 
 
 class QueryPanel(QWidget):
@@ -65,8 +57,8 @@ class QueryPanel(QWidget):
         self.proxy = QueryFilterProxy(self)
         self.proxy.setSourceModel(self.model)
         self._scores: pd.DataFrame | None = None  # what `_result` reads
-        self._policy = MeanPolicy()
-        self._summary: MeanSummary | None = None
+        self._policy = MeanPolicy()  # the document's, shown in the boxes
+        self._mean: QueryMean | None = None  # the mean under it and the queries it counts (the core's)
         self._syncing = False
         self._current: str | None = None  # the query open in the editor
         self._unscored = 0  # queries with results but no judgments: not listed
@@ -76,27 +68,7 @@ class QueryPanel(QWidget):
         self.filter_edit = QLineEdit(placeholderText="Filter query ids…", clearButtonEnabled=True)
         self.filter_edit.textChanged.connect(lambda text: self._refilter(lambda: self.proxy.set_text(text)))
 
-        self.table = QTableView()
-        self.table.setModel(self.proxy)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(COL_QUERY, Qt.SortOrder.AscendingOrder)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
-        header = self.table.horizontalHeader()
-        # Figures sized to their content when the queries or k change, not on every edit, from a
-        # few texts the model names (`_fit_figures`): measuring columns (ResizeToContents) reads a
-        # thousand rows per repaint, and resizeColumnToContents 200 rows per column (20 ms).
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(COL_QUERY, QHeaderView.ResizeMode.Stretch)
-        header.setResizeContentsPrecision(200)
-        self.model.modelReset.connect(self._fit_columns)
-        self.model.headerDataChanged.connect(self._fit_figures)  # k in the headers
-        header.sortIndicatorChanged.connect(self._fit_figures)  # the arrow's room moves with it
-        header.setSectionResizeMode(COL_EDITED, QHeaderView.ResizeMode.Fixed)
-        header.resizeSection(COL_EDITED, self.fontMetrics().horizontalAdvance("✎✎") + 8)
+        self.table = QueryTable(self.model, self.proxy)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
 
         # Shown while a histogram bar filters the table.
@@ -115,19 +87,9 @@ class QueryPanel(QWidget):
         font.setBold(True)
         self.mean_label.setFont(font)
         self.mean_label.setWordWrap(True)
-        self.empty_combo = self._policy_combo(
-            "A query with judgments that the run returned nothing for: count it as NDCG 0 "
-            "(trec_eval -c) or leave it out of the mean (trec_eval, pytrec_eval)"
-        )
-        self.undefined_combo = self._policy_combo(
-            "A query with no relevant judged document has IDCG = 0 and NDCG undefined: count it "
-            "as 0 (trec_eval, ranx) or leave it out of the mean"
-        )
-        policy_form = QFormLayout()
-        policy_form.setContentsMargins(0, 0, 0, 0)
-        policy_form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # label above when narrow
-        policy_form.addRow("Judged queries with no results:", self.empty_combo)
-        policy_form.addRow("Queries with IDCG = 0:", self.undefined_combo)
+        self.policy_box = PolicyBox()
+        self.policy_box.picked.connect(self._on_policy_picked)
+        self.empty_combo, self.undefined_combo = self.policy_box.empty_combo, self.policy_box.undefined_combo
         self.policy_note = QLabel(wordWrap=True)
         self.policy_note.setStyleSheet("color: gray")
         # One line per run compared with the baseline; the tooltip says how each figure was made.
@@ -146,7 +108,7 @@ class QueryPanel(QWidget):
         top_layout.addWidget(self.table, 1)
         top_layout.addWidget(self.mean_label)
         top_layout.addWidget(self.compare_label)
-        top_layout.addLayout(policy_form)
+        top_layout.addWidget(self.policy_box)
         top_layout.addWidget(self.policy_note)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.addWidget(top)
@@ -158,13 +120,6 @@ class QueryPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.splitter)
         self._show_summary()
-
-    def _policy_combo(self, tooltip: str) -> QComboBox:
-        combo = QComboBox(toolTip=tooltip)
-        for label, value in _TREATMENTS:
-            combo.addItem(label, value)
-        combo.currentIndexChanged.connect(self._on_policy_combo)
-        return combo
 
     @property
     def _result(self) -> pd.DataFrame:
@@ -206,7 +161,7 @@ class QueryPanel(QWidget):
         for column in (COL_DOCS, COL_JUDGED):  # room for the runs' columns in a narrow dock
             self.table.setColumnHidden(column, runs is not None)
         if not same:
-            self._fit_columns()
+            self.table.fit_columns()
         self.compare_label.setVisible(runs is not None)
         self.compare_label.setText("\n".join(lines))
         self.compare_label.setToolTip(details)
@@ -265,9 +220,7 @@ class QueryPanel(QWidget):
 
     def set_policy(self, policy: MeanPolicy) -> None:
         """Show `policy` (the document's): the boxes follow without asking for it again."""
-        with QSignalBlocker(self.empty_combo), QSignalBlocker(self.undefined_combo):
-            self.empty_combo.setCurrentIndex(self.empty_combo.findData(policy.empty))
-            self.undefined_combo.setCurrentIndex(self.undefined_combo.findData(policy.undefined))
+        self.policy_box.show_policy(policy)
         if policy != self._policy:
             self._policy = policy
             self._show_summary()
@@ -275,7 +228,7 @@ class QueryPanel(QWidget):
 
     @property
     def summary(self) -> MeanSummary | None:
-        return self._summary
+        return self._mean.summary if self._mean is not None else None
 
     def visible_queries(self) -> list[str]:
         """The queries the table lists now, top to bottom."""
@@ -286,89 +239,20 @@ class QueryPanel(QWidget):
         if index < 0 or len(self._result) == 0:
             self._set_subset(None, -1)
             return
-        if self.comparing:
-            deltas = self._focus_deltas()
-            members = deltas.index[bin_index(deltas.to_numpy(), self.histogram.edges) == index]
-        else:
-            in_mean = self._result[counted(self._result, self._policy)]
-            members = in_mean.index[bin_index(in_mean["ndcg"].to_numpy(), self.histogram.edges) == index]
-        self._set_subset(list(members), index)
+        edges = self.histogram.edges
+        members = in_bin(self._focus_deltas(), edges, index) if self.comparing else \
+            self._mean.in_bin(edges, index)
+        self._set_subset(members, index)
 
     def _focus_deltas(self) -> pd.Series:
         """The focus run's differences from the baseline over the queries compared."""
         return self._runs.delta[self._focus].dropna()
 
     # ---- internals -------------------------------------------------------------------------
-    def _fit_columns(self) -> None:
-        comparing = self.model.columnCount() > FIXED_COLUMNS
-        self._fit_figures()
-        # While comparing, each run's columns are as wide as a figure or its (short) name.
-        header = self.table.horizontalHeader()
-        figure = self.fontMetrics().horizontalAdvance("+0.0000") + 14
-        for column in range(FIXED_COLUMNS - int(comparing), self.model.columnCount()):
-            name = str(self.model.headerData(column, Qt.Orientation.Horizontal))
-            self.table.setColumnWidth(column, max(figure, header.fontMetrics().horizontalAdvance(name) + 20))
-        # While comparing, the ids are as wide as they need (at most QUERY_WIDTH_COMPARING): a
-        # stretched column shrinks only part of the way when the dock narrows, hiding the runs.
-        if comparing:
-            header.setSectionResizeMode(COL_QUERY, QHeaderView.ResizeMode.Interactive)
-            self.table.resizeColumnToContents(COL_QUERY)
-            width = min(self.table.columnWidth(COL_QUERY), QUERY_WIDTH_COMPARING)
-            self.table.setColumnWidth(COL_QUERY, width)
-        else:
-            header.setSectionResizeMode(COL_QUERY, QHeaderView.ResizeMode.Stretch)
-
-    def _fit_figures(self, *_header_change) -> None:
-        """Docs, judged and the open run's NDCG as wide as resizeColumnToContents would make them
-        over every row (the header's, `_header_width`, or the widest cell's, plus the grid line),
-        from the few texts the model says could be widest, measured as the delegate measures a cell.
-        A column whose width is right already is left alone (no relayout)."""
-        comparing = self.model.columnCount() > FIXED_COLUMNS
-        grid = int(self.table.showGrid())
-        for column in range(COL_QUERY + 1, FIXED_COLUMNS - int(comparing)):
-            cells = [self._cell_width(text, bold) for text, bold in self.model.widest_texts(column)]
-            width = max(self._header_width(column), max(cells, default=0) + grid)
-            if width != self.table.columnWidth(column):
-                self.table.setColumnWidth(column, width)
-
     def needed_width(self) -> int:
-        """The panel's width that shows every column whole: the longest query ids (measured as the
-        delegate measures a cell, not every row: 9 ms for 7,000 queries) beside the fitted
-        figures, the scroll bar and the frame."""
-        self._fit_figures()  # (fitted when the scores land, which may be after the dock shows)
-        table = self.table
-        columns = sum(table.columnWidth(c) for c in range(self.model.columnCount()) if c != COL_QUERY)
-        widest_id = max((self._cell_width(t, bold) for t, bold in self.model.longest_queries()), default=0)
-        ids = max(widest_id + int(table.showGrid()), table.horizontalHeader().sectionSizeHint(COL_QUERY))
-        chrome = table.verticalScrollBar().sizeHint().width() + 2 * table.frameWidth()
+        """The panel's width that shows every column of the table whole."""
         margins = self.layout().contentsMargins() if self.layout() is not None else None
-        return columns + ids + chrome + (margins.left() + margins.right() if margins else 0)
-
-    def _header_width(self, column: int) -> int:
-        """The header's size hint, with room for the sort arrow only in the column sorted by. Qt
-        keeps that room (~20 px) in every column, and three figure columns left the query ids
-        none in a 320 px dock ("…" at 1280x800)."""
-        header = self.table.horizontalHeader()
-        hint = header.sectionSizeHint(column)
-        if not header.isSortIndicatorShown() or header.sortIndicatorSection() == column:
-            return hint
-        # QHeaderView::sectionSizeFromContents adds the contents' height and the header margin.
-        margin = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
-        return hint - header.sectionSizeFromContents(column).height() - margin
-
-    def _cell_width(self, text: str, bold: bool) -> int:
-        """The width the table's delegate asks for a cell showing `text` (what
-        resizeColumnToContents reads from each row): the style's size of an item view item."""
-        option = QStyleOptionViewItem()
-        self.table.initViewItemOption(option)
-        if bold:  # the model's FontRole for an edited query: the view's font, bold
-            font = QFont(option.font)
-            font.setBold(True)
-            option.font, option.fontMetrics = font, QFontMetrics(font)
-        option.text = text
-        option.features |= QStyleOptionViewItem.ViewItemFeature.HasDisplay
-        item = QStyle.ContentsType.CT_ItemViewItem
-        return self.table.style().sizeFromContents(item, option, QSize(), self.table).width()
+        return self.table.needed_width() + (margins.left() + margins.right() if margins else 0)
 
     def _refilter(self, change) -> None:
         """Apply a filter change without opening another query: the table's current row moves when
@@ -397,23 +281,23 @@ class QueryPanel(QWidget):
     def _show_summary(self) -> None:
         k = self.model.k
         result = self._scores
-        if result is None or len(result) == 0:
-            self._summary = None
+        self._mean = QueryMean(result, self._policy) if result is not None else None
+        summary = self.summary
+        if summary is None:
             self.mean_label.setText("No queries")
             self.policy_note.setText("")
             self._show_histogram()
             return
-        self._summary = mean_summary(result, self._policy)
-        text = self._summary.describe(k)
+        text = summary.describe(k)
         self.mean_label.setText(f"{self._runs.open_run}: {text}" if self._runs is not None
                                 else text[0].upper() + text[1:])
         self.mean_label.setToolTip(f"Plain mean of per-query NDCG{'@' + str(k) if k else ''}: "
                                    f"{self._policy.describe()}")
         notes = []
-        if self._summary.empty:
-            notes.append(f"{self._summary.empty} judged {_queries(self._summary.empty)} with no results")
-        if self._summary.undefined:
-            notes.append(f"{self._summary.undefined} {_queries(self._summary.undefined)} with IDCG = 0")
+        if summary.empty:
+            notes.append(f"{summary.empty} judged {_queries(summary.empty)} with no results")
+        if summary.undefined:
+            notes.append(f"{summary.undefined} {_queries(summary.undefined)} with IDCG = 0")
         if self._unscored:
             notes.append(f"{self._unscored} {_queries(self._unscored)} without judgments, not listed "
                          "(nothing to score them by)")
@@ -429,17 +313,12 @@ class QueryPanel(QWidget):
             deltas = self._focus_deltas()
             mean = float(deltas.mean()) if len(deltas) else None
             self.histogram.set_deltas(deltas.to_numpy(), f"Δ NDCG{at}: {self._focus} − {runs.baseline}", mean)
-        elif self._summary is None:
+        elif self.summary is None:
             self.histogram.set_values(np.array([]), k)
         else:
-            in_mean = self._result.loc[counted(self._result, self._policy), "ndcg"].to_numpy()
-            self.histogram.set_values(in_mean, k, self._summary.mean)
+            self.histogram.set_values(self._mean.values.to_numpy(), k, self.summary.mean)
 
-    def _on_policy_combo(self) -> None:
-        policy = MeanPolicy(
-            empty=self.empty_combo.currentData() or "zero",
-            undefined=self.undefined_combo.currentData() or "zero",
-        )
+    def _on_policy_picked(self, policy: MeanPolicy) -> None:
         if policy == self._policy:
             return
         self._policy = policy

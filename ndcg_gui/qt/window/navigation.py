@@ -7,7 +7,6 @@ import numpy as np
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDockWidget, QSpinBox
 
-from ndcg_gui.core.summary import worst_query
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.models.query_model import COL_NDCG
@@ -39,7 +38,7 @@ class Navigation(QObject):
         """Open the query of lowest NDCG there is something to learn from (`core.summary.worst_query`:
         results and IDCG > 0) among those the table lists, and sort the table by NDCG, lowest first,
         so it is at the top with the queries passed over above it."""
-        query, skipped = worst_query(self.scores.result, self.panel.visible_queries())
+        query, skipped = self.scores.report.worst_query(self.panel.visible_queries())
         self.panel.table.sortByColumn(COL_NDCG, Qt.SortOrder.AscendingOrder)
         if query is None:
             self._note("No listed query has both results and an NDCG")

@@ -1,0 +1,262 @@
+"""What the window shows across the queries of one `Workspace`, worked out from the state alone,
+as `ListReport` is for the list on screen: every query's NDCG under the definition, edits
+included; the mean and the histogram's queries under the mean policy; the worst query; and the run
+comparison's per-query figures and statistics.
+
+Qt-free: the window decides when this work runs (`qt/document`: at once, or on its `Runner` for a
+big file) and keeps what is already worked out; a script or a test calls it directly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ndcg_gui.core.analysis.significance import snap_ties
+from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.summary import (
+    MeanPolicy,
+    MeanSummary,
+    bin_index,
+    counted,
+    list_row,
+    mean_summary,
+    score,
+    with_list_rescored,
+    worst_query,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ndcg_gui.core.analysis.compare import Comparison
+    from ndcg_gui.core.lists.workspace import Definition, Workspace
+
+SAMPLES, SEED = 10_000, 0  # the randomization test's and the bootstrap's draws, and their seed
+
+
+# ---- every query's scores --------------------------------------------------------------------------
+def score_state(state: Workspace, scored: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Every query of `state` scored under its definition (a row of `evaluate`, missing="zero"),
+    its edited lists included. `scored`: the dataset's own queries already scored so (a loader
+    process did it)."""
+    if scored is None:
+        scored = score(state.dataset, state.k, state.config, state.ties)
+    return rescored(scored, state, state.edited_queries())
+
+
+def rescored(result: pd.DataFrame, state: Workspace, queries: Sequence[str] | set[str]) -> pd.DataFrame:
+    """`result` with the rows of `queries` scored again from `state`'s lists (each query is scored
+    on its own, so this equals scoring every query again)."""
+    for query in queries:
+        result = with_list_rescored(result, state.list_for(query), state.k, state.config, state.ties)
+    return result
+
+
+def ndcg_of(lst: RankedList, definition: Definition) -> float:
+    """NDCG@k of one judged list, its tied scores in the order of the tie rule, as `evaluate`
+    scores it in a whole run (0 for a list with nothing to score)."""
+    row = list_row(lst, definition.k, definition.config, definition.ties)
+    return float(row["ndcg"].iloc[0]) if len(row) else 0.0
+
+
+# ---- the mean and the histogram ----------------------------------------------------------------------
+class QueryMean:
+    """The mean NDCG of `result` (every query's row) under `policy`, and the queries it counts: the
+    histogram's values."""
+
+    def __init__(self, result: pd.DataFrame, policy: MeanPolicy) -> None:
+        self.result, self.policy = result, policy
+
+    @cached_property
+    def summary(self) -> MeanSummary | None:
+        """The mean and what went into it; None when there is no query."""
+        return mean_summary(self.result, self.policy) if len(self.result) else None
+
+    @cached_property
+    def values(self) -> pd.Series:
+        """NDCG of each query the mean counts (index: query)."""
+        if not len(self.result):
+            import pandas as pd
+
+            return pd.Series([], dtype=float)
+        return self.result.loc[counted(self.result, self.policy), "ndcg"].astype(float)
+
+    def in_bin(self, edges: np.ndarray, index: int) -> list[str]:
+        return in_bin(self.values, edges, index)
+
+
+def in_bin(values: pd.Series, edges: np.ndarray, index: int) -> list[str]:
+    """The queries (`values`' index) whose value falls in histogram bin `index` of `edges`."""
+    return [str(q) for q in values.index[bin_index(values.to_numpy(dtype=float), edges) == index]]
+
+
+# ---- runs compared -------------------------------------------------------------------------------------
+def judged_by(dataset: Dataset, query: str, judgments: Mapping[str, float]) -> RankedList:
+    """`dataset`'s list for `query` with `judgments` as its grades and judged pool."""
+    try:
+        own = dataset.ranked_list(query)
+    except KeyError:
+        own = RankedList.from_grades([], query=query)
+    docs = own.docs.tolist()
+    listed = set(docs)
+    return dataclasses.replace(
+        own,
+        grades=np.array([judgments.get(d, np.nan) for d in docs], dtype=float),
+        unretrieved={d: g for d, g in judgments.items() if d not in listed},
+        has_pool=True,
+    )
+
+
+def answered_queries(dataset: Dataset) -> set[str]:
+    """The queries `dataset` returned at least one document for."""
+    return set(dataset.run["query"].astype(str).unique())
+
+
+def run_list(state: Workspace, run: str | None, query: str) -> RankedList:
+    """The list run `run` (None: the open one) holds for `query`, judged by the open document's
+    judgments (the open run: its list as edited)."""
+    own = state.list_for(query)
+    if run is None:
+        return own
+    return judged_by(state.comparing.run(run).dataset, query, own.judgments()).ties_ordered(state.ties)
+
+
+@dataclasses.dataclass(frozen=True)
+class RunFigures:
+    """Every run's NDCG@k per judged query (a run that returned nothing scoring 0), edits of the open
+    run included; where each run answered; and the statistics over the queries compared."""
+
+    ndcg: pd.DataFrame  # index query, a column per run (the open one first)
+    answered: pd.DataFrame  # True where the run returned a document for the query
+    comparison: Comparison
+
+    def compared(self, missing: str) -> pd.Index:
+        """The queries the statistics are over: every judged one (missing="zero"), or those every
+        run answered ("skip")."""
+        return compared_queries(self.ndcg, self.answered, missing)
+
+
+def compared_queries(ndcg: pd.DataFrame, answered: pd.DataFrame, missing: str) -> pd.Index:
+    if missing == "skip":
+        return ndcg.index[answered.all(axis=1).to_numpy()]
+    return ndcg.index
+
+
+def deltas(ndcg: pd.DataFrame, baseline: str, others: list[str], compared: pd.Index) -> pd.DataFrame:
+    """Per query, each of `others`' NDCG minus the baseline's (ties within 1e-9 exactly 0), as the
+    statistics see them; NaN for queries left out of the comparison."""
+    import pandas as pd
+
+    base = ndcg[baseline].to_numpy(dtype=float)
+    values = snap_ties(ndcg[others].to_numpy(dtype=float) - base[:, None])
+    values[~ndcg.index.isin(compared)] = np.nan
+    return pd.DataFrame(values, index=ndcg.index, columns=pd.Index(others, name="run"))
+
+
+def compare_state(state: Workspace, open_run: str, own: pd.DataFrame, baseline: str) -> RunFigures:
+    """The open run (named `open_run`, its lists as edited) and every run `state` compares, scored
+    against the open document's judgments under its definition and compared with `baseline`.
+    `own`: the open run's every query scored (`score_state`), whose NDCG the figures show for it."""
+    import pandas as pd
+
+    # (imported when runs are first compared: not before the window's first paint)
+    from ndcg_gui.core.analysis.compare import compare_runs
+
+    edited = state.edited_queries()
+    data = state.dataset.with_lists({q: state.list_for(q) for q in edited}) if edited else state.dataset
+    runs = {open_run: data, **{r.name: r.dataset for r in state.comparing.runs}}
+    every = compare_runs(runs, data.qrels, k=state.k, config=state.config, ties=state.ties, missing="zero",
+                         baseline=baseline, samples=SAMPLES, seed=SEED)
+    index = every.per_query.index
+    answered = pd.DataFrame({name: index.isin(answered_queries(ds)) for name, ds in runs.items()},
+                            index=index)
+    every = as_shown(every, open_run, own.reindex(index))
+    cmp = every if state.policy.empty == "zero" else every.skipping(answered)
+    return RunFigures(every.per_query, answered, cmp)
+
+
+def as_shown(cmp: Comparison, open_run: str, own: pd.DataFrame) -> Comparison:
+    """`cmp` with the open run's NDCG as every query's scores have it. `Dataset.evaluate` breaks
+    tied scores by their mean ("average") only when every row of the file has a score, a list
+    scored alone always: the two differ after an edit that adds a row without a score."""
+    shown = own["ndcg"].reindex(cmp.per_query.index)
+    differ = shown.notna() & (shown != cmp.per_query[open_run])
+    return cmp.with_scores(open_run, shown[differ]) if differ.any() else cmp
+
+
+def with_scores(cmp: Comparison, scores: Mapping[str, Mapping[str, float]]) -> Comparison:
+    """`cmp` with each run's NDCG of some queries replaced (run -> query -> NDCG), its statistics
+    worked out again."""
+    for run, values in scores.items():
+        cmp = cmp.with_scores(run, values)
+    return cmp
+
+
+Judged = dict[str, tuple[dict[str, float], dict[str, float]]]  # query -> (judgments, other runs' NDCG)
+
+
+Rows = dict[str, dict[str, float]]  # query -> run -> NDCG
+
+
+def edited_rows(state: Workspace, open_run: str, queries: Sequence[str] | frozenset[str], ndcg: pd.DataFrame,
+                answered: pd.DataFrame, own: pd.DataFrame, held: Judged) -> Rows | None:
+    """Every run's NDCG of the edited `queries` (query -> run -> NDCG), for the compared ones; None
+    when an edit changes which queries are compared (a query gains or loses its last judgment or its
+    last document): then everything is compared again. `own`: the open run's scores; `held`: the
+    other runs' figures under the judgments they were worked out for (kept between calls: their
+    lists never change, so while an edit leaves the judgments as they were, a move, they hold)."""
+    rows: Rows = {}
+    for query in queries:
+        lst = state.list_for(query)
+        judgments = lst.judgments()
+        # Compared: the queries the judgments cover (a typed list without judgments has nothing to
+        # compare on).
+        known, judged = query in ndcg.index, bool(judgments)
+        if known != judged or (known and answered.at[query, open_run] != bool(len(lst))):
+            return None
+        if known:
+            shown = own.at[query, "ndcg"] if query in own.index else ndcg_of(lst, state.definition)
+            last = held.get(query)
+            if last is None or last[0] != judgments:
+                others = {r.name: ndcg_of(run_list(state, r.name, query), state.definition)
+                          for r in state.comparing.runs}
+                last = held[query] = (judgments, others)
+            rows[query] = {open_run: float(shown)} | last[1]
+    return rows
+
+
+# ---- the report ------------------------------------------------------------------------------------------
+class WorkspaceReport:
+    """What the window shows across queries of `state`, each part worked out when first read.
+    `scores`: every query's scores when already worked out (the window keeps them up to date edit
+    by edit)."""
+
+    def __init__(self, state: Workspace, scores: pd.DataFrame | None = None) -> None:
+        self.state = state
+        if scores is not None:
+            self.__dict__["scores"] = scores
+
+    @cached_property
+    def scores(self) -> pd.DataFrame:
+        """Every query's row of `evaluate` (missing="zero"), edits included."""
+        return score_state(self.state)
+
+    @cached_property
+    def mean(self) -> QueryMean:
+        """The mean under the state's policy, and the queries it counts."""
+        return QueryMean(self.scores, self.state.policy)
+
+    def worst_query(self, among: Sequence[str] | None = None) -> tuple[str | None, list[str]]:
+        """The query of lowest NDCG with results and IDCG > 0 among `among` (None: every query),
+        and those passed over on the way (`core.summary.worst_query`)."""
+        return worst_query(self.scores, among)
+
+    def runs(self, open_run: str, baseline: str | None = None) -> RunFigures:
+        """The runs compared, the open one named `open_run`, against `baseline` (None: the open run)."""
+        return compare_state(self.state, open_run, self.scores, baseline or open_run)
