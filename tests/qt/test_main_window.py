@@ -15,7 +15,8 @@ from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import ndcg_at
 from ndcg_gui.qt.widgets import dialogs
-from ndcg_gui.qt.window.main_window import QUERY_DOCK_WIDTH, MainWindow
+from ndcg_gui.qt.window.layout import QUERY_DOCK_WIDTH
+from ndcg_gui.qt.window.main_window import MainWindow
 
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 

@@ -16,18 +16,16 @@ Opening a file is a step too: undoing it brings back the document that was open,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from ndcg_gui.core.analysis.list_report import ListReport, ListSummary
 from ndcg_gui.core.config import MetricConfig, TiesName
-from ndcg_gui.core.lists import edits
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.edits import Edit, Move
 from ndcg_gui.core.lists.ranked_list import RankedList
@@ -35,6 +33,7 @@ from ndcg_gui.core.lists.workspace import Definition, FileRef, Workspace
 from ndcg_gui.core.summary import MeanPolicy
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.commands import K_CHANGE, StepCommand
+from ndcg_gui.qt.document.list_edits import ListEdits
 from ndcg_gui.qt.document.runner import Runner
 
 if TYPE_CHECKING:
@@ -44,7 +43,7 @@ if TYPE_CHECKING:
 KEEP_FOR_UNDO_ROWS = 1_000_000
 
 
-class Document(QObject):
+class Document(ListEdits, QObject):
     changed = Signal(object)  # Changes: once after every change
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -267,65 +266,6 @@ class Document(QObject):
         new = self.state.with_list(query, edit.after)
         self.undo_stack.push(StepCommand(self._show, self.state, new, edit.text, query, query, edit.move))
         return edit
-
-    def move_rows(self, first: int, count: int, destination: int) -> bool:
-        """Rows first..first+count-1 to before row `destination` (Qt's rule). False if a no-op."""
-        return self.apply(edits.move_rows(self.current_list(), first, count, destination)) is not None
-
-    def move_to(self, from_rank: int, to_rank: int) -> Edit | None:
-        """The document at `from_rank` put at `to_rank` (a best move)."""
-        return self.apply(edits.move_to(self.current_list(), from_rank, to_rank))
-
-    def move_block(self, rows: Sequence[int], destination: int) -> Edit | None:
-        return self.apply(edits.move_block(self.current_list(), rows, destination))
-
-    def step_rows(self, rows: Sequence[int], delta: int) -> Edit | None:
-        return self.apply(edits.step_rows(self.current_list(), rows, delta))
-
-    def set_grade(self, row: int, grade: float) -> None:
-        self.apply(edits.set_grade(self.current_list(), row, grade))
-
-    def set_doc(self, row: int, doc: str) -> None:
-        self.apply(edits.rename(self.current_list(), row, doc))
-
-    def insert_rows(self, row: int, docs: Sequence[str] | None, grades: Sequence[float],
-                    text: str = "Insert rows") -> Edit | None:
-        return self.apply(edits.insert(self.current_list(), row, docs, grades, text))
-
-    def remove_rows(self, rows: Sequence[int]) -> None:
-        self.apply(edits.remove(self.current_list(), rows))
-
-    def set_grades_from(self, row: int, grades: Sequence[float], text: str = "Paste grades") -> None:
-        self.apply(edits.paste_grades(self.current_list(), row, grades, text))
-
-    def paste(self, row: int, text: str) -> Edit | None:
-        """Rows pasted into the list; into a new, empty document they are the new list as loaded."""
-        edit = edits.paste(self.current_list(), row, text)
-        if edit is not None and not len(self.current_list()) and not len(self.original_list()):
-            self.new_list(edit.after, "Paste a new list")
-            return edit
-        return self.apply(edit)
-
-    def reorder(self, order: Sequence[int] | np.ndarray, text: str) -> None:
-        self.apply(edits.reorder(self.current_list(), order, text))
-
-    def sort_ideal(self) -> None:
-        self.apply(edits.sort_ideal(self.current_list(), self.config))
-
-    def reverse(self) -> None:
-        self.apply(edits.reverse(self.current_list()))
-
-    def reset_to_original(self) -> Edit | None:
-        return self.apply(edits.reset(self.current_list(), self.original_list()))
-
-    def new_from_grades(self, grades: Sequence[float]) -> None:
-        """A typed list such as `3 2 3 0 1` as a new document (`new_list`)."""
-        self.new_list(RankedList.from_grades(grades), "New list")
-
-    def new_list(self, lst: RankedList, text: str = "New list") -> None:
-        """A list typed or pasted in (or File ▸ New's empty one) is a new untitled document, one
-        undo step: it is its own list as loaded, the reference of 'vs as loaded', Moved and Reset."""
-        self.open_workspace(Workspace.typed({"": lst}), text)
 
     # ---- the one place the state changes -------------------------------------------------------------
     def _show(self, state: Workspace, query: str | None, move: Move | None = None) -> None:

@@ -13,7 +13,6 @@ proxy sorting in Python took 0.25 s for 7,000 queries: 50,000 `lessThan` calls).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,61 +26,29 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from ndcg_gui.core.lists.query_order import natural_order
-from ndcg_gui.qt.models.cells import ALIGN_RIGHT, DOWN_COLOR, UP_COLOR, differing_rows, font
+from ndcg_gui.qt.models.cells import ALIGN_RIGHT, differing_rows, font
+from ndcg_gui.qt.models.query_runs import (  # noqa: F401  (the table's names, imported from here)
+    FIXED_COLUMNS,
+    QUERY_ROLE,
+    SORT_ROLE,
+    RunColumns,
+    RunColumnsPart,
+    short_name,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
 
-SORT_ROLE = Qt.ItemDataRole.UserRole + 1
-QUERY_ROLE = Qt.ItemDataRole.UserRole + 2
 
 COL_EDITED, COL_QUERY, COL_DOCS, COL_JUDGED, COL_NDCG = range(5)
-FIXED_COLUMNS = 5
 EDITED_MARK = "✎"
 _GREY = QColor(128, 128, 128)
-NAME_CHARS = 9  # a run's name in a header is cut to this many characters (the tooltip has it all)
-
-
-@dataclass(frozen=True)
-class RunColumns:
-    """What the table shows of a run comparison (frames indexed by query; queries they lack show
-    empty cells).
-
-    runs      the other runs, one NDCG column each after the open run's
-    deltas    the runs compared with the baseline, one Δ column each
-    baseline  the run the others are compared with; open_run: the open document's run
-    ndcg      NDCG per query (index) and run (columns, every run)
-    answered  True where the run returned a document for the query
-    delta     per query, each run of `deltas` minus the baseline; NaN: not compared
-    """
-
-    runs: list[str]
-    deltas: list[str]
-    baseline: str
-    open_run: str = ""
-    ndcg: pd.DataFrame = field(default_factory=lambda: _no_frame())
-    answered: pd.DataFrame = field(default_factory=lambda: _no_frame())
-    delta: pd.DataFrame = field(default_factory=lambda: _no_frame())
-
-    @property
-    def layout(self) -> tuple:
-        return tuple(self.runs), tuple(self.deltas), self.baseline, self.open_run
-
-
-def _no_frame() -> pd.DataFrame:
-    import pandas as pd  # (only when runs are compared: not before the window's first paint)
-
-    return pd.DataFrame()
-
-
-def short_name(name: str) -> str:
-    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"
 
 
 Index = QModelIndex | QPersistentModelIndex
 
 
-class QueryTableModel(QAbstractTableModel):
+class QueryTableModel(RunColumnsPart, QAbstractTableModel):
     """Rows: queries of the result frame, in its order until sorted (`sort`). Columns: edited mark,
     query, docs, judged, NDCG@k, then while runs are compared (`set_runs`) each other run's NDCG and
     each Δ against the baseline. Read-only."""
@@ -174,27 +141,6 @@ class QueryTableModel(QAbstractTableModel):
             self._rows_changed(np.arange(changed[0], changed[1] + 1))
             self._resort()
 
-    def _run_cells(self) -> dict[str, np.ndarray]:
-        """The comparison's shown arrays, column by column (for `differing_rows`)."""
-        cells = {f"ndcg {j}": self._run_ndcg[:, j] for j in range(self._run_ndcg.shape[1])}
-        cells |= {f"answered {j}": self._run_answered[:, j] for j in range(self._run_answered.shape[1])}
-        return cells | {f"delta {j}": self._delta[:, j] for j in range(self._delta.shape[1])}
-
-    def _align_runs(self) -> None:
-        """The comparison's frames as arrays in the table's row order."""
-        runs, n = self._runs, len(self._queries)
-        if runs is None:
-            self._run_ndcg = self._delta = np.zeros((n, 0), dtype=float)
-            self._run_answered = np.zeros((n, 0), dtype=bool)
-            return
-        import pandas as pd
-
-        index = pd.Index(self._queries, dtype=object)
-        self._run_ndcg = runs.ndcg.reindex(index=index, columns=runs.runs).to_numpy(dtype=float)
-        self._run_answered = runs.answered.reindex(index=index, columns=runs.runs).fillna(False) \
-            .to_numpy(dtype=bool)
-        self._delta = runs.delta.reindex(index=index, columns=runs.deltas).to_numpy(dtype=float)
-
     def _rows_changed(self, positions: np.ndarray) -> None:
         """Repaint the rows of these entries (positions in the frame) only, as one range."""
         if len(positions):
@@ -267,24 +213,6 @@ class QueryTableModel(QAbstractTableModel):
             return 0
         return FIXED_COLUMNS + self._run_ndcg.shape[1] + self._delta.shape[1]
 
-    def run_column(self, col: int) -> tuple[str, int] | None:
-        """("ndcg", j) for the j-th other run's NDCG column, ("delta", j) for the j-th Δ column,
-        None for the fixed columns."""
-        j = col - FIXED_COLUMNS
-        if j < 0:
-            return None
-        n = self._run_ndcg.shape[1]
-        return ("ndcg", j) if j < n else ("delta", j - n)
-
-    def column_of(self, kind: str, run: str) -> int:
-        """The column of a run's NDCG ("ndcg") or difference ("delta"), or -1."""
-        if self._runs is None:
-            return -1
-        names = self._runs.runs if kind == "ndcg" else self._runs.deltas
-        if run not in names:
-            return -1
-        return FIXED_COLUMNS + (0 if kind == "ndcg" else len(self._runs.runs)) + names.index(run)
-
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation != Qt.Orientation.Horizontal:
             return None
@@ -305,23 +233,6 @@ class QueryTableModel(QAbstractTableModel):
                 f"Judged documents among the first {self._k or 'all'} retrieved",
                 "NDCG at the cut-off k (0 where IDCG = 0)",
             ][section]
-        return None
-
-    def _run_header(self, kind: str, j: int, role: int):
-        runs = self._runs
-        if runs is None:
-            return None
-        name = runs.open_run if kind == "open" else runs.runs[j] if kind == "ndcg" else runs.deltas[j]
-        at = f"@{self._k}" if self._k is not None else ""
-        if role == Qt.ItemDataRole.DisplayRole:
-            return f"Δ {short_name(name)}" if kind == "delta" else short_name(name)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            if kind == "open":
-                return f"NDCG{at} of {name}, the open run (with your edits); 0 where IDCG = 0"
-            if kind == "ndcg":
-                return f"NDCG{at} of {name} (a run compared with the open one)"
-            return (f"{name} − {runs.baseline} (the baseline): NDCG{at} difference per query; "
-                    "sort ascending for the biggest losses first")
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -353,52 +264,6 @@ class QueryTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.FontRole and str(self._queries[row]) in self._edited:
             return font(bold=True)
         return None
-
-    def _run_data(self, row: int, kind: str, j: int, role: int):
-        if role == Qt.ItemDataRole.DisplayRole:
-            if kind == "ndcg":
-                value = self._run_ndcg[row, j]
-                return "" if np.isnan(value) else f"{round(value, 4) + 0.0:.4f}"  # never "-0.0000"
-            d = self._delta[row, j]
-            return "" if np.isnan(d) else ("0" if d == 0 else f"{d:+.4f}")
-        if role == SORT_ROLE:
-            value = self._run_ndcg[row, j] if kind == "ndcg" else self._delta[row, j]
-            return float(np.inf if np.isnan(value) else value)
-        if role == QUERY_ROLE:
-            return str(self._queries[row])
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return ALIGN_RIGHT
-        if role == Qt.ItemDataRole.ForegroundRole:
-            if kind == "ndcg":
-                return QBrush(_GREY) if not self._run_answered[row, j] else None
-            d = self._delta[row, j]
-            return None if np.isnan(d) or d == 0 else QBrush(UP_COLOR if d > 0 else DOWN_COLOR)
-        if role == Qt.ItemDataRole.FontRole and str(self._queries[row]) in self._edited:
-            return font(bold=True)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self._run_tooltip(row, kind, j)
-        return None
-
-    def _run_tooltip(self, row: int, kind: str, j: int) -> str | None:
-        runs = self._runs
-        if runs is None:
-            return None
-        at = f"@{self._k}" if self._k is not None else ""
-        if kind == "ndcg":
-            name = runs.runs[j]
-            if not self._run_answered[row, j]:
-                return f"{name} returned no document for this query: NDCG{at} 0"
-            return f"NDCG{at} of {name}: {self._run_ndcg[row, j]:.4f}"
-        name, d = runs.deltas[j], self._delta[row, j]
-        if np.isnan(d):
-            return ("Not compared: a run returned no document for this query (judged queries with no "
-                    "results are left out)")
-        query = str(self._queries[row])
-        try:
-            a, b = runs.ndcg.at[query, name], runs.ndcg.at[query, runs.baseline]
-        except KeyError:
-            return None
-        return f"{name} − {runs.baseline}: {a:.4f} − {b:.4f} = {d:+.4f}" + (" (a tie)" if d == 0 else "")
 
     def _display(self, row: int, col: int) -> str:
         if col == COL_EDITED:

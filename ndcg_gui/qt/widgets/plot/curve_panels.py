@@ -10,17 +10,16 @@ outside). No axis uses SI prefixes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
-from PySide6.QtWidgets import QSizePolicy
+from PySide6.QtCore import QPointF, Qt
 
 from ndcg_gui.core.analysis.list_report import ListReport
 from ndcg_gui.core.lists.numbers import format_grade
+from ndcg_gui.qt.widgets.plot.figure_rows import FigureRows
 from ndcg_gui.qt.widgets.plot.plot_parts import (
     GRADE_LEVELS,
     K_COLOUR,
@@ -53,7 +52,7 @@ FAST = {"autoDownsample": True, "downsampleMethod": "peak", "clipToView": True,
 Shown = Callable[[str], bool]  # whether the toggle of that name is on
 
 
-class CurvePanels(pg.GraphicsLayoutWidget):
+class CurvePanels(FigureRows, pg.GraphicsLayoutWidget):
     def __init__(self, shown: Shown) -> None:
         super().__init__()
         self._shown = shown
@@ -65,7 +64,6 @@ class CurvePanels(pg.GraphicsLayoutWidget):
         self._baseline_of: tuple[object, object, object] | None = None
         self._mark_strip = (-0.1, 0.0)
         self._dotted: bool | None = None
-        self._legend_key: tuple = ()
         self._opening: tuple[float, float] | None = None  # the ranks reset_view framed last
 
         self.setBackground("w")
@@ -125,15 +123,7 @@ class CurvePanels(pg.GraphicsLayoutWidget):
             panel.addItem(item, ignoreBounds=True)
         self.set_cursor(None)
 
-        # The figure's title and legends: rows of the layout only while exporting (`figure`); on
-        # screen the headline says what the list is and the bar's swatches are the legend.
-        self.title = pg.LabelItem("", size="12pt", color="#222")
-        self.legend = pg.LegendItem(labelTextColor="#333", frame=False, horSpacing=8)
-        self.marks_legend = pg.LegendItem(labelTextColor="#333", frame=False, horSpacing=8)
-        self._figure_rows = (self.title, self.legend, self.marks_legend)
-        for item in self._figure_rows:
-            item.setSizePolicy(QSizePolicy.Maximum, QSizePolicy.Fixed)
-        self._band_sample = pg.PlotDataItem(pen=BAND_PEN, fillLevel=0, fillBrush=BAND_BRUSH)
+        self._make_figure_rows(BAND_PEN, BAND_BRUSH)
 
         self.top.vb.sigXRangeChanged.connect(self._x_range_changed)
 
@@ -318,54 +308,3 @@ class CurvePanels(pg.GraphicsLayoutWidget):
             if rank is not None:
                 line.setValue(rank)
             line.setVisible(rank is not None)
-
-    # ---- the figure ---------------------------------------------------------------------------------------
-    def refresh_legend(self) -> None:
-        """The legends list what is drawn (a hidden item would stay as a blank mark). Made for a
-        figure and when a toggle changes, not on every edit: it costs milliseconds."""
-        entries = [(self.dcg, "DCG"), (self.idcg, "IDCG"), (self.loss, "loss per rank (ideal − actual)"),
-                   (self.ndcg, "NDCG"), (self.baseline, "NDCG as loaded"),
-                   (self._band_sample, "unjudged band (NDCG low–high)")]
-        shown = [(item, name) for item, name in entries
-                 if (self.band.isVisible() if item is self._band_sample else item.isVisible())]
-        key = (tuple(name for _item, name in shown),
-               tuple((label, colour) for label, colour, _r in self.marks))
-        if key == self._legend_key:
-            return
-        self._legend_key = key
-        self.legend.clear()
-        for item, name in shown:
-            self.legend.addItem(item, name)
-        self.legend.setColumnCount(max(len(shown), 1))
-        self.marks_legend.clear()
-        for label, colour, _ranks in self.marks:
-            sample = pg.ScatterPlotItem(symbol="|", size=14, pen=pg.mkPen(colour, width=3), brush=colour)
-            self.marks_legend.addItem(sample, f"{label} (tick under NDCG)")
-        self.marks_legend.setColumnCount(max(len(self.marks), 1))
-
-    @contextmanager
-    def figure(self, size: QSizeF, title_html: str) -> Iterator[QRectF]:
-        """The panels laid out as a figure of `size`, the title and legend rows above them and no
-        cursor, for the duration of the block, which gets the scene rectangle to render."""
-        self.refresh_legend()
-        layout = self.ci
-        cursor = self.cursor.isVisible()
-        self.set_cursor(None)
-        self.title.setText(title_html)
-        on_screen = layout.geometry()  # (before adding rows: they make the layout grow at once)
-        for row, item in enumerate(self._figure_rows):
-            layout.addItem(item, row=row, col=0)
-            layout.layout.setAlignment(item, Qt.AlignHCenter)
-        layout.setGeometry(QRectF(QPointF(0, 0), size))
-        layout.layout.activate()
-        try:
-            yield layout.sceneBoundingRect()
-        finally:
-            for item in self._figure_rows:
-                layout.removeItem(item)
-            # The rows' minimum height is cached: forget it, or the screen's smaller size is refused.
-            layout.layout.invalidate()
-            layout.updateGeometry()
-            layout.setGeometry(on_screen)
-            layout.layout.activate()
-            self.set_cursor(int(self.cursor.value()) if cursor else None)

@@ -1,0 +1,214 @@
+"""The main window's layout: where each pane sits, how wide the list's pane and the query dock
+are, and the window within its screen. `MainWindow` makes the widgets and wires them to the
+document and the controllers; this part arranges them (mixed into it)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ndcg_gui.qt.widgets.why_panes import WhyTabs
+
+QUERY_DOCK_WIDTH = 320
+LIST_PANE_MIN = 320  # the list's pane at its narrowest as fitted (short ids): room to type grades
+RIGHT_MIN = 430  # the plot and the tables' narrowest beside a query dock that grows
+
+
+def pane_title(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setObjectName("paneTitle")
+    font = label.font()
+    font.setBold(True)
+    label.setFont(font)
+    label.setContentsMargins(0, 2, 0, 2)
+    label.setWordWrap(True)  # a narrow pane wraps the title rather than widening the window
+    return label
+
+
+class WindowLayout:
+    """Mixed into `MainWindow` (a QMainWindow holding the widgets it lays out)."""
+
+    # ---- layout -----------------------------------------------------------------------------
+    def _build_layout(self) -> None:
+        editor = QWidget()
+        editor_layout = QVBoxLayout(editor)
+        editor_layout.setContentsMargins(6, 6, 0, 6)
+        editor_layout.addWidget(pane_title("Ranked list — drag rows to reorder"))
+        entry_row = QHBoxLayout()
+        entry_row.addWidget(self.quick_entry, 1)
+        use = QPushButton("Use")
+        use.setToolTip(self.quick_entry.toolTip())
+        use.clicked.connect(self.editing.apply_quick_list)
+        entry_row.addWidget(use)
+        editor_layout.addLayout(entry_row)
+        self.row_kind = QComboBox()
+        for text, kind in (("All rows", "all"), ("Relevant", "relevant"), ("Judged", "judged"),
+                           ("Unjudged", "unjudged")):
+            self.row_kind.addItem(text, kind)
+        self.row_kind.setToolTip("Show only some rows of the list (F3 / Shift+F3 step through the relevant "
+                                 "ones); ranks and figures stay those of the whole list")
+        self.row_kind.setAccessibleName("Show rows")
+        self.row_kind.currentIndexChanged.connect(
+            lambda _i: self.ranking_view.show_kind(self.row_kind.currentData()))
+        entry_row.addWidget(self.row_kind)
+        editor_layout.addWidget(self.ranking_view, 1)
+
+        self.why = WhyTabs(self.document, self.metrics_view)
+        metrics = QWidget()
+        metrics_layout = QVBoxLayout(metrics)
+        metrics_layout.setContentsMargins(0, 0, 6, 6)
+        metrics_layout.addWidget(self.why, 1)
+
+        self.right_splitter = QSplitter(Qt.Vertical)
+        self.right_splitter.setObjectName("rightSplitter")
+        self.right_splitter.addWidget(self.plot)
+        self.right_splitter.addWidget(metrics)
+        # The plot gets the larger share: two panels of curves need height to be read.
+        self.plot.setMinimumHeight(240)
+        self.right_splitter.setStretchFactor(0, 3)
+        self.right_splitter.setStretchFactor(1, 2)
+        self.right_splitter.setSizes([380, 280])
+
+        self.main_splitter = QSplitter(Qt.Horizontal)
+        self.main_splitter.setObjectName("mainSplitter")
+        self.main_splitter.addWidget(editor)
+        # The metrics, and the run comparison's tab while runs are compared (no tab bar otherwise).
+        self.right_tabs = QTabWidget(documentMode=True, tabBarAutoHide=True)
+        # Tab must not stop on the tab widget itself: its focus goes to a tab bar that is hidden.
+        self.right_tabs.setFocusPolicy(Qt.NoFocus)
+        self.right_tabs.addTab(self.right_splitter, "NDCG at each rank")
+        self.main_splitter.addWidget(self.right_tabs)
+        # The list's pane is as wide as its ids and figures need (RankingView.minimumSizeHint);
+        # the width left goes to the plot and the tables, and so does a wider window.
+        self.main_splitter.setStretchFactor(0, 0)
+        self.main_splitter.setStretchFactor(1, 1)
+        self.main_splitter.setChildrenCollapsible(False)
+        self.main_splitter.setSizes([360, 920])
+        self.main_splitter.splitterMoved.connect(self._list_pane_moved)
+        self._list_pane_set = False  # the person dragged the list's pane wider: kept
+        self.ranking_view.widthNeeded.connect(self._fit_list_pane)
+        self.setCentralWidget(self.main_splitter)
+
+        # The headline spans the whole width, above the query dock too: a fixed top dock.
+        self.headline_dock = QDockWidget("Headline", self)
+        self.headline_dock.setObjectName("headlineDock")
+        self.headline_dock.setFeatures(QDockWidget.NoDockWidgetFeatures)
+        self.headline_dock.setTitleBarWidget(QWidget())
+        self.headline_dock.setWidget(self.headline)
+        self.addDockWidget(Qt.TopDockWidgetArea, self.headline_dock)
+
+        # The query browser: a dock on the left, hidden while the file has one query.
+        self.query_dock = QDockWidget("Queries", self)
+        self.query_dock.setObjectName("queryDock")
+        # Closable: Qt greys out View ▸ Queries (the dock's toggle action) for a dock that is not.
+        self.query_dock.setFeatures(QDockWidget.DockWidgetClosable | QDockWidget.DockWidgetMovable
+                                    | QDockWidget.DockWidgetFloatable)
+        self.query_dock.setWidget(self.query_panel)
+        self.addDockWidget(Qt.LeftDockWidgetArea, self.query_dock)
+        self.query_dock.hide()
+
+    def _list_pane_moved(self, _pos: int, _index: int) -> None:
+        self._list_pane_set = True
+
+    def _fit_list_pane(self, _width: int = 0) -> None:
+        """The list's pane at the width its columns need (a longer id widens it, a shorter one
+        gives the room back to the plot), unless the person set its width by dragging."""
+        sizes = self.main_splitter.sizes()
+        if self._list_pane_set or len(sizes) != 2 or sum(sizes) <= 0:
+            return
+        # (never so narrow that the grades box shows no more than "Type grad…")
+        want = max(self.main_splitter.widget(0).minimumSizeHint().width(), LIST_PANE_MIN)
+        if sizes[0] != want:
+            self.main_splitter.setSizes([want, sum(sizes) - want])
+
+    def _name_for_assistive_tech(self) -> None:
+        """Names a screen reader says, and Tab moving between panes rather than cells."""
+        for widget, name in ((self.ranking_view, "Ranked list"), (self.metrics_view, "Per-rank metrics"),
+                             (self.quick_entry, "Type grades"), (self.headline.k, "Cut-off k"),
+                             (self.query_panel.table, "Queries"),
+                             (self.query_panel.filter_edit, "Filter queries"),
+                             (self.plot, "DCG, IDCG and NDCG curves"), (self.why, "Why this NDCG")):
+            widget.setAccessibleName(name)
+        self.query_panel.table.setTabKeyNavigation(False)
+
+    def _show_query_dock(self) -> None:
+        many = len(self.document.queries()) > 1
+        self.query_dock.toggleViewAction().setEnabled(many)  # View ▸ Queries: a file of queries
+        if many and not self.query_dock.isVisible():
+            self.query_dock.setVisible(True)
+            if not getattr(self, "_dock_restored", False):  # else the width the person left it at
+                self._size_query_dock()
+        elif not many:
+            self.query_dock.setVisible(False)
+
+    def _size_query_dock(self) -> None:
+        """A narrower dock in a small window, so the list and the figures keep their room.
+        resizeDocks is ignored until the layout holds the dock: in a shown window the layout is run
+        now, so the window is painted once at its final layout (a big file's install painted the
+        plots twice, at two sizes, in one ~60 ms pass); before the window is shown, a turn later
+        (resizeDocks is also ignored before the window is first laid out)."""
+        if not self.isVisible():
+            QTimer.singleShot(0, self, lambda: self.resizeDocks([self.query_dock], [self.dock_width()],
+                                                                Qt.Horizontal))
+            return
+        self.resizeDocks([self.query_dock], [self.dock_width()], Qt.Horizontal)
+        self.layout().activate()
+
+    def _widen_query_dock(self, changes) -> None:
+        """Runs compared add columns to the query table: the dock grows to show them whole (up to
+        a third of the window; never narrower than the person left it), not behind a scroll bar;
+        in a small window it gives way to the side-by-side lists' ids (`_dock_cap`)."""
+        if not changes.runs or not self.query_dock.isVisible():
+            return
+        cap = self._dock_cap()
+        want = min(self.query_panel.needed_width(), cap)
+        if want > self.query_dock.width() or self.query_dock.width() > cap:
+            self.resizeDocks([self.query_dock], [want], Qt.Horizontal)
+
+    def dock_width(self) -> int:
+        """The query dock's first width: QUERY_DOCK_WIDTH, less in a window under 1280 px, but
+        wide enough for the query table's columns whole while that takes at most a third of it."""
+        width = max(self.width(), self.minimumSizeHint().width())  # (what the window grows to)
+        usual = min(QUERY_DOCK_WIDTH, max(240, width // 4))
+        return min(max(usual, min(self.query_panel.needed_width(), width // 3)), self._dock_cap())
+
+    def _dock_cap(self) -> int:
+        """The widest the query dock may be: a third of the window; while runs are compared, less
+        when the list's ids and the side-by-side lists (RIGHT_MIN) would not fit beside it."""
+        width = max(self.width(), self.minimumSizeHint().width())
+        if not self.comparison.active:
+            return width // 3
+        room = width - self.main_splitter.widget(0).minimumSizeHint().width() - RIGHT_MIN
+        return max(self.query_dock.minimumSizeHint().width(), min(width // 3, room))
+
+    def fit_on_screen(self) -> None:
+        """Within the screen's available area (a saved size from a bigger screen, or the first
+        1280x800 on a 1366x768 laptop, would put the status bar below its edge): shrunk to fit,
+        frame and all, and moved onto it."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            return
+        area = screen.availableGeometry()
+        frame = self.frameGeometry()  # (the size of the title bar and borders, once known)
+        extra_w, extra_h = frame.width() - self.width(), frame.height() - self.height()
+        width = min(self.width(), area.width() - extra_w)
+        height = min(self.height(), area.height() - extra_h)
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
+        frame = self.frameGeometry()
+        x = min(max(frame.x(), area.left()), area.right() + 1 - frame.width())
+        y = min(max(frame.y(), area.top()), area.bottom() + 1 - frame.height())
+        if (x, y) != (frame.x(), frame.y()):
+            self.move(x, y)
+
