@@ -237,9 +237,10 @@ def bench_background_load(run: Path, qrels: Path) -> None:
     from ndcg_gui.core.config import MetricConfig
     from ndcg_gui.core.summary import score
     from ndcg_gui.qt.document.loader import BackgroundLoader
+    from ndcg_gui.qt.document.runner import Runner
 
     app = QApplication.instance() or QApplication([])
-    loader = BackgroundLoader()
+    loader = BackgroundLoader(Runner())
     clock = QElapsedTimer()
     gaps: list[int] = []
     last = [0]
@@ -252,8 +253,7 @@ def bench_background_load(run: Path, qrels: Path) -> None:
     timer = QTimer(interval=5)
     timer.timeout.connect(tick)
     done = []
-    loader.loaded.connect(lambda data, result: done.append((data, result)))
-    loader.failed.connect(lambda msg: done.append(msg))
+    loader.task.finished.connect(lambda r: done.append((r.data, r.extra) if r.loaded else r.problem))
     config = MetricConfig.preset("trec_eval")
 
     clock.start()
@@ -438,8 +438,8 @@ def bench_open_big(queries: int) -> None:
         app.processEvents()
     marks: dict[str, float] = {}
     loader, doc = window.loader, window.document
-    # (progress 1.0 comes just before `loaded`, whose slot installs the file)
-    loader.progressed.connect(lambda f: marks.setdefault("read" if f >= 1 else "progress",
+    # (progress 1.0 comes just before `finished`, whose slot installs the file)
+    loader.task.progressed.connect(lambda f: marks.setdefault("read" if f >= 1 else "progress",
                                                          time.perf_counter()))
     ticks = Ticks()
     start = time.perf_counter()

@@ -12,11 +12,11 @@ import functools
 import gc
 import importlib
 import sys
-import threading
 import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
+from threading import Thread
 
 from PySide6.QtCore import QBuffer, QEvent, QIODevice, QObject, QSettings, QSize, QStandardPaths, QTimer
 from PySide6.QtGui import QGuiApplication, QIcon, QPixmap
@@ -26,6 +26,7 @@ from ndcg_gui import APP_NAME, __version__
 from ndcg_gui.assets import EXAMPLE, read_bytes, resource
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.writing.atomic import atomic_write_bytes
+from ndcg_gui.qt.document.runner import start_thread
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window.crash_log import write_log
 from ndcg_gui.qt.window.main_window import MainWindow
@@ -124,10 +125,8 @@ class AfterFirstPaint(QObject):
         return False
 
 
-def preload() -> threading.Thread:
-    thread = threading.Thread(target=_import_all, args=(PRELOAD,), name="preload", daemon=True)
-    thread.start()
-    return thread
+def preload() -> Thread:
+    return start_thread("preload", _import_all, PRELOAD)
 
 
 def _import_all(names: tuple[str, ...]) -> None:

@@ -13,7 +13,8 @@ from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.errors import InputError, LoadCancelled
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.summary import score
-from ndcg_gui.qt.document.loader import PROCESS_THRESHOLD, BackgroundLoader
+from ndcg_gui.qt.document.loader import PROCESS_THRESHOLD, BackgroundLoader, LoadResult
+from ndcg_gui.qt.document.runner import Runner
 from ndcg_gui.qt.widgets.load_progress import LoadProgress
 
 TREC = MetricConfig.preset("trec_eval")
@@ -46,12 +47,23 @@ class SlowReader:
         return {"path": str(path), "qrels": qrels}
 
 
+def loader_of(**options) -> BackgroundLoader:
+    return BackgroundLoader(Runner(), **options)
+
+
+def loaded_results(loader: BackgroundLoader) -> list:
+    """The data of every load that ended with data, as they end."""
+    data = []
+    loader.task.finished.connect(lambda result: result.loaded and data.append(result.data))
+    return data
+
+
 @pytest.fixture
 def make_loader(qtbot):
     loaders = []
 
     def make(reader):
-        loader = BackgroundLoader(load=reader)
+        loader = loader_of(load=reader)
         loaders.append(loader)
         return loader
 
@@ -64,10 +76,10 @@ def test_loads_in_a_worker_thread_with_progress(qtbot, make_loader):
     reader = SlowReader()
     loader = make_loader(reader)
     seen = []
-    loader.progressed.connect(seen.append)
-    with qtbot.waitSignal(loader.loaded, timeout=5000) as blocker:
+    loader.task.progressed.connect(seen.append)
+    with qtbot.waitSignal(loader.task.finished, timeout=5000) as blocker:
         loader.start("run.txt", "qrels.txt")
-    assert blocker.args == [{"path": "run.txt", "qrels": "qrels.txt"}, None]
+    assert blocker.args == [LoadResult({"path": "run.txt", "qrels": "qrels.txt"}, None)]
     assert reader.thread_names == [False]  # not the GUI thread
     assert seen == sorted(seen) and seen[-1] == 1.0 and len(seen) >= 10
     assert not loader.is_loading()
@@ -77,12 +89,12 @@ def test_the_gui_thread_keeps_running_while_loading(qtbot, make_loader):
     reader = SlowReader(steps=30, delay=0.01)
     loader = make_loader(reader)
     fractions = []
-    loader.progressed.connect(fractions.append)
+    loader.task.progressed.connect(fractions.append)
     loader.start("big.run")
     # Progress arrives through the GUI thread's event loop before the load has ended.
     qtbot.waitUntil(lambda: len(fractions) > 0 and fractions[-1] < 1.0, timeout=5000)
     assert loader.is_loading()
-    qtbot.waitSignal(loader.finished, timeout=5000).wait()
+    qtbot.waitSignal(loader.task.finished, timeout=5000).wait()
 
 
 def test_then_runs_in_the_worker_on_the_loaded_data(qtbot, make_loader):
@@ -93,21 +105,21 @@ def test_then_runs_in_the_worker_on_the_loaded_data(qtbot, make_loader):
         where.append(threading.current_thread() is threading.main_thread())
         return ("scored", data["path"])
 
-    with qtbot.waitSignal(loader.loaded, timeout=5000) as blocker:
+    with qtbot.waitSignal(loader.task.finished, timeout=5000) as blocker:
         loader.start("run.txt", then=then)
-    assert blocker.args == [{"path": "run.txt", "qrels": None}, ("scored", "run.txt")]
+    assert blocker.args == [LoadResult({"path": "run.txt", "qrels": None}, ("scored", "run.txt"))]
     assert where == [False]
 
 
 def test_cancel_answers_at_once_and_never_delivers(qtbot, make_loader):
     reader = SlowReader(steps=200, delay=0.01)
     loader = make_loader(reader)
-    loaded = []
-    loader.loaded.connect(lambda data, _extra: loaded.append(data))
+    loaded = loaded_results(loader)
     loader.start("big.run")
-    qtbot.waitSignal(loader.progressed, timeout=5000).wait()
-    with qtbot.waitSignals([loader.cancelled, loader.finished], timeout=100):
+    qtbot.waitSignal(loader.task.progressed, timeout=5000).wait()
+    with qtbot.waitSignal(loader.task.finished, timeout=100) as blocker:
         loader.cancel()
+    assert blocker.args == [LoadResult(cancelled=True)]
     assert not loader.is_loading()
     assert loader.wait(5000)  # the worker saw the flag and stopped early
     qtbot.wait(50)
@@ -118,9 +130,8 @@ def test_a_late_result_after_cancel_is_dropped(qtbot, make_loader):
     reader = SlowReader(steps=5, delay=0.01, honour_cancel=False)
     reader.gate.clear()
     loader = make_loader(reader)
-    loaded, cancelled = [], []
-    loader.loaded.connect(lambda data, _extra: loaded.append(data))
-    loader.cancelled.connect(lambda: cancelled.append(True))
+    loaded, cancelled = loaded_results(loader), []
+    loader.task.finished.connect(lambda result: result.cancelled and cancelled.append(True))
     loader.start("big.run")
     loader.cancel()
     reader.gate.set()  # the reader ignores cancel and finishes anyway
@@ -132,28 +143,27 @@ def test_a_late_result_after_cancel_is_dropped(qtbot, make_loader):
 def test_bad_input_fails_with_the_readers_message(qtbot, make_loader):
     error = InputError('grade "high" is not a number', path="ranking.csv", line=4)
     loader = make_loader(SlowReader(steps=4, error=error))
-    with qtbot.waitSignal(loader.failed, timeout=5000) as blocker, qtbot.assertNotEmitted(loader.loaded):
+    with qtbot.waitSignal(loader.task.finished, timeout=5000) as blocker:
         loader.start("ranking.csv")
-    assert blocker.args == ['ranking.csv:4: grade "high" is not a number']
+    assert blocker.args == [LoadResult(problem='ranking.csv:4: grade "high" is not a number')]
 
 
 def test_an_unexpected_error_is_one_line_not_a_traceback(qtbot, make_loader, caplog):
     loader = make_loader(SlowReader(steps=4, error=RuntimeError("boom")))
-    with qtbot.waitSignal(loader.failed, timeout=5000) as blocker:
+    with qtbot.waitSignal(loader.task.finished, timeout=5000) as blocker:
         loader.start("/data/run.txt")
-    assert blocker.args == ["run.txt: could not be loaded (boom)"]
+    assert blocker.args == [LoadResult(problem="run.txt: could not be loaded (boom)")]
     assert "Traceback" in caplog.text or any(r.exc_info for r in caplog.records)
 
 
 def test_a_new_load_replaces_the_one_under_way(qtbot, make_loader):
     reader = SlowReader(steps=100, delay=0.01)
     loader = make_loader(reader)
-    loaded = []
-    loader.loaded.connect(lambda data, _extra: loaded.append(data))
+    loaded = loaded_results(loader)
     loader.start("first.run")
-    qtbot.waitSignal(loader.progressed, timeout=5000).wait()
+    qtbot.waitSignal(loader.task.progressed, timeout=5000).wait()
     reader.steps = 3
-    with qtbot.waitSignal(loader.loaded, timeout=5000):
+    with qtbot.waitSignal(loader.task.finished, timeout=5000, check_params_cb=lambda r: r.loaded):
         loader.start("second.run")
     qtbot.wait(50)
     assert loaded == [{"path": "second.run", "qrels": None}]
@@ -167,7 +177,7 @@ def test_progress_widget_shows_while_loading_and_cancel_button_cancels(qtbot, ma
     assert not widget.isHidden()
     assert widget.label.text() == "Loading big.run…"
     qtbot.waitUntil(lambda: widget.bar.value() > 0, timeout=5000)
-    with qtbot.waitSignal(loader.cancelled, timeout=1000):
+    with qtbot.waitSignal(loader.task.finished, timeout=1000, check_params_cb=lambda r: r.cancelled):
         widget.cancel_button.click()
     assert widget.isHidden()
 
@@ -188,11 +198,11 @@ def write_run(path, queries, docs):
 
 def test_the_loader_process_gives_the_same_dataset_and_scores(qtbot, tmp_path):
     run, qrels = write_run(tmp_path / "run.txt", 30, 50)
-    loader = BackgroundLoader(process=True)
+    loader = loader_of(process=True)
     then = functools.partial(score, k=10, config=TREC)
-    with qtbot.waitSignal(loader.loaded, timeout=30000) as blocker:
+    with qtbot.waitSignal(loader.task.finished, timeout=30000) as blocker:
         loader.start(run, qrels, then=then)
-    dataset, result = blocker.args
+    dataset, result = blocker.args[0].data, blocker.args[0].extra
     here = load(run, qrels)
     pd.testing.assert_frame_equal(dataset.run, here.run)
     pd.testing.assert_frame_equal(dataset.qrels, here.qrels)
@@ -204,38 +214,37 @@ def test_the_loader_process_gives_the_same_dataset_and_scores(qtbot, tmp_path):
 def test_the_loader_process_reports_bad_input(qtbot, tmp_path):
     bad = tmp_path / "bad.run"
     bad.write_text("1 Q0 a 1 2.0 t\n1 Q0 b 2 high t\n")
-    loader = BackgroundLoader(process=True)
-    with qtbot.waitSignal(loader.failed, timeout=30000) as blocker:
+    loader = loader_of(process=True)
+    with qtbot.waitSignal(loader.task.finished, timeout=30000) as blocker:
         loader.start(bad)
-    assert blocker.args[0].startswith("bad.run:2:")
+    assert blocker.args[0].problem.startswith("bad.run:2:")
     assert loader.wait(5000)
 
 
 def test_cancel_ends_the_loader_process(qtbot, tmp_path):
     run, qrels = write_run(tmp_path / "big.txt", 300, 1000)
-    loader = BackgroundLoader(process=True)
-    loaded = []
-    loader.loaded.connect(lambda data, _extra: loaded.append(data))
+    loader = loader_of(process=True)
+    loaded = loaded_results(loader)
     loader.start(run, qrels)
-    qtbot.waitSignal(loader.progressed, timeout=30000).wait()
+    qtbot.waitSignal(loader.task.progressed, timeout=30000).wait()
     job = loader._job
-    with qtbot.waitSignal(loader.cancelled, timeout=100):
+    with qtbot.waitSignal(loader.task.finished, timeout=100, check_params_cb=lambda r: r.cancelled):
         loader.cancel()
     assert loader.wait(5000)
-    assert job._process.poll() is not None  # the process is gone
+    assert not job._process.running()  # the process is gone
     qtbot.wait(50)
     assert loaded == []
 
 
 def test_big_files_go_to_a_process_small_ones_stay_in_the_thread(tmp_path):
     small, _ = write_run(tmp_path / "small.txt", 2, 5)
-    loader = BackgroundLoader()
+    loader = loader_of()
     assert not loader.uses_process(small, None)
     big = tmp_path / "big.bin"
     with open(big, "wb") as f:
         f.truncate(PROCESS_THRESHOLD)
     assert loader.uses_process(big, None)
-    assert not BackgroundLoader(load=SlowReader()).uses_process(big, None)
+    assert not loader_of(load=SlowReader()).uses_process(big, None)
 
 
 def test_a_frozen_bundle_starts_itself_as_the_worker(monkeypatch):

@@ -326,7 +326,8 @@ def test_a_file_read_in_the_background_gets_the_window_ready_meanwhile(window, q
     qtbot.waitExposed(window)
     window.loader._process = True  # read as a big file is, in a loader process
     made_when_installed = []
-    window.loader.loaded.connect(lambda *_: made_when_installed.append(window.query_panel.histogram.made))
+    histogram = window.query_panel.histogram
+    window.loader.task.finished.connect(lambda *_: made_when_installed.append(histogram.made))
     with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
         assert window.files.open(run, qrels, ask=False)
         qtbot.waitUntil(lambda: bool(made_when_installed), timeout=20000)

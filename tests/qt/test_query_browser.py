@@ -218,7 +218,7 @@ def background(window):
 def test_a_big_file_opens_in_the_background_with_progress(qtbot, background, sample_paths, errors):
     run, qrels = sample_paths
     window, doc = background, background.document
-    with qtbot.waitSignal(window.loader.loaded, timeout=30000):
+    with qtbot.waitSignal(window.loader.task.finished, timeout=30000, check_params_cb=lambda r: r.loaded):
         assert window.files.open(run, qrels, query="412")
         assert not window.progress.isHidden()
         assert doc.dataset.path != run  # nothing changed yet
@@ -235,7 +235,7 @@ def test_cancelling_a_background_load_leaves_the_document_untouched(qtbot, backg
     doc.new_from_grades([1, 2, 3])  # an unsaved edit that must survive
     dataset, query, lst = doc.dataset, doc.current_query, doc.current_list()
     window.files.open(run, qrels)
-    with qtbot.waitSignal(window.loader.cancelled, timeout=1000):
+    with qtbot.waitSignal(window.loader.task.finished, timeout=1000, check_params_cb=lambda r: r.cancelled):
         window.progress.cancel_button.click()
     assert window.loader.wait(5000)
     qtbot.wait(100)
@@ -248,7 +248,7 @@ def test_a_bad_big_file_says_why_and_changes_nothing(qtbot, background, tmp_path
     bad.write_text("1 Q0 a 1 2.0 t\n1 Q0 b 2 high t\n")
     window, doc = background, background.document
     dataset = doc.dataset
-    with qtbot.waitSignal(window.loader.failed, timeout=30000):
+    with qtbot.waitSignal(window.loader.task.finished, timeout=30000):
         window.files.open(bad)
     assert errors and errors[0].startswith("bad.run:2:")
     assert doc.dataset is dataset
@@ -263,7 +263,7 @@ def test_command_line_big_file_opens_in_the_background_at_its_query(qtbot, backg
     options = argparse.Namespace(file=str(run), qrels=str(qrels), query="412", k=5, preset="trec_eval",
                                  gain=None, discount=None, screenshot=None)
     window, doc = background, background.document
-    with qtbot.waitSignal(window.loader.loaded, timeout=30000):
+    with qtbot.waitSignal(window.loader.task.finished, timeout=30000, check_params_cb=lambda r: r.loaded):
         assert apply_options(background, options) is None
     assert doc.current_query == "412" and doc.k == 5
     assert window.query_panel.current_query() == "412"

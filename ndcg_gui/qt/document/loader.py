@@ -2,14 +2,14 @@
 how a file is read.
 
 `BackgroundLoader.start` reads a file (and optionally runs a follow-up on it, e.g. the first
-scoring) and always ends with the same signals. A small file is read at once, in the calling thread
-(`loaded` or `failed` is emitted before `start` returns). A big file is read in a separate process
-(`core.reading.load_worker`) watched by a worker QThread: parsing and joining millions of rows
-holds the GIL for seconds, which a thread alone would not hide from the window. A load function
-given by a test runs in the worker thread. The window only hears `loaded(dataset, extra)` when the
-load finished and was not cancelled, so a cancelled or failed load never touches the open document.
-`cancel` answers at once: the process is ended (or the reader stops at its next cancel check) and a
-late result is dropped.
+scoring) and always ends the same way: its `task` (the runner's progress signals) says
+started -> progressed* -> finished(`LoadResult`). A small file is read at once, in the calling
+thread (`finished` is emitted before `start` returns). A big file is read in a separate process
+(`core.reading.load_worker`, started by the runner) watched by a worker thread: parsing and joining
+millions of rows holds the GIL for seconds, which a thread alone would not hide from the window. A
+load function given by a test runs in the worker thread. A cancelled or failed load never touches
+the open document: its result says so and holds no data. `cancel` answers at once: the process is
+ended (or the reader stops at its next cancel check) and a late result is dropped.
 """
 
 from __future__ import annotations
@@ -17,26 +17,42 @@ from __future__ import annotations
 import logging
 import os
 import pickle
-import subprocess
 import sys
-import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from threading import Event, Thread
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QObject
 
 from ndcg_gui.core.errors import InputError, LoadCancelled
+from ndcg_gui.qt.document.runner import Process, Runner, Task, start_process
 
 log = logging.getLogger(__name__)
 
 # load(path, qrels, cancel=..., progress=...) -> data; the readers' `load` by default.
 LoadFn = Callable[..., Any]
-# A step run after the load on the loaded data (e.g. scoring it); its result is `loaded`'s `extra`.
+# A step run after the load on the loaded data (e.g. scoring it); its result is `LoadResult.extra`.
 # In a loader process it must pickle: a module-level function or a functools.partial of one.
 ThenFn = Callable[[Any], Any]
 # Files at least this big (run + qrels) are read in a loader process; smaller ones in the thread.
 PROCESS_THRESHOLD = 8 << 20
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    """How a load ended: `data` (and what `then` made of it, `extra`), or a one-line `problem`
+    for the person, or `cancelled`."""
+
+    data: Any = None
+    extra: Any = None
+    problem: str | None = None
+    cancelled: bool = False
+
+    @property
+    def loaded(self) -> bool:
+        return self.problem is None and not self.cancelled
 
 
 def _default_load(path, qrels=None, cancel=None, progress=None):
@@ -52,76 +68,66 @@ def _size(path: str | Path | None) -> int:
         return 0
 
 
-class _Job(QObject):
-    """Runs in the worker thread. Every signal carries the job's ticket so stale ones can be ignored."""
+def _read(path, read: Callable[[], tuple[Any, Any]], cancelled: Callable[[], bool]) -> LoadResult:
+    """`read()` -> (data, extra), every way it can end said in one `LoadResult` (the one place a
+    failure becomes the person's one line)."""
+    try:
+        data, extra = read()
+    except LoadCancelled:
+        return LoadResult(cancelled=True)
+    except InputError as err:
+        return LoadResult(problem=str(err))
+    except MemoryError:
+        return LoadResult(problem=f"{Path(path).name}: not enough memory to load this file")
+    except Exception as err:  # a bug, not bad input: logged in full, reported in one line
+        log.exception("loading %s failed", path)
+        return LoadResult(problem=f"{Path(path).name}: could not be loaded ({err})")
+    return LoadResult(cancelled=True) if cancelled() else LoadResult(data, extra)
 
-    progressed = Signal(int, float)
-    succeeded = Signal(int, object, object)
-    failed = Signal(int, str)
-    stopped = Signal(int)  # cancelled, seen by the worker
-    done = Signal()
 
-    def __init__(self, ticket: int, load: LoadFn | None, then: ThenFn | None, path, qrels) -> None:
-        super().__init__()
+class _Job:
+    """One load in a worker thread: its ticket (a stale one's result is dropped), its cancel flag
+    and its loader process, if any."""
+
+    def __init__(self, ticket: int, load: LoadFn | None, then: ThenFn | None, path, qrels,
+                 progress: Callable[[float], None]) -> None:
         self.ticket = ticket
-        self.cancel_flag = threading.Event()
+        self.cancel_flag = Event()
         self._load, self._then = load, then
         self._path, self._qrels = path, qrels
-        self._last = -1
-        self._process: subprocess.Popen | None = None
+        self._report, self._last = progress, -1
+        self._process: Process | None = None
 
     def cancel(self) -> None:
         """Called from the GUI thread: flag the reader, and end the loader process if there is one."""
         self.cancel_flag.set()
-        process = self._process
-        if process is not None and process.poll() is None:
-            process.kill()
+        if self._process is not None:
+            self._process.kill()
 
     def _progress(self, fraction: float) -> None:
-        # Throttled to whole per-mille steps: a flood of queued signals would itself stall the GUI.
+        # Throttled to whole per-mille steps: a flood of queued calls would itself stall the GUI.
         step = int(max(0.0, min(1.0, float(fraction))) * 1000)
         if step != self._last:
             self._last = step
-            self.progressed.emit(self.ticket, step / 1000)
+            self._report(step / 1000)
 
-    @Slot()
-    def run(self) -> None:
+    def run(self) -> LoadResult:
+        return _read(self._path, self._read_in_process if self._load is None else self._read_here,
+                     self.cancel_flag.is_set)
+
+    def _read_here(self) -> tuple[Any, Any]:
         cancelled = self.cancel_flag.is_set
-        try:
-            if self._load is None:
-                data, extra = self._load_in_process()
-            else:
-                data = self._load(self._path, self._qrels, cancel=cancelled, progress=self._progress)
-                extra = self._then(data) if self._then is not None and not cancelled() else None
-        except LoadCancelled:
-            self.stopped.emit(self.ticket)
-        except InputError as err:
-            self.failed.emit(self.ticket, str(err))
-        except MemoryError:
-            self.failed.emit(self.ticket, f"{Path(self._path).name}: not enough memory to load this file")
-        except Exception as err:  # a bug, not bad input: logged in full, reported in one line
-            log.exception("loading %s failed", self._path)
-            self.failed.emit(self.ticket, f"{Path(self._path).name}: could not be loaded ({err})")
-        else:
-            if cancelled():
-                self.stopped.emit(self.ticket)
-            else:
-                self.succeeded.emit(self.ticket, data, extra)
-        finally:
-            self.done.emit()
+        data = self._load(self._path, self._qrels, cancel=cancelled, progress=self._progress)
+        return data, (self._then(data) if self._then is not None and not cancelled() else None)
 
-    def _load_in_process(self) -> tuple[Any, Any]:
+    def _read_in_process(self) -> tuple[Any, Any]:
         """The readers (and `then`) in `python -m ndcg_gui.core.reading.load_worker`; the dataset comes back
         packed (Arrow IPC, `core.reading.packed`) and unpacked here."""
         from ndcg_gui.core.reading.load_worker import command, read_message
         from ndcg_gui.core.reading.packed import unpack
 
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-        process = subprocess.Popen(
-            command(),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
-        )
-        self._process = process
+        process = self._process = start_process(command(), env)
         try:
             if self.cancel_flag.is_set():
                 process.kill()
@@ -147,35 +153,26 @@ class _Job(QObject):
                 raise LoadCancelled()
             raise RuntimeError(f"the loader process ended unexpectedly (exit code {process.wait()})")
         finally:
-            if process.poll() is None:
-                process.kill()
-            process.wait()
-            process.stdout.close()
+            process.close()
 
 
 class BackgroundLoader(QObject):
-    """One load at a time, announced in order: started → progressed* → one of loaded / failed /
-    cancelled → finished."""
+    """One load at a time, announced in order on `task`: started -> progressed* -> finished."""
 
-    started = Signal(str)  # the file's name
-    progressed = Signal(float)  # 0..1
-    loaded = Signal(object, object)  # the data, and what `then` made of it (None without `then`)
-    failed = Signal(str)  # a one-line message for the user
-    cancelled = Signal()
-    finished = Signal()
-
-    def __init__(self, load: LoadFn | None = None, process: bool | None = None,
+    def __init__(self, runner: Runner, load: LoadFn | None = None, process: bool | None = None,
                  parent: QObject | None = None) -> None:
-        """`load` replaces the readers (tests); it runs in the thread. `process` forces the loader
-        process on or off; None chooses by file size (a frozen bundle starts its own executable
-        as the worker, see `core.reading.load_worker.command`)."""
+        """`runner` starts the worker threads and processes. `load` replaces the readers (tests); it
+        runs in the thread. `process` forces the loader process on or off; None chooses by file size
+        (a frozen bundle starts its own executable as the worker, see
+        `core.reading.load_worker.command`)."""
         super().__init__(parent)
+        self.runner = runner
+        self.task = Task(self)
         self._load = load
         self._process = process
         self._ticket = 0
         self._job: _Job | None = None
-        # Workers still winding down after a cancel: kept alive until their thread has finished.
-        self._running: dict[QThread, _Job] = {}
+        self._threads: list[Thread] = []  # workers, winding down after a cancel too
 
     def is_loading(self) -> bool:
         return self._job is not None
@@ -195,41 +192,27 @@ class BackgroundLoader(QObject):
         if self._load is None and not self.uses_process(path, qrels):
             self._load_now(path, qrels, then)
             return
-        job = _Job(self._ticket, None if self.uses_process(path, qrels) else self._load or _default_load,
-                   then, path, qrels)
-        thread = QThread()
-        thread.setObjectName(f"load {Path(path).name}")
-        job.moveToThread(thread)
-        thread.started.connect(job.run)
-        # Direct: quit from the worker itself, so `wait()` on the GUI thread cannot deadlock.
-        job.done.connect(thread.quit, Qt.ConnectionType.DirectConnection)
-        thread.finished.connect(self._reap)
-        job.progressed.connect(self._on_progress)
-        job.succeeded.connect(self._on_success)
-        job.failed.connect(self._on_failure)
-        job.stopped.connect(self._on_stopped)
-        self._running[thread] = job
+        ticket = self._ticket
+        job = _Job(ticket, None if self.uses_process(path, qrels) else self._load or _default_load,
+                   then, path, qrels, lambda fraction: self.runner.post(self._on_progress, ticket, fraction))
         self._job = job
-        self.started.emit(Path(path).name)
-        thread.start()
+        self.task.started.emit(Path(path).name)
+        self._threads = [t for t in self._threads if t.is_alive()]
+        self._threads.append(self.runner.run(f"load {Path(path).name}", job.run,
+                                             lambda result, _error: self._on_done(ticket, result)))
 
     def _load_now(self, path, qrels, then: ThenFn | None) -> None:
         """A small file: read here and now, announced with the same signals as a big one."""
-        self.started.emit(Path(path).name)
-        try:
+        self.task.started.emit(Path(path).name)
+
+        def read() -> tuple[Any, Any]:
             data = _default_load(path, qrels)
-            extra = then(data) if then is not None else None
-        except InputError as err:
-            self.failed.emit(str(err))
-        except MemoryError:
-            self.failed.emit(f"{Path(path).name}: not enough memory to load this file")
-        except Exception as err:  # a bug, not bad input: logged in full, reported in one line
-            log.exception("loading %s failed", path)
-            self.failed.emit(f"{Path(path).name}: could not be loaded ({err})")
-        else:
-            self.progressed.emit(1.0)
-            self.loaded.emit(data, extra)
-        self.finished.emit()
+            return data, (then(data) if then is not None else None)
+
+        result = _read(path, read, lambda: False)
+        if result.loaded:
+            self.task.progressed.emit(1.0)
+        self.task.finished.emit(result)
 
     def cancel(self) -> None:
         """Stop the load under way. Answers at once; the worker's late result is dropped."""
@@ -237,42 +220,29 @@ class BackgroundLoader(QObject):
         if job is None:
             return
         job.cancel()
-        self.cancelled.emit()
-        self.finished.emit()
+        self.task.finished.emit(LoadResult(cancelled=True))
 
     def wait(self, msecs: int = 5000) -> bool:
         """Cancel and wait for every worker thread to end (on close). True when all ended."""
         self.cancel()
-        return all(thread.wait(msecs) for thread in list(self._running))
+        for thread in self._threads:
+            thread.join(msecs / 1000)
+        return not any(thread.is_alive() for thread in self._threads)
 
-    # ---- from the worker (queued into this thread) -------------------------------------------
+    # ---- from the worker (on the GUI thread) ---------------------------------------------------
     def _current(self, ticket: int) -> bool:
         return self._job is not None and self._job.ticket == ticket
 
     def _on_progress(self, ticket: int, fraction: float) -> None:
         if self._current(ticket):
-            self.progressed.emit(fraction)
+            self.task.progressed.emit(fraction)
 
-    def _on_success(self, ticket: int, data: object, extra: object) -> None:
-        if self._current(ticket):
-            self._job = None
-            self.progressed.emit(1.0)
-            self.loaded.emit(data, extra)
-            self.finished.emit()
-
-    def _on_failure(self, ticket: int, message: str) -> None:
-        if self._current(ticket):
-            self._job = None
-            self.failed.emit(message)
-            self.finished.emit()
-
-    def _on_stopped(self, ticket: int) -> None:
-        if self._current(ticket):  # the reader stopped by itself (its cancel said so)
-            self._job = None
-            self.cancelled.emit()
-            self.finished.emit()
-
-    def _reap(self) -> None:
-        """Drop the threads that have ended (and their jobs) once their last signal is delivered."""
-        for thread in [t for t in self._running if t.isFinished()]:
-            del self._running[thread]
+    def _on_done(self, ticket: int, result: LoadResult | None) -> None:
+        if not self._current(ticket):
+            return
+        self._job = None
+        if result is None:  # a bug in the worker, which the runner raises after this
+            result = LoadResult(problem="the file could not be loaded")
+        if result.loaded:
+            self.task.progressed.emit(1.0)
+        self.task.finished.emit(result)

@@ -1,36 +1,53 @@
-"""Work kept off the GUI thread, done one way (the shape of Anki's `QueryOp`): a snapshot of
-immutable state goes to a worker thread, and what it made comes back on the GUI thread through
-one queued signal, to the callback that asked for it. A failure comes back the same way and is
-raised there, where the application's one safety net reports it; the callback decides whether a
-result is still current (a ticket it kept), never the worker.
+"""Work kept off the GUI thread, done one way (the shape of Anki's `QueryOp`): the one Qt-side
+module that starts threads and processes. A snapshot of immutable state goes to a worker thread,
+and what it made comes back on the GUI thread through one queued signal, to the callback that asked
+for it. A failure comes back the same way and is raised there, where the application's one safety
+net reports it; the callback decides whether a result is still current (a ticket it kept), never
+the worker. A long task the person waits for (a file read) says how far it is through a `Task`.
 
 numpy and Arrow release the GIL for most of what is done here (scoring every query, the
-comparison's statistics), so the window keeps painting meanwhile.
+comparison's statistics), so the window keeps painting meanwhile; a big file's parsing holds the
+GIL for seconds, so it is read in a process of its own (`start_process`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import subprocess
 import threading
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import IO, Any
 
 from PySide6.QtCore import QObject, Signal
 
 Done = Callable[[Any, BaseException | None], None]  # (result, error): one of them is None
 
 
+class Task(QObject):
+    """A long piece of work as the person follows it: started(name) -> progressed(fraction)* ->
+    finished(outcome), the outcome being what the work made or why it did not (the caller's type)."""
+
+    started = Signal(str)
+    progressed = Signal(float)  # 0..1
+    finished = Signal(object)
+
+
 class Runner(QObject):
-    _landed = Signal(object, object, object)  # (done, result, error), queued to the GUI thread
+    _landed = Signal(object, tuple)  # (call, args), queued to the GUI thread
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._landed.connect(self._deliver)
+        self._landed.connect(self._call)
 
-    def run(self, name: str, work: Callable[[], Any], done: Done) -> None:
+    def run(self, name: str, work: Callable[[], Any], done: Done) -> threading.Thread:
         """`work()` in a thread named `name`; then `done(result, None)`, or `done(None, error)`
         and the error raised, on the GUI thread."""
-        threading.Thread(target=self._work, args=(work, done), name=name, daemon=True).start()
+        return start_thread(name, self._work, work, done)
+
+    def post(self, call: Callable[..., None], *args: Any) -> None:
+        """`call(*args)` on the GUI thread (from a worker: queued; from the GUI thread: now)."""
+        with contextlib.suppress(RuntimeError):  # the runner was deleted meanwhile (window closed)
+            self._landed.emit(call, args)
 
     def _work(self, work: Callable[[], Any], done: Done) -> None:
         result, error = None, None
@@ -38,11 +55,53 @@ class Runner(QObject):
             result = work()
         except Exception as err:  # a bug: raised again on the GUI thread, where it is reported
             error = err
-        with contextlib.suppress(RuntimeError):  # the runner was deleted meanwhile (window closed)
-            self._landed.emit(done, result, error)
+        self.post(self._deliver, done, result, error)
+
+    @staticmethod
+    def _call(call: Callable[..., None], args: tuple) -> None:
+        call(*args)
 
     @staticmethod
     def _deliver(done: Done, result: Any, error: BaseException | None) -> None:
         done(result, error)
         if error is not None:
             raise error
+
+
+def start_thread(name: str, target: Callable[..., Any], *args: Any) -> threading.Thread:
+    """`target(*args)` in a daemon thread named `name` (a thread that must not keep the program
+    alive: the window's close waits for what it needs, `BackgroundLoader.wait`)."""
+    thread = threading.Thread(target=target, args=args, name=name, daemon=True)
+    thread.start()
+    return thread
+
+
+class Process:
+    """A worker process fed a request on its stdin and read from its stdout (a big file's reader,
+    `core.reading.load_worker`); `kill` ends it from any thread."""
+
+    def __init__(self, command: Sequence[str], env: Mapping[str, str]) -> None:
+        self._process = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         env=dict(env))
+        self.stdin: IO[bytes] = self._process.stdin
+        self.stdout: IO[bytes] = self._process.stdout
+
+    def running(self) -> bool:
+        return self._process.poll() is None
+
+    def kill(self) -> None:
+        if self.running():
+            self._process.kill()
+
+    def wait(self) -> int:
+        return self._process.wait()
+
+    def close(self) -> None:
+        """End it if it still runs, and let go of its pipe."""
+        self.kill()
+        self._process.wait()
+        self._process.stdout.close()
+
+
+def start_process(command: Sequence[str], env: Mapping[str, str]) -> Process:
+    return Process(command, env)

@@ -22,9 +22,9 @@ class LoadProgress(QWidget):
         layout.addWidget(self.label)
         layout.addWidget(self.bar)
         layout.addWidget(self.cancel_button)
-        loader.started.connect(self._on_started)
-        loader.progressed.connect(lambda f: self.bar.setValue(round(f * 1000)))
-        loader.finished.connect(self.hide)
+        loader.task.started.connect(self._on_started)
+        loader.task.progressed.connect(lambda f: self.bar.setValue(round(f * 1000)))
+        loader.task.finished.connect(self.hide)
         self.hide()
 
     def _on_started(self, name: str) -> None:

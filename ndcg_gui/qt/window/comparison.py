@@ -2,8 +2,8 @@
 "Compare runs" pane (scatter, figures, the open query's lists side by side) in step with the
 comparison and the document. The query panel's columns are fed by the query browser.
 
-Runs are read by their own `BackgroundLoader` (a big one in a loader process, with the same
-signals), one after another, against the open document's qrels file; the comparison itself scores
+Runs are read by their own `BackgroundLoader` (a big one in a loader process, told the same
+way), one after another, against the open document's qrels file; the comparison itself scores
 them against the document's judgments as they stand.
 """
 
@@ -19,7 +19,7 @@ from ndcg_gui.core.analysis.run_diff import biggest_moves, side_by_side, summary
 from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
 from ndcg_gui.qt.document.comparison import RunComparison
 from ndcg_gui.qt.document.document import Document
-from ndcg_gui.qt.document.loader import BackgroundLoader
+from ndcg_gui.qt.document.loader import BackgroundLoader, LoadResult
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.widgets.comparison_pane import ComparisonPane
 from ndcg_gui.qt.window.feedback import Feedback
@@ -40,13 +40,11 @@ class RunCompare(QObject):
         super().__init__(feedback.parent)
         self.document, self.comparison, self.pane, self.tabs = document, comparison, pane, tabs
         self._status, self._parent = feedback.status, feedback.parent
-        self.loader = BackgroundLoader(parent=self)
+        self.loader = BackgroundLoader(document.runner, parent=self)
         self._queue: list[Path] = []
         self._loading: Path | None = None
         self.problem: str | None = None  # the last add's failure (tests, the command line)
-        self.loader.loaded.connect(self._loaded)
-        self.loader.failed.connect(self._failed)
-        self.loader.finished.connect(self._next)
+        self.loader.task.finished.connect(self._landed)
         document.changed.connect(self._follow_document)
         pane.baselineChosen.connect(comparison.set_baseline)
         pane.focusChosen.connect(comparison.set_focus)
@@ -92,7 +90,14 @@ class RunCompare(QObject):
             self.problem = None
             self.loader.start(self._loading, self.document.qrels_path)
 
-    def _loaded(self, dataset, _extra) -> None:
+    def _landed(self, result: LoadResult) -> None:
+        if result.problem is not None:
+            self._failed(result.problem)
+        elif result.loaded:
+            self._loaded(result.data)
+        self._next()
+
+    def _loaded(self, dataset) -> None:
         path = self._loading
         if path is None or not self.comparison.can_add():
             return

@@ -35,7 +35,7 @@ from ndcg_gui.core.writing.saving import (
 )
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
-from ndcg_gui.qt.document.loader import BackgroundLoader
+from ndcg_gui.qt.document.loader import BackgroundLoader, LoadResult
 from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window.feedback import Feedback
@@ -65,9 +65,7 @@ class FileFlow(QObject):
         # Every file read or written here, as it was then: a save over one that another program
         # changed since asks first (for a big file and a small one alike).
         self._stamps: dict[Path, Stamp] = {}
-        loader.loaded.connect(self._loaded)
-        loader.failed.connect(self._failed)
-        loader.cancelled.connect(self._cancelled)
+        loader.task.finished.connect(self._landed)
         document.changed.connect(self._note_edit)
 
     # ---- opening ---------------------------------------------------------------------------------
@@ -96,6 +94,14 @@ class FileFlow(QObject):
             self._edited_while_loading = True
         if changes.dataset:  # another document (a file, a typed list, recovered edits): ask again
             self._rescored_ok.clear()
+
+    def _landed(self, result: LoadResult) -> None:
+        if result.cancelled:
+            self._cancelled()
+        elif result.problem is not None:
+            self._failed(result.problem)
+        else:
+            self._loaded(result.data, result.extra)
 
     def _loaded(self, dataset, scored) -> None:
         pending, self._pending = self._pending, None

@@ -78,7 +78,7 @@ class MainWindow(WindowLayout, QMainWindow):
         self.scores = QueryScores(self.document, self)
         self.query_panel = QueryPanel()
         self.comparison = RunComparison(self.document, self.scores, self)  # runs compared with the open one
-        self.loader = BackgroundLoader(parent=self)
+        self.loader = BackgroundLoader(self.document.runner, parent=self)
         self.progress = LoadProgress(self.loader)
 
         # The controllers behind the actions: each gets what it needs, not the window.
@@ -116,7 +116,7 @@ class MainWindow(WindowLayout, QMainWindow):
         self.ranking_model.editRejected.connect(self.show_problem)
         self.document.changed.connect(self._follow)
         self.files.opened.connect(lambda _path: self.ranking_view.setFocus())
-        self.loader.started.connect(lambda _name: QTimer.singleShot(0, self, self._prepare_for_file))
+        self.loader.task.started.connect(lambda _name: QTimer.singleShot(0, self, self._prepare_for_file))
         app = QApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.loader.wait)
