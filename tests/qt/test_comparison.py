@@ -292,7 +292,7 @@ def test_a_run_added_while_the_open_run_is_scored_anew_waits_for_its_figures(qtb
     """A big file is rescored in the background (a new k, say) and a run is added meanwhile: its
     figures are blank until the open run's scores land, and the query panel reads them
     without failing; then every figure is right."""
-    from ndcg_gui.qt.widgets.query_panel import QueryPanel
+    from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
     from ndcg_gui.qt.window.feedback import Feedback
     from ndcg_gui.qt.window.query_browser import QueryBrowser
 

@@ -11,7 +11,7 @@ from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.evaluate import evaluate
 from ndcg_gui.core.summary import MeanPolicy
 from ndcg_gui.qt.models.query_model import COL_JUDGED, COL_NDCG, COL_QUERY
-from ndcg_gui.qt.widgets.query_panel import QueryPanel
+from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
 
 TREC = MetricConfig.preset("trec_eval")
 # The offscreen platform says this whenever a top-level window is shown; it is not our warning.

@@ -271,7 +271,7 @@ def test_the_lines_view_repaints_when_only_the_gains_change(qtbot):
     from ndcg_gui.core.analysis.run_diff import side_by_side
     from ndcg_gui.core.config import MetricConfig
     from ndcg_gui.qt.models.run_diff_model import RunDiffModel
-    from ndcg_gui.qt.widgets.run_lines import RunLines
+    from ndcg_gui.qt.widgets.runs.run_lines import RunLines
 
     model = RunDiffModel()
     view = RunLines(model)
@@ -289,7 +289,7 @@ def test_a_narrow_pane_puts_the_scatter_above_the_lists(qtbot):
     """Side by side, a pane under NARROW px left the plot and the lists ~170 px each (1024 px
     window): then the plot goes above the lists, the method's text and the legend become
     tooltips; wide again, side by side with both shown."""
-    from ndcg_gui.qt.widgets.comparison_pane import NARROW, ComparisonPane
+    from ndcg_gui.qt.widgets.runs.comparison_pane import NARROW, ComparisonPane
 
     pane = ComparisonPane()
     qtbot.addWidget(pane)
@@ -403,7 +403,7 @@ def test_the_status_bar_counts_the_queries_the_figures_are_over(opened):
 
 def test_the_figures_table_scrolls_past_a_few_runs(qtbot):
     """Thirty runs do not make the pane taller than a screen: six rows show, the rest scroll."""
-    from ndcg_gui.qt.widgets.comparison_pane import STATS_ROWS, ComparisonPane
+    from ndcg_gui.qt.widgets.runs.comparison_pane import STATS_ROWS, ComparisonPane
 
     pane = ComparisonPane()
     qtbot.addWidget(pane)

@@ -22,7 +22,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from real_display import NEEDS_X
 
-from ndcg_gui.qt.widgets.ranking_view import REFIT_DELAY_MS
+from ndcg_gui.qt.widgets.editor.ranking_view import REFIT_DELAY_MS
 
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,8 +11,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QToolBar
 
 from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.widgets.editor.ranking_view import RankingView
 from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot
-from ndcg_gui.qt.widgets.ranking_view import RankingView
 from ndcg_gui.qt.window.comparison import RunCompare
 from ndcg_gui.qt.window.editing import Editing
 from ndcg_gui.qt.window.exports import Exports

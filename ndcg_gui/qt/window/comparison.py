@@ -21,7 +21,7 @@ from ndcg_gui.qt.document.comparison import RunComparison
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.loader import BackgroundLoader, LoadResult
 from ndcg_gui.qt.widgets import dialogs
-from ndcg_gui.qt.widgets.comparison_pane import ComparisonPane
+from ndcg_gui.qt.widgets.runs.comparison_pane import ComparisonPane
 from ndcg_gui.qt.window.feedback import Feedback
 
 TAB_TITLE = "Compare runs"

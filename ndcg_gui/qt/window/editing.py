@@ -14,8 +14,8 @@ from ndcg_gui.core.lists import edits
 from ndcg_gui.core.lists.clipboard import parse_quick_list, rows_as_tsv
 from ndcg_gui.core.lists.edits import Edit, EditRefused
 from ndcg_gui.qt.document.document import Document
-from ndcg_gui.qt.widgets.grades_box import GradesBox
-from ndcg_gui.qt.widgets.ranking_view import RankingView
+from ndcg_gui.qt.widgets.editor.grades_box import GradesBox
+from ndcg_gui.qt.widgets.editor.ranking_view import RankingView
 from ndcg_gui.qt.window.feedback import Feedback
 
 Say = Callable[[str], None]

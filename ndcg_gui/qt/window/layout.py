@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_gui.qt.widgets.why_panes import WhyTabs
+from ndcg_gui.qt.widgets.why.why_panes import WhyTabs
 
 QUERY_DOCK_WIDTH = 320
 LIST_PANE_MIN = 320  # the list's pane at its narrowest as fitted (short ids): room to type grades

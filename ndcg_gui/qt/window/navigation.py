@@ -10,8 +10,8 @@ from PySide6.QtWidgets import QDockWidget, QSpinBox
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.models.query_model import COL_NDCG
-from ndcg_gui.qt.widgets.query_panel import QueryPanel
-from ndcg_gui.qt.widgets.ranking_view import RankingView
+from ndcg_gui.qt.widgets.editor.ranking_view import RankingView
+from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
 from ndcg_gui.qt.window.feedback import Feedback
 
 

@@ -14,7 +14,7 @@ from ndcg_gui.qt.document.comparison import RunComparison
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.models.query_model import RunColumns
-from ndcg_gui.qt.widgets.query_panel import QueryPanel
+from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
 from ndcg_gui.qt.window.feedback import Feedback
 
 

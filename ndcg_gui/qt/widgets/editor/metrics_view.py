@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from ndcg_gui.qt.models.metrics_model import COLUMNS, MetricsTableModel
 from ndcg_gui.qt.widgets.column_widths import ColumnWidths, needed_width, rows_in_view
-from ndcg_gui.qt.widgets.ranking_view import REFIT_DELAY_MS
+from ndcg_gui.qt.widgets.editor.ranking_view import REFIT_DELAY_MS
 
 # Given up, in this order, when the pane is narrow: the steps of the arithmetic, then what the
 # ranked list beside the table already shows (the id, the grade) and CG. Rank, DCG, IDCG and NDCG stay.

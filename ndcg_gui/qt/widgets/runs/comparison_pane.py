@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from ndcg_gui.qt.models.run_diff_model import RunDiffModel
 from ndcg_gui.qt.widgets.plot.run_scatter import RunScatter
-from ndcg_gui.qt.widgets.run_lines import RunLines
+from ndcg_gui.qt.widgets.runs.run_lines import RunLines
 
 LEGEND = ("Lines join each document's ranks: <span style='color:#15803d'>green</span> rose in the "
           "right-hand run, <span style='color:#b91c1c'>red</span> fell, grey kept its rank; thick: "

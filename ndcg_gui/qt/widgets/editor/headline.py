@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout
 
 from ndcg_gui.core.config import MAX_K, PRESETS
 from ndcg_gui.qt.document.document import Document
-from ndcg_gui.qt.widgets.definition_panel import DefinitionPanel
+from ndcg_gui.qt.widgets.editor.definition_panel import DefinitionPanel
 
 
 def _figure(object_name: str) -> QLabel:

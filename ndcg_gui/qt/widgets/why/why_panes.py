@@ -41,8 +41,8 @@ from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.models import report_tables
 from ndcg_gui.qt.models.report_tables import ReportTable
 from ndcg_gui.qt.widgets.column_widths import ColumnWidths
-from ndcg_gui.qt.widgets.difference_panel import DifferencePanel, scrolled
 from ndcg_gui.qt.widgets.report_view import ReportView
+from ndcg_gui.qt.widgets.why.difference_panel import DifferencePanel, scrolled
 
 WIDEST_COLUMN = 34  # characters: a long id or reason is cut at its end beyond this
 

@@ -37,8 +37,8 @@ from ndcg_gui.qt.models.query_model import (
     RunColumns,
 )
 from ndcg_gui.qt.widgets.plot.histogram import NdcgHistogram
-from ndcg_gui.qt.widgets.policy_box import PolicyBox
-from ndcg_gui.qt.widgets.query_table import QueryTable
+from ndcg_gui.qt.widgets.queries.policy_box import PolicyBox
+from ndcg_gui.qt.widgets.queries.query_table import QueryTable
 
 if TYPE_CHECKING:
     import pandas as pd
