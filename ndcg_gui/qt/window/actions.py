@@ -4,11 +4,12 @@ shortcuts and tips, and laid out in the menus and the toolbar. A new command is 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QToolBar
+from PySide6.QtWidgets import QDockWidget, QMenu, QMenuBar, QToolBar, QWidget
 
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets.editor.ranking_view import RankingView
@@ -20,15 +21,42 @@ from ndcg_gui.qt.window.file_flow import FileFlow
 from ndcg_gui.qt.window.navigation import Navigation
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where the actions go: `owner` holds them (their shortcuts work anywhere in it) and is their
+    Qt parent; the menus go in `menu_bar`, the toolbar through `add_toolbar`."""
+
+    owner: QWidget
+    menu_bar: QMenuBar
+    add_toolbar: Callable[[QToolBar], None]
+    quit: Callable[[], object]
+    about: Callable[[], None]
+    guide: Callable[[], None]
+
+
+@dataclass(frozen=True)
+class Commands:
+    """What the actions call: the document, the controllers and the views they act on."""
+
+    document: Document
+    edit: Editing
+    files: FileFlow
+    exports: Exports
+    nav: Navigation
+    compare: RunCompare | None
+    ranking_view: RankingView
+    plot: CurvePlot
+    query_dock: QDockWidget
+
+
 class Actions(QObject):
-    def __init__(self, window: QMainWindow, document: Document, edit: Editing, files: FileFlow,
-                 exports: Exports, ranking_view: RankingView, plot: CurvePlot, query_dock: QDockWidget,
-                 about: Callable[[], None], nav: Navigation, compare: RunCompare | None = None,
-                 guide: Callable[[], None] = lambda: None) -> None:
-        super().__init__(window)
-        self._window = w = window
-        self._files, self._plot, self._query_dock = files, plot, query_dock
-        doc = document
+    def __init__(self, place: Place, commands: Commands) -> None:
+        super().__init__(place.owner)
+        self._place, w = place, place.owner
+        doc, edit, files, exports, nav = (commands.document, commands.edit, commands.files, commands.exports,
+                                          commands.nav)
+        ranking_view, plot, compare = commands.ranking_view, commands.plot, commands.compare
+        self._files, self._plot, self._query_dock = files, plot, commands.query_dock
         stack = doc.undo_stack
 
         self.undo = stack.createUndoAction(w, "&Undo")
@@ -61,7 +89,7 @@ class Actions(QObject):
         self.export_report = a("&Export report…", exports.export_report_dialog, None,
                                "Save one HTML page to share: the mean, histogram and worst queries, or "
                                "the run comparison's statistics, verdict and biggest losses")
-        self.quit = a("&Quit", w.close, QKeySequence.Quit)
+        self.quit = a("&Quit", place.quit, QKeySequence.Quit)
 
         self.move_up = a("Move &up", lambda: edit.move_selection(-1), "Ctrl+Up",
                          "Move the selected rows one rank up")
@@ -82,8 +110,8 @@ class Actions(QObject):
                        "Back to the order and grades of the file")
         self.zoom_to_k = a("&Zoom to k", plot.zoom_to_k, None, "Show the first k ranks in the plot")
         self.show_all = a("Show all &ranks", plot.show_all, None, "Show every rank in the plot")
-        self.about = a("&About", about)
-        self.guide = a("&Guide", guide, QKeySequence.HelpContents,
+        self.about = a("&About", place.about)
+        self.guide = a("&Guide", place.guide, QKeySequence.HelpContents,
                        "What each column, colour, band and tab means, with a worked example")
         self.next_query = a("&Next query", lambda: nav.step_query(1), "Alt+Down",
                             "Open the next query of the query table")
@@ -116,19 +144,18 @@ class Actions(QObject):
         self.toolbar = self._toolbar()
 
     def _make(self, text: str, slot: Callable[[], object], shortcut=None, tip: str | None = None) -> QAction:
-        action = QAction(text, self._window)
+        action = QAction(text, self._place.owner)
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
         if tip:
             action.setStatusTip(tip)
             action.setToolTip(tip)
         action.triggered.connect(lambda _checked=False: slot())
-        self._window.addAction(action)
+        self._place.owner.addAction(action)
         return action
 
     def _menus(self) -> None:
-        w = self._window
-        bar = w.menuBar()
+        w, bar = self._place.owner, self._place.menu_bar
         file_menu = bar.addMenu("&File")
         for action in (self.new, self.open, self.open_qrels, self.recent_menu, None, self.add_run,
                        self.remove_run_menu, None, self.save,
@@ -172,7 +199,7 @@ class Actions(QObject):
         for action in (self.open, self.save, None, self.undo, self.redo, None, self.move_up, self.move_down,
                        self.add_row, self.delete, None, self.sort, self.reverse, self.reset):
             _add(bar, action)
-        self._window.addToolBar(Qt.TopToolBarArea, bar)
+        self._place.add_toolbar(bar)
         return bar
 
     def _fill_recent(self) -> None:

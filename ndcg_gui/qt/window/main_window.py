@@ -15,7 +15,7 @@ dock around one `Document` and wires them, and keeps the title and status bar; w
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QSettings, QTimer
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -42,7 +42,7 @@ from ndcg_gui.qt.widgets.load_progress import LoadProgress
 from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot
 from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
 from ndcg_gui.qt.widgets.runs.comparison_pane import ComparisonPane
-from ndcg_gui.qt.window.actions import Actions
+from ndcg_gui.qt.window.actions import Actions, Commands, Place
 from ndcg_gui.qt.window.comparison import RunCompare
 from ndcg_gui.qt.window.editing import Editing
 from ndcg_gui.qt.window.exports import Exports
@@ -101,10 +101,12 @@ class MainWindow(WindowLayout, QMainWindow):
         self.compare_pane = ComparisonPane()
         self.compare = RunCompare(self.document, self.comparison, self.compare_pane, self.right_tabs,
                                   feedback)
-        self.actions = Actions(self, self.document, self.editing, self.files, self.exports, self.ranking_view,
-                               self.plot, self.query_dock, self.about, self.navigation, compare=self.compare,
-                               guide=self.show_guide)
         self.guide: GuideDialog | None = None  # Help ▸ Guide, made when first asked for
+        place = Place(self, self.menuBar(), lambda bar: self.addToolBar(Qt.TopToolBarArea, bar), self.close,
+                      self.about, self.show_guide)
+        self.actions = Actions(place, Commands(self.document, self.editing, self.files, self.exports,
+                                               self.navigation, self.compare, self.ranking_view, self.plot,
+                                               self.query_dock))
         self.why.showRank.connect(self.navigation.show_rank)
         self.why.judgeRank.connect(self.navigation.judge_rank)
         self.why.insertMissed.connect(self.ranking_model.insert_judged)

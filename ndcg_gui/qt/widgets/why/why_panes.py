@@ -148,7 +148,7 @@ class WhyTabs(QTabWidget):
         self.moves = report_tables.best_moves(document)
         self.judge = report_tables.judge_first(document)
         self.definitions = report_tables.definitions(document)
-        self.notes: dict[str, QLabel] = {}
+        self.notes: dict[ReportTable, QLabel] = {}  # the line above each table, by its model
         self._models: dict[int, ReportTable] = {}
 
         self.ideal_view = table_view(self.ideal, name="ideal")
@@ -194,7 +194,7 @@ class WhyTabs(QTabWidget):
             ("Definitions", self.definitions_view, self.definitions,
              "This list's NDCG under every preset, and why they differ", ()),
         ):
-            self.notes[title] = note = _note()
+            self.notes[model] = note = _note()
             index = self.addTab(_pane(note, view, *buttons), title)
             self.setTabToolTip(index, tip)
             self._models[index] = model
@@ -213,29 +213,28 @@ class WhyTabs(QTabWidget):
 
     def _follow(self, _changes: Changes) -> None:
         """The line above the table in view: what it says of this list."""
-        title = self.tabText(self.currentIndex())
-        note = self.notes.get(title)
-        if note is None:
+        model = self._models.get(self.currentIndex())  # (None: the per-rank table, which has no note)
+        if model is None:
             return
-        report = self._doc.report
+        note, report = self.notes[model], self._doc.report
         k = report.k
-        if title == "Ideal":
+        if model is self.ideal:
             text = (f"The ideal ranking (every judged document, highest gain first) beside the list. "
                     f"IDCG@{k} is the DCG of its first {k}; Enter or double-click a row to find that rank "
                     "in the list.")
-        elif title == "Missed":
+        elif model is self.missed:
             n = self.missed.rowCount()
             text = (f"<b>{n} judged document{'s' if n != 1 else ''} not in the list</b> (they count in "
                     "the ideal). Drag one into the ranked list to see what it would add (Enter: in at its "
                     "best rank; Ins: at a rank you choose)." if n else
                     "Every judged document is in the list." if report.list.has_pool else
                     "No qrels: only the list's own documents are known.")
-        elif title == "What if":
+        elif model is self.what_if:
             text = (f"NDCG@{k} if one document alone moved to rank 1 or to its best slot, and what each "
                     f"rank gives away against the ideal (the first {k} losses add up to IDCG@{k} − DCG@{k}).")
             if report.averaged_ties:
                 text += " Tied scores are taken in list order here, their gains not shared."
-        elif title == "Best moves":
+        elif model is self.moves:
             moves = report.best_moves()
             gain = float(moves["delta"].iloc[0]) if len(moves) else 0.0
             self.apply_button.setEnabled(gain > 0)
@@ -243,7 +242,7 @@ class WhyTabs(QTabWidget):
             text = (f"<b>Best single moves</b>: from rank → to rank (Enter or double-click one to make it). "
                     f"DCG@{k} is {short} short of IDCG@{k}." if gain > 0 else
                     f"<b>No single move raises NDCG@{k}</b>: the top {k} is as good as this list allows.")
-        elif title == "Unjudged":
+        elif model is self.judge:
             if report.has_unjudged and not report.unjudged_range:
                 text = ("With tied scores sharing their gains (ties: averaged) the range NDCG@k could "
                         "take is not worked out; the documents below are ranked with the ties broken in "
