@@ -14,6 +14,14 @@ $(STAMP): pyproject.toml packaging/install-debian-deps.sh
 	$(PY) -m pip install --quiet -e '.[test,package]'
 	touch $(STAMP)
 
+# The slow Spark tests need pyspark and a Java runtime: only `make test` installs them.
+SPARK_STAMP := $(VENV)/.spark-stamp
+$(SPARK_STAMP): $(STAMP)
+	@echo "make test: installing a Java runtime (Debian) and pyspark for the Spark tests (marked slow)"
+	bash packaging/install-debian-deps.sh --java
+	$(PY) -m pip install --quiet -e '.[test,package,spark]'
+	touch $(SPARK_STAMP)
+
 run: $(STAMP)
 	$(PY) -m ndcg_gui $(ARGS)
 
@@ -22,8 +30,8 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 
 # Every test and check: lint, the import contract, the offscreen suite, the real-mouse tests under
-# Xvfb (when xvfb-run is there) and the slow packaging tests.
-test: lint
+# Xvfb (when xvfb-run is there) and the slow tests (packaging; Spark, with pyspark and Java installed).
+test: lint $(SPARK_STAMP)
 	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "not xvfb" -n 2
 	@if command -v xvfb-run >/dev/null; then \
 		QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1600x1000x24" $(PYTEST) -m xvfb; \

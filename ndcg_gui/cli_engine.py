@@ -1,6 +1,7 @@
-"""`ndcg-inspect RUN --qrels QRELS --engine duckdb`: the per-query lines (or --summary-csv) scored
-by DuckDB on the files where they lie (`core.sql.duckdb_engine`), printed as the in-memory path
-prints them. Comparing runs, reports, the gate and --metrics-csv stay in memory for now."""
+"""`ndcg-inspect RUN --qrels QRELS --engine duckdb` (or `spark`): the per-query lines (or
+--summary-csv) scored by DuckDB or Spark SQL on the files where they lie (`core.sql.duckdb_engine`,
+`core.sql.spark_engine`), printed as the in-memory path prints them. Comparing runs, reports, the
+gate and --metrics-csv stay in memory for now."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-ENGINES = ("memory", "duckdb")
+ENGINES = ("memory", "duckdb", "spark")
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -20,6 +21,10 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--memory-limit", metavar="SIZE",
                        help="DuckDB's memory limit, e.g. 2GB (default: DuckDB's, 80%% of RAM)")
     group.add_argument("--threads", type=int, metavar="N", help="DuckDB's threads (default: every core)")
+    group.add_argument("--spark-master", metavar="URL",
+                       help="--engine spark: where Spark runs: local[*] (default: this machine, every "
+                       "core), local[N], a cluster (spark://host:7077, yarn) or Spark Connect "
+                       "(sc://host:15002); needs pip install 'ndcg-gui[spark]' and Java 17")
 
 
 def wanted(options: argparse.Namespace) -> bool:
@@ -33,8 +38,6 @@ def main_engine(options: argparse.Namespace, say: Callable[[str], None]) -> None
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.lists.workspace import Definition
     from ndcg_gui.core.options import config_from_options
-    from ndcg_gui.core.sql import NotExpressible
-    from ndcg_gui.core.sql.duckdb_engine import score_files
 
     asked = (("several runs", options.runs), ("--metrics-csv", options.metrics_csv),
              ("--report/--table", cli_report.wanted(options)), ("--fail-if-worse", cli_gate.wanted(options)))
@@ -45,14 +48,11 @@ def main_engine(options: argparse.Namespace, say: Callable[[str], None]) -> None
         raise InputError(f"--engine {options.engine} needs the judgments: --qrels QRELS")
     if options.threads is not None and options.threads < 1:
         raise InputError(f"--threads {options.threads}: expected a whole number from 1")
+    _check_engine_options(options)
     config, ties = config_from_options(options.preset, options.gain, options.discount)
     k = options.k if options.k is not None else DEFAULT_K
     cli_output.check_output(options.summary_csv, [options.file, options.qrels])
-    try:
-        result = score_files(options.file, options.qrels, Definition(k, config, ties),
-                             options.memory_limit, options.threads)
-    except NotExpressible as err:
-        raise InputError(f"--engine {options.engine}: {err}; leave out --engine") from None
+    result = _score(options, options.file, Definition(k, config, ties))
     table = _summary(result.table)
     cli_output.note_left_out(table.loc[table["n_docs"] == 0, "query"].tolist(), result.unjudged)
     cli_output.note_not_finite(table, options.file)
@@ -66,6 +66,37 @@ def main_engine(options: argparse.Namespace, say: Callable[[str], None]) -> None
         table = table[table["query"] == picked]
     sys.stdout.write(cli_output.render(table, k, options.format))
     sys.stdout.flush()
+
+
+def _check_engine_options(options: argparse.Namespace) -> None:
+    """Each engine's options only with that engine."""
+    from ndcg_gui.core.errors import InputError
+
+    if options.engine == "spark":
+        for flag, value in (("--memory-limit", options.memory_limit), ("--threads", options.threads)):
+            if value is not None:
+                raise InputError(f"{flag} is DuckDB's; Spark takes --spark-master local[N] "
+                                 "(and its own settings from spark-defaults.conf)")
+    elif options.spark_master is not None:
+        raise InputError("--spark-master goes with --engine spark")
+
+
+def _score(options: argparse.Namespace, run: str, definition):
+    """One run scored against --qrels by the engine (`EngineResult`)."""
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.sql import NotExpressible
+
+    try:
+        if options.engine == "spark":
+            from ndcg_gui.core.sql import spark_engine
+
+            master = options.spark_master or "local[*]"
+            return spark_engine.score_files(run, options.qrels, definition, master)
+        from ndcg_gui.core.sql.duckdb_engine import score_files
+
+        return score_files(run, options.qrels, definition, options.memory_limit, options.threads)
+    except NotExpressible as err:
+        raise InputError(f"--engine {options.engine}: {err}; leave out --engine") from None
 
 
 def _summary(result):

@@ -1,0 +1,321 @@
+"""The definition's SQL run by Spark SQL on files read where they lie: TREC run and qrels text, CSV
+and Parquet (files, globs, hive-partitioned folders), on one machine (`local[*]`), a cluster
+(`spark://…`, `yarn`, …) or a Spark Connect server (`sc://…`).
+
+`score_files` returns the DuckDB engine's `EngineResult`: `evaluate`'s per-query table, where each
+query first appears, and the run's queries without any judgment. The file order (for the "file" and
+"average" tie rules and the queries' order) comes from Spark's per-file metadata: a Parquet row's
+file and `row_index`; a text line's file, block and place in its block. Bad input raises
+`InputError`: one line naming the file (and the line, for TREC text). pyspark and Java are optional:
+without them, one line says how to get them. Spark's own logs go to a file, never the terminal.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import glob
+import importlib.util
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from ndcg_gui.core.errors import InputError, shown
+from ndcg_gui.core.lists.workspace import Definition
+from ndcg_gui.core.reading import trec_text
+from ndcg_gui.core.reading.csv_text import ALIASES
+from ndcg_gui.core.reading.dispatch import sniff
+from ndcg_gui.core.reading.source import decode, head_bytes
+from ndcg_gui.core.sql.duckdb_engine import EngineResult
+from ndcg_gui.core.sql.ndcg_sql import check_expressible, ndcg_sql
+
+INSTALL = "pip install 'ndcg-gui[spark]'"
+JAVA = "a Java runtime, 17 or later (Debian: apt-get install openjdk-17-jre-headless)"
+CONNECT = "pip install 'pyspark[connect]'"
+_TREC = {"trec_run": 6, "qrels": 4}  # fields a line has
+_NUMBER_FIELD = {"trec_run": 4, "qrels": 3}  # (0-based) the score / the grade
+_PARQUET = (".parquet", ".pq")
+_BLOCK = 1 << 33  # rows of one file block stay below this (monotonically_increasing_id's per-partition part)
+
+
+def session(master: str = "local[*]"):
+    """The SparkSession of this process for `master` (made once; another master stops it first).
+    A local or cluster JVM is started with its output going to a log file."""
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        raise InputError(f"--engine spark needs pyspark and {JAVA}: {INSTALL}") from None
+    from pyspark.sql import SparkSession
+
+    if master.startswith("sc://"):
+        return _connect(master)
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        if active.sparkContext.master == master:
+            return active
+        active.stop()
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        raise InputError(f"--engine spark needs {JAVA}; none found (java is not on PATH, JAVA_HOME unset)")
+    return _start(master)
+
+
+def _start(master: str):
+    from pyspark import SparkConf, SparkContext
+    from pyspark.java_gateway import launch_gateway
+    from pyspark.sql import SparkSession
+
+    work = tempfile.mkdtemp(prefix="ndcg-inspect-spark-")
+    atexit.register(shutil.rmtree, work, True)
+    # Python workers (none for the SQL; RDD code in tests) run this interpreter, which has pyspark.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    conf = SparkConf().setMaster(master).setAppName("ndcg-inspect").setAll([
+        ("spark.ui.enabled", "false"),
+        ("spark.ui.showConsoleProgress", "false"),  # (the [Stage 0:> ...] bar on stderr)
+        ("spark.local.dir", work),  # spills
+        # A hive folder's `query=0401` stays the text "0401", not the number 401.
+        ("spark.sql.sources.partitionColumnTypeInference.enabled", "false"),
+        ("spark.sql.shuffle.partitions", str(_partitions(master))),
+    ])
+    log = Path(work) / "spark.log"
+    try:
+        # The JVM's stdout and stderr (start-up warnings, logs before the level is set) go to a file.
+        with open(log, "ab") as sink:
+            gateway = launch_gateway(conf, popen_kwargs={"stdout": sink, "stderr": sink})
+        context = SparkContext(conf=conf, gateway=gateway)
+    except Exception as exc:
+        why = _last_line(log) or _first_line(exc)
+        raise InputError(f"--spark-master {master}: Spark did not start: {why}") from None
+    context.setLogLevel("ERROR")
+    return SparkSession(context)
+
+
+def _connect(url: str):
+    """A Spark Connect session, or one line saying what it needs."""
+    from pyspark.sql import SparkSession
+
+    missing = [m for m in ("grpc", "grpc_status", "google.rpc") if not _importable(m)]
+    if missing:
+        raise InputError(f"--spark-master {url}: Spark Connect needs {CONNECT} ({missing[0]} is missing)")
+    try:
+        return SparkSession.builder.remote(url).getOrCreate()
+    except Exception as exc:
+        raise InputError(f"--spark-master {url}: {_first_line(exc)}") from None
+
+
+def _importable(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _partitions(master: str) -> int:
+    """Shuffle partitions: a few per core on one machine (Spark's 200 are for clusters)."""
+    if not master.startswith("local"):
+        return 200
+    inside = master[len("local"):].strip("[]").split(",")[0]
+    cores = os.cpu_count() or 1 if inside in ("", "*") else int(inside) if inside.isdigit() else 1
+    return max(2, 2 * cores)
+
+
+def score_files(run: str, qrels: str, definition: Definition, master: str = "local[*]") -> EngineResult:
+    """Every judged query of `run` scored against `qrels` by Spark SQL, as `evaluate(...,
+    missing="zero")` scores them."""
+    check_expressible(definition, "zero", row_order=True)
+    spark = session(master)
+    from py4j.protocol import Py4JError
+    from pyspark.errors import PySparkException
+
+    try:
+        _view(spark, "run", run, "trec_run", "score")
+        _view(spark, "qrels", qrels, "qrels", "grade")
+        table = spark.sql(ndcg_sql(definition, "zero", row_order=True)).toPandas()
+        unjudged = spark.sql(
+            "SELECT r.query FROM run r LEFT JOIN (SELECT DISTINCT query FROM qrels) q "
+            "ON q.query = r.query WHERE q.query IS NULL GROUP BY r.query ORDER BY MIN(r.row_order)"
+        ).toPandas()["query"].tolist()
+    except (PySparkException, Py4JError) as exc:
+        raise InputError(f"Spark: {_first_line(exc)}", run) from None
+    return EngineResult(table, unjudged)
+
+
+def _view(spark, name: str, pattern: str, kind: str, number: str) -> None:
+    """Temporary view `name` (query, doc, <number>, row_order) of the files of `pattern`."""
+    files, folder = _files(pattern)
+    first = files[0]
+    text_kind = _kind(first, kind)
+    if text_kind == "parquet":
+        from pyspark.sql import functions as F
+
+        frame = spark.read.parquet(*([pattern] if folder else files))
+        columns = _roles(frame.columns, first, number)
+        frame = frame.select("*", F.col("_metadata.file_path").alias("_ndcg_file"),
+                             F.col("_metadata.row_index").alias("_ndcg_row"))
+        order = _file_numbers(frame) * (1 << 40) + frame["_ndcg_row"]
+        rows = _typed(frame, columns, number, order)
+    elif text_kind == "csv":
+        frame = spark.read.option("header", "true").option("inferSchema", "false").csv(files)
+        columns = _roles(frame.columns, first, number)
+        frame = _with_line_order(spark, frame)
+        rows = _typed(frame, columns, number, frame["row_order"])
+    elif text_kind == kind:
+        rows = _trec_rows(spark, files, kind, number)
+    else:
+        want = "a TREC run" if kind == "trec_run" else "TREC qrels"
+        raise InputError(f"is {text_kind.replace('_', ' ')}, not {want}, CSV or Parquet", first)
+    rows.createOrReplaceTempView(name)
+    _check(spark, name, first, number)
+
+
+def _typed(frame, columns: dict[str, str], number: str, order):
+    """query and doc as text, the number as a double, and the order, from the columns found."""
+    def column(role: str):
+        return frame["`" + columns[role].replace("`", "``") + "`"]
+
+    return frame.select(column("query").cast("string").alias("query"),
+                        column("doc").cast("string").alias("doc"),
+                        column(number).cast("double").alias(number), order.cast("bigint").alias("row_order"))
+
+
+def _files(pattern: str) -> tuple[list[str], bool]:
+    """The files of `pattern` in order (a glob sorted; a folder's Parquet files), and whether it is a
+    folder. A URL (hdfs://, s3a://, …) goes to Spark as it is."""
+    if "://" in pattern:
+        return [pattern], pattern.endswith("/")
+    if Path(pattern).is_dir():  # a (hive-partitioned) folder of Parquet files: `query=401/part-0.parquet`
+        files = sorted(str(p) for p in Path(pattern).rglob("*") if p.suffix.lower() in _PARQUET)
+        if not files:
+            raise InputError("is a folder without Parquet files (*.parquet) in it", pattern)
+        return files, True
+    files = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
+    if not files:
+        raise InputError("no file matches this pattern", pattern)
+    if not Path(files[0]).is_file():
+        raise InputError("no such file" if not Path(files[0]).exists() else "is not a file", files[0])
+    return files, False
+
+
+def _kind(path: str, expected: str) -> str:
+    """"parquet", "csv", or `sniff`'s kind of a local file; a URL's by its name (TREC text: `expected`)."""
+    lower = path.lower().rstrip("/")
+    if lower.endswith(_PARQUET) or (("://" in path) and path.endswith("/")):
+        return "parquet"
+    if "://" in path:  # (not read here)
+        return "csv" if lower.endswith(".csv") else expected
+    try:
+        return sniff(decode(Path(path), head_bytes(path)))
+    except OSError as exc:
+        raise InputError(f"cannot be read: {exc.strerror or exc}", path) from None
+
+
+def _local(uri: str) -> str:
+    """A file URI as Spark writes it (`file:/tmp/a%20b.run`) as the path it names."""
+    parsed = urlparse(uri)
+    return unquote(parsed.path) if parsed.scheme in ("file", "") else uri
+
+
+def _file_numbers(frame):
+    """A column: each row's file's place among the input's files (sorted by path, as a glob)."""
+    from pyspark.sql import functions as F
+
+    paths = sorted((r[0] for r in frame.select("_ndcg_file").distinct().collect()), key=_local)
+    places = F.create_map(*[x for i, p in enumerate(paths) for x in (F.lit(p), F.lit(i))])
+    return places[frame["_ndcg_file"]].cast("bigint")
+
+
+def _with_line_order(spark, frame):
+    """`frame` (read from text files) with `row_order`, growing down each file and from file to file,
+    and `line` (a line's number in its own file, counted in the rows Spark gives: every line for
+    text, every line past the header for CSV). A line's place comes from its file block (Spark
+    splits big files) and its place in that block."""
+    from pyspark.sql import functions as F
+
+    frame = frame.select("*", F.col("_metadata.file_path").alias("_file"),
+                         F.col("_metadata.file_block_start").alias("_block"),
+                         F.monotonically_increasing_id().alias("_mid"))
+    blocks = frame.groupBy("_file", "_block").agg(F.min("_mid").alias("_first"), F.count("*").alias("_n")
+                                                  ).collect()
+    blocks.sort(key=lambda b: (_local(b["_file"]), b["_block"]))
+    table, before, last = [], 0, None
+    for number, b in enumerate(blocks):
+        before = 0 if b["_file"] != last else before
+        table.append((b["_file"], b["_block"], number, b["_first"], before))
+        before, last = before + b["_n"], b["_file"]
+    known = spark.createDataFrame(
+        table, "_file string, _block bigint, _no bigint, _first bigint, _before bigint")
+    joined = frame.join(F.broadcast(known), ["_file", "_block"])
+    at = joined["_mid"] - joined["_first"]
+    return joined.withColumn("row_order", joined["_no"] * _BLOCK + at).withColumn(
+        "line", joined["_before"] + at + 1)
+
+
+def _trec_rows(spark, files: list[str], kind: str, number: str):
+    """TREC text split at runs of blanks, comments and blank lines skipped, fields past the last
+    ignored (as trec_eval); a short line or a number that is not finite raises `InputError` naming
+    its file and line."""
+    from pyspark.sql import functions as F
+
+    lines = _with_line_order(spark, spark.read.text(files))
+    stripped = F.regexp_replace("value", r"^[ \t\r]+|[ \t\r]+$", "")
+    lines = lines.select(F.split(stripped, r"[ \t\r]+").alias("f"), "row_order", "line", "_file").where(
+        (stripped != "") & ~stripped.startswith("#"))
+    value = F.col("f")[_NUMBER_FIELD[kind]].cast("double")
+    bad = lines.where((F.size("f") < _TREC[kind]) | value.isNull() | F.isnan(value)
+                      | (F.abs(value) == float("inf"))).orderBy("row_order").limit(1).collect()
+    if bad:
+        fields, line, file = bad[0]["f"], bad[0]["line"], bad[0]["_file"]
+        raise InputError(trec_text.describe_line(list(fields), kind), _local(file), int(line))
+    return lines.select(F.col("f")[0].alias("query"), F.col("f")[2].alias("doc"), value.alias(number),
+                        "row_order")
+
+
+def _roles(names: list[str], path: str, number: str) -> dict[str, str]:
+    """The columns that hold query, doc and `number`, by the names the CSV reader knows."""
+    found = {}
+    for role in ("query", "doc", number):
+        for name in names:
+            if name.strip().lower() in ALIASES[role]:
+                found[role] = name
+                break
+        else:
+            raise InputError(f"has no {role} column (one of {', '.join(ALIASES[role])}); "
+                             f"its columns: {', '.join(names)}", path)
+    return found
+
+
+def _check(spark, name: str, path: str, number: str) -> None:
+    """What the in-memory readers refuse too: a number that is not finite, a missing id, a
+    (query, doc) pair twice."""
+    bad = spark.sql(f"SELECT query, doc, {number} FROM {name} WHERE query IS NULL OR doc IS NULL "
+                    f"OR {number} IS NULL OR isnan({number}) OR abs({number}) = CAST('Infinity' AS DOUBLE) "
+                    "LIMIT 1").collect()
+    if bad:
+        query, doc, value = bad[0]
+        if query is None or doc is None:
+            raise InputError(f"a row without its query or doc id (query {shown(query)}, doc {shown(doc)})",
+                             path)
+        value = "not a number" if value is None else value
+        raise InputError(f"query {shown(query)}, doc {shown(doc)}: {number} {value} is not a finite number",
+                         path)
+    twice = spark.sql(f"SELECT query, doc FROM {name} GROUP BY query, doc HAVING COUNT(*) > 1 LIMIT 1"
+                      ).collect()
+    if twice:
+        raise InputError(f"query {shown(twice[0][0])} lists doc {shown(twice[0][1])} more than once", path)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()
+    return type(exc).__name__
+
+
+def _last_line(log: Path) -> str:
+    with contextlib.suppress(OSError):
+        lines = [line for line in log.read_text(errors="replace").splitlines() if line.strip()]
+        return lines[-1].strip() if lines else ""
+    return ""
