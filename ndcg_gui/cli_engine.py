@@ -75,14 +75,20 @@ def _definition(options: argparse.Namespace):
 
 def _score(options: argparse.Namespace, run: str, definition):
     """One run scored against --qrels by the engine (`EngineResult`)."""
+    from ndcg_gui.cli_output import PROG
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.sql import NotExpressible
     from ndcg_gui.core.sql.duckdb_engine import score_files
+    from ndcg_gui.core.sql.progress import StderrProgress
 
+    progress = StderrProgress(sys.stderr, f"{PROG}: ")  # (a terminal, or a long job: never stdout)
     try:
-        return score_files(run, options.qrels, definition, options.memory_limit, options.threads)
+        return score_files(run, options.qrels, definition, options.memory_limit, options.threads,
+                           progress)
     except NotExpressible as err:
         raise InputError(f"--engine {options.engine}: {err}; leave out --engine") from None
+    finally:
+        progress.close()
 
 
 def _compare(options: argparse.Namespace, definition, say: Callable[[str], None]) -> None:
