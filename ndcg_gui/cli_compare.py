@@ -46,7 +46,11 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 def compare(options: argparse.Namespace, paths: list[str], say) -> str:
     """Load every run (against --qrels), compare them, and return what stdout gets; notes go to
     `say` (stderr)."""
-    cmp = comparison(options, load_runs(options, paths))
+    return printed(comparison(options, load_runs(options, paths)), options, say)
+
+
+def printed(cmp: Comparison, options: argparse.Namespace, say) -> str:
+    """What stdout gets for the runs compared (in memory or by an engine); notes go to `say`."""
     _notes(cmp, say)
     per_query = _per_query(cmp, options.query) if options.per_query else None
     if options.format == "json":
@@ -62,9 +66,16 @@ def compare(options: argparse.Namespace, paths: list[str], say) -> str:
 def load_runs(options: argparse.Namespace, paths: list[str]) -> dict[str, Dataset]:
     """Every run of `paths` loaded against --qrels, by its name in the output (the file name
     without a run's extension; a repeated name numbered)."""
+    from ndcg_gui.core.reading import load
+
+    return {name: load(path, options.qrels) for name, path in run_names(options, paths).items()}
+
+
+def run_names(options: argparse.Namespace, paths: list[str]) -> dict[str, str]:
+    """Every run's name in the output (the file name without a run's extension; a repeated name
+    numbered) -> its path; `InputError` for options a comparison does not take."""
     from ndcg_gui.core.analysis.run_diff import run_label
     from ndcg_gui.core.errors import InputError
-    from ndcg_gui.core.reading import load
 
     for name in ("metrics_csv", "summary_csv"):
         if getattr(options, name, None):
@@ -72,17 +83,17 @@ def load_runs(options: argparse.Namespace, paths: list[str]) -> dict[str, Datase
                              f"{len(paths)} compared runs")
     if options.samples < 1 or options.seed < 0:
         raise InputError("--samples must be 1 or more and --seed 0 or more")
-    runs = {}
+    names: dict[str, str] = {}
     for path in paths:
         stem, n = run_label(Path(path).name), 1
         name = stem
-        while name in runs:
+        while name in names:
             n += 1
             name = f"{stem} ({n})"
-        runs[name] = load(path, options.qrels)
-    if options.baseline is not None and options.baseline not in runs:
-        raise InputError(f"--baseline {options.baseline!r} is not one of the runs: {', '.join(runs)}")
-    return runs
+        names[name] = path
+    if options.baseline is not None and options.baseline not in names:
+        raise InputError(f"--baseline {options.baseline!r} is not one of the runs: {', '.join(names)}")
+    return names
 
 
 def comparison(options: argparse.Namespace, runs: dict[str, Dataset]) -> Comparison:
@@ -94,8 +105,13 @@ def comparison(options: argparse.Namespace, runs: dict[str, Dataset]) -> Compari
     config, ties = config_from_options(options.preset, options.gain, options.discount)
     k = options.k if options.k is not None else DEFAULT_K
     qrels = next(iter(runs.values())).qrels if options.qrels else None
-    return compare_runs(runs, qrels, k=k, config=config, ties=ties, missing=options.missing,
-                        baseline=options.baseline, samples=options.samples, seed=options.seed)
+    return compare_runs(runs, qrels, k=k, config=config, ties=ties, **statistics(options))
+
+
+def statistics(options: argparse.Namespace) -> dict:
+    """How the options say runs are compared, once each run is scored."""
+    return {"missing": options.missing, "baseline": options.baseline, "samples": options.samples,
+            "seed": options.seed}
 
 
 def _notes(cmp: Comparison, say) -> None:

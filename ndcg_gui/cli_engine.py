@@ -1,7 +1,8 @@
 """`ndcg-inspect RUN --qrels QRELS --engine duckdb` (or `spark`): the per-query lines (or
 --summary-csv) scored by DuckDB or Spark SQL on the files where they lie (`core.sql.duckdb_engine`,
-`core.sql.spark_engine`), printed as the in-memory path prints them. Comparing runs, reports, the
-gate and --metrics-csv stay in memory for now."""
+`core.sql.spark_engine`), printed as the in-memory path prints them; runs compared with the
+statistics of the in-memory comparison on the engine's rows. Reports, the gate and --metrics-csv
+stay in memory for now."""
 
 from __future__ import annotations
 
@@ -32,15 +33,13 @@ def wanted(options: argparse.Namespace) -> bool:
 
 
 def main_engine(options: argparse.Namespace, say: Callable[[str], None]) -> None:
-    """The per-query lines or --summary-csv of one run, scored by the engine."""
+    """The per-query lines or --summary-csv of one run, or the comparison of several, scored by
+    the engine."""
     from ndcg_gui import cli_gate, cli_output, cli_report
-    from ndcg_gui.core.config import DEFAULT_K
     from ndcg_gui.core.errors import InputError
-    from ndcg_gui.core.lists.workspace import Definition
-    from ndcg_gui.core.options import config_from_options
 
-    asked = (("several runs", options.runs), ("--metrics-csv", options.metrics_csv),
-             ("--report/--table", cli_report.wanted(options)), ("--fail-if-worse", cli_gate.wanted(options)))
+    asked = (("--metrics-csv", options.metrics_csv), ("--report/--table", cli_report.wanted(options)),
+             ("--fail-if-worse", cli_gate.wanted(options)))
     refused = [flag for flag, value in asked if value]
     if refused:
         raise InputError(f"--engine {options.engine} does not do {refused[0]} yet; leave out --engine")
@@ -49,13 +48,16 @@ def main_engine(options: argparse.Namespace, say: Callable[[str], None]) -> None
     if options.threads is not None and options.threads < 1:
         raise InputError(f"--threads {options.threads}: expected a whole number from 1")
     _check_engine_options(options)
-    config, ties = config_from_options(options.preset, options.gain, options.discount)
-    k = options.k if options.k is not None else DEFAULT_K
+    definition = _definition(options)
+    if options.runs:
+        _compare(options, definition, say)
+        return
     cli_output.check_output(options.summary_csv, [options.file, options.qrels])
-    result = _score(options, options.file, Definition(k, config, ties))
+    result = _score(options, options.file, definition)
     table = _summary(result.table)
     cli_output.note_left_out(table.loc[table["n_docs"] == 0, "query"].tolist(), result.unjudged)
     cli_output.note_not_finite(table, options.file)
+    k, config, ties = definition.k, definition.config, definition.ties
     if options.summary_csv:
         from ndcg_gui.core.writing.writers import write_summary_table
 
@@ -81,22 +83,55 @@ def _check_engine_options(options: argparse.Namespace) -> None:
         raise InputError("--spark-master goes with --engine spark")
 
 
+def _definition(options: argparse.Namespace):
+    from ndcg_gui.core.config import DEFAULT_K
+    from ndcg_gui.core.lists.workspace import Definition
+    from ndcg_gui.core.options import config_from_options
+
+    config, ties = config_from_options(options.preset, options.gain, options.discount)
+    return Definition(options.k if options.k is not None else DEFAULT_K, config, ties)
+
+
 def _score(options: argparse.Namespace, run: str, definition):
     """One run scored against --qrels by the engine (`EngineResult`)."""
+    from ndcg_gui.cli_output import PROG
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.sql import NotExpressible
 
+    if options.engine == "spark":
+        from ndcg_gui.core.sql import spark_engine
+
+        try:
+            return spark_engine.score_files(run, options.qrels, definition,
+                                            options.spark_master or "local[*]")
+        except NotExpressible as err:
+            raise InputError(f"--engine spark: {err}; leave out --engine") from None
+    from ndcg_gui.core.sql.duckdb_engine import score_files
+    from ndcg_gui.core.sql.progress import StderrProgress
+
+    progress = StderrProgress(sys.stderr, f"{PROG}: ")  # (a terminal, or a long job: never stdout)
     try:
-        if options.engine == "spark":
-            from ndcg_gui.core.sql import spark_engine
-
-            master = options.spark_master or "local[*]"
-            return spark_engine.score_files(run, options.qrels, definition, master)
-        from ndcg_gui.core.sql.duckdb_engine import score_files
-
-        return score_files(run, options.qrels, definition, options.memory_limit, options.threads)
+        return score_files(run, options.qrels, definition, options.memory_limit, options.threads,
+                           progress)
     except NotExpressible as err:
         raise InputError(f"--engine {options.engine}: {err}; leave out --engine") from None
+    finally:
+        progress.close()
+
+
+def _compare(options: argparse.Namespace, definition, say: Callable[[str], None]) -> None:
+    """`ndcg-inspect RUN_A RUN_B … --engine E`: each run's per-query NDCG from the engine, then the
+    statistics of the in-memory comparison on those rows, printed as it prints them."""
+    from ndcg_gui import cli_compare
+    from ndcg_gui.core.analysis.compare import compare_scored
+
+    names = cli_compare.run_names(options, [options.file, *options.runs])
+    scored = {name: _score(options, path, definition).table.set_index("query")
+              for name, path in names.items()}
+    cmp = compare_scored(scored, definition.k, definition.config, definition.ties,
+                         **cli_compare.statistics(options))
+    sys.stdout.write(cli_compare.printed(cmp, options, say))
+    sys.stdout.flush()
 
 
 def _summary(result):

@@ -34,6 +34,11 @@ def same_as_in_memory(capsys, run, qrels, *options) -> str:
     1e-12 (IDCG is summed in another order, so the last bit may differ)."""
     want = output(capsys, RUN, "--qrels", QRELS, *options)
     got = output(capsys, run, "--qrels", qrels, *options, "--engine", "duckdb")
+    return same_output(got, want, options)
+
+
+def same_output(got, want, options) -> str:
+    """`got` is `want` (status, stdout, stderr) as `same_as_in_memory` says."""
     assert want[0] == 0, want
     assert (got[0], got[2]) == (want[0], want[2])
     got_cells, want_cells = _cells(got[1]), _cells(want[1])
@@ -171,7 +176,8 @@ def test_missing_files_options_and_choices_are_one_line(capsys, tmp_path):
         ((tmp_path, "--qrels", QRELS), f"{tmp_path.name}: is a folder without Parquet files"),
         ((RUN,), "--engine duckdb needs the judgments: --qrels QRELS"),
         ((RUN, "--qrels", QRELS, "--memory-limit", "lots"), "--memory-limit/--threads: "),
-        ((RUN, RUN, "--qrels", QRELS), "--engine duckdb does not do several runs yet"),
+        ((RUN, RUN, "--qrels", QRELS, "--summary-csv", "x.csv"), "--summary-csv writes the table of one"),
+        ((RUN, RUN, "--qrels", QRELS, "--baseline", "c"), "--baseline 'c' is not one of the runs"),
         ((RUN, "--qrels", QRELS, "--metrics-csv", "-"), "--engine duckdb does not do --metrics-csv yet"),
     ]:
         code, out, err = output(capsys, *args, "--engine", "duckdb")
@@ -190,3 +196,62 @@ def test_the_engine_imports_no_qt():
     result = cli(RUN, "--qrels", QRELS, "--engine", "duckdb", "--format", "tsv")
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[1].startswith("401\t30\t10\t")
+
+
+def _other_runs(folder: Path) -> list[Path]:
+    """Two more runs of the sample's topics (seeded): scores shuffled within each query, one
+    judged query left out, one unjudged query added; the second also in a folder of its own under
+    the same name (named "b (2)" in the output)."""
+    import numpy as np
+
+    names = ["query", "q0", "doc", "rank", "score", "tag"]
+    run = pd.read_csv(RUN, sep=" ", names=names, dtype={"query": str, "doc": str})
+    paths = []
+    for seed in (1, 2):
+        rng = np.random.default_rng(seed)
+        other = run.copy()
+        other["score"] = np.round(other["score"].to_numpy() + rng.normal(0, 0.8, len(run)), 1)
+        other = other[other["query"] != ("402" if seed == 1 else "410")]
+        extra = other[other["query"] == "403"].assign(query="999")
+        path = folder / f"{'ab'[seed - 1]}.run"
+        pd.concat([other, extra]).to_csv(path, sep=" ", header=False, index=False)
+        paths.append(path)
+    (folder / "again").mkdir()
+    paths.append(folder / "again" / "b.run")
+    paths[-1].write_bytes(paths[1].read_bytes())
+    return paths
+
+
+@pytest.mark.parametrize("options", [
+    (), ("-q",), ("-q", "--format", "json"), ("--format", "csv"), ("-q", "--format", "tsv"),
+    ("--missing", "skip", "-k", "5", "-q"), ("--baseline", "b", "--samples", "300", "--seed", "4"),
+    ("--preset", "sklearn", "-q", "--query", "405"), ("--gain", "1=3,2=9", "--discount", "jarvelin:3"),
+])
+def test_runs_compared_by_the_engine_print_as_in_memory(capsys, tmp_path, options):
+    a, b, again = _other_runs(tmp_path)
+    want = output(capsys, RUN, a, b, again, "--qrels", QRELS, *options)
+    got = output(capsys, RUN, a, b, again, "--qrels", QRELS, *options, "--engine", "duckdb")
+    assert "b (2)" in want[1], want
+    same_output(got, want, options)
+
+
+def test_parquet_runs_compared_by_the_engine_as_in_memory(capsys, tmp_path):
+    a, b, _ = _other_runs(tmp_path)
+    names = ["query", "q0", "doc", "rank", "score", "tag"]
+    parquet = []
+    for path in (RUN, a, b):
+        frame = pd.read_csv(path, sep=" ", names=names, dtype={"query": str, "doc": str})
+        frame[["query", "doc", "score"]].to_parquet(tmp_path / f"{path.stem}.parquet")
+        parquet.append(tmp_path / f"{path.stem}.parquet")
+    want = output(capsys, *parquet, "--qrels", QRELS, "-q", "--format", "json")
+    got = output(capsys, *parquet, "--qrels", QRELS, "-q", "--format", "json", "--engine", "duckdb")
+    assert "b.parquet" in want[1]
+    same_output(got, want, ("--format", "json"))
+
+
+def test_a_bad_line_in_a_compared_run_is_named(capsys, tmp_path):
+    (tmp_path / "bad.run").write_text("401 Q0 a 1 3 t\n401 Q0 b 2 x t\n")
+    code, out, err = output(capsys, RUN, tmp_path / "bad.run", "--qrels", QRELS, "--engine", "duckdb")
+    assert (code, out) == (2, "")
+    assert err.startswith('ndcg-inspect: bad.run:2: score "x" (field 5) is not a finite number')
+    assert err.count("\n") == 1, err

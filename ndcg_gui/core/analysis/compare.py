@@ -208,6 +208,27 @@ def compare_runs(
     if isinstance(qrels, Dataset) and pool is None:
         raise ValueError("the qrels dataset holds no judgments")
     scored_frames = {name: _score(runs[name], pool, k, config, ties) for name in names}
+    return compare_scored(scored_frames, k, config, ties, missing, baseline, samples, seed, confidence)
+
+
+def compare_scored(
+    scored: Mapping[str, pd.DataFrame],
+    k: int | None = 10,
+    config: MetricConfig | None = None,
+    ties: TiesName = "trec",
+    missing: str = "zero",
+    baseline: str | None = None,
+    samples: int = 10_000,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> Comparison:
+    """`compare_runs` from runs already scored: name -> `evaluate(..., missing="zero")`'s table
+    (index query; columns ndcg and n_retrieved at least), made by `evaluate` or by an engine
+    that reads files larger than memory (`core.sql`)."""
+    config = config or MetricConfig()
+    names = _check(scored, ties, missing, baseline, samples, seed, confidence)
+    baseline = names[0] if baseline is None else baseline
+    scored_frames = {name: scored[name] for name in names}
     queries = _union_index([f.index for f in scored_frames.values()])
     ndcg = pd.DataFrame(
         {n: f["ndcg"].reindex(queries, fill_value=0.0).astype(float) for n, f in scored_frames.items()},

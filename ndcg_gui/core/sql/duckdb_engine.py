@@ -25,6 +25,7 @@ from ndcg_gui.core.reading.csv_text import ALIASES
 from ndcg_gui.core.reading.dispatch import sniff
 from ndcg_gui.core.reading.source import decode, head_bytes
 from ndcg_gui.core.sql.ndcg_sql import check_expressible, ndcg_sql
+from ndcg_gui.core.sql.progress import Cancelled, Report, Steps, watching
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -62,9 +63,10 @@ def connect(memory_limit: str | None = None, threads: int | None = None, databas
 
 
 def score_files(run: str, qrels: str, definition: Definition, memory_limit: str | None = None,
-                threads: int | None = None) -> EngineResult:
+                threads: int | None = None, progress: Report | None = None) -> EngineResult:
     """Every judged query of `run` scored against `qrels` by DuckDB, as `evaluate(...,
-    missing="zero")` scores them."""
+    missing="zero")` scores them. `progress(step, percent)` is told how far the job has come
+    (`core.sql.progress`); when it returns False the job stops with `Cancelled`."""
     check_expressible(definition, "zero", row_order=True)
     spill = tempfile.mkdtemp(prefix="ndcg-inspect-duckdb-")
     try:
@@ -78,29 +80,35 @@ def score_files(run: str, qrels: str, definition: Definition, memory_limit: str 
 
     try:
         con.execute(f"SET temp_directory = {_text(spill)}")
-        # TREC text is read by DuckDB's CSV parser when its fields are split by one space or one
-        # tab (most files); otherwise (runs of blanks, indented lines, extra fields) line by line.
-        for split in (False, True):
-            try:
-                return _scored(con, run, qrels, definition, split)
-            except _Irregular:  # (an empty field: read line by line)
-                pass
-            except duckdb.Error as exc:
-                if split or "CSV Error" not in str(exc):
-                    raise _input_error(exc, run) from None
-            for name in ("run", "qrels", "run_lines", "qrels_lines"):
-                for kind in ("TABLE", "VIEW"):  # (a Parquet input is a view, text a table)
-                    with contextlib.suppress(duckdb.Error):
-                        con.execute(f"DROP {kind} IF EXISTS {name}")
+        with watching(con, progress) as steps:
+            # TREC text is read by DuckDB's CSV parser when its fields are split by one space or one
+            # tab (most files); otherwise (runs of blanks, indented lines, extra fields) line by line.
+            for split in (False, True):
+                try:
+                    return _scored(con, run, qrels, definition, split, steps)
+                except _Irregular:  # (an empty field: read line by line)
+                    pass
+                except duckdb.Error as exc:
+                    if steps.stopped:
+                        raise Cancelled from None
+                    if split or "CSV Error" not in str(exc):
+                        raise _input_error(exc, run) from None
+                for name in ("run", "qrels", "run_lines", "qrels_lines"):
+                    for kind in ("TABLE", "VIEW"):  # (a Parquet input is a view, text a table)
+                        with contextlib.suppress(duckdb.Error):
+                            con.execute(f"DROP {kind} IF EXISTS {name}")
         raise AssertionError("unreachable")
     finally:
         con.close()
         shutil.rmtree(spill, ignore_errors=True)
 
 
-def _scored(con, run: str, qrels: str, definition: Definition, split: bool) -> EngineResult:
+def _scored(con, run: str, qrels: str, definition: Definition, split: bool, steps: Steps) -> EngineResult:
+    steps(f"reading {Path(run).name}")
     run_from = _table(con, "run", run, "trec_run", "score", split)
+    steps(f"reading {Path(qrels).name}")
     qrels_from = _table(con, "qrels", qrels, "qrels", "grade", split)
+    steps("checking")
     for name in ("run", "qrels"):
         # An empty field (two blanks in a row, a blank at the start) shifts the others in DuckDB's
         # CSV parser: such a file is read line by line.
@@ -108,6 +116,7 @@ def _scored(con, run: str, qrels: str, definition: Definition, split: bool) -> E
             raise _Irregular
     for name, path, number in (("run", run_from, "score"), ("qrels", qrels_from, "grade")):
         _check(con, name, path, number)
+    steps("scoring")
     table = con.sql(ndcg_sql(definition, "zero", row_order=True)).df()
     unjudged = con.sql(
         "SELECT r.query FROM run r LEFT JOIN (SELECT DISTINCT query FROM qrels) q "
