@@ -36,10 +36,12 @@ from ndcg_gui import APP_NAME
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.comparison import RunComparison
 from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.document.input_checks import InputChecks
 from ndcg_gui.qt.document.loader import BackgroundLoader
 from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.models.metrics_model import MetricsTableModel
 from ndcg_gui.qt.models.ranking_model import RankingModel
+from ndcg_gui.qt.widgets.checks_panel import ChecksPanel
 from ndcg_gui.qt.widgets.comparison_pane import ComparisonPane
 from ndcg_gui.qt.widgets.grades_box import GradesBox
 from ndcg_gui.qt.widgets.guide import GuideDialog
@@ -117,6 +119,11 @@ class MainWindow(QMainWindow):
                                  parent=self)
 
         self._build_layout()
+        # What in the file makes tools disagree: a tab of its own, its count in the title.
+        self.input_checks = InputChecks(self.document, self)
+        self.checks_panel = ChecksPanel(self.document, self.input_checks)
+        self.why.addTab(self.checks_panel, "Checks")
+        QWidget.setTabOrder(self.why.tabBar(), self.checks_panel.tree)  # (made last: else Tab ends there)
         self.navigation = Navigation(self.document, self.ranking_view, self.query_panel, self.query_dock,
                                      self.headline.k, self.scores, feedback)
         # Run comparison: a "Compare runs" tab beside the metrics while runs are compared.
