@@ -228,7 +228,6 @@ def input_frames(dataset, path: str | Path | None = None, qrels: str | Path | No
             return run, judged, True
         except (InputError, OSError, ValueError, KeyError):  # (read with options of its own)
             pass
-    keep = [c for c in ("query", "doc", "score") if c in dataset.run]
-    if dataset.qrels is None:
-        return dataset.run[[*keep, "grade"]], None, False
-    return dataset.run[keep], dataset.qrels[["query", "doc", "grade"]], False
+    from ndcg_gui.core.analysis.which_preset import frames_of
+
+    return (*frames_of(dataset), False)
