@@ -46,21 +46,32 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 def compare(options: argparse.Namespace, paths: list[str], say) -> str:
     """Load every run (against --qrels), compare them, and return what stdout gets; notes go to
     `say` (stderr)."""
-    return printed(comparison(options, load_runs(options, paths)), options, say)
+    from ndcg_gui.core.analysis.tie_verdicts import tie_verdicts
+
+    runs = load_runs(options, paths)
+    cmp = comparison(options, runs)
+    # The verdict under each compared run's worst and best order of tied documents.
+    ties = tie_verdicts(cmp, runs, next(iter(runs.values())).qrels if options.qrels else None)
+    return printed(cmp, options, say, ties)
 
 
-def printed(cmp: Comparison, options: argparse.Namespace, say) -> str:
-    """What stdout gets for the runs compared (in memory or by an engine); notes go to `say`."""
+def printed(cmp: Comparison, options: argparse.Namespace, say, ties: dict | None = None) -> str:
+    """What stdout gets for the runs compared (in memory or by an engine); notes go to `say`.
+    `ties`: each run's verdict under its worst and best order of tied documents (in memory only:
+    an engine returns each query's figure, not its list)."""
     _notes(cmp, say)
     per_query = _per_query(cmp, options.query) if options.per_query else None
     if options.format == "json":
-        return render_json(cmp, per_query)
+        return render_json(cmp, per_query, ties)
     if options.format in ("csv", "tsv"):
         for line in cmp.describe().splitlines():
             say(f"note: {line}")
+        for verdict in (ties or {}).values():
+            if verdict.queries:
+                say(f"note: ties: {verdict.text()}")
         table = per_query if per_query is not None else _table(cmp)
         return _delimited(table, "\t" if options.format == "tsv" else ",")
-    return render_text(cmp, per_query)
+    return render_text(cmp, per_query, ties)
 
 
 def load_runs(options: argparse.Namespace, paths: list[str]) -> dict[str, Dataset]:
@@ -183,7 +194,7 @@ def _json_value(x):
     return None if isinstance(x, float) and not math.isfinite(x) else x  # (JSON has no inf)
 
 
-def render_json(cmp: Comparison, per_query: pd.DataFrame | None) -> str:
+def render_json(cmp: Comparison, per_query: pd.DataFrame | None, ties: dict | None = None) -> str:
     runs = []
     for row in _table(cmp).to_dict("records"):
         row = {c: _json_value(v) for c, v in row.items()}
@@ -191,6 +202,10 @@ def render_json(cmp: Comparison, per_query: pd.DataFrame | None) -> str:
         compared = row["run"] in cmp.summary.index
         row["p_is_bound"] = cmp.at_floor(row["run"]) if compared else None  # rand_p: an upper bound
         row["verdict"] = cmp.verdict(row["run"]) if compared else None
+        if ties is not None:  # the verdict under the run's worst and best order of tied documents
+            verdict = ties.get(row["run"])
+            row["tie_orders"] = ({c: _json_value(v) for c, v in verdict.as_dict().items()}
+                                 if verdict is not None else None)
         runs.append(row)
     data = {
         "k": cmp.k, "baseline": cmp.baseline, "judged": cmp.judged, "compared": cmp.n_queries,
@@ -208,7 +223,7 @@ def _fixed(x, form: str) -> str:
     return "–" if _missing(x) else format(x, form)
 
 
-def render_text(cmp: Comparison, per_query: pd.DataFrame | None) -> str:
+def render_text(cmp: Comparison, per_query: pd.DataFrame | None, ties: dict | None = None) -> str:
     from ndcg_gui.core.analysis.run_diff import p_texts
 
     at = f"@{cmp.k}" if cmp.k is not None else ""
@@ -235,6 +250,9 @@ def render_text(cmp: Comparison, per_query: pd.DataFrame | None) -> str:
                      _fixed(r["t_p"], ".4g"), rand_p, ci, _fixed(r["effect_size"], "+.3f"), holm_p,
                      cmp.verdict(run)])
     blocks.append(aligned(header, rows))
+    if ties:
+        blocks.append("Ties (each run's worst and best order of tied documents, the baseline as scored):\n"
+                      + "".join(f"  {verdict.text()}\n" for verdict in ties.values()))
     described = "".join(f"  {line}\n" for line in cmp.describe().splitlines())
     blocks.append("How each figure was made:\n" + described)
     return "\n".join(blocks)

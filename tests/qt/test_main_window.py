@@ -509,7 +509,7 @@ def test_the_definitions_reasons_wrap_in_view(qtbot, window):
     qtbot.waitExposed(window)
     window.document.set_current_query("412")
     why = window.why
-    why.setCurrentWidget(why.widget(why.count() - 1))
+    why.setCurrentIndex(next(i for i in range(why.count()) if why.tabText(i) == "Definitions"))
     view = why.definitions_view
     qtbot.waitUntil(lambda: view.isVisible())
     qtbot.wait(50)

@@ -27,6 +27,7 @@ class Finding:
     examples: tuple[str, ...]
     changes_figure: bool
     why: str
+    queries: tuple[str, ...] = ()  # the query each example is of (the window shows it on request)
 
     def line(self) -> str:
         mark = "!" if self.count and self.changes_figure else "·" if self.count else "ok"
@@ -67,28 +68,32 @@ def would_change(findings: list[Finding]) -> bool:
 def _duplicates(run: pd.DataFrame) -> Finding:
     repeated = run[run.duplicated(["query", "doc"], keep="first")]
     pairs = repeated[["query", "doc"]].head(N_EXAMPLES).itertuples(index=False)
+    pairs = list(pairs)
     examples = tuple(f"{q}: {d}" for q, d in pairs)
     return Finding("duplicate documents", len(repeated), examples, True,
-                   "tools keep the first, the last, or refuse the run (this program refuses it)")
+                   "tools keep the first, the last, or refuse the run (this program refuses it)",
+                   tuple(q for q, _ in pairs))
 
 
 def _ties_across_k(run: pd.DataFrame, qrels: pd.DataFrame | None, k: int | None) -> Finding:
     if "score" not in run or k is None:
         return Finding("ties across the cut-off", 0, (), True, "")
-    crossing = []
+    crossing, where = [], []
     for query, rows in run.groupby("query", sort=False):
         scores = np.sort(rows["score"].to_numpy(dtype=float))[::-1]
         if len(scores) > k and scores[k - 1] == scores[k]:
             tied = int((scores == scores[k - 1]).sum())
             crossing.append(f"{query}: {tied} documents tie with score {scores[k - 1]:g} at rank {k}")
+            where.append(str(query))
     return Finding("ties across the cut-off", len(crossing), tuple(crossing[:N_EXAMPLES]), True,
-                   "which of them count depends on the tie rule (see the tie range)")
+                   "which of them count depends on the tie rule (see the tie range)",
+                   tuple(where[:N_EXAMPLES]))
 
 
 def _ranks_against_scores(run: pd.DataFrame) -> Finding:
     if "score" not in run or "rank" not in run:
         return Finding("ranks that disagree with scores", 0, (), True, "")
-    bad = []
+    bad, where = [], []
     for query, rows in run.groupby("query", sort=False):
         by_rank = rows.sort_values("rank", kind="stable")["score"].to_numpy(dtype=float)
         rises = np.flatnonzero(by_rank[1:] > by_rank[:-1])
@@ -97,8 +102,10 @@ def _ranks_against_scores(run: pd.DataFrame) -> Finding:
             i = rises[0]
             bad.append(f"{query}: rank {r[i + 1]:g} has score {by_rank[i + 1]:g} "
                        f"> rank {r[i]:g}'s {by_rank[i]:g}")
+            where.append(str(query))
     return Finding("ranks that disagree with scores", len(bad), tuple(bad[:N_EXAMPLES]), True,
-                   "trec_eval ranks by score, other tools by the rank column or the file order")
+                   "trec_eval ranks by score, other tools by the rank column or the file order",
+                   tuple(where[:N_EXAMPLES]))
 
 
 def _one_side(run: pd.DataFrame, qrels: pd.DataFrame | None) -> list[Finding]:
@@ -109,9 +116,11 @@ def _one_side(run: pd.DataFrame, qrels: pd.DataFrame | None) -> list[Finding]:
     only_qrels = sorted(qrels_q - run_q)
     return [
         Finding("queries only in the run", len(only_run), tuple(only_run[:N_EXAMPLES]), True,
-                "left out by trec_eval, counted as 0 by tools that average over the run's queries"),
+                "left out by trec_eval, counted as 0 by tools that average over the run's queries",
+                tuple(only_run[:N_EXAMPLES])),
         Finding("queries only in the qrels", len(only_qrels), tuple(only_qrels[:N_EXAMPLES]), True,
-                "scored 0 with trec_eval -c (and this program), left out without -c"),
+                "scored 0 with trec_eval -c (and this program), left out without -c",
+                tuple(only_qrels[:N_EXAMPLES])),
     ]
 
 
@@ -119,10 +128,11 @@ def _negative(judgments: pd.DataFrame | None) -> Finding:
     if judgments is None:
         return Finding("negative grades", 0, (), True, "")
     neg = judgments[judgments["grade"] < 0]
-    examples = tuple(f"{q}: {d} = {g:g}" for q, d, g in neg[["query", "doc", "grade"]].head(N_EXAMPLES)
-                     .itertuples(index=False))
+    rows = list(neg[["query", "doc", "grade"]].head(N_EXAMPLES).itertuples(index=False))
+    examples = tuple(f"{q}: {d} = {g:g}" for q, d, g in rows)
     return Finding("negative grades", len(neg), examples, True,
-                   "trec_eval counts them 0 (and drops them from condensed lists), others keep them")
+                   "trec_eval counts them 0 (and drops them from condensed lists), others keep them",
+                   tuple(q for q, _, _ in rows))
 
 
 def _no_relevant(run: pd.DataFrame, judgments: pd.DataFrame | None) -> Finding:
@@ -131,7 +141,8 @@ def _no_relevant(run: pd.DataFrame, judgments: pd.DataFrame | None) -> Finding:
     best = judgments.groupby("query")["grade"].max()
     none = sorted(best.index[best <= 0].astype(str))
     return Finding("queries without a relevant document", len(none), tuple(none[:N_EXAMPLES]), True,
-                   "IDCG = 0: scored 0 (trec_eval, XGBoost ndcg-), 1 (XGBoost ndcg, LightGBM), or left out")
+                   "IDCG = 0: scored 0 (trec_eval, XGBoost ndcg-), 1 (XGBoost ndcg, LightGBM), or left out",
+                   tuple(none[:N_EXAMPLES]))
 
 
 def _all_equal(run: pd.DataFrame) -> Finding:
@@ -140,7 +151,8 @@ def _all_equal(run: pd.DataFrame) -> Finding:
     stats = run.groupby("query", sort=False)["score"].agg(["nunique", "size"])
     flat = stats.index[(stats["nunique"] == 1) & (stats["size"] > 1)].astype(str).tolist()
     return Finding("lists whose scores are all equal", len(flat), tuple(flat[:N_EXAMPLES]), True,
-                   "the whole order is the tie rule's: docno (trec_eval), file order, or averaged")
+                   "the whole order is the tie rule's: docno (trec_eval), file order, or averaged",
+                   tuple(flat[:N_EXAMPLES]))
 
 
 _SPACES = re.compile(r"\s+")
@@ -152,22 +164,28 @@ def _key(text: str) -> str:
 
 def _near_ids(run: pd.DataFrame, qrels: pd.DataFrame | None) -> Finding:
     """Ids (queries; documents of a query) that differ only by case or spaces."""
-    found: list[str] = []
+    found: list[tuple[str, str]] = []  # (what is said, the query it is of)
     frames = [run] + ([qrels] if qrels is not None else [])
     queries = pd.unique(np.concatenate([f["query"].to_numpy(dtype=object) for f in frames]))
-    found += _collisions(queries, "query ")
+    found += _collisions(queries, "query ", None)
     pairs = pd.concat([f[["query", "doc"]] for f in frames]).drop_duplicates()
-    for query, rows in pairs.groupby(pairs["query"].map(_key), sort=False):
-        found += _collisions(rows["doc"].unique(), f"{query}: ")
-    return Finding("ids that differ only by case or spaces", len(found), tuple(found[:N_EXAMPLES]), True,
-                   "an exact join treats them as different documents: a judged one reads as unjudged")
+    for _key_text, rows in pairs.groupby(pairs["query"].map(_key), sort=False):
+        query = str(rows["query"].iloc[0])
+        found += _collisions(rows["doc"].unique(), f"{query}: ", query)
+    return Finding("ids that differ only by case or spaces", len(found),
+                   tuple(text for text, _ in found[:N_EXAMPLES]), True,
+                   "an exact join treats them as different documents: a judged one reads as unjudged",
+                   tuple(query for _, query in found[:N_EXAMPLES]))
 
 
-def _collisions(ids, prefix: str) -> list[str]:
+def _collisions(ids, prefix: str, query: str | None) -> list[tuple[str, str]]:
+    """Each group of `ids` equal but for case and spaces, said with `prefix`, and the query it is
+    of (`query`, or the group's first id when the ids are queries)."""
     groups: dict[str, list[str]] = {}
     for text in ids:
         groups.setdefault(_key(str(text)), []).append(str(text))
-    return [prefix + " vs ".join(repr(t) for t in same) for same in groups.values() if len(same) > 1]
+    return [(prefix + " vs ".join(repr(t) for t in same), query if query is not None else same[0])
+            for same in groups.values() if len(same) > 1]
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -194,3 +212,22 @@ def raw_frames(path: str | Path, qrels: str | Path | None = None
         return pd.DataFrame(columns).iloc[order].reset_index(drop=True)
 
     return frame(path, False), (frame(qrels, True) if qrels is not None else None)
+
+
+def input_frames(dataset, path: str | Path | None = None, qrels: str | Path | None = None
+                 ) -> tuple[pd.DataFrame, pd.DataFrame | None, bool]:
+    """The rows to check of an open document: as written (`raw_frames`: repeats and a rank column
+    kept) when `path` is a regular file that still reads, else as loaded (`dataset`, a
+    `core.lists.dataset.Dataset`: a typed list, a pipe read once). The third value says which
+    (True: the file as written)."""
+    from ndcg_gui.core.errors import InputError
+
+    if path is not None and Path(path).is_file() and (qrels is None or Path(qrels).is_file()):
+        try:
+            run, judged = raw_frames(path, qrels)
+            return run, judged, True
+        except (InputError, OSError, ValueError, KeyError):  # (read with options of its own)
+            pass
+    from ndcg_gui.core.analysis.which_preset import frames_of
+
+    return (*frames_of(dataset), False)

@@ -157,13 +157,23 @@ def presets_giving(
     if digits is None:
         text = repr(float(mean))
         digits = len(text.split(".")[1]) if "." in text and "e" not in text else 4
+    table = preset_means(run, qrels, (k,)).drop(columns="k")
+    table["match"] = [round(v, digits) == round(float(mean), digits) for v in table["mean"]]
+    return table.sort_values("match", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def preset_means(run: pd.DataFrame, qrels: pd.DataFrame | None, ks: tuple[int | None, ...]
+                 ) -> pd.DataFrame:
+    """Every preset's mean NDCG@k of this run at each k of `ks` (the run joined and ranked once
+    per tie rule for all of them): columns preset, label, k, mean; in the order of `ks`."""
     out = []
     joined = _Run(run, qrels)
-    for name in PRESETS:
-        value = _score(joined, k, Definition.of(name))[1]
-        out.append((name, PRESETS[name].label, value, round(value, digits) == round(float(mean), digits)))
-    table = pd.DataFrame(out, columns=["preset", "label", "mean", "match"])
-    return table.sort_values("match", ascending=False, kind="stable").reset_index(drop=True)
+    for k in ks:
+        for name in PRESETS:
+            out.append((name, PRESETS[name].label, k, _score(joined, k, Definition.of(name))[1]))
+    table = pd.DataFrame(out, columns=["preset", "label", "k", "mean"])
+    table["k"] = pd.Series([k for _, _, k, _ in out], dtype=object)  # (None: the whole list)
+    return table
 
 
 # --- helpers ------------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ class Changes:
     policy: bool = False  # which queries the mean counts
     scores: bool = False  # every query's NDCG (the query panel's), or whether it is being worked out
     comparison: ComparisonChanges | None = None  # the run comparison's figures
+    checks: bool = False  # the input checks' findings (or whether they are being worked out)
 
     def __or__(self, other: Changes) -> Changes:
         """Both changes in one notice."""
@@ -45,6 +46,7 @@ class Changes:
             lists=self.lists | other.lists, move=self.move if other.move is None else other.move,
             definition=self.definition or other.definition, comparing=self.comparing or other.comparing,
             policy=self.policy or other.policy, scores=self.scores or other.scores, comparison=comparison,
+            checks=self.checks or other.checks,
         )
 
     def shown_list(self, current_query: str) -> bool:

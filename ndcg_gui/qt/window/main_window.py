@@ -28,6 +28,7 @@ from ndcg_gui import APP_NAME
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.comparison import RunComparison
 from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.document.input_checks import InputChecks
 from ndcg_gui.qt.document.loader import BackgroundLoader
 from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.models.metrics_model import MetricsTableModel
@@ -42,6 +43,7 @@ from ndcg_gui.qt.widgets.load_progress import LoadProgress
 from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot
 from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
 from ndcg_gui.qt.widgets.runs.comparison_pane import ComparisonPane
+from ndcg_gui.qt.widgets.why.checks_panel import ChecksPanel
 from ndcg_gui.qt.window.actions import Actions, Commands, Place
 from ndcg_gui.qt.window.comparison import RunCompare
 from ndcg_gui.qt.window.editing import Editing
@@ -95,6 +97,11 @@ class MainWindow(WindowLayout, QMainWindow):
                                  parent=self)
 
         self._build_layout()
+        # What in the file makes tools disagree: a tab of its own, its count in the title.
+        self.input_checks = InputChecks(self.document, self)
+        self.checks_panel = ChecksPanel(self.document, self.input_checks)
+        self.why.addTab(self.checks_panel, "Checks")
+        QWidget.setTabOrder(self.why.tabBar(), self.checks_panel.tree)  # (made last: else Tab ends there)
         self.navigation = Navigation(self.document, self.ranking_view, self.query_panel, self.query_dock,
                                      self.headline.k, self.scores, feedback)
         # Run comparison: a "Compare runs" tab beside the metrics while runs are compared.

@@ -1,0 +1,92 @@
+"""The input checks of the open document (`core.analysis.checks`), kept in step with it for the
+Checks panel: worked out when a file is opened (the file as written, read again) and when k
+changes (ties across the cut-off depend on it); edits made here do not change them (they are
+the input's). What changes goes out in the document's notice (`Changes.checks`).
+
+A big file (from `BACKGROUND_ROWS` rows) is read again and checked in a worker thread (the
+document's `Runner`); until it lands `pending` is True and `findings` those of before (None
+when they were another file's). A result overtaken by another open or k is dropped.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication, QObject
+
+from ndcg_gui.qt.document.changes import Changes
+from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.document.query_scores import BACKGROUND_ROWS
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ndcg_gui.core.analysis.checks import Finding
+
+Frames = tuple["pd.DataFrame", "pd.DataFrame | None", bool]
+
+
+def _work(dataset, path, qrels_path, k: int, frames: Frames | None) -> tuple[Frames, list[Finding]]:
+    """The rows to check (read once a file) and the findings at `k`."""
+    from ndcg_gui.core.analysis.checks import check, input_frames
+
+    if frames is None:
+        frames = input_frames(dataset, path, qrels_path)
+    return frames, check(frames[0], frames[1], k)
+
+
+class InputChecks(QObject):
+    def __init__(self, document: Document, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.findings: list[Finding] | None = None
+        self.as_written = False  # the findings are of the file as written (else: as loaded)
+        self.pending = False
+        self.k: int | None = None  # the cut-off of `findings`
+        self._frames: Frames | None = None  # the open document's rows to check, once read
+        self._of: object | None = None  # the dataset `_frames` are of
+        self._ticket = 0
+        self._wanted_k: int | None = None  # the cut-off of the last check started
+        document.work_out_with(self._follow)
+        self._follow(Changes(dataset=True))  # the document as it is now
+
+    def _follow(self, _changes: Changes) -> Changes | None:
+        doc = self.document
+        if doc.dataset is not self._of:  # another file (or an open undone)
+            self._frames, self._of, self.findings = None, doc.dataset, None
+        elif doc.k == self._wanted_k:  # (checked, or being checked, at this k already)
+            return None
+        self._ticket += 1
+        self._wanted_k = doc.k
+        work = functools.partial(_work, doc.dataset, doc.path, doc.qrels_path, doc.k, self._frames)
+        if doc.state.size() < BACKGROUND_ROWS:
+            self._install(self._ticket, work(), None)
+        else:
+            self.pending = True
+            doc.runner.run("input checks", work, functools.partial(self._landed, self._ticket))
+        return Changes(checks=True)
+
+    def _install(self, ticket: int, result: tuple[Frames, list[Finding]] | None,
+                 error: BaseException | None) -> bool:
+        if ticket != self._ticket:  # overtaken by another open or k
+            return False
+        self.pending = False
+        if error is None and result is not None:
+            self._frames, self.findings = result
+            self.as_written, self.k = self._frames[2], self._wanted_k
+        return True
+
+    def _landed(self, ticket: int, result, error: BaseException | None) -> None:
+        """A background check landed (the runner raises an error after this)."""
+        if self._install(ticket, result, error):
+            self.document.announce(Changes(checks=True))
+
+    def wait(self, timeout: float = 60.0) -> bool:
+        """Process events until no check is pending (tests). True when none is."""
+        deadline = time.monotonic() + timeout
+        while self.pending and time.monotonic() < deadline:
+            QCoreApplication.processEvents()
+            time.sleep(0.001)
+        return not self.pending
