@@ -51,6 +51,20 @@ def same_output(got, want, options) -> str:
     return got[1]
 
 
+def _without_tie_orders(result: tuple[int, str, str]) -> tuple[int, str, str]:
+    """The in-memory comparison without the verdicts under the worst and best order of tied
+    documents, which need the lists (an engine returns each query's figure only)."""
+    code, out, err = result
+    if out.startswith("{"):
+        doc = json.loads(out)
+        for row in doc.get("runs", []):
+            row.pop("tie_orders", None)
+        out = json.dumps(doc)
+    out = re.sub(r"Ties \(each run's worst and best order.*?\n\n", "", out, flags=re.S)
+    err = "".join(line for line in err.splitlines(keepends=True) if "note: ties: " not in line)
+    return code, out, err
+
+
 def _cells(text: str) -> list:
     """Every value printed, in order: numbers with a point as floats."""
     if text.startswith("{"):
@@ -232,7 +246,7 @@ def test_runs_compared_by_the_engine_print_as_in_memory(capsys, tmp_path, option
     want = output(capsys, RUN, a, b, again, "--qrels", QRELS, *options)
     got = output(capsys, RUN, a, b, again, "--qrels", QRELS, *options, "--engine", "duckdb")
     assert "b (2)" in want[1], want
-    same_output(got, want, options)
+    same_output(got, _without_tie_orders(want), options)
 
 
 def test_parquet_runs_compared_by_the_engine_as_in_memory(capsys, tmp_path):
@@ -246,7 +260,7 @@ def test_parquet_runs_compared_by_the_engine_as_in_memory(capsys, tmp_path):
     want = output(capsys, *parquet, "--qrels", QRELS, "-q", "--format", "json")
     got = output(capsys, *parquet, "--qrels", QRELS, "-q", "--format", "json", "--engine", "duckdb")
     assert "b.parquet" in want[1]
-    same_output(got, want, ("--format", "json"))
+    same_output(got, _without_tie_orders(want), ("--format", "json"))
 
 
 def test_a_bad_line_in_a_compared_run_is_named(capsys, tmp_path):

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 from ndcg_gui.core import evaluate
 from ndcg_gui.core.config import PRESETS
 from ndcg_gui.core.evaluate import mean_ndcg
-from ndcg_gui.qt.widgets import which_preset_box
+from ndcg_gui.qt.widgets.why import which_preset_box
 
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 
