@@ -281,7 +281,7 @@ class RunComparison(QObject):
             return
         # The open run as the window shows it (its lists as edited, scored as the query panel
         # scores them; `Workspace.for_saving` differs after an edit that emptied a list, see
-        # tests/qt/test_comparison.py).
+        # tests/qt/document/test_comparison.py).
         figures = report.compare_state(self.document.state, self._doc_name, self.scores.result,
                                        self.baseline)
         self._ndcg, self._answered = figures.ndcg, figures.answered

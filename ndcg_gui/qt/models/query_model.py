@@ -27,13 +27,12 @@ from PySide6.QtGui import QBrush, QColor
 
 from ndcg_gui.core.lists.query_order import natural_order
 from ndcg_gui.qt.models.cells import ALIGN_RIGHT, differing_rows, font
-from ndcg_gui.qt.models.query_runs import (  # noqa: F401  (the table's names, imported from here)
+from ndcg_gui.qt.models.query_runs import (
     FIXED_COLUMNS,
     QUERY_ROLE,
     SORT_ROLE,
     RunColumns,
     RunColumnsPart,
-    short_name,
 )
 
 if TYPE_CHECKING:

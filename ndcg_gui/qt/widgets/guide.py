@@ -1,6 +1,6 @@
 """Help ▸ Guide: a page in the window saying what each column, colour, band and tab means, with
 the worked example. The text is `resources/guide.html` (shipped in the wheel); its figures are the
-core's (tests/qt/test_guide.py checks them against it)."""
+core's (tests/qt/widgets/test_guide.py checks them against it)."""
 
 from __future__ import annotations
 

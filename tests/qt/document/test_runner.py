@@ -30,3 +30,36 @@ def test_a_failure_is_handed_back_and_then_raised_on_the_gui_thread(qtbot):
         qtbot.waitUntil(lambda: bool(got), timeout=5000)
     assert got == [(None, ZeroDivisionError)]
     assert [type(e[1]) for e in raised] == [ZeroDivisionError]
+
+
+def test_a_call_posted_from_a_worker_runs_on_the_gui_thread_in_order(qtbot):
+    from ndcg_gui.qt.document.runner import start_thread
+
+    runner = Runner()
+    got = []
+
+    def work() -> None:
+        for i in range(5):
+            runner.post(lambda i=i: got.append((i, threading.current_thread())))
+
+    start_thread("poster", work).join(5)
+    qtbot.waitUntil(lambda: len(got) == 5, timeout=5000)
+    assert [i for i, _ in got] == [0, 1, 2, 3, 4]
+    assert all(thread is threading.main_thread() for _, thread in got)
+
+
+def test_a_worker_process_is_fed_and_read_and_killed_when_asked(qtbot):
+    import sys
+
+    from ndcg_gui.qt.document.runner import start_process
+
+    echo = start_process([sys.executable, "-c", "import sys; sys.stdout.write(sys.stdin.read())"], {})
+    echo.stdin.write(b"request")
+    echo.stdin.close()
+    assert echo.stdout.read() == b"request" and echo.wait() == 0
+    echo.close()
+    waiting = start_process([sys.executable, "-c", "import time; time.sleep(60)"], {})
+    assert waiting.running()
+    waiting.kill()
+    assert waiting.wait() != 0 and not waiting.running()
+    waiting.close()

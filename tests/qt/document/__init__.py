@@ -1,0 +1,1 @@
+"""Tests of ndcg_gui/qt/document (the package tree mirrored)."""

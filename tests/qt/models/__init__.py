@@ -1,0 +1,1 @@
+"""Tests of ndcg_gui/qt/models (the package tree mirrored)."""

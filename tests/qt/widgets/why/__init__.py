@@ -1,0 +1,1 @@
+"""Tests of ndcg_gui/qt/widgets/why (the package tree mirrored)."""

@@ -1,0 +1,1 @@
+"""Tests of ndcg_gui/qt/window (the package tree mirrored)."""
