@@ -82,7 +82,7 @@ class QueryMean:
     def values(self) -> pd.Series:
         """NDCG of each query the mean counts (index: query)."""
         if not len(self.result):
-            import pandas as pd
+            import pandas as pd  # lazy: start-up (pandas)
 
             return pd.Series([], dtype=float)
         return self.result.loc[counted(self.result, self.policy), "ndcg"].astype(float)
@@ -151,7 +151,7 @@ def compared_queries(ndcg: pd.DataFrame, answered: pd.DataFrame, missing: str) -
 def deltas(ndcg: pd.DataFrame, baseline: str, others: list[str], compared: pd.Index) -> pd.DataFrame:
     """Per query, each of `others`' NDCG minus the baseline's (ties within 1e-9 exactly 0), as the
     statistics see them; NaN for queries left out of the comparison."""
-    import pandas as pd
+    import pandas as pd  # lazy: start-up (pandas)
 
     base = ndcg[baseline].to_numpy(dtype=float)
     values = snap_ties(ndcg[others].to_numpy(dtype=float) - base[:, None])
@@ -163,10 +163,9 @@ def compare_state(state: Workspace, open_run: str, own: pd.DataFrame, baseline: 
     """The open run (named `open_run`, its lists as edited) and every run `state` compares, scored
     against the open document's judgments under its definition and compared with `baseline`.
     `own`: the open run's every query scored (`score_state`), whose NDCG the figures show for it."""
-    import pandas as pd
+    import pandas as pd  # lazy: start-up (pandas)
 
-    # (imported when runs are first compared: not before the window's first paint)
-    from ndcg_gui.core.analysis.compare import compare_runs
+    from ndcg_gui.core.analysis.compare import compare_runs  # lazy: start-up (pandas, scipy)
 
     edited = state.edited_queries()
     data = state.dataset.with_lists({q: state.list_for(q) for q in edited}) if edited else state.dataset

@@ -4,8 +4,9 @@ document.
 The open run is the document's, edits included; the others are files loaded against the same
 judgments and never change. Every run is scored against the document's judgments (a grade edited
 in the open run judges that document for every run, as one qrels file would) under the document's
-definition, by `core.compare.compare_runs`; the open run's per-query NDCG is the one the query
-panel shows (`QueryScores`: an edited list is scored on its own), so every figure on screen agrees.
+definition, by the core's `workspace_report.compare_state`; the open run's per-query NDCG is the
+one the query panel shows (`QueryScores`: an edited list is scored on its own), so every figure on
+screen agrees.
 The baseline is the open run unless the person picks another; `focus` is the run put against the
 baseline in the plots.
 

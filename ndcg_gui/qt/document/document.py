@@ -16,7 +16,7 @@ Opening a file is a step too: undoing it brings back the document that was open,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -266,6 +266,15 @@ class Document(ListEdits, QObject):
         new = self.state.with_list(query, edit.after)
         self.undo_stack.push(StepCommand(self._show, self.state, new, edit.text, query, query, edit.move))
         return edit
+
+    def new_from_grades(self, grades: Sequence[float]) -> None:
+        """A typed list such as `3 2 3 0 1` as a new document (`new_list`)."""
+        self.new_list(RankedList.from_grades(grades), "New list")
+
+    def new_list(self, lst: RankedList, text: str = "New list") -> None:
+        """A list typed or pasted in (or File ▸ New's empty one) is a new untitled document, one
+        undo step: it is its own list as loaded, the reference of 'vs as loaded', Moved and Reset."""
+        self.open_workspace(Workspace.typed({"": lst}), text)
 
     # ---- the one place the state changes -------------------------------------------------------------
     def _show(self, state: Workspace, query: str | None, move: Move | None = None) -> None:

@@ -1,6 +1,6 @@
 """The edits of the list on screen, each one core rule (`core.lists.edits`) pushed as one undo step
-through `Document.apply`; and a list typed or pasted in as a new document. Mixed into `Document`,
-which holds the state and the history: this part only names the edits a person makes."""
+through `Document.apply`. Mixed into `Document`, which holds the state and the history: this part
+only names the edits a person makes."""
 
 from __future__ import annotations
 
@@ -10,13 +10,11 @@ import numpy as np
 
 from ndcg_gui.core.lists import edits
 from ndcg_gui.core.lists.edits import Edit
-from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.lists.workspace import Workspace
 
 
 class ListEdits:
     """Each method makes its edit of `current_list()` and `apply`s it (None or False: nothing to do);
-    `apply`, `current_list`, `original_list`, `config` and `open_workspace` are `Document`'s."""
+    `apply`, `current_list`, `original_list`, `config` and `new_list` are `Document`'s."""
 
     def move_rows(self, first: int, count: int, destination: int) -> bool:
         """Rows first..first+count-1 to before row `destination` (Qt's rule). False if a no-op."""
@@ -67,13 +65,3 @@ class ListEdits:
 
     def reset_to_original(self) -> Edit | None:
         return self.apply(edits.reset(self.current_list(), self.original_list()))
-
-    def new_from_grades(self, grades: Sequence[float]) -> None:
-        """A typed list such as `3 2 3 0 1` as a new document (`new_list`)."""
-        self.new_list(RankedList.from_grades(grades), "New list")
-
-    def new_list(self, lst: RankedList, text: str = "New list") -> None:
-        """A list typed or pasted in (or File ▸ New's empty one) is a new untitled document, one
-        undo step: it is its own list as loaded, the reference of 'vs as loaded', Moved and Reset."""
-        self.open_workspace(Workspace.typed({"": lst}), text)
-

@@ -35,9 +35,9 @@ class Navigation(QObject):
         return True
 
     def worst_query(self) -> bool:
-        """Open the query of lowest NDCG there is something to learn from (`core.summary.worst_query`:
-        results and IDCG > 0) among those the table lists, and sort the table by NDCG, lowest first,
-        so it is at the top with the queries passed over above it."""
+        """Open the query of lowest NDCG there is something to learn from (results and IDCG > 0)
+        among those the table lists, as the core finds it (`WorkspaceReport.worst_query`), and sort
+        the table by NDCG, lowest first, so it is at the top with the queries passed over above it."""
         query, skipped = self.scores.report.worst_query(self.panel.visible_queries())
         self.panel.table.sortByColumn(COL_NDCG, Qt.SortOrder.AscendingOrder)
         if query is None:

@@ -1,0 +1,24 @@
+"""PolicyBox: a box the person changes asks for the policy; the document's policy shown is not
+asked for again."""
+
+from __future__ import annotations
+
+from ndcg_gui.core.summary import MeanPolicy
+from ndcg_gui.qt.widgets.queries.policy_box import PolicyBox
+
+
+def test_a_change_in_a_box_asks_for_both_boxes_policy(qtbot):
+    box = PolicyBox()
+    qtbot.addWidget(box)
+    with qtbot.waitSignal(box.picked) as blocker:
+        box.undefined_combo.setCurrentIndex(box.undefined_combo.findData("skip"))
+    assert blocker.args == [MeanPolicy(empty="zero", undefined="skip")]
+    assert box.policy() == MeanPolicy(empty="zero", undefined="skip")
+
+
+def test_a_policy_shown_is_not_asked_for(qtbot):
+    box = PolicyBox()
+    qtbot.addWidget(box)
+    with qtbot.assertNotEmitted(box.picked):
+        box.show_policy(MeanPolicy(empty="skip", undefined="skip"))
+    assert box.policy() == MeanPolicy(empty="skip", undefined="skip")
