@@ -441,4 +441,24 @@ PRESETS.update({
             "average gain (_tie_average_dcg), IDCG = 0 gives 0 (empty_target_action='neg')"
         ),
     ),
+    # ir_measures 0.4.3's gdeval provider (providers/gdeval_provider.py) runs its bin/gdeval.pl
+    # (TREC 2010 Web track, version 1.2a) under perl; lines cited from those two files.
+    "gdeval": Preset(
+        MetricConfig(gain="exponential", discount="log", base=math.e, ideal="judged", negative="zero",
+                     rounding=5),
+        ties="trec",
+        label="gdeval (ir_measures)",
+        description=(
+            "gdeval.pl 1.2a as ir_measures' gdeval provider runs it (nDCG(dcg='exp-log2')@k): "
+            "gain 2^judgment − 1 over ln(i+2) (gdeval.pl:151; NDCG is log2's), ideal from every "
+            "judgment > 0 sorted and cut at k (lines 43-49, 73); quirks: judgments ≤ 0 are "
+            "dropped (line 43), so a negative grade counts 0 and leaves the ideal; the run is "
+            "sorted by score, ties by docno descending (runOrder, lines 124-142), its rank "
+            "column ignored; each query's NDCG is printed to 5 decimals, printf '%.5f' (line "
+            "181); a topic without a judgment > 0 is not printed (line 175) and one the run "
+            "lacks is never reached, both then 0 through ir_measures (providers/base.py:22-27, "
+            "measure.DEFAULT); judgments must be whole numbers ≤ 4 and topics numbers "
+            "(lines 39-42), anything up to a topic's last '-' is cut off (line 38)"
+        ),
+    ),
 })

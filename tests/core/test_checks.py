@@ -72,3 +72,52 @@ def test_command_line_exit_status(tmp_path, capsys):
     (tmp_path / "bad.csv").write_text("query,doc,score,grade\na,x,high,1\n")
     assert main(["check", str(tmp_path / "bad.csv")]) == 2
     assert "bad.csv" in capsys.readouterr().err
+
+
+def _reference_ties(run, k):
+    """Ties across k, query by query (the plain loop the vectorised check replaced)."""
+    import numpy as np
+
+    found = []
+    for query, rows in run.groupby("query", sort=False):
+        scores = np.sort(rows["score"].to_numpy(dtype=float))[::-1]
+        if len(scores) > k and scores[k - 1] == scores[k]:
+            found.append(f"{query}: {int((scores == scores[k - 1]).sum())} documents tie with score "
+                         f"{scores[k - 1]:g} at rank {k}")
+    return found
+
+
+def _reference_ranks(run):
+    import numpy as np
+
+    found = []
+    for query, rows in run.groupby("query", sort=False):
+        rows = rows.sort_values("rank", kind="stable")
+        s, r = rows["score"].to_numpy(dtype=float), rows["rank"].to_numpy()
+        rises = np.flatnonzero(s[1:] > s[:-1])
+        if len(rises):
+            i = rises[0]
+            found.append(f"{query}: rank {r[i + 1]:g} has score {s[i + 1]:g} > rank {r[i]:g}'s {s[i]:g}")
+    return found
+
+
+def test_the_checks_over_many_queries_equal_a_plain_loop_query_by_query():
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    rows = [(f"q{rng.integers(0, 40)}", f"d{i}", float(rng.integers(0, 5)), float(rng.integers(1, 30)))
+            for i in range(600)]
+    run = pd.DataFrame(rows, columns=["query", "doc", "score", "rank"])
+    for k in (1, 3, 10):
+        found = by_name(check(run, None, k))
+        ties = _reference_ties(run, k)
+        assert found["ties across the cut-off"].count == len(ties)
+        assert list(found["ties across the cut-off"].examples) == ties[:3]
+        assert list(found["ties across the cut-off"].queries) == [t.split(":")[0] for t in ties[:3]]
+    ranks = _reference_ranks(run)
+    assert found["ranks that disagree with scores"].count == len(ranks) > 3
+    assert list(found["ranks that disagree with scores"].examples) == ranks[:3]
+    near = run.assign(doc=[d.upper() if i % 50 == 0 else d for i, d in enumerate(run["doc"])])
+    qrels = run[["query", "doc"]].assign(grade=1.0)
+    found = by_name(check(near, qrels, 10))["ids that differ only by case or spaces"]
+    assert found.count == 12 and found.examples[0] == "{}: 'D0' vs 'd0'".format(run["query"].iloc[0])

@@ -3,6 +3,7 @@ against brute force: every order of every tie of the run enumerated on small run
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import numpy as np
@@ -129,3 +130,26 @@ def test_no_tie_that_moves_a_figure_costs_no_statistics(monkeypatch):
     assert verdict.queries == 0 and not verdict.changes
     assert verdict.verdicts == (cmp.verdict("run"),) * 2
     assert "holds for any order of ties" in verdict.text()
+
+
+def test_a_list_without_a_score_or_edited_out_of_score_order_keeps_its_order():
+    """A loaded run (a Dataset) whose list of q0 gained a row without a score, and whose q1 was
+    reordered against its scores: only q2's ties are free."""
+    from ndcg_gui.core.lists.dataset import Dataset
+
+    base, run, qrels = small_runs(4)
+    run = run.sort_values(["query", "score"], ascending=[True, False], kind="stable")  # (as loaded)
+    loaded = Dataset(run=run.assign(grade=np.nan), qrels=qrels)
+    q0 = loaded.ranked_list("q0")
+    q1 = loaded.ranked_list("q1")
+    assert len(set(q1.scores)) > 1  # (reversed, its scores rise)
+    lists = {"q0": dataclasses.replace(q0, docs=np.append(q0.docs, "new"), grades=np.append(q0.grades, 1.0),
+                                       scores=np.append(q0.scores, np.nan)),
+             "q1": dataclasses.replace(q1, docs=q1.docs[::-1], grades=q1.grades[::-1],
+                                       scores=q1.scores[::-1])}
+    edited = loaded.with_lists(lists)
+    runs = {"base": base, "run": edited}
+    cmp = compare_runs(runs, qrels, k=3, samples=SAMPLES)
+    verdict = tie_verdicts(cmp, runs, qrels)["run"]
+    q2 = every_order(run[run["query"] == "q2"], 3, qrels)["q2"]
+    assert verdict.queries == (1 if q2[-1] - q2[0] > 1e-12 else 0)

@@ -3,6 +3,8 @@ and the answer checked against the tools themselves (ranx, scikit-learn) on a ru
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -53,8 +55,8 @@ def test_ranx_own_mean_is_answered_with_ranx_at_its_k():
     hit = table[(table["preset"] == "ranx") & (table["k"] == 5)]
     assert bool(hit["match"].iloc[0])
     said = answer(figure, table)
-    assert said.startswith(f"{theirs:.4f} (to 4 decimals) is what ") and "at k = 5" in said
-    assert "ranx" in said.split("at k = 5")[0]
+    assert said.startswith(f"{theirs:.4f} (to 4 decimals) is what ")
+    assert 5 in ks_of(said, "ranx")
 
 
 def test_scikit_learn_mean_on_tied_scores_and_a_tool_that_does_not_give_it():
@@ -76,8 +78,32 @@ def test_scikit_learn_mean_on_tied_scores_and_a_tool_that_does_not_give_it():
         assert f"trec_eval gives {trec['mean']:.4f} at k = 10: not this figure." in said
 
 
+def ks_of(said: str, preset: str) -> set:
+    """The cut-offs at which the answer says `preset` gives the figure (None: the whole list)."""
+    found: set = set()
+    body = said.split(" is what ", 1)[1].split(".")[0] if " is what " in said else ""
+    for part in body.split("; "):
+        names, _, at = part.partition(" at ")
+        if preset in names.removesuffix(" gives").removesuffix(" give").split(", "):
+            found |= {None} if "the whole list" in at else set()
+            found |= {int(k) for k in re.findall(r"\d+", at.split(" and the whole list")[0])}
+    return found
+
+
+def test_presets_giving_it_at_the_same_cut_offs_are_said_once():
+    run, qrels = run_and_qrels()
+    figure = read_figure("0.5")
+    table = presets_giving_figure(figure, run, qrels, (10, 5, None))
+    table["match"] = table["preset"].isin(["ranx", "trec_eval"]) | ((table["preset"] == "sklearn")
+                                                                  & (table["k"] == 5))
+    said = answer(figure, table)
+    assert said == ("0.5 (to 1 decimal) is what trec_eval, ranx give at k = 10 and the whole list; "
+                    "trec_eval, sklearn, ranx give at k = 5.")
+    assert ks_of(said, "ranx") == {10, 5, None} and ks_of(said, "sklearn") == {5}
+
+
 def test_no_preset_gives_it():
     run, qrels = run_and_qrels()
     figure = read_figure("0.00001")
     said = answer(figure, presets_giving_figure(figure, run, qrels, (10, None)))
-    assert said == "No preset gives 0.00001 (to 5 decimals) on this run at k = 10, the whole list."
+    assert said == "No preset gives 0.00001 (to 5 decimals) on this run at k = 10 and the whole list."

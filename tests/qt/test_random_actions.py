@@ -271,7 +271,9 @@ class Screen:
         if list(c.compared) != list(compared) or \
                 not np.allclose(got.to_numpy(float), stats.to_numpy(float), rtol=1e-9, equal_nan=True):
             out.append(f"comparison statistics differ from paired_summary():\n{got}\n{stats}")
-        lines = [delta_line(c.comparison, n) for n in c.others]
+        ties = self.w.comparison_ties.verdicts  # (checked against brute force in test_tie_verdicts)
+        said = {n: ties[n].short() for n in ties}
+        lines = [delta_line(c.comparison, n) + (f" · {said[n]}" if said.get(n) else "") for n in c.others]
         if panel.compare_label.text() != "\n".join(lines):
             out.append(f"summary lines {panel.compare_label.text()!r}, expected {lines!r}")
         out += self.panel_run_problems(ndcg)

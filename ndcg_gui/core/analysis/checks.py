@@ -78,40 +78,46 @@ def _duplicates(run: pd.DataFrame) -> Finding:
 def _ties_across_k(run: pd.DataFrame, qrels: pd.DataFrame | None, k: int | None) -> Finding:
     if "score" not in run or k is None:
         return Finding("ties across the cut-off", 0, (), True, "")
-    crossing, where = [], []
-    for query, rows in run.groupby("query", sort=False):
-        scores = np.sort(rows["score"].to_numpy(dtype=float))[::-1]
-        if len(scores) > k and scores[k - 1] == scores[k]:
-            tied = int((scores == scores[k - 1]).sum())
-            crossing.append(f"{query}: {tied} documents tie with score {scores[k - 1]:g} at rank {k}")
-            where.append(str(query))
-    return Finding("ties across the cut-off", len(crossing), tuple(crossing[:N_EXAMPLES]), True,
+    # Each query's scores, highest first (queries in order of appearance): the k-th and the
+    # (k+1)-th equal means a tied group crosses the cut-off.
+    codes, names = pd.factorize(run["query"])
+    order = np.lexsort((-run["score"].to_numpy(dtype=float), codes))
+    score, sizes = run["score"].to_numpy(dtype=float)[order], np.bincount(codes, minlength=len(names))
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    long = np.flatnonzero(sizes > k)
+    crossing = long[score[starts[long] + k - 1] == score[starts[long] + k]]
+    said = []
+    for g in crossing[:N_EXAMPLES]:
+        at = score[starts[g] + k - 1]
+        tied = int((score[starts[g]:starts[g] + sizes[g]] == at).sum())
+        said.append(f"{names[g]}: {tied} documents tie with score {at:g} at rank {k}")
+    return Finding("ties across the cut-off", len(crossing), tuple(said), True,
                    "which of them count depends on the tie rule (see the tie range)",
-                   tuple(where[:N_EXAMPLES]))
+                   tuple(str(names[g]) for g in crossing[:N_EXAMPLES]))
 
 
 def _ranks_against_scores(run: pd.DataFrame) -> Finding:
     if "score" not in run or "rank" not in run:
         return Finding("ranks that disagree with scores", 0, (), True, "")
-    bad, where = [], []
-    for query, rows in run.groupby("query", sort=False):
-        by_rank = rows.sort_values("rank", kind="stable")["score"].to_numpy(dtype=float)
-        rises = np.flatnonzero(by_rank[1:] > by_rank[:-1])
-        if len(rises):
-            r = rows.sort_values("rank", kind="stable")["rank"].to_numpy()
-            i = rises[0]
-            bad.append(f"{query}: rank {r[i + 1]:g} has score {by_rank[i + 1]:g} "
-                       f"> rank {r[i]:g}'s {by_rank[i]:g}")
-            where.append(str(query))
-    return Finding("ranks that disagree with scores", len(bad), tuple(bad[:N_EXAMPLES]), True,
+    # Each query's rows by rank (stable: file order among equal ranks); a score that rises
+    # down the ranks is a disagreement, the first of each query said.
+    codes, names = pd.factorize(run["query"])
+    order = np.lexsort((run["rank"].to_numpy(dtype=float), codes))
+    score, rank, code = (run["score"].to_numpy(dtype=float)[order], run["rank"].to_numpy(dtype=float)[order],
+                         codes[order])
+    rises = np.flatnonzero((code[1:] == code[:-1]) & (score[1:] > score[:-1]))
+    first = rises[np.unique(code[rises], return_index=True)[1]]  # (by query, in order of appearance)
+    bad = [f"{names[code[i]]}: rank {rank[i + 1]:g} has score {score[i + 1]:g} > rank {rank[i]:g}'s "
+           f"{score[i]:g}" for i in first[:N_EXAMPLES]]
+    return Finding("ranks that disagree with scores", len(first), tuple(bad), True,
                    "trec_eval ranks by score, other tools by the rank column or the file order",
-                   tuple(where[:N_EXAMPLES]))
+                   tuple(str(names[code[i]]) for i in first[:N_EXAMPLES]))
 
 
 def _one_side(run: pd.DataFrame, qrels: pd.DataFrame | None) -> list[Finding]:
     if qrels is None:
         return []
-    run_q, qrels_q = set(run["query"]), set(qrels["query"])
+    run_q, qrels_q = set(run["query"].unique()), set(qrels["query"].unique())
     only_run = sorted(run_q - qrels_q)
     only_qrels = sorted(qrels_q - run_q)
     return [
@@ -169,13 +175,22 @@ def _near_ids(run: pd.DataFrame, qrels: pd.DataFrame | None) -> Finding:
     queries = pd.unique(np.concatenate([f["query"].to_numpy(dtype=object) for f in frames]))
     found += _collisions(queries, "query ", None)
     pairs = pd.concat([f[["query", "doc"]] for f in frames]).drop_duplicates()
-    for _key_text, rows in pairs.groupby(pairs["query"].map(_key), sort=False):
+    pairs = pairs.assign(qk=_keys(pairs["query"]), dk=_keys(pairs["doc"]))
+    # Only documents whose key another document of the same query key shares, each text once.
+    near = pairs[pairs.duplicated(["qk", "dk"], keep=False)].drop_duplicates(["qk", "dk", "doc"])
+    near = near[near.duplicated(["qk", "dk"], keep=False)]
+    for _key_pair, rows in near.groupby(["qk", "dk"], sort=False):
         query = str(rows["query"].iloc[0])
-        found += _collisions(rows["doc"].unique(), f"{query}: ", query)
+        found.append((f"{query}: " + " vs ".join(repr(t) for t in rows["doc"]), query))
     return Finding("ids that differ only by case or spaces", len(found),
                    tuple(text for text, _ in found[:N_EXAMPLES]), True,
                    "an exact join treats them as different documents: a judged one reads as unjudged",
                    tuple(query for _, query in found[:N_EXAMPLES]))
+
+
+def _keys(texts: pd.Series) -> pd.Series:
+    """`_key` of every text (trimmed, inner spaces one, case folded), for a whole column."""
+    return texts.astype(str).str.strip().str.replace(r"\s+", " ", regex=True).str.casefold().to_numpy()
 
 
 def _collisions(ids, prefix: str, query: str | None) -> list[tuple[str, str]]:

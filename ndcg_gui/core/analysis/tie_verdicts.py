@@ -64,6 +64,15 @@ class TieVerdict:
         return (said + f"; the verdict changes: {self.verdicts[0]} (p {self.p[0]:.3g}) under the worst "
                 f"order, {self.verdicts[1]} (p {self.p[1]:.3g}) under the best")
 
+    def short(self) -> str:
+        """What a comparison line adds ('' when no tie moves a figure)."""
+        if not self.queries:
+            return ""
+        (low, high), (worst, best) = self.delta, self.verdicts
+        if not self.changes:
+            return f"ties: {worst} under any order (Δ mean in [{low:+.4f}, {high:+.4f}])"
+        return f"⚠ ties: {worst} (Δ {low:+.4f}) under the worst order, {best} (Δ {high:+.4f}) under the best"
+
     def as_dict(self) -> dict:
         return {"queries": self.queries, "delta_worst": self.delta[0], "delta_best": self.delta[1],
                 "verdict_worst": self.verdicts[0], "verdict_best": self.verdicts[1],
@@ -109,7 +118,9 @@ def _as_scored(cmp: Comparison, run: str) -> TieVerdict:
 def _frames(run: pd.DataFrame | Dataset, qrels: pd.DataFrame | None
             ) -> tuple[pd.DataFrame, pd.DataFrame | None] | None:
     """The run's rows (query, doc, score; grade when there are no qrels) and the judgments, or
-    None when it has no tied scores (nothing to order)."""
+    None when it has no tied scores (nothing to order). A query with a row without a score, or
+    (a loaded `Dataset`, its lists in ranked order) whose scores rise down its list, keeps the
+    order it has: a list edited in the window is in the order the person made."""
     if isinstance(run, Dataset):
         if not run.has_scores:
             return None
@@ -119,6 +130,14 @@ def _frames(run: pd.DataFrame | Dataset, qrels: pd.DataFrame | None
         if "score" not in run:
             return None
         frame = run
+    score = frame["score"].to_numpy(dtype=float)
+    query = frame["query"].to_numpy(dtype=object)
+    fixed = ~np.isfinite(score)
+    if isinstance(run, Dataset) and len(score) > 1:
+        same = query[1:] == query[:-1]
+        fixed[1:] |= same & (score[1:] > score[:-1])
+    if fixed.any():
+        frame = frame[~frame["query"].isin(set(query[fixed]))]
     if not frame.duplicated(["query", "score"]).any():
         return None
     keep = ["query", "doc", "score"] + (["grade"] if qrels is None else [])

@@ -66,18 +66,31 @@ def _at(k: int | None) -> str:
     return "the whole list" if k is None else f"k = {k}"
 
 
+def _ats(ks: list[int | None]) -> str:
+    """'k = 10, 20 and the whole list'."""
+    said = ["k = " + ", ".join(str(k) for k in ks if k is not None)] if any(k is not None for k in ks) else []
+    said += ["the whole list"] if None in ks else []
+    return " and ".join(said)
+
+
 def answer(figure: Figure, table: pd.DataFrame) -> str:
-    """What to tell the person: the presets (and k) giving the figure; a tool the text names and
-    that is not among them, with its own figure at the first k."""
+    """What to tell the person: the presets giving the figure and at which k (presets that give it
+    at the same cut-offs said once); a tool the text names that does not give it, with its own
+    figure at the first k."""
     hits = table[table["match"]]
     shown = f"{figure.text} (to {figure.digits} decimal{'s' if figure.digits != 1 else ''})"
     if len(hits):
+        by_k: dict[str, list[str]] = {}
+        for row in hits.itertuples():
+            by_k.setdefault(_at(row.k), []).append(row.preset)
+        same: dict[tuple[str, ...], list[int | None]] = {}
+        for row in hits.drop_duplicates(subset=["k"]).itertuples():
+            same.setdefault(tuple(by_k[_at(row.k)]), []).append(row.k)
         said = f"{shown} is what " + "; ".join(
-            f"{', '.join(rows['preset'])} give{'s' if len(rows) == 1 else ''} at {_at(rows['k'].iloc[0])}"
-            for _, rows in hits.groupby(hits["k"].map(_at), sort=False)) + "."
+            f"{', '.join(presets)} give{'s' if len(presets) == 1 else ''} at {_ats(ks)}"
+            for presets, ks in same.items()) + "."
     else:
-        said = (f"No preset gives {shown} on this run at "
-                + ", ".join(_at(k) for k in dict.fromkeys(table["k"])) + ".")
+        said = f"No preset gives {shown} on this run at {_ats(list(dict.fromkeys(table['k'])))}."
     first = table["k"].iloc[0] if len(table) else None
     for name in figure.named:
         if name in set(hits["preset"]):

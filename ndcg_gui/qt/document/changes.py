@@ -18,10 +18,11 @@ class ComparisonChanges:
     runs: bool = False  # runs, baseline, focus or every score changed: redraw everything
     queries: frozenset[str] = frozenset()  # these queries' per-query NDCG changed (an edit)
     summary: bool = False  # the statistics were recomputed
+    ties: bool = False  # the verdicts under each run's worst and best tie order
 
     def __or__(self, other: ComparisonChanges) -> ComparisonChanges:
         return ComparisonChanges(self.runs or other.runs, self.queries | other.queries,
-                                 self.summary or other.summary)
+                                 self.summary or other.summary, self.ties or other.ties)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from ndcg_gui import APP_NAME
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.comparison import RunComparison
+from ndcg_gui.qt.document.comparison_ties import ComparisonTies
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.input_checks import InputChecks
 from ndcg_gui.qt.document.loader import BackgroundLoader
@@ -80,6 +81,7 @@ class MainWindow(WindowLayout, QMainWindow):
         self.scores = QueryScores(self.document, self)
         self.query_panel = QueryPanel()
         self.comparison = RunComparison(self.document, self.scores, self)  # runs compared with the open one
+        self.comparison_ties = ComparisonTies(self.document, self.comparison, self)  # verdicts, tie orders
         self.loader = BackgroundLoader(self.document.runner, parent=self)
         self.progress = LoadProgress(self.loader)
 
@@ -91,7 +93,7 @@ class MainWindow(WindowLayout, QMainWindow):
                                self.files.maybe_discard)
         self.exports = Exports(self.document, self.plot, feedback, comparison=self.comparison)
         self.query_browser = QueryBrowser(self.document, self.scores, self.query_panel, feedback,
-                                          comparison=self.comparison)
+                                          comparison=self.comparison, ties=self.comparison_ties)
         self.quick_entry.returnPressed.connect(self.editing.apply_quick_list)
         self.recovery = Recovery(self.document, on_error=lambda message: say(f"⚠ {message}", 10000),
                                  parent=self)

@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject
 from ndcg_gui.core.analysis.run_diff import delta_line
 from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
 from ndcg_gui.qt.document.comparison import RunComparison
+from ndcg_gui.qt.document.comparison_ties import ComparisonTies
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.models.query_model import RunColumns
@@ -20,13 +21,14 @@ from ndcg_gui.qt.window.feedback import Feedback
 
 class QueryBrowser(QObject):
     def __init__(self, document: Document, scores: QueryScores, panel: QueryPanel, feedback: Feedback,
-                 comparison: RunComparison | None = None) -> None:
+                 comparison: RunComparison | None = None, ties: ComparisonTies | None = None) -> None:
         super().__init__(feedback.parent)
         self.document, self.scores, self.panel = document, scores, panel
-        self.comparison = comparison
+        self.comparison, self.ties = comparison, ties
         self._status = feedback.status
         self._lines: list[str] = []  # the comparison's summary lines, made when its statistics change
         self._details = ""
+        self._shown = None  # the statistics the lines are of
         panel.querySelected.connect(self._open_query)
         document.changed.connect(self._follow)
         panel.policyChanged.connect(document.set_policy)  # the document's state, an undo step
@@ -58,9 +60,9 @@ class QueryBrowser(QObject):
         self.panel.set_current_query(doc.current_query)
 
     def _show_comparison(self, changes: ComparisonChanges) -> None:
-        self._feed_comparison(statistics=changes.runs or changes.summary)
+        self._feed_comparison(statistics=changes.runs or changes.summary, ties=changes.ties)
 
-    def _feed_comparison(self, statistics: bool) -> None:
+    def _feed_comparison(self, statistics: bool, ties: bool = False) -> None:
         """The comparison's columns; its summary lines only when its statistics changed (reading
         them after an edit would compute them at once, see `RunComparison`)."""
         c = self.comparison
@@ -70,12 +72,21 @@ class QueryBrowser(QObject):
             self.panel.set_comparison(None)
             return
         if statistics:
-            cmp = c.comparison
-            self._lines = [delta_line(cmp, run) for run in cmp.summary.index]
+            self._shown = cmp = c.comparison
             self._details = cmp.describe()
+        if statistics or (ties and self._shown is not None):
+            # (the verdicts under tie orders alone: the statistics shown, not read again)
+            cmp = self._shown
+            self._lines = [delta_line(cmp, run) + self._ties_of(run) for run in cmp.summary.index]
         columns = RunColumns(runs=c.added, deltas=c.others, baseline=c.baseline, open_run=c.doc_name,
                              ndcg=c.ndcg, answered=c.answered, delta=c.deltas)
         self.panel.set_comparison(columns, self._lines, self._details, c.focus)
+
+    def _ties_of(self, run: str) -> str:
+        """What the order of `run`'s tied documents can do to its verdict, once worked out."""
+        verdict = self.ties.verdicts.get(run) if self.ties is not None else None
+        said = verdict.short() if verdict is not None else ""
+        return f" · {said}" if said else ""
 
     def _open_query(self, query: str) -> None:
         try:

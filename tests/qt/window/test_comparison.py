@@ -159,7 +159,7 @@ def test_editing_the_open_run_updates_the_comparison_live(qtbot, comparing, file
     row = [lines.index(r, COL_DOC).data() for r in range(lines.rowCount())]
     assert lines.index(row.index(top), COL_RANK_A).data() == "6"
     with qtbot.waitSignal(w.document.changed, timeout=2000,
-                          check_params_cb=lambda c: c.comparison is not None):
+                          check_params_cb=lambda c: c.comparison is not None and c.comparison.summary):
         pass  # the statistics follow a moment later
     assert panel.compare_label.text() == line(comparing, stats, "second")
     doc.undo_stack.undo()

@@ -5,7 +5,7 @@ set back from the document whenever the definition changes (so presets and setti
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, QSize
+from PySide6.QtCore import QSignalBlocker, QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -40,6 +40,22 @@ def _combo(items: list[tuple[str, object]], tip: str) -> QComboBox:
     return box
 
 
+GIVEN_ORDER_TIP = ("{label}: its ideal takes the judgments in the order they are given, which a list "
+                   "edited here does not keep (a drag would change IDCG), so it is listed, not offered. "
+                   "Score a file with it: ndcg-inspect RUN --qrels Q --preset {name}")
+
+
+def _list_only_given_order(box: QComboBox) -> None:
+    """Presets whose ideal keeps the judgments' given order (Spark) are shown, greyed, with why."""
+    for i in range(box.count()):
+        name = box.itemData(i)
+        preset = PRESETS.get(name)
+        if preset is not None and preset.config.ideal_order != "sorted":
+            box.model().item(i).setEnabled(False)
+            box.setItemData(i, GIVEN_ORDER_TIP.format(label=preset.label, name=name),
+                            Qt.ItemDataRole.ToolTipRole)
+
+
 IDEAL_TIP = ("Where the ideal ranking comes from. 'All judged documents' needs qrels: a relevant document "
              "the list missed then lowers NDCG.")
 
@@ -48,12 +64,9 @@ class DefinitionPanel(QWidget):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._doc = document
-        self.preset = _combo(
-            # (Spark's ideal in the order judgments are given: not for a list edited here.)
-            [("Custom", CUSTOM)] + [(p.label, name) for name, p in PRESETS.items()
-                                    if p.config.ideal_order == "sorted"],
-            "A named definition that reproduces a tool's NDCG",
-        )
+        self.preset = _combo([("Custom", CUSTOM)] + [(p.label, name) for name, p in PRESETS.items()],
+                             "A named definition that reproduces a tool's NDCG")
+        _list_only_given_order(self.preset)
         self.gain = _combo([("grade (linear)", "linear"), ("2^grade − 1", "exponential")],
                            "Gain of a grade")
         self.discount = _combo([("1/log2(i+1)", "log2"), ("1/log_b(i+1)", "log"),
