@@ -62,9 +62,9 @@ def compare(options: argparse.Namespace, paths: list[str], say) -> str:
 def load_runs(options: argparse.Namespace, paths: list[str]) -> dict[str, Dataset]:
     """Every run of `paths` loaded against --qrels, by its name in the output (the file name
     without a run's extension; a repeated name numbered)."""
-    from ndcg_gui.core.analysis.run_diff import run_label
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.reading import load
+    from ndcg_gui.core.state.workspace import run_label
 
     for name in ("metrics_csv", "summary_csv"):
         if getattr(options, name, None):

@@ -31,10 +31,10 @@ def main_engine(options: argparse.Namespace, say: Callable[[str], None]) -> None
     from ndcg_gui import cli_gate, cli_output, cli_report
     from ndcg_gui.core.config import DEFAULT_K
     from ndcg_gui.core.errors import InputError
-    from ndcg_gui.core.lists.workspace import Definition
     from ndcg_gui.core.options import config_from_options
     from ndcg_gui.core.sql import NotExpressible
     from ndcg_gui.core.sql.duckdb_engine import score_files
+    from ndcg_gui.core.state.workspace import Definition
 
     asked = (("several runs", options.runs), ("--metrics-csv", options.metrics_csv),
              ("--report/--table", cli_report.wanted(options)), ("--fail-if-worse", cli_gate.wanted(options)))

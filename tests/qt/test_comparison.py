@@ -8,8 +8,8 @@ import pytest
 from run_samples import ndcg_from_scratch, read_run
 
 from ndcg_gui.core.analysis.compare import paired_summary
-from ndcg_gui.core.analysis.run_diff import run_label
 from ndcg_gui.core.reading import load
+from ndcg_gui.core.state.workspace import run_label
 from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
 from ndcg_gui.qt.document.comparison import SAMPLES, SEED, RunComparison
 from ndcg_gui.qt.document.document import Document

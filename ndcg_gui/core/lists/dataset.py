@@ -2,7 +2,7 @@
 
 `Dataset.run` keeps every query's rows together (queries in order of first appearance) and each
 query's rows in ranked order, with each row's grade: the loader joined run and judgments and
-ranked the rows once (`core.reading.join`, `core.reading.order`), so scoring is arithmetic on
+ranked the rows once (`core.arrays.join`, `core.arrays.order`), so scoring is arithmetic on
 these arrays and one query's list is a slice, whatever the size of the file. Ids are held as Arrow
 text (pandas' Arrow-backed `str` columns): a loaded file makes no Python string per row; a list
 becomes Python strings when it is asked for (`ranked_list`).
@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
-    from ndcg_gui.core.reading.file_format import FileFormat
-    from ndcg_gui.core.reading.ids import Groups
+    from ndcg_gui.core.arrays.ids import Groups
+    from ndcg_gui.core.formats.file_format import FileFormat
 
 # What a dataset was read from: a text table, a TREC run or qrels, typed in, or a columnar file
 # (which Save does not write back: the window saves it through Save As, as CSV or a run).
@@ -53,7 +53,7 @@ def text_column(values) -> pd.Series:
     import pandas as pd
     import pyarrow as pa
 
-    from ndcg_gui.core.reading.ids import labels
+    from ndcg_gui.core.arrays.ids import labels
 
     text = text_dtype()
     if isinstance(values, pa.Array | pa.ChunkedArray):
@@ -82,7 +82,7 @@ def _frame(query, doc, grade, score=None, origin=None, extras=None) -> pd.DataFr
 
 def origin_array(records) -> np.ndarray:
     """Records as the `_origin` column holds them: int32 (one number a row of every loaded file,
-    half the memory of int64), int64 only past 2**31 records (as `reading.rows` numbers them)."""
+    half the memory of int64), int64 only past 2**31 records (as `formats.rows` numbers them)."""
     records = np.asarray(records)
     if records.dtype == np.int32:
         return records
@@ -92,7 +92,7 @@ def origin_array(records) -> np.ndarray:
 
 def _grouped(frame: pd.DataFrame, what: str) -> tuple[pd.DataFrame, Groups]:
     """`frame` with each query's rows together (first appearance first, stable) and its groups."""
-    from ndcg_gui.core.reading.ids import Groups, strings
+    from ndcg_gui.core.arrays.ids import Groups, strings
 
     groups = Groups.of(strings(frame["query"], f"{what} query"))
     if groups.starts is None:
@@ -222,7 +222,7 @@ class Dataset:
     def _build(self) -> None:
         """The rows grouped by query, and the arrays `ranked_list` and scoring slice (ids stay
         Arrow text)."""
-        from ndcg_gui.core.reading.ids import same_buffers, strings
+        from ndcg_gui.core.arrays.ids import same_buffers, strings
 
         self.__dict__.pop("_typed", None)
         run, groups = _grouped(self.run, "run")
@@ -378,8 +378,8 @@ class Dataset:
         """The same lists judged by other qrels (columns query, doc, grade): each row's grade is
         looked up in them (the loader's join, done here once), and they become the pool. With
         None, every row is unjudged and the pool unknown."""
-        from ndcg_gui.core.reading.ids import strings
-        from ndcg_gui.core.reading.join import lookup
+        from ndcg_gui.core.arrays.ids import strings
+        from ndcg_gui.core.arrays.join import lookup
 
         if qrels is None:
             return replace(self, run=self.run.assign(grade=np.nan), qrels=None)
@@ -497,13 +497,13 @@ def summary_table(result: pd.DataFrame, queries: list[str]) -> pd.DataFrame:
 
 def _cells(values: pd.Series) -> pa.Array:
     """A text column as Arrow (missing cells as empty text)."""
-    from ndcg_gui.core.reading.ids import strings
+    from ndcg_gui.core.arrays.ids import strings
 
     return strings(values.fillna(""), "cells")
 
 
 def _texts(values: pa.Array, start: int, stop: int) -> np.ndarray:
     """Rows start..stop-1 of an Arrow text array as a numpy array of `str`."""
-    from ndcg_gui.core.reading.ids import labels
+    from ndcg_gui.core.arrays.ids import labels
 
     return labels(values.slice(start, stop - start))

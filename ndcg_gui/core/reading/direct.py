@@ -16,16 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ndcg_gui.core.arrays.ids import Groups, hash_strings, shared_prefix
+from ndcg_gui.core.arrays.join import pair_keys
+from ndcg_gui.core.arrays.order import score_key
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.formats import trec_text
+from ndcg_gui.core.formats.rows import Rows
+from ndcg_gui.core.formats.source import decode, head_bytes, read_source
 from ndcg_gui.core.lists.dataset import every_query, summary_table
-from ndcg_gui.core.reading import trec_text
 from ndcg_gui.core.reading.dispatch import read_pool, refuse_repeats, sniff
-from ndcg_gui.core.reading.ids import Groups, hash_strings, shared_prefix
-from ndcg_gui.core.reading.join import pair_keys
-from ndcg_gui.core.reading.order import score_key
-from ndcg_gui.core.reading.rows import Rows
-from ndcg_gui.core.reading.source import decode, head_bytes, read_source
 
 if TYPE_CHECKING:
     import numpy as np

@@ -18,7 +18,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from ndcg_gui.core.reading import memory
+from ndcg_gui.core import memory
 
 HEADER = struct.Struct("<Q")
 WORKER_FLAG = "--load-worker"  # how the frozen bundle's executable is asked to be a worker

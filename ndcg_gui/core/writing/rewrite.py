@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ndcg_gui.core.reading.file_format import FileFormat, record_spans
+from ndcg_gui.core.formats.file_format import FileFormat, record_spans
 
 _BLANKS = re.compile(r"([ \t]+)")
 
@@ -134,7 +134,7 @@ def cells(text: str, delimiter: str | None) -> list[str]:
     the line back exactly."""
     if delimiter is None:
         return _BLANKS.split(text)
-    from ndcg_gui.core.reading.csv_text import split_raw
+    from ndcg_gui.core.formats.csv_text import split_raw
 
     return split_raw(text, delimiter)
 

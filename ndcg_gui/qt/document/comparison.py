@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtCore import QObject, QTimer
 
-from ndcg_gui.core.analysis.run_diff import run_label
 from ndcg_gui.core.analysis.significance import snap_ties
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.state.workspace import run_label
 from ndcg_gui.core.summary import list_row
 from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
 from ndcg_gui.qt.document.document import Document

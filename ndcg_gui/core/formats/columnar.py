@@ -15,12 +15,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ndcg_gui.core.arrays.ids import is_text, whole
 from ndcg_gui.core.errors import InputError, shown
-from ndcg_gui.core.reading.csv_text import ALIASES, header_roles, unique_names
-from ndcg_gui.core.reading.ids import is_text, whole
-from ndcg_gui.core.reading.number_text import number_problem, to_floats
-from ndcg_gui.core.reading.rows import Rows, record_numbers
-from ndcg_gui.core.reading.source import LINE_BREAK, Source, is_blank
+from ndcg_gui.core.formats.csv_text import ALIASES, header_roles, unique_names
+from ndcg_gui.core.formats.number_text import number_problem, to_floats
+from ndcg_gui.core.formats.rows import Rows, record_numbers
+from ndcg_gui.core.formats.source import LINE_BREAK, Source, is_blank
 
 _NAMES = {"parquet": "Parquet", "feather": "Arrow/Feather", "jsonl": "JSON Lines"}
 

@@ -2,7 +2,7 @@
 
 The one join of the program: the loader uses it once per file (a `Dataset` then holds each row's
 grade), and `evaluate` uses it for the rows it scores. A (query, doc) pair becomes one 64-bit key
-(the query's code mixed with the doc id's hash, `core.reading.ids`); keys are matched in integer
+(the query's code mixed with the doc id's hash, `core.arrays.ids`); keys are matched in integer
 hash tables and every match is confirmed on the strings, so a hash collision can never pair two
 different documents: it sends the work to an exact path that numbers the ids instead.
 """
@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ndcg_gui.core.reading.ids import hash_strings, mix, take, whole
+from ndcg_gui.core.arrays.ids import hash_strings, mix, take, whole
 
 _U64 = np.uint64
 _SLICE = 1 << 16  # rows a step: 0.5 MB temporaries, as fast as 2 MB ones and less memory at a load's peak
