@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.config import MAX_K, MetricConfig
 from ndcg_gui.core.ties import averaged
 
 if TYPE_CHECKING:
@@ -122,7 +122,7 @@ def per_rank(
     comes from the list's own grades. Where IDCG is 0, NDCG is 0 (see `undefined_ranks`).
     `ideal_grade` is NaN at ranks past the end of a shorter judged pool.
     """
-    import pandas as pd
+    import pandas as pd  # lazy: start-up (pandas)
     return pd.DataFrame(per_rank_columns(grades, config, judged), columns=PER_RANK_COLUMNS)
 
 
@@ -244,7 +244,6 @@ def dcg_idcg_at(
 def check_k(k: int | None) -> int | None:
     if k is None:
         return None
-    from ndcg_gui.core.config import MAX_K
 
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= MAX_K:
         raise ValueError(f"k must be a whole number from 1 to {MAX_K:,} (or None for no cut-off), not {k!r}")

@@ -79,7 +79,7 @@ def empty_queries(result: pd.DataFrame) -> pd.Series:
 
 def counted(result: pd.DataFrame, policy: MeanPolicy) -> pd.Series:
     """True for the queries the mean counts under `policy`."""
-    import pandas as pd
+    import pandas as pd  # lazy: start-up (pandas)
 
     keep = pd.Series(True, index=result.index)
     if policy.empty == "skip":
@@ -91,7 +91,7 @@ def counted(result: pd.DataFrame, policy: MeanPolicy) -> pd.Series:
 
 def mean_summary(result: pd.DataFrame, policy: MeanPolicy | None = None) -> MeanSummary:
     """The mean NDCG of `result` (a frame of `evaluate`) under `policy`."""
-    from ndcg_gui.core.evaluate import mean_ndcg
+    from ndcg_gui.core.evaluate import mean_ndcg  # lazy: start-up (pandas)
 
     policy = policy or MeanPolicy()
     rows = result if policy.empty == "zero" else result[~empty_queries(result)]
@@ -170,7 +170,7 @@ def list_row(
     when every row has a score; any other rule scores the list as it stands, as a dataset of that
     list alone does. No row when the list is empty and nothing judges its query, or when the pool
     is known and holds no judgment for it."""
-    from ndcg_gui.core.evaluate import Pool, score_ranked
+    from ndcg_gui.core.evaluate import Pool, score_ranked  # lazy: start-up (pandas)
 
     config = config or MetricConfig()
     k = check_k(k)
@@ -199,7 +199,7 @@ def with_list_rescored(
 ) -> pd.DataFrame:
     """`result` (from `score`) with one query's row recomputed from its edited list: each query is
     scored on its own, so this equals scoring the whole dataset again, at the cost of one list."""
-    import pandas as pd
+    import pandas as pd  # lazy: start-up (pandas)
 
     query = ranked_list.query
     rows = list_row(ranked_list, k, config, ties)

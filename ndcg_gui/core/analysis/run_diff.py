@@ -67,7 +67,7 @@ def side_by_side(
     def at(ranks: np.ndarray) -> np.ndarray:
         return disc[np.nan_to_num(ranks, nan=0.0).astype(np.int64)]
 
-    import pandas as pd
+    import pandas as pd  # lazy: start-up (pandas)
 
     frame = pd.DataFrame(
         {"grade": grade, "gain": gain, "rank_a": ra, "rank_b": rb, "move": ra - rb,

@@ -44,7 +44,7 @@ def repeated_pair(query_codes: np.ndarray, docs: pa.Array, keys: np.ndarray | No
     if not (ordered[1:] == ordered[:-1]).any():
         return None
     del ordered
-    import pandas as pd  # here, not at the top: the command line parses while pandas loads
+    import pandas as pd  # lazy: start-up (the command line parses while pandas loads)
 
     exact = _exact_keys(query_codes, [docs])[0]  # equal hashes: are the strings equal too?
     repeat = pd.Series(exact).duplicated().to_numpy()
@@ -111,7 +111,7 @@ def last_match(table: np.ndarray, probe: np.ndarray) -> np.ndarray:
 
     The smaller side goes into the hash table and the other streams through it.
     """
-    import pandas as pd  # here, not at the top: the command line parses while pandas loads
+    import pandas as pd  # lazy: start-up (the command line parses while pandas loads)
 
     if len(table) == 0 or len(probe) == 0:
         return np.full(len(probe), -1)

@@ -100,7 +100,7 @@ class CsvLayout:
     blank_rows: bool = False
 
 
-def read_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple[Rows, CsvLayout]:
+def read_csv_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple[Rows, CsvLayout]:
     """The rows (query, doc, grade with NaN = unjudged, score / rank when the file has them, and
     the other columns as text, named as in `CsvLayout.extras`), in file order, and the layout."""
     delim = detect_delimiter(source)

@@ -22,8 +22,8 @@ from ndcg_gui.core.config import MetricConfig, TiesName, check_rules
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import check_k
 
-# pandas, pyarrow and the reading package are imported where a frame or an Arrow array is made:
-# a dataset of a typed list (the window's first screen) makes neither until it is asked to.
+# pandas, pyarrow, `core.arrays` and `evaluate` are imported where a frame or an Arrow array is made
+# (`lazy: start-up`): a dataset of a typed list (the window's first screen) makes neither until asked.
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
@@ -40,7 +40,7 @@ SUMMARY_COLUMNS = ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
 
 @cache
 def text_dtype():
-    import pandas as pd
+    import pandas as pd  # lazy: start-up
 
     try:  # pandas >= 2.3: text held in Arrow, NaN for missing (pandas 3's default `str`)
         return pd.StringDtype("pyarrow", na_value=np.nan)
@@ -50,10 +50,10 @@ def text_dtype():
 
 def text_column(values) -> pd.Series:
     """Ids or cells as a text column held in Arrow (from an Arrow string array without a copy)."""
-    import pandas as pd
-    import pyarrow as pa
+    import pandas as pd  # lazy: start-up
+    import pyarrow as pa  # lazy: start-up
 
-    from ndcg_gui.core.arrays.ids import labels
+    from ndcg_gui.core.arrays.ids import labels  # lazy: start-up
 
     text = text_dtype()
     if isinstance(values, pa.Array | pa.ChunkedArray):
@@ -64,7 +64,7 @@ def text_column(values) -> pd.Series:
 
 
 def _frame(query, doc, grade, score=None, origin=None, extras=None) -> pd.DataFrame:
-    import pandas as pd
+    import pandas as pd  # lazy: start-up
 
     columns = {
         "query": text_column(query),
@@ -92,7 +92,7 @@ def origin_array(records) -> np.ndarray:
 
 def _grouped(frame: pd.DataFrame, what: str) -> tuple[pd.DataFrame, Groups]:
     """`frame` with each query's rows together (first appearance first, stable) and its groups."""
-    from ndcg_gui.core.arrays.ids import Groups, strings
+    from ndcg_gui.core.arrays.ids import Groups, strings  # lazy: start-up
 
     groups = Groups.of(strings(frame["query"], f"{what} query"))
     if groups.starts is None:
@@ -222,7 +222,7 @@ class Dataset:
     def _build(self) -> None:
         """The rows grouped by query, and the arrays `ranked_list` and scoring slice (ids stay
         Arrow text)."""
-        from ndcg_gui.core.arrays.ids import same_buffers, strings
+        from ndcg_gui.core.arrays.ids import same_buffers, strings  # lazy: start-up
 
         self.__dict__.pop("_typed", None)
         run, groups = _grouped(self.run, "run")
@@ -332,7 +332,7 @@ class Dataset:
         and each row's origin travel with the lists; a query whose list differs from the one it
         had is counted in `edited`.
         """
-        import pandas as pd
+        import pandas as pd  # lazy: start-up
 
         has_score = self.has_scores or any(rl.scores is not None for rl in lists.values())
         has_origin = ORIGIN in self.run
@@ -378,8 +378,8 @@ class Dataset:
         """The same lists judged by other qrels (columns query, doc, grade): each row's grade is
         looked up in them (the loader's join, done here once), and they become the pool. With
         None, every row is unjudged and the pool unknown."""
-        from ndcg_gui.core.arrays.ids import strings
-        from ndcg_gui.core.arrays.join import lookup
+        from ndcg_gui.core.arrays.ids import strings  # lazy: start-up
+        from ndcg_gui.core.arrays.join import lookup  # lazy: start-up
 
         if qrels is None:
             return replace(self, run=self.run.assign(grade=np.nan), qrels=None)
@@ -430,7 +430,7 @@ class Dataset:
         they came from, except in an edited list, scored in the order it stands (as the window
         scores it).
         """
-        from ndcg_gui.core.evaluate import Pool, score_ranked, sorted_union
+        from ndcg_gui.core.evaluate import Pool, score_ranked, sorted_union  # lazy: start-up
 
         config = config or MetricConfig()
         k = check_k(k)
@@ -479,7 +479,7 @@ def every_query(run_queries: list[str], pool_queries: list[str]) -> list[str]:
 def summary_table(result: pd.DataFrame, queries: list[str]) -> pd.DataFrame:
     """`Dataset.summary` from `evaluate`'s table (missing="zero"): its queries in the order of
     `queries` (`every_query`)."""
-    import pandas as pd
+    import pandas as pd  # lazy: start-up
 
     result = result.loc[[q for q in queries if q in result.index]]
     return pd.DataFrame(
@@ -497,13 +497,13 @@ def summary_table(result: pd.DataFrame, queries: list[str]) -> pd.DataFrame:
 
 def _cells(values: pd.Series) -> pa.Array:
     """A text column as Arrow (missing cells as empty text)."""
-    from ndcg_gui.core.arrays.ids import strings
+    from ndcg_gui.core.arrays.ids import strings  # lazy: start-up
 
     return strings(values.fillna(""), "cells")
 
 
 def _texts(values: pa.Array, start: int, stop: int) -> np.ndarray:
     """Rows start..stop-1 of an Arrow text array as a numpy array of `str`."""
-    from ndcg_gui.core.arrays.ids import labels
+    from ndcg_gui.core.arrays.ids import labels  # lazy: start-up
 
     return labels(values.slice(start, stop - start))

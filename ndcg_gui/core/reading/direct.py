@@ -35,7 +35,7 @@ _HEAD = 1 << 16  # `sniff` reads no further
 
 
 @dataclass(frozen=True)
-class Summary:
+class RunSummary:
     """What the command line reports of a run and its qrels, as a loaded `Dataset` says it."""
 
     table: pd.DataFrame  # `Dataset.summary(k, config, "trec")`
@@ -44,7 +44,7 @@ class Summary:
     unjudged: list[str]  # `Dataset.unjudged_queries()`
 
 
-def summarise(path: str | Path, qrels: str | Path, k: int | None, config: MetricConfig) -> Summary | None:
+def summarise(path: str | Path, qrels: str | Path, k: int | None, config: MetricConfig) -> RunSummary | None:
     """The summary at k with trec_eval's tie rule, or None when `path` is not a TREC run (then
     `load` reads it). Raises `InputError` as `load(path, qrels)` would."""
     if not _starts_like_a_run(path):
@@ -63,14 +63,16 @@ def summarise(path: str | Path, qrels: str | Path, k: int | None, config: Metric
     refuse_repeats(run, groups.codes, "run", _keys(groups, run, skip), ranked_rows=groups.starts is not None)
     refuse_repeats(pool, pool_groups.codes, "qrels", _keys(pool_groups, pool, skip))
 
-    from ndcg_gui.core.evaluate import evaluate_rows  # (pandas: imported meanwhile by the caller)
+    from ndcg_gui.core.evaluate import (
+        evaluate_rows,  # lazy: start-up (pandas: imported meanwhile by the caller)
+    )
 
     result = evaluate_rows(groups, score_key(run.score, "trec"), True, run.doc, pool_groups, pool.doc,
                            pool.grade, k, config, "trec", "zero")
     run_queries, pool_queries = [str(q) for q in groups.labels], [str(q) for q in pool_groups.labels]
     queries = every_query(run_queries, pool_queries)
     judged = set(pool_queries)
-    return Summary(summary_table(result, queries), queries, queries[len(run_queries):],
+    return RunSummary(summary_table(result, queries), queries, queries[len(run_queries):],
                    [q for q in run_queries if q not in judged])
 
 

@@ -46,7 +46,7 @@ class EngineResult:
 def connect(memory_limit: str | None = None, threads: int | None = None, database: str = ":memory:"):
     """A DuckDB connection with its limits, or `InputError` saying how to install DuckDB."""
     try:
-        import duckdb
+        import duckdb  # lazy: optional extra
     except ImportError:
         raise InputError(f"--engine duckdb needs DuckDB: {INSTALL}") from None
     con = duckdb.connect(database)
@@ -74,7 +74,7 @@ def score_files(run: str, qrels: str, definition: Definition, memory_limit: str 
     except BaseException:
         shutil.rmtree(spill, ignore_errors=True)
         raise
-    import duckdb
+    import duckdb  # lazy: optional extra
 
     try:
         con.execute(f"SET temp_directory = {_text(spill)}")

@@ -237,11 +237,11 @@ class RecoveryLock:
 def _lock(fd: int) -> bool:
     try:
         if os.name == "nt":
-            import msvcrt
+            import msvcrt  # lazy: Windows only
 
             msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
         else:
-            import fcntl
+            import fcntl  # lazy: POSIX only
 
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
