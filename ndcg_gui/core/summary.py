@@ -16,7 +16,6 @@ from ndcg_gui.core.config import MetricConfig, TiesName, check_rules
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import check_k
-from ndcg_gui.core.ties import run_scores
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -166,8 +165,8 @@ def list_row(
 ) -> pd.DataFrame:
     """One list's row of `evaluate` (missing="zero"), scored in the order the list stands, without
     making a dataset of it. ties="average": neighbours with equal scores share their gains and
-    rows without a score (pasted, typed) stand alone, where a dataset's `evaluate` averages only
-    when every row has a score; any other rule scores the list as it stands, as a dataset of that
+    rows without a score (pasted, typed) stand alone, as in a dataset's `evaluate`; any other
+    rule scores the list as it stands, as a dataset of that
     list alone does. No row when the list is empty and nothing judges its query, or when the pool
     is known and holds no judgment for it."""
     from ndcg_gui.core.evaluate import Pool, score_ranked  # lazy: start-up (pandas)
@@ -185,7 +184,7 @@ def list_row(
         pool = Pool(np.zeros(len(judged_grades), np.int64), judged_grades, judged=True)
     else:
         pool = Pool(row_query, rl.grades, judged=False)
-    tie_key = run_scores(rl.scores) if ties == "average" and rl.scores is not None else None
+    tie_key = rl.scores if ties == "average" and rl.scores is not None else None  # (NaN never ties)
     return score_ranked(queries, row_query, rl.grades, np.array([n] if listed else [], np.int64), pool,
                         k, config, "zero", tie_key)
 

@@ -40,7 +40,8 @@ def list_summary(lst: RankedList, k: int, config: MetricConfig, ties: TiesName =
     ties="average", tied neighbours share their gains (scikit-learn)."""
     pool = lst.judged_pool()
     grades = lst.grades if config.judged_only else lst.scoring_grades()  # condensed: unjudged leave
-    dcg, idcg = dcg_idcg_at(grades, k, config, judged=pool, tie_scores=_tie_scores(lst, ties))
+    dcg, idcg = dcg_idcg_at(grades, k, config, judged=pool, tie_scores=_tie_scores(lst, ties),
+                            unjudged=~lst.judged)
     ndcg = float(finish(np.array([dcg]), np.array([idcg]), config)[0])
     warnings: list[str] = []
     notes: list[str] = []
@@ -83,7 +84,8 @@ def display_columns(lst: RankedList, config: MetricConfig, ties: TiesName = "tre
     the row's gain (ties="average"; 1 otherwise)."""
     tie_scores = _tie_scores(lst, ties)
     grades = lst.grades if config.judged_only else lst.scoring_grades()
-    columns = per_rank_columns(grades, config, judged=lst.judged_pool(), tie_scores=tie_scores)
+    columns = per_rank_columns(grades, config, judged=lst.judged_pool(), tie_scores=tie_scores,
+                               unjudged=~lst.judged)
     columns["doc"] = lst.docs
     columns["judged"] = lst.judged
     if tie_scores is None:

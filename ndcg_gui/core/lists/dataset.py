@@ -425,10 +425,11 @@ class Dataset:
 
         The order was settled when loading (tied scores by trec_eval's rule), so "trec" and "file"
         both score the lists as they stand; "average" gives neighbours with equal scores their mean
-        gain (scikit-learn) when every row has a score: the ties of each list as it stands, so an
-        edited list is scored in its own order; "file" puts tied neighbours in the order of the file
-        they came from, except in an edited list, scored in the order it stands (as the window
-        scores it).
+        gain (scikit-learn), a row without a score standing alone: the ties of each list as it
+        stands, so an edited list is scored in its own order, as the window scores one list
+        (`metrics.dcg_idcg_at`, proven equal in `tests/core/test_evaluate.py`); "file" puts tied
+        neighbours in the order of the file they came from, except in an edited list, scored in
+        the order it stands (as the window scores it).
         """
         from ndcg_gui.core.evaluate import Pool, score_ranked, sorted_union  # lazy: start-up
 
@@ -439,8 +440,8 @@ class Dataset:
         labels = [groups.labels] + ([pool_groups.labels] if pool_groups is not None else [])
         queries, to_query = sorted_union(*labels)
         codes, grade, tie_key, scores = groups.codes, self._grades, None, self._scores
-        if ties == "average" and scores is not None and not np.isnan(scores).any():
-            tie_key = scores  # `score_ranked` averages runs of equal neighbours, in the held order
+        if ties == "average" and scores is not None:
+            tie_key = scores  # `score_ranked` averages runs of equal neighbours (NaN never ties)
         elif ties == "file" and scores is not None and self._origin is not None:
             new_run = np.ones(len(scores), bool)
             new_run[1:] = (scores[1:] != scores[:-1]) | (codes[1:] != codes[:-1])
