@@ -39,7 +39,7 @@ DATA = Path(__file__).resolve().parent / ".data"
 _LOAD = """
 import json, sys, time
 t0 = time.perf_counter()
-from ndcg_gui.core.reading.memory import tune_process
+from ndcg_gui.core.memory import tune_process
 tune_process()  # as the program's processes do (the library alone leaves the allocator be)
 from ndcg_gui.core.reading import load
 t1 = time.perf_counter()

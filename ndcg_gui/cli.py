@@ -260,7 +260,7 @@ def run() -> None:
     """The `ndcg-inspect` command: `main`, then out without the interpreter's teardown. Every
     file is written and closed by then; what is left is freeing the arrays and modules, ~60 ms of
     a 2,000,000-line run's ~0.9 s (measured with `benchmarks/bench_load.py`, section 2)."""
-    from ndcg_gui.core.reading.memory import tune_process
+    from ndcg_gui.core.memory import tune_process
 
     tune_process()  # before pyarrow is imported
     try:

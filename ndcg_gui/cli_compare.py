@@ -85,8 +85,8 @@ def load_runs(options: argparse.Namespace, paths: list[str]) -> dict[str, Datase
 def run_names(options: argparse.Namespace, paths: list[str]) -> dict[str, str]:
     """Every run's name in the output (the file name without a run's extension; a repeated name
     numbered) -> its path; `InputError` for options a comparison does not take."""
-    from ndcg_gui.core.analysis.run_diff import run_label
     from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.state.workspace import run_label
 
     for name in ("metrics_csv", "summary_csv"):
         if getattr(options, name, None):

@@ -85,8 +85,8 @@ def _check_engine_options(options: argparse.Namespace) -> None:
 
 def _definition(options: argparse.Namespace):
     from ndcg_gui.core.config import DEFAULT_K
-    from ndcg_gui.core.lists.workspace import Definition
     from ndcg_gui.core.options import config_from_options
+    from ndcg_gui.core.state.workspace import Definition
 
     config, ties = config_from_options(options.preset, options.gain, options.discount)
     return Definition(options.k if options.k is not None else DEFAULT_K, config, ties)

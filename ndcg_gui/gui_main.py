@@ -54,7 +54,7 @@ def window_size(text: str) -> tuple[int, int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from ndcg_gui.core.reading.memory import tune_process
+    from ndcg_gui.core.memory import tune_process
 
     tune_process()  # before pyarrow is imported (cheap: no pyarrow yet)
     options = build_parser().parse_args(argv)
@@ -96,8 +96,8 @@ def check(options: argparse.Namespace) -> str | None:
 
 def _is_trec_run(path: Path) -> bool:
     """Whether the start of `path` reads as a TREC run (any problem: not known, so no)."""
+    from ndcg_gui.core.formats.source import decode, head_bytes
     from ndcg_gui.core.reading import sniff
-    from ndcg_gui.core.reading.source import decode, head_bytes
 
     try:
         head = head_bytes(path)

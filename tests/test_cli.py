@@ -656,7 +656,7 @@ def test_json_lines_nested_20000_deep_are_refused_not_a_crash(tmp_path):
 def test_help_states_the_limits():
     """Each limit in --help is the one the code applies (both programs share the text)."""
     from ndcg_gui.core.config import MAX_K
-    from ndcg_gui.core.reading import columnar, source
+    from ndcg_gui.core.formats import columnar, source
 
     text = " ".join(cli("--help").stdout.split())
     for limit in (f"k from 1 to {MAX_K:,}", f"a line of at most {source.LINE_LIMIT_TEXT}",

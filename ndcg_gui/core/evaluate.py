@@ -1,12 +1,12 @@
 """NDCG@k of many queries at once: run and qrels joined, ordered and scored group-wise, no loops.
 
 Why it is fast on big runs whatever their shape: NDCG@k needs only each query's first k documents.
-Those are picked by a radix select (`core.topk`) on (score, then doc id bytes for trec_eval's tie
+Those are picked by a radix select (`core.arrays.topk`) on (score, then doc id bytes for trec_eval's tie
 rule), a few passes over integer arrays however the scores are spread; a run already grouped by
 query and ordered by score (as TREC run files are) only settles the rows tied at the k-th place.
 Ids stay in Arrow arrays (no Python string per row): queries are dictionary-encoded, and only the
 chosen rows' documents are matched to the judgments. The join and the tie order are the loader's
-(`core.reading.join`, `core.reading.order`); `score_ranked` scores rows already joined and ranked,
+(`core.arrays.join`, `core.arrays.order`); `score_ranked` scores rows already joined and ranked,
 which is all a loaded `Dataset` needs.
 """
 
@@ -18,13 +18,13 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from ndcg_gui.core.arrays.ids import Groups, strings, take, whole
+from ndcg_gui.core.arrays.join import lookup
+from ndcg_gui.core.arrays.order import ranked, score_key
+from ndcg_gui.core.arrays.topk import StringBytes, first_rows_word, score_bits, select_top
 from ndcg_gui.core.config import MetricConfig, TiesName, check_rules
 from ndcg_gui.core.metrics import check_k, condensed_keep, discounts, finish, gains
-from ndcg_gui.core.reading.ids import Groups, strings, take, whole
-from ndcg_gui.core.reading.join import lookup
-from ndcg_gui.core.reading.order import ranked, score_key
 from ndcg_gui.core.ties import averaged
-from ndcg_gui.core.topk import StringBytes, first_rows_word, score_bits, select_top
 
 Ids = pa.Array | pa.ChunkedArray  # doc ids as Arrow text (`ids.strings`)
 RESULT_COLUMNS = [

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.config import MAX_K, MetricConfig
 from ndcg_gui.core.ties import averaged
 
 if TYPE_CHECKING:
@@ -55,6 +55,15 @@ def gains(grades: np.ndarray, config: MetricConfig) -> np.ndarray:
     return out
 
 
+def judged_gains(grades: np.ndarray, config: MetricConfig, unjudged: np.ndarray | None) -> np.ndarray:
+    """`gains`, and 0 for the unjudged documents (a mask; their grade is 0) whatever a gain table
+    says of grade 0: what `evaluate` gives them too. Linear and exponential gains of 0 are 0."""
+    out = gains(grades, config)
+    if unjudged is not None and config.gain_table is not None:
+        out[np.asarray(unjudged, bool)] = 0.0
+    return out
+
+
 def undiscounted(ranks: np.ndarray | float, config: MetricConfig) -> np.ndarray | bool:
     """Where the discount is 1 by rule: ranks below the base b of the Järvelin–Kekäläinen form."""
     return np.less(ranks, config.base) if config.discount == "jarvelin" else np.zeros_like(ranks, bool)
@@ -88,16 +97,17 @@ def discount_formula(rank: int, config: MetricConfig) -> str:
     return f"1 / {name}({rank + 1 if config.discount == 'log' else rank})"
 
 
-def ideal_gains(pool_grades: np.ndarray, config: MetricConfig) -> tuple[np.ndarray, np.ndarray]:
+def ideal_gains(pool_grades: np.ndarray, config: MetricConfig,
+                unjudged: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The ideal ordering of a pool of grades: (grades, gains), highest gain first (in the order
-    given with `ideal_order="given"`)."""
+    given with `ideal_order="given"`). `unjudged`: pool entries of gain 0 (`judged_gains`)."""
     if config.ideal_order == "given":
-        return pool_grades, gains(pool_grades, config)
+        return pool_grades, judged_gains(pool_grades, config, unjudged)
     if config.gain_table is None:
         # Linear and exponential gains never fall as the grade rises: sorting grades is enough.
         ordered = np.sort(pool_grades)[::-1]
         return ordered, gains(ordered, config)
-    g = gains(pool_grades, config)
+    g = judged_gains(pool_grades, config, unjudged)
     # Sort on gain (a gain table need not be monotone in the grade), then grade, both descending.
     order = np.lexsort((-pool_grades, -g))
     return pool_grades[order], g[order]
@@ -107,6 +117,11 @@ def _pool(grades: np.ndarray, judged: Sequence[float] | np.ndarray | None, confi
     if judged is None or config.ideal == "retrieved":
         return grades
     return as_grades(judged, "judged grades")
+
+
+def _pool_unjudged(judged, config: MetricConfig, unjudged: np.ndarray | None) -> np.ndarray | None:
+    """Which grades of `_pool` are unjudged documents: the list's own, when the pool is the list."""
+    return unjudged if judged is None or config.ideal == "retrieved" else None
 
 
 def per_rank(
@@ -122,7 +137,7 @@ def per_rank(
     comes from the list's own grades. Where IDCG is 0, NDCG is 0 (see `undefined_ranks`).
     `ideal_grade` is NaN at ranks past the end of a shorter judged pool.
     """
-    import pandas as pd
+    import pandas as pd  # lazy: start-up (pandas)
     return pd.DataFrame(per_rank_columns(grades, config, judged), columns=PER_RANK_COLUMNS)
 
 
@@ -131,21 +146,24 @@ def per_rank_columns(
     config: MetricConfig | None = None,
     judged: Sequence[float] | np.ndarray | None = None,
     tie_scores: Sequence[float] | np.ndarray | None = None,
+    unjudged: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """The columns of `per_rank` as plain arrays (what a window redraws on every edit: building a
     DataFrame costs more than the arithmetic). With `tie_scores`, the gains of neighbouring rows
-    with equal scores are averaged (scikit-learn's rule for ties)."""
+    with equal scores are averaged (scikit-learn's rule for ties). `unjudged`: the rows of
+    unjudged documents (grade 0 here), of gain 0 whatever a gain table says (`judged_gains`)."""
     config = config or _DEFAULT
     if config.judged_only:
         return _condensed_columns(grades, config, judged, tie_scores)
     grades = as_grades(grades)
     n = len(grades)
-    gain = gains(grades, config)
+    gain = judged_gains(grades, config, unjudged)
     if tie_scores is not None:
         gain = averaged(gain, np.asarray(tie_scores, dtype=float))
     disc = discounts(n, config)
     dcg = np.cumsum(gain * disc)
-    ideal_grade, ideal_gain = ideal_gains(_pool(grades, judged, config), config)
+    pool = _pool(grades, judged, config)
+    ideal_grade, ideal_gain = ideal_gains(pool, config, _pool_unjudged(judged, config, unjudged))
     if config.ideal_depth == "all":  # never cut: the whole ideal ranking's DCG at every rank
         whole = float(ideal_gain @ discounts(len(ideal_gain), config))
         idcg = np.full(n, whole)
@@ -221,14 +239,18 @@ def dcg_idcg_at(
     config: MetricConfig | None = None,
     judged: Sequence[float] | np.ndarray | None = None,
     tie_scores: Sequence[float] | np.ndarray | None = None,
+    unjudged: np.ndarray | None = None,
 ) -> tuple[float, float]:
     """(DCG@k, IDCG@k) with the cut-off rules of `ndcg_at`; with `tie_scores`, the gains of
-    neighbouring rows with equal scores averaged first (scikit-learn)."""
+    neighbouring rows with equal scores averaged first (scikit-learn); `unjudged` as in
+    `per_rank_columns` (a condensed list has none left)."""
     config = config or _DEFAULT
     k = check_k(k)
     grades, tie_scores = _condensed(grades, config, tie_scores)
-    _, ideal_gain = ideal_gains(_pool(grades, judged, config), config)
-    gain = gains(grades, config)
+    unjudged = None if config.judged_only else unjudged
+    pool = _pool(grades, judged, config)
+    _, ideal_gain = ideal_gains(pool, config, _pool_unjudged(judged, config, unjudged))
+    gain = judged_gains(grades, config, unjudged)
     if tie_scores is not None:
         gain = averaged(gain, np.asarray(tie_scores, dtype=float))
     if k is not None:
@@ -244,7 +266,6 @@ def dcg_idcg_at(
 def check_k(k: int | None) -> int | None:
     if k is None:
         return None
-    from ndcg_gui.core.config import MAX_K
 
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= MAX_K:
         raise ValueError(f"k must be a whole number from 1 to {MAX_K:,} (or None for no cut-off), not {k!r}")

@@ -16,7 +16,6 @@ from ndcg_gui.core.config import MetricConfig, TiesName, check_rules
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import check_k
-from ndcg_gui.core.ties import run_scores
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -79,7 +78,7 @@ def empty_queries(result: pd.DataFrame) -> pd.Series:
 
 def counted(result: pd.DataFrame, policy: MeanPolicy) -> pd.Series:
     """True for the queries the mean counts under `policy`."""
-    import pandas as pd
+    import pandas as pd  # lazy: start-up (pandas)
 
     keep = pd.Series(True, index=result.index)
     if policy.empty == "skip":
@@ -91,7 +90,7 @@ def counted(result: pd.DataFrame, policy: MeanPolicy) -> pd.Series:
 
 def mean_summary(result: pd.DataFrame, policy: MeanPolicy | None = None) -> MeanSummary:
     """The mean NDCG of `result` (a frame of `evaluate`) under `policy`."""
-    from ndcg_gui.core.evaluate import mean_ndcg
+    from ndcg_gui.core.evaluate import mean_ndcg  # lazy: start-up (pandas)
 
     policy = policy or MeanPolicy()
     rows = result if policy.empty == "zero" else result[~empty_queries(result)]
@@ -166,11 +165,11 @@ def list_row(
 ) -> pd.DataFrame:
     """One list's row of `evaluate` (missing="zero"), scored in the order the list stands, without
     making a dataset of it. ties="average": neighbours with equal scores share their gains and
-    rows without a score (pasted, typed) stand alone, where a dataset's `evaluate` averages only
-    when every row has a score; any other rule scores the list as it stands, as a dataset of that
+    rows without a score (pasted, typed) stand alone, as in a dataset's `evaluate`; any other
+    rule scores the list as it stands, as a dataset of that
     list alone does. No row when the list is empty and nothing judges its query, or when the pool
     is known and holds no judgment for it."""
-    from ndcg_gui.core.evaluate import Pool, score_ranked
+    from ndcg_gui.core.evaluate import Pool, score_ranked  # lazy: start-up (pandas)
 
     config = config or MetricConfig()
     k = check_k(k)
@@ -185,7 +184,7 @@ def list_row(
         pool = Pool(np.zeros(len(judged_grades), np.int64), judged_grades, judged=True)
     else:
         pool = Pool(row_query, rl.grades, judged=False)
-    tie_key = run_scores(rl.scores) if ties == "average" and rl.scores is not None else None
+    tie_key = rl.scores if ties == "average" and rl.scores is not None else None  # (NaN never ties)
     return score_ranked(queries, row_query, rl.grades, np.array([n] if listed else [], np.int64), pool,
                         k, config, "zero", tie_key)
 
@@ -199,7 +198,7 @@ def with_list_rescored(
 ) -> pd.DataFrame:
     """`result` (from `score`) with one query's row recomputed from its edited list: each query is
     scored on its own, so this equals scoring the whole dataset again, at the cost of one list."""
-    import pandas as pd
+    import pandas as pd  # lazy: start-up (pandas)
 
     query = ranked_list.query
     rows = list_row(ranked_list, k, config, ties)

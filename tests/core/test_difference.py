@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from test_against_pytrec_eval import runs_and_qrels
 
 from ndcg_gui.core import evaluate
-from ndcg_gui.core.analysis.difference import STEPS, Definition, explain_difference, presets_giving
+from ndcg_gui.core.analysis.difference import STEPS, MeanDefinition, explain_difference, presets_giving
 from ndcg_gui.core.config import PRESETS
 from ndcg_gui.core.evaluate import mean_ndcg
 
@@ -55,8 +55,8 @@ def test_trec_eval_to_sklearn_on_a_tied_list_names_ideal_and_ties():
 
 
 def test_one_list_and_the_mean_policy_step():
-    a = Definition(PRESETS["trec_eval"].config, "trec", undefined="zero", label="zero")
-    b = Definition(PRESETS["trec_eval"].config, "trec", undefined="skip", label="skip")
+    a = MeanDefinition(PRESETS["trec_eval"].config, "trec", undefined="zero", label="zero")
+    b = MeanDefinition(PRESETS["trec_eval"].config, "trec", undefined="skip", label="skip")
     run = pd.DataFrame({"query": ["p", "p", "q"], "doc": ["x", "y", "z"], "rank": [1, 2, 1],
                         "grade": [1.0, 0.0, 0.0]})
     walk = explain_difference(run, None, a, b, 2)

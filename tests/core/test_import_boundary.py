@@ -23,7 +23,7 @@ from ndcg_gui.core.reading import load
 data = load(sys.argv[1])
 assert dict(os.environ) == env, set(os.environ.items()) ^ set(env.items())
 assert pa.default_memory_pool().backend_name == pool, (pool, pa.default_memory_pool().backend_name)
-from ndcg_gui.core.reading.memory import tune_process
+from ndcg_gui.core.memory import tune_process
 tune_process()  # what the program's own entry points do
 print(os.environ["JE_ARROW_MALLOC_CONF"], pa.default_memory_pool().backend_name)
 """

@@ -1,4 +1,4 @@
-"""The one join and the one tie order (core.reading.join / order), against brute force and against
+"""The one join and the one tie order (core.arrays.join / order), against brute force and against
 trec_eval (pytrec_eval): the loader and `evaluate` share them, so a loaded dataset scores as
 trec_eval does even where scores tie only as single-precision floats."""
 
@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 from pytrec_child import evaluate as pytrec_evaluate
 
 from ndcg_gui.core import evaluate
+from ndcg_gui.core.arrays.ids import Groups, edge_spaced, hash_strings, shared_prefix
+from ndcg_gui.core.arrays.join import lookup, repeated_pair
+from ndcg_gui.core.arrays.order import ranked, score_key
 from ndcg_gui.core.config import PRESETS
 from ndcg_gui.core.reading import load
-from ndcg_gui.core.reading.ids import Groups, edge_spaced, hash_strings, shared_prefix
-from ndcg_gui.core.reading.join import lookup, repeated_pair
-from ndcg_gui.core.reading.order import ranked, score_key
 
 IDS = st.text("ab\u00e9\U0001f600xyz0123456789-", max_size=20)
 
@@ -68,7 +68,7 @@ def test_the_first_repeated_pair_is_found(rows):
 
 
 def test_a_hash_collision_is_confirmed_on_the_strings(monkeypatch):
-    from ndcg_gui.core.reading import join
+    from ndcg_gui.core.arrays import join
 
     monkeypatch.setattr(join, "hash_strings", lambda ids: np.zeros(len(ids), np.uint64))
     docs = pa.array(["a", "b", "c"])

@@ -9,10 +9,11 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
+from ndcg_gui.core.arrays import ids, join
 from ndcg_gui.core.config import PRESETS
 from ndcg_gui.core.lists.dataset import ORIGIN, Dataset, origin_array
-from ndcg_gui.core.reading import ids, join, load
-from ndcg_gui.core.reading.memory import give_back
+from ndcg_gui.core.memory import give_back
+from ndcg_gui.core.reading import load
 from ndcg_gui.core.writing.writers import write_qrels, write_trec_run
 
 RUN = "301 Q0 a 1 3.5 sys\n301 Q0 b 2 2.25 sys\n302 Q0 c 1 9 sys\n302 Q0 d 2 8 sys\n"

@@ -12,9 +12,11 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
+from ndcg_gui.core.arrays import order
+from ndcg_gui.core.arrays.ids import take
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.reading import dispatch, load, order, rows, trec_text
-from ndcg_gui.core.reading.ids import take
+from ndcg_gui.core.formats import rows, trec_text
+from ndcg_gui.core.reading import dispatch, load
 
 
 def _files(tmp_path, seed: int, separator: str = " "):

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from ndcg_gui.core import PRESETS, MetricConfig, evaluate
 from ndcg_gui.core.evaluate import RESULT_COLUMNS
-from ndcg_gui.core.lists.workspace import Definition
 from ndcg_gui.core.sql import NotExpressible, check_expressible, ndcg_sql
+from ndcg_gui.core.state.workspace import Definition
 from tests.core.definition_strategies import configs
 
 duckdb = pytest.importorskip("duckdb")  # (the test extra declares it: never skipped there)

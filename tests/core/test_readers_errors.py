@@ -260,7 +260,7 @@ def test_a_bad_grade_says_how_to_leave_it_unjudged_in_every_format(tmp_path, suf
 )
 def test_a_line_longer_than_the_limit_is_named_as_such(tmp_path, text, name):
     """An 8 MiB line: not "cannot be read as a TREC run" or "a quoted cell is not closed"."""
-    from ndcg_gui.core.reading.source import LINE_LIMIT
+    from ndcg_gui.core.formats.source import LINE_LIMIT
 
     path = tmp_path / name
     path.write_text(text.format(long="x" * (2 * LINE_LIMIT)))

@@ -14,8 +14,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.formats.compression import compress
 from ndcg_gui.core.reading import load
-from ndcg_gui.core.reading.compression import compress
 from ndcg_gui.core.writing.writers import write_csv, write_qrels, write_trec_run
 
 RUN = "301 Q0 d1 1 2.5 sys\n301 Q0 d2 2 2.5 sys\n301 Q0 d3 3 1 sys\n302 Q0 a 1 7 sys\n"

@@ -150,7 +150,7 @@ def test_ties_between_very_long_ids(tmp_path):
 
 
 def test_hash_collisions_fall_back_to_exact_matching(tmp_path, monkeypatch):
-    from ndcg_gui.core.reading import join
+    from ndcg_gui.core.arrays import join
 
     # Every id hashes alike: each match must be confirmed on the strings, and is not.
     monkeypatch.setattr(join, "hash_strings", lambda ids: np.zeros(len(ids), np.uint64))
@@ -161,7 +161,7 @@ def test_hash_collisions_fall_back_to_exact_matching(tmp_path, monkeypatch):
 
 
 def test_a_hash_match_between_different_ids_is_not_a_judgment(tmp_path, monkeypatch):
-    from ndcg_gui.core.reading import join
+    from ndcg_gui.core.arrays import join
 
     # Ids hash by their last byte: run "d2" and judged "e2" collide, but are different documents.
     monkeypatch.setattr(join, "hash_strings", lambda ids: np.array(

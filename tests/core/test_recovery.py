@@ -10,9 +10,9 @@ import pytest
 
 from ndcg_gui.core.lists import edits
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.lists.recovery import read_recovery, write_recovery
-from ndcg_gui.core.lists.workspace import FileRef, Workspace
 from ndcg_gui.core.reading import load
+from ndcg_gui.core.state.recovery import read_recovery, write_recovery
+from ndcg_gui.core.state.workspace import FileRef, Workspace
 
 
 def test_edited_lists_come_back_on_the_files_read_again(tmp_path):

@@ -120,7 +120,7 @@ def test_the_page_fetches_nothing(runs):
 
 
 def test_svg_charts_are_well_formed_xml():
-    for chart in (svg.histogram([0, 0.5, 1], [3, 4], "x <", "t &"),
+    for chart in (svg.histogram_chart([0, 0.5, 1], [3, 4], "x <", "t &"),
                   svg.scatter([0.1, 0.9], [0.2, 0.1], ["a<b", "c&d"], "x", "y", "t"),
                   svg.curves({"DCG": [1, 2, 3], "I<DCG": [1, 3, 4]}, "rank", "DCG", "t", k=2)):
         root = ET.fromstring(chart)

@@ -312,7 +312,7 @@ def test_a_grade_edit_keeps_the_file_order_of_tied_rows(tmp_path, ties):
     """Issue 19.10: rows 3 and 4 tie on score; the window shows them in the tie rule's order. One
     grade edited: Save changes that cell alone, not the order of the tied lines."""
     from ndcg_gui.core.lists import edits
-    from ndcg_gui.core.lists.workspace import Definition, Workspace
+    from ndcg_gui.core.state.workspace import Definition, Workspace
 
     data = b"doc,grade,score\na,3,0.9\nb,2,0.8\nc,0,0.5\nd,1,0.5\ne,0,0.1\n"
     path = tmp_path / "in.csv"

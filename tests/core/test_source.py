@@ -1,4 +1,4 @@
-"""Inputs that are not regular files (`core.reading.source`): pipes, process substitution,
+"""Inputs that are not regular files (`core.formats.source`): pipes, process substitution,
 /dev/stdin, devices and named pipes are read once, with a bound, and never waited on for ever."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import pytest
 
 from ndcg_gui import cli
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.reading import load, source
+from ndcg_gui.core.formats import source
+from ndcg_gui.core.reading import load
 
 
 def big_run(queries: int = 40, docs: int = 100) -> str:

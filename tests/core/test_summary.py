@@ -208,15 +208,10 @@ def scored_lists(draw):
 def test_one_lists_row_is_the_row_of_a_dataset_of_that_list(rl, config, k, ties):
     """`list_row` scores a list without making a dataset of it: the same row as that dataset's
     `evaluate` (the list as it stands; "average" over neighbours with equal scores)."""
-    from dataclasses import replace
-
     from ndcg_gui.core.lists.dataset import Dataset
     from ndcg_gui.core.summary import list_row
-    from ndcg_gui.core.ties import run_scores
 
-    averaged = ties == "average" and rl.scores is not None
-    as_stands = replace(rl, scores=run_scores(rl.scores)) if averaged else rl
-    one_list = Dataset.from_ranked_list(as_stands)
+    one_list = Dataset.from_ranked_list(rl)
     expected = one_list.evaluate(k, config, ties="trec" if ties == "file" else ties)
     pd.testing.assert_frame_equal(list_row(rl, k, config, ties), expected)
 

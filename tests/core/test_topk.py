@@ -1,11 +1,11 @@
-"""`core.topk.select_top` (radix select per group) against a brute-force sort in Python."""
+"""`core.arrays.topk.select_top` (radix select per group) against a brute-force sort in Python."""
 
 import numpy as np
 import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui.core.topk import StringBytes, first_rows_word, score_bits, select_top
+from ndcg_gui.core.arrays.topk import StringBytes, first_rows_word, score_bits, select_top
 
 SCORES = st.one_of(
     st.sampled_from([0.0, -0.0, 1.0, -1.0, 2.5, 1e300, -1e-300, 5e-324]),

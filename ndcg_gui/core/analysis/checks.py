@@ -14,6 +14,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ndcg_gui.core.formats.source import read_source
+from ndcg_gui.core.reading import dispatch
+
 N_EXAMPLES = 3
 
 
@@ -210,9 +213,6 @@ def raw_frames(path: str | Path, qrels: str | Path | None = None
                ) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     """The run's and the qrels' rows as written, in file order (nothing refused or ordered):
     query, doc and whichever of score, rank, grade the file has."""
-    from ndcg_gui.core.reading import dispatch
-    from ndcg_gui.core.reading.source import read_source
-
     def frame(source_path, pool: bool) -> pd.DataFrame:
         source = read_source(source_path)
         kind = dispatch.sniff(source)

@@ -24,7 +24,7 @@ from ndcg_gui.core.lists.ranked_list import RankedList
 
 
 @dataclass(frozen=True)
-class Definition:
+class MeanDefinition:
     """Everything that decides a mean NDCG: the metric, the tie rule, judged queries without
     results (`missing`: "zero" or "skip") and queries whose IDCG is 0 in the mean (`undefined`:
     "zero" counts their reported figure, "skip" leaves them out)."""
@@ -36,9 +36,9 @@ class Definition:
     label: str = "custom"
 
     @classmethod
-    def of(cls, what: str | Definition | MetricConfig) -> Definition:
-        """A preset by name, a `Definition`, or a `MetricConfig` (ties "trec")."""
-        if isinstance(what, Definition):
+    def of(cls, what: str | MeanDefinition | MetricConfig) -> MeanDefinition:
+        """A preset by name, a `MeanDefinition`, or a `MetricConfig` (ties "trec")."""
+        if isinstance(what, MeanDefinition):
             return what
         if isinstance(what, MetricConfig):
             return cls(what)
@@ -48,7 +48,7 @@ class Definition:
         return cls(preset.config, preset.ties, label=what)
 
 
-# (step, the fields it moves from a to b). Definition fields first, then MetricConfig fields.
+# (step, the fields it moves from a to b). MeanDefinition fields first, then MetricConfig fields.
 STEPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("queries counted", ("missing",)),
     ("duplicates", ()),  # no choice: the readers refuse a document twice in a query
@@ -72,8 +72,8 @@ class Difference:
     mean after it, change of the mean), first the row "a"; `per_query`: each query's NDCG after
     each step (columns as `steps.step`; NaN where a query is not counted)."""
 
-    a: Definition
-    b: Definition
+    a: MeanDefinition
+    b: MeanDefinition
     steps: pd.DataFrame
     per_query: pd.DataFrame
 
@@ -95,14 +95,14 @@ class Difference:
 def explain_difference(
     grades_or_run: Sequence[float] | np.ndarray | pd.DataFrame,
     qrels: pd.DataFrame | None,
-    a: str | Definition | MetricConfig,
-    b: str | Definition | MetricConfig,
+    a: str | MeanDefinition | MetricConfig,
+    b: str | MeanDefinition | MetricConfig,
     k: int | None = 10,
 ) -> Difference:
-    """Walk from definition `a` to `b` (preset names, `Definition`s or `MetricConfig`s) over a run
+    """Walk from definition `a` to `b` (preset names, `MeanDefinition`s or `MetricConfig`s) over a run
     (`evaluate`'s columns) and its qrels, or over one list of grades in ranked order (then qrels
     is None). See the module's text for the order and what a step means."""
-    a, b = Definition.of(a), Definition.of(b)
+    a, b = MeanDefinition.of(a), MeanDefinition.of(b)
     for d in (a, b):
         check_rules(d.ties, d.missing)
         if d.undefined not in ("zero", "skip"):
@@ -130,8 +130,8 @@ def explain_difference(
     return Difference(a, b, steps, per_query)
 
 
-def explain_list(lst: RankedList, a: str | Definition | MetricConfig, b: str | Definition | MetricConfig,
-                 k: int | None = 10) -> Difference:
+def explain_list(lst: RankedList, a: str | MeanDefinition | MetricConfig,
+                 b: str | MeanDefinition | MetricConfig, k: int | None = 10) -> Difference:
     """`explain_difference` for one ranked list as the window holds it: its order (its scores
     where they still rank it, so the tie rules have ties to act on) and every judgment of its
     query, the judged documents it missed included (none known without qrels: its own grades)."""
@@ -170,7 +170,7 @@ def preset_means(run: pd.DataFrame, qrels: pd.DataFrame | None, ks: tuple[int | 
     joined = _Run(run, qrels)
     for k in ks:
         for name in PRESETS:
-            out.append((name, PRESETS[name].label, k, _score(joined, k, Definition.of(name))[1]))
+            out.append((name, PRESETS[name].label, k, _score(joined, k, MeanDefinition.of(name))[1]))
     table = pd.DataFrame(out, columns=["preset", "label", "k", "mean"])
     table["k"] = pd.Series([k for _, _, k, _ in out], dtype=object)  # (None: the whole list)
     return table
@@ -199,7 +199,7 @@ class _Run:
         return self.joined[ties]
 
 
-def _score(run: _Run, k, d: Definition) -> tuple[pd.Series, float]:
+def _score(run: _Run, k, d: MeanDefinition) -> tuple[pd.Series, float]:
     """Each query's NDCG@k (NaN where the mean leaves it out) and the mean, under `d`."""
     result = run.by(d.ties).score(k, d.config, d.missing)
     ndcg = result["ndcg"].astype(float)
@@ -208,11 +208,11 @@ def _score(run: _Run, k, d: Definition) -> tuple[pd.Series, float]:
     return ndcg, mean_ndcg(result, d.undefined)
 
 
-def _get(d: Definition, field: str) -> object:
+def _get(d: MeanDefinition, field: str) -> object:
     return getattr(d, field) if field in _OWN else getattr(d.config, field)
 
 
-def _with(d: Definition, b: Definition, fields: tuple[str, ...]) -> Definition:
+def _with(d: MeanDefinition, b: MeanDefinition, fields: tuple[str, ...]) -> MeanDefinition:
     own = {f: getattr(b, f) for f in fields if f in _OWN}
     config = {f: getattr(b.config, f) for f in fields if f not in _OWN}
     if "gain" in config and b.config.gain_table is not None:
@@ -220,7 +220,7 @@ def _with(d: Definition, b: Definition, fields: tuple[str, ...]) -> Definition:
     return replace(d, config=d.config.with_(**config) if config else d.config, label=d.label, **own)
 
 
-def _said(d: Definition, field: str) -> str:
+def _said(d: MeanDefinition, field: str) -> str:
     value = _get(d, field)
     if field == "gain":
         return "gain " + ("2^g − 1" if value == "exponential" else "g" if value == "linear" else repr(value))

@@ -40,7 +40,8 @@ def list_summary(lst: RankedList, k: int, config: MetricConfig, ties: TiesName =
     ties="average", tied neighbours share their gains (scikit-learn)."""
     pool = lst.judged_pool()
     grades = lst.grades if config.judged_only else lst.scoring_grades()  # condensed: unjudged leave
-    dcg, idcg = dcg_idcg_at(grades, k, config, judged=pool, tie_scores=_tie_scores(lst, ties))
+    dcg, idcg = dcg_idcg_at(grades, k, config, judged=pool, tie_scores=_tie_scores(lst, ties),
+                            unjudged=~lst.judged)
     ndcg = float(finish(np.array([dcg]), np.array([idcg]), config)[0])
     warnings: list[str] = []
     notes: list[str] = []
@@ -83,7 +84,8 @@ def display_columns(lst: RankedList, config: MetricConfig, ties: TiesName = "tre
     the row's gain (ties="average"; 1 otherwise)."""
     tie_scores = _tie_scores(lst, ties)
     grades = lst.grades if config.judged_only else lst.scoring_grades()
-    columns = per_rank_columns(grades, config, judged=lst.judged_pool(), tie_scores=tie_scores)
+    columns = per_rank_columns(grades, config, judged=lst.judged_pool(), tie_scores=tie_scores,
+                               unjudged=~lst.judged)
     columns["doc"] = lst.docs
     columns["judged"] = lst.judged
     if tie_scores is None:
@@ -99,7 +101,7 @@ def display_columns(lst: RankedList, config: MetricConfig, ties: TiesName = "tre
 
 def display_table(lst: RankedList, config: MetricConfig, ties: TiesName = "trec") -> pd.DataFrame:
     """`display_columns` as a DataFrame (ids kept as Python objects, not copied to Arrow)."""
-    import pandas as pd
+    import pandas as pd  # lazy: start-up (pandas: the first screen is painted without it)
 
     columns = display_columns(lst, config, ties)
     columns["doc"] = pd.Series(columns["doc"], dtype=object, copy=False)
@@ -204,7 +206,7 @@ def ideal_ranking(lst: RankedList, config: MetricConfig) -> pd.DataFrame:
     definition takes the ideal from the list): rank, doc, grade, gain, list_rank (its rank in the
     list, 0 when the list did not retrieve it). Equal gains keep list order, then the unretrieved
     documents in pool order."""
-    import pandas as pd
+    import pandas as pd  # lazy: start-up (pandas: the first screen is painted without it)
     docs, grades, list_rank = ideal_order(lst, config)
     return pd.DataFrame({
         "rank": np.arange(1, len(docs) + 1),
@@ -238,7 +240,7 @@ class ListReport:
     @cached_property
     def table(self) -> pd.DataFrame:
         """The per-rank table (`display_table`)."""
-        import pandas as pd
+        import pandas as pd  # lazy: start-up (pandas: the first screen is painted without it)
         columns = dict(self.columns)
         columns["doc"] = pd.Series(columns["doc"], dtype=object, copy=False)
         return pd.DataFrame(columns)
@@ -270,7 +272,7 @@ class ListReport:
         """Each row's rank in the list as loaded (0: added since)."""
         if self.baseline is self.list or np.array_equal(self.baseline.docs, self.list.docs):
             return np.arange(1, len(self.list) + 1)
-        import pandas as pd
+        import pandas as pd  # lazy: start-up (pandas: the first screen is painted without it)
 
         index = pd.Index(self.baseline.docs, dtype=object)  # (objects: no Arrow copy of the ids)
         return index.get_indexer(pd.Index(self.list.docs, dtype=object)).astype(np.int64) + 1
@@ -291,7 +293,7 @@ class ListReport:
 
     @cached_property
     def move_effects(self) -> pd.DataFrame:
-        from ndcg_gui.core.analysis.whatif import move_effects
+        from ndcg_gui.core.analysis.whatif import move_effects  # lazy: start-up (pandas)
 
         return move_effects(self.list.scoring_grades(), self.k, self.config, self.list.judged_pool())
 
@@ -311,7 +313,7 @@ class ListReport:
         # edits of them) have none, and then nothing is worked out on the edit's frame.
         if not (step[: min(self.k, len(step))] == 0).any():
             return None
-        from ndcg_gui.core.analysis.tie_range import list_tie_range
+        from ndcg_gui.core.analysis.tie_range import list_tie_range  # lazy: start-up (pandas)
 
         low, high = list_tie_range(self.list.grades, scores, self.k, self.config, self.list.judged_pool())
         return (low, high) if high - low > 1e-12 else None
@@ -321,7 +323,7 @@ class ListReport:
         (`difference.explain_list`); kept per pair."""
         walks = self.__dict__.setdefault("_differences", {})
         if (a, b) not in walks:
-            from ndcg_gui.core.analysis.difference import explain_list
+            from ndcg_gui.core.analysis.difference import explain_list  # lazy: start-up (pandas)
 
             walks[(a, b)] = explain_list(self.list, a, b, self.k)
         return walks[(a, b)]
@@ -335,7 +337,7 @@ class ListReport:
         return self._moves(20)
 
     def _moves(self, n: int) -> pd.DataFrame:
-        from ndcg_gui.core.analysis.whatif import distinct_moves
+        from ndcg_gui.core.analysis.whatif import distinct_moves  # lazy: start-up (pandas)
 
         return distinct_moves(self.list.scoring_grades(), self.k, self.config, self.list.judged_pool(), n=n)
 
@@ -361,7 +363,7 @@ class ListReport:
     @cached_property
     def bounds(self) -> tuple[float, float, bool]:
         """(low, high, exact) NDCG@k over every grading of the unjudged documents."""
-        from ndcg_gui.core.analysis.unjudged import unjudged_bounds
+        from ndcg_gui.core.analysis.unjudged import unjudged_bounds  # lazy: start-up (pandas)
 
         return unjudged_bounds(self.list.grades, self.k, self.config, self.list.judged_pool())
 
@@ -369,7 +371,7 @@ class ListReport:
     def band_search(self) -> BandSearch | None:
         """The search behind `band`, for a caller that runs it a few ranks at a time (`step`) and
         must not wait for all of it; `band` is its result. None without unjudged documents."""
-        from ndcg_gui.core.analysis.unjudged import BandSearch
+        from ndcg_gui.core.analysis.unjudged import BandSearch  # lazy: start-up (pandas)
 
         if not self.unjudged_range:
             return None
@@ -389,13 +391,13 @@ class ListReport:
 
     @cached_property
     def judge_first(self) -> pd.DataFrame:
-        from ndcg_gui.core.analysis.unjudged import judge_first
+        from ndcg_gui.core.analysis.unjudged import judge_first  # lazy: start-up (pandas)
 
         return judge_first(self.list.grades, self.k, self.config, self.list.judged_pool())
 
     @cached_property
     def definitions(self) -> pd.DataFrame:
-        from ndcg_gui.core.analysis.definitions import compare_definitions
+        from ndcg_gui.core.analysis.definitions import compare_definitions  # lazy: start-up (pandas)
 
         lst = self.list
         # The list as shown: scores that keep its order and tie exactly the neighbours that tie.

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -30,18 +29,8 @@ if TYPE_CHECKING:
 
     from ndcg_gui.core.analysis.compare import Comparison
 
-RUN_SUFFIXES = (".run", ".runs", ".txt", ".trec", ".res", ".tsv", ".csv", ".gz")
 DIFF_COLUMNS = ["grade", "gain", "rank_a", "rank_b", "move", "effect"]
 DELTA_STEP = 0.1  # width of a delta histogram bin; the middle one is centred on 0
-
-
-def run_label(file_name: str) -> str:
-    """A run's name as a comparison shows it: the file name without a run file's extension or
-    TREC's "input." prefix (input.bm25.run -> bm25)."""
-    name = file_name
-    while Path(name).suffix.lower() in RUN_SUFFIXES and Path(name).stem:
-        name = Path(name).stem
-    return name[len("input."):] if name.startswith("input.") and len(name) > len("input.") else name
 
 
 def side_by_side(
@@ -78,7 +67,7 @@ def side_by_side(
     def at(ranks: np.ndarray) -> np.ndarray:
         return disc[np.nan_to_num(ranks, nan=0.0).astype(np.int64)]
 
-    import pandas as pd
+    import pandas as pd  # lazy: start-up (pandas)
 
     frame = pd.DataFrame(
         {"grade": grade, "gain": gain, "rank_a": ra, "rank_b": rb, "move": ra - rb,

@@ -127,7 +127,7 @@ def t_test_p(d: np.ndarray) -> float:
     d = np.asarray(d, dtype=float)
     if _no_spread(d):
         return float("nan")
-    from scipy import stats
+    from scipy import stats  # lazy: start-up (scipy: only a comparison's statistics need it)
 
     with warnings.catch_warnings():
         # scipy warns of precision loss when the differences are nearly equal (a spread just

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from ndcg_gui.core.analysis.compare import Comparison
-    from ndcg_gui.core.lists.workspace import Definition, Workspace
+    from ndcg_gui.core.state.workspace import Definition, Workspace
 
 SAMPLES, SEED = 10_000, 0  # the randomization test's and the bootstrap's draws, and their seed
 

@@ -2,7 +2,7 @@
 
 `Dataset.run` keeps every query's rows together (queries in order of first appearance) and each
 query's rows in ranked order, with each row's grade: the loader joined run and judgments and
-ranked the rows once (`core.reading.join`, `core.reading.order`), so scoring is arithmetic on
+ranked the rows once (`core.arrays.join`, `core.arrays.order`), so scoring is arithmetic on
 these arrays and one query's list is a slice, whatever the size of the file. Ids are held as Arrow
 text (pandas' Arrow-backed `str` columns): a loaded file makes no Python string per row; a list
 becomes Python strings when it is asked for (`ranked_list`).
@@ -22,14 +22,14 @@ from ndcg_gui.core.config import MetricConfig, TiesName, check_rules
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import check_k
 
-# pandas, pyarrow and the reading package are imported where a frame or an Arrow array is made:
-# a dataset of a typed list (the window's first screen) makes neither until it is asked to.
+# pandas, pyarrow, `core.arrays` and `evaluate` are imported where a frame or an Arrow array is made
+# (`lazy: start-up`): a dataset of a typed list (the window's first screen) makes neither until asked.
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
-    from ndcg_gui.core.reading.file_format import FileFormat
-    from ndcg_gui.core.reading.ids import Groups
+    from ndcg_gui.core.arrays.ids import Groups
+    from ndcg_gui.core.formats.file_format import FileFormat
 
 # What a dataset was read from: a text table, a TREC run or qrels, typed in, or a columnar file
 # (which Save does not write back: the window saves it through Save As, as CSV or a run).
@@ -40,7 +40,7 @@ SUMMARY_COLUMNS = ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
 
 @cache
 def text_dtype():
-    import pandas as pd
+    import pandas as pd  # lazy: start-up
 
     try:  # pandas >= 2.3: text held in Arrow, NaN for missing (pandas 3's default `str`)
         return pd.StringDtype("pyarrow", na_value=np.nan)
@@ -50,10 +50,10 @@ def text_dtype():
 
 def text_column(values) -> pd.Series:
     """Ids or cells as a text column held in Arrow (from an Arrow string array without a copy)."""
-    import pandas as pd
-    import pyarrow as pa
+    import pandas as pd  # lazy: start-up
+    import pyarrow as pa  # lazy: start-up
 
-    from ndcg_gui.core.reading.ids import labels
+    from ndcg_gui.core.arrays.ids import labels  # lazy: start-up
 
     text = text_dtype()
     if isinstance(values, pa.Array | pa.ChunkedArray):
@@ -64,7 +64,7 @@ def text_column(values) -> pd.Series:
 
 
 def _frame(query, doc, grade, score=None, origin=None, extras=None) -> pd.DataFrame:
-    import pandas as pd
+    import pandas as pd  # lazy: start-up
 
     columns = {
         "query": text_column(query),
@@ -82,7 +82,7 @@ def _frame(query, doc, grade, score=None, origin=None, extras=None) -> pd.DataFr
 
 def origin_array(records) -> np.ndarray:
     """Records as the `_origin` column holds them: int32 (one number a row of every loaded file,
-    half the memory of int64), int64 only past 2**31 records (as `reading.rows` numbers them)."""
+    half the memory of int64), int64 only past 2**31 records (as `formats.rows` numbers them)."""
     records = np.asarray(records)
     if records.dtype == np.int32:
         return records
@@ -92,7 +92,7 @@ def origin_array(records) -> np.ndarray:
 
 def _grouped(frame: pd.DataFrame, what: str) -> tuple[pd.DataFrame, Groups]:
     """`frame` with each query's rows together (first appearance first, stable) and its groups."""
-    from ndcg_gui.core.reading.ids import Groups, strings
+    from ndcg_gui.core.arrays.ids import Groups, strings  # lazy: start-up
 
     groups = Groups.of(strings(frame["query"], f"{what} query"))
     if groups.starts is None:
@@ -222,7 +222,7 @@ class Dataset:
     def _build(self) -> None:
         """The rows grouped by query, and the arrays `ranked_list` and scoring slice (ids stay
         Arrow text)."""
-        from ndcg_gui.core.reading.ids import same_buffers, strings
+        from ndcg_gui.core.arrays.ids import same_buffers, strings  # lazy: start-up
 
         self.__dict__.pop("_typed", None)
         run, groups = _grouped(self.run, "run")
@@ -332,7 +332,7 @@ class Dataset:
         and each row's origin travel with the lists; a query whose list differs from the one it
         had is counted in `edited`.
         """
-        import pandas as pd
+        import pandas as pd  # lazy: start-up
 
         has_score = self.has_scores or any(rl.scores is not None for rl in lists.values())
         has_origin = ORIGIN in self.run
@@ -378,8 +378,8 @@ class Dataset:
         """The same lists judged by other qrels (columns query, doc, grade): each row's grade is
         looked up in them (the loader's join, done here once), and they become the pool. With
         None, every row is unjudged and the pool unknown."""
-        from ndcg_gui.core.reading.ids import strings
-        from ndcg_gui.core.reading.join import lookup
+        from ndcg_gui.core.arrays.ids import strings  # lazy: start-up
+        from ndcg_gui.core.arrays.join import lookup  # lazy: start-up
 
         if qrels is None:
             return replace(self, run=self.run.assign(grade=np.nan), qrels=None)
@@ -425,12 +425,13 @@ class Dataset:
 
         The order was settled when loading (tied scores by trec_eval's rule), so "trec" and "file"
         both score the lists as they stand; "average" gives neighbours with equal scores their mean
-        gain (scikit-learn) when every row has a score: the ties of each list as it stands, so an
-        edited list is scored in its own order; "file" puts tied neighbours in the order of the file
-        they came from, except in an edited list, scored in the order it stands (as the window
-        scores it).
+        gain (scikit-learn), a row without a score standing alone: the ties of each list as it
+        stands, so an edited list is scored in its own order, as the window scores one list
+        (`metrics.dcg_idcg_at`, proven equal in `tests/core/test_evaluate.py`); "file" puts tied
+        neighbours in the order of the file they came from, except in an edited list, scored in
+        the order it stands (as the window scores it).
         """
-        from ndcg_gui.core.evaluate import Pool, score_ranked, sorted_union
+        from ndcg_gui.core.evaluate import Pool, score_ranked, sorted_union  # lazy: start-up
 
         config = config or MetricConfig()
         k = check_k(k)
@@ -439,8 +440,8 @@ class Dataset:
         labels = [groups.labels] + ([pool_groups.labels] if pool_groups is not None else [])
         queries, to_query = sorted_union(*labels)
         codes, grade, tie_key, scores = groups.codes, self._grades, None, self._scores
-        if ties == "average" and scores is not None and not np.isnan(scores).any():
-            tie_key = scores  # `score_ranked` averages runs of equal neighbours, in the held order
+        if ties == "average" and scores is not None:
+            tie_key = scores  # `score_ranked` averages runs of equal neighbours (NaN never ties)
         elif ties == "file" and scores is not None and self._origin is not None:
             new_run = np.ones(len(scores), bool)
             new_run[1:] = (scores[1:] != scores[:-1]) | (codes[1:] != codes[:-1])
@@ -479,7 +480,7 @@ def every_query(run_queries: list[str], pool_queries: list[str]) -> list[str]:
 def summary_table(result: pd.DataFrame, queries: list[str]) -> pd.DataFrame:
     """`Dataset.summary` from `evaluate`'s table (missing="zero"): its queries in the order of
     `queries` (`every_query`)."""
-    import pandas as pd
+    import pandas as pd  # lazy: start-up
 
     result = result.loc[[q for q in queries if q in result.index]]
     return pd.DataFrame(
@@ -497,13 +498,13 @@ def summary_table(result: pd.DataFrame, queries: list[str]) -> pd.DataFrame:
 
 def _cells(values: pd.Series) -> pa.Array:
     """A text column as Arrow (missing cells as empty text)."""
-    from ndcg_gui.core.reading.ids import strings
+    from ndcg_gui.core.arrays.ids import strings  # lazy: start-up
 
     return strings(values.fillna(""), "cells")
 
 
 def _texts(values: pa.Array, start: int, stop: int) -> np.ndarray:
     """Rows start..stop-1 of an Arrow text array as a numpy array of `str`."""
-    from ndcg_gui.core.reading.ids import labels
+    from ndcg_gui.core.arrays.ids import labels  # lazy: start-up
 
     return labels(values.slice(start, stop - start))

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ndcg_gui.core.config import MetricConfig, TiesName
-from ndcg_gui.core.metrics import as_grades, per_rank
+from ndcg_gui.core.metrics import as_grades, gains, per_rank
 from ndcg_gui.core.ties import tie_runs
 
 if TYPE_CHECKING:
@@ -139,7 +139,7 @@ class RankedList:
 
     def metrics(self, config: MetricConfig | None = None) -> pd.DataFrame:
         """`per_rank` of this list, with `doc` and `judged` columns added."""
-        import pandas as pd
+        import pandas as pd  # lazy: start-up (pandas)
         table = per_rank(self.scoring_grades(), config, judged=self.judged_pool())
         # As objects: pandas would otherwise copy every id into an Arrow string array (ms a move).
         table.insert(1, "doc", pd.Series(self.docs, dtype=object, copy=False))
@@ -176,8 +176,6 @@ class RankedList:
 
     def ideal_order(self, config: MetricConfig | None = None) -> np.ndarray:
         """Row order that sorts the list to its ideal: by gain, high first (stable)."""
-        from ndcg_gui.core.metrics import gains
-
         g = gains(self.scoring_grades(), config or MetricConfig())
         return np.argsort(-g, kind="stable")
 

@@ -1,18 +1,14 @@
-"""Reading files: `load(path, qrels=None)` → `Dataset` (`dispatch.py`: which reader, then the join).
-
-Sources (`source.py`, `compression.py`), one reader per format (`trec_text.py`, `csv_text.py`,
-`columnar.py`) giving `Rows`, the join and the ranking order every path shares (`join.py`,
-`order.py`, `ids.py`), the record of a text file's format kept for saving (`file_format.py`), and
-the background loader process (`load_worker.py`, `packed.py`).
+"""Reading files: `load(path, qrels=None)` → `Dataset` (`dispatch.py`: which parser of
+`core.formats`, then the join and the order of `core.arrays`), a TREC run's summary straight from
+its rows (`direct.py`), and the background loader process (`load_worker.py`, `packed.py`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import pyarrow as pa  # noqa: F401  (the package's readers all need it: imported with it)
-
-from ndcg_gui.core.reading import memory
+# pyarrow, with Arrow's memory pool as the program set it (the readers all need it: imported with it)
+import ndcg_gui.core.arrays  # noqa: F401
 
 if TYPE_CHECKING:
     from ndcg_gui.core.reading.dispatch import load, sniff
@@ -20,15 +16,11 @@ if TYPE_CHECKING:
 __all__ = ["load", "sniff"]
 
 
-if memory.tuned():  # one of the program's own processes (never a host that imports the library)
-    memory.use_returning_pool()
-
-
 def __getattr__(name: str) -> object:
-    # Imported when first used: `evaluate` and `Dataset` use the join and the order of this
-    # package, and the loader uses them, so the loader is not imported with the package.
+    # Imported when first used (PEP 562): `python -m ...reading.load_worker` and the start-up's
+    # preload import the package without the readers.
     if name in __all__:
-        from ndcg_gui.core.reading import dispatch as module
+        from ndcg_gui.core.reading import dispatch as module  # lazy: start-up
 
         value = getattr(module, name)
         globals()[name] = value

@@ -16,16 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ndcg_gui.core.arrays.ids import Groups, hash_strings, shared_prefix
+from ndcg_gui.core.arrays.join import pair_keys
+from ndcg_gui.core.arrays.order import score_key
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.formats import trec_text
+from ndcg_gui.core.formats.rows import Rows
+from ndcg_gui.core.formats.source import decode, head_bytes, read_source
 from ndcg_gui.core.lists.dataset import every_query, summary_table
-from ndcg_gui.core.reading import trec_text
 from ndcg_gui.core.reading.dispatch import read_pool, refuse_repeats, sniff
-from ndcg_gui.core.reading.ids import Groups, hash_strings, shared_prefix
-from ndcg_gui.core.reading.join import pair_keys
-from ndcg_gui.core.reading.order import score_key
-from ndcg_gui.core.reading.rows import Rows
-from ndcg_gui.core.reading.source import decode, head_bytes, read_source
 
 if TYPE_CHECKING:
     import numpy as np
@@ -35,7 +35,7 @@ _HEAD = 1 << 16  # `sniff` reads no further
 
 
 @dataclass(frozen=True)
-class Summary:
+class RunSummary:
     """What the command line reports of a run and its qrels, as a loaded `Dataset` says it."""
 
     table: pd.DataFrame  # `Dataset.summary(k, config, "trec")`
@@ -44,7 +44,7 @@ class Summary:
     unjudged: list[str]  # `Dataset.unjudged_queries()`
 
 
-def summarise(path: str | Path, qrels: str | Path, k: int | None, config: MetricConfig) -> Summary | None:
+def summarise(path: str | Path, qrels: str | Path, k: int | None, config: MetricConfig) -> RunSummary | None:
     """The summary at k with trec_eval's tie rule, or None when `path` is not a TREC run (then
     `load` reads it). Raises `InputError` as `load(path, qrels)` would."""
     if not _starts_like_a_run(path):
@@ -63,14 +63,16 @@ def summarise(path: str | Path, qrels: str | Path, k: int | None, config: Metric
     refuse_repeats(run, groups.codes, "run", _keys(groups, run, skip), ranked_rows=groups.starts is not None)
     refuse_repeats(pool, pool_groups.codes, "qrels", _keys(pool_groups, pool, skip))
 
-    from ndcg_gui.core.evaluate import evaluate_rows  # (pandas: imported meanwhile by the caller)
+    from ndcg_gui.core.evaluate import (
+        evaluate_rows,  # lazy: start-up (pandas: imported meanwhile by the caller)
+    )
 
     result = evaluate_rows(groups, score_key(run.score, "trec"), True, run.doc, pool_groups, pool.doc,
                            pool.grade, k, config, "trec", "zero")
     run_queries, pool_queries = [str(q) for q in groups.labels], [str(q) for q in pool_groups.labels]
     queries = every_query(run_queries, pool_queries)
     judged = set(pool_queries)
-    return Summary(summary_table(result, queries), queries, queries[len(run_queries):],
+    return RunSummary(summary_table(result, queries), queries, queries[len(run_queries):],
                    [q for q in run_queries if q not in judged])
 
 

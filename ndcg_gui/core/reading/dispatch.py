@@ -1,10 +1,10 @@
 """One entry point for every input file: `load(path, qrels=None)` → `Dataset`. Format dispatch.
 
 The format is recognised from the content, not the file name: compressed and columnar files by
-their first bytes (`core.reading.compression`), JSON Lines by a first line that is an object, a
+their first bytes (`core.formats.compression`), JSON Lines by a first line that is an object, a
 TREC run or qrels by the shape of its first line, anything else as a CSV/TSV table. The readers
 return their rows in file order; the run is then joined to its judgments and ranked once
-(`core.reading.join`, `core.reading.order`). Every problem a user can cause is an `InputError`.
+(`core.arrays.join`, `core.arrays.order`). Every problem a user can cause is an `InputError`.
 """
 
 from __future__ import annotations
@@ -14,17 +14,15 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from ndcg_gui.core.arrays.ids import Groups, hash_strings, shared_prefix
+from ndcg_gui.core.arrays.join import lookup, pair_keys, repeated_pair
+from ndcg_gui.core.arrays.order import ranked, score_key
 from ndcg_gui.core.errors import InputError, NeedsQrels, shown
-from ndcg_gui.core.lists.dataset import ORIGIN, Dataset, origin_array, text_column
-from ndcg_gui.core.reading import columnar, csv_text, trec_text
-from ndcg_gui.core.reading.csv_text import CsvLayout
-from ndcg_gui.core.reading.file_format import FileFormat, OnDisk, line_ending_of, record_query_codes
-from ndcg_gui.core.reading.ids import Groups, hash_strings, shared_prefix
-from ndcg_gui.core.reading.join import lookup, repeated_pair
-from ndcg_gui.core.reading.memory import give_back
-from ndcg_gui.core.reading.order import ranked, score_key
-from ndcg_gui.core.reading.rows import Rows
-from ndcg_gui.core.reading.source import (
+from ndcg_gui.core.formats import columnar, csv_text, trec_text
+from ndcg_gui.core.formats.csv_text import CsvLayout
+from ndcg_gui.core.formats.file_format import FileFormat, OnDisk, line_ending_of, record_query_codes
+from ndcg_gui.core.formats.rows import Rows, chunks_of
+from ndcg_gui.core.formats.source import (
     LINE_BREAK,
     Cancel,
     Progress,
@@ -34,6 +32,8 @@ from ndcg_gui.core.reading.source import (
     read_source,
     split_whitespace,
 )
+from ndcg_gui.core.lists.dataset import ORIGIN, Dataset, origin_array, text_column
+from ndcg_gui.core.memory import give_back
 
 COLUMNAR_KINDS = ("parquet", "feather", "jsonl")
 KEEP_IN_MEMORY = 16 << 20  # text up to this size is kept with the dataset for byte-preserving saves
@@ -135,12 +135,12 @@ def load(
 
 def _read_rows(source: Source, kind: str, need_grade: bool, cancel: Cancel) -> tuple[Rows, CsvLayout | None]:
     if kind == "csv":
-        return csv_text.read_table(source, need_grade=need_grade, cancel=cancel)
+        return csv_text.read_csv_table(source, need_grade=need_grade, cancel=cancel)
     if kind == "trec_run":
         return trec_text.read_run(source, cancel), None
     if kind == "qrels":
         return trec_text.read_qrels(source, cancel), None
-    return columnar.read_table(source, kind, need_grade), None
+    return columnar.read_columnar_table(source, kind, need_grade), None
 
 
 def read_pool(source: Source, kind: str, cancel: Cancel) -> tuple[Rows, CsvLayout | None]:
@@ -171,7 +171,7 @@ def _with_ids(rows: Rows) -> Rows:
 
 
 class _Joined:
-    """The run's rows in their order (queries by first appearance, each ranked: `core.reading.order`),
+    """The run's rows in their order (queries by first appearance, each ranked: `core.arrays.order`),
     checked (each document once per query), and their grades looked up in the judgments."""
 
     def __init__(self, rows: Rows, run_codes: np.ndarray, labels: list[str], grade: np.ndarray) -> None:
@@ -179,7 +179,6 @@ class _Joined:
 
     @classmethod
     def of(cls, run: Rows, pool: Rows | None, kind: str, what: str) -> _Joined:
-        from ndcg_gui.core.reading.join import pair_keys
 
         run = _with_ids(run)
         if pool is not None:
@@ -226,7 +225,7 @@ class _Joined:
     def frame(self):
         """The run as `Dataset.run` holds it: query, doc, grade, score, origin, other columns. The
         rows' text moves into it (`self.rows` keeps its numbers, and no longer its text)."""
-        import pandas as pd
+        import pandas as pd  # lazy: start-up (`sniff` runs before the window, without pandas)
 
         run = self.rows
         texts = {"query": run.query, "doc": run.doc, **run.extras}
@@ -246,8 +245,6 @@ def _text_column(texts: dict[str, pa.Array | pa.ChunkedArray], name: str):
     """`texts[name]` (taken out: `texts` is its only holder) as a pandas text column. pandas holds
     Arrow text as large_string: converted a chunk at a time, each parsed chunk let go once
     converted, so the column is never held twice."""
-    from ndcg_gui.core.reading.rows import chunks_of
-
     values = texts.pop(name)
     if not pa.types.is_string(values.type):  # (binary: ids that are not UTF-8; large_string)
         return text_column(values)
@@ -299,7 +296,7 @@ def _equal_keys_within_queries(codes: np.ndarray, keys: np.ndarray, block: int =
 
 def _pool_frame(pool: Rows):
     """The judgments as `Dataset.qrels` holds them; their text moves into it, as in `_Joined.frame`."""
-    import pandas as pd
+    import pandas as pd  # lazy: start-up (`sniff` runs before the window, without pandas)
 
     texts = {"query": pool.query, "doc": pool.doc}
     pool.query = pool.doc = None

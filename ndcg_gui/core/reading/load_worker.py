@@ -18,7 +18,10 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from ndcg_gui.core.reading import memory
+from ndcg_gui.core import memory
+from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.reading import load
+from ndcg_gui.core.reading.packed import pack
 
 HEADER = struct.Struct("<Q")
 WORKER_FLAG = "--load-worker"  # how the frozen bundle's executable is asked to be a worker
@@ -74,9 +77,6 @@ def _read(stream: BinaryIO, size: int) -> bytes | None:
 
 
 def serve(request: dict, out: BinaryIO) -> None:
-    from ndcg_gui.core.errors import InputError
-    from ndcg_gui.core.reading import load
-    from ndcg_gui.core.reading.packed import pack
 
     last = [-1]
 

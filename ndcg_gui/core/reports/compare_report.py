@@ -127,7 +127,7 @@ def compare_parts(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, setting
                               f"(above the diagonal: {run} better)")]
         if len(deltas):
             edges, counts = delta_histogram(deltas[run].to_numpy())
-            charts.append(svg.histogram(edges, counts, f"Δ NDCG{at} ({run} − {cmp.baseline})",
+            charts.append(svg.histogram_chart(edges, counts, f"Δ NDCG{at} ({run} − {cmp.baseline})",
                                         f"Histogram of the differences, {run} − {cmp.baseline}", marker=0.0))
         parts.append(f"<h2>{esc(run)} against {esc(cmp.baseline)}, query by query</h2>"
                      f'<div class="charts">{"".join(charts)}</div>')

@@ -23,10 +23,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pandas as pd
+import pyarrow as pa
+
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.reading import load
+from ndcg_gui.core.reports.provenance import sha256_of
 
 if TYPE_CHECKING:
-    import pandas as pd
 
     from ndcg_gui.core.lists.dataset import Dataset
 
@@ -45,8 +49,6 @@ class Loaded:
 def as_frame(obj: Any, what: str) -> pd.DataFrame:
     """`obj` as a DataFrame with the readers' column names (`what`: "run" or "qrels", which says
     what a dict's values and ranx's `score` column are)."""
-    import pandas as pd
-
     value = "grade" if what == "qrels" else "score"
     if isinstance(obj, pd.DataFrame):
         frame = obj.reset_index(drop=not _named_index(obj))
@@ -87,7 +89,6 @@ def _named_index(frame: pd.DataFrame) -> bool:
 
 
 def _from_mapping(data: Mapping, value: str, what: str) -> pd.DataFrame:
-    import pandas as pd
 
     rows = []
     for query, docs in data.items():
@@ -99,7 +100,6 @@ def _from_mapping(data: Mapping, value: str, what: str) -> pd.DataFrame:
 
 
 def _from_tuples(items: Iterable, what: str) -> pd.DataFrame:
-    import pandas as pd
 
     rows = list(items)
     if not rows:
@@ -112,7 +112,6 @@ def _from_tuples(items: Iterable, what: str) -> pd.DataFrame:
 
 
 def _arrow_bytes(frame: pd.DataFrame, what: str) -> bytes:
-    import pyarrow as pa
 
     try:
         table = pa.Table.from_pandas(frame, preserve_index=False)
@@ -126,9 +125,6 @@ def _arrow_bytes(frame: pd.DataFrame, what: str) -> bytes:
 
 def load_objects(run: Any, qrels: Any = None, name: str = "run", need_grades: bool = True) -> Loaded:
     """Read `run` (and its `qrels`) as `load` reads files; a path is read as a file."""
-    from ndcg_gui.core.reading import load
-    from ndcg_gui.core.reports.provenance import sha256_of
-
     with tempfile.TemporaryDirectory(prefix="ndcg-objects-") as folder:
         paths, inputs = [], {}
         for obj, what in ((run, "run"), (qrels, "qrels")):

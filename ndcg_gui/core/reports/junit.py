@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ndcg_gui import __version__
 from ndcg_gui.core.analysis.gate import Gate
+from ndcg_gui.core.writing.writers import atomic_write_bytes
 
 SUITE = "ndcg-inspect gate"
 
@@ -43,6 +44,5 @@ def junit_xml(gate: Gate, definition: str = "", inputs: dict[str, str] | None = 
 
 def write_junit(gate: Gate, path: str | Path, definition: str = "",
                 inputs: dict[str, str] | None = None) -> None:
-    from ndcg_gui.core.writing.writers import atomic_write_bytes
 
     atomic_write_bytes(path, junit_xml(gate, definition, inputs))

@@ -15,7 +15,16 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ndcg_gui.core.analysis.compare import compare_runs
+from ndcg_gui.core.config import DEFAULT_PRESET, PRESETS
+from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.metrics import check_k
 from ndcg_gui.core.reports import page
+from ndcg_gui.core.reports.compare_report import compare_parts
+from ndcg_gui.core.reports.inputs import load_objects
+from ndcg_gui.core.reports.run_report import Setting, run_parts
+from ndcg_gui.core.writing.writers import atomic_write
 
 
 class Report:
@@ -34,8 +43,6 @@ class Report:
 
     def to_html(self, path: str | Path) -> Path:
         """Write the self-contained page (atomically); returns its path."""
-        from ndcg_gui.core.writing.writers import atomic_write
-
         atomic_write(path, lambda f: f.write(self.html))
         return Path(path)
 
@@ -46,10 +53,6 @@ class Report:
 def _dataset(obj: Any, qrels: Any, name: str):
     """(Dataset, inputs) of a run given as an object, a path, a `Dataset`, a `RankedList` or a
     list of grades."""
-    from ndcg_gui.core.lists.dataset import Dataset
-    from ndcg_gui.core.lists.ranked_list import RankedList
-    from ndcg_gui.core.reports.inputs import load_objects
-
     if isinstance(obj, Dataset):
         if qrels is not None:
             raise ValueError("a Dataset holds its judgments already: give the qrels to `load`")
@@ -69,10 +72,6 @@ def report(run: Any, qrels: Any = None, *, k: int = 10, preset: str | None = Non
     """The report of `run` (with its `qrels`), or of its comparison with `runs_to_compare`
     (name -> run, judged by the same qrels). `preset` names a definition (default trec_eval's);
     `config` a `MetricConfig` of your own (with `ties`, default "trec")."""
-    from ndcg_gui.core.config import DEFAULT_PRESET, PRESETS
-    from ndcg_gui.core.metrics import check_k
-    from ndcg_gui.core.reports.run_report import Setting, run_parts
-
     k = check_k(k)
     if config is None:
         chosen = PRESETS[preset or DEFAULT_PRESET]
@@ -82,8 +81,6 @@ def report(run: Any, qrels: Any = None, *, k: int = 10, preset: str | None = Non
     if not runs_to_compare:
         setting = Setting(k, config, ties, inputs)
         return Report(f"NDCG@{k} of {name}", run_parts(dataset, setting, name))
-    from ndcg_gui.core.analysis.compare import compare_runs
-    from ndcg_gui.core.reports.compare_report import compare_parts
 
     runs = {name: dataset}
     for other, obj in runs_to_compare.items():

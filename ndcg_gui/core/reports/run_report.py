@@ -105,7 +105,7 @@ def list_beside_ideal(lst: RankedList, report: ListReport) -> str:
                       numeric=(0,), row_classes=classes)
 
 
-def worst_query(lst: RankedList, query: str, setting: Setting) -> str:
+def worst_query_section(lst: RankedList, query: str, setting: Setting) -> str:
     report = ListReport(lst, setting.k, setting.config, ties=setting.ties)
     s = report.summary
     notes = "".join(f'<div class="note">{esc(w)}</div>' for w in (*s.warnings, *s.notes))
@@ -161,7 +161,7 @@ def run_parts(dataset: Dataset, setting: Setting, name: str = "run", worst: int 
                      f"{int(mean.undefined):,} without a relevant judged document (IDCG = 0), "
                      f"{int(mean.empty):,} judged but without results.</p>")
         edges, counts = histogram(values)
-        parts.append(svg.histogram(edges, counts, f"NDCG{setting.at} per query (dashed: the mean)",
+        parts.append(svg.histogram_chart(edges, counts, f"NDCG{setting.at} per query (dashed: the mean)",
                                    f"Histogram of NDCG{setting.at}", marker=mean.mean))
     order = result.sort_values("ndcg", kind="stable").index
     # (with results and a relevant judged document: an empty list or IDCG = 0 has no move to show)
@@ -172,7 +172,7 @@ def run_parts(dataset: Dataset, setting: Setting, name: str = "run", worst: int 
                      f"k = {setting.k}: <span class=key-out>red</span>, a top-k place the ideal gives a "
                      "better document; <span class=key-in>green</span>, a document below the line that "
                      "belongs in the top k.</p>")
-        parts += [worst_query(dataset.ranked_list(q), q, setting) for q in shown]
+        parts += [worst_query_section(dataset.ranked_list(q), q, setting) for q in shown]
     rows = [[str(q), num(r["n_retrieved"], "d"), num(r["n_judged"], "d"), num(r["n_relevant"], "d"),
              num(r["dcg"]), num(r["idcg"]), num(r["ndcg"])] for q, r in result.iterrows()]
     parts.append("<h2>Every query</h2><p>Click a heading to sort.</p>" + page.table(

@@ -71,7 +71,7 @@ def _svg(parts: list[str], title: str, width: int = W, height: int = H) -> str:
             f'xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title>{"".join(parts)}</svg>')
 
 
-def histogram(edges: Sequence[float], counts: Sequence[int], xlabel: str, title: str,
+def histogram_chart(edges: Sequence[float], counts: Sequence[int], xlabel: str, title: str,
               marker: float | None = None) -> str:
     """Bars of `counts` between `edges`; `marker`: a dashed vertical line (the mean, or 0)."""
     edges, counts = np.asarray(edges, float), np.asarray(counts, int)

@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ndcg_gui.core.errors import InputError, shown
-from ndcg_gui.core.lists.workspace import Definition
-from ndcg_gui.core.reading import trec_text
-from ndcg_gui.core.reading.csv_text import ALIASES
+from ndcg_gui.core.formats import trec_text
+from ndcg_gui.core.formats.csv_text import ALIASES
+from ndcg_gui.core.formats.source import decode, head_bytes
 from ndcg_gui.core.reading.dispatch import sniff
-from ndcg_gui.core.reading.source import decode, head_bytes
 from ndcg_gui.core.sql.ndcg_sql import check_expressible, ndcg_sql
 from ndcg_gui.core.sql.progress import Cancelled, Report, Steps, watching
+from ndcg_gui.core.state.workspace import Definition
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -47,7 +47,7 @@ class EngineResult:
 def connect(memory_limit: str | None = None, threads: int | None = None, database: str = ":memory:"):
     """A DuckDB connection with its limits, or `InputError` saying how to install DuckDB."""
     try:
-        import duckdb
+        import duckdb  # lazy: optional extra
     except ImportError:
         raise InputError(f"--engine duckdb needs DuckDB: {INSTALL}") from None
     con = duckdb.connect(database)
@@ -76,7 +76,7 @@ def score_files(run: str, qrels: str, definition: Definition, memory_limit: str 
     except BaseException:
         shutil.rmtree(spill, ignore_errors=True)
         raise
-    import duckdb
+    import duckdb  # lazy: optional extra
 
     try:
         con.execute(f"SET temp_directory = {_text(spill)}")

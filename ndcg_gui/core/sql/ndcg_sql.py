@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 
 from ndcg_gui.core.config import GainTable, MetricConfig
 from ndcg_gui.core.evaluate import RESULT_COLUMNS
-from ndcg_gui.core.lists.workspace import Definition
+from ndcg_gui.core.state.workspace import Definition
 
 # float32's largest value, and where doubles round past it to infinity (half an ulp above:
 # 2^103; the tie goes to infinity, FLT_MAX's last bit being odd). numpy rounds so; a DuckDB

@@ -24,13 +24,13 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from ndcg_gui.core.errors import InputError, shown
-from ndcg_gui.core.lists.workspace import Definition
-from ndcg_gui.core.reading import trec_text
-from ndcg_gui.core.reading.csv_text import ALIASES
+from ndcg_gui.core.formats import trec_text
+from ndcg_gui.core.formats.csv_text import ALIASES
+from ndcg_gui.core.formats.source import decode, head_bytes
 from ndcg_gui.core.reading.dispatch import sniff
-from ndcg_gui.core.reading.source import decode, head_bytes
 from ndcg_gui.core.sql.duckdb_engine import EngineResult
 from ndcg_gui.core.sql.ndcg_sql import check_expressible, ndcg_sql
+from ndcg_gui.core.state.workspace import Definition
 
 INSTALL = "pip install 'ndcg-gui[spark]'"
 JAVA = "a Java runtime, 17 or later (Debian: apt-get install openjdk-17-jre-headless)"

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ndcg_gui.core.formats.csv_text import unquote
+from ndcg_gui.core.formats.file_format import FileChanged, FileFormat
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.numbers import number_text
-from ndcg_gui.core.reading.csv_text import unquote
-from ndcg_gui.core.reading.file_format import FileChanged, FileFormat
 from ndcg_gui.core.writing.rewrite import (
     Records,
     cells,

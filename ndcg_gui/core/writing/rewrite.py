@@ -12,10 +12,12 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
 
 import numpy as np
 
-from ndcg_gui.core.reading.file_format import FileFormat, record_spans
+from ndcg_gui.core.formats.csv_text import split_raw
+from ndcg_gui.core.formats.file_format import FileFormat, record_spans
 
 _BLANKS = re.compile(r"([ \t]+)")
 
@@ -122,7 +124,6 @@ def file_bytes(fmt: FileFormat, records: Records, blocks: Mapping[str, Sequence[
 
 
 def _fields(fmt: FileFormat) -> dict:
-    from dataclasses import fields
 
     return {f.name: getattr(fmt, f.name) for f in fields(fmt)}
 
@@ -134,7 +135,6 @@ def cells(text: str, delimiter: str | None) -> list[str]:
     the line back exactly."""
     if delimiter is None:
         return _BLANKS.split(text)
-    from ndcg_gui.core.reading.csv_text import split_raw
 
     return split_raw(text, delimiter)
 

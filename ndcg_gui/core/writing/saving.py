@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+import numpy as np
+
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 
@@ -113,10 +115,12 @@ def rescored_queries(dataset: Dataset, as_run: bool) -> list[str]:
     in another order is written with scores n, n-1, … 1 (`trec_writer.rescored_scores`): its own
     scores are not in the saved file. Which lists can be in another order: the edited ones, and
     as a run every list of a CSV ranked by its rank column. Lists without scores lose nothing."""
-    import numpy as np
-
-    from ndcg_gui.core.writing.csv_writer import keeps_order_by_scores
-    from ndcg_gui.core.writing.trec_writer import out_of_trec_order
+    from ndcg_gui.core.writing.csv_writer import (
+        keeps_order_by_scores,  # lazy: start-up (pyarrow: Save's module is the first screen's)
+    )
+    from ndcg_gui.core.writing.trec_writer import (
+        out_of_trec_order,  # lazy: start-up (pandas: Save's module is the first screen's)
+    )
 
     own = dataset.file_format
     if as_run:

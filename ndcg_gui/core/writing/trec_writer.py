@@ -12,12 +12,12 @@ import re
 import numpy as np
 import pandas as pd
 
+from ndcg_gui.core.arrays.ids import strings
+from ndcg_gui.core.arrays.order import ranked, score_key
 from ndcg_gui.core.errors import InputError, shown
+from ndcg_gui.core.formats.file_format import FileChanged, FileFormat
 from ndcg_gui.core.lists.dataset import ORIGIN, Dataset
 from ndcg_gui.core.lists.numbers import number_text
-from ndcg_gui.core.reading.file_format import FileChanged, FileFormat
-from ndcg_gui.core.reading.ids import strings
-from ndcg_gui.core.reading.order import ranked, score_key
 from ndcg_gui.core.writing.rewrite import (
     Records,
     cells,
@@ -33,7 +33,7 @@ DEFAULT_TAG = "ndcg-gui"
 
 def out_of_trec_order(query, doc, score: np.ndarray) -> np.ndarray:
     """True on every row of a query whose rows trec_eval's order would move (the loader's order,
-    `core.reading.order`: scores as float32 high first, ties by docno descending), or that lacks a
+    `core.arrays.order`: scores as float32 high first, ties by docno descending), or that lacks a
     score (rows grouped by query)."""
     qc, _ = pd.factorize(np.asarray(query, dtype=object), sort=False)
     score = np.asarray(score, dtype=float)

@@ -24,12 +24,12 @@ import pandas as pd
 
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.formats.compression import codec_for_name, compress
+from ndcg_gui.core.formats.file_format import FileFormat
+from ndcg_gui.core.formats.number_text import is_number_text
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.numbers import number_text
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.reading.compression import codec_for_name, compress
-from ndcg_gui.core.reading.file_format import FileFormat
-from ndcg_gui.core.reading.number_text import is_number_text
 from ndcg_gui.core.writing.atomic import atomic_write_bytes, umask
 from ndcg_gui.core.writing.csv_writer import csv_bytes
 from ndcg_gui.core.writing.trec_writer import qrels_bytes, run_bytes

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from PySide6.QtGui import QUndoCommand
 
 from ndcg_gui.core.lists.edits import Move
-from ndcg_gui.core.lists.workspace import Workspace
+from ndcg_gui.core.state.workspace import Workspace
 
 # The document's one way to change: install a state, show a query (None: keep), announce a move.
 Show = Callable[[Workspace, str | None, Move | None], None]

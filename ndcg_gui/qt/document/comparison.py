@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 
 from ndcg_gui.core.analysis import workspace_report as report
-from ndcg_gui.core.analysis.run_diff import run_label
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.state.workspace import run_label
 from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores

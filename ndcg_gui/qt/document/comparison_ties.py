@@ -20,7 +20,7 @@ from ndcg_gui.qt.document.document import Document
 if TYPE_CHECKING:
     from ndcg_gui.core.analysis.compare import Comparison
     from ndcg_gui.core.analysis.tie_verdicts import TieVerdict
-    from ndcg_gui.core.lists.workspace import Workspace
+    from ndcg_gui.core.state.workspace import Workspace
 
 
 def _work(cmp: Comparison, state: Workspace, open_name: str) -> dict[str, TieVerdict]:

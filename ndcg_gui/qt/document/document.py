@@ -29,7 +29,7 @@ from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.edits import Edit, Move
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.lists.workspace import Definition, FileRef, Workspace
+from ndcg_gui.core.state.workspace import Definition, FileRef, Workspace
 from ndcg_gui.core.summary import MeanPolicy
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.commands import K_CHANGE, StepCommand

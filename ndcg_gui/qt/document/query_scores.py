@@ -33,7 +33,7 @@ from ndcg_gui.qt.document.document import Document
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ndcg_gui.core.lists.workspace import Definition, Workspace
+    from ndcg_gui.core.state.workspace import Definition, Workspace
 
 # From this many rows (run + qrels) a full scoring runs in the background: below it, it takes
 # under ~10 ms and is done at once, so small files (and the tests) never see a pending panel.

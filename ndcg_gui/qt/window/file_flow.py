@@ -22,7 +22,7 @@ from PySide6.QtCore import QMimeData, QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from ndcg_gui.core.errors import InputError, NeedsQrels
-from ndcg_gui.core.lists.workspace import Definition
+from ndcg_gui.core.state.workspace import Definition
 from ndcg_gui.core.summary import score
 from ndcg_gui.core.writing.saving import (
     Stamp,

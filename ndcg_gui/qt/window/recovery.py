@@ -1,7 +1,7 @@
 """Edits survive a crash: while the document has unsaved edits, they are written to a recovery
 file every few seconds (core.recovery); a clean exit or a save removes it. At the next start, a
 recovery file left by a window that is gone is offered back. Each window has a file of its own
-(a random id) and holds its lock while it lives (`core.lists.recovery.RecoveryLock`).
+(a random id) and holds its lock while it lives (`core.state.recovery.RecoveryLock`).
 
 The folder is the application's data folder (`recovery/`), or NDCG_RECOVERY_DIR when set.
 """
@@ -16,8 +16,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QStandardPaths, QTimer
 
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.lists.recovery import RecoveryLock, Snapshot, new_recovery_path, write_recovery
-from ndcg_gui.core.lists.recovery import left_behind as _left_behind
+from ndcg_gui.core.state.recovery import RecoveryLock, Snapshot, new_recovery_path, write_recovery
+from ndcg_gui.core.state.recovery import left_behind as _left_behind
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets import dialogs

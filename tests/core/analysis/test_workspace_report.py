@@ -11,8 +11,8 @@ from ndcg_gui.assets import resource_path
 from ndcg_gui.core.analysis import workspace_report as report
 from ndcg_gui.core.analysis.compare import compare_runs
 from ndcg_gui.core.lists import edits
-from ndcg_gui.core.lists.workspace import Workspace
 from ndcg_gui.core.reading import load
+from ndcg_gui.core.state.workspace import Workspace
 from ndcg_gui.core.summary import MeanPolicy, bin_index, counted, histogram_edges, mean_summary, score
 
 

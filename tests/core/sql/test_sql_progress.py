@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from ndcg_gui.core.config import MetricConfig
-from ndcg_gui.core.lists.workspace import Definition
 from ndcg_gui.core.sql import progress
 from ndcg_gui.core.sql.progress import Cancelled, StderrProgress, watching
+from ndcg_gui.core.state.workspace import Definition
 
 duckdb = pytest.importorskip("duckdb")
 

@@ -8,9 +8,9 @@ import pytest
 from run_samples import ndcg_from_scratch, read_run
 
 from ndcg_gui.core.analysis.compare import paired_summary
-from ndcg_gui.core.analysis.run_diff import run_label
 from ndcg_gui.core.analysis.workspace_report import SAMPLES, SEED
 from ndcg_gui.core.reading import load
+from ndcg_gui.core.state.workspace import run_label
 from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
 from ndcg_gui.qt.document.comparison import RunComparison
 from ndcg_gui.qt.document.document import Document
@@ -209,9 +209,9 @@ def test_runs_need_judgments(qtbot, e1_list):
 
 
 def test_the_open_run_scores_as_the_panel_shows_it_with_tied_scores_averaged(qtbot, tmp_path):
-    """Under "average" ties the file's lists are scored with tied scores averaged only while every
-    row has a score; a row added without one makes `Dataset.evaluate` rank the whole file by
-    position, while the panel scores each list on its own. The comparison shows the panel's."""
+    """Under "average" ties a row added without a score stands alone and the other tied rows
+    still share their gains: in the panel, the comparison and the whole file's `Dataset.evaluate`
+    alike (one scoring semantics, issue 21.2; the file was once scored by position then)."""
     run, qrels, other = tmp_path / "tied.run", tmp_path / "tied.qrels", tmp_path / "other.run"
     pairs = [(q, d) for q in range(3) for d in range(6)]
     run.write_text("".join(f"q{q} Q0 d{d} {d + 1} {3.0 - d // 2} tied\n" for q, d in pairs))
@@ -230,9 +230,9 @@ def test_the_open_run_scores_as_the_panel_shows_it_with_tied_scores_averaged(qtb
     np.testing.assert_allclose(cmp.ndcg["tied"].to_numpy(), scores.result["ndcg"].to_numpy(), rtol=1e-12)
     stats = paired_summary(expected, "tied", SAMPLES, SEED)
     pd.testing.assert_frame_equal(cmp.comparison.summary, stats, check_exact=False, rtol=1e-9)
-    # The whole file scored by position would differ on the untouched tied queries:
-    by_position = doc.lists_for_saving().evaluate(doc.k, doc.config, ties="average")["ndcg"]
-    assert not np.allclose(by_position.loc[["q1", "q2"]], expected.loc[["q1", "q2"], "tied"])
+    # The whole file scored at once gives the same figures, the edited query's included:
+    whole = doc.lists_for_saving().evaluate(doc.k, doc.config, ties="average")["ndcg"]
+    np.testing.assert_allclose(whole.to_numpy(), expected["tied"].to_numpy(), rtol=1e-12)
 
 
 def test_with_a_big_file_scored_in_the_background_the_comparison_waits_for_its_scores(

@@ -8,8 +8,8 @@ from conftest import show_active
 
 from ndcg_gui.core.analysis.compare import compare_runs
 from ndcg_gui.core.analysis.tie_verdicts import tie_verdicts
-from ndcg_gui.core.reading import load
 from ndcg_gui.core.analysis.workspace_report import SAMPLES, SEED
+from ndcg_gui.core.reading import load
 
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
 

@@ -223,8 +223,8 @@ def test_save_as_renames_every_state_of_the_document(document, tmp_path):
 def test_the_list_on_screen_and_as_loaded_are_the_reports_and_follow_every_step(qtbot, monkeypatch):
     from ndcg_gui.assets import resource_path
     from ndcg_gui.core.lists.dataset import Dataset
-    from ndcg_gui.core.lists.workspace import Workspace
     from ndcg_gui.core.reading import load
+    from ndcg_gui.core.state.workspace import Workspace
 
     with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
         dataset = load(run, qrels)

@@ -141,8 +141,8 @@ def test_no_recovery_file_after_a_clean_exit_or_a_save(qtbot, window, recovery_f
 def _edited_file(tmp_path, name: str):
     """A workspace on a CSV of its own with one list reversed (unsaved edits)."""
     from ndcg_gui.core.lists import edits
-    from ndcg_gui.core.lists.workspace import FileRef, Workspace
     from ndcg_gui.core.reading import load
+    from ndcg_gui.core.state.workspace import FileRef, Workspace
 
     csv = tmp_path / f"{name}.csv"
     csv.write_text("doc,grade\na,3\nb,1\nc,0\n")
@@ -152,7 +152,7 @@ def _edited_file(tmp_path, name: str):
 
 def test_damaged_recovery_files_are_set_aside_and_the_others_offered(qtbot, window, recovery_folder,
                                                                      tmp_path, monkeypatch, dialog_log):
-    from ndcg_gui.core.lists.recovery import write_recovery
+    from ndcg_gui.core.state.recovery import write_recovery
 
     good_csv, good = _edited_file(tmp_path, "good")
     write_recovery(recovery_folder / "recovery-good.json", good)
@@ -181,7 +181,7 @@ def test_damaged_recovery_files_are_set_aside_and_the_others_offered(qtbot, wind
 def test_a_reused_pid_never_deletes_a_crashed_windows_edits(qtbot, window, recovery_folder, tmp_path,
                                                              monkeypatch):
     """A window that crashed with this process's id (containers reuse ids) left its file behind."""
-    from ndcg_gui.core.lists.recovery import write_recovery
+    from ndcg_gui.core.state.recovery import write_recovery
 
     csv, edited = _edited_file(tmp_path, "crashed")
     left = recovery_folder / f"recovery-{os.getpid()}.json"

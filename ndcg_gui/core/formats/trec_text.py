@@ -17,11 +17,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
+from ndcg_gui.core.arrays.ids import whole
 from ndcg_gui.core.errors import shown
-from ndcg_gui.core.reading.ids import whole
-from ndcg_gui.core.reading.number_text import is_finite_number, is_number_text
-from ndcg_gui.core.reading.rows import Rows, record_numbers
-from ndcg_gui.core.reading.source import Cancel, Source, check_cancel
+from ndcg_gui.core.formats.number_text import is_finite_number, is_number_text
+from ndcg_gui.core.formats.rows import Rows, record_numbers
+from ndcg_gui.core.formats.source import Cancel, Source, check_cancel
 
 RUN_SHAPE = "qid Q0 docno rank score tag"
 QRELS_SHAPE = "qid iter docno grade"

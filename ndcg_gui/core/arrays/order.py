@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ndcg_gui.core.reading.ids import take
+from ndcg_gui.core.arrays.ids import take
 
 _TIES = 1 << 16
 

@@ -14,6 +14,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ndcg_gui.core.errors import shown
+
 DECIMAL = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _DECIMAL = re.compile(DECIMAL)
 _SPACES = " \t"
@@ -22,8 +24,6 @@ _NOT_FINITE = re.compile(r"[+-]?(?:inf(?:inity)?|nan)", re.IGNORECASE)
 
 def number_problem(role: str, cell: str, infinite: bool) -> str:
     """What is wrong with a cell that should hold a number (`cell` as the file has it)."""
-    from ndcg_gui.core.errors import shown
-
     if cell == "":
         return f"{role} is empty; expected a number"
     if infinite:

@@ -17,11 +17,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
+from ndcg_gui.core.arrays.ids import edge_spaced, whole
 from ndcg_gui.core.errors import shown
-from ndcg_gui.core.reading.ids import edge_spaced, whole
-from ndcg_gui.core.reading.number_text import is_number_text, number_problem, to_floats
-from ndcg_gui.core.reading.rows import Rows, chunks_of, record_numbers
-from ndcg_gui.core.reading.source import (
+from ndcg_gui.core.formats.number_text import is_number_text, number_problem, to_floats
+from ndcg_gui.core.formats.rows import Rows, chunks_of, record_numbers
+from ndcg_gui.core.formats.source import (
     LINE_BREAK,
     Cancel,
     Source,
@@ -100,7 +100,7 @@ class CsvLayout:
     blank_rows: bool = False
 
 
-def read_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple[Rows, CsvLayout]:
+def read_csv_table(source: Source, need_grade: bool, cancel: Cancel = None) -> tuple[Rows, CsvLayout]:
     """The rows (query, doc, grade with NaN = unjudged, score / rank when the file has them, and
     the other columns as text, named as in `CsvLayout.extras`), in file order, and the layout."""
     delim = detect_delimiter(source)

@@ -31,7 +31,7 @@ import numpy as np
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.lists.workspace import FileRef, Workspace
+from ndcg_gui.core.state.workspace import FileRef, Workspace
 from ndcg_gui.core.summary import MeanPolicy
 from ndcg_gui.core.writing.atomic import atomic_write_bytes, sweep_stale
 
@@ -237,11 +237,11 @@ class RecoveryLock:
 def _lock(fd: int) -> bool:
     try:
         if os.name == "nt":
-            import msvcrt
+            import msvcrt  # lazy: Windows only
 
             msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
         else:
-            import fcntl
+            import fcntl  # lazy: POSIX only
 
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

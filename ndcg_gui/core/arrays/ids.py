@@ -2,7 +2,7 @@
 
 `strings` turns a column (pandas, numpy, Arrow) into one Arrow array; `Groups` numbers the rows by
 query; `hash_strings` gives every id a 64-bit hash read straight from the Arrow buffers, so ids are
-matched and checked for duplicates as integers (`core.reading.join`).
+matched and checked for duplicates as integers (`core.arrays.join`).
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ndcg_gui.core.errors import InputError, LoadCancelled, path_problem
-from ndcg_gui.core.reading.compression import COLUMNAR, columnar_kind, compression_of, decompress
+from ndcg_gui.core.formats.compression import COLUMNAR, columnar_kind, compression_of, decompress
 
 Cancel = Callable[[], bool] | None
 Progress = Callable[[float], None] | None

@@ -15,17 +15,17 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ndcg_gui.core.arrays.ids import is_text, whole
 from ndcg_gui.core.errors import InputError, shown
-from ndcg_gui.core.reading.csv_text import ALIASES, header_roles, unique_names
-from ndcg_gui.core.reading.ids import is_text, whole
-from ndcg_gui.core.reading.number_text import number_problem, to_floats
-from ndcg_gui.core.reading.rows import Rows, record_numbers
-from ndcg_gui.core.reading.source import LINE_BREAK, Source, is_blank
+from ndcg_gui.core.formats.csv_text import ALIASES, header_roles, unique_names
+from ndcg_gui.core.formats.number_text import number_problem, to_floats
+from ndcg_gui.core.formats.rows import Rows, record_numbers
+from ndcg_gui.core.formats.source import LINE_BREAK, Source, is_blank
 
 _NAMES = {"parquet": "Parquet", "feather": "Arrow/Feather", "jsonl": "JSON Lines"}
 
 
-def read_table(source: Source, kind: str, need_grade: bool) -> Rows:
+def read_columnar_table(source: Source, kind: str, need_grade: bool) -> Rows:
     """The rows of a Parquet, Arrow/Feather or JSON Lines file, in file order."""
     table = _table(source, kind)
     names = [str(n) for n in table.column_names]
@@ -54,7 +54,7 @@ def read_table(source: Source, kind: str, need_grade: bool) -> Rows:
 def _table(source: Source, kind: str) -> pa.Table:
     try:
         if kind == "parquet":
-            import pyarrow.parquet as pq
+            import pyarrow.parquet as pq  # lazy: only a file of this format needs it
 
             return pq.read_table(pa.BufferReader(source.data))
         if kind == "feather":
@@ -72,7 +72,7 @@ def _arrow_ipc(data: bytes) -> pa.Table:
     if data.startswith(b"ARROW1"):
         return pa.ipc.open_file(pa.BufferReader(data)).read_all()
     if data.startswith(b"FEA1"):
-        import pyarrow.feather as feather
+        import pyarrow.feather as feather  # lazy: only a file of this format needs it
 
         return feather.read_table(pa.BufferReader(data))
     return pa.ipc.open_stream(pa.BufferReader(data)).read_all()
@@ -85,7 +85,7 @@ NESTING_LIMIT = 64  # the deepest nesting of arrays and objects read in a JSON L
 
 
 def _jsonl(source: Source) -> pa.Table:
-    import pyarrow.json as pa_json
+    import pyarrow.json as pa_json  # lazy: only a file of this format needs it
 
     data = source.data if source.encoding == "utf-8" else source.text.encode("utf-8")
     _refuse_deep_nesting(source, data)

@@ -73,7 +73,7 @@ def _partial(data: bytes, codec: str) -> bytes:
 
 
 def _zstd(data: bytes) -> bytes:
-    import pyarrow as pa
+    import pyarrow as pa  # lazy: start-up (the window's entry point sniffs a file before pyarrow loads)
 
     with pa.CompressedInputStream(pa.BufferReader(data), "zstd") as stream:
         return stream.read()
@@ -87,7 +87,7 @@ def compress(data: bytes, codec: str) -> bytes:
         return bz2.compress(data)
     if codec == "xz":
         return lzma.compress(data)
-    import pyarrow as pa
+    import pyarrow as pa  # lazy: start-up (the window's entry point sniffs a file before pyarrow loads)
 
     sink = pa.BufferOutputStream()
     with pa.CompressedOutputStream(sink, "zstd") as stream:

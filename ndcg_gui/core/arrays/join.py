@@ -2,7 +2,7 @@
 
 The one join of the program: the loader uses it once per file (a `Dataset` then holds each row's
 grade), and `evaluate` uses it for the rows it scores. A (query, doc) pair becomes one 64-bit key
-(the query's code mixed with the doc id's hash, `core.reading.ids`); keys are matched in integer
+(the query's code mixed with the doc id's hash, `core.arrays.ids`); keys are matched in integer
 hash tables and every match is confirmed on the strings, so a hash collision can never pair two
 different documents: it sends the work to an exact path that numbers the ids instead.
 """
@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ndcg_gui.core.reading.ids import hash_strings, mix, take, whole
+from ndcg_gui.core.arrays.ids import hash_strings, mix, take, whole
 
 _U64 = np.uint64
 _SLICE = 1 << 16  # rows a step: 0.5 MB temporaries, as fast as 2 MB ones and less memory at a load's peak
@@ -44,7 +44,7 @@ def repeated_pair(query_codes: np.ndarray, docs: pa.Array, keys: np.ndarray | No
     if not (ordered[1:] == ordered[:-1]).any():
         return None
     del ordered
-    import pandas as pd  # here, not at the top: the command line parses while pandas loads
+    import pandas as pd  # lazy: start-up (the command line parses while pandas loads)
 
     exact = _exact_keys(query_codes, [docs])[0]  # equal hashes: are the strings equal too?
     repeat = pd.Series(exact).duplicated().to_numpy()
@@ -111,7 +111,7 @@ def last_match(table: np.ndarray, probe: np.ndarray) -> np.ndarray:
 
     The smaller side goes into the hash table and the other streams through it.
     """
-    import pandas as pd  # here, not at the top: the command line parses while pandas loads
+    import pandas as pd  # lazy: start-up (the command line parses while pandas loads)
 
     if len(table) == 0 or len(probe) == 0:
         return np.full(len(probe), -1)

@@ -19,7 +19,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from ndcg_gui.core.analysis.list_report import ListSummary, display_table, list_summary
 from ndcg_gui.core.config import DEFAULT_K, MetricConfig, TiesName, check_rules
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
@@ -28,6 +27,18 @@ from ndcg_gui.core.summary import MeanPolicy
 
 if TYPE_CHECKING:
     import pandas as pd
+
+RUN_SUFFIXES = (".run", ".runs", ".txt", ".trec", ".res", ".tsv", ".csv", ".gz")
+
+
+def run_label(file_name: str) -> str:
+    """A run's name as a comparison shows it: the file name without a run file's extension or
+    TREC's "input." prefix (input.bm25.run -> bm25)."""
+    name = file_name
+    while Path(name).suffix.lower() in RUN_SUFFIXES and Path(name).stem:
+        name = Path(name).stem
+    return name[len("input."):] if name.startswith("input.") and len(name) > len("input.") else name
+
 
 @dataclass(frozen=True)
 class Definition:
@@ -200,14 +211,6 @@ class Workspace:
         """Every query scored at k under the definition, edits included (`Dataset.evaluate`)."""
         return self.for_saving().evaluate(self.k, self.config, ties=self.ties)
 
-    def table(self, query: str) -> pd.DataFrame:
-        """The per-rank table of one query's list, as the window shows it."""
-        return display_table(self.list_for(query), self.config, self.ties)
-
-    def summary(self, query: str) -> ListSummary:
-        """The figures at k of one query's list and the caveats that go with them."""
-        return list_summary(self.list_for(query), self.k, self.config, self.ties)
-
     # ---- changing: each returns a new workspace -----------------------------------------------
     def with_list(self, query: str, lst: RankedList) -> Workspace:
         lists = dict(self.lists)
@@ -227,8 +230,6 @@ class Workspace:
                  open_name: str = "") -> tuple[Workspace, str]:
         """`dataset` compared too, under a name of its own (its file's, told apart by (2), (3)…
         from the others and from `open_name`, the open run's). ValueError without judgments."""
-        from ndcg_gui.core.analysis.run_diff import run_label
-
         if not self.dataset.has_pool:
             raise ValueError("open a run with its qrels first: runs are compared on judgments")
         stem = name or (run_label(Path(path).name) if path else "run")

@@ -24,7 +24,8 @@ from typing import Literal
 import numpy as np
 
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.reading.lines import line_bounds
+from ndcg_gui.core.formats.lines import line_bounds
+from ndcg_gui.core.formats.source import Source, read_source
 
 FormatKind = Literal["csv", "trec_run", "qrels"]
 
@@ -53,8 +54,6 @@ class OnDisk:
 
     def read(self) -> bytes:
         """The file's text as it was loaded, or `FileChanged`."""
-        from ndcg_gui.core.reading.source import read_source  # (the source imports nothing of this)
-
         try:
             stat = self.path.stat()
         except OSError:
@@ -181,8 +180,6 @@ def record_spans(fmt: FileFormat, data: bytes) -> tuple[np.ndarray, np.ndarray]:
 def _quoted_spans(fmt: FileFormat, data: bytes, starts: np.ndarray, ends: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray]:
     """Record spans of a CSV with quoted fields: the readers' own record walk, in lines."""
-    from ndcg_gui.core.reading.source import Source  # (imported here: the source imports nothing of this)
-
     source = Source(path=None, data=data, encoding=fmt.encoding)  # type: ignore[arg-type]
     first, last = [], []
     for a, b, _ in source.record_lines(fmt.delimiter, blank_rows=fmt.blank_rows):

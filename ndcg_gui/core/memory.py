@@ -59,7 +59,7 @@ def use_returning_pool() -> None:
     """Arrow's memory pool set to give freed memory back at once: a load makes and drops hundreds
     of MB of Arrow arrays, and the default pools (mimalloc) keep them, which more than doubled a
     load's peak (bench_load.py). jemalloc with no decay delay costs no measurable time."""
-    import pyarrow as pa
+    import pyarrow as pa  # lazy: start-up (`tune_process` runs before pyarrow is imported)
 
     try:
         pa.jemalloc_set_decay_ms(0)
