@@ -115,6 +115,27 @@ def _list_frame(
                   origins if origin else None, cells)
 
 
+def _judgments(rl: RankedList) -> tuple[list, list]:
+    """A list's judgments as its qrels hold them: (docs, grades) of its judged rows, then of the
+    judged documents it did not retrieve."""
+    judged = rl.judged
+    docs = list(rl.docs[judged]) + list(rl.unretrieved)
+    return docs, list(rl.grades[judged]) + list(rl.unretrieved.values())
+
+
+def _pool_frame(dataset: Dataset, query: str, rl: RankedList) -> pd.DataFrame:
+    """The judgments of an edited list of `dataset` (`_judgments`), each with the record it had in
+    the qrels file when the document was judged there."""
+    docs, grades = _judgments(rl)
+    origin = None
+    if ORIGIN in dataset.qrels:
+        a, b = dataset._pool.get(query, (0, 0))
+        records = dict(zip(_texts(dataset._pool_docs, a, b).tolist(),
+                           dataset.qrels[ORIGIN].iloc[a:b].tolist(), strict=True))
+        origin = [records.get(d, -1) for d in docs]
+    return _frame([query] * len(docs), docs, grades, origin=origin)
+
+
 class _ListRows:
     """The rows of one typed list (`judged`: its judgments), given to `Dataset` in place of a frame
     by `from_ranked_list`: the frame is made when first read (`_Frame`), and until then the
@@ -127,9 +148,7 @@ class _ListRows:
         rl = self.list
         if not self.judged:
             return _frame([rl.query] * len(rl), rl.docs, rl.grades, rl.scores, extras=rl.extras)
-        judged = rl.judged
-        docs = list(rl.docs[judged]) + list(rl.unretrieved)
-        grades = list(rl.grades[judged]) + list(rl.unretrieved.values())
+        docs, grades = _judgments(rl)
         return _frame([rl.query] * len(docs), docs, grades)
 
     def __len__(self) -> int:
@@ -348,7 +367,7 @@ class Dataset:
                 rl = lists[q]
                 run_parts.append(_list_frame(rl, q, has_score, has_origin, extras))
                 if self.qrels is not None:
-                    pool_parts.append(self._pool_frame(q, rl))
+                    pool_parts.append(_pool_frame(self, q, rl))
             else:
                 a, b = self._slices.get(q, (0, 0))
                 part = self.run.iloc[a:b]
@@ -390,20 +409,6 @@ class Dataset:
         grade = lookup(self._groups.codes, self._docs, pool_codes, strings(pool["doc"], "qrels doc"),
                        pool["grade"].to_numpy(dtype=float))
         return replace(self, run=self.run.assign(grade=grade), qrels=pool)
-
-    def _pool_frame(self, query: str, rl: RankedList) -> pd.DataFrame:
-        """The judgments of an edited list (judged rows, then unretrieved), each with the record
-        it had in the qrels file when the document was judged there."""
-        judged = rl.judged
-        docs = list(rl.docs[judged]) + list(rl.unretrieved)
-        grades = list(rl.grades[judged]) + list(rl.unretrieved.values())
-        origin = None
-        if ORIGIN in self.qrels:
-            a, b = self._pool.get(query, (0, 0))
-            records = dict(zip(_texts(self._pool_docs, a, b).tolist(), self.qrels[ORIGIN].iloc[a:b].tolist(),
-                               strict=True))
-            origin = [records.get(d, -1) for d in docs]
-        return _frame([query] * len(docs), docs, grades, origin=origin)
 
     @classmethod
     def from_ranked_list(cls, rl: RankedList) -> Dataset:
