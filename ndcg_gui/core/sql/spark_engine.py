@@ -132,14 +132,22 @@ def score_files(run: str, qrels: str, definition: Definition, master: str = "loc
     try:
         _view(spark, "run", run, "trec_run", "score")
         _view(spark, "qrels", qrels, "qrels", "grade")
-        table = spark.sql(ndcg_sql(definition, "zero", row_order=True)).toPandas()
-        unjudged = spark.sql(
+        table = to_frame(spark.sql(ndcg_sql(definition, "zero", row_order=True)))
+        unjudged = [row[0] for row in spark.sql(
             "SELECT r.query FROM run r LEFT JOIN (SELECT DISTINCT query FROM qrels) q "
             "ON q.query = r.query WHERE q.query IS NULL GROUP BY r.query ORDER BY MIN(r.row_order)"
-        ).toPandas()["query"].tolist()
+        ).collect()]
     except (PySparkException, Py4JError) as exc:
         raise InputError(f"Spark: {_first_line(exc)}", run) from None
     return EngineResult(table, unjudged)
+
+
+def to_frame(result):
+    """A Spark result (one row a query: small) as a pandas table. (Collected as rows: PySpark 3.5's
+    toPandas warns under pandas 3, and NULL of a count becomes NaN here all the same.)"""
+    import pandas as pd
+
+    return pd.DataFrame(result.collect(), columns=result.columns)
 
 
 def _view(spark, name: str, pattern: str, kind: str, number: str) -> None:
