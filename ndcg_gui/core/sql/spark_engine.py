@@ -53,12 +53,12 @@ def session(master: str = "local[*]"):
     if master.startswith("sc://"):
         return _connect(master)
     active = SparkSession.getActiveSession()
-    if active is not None:
-        if active.sparkContext.master == master:
-            return active
-        active.stop()
+    if active is not None and active.sparkContext.master == master:
+        return active
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
         raise InputError(f"--engine spark needs {JAVA}; none found (java is not on PATH, JAVA_HOME unset)")
+    if active is not None:
+        active.stop()
     return _start(master)
 
 
