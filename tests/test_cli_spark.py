@@ -138,3 +138,19 @@ def test_without_pyspark_one_line_says_how_to_install_it(capsys, monkeypatch):
     assert (code, out) == (2, "")
     assert err == ("ndcg-inspect: --engine spark needs pyspark and a Java runtime, 17 or later (Debian: "
                    "apt-get install openjdk-17-jre-headless): pip install 'ndcg-gui[spark]'\n")
+
+
+def test_files_split_into_blocks_keep_their_order_and_line_numbers(capsys, spark, tmp_path):
+    # Spark splits a big text file into blocks read apart (128 MB; 2,000 bytes here): the order of
+    # the lines (the "file" tie rule, the queries' order) and a bad line's number span the blocks.
+    lines = RUN.read_text().splitlines()
+    (tmp_path / "bad.run").write_text("\n".join([*lines[:-3], "401 Q0 x 1 nan t", *lines[-3:]]) + "\n")
+    spark.conf.set("spark.sql.files.maxPartitionBytes", "2000")
+    try:
+        assert spark.read.text(str(RUN)).rdd.getNumPartitions() > 5
+        three_ways(capsys, RUN, QRELS, "--preset", "jarvelin2002", "--format", "tsv")
+        code, _, err = output(capsys, tmp_path / "bad.run", "--qrels", QRELS, "--engine", "spark", *MASTER)
+    finally:
+        spark.conf.unset("spark.sql.files.maxPartitionBytes")
+    assert (code, err) == (2, f'ndcg-inspect: bad.run:{len(lines) - 2}: score "nan" (field 5) is not a '
+                              'finite number; expected qid Q0 docno rank score tag\n')
