@@ -5,10 +5,15 @@ scores: many ties; 300 judgments a query, two thirds retrieved), and the two sum
     .venv/bin/pip install -e '.[duckdb]'
     .venv/bin/python benchmarks/bench_engine.py              # 2,000,000 and 20,000,000 lines
     .venv/bin/python benchmarks/bench_engine.py --quick      # 200,000 lines: check the script runs
+    .venv/bin/pip install -e '.[duckdb,spark]'
+    .venv/bin/python benchmarks/bench_engine.py --spark --lines 50000000   # Parquet: DuckDB and Spark
 
 Files are written (seeded) to benchmarks/.data/ once and kept (the 20M-line run is ~0.9 GB).
 Each command runs in its own process (`python -m ndcg_gui.cli RUN --qrels QRELS --summary-csv
-OUT`), timed from start to exit; its peak resident memory from `os.wait4`.
+OUT`), timed from start to exit; its peak resident memory from `os.wait4`. With --spark, the run as
+Parquet only, scored by `--engine duckdb` and `--engine spark --spark-master local[2]` (Spark's JVM
+is a child of the command: the peak is then the largest sum of the resident memory of the process
+and its children, read from /proc every 0.2 s).
 """
 
 from __future__ import annotations
@@ -101,11 +106,27 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="200,000 lines only")
     parser.add_argument("--memory-limit", default="1GB", help="DuckDB's memory limit (default 1GB)")
+    parser.add_argument("--spark", action="store_true",
+                        help="the Parquet run by --engine duckdb and --engine spark (local[2]) only")
+    parser.add_argument("--lines", type=int, action="append", help="run lines (a multiple of 1,000)")
     options = parser.parse_args()
     import duckdb
 
     print(f"duckdb {duckdb.__version__}, {os.cpu_count()} cores")
-    for queries in [200] if options.quick else [2_000, 20_000]:
+    sizes = [200] if options.quick else [2_000, 20_000]
+    sizes = [n // DOCS for n in options.lines] if options.lines else sizes
+    if options.spark:
+        import pyspark
+
+        print(f"pyspark {pyspark.__version__}")
+        for queries in sizes:
+            run, qrels = make_files(queries)
+            path = as_parquet(run)
+            print(f"\n{queries * DOCS:,} lines, the run as Parquet ({path.stat().st_size / 2**20:.0f} MiB), "
+                  f"qrels as TREC text ({qrels.stat().st_size / 2**20:.0f} MiB):")
+            engines(path, qrels, f"{queries}-parquet", options.memory_limit)
+        return
+    for queries in sizes:
         t = time.perf_counter()
         run, qrels = make_files(queries)
         print(f"\n{queries * DOCS:,} lines ({run.stat().st_size / 2**20:.0f} MiB run, "
@@ -126,6 +147,70 @@ def as_parquet(run: Path) -> Path:
                    "'column2': 'VARCHAR', 'column3': 'VARCHAR', 'column4': 'DOUBLE', 'column5': 'VARCHAR'})) "
                    f"TO '{path}' (FORMAT parquet)")
     return path
+
+
+def measure_tree(args: list[str]) -> tuple[float, float]:
+    """(seconds, peak MB of the process and its children together) of one process running `args`."""
+    import threading
+
+    start = time.perf_counter()
+    process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak = [0]
+
+    def sample() -> None:
+        while process.poll() is None:
+            peak[0] = max(peak[0], _tree_rss(process.pid))
+            time.sleep(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    err = process.stderr.read().decode()
+    process.wait()
+    seconds = time.perf_counter() - start
+    sampler.join()
+    if process.returncode:
+        raise SystemExit(f"{' '.join(args)} failed: {err}")
+    return seconds, peak[0] / 2**20
+
+
+def _tree_rss(root: int) -> int:
+    """Bytes resident in process `root` and its descendants (from /proc)."""
+    parents: dict[int, int] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry)] = int(fields[1])
+        rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += rss.get(pid, 0)
+        todo += [child for child, parent in parents.items() if parent == pid]
+    return total
+
+
+def engines(run: Path, qrels: Path, name: str, memory_limit: str) -> None:
+    """--engine duckdb beside --engine spark (local[2]) on the same files."""
+    base = [sys.executable, "-m", "ndcg_gui.cli", str(run), "--qrels", str(qrels)]
+    out = {way: DATA / f"engine-{name}-{way}.csv" for way in ("duckdb", "spark")}
+    duck = measure_tree([*base, "--summary-csv", str(out["duckdb"]), "--engine", "duckdb",
+                         "--memory-limit", memory_limit, "--threads", "2"])
+    spark = measure_tree([*base, "--summary-csv", str(out["spark"]), "--engine", "spark",
+                          "--spark-master", "local[2]"])
+    rows = int(name.split("-")[0]) * DOCS
+    same, diff = largest_difference(out["duckdb"], out["spark"])
+    for label, (seconds, peak) in (("--engine duckdb", duck), ("--engine spark", spark)):
+        print(f"    {label:16s}  {seconds:7.2f} s, {rows / seconds / 1e6:5.2f} M rows/s, peak {peak:6.0f} MB "
+              "(process and children)")
+    print(f"    spark / duckdb: {spark[0] / duck[0]:.2f}x the time; summaries: "
+          f"{'same queries, order and counts' if same else 'DIFFERENT queries or counts'}, "
+          f"largest difference {diff:.1e}")
 
 
 def compare(run: Path, qrels: Path, name: str, memory_limit: str) -> None:

@@ -395,12 +395,14 @@ PRESETS.update({
         label="Spark MLlib ndcgAt (graded)",
         description=(
             "Spark mllib RankingMetrics.ndcgAt with relevance values (RankingMetrics.scala, "
-            "ndcgAt): gain 2^rel − 1 over ln(i+2) (DCG is log2's times 1/ln 2, NDCG the same), "
-            "positions min(max(|pred|, |labels|), k), which equals the cut at k; quirks: the "
-            "ideal takes the labels in the order given, lab(i), not sorted, so NDCG can pass 1; "
-            "a query without labels scores 0 (logWarning 'Empty ground truth set'); labels "
-            "whose gains are all 0 give 0/0 = NaN in Spark, 0 here. Without relevance values "
-            "(binary) every label has gain 1: grades 1"
+            "ndcgAt; lines of Spark 3.5.9): gain 2^rel − 1 over ln(i+2) (lines 188, 191; DCG is "
+            "log2's times 1/ln 2, NDCG the same), positions min(max(|pred|, |labels|), k) (line "
+            "171), which equals the cut at k; quirks: the ideal takes the labels in the order "
+            "given, lab(i), not sorted (line 191), so NDCG can pass 1; a query without labels "
+            "scores 0 and counts in the mean (lines 203-204); an ideal of 0 scores 0 (lines "
+            "196-198). Without relevance values (binary, line 179) every label has gain 1: grades "
+            "1; PySpark's RankingMetrics drops relevance values (PythonMLLibAPI.scala:1066-1067) "
+            "and RankingEvaluator takes none: both are binary"
         ),
     ),
     "tf_ranking": Preset(

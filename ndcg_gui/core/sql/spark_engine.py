@@ -53,12 +53,12 @@ def session(master: str = "local[*]"):
     if master.startswith("sc://"):
         return _connect(master)
     active = SparkSession.getActiveSession()
-    if active is not None:
-        if active.sparkContext.master == master:
-            return active
-        active.stop()
+    if active is not None and active.sparkContext.master == master:
+        return active
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
         raise InputError(f"--engine spark needs {JAVA}; none found (java is not on PATH, JAVA_HOME unset)")
+    if active is not None:
+        active.stop()
     return _start(master)
 
 
@@ -132,36 +132,47 @@ def score_files(run: str, qrels: str, definition: Definition, master: str = "loc
     try:
         _view(spark, "run", run, "trec_run", "score")
         _view(spark, "qrels", qrels, "qrels", "grade")
-        table = spark.sql(ndcg_sql(definition, "zero", row_order=True)).toPandas()
-        unjudged = spark.sql(
+        table = to_frame(spark.sql(ndcg_sql(definition, "zero", row_order=True)))
+        unjudged = [row[0] for row in spark.sql(
             "SELECT r.query FROM run r LEFT JOIN (SELECT DISTINCT query FROM qrels) q "
             "ON q.query = r.query WHERE q.query IS NULL GROUP BY r.query ORDER BY MIN(r.row_order)"
-        ).toPandas()["query"].tolist()
+        ).collect()]
     except (PySparkException, Py4JError) as exc:
         raise InputError(f"Spark: {_first_line(exc)}", run) from None
     return EngineResult(table, unjudged)
 
 
+def to_frame(result):
+    """A Spark result (one row a query: small) as a pandas table. (Collected as rows: PySpark 3.5's
+    toPandas warns under pandas 3, and NULL of a count becomes NaN here all the same.)"""
+    import pandas as pd
+
+    return pd.DataFrame(result.collect(), columns=result.columns)
+
+
 def _view(spark, name: str, pattern: str, kind: str, number: str) -> None:
     """Temporary view `name` (query, doc, <number>, row_order) of the files of `pattern`."""
+    from pyspark.sql import functions as F
+
     files, folder = _files(pattern)
     first = files[0]
     text_kind = _kind(first, kind)
     if text_kind == "parquet":
-        from pyspark.sql import functions as F
-
         frame = spark.read.parquet(*([pattern] if folder else files))
         columns = _roles(frame.columns, first, number)
         frame = frame.select("*", F.col("_metadata.file_path").alias("_ndcg_file"),
                              F.col("_metadata.row_index").alias("_ndcg_row"))
-        order = _file_numbers(frame) * (1 << 40) + frame["_ndcg_row"]
+        # (one file: its rows' places are the order; several: their files' places first)
+        one = len(files) == 1 and not folder and not glob.has_magic(files[0])  # (a URL's glob: many)
+        order = frame["_ndcg_row"] if one else \
+            _file_numbers(frame) * (1 << 40) + frame["_ndcg_row"]
         rows = _typed(frame, columns, number, order)
     elif text_kind == "csv":
         frame = spark.read.option("header", "true").option("inferSchema", "false").csv(files)
         columns = _roles(frame.columns, first, number)
-        frame = _with_line_order(spark, frame)
+        frame = _with_line_order(spark, frame)[0]
         rows = _typed(frame, columns, number, frame["row_order"])
-    elif text_kind == kind:
+    elif text_kind == kind:  # (its numbers and ids checked line by line as it is read)
         rows = _trec_rows(spark, files, kind, number)
     else:
         want = "a TREC run" if kind == "trec_run" else "TREC qrels"
@@ -226,30 +237,35 @@ def _file_numbers(frame):
     return places[frame["_ndcg_file"]].cast("bigint")
 
 
-def _with_line_order(spark, frame):
-    """`frame` (read from text files) with `row_order`, growing down each file and from file to file,
-    and `line` (a line's number in its own file, counted in the rows Spark gives: every line for
-    text, every line past the header for CSV). A line's place comes from its file block (Spark
-    splits big files) and its place in that block."""
+def _with_line_order(spark, frame, bad=None):
+    """(`frame` (read from text files) with `row_order`, growing down each file and from file to
+    file, and `line`, a row's number in its own file, counted in the rows Spark gives: every line
+    for text, every line past the header for CSV; the `line` and `_mid` of the first row where
+    `bad` holds, or None). A row's place comes from its file block (Spark splits big files) and its
+    place in that block, found in one pass over the rows."""
     from pyspark.sql import functions as F
 
     frame = frame.select("*", F.col("_metadata.file_path").alias("_file"),
                          F.col("_metadata.file_block_start").alias("_block"),
                          F.monotonically_increasing_id().alias("_mid"))
-    blocks = frame.groupBy("_file", "_block").agg(F.min("_mid").alias("_first"), F.count("*").alias("_n")
-                                                  ).collect()
+    bad_mid = F.min(F.when(bad, frame["_mid"])) if bad is not None else F.lit(None).cast("bigint")
+    blocks = frame.groupBy("_file", "_block").agg(F.min("_mid").alias("_first"), F.count("*").alias("_n"),
+                                                  bad_mid.alias("_bad")).collect()
     blocks.sort(key=lambda b: (_local(b["_file"]), b["_block"]))
-    table, before, last = [], 0, None
+    table, before, last, first_bad = [], 0, None, None
     for number, b in enumerate(blocks):
         before = 0 if b["_file"] != last else before
         table.append((b["_file"], b["_block"], number, b["_first"], before))
+        if first_bad is None and b["_bad"] is not None:
+            first_bad = (before + b["_bad"] - b["_first"] + 1, b["_bad"])
         before, last = before + b["_n"], b["_file"]
     known = spark.createDataFrame(
         table, "_file string, _block bigint, _no bigint, _first bigint, _before bigint")
     joined = frame.join(F.broadcast(known), ["_file", "_block"])
     at = joined["_mid"] - joined["_first"]
-    return joined.withColumn("row_order", joined["_no"] * _BLOCK + at).withColumn(
+    ordered = joined.withColumn("row_order", joined["_no"] * _BLOCK + at).withColumn(
         "line", joined["_before"] + at + 1)
+    return ordered, first_bad
 
 
 def _trec_rows(spark, files: list[str], kind: str, number: str):
@@ -258,18 +274,20 @@ def _trec_rows(spark, files: list[str], kind: str, number: str):
     its file and line."""
     from pyspark.sql import functions as F
 
-    lines = _with_line_order(spark, spark.read.text(files))
     stripped = F.regexp_replace("value", r"^[ \t\r]+|[ \t\r]+$", "")
-    lines = lines.select(F.split(stripped, r"[ \t\r]+").alias("f"), "row_order", "line", "_file").where(
-        (stripped != "") & ~stripped.startswith("#"))
-    value = F.col("f")[_NUMBER_FIELD[kind]].cast("double")
-    bad = lines.where((F.size("f") < _TREC[kind]) | value.isNull() | F.isnan(value)
-                      | (F.abs(value) == float("inf"))).orderBy("row_order").limit(1).collect()
-    if bad:
-        fields, line, file = bad[0]["f"], bad[0]["line"], bad[0]["_file"]
-        raise InputError(trec_text.describe_line(list(fields), kind), _local(file), int(line))
-    return lines.select(F.col("f")[0].alias("query"), F.col("f")[2].alias("doc"), value.alias(number),
-                        "row_order")
+    fields = F.split(stripped, r"[ \t\r]+")
+    value = fields[_NUMBER_FIELD[kind]].cast("double")
+    kept = (stripped != "") & ~stripped.startswith("#")
+    bad = kept & ((F.size(fields) < _TREC[kind]) | value.isNull() | F.isnan(value)
+                  | (F.abs(value) == float("inf")))
+    lines, first_bad = _with_line_order(spark, spark.read.text(files), bad)
+    if first_bad is not None:
+        line, mid = first_bad
+        row = lines.where(lines["_mid"] == mid).select(fields.alias("f"), "_file").collect()[0]
+        raise InputError(trec_text.describe_line(list(row["f"]), kind), _local(row["_file"]), int(line))
+    lines = lines.where(kept).select(fields.alias("f"), "row_order")
+    return lines.select(F.col("f")[0].alias("query"), F.col("f")[2].alias("doc"),
+                        F.col("f")[_NUMBER_FIELD[kind]].cast("double").alias(number), "row_order")
 
 
 def _roles(names: list[str], path: str, number: str) -> dict[str, str]:
@@ -287,23 +305,27 @@ def _roles(names: list[str], path: str, number: str) -> dict[str, str]:
 
 
 def _check(spark, name: str, path: str, number: str) -> None:
-    """What the in-memory readers refuse too: a number that is not finite, a missing id, a
-    (query, doc) pair twice."""
-    bad = spark.sql(f"SELECT query, doc, {number} FROM {name} WHERE query IS NULL OR doc IS NULL "
-                    f"OR {number} IS NULL OR isnan({number}) OR abs({number}) = CAST('Infinity' AS DOUBLE) "
-                    "LIMIT 1").collect()
+    """What the in-memory readers refuse too, in one pass: a missing id, a number that is not
+    finite (said first), a (query, doc) pair twice."""
+    invalid = f"({number} IS NULL OR isnan({number}) OR abs({number}) = CAST('Infinity' AS DOUBLE))"
+    found = spark.sql(f"""
+        SELECT query, doc, bad, value, n FROM (
+            SELECT query, doc, COUNT(*) AS n, MAX(CASE WHEN {invalid} THEN 1 ELSE 0 END) AS bad,
+                   MAX(CASE WHEN {invalid} THEN {number} END) AS value
+            FROM {name} GROUP BY query, doc) pairs
+        WHERE n > 1 OR bad = 1 OR query IS NULL OR doc IS NULL
+        ORDER BY CASE WHEN n > 1 AND bad = 0 AND query IS NOT NULL AND doc IS NOT NULL THEN 1 ELSE 0 END
+        LIMIT 1""").collect()
+    if not found:
+        return
+    query, doc, bad, value, _ = found[0]
+    if query is None or doc is None:
+        raise InputError(f"a row without its query or doc id (query {shown(query)}, doc {shown(doc)})", path)
     if bad:
-        query, doc, value = bad[0]
-        if query is None or doc is None:
-            raise InputError(f"a row without its query or doc id (query {shown(query)}, doc {shown(doc)})",
-                             path)
         value = "not a number" if value is None else value
         raise InputError(f"query {shown(query)}, doc {shown(doc)}: {number} {value} is not a finite number",
                          path)
-    twice = spark.sql(f"SELECT query, doc FROM {name} GROUP BY query, doc HAVING COUNT(*) > 1 LIMIT 1"
-                      ).collect()
-    if twice:
-        raise InputError(f"query {shown(twice[0][0])} lists doc {shown(twice[0][1])} more than once", path)
+    raise InputError(f"query {shown(query)} lists doc {shown(doc)} more than once", path)
 
 
 def _first_line(exc: BaseException) -> str:
