@@ -23,6 +23,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--memory-limit", metavar="SIZE",
                        help="DuckDB's memory limit, e.g. 2GB (default: DuckDB's, 80%% of RAM)")
     group.add_argument("--threads", type=int, metavar="N", help="DuckDB's threads (default: every core)")
+    group.add_argument("--cache", action="store_true",
+                       help="keep DuckDB's per-query table beside the run (.RUN.ndcg-HASH.parquet) and "
+                       "use it again while the files (sizes, times) and the definition are unchanged")
 
 
 def wanted(options: argparse.Namespace) -> bool:
@@ -127,13 +130,13 @@ def _score(options: argparse.Namespace, run: str, definition):
     from ndcg_gui.cli_output import PROG
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.sql import NotExpressible
-    from ndcg_gui.core.sql.duckdb_engine import score_files
+    from ndcg_gui.core.sql.cache import per_query_table
     from ndcg_gui.core.sql.progress import StderrProgress
 
     progress = StderrProgress(sys.stderr, f"{PROG}: ")  # (a terminal, or a long job: never stdout)
     try:
-        return score_files(run, options.qrels, definition, options.memory_limit, options.threads,
-                           progress)
+        return per_query_table(run, options.qrels, definition, options.cache, options.memory_limit,
+                               options.threads, progress)
     except NotExpressible as err:
         raise InputError(f"--engine {options.engine}: {err}; leave out --engine") from None
     finally:

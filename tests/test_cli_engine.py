@@ -274,12 +274,12 @@ def small_machine(monkeypatch):
 @pytest.fixture
 def no_engine(monkeypatch):
     """The engine fails if it is used."""
-    from ndcg_gui.core.sql import duckdb_engine
+    from ndcg_gui.core.sql import cache
 
     def fail(*args, **kwargs):
         raise AssertionError("the engine ran")
 
-    monkeypatch.setattr(duckdb_engine, "score_files", fail)
+    monkeypatch.setattr(cache, "per_query_table", fail)
 
 
 def test_auto_keeps_inputs_that_fit_in_memory(capsys, no_engine):
@@ -340,3 +340,27 @@ def test_auto_without_duckdb_stays_in_memory(capsys, small_machine, monkeypatch)
     monkeypatch.setitem(sys.modules, "duckdb", None)  # `import duckdb` fails
     want = output(capsys, RUN, "--qrels", QRELS, "--engine", "memory")
     assert output(capsys, RUN, "--qrels", QRELS) == want
+
+
+def test_cache_keeps_the_table_beside_the_run_and_prints_the_same_from_it(capsys, tmp_path, monkeypatch):
+    import shutil
+
+    from ndcg_gui.core.sql import cache
+
+    run, qrels = tmp_path / "sample.run", tmp_path / "sample.qrels"
+    shutil.copy(RUN, run)
+    shutil.copy(QRELS, qrels)
+    want = output(capsys, RUN, "--qrels", QRELS, "--format", "tsv")
+    first = output(capsys, run, "--qrels", qrels, "--format", "tsv", "--engine", "duckdb", "--cache")
+    kept = [p.name for p in tmp_path.iterdir() if p.name.startswith(".sample.run.ndcg-")]
+    assert len(kept) == 1
+
+    def fail(*args, **kwargs):
+        raise AssertionError("the engine ran")
+
+    monkeypatch.setattr(cache, "score_files", fail)
+    again = output(capsys, run, "--qrels", qrels, "--format", "tsv", "--engine", "duckdb", "--cache")
+    same_output(first, want, ("--format", "tsv"))
+    assert again == first
+    without = output(capsys, run, "--qrels", qrels, "--format", "tsv", "--engine", "duckdb")
+    assert without[0] == 1 and "the engine ran" in without[2]  # (no --cache: the engine scores)
