@@ -10,15 +10,17 @@ import argparse
 import sys
 from collections.abc import Callable
 
-ENGINES = ("memory", "duckdb", "spark")
+ENGINES = ("auto", "memory", "duckdb", "spark")
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("engine (runs larger than memory)")
-    group.add_argument("--engine", choices=ENGINES, default="memory",
-                       help="memory (default): read the files into memory; duckdb: score them in "
-                       "DuckDB where they lie (TREC text, CSV, Parquet; files or globs), spilling "
-                       "to disk; needs pip install 'ndcg-gui[duckdb]'")
+    group.add_argument("--engine", choices=ENGINES, default="auto",
+                       help="auto (default): duckdb for inputs that loading would take more than half "
+                       "of this machine's memory for (or a glob, a folder) when DuckDB is installed, "
+                       "said on stderr; memory otherwise. memory: read the files into memory; "
+                       "duckdb: score them in DuckDB where they lie (TREC text, CSV, Parquet; files, "
+                       "globs, hive folders), spilling to disk; needs pip install 'ndcg-gui[duckdb]'")
     group.add_argument("--memory-limit", metavar="SIZE",
                        help="DuckDB's memory limit, e.g. 2GB (default: DuckDB's, 80%% of RAM)")
     group.add_argument("--threads", type=int, metavar="N", help="DuckDB's threads (default: every core)")
@@ -26,21 +28,71 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                        help="--engine spark: where Spark runs: local[*] (default: this machine, every "
                        "core), local[N], a cluster (spark://host:7077, yarn) or Spark Connect "
                        "(sc://host:15002); needs pip install 'ndcg-gui[spark]' and Java 17")
+    group.add_argument("--cache", action="store_true",
+                       help="keep DuckDB's per-query table beside the run (.RUN.ndcg-HASH.parquet) and "
+                       "use it again while the files (sizes, times) and the definition are unchanged")
 
 
 def wanted(options: argparse.Namespace) -> bool:
+    """Whether an engine scores the files (`--engine auto` is decided here, and said on stderr)."""
+    if options.engine == "auto":
+        options.engine = _auto(options)
     return options.engine != "memory"
+
+
+def _refused(options: argparse.Namespace) -> list[str]:
+    """What the engines do not do (yet): the options asking for it."""
+    from ndcg_gui import cli_gate, cli_report
+
+    asked = (("--metrics-csv", options.metrics_csv), ("--report/--table", cli_report.wanted(options)),
+             ("--fail-if-worse", cli_gate.wanted(options)),
+             ("--explain/--which", options.explain or options.which is not None))
+    return [flag for flag, value in asked if value]
+
+
+def _auto(options: argparse.Namespace) -> str:
+    """DuckDB when the inputs are too big to load (`core.sql.inputs`) or only it reads them, it is
+    installed, and it does everything asked; the in-memory path otherwise."""
+    from ndcg_gui.cli_output import say
+    from ndcg_gui.core.sql import inputs
+
+    if options.qrels is None or _refused(options):
+        return "memory"
+    paths = [options.file, *options.runs, options.qrels]
+    only = [p for p in paths if inputs.engine_only(p)]
+    estimate = inputs.estimate(paths)
+    memory = inputs.machine_memory()
+    if not only and (estimate is None or not inputs.too_big_for_memory(estimate, memory)):
+        return "memory"
+    try:
+        import duckdb  # noqa: F401
+    except ImportError:
+        return "memory"
+    from ndcg_gui.core.sql import NotExpressible, check_expressible
+    from ndcg_gui.core.sql.duckdb_engine import reads
+
+    try:
+        check_expressible(_definition(options), "zero", row_order=True)
+    except NotExpressible:
+        return "memory"
+    if not (all(reads(p, "trec_run") for p in paths[:-1]) and reads(options.qrels, "qrels")):
+        return "memory"
+    from ndcg_gui.core.errors import file_name
+
+    why = (f"{file_name(only[0])} is read by DuckDB only" if only else
+           f"the inputs ({estimate.size / 1e9:.1f} GB) would take ~{estimate.peak / 1e9:.0f} GB loaded, "
+           f"over {inputs.SHARE:.0%} of this machine's {memory / 1e9:.0f} GB; --engine memory loads them")
+    say(f"note: scored by DuckDB (--engine auto): {why}")
+    return "duckdb"
 
 
 def main_engine(options: argparse.Namespace, say: Callable[[str], None]) -> None:
     """The per-query lines or --summary-csv of one run, or the comparison of several, scored by
     the engine."""
-    from ndcg_gui import cli_gate, cli_output, cli_report
+    from ndcg_gui import cli_output
     from ndcg_gui.core.errors import InputError
 
-    asked = (("--metrics-csv", options.metrics_csv), ("--report/--table", cli_report.wanted(options)),
-             ("--fail-if-worse", cli_gate.wanted(options)))
-    refused = [flag for flag, value in asked if value]
+    refused = _refused(options)
     if refused:
         raise InputError(f"--engine {options.engine} does not do {refused[0]} yet; leave out --engine")
     if options.qrels is None:
@@ -106,13 +158,13 @@ def _score(options: argparse.Namespace, run: str, definition):
                                             options.spark_master or "local[*]")
         except NotExpressible as err:
             raise InputError(f"--engine spark: {err}; leave out --engine") from None
-    from ndcg_gui.core.sql.duckdb_engine import score_files
+    from ndcg_gui.core.sql.cache import per_query_table
     from ndcg_gui.core.sql.progress import StderrProgress
 
     progress = StderrProgress(sys.stderr, f"{PROG}: ")  # (a terminal, or a long job: never stdout)
     try:
-        return score_files(run, options.qrels, definition, options.memory_limit, options.threads,
-                           progress)
+        return per_query_table(run, options.qrels, definition, options.cache, options.memory_limit,
+                               options.threads, progress)
     except NotExpressible as err:
         raise InputError(f"--engine {options.engine}: {err}; leave out --engine") from None
     finally:

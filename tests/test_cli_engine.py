@@ -187,6 +187,7 @@ def test_missing_files_options_and_choices_are_one_line(capsys, tmp_path):
     for args, says in [
         ((tmp_path / "none-*.parquet", "--qrels", QRELS), "none-*.parquet: no file matches this pattern"),
         ((tmp_path / "none.run", "--qrels", QRELS), "none.run: no such file"),
+        ((tmp_path / ("x" * 300), "--qrels", QRELS), f"{'x' * 300}: the name is too long"),
         ((tmp_path, "--qrels", QRELS), f"{tmp_path.name}: is a folder without Parquet files"),
         ((RUN,), "--engine duckdb needs the judgments: --qrels QRELS"),
         ((RUN, "--qrels", QRELS, "--memory-limit", "lots"), "--memory-limit/--threads: "),
@@ -269,3 +270,111 @@ def test_a_bad_line_in_a_compared_run_is_named(capsys, tmp_path):
     assert (code, out) == (2, "")
     assert err.startswith('ndcg-inspect: bad.run:2: score "x" (field 5) is not a finite number')
     assert err.count("\n") == 1, err
+
+
+# --- --engine auto (the default) ---------------------------------------------------------------
+
+NOTE = "ndcg-inspect: note: scored by DuckDB (--engine auto): "
+
+
+@pytest.fixture
+def small_machine(monkeypatch):
+    """A machine whose memory the sample's files fill: the in-memory path would take too much."""
+    from ndcg_gui.core.sql import inputs
+
+    monkeypatch.setattr(inputs, "machine_memory", lambda: 1000)
+
+
+@pytest.fixture
+def no_engine(monkeypatch):
+    """The engine fails if it is used."""
+    from ndcg_gui.core.sql import cache
+
+    def fail(*args, **kwargs):
+        raise AssertionError("the engine ran")
+
+    monkeypatch.setattr(cache, "per_query_table", fail)
+
+
+def test_auto_keeps_inputs_that_fit_in_memory(capsys, no_engine):
+    want = output(capsys, RUN, "--qrels", QRELS, "--engine", "memory")
+    assert output(capsys, RUN, "--qrels", QRELS) == want
+    assert output(capsys, RUN, "--qrels", QRELS, "--engine", "auto") == want
+
+
+@pytest.mark.parametrize("options", [("--format", "tsv"), ("-k", "5", "--summary-csv", "-")])
+def test_auto_scores_inputs_too_big_for_memory_in_duckdb_and_says_so(capsys, small_machine, options):
+    want = output(capsys, RUN, "--qrels", QRELS, *options, "--engine", "memory")
+    got = output(capsys, RUN, "--qrels", QRELS, *options)
+    note, _, rest = got[2].partition("\n")
+    assert note.startswith(NOTE + "the inputs (0.0 GB) would take ~0 GB loaded, over 50% of this "
+                           "machine's 0 GB; --engine memory loads them"), got[2]
+    same_output((got[0], got[1], rest), want, options)
+
+
+def test_auto_compares_runs_too_big_for_memory_in_duckdb(capsys, small_machine, tmp_path):
+    a, b, _ = _other_runs(tmp_path)
+    want = output(capsys, RUN, a, b, "--qrels", QRELS, "-q", "--engine", "memory")
+    got = output(capsys, RUN, a, b, "--qrels", QRELS, "-q")
+    note, _, rest = got[2].partition("\n")
+    assert note.startswith(NOTE)
+    assert (got[0], got[1], rest) == want
+
+
+def test_auto_reads_a_glob_with_duckdb(capsys, tmp_path):
+    run, _ = _frames()
+    half = len(run) // 2
+    run.iloc[:half][["query", "doc", "score"]].to_parquet(tmp_path / "part-0.parquet")
+    run.iloc[half:][["query", "doc", "score"]].to_parquet(tmp_path / "part-1.parquet")
+    want = output(capsys, RUN, "--qrels", QRELS)
+    got = output(capsys, tmp_path / "part-*.parquet", "--qrels", QRELS)
+    assert got == (0, want[1], NOTE + "part-*.parquet is read by DuckDB only\n" + want[2])
+
+
+@pytest.mark.parametrize("options", [
+    ("--metrics-csv", "-"), ("--explain", "trec_eval", "sklearn"), ("--preset", "xgboost"),
+    ("--preset", "trec_eval_J"),
+])
+def test_auto_stays_in_memory_for_what_the_engine_does_not_do(capsys, small_machine, no_engine, options):
+    want = output(capsys, RUN, "--qrels", QRELS, *options, "--engine", "memory")
+    assert want[0] == 0
+    assert output(capsys, RUN, "--qrels", QRELS, *options) == want
+
+
+def test_auto_stays_in_memory_for_a_file_the_engine_does_not_read(capsys, small_machine, no_engine, tmp_path):
+    run, _ = _frames()
+    run[["query", "doc", "rank"]].to_csv(tmp_path / "ranked.csv", index=False)  # no score: ranks
+    want = output(capsys, tmp_path / "ranked.csv", "--qrels", QRELS, "--engine", "memory")
+    assert want[0] == 0
+    assert output(capsys, tmp_path / "ranked.csv", "--qrels", QRELS) == want
+    assert output(capsys, RUN) == output(capsys, RUN, "--engine", "memory")  # no qrels: the run's own grades
+
+
+def test_auto_without_duckdb_stays_in_memory(capsys, small_machine, monkeypatch):
+    monkeypatch.setitem(sys.modules, "duckdb", None)  # `import duckdb` fails
+    want = output(capsys, RUN, "--qrels", QRELS, "--engine", "memory")
+    assert output(capsys, RUN, "--qrels", QRELS) == want
+
+
+def test_cache_keeps_the_table_beside_the_run_and_prints_the_same_from_it(capsys, tmp_path, monkeypatch):
+    import shutil
+
+    from ndcg_gui.core.sql import cache
+
+    run, qrels = tmp_path / "sample.run", tmp_path / "sample.qrels"
+    shutil.copy(RUN, run)
+    shutil.copy(QRELS, qrels)
+    want = output(capsys, RUN, "--qrels", QRELS, "--format", "tsv")
+    first = output(capsys, run, "--qrels", qrels, "--format", "tsv", "--engine", "duckdb", "--cache")
+    kept = [p.name for p in tmp_path.iterdir() if p.name.startswith(".sample.run.ndcg-")]
+    assert len(kept) == 1
+
+    def fail(*args, **kwargs):
+        raise AssertionError("the engine ran")
+
+    monkeypatch.setattr(cache, "score_files", fail)
+    again = output(capsys, run, "--qrels", qrels, "--format", "tsv", "--engine", "duckdb", "--cache")
+    same_output(first, want, ("--format", "tsv"))
+    assert again == first
+    without = output(capsys, run, "--qrels", qrels, "--format", "tsv", "--engine", "duckdb")
+    assert without[0] == 1 and "the engine ran" in without[2]  # (no --cache: the engine scores)

@@ -10,7 +10,7 @@ DuckDB's CSV reader names). DuckDB is an optional extra: without it, one line sa
 from __future__ import annotations
 
 import contextlib
-import glob
+import os
 import re
 import shutil
 import tempfile
@@ -18,24 +18,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ndcg_gui.core.errors import InputError, shown
+from ndcg_gui.core.errors import InputError, path_problem, shown
 from ndcg_gui.core.formats import trec_text
 from ndcg_gui.core.formats.csv_text import ALIASES
 from ndcg_gui.core.formats.source import decode, head_bytes
 from ndcg_gui.core.reading.dispatch import sniff
+from ndcg_gui.core.sql.inputs import PARQUET as _PARQUET
+from ndcg_gui.core.sql.inputs import files_of, is_folder
 from ndcg_gui.core.sql.ndcg_sql import check_expressible, ndcg_sql
 from ndcg_gui.core.sql.progress import Cancelled, Report, Steps, watching
-from ndcg_gui.core.state.workspace import Definition
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from ndcg_gui.core.state.workspace import Definition
 
 INSTALL = "pip install 'ndcg-gui[duckdb]'"
 _TREC = {  # the columns of each TREC text file, read as text (ids) and numbers
     "trec_run": ("query", "q0", "doc", "rank", "score", "tag"),
     "qrels": ("query", "iter", "doc", "grade"),
 }
-_PARQUET = (".parquet", ".pq")
 
 
 @dataclass(frozen=True)
@@ -128,18 +130,19 @@ def _scored(con, run: str, qrels: str, definition: Definition, split: bool, step
 def _table(con, name: str, pattern: str, trec_kind: str, number: str, split: bool = False) -> str:
     """Make table `name` (query, doc, <number>, row_order, odd) of the files of `pattern` (`odd`:
     the line has an empty field); returns the first file (for messages)."""
-    folder = Path(pattern).is_dir()
-    if folder:  # a (hive-partitioned) folder of Parquet files: `query=401/part-0.parquet`
-        files = sorted(str(p) for p in Path(pattern).rglob("*") if p.suffix.lower() in _PARQUET)
-        if not files:
-            raise InputError("is a folder without Parquet files (*.parquet) in it", pattern)
-    else:
-        files = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
+    folder = is_folder(pattern)  # a (hive-partitioned) folder of Parquet: `query=401/part-0.parquet`
+    files = files_of(pattern)
+    if folder and not files:
+        raise InputError("is a folder without Parquet files (*.parquet) in it", pattern)
     if not files:
         raise InputError("no file matches this pattern", pattern)
     first = files[0]
+    try:
+        os.stat(first)
+    except OSError as exc:  # (no such file, a name too long, a link that loops)
+        raise InputError(path_problem(exc), first) from None
     if not Path(first).is_file():
-        raise InputError("no such file" if not Path(first).exists() else "is not a file", first)
+        raise InputError("is not a file", first)
     listed = "[" + ", ".join(_text(f) for f in files) + "]"
     if first.lower().endswith(_PARQUET):
         # Read where it lies (no copy): Parquet is quick to scan again, and says each row's file
@@ -213,6 +216,39 @@ def _split_table(con, name: str, listed: str, kind: str, number: str) -> None:
         raise InputError(trec_text.describe_line(list(fields), kind), file, int(row_order) - int(before))
     con.execute(f"CREATE TABLE {name} AS SELECT f[1] AS query, f[3] AS doc, {value} AS {number}, "
                 f"row_order, FALSE AS odd FROM {name}_lines")
+
+
+def reads(pattern: str, trec_kind: str) -> bool:
+    """Whether `score_files` reads this input (as a run: "trec_run", or "qrels"): that TREC text,
+    or CSV or Parquet with the columns it needs (by their first file); False when it cannot be
+    looked at (the in-memory path then says why)."""
+    import duckdb
+
+    files = files_of(pattern)
+    try:
+        if not files or not Path(files[0]).is_file():
+            return False
+    except OSError:
+        return False
+    first, number = files[0], "score" if trec_kind == "trec_run" else "grade"
+    con = duckdb.connect()
+    try:
+        if first.lower().endswith(_PARQUET):
+            hive = "true" if is_folder(pattern) else "false"
+            source = f"read_parquet([{_text(first)}], hive_partitioning={hive})"
+        else:
+            kind = _kind(first)
+            if kind == trec_kind:
+                return True
+            if kind != "csv":
+                return False
+            source = f"read_csv([{_text(first)}], header=true)"
+        _roles(con, source, first, number)
+        return True
+    except (InputError, duckdb.Error):
+        return False
+    finally:
+        con.close()
 
 
 def _kind(path: str) -> str:

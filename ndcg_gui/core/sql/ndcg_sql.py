@@ -27,10 +27,12 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from ndcg_gui.core.config import GainTable, MetricConfig
-from ndcg_gui.core.evaluate import RESULT_COLUMNS
-from ndcg_gui.core.state.workspace import Definition
+
+if TYPE_CHECKING:  # (numpy and pandas stay out: `--engine auto` imports this package on every run)
+    from ndcg_gui.core.state.workspace import Definition
 
 # float32's largest value, and where doubles round past it to infinity (half an ulp above:
 # 2^103; the tie goes to infinity, FLT_MAX's last bit being odd). numpy rounds so; a DuckDB
@@ -239,5 +241,3 @@ ORDER BY p.query
 """
     return sql.strip() + "\n"
 
-
-COLUMNS = ["query", *RESULT_COLUMNS]

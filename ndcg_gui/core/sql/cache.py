@@ -1,0 +1,118 @@
+"""The per-query table of a run too big to load, kept beside the data so that opening it again
+takes a read of one small Parquet file instead of the engine's scan (issue 24: the window over
+a dataset larger than memory, "opened again").
+
+The cache of run `R` scored against qrels `Q` under a definition is `.R.ndcg-<H>.parquet` in the
+run's folder (beside a run folder, in a glob's folder), H a hash of Q's path and the definition's
+SQL text: one file per (run, qrels, definition). Inside, the schema's metadata holds the key it
+was made for: every input file's path, size and modification time, the qrels' path and the SQL
+text (so a change to the SQL of a definition misses too). A file whose key differs, or that cannot
+be read, is not used (and is written anew); a folder that cannot be written to gets no cache and
+no error. Written atomically (`core.writing.atomic`): a reader never sees half a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import re
+from pathlib import Path
+
+from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.lists.workspace import Definition
+from ndcg_gui.core.sql.duckdb_engine import EngineResult, score_files
+from ndcg_gui.core.sql.inputs import files_of, is_folder
+from ndcg_gui.core.sql.ndcg_sql import ndcg_sql
+from ndcg_gui.core.sql.progress import Report
+
+_META = b"ndcg_gui.per_query_cache"
+_UNSAFE = re.compile(r"[^\w.\-=]+")  # what a glob's pattern may hold that a file name should not
+
+
+def per_query_table(run: str, qrels: str, definition: Definition, cache: bool = True,
+                    memory_limit: str | None = None, threads: int | None = None,
+                    progress: Report | None = None) -> EngineResult:
+    """`duckdb_engine.score_files(run, qrels, definition)`, from the cache beside the run when
+    its key matches, else scored by the engine and the cache written (when `cache`)."""
+    if not cache:
+        return score_files(run, qrels, definition, memory_limit, threads, progress)
+    path, key = cache_path(run, qrels, definition), cache_key(run, qrels, definition)
+    if path is not None and key is not None:
+        found = read_cache(path, key)
+        if found is not None:
+            return found
+    result = score_files(run, qrels, definition, memory_limit, threads, progress)
+    if path is not None and key is not None and key == cache_key(run, qrels, definition):
+        write_cache(path, key, result)  # (not when an input changed while it was read)
+    return result
+
+
+def cache_path(run: str, qrels: str, definition: Definition) -> Path | None:
+    """Where the cache of these inputs and definition lies; None for an input without a folder
+    of its own to hold it (a pipe)."""
+    if str(run).startswith(("/dev/", "/proc/")):
+        return None
+    place = Path(os.path.abspath(run))  # (beside what was named: a link's folder, not its target's)
+    name = _UNSAFE.sub("_", place.name) or "run"
+    which = hashlib.sha256(json.dumps([str(Path(qrels).resolve()), _sql(definition)]).encode())
+    return place.parent / f".{name}.ndcg-{which.hexdigest()[:16]}.parquet"
+
+
+def cache_key(run: str, qrels: str, definition: Definition) -> str | None:
+    """What the cache must have been made from: the input files' paths, sizes and modification
+    times, and the definition's SQL; None when an input cannot be looked at."""
+    files = []
+    for pattern in (run, qrels):
+        listed = files_of(pattern)
+        if not listed:
+            return None
+        for file in listed:
+            try:
+                info = os.stat(file)
+            except OSError:
+                return None
+            files.append([str(Path(file).resolve()), info.st_size, info.st_mtime_ns])
+    return json.dumps({"run": str(run), "folder": is_folder(run), "qrels": str(qrels), "files": files,
+                       "sql": _sql(definition)}, ensure_ascii=False)
+
+
+def read_cache(path: Path, key: str) -> EngineResult | None:
+    """The result kept in `path` when it was made for `key`; None when it was not, or cannot be
+    read (missing, cut short, not Parquet)."""
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+        meta = json.loads((table.schema.metadata or {})[_META])
+        if meta["key"] != key:
+            return None
+        frame = table.replace_schema_metadata(
+            {k: v for k, v in table.schema.metadata.items() if k != _META}).to_pandas()
+        return EngineResult(frame, [str(q) for q in meta["unjudged"]])
+    except Exception:  # (a corrupt cache is no cache: the engine scores again)
+        return None
+
+
+def write_cache(path: Path, key: str, result: EngineResult) -> bool:
+    """Keep `result` in `path` for `key`, atomically; False when the folder takes no file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ndcg_gui.core.writing.atomic import atomic_write_bytes
+
+    table = pa.Table.from_pandas(result.table, preserve_index=False)
+    meta = json.dumps({"key": key, "unjudged": result.unjudged}, ensure_ascii=False).encode()
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), _META: meta})
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer)
+    try:
+        atomic_write_bytes(path, buffer.getvalue())
+    except (InputError, OSError):  # a read-only folder, a full disk: no cache, no error
+        return False
+    return True
+
+
+def _sql(definition: Definition) -> str:
+    return ndcg_sql(definition, "zero", row_order=True)

@@ -1,0 +1,86 @@
+"""The files an engine reads for one input (a file, a glob, a hive-partitioned folder of Parquet), and
+whether the in-memory path could hold them: `--engine auto` scores inputs in DuckDB when loading
+them would take more than a share of this machine's memory (or when only the engine reads them: a
+glob, a folder).
+
+The in-memory path's peak, measured as whole processes with `benchmarks/bench_engine.py`
+(2026-11-25, `--summary-csv`, 20,000,000-line run): TREC text 690 MiB + qrels 140 MiB -> 1895 MB,
+2.3x the bytes read (the issue's figure too); the same run as Parquet (182 MiB, compressed
+~3.8x) with the same qrels -> 2144 MB: ~9.5x the Parquet's bytes once the qrels' share is taken off.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+PARQUET = (".parquet", ".pq")
+PEAK_PER_BYTE = {"text": 2.3, "parquet": 10.0}  # in-memory peak / bytes read (module docstring)
+SHARE = 0.5  # of the machine's memory the in-memory path may take before the engine takes over
+
+
+def files_of(pattern: str) -> list[str]:
+    """The files of an input: a folder's Parquet files (any depth: hive partitions), a glob's
+    matches, or the path itself; sorted (the order rows are numbered in)."""
+    if is_folder(pattern):
+        return sorted(str(p) for p in Path(pattern).rglob("*") if p.suffix.lower() in PARQUET)
+    return sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
+
+
+def engine_only(pattern: str) -> bool:
+    """Whether only an engine reads this input: a folder of Parquet files, or a glob that matches."""
+    return (is_folder(pattern) or glob.has_magic(pattern)) and bool(files_of(pattern))
+
+
+def is_folder(path: str) -> bool:
+    """Whether `path` is a folder; False for one that cannot be looked at (a name too long, a
+    link that loops): the reader then says why."""
+    try:
+        return Path(path).is_dir()
+    except OSError:
+        return False
+
+
+@dataclass(frozen=True)
+class Estimate:
+    size: int  # bytes of every file read
+    peak: int  # what loading them in memory would take, about (PEAK_PER_BYTE)
+
+
+def estimate(patterns: list[str]) -> Estimate | None:
+    """The inputs' bytes and the in-memory path's peak for them; None when a file cannot be
+    looked at (the path that reads it then says why)."""
+    size = peak = 0
+    for pattern in patterns:
+        for file in files_of(pattern):
+            try:
+                n = os.stat(file).st_size
+            except OSError:
+                return None
+            size += n
+            peak += int(n * PEAK_PER_BYTE["parquet" if file.lower().endswith(PARQUET) else "text"])
+    return Estimate(size, peak)
+
+
+def machine_memory() -> int | None:
+    """This machine's memory in bytes (a container's limit when lower); None when unknown."""
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # (Windows has no sysconf)
+        return None
+    try:  # cgroup v2, then v1: a container may hold less than the machine
+        for limit in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+            text = Path(limit).read_text().strip() if Path(limit).exists() else "max"
+            if text.isdigit():
+                total = min(total, int(text))
+    except OSError:
+        pass
+    return total if total > 0 else None
+
+
+def too_big_for_memory(estimated: Estimate, memory: int | None = None) -> bool:
+    """Whether loading would take more than SHARE of the machine's memory."""
+    memory = machine_memory() if memory is None else memory
+    return memory is not None and estimated.peak > SHARE * memory
