@@ -25,7 +25,7 @@ from bench_core import fastest, make_data
 from scipy import stats
 
 from ndcg_gui.core import MetricConfig, compare_runs, evaluate, paired_summary
-from ndcg_gui.core.analysis import significance as sig
+from ndcg_gui.core.analysis.runs import significance as sig
 
 
 def second_run(run: pd.DataFrame, seed: int = 1) -> pd.DataFrame:

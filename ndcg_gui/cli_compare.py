@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pandas and the comparison load only when runs are compared: the one-file path
     import pandas as pd  # starts sooner (see `cli.main`)
 
-    from ndcg_gui.core.analysis.compare import Comparison
+    from ndcg_gui.core.analysis.runs.compare import Comparison
     from ndcg_gui.core.lists.dataset import Dataset
 
 MISSING_HELP = ("a judged query a run returned nothing for: 'zero' scores it 0 and compares every "
@@ -46,7 +46,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 def compare(options: argparse.Namespace, paths: list[str], say) -> str:
     """Load every run (against --qrels), compare them, and return what stdout gets; notes go to
     `say` (stderr)."""
-    from ndcg_gui.core.analysis.tie_verdicts import tie_verdicts
+    from ndcg_gui.core.analysis.runs.tie_verdicts import tie_verdicts
 
     runs = load_runs(options, paths)
     cmp = comparison(options, runs)
@@ -109,7 +109,7 @@ def run_names(options: argparse.Namespace, paths: list[str]) -> dict[str, str]:
 
 def comparison(options: argparse.Namespace, runs: dict[str, Dataset]) -> Comparison:
     """The runs compared as the options say (also the gate's and the report's comparison)."""
-    from ndcg_gui.core.analysis.compare import compare_runs
+    from ndcg_gui.core.analysis.runs.compare import compare_runs
     from ndcg_gui.core.config import DEFAULT_K
     from ndcg_gui.core.options import config_from_options
 
@@ -224,7 +224,7 @@ def _fixed(x, form: str) -> str:
 
 
 def render_text(cmp: Comparison, per_query: pd.DataFrame | None, ties: dict | None = None) -> str:
-    from ndcg_gui.core.analysis.run_diff import p_texts
+    from ndcg_gui.core.analysis.runs.run_diff import p_texts
 
     at = f"@{cmp.k}" if cmp.k is not None else ""
     blocks = []

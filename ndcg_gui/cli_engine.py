@@ -175,7 +175,7 @@ def _compare(options: argparse.Namespace, definition, say: Callable[[str], None]
     """`ndcg-inspect RUN_A RUN_B … --engine E`: each run's per-query NDCG from the engine, then the
     statistics of the in-memory comparison on those rows, printed as it prints them."""
     from ndcg_gui import cli_compare
-    from ndcg_gui.core.analysis.compare import compare_scored
+    from ndcg_gui.core.analysis.runs.compare import compare_scored
 
     names = cli_compare.run_names(options, [options.file, *options.runs])
     scored = {name: _score(options, path, definition).table.set_index("query")

@@ -1,6 +1,6 @@
 """`ndcg-inspect BASELINE CANDIDATE [CANDIDATE2 …] --qrels Q --fail-if-worse`: the regression gate
 of a CI job. Exit status 1 when a candidate is significantly worse than the baseline
-(`core.analysis.gate`), 0 otherwise, 2 for bad input; one line saying why on stdout (or one JSON
+(`core.analysis.runs.gate`), 0 otherwise, 2 for bad input; one line saying why on stdout (or one JSON
 object with --format json), and a JUnit XML file with --junit-xml. Never imports Qt.
 """
 
@@ -13,7 +13,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ndcg_gui.core.analysis.compare import Comparison
+    from ndcg_gui.core.analysis.runs.compare import Comparison
 
 EXIT_WORSE = 1
 
@@ -46,7 +46,7 @@ def main_gate(options: argparse.Namespace, say, cmp: Comparison | None = None) -
     """Run the gate; returns the exit status (1: a candidate is worse). Bad input raises
     `InputError` (status 2 in `cli.main`). `cmp`: the runs already compared (by `cli_report`)."""
     from ndcg_gui import cli_compare
-    from ndcg_gui.core.analysis.gate import check_levels, decide
+    from ndcg_gui.core.analysis.runs.gate import check_levels, decide
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.reports.junit import write_junit
     from ndcg_gui.core.reports.provenance import file_hashes

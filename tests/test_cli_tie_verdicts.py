@@ -8,8 +8,8 @@ import json
 import pytest
 from test_cli import cli
 
-from ndcg_gui.core.analysis.compare import compare_runs
-from ndcg_gui.core.analysis.tie_verdicts import tie_verdicts
+from ndcg_gui.core.analysis.runs.compare import compare_runs
+from ndcg_gui.core.analysis.runs.tie_verdicts import tie_verdicts
 from ndcg_gui.core.reading import load
 
 

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 # (the window's start-up, the command line's option check) does not load pandas, pyarrow, scipy
 # and the readers with it.
 _WHERE = {
-    "Comparison": "ndcg_gui.core.analysis.compare",
-    "compare_runs": "ndcg_gui.core.analysis.compare",
-    "paired_summary": "ndcg_gui.core.analysis.compare",
+    "Comparison": "ndcg_gui.core.analysis.runs.compare",
+    "compare_runs": "ndcg_gui.core.analysis.runs.compare",
+    "paired_summary": "ndcg_gui.core.analysis.runs.compare",
     "PRESETS": "ndcg_gui.core.config",
     "GainTable": "ndcg_gui.core.config",
     "MetricConfig": "ndcg_gui.core.config",
@@ -56,9 +56,9 @@ _WHERE = {
 
 if TYPE_CHECKING:
     from ndcg_gui.core.analysis.checks import check
-    from ndcg_gui.core.analysis.compare import Comparison, compare_runs, paired_summary
     from ndcg_gui.core.analysis.definitions import compare_definitions
     from ndcg_gui.core.analysis.difference import explain_difference, presets_giving
+    from ndcg_gui.core.analysis.runs.compare import Comparison, compare_runs, paired_summary
     from ndcg_gui.core.analysis.tie_range import list_tie_range, tie_range
     from ndcg_gui.core.analysis.unjudged import judge_first, unjudged_band, unjudged_bounds
     from ndcg_gui.core.analysis.whatif import best_moves, move_effects

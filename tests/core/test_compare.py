@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from ndcg_gui.core import Comparison, Dataset, MetricConfig, compare_runs, evaluate, paired_summary
-from ndcg_gui.core.analysis.compare import SUMMARY_COLUMNS
+from ndcg_gui.core.analysis.runs.compare import SUMMARY_COLUMNS
 
 TREC = MetricConfig.preset("trec_eval")
 
@@ -314,7 +314,7 @@ def test_skipping_a_zero_comparison_is_the_skip_comparison():
 
 
 def test_the_summary_cells_are_the_comparisons_figures():
-    from ndcg_gui.core.analysis.run_diff import summary_cells
+    from ndcg_gui.core.analysis.runs.run_diff import summary_cells
 
     two = compare_runs({"bm25": RUNS["bm25"], "rerank": RUNS["rerank"]}, QRELS, k=10, samples=200)
     columns, rows = summary_cells(two)
@@ -348,7 +348,7 @@ def _ranked(qrels: pd.DataFrame, best_first: bool) -> pd.DataFrame:
 def test_a_p_no_draw_reached_is_a_bound_and_the_verdict_is_plain_words():
     """Issue 19.9: a sampled p of 1/(draws + 1) is shown as '< 1/draws', never as a figure; each run
     gets a verdict at α = 0.05 (Holm's p with several runs)."""
-    from ndcg_gui.core.analysis.run_diff import delta_line, p_texts, summary_cells
+    from ndcg_gui.core.analysis.runs.run_diff import delta_line, p_texts, summary_cells
 
     qrels = QRELS[QRELS["grade"] > 0].drop_duplicates(["query"]).reset_index(drop=True)
     qrels = pd.concat([qrels, QRELS[QRELS["grade"] == 0]]).reset_index(drop=True)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import dcg_score
 
 from ndcg_gui.core import MetricConfig, compare_runs
-from ndcg_gui.core.analysis.run_diff import biggest_moves, delta_histogram, delta_line, side_by_side
+from ndcg_gui.core.analysis.runs.run_diff import biggest_moves, delta_histogram, delta_line, side_by_side
 
 DOCS = [f"d{i}" for i in range(30)]
 

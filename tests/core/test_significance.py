@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from ndcg_gui.core.analysis import significance as sig
+from ndcg_gui.core.analysis.runs import significance as sig
 
 # --- references -----------------------------------------------------------------------------------
 

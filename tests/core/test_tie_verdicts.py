@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from ndcg_gui.core import evaluate
-from ndcg_gui.core.analysis.compare import compare_runs
-from ndcg_gui.core.analysis.tie_verdicts import tie_verdicts
+from ndcg_gui.core.analysis.runs.compare import compare_runs
+from ndcg_gui.core.analysis.runs.tie_verdicts import tie_verdicts
 
 SAMPLES = 500
 
@@ -123,7 +123,7 @@ def test_no_tie_that_moves_a_figure_costs_no_statistics(monkeypatch):
     run = run.assign(score=np.arange(len(run), dtype=float))  # no ties at all
     runs = {"base": base, "run": run}
     cmp = compare_runs(runs, qrels, k=2, samples=SAMPLES)
-    import ndcg_gui.core.analysis.tie_verdicts as tv
+    import ndcg_gui.core.analysis.runs.tie_verdicts as tv
 
     monkeypatch.setattr(tv, "tie_range", lambda *a, **kw: pytest.fail("scored again without a tie"))
     verdict = tie_verdicts(cmp, runs, qrels)["run"]

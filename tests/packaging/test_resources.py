@@ -76,3 +76,11 @@ def test_every_resource_folder_is_a_listed_package():
 def test_the_guide_ships_as_a_resource():
     text = assets.read_bytes("guide.html").decode("utf-8")
     assert "<h1>" in text and 'id="worked-example"' in text
+
+
+def test_every_code_package_is_listed_for_the_wheel():
+    # A sub-package missing from `packages` is left out of the wheel, though an editable install
+    # (and so every other test) still finds it.
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "ndcg_gui").rglob("__init__.py")}
+    assert found <= set(setuptools["packages"]), sorted(found - set(setuptools["packages"]))

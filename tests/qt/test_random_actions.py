@@ -35,8 +35,8 @@ from PySide6.QtWidgets import QApplication
 from run_samples import ndcg_from_scratch, read_run
 from screen_mirror import ScreenMirror
 
-from ndcg_gui.core.analysis.compare import paired_summary
-from ndcg_gui.core.analysis.run_diff import delta_line
+from ndcg_gui.core.analysis.runs.compare import paired_summary
+from ndcg_gui.core.analysis.runs.run_diff import delta_line
 from ndcg_gui.core.analysis.workspace_report import SAMPLES, SEED
 from ndcg_gui.core.evaluate import evaluate
 from ndcg_gui.core.lists import edits

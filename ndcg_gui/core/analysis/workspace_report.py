@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ndcg_gui.core.analysis.significance import snap_ties
+from ndcg_gui.core.analysis.runs.significance import snap_ties
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.summary import (
@@ -34,7 +34,7 @@ from ndcg_gui.core.summary import (
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ndcg_gui.core.analysis.compare import Comparison
+    from ndcg_gui.core.analysis.runs.compare import Comparison
     from ndcg_gui.core.state.workspace import Definition, Workspace
 
 SAMPLES, SEED = 10_000, 0  # the randomization test's and the bootstrap's draws, and their seed
@@ -165,7 +165,7 @@ def compare_state(state: Workspace, open_run: str, own: pd.DataFrame, baseline: 
     `own`: the open run's every query scored (`score_state`), whose NDCG the figures show for it."""
     import pandas as pd  # lazy: start-up (pandas)
 
-    from ndcg_gui.core.analysis.compare import compare_runs  # lazy: start-up (pandas, scipy)
+    from ndcg_gui.core.analysis.runs.compare import compare_runs  # lazy: start-up (pandas, scipy)
 
     edited = state.edited_queries()
     data = state.dataset.with_lists({q: state.list_for(q) for q in edited}) if edited else state.dataset

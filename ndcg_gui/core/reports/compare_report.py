@@ -10,8 +10,8 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from ndcg_gui.core.analysis.compare import ALPHA, Comparison
-from ndcg_gui.core.analysis.run_diff import (
+from ndcg_gui.core.analysis.runs.compare import ALPHA, Comparison
+from ndcg_gui.core.analysis.runs.run_diff import (
     biggest_moves,
     delta_histogram,
     p_texts,

@@ -1,4 +1,4 @@
-"""The regression gate (`core.analysis.gate`) as a JUnit XML file, the format CI dashboards read
+"""The regression gate (`core.analysis.runs.gate`) as a JUnit XML file, the format CI dashboards read
 (GitLab, Jenkins, GitHub test reporters): one <testsuite>, one <testcase> per candidate run,
 a <failure> when the candidate is significantly worse than the baseline."""
 
@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from ndcg_gui import __version__
-from ndcg_gui.core.analysis.gate import Gate
+from ndcg_gui.core.analysis.runs.gate import Gate
 from ndcg_gui.core.writing.writers import atomic_write_bytes
 
 SUITE = "ndcg-inspect gate"

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ndcg_gui.core.analysis.compare import compare_runs
+from ndcg_gui.core.analysis.runs.compare import compare_runs
 from ndcg_gui.core.config import DEFAULT_PRESET, PRESETS
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList

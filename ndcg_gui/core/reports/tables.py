@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import string
 
-from ndcg_gui.core.analysis.compare import Comparison, paired_summary
+from ndcg_gui.core.analysis.runs.compare import Comparison, paired_summary
 
 FORMATS = ("md", "latex")
 

@@ -21,11 +21,11 @@ import re
 from pathlib import Path
 
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.lists.workspace import Definition
 from ndcg_gui.core.sql.duckdb_engine import EngineResult, score_files
 from ndcg_gui.core.sql.inputs import files_of, is_folder
 from ndcg_gui.core.sql.ndcg_sql import ndcg_sql
 from ndcg_gui.core.sql.progress import Report
+from ndcg_gui.core.state.workspace import Definition
 
 _META = b"ndcg_gui.per_query_cache"
 _UNSAFE = re.compile(r"[^\w.\-=]+")  # what a glob's pattern may hold that a file name should not

@@ -36,7 +36,7 @@ from ndcg_gui.qt.document.statistics import Statistics
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ndcg_gui.core.analysis.compare import Comparison
+    from ndcg_gui.core.analysis.runs.compare import Comparison
 
 class RunComparison(QObject):
     """What changes is said in the document's notice (`Changes.comparison`): worked out with each

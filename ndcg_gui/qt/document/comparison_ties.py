@@ -1,5 +1,5 @@
 """Each compared run's verdict under its worst and best order of tied documents
-(`core.analysis.tie_verdicts`), for the window's comparison lines: worked out in the document's
+(`core.analysis.runs.tie_verdicts`), for the window's comparison lines: worked out in the document's
 `Runner` whenever the comparison's statistics change (runs, definition, baseline, edits once
 their statistics land), and announced in the document's notice (`ComparisonChanges.ties`). Until it lands
 `verdicts` is empty (no line speaks of ties rather than speak of figures that were); a result
@@ -18,14 +18,14 @@ from ndcg_gui.qt.document.comparison import RunComparison
 from ndcg_gui.qt.document.document import Document
 
 if TYPE_CHECKING:
-    from ndcg_gui.core.analysis.compare import Comparison
-    from ndcg_gui.core.analysis.tie_verdicts import TieVerdict
+    from ndcg_gui.core.analysis.runs.compare import Comparison
+    from ndcg_gui.core.analysis.runs.tie_verdicts import TieVerdict
     from ndcg_gui.core.state.workspace import Workspace
 
 
 def _work(cmp: Comparison, state: Workspace, open_name: str) -> dict[str, TieVerdict]:
     """The verdicts of `cmp`: the open run's lists as shown (edits in), the runs added as loaded."""
-    from ndcg_gui.core.analysis.tie_verdicts import tie_verdicts
+    from ndcg_gui.core.analysis.runs.tie_verdicts import tie_verdicts
 
     edited = state.edited_queries()
     data = state.dataset.with_lists({q: state.list_for(q) for q in edited}) if edited else state.dataset

@@ -1,4 +1,4 @@
-"""The run comparison's statistics (`core.analysis.compare.Comparison`), kept up to date with the
+"""The run comparison's statistics (`core.analysis.runs.compare.Comparison`), kept up to date with the
 edits of the open run without freezing a frame: the NDCG an edit changed waits in `pending`, and
 once edits pause (`STATS_DELAY_MS`) the statistics are worked out again on the document's `Runner`
 (10,000 sign flips and resamples over 2,000 queries take 70-290 ms; numpy does most of it with the
@@ -18,7 +18,7 @@ from ndcg_gui.core.analysis import workspace_report as report
 from ndcg_gui.qt.document.runner import Runner
 
 if TYPE_CHECKING:
-    from ndcg_gui.core.analysis.compare import Comparison
+    from ndcg_gui.core.analysis.runs.compare import Comparison
 
 STATS_DELAY_MS = 60
 

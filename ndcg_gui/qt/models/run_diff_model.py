@@ -12,7 +12,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush
 
-from ndcg_gui.core.analysis.run_diff import DIFF_COLUMNS
+from ndcg_gui.core.analysis.runs.run_diff import DIFF_COLUMNS
 from ndcg_gui.core.lists.numbers import format_grade
 from ndcg_gui.qt.models.cells import (
     ALIGN_LEFT,

@@ -15,7 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QTabWidget
 
-from ndcg_gui.core.analysis.run_diff import biggest_moves, side_by_side, summary_cells
+from ndcg_gui.core.analysis.runs.run_diff import biggest_moves, side_by_side, summary_cells
 from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
 from ndcg_gui.qt.document.comparison import RunComparison
 from ndcg_gui.qt.document.document import Document

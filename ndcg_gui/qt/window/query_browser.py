@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 
-from ndcg_gui.core.analysis.run_diff import delta_line
+from ndcg_gui.core.analysis.runs.run_diff import delta_line
 from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
 from ndcg_gui.qt.document.comparison import RunComparison
 from ndcg_gui.qt.document.comparison_ties import ComparisonTies

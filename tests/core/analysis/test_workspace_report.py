@@ -9,7 +9,7 @@ import pytest
 
 from ndcg_gui.assets import resource_path
 from ndcg_gui.core.analysis import workspace_report as report
-from ndcg_gui.core.analysis.compare import compare_runs
+from ndcg_gui.core.analysis.runs.compare import compare_runs
 from ndcg_gui.core.lists import edits
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.state.workspace import Workspace

@@ -13,11 +13,11 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
-from ndcg_gui.core.lists.workspace import Definition
 
 from ndcg_gui.core import PRESETS, evaluate
 from ndcg_gui.core.sql import NotExpressible, check_expressible, ndcg_sql
 from ndcg_gui.core.sql.spark_engine import to_frame
+from ndcg_gui.core.state.workspace import Definition
 from tests.core.definition_strategies import configs
 from tests.core.test_ndcg_sql import assert_same, tables
 

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from ndcg_gui.core.lists.workspace import Definition
 
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.sql import cache as cache_module
 from ndcg_gui.core.sql.cache import cache_path, per_query_table
 from ndcg_gui.core.sql.duckdb_engine import score_files
+from ndcg_gui.core.state.workspace import Definition
 
 pytest.importorskip("duckdb")
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from run_samples import ndcg_from_scratch, read_run
 
-from ndcg_gui.core.analysis.compare import paired_summary
+from ndcg_gui.core.analysis.runs.compare import paired_summary
 from ndcg_gui.core.analysis.workspace_report import SAMPLES, SEED
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.state.workspace import run_label

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from conftest import show_active
 
-from ndcg_gui.core.analysis.compare import compare_runs
-from ndcg_gui.core.analysis.tie_verdicts import tie_verdicts
+from ndcg_gui.core.analysis.runs.compare import compare_runs
+from ndcg_gui.core.analysis.runs.tie_verdicts import tie_verdicts
 from ndcg_gui.core.analysis.workspace_report import SAMPLES, SEED
 from ndcg_gui.core.reading import load
 

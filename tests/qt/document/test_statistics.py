@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from ndcg_gui.core.analysis.compare import compare_runs
+from ndcg_gui.core.analysis.runs.compare import compare_runs
 from ndcg_gui.qt.document.runner import Runner
 from ndcg_gui.qt.document.statistics import Statistics
 

@@ -13,8 +13,8 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from run_samples import ndcg_from_scratch, read_qrels, read_run
 
-from ndcg_gui.core.analysis.compare import paired_summary
-from ndcg_gui.core.analysis.run_diff import delta_line
+from ndcg_gui.core.analysis.runs.compare import paired_summary
+from ndcg_gui.core.analysis.runs.run_diff import delta_line
 from ndcg_gui.core.analysis.workspace_report import SAMPLES, SEED
 from ndcg_gui.qt.models.query_model import COL_DOCS, COL_JUDGED, COL_NDCG, FIXED_COLUMNS
 from ndcg_gui.qt.models.run_diff_model import COL_DOC, COL_GRADE, COL_RANK_A, COL_RANK_B
@@ -268,7 +268,7 @@ def test_a_scatter_fed_while_hidden_draws_it_when_shown(qtbot):
 def test_the_lines_view_repaints_when_only_the_gains_change(qtbot):
     """The lines view draws relevant documents from their gain: a new gain with the same ranks and
     effects is announced and reaches the view."""
-    from ndcg_gui.core.analysis.run_diff import side_by_side
+    from ndcg_gui.core.analysis.runs.run_diff import side_by_side
     from ndcg_gui.core.config import MetricConfig
     from ndcg_gui.qt.models.run_diff_model import RunDiffModel
     from ndcg_gui.qt.widgets.runs.run_lines import RunLines

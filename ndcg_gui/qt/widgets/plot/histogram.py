@@ -14,7 +14,7 @@ import PySide6  # noqa: F401  (pyqtgraph picks its binding from whichever Qt is 
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
-from ndcg_gui.core.analysis.run_diff import delta_histogram
+from ndcg_gui.core.analysis.runs.run_diff import delta_histogram
 from ndcg_gui.core.summary import histogram
 from ndcg_gui.qt.widgets.plot.lazy_plot import LazyPlot
 from ndcg_gui.qt.widgets.plot.plot_parts import PlainAxis

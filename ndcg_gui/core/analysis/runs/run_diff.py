@@ -27,7 +27,7 @@ from ndcg_gui.core.summary import bin_index
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ndcg_gui.core.analysis.compare import Comparison
+    from ndcg_gui.core.analysis.runs.compare import Comparison
 
 DIFF_COLUMNS = ["grade", "gain", "rank_a", "rank_b", "move", "effect"]
 DELTA_STEP = 0.1  # width of a delta histogram bin; the middle one is centred on 0

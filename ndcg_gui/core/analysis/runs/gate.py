@@ -18,8 +18,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ndcg_gui.core.analysis.compare import Comparison
-from ndcg_gui.core.analysis.run_diff import p_texts
+from ndcg_gui.core.analysis.runs.compare import Comparison
+from ndcg_gui.core.analysis.runs.run_diff import p_texts
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ndcg_gui.core.analysis.compare import Comparison
+from ndcg_gui.core.analysis.runs.compare import Comparison
 from ndcg_gui.core.analysis.tie_range import tie_range
 from ndcg_gui.core.lists.dataset import Dataset
 

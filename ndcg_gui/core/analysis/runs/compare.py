@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ndcg_gui.core.analysis import significance as sig
+from ndcg_gui.core.analysis.runs import significance as sig
 from ndcg_gui.core.config import MetricConfig, TiesName, check_rules
 from ndcg_gui.core.evaluate import evaluate
 from ndcg_gui.core.lists.dataset import Dataset

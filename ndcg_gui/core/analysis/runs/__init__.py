@@ -1,0 +1,1 @@
+"""Runs compared: per-query differences, significance, the regression gate, tie orders."""
