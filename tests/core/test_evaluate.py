@@ -139,3 +139,18 @@ def test_the_command_lines_direct_path_is_the_loaded_datasets(tmp_path_factory, 
     loaded = load(run, qrels)
     pd.testing.assert_frame_equal(summary.table, loaded.summary(k, config, "trec"))
     assert summary.queries == loaded.queries()
+
+
+@pytest.mark.parametrize("ties", TIES)
+def test_an_ideal_whose_negative_gains_cancel_is_zero_on_every_path(ties):
+    # Gains 1, 0, -2 in the ideal order: IDCG = 1 + 0/log2(3) - 2/log2(4) = 0 exactly. Every query
+    # at once took it from differences of discount prefix sums, a few ulps off 0, and reported
+    # NDCG = 1.6e15 where the one-list path, the SQL and a direct sum find IDCG = 0 (hypothesis
+    # found it comparing the SQL with `evaluate`, torchmetrics' preset).
+    config = MetricConfig(negative="keep", ideal="retrieved")
+    rl = RankedList(docs=["d1", "d2", "d3"], grades=[-2.0, 1.0, np.nan], scores=[1.0, 1.0, 1.0],
+                    query="q", unretrieved={}, has_pool=True)
+    row = _dataset([rl]).evaluate(3, config, ties=ties, missing="zero").loc["q"]
+    assert row["idcg"] == 0.0 and row["undefined"]
+    assert row["ndcg"] == 0.0
+    assert (row["dcg"], row["idcg"], row["ndcg"]) == pytest.approx(_one_list(rl, 3, config, ties), abs=1e-12)
