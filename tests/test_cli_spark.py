@@ -154,3 +154,25 @@ def test_files_split_into_blocks_keep_their_order_and_line_numbers(capsys, spark
         spark.conf.unset("spark.sql.files.maxPartitionBytes")
     assert (code, err) == (2, f'ndcg-inspect: bad.run:{len(lines) - 2}: score "nan" (field 5) is not a '
                               'finite number; expected qid Q0 docno rank score tag\n')
+
+
+def test_a_semicolon_csv_and_a_file_spark_cannot_read(capsys, tmp_path):
+    run = _frames()[0]
+    run[["query", "doc", "score"]].to_csv(tmp_path / "run.csv", index=False, sep=";")
+    three_ways(capsys, tmp_path / "run.csv", QRELS, "-k", "5")
+    (tmp_path / "qrels.parquet").write_bytes(b"not parquet at all\n" * 10)
+    code, out, err = output(capsys, RUN, "--qrels", tmp_path / "qrels.parquet", "--engine", "spark", *MASTER)
+    assert (code, out) == (2, "")
+    assert err.startswith("ndcg-inspect: qrels.parquet: Spark: ") and err.count("\n") == 1, err
+
+
+def test_a_master_spark_cannot_use_is_said_in_one_line(capsys):
+    from ndcg_gui.core.sql.spark_engine import session
+
+    try:
+        code, out, err = output(capsys, RUN, "--qrels", QRELS, "--engine", "spark", "--spark-master", "bogus")
+    finally:
+        session("local[2]")  # (the module's Spark again, for the tests after this one)
+    assert (code, out) == (2, "")
+    assert err == ("ndcg-inspect: --spark-master bogus: Spark did not start: Master must either be yarn or "
+                   "start with spark, mesos, k8s, or local\n")

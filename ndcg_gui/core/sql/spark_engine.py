@@ -17,6 +17,7 @@ import contextlib
 import glob
 import importlib.util
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -25,7 +26,7 @@ from urllib.parse import unquote, urlparse
 
 from ndcg_gui.core.errors import InputError, shown
 from ndcg_gui.core.formats import trec_text
-from ndcg_gui.core.formats.csv_text import ALIASES
+from ndcg_gui.core.formats.csv_text import ALIASES, detect_delimiter
 from ndcg_gui.core.formats.source import decode, head_bytes
 from ndcg_gui.core.reading.dispatch import sniff
 from ndcg_gui.core.sql.duckdb_engine import EngineResult
@@ -67,29 +68,38 @@ def _start(master: str):
     from pyspark.java_gateway import launch_gateway
     from pyspark.sql import SparkSession
 
-    work = tempfile.mkdtemp(prefix="ndcg-inspect-spark-")
-    atexit.register(shutil.rmtree, work, True)
     # Python workers (none for the SQL; RDD code in tests) run this interpreter, which has pyspark.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     conf = SparkConf().setMaster(master).setAppName("ndcg-inspect").setAll([
         ("spark.ui.enabled", "false"),
         ("spark.ui.showConsoleProgress", "false"),  # (the [Stage 0:> ...] bar on stderr)
-        ("spark.local.dir", work),  # spills
         # A hive folder's `query=0401` stays the text "0401", not the number 401.
         ("spark.sql.sources.partitionColumnTypeInference.enabled", "false"),
         ("spark.sql.shuffle.partitions", str(_partitions(master))),
     ])
-    log = Path(work) / "spark.log"
+    # The JVM's stdout and stderr (start-up warnings, logs before the level is set) go to a file,
+    # read for the reason when Spark does not start, and unlinked once it has (the JVM keeps
+    # writing into it, unseen; `ndcg-inspect` leaves by os._exit, and the JVM, its stdin closed,
+    # ends and removes its own folders for spills).
+    handle, log = tempfile.mkstemp(prefix="ndcg-inspect-spark-", suffix=".log")
     try:
-        # The JVM's stdout and stderr (start-up warnings, logs before the level is set) go to a file.
-        with open(log, "ab") as sink:
+        with os.fdopen(handle, "ab") as sink:
             gateway = launch_gateway(conf, popen_kwargs={"stdout": sink, "stderr": sink})
         context = SparkContext(conf=conf, gateway=gateway)
     except Exception as exc:
-        why = _last_line(log) or _first_line(exc)
+        why = _last_line(Path(log)) or _first_line(exc)
         raise InputError(f"--spark-master {master}: Spark did not start: {why}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(log)
     context.setLogLevel("ERROR")
+    atexit.register(_stop, context)  # (a script's exit: Spark stopped cleanly)
     return SparkSession(context)
+
+
+def _stop(context) -> None:
+    with contextlib.suppress(Exception):
+        context.stop()
 
 
 def _connect(url: str):
@@ -117,7 +127,7 @@ def _partitions(master: str) -> int:
     if not master.startswith("local"):
         return 200
     inside = master[len("local"):].strip("[]").split(",")[0]
-    cores = os.cpu_count() or 1 if inside in ("", "*") else int(inside) if inside.isdigit() else 1
+    cores = (os.cpu_count() or 1) if inside == "*" else (int(inside) if inside.isdigit() else 1)
     return max(2, 2 * cores)
 
 
@@ -129,9 +139,13 @@ def score_files(run: str, qrels: str, definition: Definition, master: str = "loc
     from py4j.protocol import Py4JError
     from pyspark.errors import PySparkException
 
+    for name, pattern, kind, number in (("run", run, "trec_run", "score"),
+                                        ("qrels", qrels, "qrels", "grade")):
+        try:
+            _view(spark, name, pattern, kind, number)
+        except (PySparkException, Py4JError) as exc:  # (a file Spark cannot read: said of that file)
+            raise InputError(f"Spark: {_first_line(exc)}", pattern) from None
     try:
-        _view(spark, "run", run, "trec_run", "score")
-        _view(spark, "qrels", qrels, "qrels", "grade")
         table = to_frame(spark.sql(ndcg_sql(definition, "zero", row_order=True)))
         unjudged = [row[0] for row in spark.sql(
             "SELECT r.query FROM run r LEFT JOIN (SELECT DISTINCT query FROM qrels) q "
@@ -168,7 +182,9 @@ def _view(spark, name: str, pattern: str, kind: str, number: str) -> None:
             _file_numbers(frame) * (1 << 40) + frame["_ndcg_row"]
         rows = _typed(frame, columns, number, order)
     elif text_kind == "csv":
-        frame = spark.read.option("header", "true").option("inferSchema", "false").csv(files)
+        sep = detect_delimiter(decode(Path(first), head_bytes(first))) if "://" not in first else ","
+        frame = (spark.read.option("header", "true").option("inferSchema", "false")
+                 .option("sep", sep or ",").csv(files))
         columns = _roles(frame.columns, first, number)
         frame = _with_line_order(spark, frame)[0]
         rows = _typed(frame, columns, number, frame["row_order"])
@@ -337,7 +353,14 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _last_line(log: Path) -> str:
+    """The JVM's reason in its log: the message of the last exception, else the last line that
+    is not a stack frame."""
     with contextlib.suppress(OSError):
-        lines = [line for line in log.read_text(errors="replace").splitlines() if line.strip()]
-        return lines[-1].strip() if lines else ""
+        lines = [line.strip() for line in log.read_text(errors="replace").splitlines()]
+        lines = [line for line in lines if line and not line.startswith(("at ", "..."))]
+        for line in reversed(lines):
+            match = re.search(r"(?:Exception|Error): (.+)", line)
+            if match:
+                return match.group(1)
+        return lines[-1] if lines else ""
     return ""
