@@ -176,3 +176,26 @@ def test_a_master_spark_cannot_use_is_said_in_one_line(capsys):
     assert (code, out) == (2, "")
     assert err == ("ndcg-inspect: --spark-master bogus: Spark did not start: Master must either be yarn or "
                    "start with spark, mesos, k8s, or local\n")
+
+
+def test_a_whole_command_prints_nothing_of_spark_and_leaves_no_file(tmp_path):
+    # In a process of its own: the JVM writes to the process's stderr itself (capsys sees only
+    # Python's), and ndcg-inspect leaves by os._exit (no atexit clean-up).
+    import os
+    import subprocess
+    import time
+
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    done = subprocess.run([sys.executable, "-m", "ndcg_gui.cli", str(RUN), "--qrels", str(QRELS), "--engine",
+                           "spark", "--spark-master", "local[1]", "--query", "401"], capture_output=True,
+                          text=True, env={**os.environ, "TMPDIR": str(temp)}, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1].split()[:3] == ["401", "30", "10"]
+    assert done.stderr == ("ndcg-inspect: note: 1 query judged but without results, scored 0: 424\n"
+                           "ndcg-inspect: note: 1 query with results but no judgment, left out: 426\n")
+    for _ in range(100):  # (the JVM ends on its own once its stdin is closed)
+        if not list(temp.iterdir()):
+            break
+        time.sleep(0.2)
+    assert list(temp.iterdir()) == []

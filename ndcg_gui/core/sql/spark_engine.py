@@ -7,7 +7,7 @@ query first appears, and the run's queries without any judgment. The file order 
 "average" tie rules and the queries' order) comes from Spark's per-file metadata: a Parquet row's
 file and `row_index`; a text line's file, block and place in its block. Bad input raises
 `InputError`: one line naming the file (and the line, for TREC text). pyspark and Java are optional:
-without them, one line says how to get them. Spark's own logs go to a file, never the terminal.
+without them, one line says how to get them. Spark's own output never reaches the terminal.
 """
 
 from __future__ import annotations
