@@ -154,7 +154,7 @@ def _score(options: argparse.Namespace, run: str, definition):
         from ndcg_gui.core.sql import spark_engine
 
         try:
-            return spark_engine.score_files(run, options.qrels, definition,
+            return spark_engine.score_files_with_spark(run, options.qrels, definition,
                                             options.spark_master or "local[*]")
         except NotExpressible as err:
             raise InputError(f"--engine spark: {err}; leave out --engine") from None

@@ -2,7 +2,7 @@
 and Parquet (files, globs, hive-partitioned folders), on one machine (`local[*]`), a cluster
 (`spark://…`, `yarn`, …) or a Spark Connect server (`sc://…`).
 
-`score_files` returns the DuckDB engine's `EngineResult`: `evaluate`'s per-query table, where each
+`score_files_with_spark` returns the DuckDB engine's `EngineResult`: `evaluate`'s per-query table, where each
 query first appears, and the run's queries without any judgment. The file order (for the "file" and
 "average" tie rules and the queries' order) comes from Spark's per-file metadata: a Parquet row's
 file and `row_index`; a text line's file, block and place in its block. Bad input raises
@@ -131,7 +131,8 @@ def _partitions(master: str) -> int:
     return max(2, 2 * cores)
 
 
-def score_files(run: str, qrels: str, definition: Definition, master: str = "local[*]") -> EngineResult:
+def score_files_with_spark(run: str, qrels: str, definition: Definition,
+                           master: str = "local[*]") -> EngineResult:
     """Every judged query of `run` scored against `qrels` by Spark SQL, as `evaluate(...,
     missing="zero")` scores them."""
     check_expressible(definition, "zero", row_order=True)
