@@ -158,3 +158,15 @@ def test_average_ties_count_judged_rows_within_k_in_file_order():
     qrels = pd.DataFrame({"query": ["1"], "doc": ["d1"], "grade": [-2.0]})
     check(run, qrels, Definition(1, MetricConfig(discount="jarvelin"), "average"), "zero")
     assert run_sql(run, qrels, Definition(1, MetricConfig(), "average"), "zero")["n_judged"].tolist() == [1]
+
+
+def test_an_ideal_whose_negative_gains_cancel_is_zero_as_in_evaluate():
+    # Gains 1, 0, -2 in the ideal order: IDCG = 1 + 0 - 2/log2(4) = 0. A sum in another order
+    # than evaluate's left a few ulps, and NDCG = 10^15 (hypothesis found both directions).
+    run = pd.DataFrame({"query": ["1", "10", "1", "1"], "doc": ["d1", "d1", "d2", "d3"], "score": [1.0] * 4})
+    qrels = pd.DataFrame({"query": ["1", "10", "1"], "doc": ["d1", "d1", "d2"], "grade": [-2.0, -2.0, 1.0]})
+    preset = PRESETS["torchmetrics"]
+    got = run_sql(run, qrels, Definition(3, preset.config, preset.ties), "zero").set_index("query")
+    want = evaluate(run, qrels, 3, preset.config, preset.ties, "zero")
+    assert got.loc["1", "idcg"] == want.loc["1", "idcg"] == 0.0
+    assert got.loc["1", "ndcg"] == want.loc["1", "ndcg"] == 0.0

@@ -179,6 +179,7 @@ ranked AS (
            ROW_NUMBER() OVER (PARTITION BY query ORDER BY skey DESC, {tie_break}) AS rnk
     FROM candidates
 ),"""
+    idisc = discount_sql("irnk", config)
     sql = f"""
 WITH {ranked}
 joined AS (
@@ -209,7 +210,10 @@ ideal AS (
     FROM ({ideal_from}) judgments
 ),
 idcg AS (
-    SELECT query, SUM(gain * {discount_sql('irnk', config)}) AS idcg
+    -- 0 where negative gains cancel the positive ones exactly (1, 0, -2 at ranks 1-3): a sum in
+    -- another order than `evaluate`'s leaves a few ulps there, and NDCG would be 10^15
+    SELECT query, CASE WHEN ABS(SUM(gain * {idisc})) <= CAST(1e-12 AS DOUBLE) * SUM(ABS(gain * {idisc}))
+                       THEN CAST(0 AS DOUBLE) ELSE SUM(gain * {idisc}) END AS idcg
     FROM ideal
     WHERE irnk <= {k}
     GROUP BY query
