@@ -110,16 +110,17 @@ def _scored(con, run: str, qrels: str, definition: Definition, split: bool, step
     run_from = _table(con, "run", run, "trec_run", "score", split)
     steps(f"reading {Path(qrels).name}")
     qrels_from = _table(con, "qrels", qrels, "qrels", "grade", split)
-    steps("checking")
     for name in ("run", "qrels"):
         # An empty field (two blanks in a row, a blank at the start) shifts the others in DuckDB's
         # CSV parser: such a file is read line by line.
         if con.sql(f"SELECT 1 FROM {name} WHERE odd LIMIT 1").fetchall():
             raise _Irregular
     for name, path, number in (("run", run_from, "score"), ("qrels", qrels_from, "grade")):
+        steps(f"checking {Path(path).name}")
         _check(con, name, path, number)
     steps("scoring")
     table = con.sql(ndcg_sql(definition, "zero", row_order=True)).df()
+    steps("finding the queries without judgments")
     unjudged = con.sql(
         "SELECT r.query FROM run r LEFT JOIN (SELECT DISTINCT query FROM qrels) q "
         "ON q.query = r.query WHERE q.query IS NULL GROUP BY r.query ORDER BY MIN(r.row_order)"
