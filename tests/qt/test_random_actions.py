@@ -692,7 +692,11 @@ class Person:
             value = self.rng.choice([2.0, 3.0, 1.5, 10.0])
             box.setValue(value)
             return f"base b = {value}"
-        i = self.rng.randrange(box.count())
+        # Only what a person can pick: a greyed item (Spark's preset, whose ideal keeps an order the
+        # window's edits do not) is listed but not offered.
+        model = box.model()
+        i = self.rng.choice([i for i in range(box.count())
+                             if model.flags(model.index(i, 0)) & Qt.ItemFlag.ItemIsEnabled])
         box.setCurrentIndex(i)
         box.activated.emit(i)
         return f"definition {box.toolTip()[:20]!r} -> {box.itemText(i)!r}"

@@ -52,11 +52,26 @@ class InputChecks(QObject):
         self._of: object | None = None  # the dataset `_frames` are of
         self._ticket = 0
         self._wanted_k: int | None = None  # the cut-off of the last check started
+        # Lists that come from no file (the example the window starts with, a typed list) are
+        # checked once the Checks panel has been shown (`ensure`): checking them at start-up would
+        # import pandas before the first paint.
+        self._wanted = False
         document.work_out_with(self._follow)
-        self._follow(Changes(dataset=True))  # the document as it is now
+
+    def ensure(self) -> None:
+        """Check the document as it is now, if nothing has checked it yet."""
+        self._wanted = True
+        if self.findings is None and not self.pending:
+            changes = self._follow(Changes(dataset=True))
+            if changes is not None:
+                self.document.announce(changes)
 
     def _follow(self, _changes: Changes) -> Changes | None:
         doc = self.document
+        if doc.path is None and not self._wanted:
+            if doc.dataset is not self._of:
+                self._frames, self._of, self.findings = None, None, None
+            return None
         if doc.dataset is not self._of:  # another file (or an open undone)
             self._frames, self._of, self.findings = None, doc.dataset, None
         elif doc.k == self._wanted_k:  # (checked, or being checked, at this k already)

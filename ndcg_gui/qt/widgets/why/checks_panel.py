@@ -73,6 +73,10 @@ class ChecksPanel(QWidget):
         if changes.checks:
             self.refresh()
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._checks.ensure()  # (the list the window started with is checked when first looked at)
+
     # ---- what it shows ----------------------------------------------------------------------
     def refresh(self) -> None:
         checks, findings = self._checks, self._checks.findings

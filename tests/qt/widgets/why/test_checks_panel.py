@@ -190,3 +190,22 @@ def test_the_checks_tab_at_small_sizes(qtbot, window, messy, size, tmp_path):
         text = tree.topLevelItem(i).text(0)
         assert tree.fontMetrics().horizontalAdvance(text) < tree.columnWidth(0)
     window.grab().save(str(tmp_path / f"checks_{size[0]}x{size[1]}.png"))
+
+
+def test_a_typed_list_is_checked_when_the_checks_tab_is_shown(qtbot, window):
+    # A list from no file (the example the window starts with, a typed one) is not checked while
+    # nobody looks: that would import pandas before the first paint. Shown, the tab checks it.
+    import numpy as np
+
+    from ndcg_gui.core.lists.ranked_list import RankedList
+
+    show_active(window, qtbot)
+    tied = RankedList(docs=np.array(["a", "b", "b"], dtype=object), grades=np.array([1.0, 2.0, 2.0]),
+                      scores=np.array([3.0, 2.0, 2.0]))
+    window.document.set_lists({"q": tied})
+    assert window.input_checks.findings is None
+    bar = window.why.tabBar()  # a person clicks the tab
+    QTest.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(tab_index(window, "Checks")).center())
+    qtbot.waitUntil(lambda: window.input_checks.findings is not None)
+    assert window.checks_panel.tree.topLevelItemCount() > 0
+    assert "Nothing checked yet" not in window.checks_panel.note.text()
