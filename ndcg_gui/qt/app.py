@@ -166,11 +166,11 @@ def open_example(window: MainWindow) -> None:
     Its five `doc,grade` rows go through the core's parser of pasted rows, not the file readers:
     those bring pandas and pyarrow, which the first paint does not need (benchmarks/README.md)."""
     from ndcg_gui.core.lists.clipboard import parse_rows
-    from ndcg_gui.core.lists.dataset import Dataset
     from ndcg_gui.core.lists.ranked_list import RankedList
+    from ndcg_gui.core.lists.typed_dataset import TypedDataset
 
     rows = parse_rows(read_bytes(EXAMPLE).decode("utf-8"))
-    example = Dataset.from_ranked_list(RankedList(docs=rows.docs, grades=rows.grades))
+    example = TypedDataset.of(RankedList(docs=rows.docs, grades=rows.grades))
     window.document.set_dataset(example, path=None, name="Worked example E1")  # not an undo step
 
 

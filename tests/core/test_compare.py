@@ -85,11 +85,11 @@ def test_runs_own_grades_without_qrels():
 def test_loaded_datasets_are_scored_as_loaded():
     # A Dataset holds its lists in their loaded order (trec_eval's tie rule), so it scores as
     # the DataFrame does under ties="trec"; qrels may come as a Dataset too.
-    datasets = {n: Dataset(r.assign(grade=np.nan)) for n, r in RUNS.items()}
+    datasets = {n: Dataset.of(r.assign(grade=np.nan)) for n, r in RUNS.items()}
     for n, r in RUNS.items():  # order as a reader would: score descending, ties by doc descending
         ordered = r.sort_values(["query", "score", "doc"], ascending=[True, False, False])
-        datasets[n] = Dataset(ordered.assign(grade=np.nan).reset_index(drop=True))
-    qrels_only = Dataset(QRELS.iloc[:0].assign(score=np.nan), QRELS)
+        datasets[n] = Dataset.of(ordered.assign(grade=np.nan).reset_index(drop=True))
+    qrels_only = Dataset.of(QRELS.iloc[:0].assign(score=np.nan), QRELS)
     a = compare_runs(datasets, qrels_only, k=10, samples=100)
     b = compare_runs(RUNS, QRELS, k=10, samples=100)
     pd.testing.assert_frame_equal(a.per_query, b.per_query)

@@ -16,6 +16,7 @@ from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.evaluate import Joined, evaluate
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.lists.typed_dataset import TypedDataset
 from ndcg_gui.core.metrics import dcg_idcg_at, finish
 from ndcg_gui.core.reading import direct, load
 from ndcg_gui.core.summary import list_row
@@ -76,7 +77,7 @@ def _one_list(rl: RankedList, k: int | None, config: MetricConfig, ties: str) ->
 
 def _dataset(lists: list[RankedList]) -> Dataset:
     first, *rest = lists
-    dataset = Dataset.from_ranked_list(first)
+    dataset = TypedDataset.of(first)
     return dataset.with_lists({rl.query: rl for rl in rest}) if rest else dataset
 
 

@@ -85,7 +85,7 @@ def test_a_dataset_gives_back_the_lists_it_was_given_and_names_the_edited_ones()
         "query": ["a", "a", "b"], "doc": ["x", "y", "z"], "grade": [1.0, 0.0, 2.0],
         ORIGIN: [1, 2, 3], "title": ["X", "Y", "Z"],
     })
-    dataset = Dataset(run, extra_columns=("title",))
+    dataset = Dataset.of(run, extra_columns=("title",))
     a = dataset.ranked_list("a")
     assert a.extras["title"].tolist() == ["X", "Y"] and a.origin.tolist() == [1, 2]
     same = dataset.with_lists({"a": a})

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.lists.typed_dataset import TypedDataset
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.reading.packed import pack, unpack
 from ndcg_gui.core.writing.writers import write_csv
@@ -96,7 +96,7 @@ def test_extra_columns_and_the_files_format_survive_the_loader_process(tmp_path)
 def test_typed_lists_have_no_origin_and_no_format():
     from ndcg_gui.core.lists.ranked_list import RankedList
 
-    dataset = Dataset.from_ranked_list(RankedList.from_grades([1, 2]))
+    dataset = TypedDataset.of(RankedList.from_grades([1, 2]))
     assert dataset.file_format is None and dataset.ranked_list("").origin is None
 
 

@@ -15,6 +15,7 @@ import pytest
 from ndcg_gui import __version__
 from ndcg_gui.core import Dataset, MetricConfig, compare_runs
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.lists.typed_dataset import TypedDataset
 from ndcg_gui.core.reports import svg
 from ndcg_gui.core.reports.compare_report import compare_report, verdict
 from ndcg_gui.core.reports.provenance import file_hashes
@@ -44,7 +45,7 @@ def dataset(orders: dict[str, list[str]]) -> Dataset:
     """A run with its qrels, as the file readers give it (`Dataset` of a run and a pool)."""
     pool = qrels(list(orders) if set(orders) - set(QUERIES) else QUERIES)
     run = frame(orders).merge(pool, on=["query", "doc"], how="left")
-    return Dataset(run[["query", "doc", "grade", "score"]], pool)
+    return Dataset.of(run[["query", "doc", "grade", "score"]], pool)
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +80,7 @@ def test_a_run_report_says_the_definition_mean_and_worst_queries():
 
 
 def test_a_one_list_report_has_the_per_rank_table_and_curves():
-    data = Dataset.from_ranked_list(RankedList.from_grades([3, 2, 3, 0, 1], query="e1"))
+    data = TypedDataset.of(RankedList.from_grades([3, 2, 3, 0, 1], query="e1"))
     html = run_report(data, Setting(3, TREC))
     text = text_of(html)
     assert "NDCG@3 = 0.9778" in text and "Per rank" in text
@@ -172,5 +173,5 @@ def test_a_report_of_many_queries_stays_small():
     many = [f"q{i}" for i in range(2000)]
     orders = {q: list(rng.permutation(list(GRADES))) for q in many}
     run = frame(orders).merge(qrels(many), on=["query", "doc"], how="left")
-    html = run_report(Dataset(run[["query", "doc", "grade", "score"]], qrels(many)), Setting(10, TREC))
+    html = run_report(Dataset.of(run[["query", "doc", "grade", "score"]], qrels(many)), Setting(10, TREC))
     assert len(html) < 1_000_000 and html.count("<tr>") > 2000

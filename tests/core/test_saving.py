@@ -9,8 +9,8 @@ import stat
 import pytest
 
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.lists.typed_dataset import TypedDataset
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.writing import atomic, writers
 from ndcg_gui.core.writing.saving import JudgmentTarget, backup_copy, judgment_targets, rescored_queries
@@ -182,7 +182,7 @@ def test_a_reordered_list_with_scores_is_named_as_rescored_and_written_n_to_1(tm
 
 def test_lists_without_scores_lose_nothing_when_reordered(tmp_path):
     typed = RankedList.from_grades([3, 0, 1])
-    data = Dataset.from_ranked_list(typed)
+    data = TypedDataset.of(typed)
     for as_run in (True, False):
         assert rescored_queries(data.with_lists({typed.query: typed.reordered([2, 1, 0])}), as_run) == []
 

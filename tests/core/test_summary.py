@@ -10,6 +10,7 @@ from pytrec_child import evaluate as pytrec_evaluate
 
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.evaluate import evaluate
+from ndcg_gui.core.lists.typed_dataset import TypedDataset
 from ndcg_gui.core.metrics import ndcg_at
 from ndcg_gui.core.summary import (
     MeanPolicy,
@@ -168,12 +169,11 @@ def test_a_query_that_gains_its_first_results_appears(sample):
 
 
 def test_a_query_that_loses_its_last_judgment_stays_listed():
-    from ndcg_gui.core.lists.dataset import Dataset
     from ndcg_gui.core.lists.ranked_list import RankedList
     from ndcg_gui.core.summary import score, with_list_rescored
 
     listed = RankedList(docs=["a"], grades=[1.0], query="q", unretrieved={"z": 2.0}, has_pool=True)
-    result = score(Dataset.from_ranked_list(listed), 10)
+    result = score(TypedDataset.of(listed), 10)
     emptied = with_list_rescored(result, RankedList.from_grades([], query="q"), 10)
     assert emptied.loc["q", "undefined"] and emptied.loc["q", "ndcg"] == 0
     assert emptied.loc["q", "n_retrieved"] == 0
@@ -208,10 +208,9 @@ def scored_lists(draw):
 def test_one_lists_row_is_the_row_of_a_dataset_of_that_list(rl, config, k, ties):
     """`list_row` scores a list without making a dataset of it: the same row as that dataset's
     `evaluate` (the list as it stands; "average" over neighbours with equal scores)."""
-    from ndcg_gui.core.lists.dataset import Dataset
     from ndcg_gui.core.summary import list_row
 
-    one_list = Dataset.from_ranked_list(rl)
+    one_list = TypedDataset.of(rl)
     expected = one_list.evaluate(k, config, ties="trec" if ties == "file" else ties)
     pd.testing.assert_frame_equal(list_row(rl, k, config, ties), expected)
 

@@ -139,7 +139,7 @@ def test_a_list_without_a_score_or_edited_out_of_score_order_keeps_its_order():
 
     base, run, qrels = small_runs(4)
     run = run.sort_values(["query", "score"], ascending=[True, False], kind="stable")  # (as loaded)
-    loaded = Dataset(run=run.assign(grade=np.nan), qrels=qrels)
+    loaded = Dataset.of(run=run.assign(grade=np.nan), qrels=qrels)
     q0 = loaded.ranked_list("q0")
     q1 = loaded.ranked_list("q1")
     assert len(set(q1.scores)) > 1  # (reversed, its scores rise)

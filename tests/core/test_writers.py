@@ -15,6 +15,7 @@ from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.lists.typed_dataset import TypedDataset
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.writing import atomic, writers
 
@@ -46,7 +47,7 @@ def datasets(draw, ids=_CSV_ID, with_scores=None, single_unnamed=True):
     run = pd.DataFrame(rows, columns=["query", "doc", "grade", "score"])
     if not scored:
         run = run.drop(columns="score")
-    return Dataset(run.astype({"query": object, "doc": object}))
+    return Dataset.of(run.astype({"query": object, "doc": object}))
 
 
 def same_lists(a: Dataset, b: Dataset, scores: bool = True) -> None:
@@ -184,7 +185,7 @@ def test_summary_csv_lists_judged_queries_without_results(tmp_path):
 
 
 def test_summary_csv_states_k_and_a_custom_definition_with_its_tie_rule(tmp_path):
-    dataset = Dataset.from_ranked_list(RankedList.from_grades([2, 0, 1], query="q"))
+    dataset = TypedDataset.of(RankedList.from_grades([2, 0, 1], query="q"))
     config = MetricConfig(gain="exponential", discount="log2")
     writers.write_summary_csv(dataset, tmp_path / "s.csv", k=None, config=config, ties="average")
     table = pd.read_csv(tmp_path / "s.csv", dtype={"k": str}, keep_default_na=False)

@@ -1,17 +1,20 @@
 """What a loaded file holds: ranked lists of one or many queries, and the judged pool when known.
 
-`Dataset.run` keeps every query's rows together (queries in order of first appearance) and each
-query's rows in ranked order, with each row's grade: the loader joined run and judgments and
-ranked the rows once (`core.arrays.join`, `core.arrays.order`), so scoring is arithmetic on
-these arrays and one query's list is a slice, whatever the size of the file. Ids are held as Arrow
-text (pandas' Arrow-backed `str` columns): a loaded file makes no Python string per row; a list
-becomes Python strings when it is asked for (`ranked_list`).
+`Dataset` is what every reader of one sees; `FrameDataset` holds the rows as pandas frames. Its
+`run` keeps every query's rows together (queries in order of first appearance) and each query's
+rows in ranked order, with each row's grade: the loader joined run and judgments and ranked the
+rows once (`core.arrays.join`, `core.arrays.order`), so scoring is arithmetic on these arrays and
+one query's list is a slice, whatever the size of the file. Ids are held as Arrow text (pandas'
+Arrow-backed `str` columns): a loaded file makes no Python string per row; a list becomes Python
+strings when it is asked for (`ranked_list`). One typed list is a `TypedDataset`
+(`typed_dataset.py`).
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -23,7 +26,8 @@ from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import check_k
 
 # pandas, pyarrow, `core.arrays` and `evaluate` are imported where a frame or an Arrow array is made
-# (`lazy: start-up`): a dataset of a typed list (the window's first screen) makes neither until asked.
+# (`lazy: start-up`): importing this module (as `TypedDataset`, the window's first screen, does)
+# imports neither.
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
@@ -63,7 +67,8 @@ def text_column(values) -> pd.Series:
     return pd.Series(np.asarray(values, dtype=object), dtype=text)
 
 
-def _frame(query, doc, grade, score=None, origin=None, extras=None) -> pd.DataFrame:
+def frame_of(query, doc, grade, score=None, origin=None, extras=None) -> pd.DataFrame:
+    """Rows of `Dataset.run` / `Dataset.qrels` from their columns (ids as Arrow text)."""
     import pandas as pd  # lazy: start-up
 
     columns = {
@@ -111,11 +116,11 @@ def _list_frame(
     scores = rl.scores if rl.scores is not None else np.full(n, np.nan)
     origins = rl.origin if rl.origin is not None else np.full(n, -1)
     cells = {name: rl.extras.get(name, np.full(n, "", dtype=object)) for name in extras}
-    return _frame([query] * n, rl.docs, rl.grades, scores if score else None,
-                  origins if origin else None, cells)
+    return frame_of([query] * n, rl.docs, rl.grades, scores if score else None,
+                    origins if origin else None, cells)
 
 
-def _judgments(rl: RankedList) -> tuple[list, list]:
+def judgment_rows(rl: RankedList) -> tuple[list, list]:
     """A list's judgments as its qrels hold them: (docs, grades) of its judged rows, then of the
     judged documents it did not retrieve."""
     judged = rl.judged
@@ -123,70 +128,27 @@ def _judgments(rl: RankedList) -> tuple[list, list]:
     return docs, list(rl.grades[judged]) + list(rl.unretrieved.values())
 
 
-def _pool_frame(dataset: Dataset, query: str, rl: RankedList) -> pd.DataFrame:
-    """The judgments of an edited list of `dataset` (`_judgments`), each with the record it had in
-    the qrels file when the document was judged there."""
-    docs, grades = _judgments(rl)
+def _pool_frame(dataset: FrameDataset, query: str, rl: RankedList) -> pd.DataFrame:
+    """The judgments of an edited list of `dataset` (`judgment_rows`), each with the record it had
+    in the qrels file when the document was judged there."""
+    docs, grades = judgment_rows(rl)
     origin = None
-    if ORIGIN in dataset.qrels:
-        a, b = dataset._pool.get(query, (0, 0))
-        records = dict(zip(_texts(dataset._pool_docs, a, b).tolist(),
-                           dataset.qrels[ORIGIN].iloc[a:b].tolist(), strict=True))
+    rows = dataset.rows
+    if rows.qrels is not None and ORIGIN in rows.qrels:
+        a, b = rows.pool.get(query, (0, 0))
+        records = dict(zip(_texts(rows.pool_docs, a, b).tolist(),
+                           rows.qrels[ORIGIN].iloc[a:b].tolist(), strict=True))
         origin = [records.get(d, -1) for d in docs]
-    return _frame([query] * len(docs), docs, grades, origin=origin)
+    return frame_of([query] * len(docs), docs, grades, origin=origin)
 
 
-class _ListRows:
-    """The rows of one typed list (`judged`: its judgments), given to `Dataset` in place of a frame
-    by `from_ranked_list`: the frame is made when first read (`_Frame`), and until then the
-    dataset answers its queries and its list from the list itself, without pandas or pyarrow."""
-
-    def __init__(self, rl: RankedList, judged: bool = False) -> None:
-        self.list, self.judged = rl, judged
-
-    def frame(self) -> pd.DataFrame:
-        rl = self.list
-        if not self.judged:
-            return _frame([rl.query] * len(rl), rl.docs, rl.grades, rl.scores, extras=rl.extras)
-        docs, grades = _judgments(rl)
-        return _frame([rl.query] * len(docs), docs, grades)
-
-    def __len__(self) -> int:
-        rl = self.list
-        return int(rl.judged.sum()) + len(rl.unretrieved) if self.judged else len(rl)
-
-
-class _Frame:
-    """`Dataset.run` / `.qrels`: a DataFrame, or a typed list's `_ListRows` made one when read."""
-
-    def __init__(self, required: bool) -> None:
-        self.required = required
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.slot = f"_{name}_rows"
-
-    def __get__(self, obj, owner=None):
-        if obj is None:  # the dataclass asks for a default
-            if self.required:
-                raise AttributeError(self.slot)
-            return None
-        rows = obj.__dict__[self.slot]
-        if isinstance(rows, _ListRows):
-            rows = obj.__dict__[self.slot] = rows.frame()
-        return rows
-
-    def __set__(self, obj, rows) -> None:
-        obj.__dict__[self.slot] = rows
-
-
-# A typed list's dataset makes these when first used (`Dataset.__getattr__`).
-_MADE_LATER = frozenset({"_groups", "_pool_groups", "_docs", "_grades", "_scores", "_extras", "_origin",
-                         "_pool_docs", "_pool_grades"})
-
-
-@dataclass(frozen=True, eq=False)
-class Dataset:
-    """Ranked lists and (optionally) the judged pool, as loaded from files or typed in.
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Dataset(ABC):
+    """Ranked lists of one or many queries and (optionally) the judged pool: what the window,
+    the writers and the analyses read. Two kinds, alike to every reader: `FrameDataset`, rows in
+    pandas frames (a loaded file, or any dataset once edited: `Dataset.of`), and `TypedDataset`
+    (`core/lists/typed_dataset.py`), one list typed in, which answers from the list itself so
+    that the window's first screen imports neither pandas nor pyarrow.
 
     run    columns query (str), doc (str), grade (float, NaN = unjudged: the grade the list holds,
            the one scored; `with_qrels` judges the lists anew) and optionally score;
@@ -202,8 +164,6 @@ class Dataset:
     query's lines as they were.
     """
 
-    run: pd.DataFrame = _Frame(required=True)  # type: ignore[assignment]
-    qrels: pd.DataFrame | None = _Frame(required=False)  # type: ignore[assignment]
     path: Path | None = None
     qrels_path: Path | None = None
     kind: Kind = "csv"
@@ -212,138 +172,233 @@ class Dataset:
     file_format: FileFormat | None = None
     qrels_format: FileFormat | None = None
     edited: frozenset[str] = frozenset()
-    _slices: dict[str, tuple[int, int]] = field(init=False, repr=False)
-    _queries: list[str] = field(init=False, repr=False)
-    _pool: dict[str, tuple[int, int]] = field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "extra_columns", tuple(self.extra_columns))
-        object.__setattr__(self, "edited", frozenset(self.edited))
-        rows, judged = self.__dict__["_run_rows"], self.__dict__["_qrels_rows"]
-        if isinstance(rows, _ListRows):  # a typed list: its one query, from the list itself
-            rl = rows.list
-            object.__setattr__(self, "_typed", rl)
-            object.__setattr__(self, "_slices", {rl.query: (0, len(rl))} if len(rl) else {})
-            pool = {rl.query: (0, len(judged))} if judged is not None and len(judged) else {}
-            object.__setattr__(self, "_pool", pool)
-            object.__setattr__(self, "_queries", list(dict.fromkeys([*self._slices, *pool])))
-            return
-        self._build()
+    @staticmethod
+    def of(run: pd.DataFrame, qrels: pd.DataFrame | None = None, **about) -> FrameDataset:
+        """A dataset of these rows (`Dataset.run`, `Dataset.qrels`), grouped by query once, here;
+        `about`: the fields (path, kind, tag…)."""
+        return FrameDataset.of(run, qrels, **about)
 
-    def __getattr__(self, name: str):
-        # Reached only for attributes not set: the arrays a typed list's dataset makes when
-        # scoring or a change of the whole dataset first needs them.
-        if name in _MADE_LATER and "_typed" in self.__dict__:
-            self._build()
-            return self.__dict__[name]
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
-    def _build(self) -> None:
-        """The rows grouped by query, and the arrays `ranked_list` and scoring slice (ids stay
-        Arrow text)."""
-        from ndcg_gui.core.arrays.ids import same_buffers, strings  # lazy: start-up
-
-        self.__dict__.pop("_typed", None)
-        run, groups = _grouped(self.run, "run")
-        object.__setattr__(self, "run", run)
-        object.__setattr__(self, "_groups", groups)
-        names = [str(q) for q in groups.labels]
-        starts = groups.starts if groups.starts is not None else np.zeros(0, np.int64)
-        slices = {q: (int(a), int(a + n)) for q, a, n in zip(names, starts, groups.sizes, strict=True)}
-        object.__setattr__(self, "_slices", slices)
-        pool: dict[str, tuple[int, int]] = {}
-        all_queries = list(names)
-        pool_groups = None
-        if self.qrels is not None:
-            if len(self.qrels) == len(run) and same_buffers(strings(self.qrels["query"], "qrels query"),
-                                                            strings(run["query"], "run query")):
-                # A qrels file read alone: its lists are its judgments, the same rows, so the
-                # same groups (one array of codes a row, not two).
-                qrels, pool_groups = self.qrels.reset_index(drop=True), groups
-            else:
-                qrels, pool_groups = _grouped(self.qrels, "qrels")
-            object.__setattr__(self, "qrels", qrels)
-            pool_names = [str(q) for q in pool_groups.labels]
-            pool_starts = pool_groups.starts if pool_groups.starts is not None else np.zeros(0, np.int64)
-            pool = {q: (int(a), int(a + n)) for q, a, n in zip(pool_names, pool_starts, pool_groups.sizes,
-                                                                strict=True)}
-            all_queries = every_query(names, pool_names)
-        object.__setattr__(self, "_pool_groups", pool_groups)
-        object.__setattr__(self, "_pool", pool)
-        object.__setattr__(self, "_queries", all_queries)
-        # Arrays sliced by ranked_list: converted once, not per call (ids stay Arrow text).
-        object.__setattr__(self, "_docs", strings(run["doc"], "run doc"))
-        object.__setattr__(self, "_grades", run["grade"].to_numpy(dtype=float))
-        scores = run["score"].to_numpy(dtype=float) if "score" in run else None
-        object.__setattr__(self, "_scores", scores)
-        object.__setattr__(self, "_extras", {n: _cells(run[n]) for n in self.extra_columns})
-        object.__setattr__(self, "_origin", run[ORIGIN].to_numpy() if ORIGIN in run else None)
-        if self.qrels is not None:
-            object.__setattr__(self, "_pool_docs", strings(self.qrels["doc"], "qrels doc"))
-            object.__setattr__(self, "_pool_grades", self.qrels["grade"].to_numpy(dtype=float))
+    def about(self) -> dict:
+        """The fields every dataset has (path, kind, tag, formats, edited), by name."""
+        return {f.name: getattr(self, f.name) for f in fields(Dataset)}
 
     # ---- reading ----------------------------------------------------------------------------
     @property
-    def has_pool(self) -> bool:
-        return self.__dict__["_qrels_rows"] is not None
+    @abstractmethod
+    def run(self) -> pd.DataFrame: ...
 
     @property
-    def has_scores(self) -> bool:
-        typed = self.__dict__.get("_typed")
-        return typed.scores is not None if typed is not None else "score" in self.run
+    @abstractmethod
+    def qrels(self) -> pd.DataFrame | None: ...
 
+    @property
+    @abstractmethod
+    def has_pool(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def has_scores(self) -> bool: ...
+
+    @abstractmethod
     def queries(self) -> list[str]:
         """Every query: those with results in file order, then judged queries without results."""
-        return list(self._queries)
 
+    @abstractmethod
     def unjudged_queries(self) -> list[str]:
         """Queries with results but no judgment at all while the pool is known: trec_eval (and
         `evaluate`) leave them out, as nothing can be said of them."""
-        if not self.has_pool:
-            return []
-        return [q for q in self._slices if q not in self._pool]
 
+    @abstractmethod
     def queries_without_results(self) -> list[str]:
         """Judged queries the run returned nothing for: trec_eval -c (and `evaluate`) score them 0."""
-        return [q for q in self._queries if q not in self._slices]
+
+    @abstractmethod
+    def __len__(self) -> int: ...
+
+    @abstractmethod
+    def ranked_list(self, query: str) -> RankedList:
+        """The ranked list of one query, with its judged but unretrieved documents (KeyError for
+        a query the dataset does not have)."""
+
+    # ---- changing ---------------------------------------------------------------------------
+    @abstractmethod
+    def with_lists(self, lists: Mapping[str, RankedList]) -> FrameDataset:
+        """A copy in which the given queries hold the given (edited) lists; others unchanged
+        (`FrameDataset.with_lists`)."""
+
+    @abstractmethod
+    def with_qrels(self, qrels: pd.DataFrame | None) -> FrameDataset:
+        """The same lists judged by other qrels (`FrameDataset.with_qrels`)."""
+
+    # ---- scoring ----------------------------------------------------------------------------
+    @abstractmethod
+    def evaluate(
+        self,
+        k: int | None,
+        config: MetricConfig | None = None,
+        ties: TiesName = "trec",
+        missing: str = "zero",
+    ) -> pd.DataFrame:
+        """`core.evaluate`'s table of every query (`FrameDataset.evaluate`)."""
+
+    def summary(
+        self, k: int | None, config: MetricConfig | None = None, ties: TiesName = "trec"
+    ) -> pd.DataFrame:
+        """One row per scored query, in `queries()` order: query, n_docs, n_judged, dcg, idcg,
+        ndcg at k. Judged queries without results score 0; queries without any judgment are left
+        out when the pool is known (as trec_eval does)."""
+        return summary_table(self.evaluate(k, config, ties=ties, missing="zero"), self.queries())
+
+
+@dataclass(frozen=True, eq=False)
+class GroupedRows:
+    """A dataset's frames with each query's rows together (queries in order of first appearance),
+    and what `ranked_list` and scoring slice from them: the arrays converted once, not per call
+    (ids stay Arrow text). Made by `GroupedRows.of` before the dataset that holds them."""
+
+    run: pd.DataFrame
+    qrels: pd.DataFrame | None
+    groups: Groups
+    pool_groups: Groups | None
+    slices: dict[str, tuple[int, int]]  # query -> its rows of `run`
+    pool: dict[str, tuple[int, int]]  # query -> its rows of `qrels`
+    queries: list[str]  # `Dataset.queries()`
+    docs: pa.Array
+    grades: np.ndarray
+    scores: np.ndarray | None
+    extras: dict[str, pa.Array]
+    origin: np.ndarray | None
+    pool_docs: pa.Array | None
+    pool_grades: np.ndarray | None
+
+    @classmethod
+    def of(cls, run: pd.DataFrame, qrels: pd.DataFrame | None, extra_columns: tuple[str, ...]) -> GroupedRows:
+        from ndcg_gui.core.arrays.ids import same_buffers, strings  # lazy: start-up
+
+        run, groups = _grouped(run, "run")
+        names = [str(q) for q in groups.labels]
+        slices = _spans(names, groups)
+        pool: dict[str, tuple[int, int]] = {}
+        queries = list(names)
+        pool_groups = pool_docs = pool_grades = None
+        if qrels is not None:
+            if len(qrels) == len(run) and same_buffers(strings(qrels["query"], "qrels query"),
+                                                       strings(run["query"], "run query")):
+                # A qrels file read alone: its lists are its judgments, the same rows, so the
+                # same groups (one array of codes a row, not two).
+                qrels, pool_groups = qrels.reset_index(drop=True), groups
+            else:
+                qrels, pool_groups = _grouped(qrels, "qrels")
+            pool_names = [str(q) for q in pool_groups.labels]
+            pool = _spans(pool_names, pool_groups)
+            queries = every_query(names, pool_names)
+            pool_docs = strings(qrels["doc"], "qrels doc")
+            pool_grades = qrels["grade"].to_numpy(dtype=float)
+        return cls(
+            run=run,
+            qrels=qrels,
+            groups=groups,
+            pool_groups=pool_groups,
+            slices=slices,
+            pool=pool,
+            queries=queries,
+            docs=strings(run["doc"], "run doc"),
+            grades=run["grade"].to_numpy(dtype=float),
+            scores=run["score"].to_numpy(dtype=float) if "score" in run else None,
+            extras={n: _cells(run[n]) for n in extra_columns},
+            origin=run[ORIGIN].to_numpy() if ORIGIN in run else None,
+            pool_docs=pool_docs,
+            pool_grades=pool_grades,
+        )
+
+
+def _spans(names: list[str], groups: Groups) -> dict[str, tuple[int, int]]:
+    """Each query's rows (start, stop) in the grouped frame."""
+    starts = groups.starts if groups.starts is not None else np.zeros(0, np.int64)
+    return {q: (int(a), int(a + n)) for q, a, n in zip(names, starts, groups.sizes, strict=True)}
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class FrameDataset(Dataset):
+    """A dataset whose rows are pandas frames (`Dataset.run`, `Dataset.qrels`), grouped by query
+    when it is made (`Dataset.of`): `dataset.rows`. Ids are held as Arrow text (pandas'
+    Arrow-backed `str` columns): a loaded file makes no Python string per row; a list becomes
+    Python strings when it is asked for (`ranked_list`)."""
+
+    rows: GroupedRows = field(repr=False)
+
+    @classmethod
+    def of(cls, run: pd.DataFrame, qrels: pd.DataFrame | None = None, **about) -> FrameDataset:
+        extra_columns = tuple(about.pop("extra_columns", ()))
+        edited = frozenset(about.pop("edited", ()))
+        return cls(rows=GroupedRows.of(run, qrels, extra_columns), extra_columns=extra_columns,
+                   edited=edited, **about)
+
+    def _with_frames(self, run: pd.DataFrame, qrels: pd.DataFrame | None, **about) -> FrameDataset:
+        """A copy holding other rows (grouped anew) and, by name, other fields."""
+        extra_columns = tuple(about.get("extra_columns", self.extra_columns))
+        return replace(self, rows=GroupedRows.of(run, qrels, extra_columns), **about)
+
+    # ---- reading ----------------------------------------------------------------------------
+    @property
+    def run(self) -> pd.DataFrame:
+        return self.rows.run
+
+    @property
+    def qrels(self) -> pd.DataFrame | None:
+        return self.rows.qrels
+
+    @property
+    def has_pool(self) -> bool:
+        return self.rows.qrels is not None
+
+    @property
+    def has_scores(self) -> bool:
+        return self.rows.scores is not None
+
+    def queries(self) -> list[str]:
+        return list(self.rows.queries)
+
+    def unjudged_queries(self) -> list[str]:
+        if not self.has_pool:
+            return []
+        return [q for q in self.rows.slices if q not in self.rows.pool]
+
+    def queries_without_results(self) -> list[str]:
+        return [q for q in self.rows.queries if q not in self.rows.slices]
 
     def __len__(self) -> int:
-        return len(self._queries)
+        return len(self.rows.queries)
 
     def ranked_list(self, query: str) -> RankedList:
-        """The ranked list of one query, with its judged but unretrieved documents."""
-        if query not in self._slices and query not in self._pool:
+        r = self.rows
+        if query not in r.slices and query not in r.pool:
             raise KeyError(f"no query {query!r}")
-        typed = self.__dict__.get("_typed")
-        if typed is not None:  # (as the rows made from it would give it back)
-            return RankedList(docs=typed.docs, grades=typed.grades, scores=typed.scores, query=query,
-                              unretrieved=typed.unretrieved if typed.has_pool else {},
-                              has_pool=typed.has_pool, extras=typed.extras)
-        start, stop = self._slices.get(query, (0, 0))
-        docs = _texts(self._docs, start, stop)
+        start, stop = r.slices.get(query, (0, 0))
+        docs = _texts(r.docs, start, stop)
         unretrieved: dict[str, float] = {}
-        if self.has_pool and query in self._pool:
-            a, b = self._pool[query]
+        if self.has_pool and query in r.pool:
+            a, b = r.pool[query]
             listed = set(docs.tolist())
             unretrieved = {
                 d: g
-                for d, g in zip(_texts(self._pool_docs, a, b).tolist(), self._pool_grades[a:b].tolist(),
-                                strict=True)
+                for d, g in zip(_texts(r.pool_docs, a, b).tolist(), r.pool_grades[a:b].tolist(), strict=True)
                 if d not in listed
             }
         return RankedList(
             docs=docs,
-            grades=self._grades[start:stop],
-            scores=None if self._scores is None else self._scores[start:stop],
+            grades=r.grades[start:stop],
+            scores=None if r.scores is None else r.scores[start:stop],
             query=query,
             unretrieved=unretrieved,
             has_pool=self.has_pool,
-            extras={name: _texts(values, start, stop) for name, values in self._extras.items()},
-            origin=None if self._origin is None else self._origin[start:stop],
+            extras={name: _texts(values, start, stop) for name, values in r.extras.items()},
+            origin=None if r.origin is None else r.origin[start:stop],
         )
 
     # ---- changing ---------------------------------------------------------------------------
-    def with_lists(self, lists: Mapping[str, RankedList]) -> Dataset:
+    def with_lists(self, lists: Mapping[str, RankedList]) -> FrameDataset:
         """A copy in which the given queries hold the given (edited) lists; others unchanged.
 
         With a known pool, an edited query's judgments become the list's judged documents plus
@@ -353,13 +408,14 @@ class Dataset:
         """
         import pandas as pd  # lazy: start-up
 
+        r = self.rows
         has_score = self.has_scores or any(rl.scores is not None for rl in lists.values())
         has_origin = ORIGIN in self.run
         extras = self.extra_columns + tuple(
             dict.fromkeys(n for rl in lists.values() for n in rl.extras if n not in self.extra_columns)
         )
-        known = set(self._queries)
-        order = self._queries + [q for q in lists if q not in known]
+        known = set(r.queries)
+        order = r.queries + [q for q in lists if q not in known]
         changed = {q for q, rl in lists.items() if q not in known or rl != self.ranked_list(q)}
         run_parts, pool_parts = [], []
         for q in order:
@@ -369,7 +425,7 @@ class Dataset:
                 if self.qrels is not None:
                     pool_parts.append(_pool_frame(self, q, rl))
             else:
-                a, b = self._slices.get(q, (0, 0))
+                a, b = r.slices.get(q, (0, 0))
                 part = self.run.iloc[a:b]
                 if has_score and "score" not in part:
                     part = part.assign(score=np.nan)
@@ -377,12 +433,12 @@ class Dataset:
                 if missing:
                     part = part.assign(**{n: "" for n in missing})
                 run_parts.append(part)
-                if self.qrels is not None and q in self._pool:
-                    a, b = self._pool[q]
+                if self.qrels is not None and q in r.pool:
+                    a, b = r.pool[q]
                     pool_parts.append(self.qrels.iloc[a:b])
         columns = ["query", "doc", "grade"] + (["score"] if has_score else [])
         columns += ([ORIGIN] if has_origin else []) + list(extras)
-        run = pd.concat(run_parts, ignore_index=True)[columns] if run_parts else _frame([], [], [])
+        run = pd.concat(run_parts, ignore_index=True)[columns] if run_parts else frame_of([], [], [])
         qrels = None
         if self.qrels is not None:
             pool_columns = [c for c in ("query", "doc", "grade", ORIGIN) if c in self.qrels]
@@ -391,9 +447,9 @@ class Dataset:
                 if pool_parts
                 else self.qrels.iloc[:0]
             )
-        return replace(self, run=run, qrels=qrels, extra_columns=extras, edited=self.edited | changed)
+        return self._with_frames(run, qrels, extra_columns=extras, edited=self.edited | changed)
 
-    def with_qrels(self, qrels: pd.DataFrame | None) -> Dataset:
+    def with_qrels(self, qrels: pd.DataFrame | None) -> FrameDataset:
         """The same lists judged by other qrels (columns query, doc, grade): each row's grade is
         looked up in them (the loader's join, done here once), and they become the pool. With
         None, every row is unjudged and the pool unknown."""
@@ -401,21 +457,15 @@ class Dataset:
         from ndcg_gui.core.arrays.join import lookup  # lazy: start-up
 
         if qrels is None:
-            return replace(self, run=self.run.assign(grade=np.nan), qrels=None)
+            return self._with_frames(self.run.assign(grade=np.nan), None)
+        r = self.rows
         pool, pool_groups = _grouped(qrels[["query", "doc", "grade"]], "qrels")
-        index = {str(q): i for i, q in enumerate(self._groups.labels)}
+        index = {str(q): i for i, q in enumerate(r.groups.labels)}
         table = np.array([index.setdefault(str(q), len(index)) for q in pool_groups.labels], np.int64)
         pool_codes = table[pool_groups.codes] if len(pool_groups.codes) else pool_groups.codes
-        grade = lookup(self._groups.codes, self._docs, pool_codes, strings(pool["doc"], "qrels doc"),
+        grade = lookup(r.groups.codes, r.docs, pool_codes, strings(pool["doc"], "qrels doc"),
                        pool["grade"].to_numpy(dtype=float))
-        return replace(self, run=self.run.assign(grade=grade), qrels=pool)
-
-    @classmethod
-    def from_ranked_list(cls, rl: RankedList) -> Dataset:
-        """A dataset of one (typed) list; its pool is kept when it has one."""
-        # Its frames are made when first read (see `_ListRows`).
-        qrels = _ListRows(rl, judged=True) if rl.has_pool else None
-        return cls(_ListRows(rl), qrels, kind="typed", extra_columns=rl.extra_columns)
+        return self._with_frames(self.run.assign(grade=grade), pool)
 
     # ---- scoring ----------------------------------------------------------------------------
     def evaluate(
@@ -441,38 +491,31 @@ class Dataset:
         config = config or MetricConfig()
         k = check_k(k)
         check_rules(ties, missing)
-        groups, pool_groups = self._groups, self._pool_groups
+        r = self.rows
+        groups, pool_groups = r.groups, r.pool_groups
         labels = [groups.labels] + ([pool_groups.labels] if pool_groups is not None else [])
         queries, to_query = sorted_union(*labels)
-        codes, grade, tie_key, scores = groups.codes, self._grades, None, self._scores
+        codes, grade, tie_key, scores = groups.codes, r.grades, None, r.scores
         if ties == "average" and scores is not None:
             tie_key = scores  # `score_ranked` averages runs of equal neighbours (NaN never ties)
-        elif ties == "file" and scores is not None and self._origin is not None:
+        elif ties == "file" and scores is not None and r.origin is not None:
             new_run = np.ones(len(scores), bool)
             new_run[1:] = (scores[1:] != scores[:-1]) | (codes[1:] != codes[:-1])
             # An edited list is scored in the order it stands (as the window shows it); the
             # others' tied neighbours in the order of the file (`RankedList.ties_ordered`).
             edited = np.array([str(q) in self.edited for q in groups.labels], bool)
             in_place = edited[codes] if len(codes) else np.zeros(0, bool)
-            origin = np.where(in_place, np.arange(len(scores)), self._origin)
+            origin = np.where(in_place, np.arange(len(scores)), r.origin)
             order = np.lexsort((origin, np.cumsum(new_run)))
             codes, grade = codes[order], grade[order]
         row_query = to_query[0][codes]
         if pool_groups is not None:
-            pool = Pool(to_query[1][pool_groups.codes], self._pool_grades, judged=True)
+            pool = Pool(to_query[1][pool_groups.codes], r.pool_grades, judged=True)
         else:
-            pool = Pool(to_query[0][groups.codes], self._grades, judged=False)
+            pool = Pool(to_query[0][groups.codes], r.grades, judged=False)
         n_retrieved = np.zeros(len(queries), np.int64)
         n_retrieved[to_query[0]] = groups.sizes
         return score_ranked(queries, row_query, grade, n_retrieved, pool, k, config, missing, tie_key)
-
-    def summary(
-        self, k: int | None, config: MetricConfig | None = None, ties: TiesName = "trec"
-    ) -> pd.DataFrame:
-        """One row per scored query, in `queries()` order: query, n_docs, n_judged, dcg, idcg,
-        ndcg at k. Judged queries without results score 0; queries without any judgment are left
-        out when the pool is known (as trec_eval does)."""
-        return summary_table(self.evaluate(k, config, ties=ties, missing="zero"), self._queries)
 
 
 def every_query(run_queries: list[str], pool_queries: list[str]) -> list[str]:

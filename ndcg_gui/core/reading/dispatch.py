@@ -118,7 +118,7 @@ def load(
         del groups
         pool_frame = _pool_frame(pool)
     del pool
-    dataset = Dataset(
+    dataset = Dataset.of(
         frame,
         pool_frame,
         path=Path(path),

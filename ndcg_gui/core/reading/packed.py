@@ -71,7 +71,7 @@ def pack(dataset: Dataset) -> dict[str, Any]:
 def unpack(packed: dict[str, Any]) -> Dataset:
     run = _unpack_frame(packed["run"])
     assert run is not None
-    return Dataset(
+    return Dataset.of(
         run,
         _unpack_frame(packed["qrels"]),
         path=None if packed["path"] is None else Path(packed["path"]),

@@ -19,6 +19,7 @@ from ndcg_gui.core.analysis.runs.compare import compare_runs
 from ndcg_gui.core.config import DEFAULT_PRESET, PRESETS
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.lists.typed_dataset import TypedDataset
 from ndcg_gui.core.metrics import check_k
 from ndcg_gui.core.reports import page
 from ndcg_gui.core.reports.compare_report import compare_parts
@@ -58,10 +59,10 @@ def _dataset(obj: Any, qrels: Any, name: str):
             raise ValueError("a Dataset holds its judgments already: give the qrels to `load`")
         return obj, {}
     if isinstance(obj, RankedList):
-        return Dataset.from_ranked_list(obj), {}
+        return TypedDataset.of(obj), {}
     if isinstance(obj, Sequence) and not isinstance(obj, str) and obj and all(
             isinstance(g, int | float) and not isinstance(g, bool) for g in obj):
-        return Dataset.from_ranked_list(RankedList.from_grades(list(obj), query=name)), {}
+        return TypedDataset.of(RankedList.from_grades(list(obj), query=name)), {}
     loaded = load_objects(obj, qrels, name)
     return loaded.dataset, loaded.inputs
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from ndcg_gui.core.config import DEFAULT_K, MetricConfig, TiesName, check_rules
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.lists.typed_dataset import TypedDataset
 from ndcg_gui.core.metrics import check_k
 from ndcg_gui.core.summary import MeanPolicy
 
@@ -123,7 +124,7 @@ class Workspace:
 
     @classmethod
     def empty(cls, definition: Definition | None = None) -> Workspace:
-        return cls.of(Dataset.from_ranked_list(RankedList.from_grades([])), definition)
+        return cls.of(TypedDataset.of(RankedList.from_grades([])), definition)
 
     @classmethod
     def typed(cls, lists: Mapping[str, RankedList], name: str = "Typed list",
@@ -135,7 +136,7 @@ class Workspace:
         if not named:
             named = {"": RankedList.from_grades([])}
         (first, *_), rest = named.values(), dict(list(named.items())[1:])
-        dataset = Dataset.from_ranked_list(first)
+        dataset = TypedDataset.of(first)
         if rest:
             dataset = dataset.with_lists(rest)
         made_here = any(len(lst) for lst in named.values())

@@ -30,6 +30,7 @@ from ndcg_gui.core.formats.number_text import is_number_text
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.numbers import number_text
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.lists.typed_dataset import TypedDataset
 from ndcg_gui.core.writing.atomic import atomic_write_bytes, umask
 from ndcg_gui.core.writing.csv_writer import csv_bytes
 from ndcg_gui.core.writing.trec_writer import qrels_bytes, run_bytes
@@ -78,7 +79,7 @@ def _numbers(values: Iterable) -> list[str]:
 
 # ---- ranked lists ---------------------------------------------------------------------------
 def _as_dataset(data: Dataset | RankedList) -> Dataset:
-    return Dataset.from_ranked_list(data) if isinstance(data, RankedList) else data
+    return TypedDataset.of(data) if isinstance(data, RankedList) else data
 
 
 def stored(text: bytes, path: str | Path, loaded: Path | None, fmt: FileFormat | None) -> bytes:

@@ -29,6 +29,7 @@ from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.edits import Edit, Move
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.lists.typed_dataset import TypedDataset
 from ndcg_gui.core.state.workspace import Definition, FileRef, Workspace
 from ndcg_gui.core.summary import MeanPolicy
 from ndcg_gui.qt.document.changes import Changes
@@ -176,7 +177,7 @@ class Document(ListEdits, QObject):
         """Lists made in code (a typed list, tests) as the document, in the given query order."""
         named = {str(q): replace(lst, query=str(q)) for q, lst in lists.items()}
         (first, *_), rest = named.values(), dict(list(named.items())[1:])
-        dataset = Dataset.from_ranked_list(first)
+        dataset = TypedDataset.of(first)
         if rest:
             dataset = dataset.with_lists(rest)
         self.set_dataset(replace(dataset, path=Path(path) if path else None), path, undoable=undoable)

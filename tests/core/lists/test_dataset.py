@@ -4,8 +4,12 @@ frames are needed; and what a loaded dataset holds once, and holds small (issue 
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -15,8 +19,9 @@ from sklearn.metrics import ndcg_score
 
 from ndcg_gui.core.arrays import ids, join
 from ndcg_gui.core.config import PRESETS, MetricConfig
-from ndcg_gui.core.lists.dataset import ORIGIN, Dataset, origin_array
+from ndcg_gui.core.lists.dataset import ORIGIN, Dataset, FrameDataset, origin_array
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.lists.typed_dataset import TypedDataset
 from ndcg_gui.core.memory import give_back
 from ndcg_gui.core.metrics import ndcg_at
 from ndcg_gui.core.reading import load
@@ -34,11 +39,11 @@ def random_dataset(seed: int, pool: bool) -> Dataset:
             qrels_rows.append((f"q{q}", f"d{d}", float(rng.integers(0, 4))))
     run = pd.DataFrame(run_rows, columns=["query", "doc", "grade"])
     if not pool:
-        return Dataset(run)
+        return Dataset.of(run)
     qrels = pd.DataFrame([*qrels_rows, ("q-none", "x", 2.0)], columns=["query", "doc", "grade"])
     lookup = {(q, d): g for q, d, g in qrels_rows}
     run["grade"] = [lookup.get((q, d), np.nan) for q, d in zip(run["query"], run["doc"], strict=True)]
-    return Dataset(run, qrels)
+    return Dataset.of(run, qrels)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -73,7 +78,7 @@ def test_average_ties_match_scikit_learn(tmp_path):
 
 def test_queries_in_file_order_and_lists_as_slices():
     run = pd.DataFrame({"query": ["b", "a", "b", "a"], "doc": ["1", "2", "3", "4"], "grade": [1, 2, 3, 4.0]})
-    dataset = Dataset(run)
+    dataset = Dataset.of(run)
     assert dataset.queries() == ["b", "a"]
     assert list(dataset.ranked_list("b").docs) == ["1", "3"]
     assert list(dataset.ranked_list("a").grades) == [2, 4]
@@ -101,7 +106,7 @@ def test_with_lists_replaces_edited_queries_and_their_judgments():
 def test_from_ranked_list_keeps_scores_and_pool():
     rl = RankedList(docs=["a", "b"], grades=[1, np.nan], scores=[2.0, 1.0], query="q",
                     unretrieved={"z": 3.0}, has_pool=True)
-    dataset = Dataset.from_ranked_list(rl)
+    dataset = TypedDataset.of(rl)
     assert dataset.kind == "typed" and dataset.queries() == ["q"]
     assert dataset.ranked_list("q") == rl
 
@@ -132,19 +137,19 @@ def test_a_runs_tag_is_kept_through_edits_and_written_again(tmp_path):
 def test_queries_without_judgments_are_named():
     run = pd.DataFrame({"query": ["a", "a", "b"], "doc": ["x", "y", "z"], "grade": np.nan})
     qrels = pd.DataFrame({"query": ["a", "c"], "doc": ["x", "w"], "grade": [1.0, 2.0]})
-    ds = Dataset(run, qrels)
+    ds = Dataset.of(run, qrels)
     assert ds.unjudged_queries() == ["b"]
     assert "b" not in ds.evaluate(10).index
-    assert Dataset(run.assign(grade=1.0)).unjudged_queries() == []
+    assert Dataset.of(run.assign(grade=1.0)).unjudged_queries() == []
 
 
 def test_judged_queries_without_results_are_named_and_score_zero():
     run = pd.DataFrame({"query": ["a", "b"], "doc": ["x", "z"], "grade": [1.0, np.nan]})
     qrels = pd.DataFrame({"query": ["c", "a", "d"], "doc": ["w", "x", "v"], "grade": [2.0, 1.0, 0.0]})
-    ds = Dataset(run, qrels)
+    ds = Dataset.of(run, qrels)
     assert ds.queries_without_results() == ["c", "d"]
     assert ds.evaluate(10).loc["c", "ndcg"] == 0
-    assert Dataset(run).queries_without_results() == []
+    assert Dataset.of(run).queries_without_results() == []
 
 
 @pytest.mark.parametrize("ties", ["trec", "file", "average"])
@@ -197,12 +202,12 @@ def as_frames(rl: RankedList) -> Dataset:
         docs = list(rl.docs[judged]) + list(rl.unretrieved)
         grades = np.array(list(rl.grades[judged]) + list(rl.unretrieved.values()), float)
         qrels = pd.DataFrame({"query": text([rl.query] * len(docs)), "doc": text(docs), "grade": grades})
-    return Dataset(run, qrels, kind="typed", extra_columns=rl.extra_columns)
+    return Dataset.of(run, qrels, kind="typed", extra_columns=rl.extra_columns)
 
 
 @pytest.mark.parametrize("rl", LISTS, ids=lambda rl: rl.query or "empty")
 def test_a_typed_list_answers_as_its_rows_loaded_as_frames(rl):
-    typed, loaded = Dataset.from_ranked_list(rl), as_frames(rl)
+    typed, loaded = TypedDataset.of(rl), as_frames(rl)
     assert typed.queries() == loaded.queries()
     assert (typed.has_pool, typed.has_scores, typed.unjudged_queries()) == \
            (loaded.has_pool, loaded.has_scores, loaded.unjudged_queries())
@@ -221,7 +226,7 @@ def test_a_typed_list_answers_as_its_rows_loaded_as_frames(rl):
 
 def test_edits_of_a_typed_list_make_its_frames_then():
     rl = LISTS[2]
-    typed = Dataset.from_ranked_list(rl)
+    typed = TypedDataset.of(rl)
     edited = rl.moved(2, 1, 0)
     both = typed.with_lists({"q": edited, "new": RankedList.from_grades([1, 0])})
     assert both.queries() == ["q", "new"]
@@ -230,9 +235,9 @@ def test_edits_of_a_typed_list_make_its_frames_then():
 
 
 def test_no_pandas_or_pyarrow_until_asked():
-    code = ("import sys\nfrom ndcg_gui.core.lists.dataset import Dataset\n"
+    code = ("import sys\nfrom ndcg_gui.core.lists.typed_dataset import TypedDataset\n"
             "from ndcg_gui.core.lists.ranked_list import RankedList\n"
-            "d = Dataset.from_ranked_list(RankedList.from_grades([3, 2, 3, 0, 1]))\n"
+            "d = TypedDataset.of(RankedList.from_grades([3, 2, 3, 0, 1]))\n"
             "d.ranked_list(d.queries()[0]), d.has_pool, d.has_scores, d.unjudged_queries()\n"
             "print('pandas' in sys.modules, 'pyarrow' in sys.modules)\n"
             "d.evaluate(10)\nprint('pandas' in sys.modules, 'pyarrow' in sys.modules)\n")
@@ -289,7 +294,7 @@ def _fresh_copy(dataset: Dataset) -> Dataset:
         return pd.DataFrame({c: frame[c].to_numpy().copy() if c in numbers else frame[c].tolist()
                              for c in frame.columns})
 
-    return Dataset(copy(dataset.run), copy(dataset.qrels), kind="qrels", file_format=dataset.file_format,
+    return Dataset.of(copy(dataset.run), copy(dataset.qrels), kind="qrels", file_format=dataset.file_format,
                    qrels_format=dataset.qrels_format)
 
 
@@ -298,9 +303,9 @@ def test_a_qrels_file_read_alone_groups_its_rows_once_and_scores_as_two_frames_d
     path = tmp_path / "in.qrels"
     path.write_text(text)
     dataset = load(path)
-    assert dataset._pool_groups is dataset._groups  # one array of query codes for both frames
+    assert dataset.rows.pool_groups is dataset.rows.groups  # one array of query codes for both frames
     apart = _fresh_copy(dataset)
-    assert apart._pool_groups is not apart._groups
+    assert apart.rows.pool_groups is not apart.rows.groups
     assert dataset.queries() == apart.queries()
     for q in dataset.queries():
         assert dataset.ranked_list(q) == apart.ranked_list(q)
@@ -312,7 +317,7 @@ def test_a_qrels_file_read_alone_groups_its_rows_once_and_scores_as_two_frames_d
         pd.testing.assert_frame_equal(dataset.summary(k), apart.summary(k))
     # An edit makes the lists and the judgments different rows: grouped apart, scored alike.
     edited = dataset.with_lists({"301": dataset.ranked_list("301").with_grade(0, 3)})
-    assert edited._pool_groups is not edited._groups
+    assert edited.rows.pool_groups is not edited.rows.groups
     pd.testing.assert_frame_equal(edited.summary(3), _fresh_copy(edited).summary(3))
     write_qrels(dataset, tmp_path / "out")
     assert (tmp_path / "out").read_bytes() == path.read_bytes()
@@ -340,3 +345,49 @@ def test_giving_back_freed_memory_leaves_every_array_as_it_was(tmp_path):
     before = dataset.summary(None)
     give_back()
     pd.testing.assert_frame_equal(dataset.summary(None), before)
+
+
+# --- A plain value (issue 21, item 6): every field set once when made, nothing added later; one
+# interface for the two kinds, a typed list's frames kept in its one documented cache.
+
+
+def _attributes(dataset: Dataset) -> dict[str, object]:
+    return dict(vars(dataset))
+
+
+@pytest.mark.parametrize("make", ["frames", "typed"])
+def test_a_dataset_is_a_value_whose_fields_are_set_once_when_made(make):
+    rl = RankedList(docs=["a", "b", "c"], grades=[2.0, np.nan, 1.0], scores=[3.0, 2.0, 2.0], query="q",
+                    unretrieved={"z": 3.0}, has_pool=True)
+    dataset = as_frames(rl) if make == "frames" else TypedDataset.of(rl)
+    before = _attributes(dataset)
+    assert set(before) == {f.name for f in dataclasses.fields(dataset)}
+    dataset.queries(), dataset.ranked_list("q"), dataset.unjudged_queries(), dataset.has_scores
+    dataset.evaluate(2, ties="average"), dataset.summary(2), dataset.run, dataset.qrels
+    dataset.with_lists({"q": rl.moved(0, 1, 2)})
+    after = _attributes(dataset)
+    assert after.keys() == before.keys() and all(after[n] is before[n] for n in before)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        dataset.path = None
+
+
+def test_both_kinds_answer_through_the_one_interface():
+    typed = TypedDataset.of(RankedList.from_grades([3, 2], query="q"))
+    assert isinstance(typed, Dataset) and isinstance(typed.frames(), FrameDataset)
+    assert isinstance(typed.with_lists({"r": RankedList.from_grades([1])}), FrameDataset)
+    with pytest.raises(TypeError):
+        Dataset()  # the interface alone holds no rows
+
+
+def test_a_typed_lists_frames_are_made_once_and_a_copy_makes_its_own():
+    typed = TypedDataset.of(RankedList.from_grades([3, 2, 0], query="q"))
+    made = []
+    with ThreadPoolExecutor(4) as pool:
+        made = list(pool.map(lambda _: typed.frames(), range(8)))
+    assert all(m is made[0] for m in made)
+    moved = dataclasses.replace(typed, path=Path("typed.csv"))
+    assert moved.frames() is not made[0] and moved.frames().path == Path("typed.csv")
+    assert moved.frames().kind == "typed" and made[0].path is None
+    again = pickle.loads(pickle.dumps(typed))
+    assert again.ranked_list("q") == typed.ranked_list("q")
+    pd.testing.assert_frame_equal(again.run, typed.run)

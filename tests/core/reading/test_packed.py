@@ -50,7 +50,7 @@ def test_unusual_ids_survive(docs):
     # Object columns: pandas' default string dtype (pyarrow) cannot hold a lone surrogate at all.
     run = pd.DataFrame({"query": ["q"] * 5, "doc": pd.Series(docs, dtype=object),
                         "grade": [1.0, np.nan, 0.0, 2.0, 3.0]})
-    dataset = Dataset(run)
+    dataset = Dataset.of(run)
     assert_same(dataset, unpack(pack(dataset)))
 
 
@@ -58,7 +58,7 @@ def test_many_rows_and_no_rows():
     n = 200_007
     run = pd.DataFrame({"query": np.repeat(["a", "b"], [n - 3, 3]),
                         "doc": [f"d{i}" for i in range(n)], "grade": np.arange(n) % 3})
-    dataset = Dataset(run.astype({"grade": float}))
+    dataset = Dataset.of(run.astype({"grade": float}))
     assert_same(dataset, unpack(pack(dataset)))
-    empty = Dataset(pd.DataFrame({"query": [], "doc": [], "grade": []}))
+    empty = Dataset.of(pd.DataFrame({"query": [], "doc": [], "grade": []}))
     assert len(unpack(pack(empty)).run) == 0

@@ -61,10 +61,10 @@ def test_a_damaged_recovery_file_is_refused_with_its_name(tmp_path):
 
 
 def test_a_list_with_every_row_deleted_stays_empty():
-    from ndcg_gui.core.lists.dataset import Dataset
     from ndcg_gui.core.lists.ranked_list import RankedList
+    from ndcg_gui.core.lists.typed_dataset import TypedDataset
 
-    ws = Workspace.of(Dataset.from_ranked_list(RankedList.from_grades([3, 1], query="q")))
+    ws = Workspace.of(TypedDataset.of(RankedList.from_grades([3, 1], query="q")))
     emptied = ws.with_list("q", edits.remove(ws.list_for("q"), [0, 1]).after)
     assert len(emptied.list_for("q")) == 0 and emptied.unsaved_queries() == ["q"]
 

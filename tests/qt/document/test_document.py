@@ -8,6 +8,7 @@ import pytest
 
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.lists.typed_dataset import TypedDataset
 from ndcg_gui.core.metrics import per_rank
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import KEEP_FOR_UNDO_ROWS, Document
@@ -146,11 +147,10 @@ def test_a_starting_definition_is_not_an_undo_step(document):
 
 def test_opening_a_file_can_be_undone_with_the_edits_it_replaced(qtbot, document):
     """Undo after an open brings back the list that was open, with its edits and their history."""
-    from ndcg_gui.core.lists.dataset import Dataset
 
     document.move_rows(4, 1, 0)  # an edit of E1, not saved
     edited = document.current_list()
-    other = Dataset.from_ranked_list(RankedList.from_grades([1, 0, 2], query="q9"))
+    other = TypedDataset.of(RankedList.from_grades([1, 0, 2], query="q9"))
     document.set_dataset(other, name="other.csv", undoable=True)
     assert document.queries() == ["q9"] and document.is_clean() and document.display_name == "other.csv"
     assert document.undo_stack.undoText() == "Open other.csv"
@@ -169,24 +169,22 @@ def test_opening_a_file_can_be_undone_with_the_edits_it_replaced(qtbot, document
 
 
 def test_an_open_replacing_an_empty_document_is_not_an_undo_step(qtbot):
-    from ndcg_gui.core.lists.dataset import Dataset
 
     doc = Document()
-    doc.set_dataset(Dataset.from_ranked_list(RankedList.from_grades([1, 2])), undoable=True)
+    doc.set_dataset(TypedDataset.of(RankedList.from_grades([1, 2])), undoable=True)
     assert not doc.undo_stack.canUndo()
 
 
 def test_opening_stops_being_undoable_past_the_memory_limit(qtbot, document, monkeypatch):
     """The history keeps the documents it can go back to; past KEEP_FOR_UNDO_ROWS rows an open
     starts a fresh history (its documents would not fit)."""
-    from ndcg_gui.core.lists.dataset import Dataset
     from ndcg_gui.qt.document import document as document_module
 
     monkeypatch.setattr(document_module, "KEEP_FOR_UNDO_ROWS", 12)
     assert KEEP_FOR_UNDO_ROWS > 12
 
     def open_(name, n):
-        ds = Dataset.from_ranked_list(RankedList.from_grades([1] * n, query=name))
+        ds = TypedDataset.of(RankedList.from_grades([1] * n, query=name))
         document.set_dataset(ds, name=name, undoable=True)
 
     open_("a", 4)  # E1 (5) + a (4) <= 12: undoable
@@ -200,11 +198,10 @@ def test_a_document_with_undone_opens_can_be_dropped(qtbot):
     not free anything twice."""
     import gc
 
-    from ndcg_gui.core.lists.dataset import Dataset
 
     doc = Document()
     doc.set_lists({"q1": RankedList.from_grades([3, 2])})
-    doc.set_dataset(Dataset.from_ranked_list(RankedList.from_grades([1], query="a")), undoable=True)
+    doc.set_dataset(TypedDataset.of(RankedList.from_grades([1], query="a")), undoable=True)
     doc.undo_stack.undo()
     assert doc.queries() == ["q1"]
     del doc
@@ -222,7 +219,6 @@ def test_save_as_renames_every_state_of_the_document(document, tmp_path):
 
 def test_the_list_on_screen_and_as_loaded_are_the_reports_and_follow_every_step(qtbot, monkeypatch):
     from ndcg_gui.assets import resource_path
-    from ndcg_gui.core.lists.dataset import Dataset
     from ndcg_gui.core.reading import load
     from ndcg_gui.core.state.workspace import Workspace
 
@@ -236,7 +232,7 @@ def test_the_list_on_screen_and_as_loaded_are_the_reports_and_follow_every_step(
     steps = [lambda: doc.set_definition(ties="file"), doc.reverse, lambda: doc.set_current_query("403"),
              lambda: doc.move_rows(0, 1, 3), doc.undo_stack.undo, doc.undo_stack.undo,
              doc.undo_stack.redo, lambda: doc.set_definition(k=3), doc.reset_to_original,
-             lambda: doc.set_dataset(Dataset.from_ranked_list(RankedList.from_grades([1, 0, 2])))]
+             lambda: doc.set_dataset(TypedDataset.of(RankedList.from_grades([1, 0, 2])))]
     for step in steps:
         built.clear()
         step()
