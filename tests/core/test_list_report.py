@@ -185,3 +185,15 @@ def test_the_largest_k_costs_what_the_list_costs():
     assert all(f is not None for f in figures)
     with pytest.raises(ValueError, match="from 1 to 1,000,000"):
         list_summary(lst, MAX_K + 1, MetricConfig())
+
+
+def test_a_condensed_list_that_drops_unjudged_rows_has_no_loss_per_row():
+    # Judged only (TF-Ranking, trec_eval -J): the unjudged row leaves the list, so the losses of
+    # the rows as shown cannot add up to IDCG@k - DCG@k; the window drew bars that did not (found
+    # by the random-action test under TF-Ranking's preset).
+    lst = RankedList(docs=["a", "b", "c", "d"], grades=[1.0, np.nan, 2.0, 0.0])
+    condensed = ListReport(lst, 3, MetricConfig(judged_only=True))
+    assert condensed.move_effects["loss"].isna().all()
+    plain = ListReport(lst, 3, MetricConfig())
+    gap = plain.summary.idcg - plain.summary.dcg
+    assert plain.move_effects["loss"].iloc[:3].sum() == pytest.approx(gap)

@@ -445,7 +445,12 @@ def plot_problems(plot, doc, lst, table: pd.DataFrame, pool) -> list[str]:
         if line_is_a_grading and ((line < band["low"] - 1e-9) | (line > band["high"] + 1e-9)).any():
             out.append("the NDCG line leaves the unjudged band")
     # Loss bars: the first k losses, adding up to IDCG@k - DCG@k of the recomputed table.
-    if plot.loss.isVisible() != (plot.toggles["Loss per rank"].isChecked() and n > 0):
+    # A condensed list that drops rows (judged only: unjudged rows, and negative grades under
+    # negative="zero") has no loss per row of the list as shown.
+    grades = np.asarray(lst.grades, float)
+    drops = doc.config.judged_only and bool(
+        (np.isnan(grades) | ((grades < 0) & (doc.config.negative == "zero"))).any())
+    if plot.loss.isVisible() != (plot.toggles["Loss per rank"].isChecked() and n > 0 and not drops):
         out.append("loss bars shown against their toggle")
     elif plot.loss.isVisible():
         heights = np.asarray(plot.loss.opts["height"], float)

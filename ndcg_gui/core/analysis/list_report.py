@@ -295,7 +295,12 @@ class ListReport:
     def move_effects(self) -> pd.DataFrame:
         from ndcg_gui.core.analysis.whatif import move_effects  # lazy: start-up (pandas)
 
-        return move_effects(self.list.scoring_grades(), self.k, self.config, self.list.judged_pool())
+        table = move_effects(self.list.scoring_grades(), self.k, self.config, self.list.judged_pool())
+        if self.config.judged_only and not self.list.judged.all():
+            # A condensed list drops its unjudged rows: no loss per row of the list as shown (the
+            # same as `move_effects` says of negative grades dropped).
+            table["loss"] = np.nan
+        return table
 
     @cached_property
     def tie_bounds(self) -> tuple[float, float] | None:

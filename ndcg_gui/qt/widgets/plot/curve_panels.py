@@ -167,6 +167,8 @@ class CurvePanels(FigureRows, pg.GraphicsLayoutWidget):
         """The loss at each of the first k ranks (computed only while shown)."""
         show = self._shown("Loss per rank") and self.n > 0
         self.losses = report.move_effects["loss"].to_numpy(dtype=float)[: report.k] if show else np.zeros(0)
+        if show and not np.isfinite(self.losses).all():  # a condensed list that drops rows: no loss per row
+            show, self.losses = False, np.zeros(0)
         if show:
             self.loss.setOpts(x=np.arange(1, len(self.losses) + 1, dtype=float), height=self.losses)
         self.loss.setVisible(show)
