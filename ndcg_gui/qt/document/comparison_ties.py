@@ -33,6 +33,9 @@ def _work(cmp: Comparison, state: Workspace, open_name: str) -> dict[str, TieVer
     return tie_verdicts(cmp, runs, data.qrels)
 
 
+PAUSE_MS = 400  # edits this far apart are one burst
+
+
 class ComparisonTies(QObject):
     def __init__(self, document: Document, comparison: RunComparison, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -42,6 +45,12 @@ class ComparisonTies(QObject):
         self._cmp: Comparison | None = None  # the statistics the verdicts are to be of
         self._wanted = False  # the figures as they are now are to be worked out
         self._working = False
+        # Worked out once edits pause: started after every edit, the work took a third more time
+        # from each move of a list with a run compared (benchmarks/bench_compare_window.py).
+        self._pause = QTimer(self)
+        self._pause.setSingleShot(True)
+        self._pause.setInterval(PAUSE_MS)
+        self._pause.timeout.connect(self._start)
         document.work_out_with(self._follow)  # (after the comparison: it reads its figures)
 
     @property
@@ -60,15 +69,14 @@ class ComparisonTies(QObject):
         self._cmp = self.comparison.comparison if self.comparison.active else None
         self._wanted = self._cmp is not None
         if self._wanted and not self._working:
-            self._working = True
-            QTimer.singleShot(0, self, self._start)  # (after the change's repaint)
+            self._pause.start()  # (restarted by each change until they pause)
         return Changes(comparison=ComparisonChanges(ties=True)) if told else None
 
     def _start(self) -> None:
         if not self._wanted or self._cmp is None:
             self._working = False
             return
-        self._wanted = False
+        self._wanted, self._working = False, True
         work = functools.partial(_work, self._cmp, self.document.state, self.comparison.doc_name)
         self.document.runner.run("comparison ties", work, functools.partial(self._landed, self._ticket))
 
