@@ -66,7 +66,10 @@ class ComparisonTies(QObject):
         self.verdicts = {}
         # Read now, as the views read it in this notice: read later, it would take in an edit's
         # pending scores without the comparison announcing them (`RunComparison.comparison`).
-        self._cmp = self.comparison.comparison if self.comparison.active else None
+        # Statistics an edit left behind are not worked out here (that is the pause's work, and it
+        # took a third more time from each move): their flush announces `summary` again.
+        stats = self.comparison.statistics
+        self._cmp = stats.cmp if self.comparison.active and not stats.pending else None
         self._wanted = self._cmp is not None
         if self._wanted and not self._working:
             self._pause.start()  # (restarted by each change until they pause)
