@@ -4,6 +4,8 @@ examples, and the exit status says whether a figure could change."""
 from __future__ import annotations
 
 import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ndcg_gui.cli import main
 from ndcg_gui.core.analysis.checks import check, raw_frames, would_change
@@ -121,3 +123,50 @@ def test_the_checks_over_many_queries_equal_a_plain_loop_query_by_query():
     qrels = run[["query", "doc"]].assign(grade=1.0)
     found = by_name(check(near, qrels, 10))["ids that differ only by case or spaces"]
     assert found.count == 12 and found.examples[0] == "{}: 'D0' vs 'd0'".format(run["query"].iloc[0])
+
+
+def _reference_near_docs(frames) -> list[str]:
+    """The documents of a query that differ only by case or spaces, by a plain loop over every
+    (query, document) pair: what `check` says, in its words."""
+    import re
+
+    def key(text):
+        return re.sub(r"\s+", " ", text.strip()).casefold()
+
+    groups: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    seen = set()
+    for frame in frames:
+        for q, d in zip(frame["query"], frame["doc"], strict=True):
+            if (q, d) in seen:
+                continue
+            seen.add((q, d))
+            texts = groups.setdefault((key(q), key(d)), [])
+            if d not in [t for _, t in texts]:
+                texts.append((q, d))
+    return [f"{same[0][0]}: " + " vs ".join(repr(d) for _, d in same)
+            for same in groups.values() if len(same) > 1]
+
+
+_BASES = ["d x", "D7", "straße", "STRASSE", "İd", "é x", "a-b"]
+_VARIANTS = [str, str.upper, str.lower, str.swapcase, lambda t: f" {t}\t", lambda t: t.replace(" ", "  "),
+             lambda t: t.replace(" ", "\x1c"), lambda t: t.replace(" ", "\u00a0 "), lambda t: f"\u2003{t}"]
+_IDS = st.tuples(st.sampled_from(_BASES), st.sampled_from(_VARIANTS)).map(lambda bv: bv[1](bv[0]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["q", "Q", " q", "r"]), _IDS), min_size=1, max_size=30),
+       st.integers(0, 30))
+def test_ids_that_differ_by_case_or_spaces_are_those_of_a_plain_loop(rows, split):
+    # Case folding and Python's spaces beyond ASCII (ß/SS, dotted İ, no-break and em spaces, the
+    # information separators str.isspace counts) on the run and the qrels side.
+    run = pd.DataFrame(rows[:split] or rows[:1], columns=["query", "doc"])
+    qrels = pd.DataFrame(rows[split:] or rows[:1], columns=["query", "doc"]).assign(grade=1.0)
+    found = by_name(check(run, qrels, None))["ids that differ only by case or spaces"]
+    queries = pd.unique(pd.concat([run["query"], qrels["query"]]))
+    said = [e for e in _reference_near_docs([run, qrels])]
+    query_groups = {}
+    for q in queries:
+        query_groups.setdefault(" ".join(q.split()).casefold(), []).append(q)
+    assert found.count == sum(len(g) > 1 for g in query_groups.values()) + len(said)
+    docs_said = [e for e in found.examples if not e.startswith("query ")]
+    assert docs_said == said[:len(docs_said)]

@@ -2,14 +2,16 @@
 
 A separate process rather than a thread because parsing and joining millions of strings holds
 Python's GIL for seconds at a time, which would freeze the window. Protocol: one pickled request
-{path, qrels, then} on stdin; on stdout, length-prefixed pickled messages (protocol 5, their large
-buffers after them, out of band):
-("progress", fraction), then one of ("done", packed dataset, then's result),
-("error", InputError), ("bug", text). Cancelling is the parent ending the process.
+{path, qrels, then} (or {call, nice}: any other such work, e.g. the input checks of a big file,
+at a lower priority when `nice`) on stdin; on stdout, length-prefixed pickled messages (protocol
+5, their large buffers after them, out of band): ("progress", fraction), then one of ("done",
+packed dataset, then's result) (for a call: ("done", None, its result)), ("error", InputError),
+("bug", text). Cancelling is the parent ending the process.
 """
 
 from __future__ import annotations
 
+import os
 import pickle
 import struct
 import sys
@@ -87,6 +89,11 @@ def serve(request: dict, out: BinaryIO) -> None:
             write_message(out, ("progress", step / 100))
 
     try:
+        if "call" in request:
+            if request.get("nice") and hasattr(os, "nice"):
+                os.nice(request["nice"])  # (work nobody waits for yields the cores to what they wait for)
+            write_message(out, ("done", None, request["call"]()))
+            return
         dataset = load(request["path"], request.get("qrels"), progress=progress)
         then = request.get("then")
         extra = then(dataset) if then is not None else None

@@ -3,9 +3,13 @@ Checks panel: worked out when a file is opened (the file as written, read again)
 changes (ties across the cut-off depend on it); edits made here do not change them (they are
 the input's). What changes goes out in the document's notice (`Changes.checks`).
 
-A big file (from `BACKGROUND_ROWS` rows) is read again and checked in a worker thread (the
-document's `Runner`); until it lands `pending` is True and `findings` those of before (None
-when they were another file's). A result overtaken by another open or k is dropped.
+A big file (from `BACKGROUND_ROWS` rows) is read again and checked in a worker process (the
+document's `Runner`), at a lower priority: keying millions of ids holds the GIL, which a thread
+would take from the window (and from a run being added) for seconds, and on two cores the file
+being read or the run being added should get them first. A big list that does not read as written (a
+pipe) is checked as loaded, in a thread. Until the findings land `pending` is True and `findings`
+those of before (None when they were another file's). A result overtaken by another open or k
+is dropped.
 """
 
 from __future__ import annotations
@@ -31,13 +35,14 @@ BACKGROUND_ROWS = 20_000
 Frames = tuple["pd.DataFrame", "pd.DataFrame | None", bool]
 
 
-def _work(dataset, path, qrels_path, k: int, frames: Frames | None) -> tuple[Frames, list[Finding]]:
-    """The rows to check (read once a file) and the findings at `k`."""
+def _work(dataset, path, qrels_path, k: int, frames: Frames | None) -> tuple[Frames, list[Finding], bool]:
+    """The rows to check (read once a file), the findings at `k`, and whether the rows are the
+    file as written."""
     from ndcg_gui.core.analysis.checks import check, input_frames
 
     if frames is None:
         frames = input_frames(dataset, path, qrels_path)
-    return frames, check(frames[0], frames[1], k)
+    return frames, check(frames[0], frames[1], k), frames[2]
 
 
 class InputChecks(QObject):
@@ -81,25 +86,41 @@ class InputChecks(QObject):
         work = functools.partial(_work, doc.dataset, doc.path, doc.qrels_path, doc.k, self._frames)
         if doc.state.size() < BACKGROUND_ROWS:
             self._install(self._ticket, work(), None)
+            return Changes(checks=True)
+        self.pending = True
+        if doc.path is not None and self._frames is None:
+            from ndcg_gui.core.analysis.checks import file_findings  # lazy: start-up
+
+            call = functools.partial(file_findings, doc.path, doc.qrels_path, doc.k)
+            doc.runner.run_in_process("input checks", call,
+                                      functools.partial(self._landed_file, self._ticket, work), nice=10)
         else:
-            self.pending = True
             doc.runner.run("input checks", work, functools.partial(self._landed, self._ticket))
         return Changes(checks=True)
 
-    def _install(self, ticket: int, result: tuple[Frames, list[Finding]] | None,
+    def _install(self, ticket: int, result: tuple[Frames | None, list[Finding], bool] | None,
                  error: BaseException | None) -> bool:
         if ticket != self._ticket:  # overtaken by another open or k
             return False
         self.pending = False
         if error is None and result is not None:
-            self._frames, self.findings = result
-            self.as_written, self.k = self._frames[2], self._wanted_k
+            self._frames, self.findings, self.as_written = result
+            self.k = self._wanted_k
         return True
 
     def _landed(self, ticket: int, result, error: BaseException | None) -> None:
         """A background check landed (the runner raises an error after this)."""
         if self._install(ticket, result, error):
             self.document.announce(Changes(checks=True))
+
+    def _landed_file(self, ticket: int, work, findings: list[Finding] | None,
+                     error: BaseException | None) -> None:
+        """The worker process's findings of the file as written; None: it does not read so, and
+        the lists as loaded are checked instead."""
+        if findings is None and error is None and ticket == self._ticket:
+            self.document.runner.run("input checks", work, functools.partial(self._landed, ticket))
+            return
+        self._landed(ticket, None if findings is None else (None, findings, True), error)
 
     def wait(self, timeout: float = 60.0) -> bool:
         """Process events until no check is pending (tests). True when none is."""

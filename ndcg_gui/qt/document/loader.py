@@ -15,9 +15,7 @@ ended (or the reader stops at its next cancel check) and a late result is droppe
 from __future__ import annotations
 
 import logging
-import os
 import pickle
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +25,7 @@ from typing import Any
 from PySide6.QtCore import QObject
 
 from ndcg_gui.core.errors import InputError, LoadCancelled
-from ndcg_gui.qt.document.runner import Process, Runner, Task, start_process
+from ndcg_gui.qt.document.runner import Process, Runner, Task, start_process, worker_env
 
 log = logging.getLogger(__name__)
 
@@ -126,8 +124,7 @@ class _Job:
         from ndcg_gui.core.reading.load_worker import command, read_message
         from ndcg_gui.core.reading.packed import unpack
 
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-        process = self._process = start_process(command(), env)
+        process = self._process = start_process(command(), worker_env())
         try:
             if self.cancel_flag.is_set():
                 process.kill()

@@ -13,7 +13,11 @@ GIL for seconds, so it is read in a process of its own (`start_process`).
 from __future__ import annotations
 
 import contextlib
+import functools
+import os
+import pickle
 import subprocess
+import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
@@ -43,6 +47,16 @@ class Runner(QObject):
         """`work()` in a thread named `name`; then `done(result, None)`, or `done(None, error)`
         and the error raised, on the GUI thread."""
         return start_thread(name, self._work, work, done)
+
+    def run_in_process(self, name: str, call: Callable[[], Any], done: Done,
+                       nice: int = 0) -> threading.Thread:
+        """`call()` in a worker process of its own (`core.reading.load_worker`), watched by a thread
+        named `name`; `done` as for `run`. For pure-Python work on a big file that would hold the
+        GIL from the window for seconds (the input checks): `call` must pickle (a module-level
+        function or a functools.partial of one), and so must its result. `nice`: the process's
+        lower priority (POSIX), for work nobody waits for: a file being read or a run being added
+        gets the cores first."""
+        return self.run(name, functools.partial(call_in_process, call, nice), done)
 
     def post(self, call: Callable[..., None], *args: Any) -> None:
         """`call(*args)` on the GUI thread (from a worker: queued; from the GUI thread: now)."""
@@ -105,3 +119,31 @@ class Process:
 
 def start_process(command: Sequence[str], env: Mapping[str, str]) -> Process:
     return Process(command, env)
+
+
+def worker_env() -> dict[str, str]:
+    """The environment of a worker process: this one's, with its import path (a checkout run
+    from its folder imports the same code)."""
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+
+
+def call_in_process(call: Callable[[], Any], nice: int = 0) -> Any:
+    """`call()` run by a worker process (`Runner.run_in_process`): its result, or its error raised
+    here (a bug in it as RuntimeError with its last line; the whole of it is logged there)."""
+    from ndcg_gui.core.reading.load_worker import command, read_message
+
+    process = start_process(command(), worker_env())
+    try:
+        with contextlib.suppress(OSError):  # (the process already ended: said below)
+            process.stdin.write(pickle.dumps({"call": call, "nice": nice}))
+            process.stdin.close()
+        message = read_message(process.stdout)
+        if message is None:
+            raise RuntimeError(f"the worker process ended unexpectedly (exit code {process.wait()})")
+        if message[0] == "done":
+            return message[2]
+        if message[0] == "error":
+            raise message[1]
+        raise RuntimeError(message[1].strip().splitlines()[-1])
+    finally:
+        process.close()

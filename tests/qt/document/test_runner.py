@@ -63,3 +63,41 @@ def test_a_worker_process_is_fed_and_read_and_killed_when_asked(qtbot):
     waiting.kill()
     assert waiting.wait() != 0 and not waiting.running()
     waiting.close()
+
+
+def test_work_in_a_process_of_its_own_comes_back_on_the_gui_thread(qtbot):
+    import functools
+    import os
+
+    runner = Runner()
+    got = []
+    runner.run_in_process("test process", functools.partial(os.getpid),
+                          lambda result, error: got.append((result, error, threading.current_thread())))
+    qtbot.waitUntil(lambda: bool(got), timeout=30000)
+    pid, error, thread = got[0]
+    assert error is None and isinstance(pid, int) and pid != os.getpid()
+    assert thread is threading.main_thread()
+
+
+def test_a_failure_in_a_worker_process_is_handed_back_as_one_line(qtbot):
+    import functools
+
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.reading import load
+
+    runner = Runner()
+    got = []
+    # A bad file: the reader's one line comes back as it was raised there.
+    runner.run_in_process("bad file", functools.partial(load, "/no/such/run.txt"),
+                          lambda result, error: got.append(error))
+    with qtbot.captureExceptions() as raised:
+        qtbot.waitUntil(lambda: bool(got), timeout=30000)
+    assert isinstance(got[0], InputError) and "run.txt: file not found" in str(got[0])
+    assert [type(e[1]) for e in raised] == [InputError]
+    # A bug there: its last line, not a traceback, and raised here where it is reported.
+    got.clear()
+    runner.run_in_process("bug", functools.partial(divmod, 1, 0), lambda result, error: got.append(error))
+    with qtbot.captureExceptions() as raised:
+        qtbot.waitUntil(lambda: bool(got), timeout=30000)
+    assert isinstance(got[0], RuntimeError) and "ZeroDivisionError" in str(got[0])
+    assert "\n" not in str(got[0])
