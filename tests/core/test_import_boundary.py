@@ -47,3 +47,25 @@ def test_importing_the_library_changes_nothing_in_its_host_process(tmp_path):
         except NotImplementedError:
             return
         assert pool == "jemalloc"
+
+
+def test_every_import_inside_a_function_of_the_core_says_why_it_is_late():
+    """The core's layers are import-linter's contract; an import inside a function would dodge
+    it, so each one names its reason (`lazy: start-up`, `lazy: optional extra`, …) on its line or
+    the comment above it (issue 21)."""
+    import ast
+    from pathlib import Path
+
+    core = Path(__file__).resolve().parents[2] / "ndcg_gui" / "core"
+    unsaid = []
+    for path in sorted(core.rglob("*.py")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for function in ast.walk(ast.parse("\n".join(lines))):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(function):
+                if isinstance(node, ast.Import | ast.ImportFrom):
+                    said = "\n".join(lines[max(node.lineno - 2, 0):node.end_lineno])
+                    if "lazy:" not in said:
+                        unsaid.append(f"{path.relative_to(core)}:{node.lineno}")
+    assert not unsaid, unsaid

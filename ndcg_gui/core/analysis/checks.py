@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ndcg_gui.core.analysis.which_preset import frames_of
+from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.formats.source import read_source
 from ndcg_gui.core.reading import dispatch
 
@@ -268,8 +270,6 @@ def input_frames(dataset, path: str | Path | None = None, qrels: str | Path | No
     frames = _as_written(path, qrels)
     if frames is not None:
         return (*frames, True)
-    from ndcg_gui.core.analysis.which_preset import frames_of
-
     return (*frames_of(dataset), False)
 
 
@@ -281,8 +281,6 @@ def file_findings(path: str | Path, qrels: str | Path | None, k: int | None) -> 
 
 
 def _as_written(path, qrels) -> tuple[pd.DataFrame, pd.DataFrame | None] | None:
-    from ndcg_gui.core.errors import InputError
-
     if path is not None and Path(path).is_file() and (qrels is None or Path(qrels).is_file()):
         try:
             return raw_frames(path, qrels)

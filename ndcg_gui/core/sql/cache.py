@@ -26,6 +26,7 @@ from ndcg_gui.core.sql.inputs import files_of, is_folder
 from ndcg_gui.core.sql.ndcg_sql import ndcg_sql
 from ndcg_gui.core.sql.progress import Report
 from ndcg_gui.core.state.workspace import Definition
+from ndcg_gui.core.writing.atomic import atomic_write_bytes
 
 _META = b"ndcg_gui.per_query_cache"
 _UNSAFE = re.compile(r"[^\w.\-=]+")  # what a glob's pattern may hold that a file name should not
@@ -81,7 +82,7 @@ def cache_key(run: str, qrels: str, definition: Definition) -> str | None:
 def read_cache(path: Path, key: str) -> EngineResult | None:
     """The result kept in `path` when it was made for `key`; None when it was not, or cannot be
     read (missing, cut short, not Parquet)."""
-    import pyarrow.parquet as pq
+    import pyarrow.parquet as pq  # lazy: start-up (`--engine auto` imports this before it picks)
 
     try:
         table = pq.read_table(path)
@@ -97,10 +98,8 @@ def read_cache(path: Path, key: str) -> EngineResult | None:
 
 def write_cache(path: Path, key: str, result: EngineResult) -> bool:
     """Keep `result` in `path` for `key`, atomically; False when the folder takes no file."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from ndcg_gui.core.writing.atomic import atomic_write_bytes
+    import pyarrow as pa  # lazy: start-up
+    import pyarrow.parquet as pq  # lazy: start-up
 
     table = pa.Table.from_pandas(result.table, preserve_index=False)
     meta = json.dumps({"key": key, "unjudged": result.unjudged}, ensure_ascii=False).encode()

@@ -223,7 +223,7 @@ def reads(pattern: str, trec_kind: str) -> bool:
     """Whether `score_files` reads this input (as a run: "trec_run", or "qrels"): that TREC text,
     or CSV or Parquet with the columns it needs (by their first file); False when it cannot be
     looked at (the in-memory path then says why)."""
-    import duckdb
+    import duckdb  # lazy: optional extra
 
     files = files_of(pattern)
     try:

@@ -46,10 +46,10 @@ def session(master: str = "local[*]"):
     """The SparkSession of this process for `master` (made once; another master stops it first).
     A local or cluster JVM is started with its output going to a log file."""
     try:
-        import pyspark  # noqa: F401
+        import pyspark  # noqa: F401  (lazy: optional extra)
     except ImportError:
         raise InputError(f"--engine spark needs pyspark and {JAVA}: {INSTALL}") from None
-    from pyspark.sql import SparkSession
+    from pyspark.sql import SparkSession  # lazy: optional extra
 
     if master.startswith("sc://"):
         return _connect(master)
@@ -64,9 +64,9 @@ def session(master: str = "local[*]"):
 
 
 def _start(master: str):
-    from pyspark import SparkConf, SparkContext
-    from pyspark.java_gateway import launch_gateway
-    from pyspark.sql import SparkSession
+    from pyspark import SparkConf, SparkContext  # lazy: optional extra
+    from pyspark.java_gateway import launch_gateway  # lazy: optional extra
+    from pyspark.sql import SparkSession  # lazy: optional extra
 
     # Python workers (none for the SQL; RDD code in tests) run this interpreter, which has pyspark.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
@@ -104,7 +104,7 @@ def _stop(context) -> None:
 
 def _connect(url: str):
     """A Spark Connect session, or one line saying what it needs."""
-    from pyspark.sql import SparkSession
+    from pyspark.sql import SparkSession  # lazy: optional extra
 
     missing = [m for m in ("grpc", "grpc_status", "google.rpc") if not _importable(m)]
     if missing:
@@ -137,8 +137,8 @@ def score_files_with_spark(run: str, qrels: str, definition: Definition,
     missing="zero")` scores them."""
     check_expressible(definition, "zero", row_order=True)
     spark = session(master)
-    from py4j.protocol import Py4JError
-    from pyspark.errors import PySparkException
+    from py4j.protocol import Py4JError  # lazy: optional extra
+    from pyspark.errors import PySparkException  # lazy: optional extra
 
     for name, pattern, kind, number in (("run", run, "trec_run", "score"),
                                         ("qrels", qrels, "qrels", "grade")):
@@ -160,14 +160,14 @@ def score_files_with_spark(run: str, qrels: str, definition: Definition,
 def to_frame(result):
     """A Spark result (one row a query: small) as a pandas table. (Collected as rows: PySpark 3.5's
     toPandas warns under pandas 3, and NULL of a count becomes NaN here all the same.)"""
-    import pandas as pd
+    import pandas as pd  # lazy: start-up (the command line without pandas until rows come back)
 
     return pd.DataFrame(result.collect(), columns=result.columns)
 
 
 def _view(spark, name: str, pattern: str, kind: str, number: str) -> None:
     """Temporary view `name` (query, doc, <number>, row_order) of the files of `pattern`."""
-    from pyspark.sql import functions as F
+    from pyspark.sql import functions as F  # lazy: optional extra
 
     files, folder = _files(pattern)
     first = files[0]
@@ -247,7 +247,7 @@ def _local(uri: str) -> str:
 
 def _file_numbers(frame):
     """A column: each row's file's place among the input's files (sorted by path, as a glob)."""
-    from pyspark.sql import functions as F
+    from pyspark.sql import functions as F  # lazy: optional extra
 
     paths = sorted((r[0] for r in frame.select("_ndcg_file").distinct().collect()), key=_local)
     places = F.create_map(*[x for i, p in enumerate(paths) for x in (F.lit(p), F.lit(i))])
@@ -260,7 +260,7 @@ def _with_line_order(spark, frame, bad=None):
     for text, every line past the header for CSV; the `line` and `_mid` of the first row where
     `bad` holds, or None). A row's place comes from its file block (Spark splits big files) and its
     place in that block, found in one pass over the rows."""
-    from pyspark.sql import functions as F
+    from pyspark.sql import functions as F  # lazy: optional extra
 
     frame = frame.select("*", F.col("_metadata.file_path").alias("_file"),
                          F.col("_metadata.file_block_start").alias("_block"),
@@ -289,7 +289,7 @@ def _trec_rows(spark, files: list[str], kind: str, number: str):
     """TREC text split at runs of blanks, comments and blank lines skipped, fields past the last
     ignored (as trec_eval); a short line or a number that is not finite raises `InputError` naming
     its file and line."""
-    from pyspark.sql import functions as F
+    from pyspark.sql import functions as F  # lazy: optional extra
 
     stripped = F.regexp_replace("value", r"^[ \t\r]+|[ \t\r]+$", "")
     fields = F.split(stripped, r"[ \t\r]+")
