@@ -5,7 +5,7 @@ Over all orders, IDCG stays the same and DCG@k is a sum of gain × discount with
 over the ranks the group holds (a rank past k has discount 0). By the rearrangement inequality the
 greatest sum pairs the group's gains and its ranks' discounts both in descending order, the least
 pairs them in opposite orders, so each bound is one sort, never a search over permutations
-(`tests/core/test_tie_range.py` checks this against every permutation). The bounds are per query,
+(`tests/core/analysis/test_tie_range.py` checks this against every permutation). The bounds are per query,
 and since queries are independent, the mean's range is the means of the bounds.
 """
 

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 
 def ks_of(said: str, preset: str) -> set:
     """The cut-offs at which the answer says `preset` gives the figure (None: the whole list);
-    as tests/core/test_which_preset.py reads it."""
+    as tests/core/analysis/test_which_preset.py reads it."""
     found: set = set()
     body = said.split(" is what ", 1)[1].split(".")[0] if " is what " in said else ""
     for part in body.split("; "):

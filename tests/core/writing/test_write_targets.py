@@ -20,7 +20,7 @@ from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.writing import writers
 
-ROOT = Path(__file__).resolve().parents[2]  # the worktree: the subprocesses import this code
+ROOT = Path(__file__).resolve().parents[3]  # the worktree: the subprocesses import this code
 LIST = RankedList(docs=["a", "b"], grades=[3, 1], query="q")
 
 

@@ -29,7 +29,7 @@ import pytest
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.reading import load
 
-CASES = Path(__file__).resolve().parents[1] / "data" / "reader_expectations.jsonl.gz"
+CASES = Path(__file__).resolve().parents[2] / "data" / "reader_expectations.jsonl.gz"
 
 
 def _number(x) -> object:
