@@ -147,7 +147,7 @@ class RunCompare(QObject):
         if changes.runs or changes.queries:
             self._show_scatter()
         if changes.runs or changes.summary:
-            cmp = c.comparison
+            cmp = c.latest
             self.pane.set_summary(*summary_cells(cmp))
             self.pane.set_method(cmp.describe())
 

@@ -72,7 +72,7 @@ class QueryBrowser(QObject):
             self.panel.set_comparison(None)
             return
         if statistics:
-            self._shown = cmp = c.comparison
+            self._shown = cmp = c.latest
             self._details = cmp.describe()
         if statistics or (ties and self._shown is not None):
             # (the verdicts under tie orders alone: the statistics shown, not read again)
