@@ -199,3 +199,18 @@ def test_a_whole_command_prints_nothing_of_spark_and_leaves_no_file(tmp_path):
             break
         time.sleep(0.2)
     assert list(temp.iterdir()) == []
+
+
+@pytest.mark.parametrize("options", [("-q",), ("--format", "json", "--missing", "skip", "-k", "5"),
+                                     ("--baseline", "b", "--samples", "300", "--seed", "4")])
+def test_runs_compared_by_spark_print_as_in_memory_and_duckdb(capsys, tmp_path, options):
+    # The per-query NDCG from Spark, the statistics from scipy on those rows (issue 24): the same
+    # figures as the in-memory comparison and DuckDB's, the same notes on stderr.
+    from tests.test_cli_engine import _other_runs, _without_tie_orders, same_output
+
+    a, b, again = _other_runs(tmp_path)
+    want = output(capsys, RUN, a, b, again, "--qrels", QRELS, *options)
+    assert "b (2)" in want[1], want
+    for engine in (("--engine", "duckdb"), ("--engine", "spark", *MASTER)):
+        got = output(capsys, RUN, a, b, again, "--qrels", QRELS, *options, *engine)
+        same_output(got, _without_tie_orders(want), options)

@@ -9,12 +9,15 @@ them against the document's judgments as they stand.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QTabWidget
 
+from ndcg_gui.core.analysis.runs import significance
 from ndcg_gui.core.analysis.runs.run_diff import biggest_moves, side_by_side, summary_cells
 from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
 from ndcg_gui.qt.document.comparison import RunComparison
@@ -27,6 +30,10 @@ from ndcg_gui.qt.window.feedback import Feedback
 TAB_TITLE = "Compare runs"
 MOVES_SAID = 5
 Status = Callable[[str, int], None]
+
+
+def _ignore(_result: Any, _error: BaseException | None) -> None:
+    """(a failed import is met again, and reported, where the statistics need it)"""
 
 
 def lines_depth(k: int | None) -> int:
@@ -88,6 +95,8 @@ class RunCompare(QObject):
         if self._queue and not self.loader.is_loading():
             self._loading = self._queue.pop(0)
             self.problem = None
+            if "scipy.stats" not in sys.modules:  # (its import overlaps the read, not the scoring)
+                self.document.runner.run("import the statistics", significance.prepare, _ignore)
             self.loader.start(self._loading, self.document.qrels_path)
 
     def _landed(self, result: LoadResult) -> None:

@@ -23,6 +23,12 @@ CHUNK_CELLS = 1 << 20
 SUM_RTOL = 1e-10
 
 
+def prepare() -> None:
+    """Import what the tests need (scipy.stats: ~1 s) ahead of them, e.g. in a thread while a run to
+    compare is read, so the comparison that follows does not wait for it."""
+    from scipy import stats  # noqa: F401  (lazy: start-up)
+
+
 def snap_ties(d: np.ndarray) -> np.ndarray:
     """`d` as float, with every value within TIE of 0 set to exactly 0."""
     d = np.asarray(d, dtype=float)
