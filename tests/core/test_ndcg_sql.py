@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from ndcg_gui.core import PRESETS, MetricConfig, evaluate
 from ndcg_gui.core.evaluate import RESULT_COLUMNS
 from ndcg_gui.core.sql import NotExpressible, check_expressible, ndcg_sql
+from ndcg_gui.core.sql.ndcg_sql import ndcg_steps
 from ndcg_gui.core.state.workspace import Definition
 from tests.core.definition_strategies import configs
 
@@ -57,11 +58,20 @@ def _arrow(frame: pd.DataFrame, number: str) -> pa.Table:
                      "row_order": pa.array(range(len(frame)), pa.int64())})
 
 
-def run_sql(run: pd.DataFrame, qrels: pd.DataFrame, definition: Definition, missing: str) -> pd.DataFrame:
+def run_sql(run: pd.DataFrame, qrels: pd.DataFrame, definition: Definition, missing: str,
+            steps: bool = False) -> pd.DataFrame:
+    """The SQL's table: one query (as Spark runs it), or part by part, each made a table before
+    the next (`ndcg_steps`, as the DuckDB engine runs it)."""
     con = duckdb.connect()
     con.register("run", _arrow(run, "score"))
     con.register("qrels", _arrow(qrels, "grade"))
-    out = con.sql(ndcg_sql(definition, missing, row_order=True)).df()
+    if steps:
+        parts, final = ndcg_steps(definition, missing, row_order=True)
+        for name, select in parts:
+            con.execute(f"CREATE TABLE {name} AS {select}")
+        out = con.sql(final).df()
+    else:
+        out = con.sql(ndcg_sql(definition, missing, row_order=True)).df()
     con.close()
     return out
 
@@ -80,6 +90,7 @@ def assert_same(sql: pd.DataFrame, ours: pd.DataFrame) -> None:
 def check(run, qrels, definition: Definition, missing: str) -> None:
     ours = evaluate(run, qrels, definition.k, definition.config, definition.ties, missing)
     assert_same(run_sql(run, qrels, definition, missing), ours)
+    assert_same(run_sql(run, qrels, definition, missing, steps=True), ours)
 
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

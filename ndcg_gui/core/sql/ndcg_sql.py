@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
@@ -245,3 +246,22 @@ ORDER BY p.query
 """
     return sql.strip() + "\n"
 
+
+_CTE = re.compile(r"^(?:WITH )?(\w+) AS \($", re.M)
+
+
+def ndcg_steps(definition: Definition, missing: str = "zero", run: str = "run", qrels: str = "qrels",
+               row_order: bool = False) -> tuple[list[tuple[str, str]], str]:
+    """`ndcg_sql` as steps: each named part (`kth`, `ranked`, `dcg`, …) as a SELECT of its own, in
+    order, and the final SELECT over them. An engine that makes each part a table before the next
+    holds one part's working memory at a time: DuckDB ran out of 2 GB on 500M rows running them as
+    one query (every join's and window's state at once), where each part alone fits in 150 MB at
+    50M rows."""
+    sql = ndcg_sql(definition, missing, run, qrels, row_order)
+    parts, at = [], 0
+    for match in _CTE.finditer(sql):
+        # A part ends at the first line that starts with ")" (the parts' own brackets are indented).
+        end = sql.index("\n)", match.end())
+        parts.append((match.group(1), sql[match.end():end].strip()))
+        at = sql.index("\n", end + 1) + 1
+    return parts, sql[at:].strip() + "\n"
