@@ -115,7 +115,7 @@ def judged_by(dataset: Dataset, query: str, judgments: Mapping[str, float]) -> R
 
 def answered_queries(dataset: Dataset) -> set[str]:
     """The queries `dataset` returned at least one document for."""
-    return set(dataset.run["query"].astype(str).unique())
+    return dataset.answered_queries()
 
 
 def run_list(state: Workspace, run: str | None, query: str) -> RankedList:

@@ -285,4 +285,4 @@ class Workspace:
 
     def size(self) -> int:
         """Rows held (run and judgments): what keeping this state for undo costs."""
-        return len(self.dataset.run) + (0 if self.dataset.qrels is None else len(self.dataset.qrels))
+        return self.dataset.row_count()

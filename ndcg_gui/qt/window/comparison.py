@@ -76,6 +76,11 @@ class RunCompare(QObject):
         self.comparison.flush()
 
     def _can_add(self) -> bool:
+        if not self.document.dataset.in_memory:
+            self._status("⚠ Runs are not compared with a run scored by DuckDB where it lies (too big to "
+                         "load) yet: compare them with ndcg-inspect RUN OTHER --qrels QRELS --engine duckdb",
+                         10000)
+            return False
         if self.comparison.can_add():
             return True
         dialogs.show_info(self._parent, "Add a run to compare",
