@@ -216,6 +216,10 @@ class Dataset(ABC):
     @abstractmethod
     def __len__(self) -> int: ...
 
+    def has_query(self, query: str) -> bool:
+        """Whether `query` is one of `queries()`."""
+        return query in set(self.queries())
+
     def answered_queries(self) -> set[str]:
         """The queries with at least one document in their list."""
         without = set(self.queries_without_results())
@@ -391,6 +395,9 @@ class FrameDataset(Dataset):
 
     def __len__(self) -> int:
         return len(self.rows.queries)
+
+    def has_query(self, query: str) -> bool:
+        return query in self.rows.slices or query in self.rows.pool
 
     def ranked_list(self, query: str) -> RankedList:
         r = self.rows

@@ -12,6 +12,7 @@ The in-memory path's peak, measured as whole processes with `benchmarks/bench_en
 from __future__ import annotations
 
 import glob
+import importlib.util
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,9 +104,7 @@ def window_engine(run: str, qrels: str | None, memory: int | None = None) -> boo
     machine's memory (or only the engine reads them: a glob, a folder)."""
     if qrels is None or not (is_parquet(str(run)) and is_parquet(str(qrels))):
         return False
-    try:
-        import duckdb  # noqa: F401  # lazy: optional extra
-    except ImportError:
+    if importlib.util.find_spec("duckdb") is None:  # (looked for, not imported: the GUI thread asks)
         return False
     if engine_only(str(run)) or engine_only(str(qrels)):
         return True

@@ -296,10 +296,10 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
     def longest_queries(self, n: int = 5) -> list[tuple[str, bool]]:
         """The `n` longest query ids, each with whether it is shown bold (edited): the texts a view
         measures to size the query column without reading every row."""
-        texts = [str(q) for q in self._queries]
-        lengths = np.fromiter((len(t) for t in texts), np.int64, len(texts))
+        texts = self._queries
+        lengths = np.fromiter(map(len, map(str, texts)), np.int64, len(texts))
         longest = np.argsort(-lengths, kind="stable")[:n]
-        return [(texts[i], texts[i] in self._edited) for i in longest.tolist()]
+        return [(str(texts[i]), str(texts[i]) in self._edited) for i in longest.tolist()]
 
     def _figures(self, col: int) -> np.ndarray:
         """The numbers of a figure column (docs, judged, NDCG), in the frame's order."""
