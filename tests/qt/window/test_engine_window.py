@@ -162,3 +162,15 @@ def test_a_bad_file_is_one_line_naming_it(qtbot, window, tmp_path, dialog_log):
     (title, message), = dialog_log
     assert title == "Could not open the file" and "run.parquet" in message and "score" in message
     assert "\n" not in message
+
+
+def test_a_preset_sql_cannot_express_is_refused_in_one_line(opened):
+    doc, box = opened.document, opened.headline.definition.preset
+    before, shown = doc.state.definition, box.currentData()
+    box.setCurrentIndex(box.findData("lightgbm"))  # picked from the list, as a click does
+    box.activated.emit(box.currentIndex())
+    assert doc.state.definition == before and not opened.scores.pending
+    assert box.currentData() == shown  # the box shows the definition in use again
+    said = opened.statusBar().currentMessage()
+    assert said == ("⚠ run.parquet is scored by DuckDB, and the SQL engines cannot compute NDCG with "
+                    "idcg_zero='one' (yet)")
