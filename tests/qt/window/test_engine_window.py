@@ -174,3 +174,28 @@ def test_a_preset_sql_cannot_express_is_refused_in_one_line(opened):
     said = opened.statusBar().currentMessage()
     assert said == ("⚠ run.parquet is scored by DuckDB, and the SQL engines cannot compute NDCG with "
                     "idcg_zero='one' (yet)")
+
+
+def test_edits_recovered_after_a_crash_are_read_through_duckdb_again(opened, qtbot, settings, tmp_path,
+                                                                      monkeypatch):
+    """A window that ended without saving its edits of a run too big to hold: the next start
+    opens the run through DuckDB again (loading it whole is what made it too big), edits on top."""
+    from ndcg_gui.core.state.recovery import new_recovery_path, write_recovery
+    from ndcg_gui.qt.widgets import dialogs
+    from ndcg_gui.qt.window.main_window import MainWindow
+    from ndcg_gui.qt.window.recovery import offer_recovery
+
+    doc = opened.document
+    doc.set_current_query(next(q for q in doc.queries() if len(doc.list_for(q)) > 3))
+    doc.reverse()
+    edited, query = doc.current_list(), doc.current_query
+    left = tmp_path / "left"
+    left.mkdir()
+    write_recovery(new_recovery_path(left), doc.state, query)  # (as a killed window leaves it)
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    again = MainWindow(settings=settings)
+    qtbot.addWidget(again)
+    assert offer_recovery(again.document, again, left) == 1
+    assert not again.document.dataset.in_memory
+    assert again.document.current_query == query and again.document.current_list() == edited
+    assert not again.document.is_clean()
