@@ -76,11 +76,6 @@ class RunCompare(QObject):
         self.comparison.flush()
 
     def _can_add(self) -> bool:
-        if not self.document.dataset.in_memory:
-            self._status("⚠ Runs are not compared with a run scored by DuckDB where it lies (too big to "
-                         "load) yet: compare them with ndcg-inspect RUN OTHER --qrels QRELS --engine duckdb",
-                         10000)
-            return False
         if self.comparison.can_add():
             return True
         dialogs.show_info(self._parent, "Add a run to compare",
@@ -93,7 +88,9 @@ class RunCompare(QObject):
         if self._queue and not self.loader.is_loading():
             self._loading = self._queue.pop(0)
             self.problem = None
-            self.loader.start(self._loading, self.document.qrels_path)
+            # (a Parquet run too big to hold, against Parquet qrels: scored by DuckDB, as an open)
+            self.loader.start(self._loading, self.document.qrels_path,
+                              definition=self.document.state.definition)
 
     def _landed(self, result: LoadResult) -> None:
         if result.problem is not None:

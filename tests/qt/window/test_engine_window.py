@@ -199,3 +199,29 @@ def test_edits_recovered_after_a_crash_are_read_through_duckdb_again(opened, qtb
     assert not again.document.dataset.in_memory
     assert again.document.current_query == query and again.document.current_list() == edited
     assert not again.document.is_clean()
+
+
+def test_a_run_compared_with_it_is_scored_by_duckdb_too(opened, qtbot, sample, tmp_path):
+    """Runs compared with a run read where it lies: each run's NDCG from its engine, the same
+    statistics as the in-memory comparison of the same files."""
+    from ndcg_gui.core.analysis.runs.compare import compare_runs
+    from ndcg_gui.core.analysis.workspace_report import SAMPLES, SEED
+
+    run, qrels = sample
+    rows = pd.read_parquet(run)
+    rows["score"] = np.random.default_rng(1).permutation(rows["score"].to_numpy())
+    second = tmp_path / "second.parquet"
+    rows.to_parquet(second, index=False)
+    opened.compare.add_run(second)
+    qtbot.waitUntil(lambda: len(opened.comparison.added) == 1, timeout=30000)
+    opened.compare.flush()
+    doc = opened.document
+    assert not doc.state.comparing.runs[0].dataset.in_memory
+    got = opened.comparison.comparison
+    want = compare_runs({"a": load(run, qrels), "b": load(second, qrels)}, load(run, qrels), k=doc.k,
+                        config=doc.config, ties=doc.ties, samples=SAMPLES, seed=SEED)
+    assert np.abs(got.per_query.to_numpy() - want.per_query.to_numpy()).max() <= 1e-12
+    assert list(got.per_query.index) == list(want.per_query.index)
+    assert np.allclose(got.summary.drop(columns=["run"], errors="ignore").select_dtypes("number").to_numpy(),
+                       want.summary.drop(columns=["run"], errors="ignore").select_dtypes("number").to_numpy(),
+                       rtol=0, atol=1e-12, equal_nan=True)
