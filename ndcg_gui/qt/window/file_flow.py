@@ -139,7 +139,7 @@ class FileFlow(QObject):
 
     def _failed(self, message: str) -> None:
         self._pending = None
-        if message.endswith(NeedsQrels.MESSAGE):
+        if message.endswith((NeedsQrels.MESSAGE, "give its qrels too")):
             message += " (File ▸ Open run with qrels…, or drop the run and its qrels on the window together)"
         self.problem = message
         if self._report:

@@ -225,3 +225,29 @@ def test_a_run_compared_with_it_is_scored_by_duckdb_too(opened, qtbot, sample, t
     assert np.allclose(got.summary.drop(columns=["run"], errors="ignore").select_dtypes("number").to_numpy(),
                        want.summary.drop(columns=["run"], errors="ignore").select_dtypes("number").to_numpy(),
                        rtol=0, atol=1e-12, equal_nan=True)
+
+
+def test_a_folder_of_parquet_without_qrels_asks_for_them_in_one_line(qtbot, window, sample, dialog_log):
+    folder = sample[0].parent / "parts"
+    folder.mkdir()
+    pd.read_parquet(sample[0]).to_parquet(folder / "part-0.parquet")
+    before = window.document.state
+    window.files.open_dropped([str(folder)])
+    qtbot.waitUntil(lambda: bool(dialog_log), timeout=10000)
+    (_title, message), = dialog_log
+    assert message.startswith("parts: is Parquet files read by DuckDB, which needs their judgments")
+    assert "Open run with qrels" in message and "\n" not in message
+    assert window.document.state is before
+
+
+def test_a_folder_of_parquet_with_its_qrels_opens(qtbot, window, sample):
+    folder = sample[0].parent / "parts"
+    folder.mkdir()
+    rows = pd.read_parquet(sample[0])
+    rows.iloc[:40].to_parquet(folder / "part-0.parquet", index=False)
+    rows.iloc[40:].to_parquet(folder / "part-1.parquet", index=False)
+    drop(qtbot, window, folder, sample[1])
+    doc, memory = window.document, load(*sample)
+    assert not doc.dataset.in_memory and doc.queries() == memory.queries()
+    want = memory.evaluate(doc.k, doc.config, ties=doc.ties)
+    assert np.abs(window.scores.result["ndcg"] - want["ndcg"]).max() <= 1e-12
