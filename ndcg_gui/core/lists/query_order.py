@@ -32,7 +32,11 @@ def natural_order(queries: np.ndarray) -> np.ndarray:
     text = np.array(ids) if ids else None
     if text is not None and _all_digits(text):
         # All numbers (TREC topics): by value, then by text ("01" next to "1"), without a key per id.
-        order = np.lexsort((text, text.astype(np.int64)))
+        # (Among equal values the texts differ by leading zeros only: the longer sorts first as
+        # text, "007" < "07" < "7", but zeros alone the shorter, "0" < "00".)
+        values = np.fromiter(map(int, ids), np.int64, len(ids))
+        lengths = np.char.str_len(text)
+        order = np.lexsort((np.where(values == 0, lengths, -lengths), values))
     else:
         order = sorted(range(len(ids)), key=lambda i: natural_key(ids[i]))
     rank = np.empty(len(ids), dtype=np.int64)
