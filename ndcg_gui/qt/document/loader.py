@@ -30,7 +30,7 @@ from typing import Any
 from PySide6.QtCore import QObject
 
 from ndcg_gui.core.errors import InputError, LoadCancelled
-from ndcg_gui.core.sql.inputs import engine_only, window_engine
+from ndcg_gui.core.sql.inputs import engine_only, is_parquet, window_engine
 from ndcg_gui.core.state.workspace import Definition
 from ndcg_gui.qt.document.runner import Process, Runner, Task, start_process
 
@@ -226,7 +226,7 @@ class BackgroundLoader(QObject):
         if self._job is not None:
             self.cancel()
         self._ticket += 1
-        if qrels is None and self._load is None and engine_only(str(path)):
+        if qrels is None and self._load is None and engine_only(str(path)) and is_parquet(str(path)):
             # (a folder or glob of Parquet files: only DuckDB reads it, and it needs the judgments)
             self.task.started.emit(Path(path).name)
             self.task.finished.emit(LoadResult(problem=str(InputError(
