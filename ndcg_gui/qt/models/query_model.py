@@ -110,15 +110,16 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
             self._rows_changed(np.flatnonzero(~same.all(axis=1)))
         self._resort()
 
-    def set_edited(self, queries: Iterable[str]) -> None:
-        """Mark these queries (and only these) as edited in this session."""
+    def set_edited(self, queries: Iterable[str]) -> bool:
+        """Mark these queries (and only these) as edited in this session; False: they were."""
         edited = {str(q) for q in queries}
         if edited == self._edited:
-            return
+            return False
         flipped = edited ^ self._edited
         self._edited = edited
         self._rows_changed(np.array([self._row_of[q] for q in flipped if q in self._row_of], dtype=np.int64))
         self._resort()
+        return True
 
     def set_runs(self, runs: RunColumns | None) -> None:
         """Show a run comparison's columns (None: none). Other runs or another baseline change the
