@@ -188,17 +188,18 @@ class EngineDataset(Dataset):
 
     # ---- scoring -------------------------------------------------------------------------------
     def evaluate(self, k: int | None, config: MetricConfig | None = None, ties: TiesName = "trec",
-                 missing: str = "zero") -> pd.DataFrame:
+                 missing: str = "zero", progress: Report | None = None) -> pd.DataFrame:
         """`evaluate`'s table of every query (missing="zero"): the per-query table of the
         definition it was opened under, or scored again by the engine (slow: minutes on billions
-        of rows; the window asks in the background), the edited lists scored as they stand."""
+        of rows; the window asks in the background, `progress` returning False stops it with
+        `Cancelled`), the edited lists scored as they stand."""
         from ndcg_gui.core.evaluate import RESULT_COLUMNS  # lazy: start-up (pandas)
         from ndcg_gui.core.summary import with_list_rescored  # lazy: start-up (pandas)
 
         if k is None or missing != "zero":
             raise NotInMemory("is scored by DuckDB at a cut-off k, missing queries as 0", self.path)
         definition = Definition(k, config or MetricConfig(), ties)
-        table = self.scored(definition).table
+        table = self.scored(definition, progress).table
         import pandas as pd  # lazy: start-up
 
         queries = np.asarray(table["query"].astype(str).to_numpy(), dtype=object)
@@ -209,7 +210,7 @@ class EngineDataset(Dataset):
             result = with_list_rescored(result, rl, k, definition.config, ties)
         return result
 
-    def scored(self, definition: Definition) -> EngineResult:
+    def scored(self, definition: Definition, progress: Report | None = None) -> EngineResult:
         """The engine's per-query table under `definition` (the cache beside the run, else DuckDB)."""
         if definition == self.definition:
             return self.result
@@ -217,7 +218,7 @@ class EngineDataset(Dataset):
 
         return self._memo.scored(definition, lambda: per_query_table(
             self.run_input, self.qrels_input, definition, memory_limit=self.memory_limit,
-            threads=self.threads))
+            threads=self.threads, progress=progress))
 
     def refuses(self, definition: Definition) -> str | None:
         return refusal(definition)

@@ -251,3 +251,30 @@ def test_a_folder_of_parquet_with_its_qrels_opens(qtbot, window, sample):
     assert not doc.dataset.in_memory and doc.queries() == memory.queries()
     want = memory.evaluate(doc.k, doc.config, ties=doc.ties)
     assert np.abs(window.scores.result["ndcg"] - want["ndcg"]).max() <= 1e-12
+
+
+def test_a_rescoring_overtaken_by_another_k_is_stopped(opened, qtbot, sample, monkeypatch):
+    """DuckDB scoring the run again for one k stops when the person picks another before it ends
+    (minutes of work at 500M rows for figures nobody would see); the last k's figures land."""
+    from ndcg_gui.qt.document import query_scores
+
+    monkeypatch.setattr(query_scores, "BACKGROUND_ROWS", 0)  # (as for a big run: in the background)
+    jobs, real = [], cache.score_files
+
+    def engine(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        jobs.append(definition.k)
+        if len(jobs) == 1:  # the first job runs until its progress report says stop
+            while progress("scoring", 50.0) is not False:
+                time.sleep(0.01)
+            raise Cancelled
+        return real(run, qrels, definition, memory_limit, threads, progress)
+
+    monkeypatch.setattr(cache, "score_files", engine)
+    doc, k = opened.document, opened.headline.k
+    k.setValue(3)
+    qtbot.waitUntil(lambda: jobs == [3], timeout=10000)
+    assert opened.scores.pending
+    k.setValue(4)
+    assert opened.scores.wait(30) and jobs == [3, 4]
+    want = load(*sample).evaluate(4, doc.config, ties=doc.ties)
+    assert np.abs(opened.scores.result["ndcg"] - want["ndcg"]).max() <= 1e-12
