@@ -142,3 +142,34 @@ def test_a_definition_sql_cannot_express_is_refused_in_one_line(tmp_path):
         _both(tmp_path, run, qrels, odd[0])
     _, engine = _both(tmp_path, run, qrels)
     assert engine.refuses(odd[0]) == refusal(odd[0]) and engine.refuses(Definition()) is None
+
+
+def test_which_files_the_window_opens_through_duckdb(tmp_path, monkeypatch):
+    from ndcg_gui.core.sql.inputs import (
+        ENGINE_ABOVE,
+        WINDOW_SHARE,
+        estimate,
+        window_engine,
+        window_memory_limit,
+    )
+
+    run = pd.DataFrame({"query": ["a"] * 50, "doc": [f"d{i}" for i in range(50)], "score": np.arange(50.0)})
+    qrels = pd.DataFrame({"query": ["a"], "doc": ["d1"], "grade": [1]})
+    run_path, qrels_path = tmp_path / "run.parquet", tmp_path / "qrels.parquet"
+    run.to_parquet(run_path)
+    qrels.to_parquet(qrels_path)
+    (tmp_path / "qrels.txt").write_text("a 0 d1 1\n")
+    peak = estimate([str(run_path), str(qrels_path)]).peak
+    monkeypatch.delenv(ENGINE_ABOVE, raising=False)
+    assert window_engine(str(run_path), str(qrels_path), memory=int(peak / WINDOW_SHARE) - 1)
+    assert not window_engine(str(run_path), str(qrels_path), memory=int(peak / WINDOW_SHARE) + 1)
+    assert not window_engine(str(run_path), None, memory=1)  # (no judgments: the in-memory reader)
+    assert not window_engine(str(run_path), str(tmp_path / "qrels.txt"), memory=1)  # Parquet only
+    assert window_engine(str(tmp_path / "*.parquet"), str(qrels_path), memory=1 << 50)  # a glob: always
+    monkeypatch.setenv(ENGINE_ABOVE, "0")
+    assert window_engine(str(run_path), str(qrels_path), memory=1 << 50)
+    monkeypatch.setenv(ENGINE_ABOVE, str(peak))
+    assert not window_engine(str(run_path), str(qrels_path), memory=1)
+    assert window_memory_limit(8 << 30) == "1536MB" and window_memory_limit(2 << 30) == "512MB"
+    monkeypatch.setenv("NDCG_GUI_ENGINE_MEMORY", "2GB")
+    assert window_memory_limit() == "2GB"
