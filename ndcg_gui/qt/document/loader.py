@@ -32,7 +32,7 @@ from PySide6.QtCore import QObject
 from ndcg_gui.core.errors import InputError, LoadCancelled
 from ndcg_gui.core.sql.inputs import engine_only, is_parquet, window_engine
 from ndcg_gui.core.state.workspace import Definition
-from ndcg_gui.qt.document.runner import Process, Runner, Task, start_process
+from ndcg_gui.qt.document.runner import Process, Runner, Task, start_process, yield_to_gui
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +143,7 @@ class _Job:
             self._progress(max(self._last / 1000, min(0.99, done)))
             return True
 
+        yield_to_gui()  # (this thread ends with the load)
         try:
             data = open_engine(str(self._path), str(self._qrels), self._engine, report,
                                memory_limit=window_memory_limit())

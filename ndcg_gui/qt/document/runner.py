@@ -13,6 +13,7 @@ GIL for seconds, so it is read in a process of its own (`start_process`).
 from __future__ import annotations
 
 import contextlib
+import os
 import subprocess
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -66,6 +67,18 @@ class Runner(QObject):
         done(result, error)
         if error is not None:
             raise error
+
+
+YIELD_NICE = 10  # how far below the GUI thread an engine's threads run (Linux: per thread)
+
+
+def yield_to_gui() -> None:
+    """Run the calling worker thread, and the threads it starts from now on (DuckDB's pool, made
+    when it connects), below the GUI thread: on a machine whose cores an engine fills, the window
+    still gets the CPU for its frames. Linux sets a nice value per thread; elsewhere nothing."""
+    with contextlib.suppress(AttributeError, OSError):  # (no per-thread priority here)
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + YIELD_NICE))
 
 
 def start_thread(name: str, target: Callable[..., Any], *args: Any) -> threading.Thread:
