@@ -72,11 +72,15 @@ class EngineDataset(Dataset):
                    memory_limit=memory_limit, threads=threads, path=Path(run), qrels_path=Path(qrels))
 
     # ---- what the per-query table answers ------------------------------------------------------
-    @cached_property
+    @property
     def _order(self) -> tuple[list[str], list[str], set[str], set[str]]:
         """(the run's queries by first appearance, the judged ones without results by first
-        judgment, the queries with results, every query): worked out once (500,000 queries:
-        ~0.5 s, in the worker that opened the files)."""
+        judgment, the queries with results, every query): worked out once for the file, its
+        copies with edited lists included (500,000 queries: ~0.5 s, in the worker that opened
+        the files)."""
+        return self._memo.once("order", self._work_out_order)
+
+    def _work_out_order(self) -> tuple[list[str], list[str], set[str], set[str]]:
         table = self.result.table
         with_rows = table[table["first_row"].notna()]
         firsts = list(zip(with_rows["first_row"].astype(np.int64).tolist(),
@@ -232,6 +236,7 @@ class _Memo:
     def __init__(self) -> None:
         self._lists: OrderedDict[str, RankedList] = OrderedDict()
         self._tables: dict[Definition, EngineResult] = {}
+        self._made: dict[str, object] = {}
         self._lock = threading.Lock()
 
     def get(self, query: str) -> RankedList | None:
@@ -246,6 +251,13 @@ class _Memo:
             self._lists[query] = rl
             while len(self._lists) > MEMO:
                 self._lists.popitem(last=False)
+
+    def once(self, name: str, make):
+        """`make()`, made by the first caller and kept."""
+        with self._lock:
+            if name not in self._made:
+                self._made[name] = make()
+            return self._made[name]
 
     def scored(self, definition: Definition, make) -> EngineResult:
         with self._lock:
