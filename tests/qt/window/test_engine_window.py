@@ -278,3 +278,13 @@ def test_a_rescoring_overtaken_by_another_k_is_stopped(opened, qtbot, sample, mo
     assert opened.scores.wait(30) and jobs == [3, 4]
     want = load(*sample).evaluate(4, doc.config, ties=doc.ties)
     assert np.abs(opened.scores.result["ndcg"] - want["ndcg"]).max() <= 1e-12
+
+
+def test_the_html_report_is_made_from_the_engine_figures(opened, tmp_path, dialog_log):
+    """The report reads every query's scores and the few lists it shows: what the engine answers."""
+    doc = opened.document
+    out = tmp_path / "report.html"
+    assert opened.exports.export_report(out) and not dialog_log
+    html = out.read_text()
+    mean = opened.query_panel.summary.mean
+    assert "run.parquet" in html and f"{mean:.4f}" in html
