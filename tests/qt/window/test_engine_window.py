@@ -282,7 +282,6 @@ def test_a_rescoring_overtaken_by_another_k_is_stopped(opened, qtbot, sample, mo
 
 def test_the_html_report_is_made_from_the_engine_figures(opened, tmp_path, dialog_log):
     """The report reads every query's scores and the few lists it shows: what the engine answers."""
-    doc = opened.document
     out = tmp_path / "report.html"
     assert opened.exports.export_report(out) and not dialog_log
     html = out.read_text()
