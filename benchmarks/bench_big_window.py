@@ -42,6 +42,10 @@ def measure(run: Path, qrels: Path, k: int, shot: str | None, fresh: bool) -> di
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([])
+    from ndcg_gui.qt.widgets import dialogs
+
+    said: list[str] = []  # (a dialog would wait for a click: the problem is printed instead)
+    dialogs.show_error = lambda _parent, title, message, details=None: said.append(f"{title}: {message}")
     from ndcg_gui.qt.window.file_flow import FileFlow
     from ndcg_gui.qt.window.main_window import MainWindow
 
@@ -87,6 +91,8 @@ def measure(run: Path, qrels: Path, k: int, shot: str | None, fresh: bool) -> di
     start = time.perf_counter()
     window.files.open(run, qrels, ask=False)
     wait_until(lambda: not window.loader.is_loading())
+    if said or not finished:
+        raise SystemExit("; ".join(said) or window.files.problem or "the load was cancelled")
     landed = finished[0]
     working = [b - a for a, b in itertools.pairwise(ticks) if b <= landed]
     wait_until(lambda: not window.scores.pending and window.query_panel.model.rowCount() > 0)
