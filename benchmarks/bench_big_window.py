@@ -155,14 +155,12 @@ def main() -> None:
     phases = [("reopen, from the cache", [*command, "--phase", "open", *shot])]
     if not args.reopen_only:
         phases.insert(0, ("first open, scored by DuckDB", [*command, "--phase", "fresh"]))
-    aside = cached = None
     try:
         for name, argv in phases:
             done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
             if done.returncode != 0:
                 raise SystemExit(f"{name}: failed\n{done.stderr[-2000:]}")
             figures = json.loads(done.stdout.strip().splitlines()[-1])
-            cached, aside = Path(figures["cache"]), aside or figures["aside"]
             print(f"{name}: {figures['queries']:,} queries, {figures['rows']:,} rows "
                   f"(engine: {figures['engine']}); query table in {figures['to_table_s']:.1f} s "
                   f"(engine {figures['engine_s']:.1f} s); longest frame while it worked "
@@ -172,10 +170,12 @@ def main() -> None:
                   f"{figures['list_s'] * 1000:.0f} ms; process peak {figures['peak_mb']:.0f} MB; "
                   f"mean NDCG@{args.k} {figures['mean']:.6f}", flush=True)
     finally:
-        if aside is not None and Path(aside).exists():  # (someone's cache: put back, ours removed)
-            if cached is not None and cached.exists():
-                cached.unlink()
-            shutil.move(aside, cached)
+        # Someone's cache moved aside by a first open (even one that failed or was killed): put
+        # back, ours removed.
+        for moved in run.parent.glob(f".{run.name}.ndcg-*.parquet.aside"):
+            own = moved.with_name(moved.name[: -len(".aside")])
+            own.unlink(missing_ok=True)
+            shutil.move(moved, own)
 
 if __name__ == "__main__":
     main()
