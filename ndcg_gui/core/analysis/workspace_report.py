@@ -115,7 +115,7 @@ def judged_by(dataset: Dataset, query: str, judgments: Mapping[str, float]) -> R
 
 def answered_queries(dataset: Dataset) -> set[str]:
     """The queries `dataset` returned at least one document for."""
-    return set(dataset.run["query"].astype(str).unique())
+    return dataset.answered_queries()
 
 
 def run_list(state: Workspace, run: str | None, query: str) -> RankedList:
@@ -165,13 +165,19 @@ def compare_state(state: Workspace, open_run: str, own: pd.DataFrame, baseline: 
     `own`: the open run's every query scored (`score_state`), whose NDCG the figures show for it."""
     import pandas as pd  # lazy: start-up (pandas)
 
-    from ndcg_gui.core.analysis.runs.compare import compare_runs  # lazy: start-up (pandas, scipy)
+    from ndcg_gui.core.analysis.runs.compare import compare_runs, compare_scored  # lazy: start-up
 
     edited = state.edited_queries()
     data = state.dataset.with_lists({q: state.list_for(q) for q in edited}) if edited else state.dataset
     runs = {open_run: data, **{r.name: r.dataset for r in state.comparing.runs}}
-    every = compare_runs(runs, data.qrels, k=state.k, config=state.config, ties=state.ties, missing="zero",
-                         baseline=baseline, samples=SAMPLES, seed=SEED)
+    if all(ds.in_memory for ds in runs.values()):
+        every = compare_runs(runs, data.qrels, k=state.k, config=state.config, ties=state.ties,
+                             missing="zero", baseline=baseline, samples=SAMPLES, seed=SEED)
+    else:  # a run read where it lies (core.sql): each run's scores from its engine, judged by its qrels
+        scored = {name: own if name == open_run else ds.evaluate(state.k, state.config, state.ties)
+                  for name, ds in runs.items()}
+        every = compare_scored(scored, k=state.k, config=state.config, ties=state.ties, missing="zero",
+                               baseline=baseline, samples=SAMPLES, seed=SEED)
     index = every.per_query.index
     answered = pd.DataFrame({name: index.isin(answered_queries(ds)) for name, ds in runs.items()},
                             index=index)

@@ -216,6 +216,31 @@ class Dataset(ABC):
     @abstractmethod
     def __len__(self) -> int: ...
 
+    def has_query(self, query: str) -> bool:
+        """Whether `query` is one of `queries()`."""
+        return query in set(self.queries())
+
+    def answered_queries(self) -> set[str]:
+        """The queries with at least one document in their list."""
+        without = set(self.queries_without_results())
+        return {q for q in self.queries() if q not in without}
+
+    def row_count(self) -> int:
+        """Rows the dataset stands for (run and judgments): what keeping it for undo costs, and
+        whether scoring it all takes longer than a frame."""
+        return len(self.run) + (0 if self.qrels is None else len(self.qrels))
+
+    def refuses(self, definition) -> str | None:
+        """Why this dataset cannot be scored under `definition` (a `Definition`), in one line;
+        None: it can (every in-memory dataset can)."""
+        return None
+
+    @property
+    def in_memory(self) -> bool:
+        """Whether `run` and `qrels` are frames in memory (False: read where they lie by an
+        engine, `core.sql.engine_dataset`; ask the methods above instead)."""
+        return True
+
     @abstractmethod
     def ranked_list(self, query: str) -> RankedList:
         """The ranked list of one query, with its judged but unretrieved documents (KeyError for
@@ -370,6 +395,9 @@ class FrameDataset(Dataset):
 
     def __len__(self) -> int:
         return len(self.rows.queries)
+
+    def has_query(self, query: str) -> bool:
+        return query in self.rows.slices or query in self.rows.pool
 
     def ranked_list(self, query: str) -> RankedList:
         r = self.rows

@@ -91,7 +91,9 @@ def read_cache(path: Path, key: str) -> EngineResult | None:
             return None
         frame = table.replace_schema_metadata(
             {k: v for k, v in table.schema.metadata.items() if k != _META}).to_pandas()
-        return EngineResult(frame, [str(q) for q in meta["unjudged"]])
+        rows = meta.get("unjudged_rows")
+        return EngineResult(frame, [str(q) for q in meta["unjudged"]],
+                            None if rows is None else [int(r) for r in rows])
     except Exception:  # (a corrupt cache is no cache: the engine scores again)
         return None
 
@@ -102,7 +104,8 @@ def write_cache(path: Path, key: str, result: EngineResult) -> bool:
     import pyarrow.parquet as pq  # lazy: start-up
 
     table = pa.Table.from_pandas(result.table, preserve_index=False)
-    meta = json.dumps({"key": key, "unjudged": result.unjudged}, ensure_ascii=False).encode()
+    meta = json.dumps({"key": key, "unjudged": result.unjudged, "unjudged_rows": result.unjudged_rows},
+                      ensure_ascii=False).encode()
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), _META: meta})
     buffer = io.BytesIO()
     pq.write_table(table, buffer)

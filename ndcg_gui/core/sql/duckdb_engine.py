@@ -44,6 +44,9 @@ _TREC = {  # the columns of each TREC text file, read as text (ids) and numbers
 class EngineResult:
     table: pd.DataFrame  # query + evaluate's RESULT_COLUMNS + first_row, first_judged; sorted by query
     unjudged: list[str]  # queries of the run without any judgment, in order of first appearance
+    # Where each of `unjudged` first appears (`row_order`), so a window can place them among the
+    # others; None from a cache written before it was kept.
+    unjudged_rows: list[int] | None = None
 
 
 def connect(memory_limit: str | None = None, threads: int | None = None, database: str = ":memory:"):
@@ -127,10 +130,10 @@ def _scored(con, run: str, qrels: str, definition: Definition, split: bool, step
     table = con.sql(final).df()
     steps("finding the queries without judgments")
     unjudged = con.sql(
-        "SELECT r.query FROM run r LEFT JOIN (SELECT DISTINCT query FROM qrels) q "
-        "ON q.query = r.query WHERE q.query IS NULL GROUP BY r.query ORDER BY MIN(r.row_order)"
-    ).df()["query"].tolist()
-    return EngineResult(table, unjudged)
+        "SELECT r.query, MIN(r.row_order) AS first_row FROM run r LEFT JOIN (SELECT DISTINCT query "
+        "FROM qrels) q ON q.query = r.query WHERE q.query IS NULL GROUP BY r.query ORDER BY first_row"
+    ).df()
+    return EngineResult(table, unjudged["query"].tolist(), [int(r) for r in unjudged["first_row"]])
 
 
 def _table(con, name: str, pattern: str, trec_kind: str, number: str, split: bool = False) -> str:

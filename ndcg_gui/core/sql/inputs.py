@@ -12,6 +12,7 @@ The in-memory path's peak, measured as whole processes with `benchmarks/bench_en
 from __future__ import annotations
 
 import glob
+import importlib.util
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,11 @@ from pathlib import Path
 PARQUET = (".parquet", ".pq")
 PEAK_PER_BYTE = {"text": 2.3, "parquet": 10.0}  # in-memory peak / bytes read (module docstring)
 SHARE = 0.5  # of the machine's memory the in-memory path may take before the engine takes over
+# The window keeps what it loads for the whole session (and the undo history): it hands a run to
+# DuckDB from a smaller share. NDCG_GUI_ENGINE_ABOVE (bytes of that estimated peak; 0: always)
+# sets the threshold instead (tests, benchmarks).
+WINDOW_SHARE = 0.15
+ENGINE_ABOVE = "NDCG_GUI_ENGINE_ABOVE"
 
 
 def files_of(pattern: str) -> list[str]:
@@ -84,3 +90,41 @@ def too_big_for_memory(estimated: Estimate, memory: int | None = None) -> bool:
     """Whether loading would take more than SHARE of the machine's memory."""
     memory = machine_memory() if memory is None else memory
     return memory is not None and estimated.peak > SHARE * memory
+
+
+def is_parquet(pattern: str) -> bool:
+    """Whether the input's files (a file, a glob, a folder) are Parquet, by their names."""
+    files = files_of(pattern)
+    return bool(files) and all(f.lower().endswith(PARQUET) for f in files)
+
+
+def window_engine(run: str, qrels: str | None, memory: int | None = None) -> bool:
+    """Whether the window opens `run` with `qrels` through DuckDB (`core.sql.engine_dataset`):
+    both Parquet, DuckDB installed, and loading them would take more than WINDOW_SHARE of this
+    machine's memory (or only the engine reads them: a glob, a folder)."""
+    if qrels is None or not (is_parquet(str(run)) and is_parquet(str(qrels))):
+        return False
+    if importlib.util.find_spec("duckdb") is None:  # (looked for, not imported: the GUI thread asks)
+        return False
+    if engine_only(str(run)) or engine_only(str(qrels)):
+        return True
+    estimated = estimate([str(run), str(qrels)])
+    if estimated is None:
+        return False  # (the in-memory reader says why)
+    forced = os.environ.get(ENGINE_ABOVE, "").strip()
+    if forced.isdigit():
+        return estimated.peak > int(forced)
+    memory = machine_memory() if memory is None else memory
+    return memory is not None and estimated.peak > WINDOW_SHARE * memory
+
+
+def window_memory_limit(memory: int | None = None) -> str:
+    """DuckDB's memory limit in the window: NDCG_GUI_ENGINE_MEMORY when set (e.g. 2GB), else a
+    quarter of this machine's memory up to 4 GB (the window's own data and Qt take the rest; at
+    500M rows the engine ran out of memory under 2 GB three times of four: benchmarks/README.md)."""
+    forced = os.environ.get("NDCG_GUI_ENGINE_MEMORY", "").strip()
+    if forced:
+        return forced
+    memory = machine_memory() if memory is None else memory
+    share = 2048 << 20 if memory is None else min(4096 << 20, max(256 << 20, memory // 4))
+    return f"{share >> 20}MB"

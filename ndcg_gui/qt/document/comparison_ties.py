@@ -30,6 +30,8 @@ def _work(cmp: Comparison, state: Workspace, open_name: str) -> dict[str, TieVer
     edited = state.edited_queries()
     data = state.dataset.with_lists({q: state.list_for(q) for q in edited}) if edited else state.dataset
     runs = {open_name: data, **{r.name: r.dataset for r in state.comparing.runs}}
+    if not all(ds.in_memory for ds in runs.values()):
+        return {}  # (every list of every run, in memory: not of a run read where it lies)
     return tie_verdicts(cmp, runs, data.qrels)
 
 

@@ -46,6 +46,7 @@ KEEP_FOR_UNDO_ROWS = 1_000_000
 
 class Document(ListEdits, QObject):
     changed = Signal(object)  # Changes: once after every change
+    refused = Signal(str)  # a change the data cannot take, in one line (nothing changed)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -220,6 +221,11 @@ class Document(ListEdits, QObject):
             raise ValueError(f"k must be at least 1, not {k}")
         new = self.state.with_definition(replace(d, **choices) if choices else d)
         if new is self.state:
+            return
+        reason = self.dataset.refuses(new.definition)
+        if reason is not None:  # (a run read by DuckDB: what its SQL cannot express)
+            self.refused.emit(f"{self.display_name} is scored by DuckDB, and {reason}")
+            self.announce(Changes(definition=True))  # (the panels show the definition in use again)
             return
         if not undoable:  # the definition a session starts with (settings, command line)
             self._show(new, self.current_query)

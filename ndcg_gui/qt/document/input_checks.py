@@ -77,6 +77,9 @@ class InputChecks(QObject):
             if doc.dataset is not self._of:
                 self._frames, self._of, self.findings = None, None, None
             return None
+        if not doc.dataset.in_memory:  # read where it lies: its rows are not read again
+            self._frames, self._of, self.findings, self.pending = None, doc.dataset, None, False
+            return Changes(checks=True)
         if doc.dataset is not self._of:  # another file (or an open undone)
             self._frames, self._of, self.findings = None, doc.dataset, None
         elif doc.k == self._wanted_k:  # (checked, or being checked, at this k already)

@@ -7,6 +7,9 @@ started -> progressed* -> finished(`LoadResult`). A small file is read at once, 
 thread (`finished` is emitted before `start` returns). A big file is read in a separate process
 (`core.reading.load_worker`, started by the runner) watched by a worker thread: parsing and joining
 millions of rows holds the GIL for seconds, which a thread alone would not hide from the window. A
+Parquet run with its qrels too big to hold (`core.sql.inputs.window_engine`) is not loaded: DuckDB
+scores it where it lies in the worker thread (it releases the GIL), and the result is an
+`EngineDataset` (`core.sql.engine_dataset`) that reads a query's rows when it is shown. A
 load function given by a test runs in the worker thread. A cancelled or failed load never touches
 the open document: its result says so and holds no data. `cancel` answers at once: the process is
 ended (or the reader stops at its next cancel check) and a late result is dropped.
@@ -25,7 +28,9 @@ from typing import Any
 from PySide6.QtCore import QObject
 
 from ndcg_gui.core.errors import InputError, LoadCancelled
-from ndcg_gui.qt.document.runner import Process, Runner, Task, start_process, worker_env
+from ndcg_gui.core.sql.inputs import engine_only, is_parquet, window_engine
+from ndcg_gui.core.state.workspace import Definition
+from ndcg_gui.qt.document.runner import Process, Runner, Task, start_process, worker_env, yield_to_gui
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +41,8 @@ LoadFn = Callable[..., Any]
 ThenFn = Callable[[Any], Any]
 # Files at least this big (run + qrels) are read in a loader process; smaller ones in the thread.
 PROCESS_THRESHOLD = 8 << 20
+# The engine's statements a first open goes through (reading, checking and scoring each input).
+ENGINE_STEPS = 7
 
 
 @dataclass(frozen=True)
@@ -88,8 +95,9 @@ class _Job:
     and its loader process, if any."""
 
     def __init__(self, ticket: int, load: LoadFn | None, then: ThenFn | None, path, qrels,
-                 progress: Callable[[float], None]) -> None:
+                 progress: Callable[[float], None], engine: Definition | None = None) -> None:
         self.ticket = ticket
+        self._engine = engine  # scored by DuckDB under this definition, not loaded
         self.cancel_flag = Event()
         self._load, self._then = load, then
         self._path, self._qrels = path, qrels
@@ -110,8 +118,36 @@ class _Job:
             self._report(step / 1000)
 
     def run(self) -> LoadResult:
-        return _read(self._path, self._read_in_process if self._load is None else self._read_here,
-                     self.cancel_flag.is_set)
+        read = (self._read_in_engine if self._engine is not None
+                else self._read_in_process if self._load is None else self._read_here)
+        return _read(self._path, read, self.cancel_flag.is_set)
+
+    def _read_in_engine(self) -> tuple[Any, Any]:
+        """DuckDB's per-query table of the files (or the cache's), as an `EngineDataset`. Its
+        statements (checking each file, scoring) are told one after the other: the bar goes
+        through ENGINE_STEPS of them, each from 0 to 100 %."""
+        from ndcg_gui.core.sql.engine_dataset import open_engine
+        from ndcg_gui.core.sql.inputs import window_memory_limit
+        from ndcg_gui.core.sql.progress import Cancelled
+
+        seen: list[str] = []
+
+        def report(step: str, percent: float) -> bool:
+            if self.cancel_flag.is_set():
+                return False
+            if step not in seen:
+                seen.append(step)
+            done = (len(seen) - 1 + percent / 100) / ENGINE_STEPS
+            self._progress(max(self._last / 1000, min(0.99, done)))
+            return True
+
+        yield_to_gui()  # (this thread ends with the load)
+        try:
+            data = open_engine(str(self._path), str(self._qrels), self._engine, report,
+                               memory_limit=window_memory_limit())
+        except Cancelled:
+            raise LoadCancelled() from None
+        return data, (self._then(data) if self._then is not None and not self.cancel_flag.is_set() else None)
 
     def _read_here(self) -> tuple[Any, Any]:
         cancelled = self.cancel_flag.is_set
@@ -181,19 +217,30 @@ class BackgroundLoader(QObject):
             return self._process
         return _size(path) + _size(qrels) >= PROCESS_THRESHOLD
 
-    def start(self, path: str | Path, qrels: str | Path | None = None, then: ThenFn | None = None) -> None:
-        """Load `path` (with `qrels`); a load under way is cancelled first."""
+    def start(self, path: str | Path, qrels: str | Path | None = None, then: ThenFn | None = None,
+              definition: Definition | None = None) -> None:
+        """Load `path` (with `qrels`); a load under way is cancelled first. `definition`: the one
+        in use, under which a run too big to load is scored by DuckDB instead (None: never)."""
         if self._job is not None:
             self.cancel()
         self._ticket += 1
-        if self._load is None and not self.uses_process(path, qrels):
+        if qrels is None and self._load is None and engine_only(str(path)) and is_parquet(str(path)):
+            # (a folder or glob of Parquet files: only DuckDB reads it, and it needs the judgments)
+            self.task.started.emit(Path(path).name)
+            self.task.finished.emit(LoadResult(problem=str(InputError(
+                "is Parquet files read by DuckDB, which needs their judgments: give its qrels too", path))))
+            return
+        engine = definition if self._load is None and definition is not None and window_engine(
+            str(path), None if qrels is None else str(qrels)) else None
+        if engine is None and self._load is None and not self.uses_process(path, qrels):
             self._load_now(path, qrels, then)
             return
         ticket = self._ticket
         job = _Job(ticket, None if self.uses_process(path, qrels) else self._load or _default_load,
-                   then, path, qrels, lambda fraction: self.runner.post(self._on_progress, ticket, fraction))
+                   then, path, qrels, lambda fraction: self.runner.post(self._on_progress, ticket, fraction),
+                   engine)
         self._job = job
-        self.task.started.emit(Path(path).name)
+        self.task.started.emit(Path(path).name + (" with DuckDB" if engine is not None else ""))
         self._threads = [t for t in self._threads if t.is_alive()]
         self._threads.append(self.runner.run(f"load {Path(path).name}", job.run,
                                              lambda result, _error: self._on_done(ticket, result)))

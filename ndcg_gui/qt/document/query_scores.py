@@ -29,6 +29,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QTimer
 from ndcg_gui.core.analysis.workspace_report import WorkspaceReport, rescored, score_state
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.document.runner import yield_to_gui
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -168,14 +169,17 @@ class QueryScores(QObject):
     def _start(self) -> None:
         self._working = True
         ticket, state = self._ticket, self.document.state
-        self.document.runner.run("query scores", functools.partial(score_state, state),
-                                 functools.partial(self._install, ticket, state))
+        work = functools.partial(score_state, state)
+        if not state.dataset.in_memory:  # scored by DuckDB again: stopped once another change comes
+            work = functools.partial(_score_engine, state, lambda: ticket == self._ticket)
+        self.document.runner.run("query scores", work, functools.partial(self._install, ticket, state))
 
     def _install(self, ticket: int, state: Workspace, result: pd.DataFrame | None,
                  error: BaseException | None) -> None:
         """A background scoring of `state` landed (the runner raises an error after this)."""
         self._working = False
-        if ticket != self._ticket:  # overtaken by another change: score the document as it is now
+        if ticket != self._ticket or (result is None and error is None):
+            # overtaken by another change (an engine's job stopped for it): score the document as it is now
             if self._wanted:
                 self._start()
             return
@@ -198,6 +202,21 @@ class QueryScores(QObject):
             QCoreApplication.processEvents()
             time.sleep(0.001)
         return not self._wanted
+
+
+def _score_engine(state: Workspace, current: Callable[[], bool]) -> pd.DataFrame | None:
+    """`score_state` of a document whose dataset an engine scores (`core.sql.engine_dataset`):
+    its job stops as soon as `current()` is False (another change came: minutes of DuckDB's work
+    for figures nobody will see); None then."""
+    from ndcg_gui.core.sql.progress import Cancelled
+
+    yield_to_gui()  # (this thread ends with the scoring)
+    try:
+        scored = state.dataset.evaluate(state.k, state.config, state.ties,
+                                        progress=lambda _step, _percent: current())
+    except Cancelled:
+        return None
+    return score_state(state, scored)
 
 
 def _no_rows(result: pd.DataFrame | None) -> pd.DataFrame:

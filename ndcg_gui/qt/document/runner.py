@@ -82,6 +82,18 @@ class Runner(QObject):
             raise error
 
 
+YIELD_NICE = 10  # how far below the GUI thread an engine's threads run (Linux: per thread)
+
+
+def yield_to_gui() -> None:
+    """Run the calling worker thread, and the threads it starts from now on (DuckDB's pool, made
+    when it connects), below the GUI thread: on a machine whose cores an engine fills, the window
+    still gets the CPU for its frames. Linux sets a nice value per thread; elsewhere nothing."""
+    with contextlib.suppress(AttributeError, OSError):  # (no per-thread priority here)
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + YIELD_NICE))
+
+
 def start_thread(name: str, target: Callable[..., Any], *args: Any) -> threading.Thread:
     """`target(*args)` in a daemon thread named `name` (a thread that must not keep the program
     alive: the window's close waits for what it needs, `BackgroundLoader.wait`)."""

@@ -28,6 +28,7 @@ from PySide6.QtGui import QBrush, QColor
 from ndcg_gui.core.lists.query_order import natural_order
 from ndcg_gui.qt.models.cells import ALIGN_RIGHT, differing_rows, font
 from ndcg_gui.qt.models.query_runs import (
+    FILTER_ROLE,
     FIXED_COLUMNS,
     QUERY_ROLE,
     SORT_ROLE,
@@ -68,6 +69,7 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         # Arrays are kept in the frame's order; row r shows its entry _order[r] (_row_at: inverse).
         self._order = self._row_at = np.array([], dtype=np.int64)
         self._sort_column, self._sort_order = -1, Qt.SortOrder.AscendingOrder
+        self._filter: tuple[str, frozenset[str] | None] = ("", None)  # `QueryFilterProxy`'s
 
     # ---- feeding ---------------------------------------------------------------------------
     def set_result(self, result: pd.DataFrame, k: int | None) -> None:
@@ -108,15 +110,16 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
             self._rows_changed(np.flatnonzero(~same.all(axis=1)))
         self._resort()
 
-    def set_edited(self, queries: Iterable[str]) -> None:
-        """Mark these queries (and only these) as edited in this session."""
+    def set_edited(self, queries: Iterable[str]) -> bool:
+        """Mark these queries (and only these) as edited in this session; False: they were."""
         edited = {str(q) for q in queries}
         if edited == self._edited:
-            return
+            return False
         flipped = edited ^ self._edited
         self._edited = edited
         self._rows_changed(np.array([self._row_of[q] for q in flipped if q in self._row_of], dtype=np.int64))
         self._resort()
+        return True
 
     def set_runs(self, runs: RunColumns | None) -> None:
         """Show a run comparison's columns (None: none). Other runs or another baseline change the
@@ -191,6 +194,16 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         self.layoutChanged.emit()
 
     # ---- lookups ---------------------------------------------------------------------------
+    def set_filter(self, text: str, subset: frozenset[str] | None) -> None:
+        """What `QueryFilterProxy` keeps: ids containing `text` (casefolded), in `subset` (None:
+        any); asked through FILTER_ROLE, and only while one is set."""
+        self._filter = (text, subset)
+
+    def _kept(self, row: int) -> bool:
+        text, subset = self._filter
+        query = str(self._queries[row])
+        return (subset is None or query in subset) and (not text or text in query.casefold())
+
     def query_at(self, row: int) -> str:
         return str(self._queries[self._order[row]])
 
@@ -252,6 +265,8 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
             return self._sort_key(row, col)
         if role == QUERY_ROLE:
             return str(self._queries[row])
+        if role == FILTER_ROLE:
+            return "1" if self._kept(row) else "0"
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(row, col)
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_DOCS, COL_JUDGED, COL_NDCG):
@@ -296,10 +311,10 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
     def longest_queries(self, n: int = 5) -> list[tuple[str, bool]]:
         """The `n` longest query ids, each with whether it is shown bold (edited): the texts a view
         measures to size the query column without reading every row."""
-        texts = [str(q) for q in self._queries]
-        lengths = np.fromiter((len(t) for t in texts), np.int64, len(texts))
+        texts = self._queries
+        lengths = np.fromiter(map(len, map(str, texts)), np.int64, len(texts))
         longest = np.argsort(-lengths, kind="stable")[:n]
-        return [(texts[i], texts[i] in self._edited) for i in longest.tolist()]
+        return [(str(texts[i]), str(texts[i]) in self._edited) for i in longest.tolist()]
 
     def _figures(self, col: int) -> np.ndarray:
         """The numbers of a figure column (docs, judged, NDCG), in the frame's order."""
@@ -355,6 +370,16 @@ class QueryFilterProxy(QSortFilterProxyModel):
         super().__init__(parent)
         self._text = ""
         self._subset: frozenset[str] | None = None
+        # The rows are kept by Qt's own filter on the model's FILTER_ROLE, an empty filter
+        # keeping every row without asking: no Python call per row when nothing is filtered (a
+        # Python `filterAcceptsRow` took ~0.5 s at each reset of 500,000 queries).
+        self.setFilterRole(FILTER_ROLE)
+        self.setFilterKeyColumn(COL_QUERY)
+
+    def setSourceModel(self, model) -> None:
+        if model is not None:
+            model.set_filter(self._text, self._subset)
+        super().setSourceModel(model)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         # The base class is not called: its sort column stays -1, so it never sorts in Python.
@@ -385,12 +410,9 @@ class QueryFilterProxy(QSortFilterProxyModel):
             return  # refiltering reads every row again
         self.beginFilterChange()
         self._text, self._subset = text, subset
+        if self.sourceModel() is not None:
+            self.sourceModel().set_filter(text, subset)
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-
-    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
-        if self._subset is None and not self._text:
-            return True
-        query = self.sourceModel().query_at(source_row)
-        if self._subset is not None and query not in self._subset:
-            return False
-        return not self._text or self._text in query.casefold()
+        wanted = "1" if subset is not None or text else ""
+        if self.filterRegularExpression().pattern() != wanted:
+            self.setFilterFixedString(wanted)

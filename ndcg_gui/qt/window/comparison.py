@@ -97,7 +97,9 @@ class RunCompare(QObject):
             self.problem = None
             if "scipy.stats" not in sys.modules:  # (its import overlaps the read, not the scoring)
                 self.document.runner.run("import the statistics", significance.prepare, _ignore)
-            self.loader.start(self._loading, self.document.qrels_path)
+            # (a Parquet run too big to hold, against Parquet qrels: scored by DuckDB, as an open)
+            self.loader.start(self._loading, self.document.qrels_path,
+                              definition=self.document.state.definition)
 
     def _landed(self, result: LoadResult) -> None:
         if result.problem is not None:

@@ -85,7 +85,8 @@ class FileFlow(QObject):
                          undoable)
         self._edited_while_loading = False
         self.loader.start(path, qrels, then=functools.partial(score, k=doc.k, config=doc.config,
-                                                                ties=doc.ties))
+                                                                ties=doc.ties),
+                          definition=doc.state.definition)
         self._report = True  # a big file failing later is reported whatever the caller asked
         return self.problem is None
 
@@ -122,7 +123,9 @@ class FileFlow(QObject):
         self.recent.add(path, qrels)
         queries = len(self.document.queries())
         back = " (Ctrl+Z goes back to the previous document)" if self.document.undo_stack.canUndo() else ""
-        self._status(f"Opened {path.name}" + (f": {queries} queries" if queries > 1 else "") + back, 8000)
+        engine = "" if dataset.in_memory else ", scored by DuckDB where it lies (too big to load)"
+        self._status(f"Opened {path.name}" + (f": {queries} queries" if queries > 1 else "") + engine + back,
+                     8000)
         if query is not None:
             if query in self.document.queries():
                 self.document.set_current_query(query)
@@ -136,7 +139,7 @@ class FileFlow(QObject):
 
     def _failed(self, message: str) -> None:
         self._pending = None
-        if message.endswith(NeedsQrels.MESSAGE):
+        if message.endswith((NeedsQrels.MESSAGE, "give its qrels too")):
             message += " (File ▸ Open run with qrels…, or drop the run and its qrels on the window together)"
         self.problem = message
         if self._report:
@@ -223,6 +226,12 @@ class FileFlow(QObject):
 
         doc, path = self.document, Path(path)
         data = doc.lists_for_saving()
+        engine = not data.in_memory  # read where it lies (too big to load): its edited lists alone
+        if engine:
+            data = data.edited_only()
+            if data is None:
+                self._status(f"Nothing to save: no list of {doc.display_name} was edited", 5000)
+                return True
         rescored = rescored_queries(data, as_run=suffix == ".run")
         if set(rescored) - self._rescored_ok:  # asked once for each list
             if not dialogs.ask_rescore(self._parent, rescored, path):
@@ -249,11 +258,17 @@ class FileFlow(QObject):
         for written in (path, qrels):
             if written is not None and (stamp := Stamp.of(written)) is not None:
                 self._stamps[stamp_key(written)] = stamp
+        saved = path.name + (f" and {qrels.name}" if qrels is not None else "")
+        if engine:  # the document stays the big file; its edits are kept in `path`
+            doc.mark_saved()
+            n = len(data.queries())
+            self._status(f"Saved the {n} edited quer{'y' if n == 1 else 'ies'} to {saved} "
+                         f"({doc.display_name} itself is not rewritten)", 8000)
+            return True
         moved = path != doc.path or (qrels is not None and qrels != doc.qrels_path)
         doc.mark_saved(path, qrels)
         if moved:
             self.recent.add(path, doc.qrels_path)
-        saved = path.name + (f" and {qrels.name}" if qrels is not None else "")
         self._status(f"Saved {saved}", 5000)
         return True
 

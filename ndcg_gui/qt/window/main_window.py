@@ -88,6 +88,7 @@ class MainWindow(WindowLayout, QMainWindow):
         # The controllers behind the actions: each gets what it needs, not the window.
         feedback = Feedback(self, self.statusBar().showMessage, self.show_problem)
         say = feedback.status
+        self.document.refused.connect(self.show_problem)
         self.files = FileFlow(self.document, self.scores, self.loader, RecentFiles(self.settings), feedback)
         self.editing = Editing(self.document, self.ranking_view, self.quick_entry, feedback,
                                self.files.maybe_discard)

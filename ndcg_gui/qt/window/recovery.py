@@ -8,10 +8,12 @@ The folder is the application's data folder (`recovery/`), or NDCG_RECOVERY_DIR 
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer
 
@@ -21,6 +23,10 @@ from ndcg_gui.core.state.recovery import left_behind as _left_behind
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets import dialogs
+
+if TYPE_CHECKING:
+    from ndcg_gui.core.lists.dataset import Dataset
+    from ndcg_gui.core.state.workspace import Definition
 
 INTERVAL_MS = 3000
 
@@ -87,6 +93,21 @@ class Recovery(QObject):
             self._lock = None
 
 
+def _read(definition: Definition, path: Path, qrels: Path | None) -> Dataset:
+    """A recovered document's file read again as it was opened: a Parquet run too big to hold
+    through DuckDB (here, at once: its per-query table is in the cache beside it, unless the
+    definition changed since), any other file loaded."""
+    from ndcg_gui.core.sql.inputs import window_engine, window_memory_limit
+
+    if window_engine(str(path), None if qrels is None else str(qrels)):
+        from ndcg_gui.core.sql.engine_dataset import open_engine
+
+        return open_engine(str(path), str(qrels), definition, memory_limit=window_memory_limit())
+    from ndcg_gui.core.reading import load  # (only now: pandas is not needed at start-up)
+
+    return load(path, qrels)
+
+
 def offer_recovery(document: Document, parent, folder: Path | None = None,
                    note: Callable[[str], None] | None = None) -> int:
     """Offer back the edits of sessions that ended without saving (a crash, a kill): each one the
@@ -102,10 +123,8 @@ def offer_recovery(document: Document, parent, folder: Path | None = None,
         if not dialogs.ask_restore(parent, item.snapshot.describe()):
             item.done()
             continue
-        from ndcg_gui.core.reading import load  # (only now: pandas is not needed at start-up)
-
         try:
-            workspace = item.snapshot.restore(load)
+            workspace = item.snapshot.restore(functools.partial(_read, document.state.definition))
         except (InputError, OSError, ValueError, KeyError) as err:
             item.keep()
             dialogs.show_error(parent, "Could not restore the edits",

@@ -87,3 +87,13 @@ def test_natural_order():
     ids = np.array(["q10", "q2", "q1"], dtype=object)
     assert [ids[i] for i in np.argsort(natural_order(ids))] == ["q1", "q2", "q10"]
     assert list(natural_order(np.array(["2", "010", "1"], dtype=object))) == [1, 2, 0]
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 30)), min_size=1, max_size=15))
+def test_natural_order_of_numbers_is_by_value_then_by_text(parts):
+    """Ids of digits (TREC topics): by value, then as text ("007" < "07" < "7", "0" < "00"),
+    whatever way the order is computed (numpy over the array since issue 24's 500,000 queries)."""
+    ids = ["0" * zeros + str(n) for zeros, n in parts]
+    want = sorted(range(len(ids)), key=lambda i: (int(ids[i]), ids[i], i))
+    rank = natural_order(np.array(ids, dtype=object))
+    assert [int(i) for i in np.argsort(rank)] == want

@@ -187,7 +187,8 @@ class QueryPanel(QWidget):
             self._show_summary()
 
     def set_edited(self, queries) -> None:
-        self.model.set_edited(queries)
+        if self.model.set_edited(queries):
+            self.table.fit_figures()  # (an edited query's figures are bold: wider)
 
     def set_current_query(self, query: str) -> None:
         """Select `query` in the table without announcing it (the document already knows)."""

@@ -82,7 +82,9 @@ class ChecksPanel(QWidget):
         checks, findings = self._checks, self._checks.findings
         self.tree.clear()
         if findings is None:
-            self.note.setText("Checking the file…" if checks.pending else "Nothing checked yet.")
+            self.note.setText("Checking the file…" if checks.pending else
+                              "Not checked: the file is scored by DuckDB where it lies (too big to load)."
+                              if not self._checks.document.dataset.in_memory else "Nothing checked yet.")
             self._set_title(TITLE)
             return
         changing = [f for f in findings if f.count and f.changes_figure]

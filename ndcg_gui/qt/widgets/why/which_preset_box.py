@@ -73,6 +73,10 @@ class WhichPresetBox(QWidget):
             self.answer.setText(f"⚠ {err}")
             return
         doc = self._doc
+        if not doc.dataset.in_memory:
+            self._say("Not asked of a run scored by DuckDB where it lies (too big to load): every "
+                      "preset would be a scan of the whole file.")
+            return
         work = functools.partial(_work, doc.dataset, text, doc.k)
         if doc.state.size() < BACKGROUND_ROWS:
             self._say(work())

@@ -287,3 +287,24 @@ def test_the_same_scores_shown_again_leave_the_histogram_as_drawn(qtbot, panel, 
     panel.histogram.set_picked(2)
     panel.histogram.set_values(at5["ndcg"].to_numpy(), 5, panel.summary.mean)
     assert len(drawn) == 2 and panel.histogram.picked == -1
+
+
+def test_an_edited_query_shown_bold_keeps_its_figures_whole(qtbot, panel, result):
+    """An edited query's row is bold: its figures are wider than the same figures in regular type,
+    and the columns widen to show them (a 1,000-document list's "1000" was cut to "10…" after an
+    edit, seen on the window over a 50M-row run)."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    from ndcg_gui.qt.models.query_model import COL_DOCS
+
+    result = result.assign(n_retrieved=1000)
+    panel.set_result(result, 10)
+    table, query = panel.table, str(result.index[0])
+    panel.set_edited([query])
+    row = panel.proxy.mapFromSource(panel.model.index(panel.model.row_of(query), COL_DOCS)).row()
+    option = QStyleOptionViewItem()
+    table.initViewItemOption(option)
+    for column in (COL_DOCS, COL_JUDGED, COL_NDCG):
+        index = panel.proxy.index(row, column)
+        needed = table.itemDelegate().sizeHint(option, index).width()
+        assert table.columnWidth(column) >= needed, (column, index.data())

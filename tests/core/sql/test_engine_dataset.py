@@ -1,0 +1,175 @@
+"""`core.sql.engine_dataset.EngineDataset`: a Parquet run and its qrels read where they lie answer
+as the same files loaded in memory (`core.reading.load`'s `FrameDataset`) do — the queries in the
+same order, each query's list (read with `WHERE query = ?`), every query's scores (DuckDB's) —
+checked by hypothesis over small random files with tied scores, unjudged documents, judged
+documents not retrieved, queries without judgments and judged queries without results."""
+
+from __future__ import annotations
+
+import dataclasses
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ndcg_gui.core import PRESETS, MetricConfig
+from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.reading import load
+from ndcg_gui.core.sql.engine_dataset import NotInMemory, open_engine, refusal
+from ndcg_gui.core.state.workspace import Definition, Workspace
+
+pytest.importorskip("duckdb")
+
+DEFINITIONS = [Definition(k, MetricConfig.preset(p), ties) for p in sorted(PRESETS) for k in (1, 3, 10)
+               for ties in ("trec", "file", "average")
+               if refusal(Definition(k, MetricConfig.preset(p), ties)) is None]
+
+
+@st.composite
+def files(draw) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(run, qrels) rows: scores from a few values (ties), grades 0-3, some documents judged but
+    not retrieved, some queries unjudged, one judged without results."""
+    n_queries = draw(st.integers(1, 6))
+    names = draw(st.permutations([f"q{i}" for i in range(n_queries)]))
+    run, qrels = [], []
+    for q in names:
+        n = draw(st.integers(0, 8))
+        for d in draw(st.permutations(range(n))):
+            run.append((q, f"d{d}", draw(st.sampled_from([0.0, 0.5, 0.5, 1.0, 2.0]))))
+        judged = draw(st.lists(st.tuples(st.integers(0, n + 2), st.integers(0, 3)), max_size=n + 3,
+                               unique_by=lambda t: t[0]))
+        qrels += [(q, f"d{d}", g) for d, g in judged]
+    if not run:
+        run.append(("q0", "d0", 1.0))
+    if not qrels:
+        qrels.append((run[0][0], run[0][1], 1))
+    return (pd.DataFrame(run, columns=["query", "doc", "score"]),
+            pd.DataFrame(qrels, columns=["query", "doc", "grade"]))
+
+
+TREC = Definition()
+
+
+def _both(folder: Path, run: pd.DataFrame, qrels: pd.DataFrame, definition: Definition = TREC):
+    run_path, qrels_path = folder / "run.parquet", folder / "qrels.parquet"
+    run.to_parquet(run_path, index=False)
+    qrels.to_parquet(qrels_path, index=False)
+    return load(run_path, qrels_path), open_engine(str(run_path), str(qrels_path), definition)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(files(), st.sampled_from(DEFINITIONS))
+def test_an_engine_dataset_answers_as_the_loaded_files(rows, definition):
+    with tempfile.TemporaryDirectory() as folder:
+        memory, engine = _both(Path(folder), *rows, definition)
+        assert engine.queries() == memory.queries()
+        assert engine.unjudged_queries() == memory.unjudged_queries()
+        assert engine.queries_without_results() == memory.queries_without_results()
+        assert engine.answered_queries() == memory.answered_queries()
+        for query in memory.queries():
+            assert engine.ranked_list(query) == memory.ranked_list(query)
+        with pytest.raises(KeyError):
+            engine.ranked_list("no such query")
+        want = memory.evaluate(definition.k, definition.config, definition.ties)
+        got = engine.evaluate(definition.k, definition.config, definition.ties)
+        if definition.ties == "average":
+            # Which rows of a tie that straddles k count as within k (n_judged, n_unjudged): the
+            # engine (as `core.evaluate.evaluate`) takes them in file order, a loaded dataset in
+            # trec_eval's order; the NDCG is the same (tied rows share their mean gain).
+            got, want = (t.drop(columns=["n_judged", "n_unjudged"]) for t in (got, want))
+        pd.testing.assert_frame_equal(got, want, check_dtype=False, rtol=0, atol=1e-12)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(files(), st.data())
+def test_edited_lists_lie_over_the_file_and_are_what_is_saved(rows, data):
+    with tempfile.TemporaryDirectory() as folder:
+        memory, engine = _both(Path(folder), *rows)
+        query = data.draw(st.sampled_from(memory.queries()))
+        lst = engine.ranked_list(query)
+        edited = dataclasses.replace(lst, docs=lst.docs[::-1], grades=lst.grades[::-1],
+                                     scores=None if lst.scores is None else lst.scores[::-1],
+                                     origin=None if lst.origin is None else lst.origin[::-1])
+        ws_memory = Workspace.of(memory).with_list(query, edited)
+        ws_engine = Workspace.of(engine).with_list(query, edited)
+        assert ws_engine.edited_queries() == ws_memory.edited_queries()
+        d = Definition()
+        pd.testing.assert_frame_equal(ws_engine.evaluate(), ws_memory.evaluate(), check_dtype=False,
+                                      check_index_type=False, rtol=0, atol=1e-12)
+        saved = ws_engine.for_saving().edited_only()
+        if edited == lst:  # (a list of one document, or all alike, reversed is itself)
+            assert saved is None
+            return
+        assert saved.queries() == [query]
+        assert saved.ranked_list(query).docs.tolist() == edited.docs.tolist()
+        want = ws_memory.evaluate()
+        if query in want.index:  # (a query without judgments is not scored)
+            assert saved.evaluate(d.k).loc[query, "ndcg"] == pytest.approx(want.loc[query, "ndcg"], abs=1e-12)
+
+
+def test_no_question_reads_every_row(tmp_path):
+    run = pd.DataFrame({"query": ["a", "a", "b"], "doc": ["x", "y", "x"], "score": [1.0, 0.5, 1.0]})
+    qrels = pd.DataFrame({"query": ["a", "b"], "doc": ["x", "x"], "grade": [1, 2]})
+    _, engine = _both(tmp_path, run, qrels)
+    for ask in (lambda: engine.run, lambda: engine.qrels, lambda: engine.with_qrels(None)):
+        with pytest.raises(NotInMemory, match=r"\.parquet: is scored by DuckDB|judgments are its qrels"):
+            ask()
+    assert not engine.in_memory and engine.row_count() == 3 + 2
+    assert Workspace.of(engine).size() == 5
+
+
+def test_a_run_with_a_missing_score_is_one_line_naming_the_file(tmp_path):
+    run = pd.DataFrame({"query": ["a", "a"], "doc": ["x", "y"], "score": [1.0, np.nan]})
+    qrels = pd.DataFrame({"query": ["a"], "doc": ["x"], "grade": [1]})
+    with pytest.raises(InputError) as caught:
+        _both(tmp_path, run, qrels)
+    said = str(caught.value)
+    assert "run.parquet" in said and "score" in said and "\n" not in said
+
+
+def test_a_definition_sql_cannot_express_is_refused_in_one_line(tmp_path):
+    run = pd.DataFrame({"query": ["a"], "doc": ["x"], "score": [1.0]})
+    qrels = pd.DataFrame({"query": ["a"], "doc": ["x"], "grade": [1]})
+    odd = [Definition(3, MetricConfig.preset(p)) for p in sorted(PRESETS)
+           if refusal(Definition(3, MetricConfig.preset(p))) is not None]
+    if not odd:
+        pytest.skip("every preset is expressible in SQL")
+    with pytest.raises(InputError, match="too big to load, and the SQL engines cannot"):
+        _both(tmp_path, run, qrels, odd[0])
+    _, engine = _both(tmp_path, run, qrels)
+    assert engine.refuses(odd[0]) == refusal(odd[0]) and engine.refuses(Definition()) is None
+
+
+def test_which_files_the_window_opens_through_duckdb(tmp_path, monkeypatch):
+    from ndcg_gui.core.sql.inputs import (
+        ENGINE_ABOVE,
+        WINDOW_SHARE,
+        estimate,
+        window_engine,
+        window_memory_limit,
+    )
+
+    run = pd.DataFrame({"query": ["a"] * 50, "doc": [f"d{i}" for i in range(50)], "score": np.arange(50.0)})
+    qrels = pd.DataFrame({"query": ["a"], "doc": ["d1"], "grade": [1]})
+    run_path, qrels_path = tmp_path / "run.parquet", tmp_path / "qrels.parquet"
+    run.to_parquet(run_path)
+    qrels.to_parquet(qrels_path)
+    (tmp_path / "qrels.txt").write_text("a 0 d1 1\n")
+    peak = estimate([str(run_path), str(qrels_path)]).peak
+    monkeypatch.delenv(ENGINE_ABOVE, raising=False)
+    assert window_engine(str(run_path), str(qrels_path), memory=int(peak / WINDOW_SHARE) - 1)
+    assert not window_engine(str(run_path), str(qrels_path), memory=int(peak / WINDOW_SHARE) + 1)
+    assert not window_engine(str(run_path), None, memory=1)  # (no judgments: the in-memory reader)
+    assert not window_engine(str(run_path), str(tmp_path / "qrels.txt"), memory=1)  # Parquet only
+    assert window_engine(str(tmp_path / "*.parquet"), str(qrels_path), memory=1 << 50)  # a glob: always
+    monkeypatch.setenv(ENGINE_ABOVE, "0")
+    assert window_engine(str(run_path), str(qrels_path), memory=1 << 50)
+    monkeypatch.setenv(ENGINE_ABOVE, str(peak))
+    assert not window_engine(str(run_path), str(qrels_path), memory=1)
+    assert window_memory_limit(64 << 30) == "4096MB" and window_memory_limit(8 << 30) == "2048MB"
+    monkeypatch.setenv("NDCG_GUI_ENGINE_MEMORY", "2GB")
+    assert window_memory_limit() == "2GB"

@@ -1,0 +1,289 @@
+"""The window over a run too big to hold (issue 24): a small Parquet run and its qrels, forced
+through DuckDB (NDCG_GUI_ENGINE_ABOVE=0), dropped on the window as a person drops them, show what
+the same files loaded in memory show — every query's NDCG, the mean, each list — and are edited,
+undone, re-scored under another k and saved (the edited queries alone, to a new file) the same
+way; Cancel leaves the open document, a bad file is one line naming it."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+from engine_samples import write_sample
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QFileDialog
+
+from ndcg_gui.core.analysis.workspace_report import ndcg_of
+from ndcg_gui.core.reading import load
+from ndcg_gui.core.sql import cache
+from ndcg_gui.core.sql.progress import Cancelled
+from ndcg_gui.core.state.workspace import Workspace
+from ndcg_gui.core.summary import mean_summary
+
+pytest.importorskip("duckdb")
+# The offscreen platform's limits, not our warnings.
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+
+@pytest.fixture(autouse=True)
+def forced(monkeypatch):
+    monkeypatch.setenv("NDCG_GUI_ENGINE_ABOVE", "0")  # every Parquet run with qrels goes to DuckDB
+
+
+@pytest.fixture
+def sample(tmp_path):
+    return write_sample(tmp_path)
+
+
+def drop(qtbot, window, run, qrels) -> None:
+    """The run and its qrels dropped on the window together; back once the load has ended."""
+    window.files.open_dropped([str(run), str(qrels)])
+    qtbot.waitUntil(lambda: not window.loader.is_loading(), timeout=30000)
+    assert window.scores.wait(30)
+
+
+@pytest.fixture
+def opened(qtbot, window, sample):
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    drop(qtbot, window, *sample)
+    return window
+
+
+def test_the_query_table_and_lists_are_those_of_the_files_loaded(opened, sample):
+    doc, memory = opened.document, load(*sample)
+    assert not doc.dataset.in_memory and doc.path == sample[0]
+    assert "scored by DuckDB" in opened.statusBar().currentMessage()
+    want = memory.evaluate(doc.k, doc.config, ties=doc.ties)
+    shown = opened.scores.result
+    assert list(shown.index) == list(want.index)
+    assert np.abs(shown["ndcg"].to_numpy() - want["ndcg"].to_numpy()).max() <= 1e-12
+    model = opened.query_panel.model
+    assert sorted(model.query_at(r) for r in range(model.rowCount())) == sorted(want.index)
+    mean = mean_summary(want, doc.state.policy).mean
+    assert opened.query_panel.summary.mean == pytest.approx(mean, abs=1e-12)
+    assert doc.queries() == memory.queries()
+
+    # A query picked in the query table, by keyboard: its list is the one the loaded file holds.
+    table = opened.query_panel.table
+    table.setFocus()
+    QTest.keyClick(table, Qt.Key.Key_Home, CTRL)
+    QTest.keyClick(table, Qt.Key.Key_Down)
+    query = doc.current_query
+    assert query == model.query_at(1)
+    assert doc.current_list() == Workspace.of(memory).list_for(query)
+
+
+def test_an_edit_is_scored_in_the_query_table_and_undone(opened, sample):
+    doc = opened.document
+    doc.set_current_query(next(q for q in doc.queries() if len(doc.list_for(q)) > 3))
+    query, before = doc.current_query, doc.current_list()
+    view = opened.ranking_view
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_Home, CTRL)
+    QTest.keyClick(view, Qt.Key.Key_Down, CTRL)  # the first document one rank down
+    after = doc.current_list()
+    assert after.docs[1] == before.docs[0] and doc.edited_queries() == [query]
+    assert opened.scores.result.loc[query, "ndcg"] == pytest.approx(ndcg_of(after, doc.state.definition),
+                                                                    abs=1e-12)
+    assert not doc.is_clean()
+    QTest.keyClick(view, Qt.Key.Key_Z, CTRL)
+    assert doc.current_list() == before and doc.is_clean()
+    want = load(*sample).evaluate(doc.k, doc.config, ties=doc.ties)
+    assert opened.scores.result.loc[query, "ndcg"] == pytest.approx(want.loc[query, "ndcg"], abs=1e-12)
+
+
+def test_another_k_is_scored_again_by_the_engine(opened, sample):
+    doc = opened.document
+    opened.headline.k.setValue(3)  # the k box, as a person sets it
+    assert opened.scores.wait(30) and doc.k == 3
+    want = load(*sample).evaluate(3, doc.config, ties=doc.ties)
+    assert np.abs(opened.scores.result["ndcg"] - want["ndcg"]).max() <= 1e-12
+
+
+def test_save_writes_the_edited_queries_alone_to_a_new_file(opened, sample, tmp_path, monkeypatch):
+    doc = opened.document
+    doc.set_current_query(next(q for q in doc.queries() if len(doc.list_for(q)) > 3))
+    query = doc.current_query
+    view = opened.ranking_view
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_Home, CTRL)
+    QTest.keyClick(view, Qt.Key.Key_Down, CTRL)
+    edited = doc.current_list()
+    target = tmp_path / "edits.run"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *_a: (str(target), "TREC run (*.run)")))
+    before = sample[0].read_bytes()
+    QTest.keyClick(view, Qt.Key.Key_S, CTRL)  # File ▸ Save: the big file is not rewritten
+    lines = [line.split() for line in target.read_text().splitlines()]
+    assert {fields[0] for fields in lines} == {query}
+    assert [fields[2] for fields in lines] == edited.docs.tolist()
+    assert sample[0].read_bytes() == before and doc.path == sample[0]
+    said = opened.statusBar().currentMessage()
+    assert "1 edited query to edits.run" in said and "run.parquet itself is not rewritten" in said
+    assert doc.is_clean()  # nothing unsaved: closing asks nothing
+
+
+def test_cancel_mid_way_leaves_the_open_document(qtbot, window, sample, monkeypatch):
+    scoring = []
+
+    def slow(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        # The engine at work: it goes on until its progress report says stop (Cancel).
+        scoring.append(run)
+        while progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        raise Cancelled
+
+    monkeypatch.setattr(cache, "score_files", slow)
+    before = window.document.state
+    window.files.open_dropped([str(sample[0]), str(sample[1])])
+    qtbot.waitUntil(lambda: bool(scoring) and window.progress.bar.value() > 0, timeout=10000)
+    assert window.progress.label.text() == "Loading run.parquet with DuckDB…"
+    window.progress.cancel_button.click()
+    assert window.document.state is before and not window.loader.is_loading()
+    assert window.statusBar().currentMessage() == "Loading cancelled"
+    qtbot.wait(200)  # (the worker's late end is dropped)
+    assert window.document.state is before
+
+
+def test_a_bad_file_is_one_line_naming_it(qtbot, window, tmp_path, dialog_log):
+    run, qrels = tmp_path / "run.parquet", tmp_path / "qrels.parquet"
+    pd.DataFrame({"query": ["a"], "doc": ["x"], "rank": [1]}).to_parquet(run)  # no score column
+    pd.DataFrame({"query": ["a"], "doc": ["x"], "grade": [1]}).to_parquet(qrels)
+    before = window.document.state
+    window.files.open_dropped([str(run), str(qrels)])
+    qtbot.waitUntil(lambda: not window.loader.is_loading(), timeout=30000)
+    assert window.document.state is before
+    (title, message), = dialog_log
+    assert title == "Could not open the file" and "run.parquet" in message and "score" in message
+    assert "\n" not in message
+
+
+def test_a_preset_sql_cannot_express_is_refused_in_one_line(opened):
+    doc, box = opened.document, opened.headline.definition.preset
+    before, shown = doc.state.definition, box.currentData()
+    box.setCurrentIndex(box.findData("lightgbm"))  # picked from the list, as a click does
+    box.activated.emit(box.currentIndex())
+    assert doc.state.definition == before and not opened.scores.pending
+    assert box.currentData() == shown  # the box shows the definition in use again
+    said = opened.statusBar().currentMessage()
+    assert said == ("⚠ run.parquet is scored by DuckDB, and the SQL engines cannot compute NDCG with "
+                    "idcg_zero='one' (yet)")
+
+
+def test_edits_recovered_after_a_crash_are_read_through_duckdb_again(opened, qtbot, settings, tmp_path,
+                                                                      monkeypatch):
+    """A window that ended without saving its edits of a run too big to hold: the next start
+    opens the run through DuckDB again (loading it whole is what made it too big), edits on top."""
+    from ndcg_gui.core.state.recovery import new_recovery_path, write_recovery
+    from ndcg_gui.qt.widgets import dialogs
+    from ndcg_gui.qt.window.main_window import MainWindow
+    from ndcg_gui.qt.window.recovery import offer_recovery
+
+    doc = opened.document
+    doc.set_current_query(next(q for q in doc.queries() if len(doc.list_for(q)) > 3))
+    doc.reverse()
+    edited, query = doc.current_list(), doc.current_query
+    left = tmp_path / "left"
+    left.mkdir()
+    write_recovery(new_recovery_path(left), doc.state, query)  # (as a killed window leaves it)
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    again = MainWindow(settings=settings)
+    qtbot.addWidget(again)
+    assert offer_recovery(again.document, again, left) == 1
+    assert not again.document.dataset.in_memory
+    assert again.document.current_query == query and again.document.current_list() == edited
+    assert not again.document.is_clean()
+
+
+def test_a_run_compared_with_it_is_scored_by_duckdb_too(opened, qtbot, sample, tmp_path):
+    """Runs compared with a run read where it lies: each run's NDCG from its engine, the same
+    statistics as the in-memory comparison of the same files."""
+    from ndcg_gui.core.analysis.runs.compare import compare_runs
+    from ndcg_gui.core.analysis.workspace_report import SAMPLES, SEED
+
+    run, qrels = sample
+    rows = pd.read_parquet(run)
+    rows["score"] = np.random.default_rng(1).permutation(rows["score"].to_numpy())
+    second = tmp_path / "second.parquet"
+    rows.to_parquet(second, index=False)
+    opened.compare.add_run(second)
+    qtbot.waitUntil(lambda: len(opened.comparison.added) == 1, timeout=30000)
+    opened.compare.flush()
+    doc = opened.document
+    assert not doc.state.comparing.runs[0].dataset.in_memory
+    got = opened.comparison.comparison
+    want = compare_runs({"a": load(run, qrels), "b": load(second, qrels)}, load(run, qrels), k=doc.k,
+                        config=doc.config, ties=doc.ties, samples=SAMPLES, seed=SEED)
+    assert np.abs(got.per_query.to_numpy() - want.per_query.to_numpy()).max() <= 1e-12
+    assert list(got.per_query.index) == list(want.per_query.index)
+    assert np.allclose(got.summary.drop(columns=["run"], errors="ignore").select_dtypes("number").to_numpy(),
+                       want.summary.drop(columns=["run"], errors="ignore").select_dtypes("number").to_numpy(),
+                       rtol=0, atol=1e-12, equal_nan=True)
+
+
+def test_a_folder_of_parquet_without_qrels_asks_for_them_in_one_line(qtbot, window, sample, dialog_log):
+    folder = sample[0].parent / "parts"
+    folder.mkdir()
+    pd.read_parquet(sample[0]).to_parquet(folder / "part-0.parquet")
+    before = window.document.state
+    window.files.open_dropped([str(folder)])
+    qtbot.waitUntil(lambda: bool(dialog_log), timeout=10000)
+    (_title, message), = dialog_log
+    assert message.startswith("parts: is Parquet files read by DuckDB, which needs their judgments")
+    assert "Open run with qrels" in message and "\n" not in message
+    assert window.document.state is before
+
+
+def test_a_folder_of_parquet_with_its_qrels_opens(qtbot, window, sample):
+    folder = sample[0].parent / "parts"
+    folder.mkdir()
+    rows = pd.read_parquet(sample[0])
+    rows.iloc[:40].to_parquet(folder / "part-0.parquet", index=False)
+    rows.iloc[40:].to_parquet(folder / "part-1.parquet", index=False)
+    drop(qtbot, window, folder, sample[1])
+    doc, memory = window.document, load(*sample)
+    assert not doc.dataset.in_memory and doc.queries() == memory.queries()
+    want = memory.evaluate(doc.k, doc.config, ties=doc.ties)
+    assert np.abs(window.scores.result["ndcg"] - want["ndcg"]).max() <= 1e-12
+
+
+def test_a_rescoring_overtaken_by_another_k_is_stopped(opened, qtbot, sample, monkeypatch):
+    """DuckDB scoring the run again for one k stops when the person picks another before it ends
+    (minutes of work at 500M rows for figures nobody would see); the last k's figures land."""
+    from ndcg_gui.qt.document import query_scores
+
+    monkeypatch.setattr(query_scores, "BACKGROUND_ROWS", 0)  # (as for a big run: in the background)
+    jobs, real = [], cache.score_files
+
+    def engine(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        jobs.append(definition.k)
+        if len(jobs) == 1:  # the first job runs until its progress report says stop
+            while progress("scoring", 50.0) is not False:
+                time.sleep(0.01)
+            raise Cancelled
+        return real(run, qrels, definition, memory_limit, threads, progress)
+
+    monkeypatch.setattr(cache, "score_files", engine)
+    doc, k = opened.document, opened.headline.k
+    k.setValue(3)
+    qtbot.waitUntil(lambda: jobs == [3], timeout=10000)
+    assert opened.scores.pending
+    k.setValue(4)
+    assert opened.scores.wait(30) and jobs == [3, 4]
+    want = load(*sample).evaluate(4, doc.config, ties=doc.ties)
+    assert np.abs(opened.scores.result["ndcg"] - want["ndcg"]).max() <= 1e-12
+
+
+def test_the_html_report_is_made_from_the_engine_figures(opened, tmp_path, dialog_log):
+    """The report reads every query's scores and the few lists it shows: what the engine answers."""
+    out = tmp_path / "report.html"
+    assert opened.exports.export_report(out) and not dialog_log
+    html = out.read_text()
+    mean = opened.query_panel.summary.mean
+    assert "run.parquet" in html and f"{mean:.4f}" in html
