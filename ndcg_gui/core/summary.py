@@ -68,7 +68,7 @@ class MeanSummary:
     def describe(self, k: int | None = None) -> str:
         at = f"@{k}" if k is not None else ""
         value = "n/a" if np.isnan(self.mean) else f"{self.mean:.4f}"
-        return f"mean NDCG{at} = {value} over {self.counted} of {self.total} queries"
+        return f"mean NDCG{at} = {value} over {self.counted:,} of {self.total:,} queries"
 
 
 def empty_queries(result: pd.DataFrame) -> pd.Series:

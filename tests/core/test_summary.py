@@ -229,3 +229,11 @@ def test_the_worst_query_is_the_lowest_ndcg_with_results_and_an_ideal():
     assert worst_query(result, ["f", "e", "d"]) == ("e", [])  # among a filter's queries, in its order
     assert worst_query(result, ["b", "c"]) == (None, ["b (no results)", "c (IDCG = 0)"])
     assert worst_query(result, ["zzz"]) == (None, [])
+
+
+def test_a_mean_over_many_queries_says_their_count_with_thousands_separated():
+    # 500,000 queries read "over 500,000 of 500,000 queries", not "500000" (seen on the 500M window).
+    from ndcg_gui.core.summary import MeanPolicy, MeanSummary
+
+    summary = MeanSummary(0.033, 500_000, 500_000, 0, 0, MeanPolicy())
+    assert summary.describe(10) == "mean NDCG@10 = 0.0330 over 500,000 of 500,000 queries"

@@ -120,11 +120,12 @@ def window_engine(run: str, qrels: str | None, memory: int | None = None) -> boo
 
 def window_memory_limit(memory: int | None = None) -> str:
     """DuckDB's memory limit in the window: NDCG_GUI_ENGINE_MEMORY when set (e.g. 2GB), else a
-    quarter of this machine's memory up to 4 GB (the window's own data and Qt take the rest; at
-    500M rows the engine ran out of memory under 2 GB three times of four: benchmarks/README.md)."""
+    quarter of this machine's memory up to 1.5 GB: with the window's own data and Qt the process
+    stays under 2 GB (500M rows: a peak of 1.85 GB, benchmarks/README.md), the engine scoring part
+    by part (`ndcg_steps`) where one query ran out of memory under 2 GB."""
     forced = os.environ.get("NDCG_GUI_ENGINE_MEMORY", "").strip()
     if forced:
         return forced
     memory = machine_memory() if memory is None else memory
-    share = 2048 << 20 if memory is None else min(4096 << 20, max(256 << 20, memory // 4))
+    share = 1536 << 20 if memory is None else min(1536 << 20, max(256 << 20, memory // 4))
     return f"{share >> 20}MB"

@@ -124,8 +124,8 @@ class FileFlow(QObject):
         queries = len(self.document.queries())
         back = " (Ctrl+Z goes back to the previous document)" if self.document.undo_stack.canUndo() else ""
         engine = "" if dataset.in_memory else ", scored by DuckDB where it lies (too big to load)"
-        self._status(f"Opened {path.name}" + (f": {queries} queries" if queries > 1 else "") + engine + back,
-                     8000)
+        count = f": {queries:,} queries" if queries > 1 else ""
+        self._status(f"Opened {path.name}{count}{engine}{back}", 8000)
         if query is not None:
             if query in self.document.queries():
                 self.document.set_current_query(query)

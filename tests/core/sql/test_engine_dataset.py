@@ -170,6 +170,6 @@ def test_which_files_the_window_opens_through_duckdb(tmp_path, monkeypatch):
     assert window_engine(str(run_path), str(qrels_path), memory=1 << 50)
     monkeypatch.setenv(ENGINE_ABOVE, str(peak))
     assert not window_engine(str(run_path), str(qrels_path), memory=1)
-    assert window_memory_limit(64 << 30) == "4096MB" and window_memory_limit(8 << 30) == "2048MB"
+    assert window_memory_limit(64 << 30) == "1536MB" and window_memory_limit(4 << 30) == "1024MB"
     monkeypatch.setenv("NDCG_GUI_ENGINE_MEMORY", "2GB")
     assert window_memory_limit() == "2GB"

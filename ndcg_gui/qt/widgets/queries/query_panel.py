@@ -277,7 +277,7 @@ class QueryPanel(QWidget):
         self.histogram.set_picked(index)
         self._bin_row.setVisible(queries is not None)
         if queries is not None:
-            self.bin_label.setText(f"{self.histogram.bin_text(index)}: {len(queries)} queries")
+            self.bin_label.setText(f"{self.histogram.bin_text(index)}: {len(queries):,} queries")
 
     def _show_summary(self) -> None:
         k = self.model.k
