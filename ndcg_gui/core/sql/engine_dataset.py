@@ -32,9 +32,10 @@ from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset, FrameDataset, Kind, frame_of, judgment_rows
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.sql.cache import per_query_table
 from ndcg_gui.core.sql.duckdb_engine import EngineResult, connect
 from ndcg_gui.core.sql.inputs import files_of, is_folder
-from ndcg_gui.core.sql.ndcg_sql import check_expressible
+from ndcg_gui.core.sql.ndcg_sql import NotExpressible, check_expressible
 from ndcg_gui.core.sql.progress import Report
 from ndcg_gui.core.state.workspace import Definition, Workspace
 
@@ -218,8 +219,6 @@ class EngineDataset(Dataset):
         """The engine's per-query table under `definition` (the cache beside the run, else DuckDB)."""
         if definition == self.definition:
             return self.result
-        from ndcg_gui.core.sql.cache import per_query_table
-
         return self._memo.scored(definition, lambda: per_query_table(
             self.run_input, self.qrels_input, definition, memory_limit=self.memory_limit,
             threads=self.threads, progress=progress))
@@ -271,8 +270,6 @@ class _Memo:
 
 def refusal(definition: Definition) -> str | None:
     """Why the engine cannot score `definition` (one line), or None."""
-    from ndcg_gui.core.sql.ndcg_sql import NotExpressible
-
     try:
         check_expressible(definition, "zero", row_order=True)
     except NotExpressible as exc:
@@ -353,8 +350,6 @@ def open_engine(run: str, qrels: str, definition: Definition, progress: Report |
     """`run` judged by `qrels` as an `EngineDataset` scored under `definition`: the per-query table
     from the cache beside the run, else DuckDB's (`progress`: `core.sql.progress`; returning False
     stops it with `Cancelled`). A definition the SQL cannot express is refused in one line."""
-    from ndcg_gui.core.sql.cache import per_query_table
-
     reason = refusal(definition)
     if reason is not None:
         raise InputError(f"too big to load, and {reason}; choose another definition first", run)
