@@ -95,8 +95,8 @@ class InputChecks(QObject):
             from ndcg_gui.core.analysis.checks import file_findings  # lazy: start-up
 
             call = functools.partial(file_findings, doc.path, doc.qrels_path, doc.k)
-            doc.runner.run_in_process("input checks", call,
-                                      functools.partial(self._landed_file, self._ticket, work), nice=10)
+            landed = functools.partial(self._landed_file, self._ticket, work)
+            doc.runner.run_in_process("input checks", call, landed, below_gui=True)
         else:
             doc.runner.run("input checks", work, functools.partial(self._landed, self._ticket))
         return Changes(checks=True)

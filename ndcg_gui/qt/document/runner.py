@@ -49,14 +49,14 @@ class Runner(QObject):
         return start_thread(name, self._work, work, done)
 
     def run_in_process(self, name: str, call: Callable[[], Any], done: Done,
-                       nice: int = 0) -> threading.Thread:
+                       below_gui: bool = False) -> threading.Thread:
         """`call()` in a worker process of its own (`core.reading.load_worker`), watched by a thread
         named `name`; `done` as for `run`. For pure-Python work on a big file that would hold the
         GIL from the window for seconds (the input checks): `call` must pickle (a module-level
-        function or a functools.partial of one), and so must its result. `nice`: the process's
-        lower priority (POSIX), for work nobody waits for: a file being read or a run being added
-        gets the cores first."""
-        return self.run(name, functools.partial(call_in_process, call, nice), done)
+        function or a functools.partial of one), and so must its result. `below_gui`: the process
+        runs YIELD_NICE below the window (POSIX), as an engine's threads do (`yield_to_gui`), for
+        work nobody waits for: a file being read or a run being added gets the cores first."""
+        return self.run(name, functools.partial(call_in_process, call, YIELD_NICE if below_gui else 0), done)
 
     def post(self, call: Callable[..., None], *args: Any) -> None:
         """`call(*args)` on the GUI thread (from a worker: queued; from the GUI thread: now)."""
