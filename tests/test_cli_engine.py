@@ -10,10 +10,12 @@ import re
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from ndcg_gui.cli import main
+from ndcg_gui.core.errors import shown
 from tests.test_cli import cli
 
 pytest.importorskip("duckdb")  # (the test extra declares it: never skipped there)
@@ -136,6 +138,37 @@ def test_csv_parquet_and_globs_print_as_the_trec_files(capsys, tmp_path):
                         tmp_path / "by-query", partition_cols=["query"])
     assert (tmp_path / "by-query" / "query=401").is_dir()
     same_as_in_memory(capsys, tmp_path / "by-query", tmp_path / "qrels.parquet", "--format", "csv")
+
+
+def test_text_past_several_of_duckdbs_row_groups_keeps_the_files_order(capsys, tmp_path):
+    """Queries are listed in the order the run first names them, and a doc listed twice is the
+    first twice in the file, however many threads read the text: the engine numbers the rows by
+    where they are stored (`rowid`), which must be the file's order past one row group (122,880
+    rows; 600,000 here)."""
+    rng = np.random.default_rng(5)
+    queries = [f"q{n}" for n in rng.permutation(1000)]  # neither sorted nor in hash order
+    lines = [f"{q} Q0 d{d} {d + 1} {rng.integers(0, 100) / 10} t" for q in queries for d in range(600)]
+    judged = [f"{q} 0 d{d} {rng.integers(0, 4)}" for q in reversed(queries) for d in range(0, 600, 7)]
+    (tmp_path / "big.run").write_text("\n".join(lines) + "\n")
+    (tmp_path / "big.qrels").write_text("\n".join(judged) + "\n")
+    want = output(capsys, tmp_path / "big.run", "--qrels", tmp_path / "big.qrels", "--format", "csv")
+    got = output(capsys, tmp_path / "big.run", "--qrels", tmp_path / "big.qrels", "--format", "csv",
+                 "--engine", "duckdb", "--threads", "2")
+    same_output(got, want, ("--format", "csv"))
+    listed = [line.split(",")[0] for line in got[1].splitlines()[1:1001]]
+    assert listed == queries
+    # Two docs listed twice: the first line that repeats a pair is named (as the in-memory
+    # readers name it): the pair first seen at line 250,001, repeated at line 300,002, and not the
+    # one first seen at line 6, repeated last.
+    first, late = lines[5].split(), lines[250_000].split()
+    twice = [*lines[:300_000], f"{late[0]} Q0 {late[2]} 9 1.0 t", *lines[300_000:],
+             f"{first[0]} Q0 {first[2]} 9 1.0 t"]
+    (tmp_path / "twice.run").write_text("\n".join(twice) + "\n")
+    code, _, err = output(capsys, tmp_path / "twice.run", "--qrels", tmp_path / "big.qrels",
+                          "--engine", "duckdb", "--threads", "2")
+    assert code != 0 and f'query "{late[0]}" lists doc "{late[2]}" more than once' in err, err
+    memory = output(capsys, tmp_path / "twice.run", "--qrels", tmp_path / "big.qrels")
+    assert memory[0] != 0 and f"listed twice for query {shown(late[0])}" in memory[2], memory
 
 
 def test_runs_of_blanks_tabs_comments_and_extra_fields_read_as_in_memory(capsys, tmp_path):
