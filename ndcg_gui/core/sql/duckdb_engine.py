@@ -90,7 +90,7 @@ def score_files(run: str, qrels: str, definition: Definition, memory_limit: str 
             # tab (most files); otherwise (runs of blanks, indented lines, extra fields) line by line.
             for split in (False, True):
                 try:
-                    return _scored(con, run, qrels, definition, split, steps)
+                    return _scored(con, run, qrels, definition, split, steps, Path(spill))
                 except _Irregular:  # (an empty field: read line by line)
                     pass
                 except duckdb.Error as exc:
@@ -98,8 +98,8 @@ def score_files(run: str, qrels: str, definition: Definition, memory_limit: str 
                         raise Cancelled from None
                     if split or "CSV Error" not in str(exc):
                         raise _input_error(exc, run) from None
-                for name in ("run", "qrels", "run_rows", "qrels_rows", "run_lines", "qrels_lines"):
-                    for kind in ("VIEW", "TABLE"):  # (a view over a table of text, or a Parquet view)
+                for name in ("run", "qrels", "run_lines", "qrels_lines"):
+                    for kind in ("TABLE", "VIEW"):  # (a view of Parquet, or a table of split text)
                         with contextlib.suppress(duckdb.Error):
                             con.execute(f"DROP {kind} IF EXISTS {name}")
         raise AssertionError("unreachable")
@@ -108,11 +108,12 @@ def score_files(run: str, qrels: str, definition: Definition, memory_limit: str 
         shutil.rmtree(spill, ignore_errors=True)
 
 
-def _scored(con, run: str, qrels: str, definition: Definition, split: bool, steps: Steps) -> EngineResult:
+def _scored(con, run: str, qrels: str, definition: Definition, split: bool, steps: Steps,
+            spill: Path) -> EngineResult:
     steps(f"reading {Path(run).name}")
-    run_from = _table(con, "run", run, "trec_run", "score", split)
+    run_from = _table(con, "run", run, "trec_run", "score", spill, split)
     steps(f"reading {Path(qrels).name}")
-    qrels_from = _table(con, "qrels", qrels, "qrels", "grade", split)
+    qrels_from = _table(con, "qrels", qrels, "qrels", "grade", spill, split)
     for name in ("run", "qrels"):
         # An empty field (two blanks in a row, a blank at the start) shifts the others in DuckDB's
         # CSV parser: such a file is read line by line.
@@ -136,9 +137,11 @@ def _scored(con, run: str, qrels: str, definition: Definition, split: bool, step
     return EngineResult(table, unjudged["query"].tolist(), [int(r) for r in unjudged["first_row"]])
 
 
-def _table(con, name: str, pattern: str, trec_kind: str, number: str, split: bool = False) -> str:
-    """Make table `name` (query, doc, <number>, row_order, odd) of the files of `pattern` (`odd`:
-    the line has an empty field); returns the first file (for messages)."""
+def _table(con, name: str, pattern: str, trec_kind: str, number: str, spill: Path,
+           split: bool = False) -> str:
+    """Make table or view `name` (query, doc, <number>, row_order, odd) of the files of `pattern`
+    (`odd`: the line has an empty field; text is read into a Parquet file in `spill`); returns
+    the first file (for messages)."""
     folder = is_folder(pattern)  # a (hive-partitioned) folder of Parquet: `query=401/part-0.parquet`
     files = files_of(pattern)
     if folder and not files:
@@ -185,16 +188,19 @@ def _table(con, name: str, pattern: str, trec_kind: str, number: str, split: boo
         else:
             want = "a TREC run" if trec_kind == "trec_run" else "TREC qrels"
             raise InputError(f"is {kind.replace('_', ' ')}, not {want}, CSV or Parquet", first)
-    # The file's order is the table's: rows are stored in the order read (DuckDB keeps insertion
-    # order), so `rowid` numbers them. (`ROW_NUMBER() OVER ()` in the read made it one thread's
-    # work: 15M lines of qrels 6.1 s against 3.1 s.)
+    # Text is parsed once into a Parquet file, then scanned where it lies as Parquet input is: the
+    # checks and the query scan the rows several times (50M lines: 9 s to write, against 13-18 s
+    # into a table). Rows are written in the order read (DuckDB keeps insertion order), so each
+    # row's place in the file is its line's. (`ROW_NUMBER() OVER ()` in the read made it one
+    # thread's work: 15M lines of qrels 6.1 s against 3.1 s.)
+    rows = _text(str(spill / f"{name}.parquet"))
     con.execute(
-        f"CREATE TABLE {name}_rows AS SELECT CAST({columns['query']} AS VARCHAR) AS query, "
+        f"COPY (SELECT CAST({columns['query']} AS VARCHAR) AS query, "
         f"CAST({columns['doc']} AS VARCHAR) AS doc, CAST({columns[number]} AS DOUBLE) AS {number}, "
-        f"{columns.get('odd', 'FALSE')} AS odd FROM {source}"
+        f"{columns.get('odd', 'FALSE')} AS odd FROM {source}) TO {rows} (FORMAT parquet, COMPRESSION snappy)"
     )
-    con.execute(f"CREATE VIEW {name} AS SELECT query, doc, {number}, rowid + 1 AS row_order, odd "
-                f"FROM {name}_rows")
+    con.execute(f"CREATE VIEW {name} AS SELECT query, doc, {number}, file_row_number + 1 AS row_order, odd "
+                f"FROM read_parquet({rows}, file_row_number=true)")
     return first
 
 
