@@ -75,8 +75,8 @@ def score_files(run: str, qrels: str, definition: Definition, memory_limit: str 
     check_expressible(definition, "zero", row_order=True)
     spill = tempfile.mkdtemp(prefix="ndcg-inspect-duckdb-")
     try:
-        # The rows are read once into a database file beside the spill files (on disk,
-        # compressed: larger than memory), then checked and scored from there.
+        # Text rows are read once into a Parquet file beside the spill files; the parts of the
+        # query are tables in a database file there (on disk: larger than memory).
         con = connect(memory_limit, threads, str(Path(spill) / "rows.duckdb"))
     except BaseException:
         shutil.rmtree(spill, ignore_errors=True)

@@ -271,6 +271,25 @@ def test_json_lines_nested_too_deep_are_refused_naming_the_line(tmp_path, depth)
                                  "read; expected one JSON object of columns per line")
 
 
+def test_nesting_is_found_piece_by_piece_naming_its_line(tmp_path, monkeypatch):
+    """The scan goes through a big file in pieces of whole lines (one scan of the whole file
+    peaked at 14.6x its size): a deep line in a later piece is named by its own line, and many
+    brackets in strings (more than the limit on one line) are no nesting."""
+    from ndcg_gui.core.formats import columnar
+
+    monkeypatch.setattr(columnar, "_NESTING_PIECE", 100)
+    lines = [f'{{"doc": "d{i}", "grade": 1, "t": "{"[" * 70}"}}' for i in range(30)]
+    lines.insert(20, '{"doc": "x", "grade": 2, "x": ' + "[" * 63 + "]" * 63 + "}")  # 64 levels
+    path = tmp_path / "pieces.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    assert len(load(path).ranked_list("").docs) == 31
+    path.write_text("\n".join([*lines[:25], "", lines[20].replace("[", "[[", 1).replace("]", "]]", 1),
+                               *lines[25:]]) + "\n")
+    with pytest.raises(InputError) as caught:
+        load(path)
+    assert str(caught.value).startswith("pieces.jsonl:27: arrays and objects nested more than 64 levels")
+
+
 def test_brackets_in_strings_and_nesting_up_to_the_limit_are_read(tmp_path):
     path = tmp_path / "ok.jsonl"
     nested = "[" * 63 + "]" * 63  # with the line's object: 64 levels
