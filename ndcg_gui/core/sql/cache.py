@@ -9,6 +9,11 @@ was made for: every input file's path, size and modification time, the qrels' pa
 text (so a change to the SQL of a definition misses too). A file whose key differs, or that cannot
 be read, is not used (and is written anew); a folder that cannot be written to gets no cache and
 no error. Written atomically (`core.writing.atomic`): a reader never sees half a file.
+
+Text qrels (or a text run) beside a Parquet run too big to load are kept as a Parquet copy of their
+rows (`parquet_rows`): `.Q.ndcg-rows-<H>.parquet` beside them, H a hash of their path and their
+size and modification time, so a changed file is read again; in the temporary folder when theirs
+takes no file. The window reads one query's judgments from it by Parquet's statistics.
 """
 
 from __future__ import annotations
@@ -18,11 +23,12 @@ import io
 import json
 import os
 import re
+import tempfile
 from pathlib import Path
 
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.sql.duckdb_engine import EngineResult, score_files
-from ndcg_gui.core.sql.inputs import files_of, is_folder
+from ndcg_gui.core.sql.duckdb_engine import EngineResult, copy_rows, score_files
+from ndcg_gui.core.sql.inputs import files_of, is_folder, is_parquet
 from ndcg_gui.core.sql.ndcg_sql import ndcg_sql
 from ndcg_gui.core.sql.progress import Report
 from ndcg_gui.core.state.workspace import Definition
@@ -114,6 +120,32 @@ def write_cache(path: Path, key: str, result: EngineResult) -> bool:
     except (InputError, OSError):  # a read-only folder, a full disk: no cache, no error
         return False
     return True
+
+
+def parquet_rows(pattern: str, trec_kind: str, memory_limit: str | None = None, threads: int | None = None,
+                 progress: Report | None = None) -> str:
+    """`pattern` itself when it is Parquet, else the path of a Parquet copy of its rows
+    (`duckdb_engine.copy_rows`), made when there is none for the file as it is now."""
+    if is_parquet(pattern):
+        return pattern
+    try:
+        info = os.stat(pattern)
+    except OSError:
+        return pattern  # (the engine says why it cannot be read)
+    place = Path(os.path.abspath(pattern))
+    which = hashlib.sha256(json.dumps([str(place.resolve()), info.st_size, info.st_mtime_ns]).encode())
+    name = f".{_UNSAFE.sub('_', place.name)}.ndcg-rows-{which.hexdigest()[:16]}.parquet"
+    for folder in (place.parent, Path(tempfile.gettempdir())):
+        copy = folder / name
+        if copy.is_file():
+            return str(copy)
+        if os.access(folder, os.W_OK):
+            break
+    copy_rows(pattern, trec_kind, copy, memory_limit, threads, progress)
+    for stale in copy.parent.glob(name[: name.rindex("-") + 1] + "*.parquet"):  # (the file as it was)
+        if stale != copy:
+            stale.unlink(missing_ok=True)
+    return str(copy)
 
 
 def _sql(definition: Definition) -> str:

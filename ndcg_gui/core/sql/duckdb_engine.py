@@ -73,6 +73,37 @@ def score_files(run: str, qrels: str, definition: Definition, memory_limit: str 
     missing="zero")` scores them. `progress(step, percent)` is told how far the job has come
     (`core.sql.progress`); when it returns False the job stops with `Cancelled`."""
     check_expressible(definition, "zero", row_order=True)
+    return _job(run, ("run", "qrels"), memory_limit, threads, progress,
+                lambda con, split, steps, spill: _scored(con, run, qrels, definition, split, steps, spill))
+
+
+def copy_rows(pattern: str, trec_kind: str, target: Path, memory_limit: str | None = None,
+              threads: int | None = None, progress: Report | None = None) -> None:
+    """The rows of a text input (TREC text or CSV: a run, `trec_kind` "trec_run", or qrels) as
+    Parquet file `target`: query, doc and the number, in file order, checked as `score_files`
+    checks them (bad input: `InputError` naming the text file and line). So a window reads one
+    query's rows with Parquet's statistics instead of a scan of the text."""
+    number = "score" if trec_kind == "trec_run" else "grade"
+
+    def work(con, split: bool, steps: Steps, spill: Path) -> None:
+        steps(f"reading {Path(pattern).name}")
+        first = _table(con, "rows", pattern, trec_kind, number, spill, split)
+        if con.sql("SELECT 1 FROM rows WHERE odd LIMIT 1").fetchall():
+            raise _Irregular
+        steps(f"checking {Path(first).name}")
+        _check(con, "rows", first, number)
+        part = target.with_name(target.name + ".part")  # (whole or not there: renamed when done)
+        con.execute(f"COPY (SELECT query, doc, {number} FROM rows) TO {_text(str(part))} (FORMAT parquet)")
+        os.replace(part, target)
+
+    _job(pattern, ("rows",), memory_limit, threads, progress, work)
+
+
+def _job(first_input: str, names: tuple[str, ...], memory_limit: str | None, threads: int | None,
+         progress: Report | None, work):
+    """`work(con, split, steps, spill)` on a connection to a database in a temporary folder (its
+    spill files and text read as Parquet there; removed after), once more with text split line by
+    line (`split`) when DuckDB's CSV parser cannot read it; DuckDB's errors as `InputError`."""
     spill = tempfile.mkdtemp(prefix="ndcg-inspect-duckdb-")
     try:
         # Text rows are read once into a Parquet file beside the spill files; the parts of the
@@ -90,18 +121,19 @@ def score_files(run: str, qrels: str, definition: Definition, memory_limit: str 
             # tab (most files); otherwise (runs of blanks, indented lines, extra fields) line by line.
             for split in (False, True):
                 try:
-                    return _scored(con, run, qrels, definition, split, steps, Path(spill))
+                    return work(con, split, steps, Path(spill))
                 except _Irregular:  # (an empty field: read line by line)
                     pass
                 except duckdb.Error as exc:
                     if steps.stopped:
                         raise Cancelled from None
                     if split or "CSV Error" not in str(exc):
-                        raise _input_error(exc, run) from None
-                for name in ("run", "qrels", "run_lines", "qrels_lines"):
-                    for kind in ("TABLE", "VIEW"):  # (a view of Parquet, or a table of split text)
-                        with contextlib.suppress(duckdb.Error):
-                            con.execute(f"DROP {kind} IF EXISTS {name}")
+                        raise _input_error(exc, first_input) from None
+                for name in names:
+                    for table in (name, f"{name}_lines"):
+                        for kind in ("TABLE", "VIEW"):  # (a view of Parquet, or a table of split text)
+                            with contextlib.suppress(duckdb.Error):
+                                con.execute(f"DROP {kind} IF EXISTS {table}")
         raise AssertionError("unreachable")
     finally:
         con.close()

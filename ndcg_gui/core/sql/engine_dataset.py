@@ -32,7 +32,7 @@ from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset, FrameDataset, Kind, frame_of, judgment_rows
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.sql.cache import per_query_table
+from ndcg_gui.core.sql.cache import parquet_rows, per_query_table
 from ndcg_gui.core.sql.duckdb_engine import EngineResult, connect
 from ndcg_gui.core.sql.inputs import files_of, is_folder
 from ndcg_gui.core.sql.ndcg_sql import NotExpressible, check_expressible
@@ -353,9 +353,13 @@ def open_engine(run: str, qrels: str, definition: Definition, progress: Report |
     reason = refusal(definition)
     if reason is not None:
         raise InputError(f"too big to load, and {reason}; choose another definition first", run)
-    result = per_query_table(str(run), str(qrels), definition, memory_limit=memory_limit, threads=threads,
+    # Text qrels are read from a Parquet copy of their rows (kept beside them): a query's
+    # judgments are then found by Parquet's statistics, not a scan of the text.
+    rows = parquet_rows(str(qrels), "qrels", memory_limit, threads, progress)
+    result = per_query_table(str(run), rows, definition, memory_limit=memory_limit, threads=threads,
                              progress=progress)
-    dataset = EngineDataset.of(run, qrels, definition, result, memory_limit, threads)
+    dataset = dataclasses.replace(EngineDataset.of(run, rows, definition, result, memory_limit, threads),
+                                  qrels_path=Path(qrels))
     # What showing it asks first, worked out here (a window's worker thread, not its GUI thread):
     # the order of the queries, the state's sets of them (kept per dataset), the first list.
     queries = Workspace.of(dataset).queries()

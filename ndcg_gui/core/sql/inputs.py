@@ -100,10 +100,13 @@ def is_parquet(pattern: str) -> bool:
 
 def window_engine(run: str, qrels: str | None, memory: int | None = None) -> bool:
     """Whether the window opens `run` with `qrels` through DuckDB (`core.sql.engine_dataset`):
-    both Parquet, DuckDB installed, and loading them would take more than WINDOW_SHARE of this
+    the run Parquet, the qrels Parquet or one text file (TREC qrels, CSV: read into a Parquet copy
+    of their rows), DuckDB installed, and loading them would take more than WINDOW_SHARE of this
     machine's memory (or only the engine reads them: a glob, a folder)."""
-    if qrels is None or not (is_parquet(str(run)) and is_parquet(str(qrels))):
+    if qrels is None or not is_parquet(str(run)):
         return False
+    if not is_parquet(str(qrels)) and (engine_only(str(qrels)) or is_folder(str(qrels))):
+        return False  # (a glob or folder of text: the in-memory reader says what it reads)
     if importlib.util.find_spec("duckdb") is None:  # (looked for, not imported: the GUI thread asks)
         return False
     if engine_only(str(run)) or engine_only(str(qrels)):

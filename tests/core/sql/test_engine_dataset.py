@@ -54,18 +54,26 @@ def files(draw) -> tuple[pd.DataFrame, pd.DataFrame]:
 TREC = Definition()
 
 
-def _both(folder: Path, run: pd.DataFrame, qrels: pd.DataFrame, definition: Definition = TREC):
-    run_path, qrels_path = folder / "run.parquet", folder / "qrels.parquet"
+def _both(folder: Path, run: pd.DataFrame, qrels: pd.DataFrame, definition: Definition = TREC,
+          qrels_as: str = "parquet"):
+    """The files loaded in memory and opened through DuckDB; the qrels as Parquet or TREC text."""
+    run_path = folder / "run.parquet"
     run.to_parquet(run_path, index=False)
-    qrels.to_parquet(qrels_path, index=False)
+    if qrels_as == "trec":
+        qrels_path = folder / "qrels.txt"
+        qrels_path.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in qrels.itertuples(index=False)))
+    else:
+        qrels_path = folder / "qrels.parquet"
+        qrels.to_parquet(qrels_path, index=False)
     return load(run_path, qrels_path), open_engine(str(run_path), str(qrels_path), definition)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(files(), st.sampled_from(DEFINITIONS))
-def test_an_engine_dataset_answers_as_the_loaded_files(rows, definition):
+@given(files(), st.sampled_from(DEFINITIONS), st.sampled_from(["parquet", "trec"]))
+def test_an_engine_dataset_answers_as_the_loaded_files(rows, definition, qrels_as):
     with tempfile.TemporaryDirectory() as folder:
-        memory, engine = _both(Path(folder), *rows, definition)
+        memory, engine = _both(Path(folder), *rows, definition, qrels_as)
+        assert engine.qrels_path == memory.qrels_path  # (the file named, not the copy read)
         assert engine.queries() == memory.queries()
         assert engine.unjudged_queries() == memory.unjudged_queries()
         assert engine.queries_without_results() == memory.queries_without_results()
@@ -164,7 +172,9 @@ def test_which_files_the_window_opens_through_duckdb(tmp_path, monkeypatch):
     assert window_engine(str(run_path), str(qrels_path), memory=int(peak / WINDOW_SHARE) - 1)
     assert not window_engine(str(run_path), str(qrels_path), memory=int(peak / WINDOW_SHARE) + 1)
     assert not window_engine(str(run_path), None, memory=1)  # (no judgments: the in-memory reader)
-    assert not window_engine(str(run_path), str(tmp_path / "qrels.txt"), memory=1)  # Parquet only
+    assert window_engine(str(run_path), str(tmp_path / "qrels.txt"), memory=1)  # text qrels: a copy
+    assert not window_engine(str(run_path), str(tmp_path / "*.txt"), memory=1)  # not a glob of text
+    assert not window_engine(str(tmp_path / "qrels.txt"), str(qrels_path), memory=1)  # the run: Parquet
     assert window_engine(str(tmp_path / "*.parquet"), str(qrels_path), memory=1 << 50)  # a glob: always
     monkeypatch.setenv(ENGINE_ABOVE, "0")
     assert window_engine(str(run_path), str(qrels_path), memory=1 << 50)
@@ -173,3 +183,42 @@ def test_which_files_the_window_opens_through_duckdb(tmp_path, monkeypatch):
     assert window_memory_limit(64 << 30) == "1536MB" and window_memory_limit(4 << 30) == "1024MB"
     monkeypatch.setenv("NDCG_GUI_ENGINE_MEMORY", "2GB")
     assert window_memory_limit() == "2GB"
+
+
+def test_text_qrels_are_read_once_into_a_copy_kept_beside_them(tmp_path, monkeypatch):
+    """TREC qrels beside a Parquet run too big to load: their rows are copied once into a hidden
+    Parquet file beside them (a query's judgments are then read by Parquet's statistics), used
+    again while the file is unchanged, made anew when it changes; bad lines are named in the text
+    file; a folder that takes no file keeps the copy in the temporary folder."""
+    from ndcg_gui.core.sql import cache, duckdb_engine
+
+    copies = []
+    real = duckdb_engine.copy_rows
+    monkeypatch.setattr(cache, "copy_rows", lambda *a, **k: copies.append(a[0]) or real(*a, **k))
+    run = pd.DataFrame({"query": ["a", "a", "b"], "doc": ["x", "y", "x"], "score": [1.0, 0.5, 1.0]})
+    qrels = pd.DataFrame({"query": ["a", "b"], "doc": ["y", "x"], "grade": [1, 2]})
+    _, engine = _both(tmp_path, run, qrels, qrels_as="trec")
+    kept = list(tmp_path.glob(".qrels.txt.ndcg-rows-*.parquet"))
+    assert len(kept) == 1 and engine.qrels_input == str(kept[0]) and copies == [str(tmp_path / "qrels.txt")]
+    assert engine.evaluate(10).loc["a", "ndcg"] == pytest.approx(1 / np.log2(3))
+    again = open_engine(str(tmp_path / "run.parquet"), str(tmp_path / "qrels.txt"), TREC)
+    assert again.qrels_input == str(kept[0]) and len(copies) == 1
+    _, changed = _both(tmp_path, run, qrels.assign(doc=["x", "x"]), qrels_as="trec")
+    assert len(copies) == 2 and changed.evaluate(10).loc["a", "ndcg"] == 1.0
+    assert list(tmp_path.glob(".qrels.txt.ndcg-rows-*")) == [Path(changed.qrels_input)]  # (old one gone)
+    assert changed.ranked_list("a").grades.tolist()[0] == 1.0  # (x judged now; y no longer)
+
+    (tmp_path / "qrels.txt").write_text("a 0 x 1\nb 0 x\n")
+    with pytest.raises(InputError) as caught:
+        open_engine(str(tmp_path / "run.parquet"), str(tmp_path / "qrels.txt"), TREC)
+    assert str(caught.value).startswith("qrels.txt:2: ") and "\n" not in str(caught.value)
+
+    shut = tmp_path / "shut"
+    shut.mkdir()
+    (shut / "qrels.txt").write_text("a 0 y 3\n")
+    monkeypatch.setattr(cache.tempfile, "gettempdir", lambda: str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(cache.os, "access", lambda path, mode: Path(path) != shut)
+    engine = open_engine(str(tmp_path / "run.parquet"), str(shut / "qrels.txt"), TREC)
+    assert Path(engine.qrels_input).parent == tmp_path / "tmp" and not list(shut.glob(".*"))
+    assert engine.ranked_list("a").grades.tolist()[1] == 3.0

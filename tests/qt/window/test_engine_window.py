@@ -287,3 +287,23 @@ def test_the_html_report_is_made_from_the_engine_figures(opened, tmp_path, dialo
     html = out.read_text()
     mean = opened.query_panel.summary.mean
     assert "run.parquet" in html and f"{mean:.4f}" in html
+
+
+def test_a_parquet_run_with_trec_text_qrels_goes_through_duckdb_too(qtbot, window, sample, tmp_path):
+    """The usual pair (a big Parquet run, TREC qrels as text): the qrels are read once into a
+    Parquet copy beside them, and the window shows what the files loaded in memory show; the
+    status names the qrels file, not the copy."""
+    run, qrels_parquet = sample
+    qrels = tmp_path / "sample.qrels"
+    rows = pd.read_parquet(qrels_parquet)
+    qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in rows.itertuples(index=False)))
+    window.resize(1024, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    drop(qtbot, window, run, qrels)
+    doc, memory = window.document, load(run, qrels)
+    assert not doc.dataset.in_memory and doc.qrels_path == qrels
+    assert list(tmp_path.glob(".sample.qrels.ndcg-rows-*.parquet"))
+    want = memory.evaluate(doc.k, doc.config, ties=doc.ties)
+    assert np.abs(window.scores.result["ndcg"].to_numpy() - want["ndcg"].to_numpy()).max() <= 1e-12
+    assert doc.current_list() == Workspace.of(memory).list_for(doc.current_query)
