@@ -148,6 +148,10 @@ class EngineDataset(Dataset):
         raise NotInMemory(_NOT_HELD, self.qrels_path)
 
     # ---- one list, read when asked -------------------------------------------------------------
+    def at_hand(self, query: str) -> bool:
+        query = str(query)
+        return query in self.lists or self._memo.has(query) or not self.has_query(query)
+
     def ranked_list(self, query: str) -> RankedList:
         query = str(query)
         if query in self.lists:
@@ -245,6 +249,10 @@ class _Memo:
                 self._lists.move_to_end(query)
             return rl
 
+    def has(self, query: str) -> bool:
+        with self._lock:
+            return query in self._lists
+
     def put(self, query: str, rl: RankedList) -> None:
         with self._lock:
             self._lists[query] = rl
@@ -281,6 +289,7 @@ def refusal(definition: Definition) -> str | None:
 def read_list(run: str, qrels: str, query: str, memory_limit: str | None = None) -> RankedList:
     """`query`'s list as the in-memory path makes it from these files: its rows of the run and of
     the qrels read by DuckDB, then joined and ranked by `core.reading.load`."""
+    import duckdb  # lazy: optional extra (connect says how to install it)
     import pyarrow.parquet as pq  # lazy: start-up
 
     from ndcg_gui.core.reading.dispatch import load  # lazy: start-up
@@ -289,6 +298,9 @@ def read_list(run: str, qrels: str, query: str, memory_limit: str | None = None)
     try:
         run_rows, records = _query_rows(con, run, "score", query)
         qrels_rows, _ = _query_rows(con, qrels, "grade", query)
+    except duckdb.Error as exc:  # (a file moved or rewritten since it was opened: one line)
+        said = str(exc).strip().splitlines()[0]
+        raise InputError(f"query {query} could not be read: {said}", run) from None
     finally:
         con.close()
     with tempfile.TemporaryDirectory(prefix="ndcg-gui-query-") as folder:

@@ -176,12 +176,20 @@ class Workspace:
         """Every query: the dataset's, then queries typed in (a new list in an empty document)."""
         return list(self._queries) + [q for q in self.lists if q not in self._shown]
 
+    def has_query(self, query: str) -> bool:
+        """Whether `query` is one of `queries()` (without making the list of them)."""
+        return query in self._shown or query in self.lists
+
     def original(self, query: str) -> RankedList:
         """The list as the file holds it (an empty list for a query the file does not have)."""
         if query not in self._known:
             return RankedList.from_grades([], query=query)
         # Tied scores in the order the tie rule in use gives them.
         return self.dataset.ranked_list(query).ties_ordered(self.ties)
+
+    def at_hand(self, query: str) -> bool:
+        """Whether `list_for(query)` answers at once (False: the dataset reads it from its files)."""
+        return query in self.lists or query not in self._known or self.dataset.at_hand(query)
 
     def list_for(self, query: str) -> RankedList:
         lst = self.lists.get(query)  # (an edited list may be empty: every row deleted)

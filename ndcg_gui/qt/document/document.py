@@ -16,6 +16,7 @@ Opening a file is a step too: undoing it brings back the document that was open,
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -26,6 +27,7 @@ from PySide6.QtGui import QUndoStack
 
 from ndcg_gui.core.analysis.list_report import ListReport, ListSummary
 from ndcg_gui.core.config import MetricConfig, TiesName
+from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.edits import Edit, Move
 from ndcg_gui.core.lists.ranked_list import RankedList
@@ -35,7 +37,7 @@ from ndcg_gui.core.summary import MeanPolicy
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.commands import K_CHANGE, StepCommand
 from ndcg_gui.qt.document.list_edits import ListEdits
-from ndcg_gui.qt.document.runner import Runner
+from ndcg_gui.qt.document.runner import Runner, yield_to_gui
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -56,6 +58,9 @@ class Document(ListEdits, QObject):
         self.current_query = self.state.queries()[0]
         self.report = self._report()
         self._followers: list[Callable[[Changes], Changes | None]] = []
+        self.reading: str | None = None  # a query picked whose list is being read (`set_current_query`)
+        self._read_ticket = 0  # the read whose list is wanted; an older one's is dropped
+        self._read_busy = False  # a read runs (one at a time)
 
     def _report(self) -> ListReport:
         # The list as loaded is built from the file once here (~0.4 ms for 1,000 rows; the views
@@ -144,13 +149,59 @@ class Document(ListEdits, QObject):
 
     # ---- navigation (not an undo step) -----------------------------------------------------------
     def set_current_query(self, query: str) -> None:
-        """Show another query; its edits are where they were left."""
+        """Show another query; its edits are where they were left. A list the dataset reads from
+        its files (a run DuckDB reads where it lies: ~0.2 s a list) is read in the background
+        first: meanwhile `reading` names the query, the list on screen stays the one shown and
+        takes no edit, and the query is shown when its list is there. The last pick wins: a
+        read overtaken by another pick (or by another query shown, another file) is dropped."""
         query = str(query)
-        if query == self.current_query:
+        if query == (self.reading or self.current_query):
             return
-        if query not in self.queries():
+        if query == self.current_query:  # (back to the list on screen while another is read)
+            self._drop_read()
+            self.announce(Changes(reading=True))
+            return
+        if not self.state.has_query(query):
             raise KeyError(f"no query {query!r} in this file")
+        if self.state.at_hand(query):
+            self._show(self.state, query)
+            return
+        self.reading = query
+        self._read_ticket += 1
+        self._read_next()
+        self.announce(Changes(reading=True))
+
+    def _read_next(self) -> None:
+        """Read the list of the query picked last, one read at a time (picks made meanwhile,
+        arrow keys held down, are passed over: only the last is read next)."""
+        query = self.reading
+        if query is None or self._read_busy:
+            return
+        if self.state.at_hand(query):  # (read for an earlier pick)
+            self._show(self.state, query)
+            return
+        self._read_busy = True
+        done = functools.partial(self._list_read, self._read_ticket, query)
+        self.runner.run(f"read query {query}", functools.partial(read_list, self.state, query), done)
+
+    def _list_read(self, ticket: int, query: str, problem: str | None, error: BaseException | None) -> None:
+        self._read_busy = False
+        if ticket != self._read_ticket:
+            self._read_next()
+            return
+        if error is not None or problem is not None:  # (a bug is raised after this by the runner)
+            self._drop_read()
+            self.announce(Changes(reading=True))
+            if problem is not None:
+                self.refused.emit(problem)
+            return
         self._show(self.state, query)
+
+    def _drop_read(self) -> bool:
+        """Stop waiting for the list being read (its result is dropped); whether one was."""
+        was, self.reading = self.reading is not None, None
+        self._read_ticket += 1
+        return was
 
     # ---- opening ---------------------------------------------------------------------------------
     def set_dataset(self, dataset: Dataset, path: str | Path | None = None,
@@ -269,6 +320,10 @@ class Document(ListEdits, QObject):
         """Push one core edit of the shown list (None: nothing to do). Returns it."""
         if edit is None or edit.after == self.current_list():
             return None
+        if self.reading is not None:  # (the list on screen is not the query picked: edits wait)
+            self.refused.emit(f"Query {self.reading} is being read: the list shown is query "
+                              f"{self.current_query}'s, not edited meanwhile")
+            return None
         query = self.current_query
         new = self.state.with_list(query, edit.after)
         self.undo_stack.push(StepCommand(self._show, self.state, new, edit.text, query, query, edit.move))
@@ -293,7 +348,10 @@ class Document(ListEdits, QObject):
             query = old_query if old_query in queries and state.dataset is old.dataset else queries[0]
         self.state, self.current_query = state, query
         dataset = state.dataset is not old.dataset or state.file is not old.file  # (a new open)
+        # Another query shown, or another file: a list still being read is not wanted any more.
+        reading = (query != old_query or dataset) and self._drop_read()
         changes = Changes(
+            reading=reading,
             dataset=dataset,
             query=query != old_query,
             lists=frozenset(q for q in set(state.lists) | set(old.lists)
@@ -323,3 +381,13 @@ class Document(ListEdits, QObject):
                 changes = changes | more
         self.changed.emit(changes)
 
+
+def read_list(state: Workspace, query: str) -> str | None:
+    """In a worker thread, below the window: `query`'s list read by `state`'s dataset, which keeps
+    it (the list is then at hand); a problem reading it in one line, or None."""
+    yield_to_gui()  # (this thread ends with the read; DuckDB's threads start from it)
+    try:
+        state.original(query)
+    except InputError as err:
+        return str(err)
+    return None

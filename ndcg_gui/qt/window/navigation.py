@@ -27,7 +27,7 @@ class Navigation(QObject):
         shown = self.panel.visible_queries()
         if not shown:
             return False
-        current = self.document.current_query
+        current = self.document.reading or self.document.current_query  # (the last pick)
         at = shown.index(current) + delta if current in shown else (0 if delta > 0 else len(shown) - 1)
         if not 0 <= at < len(shown):
             return False

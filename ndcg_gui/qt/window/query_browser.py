@@ -44,8 +44,8 @@ class QueryBrowser(QObject):
             self._show_scores()
         if changes.comparison is not None:
             self._show_comparison(changes.comparison)
-        if changes.query or changes.dataset:
-            self.panel.set_current_query(self.document.current_query)
+        if changes.query or changes.dataset or changes.reading:
+            self.panel.set_current_query(self._picked())
 
     def _show_scores(self) -> None:
         doc = self.document
@@ -57,7 +57,11 @@ class QueryBrowser(QObject):
         self.panel.set_result(self.scores.result, self.scores.k)
         self.panel.setEnabled(not self.scores.pending)
         self.panel.set_edited(doc.edited_queries())
-        self.panel.set_current_query(doc.current_query)
+        self.panel.set_current_query(self._picked())
+
+    def _picked(self) -> str:
+        """The query the table selects: the one on screen, or the one picked and being read."""
+        return self.document.reading or self.document.current_query
 
     def _show_comparison(self, changes: ComparisonChanges) -> None:
         self._feed_comparison(statistics=changes.runs or changes.summary, ties=changes.ties)
