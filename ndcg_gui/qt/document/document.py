@@ -61,6 +61,7 @@ class Document(ListEdits, QObject):
         self.reading: str | None = None  # a query picked whose list is being read (`set_current_query`)
         self._read_ticket = 0  # the read whose list is wanted; an older one's is dropped
         self._read_busy = False  # a read runs (one at a time)
+        self._ahead: list[str] = []  # queries to read while none is picked (`read_ahead`)
 
     def _report(self) -> ListReport:
         # The list as loaded is built from the file once here (~0.4 ms for 1,000 rows; the views
@@ -171,22 +172,42 @@ class Document(ListEdits, QObject):
         self._read_next()
         self.announce(Changes(reading=True))
 
+    def reads_pending(self) -> bool:
+        """Whether a list is being read (for a pick or ahead) or a pick waits for its list."""
+        return self._read_busy or self.reading is not None
+
+    def read_ahead(self, queries: Sequence[str]) -> None:
+        """Read these queries' lists in the background while nothing is picked (the neighbours
+        of the query shown in the query table: the next arrow key shows its list at once); a
+        pick goes first. Replaces the ones asked before."""
+        self._ahead = [str(q) for q in queries if q is not None]
+        self._read_next()
+
     def _read_next(self) -> None:
         """Read the list of the query picked last, one read at a time (picks made meanwhile,
-        arrow keys held down, are passed over: only the last is read next)."""
-        query = self.reading
-        if query is None or self._read_busy:
+        arrow keys held down, are passed over: only the last is read next), else one to read
+        ahead."""
+        if self._read_busy:
             return
-        if self.state.at_hand(query):  # (read for an earlier pick)
+        query, ticket = self.reading, self._read_ticket
+        if query is not None and self.state.at_hand(query):  # (read for an earlier pick, or ahead)
             self._show(self.state, query)
             return
+        if query is None:
+            ticket = None
+            while self._ahead and query is None:
+                q = self._ahead.pop(0)
+                query = q if self.state.has_query(q) and not self.state.at_hand(q) else None
+            if query is None:
+                return
         self._read_busy = True
-        done = functools.partial(self._list_read, self._read_ticket, query)
+        done = functools.partial(self._list_read, ticket, query)
         self.runner.run(f"read query {query}", functools.partial(read_list, self.state, query), done)
 
-    def _list_read(self, ticket: int, query: str, problem: str | None, error: BaseException | None) -> None:
+    def _list_read(self, ticket: int | None, query: str, problem: str | None,
+                   error: BaseException | None) -> None:
         self._read_busy = False
-        if ticket != self._read_ticket:
+        if ticket != self._read_ticket:  # (overtaken, or read ahead: whatever comes next)
             self._read_next()
             return
         if error is not None or problem is not None:  # (a bug is raised after this by the runner)
@@ -350,6 +371,8 @@ class Document(ListEdits, QObject):
         dataset = state.dataset is not old.dataset or state.file is not old.file  # (a new open)
         # Another query shown, or another file: a list still being read is not wanted any more.
         reading = (query != old_query or dataset) and self._drop_read()
+        if dataset:
+            self._ahead = []
         changes = Changes(
             reading=reading,
             dataset=dataset,

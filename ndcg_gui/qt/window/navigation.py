@@ -24,14 +24,11 @@ class Navigation(QObject):
 
     def step_query(self, delta: int) -> bool:
         """Open the query `delta` places away in the query table as it is sorted and filtered."""
-        shown = self.panel.visible_queries()
-        if not shown:
-            return False
         current = self.document.reading or self.document.current_query  # (the last pick)
-        at = shown.index(current) + delta if current in shown else (0 if delta > 0 else len(shown) - 1)
-        if not 0 <= at < len(shown):
+        query = self.panel.query_beside(current, delta)
+        if query is None:
             return False
-        self.document.set_current_query(shown[at])
+        self.document.set_current_query(query)
         return True
 
     def worst_query(self) -> bool:

@@ -46,6 +46,10 @@ class QueryBrowser(QObject):
             self._show_comparison(changes.comparison)
         if changes.query or changes.dataset or changes.reading:
             self.panel.set_current_query(self._picked())
+        if (changes.query or changes.dataset) and not self.document.dataset.in_memory:
+            # The lists of the rows above and below, read now: an arrow key shows them at once.
+            query = self.document.current_query
+            self.document.read_ahead([self.panel.query_beside(query, 1), self.panel.query_beside(query, -1)])
 
     def _show_scores(self) -> None:
         doc = self.document

@@ -18,6 +18,7 @@ from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.sql import engine_dataset
 from ndcg_gui.core.state.workspace import Workspace
+from ndcg_gui.qt.models.query_model import COL_QUERY
 
 pytest.importorskip("duckdb")
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
@@ -69,78 +70,92 @@ def key(widget_or_none, key, modifier=Qt.KeyboardModifier.NoModifier) -> None:
     QTest.keyClick(QApplication.focusWidget() or widget_or_none, key, modifier)
 
 
-def table_at_top(qtbot, window):
-    """The focus in the query table, on its first row, whose list is shown."""
+def click(window, query: str) -> None:
+    """A click on `query`'s row of the query table."""
+    panel = window.query_panel
+    index = panel.proxy.mapFromSource(panel.model.index(panel.model.row_of(query), COL_QUERY))
+    panel.table.scrollTo(index)
+    at = panel.table.visualRect(index).center()
+    QTest.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=at)
+
+
+def settle(qtbot, window) -> None:
+    """Until no list is being read (the picked one's, or those read ahead)."""
+    qtbot.waitUntil(lambda: not window.document.reads_pending(), timeout=10000)
+
+
+def unread(qtbot, window, reads, n: int, gap: int = 2, hold: bool = False) -> list[str]:
+    """The query table's focus on a query (`start`) such that the `n` queries from `gap` rows below
+    it on were not read yet (`gap` 1: the row below, read ahead once `start` shows, is held first
+    when `hold`); returns those `n`."""
     table = window.query_panel.table
     table.setFocus()
     QTest.keyClick(table, Qt.Key.Key_Home, CTRL)
-    qtbot.waitUntil(lambda: window.document.reading is None, timeout=10000)
-    return table
-
-
-def before_unread(qtbot, window, n: int) -> list[str]:
-    """The query table's focus on a query followed by `n` whose lists were not read yet (the
-    first list was read as the file opened); returns those `n`."""
-    table_at_top(qtbot, window)
+    settle(qtbot, window)
     doc, queries = window.document, window.query_panel.visible_queries()
-    at = next(i for i in range(len(queries) - n)
-              if not any(doc.state.at_hand(q) for q in queries[i + 1:i + 1 + n]))
+    at = next(i for i in range(len(queries) - gap - n)
+              if not any(doc.state.at_hand(q) for q in queries[i + gap:i + gap + n]))
+    wanted = queries[at + gap:at + gap + n]
+    for q in wanted if hold else ():
+        reads.held[q] = threading.Event()
     doc.set_current_query(queries[at])
-    qtbot.waitUntil(lambda: doc.reading is None, timeout=10000)
-    return queries[at + 1:at + 1 + n]
+    qtbot.waitUntil(lambda: doc.current_query == queries[at], timeout=10000)
+    if not hold:
+        settle(qtbot, window)
+    reads.log.clear()
+    return wanted
 
 
 def test_a_picked_querys_list_is_read_off_the_gui_thread(opened, qtbot, reads, sample):
     doc = opened.document
-    picked, = before_unread(qtbot, opened, 1)
-    reads.log.clear()
+    picked, = unread(qtbot, opened, reads, 1)
     before = doc.current_query
-    key(opened, Qt.Key.Key_Down)
-    assert opened.query_panel.current_query() == picked
+    click(opened, picked)
     # Meanwhile: the query picked is selected and said to be read; the list shown is greyed.
+    assert opened.query_panel.current_query() == picked
     assert doc.reading == picked and doc.current_query == before
     assert opened.statusBar().currentMessage() == f"Reading query {picked}…"
     assert not opened.ranking_view.isEnabled()
     qtbot.waitUntil(lambda: doc.reading is None, timeout=10000)
     assert doc.current_query == picked and opened.query_panel.current_query() == picked
-    assert reads.log == [(picked, False)]
+    assert reads.log[0] == (picked, False)
     assert doc.current_list() == Workspace.of(load(*sample)).list_for(picked)
     assert opened.ranking_view.isEnabled() and not opened.statusBar().currentMessage()
     # Read once: going back and forth shows it at once.
-    key(opened, Qt.Key.Key_Up)
-    key(opened, Qt.Key.Key_Down)
-    assert doc.reading is None and doc.current_query == picked and reads.log == [(picked, False)]
+    click(opened, before)
+    click(opened, picked)
+    assert doc.reading is None and doc.current_query == picked
+    assert [q for q, _ in reads.log].count(picked) == 1
 
 
 def test_the_last_pick_wins(opened, qtbot, reads):
     doc = opened.document
-    b, c = before_unread(qtbot, opened, 2)
-    reads.log.clear()
+    b, c = unread(qtbot, opened, reads, 2, gap=3)
     reads.held[b] = threading.Event()
     shown: list[str] = []
     doc.changed.connect(lambda changes: changes.query and shown.append(doc.current_query))
-    key(opened, Qt.Key.Key_Down)  # b, whose read is slow
-    key(opened, Qt.Key.Key_Down)  # c, picked before b is read
+    click(opened, b)  # b, whose read is slow
+    click(opened, c)  # c, picked before b is read
     assert doc.reading == c and opened.query_panel.current_query() == c
     reads.held[b].set()
     qtbot.waitUntil(lambda: doc.reading is None, timeout=10000)
     assert doc.current_query == c and shown == [c]  # (b's list, read late, never shown)
     assert opened.query_panel.current_query() == c
-    assert [q for q, _ in reads.log] == [b, c]
+    assert [q for q, _ in reads.log][:2] == [b, c]
 
 
 def test_an_edit_while_a_query_is_read_waits_for_its_list(opened, qtbot, reads, sample):
     doc = opened.document
-    picked, = before_unread(qtbot, opened, 1)
+    picked, = unread(qtbot, opened, reads, 1, gap=1, hold=True)  # (its read ahead: held)
     view = opened.ranking_view
     view.setFocus()
     QTest.keyClick(view, Qt.Key.Key_Home, CTRL)
     shown, steps = doc.current_list(), doc.undo_stack.count()
-    reads.held[picked] = threading.Event()
+    assert len(shown) > 1  # (Reverse would change it)
     key(view, Qt.Key.Key_Down, ALT)  # Next query, from the list
     assert doc.reading == picked and not view.isEnabled()
     key(view, Qt.Key.Key_Down, CTRL)  # Move down: the list is greyed, it takes no key
-    key(view, Qt.Key.Key_I, CTRL)  # Sort to ideal (the window's): the list shown is not the one picked
+    key(view, Qt.Key.Key_R, CTRL)  # Reverse (the window's): the list shown is not the one picked
     assert doc.current_list() == shown and doc.undo_stack.count() == steps
     assert f"Query {picked} is being read" in opened.statusBar().currentMessage()
     reads.held[picked].set()
@@ -153,15 +168,16 @@ def test_an_edit_while_a_query_is_read_waits_for_its_list(opened, qtbot, reads, 
     assert doc.current_list().docs[1] == want.docs[0] and doc.edited_queries() == [picked]
 
 
-def test_a_list_that_cannot_be_read_is_said_in_one_line(opened, qtbot, monkeypatch):
+def test_a_list_that_cannot_be_read_is_said_in_one_line(opened, qtbot, reads, monkeypatch):
+    doc = opened.document
+    picked, = unread(qtbot, opened, reads, 1)
+
     def broken(run, qrels, query, memory_limit=None):
         raise InputError(f"query {query} could not be read: IO Error: No files found", run)
 
-    doc = opened.document
-    picked, = before_unread(qtbot, opened, 1)
     monkeypatch.setattr(engine_dataset, "read_list", broken)
     before = doc.current_query
-    key(opened, Qt.Key.Key_Down)
+    click(opened, picked)
     assert doc.reading == picked
     qtbot.waitUntil(lambda: doc.reading is None, timeout=10000)
     said = opened.statusBar().currentMessage()
@@ -171,18 +187,29 @@ def test_a_list_that_cannot_be_read_is_said_in_one_line(opened, qtbot, monkeypat
     assert opened.ranking_view.isEnabled()
 
 
-def test_another_file_opened_drops_the_read(opened, qtbot, reads, tmp_path):
+def test_another_file_opened_drops_the_read(opened, qtbot, reads):
     """A list read for a file no longer open is never shown over the new one."""
     doc = opened.document
-    picked, = before_unread(qtbot, opened, 1)
-    reads.log.clear()
+    picked, = unread(qtbot, opened, reads, 1)
     reads.held[picked] = threading.Event()
-    key(opened, Qt.Key.Key_Down)
+    click(opened, picked)
     assert doc.reading == picked
     doc.new_from_grades([3, 2, 1])  # (a list typed in: another document)
     assert doc.reading is None and opened.ranking_view.isEnabled()
     reads.held[picked].set()
-    qtbot.waitUntil(lambda: len(reads.log) >= 1 and not any(
-        t.name.startswith("read query") for t in threading.enumerate()), timeout=10000)
-    QApplication.processEvents()
+    settle(qtbot, opened)
     assert doc.current_list().grades.tolist() == [3, 2, 1]
+
+
+def test_the_queries_beside_the_one_shown_are_read_ahead(opened, qtbot, reads):
+    """Once a list is shown, the lists of the rows above and below it in the query table are read
+    in the background: the next arrow key shows its query at once."""
+    doc = opened.document
+    after, beyond = unread(qtbot, opened, reads, 2, gap=1)
+    assert (after, False) in reads.log or doc.state.at_hand(after)
+    key(opened, Qt.Key.Key_Down)
+    assert doc.reading is None and doc.current_query == after  # (no wait: it was read)
+    settle(qtbot, opened)
+    key(opened, Qt.Key.Key_Down)
+    assert doc.reading is None and doc.current_query == beyond
+    assert all(not on_gui for _q, on_gui in reads.log)
