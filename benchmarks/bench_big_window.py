@@ -42,6 +42,8 @@ def measure(run: Path, qrels: Path, k: int, shot: str | None, fresh: bool, profi
     `stalls`: every thread's stack, written to this file whenever the GUI thread misses its tick
     for over 90 ms (faulthandler's watchdog needs no GIL: it sees who holds it)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if os.environ.get("BENCH_SWITCH_MS"):
+        sys.setswitchinterval(float(os.environ["BENCH_SWITCH_MS"]) / 1000)
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -148,6 +150,7 @@ def measure(run: Path, qrels: Path, k: int, shot: str | None, fresh: bool, profi
         Path(shot).parent.mkdir(parents=True, exist_ok=True)
         window.grab().save(shot)
     summary = window.query_panel.summary
+    window.document.wait_reads()  # (a list read ahead: its thread ends before Python does)
     return {
         "engine": not doc.dataset.in_memory,
         "queries": len(queries),

@@ -31,6 +31,7 @@ import numpy as np
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset, FrameDataset, Kind, frame_of, judgment_rows
+from ndcg_gui.core.lists.id_sets import id_set
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.sql.cache import per_query_table
 from ndcg_gui.core.sql.duckdb_engine import EngineResult, connect
@@ -96,7 +97,8 @@ class EngineDataset(Dataset):
         run = np.concatenate([queries[with_rows], unjudged])[np.argsort(firsts, kind="stable")].tolist()
         without = table["first_judged"].to_numpy()[~with_rows]
         without = queries[~with_rows][np.argsort(without, kind="stable")].tolist()
-        return run, without, set(run), set(run) | set(without)
+        answered = id_set(run)  # (in parts: the window's GUI thread gets the GIL between them)
+        return run, without, answered, id_set(without, answered.copy())
 
     @cached_property
     def _queries(self) -> list[str]:
@@ -216,7 +218,7 @@ class EngineDataset(Dataset):
         queries = np.asarray(table["query"].astype(str).to_numpy(), dtype=object)
         result = pd.DataFrame({c: table[c].to_numpy() for c in RESULT_COLUMNS},
                               index=pd.Index(queries, dtype=object, name="query"))
-        result = result.iloc[np.argsort(queries, kind="stable")]
+        result = result.iloc[_text_order(queries)]
         for rl in self.lists.values():
             result = with_list_rescored(result, rl, k, definition.config, ties)
         return result
@@ -276,6 +278,16 @@ class _Memo:
             with self._lock:
                 self._tables = {definition: known}  # (one other definition kept: the last)
         return known
+
+
+def _text_order(texts: np.ndarray) -> np.ndarray:
+    """`np.argsort(texts, kind="stable")` of Python strings, in Arrow's kernel (UTF-8 bytes sort
+    as code points do): numpy compared 500,000 strings in one call holding the GIL, a stall of
+    the window whose worker scored them."""
+    import pyarrow as pa  # lazy: start-up
+    import pyarrow.compute as pc  # lazy: start-up
+
+    return pc.sort_indices(pa.array(texts, pa.string())).to_numpy()
 
 
 def refusal(definition: Definition) -> str | None:

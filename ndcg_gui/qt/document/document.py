@@ -17,6 +17,7 @@ Opening a file is a step too: undoing it brings back the document that was open,
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -55,13 +56,14 @@ class Document(ListEdits, QObject):
         self.undo_stack = QUndoStack(self)
         self.runner = Runner(self)  # the one way work leaves the GUI thread (and comes back)
         self.state = Workspace.empty()
-        self.current_query = self.state.queries()[0]
+        self.current_query = self.state.first_query()
         self.report = self._report()
         self._followers: list[Callable[[Changes], Changes | None]] = []
         self.reading: str | None = None  # a query picked whose list is being read (`set_current_query`)
         self._read_ticket = 0  # the read whose list is wanted; an older one's is dropped
         self._read_busy = False  # a read runs (one at a time)
         self._ahead: list[str] = []  # queries to read while none is picked (`read_ahead`)
+        self._reader: threading.Thread | None = None  # the last read's thread
 
     def _report(self) -> ListReport:
         # The list as loaded is built from the file once here (~0.4 ms for 1,000 rows; the views
@@ -115,6 +117,12 @@ class Document(ListEdits, QObject):
 
     def queries(self) -> list[str]:
         return self.state.queries()
+
+    def query_count(self) -> int:
+        return self.state.query_count()
+
+    def has_query(self, query: str) -> bool:
+        return self.state.has_query(str(query))
 
     def current_list(self) -> RankedList:
         """The list on screen: the report's, made anew (`_show`) whenever the shown list, the
@@ -202,7 +210,17 @@ class Document(ListEdits, QObject):
                 return
         self._read_busy = True
         done = functools.partial(self._list_read, ticket, query)
-        self.runner.run(f"read query {query}", functools.partial(read_list, self.state, query), done)
+        self._reader = self.runner.run(f"read query {query}", functools.partial(read_list, self.state, query),
+                                       done)
+
+    def wait_reads(self, timeout: float = 10.0) -> bool:
+        """Wait for the list being read, no other started after it (on quit: a thread still in
+        DuckDB when Python ends aborts the process). True when none runs."""
+        self._ahead, reader = [], self._reader
+        self._drop_read()
+        if reader is not None:
+            reader.join(timeout)
+        return reader is None or not reader.is_alive()
 
     def _list_read(self, ticket: int | None, query: str, problem: str | None,
                    error: BaseException | None) -> None:
@@ -364,9 +382,9 @@ class Document(ListEdits, QObject):
         """Install `state`, show `query` (None: keep the shown one if the state has it, else the
         first), recompute what the screen shows, and announce it once."""
         old, old_query = self.state, self.current_query
-        queries = state.queries()
-        if query is None or query not in queries:
-            query = old_query if old_query in queries and state.dataset is old.dataset else queries[0]
+        if query is None or not state.has_query(query):
+            query = old_query if state.has_query(old_query) and state.dataset is old.dataset else \
+                state.first_query()
         self.state, self.current_query = state, query
         dataset = state.dataset is not old.dataset or state.file is not old.file  # (a new open)
         # Another query shown, or another file: a list still being read is not wanted any more.

@@ -133,6 +133,7 @@ class MainWindow(WindowLayout, QMainWindow):
         app = QApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.loader.wait)
+            app.aboutToQuit.connect(self.document.wait_reads)
         self._restore_settings()
         self._follow(Changes(dataset=True))
 
@@ -223,7 +224,7 @@ class MainWindow(WindowLayout, QMainWindow):
 
     def _update_title(self) -> None:
         doc = self.document
-        query = f" — query {doc.current_query}" if len(doc.queries()) > 1 else ""
+        query = f" — query {doc.current_query}" if doc.query_count() > 1 else ""
         self.setWindowTitle(f"{doc.display_name}[*]{query} — {APP_NAME}")
         self.setWindowModified(not doc.is_clean())
 

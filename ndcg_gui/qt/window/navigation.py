@@ -80,7 +80,7 @@ class Navigation(QObject):
             self.view.edit(index)
 
     def focus_filter(self) -> None:
-        if not self.dock.isVisible() and len(self.document.queries()) > 1:
+        if not self.dock.isVisible() and self.document.query_count() > 1:
             self.dock.show()
         self.panel.filter_edit.setFocus()
         self.panel.filter_edit.selectAll()

@@ -53,7 +53,7 @@ class QueryBrowser(QObject):
 
     def _show_scores(self) -> None:
         doc = self.document
-        if len(doc.queries()) < 2:  # the panel is hidden: nothing to show, so nothing to score
+        if doc.query_count() < 2:  # the panel is hidden: nothing to show, so nothing to score
             return
         self.panel.set_unscored(len(doc.unjudged_queries()))
         # While a big file is scored anew in the background the panel shows the previous scores
