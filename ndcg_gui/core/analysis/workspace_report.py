@@ -79,6 +79,15 @@ class QueryMean:
         return mean_summary(self.result, self.policy) if len(self.result) else None
 
     @cached_property
+    def counted_ndcg(self) -> np.ndarray:
+        """`values` without their queries (what the histogram draws; an Index of 500,000 ids
+        picked by a mask takes ~10 ms)."""
+        if not len(self.result):
+            return np.zeros(0)
+        keep = counted(self.result, self.policy).to_numpy(dtype=bool)
+        return self.result["ndcg"].to_numpy(dtype=float)[keep]
+
+    @cached_property
     def values(self) -> pd.Series:
         """NDCG of each query the mean counts (index: query)."""
         import pandas as pd  # lazy: start-up (pandas)

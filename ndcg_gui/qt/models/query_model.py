@@ -173,7 +173,12 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
     def _sorted(self) -> tuple[np.ndarray, np.ndarray]:
         """(order, row_at) of the rows under the asked sort: order[row] = position in the frame."""
         n, column = len(self._queries), self._sort_column
-        if 0 <= column < self.columnCount():
+        if column == COL_QUERY:  # (natural order: a rank per entry, so its inverse, no sort)
+            order = np.empty(n, dtype=np.int64)
+            order[self._natural] = np.arange(n, dtype=np.int64)
+            if self._sort_order == Qt.SortOrder.DescendingOrder:
+                order = order[::-1].copy()
+        elif 0 <= column < self.columnCount():
             keys = self.sort_keys(column)
             if self._sort_order == Qt.SortOrder.DescendingOrder:
                 keys = -keys.astype(float if keys.dtype.kind == "f" else np.int64)

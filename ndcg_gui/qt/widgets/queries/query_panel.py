@@ -327,7 +327,7 @@ class QueryPanel(QWidget):
         elif self.summary is None:
             self.histogram.set_values(np.array([]), k)
         else:
-            self.histogram.set_values(self._mean.values.to_numpy(), k, self.summary.mean)
+            self.histogram.set_values(self._mean.counted_ndcg, k, self.summary.mean)
 
     def _on_policy_picked(self, policy: MeanPolicy) -> None:
         if policy == self._policy:
