@@ -42,12 +42,13 @@ def measure(run: Path, qrels: Path, k: int, shot: str | None, fresh: bool, profi
     `stalls`: every thread's stack, written to this file whenever the GUI thread misses its tick
     for over 90 ms (faulthandler's watchdog needs no GIL: it sees who holds it)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    if os.environ.get("BENCH_SWITCH_MS"):
-        sys.setswitchinterval(float(os.environ["BENCH_SWITCH_MS"]) / 1000)
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
-    from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication([])
+    from ndcg_gui.qt.app import make_application
+
+    app = make_application()  # (as the window's start-up makes it)
+    if os.environ.get("BENCH_SWITCH_MS"):  # (Python's GIL switch interval, to compare)
+        sys.setswitchinterval(float(os.environ["BENCH_SWITCH_MS"]) / 1000)
     from ndcg_gui.qt.widgets import dialogs
 
     said: list[str] = []  # (a dialog would wait for a click: the problem is printed instead)
