@@ -35,13 +35,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def measure(run: Path, qrels: Path, k: int, shot: str | None, fresh: bool) -> dict:
-    """Open the files in a window, offscreen, and time what a person waits for."""
+def measure(run: Path, qrels: Path, k: int, shot: str | None, fresh: bool, profile: str | None = None,
+            stalls: str | None = None) -> dict:
+    """Open the files in a window, offscreen, and time what a person waits for. `profile`: a
+    cProfile of the pass that installs the result, to this file (and its top lines on stderr);
+    `stalls`: every thread's stack, written to this file whenever the GUI thread misses its tick
+    for over 90 ms (faulthandler's watchdog needs no GIL: it sees who holds it)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
-    from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication([])
+    from ndcg_gui.qt.app import make_application
+
+    app = make_application()  # (as the window's start-up makes it)
+    if os.environ.get("BENCH_SWITCH_MS"):  # (Python's GIL switch interval, to compare)
+        sys.setswitchinterval(float(os.environ["BENCH_SWITCH_MS"]) / 1000)
     from ndcg_gui.qt.widgets import dialogs
 
     said: list[str] = []  # (a dialog would wait for a click: the problem is printed instead)
@@ -54,7 +61,20 @@ def measure(run: Path, qrels: Path, k: int, shot: str | None, fresh: bool) -> di
 
     def loaded(self, *args) -> None:
         finished.append(time.perf_counter())
-        install(self, *args)
+        if profile is None:
+            install(self, *args)
+            return
+        import cProfile
+        import io
+        import pstats
+
+        with cProfile.Profile() as prof:
+            install(self, *args)
+            app.processEvents()  # (what the install queued for the next pass: layouts, paints)
+        prof.dump_stats(profile)
+        text = io.StringIO()
+        pstats.Stats(prof, stream=text).sort_stats("cumulative").print_stats(40)
+        print(text.getvalue(), file=sys.stderr)
 
     FileFlow._loaded = loaded
 
@@ -77,6 +97,17 @@ def measure(run: Path, qrels: Path, k: int, shot: str | None, fresh: bool) -> di
     timer = QTimer()
     timer.setInterval(10)
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    import faulthandler
+
+    if stalls:
+        stall_file = open(stalls, "w")  # noqa: SIM115 (open while the window runs)
+
+        def watch() -> None:
+            faulthandler.cancel_dump_traceback_later()
+            faulthandler.dump_traceback_later(0.09, repeat=False, file=stall_file)
+
+        timer.timeout.connect(watch)
+        timer.destroyed.connect(faulthandler.cancel_dump_traceback_later)
 
     def wait_until(done) -> None:
         loop = QEventLoop()
@@ -99,19 +130,28 @@ def measure(run: Path, qrels: Path, k: int, shot: str | None, fresh: bool) -> di
     table = time.perf_counter()
     installing = [b - a for a, b in itertools.pairwise(ticks) if b > landed]
     timer.stop()
+    faulthandler.cancel_dump_traceback_later()
     if window.files.problem:
         raise SystemExit(window.files.problem)
     doc = window.document
     queries = doc.queries()
     picked = queries[len(queries) // 2]
+    # A query picked, as a click in the query table does: its list read in the background.
+    ticks.clear()
+    timer.start()
     before = time.perf_counter()
     doc.set_current_query(picked)
+    wait_until(lambda: doc.reading is None and doc.current_query == picked)
     app.processEvents()
     shown = time.perf_counter() - before
+    timer.stop()
+    reading = [b - a for a, b in itertools.pairwise(ticks)]
+    faulthandler.cancel_dump_traceback_later()
     if shot:
         Path(shot).parent.mkdir(parents=True, exist_ok=True)
         window.grab().save(shot)
     summary = window.query_panel.summary
+    window.document.wait_reads()  # (a list read ahead: its thread ends before Python does)
     return {
         "engine": not doc.dataset.in_memory,
         "queries": len(queries),
@@ -125,6 +165,7 @@ def measure(run: Path, qrels: Path, k: int, shot: str | None, fresh: bool) -> di
         "list_query": picked,
         "list_rows": len(doc.current_list()),
         "list_s": shown,
+        "max_gap_list_ms": 1000 * max(reading, default=0.0),
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "cache": str(cached), "aside": None if aside is None else str(aside),
     }
@@ -140,11 +181,15 @@ def main() -> None:
     parser.add_argument("--shot", help="a screenshot of the window on the reopened files (PNG)")
     parser.add_argument("--phase", choices=["open", "fresh"], help=argparse.SUPPRESS)
     parser.add_argument("--reopen-only", action="store_true", help="skip the first open (cache kept)")
+    parser.add_argument("--profile", help="a cProfile of the reopen's install pass to this file")
+    parser.add_argument("--stalls", help="every thread's stack when a frame passes 90 ms, to this file "
+                        "(PHASE.txt appended: one per phase)")
     args = parser.parse_args()
     run = args.data / f"big-run-{args.rows}.parquet"
     qrels = args.data / f"big-qrels-{args.rows}.parquet"
     if args.phase is not None:
-        print(json.dumps(measure(run, qrels, args.k, args.shot, args.phase == "fresh")))
+        print(json.dumps(measure(run, qrels, args.k, args.shot, args.phase == "fresh", args.profile,
+                                 args.stalls)))
         return
 
     env = dict(os.environ, NDCG_GUI_ENGINE_MEMORY=args.memory_limit, PYTHONPATH=str(ROOT))
@@ -152,14 +197,21 @@ def main() -> None:
                "-k", str(args.k)]
     print(f"$ {' '.join(sys.argv)}  (DuckDB memory limit {args.memory_limit})", flush=True)
     shot = ["--shot", args.shot] if args.shot else []
-    phases = [("reopen, from the cache", [*command, "--phase", "open", *shot])]
+    profile = ["--profile", args.profile] if args.profile else []
+
+    def stalls(phase: str) -> list[str]:
+        return ["--stalls", f"{args.stalls}.{phase}.txt"] if args.stalls else []
+
+    phases = [("reopen, from the cache", [*command, "--phase", "open", *shot, *profile, *stalls("reopen")])]
     if not args.reopen_only:
-        phases.insert(0, ("first open, scored by DuckDB", [*command, "--phase", "fresh"]))
+        phases.insert(0, ("first open, scored by DuckDB", [*command, "--phase", "fresh", *stalls("open")]))
     try:
         for name, argv in phases:
             done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
             if done.returncode != 0:
                 raise SystemExit(f"{name}: failed\n{done.stderr[-2000:]}")
+            if args.profile and "--profile" in argv:
+                print(done.stderr, file=sys.stderr)
             figures = json.loads(done.stdout.strip().splitlines()[-1])
             print(f"{name}: {figures['queries']:,} queries, {figures['rows']:,} rows "
                   f"(engine: {figures['engine']}); query table in {figures['to_table_s']:.1f} s "
@@ -167,7 +219,8 @@ def main() -> None:
                   f"{figures['max_gap_working_ms']:.0f} ms over {figures['gaps_working']:,} ticks, "
                   f"when installed {figures['max_gap_installing_ms']:.0f} ms; query "
                   f"{figures['list_query']}'s list ({figures['list_rows']:,} rows) in "
-                  f"{figures['list_s'] * 1000:.0f} ms; process peak {figures['peak_mb']:.0f} MB; "
+                  f"{figures['list_s'] * 1000:.0f} ms (longest frame {figures['max_gap_list_ms']:.0f} ms); "
+                  f"process peak {figures['peak_mb']:.0f} MB; "
                   f"mean NDCG@{args.k} {figures['mean']:.6f}", flush=True)
     finally:
         # Someone's cache moved aside by a first open (even one that failed or was killed): put

@@ -14,6 +14,7 @@ import numpy as np
 
 from ndcg_gui.core.config import MetricConfig, TiesName, check_rules
 from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.lists.query_order import KEEP_FROM, order_keys_of
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import check_k
 
@@ -156,8 +157,12 @@ def score(
 ) -> pd.DataFrame:
     """Every query of a dataset scored for the query browser: judged queries without results are
     listed (NDCG 0), so the mean policy can decide about them. Module-level so a loader process can
-    run it (`functools.partial(score, k=..., config=...)` pickles)."""
-    return dataset.evaluate(k, config, ties=ties, missing="zero")
+    run it (`functools.partial(score, k=..., config=...)` pickles). In a worker thread, the
+    order the window's query table sorts the queries in is worked out here too (and kept)."""
+    result = dataset.evaluate(k, config, ties=ties, missing="zero")
+    if len(result) >= KEEP_FROM:
+        order_keys_of(result.index)
+    return result
 
 
 def list_row(

@@ -241,6 +241,11 @@ class Dataset(ABC):
         engine, `core.sql.engine_dataset`; ask the methods above instead)."""
         return True
 
+    def at_hand(self, query: str) -> bool:
+        """Whether `ranked_list(query)` answers at once (False: it reads files, e.g. an engine's
+        `WHERE query = ?`, which a window does in the background)."""
+        return True
+
     @abstractmethod
     def ranked_list(self, query: str) -> RankedList:
         """The ranked list of one query, with its judged but unretrieved documents (KeyError for

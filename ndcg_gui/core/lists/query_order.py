@@ -14,9 +14,39 @@ def natural_key(query: str) -> list[tuple[int, int, str]]:
     return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in _DIGITS.split(str(query)) if p]
 
 
+# The keys of the last few big tables of queries, by their pandas Index (held, so that its id is
+# not another's): worked out in a worker (`summary.score`), read by the window's query table.
+_KEPT: list[tuple[object, tuple[np.ndarray, np.ndarray]]] = []
+KEEP_FROM = 50_000  # ids: fewer take under ~5 ms
+
+
+def order_keys_of(index) -> tuple[np.ndarray, np.ndarray]:
+    """`order_keys` of a pandas Index of query ids, kept for the last few big ones."""
+    for kept, keys in _KEPT:
+        if kept is index:
+            return keys
+    keys = order_keys(index.to_numpy(dtype=object))
+    if len(index) >= KEEP_FROM:
+        _KEPT[:] = [(index, keys), *_KEPT[:1]]
+    return keys
+
+
 def natural_order(queries: np.ndarray) -> np.ndarray:
     """The position of each id in natural order (a rank per id, 0 first): the query sort key."""
-    values, lengths = _numbers(queries)
+    return order_keys(queries)[0]
+
+
+def order_keys(queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(`natural_order(queries)`, each id's length in characters), the ids made Arrow text once:
+    what a table of 500,000 queries sorts and sizes its column by (a Python `len` per id took
+    ~55 ms of the frame that shows them)."""
+    text = _text(queries)
+    if text is None:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    import pyarrow.compute as pc  # lazy: start-up (the first paint shows one list)
+
+    lengths = pc.utf8_length(text).to_numpy(zero_copy_only=False).astype(np.int64)
+    values = _numbers(text)
     if values is not None:
         # All numbers (TREC topics): by value, then by text ("01" next to "1"), without a key per id.
         # (Among equal values the texts differ by leading zeros only: the longer sorts first as
@@ -27,23 +57,28 @@ def natural_order(queries: np.ndarray) -> np.ndarray:
         order = sorted(range(len(ids)), key=lambda i: natural_key(ids[i]))
     rank = np.empty(len(queries), dtype=np.int64)
     rank[order] = np.arange(len(queries))
-    return rank
+    return rank, lengths
 
 
-def _numbers(queries: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """(value, length) of each id when every id is ASCII digits, 18 at most (an int64); else
-    (None, None). In Arrow's kernels: 500,000 ids in ~45 ms, where numpy's text arrays and a
-    Python int per id took ~220 ms of the frame that shows them."""
+def _text(queries: np.ndarray):
+    """The ids as an Arrow string array (None: no ids)."""
     if not len(queries):
-        return None, None
+        return None
     import pyarrow as pa  # lazy: start-up (the first paint shows one list)
-    import pyarrow.compute as pc  # lazy: start-up
 
     try:
-        text = pa.array(queries, pa.string())
+        return pa.array(queries, pa.string())
     except (pa.ArrowInvalid, pa.ArrowTypeError):
-        text = pa.array(list(map(str, queries)), pa.string())
+        return pa.array(list(map(str, queries)), pa.string())
+
+
+def _numbers(text) -> np.ndarray | None:
+    """The value of each id when every id is ASCII digits, 18 at most (an int64); else None. In
+    Arrow's kernels: 500,000 ids in ~45 ms, where numpy's text arrays and a Python int per id
+    took ~220 ms of the frame that shows them."""
+    import pyarrow as pa  # lazy: start-up
+    import pyarrow.compute as pc  # lazy: start-up
+
     if not pc.all(pc.match_substring_regex(text, "^[0-9]{1,18}$")).as_py():
-        return None, None
-    return (pc.cast(text, pa.int64()).to_numpy(zero_copy_only=False),
-            pc.utf8_length(text).to_numpy(zero_copy_only=False).astype(np.int64))
+        return None
+    return pc.cast(text, pa.int64()).to_numpy(zero_copy_only=False)

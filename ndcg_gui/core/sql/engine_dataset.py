@@ -31,6 +31,7 @@ import numpy as np
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset, FrameDataset, Kind, frame_of, judgment_rows
+from ndcg_gui.core.lists.id_sets import id_set
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.sql.cache import parquet_rows, per_query_table
 from ndcg_gui.core.sql.duckdb_engine import EngineResult, connect
@@ -83,18 +84,21 @@ class EngineDataset(Dataset):
 
     def _work_out_order(self) -> tuple[list[str], list[str], set[str], set[str]]:
         table = self.result.table
-        with_rows = table[table["first_row"].notna()]
-        firsts = list(zip(with_rows["first_row"].astype(np.int64).tolist(),
-                          with_rows["query"].astype(str).tolist(), strict=True))
-        unjudged = self.result.unjudged
+        with_rows = table["first_row"].notna().to_numpy()
+        firsts = table["first_row"].to_numpy()[with_rows].astype(np.int64)
+        queries = table["query"].astype(str).to_numpy(dtype=object)
+        unjudged = np.array(self.result.unjudged, dtype=object)
         rows = self.result.unjudged_rows
         # (a cache written before the rows were kept: the unjudged queries after the others)
-        last = max((r for r, _ in firsts), default=0) + 1
-        firsts += [(rows[i] if rows is not None else last + i, q) for i, q in enumerate(unjudged)]
-        run = [q for _, q in sorted(firsts)]
-        without = table[table["first_row"].isna()].sort_values("first_judged", kind="stable")
-        without = without["query"].astype(str).tolist()
-        return run, without, set(run), set(run) | set(without)
+        after = (firsts.max() + 1 if len(firsts) else 0) + np.arange(len(unjudged), dtype=np.int64)
+        firsts = np.concatenate([firsts, after if rows is None else np.asarray(rows, dtype=np.int64)])
+        # numpy's sort lets go of the GIL (sorting 500,000 (row, query) tuples held it ~0.2 s: a
+        # frame of the window, whose GUI thread waits for it); each query's first row is its own.
+        run = np.concatenate([queries[with_rows], unjudged])[np.argsort(firsts, kind="stable")].tolist()
+        without = table["first_judged"].to_numpy()[~with_rows]
+        without = queries[~with_rows][np.argsort(without, kind="stable")].tolist()
+        answered = id_set(run)  # (in parts: the window's GUI thread gets the GIL between them)
+        return run, without, answered, id_set(without, answered.copy())
 
     @cached_property
     def _queries(self) -> list[str]:
@@ -148,6 +152,10 @@ class EngineDataset(Dataset):
         raise NotInMemory(_NOT_HELD, self.qrels_path)
 
     # ---- one list, read when asked -------------------------------------------------------------
+    def at_hand(self, query: str) -> bool:
+        query = str(query)
+        return query in self.lists or self._memo.has(query) or not self.has_query(query)
+
     def ranked_list(self, query: str) -> RankedList:
         query = str(query)
         if query in self.lists:
@@ -210,7 +218,7 @@ class EngineDataset(Dataset):
         queries = np.asarray(table["query"].astype(str).to_numpy(), dtype=object)
         result = pd.DataFrame({c: table[c].to_numpy() for c in RESULT_COLUMNS},
                               index=pd.Index(queries, dtype=object, name="query"))
-        result = result.iloc[np.argsort(queries, kind="stable")]
+        result = result.iloc[_text_order(queries)]
         for rl in self.lists.values():
             result = with_list_rescored(result, rl, k, definition.config, ties)
         return result
@@ -245,6 +253,10 @@ class _Memo:
                 self._lists.move_to_end(query)
             return rl
 
+    def has(self, query: str) -> bool:
+        with self._lock:
+            return query in self._lists
+
     def put(self, query: str, rl: RankedList) -> None:
         with self._lock:
             self._lists[query] = rl
@@ -268,6 +280,16 @@ class _Memo:
         return known
 
 
+def _text_order(texts: np.ndarray) -> np.ndarray:
+    """`np.argsort(texts, kind="stable")` of Python strings, in Arrow's kernel (UTF-8 bytes sort
+    as code points do): numpy compared 500,000 strings in one call holding the GIL, a stall of
+    the window whose worker scored them."""
+    import pyarrow as pa  # lazy: start-up
+    import pyarrow.compute as pc  # lazy: start-up
+
+    return pc.sort_indices(pa.array(texts, pa.string())).to_numpy()
+
+
 def refusal(definition: Definition) -> str | None:
     """Why the engine cannot score `definition` (one line), or None."""
     try:
@@ -281,6 +303,7 @@ def refusal(definition: Definition) -> str | None:
 def read_list(run: str, qrels: str, query: str, memory_limit: str | None = None) -> RankedList:
     """`query`'s list as the in-memory path makes it from these files: its rows of the run and of
     the qrels read by DuckDB, then joined and ranked by `core.reading.load`."""
+    import duckdb  # lazy: optional extra (connect says how to install it)
     import pyarrow.parquet as pq  # lazy: start-up
 
     from ndcg_gui.core.reading.dispatch import load  # lazy: start-up
@@ -289,6 +312,9 @@ def read_list(run: str, qrels: str, query: str, memory_limit: str | None = None)
     try:
         run_rows, records = _query_rows(con, run, "score", query)
         qrels_rows, _ = _query_rows(con, qrels, "grade", query)
+    except duckdb.Error as exc:  # (a file moved or rewritten since it was opened: one line)
+        said = str(exc).strip().splitlines()[0]
+        raise InputError(f"query {query} could not be read: {said}", run) from None
     finally:
         con.close()
     with tempfile.TemporaryDirectory(prefix="ndcg-gui-query-") as folder:

@@ -37,6 +37,7 @@ class Changes:
     scores: bool = False  # every query's NDCG (the query panel's), or whether it is being worked out
     comparison: ComparisonChanges | None = None  # the run comparison's figures
     checks: bool = False  # the input checks' findings (or whether they are being worked out)
+    reading: bool = False  # a query picked began or stopped being read (`Document.reading`)
 
     def __or__(self, other: Changes) -> Changes:
         """Both changes in one notice."""
@@ -47,7 +48,7 @@ class Changes:
             lists=self.lists | other.lists, move=self.move if other.move is None else other.move,
             definition=self.definition or other.definition, comparing=self.comparing or other.comparing,
             policy=self.policy or other.policy, scores=self.scores or other.scores, comparison=comparison,
-            checks=self.checks or other.checks,
+            checks=self.checks or other.checks, reading=self.reading or other.reading,
         )
 
     def shown_list(self, current_query: str) -> bool:

@@ -16,6 +16,8 @@ Opening a file is a step too: undoing it brings back the document that was open,
 
 from __future__ import annotations
 
+import functools
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -26,6 +28,7 @@ from PySide6.QtGui import QUndoStack
 
 from ndcg_gui.core.analysis.list_report import ListReport, ListSummary
 from ndcg_gui.core.config import MetricConfig, TiesName
+from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.edits import Edit, Move
 from ndcg_gui.core.lists.ranked_list import RankedList
@@ -35,7 +38,7 @@ from ndcg_gui.core.summary import MeanPolicy
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.commands import K_CHANGE, StepCommand
 from ndcg_gui.qt.document.list_edits import ListEdits
-from ndcg_gui.qt.document.runner import Runner
+from ndcg_gui.qt.document.runner import Runner, yield_to_gui
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -53,9 +56,14 @@ class Document(ListEdits, QObject):
         self.undo_stack = QUndoStack(self)
         self.runner = Runner(self)  # the one way work leaves the GUI thread (and comes back)
         self.state = Workspace.empty()
-        self.current_query = self.state.queries()[0]
+        self.current_query = self.state.first_query()
         self.report = self._report()
         self._followers: list[Callable[[Changes], Changes | None]] = []
+        self.reading: str | None = None  # a query picked whose list is being read (`set_current_query`)
+        self._read_ticket = 0  # the read whose list is wanted; an older one's is dropped
+        self._read_busy = False  # a read runs (one at a time)
+        self._ahead: list[str] = []  # queries to read while none is picked (`read_ahead`)
+        self._reader: threading.Thread | None = None  # the last read's thread
 
     def _report(self) -> ListReport:
         # The list as loaded is built from the file once here (~0.4 ms for 1,000 rows; the views
@@ -110,6 +118,12 @@ class Document(ListEdits, QObject):
     def queries(self) -> list[str]:
         return self.state.queries()
 
+    def query_count(self) -> int:
+        return self.state.query_count()
+
+    def has_query(self, query: str) -> bool:
+        return self.state.has_query(str(query))
+
     def current_list(self) -> RankedList:
         """The list on screen: the report's, made anew (`_show`) whenever the shown list, the
         file or the definition (whose tie rule orders a list as loaded) changes."""
@@ -144,13 +158,89 @@ class Document(ListEdits, QObject):
 
     # ---- navigation (not an undo step) -----------------------------------------------------------
     def set_current_query(self, query: str) -> None:
-        """Show another query; its edits are where they were left."""
+        """Show another query; its edits are where they were left. A list the dataset reads from
+        its files (a run DuckDB reads where it lies: ~0.2 s a list) is read in the background
+        first: meanwhile `reading` names the query, the list on screen stays the one shown and
+        takes no edit, and the query is shown when its list is there. The last pick wins: a
+        read overtaken by another pick (or by another query shown, another file) is dropped."""
         query = str(query)
-        if query == self.current_query:
+        if query == (self.reading or self.current_query):
             return
-        if query not in self.queries():
+        if query == self.current_query:  # (back to the list on screen while another is read)
+            self._drop_read()
+            self.announce(Changes(reading=True))
+            return
+        if not self.state.has_query(query):
             raise KeyError(f"no query {query!r} in this file")
+        if self.state.at_hand(query):
+            self._show(self.state, query)
+            return
+        self.reading = query
+        self._read_ticket += 1
+        self._read_next()
+        self.announce(Changes(reading=True))
+
+    def reads_pending(self) -> bool:
+        """Whether a list is being read (for a pick or ahead) or a pick waits for its list."""
+        return self._read_busy or self.reading is not None
+
+    def read_ahead(self, queries: Sequence[str]) -> None:
+        """Read these queries' lists in the background while nothing is picked (the neighbours
+        of the query shown in the query table: the next arrow key shows its list at once); a
+        pick goes first. Replaces the ones asked before."""
+        self._ahead = [str(q) for q in queries if q is not None]
+        self._read_next()
+
+    def _read_next(self) -> None:
+        """Read the list of the query picked last, one read at a time (picks made meanwhile,
+        arrow keys held down, are passed over: only the last is read next), else one to read
+        ahead."""
+        if self._read_busy:
+            return
+        query, ticket = self.reading, self._read_ticket
+        if query is not None and self.state.at_hand(query):  # (read for an earlier pick, or ahead)
+            self._show(self.state, query)
+            return
+        if query is None:
+            ticket = None
+            while self._ahead and query is None:
+                q = self._ahead.pop(0)
+                query = q if self.state.has_query(q) and not self.state.at_hand(q) else None
+            if query is None:
+                return
+        self._read_busy = True
+        done = functools.partial(self._list_read, ticket, query)
+        self._reader = self.runner.run(f"read query {query}", functools.partial(read_list, self.state, query),
+                                       done)
+
+    def wait_reads(self, timeout: float = 10.0) -> bool:
+        """Wait for the list being read, no other started after it (on quit: a thread still in
+        DuckDB when Python ends aborts the process). True when none runs."""
+        self._ahead, reader = [], self._reader
+        self._drop_read()
+        if reader is not None:
+            reader.join(timeout)
+        return reader is None or not reader.is_alive()
+
+    def _list_read(self, ticket: int | None, query: str, problem: str | None,
+                   error: BaseException | None) -> None:
+        self._read_busy = False
+        if ticket != self._read_ticket:  # (overtaken, or read ahead: whatever comes next)
+            self._read_next()
+            return
+        if error is not None or problem is not None:  # (a bug is raised after this by the runner)
+            self._drop_read()
+            self.announce(Changes(reading=True))
+            if problem is not None:
+                self.refused.emit(problem)
+            return
         self._show(self.state, query)
+
+    def _drop_read(self) -> bool:
+        """Stop waiting for the list being read (its result is dropped); whether one was."""
+        was, self.reading = self.reading is not None, None
+        self._read_ticket += 1
+        return was
 
     # ---- opening ---------------------------------------------------------------------------------
     def set_dataset(self, dataset: Dataset, path: str | Path | None = None,
@@ -269,6 +359,10 @@ class Document(ListEdits, QObject):
         """Push one core edit of the shown list (None: nothing to do). Returns it."""
         if edit is None or edit.after == self.current_list():
             return None
+        if self.reading is not None:  # (the list on screen is not the query picked: edits wait)
+            self.refused.emit(f"Query {self.reading} is being read: the list shown is query "
+                              f"{self.current_query}'s, not edited meanwhile")
+            return None
         query = self.current_query
         new = self.state.with_list(query, edit.after)
         self.undo_stack.push(StepCommand(self._show, self.state, new, edit.text, query, query, edit.move))
@@ -288,12 +382,17 @@ class Document(ListEdits, QObject):
         """Install `state`, show `query` (None: keep the shown one if the state has it, else the
         first), recompute what the screen shows, and announce it once."""
         old, old_query = self.state, self.current_query
-        queries = state.queries()
-        if query is None or query not in queries:
-            query = old_query if old_query in queries and state.dataset is old.dataset else queries[0]
+        if query is None or not state.has_query(query):
+            query = old_query if state.has_query(old_query) and state.dataset is old.dataset else \
+                state.first_query()
         self.state, self.current_query = state, query
         dataset = state.dataset is not old.dataset or state.file is not old.file  # (a new open)
+        # Another query shown, or another file: a list still being read is not wanted any more.
+        reading = (query != old_query or dataset) and self._drop_read()
+        if dataset:
+            self._ahead = []
         changes = Changes(
+            reading=reading,
             dataset=dataset,
             query=query != old_query,
             lists=frozenset(q for q in set(state.lists) | set(old.lists)
@@ -323,3 +422,13 @@ class Document(ListEdits, QObject):
                 changes = changes | more
         self.changed.emit(changes)
 
+
+def read_list(state: Workspace, query: str) -> str | None:
+    """In a worker thread, below the window: `query`'s list read by `state`'s dataset, which keeps
+    it (the list is then at hand); a problem reading it in one line, or None."""
+    yield_to_gui()  # (this thread ends with the read; DuckDB's threads start from it)
+    try:
+        state.original(query)
+    except InputError as err:
+        return str(err)
+    return None

@@ -132,11 +132,11 @@ class QueryScores(QObject):
             self._tell()
         elif changes.lists:
             self._stale |= changes.lists
-            if len(self.document.queries()) > 1:  # the panel shows the scores: rescore now
+            if self.document.query_count() > 1:  # the panel shows the scores: rescore now
                 self._tell()
 
     def _background(self) -> bool:
-        if len(self.document.queries()) < 2 or self._offer_fits():
+        if self.document.query_count() < 2 or self._offer_fits():
             return False
         return self.document.state.size() >= BACKGROUND_ROWS
 

@@ -25,7 +25,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor
 
-from ndcg_gui.core.lists.query_order import natural_order
+from ndcg_gui.core.lists.query_order import order_keys_of
 from ndcg_gui.qt.models.cells import ALIGN_RIGHT, differing_rows, font
 from ndcg_gui.qt.models.query_runs import (
     FILTER_ROLE,
@@ -60,7 +60,8 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         super().__init__(parent)
         self._queries = np.array([], dtype=object)
         self._row_of: dict[str, int] | None = None  # made on first use, for up to DICT_ROWS queries
-        self._natural = np.array([], dtype=np.int64)
+        self._found: dict[str, int] = {}  # past DICT_ROWS: the last few found by a scan
+        self._natural = self._lengths = np.array([], dtype=np.int64)  # natural order; id lengths
         self._docs = self._judged = np.array([], dtype=np.int64)
         self._dcg = self._idcg = self._ndcg = np.array([], dtype=float)
         self._undefined = self._empty = np.array([], dtype=bool)
@@ -84,8 +85,8 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         if not same_rows:
             self.beginResetModel()
             self._queries = queries
-            self._row_of = None
-            self._natural = natural_order(queries)
+            self._row_of, self._found = None, {}
+            self._natural, self._lengths = order_keys_of(result.index)
             self._order = self._row_at = np.arange(len(queries), dtype=np.int64)
             self._align_runs()
         self._docs = result["n_retrieved"].to_numpy(dtype=np.int64)
@@ -172,7 +173,12 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
     def _sorted(self) -> tuple[np.ndarray, np.ndarray]:
         """(order, row_at) of the rows under the asked sort: order[row] = position in the frame."""
         n, column = len(self._queries), self._sort_column
-        if 0 <= column < self.columnCount():
+        if column == COL_QUERY:  # (natural order: a rank per entry, so its inverse, no sort)
+            order = np.empty(n, dtype=np.int64)
+            order[self._natural] = np.arange(n, dtype=np.int64)
+            if self._sort_order == Qt.SortOrder.DescendingOrder:
+                order = order[::-1].copy()
+        elif 0 <= column < self.columnCount():
             keys = self.sort_keys(column)
             if self._sort_order == Qt.SortOrder.DescendingOrder:
                 keys = -keys.astype(float if keys.dtype.kind == "f" else np.int64)
@@ -221,8 +227,12 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         that a scan of the ids (5 ms at 500,000), where making the dict took 150 ms of the frame
         that shows a file of that many queries."""
         if len(self._queries) > DICT_ROWS:
-            hits = np.flatnonzero(self._queries == query)
-            return int(hits[0]) if len(hits) else -1
+            found = self._found.get(query)  # (the query shown is asked for several times a change)
+            if found is None:
+                hits = np.flatnonzero(self._queries == query)
+                found = int(hits[0]) if len(hits) else -1
+                self._found = {**dict(list(self._found.items())[-7:]), query: found}
+            return found
         if self._row_of is None:
             self._row_of = {str(q): i for i, q in enumerate(self._queries)}
         return self._row_of.get(query, -1)
@@ -327,8 +337,7 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         """The `n` longest query ids, each with whether it is shown bold (edited): the texts a view
         measures to size the query column without reading every row."""
         texts = self._queries
-        lengths = np.fromiter(map(len, map(str, texts)), np.int64, len(texts))
-        longest = np.argsort(-lengths, kind="stable")[:n]
+        longest = np.argsort(-self._lengths, kind="stable")[:n]
         return [(str(texts[i]), str(texts[i]) in self._edited) for i in longest.tolist()]
 
     def _figures(self, col: int) -> np.ndarray:

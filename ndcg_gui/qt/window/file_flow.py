@@ -121,13 +121,13 @@ class FileFlow(QObject):
         finally:
             QApplication.restoreOverrideCursor()
         self.recent.add(path, qrels)
-        queries = len(self.document.queries())
+        queries = self.document.query_count()
         back = " (Ctrl+Z goes back to the previous document)" if self.document.undo_stack.canUndo() else ""
         engine = "" if dataset.in_memory else ", scored by DuckDB where it lies (too big to load)"
         count = f": {queries:,} queries" if queries > 1 else ""
         self._status(f"Opened {path.name}{count}{engine}{back}", 8000)
         if query is not None:
-            if query in self.document.queries():
+            if self.document.has_query(query):
                 self.document.set_current_query(query)
             else:
                 self._failed(str(InputError(f'--query "{query}": no such query in {path.name}')))

@@ -143,7 +143,7 @@ class WindowLayout:
         self.query_panel.table.setTabKeyNavigation(False)
 
     def _show_query_dock(self) -> None:
-        many = len(self.document.queries()) > 1
+        many = self.document.query_count() > 1
         self.query_dock.toggleViewAction().setEnabled(many)  # View ▸ Queries: a file of queries
         if many and not self.query_dock.isVisible():
             self.query_dock.setVisible(True)

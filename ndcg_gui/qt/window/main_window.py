@@ -69,6 +69,7 @@ class MainWindow(WindowLayout, QMainWindow):
         self.settings = settings if settings is not None else QSettings()
         # No style sheet: it would route every table cell through QStyleSheetStyle (slower paints).
         self.setAcceptDrops(True)  # files dropped anywhere on the window are opened
+        self._list_had_focus = False  # the list had the focus when a query's read greyed it
 
         # What the window shows.
         self.ranking_model = RankingModel(self.document, self)
@@ -132,6 +133,7 @@ class MainWindow(WindowLayout, QMainWindow):
         app = QApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.loader.wait)
+            app.aboutToQuit.connect(self.document.wait_reads)
         self._restore_settings()
         self._follow(Changes(dataset=True))
 
@@ -192,6 +194,8 @@ class MainWindow(WindowLayout, QMainWindow):
         if changes.comparison is not None:
             self._widen_query_dock(changes.comparison)
         self._update_title()
+        if changes.reading:
+            self._show_reading()
         lst, doc = self.document.current_list(), self.document
         hint = None
         if not len(lst) and doc.path is not None:  # a query of a file that the run left empty
@@ -202,9 +206,25 @@ class MainWindow(WindowLayout, QMainWindow):
                          "one here to see what it would add.")
         self.ranking_view.set_empty_hint(hint)
 
+    def _show_reading(self) -> None:
+        """While a picked query's list is read (a run DuckDB reads where it lies), the list on
+        screen, another query's, is greyed and takes no drag; the status bar says what is read."""
+        view, reading = self.ranking_view, self.document.reading
+        if reading is not None:
+            self._list_had_focus = self._list_had_focus or view.hasFocus()
+            view.setEnabled(False)
+            self.statusBar().showMessage(f"Reading query {reading}…")
+            return
+        view.setEnabled(True)
+        if self._list_had_focus:  # (disabling it moved the focus on: back where it was)
+            view.setFocus()
+        self._list_had_focus = False
+        if self.statusBar().currentMessage().startswith("Reading query "):
+            self.statusBar().clearMessage()
+
     def _update_title(self) -> None:
         doc = self.document
-        query = f" — query {doc.current_query}" if len(doc.queries()) > 1 else ""
+        query = f" — query {doc.current_query}" if doc.query_count() > 1 else ""
         self.setWindowTitle(f"{doc.display_name}[*]{query} — {APP_NAME}")
         self.setWindowModified(not doc.is_clean())
 

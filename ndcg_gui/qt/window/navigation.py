@@ -24,14 +24,11 @@ class Navigation(QObject):
 
     def step_query(self, delta: int) -> bool:
         """Open the query `delta` places away in the query table as it is sorted and filtered."""
-        shown = self.panel.visible_queries()
-        if not shown:
+        current = self.document.reading or self.document.current_query  # (the last pick)
+        query = self.panel.query_beside(current, delta)
+        if query is None:
             return False
-        current = self.document.current_query
-        at = shown.index(current) + delta if current in shown else (0 if delta > 0 else len(shown) - 1)
-        if not 0 <= at < len(shown):
-            return False
-        self.document.set_current_query(shown[at])
+        self.document.set_current_query(query)
         return True
 
     def worst_query(self) -> bool:
@@ -83,7 +80,7 @@ class Navigation(QObject):
             self.view.edit(index)
 
     def focus_filter(self) -> None:
-        if not self.dock.isVisible() and len(self.document.queries()) > 1:
+        if not self.dock.isVisible() and self.document.query_count() > 1:
             self.dock.show()
         self.panel.filter_edit.setFocus()
         self.panel.filter_edit.selectAll()

@@ -44,12 +44,16 @@ class QueryBrowser(QObject):
             self._show_scores()
         if changes.comparison is not None:
             self._show_comparison(changes.comparison)
-        if changes.query or changes.dataset:
-            self.panel.set_current_query(self.document.current_query)
+        if changes.query or changes.dataset or changes.reading:
+            self.panel.set_current_query(self._picked())
+        if (changes.query or changes.dataset) and not self.document.dataset.in_memory:
+            # The lists of the rows above and below, read now: an arrow key shows them at once.
+            query = self.document.current_query
+            self.document.read_ahead([self.panel.query_beside(query, 1), self.panel.query_beside(query, -1)])
 
     def _show_scores(self) -> None:
         doc = self.document
-        if len(doc.queries()) < 2:  # the panel is hidden: nothing to show, so nothing to score
+        if doc.query_count() < 2:  # the panel is hidden: nothing to show, so nothing to score
             return
         self.panel.set_unscored(len(doc.unjudged_queries()))
         # While a big file is scored anew in the background the panel shows the previous scores
@@ -57,7 +61,11 @@ class QueryBrowser(QObject):
         self.panel.set_result(self.scores.result, self.scores.k)
         self.panel.setEnabled(not self.scores.pending)
         self.panel.set_edited(doc.edited_queries())
-        self.panel.set_current_query(doc.current_query)
+        self.panel.set_current_query(self._picked())
+
+    def _picked(self) -> str:
+        """The query the table selects: the one on screen, or the one picked and being read."""
+        return self.document.reading or self.document.current_query
 
     def _show_comparison(self, changes: ComparisonChanges) -> None:
         self._feed_comparison(statistics=changes.runs or changes.summary, ties=changes.ties)

@@ -222,3 +222,20 @@ def test_text_qrels_are_read_once_into_a_copy_kept_beside_them(tmp_path, monkeyp
     engine = open_engine(str(tmp_path / "run.parquet"), str(shut / "qrels.txt"), TREC)
     assert Path(engine.qrels_input).parent == tmp_path / "tmp" and not list(shut.glob(".*"))
     assert engine.ranked_list("a").grades.tolist()[1] == 3.0
+
+
+def test_a_list_read_from_a_file_gone_since_is_one_line_and_at_hand_says_what_is_read(tmp_path):
+    """A list is read when asked (`at_hand` False until then: the window reads it in the
+    background); a run file removed after it was opened is one line naming it, not DuckDB's error."""
+    run = pd.DataFrame({"query": ["a", "a", "b"], "doc": ["x", "y", "z"], "score": [2.0, 1.0, 1.0]})
+    qrels = pd.DataFrame({"query": ["a", "b"], "doc": ["x", "z"], "grade": [1, 2]})
+    _memory, engine = _both(tmp_path, run, qrels)
+    first, other = engine.queries()
+    assert engine.at_hand(first) and not engine.at_hand(other)  # (the first list: read at open)
+    assert engine.at_hand("no such query")  # (answered at once: KeyError)
+    (tmp_path / "run.parquet").unlink()
+    with pytest.raises(InputError) as caught:
+        engine.ranked_list(other)
+    said = str(caught.value)
+    assert said.startswith(f"run.parquet: query {other} could not be read: IO Error")
+    assert "\n" not in said and not engine.at_hand(other)

@@ -55,7 +55,7 @@ def opened(qtbot, window, sample):
     return window
 
 
-def test_the_query_table_and_lists_are_those_of_the_files_loaded(opened, sample):
+def test_the_query_table_and_lists_are_those_of_the_files_loaded(opened, sample, qtbot):
     doc, memory = opened.document, load(*sample)
     assert not doc.dataset.in_memory and doc.path == sample[0]
     assert "scored by DuckDB" in opened.statusBar().currentMessage()
@@ -74,6 +74,7 @@ def test_the_query_table_and_lists_are_those_of_the_files_loaded(opened, sample)
     table.setFocus()
     QTest.keyClick(table, Qt.Key.Key_Home, CTRL)
     QTest.keyClick(table, Qt.Key.Key_Down)
+    qtbot.waitUntil(lambda: doc.reading is None, timeout=10000)  # (read in the background)
     query = doc.current_query
     assert query == model.query_at(1)
     assert doc.current_list() == Workspace.of(memory).list_for(query)

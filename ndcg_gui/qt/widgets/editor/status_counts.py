@@ -32,7 +32,7 @@ class StatusCounts(QLabel):
         if c.unretrieved:
             parts.append(f"{c.unretrieved} missed")
             tips.append(f"{c.unretrieved} judged documents not retrieved (they count in the ideal)")
-        queries = len(self._doc.queries())
+        queries = self._doc.query_count()
         if queries > 1:
             unjudged = len(self._doc.unjudged_queries())
             # "26 queries, 25 with judgments": the panel's figures are over those 25.

@@ -235,6 +235,16 @@ class QueryPanel(QWidget):
         """The queries the table lists now, top to bottom."""
         return [self.proxy.index(r, COL_QUERY).data(QUERY_ROLE) for r in range(self.proxy.rowCount())]
 
+    def query_beside(self, query: str, delta: int) -> str | None:
+        """The query `delta` rows from `query` in the table as sorted and filtered; from a query
+        the table does not list, the first (delta > 0) or the last; None past either end. (Not
+        `visible_queries`: 500,000 rows read one by one for one step.)"""
+        count = self.proxy.rowCount()
+        row = self.model.row_of(query)
+        at = self.proxy.mapFromSource(self.model.index(row, COL_QUERY)).row() if row >= 0 else -1
+        at = at + delta if at >= 0 else (0 if delta > 0 else count - 1)
+        return self.proxy.index(at, COL_QUERY).data(QUERY_ROLE) if 0 <= at < count else None
+
     def pick_bin(self, index: int) -> None:
         """Filter the table to the queries of one histogram bin (-1: no bin filter)."""
         if index < 0 or len(self._result) == 0:
@@ -317,7 +327,7 @@ class QueryPanel(QWidget):
         elif self.summary is None:
             self.histogram.set_values(np.array([]), k)
         else:
-            self.histogram.set_values(self._mean.values.to_numpy(), k, self.summary.mean)
+            self.histogram.set_values(self._mean.counted_ndcg, k, self.summary.mean)
 
     def _on_policy_picked(self, policy: MeanPolicy) -> None:
         if policy == self._policy:

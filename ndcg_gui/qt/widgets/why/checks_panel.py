@@ -157,7 +157,7 @@ class ChecksPanel(QWidget):
             if item.childCount():
                 item.setExpanded(not item.isExpanded())
             return
-        if str(query) not in self._doc.queries():
+        if not self._doc.has_query(str(query)):
             self.note.setText(f"Query {query} is not among the open file's queries (the loader left it "
                               "out, or the run has no list for it).")
             return

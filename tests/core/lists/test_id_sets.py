@@ -1,0 +1,19 @@
+"""The ids of many queries as texts and sets, made in parts (so that a worker lets the window's
+thread in between): the same as made in one call."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ndcg_gui.core.lists import id_sets
+
+
+def test_made_in_parts_they_equal_what_one_call_makes(monkeypatch):
+    monkeypatch.setattr(id_sets, "PART", 7)
+    ids = np.array([3, "a", 3, "q10", *map(str, range(40))], dtype=object)
+    assert id_sets.texts(ids) == list(map(str, ids))
+    texts = id_sets.texts(ids)
+    assert id_sets.id_set(texts) == set(texts)
+    assert id_sets.id_set(["x"], {"y"}) == {"x", "y"}
+    assert id_sets.frozen(texts) == frozenset(texts) and isinstance(id_sets.frozen(texts), frozenset)
+    assert id_sets.texts([]) == [] and id_sets.frozen([]) == frozenset()
