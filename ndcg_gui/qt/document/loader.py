@@ -128,17 +128,14 @@ class _Job:
         through ENGINE_STEPS of them, each from 0 to 100 %."""
         from ndcg_gui.core.sql.engine_dataset import open_engine
         from ndcg_gui.core.sql.inputs import window_memory_limit
-        from ndcg_gui.core.sql.progress import Cancelled
+        from ndcg_gui.core.sql.progress import Cancelled, StepFraction
 
-        seen: list[str] = []
+        fraction = StepFraction(ENGINE_STEPS)
 
         def report(step: str, percent: float) -> bool:
             if self.cancel_flag.is_set():
                 return False
-            if step not in seen:
-                seen.append(step)
-            done = (len(seen) - 1 + percent / 100) / ENGINE_STEPS
-            self._progress(max(self._last / 1000, min(0.99, done)))
+            self._progress(max(self._last / 1000, fraction(step, percent)))
             return True
 
         yield_to_gui()  # (this thread ends with the load)

@@ -27,9 +27,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
 from ndcg_gui.core.analysis.workspace_report import WorkspaceReport, rescored, score_state
+from ndcg_gui.core.sql.progress import StepFraction
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
-from ndcg_gui.qt.document.runner import yield_to_gui
+from ndcg_gui.qt.document.runner import Task, yield_to_gui
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -39,6 +40,9 @@ if TYPE_CHECKING:
 # From this many rows (run + qrels) a full scoring runs in the background: below it, it takes
 # under ~10 ms and is done at once, so small files (and the tests) never see a pending panel.
 BACKGROUND_ROWS = 200_000
+# The engine's statements a scoring goes through (reading, checking each input, scoring, the
+# queries without judgments).
+SCORING_STEPS = 6
 
 
 class QueryScores(QObject):
@@ -58,6 +62,10 @@ class QueryScores(QObject):
         self._working = False  # the worker thread is busy (one at a time)
         self._following, self._told = False, False  # (what a change changes goes out with it)
         self._dependents: list[Callable[[Changes], Changes | None]] = []
+        # A run DuckDB reads scored again (another k or definition: minutes on 500M rows) is
+        # followed in the status bar: started -> progressed -> finished(None).
+        self.task = Task(self)
+        self._engine_job = False
         document.work_out_with(self._follow)
 
 
@@ -171,13 +179,28 @@ class QueryScores(QObject):
         ticket, state = self._ticket, self.document.state
         work = functools.partial(score_state, state)
         if not state.dataset.in_memory:  # scored by DuckDB again: stopped once another change comes
-            work = functools.partial(_score_engine, state, lambda: ticket == self._ticket)
+            fraction, post = StepFraction(SCORING_STEPS), self.document.runner.post
+
+            def report(step: str, percent: float) -> bool:
+                post(self._progressed, ticket, fraction(step, percent))
+                return ticket == self._ticket
+
+            work = functools.partial(_score_engine, state, report)
+            self._engine_job = True
+            self.task.started.emit(f"Scoring every query at k = {state.k} with DuckDB")
         self.document.runner.run("query scores", work, functools.partial(self._install, ticket, state))
+
+    def _progressed(self, ticket: int, fraction: float) -> None:
+        if ticket == self._ticket:
+            self.task.progressed.emit(fraction)
 
     def _install(self, ticket: int, state: Workspace, result: pd.DataFrame | None,
                  error: BaseException | None) -> None:
         """A background scoring of `state` landed (the runner raises an error after this)."""
         self._working = False
+        if self._engine_job:
+            self._engine_job = False
+            self.task.finished.emit(None)
         if ticket != self._ticket or (result is None and error is None):
             # overtaken by another change (an engine's job stopped for it): score the document as it is now
             if self._wanted:
@@ -204,16 +227,15 @@ class QueryScores(QObject):
         return not self._wanted
 
 
-def _score_engine(state: Workspace, current: Callable[[], bool]) -> pd.DataFrame | None:
-    """`score_state` of a document whose dataset an engine scores (`core.sql.engine_dataset`):
-    its job stops as soon as `current()` is False (another change came: minutes of DuckDB's work
-    for figures nobody will see); None then."""
+def _score_engine(state: Workspace, report: Callable[[str, float], bool]) -> pd.DataFrame | None:
+    """`score_state` of a document whose dataset an engine scores (`core.sql.engine_dataset`),
+    its progress told to `report`: the job stops as soon as that returns False (another change
+    came: minutes of DuckDB's work for figures nobody will see); None then."""
     from ndcg_gui.core.sql.progress import Cancelled
 
     yield_to_gui()  # (this thread ends with the scoring)
     try:
-        scored = state.dataset.evaluate(state.k, state.config, state.ties,
-                                        progress=lambda _step, _percent: current())
+        scored = state.dataset.evaluate(state.k, state.config, state.ties, progress=report)
     except Cancelled:
         return None
     return score_state(state, scored)

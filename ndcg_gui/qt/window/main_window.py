@@ -40,7 +40,7 @@ from ndcg_gui.qt.widgets.editor.metrics_view import MetricsView
 from ndcg_gui.qt.widgets.editor.ranking_view import RankingView
 from ndcg_gui.qt.widgets.editor.status_counts import StatusCounts
 from ndcg_gui.qt.widgets.guide import GuideDialog
-from ndcg_gui.qt.widgets.load_progress import LoadProgress
+from ndcg_gui.qt.widgets.load_progress import LoadProgress, TaskProgress
 from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot
 from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
 from ndcg_gui.qt.widgets.runs.comparison_pane import ComparisonPane
@@ -85,6 +85,9 @@ class MainWindow(WindowLayout, QMainWindow):
         self.comparison_ties = ComparisonTies(self.document, self.comparison, self)  # verdicts, tie orders
         self.loader = BackgroundLoader(self.document.runner, parent=self)
         self.progress = LoadProgress(self.loader)
+        self.scoring_progress = TaskProgress(
+            self.scores.task, lambda name: f"{name}…",
+            tip="The figures shown are the definition's before; Undo goes back to it and stops the job")
 
         # The controllers behind the actions: each gets what it needs, not the window.
         feedback = Feedback(self, self.statusBar().showMessage, self.show_problem)
@@ -125,6 +128,7 @@ class MainWindow(WindowLayout, QMainWindow):
 
         self.status_counts = StatusCounts(self.document)
         self.statusBar().addPermanentWidget(self.progress)
+        self.statusBar().addPermanentWidget(self.scoring_progress)
         self.statusBar().addPermanentWidget(self.status_counts)
         self.ranking_model.editRejected.connect(self.show_problem)
         self.document.changed.connect(self._follow)

@@ -308,3 +308,39 @@ def test_a_parquet_run_with_trec_text_qrels_goes_through_duckdb_too(qtbot, windo
     want = memory.evaluate(doc.k, doc.config, ties=doc.ties)
     assert np.abs(window.scores.result["ndcg"].to_numpy() - want["ndcg"].to_numpy()).max() <= 1e-12
     assert doc.current_list() == Workspace.of(memory).list_for(doc.current_query)
+
+
+def test_a_rescoring_shows_its_progress_and_undo_stops_it(opened, qtbot, sample, monkeypatch):
+    """Another k on a run DuckDB reads is minutes of work at 500M rows: the status bar says what
+    runs and how far it is, and Ctrl+Z (the k box's step undone) stops it and brings back the
+    figures of before; the bar goes when the job ends."""
+    from ndcg_gui.qt.document import query_scores
+
+    monkeypatch.setattr(query_scores, "BACKGROUND_ROWS", 0)  # (as for a big run: in the background)
+    jobs, stopped = [], []
+
+    def engine(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        jobs.append(definition.k)
+        percent = 0.0
+        while progress("scoring", percent) is not False:
+            percent = min(99.0, percent + 1)
+            time.sleep(0.01)
+        stopped.append(definition.k)
+        raise Cancelled
+
+    doc, bar = opened.document, opened.scoring_progress
+    before, k_before = opened.scores.result.copy(), doc.k
+    monkeypatch.setattr(cache, "score_files", engine)
+    k = opened.headline.k
+    k.setFocus()
+    k.selectAll()
+    QTest.keyClicks(k, "7")
+    QTest.keyClick(k, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: jobs == [7] and bar.bar.value() > 0, timeout=10000)
+    assert bar.isVisible() and bar.label.text() == "Scoring every query at k = 7 with DuckDB…"
+    assert not bar.cancel_button.isVisible() and opened.scores.pending
+    opened.query_panel.table.setFocus()  # (Ctrl+Z from the window, not the k box's own text undo)
+    QTest.keyClick(opened.query_panel.table, Qt.Key.Key_Z, CTRL)
+    qtbot.waitUntil(lambda: stopped == [7] and not bar.isVisible(), timeout=10000)
+    assert doc.k == k_before != 7 and not opened.scores.pending
+    pd.testing.assert_frame_equal(opened.scores.result, before)
