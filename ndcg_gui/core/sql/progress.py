@@ -72,9 +72,9 @@ def watching(con, report: Report | None, every: float | None = None) -> Iterator
 
 class StepFraction:
     """A job's steps told one after another, each 0-100 % (`Report`'s arguments), as one fraction
-    of the whole, for a progress bar: `total` steps expected; a step told again (its percentage
-    going back and forth between statements) does not move on; never backwards, never 1 before
-    the job ends."""
+    of the whole, for a progress bar: `total` steps expected, each its share in the order first
+    told; never backwards (a percentage going back between statements, a step told late), never
+    1 before the job ends."""
 
     def __init__(self, total: int, start: float = 0.0) -> None:
         self.total, self.seen, self.last = max(1, total), [], start
@@ -82,7 +82,7 @@ class StepFraction:
     def __call__(self, step: str, percent: float) -> float:
         if step not in self.seen:
             self.seen.append(step)
-        done = (len(self.seen) - 1 + min(max(percent, 0.0), 100.0) / 100) / self.total
+        done = (self.seen.index(step) + min(max(percent, 0.0), 100.0) / 100) / self.total
         self.last = max(self.last, min(0.99, done))
         return self.last
 

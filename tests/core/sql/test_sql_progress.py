@@ -132,3 +132,15 @@ def test_the_command_line_tells_progress_on_stderr_and_prints_the_same_lines(tmp
     told = [line for line in err.splitlines() if line.endswith(" %")]
     assert told and all(line.startswith("ndcg-inspect: ") for line in told), err
     assert [line for line in err.splitlines() if not line.endswith(" %")] == quiet_err.splitlines()
+
+
+def test_step_fraction_goes_through_the_steps_never_back_and_never_to_one():
+    from ndcg_gui.core.sql.progress import StepFraction
+
+    fraction = StepFraction(4)
+    assert fraction("reading run", 50.0) == 0.125
+    assert fraction("reading run", 10.0) == 0.125  # (a statement's percentage going back)
+    assert fraction("checking run", 0.0) == 0.25
+    assert fraction("reading run", 100.0) == 0.25  # (a step told again does not move on)
+    assert fraction("scoring", 100.0) == 0.75
+    assert fraction("finding", 100.0) == 0.99 and fraction("more than expected", 100.0) == 0.99
