@@ -236,3 +236,29 @@ def test_the_readout_goes_when_the_mouse_leaves_the_plot(window, qtbot):
     QTest.mouseMove(view, QPoint(20, 20))
     qtbot.waitUntil(lambda: not plot.readout.isVisible())
 
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_headline_caveats_fit_their_room_and_are_whole_in_the_tooltip(window, qtbot, size):
+    """At 1024 the caveats wrapped past the three lines their label is given and were drawn under
+    the definition panel. Now: at most three lines, each within the label's width, the warning
+    whole before a note, a cut line ending in "…", and each caveat whole in the tooltip."""
+    run, _other, qrels = (ROOT / p for p in LONG_IDS)
+    window.resize(*size)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.files.open(run, qrels, ask=False)
+    qtbot.wait(100)
+    label = window.headline.warnings
+    summary = window.document.summary
+    caveats = [f"⚠ {w}" for w in summary.warnings] + list(summary.notes)
+    assert len(caveats) == 2 and label.toolTip() == "\n".join(caveats)
+    lines = label.shown_lines()
+    width = label.contentsRect().width()
+    assert 2 <= len(lines) <= 3 and all(label.fontMetrics().horizontalAdvance(x) <= width for x in lines)
+    assert label.geometry().bottom() < window.headline.definition.geometry().top()
+    first = caveats[0].split(" ")
+    assert " ".join(lines).startswith(caveats[0]) or lines[0].endswith("…")  # (whole, or visibly cut)
+    assert lines[0].split(" ")[:2] == first[:2]
+    if size[0] >= 1366:  # room for both, whole
+        assert lines == caveats

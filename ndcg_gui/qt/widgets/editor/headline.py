@@ -3,14 +3,13 @@ use and the warnings that qualify the figures. Shows the document's `summary`; c
 
 from __future__ import annotations
 
-import html
-
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from ndcg_gui.core.config import MAX_K, PRESETS
 from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.widgets.editor.caveats import NOTE, WARNING, CaveatsLabel
 from ndcg_gui.qt.widgets.editor.definition_panel import DefinitionPanel
 
 
@@ -58,12 +57,8 @@ class Headline(QFrame):
                                "documents are unjudged, the range NDCG@k could take once they are judged; "
                                "where tied scores cross the cut-off, the range over every order of them "
                                "(another tool's tie rule gives one of those)")
-        self.warnings = QLabel()
+        self.warnings = CaveatsLabel()
         self.warnings.setObjectName("warnings")
-        self.warnings.setTextFormat(Qt.RichText)
-        self.warnings.setWordWrap(True)
-        # Room for three lines, so the headline does not grow when a third caveat appears.
-        self.warnings.setMinimumHeight(3 * self.warnings.fontMetrics().lineSpacing())
 
         figures = QHBoxLayout()
         figures.addWidget(self.ndcg)
@@ -127,6 +122,4 @@ class Headline(QFrame):
         self.describe.setText(
             ("Definition: " if preset is None else f"Definition ({preset}): ") + described + ties
         )
-        parts = [f"<span style='color:#b45309'>⚠ {html.escape(w)}</span>" for w in s.warnings]
-        parts += [f"<span style='color:#555'>{html.escape(n)}</span>" for n in s.notes]
-        _set_text(self.warnings, "<br>".join(parts))
+        self.warnings.set_caveats([(f"⚠ {w}", WARNING) for w in s.warnings] + [(n, NOTE) for n in s.notes])
