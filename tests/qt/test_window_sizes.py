@@ -262,3 +262,19 @@ def test_the_headline_caveats_fit_their_room_and_are_whole_in_the_tooltip(window
     assert lines[0].split(" ")[:2] == first[:2]
     if size[0] >= 1366:  # room for both, whole
         assert lines == caveats
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_query_docks_texts_get_the_lines_they_take(window, qtbot, size):
+    """At 1024x700 with a run compared, the comparison's line under the query table was given
+    fewer lines than its text (a wrapping label's height is only a hint) and drawn cut: now
+    every wrapped text in the dock has the height its text takes at its width, and the query
+    table still shows every query of the three."""
+    comparing_long_ids(window, qtbot, size)
+    panel = window.query_panel
+    for label in (panel.mean_label, panel.compare_label):
+        assert label.isVisible() and label.text()
+        assert label.height() >= label.heightForWidth(label.width()), label.text()
+    table = panel.table
+    last = table.visualRect(table.model().index(2, 0))
+    assert last.isValid() and last.bottom() <= table.viewport().height()

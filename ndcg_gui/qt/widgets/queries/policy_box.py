@@ -4,7 +4,7 @@ query the run returned nothing for, and a query with IDCG = 0."""
 from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, Signal
-from PySide6.QtWidgets import QComboBox, QFormLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QWidget
 
 from ndcg_gui.core.summary import MeanPolicy
 
@@ -19,18 +19,23 @@ class PolicyBox(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.empty_combo = self._combo(
-            "A query with judgments that the run returned nothing for: count it as NDCG 0 "
+            "Judged queries with no results: a query with judgments that the run returned nothing "
+            "for: count it as NDCG 0 "
             "(trec_eval -c) or leave it out of the mean (trec_eval, pytrec_eval)"
         )
         self.undefined_combo = self._combo(
-            "A query with no relevant judged document has IDCG = 0 and NDCG undefined: count it "
+            "Queries with IDCG = 0: a query with no relevant judged document has IDCG = 0 and NDCG "
+            "undefined: count it "
             "as 0 (trec_eval, ranx) or leave it out of the mean"
         )
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # label above when narrow
-        form.addRow("Judged queries with no results:", self.empty_combo)
-        form.addRow("Queries with IDCG = 0:", self.undefined_combo)
+        # Short labels, a row each beside their box in the narrow dock; the tooltips say the rest.
+        for text, combo in (("No results:", self.empty_combo), ("IDCG = 0:", self.undefined_combo)):
+            label = QLabel(text, toolTip=combo.toolTip())
+            label.setBuddy(combo)
+            form.addRow(label, combo)
 
     def _combo(self, tooltip: str) -> QComboBox:
         combo = QComboBox(toolTip=tooltip)

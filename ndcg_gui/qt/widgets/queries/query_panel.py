@@ -39,6 +39,7 @@ from ndcg_gui.qt.models.query_model import (
 from ndcg_gui.qt.widgets.plot.histogram import NdcgHistogram
 from ndcg_gui.qt.widgets.queries.policy_box import PolicyBox
 from ndcg_gui.qt.widgets.queries.query_table import QueryTable
+from ndcg_gui.qt.widgets.wrapped_label import WrappedLabel
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -82,7 +83,7 @@ class QueryPanel(QWidget):
         bin_layout.addWidget(self.bin_clear)
         self._bin_row.hide()
 
-        self.mean_label = QLabel(textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.mean_label = WrappedLabel(textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
         font = self.mean_label.font()
         font.setBold(True)
         self.mean_label.setFont(font)
@@ -93,8 +94,7 @@ class QueryPanel(QWidget):
         self.policy_note = QLabel(wordWrap=True)
         self.policy_note.setStyleSheet("color: gray")
         # One line per run compared with the baseline; the tooltip says how each figure was made.
-        self.compare_label = QLabel(wordWrap=True,
-                                    textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.compare_label = WrappedLabel(textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
         self.compare_label.hide()
 
         self.histogram = NdcgHistogram()
