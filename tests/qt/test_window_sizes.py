@@ -278,3 +278,11 @@ def test_the_query_docks_texts_get_the_lines_they_take(window, qtbot, size):
     table = panel.table
     last = table.visualRect(table.model().index(2, 0))
     assert last.isValid() and last.bottom() <= table.viewport().height()
+    # The histogram's title (centred by pyqtgraph, drawn past both ends when wider than its axis:
+    # "DCG@10: long_ids.b − long_ids · dash") is cut at its end only, within the axis.
+    plot = panel.histogram.plot_widget()
+    axis = plot.getPlotItem().getAxis("bottom")
+    shown, full = plot.shown_bottom_label(), plot.bottom_label
+    assert full.startswith("Δ NDCG@10: long_ids.b − long_ids") and axis.labelText == shown
+    assert shown == full or (shown.endswith("…") and full.startswith(shown[:-1]))
+    assert axis.label.boundingRect().width() <= axis.size().width()

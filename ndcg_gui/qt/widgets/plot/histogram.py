@@ -12,6 +12,7 @@ import numpy as np
 import pyqtgraph as pg
 import PySide6  # noqa: F401  (pyqtgraph picks its binding from whichever Qt is imported first)
 from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QWidget
 
 from ndcg_gui.core.analysis.runs.run_diff import delta_histogram
@@ -44,6 +45,42 @@ class _Plot(pg.PlotWidget):
         self.zero.setVisible(False)
         for item in (self.bars, self.mean, self.zero):
             plot.addItem(item)
+        self.bottom_label, self._fitting = "", False
+        plot.getAxis("bottom").geometryChanged.connect(self._fit_label)  # (the width to fit)
+
+    def set_bottom_label(self, text: str) -> None:
+        """The x axis's title, cut at its end with "…" where it is wider than the axis (a pyqtgraph
+        label is centred and drawn past both ends: "DCG@10: run_b − run_a · dash" in a narrow dock)."""
+        self.bottom_label = text
+        self._fit_label()
+
+    def shown_bottom_label(self) -> str:
+        """The title as drawn (plain text, "…" where cut)."""
+        return self.getPlotItem().getAxis("bottom").labelText
+
+    def _fit_label(self) -> None:
+        axis = self.getPlotItem().getAxis("bottom")
+        room = axis.size().width()
+        if room <= 0 or self._fitting:  # (setting the label lays the axis out again)
+            return
+        self._fitting = True
+        try:
+            self._fit_label_to(axis, room)
+        finally:
+            self._fitting = False
+
+    def _fit_label_to(self, axis, room: float) -> None:
+        # Measured as drawn (pyqtgraph's label is rich text with margins of its own): cut shorter
+        # until it fits, a few tries at most.
+        metrics, width, text = QFontMetrics(axis.label.font()), int(room), self.bottom_label
+        for _ in range(6):
+            if axis.labelText != text or not axis.label.isVisible():
+                self.getPlotItem().setLabel("bottom", text)
+            over = axis.label.boundingRect().width() - room
+            if over <= 0 or width <= 40:
+                return
+            width = max(40, width - int(over) - 2)
+            text = metrics.elidedText(self.bottom_label, Qt.ElideRight, width)
 
 
 class NdcgHistogram(LazyPlot):
@@ -159,7 +196,7 @@ class NdcgHistogram(LazyPlot):
         plot.zero.setVisible(self._deltas)
         item = plot.getPlotItem()
         # (a dashed line alone did not say it was the mean)
-        item.setLabel("bottom", self._label + (" · dashed: mean" if self._mean_value is not None else ""))
+        plot.set_bottom_label(self._label + (" · dashed: mean" if self._mean_value is not None else ""))
         plot.mean.setVisible(self._mean_value is not None)
         if self._mean_value is not None:
             plot.mean.setValue(self._mean_value)
