@@ -130,7 +130,8 @@ class _Job:
         from ndcg_gui.core.sql.inputs import window_memory_limit
         from ndcg_gui.core.sql.progress import Cancelled, StepFraction
 
-        fraction = StepFraction(ENGINE_STEPS)
+        # (text qrels are read into a Parquet copy first: two steps more, the first time)
+        fraction = StepFraction(ENGINE_STEPS + (0 if is_parquet(str(self._qrels)) else 2))
 
         def report(step: str, percent: float) -> bool:
             if self.cancel_flag.is_set():
