@@ -70,17 +70,21 @@ class _Plot(pg.PlotWidget):
             self._fitting = False
 
     def _fit_label_to(self, axis, room: float) -> None:
-        # Measured as drawn (pyqtgraph's label is rich text with margins of its own): cut shorter
-        # until it fits, a few tries at most.
-        metrics, width, text = QFontMetrics(axis.label.font()), int(room), self.bottom_label
-        for _ in range(6):
+        # Measured as drawn: pyqtgraph's label is rich text with margins of its own, so the room
+        # for the text is the axis's width less what the drawn label adds to the text's width.
+        metrics, text = QFontMetrics(axis.label.font()), self.bottom_label
+        width = None
+        for _ in range(4):
             if axis.labelText != text or not axis.label.isVisible():
                 self.getPlotItem().setLabel("bottom", text)
-            over = axis.label.boundingRect().width() - room
-            if over <= 0 or width <= 40:
+            drawn = axis.label.boundingRect().width()
+            if drawn <= room:
                 return
-            width = max(40, width - int(over) - 2)
-            text = metrics.elidedText(self.bottom_label, Qt.ElideRight, width)
+            if width is None:
+                width = int(room - (drawn - metrics.horizontalAdvance(text)))
+            else:
+                width -= int(drawn - room) + 1
+            text = metrics.elidedText(self.bottom_label, Qt.ElideRight, max(width, 20))
 
 
 class NdcgHistogram(LazyPlot):
