@@ -286,3 +286,43 @@ def test_the_query_docks_texts_get_the_lines_they_take(window, qtbot, size):
     assert full.startswith("Δ NDCG@10: long_ids.b − long_ids") and axis.labelText == shown
     assert shown == full or (shown.endswith("…") and full.startswith(shown[:-1]))
     assert axis.label.boundingRect().width() <= axis.size().width()
+
+
+def test_long_run_names_leave_the_window_and_the_figures_in_view(window, qtbot, tmp_path):
+    """Two runs named as people name them (35 characters) at 1024x700: the dock's texts asked for
+    every line they take and made the window 712 pixels tall; the baseline's name made its column
+    of figures so wide that the other run's figures were out of the pane; the histogram's title
+    was cut to "Δ N…". Now the window keeps its size, the dock's texts stop at their last lines
+    (whole in the tooltip), every figure shows whole with the names cut in the headers (whole in
+    their tooltips), and the title keeps what fits."""
+    run, other, qrels = (ROOT / p for p in LONG_IDS)
+    base = tmp_path / "monot5_reranked_top100_baseline_run.run"
+    test = tmp_path / "bm25_rm3_query_expansion_tuned_v2.run"
+    base.write_bytes(run.read_bytes())
+    test.write_bytes(other.read_bytes())
+    window.resize(1024, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.files.open(base, qrels, ask=False)
+    window.compare.add_run(test)
+    qtbot.waitUntil(lambda: window.comparison.active and window.right_tabs.count() == 2, timeout=10000)
+    window.compare.flush()
+    window.right_tabs.setCurrentIndex(1)
+    qtbot.wait(REFIT_DELAY_MS + 100)
+    assert window.size().toTuple() == (1024, 700)
+    panel = window.query_panel
+    for label in (panel.mean_label, panel.compare_label):
+        lines = label.height() // label.fontMetrics().lineSpacing()
+        assert lines <= label.max_lines and label.height() >= label.heightForWidth(label.width())
+    cut = panel.compare_label
+    assert cut.shown_text().endswith("…") and cut.text().startswith(cut.shown_text()[:-1])
+    assert cut.toolTip().startswith(cut.text())
+    stats = window.compare_pane.stats
+    assert [c for c in cut_cells(stats) if not c.startswith("header")] == []
+    headers = [stats.horizontalHeaderItem(c) for c in range(1, stats.columnCount())]
+    names = {h.text() for h in headers}
+    assert names == {base.stem, test.stem}  # (cut where drawn, whole as the header's text)
+    plot = panel.histogram.plot_widget()
+    axis = plot.getPlotItem().getAxis("bottom")
+    assert axis.label.boundingRect().width() <= axis.size().width()
+    assert plot.shown_bottom_label().startswith("Δ NDCG@10: bm25_rm3")

@@ -83,7 +83,8 @@ class QueryPanel(QWidget):
         bin_layout.addWidget(self.bin_clear)
         self._bin_row.hide()
 
-        self.mean_label = WrappedLabel(textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.mean_label = WrappedLabel(max_lines=3,
+                                       textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
         font = self.mean_label.font()
         font.setBold(True)
         self.mean_label.setFont(font)
@@ -94,7 +95,8 @@ class QueryPanel(QWidget):
         self.policy_note = QLabel(wordWrap=True)
         self.policy_note.setStyleSheet("color: gray")
         # One line per run compared with the baseline; the tooltip says how each figure was made.
-        self.compare_label = WrappedLabel(textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.compare_label = WrappedLabel(max_lines=6,
+                                          textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
         self.compare_label.hide()
 
         self.histogram = NdcgHistogram()

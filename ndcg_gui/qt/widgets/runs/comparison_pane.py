@@ -38,6 +38,7 @@ LEGEND = ("Lines join each document's ranks: <span style='color:#15803d'>green</
 NARROW = 480
 SCATTER_MIN = 200  # the scatter's narrowest beside the lists
 STATS_ROWS = 6  # the figures' table shows this many runs before it scrolls
+RUN_HEADER = 96  # the widest a run's name makes its column of figures (turned); longer names are cut
 
 
 def _small(text: str = "", rich: bool = False) -> QLabel:
@@ -93,6 +94,9 @@ class ComparisonPane(QWidget):
         self.stats.verticalHeader().hide()
         self.stats.setToolTip("The comparison's figures; each header's tooltip says how it was made")
         self.stats.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # A run's name cut in its middle where its column is narrower (run_bm25_…_v2): the ends
+        # tell runs apart; whole in the header's tooltip.
+        self.stats.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideMiddle)
         left_layout.addWidget(hint)
         left_layout.addWidget(self.scatter, 3)
         left_layout.addWidget(self.method_text, 2)
@@ -274,6 +278,13 @@ class ComparisonPane(QWidget):
                     item.setToolTip(tips[r])
                 table.setItem(r, c, item)
         table.resizeColumnsToContents()
+        if turned:
+            # A run's column as wide as its figures, its name cut in the header beyond RUN_HEADER
+            # pixels (whole in the tooltip): a 35-character run name pushed the next run's
+            # column, and every figure of it, out of a 1024-pixel window.
+            for c in range(1, table.columnCount()):
+                figures = table.sizeHintForColumn(c)
+                table.setColumnWidth(c, max(figures, min(table.columnWidth(c), RUN_HEADER)))
         return sum(table.columnWidth(c) for c in range(table.columnCount())) + 2 * table.frameWidth()
 
     def set_method(self, method: str) -> None:
