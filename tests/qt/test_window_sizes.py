@@ -326,3 +326,9 @@ def test_long_run_names_leave_the_window_and_the_figures_in_view(window, qtbot, 
     axis = plot.getPlotItem().getAxis("bottom")
     assert axis.label.boundingRect().width() <= axis.size().width()
     assert plot.shown_bottom_label().startswith("Δ NDCG@10: bm25_rm3")
+    # The scatter's titles along their axes, as drawn (its fitting left out the text item's
+    # margins: "bm25_rm3_query_expa" was cut at the top without a "…").
+    scatter = window.compare_pane.scatter.plot_widget().getPlotItem()
+    for side, length in (("bottom", scatter.vb.width()), ("left", scatter.vb.height())):
+        title = scatter.getAxis(side).label
+        assert title.boundingRect().width() <= length, (side, scatter.getAxis(side).labelText)

@@ -12,13 +12,12 @@ import numpy as np
 import pyqtgraph as pg
 import PySide6  # noqa: F401  (pyqtgraph picks its binding from whichever Qt is imported first)
 from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QWidget
 
 from ndcg_gui.core.analysis.runs.run_diff import delta_histogram
 from ndcg_gui.core.summary import histogram
 from ndcg_gui.qt.widgets.plot.lazy_plot import LazyPlot
-from ndcg_gui.qt.widgets.plot.plot_parts import PlainAxis
+from ndcg_gui.qt.widgets.plot.plot_parts import PlainAxis, fit_title
 
 _BAR = pg.mkBrush(90, 130, 200)
 _PICKED = pg.mkBrush(230, 140, 40)
@@ -59,32 +58,14 @@ class _Plot(pg.PlotWidget):
         return self.getPlotItem().getAxis("bottom").labelText
 
     def _fit_label(self) -> None:
-        axis = self.getPlotItem().getAxis("bottom")
-        room = axis.size().width()
-        if room <= 0 or self._fitting:  # (setting the label lays the axis out again)
-            return
-        self._fitting = True
-        try:
-            self._fit_label_to(axis, room)
-        finally:
-            self._fitting = False
-
-    def _fit_label_to(self, axis, room: float) -> None:
-        # Measured as drawn: pyqtgraph's label is rich text with margins of its own, so the room
-        # for the text is the axis's width less what the drawn label adds to the text's width.
-        metrics, text = QFontMetrics(axis.label.font()), self.bottom_label
-        width = None
-        for _ in range(4):
-            if axis.labelText != text or not axis.label.isVisible():
-                self.getPlotItem().setLabel("bottom", text)
-            drawn = axis.label.boundingRect().width()
-            if drawn <= room:
-                return
-            if width is None:
-                width = int(room - (drawn - metrics.horizontalAdvance(text)))
-            else:
-                width -= int(drawn - room) + 1
-            text = metrics.elidedText(self.bottom_label, Qt.ElideRight, max(width, 20))
+        plot = self.getPlotItem()
+        room = plot.getAxis("bottom").size().width()
+        if room > 0 and not self._fitting:  # (setting the title lays the axis out again)
+            self._fitting = True
+            try:
+                fit_title(plot, "bottom", [self.bottom_label], room)
+            finally:
+                self._fitting = False
 
 
 class NdcgHistogram(LazyPlot):

@@ -25,6 +25,20 @@ class PlainAxis(pg.AxisItem):
         self.enableAutoSIPrefix(False)
 
 
+def fit_title(plot: pg.PlotItem, side: str, texts: list[str], length: float) -> str:
+    """Title the `side` axis with the first of `texts` that fits `length` pixels as drawn, else the
+    last cut at its end with "…"; returns it. pyqtgraph centres a title and draws it past both ends
+    of a short axis; what it draws is the text, a space after it and the text item's margins."""
+    axis = plot.getAxis(side)
+    metrics = QFontMetrics(axis.label.font())
+    room = int(length - 2 * axis.label.document().documentMargin() - metrics.horizontalAdvance(" "))
+    text = next((t for t in texts if metrics.horizontalAdvance(t) <= room),
+                metrics.elidedText(texts[-1], Qt.TextElideMode.ElideRight, max(room, 0)))
+    if axis.labelText != text or not axis.label.isVisible():
+        plot.setLabel(side, text)
+    return text
+
+
 class RankAxis(PlainAxis):
     """Ticks at whole ranks only (no rank 1.5 on a short list)."""
 

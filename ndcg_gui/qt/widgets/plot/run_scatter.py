@@ -9,11 +9,10 @@ import numpy as np
 import pyqtgraph as pg
 import PySide6  # noqa: F401  (pyqtgraph picks its binding from whichever Qt is imported first)
 from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QWidget
 
 from ndcg_gui.qt.widgets.plot.lazy_plot import LazyPlot
-from ndcg_gui.qt.widgets.plot.plot_parts import PlainAxis
+from ndcg_gui.qt.widgets.plot.plot_parts import PlainAxis, fit_title
 
 _WIN, _LOSS, _TIE = pg.mkBrush(21, 128, 61, 170), pg.mkBrush(185, 28, 28, 170), pg.mkBrush(120, 120, 120, 150)
 _RING = pg.mkPen(230, 140, 40, width=3)
@@ -153,13 +152,7 @@ class RunScatter(LazyPlot):
             return
         plot = self._plot.getPlotItem()
         for side, texts in zip(("bottom", "left"), self.labels(), strict=True):
-            axis = plot.getAxis(side)
-            length = int(plot.vb.width() if side == "bottom" else plot.vb.height()) - 4
-            metrics = QFontMetrics(axis.label.font())
-            text = next((t for t in texts if metrics.horizontalAdvance(t) <= length),
-                        metrics.elidedText(texts[-1], Qt.TextElideMode.ElideRight, max(length, 0)))
-            if axis.labelText != text:
-                plot.setLabel(side, text)
+            fit_title(plot, side, texts, plot.vb.width() if side == "bottom" else plot.vb.height())
 
     def _ring_at(self) -> int:
         return self._queries.index(self._current) if self._current in self._queries else -1

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from ndcg_gui.qt.models.run_diff_model import RunDiffModel
 from ndcg_gui.qt.widgets.plot.run_scatter import RunScatter
 from ndcg_gui.qt.widgets.runs.run_lines import RunLines
+from ndcg_gui.qt.widgets.wrapped_label import WrappedLabel
 
 LEGEND = ("Lines join each document's ranks: <span style='color:#15803d'>green</span> rose in the "
           "right-hand run, <span style='color:#b91c1c'>red</span> fell, grey kept its rank; thick: "
@@ -105,7 +106,7 @@ class ComparisonPane(QWidget):
         self.lines = RunLines(self.diff_model)
         for signal in (self.diff_model.modelReset, self.diff_model.dataChanged):
             signal.connect(self._lines_changed)
-        self.lines_title = QLabel(wordWrap=True)
+        self.lines_title = WrappedLabel(max_lines=2)  # (long run names: cut, whole in the tooltip)
         font = self.lines_title.font()
         font.setBold(True)
         self.lines_title.setFont(font)
