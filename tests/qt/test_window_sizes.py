@@ -332,3 +332,25 @@ def test_long_run_names_leave_the_window_and_the_figures_in_view(window, qtbot, 
     for side, length in (("bottom", scatter.vb.width()), ("left", scatter.vb.height())):
         title = scatter.getAxis(side).label
         assert title.boundingRect().width() <= length, (side, scatter.getAxis(side).labelText)
+
+
+def test_a_status_message_longer_than_its_room_is_cut_at_its_end(window, qtbot):
+    """QStatusBar clipped a message at the first permanent widget ("…results for 3 of 3 judged c"
+    beside the counts): it is cut with "…" within its room, whole in the tooltip and in
+    `currentMessage`; a short one is drawn whole, with no tooltip."""
+    run, _other, qrels = (ROOT / p for p in LONG_IDS)
+    window.resize(1024, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.files.open(run, qrels, ask=False)
+    bar = window.statusBar()
+    long = "Comparing bm25_rm3_query_expansion_tuned_final_v2: results for 3 of 3 judged queries " * 2
+    bar.showMessage(long)
+    qtbot.wait(50)
+    shown = bar.shown_message()
+    assert shown.endswith("…") and long.startswith(shown[:-1]) and bar.currentMessage() == long
+    assert bar.fontMetrics().horizontalAdvance(shown) <= bar.message_room()
+    assert bar.message_room() <= window.status_counts.geometry().left()
+    assert bar.toolTip() == long
+    bar.showMessage("Saved")
+    assert bar.shown_message() == "Saved" and bar.toolTip() == ""

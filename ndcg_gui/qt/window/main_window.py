@@ -44,6 +44,7 @@ from ndcg_gui.qt.widgets.load_progress import LoadProgress, TaskProgress
 from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot
 from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
 from ndcg_gui.qt.widgets.runs.comparison_pane import ComparisonPane
+from ndcg_gui.qt.widgets.status_bar import StatusBar
 from ndcg_gui.qt.widgets.why.checks_panel import ChecksPanel
 from ndcg_gui.qt.window.actions import Actions, Commands, Place
 from ndcg_gui.qt.window.comparison import RunCompare
@@ -90,6 +91,7 @@ class MainWindow(WindowLayout, QMainWindow):
             tip="The figures shown are the definition's before; Undo goes back to it and stops the job")
 
         # The controllers behind the actions: each gets what it needs, not the window.
+        self.setStatusBar(StatusBar(self))  # (long messages cut with "…", whole in the tooltip)
         feedback = Feedback(self, self.statusBar().showMessage, self.show_problem)
         say = feedback.status
         self.document.refused.connect(self.show_problem)
