@@ -235,6 +235,9 @@ class Document(ListEdits, QObject):
                 self.refused.emit(problem)
             return
         self._show(self.state, query)
+        if self.reading == query:  # (not shown after all: not a query of the state any more)
+            self._drop_read()
+            self.announce(Changes(reading=True))
 
     def _drop_read(self) -> bool:
         """Stop waiting for the list being read (its result is dropped); whether one was."""
