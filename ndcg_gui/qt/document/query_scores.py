@@ -29,7 +29,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QTimer
 from ndcg_gui.core.analysis.workspace_report import WorkspaceReport, rescored, score_state
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
-from ndcg_gui.qt.document.runner import yield_to_gui
+from ndcg_gui.qt.document.runner import engines_below_gui
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -210,7 +210,7 @@ def _score_engine(state: Workspace, current: Callable[[], bool]) -> pd.DataFrame
     for figures nobody will see); None then."""
     from ndcg_gui.core.sql.progress import Cancelled
 
-    yield_to_gui()  # (this thread ends with the scoring)
+    engines_below_gui()  # (DuckDB's threads below the window; this one holds the GIL between calls)
     try:
         scored = state.dataset.evaluate(state.k, state.config, state.ties,
                                         progress=lambda _step, _percent: current())
