@@ -15,7 +15,11 @@ Two phases, each a fresh process (its own peak memory):
    query's list (read with `WHERE query = ?`); the process's peak resident memory (ru_maxrss:
    Python, Qt and DuckDB together);
 2. reopen: the same, the per-query table read from the cache the first open wrote (goal < 5 s).
-`--phase open` runs one phase in this process (what the parent runs twice).
+`--phase open` runs one phase in this process (what the parent runs twice). A query's list is
+picked as a click picks it: read in the background, timed until shown, with the longest frame
+meanwhile. To find a long frame: `--profile FILE` (cProfile of the reopen's install pass, its top
+lines on stderr) and `--stalls PREFIX` (every thread's stack whenever the GUI thread misses its
+tick by 90 ms: faulthandler's watchdog needs no GIL, so it shows who holds it).
 """
 
 from __future__ import annotations
