@@ -115,8 +115,9 @@ def test_a_picked_querys_list_is_read_off_the_gui_thread(opened, qtbot, reads, s
     assert opened.query_panel.current_query() == picked
     assert doc.reading == picked and doc.current_query == before
     assert opened.statusBar().currentMessage() == f"Reading query {picked}…"
-    assert not opened.ranking_view.isEnabled()
+    assert not opened.ranking_view.isEnabled() and not opened.metrics_view.isEnabled()
     qtbot.waitUntil(lambda: doc.reading is None, timeout=10000)
+    assert opened.metrics_view.isEnabled()
     assert doc.current_query == picked and opened.query_panel.current_query() == picked
     assert reads.log[0] == (picked, False)
     assert doc.current_list() == Workspace.of(load(*sample)).list_for(picked)
