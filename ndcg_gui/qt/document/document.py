@@ -38,7 +38,7 @@ from ndcg_gui.core.summary import MeanPolicy
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.commands import K_CHANGE, StepCommand
 from ndcg_gui.qt.document.list_edits import ListEdits
-from ndcg_gui.qt.document.runner import Runner, yield_to_gui
+from ndcg_gui.qt.document.runner import Runner, engines_below_gui
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -235,6 +235,9 @@ class Document(ListEdits, QObject):
                 self.refused.emit(problem)
             return
         self._show(self.state, query)
+        if self.reading == query:  # (not shown after all: not a query of the state any more)
+            self._drop_read()
+            self.announce(Changes(reading=True))
 
     def _drop_read(self) -> bool:
         """Stop waiting for the list being read (its result is dropped); whether one was."""
@@ -426,7 +429,7 @@ class Document(ListEdits, QObject):
 def read_list(state: Workspace, query: str) -> str | None:
     """In a worker thread, below the window: `query`'s list read by `state`'s dataset, which keeps
     it (the list is then at hand); a problem reading it in one line, or None."""
-    yield_to_gui()  # (this thread ends with the read; DuckDB's threads start from it)
+    engines_below_gui()  # (DuckDB's threads below the window; this one holds the GIL between calls)
     try:
         state.original(query)
     except InputError as err:

@@ -30,7 +30,7 @@ from PySide6.QtCore import QObject
 from ndcg_gui.core.errors import InputError, LoadCancelled
 from ndcg_gui.core.sql.inputs import engine_only, is_parquet, window_engine
 from ndcg_gui.core.state.workspace import Definition
-from ndcg_gui.qt.document.runner import Process, Runner, Task, start_process, worker_env, yield_to_gui
+from ndcg_gui.qt.document.runner import Process, Runner, Task, engines_below_gui, start_process, worker_env
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +139,7 @@ class _Job:
             self._progress(max(self._last / 1000, fraction(step, percent)))
             return True
 
-        yield_to_gui()  # (this thread ends with the load)
+        engines_below_gui()  # (DuckDB's threads below the window; this one holds the GIL between calls)
         try:
             data = open_engine(str(self._path), str(self._qrels), self._engine, report,
                                memory_limit=window_memory_limit())

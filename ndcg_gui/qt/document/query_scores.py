@@ -30,7 +30,7 @@ from ndcg_gui.core.analysis.workspace_report import WorkspaceReport, rescored, s
 from ndcg_gui.core.sql.progress import StepFraction
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
-from ndcg_gui.qt.document.runner import Task, yield_to_gui
+from ndcg_gui.qt.document.runner import Task, engines_below_gui
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -233,7 +233,7 @@ def _score_engine(state: Workspace, report: Callable[[str, float], bool]) -> pd.
     came: minutes of DuckDB's work for figures nobody will see); None then."""
     from ndcg_gui.core.sql.progress import Cancelled
 
-    yield_to_gui()  # (this thread ends with the scoring)
+    engines_below_gui()  # (DuckDB's threads below the window; this one holds the GIL between calls)
     try:
         scored = state.dataset.evaluate(state.k, state.config, state.ties, progress=report)
     except Cancelled:

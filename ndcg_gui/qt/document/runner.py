@@ -94,6 +94,18 @@ def yield_to_gui() -> None:
         os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + YIELD_NICE))
 
 
+def engines_below_gui() -> None:
+    """The threads an engine starts from now on (DuckDB's, made when it connects) run YIELD_NICE
+    below the GUI thread (`yield_to_gui`, in the thread that makes them); the calling worker keeps
+    the GUI's priority: between the engine's calls it holds Python's GIL (the results made into
+    frames and sets, DuckDB's import), and a low-priority holder of the GIL starves the GUI thread
+    that waits for it whenever the cores are busy (a tick every 10 ms beside two busy cores: gaps
+    of 217-268 ms with the importing thread at nice +10, 31-43 ms at the GUI's)."""
+    from ndcg_gui.core.sql import duckdb_engine  # lazy: an engine's module, loaded when one runs
+
+    duckdb_engine.start_pools_with(yield_to_gui)
+
+
 def start_thread(name: str, target: Callable[..., Any], *args: Any) -> threading.Thread:
     """`target(*args)` in a daemon thread named `name` (a thread that must not keep the program
     alive: the window's close waits for what it needs, `BackgroundLoader.wait`)."""

@@ -214,8 +214,10 @@ class MainWindow(WindowLayout, QMainWindow):
 
     def _show_reading(self) -> None:
         """While a picked query's list is read (a run DuckDB reads where it lies), the list on
-        screen, another query's, is greyed and takes no drag; the status bar says what is read."""
+        screen, another query's, and its per-rank table are greyed (the list takes no drag); the
+        status bar says what is read."""
         view, reading = self.ranking_view, self.document.reading
+        self.metrics_view.setEnabled(reading is None)  # (its figures: the list on screen's)
         if reading is not None:
             self._list_had_focus = self._list_had_focus or view.hasFocus()
             view.setEnabled(False)

@@ -6,7 +6,7 @@ the document's mean policy (which queries the panel's mean counts) is the compar
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 
 from ndcg_gui.core.analysis.runs.run_diff import delta_line
 from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
@@ -17,6 +17,11 @@ from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.models.query_model import RunColumns
 from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
 from ndcg_gui.qt.window.feedback import Feedback
+
+# A query table of this many queries is filled in a frame of its own after another file is shown
+# (~70 ms at 500,000: the table, its order, mean and histogram), so that showing the file (its
+# list, the dock) and filling the table are each one frame under 100 ms.
+FILL_LATER = 100_000
 
 
 class QueryBrowser(QObject):
@@ -29,6 +34,8 @@ class QueryBrowser(QObject):
         self._lines: list[str] = []  # the comparison's summary lines, made when its statistics change
         self._details = ""
         self._shown = None  # the statistics the lines are of
+        self._later: Changes | None = None  # another file's notice, followed a frame later (FILL_LATER)
+        self._filling = False
         panel.querySelected.connect(self._open_query)
         document.changed.connect(self._follow)
         panel.policyChanged.connect(document.set_policy)  # the document's state, an undo step
@@ -38,6 +45,14 @@ class QueryBrowser(QObject):
         panel.set_current_query(document.current_query)
 
     def _follow(self, changes: Changes) -> None:
+        if changes.dataset and self.document.query_count() >= FILL_LATER and not self._filling:
+            if self._later is not None:  # (one fill for both: it reads the document as it is then)
+                self._later = self._later | changes
+                return
+            self._later = changes
+            self.panel.setEnabled(False)  # (the rows of the file shown before, until filled)
+            QTimer.singleShot(10, self, self._fill)  # (a timer lets a frame in between; a zero one would not)
+            return
         if changes.policy:
             self.panel.set_policy(self.document.state.policy)
         if changes.scores:
@@ -50,6 +65,16 @@ class QueryBrowser(QObject):
             # The lists of the rows above and below, read now: an arrow key shows them at once.
             query = self.document.current_query
             self.document.read_ahead([self.panel.query_beside(query, 1), self.panel.query_beside(query, -1)])
+
+    def _fill(self) -> None:
+        """The query table of a big file, a frame after the file was shown (`FILL_LATER`)."""
+        changes, self._later = self._later, None
+        if changes is not None:
+            self._filling = True
+            try:
+                self._follow(changes)
+            finally:
+                self._filling = False
 
     def _show_scores(self) -> None:
         doc = self.document

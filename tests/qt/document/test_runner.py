@@ -3,7 +3,10 @@ a failure handed to the caller and then raised where the application reports it.
 
 from __future__ import annotations
 
+import sys
 import threading
+
+import pytest
 
 from ndcg_gui.qt.document.runner import Runner
 
@@ -101,3 +104,44 @@ def test_a_failure_in_a_worker_process_is_handed_back_as_one_line(qtbot):
         qtbot.waitUntil(lambda: bool(got), timeout=30000)
     assert isinstance(got[0], RuntimeError) and "ZeroDivisionError" in str(got[0])
     assert "\n" not in str(got[0])
+
+
+def _nices() -> dict[int, int]:
+    """Each thread of this process: its nice value (Linux)."""
+    import os
+
+    found = {}
+    for task in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{task}/stat") as stat:
+            found[int(task)] = int(stat.read().rsplit(")", 1)[1].split()[16])
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="threads' nice values: Linux")
+def test_an_engines_threads_run_below_the_window_and_its_worker_does_not(monkeypatch):
+    """DuckDB's threads yield the cores to the GUI thread; the worker that asked them does not: it
+    holds Python's GIL between their calls, and a low-priority holder of the GIL starves the GUI
+    thread waiting for it whenever the cores are busy."""
+    pytest.importorskip("duckdb")
+    from ndcg_gui.core.sql import duckdb_engine
+    from ndcg_gui.qt.document.runner import YIELD_NICE, engines_below_gui
+
+    monkeypatch.setattr(duckdb_engine, "_POOL_START", None)
+    before = _nices()
+    seen: dict[str, object] = {}
+
+    def work() -> None:
+        engines_below_gui()
+        con = duckdb_engine.connect(threads=2)
+        con.sql("SELECT count(*) FROM range(1000)").fetchall()
+        seen["worker"] = _nices()[threading.get_native_id()]
+        seen["threads"] = {t: n for t, n in _nices().items() if t not in before}
+        con.close()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join(60)
+    base = before[threading.get_native_id()]
+    assert seen["worker"] == base
+    made = [n for t, n in seen["threads"].items() if t != worker.native_id]
+    assert made and all(n == min(19, base + YIELD_NICE) for n in made)

@@ -115,8 +115,9 @@ def test_a_picked_querys_list_is_read_off_the_gui_thread(opened, qtbot, reads, s
     assert opened.query_panel.current_query() == picked
     assert doc.reading == picked and doc.current_query == before
     assert opened.statusBar().currentMessage() == f"Reading query {picked}…"
-    assert not opened.ranking_view.isEnabled()
+    assert not opened.ranking_view.isEnabled() and not opened.metrics_view.isEnabled()
     qtbot.waitUntil(lambda: doc.reading is None, timeout=10000)
+    assert opened.metrics_view.isEnabled()
     assert doc.current_query == picked and opened.query_panel.current_query() == picked
     assert reads.log[0] == (picked, False)
     assert doc.current_list() == Workspace.of(load(*sample)).list_for(picked)
@@ -213,3 +214,29 @@ def test_the_queries_beside_the_one_shown_are_read_ahead(opened, qtbot, reads):
     key(opened, Qt.Key.Key_Down)
     assert doc.reading is None and doc.current_query == beyond
     assert all(not on_gui for _q, on_gui in reads.log)
+
+
+def test_an_undo_that_shows_another_query_drops_the_read(opened, qtbot, reads):
+    """Ctrl+Z while a picked query is read takes back the last step and shows its query, as
+    always: the person's last action wins, the list read late is not shown over it."""
+    doc = opened.document
+    a, _, b, _, c = unread(qtbot, opened, reads, 5, gap=2)  # (b beside neither a nor c: not read ahead)
+    click(opened, a)
+    settle(qtbot, opened)
+    view = opened.ranking_view
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_Home, CTRL)
+    key(view, Qt.Key.Key_Down, CTRL)  # an edit of a
+    assert doc.edited_queries() == [a]
+    click(opened, c)
+    settle(qtbot, opened)
+    reads.held[b] = threading.Event()
+    assert not doc.state.at_hand(b)
+    click(opened, b)
+    assert doc.reading == b
+    key(opened, Qt.Key.Key_Z, CTRL)  # Undo: a's edit taken back, a shown
+    assert doc.current_query == a and doc.reading is None and not doc.edited_queries()
+    assert opened.ranking_view.isEnabled() and opened.query_panel.current_query() == a
+    reads.held[b].set()
+    settle(qtbot, opened)
+    assert doc.current_query == a

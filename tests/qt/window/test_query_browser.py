@@ -302,3 +302,21 @@ def test_save_keeps_a_csv_qrels_as_it_is(window, tmp_path):
     assert qrels.read_bytes() == before  # not rewritten as TREC lines
     beside = window.document.qrels_path
     assert beside != qrels and load(run, beside).ranked_list("1").grades.tolist() == [2, 1]
+
+
+def test_a_big_files_query_table_is_filled_in_a_frame_of_its_own(qtbot, loaded, monkeypatch, sample_paths):
+    """Past FILL_LATER queries the notice that shows another file leaves the query table to the
+    next frame (500,000 rows: ~70 ms of their own); meanwhile the panel, still the old file's rows,
+    takes no click; then it holds the new file's queries, the one shown selected."""
+    from ndcg_gui.qt.window import query_browser
+
+    panel, doc = loaded.query_browser.panel, loaded.document
+    before = panel.model.rowCount()
+    monkeypatch.setattr(query_browser, "FILL_LATER", 2)
+    lists = {q: RankedList.from_grades(g) for q, g in (("a", [3, 0]), ("b", [1]), ("c", [0, 2, 1]))}
+    doc.set_lists(lists)
+    assert panel.model.rowCount() == before and not panel.isEnabled()
+    qtbot.waitUntil(lambda: panel.isEnabled(), timeout=5000)
+    assert sorted(panel.model.query_at(r) for r in range(panel.model.rowCount())) == ["a", "b", "c"]
+    assert panel.current_query() == doc.current_query == "a"
+    assert ndcg_cell(panel, "c") == f"{doc.evaluate().loc['c', 'ndcg']:.4f}"
