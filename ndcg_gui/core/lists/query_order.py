@@ -16,11 +16,11 @@ def natural_key(query: str) -> list[tuple[int, int, str]]:
 
 # The keys of the last few big tables of queries, by their pandas Index (held, so that its id is
 # not another's): worked out in a worker (`summary.score`), read by the window's query table.
-_KEPT: list[tuple[object, tuple[np.ndarray, np.ndarray]]] = []
+_KEPT: list[tuple[object, tuple]] = []
 KEEP_FROM = 50_000  # ids: fewer take under ~5 ms
 
 
-def order_keys_of(index) -> tuple[np.ndarray, np.ndarray]:
+def order_keys_of(index) -> tuple:
     """`order_keys` of a pandas Index of query ids, kept for the last few big ones."""
     for kept, keys in _KEPT:
         if kept is index:
@@ -36,13 +36,13 @@ def natural_order(queries: np.ndarray) -> np.ndarray:
     return order_keys(queries)[0]
 
 
-def order_keys(queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(`natural_order(queries)`, each id's length in characters), the ids made Arrow text once:
-    what a table of 500,000 queries sorts and sizes its column by (a Python `len` per id took
-    ~55 ms of the frame that shows them)."""
+def order_keys(queries: np.ndarray) -> tuple:
+    """(`natural_order(queries)`, each id's length in characters, the ids as Arrow text or None),
+    the ids made Arrow text once: what a table of 500,000 queries sorts, sizes its column and
+    finds a row by (a Python `len` per id took ~55 ms of the frame that shows them)."""
     text = _text(queries)
     if text is None:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), None
     import pyarrow.compute as pc  # lazy: start-up (the first paint shows one list)
 
     lengths = pc.utf8_length(text).to_numpy(zero_copy_only=False).astype(np.int64)
@@ -57,7 +57,7 @@ def order_keys(queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         order = sorted(range(len(ids)), key=lambda i: natural_key(ids[i]))
     rank = np.empty(len(queries), dtype=np.int64)
     rank[order] = np.arange(len(queries))
-    return rank, lengths
+    return rank, lengths, text
 
 
 def _text(queries: np.ndarray):

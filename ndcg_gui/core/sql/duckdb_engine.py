@@ -14,8 +14,6 @@ import os
 import re
 import shutil
 import tempfile
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -51,49 +49,13 @@ class EngineResult:
     unjudged_rows: list[int] | None = None
 
 
-# Run first by the thread that makes a connection, whose worker threads inherit what it sets (a
-# window: a lower priority than its GUI thread's); None: the calling thread makes it.
-_POOL_START: Callable[[], None] | None = None
-
-
-def start_pools_with(call: Callable[[], None] | None) -> None:
-    """Make each connection, and so DuckDB's threads, in a thread of its own that first runs
-    `call()` (a window puts them below its GUI thread). The thread that asked keeps its priority:
-    it holds Python's GIL between DuckDB's calls, and a low-priority holder of the GIL starves the
-    GUI thread that waits for it whenever the cores are busy."""
-    global _POOL_START
-    _POOL_START = call
-
-
 def connect(memory_limit: str | None = None, threads: int | None = None, database: str = ":memory:"):
     """A DuckDB connection with its limits, or `InputError` saying how to install DuckDB."""
     try:
         import duckdb  # lazy: optional extra
     except ImportError:
         raise InputError(f"--engine duckdb needs DuckDB: {INSTALL}") from None
-    start = _POOL_START
-    if start is None:
-        return _limited(duckdb.connect(database), memory_limit, threads)
-    made: list = []
-
-    def make() -> None:
-        start()
-        try:
-            made.append(_limited(duckdb.connect(database), memory_limit, threads))
-        except BaseException as exc:  # (raised again by the thread that asked)
-            made.append(exc)
-
-    thread = threading.Thread(target=make, name="duckdb connect", daemon=True)
-    thread.start()
-    thread.join()
-    if isinstance(made[0], BaseException):
-        raise made[0]
-    return made[0]
-
-
-def _limited(con, memory_limit: str | None, threads: int | None):
-    import duckdb  # lazy: optional extra
-
+    con = duckdb.connect(database)
     try:
         if memory_limit is not None:
             con.execute(f"SET memory_limit = {_text(memory_limit)}")

@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
 from ndcg_gui.core.analysis.list_report import ListReport, ListSummary
@@ -43,6 +43,8 @@ from ndcg_gui.qt.document.runner import Runner, engines_below_gui
 if TYPE_CHECKING:
     import pandas as pd
 
+# A query's neighbours are read ahead this long after it is shown (`read_ahead`).
+AHEAD_AFTER_MS = 150
 # Opening a file stays undoable while the documents the history keeps hold at most this many rows.
 KEEP_FOR_UNDO_ROWS = 1_000_000
 
@@ -182,14 +184,16 @@ class Document(ListEdits, QObject):
 
     def reads_pending(self) -> bool:
         """Whether a list is being read (for a pick or ahead) or a pick waits for its list."""
-        return self._read_busy or self.reading is not None
+        return self._read_busy or self.reading is not None or bool(self._ahead)
 
     def read_ahead(self, queries: Sequence[str]) -> None:
         """Read these queries' lists in the background while nothing is picked (the neighbours
         of the query shown in the query table: the next arrow key shows its list at once); a
         pick goes first. Replaces the ones asked before."""
         self._ahead = [str(q) for q in queries if q is not None]
-        self._read_next()
+        # Once the frames that show the query are painted: its Python work (DuckDB's client turns
+        # the rows into Arrow) takes the GIL from them.
+        QTimer.singleShot(AHEAD_AFTER_MS, self, self._read_next)
 
     def _read_next(self) -> None:
         """Read the list of the query picked last, one read at a time (picks made meanwhile,

@@ -95,15 +95,15 @@ def yield_to_gui() -> None:
 
 
 def engines_below_gui() -> None:
-    """The threads an engine starts from now on (DuckDB's, made when it connects) run YIELD_NICE
-    below the GUI thread (`yield_to_gui`, in the thread that makes them); the calling worker keeps
-    the GUI's priority: between the engine's calls it holds Python's GIL (the results made into
-    frames and sets, DuckDB's import), and a low-priority holder of the GIL starves the GUI thread
-    that waits for it whenever the cores are busy (a tick every 10 ms beside two busy cores: gaps
-    of 217-268 ms with the importing thread at nice +10, 31-43 ms at the GUI's)."""
-    from ndcg_gui.core.sql import duckdb_engine  # lazy: an engine's module, loaded when one runs
-
-    duckdb_engine.start_pools_with(yield_to_gui)
+    """`yield_to_gui` for a worker that runs an engine (DuckDB), its threads with it: measured
+    beside the 50M window's engine, frames while it worked 31 ms with this thread niced too, 207 ms
+    with DuckDB's pool alone niced (this thread runs the engine's tasks as well). DuckDB is imported
+    first, at the GUI's priority: importing holds the GIL, and a niced holder of the GIL starves
+    the GUI thread that waits for it when the cores are busy (ticks every 10 ms beside two busy
+    loops: gaps of 217-268 ms while a nice +10 thread imported DuckDB, 31-43 ms at the GUI's)."""
+    with contextlib.suppress(ImportError):  # (not installed: the engine says how to install it)
+        import duckdb  # noqa: F401  lazy: the optional engine, imported by the worker that runs it
+    yield_to_gui()
 
 
 def start_thread(name: str, target: Callable[..., Any], *args: Any) -> threading.Thread:

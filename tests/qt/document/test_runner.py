@@ -118,23 +118,21 @@ def _nices() -> dict[int, int]:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="threads' nice values: Linux")
-def test_an_engines_threads_run_below_the_window_and_its_worker_does_not(monkeypatch):
-    """DuckDB's threads yield the cores to the GUI thread; the worker that asked them does not: it
-    holds Python's GIL between their calls, and a low-priority holder of the GIL starves the GUI
-    thread waiting for it whenever the cores are busy."""
+def test_an_engines_worker_and_its_threads_run_below_the_window():
+    """DuckDB's threads and the worker that runs it (which runs its tasks too) yield the cores to
+    the GUI thread; DuckDB is imported before (importing holds the GIL: not at a low priority)."""
     pytest.importorskip("duckdb")
     from ndcg_gui.core.sql import duckdb_engine
     from ndcg_gui.qt.document.runner import YIELD_NICE, engines_below_gui
 
-    monkeypatch.setattr(duckdb_engine, "_POOL_START", None)
     before = _nices()
     seen: dict[str, object] = {}
 
     def work() -> None:
         engines_below_gui()
+        seen["imported"] = "duckdb" in sys.modules
         con = duckdb_engine.connect(threads=2)
         con.sql("SELECT count(*) FROM range(1000)").fetchall()
-        seen["worker"] = _nices()[threading.get_native_id()]
         seen["threads"] = {t: n for t, n in _nices().items() if t not in before}
         con.close()
 
@@ -142,6 +140,5 @@ def test_an_engines_threads_run_below_the_window_and_its_worker_does_not(monkeyp
     worker.start()
     worker.join(60)
     base = before[threading.get_native_id()]
-    assert seen["worker"] == base
-    made = [n for t, n in seen["threads"].items() if t != worker.native_id]
-    assert made and all(n == min(19, base + YIELD_NICE) for n in made)
+    assert seen["imported"] and seen["threads"]
+    assert all(n == min(19, base + YIELD_NICE) for n in seen["threads"].values())
