@@ -224,6 +224,14 @@ def test_status_bar_counts(window):
     assert "5 docs" in text and "4 judged" in text and "1 unjudged" in text
 
 
+def test_status_bar_counts_read_at_a_glance(window):
+    """500000 queries read as 500,000 (the 500M-row window's status bar said "500000 queries")."""
+    window.document.set_lists({f"q{i}": RankedList.from_grades([1] * 1200 if i == 0 else [1])
+                               for i in range(1500)})
+    text = window.status_counts.text()
+    assert "1,200 docs" in text and "1,500 queries" in text, text
+
+
 def test_dropped_files_open(window, tmp_path):
     run = tmp_path / "r.run"
     qrels = tmp_path / "r.qrels"

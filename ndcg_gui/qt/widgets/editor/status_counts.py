@@ -20,26 +20,27 @@ class StatusCounts(QLabel):
     def refresh(self, _changes: object = None) -> None:
         c = counts(self._doc.current_list())
         # Short, so a status message fits beside it at 1024 px; the tooltip says it in full.
-        parts = [f"{c.documents} docs", f"{c.judged} judged", f"{c.unjudged} unjudged"]
-        tips = [f"{c.documents} documents in the list, {c.judged} of them judged, {c.unjudged} unjudged"]
+        parts = [f"{c.documents:,} docs", f"{c.judged:,} judged", f"{c.unjudged:,} unjudged"]
+        tips = [f"{c.documents:,} documents in the list, {c.judged:,} of them judged, "
+                f"{c.unjudged:,} unjudged"]
         if self._doc.current_list().has_pool:
-            parts.append(f"{c.relevant}/{c.relevant_judged} relevant retrieved")
-            tips.append(f"{c.relevant} of the query's {c.relevant_judged} relevant judged documents "
+            parts.append(f"{c.relevant:,}/{c.relevant_judged:,} relevant retrieved")
+            tips.append(f"{c.relevant:,} of the query's {c.relevant_judged:,} relevant judged documents "
                         "retrieved")
         else:
-            parts.append(f"{c.relevant} relevant")
-            tips.append(f"{c.relevant} relevant (grade above 0)")
+            parts.append(f"{c.relevant:,} relevant")
+            tips.append(f"{c.relevant:,} relevant (grade above 0)")
         if c.unretrieved:
-            parts.append(f"{c.unretrieved} missed")
-            tips.append(f"{c.unretrieved} judged documents not retrieved (they count in the ideal)")
+            parts.append(f"{c.unretrieved:,} missed")
+            tips.append(f"{c.unretrieved:,} judged documents not retrieved (they count in the ideal)")
         queries = self._doc.query_count()
         if queries > 1:
             unjudged = len(self._doc.unjudged_queries())
             # "26 queries, 25 with judgments": the panel's figures are over those 25.
-            with_judgments = f", {queries - unjudged} with judgments" if unjudged else ""
-            parts.append(f"{queries} queries{with_judgments}")
+            with_judgments = f", {queries - unjudged:,} with judgments" if unjudged else ""
+            parts.append(f"{queries:,} queries{with_judgments}")  # (500,000: read at a glance)
             if unjudged:
-                tips.append(f"{unjudged} queries have results but no judgments: not scored")
+                tips.append(f"{unjudged:,} queries have results but no judgments: not scored")
         text = " · ".join(parts)
         if self.text() != text:
             self.setText(text)
