@@ -31,7 +31,7 @@ import numpy as np
 from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset, FrameDataset, Kind, frame_of, judgment_rows
-from ndcg_gui.core.lists.id_sets import id_set
+from ndcg_gui.core.lists.id_sets import id_keys
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.sql.cache import parquet_rows, per_query_table
 from ndcg_gui.core.sql.duckdb_engine import EngineResult, connect
@@ -75,14 +75,14 @@ class EngineDataset(Dataset):
 
     # ---- what the per-query table answers ------------------------------------------------------
     @property
-    def _order(self) -> tuple[list[str], list[str], set[str], set[str]]:
+    def _order(self) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, None], dict[str, None]]:
         """(the run's queries by first appearance, the judged ones without results by first
         judgment, the queries with results, every query): worked out once for the file, its
         copies with edited lists included (500,000 queries: ~0.5 s, in the worker that opened
         the files)."""
         return self._memo.once("order", self._work_out_order)
 
-    def _work_out_order(self) -> tuple[list[str], list[str], set[str], set[str]]:
+    def _work_out_order(self) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, None], dict[str, None]]:
         table = self.result.table
         with_rows = table["first_row"].notna().to_numpy()
         firsts = table["first_row"].to_numpy()[with_rows].astype(np.int64)
@@ -97,13 +97,16 @@ class EngineDataset(Dataset):
         run = np.concatenate([queries[with_rows], unjudged])[np.argsort(firsts, kind="stable")].tolist()
         without = table["first_judged"].to_numpy()[~with_rows]
         without = queries[~with_rows][np.argsort(without, kind="stable")].tolist()
-        answered = id_set(run)  # (in parts: the window's GUI thread gets the GIL between them)
-        return run, without, answered, id_set(without, answered.copy())
+        # Kept while the file is open, out of the garbage collector's walks: tuples of texts (it
+        # stops tracking them at its first look) and dicts of texts (never tracked), made in parts
+        # (the window's GUI thread gets the GIL between them).
+        answered = id_keys(run)
+        return tuple(run), tuple(without), answered, id_keys(without, dict(answered))
 
     @cached_property
-    def _queries(self) -> list[str]:
+    def _queries(self) -> tuple[str, ...]:
         run, without, _, known = self._order
-        return [*run, *without, *(q for q in self.lists if q not in known)]
+        return (*run, *without, *(q for q in self.lists if q not in known))
 
     def queries(self) -> list[str]:
         return list(self._queries)

@@ -14,7 +14,7 @@ window does:
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -108,15 +108,16 @@ class FileRef:
 _QUERIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _queries_of(dataset: Dataset) -> tuple[list[str], frozenset[str], frozenset[str]]:
-    """(the dataset's queries, [""] when none; those as a set; the dataset's own as a set): made
-    once per dataset, not once per state (every edit makes a state; 500,000 queries: ~80 ms)."""
+def _queries_of(dataset: Dataset) -> tuple[tuple[str, ...], Container[str], Container[str]]:
+    """(the dataset's queries, ("",) when none; those as a set; the dataset's own as a set): made
+    once per dataset, not once per state (every edit makes a state; 500,000 queries: ~80 ms).
+    A tuple and dicts of texts, which the garbage collector does not walk (`core.lists.id_sets`)."""
     known = _QUERIES.get(dataset)
     if known is None:
         # (In parts: a worker opening 500,000 queries holds the GIL from the window ~40 ms a call.)
-        queries = id_sets.texts(dataset.queries())
-        own = id_sets.frozen(queries)  # (one set when the dataset has queries)
-        known = _QUERIES[dataset] = (queries or [""], own if queries else frozenset([""]), own)
+        queries = tuple(id_sets.texts(dataset.queries()))
+        own = id_sets.id_keys(queries)  # (one set when the dataset has queries)
+        known = _QUERIES[dataset] = (queries or ("",), own if queries else {"": None}, own)
     return known
 
 

@@ -17,3 +17,11 @@ def test_made_in_parts_they_equal_what_one_call_makes(monkeypatch):
     assert id_sets.id_set(["x"], {"y"}) == {"x", "y"}
     assert id_sets.frozen(texts) == frozenset(texts) and isinstance(id_sets.frozen(texts), frozenset)
     assert id_sets.texts([]) == [] and id_sets.frozen([]) == frozenset()
+
+
+def test_id_keys_are_a_set_the_collector_does_not_track():
+    import gc
+
+    keys = id_sets.id_keys([str(i) for i in range(120_000)])
+    assert len(keys) == 120_000 and "119999" in keys and "x" not in keys and not gc.is_tracked(keys)
+    assert list(id_sets.id_keys(["x"], {"y": None})) == ["y", "x"]
