@@ -11,9 +11,10 @@ be read, is not used (and is written anew); a folder that cannot be written to g
 no error. Written atomically (`core.writing.atomic`): a reader never sees half a file.
 
 Text qrels (or a text run) beside a Parquet run too big to load are kept as a Parquet copy of their
-rows (`parquet_rows`): `.Q.ndcg-rows-<H>.parquet` beside them, H a hash of their path and their
-size and modification time, so a changed file is read again; in the temporary folder when theirs
-takes no file. The window reads one query's judgments from it by Parquet's statistics.
+rows (`parquet_rows`): `.Q.ndcg-rows-<P>-<S>.parquet` beside them, P a hash of their path and S of
+their size and modification time, so a changed file is read again (and its older copy removed);
+in the temporary folder when theirs takes no file. The window reads one query's judgments from it
+by Parquet's statistics.
 """
 
 from __future__ import annotations
@@ -133,8 +134,12 @@ def parquet_rows(pattern: str, trec_kind: str, memory_limit: str | None = None, 
     except OSError:
         return pattern  # (the engine says why it cannot be read)
     place = Path(os.path.abspath(pattern))
-    which = hashlib.sha256(json.dumps([str(place.resolve()), info.st_size, info.st_mtime_ns]).encode())
-    name = f".{_UNSAFE.sub('_', place.name)}.ndcg-rows-{which.hexdigest()[:16]}.parquet"
+    # Named by the file (its path) and by its state (size, time): a copy of the same file as it
+    # was is removed once a new one is made, and two files of one name (in the temporary folder)
+    # keep theirs.
+    file = _digest(str(place.resolve()))
+    prefix = f".{_UNSAFE.sub('_', place.name)}.ndcg-rows-{file}-"
+    name = f"{prefix}{_digest(str(info.st_size), str(info.st_mtime_ns))}.parquet"
     for folder in (place.parent, Path(tempfile.gettempdir())):
         copy = folder / name
         if copy.is_file():
@@ -142,10 +147,14 @@ def parquet_rows(pattern: str, trec_kind: str, memory_limit: str | None = None, 
         if os.access(folder, os.W_OK):
             break
     copy_rows(pattern, trec_kind, copy, memory_limit, threads, progress)
-    for stale in copy.parent.glob(name[: name.rindex("-") + 1] + "*.parquet"):  # (the file as it was)
+    for stale in copy.parent.glob(prefix + "*.parquet"):
         if stale != copy:
             stale.unlink(missing_ok=True)
     return str(copy)
+
+
+def _digest(*parts: str) -> str:
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:12]
 
 
 def _sql(definition: Definition) -> str:

@@ -93,8 +93,12 @@ def copy_rows(pattern: str, trec_kind: str, target: Path, memory_limit: str | No
         steps(f"checking {Path(first).name}")
         _check(con, "rows", first, number)
         part = target.with_name(target.name + ".part")  # (whole or not there: renamed when done)
-        con.execute(f"COPY (SELECT query, doc, {number} FROM rows) TO {_text(str(part))} (FORMAT parquet)")
-        os.replace(part, target)
+        try:
+            con.execute(f"COPY (SELECT query, doc, {number} FROM rows) TO {_text(str(part))} "
+                        "(FORMAT parquet)")
+            os.replace(part, target)
+        finally:
+            part.unlink(missing_ok=True)  # (cancelled, a full disk: nothing left beside the file)
 
     _job(pattern, ("rows",), memory_limit, threads, progress, work)
 

@@ -69,9 +69,12 @@ class EngineDataset(Dataset):
 
     @classmethod
     def of(cls, run: str, qrels: str, definition: Definition, result: EngineResult,
-           memory_limit: str | None = None, threads: int | None = None) -> EngineDataset:
+           memory_limit: str | None = None, threads: int | None = None,
+           named: str | None = None) -> EngineDataset:
+        """`named`: the qrels file the person opened, when `qrels` is a copy of its rows."""
         return cls(run_input=str(run), qrels_input=str(qrels), definition=definition, result=result,
-                   memory_limit=memory_limit, threads=threads, path=Path(run), qrels_path=Path(qrels))
+                   memory_limit=memory_limit, threads=threads, path=Path(run),
+                   qrels_path=Path(named if named is not None else qrels))
 
     # ---- what the per-query table answers ------------------------------------------------------
     @property
@@ -387,8 +390,7 @@ def open_engine(run: str, qrels: str, definition: Definition, progress: Report |
     rows = parquet_rows(str(qrels), "qrels", memory_limit, threads, progress)
     result = per_query_table(str(run), rows, definition, memory_limit=memory_limit, threads=threads,
                              progress=progress)
-    dataset = dataclasses.replace(EngineDataset.of(run, rows, definition, result, memory_limit, threads),
-                                  qrels_path=Path(qrels))
+    dataset = EngineDataset.of(run, rows, definition, result, memory_limit, threads, named=str(qrels))
     # What showing it asks first, worked out here (a window's worker thread, not its GUI thread):
     # the order of the queries, the state's sets of them (kept per dataset), the first list.
     queries = Workspace.of(dataset).queries()

@@ -255,3 +255,32 @@ def test_the_ids_an_open_dataset_keeps_are_not_walked_by_the_garbage_collector(t
     gc.collect()
     kept = [*engine._order, engine._queries, state._queries, state._shown, state._known]
     assert [gc.is_tracked(x) for x in kept] == [False] * len(kept)
+
+
+def test_copies_of_two_qrels_of_one_name_are_kept_apart_and_a_cancelled_copy_leaves_nothing(
+        tmp_path, monkeypatch):
+    """Copies in the temporary folder of `a/qrels.txt` and `b/qrels.txt` are not each other's older
+    copy (the one made second removed the first); a copy stopped by Cancel leaves no part file."""
+    from ndcg_gui.core.sql import cache, duckdb_engine
+    from ndcg_gui.core.sql.progress import Cancelled
+
+    shared = tmp_path / "tmp"
+    shared.mkdir()
+    monkeypatch.setattr(cache.tempfile, "gettempdir", lambda: str(shared))
+    monkeypatch.setattr(cache.os, "access", lambda path, mode: Path(path) == shared)
+    made = []
+    for folder, grade in (("a", 1), ("b", 2)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "qrels.txt").write_text(f"q 0 d {grade}\n")
+        made.append(Path(cache.parquet_rows(str(tmp_path / folder / "qrels.txt"), "qrels")))
+    assert made[0] != made[1] and all(p.parent == shared and p.is_file() for p in made)
+    assert [pd.read_parquet(p)["grade"].tolist() for p in made] == [[1.0], [2.0]]
+
+    def stopped(*_):  # (the copy written, then stopped before it is renamed into place)
+        raise Cancelled
+
+    monkeypatch.setattr(duckdb_engine.os, "replace", stopped)
+    (tmp_path / "c.txt").write_text("q 0 d 1\n")
+    with pytest.raises(Cancelled):
+        cache.parquet_rows(str(tmp_path / "c.txt"), "qrels")
+    assert sorted(p.name for p in shared.iterdir()) == sorted(p.name for p in made)
