@@ -246,6 +246,10 @@ class Dataset(ABC):
         `WHERE query = ?`, which a window does in the background)."""
         return True
 
+    def keep(self, query: str) -> None:  # noqa: B027 (a no-op for datasets that hold every list)
+        """`ranked_list(query)` is asked again and again from now on (the query is edited): a
+        dataset that reads lists when asked keeps this one (all others hold every list)."""
+
     @abstractmethod
     def ranked_list(self, query: str) -> RankedList:
         """The ranked list of one query, with its judged but unretrieved documents (KeyError for

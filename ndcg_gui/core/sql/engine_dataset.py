@@ -158,6 +158,9 @@ class EngineDataset(Dataset):
         raise NotInMemory(_NOT_HELD, self.qrels_path)
 
     # ---- one list, read when asked -------------------------------------------------------------
+    def keep(self, query: str) -> None:
+        self._memo.pin([str(query)])
+
     def at_hand(self, query: str) -> bool:
         query = str(query)
         return query in self.lists or self._memo.has(query) or not self.has_query(query)
@@ -248,6 +251,10 @@ class _Memo:
 
     def __init__(self) -> None:
         self._lists: OrderedDict[str, RankedList] = OrderedDict()
+        # The file's lists of edited queries, never let go: every notice compares an edited list
+        # with its original (is the document clean, which queries differ), and one read on the GUI
+        # thread would be a ~0.2 s frame each time once arrow keys had pushed it out.
+        self._pinned: dict[str, RankedList] = {}
         self._tables: dict[Definition, EngineResult] = {}
         self._made: dict[str, object] = {}
         self._lock = threading.Lock()
@@ -257,11 +264,19 @@ class _Memo:
             rl = self._lists.get(query)
             if rl is not None:
                 self._lists.move_to_end(query)
-            return rl
+            return rl if rl is not None else self._pinned.get(query)
 
     def has(self, query: str) -> bool:
         with self._lock:
-            return query in self._lists
+            return query in self._lists or query in self._pinned
+
+    def pin(self, queries) -> None:
+        """Keep the lists of these queries (read already) whatever is read after."""
+        with self._lock:
+            for q in queries:
+                rl = self._lists.get(q)
+                if rl is not None:
+                    self._pinned[q] = rl
 
     def put(self, query: str, rl: RankedList) -> None:
         with self._lock:

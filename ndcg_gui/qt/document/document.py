@@ -321,8 +321,8 @@ class Document(ListEdits, QObject):
             return
         reason = self.dataset.refuses(new.definition)
         if reason is not None:  # (a run read by DuckDB: what its SQL cannot express)
+            # (Nothing changed: no notice, which would stop and restart the engine's work.)
             self.refused.emit(f"{self.display_name} is scored by DuckDB, and {reason}")
-            self.announce(Changes(definition=True))  # (the panels show the definition in use again)
             return
         if not undoable:  # the definition a session starts with (settings, command line)
             self._show(new, self.current_query)

@@ -78,6 +78,8 @@ class InputChecks(QObject):
                 self._frames, self._of, self.findings = None, None, None
             return None
         if not doc.dataset.in_memory:  # read where it lies: its rows are not read again
+            if doc.dataset is self._of:  # (said once per file, not with every edit's notice)
+                return None
             self._frames, self._of, self.findings, self.pending = None, doc.dataset, None, False
             return Changes(checks=True)
         if doc.dataset is not self._of:  # another file (or an open undone)

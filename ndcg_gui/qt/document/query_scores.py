@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -66,6 +67,7 @@ class QueryScores(QObject):
         # followed in the status bar: started -> progressed -> finished(None).
         self.task = Task(self)
         self._engine_job = False
+        self._thread: threading.Thread | None = None  # the last scoring's
         document.work_out_with(self._follow)
 
 
@@ -188,7 +190,16 @@ class QueryScores(QObject):
             work = functools.partial(_score_engine, state, report)
             self._engine_job = True
             self.task.started.emit(f"Scoring every query at k = {state.k} with DuckDB")
-        self.document.runner.run("query scores", work, functools.partial(self._install, ticket, state))
+        self._thread = self.document.runner.run("query scores", work,
+                                                functools.partial(self._install, ticket, state))
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """On quit: stop an engine's scoring and wait for its thread (a thread still in DuckDB when
+        Python ends aborts the process)."""
+        self._ticket += 1  # (its report then says stop)
+        self._wanted = False
+        if self._thread is not None:
+            self._thread.join(timeout)
 
     def _progressed(self, ticket: int, fraction: float) -> None:
         if ticket == self._ticket:
@@ -208,6 +219,8 @@ class QueryScores(QObject):
             return
         self._wanted = False
         if error is not None:  # (still dirty: reading `result` scores again, here)
+            if not state.dataset.in_memory:  # (not DuckDB's minutes on this thread: the scores of before)
+                self._dirty = False
             self._tell()
             return
         self._dirty = False

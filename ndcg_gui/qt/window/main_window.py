@@ -140,6 +140,7 @@ class MainWindow(WindowLayout, QMainWindow):
         if app is not None:
             app.aboutToQuit.connect(self.loader.wait)
             app.aboutToQuit.connect(self.document.wait_reads)
+            app.aboutToQuit.connect(self.scores.stop)
         self._restore_settings()
         self._follow(Changes(dataset=True))
 

@@ -28,7 +28,10 @@ class Navigation(QObject):
         query = self.panel.query_beside(current, delta)
         if query is None:
             return False
-        self.document.set_current_query(query)
+        try:
+            self.document.set_current_query(query)
+        except KeyError:  # (a big file's table filled a frame after it is shown: the last file's row)
+            return False
         return True
 
     def worst_query(self) -> bool:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from ndcg_gui.core import PRESETS, MetricConfig
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.sql.engine_dataset import NotInMemory, open_engine, refusal
 from ndcg_gui.core.state.workspace import Definition, Workspace
@@ -284,3 +285,24 @@ def test_copies_of_two_qrels_of_one_name_are_kept_apart_and_a_cancelled_copy_lea
     with pytest.raises(Cancelled):
         cache.parquet_rows(str(tmp_path / "c.txt"), "qrels")
     assert sorted(p.name for p in shared.iterdir()) == sorted(p.name for p in made)
+
+
+def test_an_edited_querys_list_as_loaded_is_kept_however_many_lists_are_read_after(tmp_path, monkeypatch):
+    """Every notice compares an edited list with the file's (is the document clean?): once arrow
+    keys had read more lists than are kept, that list was read again, on the GUI thread, each time."""
+    from ndcg_gui.core.sql import engine_dataset
+
+    monkeypatch.setattr(engine_dataset, "MEMO", 2)
+    queries = [f"q{i}" for i in range(6)]
+    run = pd.DataFrame({"query": queries, "doc": ["d"] * 6, "score": [1.0] * 6})
+    qrels = pd.DataFrame({"query": queries, "doc": ["d"] * 6, "grade": [1] * 6})
+    _, engine = _both(tmp_path, run, qrels)
+    state = Workspace.of(engine)
+    original = state.original("q1")
+    state = state.with_list("q1", RankedList.from_grades([0.0], query="q1"))  # (an edit)
+    for q in queries[2:]:
+        state.original(q)  # (read ahead, past what is kept)
+    reads = []
+    real = engine_dataset.read_list
+    monkeypatch.setattr(engine_dataset, "read_list", lambda *a, **k: reads.append(a[2]) or real(*a, **k))
+    assert state.original("q1") == original and state.edited_queries() == ["q1"] and reads == []

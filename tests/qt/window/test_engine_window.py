@@ -168,9 +168,14 @@ def test_a_bad_file_is_one_line_naming_it(qtbot, window, tmp_path, dialog_log):
 def test_a_preset_sql_cannot_express_is_refused_in_one_line(opened):
     doc, box = opened.document, opened.headline.definition.preset
     before, shown = doc.state.definition, box.currentData()
+    notices = []
+    doc.changed.connect(notices.append)
     box.setCurrentIndex(box.findData("lightgbm"))  # picked from the list, as a click does
     box.activated.emit(box.currentIndex())
     assert doc.state.definition == before and not opened.scores.pending
+    # Nothing changed, so no notice (one saying the definition changed stopped and restarted a
+    # rescoring DuckDB had under way).
+    assert not any(n.definition for n in notices)
     assert box.currentData() == shown  # the box shows the definition in use again
     said = opened.statusBar().currentMessage()
     assert said == ("⚠ run.parquet is scored by DuckDB, and the SQL engines cannot compute NDCG with "
@@ -344,3 +349,25 @@ def test_a_rescoring_shows_its_progress_and_undo_stops_it(opened, qtbot, sample,
     qtbot.waitUntil(lambda: stopped == [7] and not bar.isVisible(), timeout=10000)
     assert doc.k == k_before != 7 and not opened.scores.pending
     pd.testing.assert_frame_equal(opened.scores.result, before)
+
+
+def test_quitting_stops_a_rescoring_and_waits_for_it(opened, qtbot, monkeypatch):
+    """A thread still inside DuckDB when Python ends aborts the process: on quit the scoring of
+    another k is told to stop and waited for."""
+    from ndcg_gui.qt.document import query_scores
+
+    monkeypatch.setattr(query_scores, "BACKGROUND_ROWS", 0)
+    running, stopped = [], []
+
+    def engine(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        running.append(definition.k)
+        while progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        stopped.append(definition.k)
+        raise Cancelled
+
+    monkeypatch.setattr(cache, "score_files", engine)
+    opened.headline.k.setValue(4)
+    qtbot.waitUntil(lambda: running == [4], timeout=10000)
+    opened.scores.stop()  # (what QApplication.aboutToQuit runs)
+    assert stopped == [4] and not opened.scores._thread.is_alive()

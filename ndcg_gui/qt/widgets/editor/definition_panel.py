@@ -117,11 +117,18 @@ class DefinitionPanel(QWidget):
         for box in (self.discount, self.ideal, self.negative):
             box.activated.connect(lambda _index: self._field_changed())
         self.gain.activated.connect(self._gain_chosen)
-        self.ties.activated.connect(lambda: self._doc.set_definition(ties=self.ties.currentData()))
+        self.ties.activated.connect(lambda: self._set(ties=self.ties.currentData()))
         self.base.valueChanged.connect(lambda _value: self._field_changed())
         document.changed.connect(self._follow)
         self.show_definition()
         self._show_pool()
+
+    def _set(self, **choices: object) -> None:
+        """Ask the document for another definition; the boxes then show the one in use (the asked
+        one, or the one before when it was refused: a run DuckDB reads and a choice its SQL does
+        not express, which changes nothing and so sends no notice)."""
+        self._doc.set_definition(**choices)
+        self.show_definition()
 
     def _follow(self, changes: Changes) -> None:
         if changes.definition:
@@ -170,7 +177,7 @@ class DefinitionPanel(QWidget):
         name = self.preset.currentData()
         if name != CUSTOM:
             preset = PRESETS[name]
-            self._doc.set_definition(config=preset.config, ties=preset.ties)
+            self._set(config=preset.config, ties=preset.ties)
 
     def _gain_chosen(self) -> None:
         if self.gain.currentData() != TABLE:
@@ -207,7 +214,7 @@ class DefinitionPanel(QWidget):
             ideal=self.ideal.currentData(),
             negative=self.negative.currentData(),
         )
-        self._doc.set_definition(config=config)
+        self._set(config=config)
 
     def show_definition(self) -> None:
         config = self._doc.config
