@@ -1,4 +1,4 @@
-"""The query ids of a big file as a list of texts and a set, made in parts.
+"""The query ids of a big file as a list of texts and as a set (`id_keys`), made in parts.
 
 Python hands the GIL to a waiting thread only between calls: a worker thread making `set(ids)` or
 `list(map(str, ids))` of 500,000 ids in one call holds it for 25-50 ms, and the window's GUI
@@ -13,7 +13,7 @@ a frame of the window, where it took 30-40 ms without).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 PART = 50_000
 
@@ -24,19 +24,6 @@ def texts(ids: Sequence) -> list[str]:
     for start in range(0, len(ids), PART):
         out.extend(map(str, ids[start:start + PART]))
     return out
-
-
-def id_set(ids: Sequence[str], into: set[str] | None = None) -> set[str]:
-    """`set(ids)`, or `ids` added to `into`."""
-    into = set() if into is None else into
-    for start in range(0, len(ids), PART):
-        into.update(ids[start:start + PART])
-    return into
-
-
-def frozen(ids: Iterable[str] | Sequence[str]) -> frozenset[str]:
-    """`frozenset(ids)` (the set made in parts; freezing a set copies it without hashing again)."""
-    return frozenset(id_set(ids if isinstance(ids, Sequence) else list(ids)))
 
 
 def id_keys(ids: Sequence[str], into: dict[str, None] | None = None) -> dict[str, None]:

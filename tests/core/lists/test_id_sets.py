@@ -13,10 +13,9 @@ def test_made_in_parts_they_equal_what_one_call_makes(monkeypatch):
     ids = np.array([3, "a", 3, "q10", *map(str, range(40))], dtype=object)
     assert id_sets.texts(ids) == list(map(str, ids))
     texts = id_sets.texts(ids)
-    assert id_sets.id_set(texts) == set(texts)
-    assert id_sets.id_set(["x"], {"y"}) == {"x", "y"}
-    assert id_sets.frozen(texts) == frozenset(texts) and isinstance(id_sets.frozen(texts), frozenset)
-    assert id_sets.texts([]) == [] and id_sets.frozen([]) == frozenset()
+    assert list(id_sets.id_keys(texts)) == list(dict.fromkeys(texts))
+    assert list(id_sets.id_keys(["x"], {"y": None})) == ["y", "x"]
+    assert id_sets.texts([]) == [] and id_sets.id_keys([]) == {}
 
 
 def test_id_keys_are_a_set_the_collector_does_not_track():
