@@ -342,18 +342,21 @@ def _check(con, name: str, path: str, number: str) -> None:
                              path)
         raise InputError(f"query {shown(query)}, doc {shown(doc)}: {number} {value} is not a finite number",
                          path)
-    # A doc twice in a query: first the rows' 64-bit hashes grouped (a third faster than grouping
-    # the ids themselves, 50M rows: 16 s against 24 s), then, only when a hash is seen twice (a
-    # duplicate, or rarely two pairs with one hash), the ids of those rows.
+    # A doc twice in a query: first the distinct 64-bit hashes of the rows' pairs counted (a
+    # DISTINCT keeps no count per hash: 50M rows, 7.6 CPU seconds against 10.4 grouping with
+    # HAVING COUNT(*) > 1, and a third of grouping the ids themselves); only when fewer than the
+    # rows (a duplicate, or rarely two pairs with one hash), the ids of the rows whose hash repeats.
+    rows, distinct = con.sql(f"SELECT (SELECT COUNT(*) FROM {name}), (SELECT COUNT(*) FROM "
+                             f"(SELECT DISTINCT hash(query, doc) FROM {name}) hashes)").fetchall()[0]
+    if rows == distinct:
+        return
     con.execute(f"CREATE OR REPLACE TEMP TABLE {name}_twice AS SELECT h FROM (SELECT hash(query, doc) AS h "
                 f"FROM {name}) hashed GROUP BY h HAVING COUNT(*) > 1")
-    twice = []
-    if con.sql(f"SELECT 1 FROM {name}_twice LIMIT 1").fetchall():
-        # The pair of the first row that repeats one (the one the in-memory readers name).
-        twice = con.sql(f"SELECT query, doc FROM (SELECT query, doc, row_order, ROW_NUMBER() OVER "
-                        f"(PARTITION BY query, doc ORDER BY row_order) AS n FROM {name} "
-                        f"WHERE hash(query, doc) IN (SELECT h FROM {name}_twice)) repeats "
-                        "WHERE n = 2 ORDER BY row_order LIMIT 1").fetchall()
+    # The pair of the first row that repeats one (the one the in-memory readers name).
+    twice = con.sql(f"SELECT query, doc FROM (SELECT query, doc, row_order, ROW_NUMBER() OVER "
+                    f"(PARTITION BY query, doc ORDER BY row_order) AS n FROM {name} "
+                    f"WHERE hash(query, doc) IN (SELECT h FROM {name}_twice)) repeats "
+                    "WHERE n = 2 ORDER BY row_order LIMIT 1").fetchall()
     con.execute(f"DROP TABLE {name}_twice")
     if twice:
         raise InputError(f"query {shown(twice[0][0])} lists doc {shown(twice[0][1])} more than once", path)
