@@ -216,6 +216,34 @@ def test_what_the_readers_refuse_is_refused(capsys, tmp_path, run, says):
     assert (code, out, err) == (2, "", f"ndcg-inspect: {says}\n")
 
 
+@pytest.mark.parametrize(("column", "value", "says"), [
+    ("score", math.nan, 'row 74: query "q7", doc "d7-3": score nan is not a finite number'),
+    ("score", -math.inf, 'row 74: query "q7", doc "d7-3": score -inf is not a finite number'),
+    ("score", None, "row 74: score is empty; expected a number"),
+    ("query", None, "row 74: query is empty; expected an id"),
+    ("doc", None, "row 74: doc is empty; expected an id"),
+])
+def test_a_bad_value_deep_in_a_parquet_file_is_found_and_named_by_its_row(capsys, tmp_path, column, value,
+                                                                          says):
+    # The checks ask each column on its own so that Parquet's statistics answer for the row
+    # groups without one: a NaN, which min/max statistics leave out, must still be found. The
+    # file named is the one of the row (the second of two).
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    columns = {"query": [f"q{i // 10}" for i in range(100)],
+               "doc": [f"d{i // 10}-{i % 10}" for i in range(100)],
+               "score": [float(100 - i) for i in range(100)]}
+    pq.write_table(pa.table({"query": ["other"] * 3, "doc": ["x", "y", "z"], "score": [3.0, 2.0, 1.0]}),
+                   tmp_path / "a.parquet")
+    columns[column][73] = value
+    pq.write_table(pa.table(columns), tmp_path / "b.parquet", row_group_size=20)
+    (tmp_path / "qrels").write_text("q1 0 d1-1 1\n")
+    code, out, err = output(capsys, tmp_path / "*.parquet", "--qrels", tmp_path / "qrels",
+                            "--engine", "duckdb")
+    assert (code, out, err) == (2, "", f"ndcg-inspect: b.parquet: {says}\n")
+
+
 def test_missing_files_options_and_choices_are_one_line(capsys, tmp_path):
     for args, says in [
         ((tmp_path / "none-*.parquet", "--qrels", QRELS), "none-*.parquet: no file matches this pattern"),

@@ -91,7 +91,7 @@ def copy_rows(pattern: str, trec_kind: str, target: Path, memory_limit: str | No
         if con.sql("SELECT 1 FROM rows WHERE odd LIMIT 1").fetchall():
             raise _Irregular
         steps(f"checking {Path(first).name}")
-        _check(con, "rows", first, number)
+        _check(con, "rows", pattern, first, number)
         part = target.with_name(target.name + ".part")  # (whole or not there: renamed when done)
         try:
             con.execute(f"COPY (SELECT query, doc, {number} FROM rows) TO {_text(str(part))} "
@@ -155,9 +155,10 @@ def _scored(con, run: str, qrels: str, definition: Definition, split: bool, step
         # CSV parser: such a file is read line by line.
         if con.sql(f"SELECT 1 FROM {name} WHERE odd LIMIT 1").fetchall():
             raise _Irregular
-    for name, path, number in (("run", run_from, "score"), ("qrels", qrels_from, "grade")):
+    for name, pattern, path, number in (("run", run, run_from, "score"),
+                                        ("qrels", qrels, qrels_from, "grade")):
         steps(f"checking {Path(path).name}")
-        _check(con, name, path, number)
+        _check(con, name, pattern, path, number)
     steps("scoring")
     # Part by part, each a table (on disk, in the job's database) before the next: as one query
     # every part's joins and windows held memory at once (out of 2 GB on 500M rows).
@@ -329,19 +330,30 @@ def _roles(con, source: str, path: str, number: str) -> dict[str, str]:
     return found
 
 
-def _check(con, name: str, path: str, number: str) -> None:
+def _check(con, name: str, pattern: str, path: str, number: str) -> None:
     """What the in-memory readers refuse too: a number that is not finite, a missing id, a
     (query, doc) pair twice."""
-    # (A pass of its own: inside the hash grouping below it cost more than this scan, 50M rows.)
-    bad = con.sql(f"SELECT query, doc, {number} FROM {name} WHERE query IS NULL OR doc IS NULL "
-                  f"OR {number} IS NULL OR NOT isfinite({number}) LIMIT 1").fetchall()
-    if bad:
-        query, doc, value = bad[0]
+    # One filter per column: Parquet's statistics (null counts, min and max) then answer without
+    # reading the ids (50M rows: 0.07 CPU seconds against 1.6 with the filters joined by OR).
+    # (Inside the hash grouping below it cost more than this scan.)
+    found = con.sql(f"SELECT (SELECT 1 FROM {name} WHERE query IS NULL LIMIT 1), (SELECT 1 FROM {name} "
+                    f"WHERE doc IS NULL LIMIT 1), (SELECT 1 FROM {name} WHERE {number} IS NULL "
+                    f"OR NOT isfinite({number}) LIMIT 1)").fetchall()[0]
+    if found != (None, None, None):
+        # The first bad row, named as the in-memory readers name it.
+        query, doc, value, row_order = con.sql(
+            f"SELECT query, doc, {number}, row_order FROM {name} WHERE query IS NULL OR doc IS NULL "
+            f"OR {number} IS NULL OR NOT isfinite({number}) ORDER BY row_order LIMIT 1").fetchall()[0]
         if query is None or doc is None:
-            raise InputError(f"a row without its query or doc id (query {shown(query)}, doc {shown(doc)})",
-                             path)
-        raise InputError(f"query {shown(query)}, doc {shown(doc)}: {number} {value} is not a finite number",
-                         path)
+            problem = f"{'query' if query is None else 'doc'} is empty; expected an id"
+        elif value is None:
+            problem = f"{number} is empty; expected a number"
+        else:
+            problem = f"query {shown(query)}, doc {shown(doc)}: {number} {value} is not a finite number"
+        if path.lower().endswith(_PARQUET):  # (row_order: the file's place in the list, then its row)
+            file, row = divmod(int(row_order), 1 << 40)
+            path, problem = files_of(pattern)[file - 1], f"row {row + 1}: {problem}"
+        raise InputError(problem, path)
     # A doc twice in a query: first the distinct 64-bit hashes of the rows' pairs counted (a
     # DISTINCT keeps no count per hash: 50M rows, 7.6 CPU seconds against 10.4 grouping with
     # HAVING COUNT(*) > 1, and a third of grouping the ids themselves); only when fewer than the

@@ -336,10 +336,12 @@ def _check(spark, name: str, path: str, number: str) -> None:
     if not found:
         return
     query, doc, bad, value, _ = found[0]
-    if query is None or doc is None:
-        raise InputError(f"a row without its query or doc id (query {shown(query)}, doc {shown(doc)})", path)
+    if query is None or doc is None:  # (worded as the in-memory readers and DuckDB word it)
+        raise InputError(f"{'query' if query is None else 'doc'} is empty; expected an id", path)
     if bad:
-        value = "not a number" if value is None else value
+        if value is None:
+            raise InputError(f"query {shown(query)}, doc {shown(doc)}: {number} is empty; expected a number",
+                             path)
         raise InputError(f"query {shown(query)}, doc {shown(doc)}: {number} {value} is not a finite number",
                          path)
     raise InputError(f"query {shown(query)} lists doc {shown(doc)} more than once", path)
