@@ -166,9 +166,10 @@ def test_text_past_several_of_duckdbs_row_groups_keeps_the_files_order(capsys, t
     (tmp_path / "twice.run").write_text("\n".join(twice) + "\n")
     code, _, err = output(capsys, tmp_path / "twice.run", "--qrels", tmp_path / "big.qrels",
                           "--engine", "duckdb", "--threads", "2")
-    assert code != 0 and f'query "{late[0]}" lists doc "{late[2]}" more than once' in err, err
     memory = output(capsys, tmp_path / "twice.run", "--qrels", tmp_path / "big.qrels")
-    assert memory[0] != 0 and f"listed twice for query {shown(late[0])}" in memory[2], memory
+    assert memory[0] == code == 2 and err == memory[2], (err, memory)
+    assert err.startswith(f"ndcg-inspect: twice.run:300001: document {shown(late[2])} is listed twice for "
+                          f"query {shown(late[0])} (first at line 250001)"), err
 
 
 def test_runs_of_blanks_tabs_comments_and_extra_fields_read_as_in_memory(capsys, tmp_path):
@@ -206,14 +207,36 @@ def test_a_bad_run_line_is_one_line_naming_file_and_line(capsys, tmp_path, text,
 
 
 @pytest.mark.parametrize(("run", "says"), [
-    ("1 Q0 a 1 3 t\n1 Q0 a 2 2 t\n", 'bad.run: query "1" lists doc "a" more than once'),
-    ("1 Q0 a 1 inf t\n", 'bad.run: query "1", doc "a": score inf is not a finite number'),
+    ("1 Q0 a 1 3 t\n1 Q0 a 2 2 t\n",
+     'bad.run:2: document "a" is listed twice for query "1" (first at line 1)'),
+    ("# c\n1 Q0 b 1 3 t\n\n1 Q0 a 1 3 t\n1 Q0 ab 2 3 t\n1 Q0 a 2 2 t\n",
+     'bad.run:6: document "a" is listed twice for query "1" (first at line 4)'),
+    ("1 Q0 a 1 inf t\n", 'bad.run:1: score "inf" (field 5) is not a finite number'),
+    ("1 Q0 a 1 3 t\n1 Q0 a 2 NaN t\n", 'bad.run:2: score "NaN" (field 5) is not a finite number'),
 ])
-def test_what_the_readers_refuse_is_refused(capsys, tmp_path, run, says):
+def test_what_the_readers_refuse_is_refused_in_their_words(capsys, tmp_path, run, says):
     (tmp_path / "bad.run").write_text(run)
     (tmp_path / "qrels").write_text("1 0 a 1\n")
     code, out, err = output(capsys, tmp_path / "bad.run", "--qrels", tmp_path / "qrels", "--engine", "duckdb")
-    assert (code, out, err) == (2, "", f"ndcg-inspect: {says}\n")
+    assert (code, out) == (2, "") and err.startswith(f"ndcg-inspect: {says}"), err
+    assert output(capsys, tmp_path / "bad.run", "--qrels", tmp_path / "qrels") == (code, out, err)
+
+
+def test_a_pair_twice_in_parquet_or_qrels_is_named_by_its_rows_or_lines(capsys, tmp_path):
+    run = pd.DataFrame({"query": ["1", "1", "2", "1"], "doc": ["a", "b", "a", "a"], "score": [4.0, 3, 2, 1]})
+    run.to_parquet(tmp_path / "twice.parquet")
+    (tmp_path / "qrels").write_text("1 0 a 1\n")
+    for engine in ((), ("--engine", "duckdb")):
+        code, out, err = output(capsys, tmp_path / "twice.parquet", "--qrels", tmp_path / "qrels", *engine)
+        assert (code, out, err) == (2, "", 'ndcg-inspect: twice.parquet: row 4: document "a" is listed twice '
+                                    'for query "1" (first at row 1); each document may appear once per query '
+                                    "in a run\n")
+    (tmp_path / "run").write_text("1 Q0 a 1 3 t\n")
+    (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 0\n1 0 a 2\n")
+    memory = output(capsys, tmp_path / "run", "--qrels", tmp_path / "qrels")
+    assert memory[2].startswith('ndcg-inspect: qrels:3: document "a" is listed twice for query "1" (first at '
+                                "line 1)"), memory
+    assert output(capsys, tmp_path / "run", "--qrels", tmp_path / "qrels", "--engine", "duckdb") == memory
 
 
 @pytest.mark.parametrize(("column", "value", "says"), [

@@ -103,7 +103,8 @@ def test_bad_input_is_the_same_one_line(capsys, tmp_path):
     (tmp_path / "dup.run").write_text("1 Q0 a 1 3 t\n1 Q0 a 2 2 t\n")
     (tmp_path / "qrels").write_text("1 0 a 1\n")
     for run, says in [(tmp_path / "*.run", "b.run:3: 5 fields, but a TREC run line has 6"),
-                      (tmp_path / "dup.run", 'dup.run: query "1" lists doc "a" more than once')]:
+                      (tmp_path / "dup.run",
+                       'dup.run:2: document "a" is listed twice for query "1" (first at line 1)')]:
         for engine in ("duckdb", "spark"):
             code, out, err = output(capsys, run, "--qrels", tmp_path / "qrels", "--engine", engine, *(
                 MASTER if engine == "spark" else ()))
@@ -113,6 +114,14 @@ def test_bad_input_is_the_same_one_line(capsys, tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    # A pair twice in Parquet: the first row that repeats one, as the in-memory readers say.
+    pd.DataFrame({"query": ["1", "1", "2", "1"], "doc": ["a", "b", "a", "a"], "score": [4.0, 3, 2, 1]}
+                 ).to_parquet(tmp_path / "twice.parquet")
+    says = ('twice.parquet: row 4: document "a" is listed twice for query "1" (first at row 1); each '
+            "document may appear once per query in a run\n")
+    for engine in ((), ("--engine", "duckdb"), ("--engine", "spark", *MASTER)):
+        assert output(capsys, tmp_path / "twice.parquet", "--qrels", tmp_path / "qrels", *engine) == (
+            2, "", f"ndcg-inspect: {says}")
     for column, by_duckdb, by_spark in [
             ("doc", "row 2: doc is empty; expected an id", "doc is empty; expected an id"),
             ("score", "row 2: score is empty; expected a number",

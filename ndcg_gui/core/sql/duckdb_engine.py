@@ -10,10 +10,12 @@ DuckDB's CSV reader names). DuckDB is an optional extra: without it, one line sa
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING
 from ndcg_gui.core.errors import InputError, path_problem, shown
 from ndcg_gui.core.formats import trec_text
 from ndcg_gui.core.formats.csv_text import ALIASES
+from ndcg_gui.core.formats.number_text import is_finite_number
 from ndcg_gui.core.formats.source import decode, head_bytes
 from ndcg_gui.core.reading.dispatch import sniff
 from ndcg_gui.core.sql.inputs import PARQUET as _PARQUET
@@ -350,6 +353,15 @@ def _check(con, name: str, pattern: str, path: str, number: str) -> None:
             problem = f"{number} is empty; expected a number"
         else:
             problem = f"query {shown(query)}, doc {shown(doc)}: {number} {value} is not a finite number"
+            kind = _kind(path) if not path.lower().endswith(_PARQUET) else None
+            if kind in _TREC:  # (inf, nan: DuckDB reads them as numbers) its line, in the reader's words
+                at = text_lines(files_of(pattern), query, doc, 1, lambda fields: not all(
+                    is_finite_number(fields[i].decode("utf-8", "replace")) for i in _NUMBER_FIELDS[kind]
+                    if i < len(fields)))
+                if at:
+                    file, line = at[0]
+                    fields = [f.decode("utf-8", "replace") for f in _fields(file, line)]
+                    raise InputError(trec_text.describe_line(fields, kind), file, line)
         if path.lower().endswith(_PARQUET):  # (row_order: the file's place in the list, then its row)
             file, row = divmod(int(row_order), 1 << 40)
             path, problem = files_of(pattern)[file - 1], f"row {row + 1}: {problem}"
@@ -365,13 +377,72 @@ def _check(con, name: str, pattern: str, path: str, number: str) -> None:
     con.execute(f"CREATE OR REPLACE TEMP TABLE {name}_twice AS SELECT h FROM (SELECT hash(query, doc) AS h "
                 f"FROM {name}) hashed GROUP BY h HAVING COUNT(*) > 1")
     # The pair of the first row that repeats one (the one the in-memory readers name).
-    twice = con.sql(f"SELECT query, doc FROM (SELECT query, doc, row_order, ROW_NUMBER() OVER "
+    twice = con.sql(f"SELECT query, doc, first_row, row_order FROM (SELECT query, doc, row_order, "
+                    f"MIN(row_order) OVER (PARTITION BY query, doc) AS first_row, ROW_NUMBER() OVER "
                     f"(PARTITION BY query, doc ORDER BY row_order) AS n FROM {name} "
                     f"WHERE hash(query, doc) IN (SELECT h FROM {name}_twice)) repeats "
                     "WHERE n = 2 ORDER BY row_order LIMIT 1").fetchall()
     con.execute(f"DROP TABLE {name}_twice")
     if twice:
-        raise InputError(f"query {shown(twice[0][0])} lists doc {shown(twice[0][1])} more than once", path)
+        raise _repeated(pattern, path, number, *twice[0])
+
+
+def _repeated(pattern: str, path: str, number: str, query: str, doc: str, first_row: int,
+              row_order: int) -> InputError:
+    """The in-memory readers' message for a pair listed twice, naming both places: rows of
+    Parquet, lines of TREC text (found by a scan of the text: an error's cost only)."""
+    files = files_of(pattern)
+    if path.lower().endswith(_PARQUET):  # (row_order: the file's place in the list, then its row)
+        (at_file, at_row), (file, row) = divmod(first_row, 1 << 40), divmod(row_order, 1 << 40)
+        first = f"row {at_row + 1}"
+        if at_file != file:
+            first = f"{Path(files[at_file - 1]).name} {first}"
+        return InputError(f"row {row + 1}: {repeat_said(query, doc, number, first)}", files[file - 1])
+    return text_repeat(files, path, number, query, doc)
+
+
+def text_repeat(files: list[str], path: str, number: str, query: str, doc: str) -> InputError:
+    """A pair listed twice in text: named by its lines in TREC text, by its ids only in CSV
+    (whose rows are not its lines)."""
+    places = text_lines(files, query, doc, 2) if _kind(path) in _TREC else []
+    if not places:
+        return InputError(repeat_said(query, doc, number, None), path)
+    (at_file, at_line), (file, line) = places
+    first = f"line {at_line}" if at_file == file else f"{Path(at_file).name}:{at_line}"
+    return InputError(repeat_said(query, doc, number, first), file, line)
+
+
+def repeat_said(query: str, doc: str, number: str, first: str | None) -> str:
+    """The in-memory readers' words for a pair listed twice (`first`: where it was first)."""
+    where = f" (first at {first})" if first else ""
+    return (f"document {shown(doc)} is listed twice for query {shown(query)}{where}; each document may "
+            f"appear once per query in a {'run' if number == 'score' else 'qrels'}")
+
+
+_NUMBER_FIELDS = {"trec_run": (3, 4), "qrels": (3,)}  # (0-based: rank and score; grade)
+
+
+def text_lines(files: list[str], query: str, doc: str, count: int,
+                keep: Callable[[list[bytes]], bool] = lambda fields: True) -> list[tuple[str, int]]:
+    """(file, line) of the first `count` lines of TREC text that list `doc` for `query` (and
+    that `keep` keeps, given their fields): an error's cost only, a scan of the text."""
+    want_query, want_doc = query.encode(), doc.encode()
+    found = []
+    for file in files:
+        with open(file, "rb") as lines:
+            for number, line in enumerate(lines, start=1):
+                if want_doc in line:  # (a quick look before the split)
+                    fields = line.split()
+                    if len(fields) > 2 and fields[0] == want_query and fields[2] == want_doc and keep(fields):
+                        found.append((file, number))
+                        if len(found) == count:
+                            return found
+    return found if len(found) == count else []
+
+
+def _fields(file: str, line: int) -> list[bytes]:
+    with open(file, "rb") as lines:
+        return next(itertools.islice(lines, line - 1, None)).split()
 
 
 _LINE = re.compile(r"CSV Error on Line: (\d+)")

@@ -29,7 +29,7 @@ from ndcg_gui.core.formats import trec_text
 from ndcg_gui.core.formats.csv_text import ALIASES, detect_delimiter
 from ndcg_gui.core.formats.source import decode, head_bytes
 from ndcg_gui.core.reading.dispatch import sniff
-from ndcg_gui.core.sql.duckdb_engine import EngineResult
+from ndcg_gui.core.sql.duckdb_engine import EngineResult, repeat_said, text_repeat
 from ndcg_gui.core.sql.ndcg_sql import check_expressible, ndcg_sql
 from ndcg_gui.core.state.workspace import Definition
 
@@ -195,7 +195,7 @@ def _view(spark, name: str, pattern: str, kind: str, number: str) -> None:
         want = "a TREC run" if kind == "trec_run" else "TREC qrels"
         raise InputError(f"is {text_kind.replace('_', ' ')}, not {want}, CSV or Parquet", first)
     rows.createOrReplaceTempView(name)
-    _check(spark, name, first, number)
+    _check(spark, name, pattern, first, number)
 
 
 def _typed(frame, columns: dict[str, str], number: str, order):
@@ -321,7 +321,7 @@ def _roles(names: list[str], path: str, number: str) -> dict[str, str]:
     return found
 
 
-def _check(spark, name: str, path: str, number: str) -> None:
+def _check(spark, name: str, pattern: str, path: str, number: str) -> None:
     """What the in-memory readers refuse too, in one pass: a missing id, a number that is not
     finite (said first), a (query, doc) pair twice."""
     invalid = f"({number} IS NULL OR isnan({number}) OR abs({number}) = CAST('Infinity' AS DOUBLE))"
@@ -344,7 +344,27 @@ def _check(spark, name: str, path: str, number: str) -> None:
                              path)
         raise InputError(f"query {shown(query)}, doc {shown(doc)}: {number} {value} is not a finite number",
                          path)
-    raise InputError(f"query {shown(query)} lists doc {shown(doc)} more than once", path)
+    raise _repeated(spark, name, pattern, path, number)
+
+
+def _repeated(spark, name: str, pattern: str, path: str, number: str) -> InputError:
+    """The pair of the first row that repeats one (as the in-memory readers and DuckDB name it),
+    in their words: by rows in one Parquet file, by lines in local TREC text."""
+    query, doc, first_row, row_order = spark.sql(f"""
+        SELECT query, doc, first_row, row_order FROM (
+            SELECT query, doc, row_order, MIN(row_order) OVER (PARTITION BY query, doc) AS first_row,
+                   ROW_NUMBER() OVER (PARTITION BY query, doc ORDER BY row_order) AS n
+            FROM {name}) repeats
+        WHERE n = 2 ORDER BY row_order LIMIT 1""").collect()[0]
+    files, folder = _files(pattern)
+    if path.lower().endswith(_PARQUET):
+        if len(files) == 1 and not folder and not glob.has_magic(files[0]):  # (as `_view` numbers them)
+            first = f"row {first_row + 1}"  # (one file: row_order is its row)
+            return InputError(f"row {row_order + 1}: {repeat_said(query, doc, number, first)}", path)
+        return InputError(repeat_said(query, doc, number, None), path)
+    if any("://" in file for file in files):
+        return InputError(repeat_said(query, doc, number, None), path)
+    return text_repeat(files, path, number, query, doc)
 
 
 def _first_line(exc: BaseException) -> str:
