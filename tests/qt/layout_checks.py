@@ -47,6 +47,19 @@ def cut_cells(view: QTableView, columns: range | None = None) -> list[str]:
     return cut
 
 
+def title_outside(axis) -> str | None:
+    """What of a pyqtgraph axis's title is drawn beyond the axis's ends (None: it is within).
+    The title's box as placed: a left axis turns it a quarter, its position then the bottom end."""
+    box, at, length = axis.label.boundingRect(), axis.label.pos(), axis.size()
+    if axis.orientation in ("left", "right"):
+        start, end, room = at.y() - box.width(), at.y(), length.height()
+    else:
+        start, end, room = at.x(), at.x() + box.width(), length.width()
+    if start < 0 or end > room:
+        return f"{axis.labelText!r} drawn from {start:.0f} to {end:.0f} of 0..{room:.0f}"
+    return None
+
+
 def cut_lines(pane) -> list[str]:
     """Ids of the side-by-side lists wider than their box, or out of the part in view."""
     lines = pane.lines

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from layout_checks import LONG_IDS, cut_cells, cut_lines, off_screen
+from layout_checks import LONG_IDS, cut_cells, cut_lines, off_screen, title_outside
 from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtTest import QTest
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QApplication
 from real_display import NEEDS_X
 
 from ndcg_gui.qt.widgets.editor.ranking_view import REFIT_DELAY_MS
+from ndcg_gui.qt.widgets.queries.query_table import MIN_ROWS
 
 pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 ROOT = Path(__file__).resolve().parents[2]
@@ -292,9 +293,10 @@ def test_long_run_names_leave_the_window_and_the_figures_in_view(window, qtbot, 
     """Two runs named as people name them (35 characters) at 1024x700: the dock's texts asked for
     every line they take and made the window 712 pixels tall; the baseline's name made its column
     of figures so wide that the other run's figures were out of the pane; the histogram's title
-    was cut to "Δ N…". Now the window keeps its size, the dock's texts stop at their last lines
-    (whole in the tooltip), every figure shows whole with the names cut in the headers (whole in
-    their tooltips), and the title keeps what fits."""
+    was cut to "Δ N…"; the query table showed 2.5 rows. Now the window keeps its size, the query
+    table room for five rows, the dock's texts stop at their last lines (whole in the tooltip),
+    every figure shows whole with the names cut in the headers (whole in their tooltips), and the
+    title keeps what fits."""
     run, other, qrels = (ROOT / p for p in LONG_IDS)
     base = tmp_path / "monot5_reranked_top100_baseline_run.run"
     test = tmp_path / "bm25_rm3_query_expansion_tuned_v2.run"
@@ -314,6 +316,11 @@ def test_long_run_names_leave_the_window_and_the_figures_in_view(window, qtbot, 
     for label in (panel.mean_label, panel.compare_label):
         lines = label.height() // label.fontMetrics().lineSpacing()
         assert lines <= label.max_lines and label.height() >= label.heightForWidth(label.width())
+    # The query table keeps room for MIN_ROWS rows (it showed 2.5 of the 3 queries).
+    table = panel.table
+    last = table.visualRect(table.model().index(2, 0))
+    assert last.isValid() and last.bottom() <= table.viewport().height()
+    assert table.viewport().height() >= MIN_ROWS * table.verticalHeader().defaultSectionSize()
     cut = panel.compare_label
     assert cut.shown_text().endswith("…") and cut.text().startswith(cut.shown_text()[:-1])
     assert cut.toolTip().startswith(cut.text())
@@ -325,6 +332,7 @@ def test_long_run_names_leave_the_window_and_the_figures_in_view(window, qtbot, 
     plot = panel.histogram.plot_widget()
     axis = plot.getPlotItem().getAxis("bottom")
     assert axis.label.boundingRect().width() <= axis.size().width()
+    assert title_outside(axis) is None  # (pyqtgraph placed a new title where the old one was)
     assert plot.shown_bottom_label().startswith("Δ NDCG@10: bm25_rm3")
     # The scatter's titles along their axes, as drawn (its fitting left out the text item's
     # margins: "bm25_rm3_query_expa" was cut at the top without a "…").
@@ -332,6 +340,7 @@ def test_long_run_names_leave_the_window_and_the_figures_in_view(window, qtbot, 
     for side, length in (("bottom", scatter.vb.width()), ("left", scatter.vb.height())):
         title = scatter.getAxis(side).label
         assert title.boundingRect().width() <= length, (side, scatter.getAxis(side).labelText)
+        assert title_outside(scatter.getAxis(side)) is None
 
 
 def test_a_status_message_longer_than_its_room_is_cut_at_its_end(window, qtbot):

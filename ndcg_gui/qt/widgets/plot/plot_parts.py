@@ -36,6 +36,9 @@ def fit_title(plot: pg.PlotItem, side: str, texts: list[str], length: float) -> 
                 metrics.elidedText(texts[-1], Qt.TextElideMode.ElideRight, max(room, 0)))
     if axis.labelText != text or not axis.label.isVisible():
         plot.setLabel(side, text)
+        # pyqtgraph places a title only when its axis is resized (AxisItem.resizeEvent; 0.14's
+        # setLabel leaves the new text where the old one was centred): placed anew here.
+        axis.resizeEvent()
     return text
 
 

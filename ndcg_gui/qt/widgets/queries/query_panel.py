@@ -95,7 +95,7 @@ class QueryPanel(QWidget):
         self.policy_note = QLabel(wordWrap=True)
         self.policy_note.setStyleSheet("color: gray")
         # One line per run compared with the baseline; the tooltip says how each figure was made.
-        self.compare_label = WrappedLabel(max_lines=6,
+        self.compare_label = WrappedLabel(max_lines=4,
                                           textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
         self.compare_label.hide()
 

@@ -17,6 +17,7 @@ from ndcg_gui.qt.models.query_model import (
 )
 
 QUERY_WIDTH_COMPARING = 140
+MIN_ROWS = 5  # rows the table keeps in a crowded dock (the texts under it are cut before)
 
 
 class QueryTable(QTableView):
@@ -45,6 +46,15 @@ class QueryTable(QTableView):
         header.sortIndicatorChanged.connect(self.fit_figures)  # the arrow's room moves with it
         header.setSectionResizeMode(COL_EDITED, QHeaderView.ResizeMode.Fixed)
         header.resizeSection(COL_EDITED, self.fontMetrics().horizontalAdvance("✎✎") + 8)
+
+    def minimumSizeHint(self) -> QSize:
+        """Room for MIN_ROWS rows under the header (and a scroll bar): at 1024x700 with two long
+        run names compared, the texts under the table took the dock and left 2.5 rows."""
+        hint = super().minimumSizeHint()
+        rows = MIN_ROWS * self.verticalHeader().defaultSectionSize()
+        height = (self.horizontalHeader().sizeHint().height() + rows
+                  + self.horizontalScrollBar().sizeHint().height() + 2 * self.frameWidth())
+        return QSize(hint.width(), max(hint.height(), height))
 
     def fit_columns(self) -> None:
         model = self.query_model
