@@ -319,10 +319,10 @@ class Document(ListEdits, QObject):
         new = self.state.with_definition(replace(d, **choices) if choices else d)
         if new is self.state:
             return
-        reason = self.dataset.refuses(new.definition)
+        reason = self._refusal(new.definition)
         if reason is not None:  # (a run read by DuckDB: what its SQL cannot express)
             # (Nothing changed: no notice, which would stop and restart the engine's work.)
-            self.refused.emit(f"{self.display_name} is scored by DuckDB, and {reason}")
+            self.refused.emit(reason)
             return
         if not undoable:  # the definition a session starts with (settings, command line)
             self._show(new, self.current_query)
@@ -332,6 +332,18 @@ class Document(ListEdits, QObject):
         query = self.current_query
         self.undo_stack.push(StepCommand(self._show, self.state, new, text, query, query,
                                          merge=K_CHANGE if only_k else -1))
+
+    def _refusal(self, definition: Definition) -> str | None:
+        """Why a run an engine scores, the open one or one compared, cannot take `definition`."""
+        reason = self.dataset.refuses(definition)
+        if reason is not None:
+            return f"{self.display_name} is scored by DuckDB, and {reason}"
+        for run in self.state.comparing.runs:
+            reason = run.dataset.refuses(definition)
+            if reason is not None:
+                name = run.path.name if run.path is not None else run.name
+                return f"{name}, compared with the open run, is scored by DuckDB, and {reason}"
+        return None
 
     # ---- runs compared and the mean (each an undo step) -----------------------------------------------
     def add_run(self, dataset: Dataset, path: str | Path | None = None, name: str | None = None,

@@ -371,3 +371,48 @@ def test_quitting_stops_a_rescoring_and_waits_for_it(opened, qtbot, monkeypatch)
     qtbot.waitUntil(lambda: running == [4], timeout=10000)
     opened.scores.stop()  # (what QApplication.aboutToQuit runs)
     assert stopped == [4] and not opened.scores._thread.is_alive()
+
+
+def _second_run(sample, tmp_path):
+    """The sample's run with its scores shuffled: another run of the same queries."""
+    rows = pd.read_parquet(sample[0])
+    rows["score"] = np.random.default_rng(1).permutation(rows["score"].to_numpy())
+    second = tmp_path / "second.parquet"
+    rows.to_parquet(second, index=False)
+    return second
+
+
+@pytest.fixture
+def compared_by_engine(qtbot, window, sample, tmp_path, monkeypatch):
+    """The sample's run loaded in memory, and a run read by DuckDB compared with it."""
+    monkeypatch.delenv("NDCG_GUI_ENGINE_ABOVE")  # (the open run: small, loaded)
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    drop(qtbot, window, *sample)
+    assert window.document.dataset.in_memory
+    monkeypatch.setenv("NDCG_GUI_ENGINE_ABOVE", "0")  # the run added goes through DuckDB
+    window.compare.add_run(_second_run(sample, tmp_path))
+    qtbot.waitUntil(lambda: len(window.comparison.added) == 1, timeout=30000)
+    qtbot.waitUntil(lambda: not window.comparison.waiting, timeout=30000)
+    assert not window.document.state.comparing.runs[0].dataset.in_memory
+    return window
+
+
+def test_a_preset_a_compared_runs_sql_cannot_express_is_refused_naming_it(compared_by_engine):
+    """The open run takes any definition, the run compared with it is read by DuckDB: a choice
+    its SQL cannot express is refused as the open run's is (one line naming the run and the
+    choice, no notice, the panel back on the definition in use), not an error raised."""
+    window = compared_by_engine
+    doc, box = window.document, window.headline.definition.preset
+    before, shown = doc.state.definition, box.currentData()
+    notices = []
+    doc.changed.connect(notices.append)
+    box.setFocus()
+    box.setCurrentIndex(box.findData("lightgbm"))  # picked from the list, as a click does
+    box.activated.emit(box.currentIndex())
+    assert doc.state.definition == before and not any(n.definition for n in notices)
+    assert box.currentData() == shown
+    assert window.statusBar().currentMessage() == (
+        "⚠ second.parquet, compared with the open run, is scored by DuckDB, and the SQL engines "
+        "cannot compute NDCG with idcg_zero='one' (yet)")
