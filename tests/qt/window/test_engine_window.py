@@ -220,6 +220,7 @@ def test_a_run_compared_with_it_is_scored_by_duckdb_too(opened, qtbot, sample, t
     rows.to_parquet(second, index=False)
     opened.compare.add_run(second)
     qtbot.waitUntil(lambda: len(opened.comparison.added) == 1, timeout=30000)
+    assert opened.comparison.wait(30)  # (scored by DuckDB in a worker)
     opened.compare.flush()
     doc = opened.document
     assert not doc.state.comparing.runs[0].dataset.in_memory
@@ -394,7 +395,7 @@ def compared_by_engine(qtbot, window, sample, tmp_path, monkeypatch):
     monkeypatch.setenv("NDCG_GUI_ENGINE_ABOVE", "0")  # the run added goes through DuckDB
     window.compare.add_run(_second_run(sample, tmp_path))
     qtbot.waitUntil(lambda: len(window.comparison.added) == 1, timeout=30000)
-    qtbot.waitUntil(lambda: not window.comparison.waiting, timeout=30000)
+    assert window.comparison.wait(30)
     assert not window.document.state.comparing.runs[0].dataset.in_memory
     return window
 
@@ -416,3 +417,66 @@ def test_a_preset_a_compared_runs_sql_cannot_express_is_refused_naming_it(compar
     assert window.statusBar().currentMessage() == (
         "⚠ second.parquet, compared with the open run, is scored by DuckDB, and the SQL engines "
         "cannot compute NDCG with idcg_zero='one' (yet)")
+
+
+def test_a_run_compared_is_scored_again_in_the_background_and_undo_brings_back_its_figures(
+        compared_by_engine, qtbot, sample, monkeypatch):
+    """Another k with a run DuckDB reads compared: the engine scores it again in a worker (minutes
+    at 500M rows), the figures of before shown greyed meanwhile, its progress in the status bar;
+    a newer k stops the older job, and Ctrl+Z (the k undone) brings the figures of before back."""
+    import threading
+
+    from ndcg_gui.core.analysis.runs.compare import compare_runs
+    from ndcg_gui.core.analysis.workspace_report import SAMPLES, SEED
+
+    window = compared_by_engine
+    doc, c = window.document, window.comparison
+    second = doc.state.comparing.runs[0].path
+    before, k_before = c.ndcg.copy(), doc.k
+    jobs, stopped, on_gui, real = [], [], [], cache.score_files
+
+    def engine(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        on_gui.append(threading.current_thread() is threading.main_thread())
+        jobs.append(definition.k)
+        if definition.k == 7 and progress is not None:  # runs until its progress report says stop
+            percent = 0.0
+            while progress("scoring", percent) is not False:
+                percent = min(99.0, percent + 1)
+                time.sleep(0.01)
+            stopped.append(definition.k)
+            raise Cancelled
+        return real(run, qrels, definition, memory_limit, threads, progress)
+
+    monkeypatch.setattr(cache, "score_files", engine)
+    k = window.headline.k
+    k.setFocus()
+    k.selectAll()
+    QTest.keyClicks(k, "7")
+    QTest.keyClick(k, Qt.Key.Key_Return)
+    assert doc.k == 7 and c.waiting and not window.compare_pane.isEnabled()
+    pd.testing.assert_frame_equal(c.ndcg[before.columns], before)  # the figures of before, greyed
+    bar = window.comparison_progress
+    qtbot.waitUntil(lambda: jobs == [7] and bar.bar.value() > 0, timeout=10000)
+    assert bar.isVisible() and bar.label.text() == "Scoring the runs compared at k = 7 with DuckDB…"
+    window.query_panel.table.setFocus()  # (Ctrl+Z from the window, not the k box's own text undo)
+    QTest.keyClick(window.query_panel.table, Qt.Key.Key_Z, CTRL)
+    qtbot.waitUntil(lambda: stopped == [7] and not c.waiting, timeout=10000)
+    assert doc.k == k_before and window.compare_pane.isEnabled() and not bar.isVisible()
+    pd.testing.assert_frame_equal(c.ndcg, before)
+
+    # A newer k than the one being scored: the older job stops, the newer one's figures land.
+    k.setFocus()
+    k.selectAll()
+    QTest.keyClicks(k, "7")
+    QTest.keyClick(k, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: jobs.count(7) == 2, timeout=10000)
+    k.selectAll()
+    QTest.keyClicks(k, "4")
+    QTest.keyClick(k, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not c.waiting, timeout=30000)
+    assert stopped == [7, 7] and 4 in jobs and not any(on_gui)
+    memory = {"run": load(*sample), "second": load(second, sample[1])}
+    want = compare_runs(memory, memory["run"], k=4, config=doc.config, ties=doc.ties, samples=SAMPLES,
+                        seed=SEED)
+    c.flush()
+    assert np.abs(c.comparison.per_query.to_numpy() - want.per_query.to_numpy()).max() <= 1e-12
