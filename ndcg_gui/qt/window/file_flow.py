@@ -35,7 +35,7 @@ from ndcg_gui.core.writing.saving import (
 )
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
-from ndcg_gui.qt.document.loader import BackgroundLoader, LoadResult
+from ndcg_gui.qt.document.loader import BackgroundLoader, LoadFn, LoadResult
 from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window.feedback import Feedback
@@ -59,6 +59,7 @@ class FileFlow(QObject):
         # (run, qrels, --query, the definition the loader scores under, undoable) of the open under way
         self._pending: tuple[Path, Path | None, str | None, Definition, bool] | None = None
         self._edited_while_loading = False
+        self._restoring: Callable[[LoadResult], None] | None = None  # (a recovered session's read)
         self.problem: str | None = None  # the last open's failure, for the command line
         self._report = True
         self._rescored_ok: set[str] = set()  # queries whose new scores were accepted (this document)
@@ -96,8 +97,20 @@ class FileFlow(QObject):
         if changes.dataset:  # another document (a file, a typed list, recovered edits): ask again
             self._rescored_ok.clear()
 
+    def restore(self, path: Path, qrels: Path | None, read: LoadFn, engine: bool,
+                landed: Callable[[LoadResult], None]) -> None:
+        """A session recovered after a crash (`recovery.py`): its files read by `read` as `open`
+        reads a file (at once, or in the background with the same progress and Cancel; `engine`:
+        DuckDB reads one); `landed` gets how it ended (its data: what `read` made)."""
+        self.loader.cancel()  # (an open under way ends first, said as its own)
+        self._restoring = landed
+        self.loader.start_reading(path, qrels, read, engine)
+
     def _landed(self, result: LoadResult) -> None:
-        if result.cancelled:
+        if self._restoring is not None:
+            landed, self._restoring = self._restoring, None
+            landed(result)
+        elif result.cancelled:
             self._cancelled()
         elif result.problem is not None:
             self._failed(result.problem)

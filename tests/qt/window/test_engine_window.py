@@ -201,7 +201,8 @@ def test_edits_recovered_after_a_crash_are_read_through_duckdb_again(opened, qtb
     monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
     again = MainWindow(settings=settings)
     qtbot.addWidget(again)
-    assert offer_recovery(again.document, again, left) == 1
+    offer_recovery(again.files, again, left)
+    qtbot.waitUntil(lambda: not again.loader.is_loading(), timeout=30000)  # (read in a worker)
     assert not again.document.dataset.in_memory
     assert again.document.current_query == query and again.document.current_list() == edited
     assert not again.document.is_clean()
@@ -480,3 +481,88 @@ def test_a_run_compared_is_scored_again_in_the_background_and_undo_brings_back_i
                         seed=SEED)
     c.flush()
     assert np.abs(c.comparison.per_query.to_numpy() - want.per_query.to_numpy()).max() <= 1e-12
+
+
+def _left_behind(doc, tmp_path):
+    """A recovery file as a window killed after an edit of `doc`'s run leaves it: the folder, the
+    edited list and its query."""
+    from ndcg_gui.core.state.recovery import new_recovery_path, write_recovery
+
+    doc.set_current_query(next(q for q in doc.queries() if len(doc.list_for(q)) > 3))
+    doc.reverse()
+    left = tmp_path / "left"
+    left.mkdir()
+    write_recovery(new_recovery_path(left), doc.state, doc.current_query)
+    return left, doc.current_list(), doc.current_query
+
+
+def test_edits_recovered_of_a_run_duckdb_reads_are_read_in_the_background_with_progress(
+        opened, qtbot, settings, tmp_path, monkeypatch):
+    """The next start reads the run through DuckDB as an open does: in a worker (the per-query
+    table may take minutes), 'Loading run.parquet with DuckDB…' and its bar in the status bar
+    meanwhile, the window answering; the edits are on top when it lands."""
+    import threading
+
+    from ndcg_gui.core.sql import engine_dataset
+    from ndcg_gui.qt.widgets import dialogs
+    from ndcg_gui.qt.window.main_window import MainWindow
+    from ndcg_gui.qt.window.recovery import offer_recovery
+
+    left, edited, query = _left_behind(opened.document, tmp_path)
+    on_gui, release, real = [], threading.Event(), engine_dataset.open_engine
+
+    def slow_open(run, qrels, definition, progress=None, **options):
+        on_gui.append(threading.current_thread() is threading.main_thread())
+        if progress is not None and not on_gui[-1]:  # (the engine at work until released)
+            while not release.is_set() and progress("scoring", 50.0) is not False:
+                time.sleep(0.01)
+        return real(run, qrels, definition, progress, **options)
+
+    monkeypatch.setattr(engine_dataset, "open_engine", slow_open)
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    again = MainWindow(settings=settings)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    offer_recovery(again.files, again, left)
+    assert on_gui == [False] or not on_gui  # (nothing read by DuckDB on the GUI thread)
+    bar = again.progress
+    qtbot.waitUntil(lambda: bar.isVisible() and bar.bar.value() > 0, timeout=10000)
+    assert bar.label.text() == "Loading run.parquet with DuckDB…"
+    release.set()
+    qtbot.waitUntil(lambda: not again.loader.is_loading() and not bar.isVisible(), timeout=30000)
+    doc = again.document
+    assert not doc.dataset.in_memory and on_gui == [False]
+    assert doc.current_query == query and doc.current_list() == edited and not doc.is_clean()
+
+
+def test_cancel_while_edits_are_recovered_keeps_them_for_the_next_start(opened, qtbot, settings, tmp_path,
+                                                                         monkeypatch):
+    """Cancel on the recovery's read (as on an open's) leaves the window as it was and the
+    recovery file where it is, offered again at the next start."""
+    from ndcg_gui.core.sql import engine_dataset
+    from ndcg_gui.qt.widgets import dialogs
+    from ndcg_gui.qt.window.main_window import MainWindow
+    from ndcg_gui.qt.window.recovery import left_behind, offer_recovery
+
+    left, _edited, _query = _left_behind(opened.document, tmp_path)
+
+    def slow_open(run, qrels, definition, progress=None, **options):
+        while progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        raise Cancelled
+
+    monkeypatch.setattr(engine_dataset, "open_engine", slow_open)
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    again = MainWindow(settings=settings)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    before, notes = again.document.state, []
+    assert offer_recovery(again.files, again, left, note=notes.append) == 0
+    bar = again.progress
+    qtbot.waitUntil(lambda: bar.isVisible() and bar.bar.value() > 0, timeout=10000)
+    bar.cancel_button.click()
+    assert again.document.state is before and not bar.isVisible()
+    assert notes == ["run.parquet: edits not restored (cancelled); offered again at the next start"]
+    assert len(left_behind(left)) == 1
