@@ -488,7 +488,8 @@ def _left_behind(doc, tmp_path):
     edited list and its query."""
     from ndcg_gui.core.state.recovery import new_recovery_path, write_recovery
 
-    doc.set_current_query(next(q for q in doc.queries() if len(doc.list_for(q)) > 3))
+    # (not the first query: the one whose list an open reads with the run)
+    doc.set_current_query(next(q for q in doc.queries()[1:] if len(doc.list_for(q)) > 3))
     doc.reverse()
     left = tmp_path / "left"
     left.mkdir()
@@ -566,3 +567,45 @@ def test_cancel_while_edits_are_recovered_keeps_them_for_the_next_start(opened, 
     assert again.document.state is before and not bar.isVisible()
     assert notes == ["run.parquet: edits not restored (cancelled); offered again at the next start"]
     assert len(left_behind(left)) == 1
+
+
+def test_edits_recovered_keep_their_list_as_loaded_as_edits_made_here_do(opened, qtbot, settings, tmp_path,
+                                                                          monkeypatch):
+    """Every notice compares an edited list with the file's: a recovered edit's list as loaded is
+    read with the run (in the worker) and kept, as an edit made here keeps it (`Dataset.keep`), so
+    stepping through other queries (which pushes lists read out) never reads it again through
+    DuckDB on the GUI thread."""
+    import threading
+
+    from ndcg_gui.core.sql import engine_dataset
+    from ndcg_gui.qt.widgets import dialogs
+    from ndcg_gui.qt.window.main_window import MainWindow
+    from ndcg_gui.qt.window.recovery import offer_recovery
+
+    left, edited, query = _left_behind(opened.document, tmp_path)
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    monkeypatch.setattr(engine_dataset, "MEMO", 1)  # (a list read pushes the one before out)
+    read_on_gui, real = [], engine_dataset.read_list
+
+    def read_list(run, qrels, q, memory_limit=None):
+        if threading.current_thread() is threading.main_thread():
+            read_on_gui.append(q)
+        return real(run, qrels, q, memory_limit)
+
+    monkeypatch.setattr(engine_dataset, "read_list", read_list)
+    again = MainWindow(settings=settings)
+    qtbot.addWidget(again)
+    again.resize(1366, 768)
+    again.show()
+    qtbot.waitExposed(again)
+    offer_recovery(again.files, again, left)
+    qtbot.waitUntil(lambda: not again.loader.is_loading(), timeout=30000)
+    doc, table = again.document, again.query_panel.table
+    assert doc.current_query == query and not doc.is_clean()
+    table.setFocus()
+    for key in (Qt.Key.Key_Home, Qt.Key.Key_Down, Qt.Key.Key_Down, Qt.Key.Key_Down):
+        QTest.keyClick(table, key, CTRL if key == Qt.Key.Key_Home else Qt.KeyboardModifier.NoModifier)
+        qtbot.waitUntil(lambda: doc.reading is None, timeout=10000)
+    assert doc.current_query != query and doc.edited_queries() == [query] and not doc.is_clean()
+    assert read_on_gui == []
+    assert doc.list_for(query) == edited
