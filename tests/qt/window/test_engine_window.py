@@ -609,3 +609,43 @@ def test_edits_recovered_keep_their_list_as_loaded_as_edits_made_here_do(opened,
     assert doc.current_query != query and doc.edited_queries() == [query] and not doc.is_clean()
     assert read_on_gui == []
     assert doc.list_for(query) == edited
+
+
+def test_an_edit_made_while_the_runs_compared_are_scored_again_is_in_the_figures_that_land(
+        compared_by_engine, qtbot, monkeypatch):
+    """The job scores the document as it was when it started: a list moved meanwhile (by keyboard,
+    in the open run) is rescored when its figures land, not lost."""
+    import threading
+
+    from ndcg_gui.core.analysis import workspace_report
+
+    window = compared_by_engine
+    doc, c = window.document, window.comparison
+    release, real = threading.Event(), cache.score_files
+
+    def engine(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        while not release.is_set() and progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        return real(run, qrels, definition, memory_limit, threads, progress)
+
+    monkeypatch.setattr(cache, "score_files", engine)
+    k = window.headline.k
+    k.setFocus()
+    k.selectAll()
+    QTest.keyClicks(k, "7")
+    QTest.keyClick(k, Qt.Key.Key_Return)
+    assert c.waiting
+    doc.set_current_query(next(q for q in doc.queries() if len(doc.list_for(q)) > 3 and q in c.ndcg.index))
+    view = window.ranking_view
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_Home, CTRL)
+    QTest.keyClick(view, Qt.Key.Key_Down, CTRL)  # the first document one rank down
+    assert doc.edited_queries() == [doc.current_query] and c.waiting
+    release.set()
+    assert c.wait(30)
+    c.flush()
+    want = workspace_report.compare_state(doc.state, c.doc_name, window.scores.result, c.baseline)
+    pd.testing.assert_frame_equal(c.ndcg, want.ndcg)
+    assert c.ndcg.at[doc.current_query, c.doc_name] == pytest.approx(
+        workspace_report.ndcg_of(doc.current_list(), doc.state.definition), abs=1e-12)
+    assert np.abs(c.comparison.per_query.to_numpy() - want.comparison.per_query.to_numpy()).max() <= 1e-12
