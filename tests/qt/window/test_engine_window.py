@@ -14,7 +14,7 @@ import pytest
 from engine_samples import write_sample
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QLabel
 
 from ndcg_gui.core.analysis.workspace_report import ndcg_of
 from ndcg_gui.core.reading import load
@@ -456,6 +456,17 @@ def test_a_run_compared_is_scored_again_in_the_background_and_undo_brings_back_i
     QTest.keyClick(k, Qt.Key.Key_Return)
     assert doc.k == 7 and c.waiting and not window.compare_pane.isEnabled()
     pd.testing.assert_frame_equal(c.ndcg[before.columns], before)  # the figures of before, greyed
+    model, panel = window.query_panel.model, window.query_panel
+    cell = model.index(0, model.column_of("ndcg", c.added[0]))
+
+    def greyed() -> bool:
+        brush = model.data(cell, Qt.ItemDataRole.ForegroundRole)
+        said = model.data(cell, Qt.ItemDataRole.ToolTipRole)
+        grey = brush is not None and brush.color().name() == "#808080" and "worked out again" in said
+        assert grey != panel.compare_label.isEnabled()
+        return grey
+
+    assert greyed()
     bar = window.comparison_progress
     qtbot.waitUntil(lambda: jobs == [7] and bar.bar.value() > 0, timeout=10000)
     assert bar.isVisible() and bar.label.text() == "Scoring the runs compared at k = 7 with DuckDB…"
@@ -464,6 +475,7 @@ def test_a_run_compared_is_scored_again_in_the_background_and_undo_brings_back_i
     qtbot.waitUntil(lambda: stopped == [7] and not c.waiting, timeout=10000)
     assert doc.k == k_before and window.compare_pane.isEnabled() and not bar.isVisible()
     pd.testing.assert_frame_equal(c.ndcg, before)
+    assert not greyed()
 
     # A newer k than the one being scored: the older job stops, the newer one's figures land.
     k.setFocus()
@@ -649,3 +661,27 @@ def test_an_edit_made_while_the_runs_compared_are_scored_again_is_in_the_figures
     assert c.ndcg.at[doc.current_query, c.doc_name] == pytest.approx(
         workspace_report.ndcg_of(doc.current_list(), doc.state.definition), abs=1e-12)
     assert np.abs(c.comparison.per_query.to_numpy() - want.comparison.per_query.to_numpy()).max() <= 1e-12
+
+
+def test_the_task_in_the_status_bar_fits_a_1024_window(compared_by_engine, qtbot, monkeypatch):
+    """The scoring's name beside the counts and the bar: cut with "…" (whole in its tooltip) at
+    1024x700, not widening the window past its screen."""
+    window = compared_by_engine
+    window.resize(1024, 700)
+
+    def engine(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        while progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        raise Cancelled
+
+    monkeypatch.setattr(cache, "score_files", engine)
+    window.headline.k.setValue(7)
+    label = window.comparison_progress.label
+    qtbot.waitUntil(lambda: label.isVisible(), timeout=10000)
+    qtbot.wait(50)  # (the layout settles)
+    assert window.minimumSizeHint().width() <= 1024 and window.width() == 1024
+    whole = "Scoring the runs compared at k = 7 with DuckDB…"
+    shown = QLabel.text(label)
+    assert label.text() == whole and shown != whole and shown.endswith("…")
+    assert whole in label.toolTip()
+    window.comparison.stop()

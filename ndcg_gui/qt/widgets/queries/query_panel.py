@@ -165,6 +165,7 @@ class QueryPanel(QWidget):
         if not same:
             self.table.fit_columns()
         self.compare_label.setVisible(runs is not None)
+        self.compare_label.setEnabled(runs is None or not runs.waiting)  # (greyed: figures of before)
         self.compare_label.setText("\n".join(lines))
         self.compare_label.setToolTip(details)
         self._show_summary()  # the mean line names the open run; the histogram shows differences
