@@ -22,6 +22,7 @@ frame waits for them. Reading `comparison` (or `flush`) always gives them up to 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 import time
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication, QObject
 
 from ndcg_gui.core.analysis import workspace_report as report
+from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.sql.progress import StepFraction
@@ -335,7 +337,8 @@ class RunComparison(QObject):
             post(self._progressed, ticket, fraction(step, percent))
             return ticket == self._ticket
 
-        work = functools.partial(_compare_engine, state, self._doc_name, own, self.baseline, told)
+        work = functools.partial(_compare_engine, state, self._doc_name, own, self.baseline, told,
+                                 self.document.current_query)
         self.task.started.emit(f"Scoring the runs compared at k = {state.k} with DuckDB")
         self._job = self.document.runner.run("run comparison", work,
                                              functools.partial(self._landed, ticket, state))
@@ -425,15 +428,19 @@ class RunComparison(QObject):
 
 
 def _compare_engine(state: Workspace, open_run: str, own: pd.DataFrame, baseline: str,
-                    told) -> report.RunFigures | None:
-    """`compare_state` in a worker, an engine's progress `told` (returning False stops it: None)."""
+                    told, shown: str) -> report.RunFigures | None:
+    """`compare_state` in a worker, an engine's progress `told` (returning False stops it: None);
+    the lists of the query `shown` read too (the pane shows them side by side when it lands)."""
     from ndcg_gui.core.sql.progress import Cancelled
 
     engines_below_gui()  # (DuckDB's threads below the window; this one holds the GIL between calls)
     try:
-        return report.compare_state(state, open_run, own, baseline, progress=told)
+        figures = report.compare_state(state, open_run, own, baseline, progress=told)
     except Cancelled:
         return None
+    with contextlib.suppress(InputError):  # (a list that cannot be read says so when shown)
+        state.read_all(shown)
+    return figures
 
 
 def _no_frame() -> pd.DataFrame:

@@ -174,7 +174,7 @@ class Document(ListEdits, QObject):
             return
         if not self.state.has_query(query):
             raise KeyError(f"no query {query!r} in this file")
-        if self.state.at_hand(query):
+        if self.state.all_at_hand(query):
             self._show(self.state, query)
             return
         self.reading = query
@@ -202,14 +202,14 @@ class Document(ListEdits, QObject):
         if self._read_busy:
             return
         query, ticket = self.reading, self._read_ticket
-        if query is not None and self.state.at_hand(query):  # (read for an earlier pick, or ahead)
+        if query is not None and self.state.all_at_hand(query):  # (read for an earlier pick, or ahead)
             self._show(self.state, query)
             return
         if query is None:
             ticket = None
             while self._ahead and query is None:
                 q = self._ahead.pop(0)
-                query = q if self.state.has_query(q) and not self.state.at_hand(q) else None
+                query = q if self.state.has_query(q) and not self.state.all_at_hand(q) else None
             if query is None:
                 return
         self._read_busy = True
@@ -443,11 +443,12 @@ class Document(ListEdits, QObject):
 
 
 def read_list(state: Workspace, query: str) -> str | None:
-    """In a worker thread, below the window: `query`'s list read by `state`'s dataset, which keeps
-    it (the list is then at hand); a problem reading it in one line, or None."""
+    """In a worker thread, below the window: `query`'s lists read by `state`'s datasets (the open
+    run's, the compared runs'), which keep them (then at hand); a problem reading one in one line,
+    or None."""
     engines_below_gui()  # (DuckDB's threads below the window; this one holds the GIL between calls)
     try:
-        state.original(query)
+        state.read_all(query)
     except InputError as err:
         return str(err)
     return None

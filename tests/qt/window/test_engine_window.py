@@ -685,3 +685,45 @@ def test_the_task_in_the_status_bar_fits_a_1024_window(compared_by_engine, qtbot
     assert label.text() == whole and shown != whole and shown.endswith("…")
     assert whole in label.toolTip()
     window.comparison.stop()
+
+
+def test_queries_picked_with_a_run_duckdb_reads_compared_read_its_lists_in_the_background(
+        compared_by_engine, qtbot, sample, monkeypatch):
+    """The compare pane shows the query's list of each run side by side: a run DuckDB reads reads
+    it in the background as the open run's is read (the pick waits for it), never on the GUI
+    thread at each arrow key."""
+    import threading
+
+    from ndcg_gui.core.sql import engine_dataset
+
+    window = compared_by_engine
+    doc, c = window.document, window.comparison
+    name, second = c.added[0], doc.state.comparing.runs[0].path
+    read_on_gui, real = [], engine_dataset.read_list
+
+    def read_list(run, qrels, q, memory_limit=None):
+        if threading.current_thread() is threading.main_thread():
+            read_on_gui.append(q)
+        return real(run, qrels, q, memory_limit)
+
+    monkeypatch.setattr(engine_dataset, "read_list", read_list)
+    memory = Workspace.of(load(second, sample[1]))
+    table = window.query_panel.table
+    table.setFocus()
+    QTest.keyClick(table, Qt.Key.Key_Home, CTRL)
+    for _ in range(4):
+        QTest.keyClick(table, Qt.Key.Key_Down)
+        qtbot.waitUntil(lambda: doc.reading is None and not doc.reads_pending(), timeout=10000)
+        query = doc.current_query
+        panel = window.query_panel
+        assert query == panel.model.query_at(panel.proxy.mapToSource(table.currentIndex()).row())
+        assert c.list_for(name, query).docs.tolist() == memory.list_for(query).docs.tolist()
+        assert window.compare_pane.diff_model.rowCount() == len(
+            set(c.list_for(name, query).docs) | set(doc.current_list().docs))
+    assert read_on_gui == []
+    # Added anew: its list of the query on screen is read with its figures, in the worker.
+    window.comparison.remove_run(name)
+    window.compare.add_run(second)
+    qtbot.waitUntil(lambda: len(c.added) == 1, timeout=30000)
+    assert c.wait(30) and window.compare_pane.diff_model.rowCount() > 0
+    assert read_on_gui == []
