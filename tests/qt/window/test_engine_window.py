@@ -727,3 +727,25 @@ def test_queries_picked_with_a_run_duckdb_reads_compared_read_its_lists_in_the_b
     qtbot.waitUntil(lambda: len(c.added) == 1, timeout=30000)
     assert c.wait(30) and window.compare_pane.diff_model.rowCount() > 0
     assert read_on_gui == []
+
+
+def test_no_comparison_report_of_the_figures_of_before_while_they_are_worked_out(
+        compared_by_engine, tmp_path, dialog_log, monkeypatch):
+    """A report made while the runs compared are scored again would print the figures of the
+    definition before under the one in use: it is refused in one line, and made once they land."""
+    window = compared_by_engine
+
+    def engine(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        while progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        raise Cancelled
+
+    monkeypatch.setattr(cache, "score_files", engine)
+    window.headline.k.setValue(7)
+    out = tmp_path / "report.html"
+    assert not window.exports.export_report(out) and not out.exists()
+    (title, message), = dialog_log
+    assert title == "Could not export the report" and "scored again" in message and "\n" not in message
+    window.document.undo_stack.undo()  # (k as before: its figures back)
+    assert window.comparison.wait(30)
+    assert window.exports.export_report(out) and "@10" in out.read_text()
