@@ -226,3 +226,23 @@ def test_stale_temporary_files_in_the_recovery_folder_are_swept_at_start(qtbot, 
     os.utime(stale, (old, old))
     offer_recovery(window.files, window, recovery_folder)
     assert not stale.exists()
+
+
+def test_edits_of_a_file_gone_since_are_kept_for_later(qtbot, window, recovery_folder, tmp_path, monkeypatch,
+                                                       dialog_log):
+    """The file the edits were made on is gone: said in one line with where the recovery file is
+    kept, the window as it was, the next session still offered."""
+    from ndcg_gui.core.state.recovery import write_recovery
+
+    gone_csv, gone = _edited_file(tmp_path, "gone")
+    write_recovery(recovery_folder / "recovery-gone.json", gone)
+    gone_csv.unlink()
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    before = window.document.state
+    assert offer_recovery(window.files, window, recovery_folder) == 0
+    (title, message), = [(t, m) for t, m in dialog_log if t != "Unsaved changes"]
+    assert title == "Could not restore the edits" and "gone.csv" in message
+    problem, kept = message.split("\n\n")
+    assert "\n" not in problem and kept.endswith("recovery-gone.json")
+    assert window.document.state is before and (recovery_folder / "recovery-gone.json").exists()
+    assert len(left_behind(recovery_folder)) == 1
