@@ -80,6 +80,7 @@ class FileFlow(QObject):
         if ask and not self.maybe_discard("opening another file"):
             return False
         doc = self.document
+        self.loader.cancel()  # (the load under way ends first, said as its own: not this one's end)
         self.problem = None
         self._report = report
         self._pending = (Path(path), Path(qrels) if qrels else None, query, doc.state.definition,

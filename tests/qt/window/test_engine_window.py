@@ -749,3 +749,22 @@ def test_no_comparison_report_of_the_figures_of_before_while_they_are_worked_out
     window.document.undo_stack.undo()  # (k as before: its figures back)
     assert window.comparison.wait(30)
     assert window.exports.export_report(out) and "@10" in out.read_text()
+
+
+def test_a_file_dropped_while_a_run_loads_through_duckdb_is_opened(qtbot, window, sample, tmp_path,
+                                                                   monkeypatch):
+    """The big open under way is given up for the file dropped since (the last one wins); the
+    second open was dropped silently: the cancel of the first cleared it."""
+    def slow(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        while progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        raise Cancelled
+
+    monkeypatch.setattr(cache, "score_files", slow)
+    window.files.open_dropped([str(sample[0]), str(sample[1])])
+    qtbot.waitUntil(lambda: window.progress.bar.value() > 0, timeout=10000)
+    typed = tmp_path / "typed.csv"
+    typed.write_text("doc,grade\na,3\nb,1\n")
+    window.files.open_dropped([str(typed)])
+    qtbot.waitUntil(lambda: window.document.path == typed, timeout=10000)
+    assert not window.loader.is_loading() and window.document.current_list().docs.tolist() == ["a", "b"]
