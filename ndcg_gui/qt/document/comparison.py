@@ -13,7 +13,8 @@ baseline in the plots.
 A new file, definition or set of runs scores everything again: at once when every run is held in
 memory; in a worker when a run is read where it lies (`core.sql.engine_dataset`: DuckDB scores it
 again, seconds to minutes), the figures of before shown greyed (`waiting`) meanwhile, its progress
-told by `task`, an older job stopped by a newer change (the last one wins). An edit rescores only its query,
+told by `task`, an older job stopped by a newer change (the last one wins), the lists edited
+meanwhile rescored when it lands. An edit rescores only its query,
 for every run (one list each; a move changes no judgment, so the other runs' figures stand), and
 the statistics follow through `Comparison.with_scores`: once edits pause (`statistics.py`), in a
 thread, so a drag repaints at once, a burst of edits (a held Ctrl+Down) pays for them once and no
