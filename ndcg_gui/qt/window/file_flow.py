@@ -60,6 +60,7 @@ class FileFlow(QObject):
         self._pending: tuple[Path, Path | None, str | None, Definition, bool] | None = None
         self._edited_while_loading = False
         self._restoring: Callable[[LoadResult], None] | None = None  # (a recovered session's read)
+        self._after_open: Callable[[], None] | None = None  # (a restore asked for while a file loads)
         self.problem: str | None = None  # the last open's failure, for the command line
         self._report = True
         self._rescored_ok: set[str] = set()  # queries whose new scores were accepted (this document)
@@ -102,8 +103,12 @@ class FileFlow(QObject):
                 landed: Callable[[LoadResult], None]) -> None:
         """A session recovered after a crash (`recovery.py`): its files read by `read` as `open`
         reads a file (at once, or in the background with the same progress and Cancel; `engine`:
-        DuckDB reads one); `landed` gets how it ended (its data: what `read` made)."""
-        self.loader.cancel()  # (an open under way ends first, said as its own)
+        DuckDB reads one); `landed` gets how it ended (its data: what `read` made). A file being
+        opened (the command line's, at start-up) is opened first, the session shown after it."""
+        if self._pending is not None:
+            self._after_open = functools.partial(self.restore, path, qrels, read, engine, landed)
+            return
+        self.loader.cancel()  # (a restore under way ends first, said as its own)
         self._restoring = landed
         self.loader.start_reading(path, qrels, read, engine)
 
@@ -111,12 +116,16 @@ class FileFlow(QObject):
         if self._restoring is not None:
             landed, self._restoring = self._restoring, None
             landed(result)
-        elif result.cancelled:
+            return
+        if result.cancelled:
             self._cancelled()
         elif result.problem is not None:
             self._failed(result.problem)
         else:
             self._loaded(result.data, result.extra)
+        after, self._after_open = self._after_open, None
+        if after is not None:
+            after()  # (waits again if another open began meanwhile)
 
     def _loaded(self, dataset, scored) -> None:
         pending, self._pending = self._pending, None

@@ -133,7 +133,7 @@ def _restore(snapshot: Snapshot, definition: Definition, _path=None, _qrels=None
     shown = snapshot.shown if snapshot.shown is not None and workspace.has_query(snapshot.shown) else \
         next(iter(workspace.unsaved_queries()), None)
     if shown is not None:
-        workspace.list_for(shown)  # (read here: a run DuckDB reads keeps it)
+        workspace.read_all(shown)  # (read here, the runs compared's too: a run DuckDB reads keeps them)
     return workspace, shown
 
 

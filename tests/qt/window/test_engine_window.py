@@ -768,3 +768,41 @@ def test_a_file_dropped_while_a_run_loads_through_duckdb_is_opened(qtbot, window
     window.files.open_dropped([str(typed)])
     qtbot.waitUntil(lambda: window.document.path == typed, timeout=10000)
     assert not window.loader.is_loading() and window.document.current_list().docs.tolist() == ["a", "b"]
+
+
+def test_edits_recovered_while_the_command_lines_file_loads_come_after_it(qtbot, window, sample, tmp_path,
+                                                                          monkeypatch):
+    """At start-up the file named on the command line may still be loading when the person accepts
+    the edits left by a crash: both happen, the recovered session last (Ctrl+Z goes back to the
+    file), rather than the recovery cancelling the open."""
+    import threading
+
+    from ndcg_gui.core.lists import edits
+    from ndcg_gui.core.state.recovery import new_recovery_path, write_recovery
+    from ndcg_gui.core.state.workspace import FileRef
+    from ndcg_gui.qt.widgets import dialogs
+    from ndcg_gui.qt.window.recovery import offer_recovery
+
+    release, real = threading.Event(), cache.score_files
+
+    def slow(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        while not release.is_set() and progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        return real(run, qrels, definition, memory_limit, threads, progress)
+
+    monkeypatch.setattr(cache, "score_files", slow)
+    window.files.open(sample[0], sample[1], ask=False)
+    qtbot.waitUntil(lambda: window.progress.bar.value() > 0, timeout=10000)
+    csv = tmp_path / "typed.csv"
+    csv.write_text("doc,grade\na,3\nb,1\nc,0\n")
+    ws = Workspace.of(load(csv), file=FileRef.of(csv))
+    left = tmp_path / "left"
+    write_recovery(new_recovery_path(left), ws.with_list("", edits.reverse(ws.list_for("")).after), "")
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    offer_recovery(window.files, window, left)
+    release.set()
+    doc = window.document
+    qtbot.waitUntil(lambda: doc.path == csv, timeout=30000)
+    assert not doc.is_clean() and doc.undo_stack.undoText() == "Restore unsaved edits"
+    doc.undo_stack.undo()
+    assert doc.path == sample[0] and not doc.dataset.in_memory
