@@ -431,17 +431,16 @@ class RunComparison(QObject):
 def _compare_engine(state: Workspace, open_run: str, own: pd.DataFrame, baseline: str,
                     told, shown: str) -> report.RunFigures | None:
     """`compare_state` in a worker, an engine's progress `told` (returning False stops it: None);
-    the lists of the query `shown` read too (the pane shows them side by side when it lands)."""
+    the lists of the query `shown` read first (the pane shows them side by side)."""
     from ndcg_gui.core.sql.progress import Cancelled
 
     engines_below_gui()  # (DuckDB's threads below the window; this one holds the GIL between calls)
-    try:
-        figures = report.compare_state(state, open_run, own, baseline, progress=told)
-    except Cancelled:
-        return None
     with contextlib.suppress(InputError):  # (a list that cannot be read says so when shown)
         state.read_all(shown)
-    return figures
+    try:
+        return report.compare_state(state, open_run, own, baseline, progress=told)
+    except Cancelled:
+        return None
 
 
 def _no_frame() -> pd.DataFrame:
