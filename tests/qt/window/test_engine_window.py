@@ -464,6 +464,8 @@ def test_a_run_compared_is_scored_again_in_the_background_and_undo_brings_back_i
         said = model.data(cell, Qt.ItemDataRole.ToolTipRole)
         grey = brush is not None and brush.color().name() == "#808080" and "worked out again" in said
         assert grey != panel.compare_label.isEnabled()
+        histogram = panel.histogram.plot_widget().bottom_label
+        assert grey == ("worked out again" in histogram) != ("NDCG@" in histogram)
         return grey
 
     assert greyed()
