@@ -250,7 +250,7 @@ def run_gui(options: argparse.Namespace) -> int:
         preload()
         if problem:
             dialogs.show_error(window, "Could not open the file", problem)
-        offer_recovery(window.document, window, note=functools.partial(_recovery_note, window))
+        offer_recovery(window.files, window, note=functools.partial(_recovery_note, window))
 
     AfterFirstPaint(window, painted)
     window.show()

@@ -10,7 +10,7 @@ big file) and keeps what is already worked out; a script or a test calls it dire
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -173,10 +173,13 @@ def deltas(ndcg: pd.DataFrame, baseline: str, others: list[str], compared: pd.In
     return pd.DataFrame(values, index=ndcg.index, columns=pd.Index(others, name="run"))
 
 
-def compare_state(state: Workspace, open_run: str, own: pd.DataFrame, baseline: str) -> RunFigures:
+def compare_state(state: Workspace, open_run: str, own: pd.DataFrame, baseline: str,
+                  progress: Callable[[str, float], bool | None] | None = None) -> RunFigures:
     """The open run (named `open_run`, its lists as edited) and every run `state` compares, scored
     against the open document's judgments under its definition and compared with `baseline`.
-    `own`: the open run's every query scored (`score_state`), whose NDCG the figures show for it."""
+    `own`: the open run's every query scored (`score_state`), whose NDCG the figures show for it.
+    `progress`: told how far an engine scoring a run read where it lies is (returning False stops
+    it: `core.sql.progress`'s Report and Cancelled)."""
     import pandas as pd  # lazy: start-up (pandas)
 
     from ndcg_gui.core.analysis.runs.compare import compare_runs, compare_scored  # lazy: start-up
@@ -189,6 +192,7 @@ def compare_state(state: Workspace, open_run: str, own: pd.DataFrame, baseline: 
                              missing="zero", baseline=baseline, samples=SAMPLES, seed=SEED)
     else:  # a run read where it lies (core.sql): each run's scores from its engine, judged by its qrels
         scored = {name: own if name == open_run else ds.evaluate(state.k, state.config, state.ties)
+                  if ds.in_memory else ds.evaluate(state.k, state.config, state.ties, progress=progress)
                   for name, ds in runs.items()}
         every = compare_scored(scored, k=state.k, config=state.config, ties=state.ties, missing="zero",
                                baseline=baseline, samples=SAMPLES, seed=SEED)

@@ -248,7 +248,9 @@ class Dataset(ABC):
 
     def keep(self, query: str) -> None:  # noqa: B027 (a no-op for datasets that hold every list)
         """`ranked_list(query)` is asked again and again from now on (the query is edited): a
-        dataset that reads lists when asked keeps this one (all others hold every list)."""
+        dataset that reads lists when asked keeps this one, read now if it was not yet (edits
+        recovered after a crash, put back in the worker that reads the files); all others hold
+        every list."""
 
     @abstractmethod
     def ranked_list(self, query: str) -> RankedList:

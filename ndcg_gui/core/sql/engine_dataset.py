@@ -159,7 +159,10 @@ class EngineDataset(Dataset):
 
     # ---- one list, read when asked -------------------------------------------------------------
     def keep(self, query: str) -> None:
-        self._memo.pin([str(query)])
+        query = str(query)
+        if self.has_query(query) and query not in self.lists:
+            # (read here if it was not yet: edits recovered after a crash, in the loader's worker)
+            self._memo.pin(query, self.ranked_list(query))
 
     def at_hand(self, query: str) -> bool:
         query = str(query)
@@ -270,13 +273,10 @@ class _Memo:
         with self._lock:
             return query in self._lists or query in self._pinned
 
-    def pin(self, queries) -> None:
-        """Keep the lists of these queries (read already) whatever is read after."""
+    def pin(self, query: str, rl: RankedList) -> None:
+        """Keep `query`'s list whatever is read after."""
         with self._lock:
-            for q in queries:
-                rl = self._lists.get(q)
-                if rl is not None:
-                    self._pinned[q] = rl
+            self._pinned[query] = rl
 
     def put(self, query: str, rl: RankedList) -> None:
         with self._lock:

@@ -202,6 +202,18 @@ class Workspace:
         """Whether `list_for(query)` answers at once (False: the dataset reads it from its files)."""
         return query in self.lists or query not in self._known or self.dataset.at_hand(query)
 
+    def all_at_hand(self, query: str) -> bool:
+        """Whether every list of `query` the window shows, the open run's and each compared run's,
+        answers at once (`read_all` reads them)."""
+        return self.at_hand(query) and all(r.dataset.at_hand(query) for r in self.comparing.runs)
+
+    def read_all(self, query: str) -> None:
+        """Read `query`'s lists (`all_at_hand`): a dataset that reads them from its files keeps them."""
+        self.original(query)
+        for r in self.comparing.runs:
+            if r.dataset.has_query(query):
+                r.dataset.ranked_list(query)
+
     def list_for(self, query: str) -> RankedList:
         lst = self.lists.get(query)  # (an edited list may be empty: every row deleted)
         return lst if lst is not None else self.original(query)

@@ -10,7 +10,11 @@ screen agrees.
 The baseline is the open run unless the person picks another; `focus` is the run put against the
 baseline in the plots.
 
-A new file, definition or set of runs scores everything again. An edit rescores only its query,
+A new file, definition or set of runs scores everything again: at once when every run is held in
+memory; in a worker when a run is read where it lies (`core.sql.engine_dataset`: DuckDB scores it
+again, seconds to minutes), the figures of before shown greyed (`waiting`) meanwhile, its progress
+told by `task`, an older job stopped by a newer change (the last one wins), the lists edited
+meanwhile rescored when it lands. An edit rescores only its query,
 for every run (one list each; a move changes no judgment, so the other runs' figures stand), and
 the statistics follow through `Comparison.with_scores`: once edits pause (`statistics.py`), in a
 thread, so a drag repaints at once, a burst of edits (a held Ctrl+Down) pays for them once and no
@@ -19,24 +23,32 @@ frame waits for them. Reading `comparison` (or `flush`) always gives them up to 
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QCoreApplication, QObject
 
 from ndcg_gui.core.analysis import workspace_report as report
+from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.sql.progress import StepFraction
 from ndcg_gui.core.state.workspace import run_label
 from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
 from ndcg_gui.qt.document.document import Document
-from ndcg_gui.qt.document.query_scores import QueryScores
+from ndcg_gui.qt.document.query_scores import SCORING_STEPS, QueryScores
+from ndcg_gui.qt.document.runner import Task, engines_below_gui
 from ndcg_gui.qt.document.statistics import Statistics
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from ndcg_gui.core.analysis.runs.compare import Comparison
+    from ndcg_gui.core.state.workspace import Workspace
 
 class RunComparison(QObject):
     """What changes is said in the document's notice (`Changes.comparison`): worked out with each
@@ -59,6 +71,11 @@ class RunComparison(QObject):
         self.statistics = Statistics(document.runner, self._statistics_landed, self)
         self._told: ComparisonChanges | None = None  # (what the change being followed changed)
         self._following = False
+        # Scoring again with a run DuckDB reads, in a worker: started -> progressed -> finished(None).
+        self.task = Task(self)
+        self._ticket = 0  # counts full scorings asked for: an older job's figures are dropped
+        self._job_wanted = False  # the figures of the document as it is now are being worked out
+        self._job: threading.Thread | None = None  # the worker, while one runs (one at a time)
         scores.followed_by(self._follow_all)  # (after the scores: it reads them)
 
     # ---- reading ------------------------------------------------------------------------------
@@ -115,8 +132,9 @@ class RunComparison(QObject):
 
     @property
     def waiting(self) -> bool:
-        """Whether the figures are of the previous definition, the open run's new scores not in yet."""
-        return self._after_scores
+        """Whether the figures are of the previous definition (or runs): the open run's new scores,
+        or an engine's scoring of a run read where it lies, not in yet."""
+        return self._after_scores or self._job_wanted
 
     @property
     def missing(self) -> str:
@@ -258,7 +276,7 @@ class RunComparison(QObject):
             self._rescore_all()
         elif changes.comparing:  # only the run in the plots
             self._tell(ComparisonChanges(runs=True))
-        elif changes.lists and not self._after_scores:  # (waiting: the rescore covers the edits)
+        elif changes.lists and not self.waiting:  # (waiting: the rescore covers the edits)
             self._rescore(changes.lists)
 
     def _scores_changed(self) -> None:
@@ -267,19 +285,12 @@ class RunComparison(QObject):
             self._rescore_all()
 
     def _rescore_all(self) -> None:
+        self._ticket += 1  # (a job under way is not wanted any more: its report says stop)
+        self._job_wanted = False
         if self.scores.pending and self._runs:
             # A big file is scored anew in the background: the open run's figures come with it.
-            # Until then the figures are of the previous definition (`waiting`: shown greyed), a
-            # run added meanwhile without figures (NaN), and no statistics are worked out.
             self._after_scores = True
-            self.statistics.reset(self.statistics.cmp)
-            import pandas as pd
-
-            names = self.names
-            self._ndcg = (self._ndcg if self._ndcg is not None else pd.DataFrame()).reindex(columns=names)
-            answered = self._answered if self._answered is not None else pd.DataFrame()
-            self._answered = answered.reindex(columns=names, fill_value=False)
-            self._tell(ComparisonChanges())
+            self._wait_for_figures()
             return
         self._doc_name = self._open_name()
         self._others.clear()
@@ -288,14 +299,97 @@ class RunComparison(QObject):
             self.statistics.reset(None)
             self._tell(ComparisonChanges(runs=True, summary=True))
             return
+        if not self.document.dataset.in_memory or not all(ds.in_memory for ds in self._runs.values()):
+            self._job_wanted = True  # (DuckDB scores a run again: seconds to minutes)
+            self._wait_for_figures()
+            if self._job is None:
+                self._start_job()
+            return
         # The open run as the window shows it (its lists as edited, scored as the query panel
         # scores them; `Workspace.for_saving` differs after an edit that emptied a list, see
         # tests/qt/document/test_comparison.py).
-        figures = report.compare_state(self.document.state, self._doc_name, self.scores.result,
-                                       self.baseline)
+        self._install(report.compare_state(self.document.state, self._doc_name, self.scores.result,
+                                           self.baseline))
+
+    def _install(self, figures: report.RunFigures) -> None:
         self._ndcg, self._answered = figures.ndcg, figures.answered
         self.statistics.reset(figures.comparison)
         self._tell(ComparisonChanges(runs=True, summary=True))
+
+    def _wait_for_figures(self) -> None:
+        """Until the figures come from the background, those of before are shown (`waiting`:
+        greyed), a run added meanwhile without figures (NaN), and no statistics are worked out."""
+        self.statistics.reset(self.statistics.cmp)
+        import pandas as pd
+
+        names = self.names
+        self._ndcg = (self._ndcg if self._ndcg is not None else pd.DataFrame()).reindex(columns=names)
+        answered = self._answered if self._answered is not None else pd.DataFrame()
+        self._answered = answered.reindex(columns=names, fill_value=False)
+        self._tell(ComparisonChanges())
+
+    # ---- the worker, for runs read where they lie ----------------------------------------------------
+    def _start_job(self) -> None:
+        ticket, state, own = self._ticket, self.document.state, self.scores.result
+        engines = sum(not ds.in_memory for ds in (state.dataset, *self._runs.values()))
+        fraction, post = StepFraction(SCORING_STEPS * engines), self.document.runner.post
+
+        def told(step: str, percent: float) -> bool:
+            post(self._progressed, ticket, fraction(step, percent))
+            return ticket == self._ticket
+
+        work = functools.partial(_compare_engine, state, self._doc_name, own, self.baseline, told,
+                                 self.document.current_query)
+        self.task.started.emit(f"Scoring the runs compared at k = {state.k} with DuckDB")
+        self._job = self.document.runner.run("run comparison", work,
+                                             functools.partial(self._landed, ticket, state))
+
+    def _progressed(self, ticket: int, fraction: float) -> None:
+        if ticket == self._ticket:
+            self.task.progressed.emit(fraction)
+
+    def _landed(self, ticket: int, state: Workspace, figures: report.RunFigures | None,
+                error: BaseException | None) -> None:
+        """A job's figures of `state` (None: it was stopped); the runner raises an error after this."""
+        self._job = None
+        self.task.finished.emit(None)
+        if ticket != self._ticket or (figures is None and error is None):
+            if self._job_wanted:  # overtaken: the document as it is now
+                self._start_job()
+            return
+        self._job_wanted = False
+        self._following, self._told = True, None
+        try:
+            if error is None:
+                self._install(figures)
+                # Lists edited while the engine worked: rescored one by one.
+                now = self.document.state
+                edited = frozenset(q for q in set(state.lists) | set(now.lists)
+                                   if state.lists.get(q) is not now.lists.get(q))
+                if edited:
+                    self._rescore(edited)
+            else:
+                self._told = ComparisonChanges()  # (the figures of before, no longer greyed)
+        finally:
+            self._following = False
+        self.document.announce(Changes(comparison=self._told))
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """On quit: stop an engine's scoring and wait for its thread (a thread still in DuckDB when
+        Python ends aborts the process)."""
+        self._ticket += 1
+        self._job_wanted = False
+        job = self._job
+        if job is not None:
+            job.join(timeout)
+
+    def wait(self, timeout: float = 60.0) -> bool:
+        """Process events until the figures are those of the document as it is now (tests)."""
+        deadline = time.monotonic() + timeout
+        while (self.waiting or self.scores.pending) and time.monotonic() < deadline:
+            QCoreApplication.processEvents()
+            time.sleep(0.001)
+        return not self.waiting
 
     def _open_name(self) -> str:
         """The open run's name: its file's, told apart from a run added under the same name."""
@@ -332,6 +426,21 @@ class RunComparison(QObject):
         self._ndcg = pd.DataFrame(values, index=self._ndcg.index, columns=self._ndcg.columns)
         self._tell(ComparisonChanges(queries=frozenset(changed)))
         self.statistics.edited()
+
+
+def _compare_engine(state: Workspace, open_run: str, own: pd.DataFrame, baseline: str,
+                    told, shown: str) -> report.RunFigures | None:
+    """`compare_state` in a worker, an engine's progress `told` (returning False stops it: None);
+    the lists of the query `shown` read first (the pane shows them side by side)."""
+    from ndcg_gui.core.sql.progress import Cancelled
+
+    engines_below_gui()  # (DuckDB's threads below the window; this one holds the GIL between calls)
+    with contextlib.suppress(InputError):  # (a list that cannot be read says so when shown)
+        state.read_all(shown)
+    try:
+        return report.compare_state(state, open_run, own, baseline, progress=told)
+    except Cancelled:
+        return None
 
 
 def _no_frame() -> pd.DataFrame:

@@ -174,7 +174,7 @@ class Document(ListEdits, QObject):
             return
         if not self.state.has_query(query):
             raise KeyError(f"no query {query!r} in this file")
-        if self.state.at_hand(query):
+        if self.state.all_at_hand(query):
             self._show(self.state, query)
             return
         self.reading = query
@@ -202,14 +202,14 @@ class Document(ListEdits, QObject):
         if self._read_busy:
             return
         query, ticket = self.reading, self._read_ticket
-        if query is not None and self.state.at_hand(query):  # (read for an earlier pick, or ahead)
+        if query is not None and self.state.all_at_hand(query):  # (read for an earlier pick, or ahead)
             self._show(self.state, query)
             return
         if query is None:
             ticket = None
             while self._ahead and query is None:
                 q = self._ahead.pop(0)
-                query = q if self.state.has_query(q) and not self.state.at_hand(q) else None
+                query = q if self.state.has_query(q) and not self.state.all_at_hand(q) else None
             if query is None:
                 return
         self._read_busy = True
@@ -319,10 +319,10 @@ class Document(ListEdits, QObject):
         new = self.state.with_definition(replace(d, **choices) if choices else d)
         if new is self.state:
             return
-        reason = self.dataset.refuses(new.definition)
+        reason = self._refusal(new.definition)
         if reason is not None:  # (a run read by DuckDB: what its SQL cannot express)
             # (Nothing changed: no notice, which would stop and restart the engine's work.)
-            self.refused.emit(f"{self.display_name} is scored by DuckDB, and {reason}")
+            self.refused.emit(reason)
             return
         if not undoable:  # the definition a session starts with (settings, command line)
             self._show(new, self.current_query)
@@ -332,6 +332,18 @@ class Document(ListEdits, QObject):
         query = self.current_query
         self.undo_stack.push(StepCommand(self._show, self.state, new, text, query, query,
                                          merge=K_CHANGE if only_k else -1))
+
+    def _refusal(self, definition: Definition) -> str | None:
+        """Why a run an engine scores, the open one or one compared, cannot take `definition`."""
+        reason = self.dataset.refuses(definition)
+        if reason is not None:
+            return f"{self.display_name} is scored by DuckDB, and {reason}"
+        for run in self.state.comparing.runs:
+            reason = run.dataset.refuses(definition)
+            if reason is not None:
+                name = run.path.name if run.path is not None else run.name
+                return f"{name}, compared with the open run, is scored by DuckDB, and {reason}"
+        return None
 
     # ---- runs compared and the mean (each an undo step) -----------------------------------------------
     def add_run(self, dataset: Dataset, path: str | Path | None = None, name: str | None = None,
@@ -431,11 +443,12 @@ class Document(ListEdits, QObject):
 
 
 def read_list(state: Workspace, query: str) -> str | None:
-    """In a worker thread, below the window: `query`'s list read by `state`'s dataset, which keeps
-    it (the list is then at hand); a problem reading it in one line, or None."""
+    """In a worker thread, below the window: `query`'s lists read by `state`'s datasets (the open
+    run's, the compared runs'), which keep them (then at hand); a problem reading one in one line,
+    or None."""
     engines_below_gui()  # (DuckDB's threads below the window; this one holds the GIL between calls)
     try:
-        state.original(query)
+        state.read_all(query)
     except InputError as err:
         return str(err)
     return None

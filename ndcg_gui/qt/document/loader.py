@@ -233,22 +233,41 @@ class BackgroundLoader(QObject):
         if engine is None and self._load is None and not self.uses_process(path, qrels):
             self._load_now(path, qrels, then)
             return
+        load = None if self.uses_process(path, qrels) else self._load or _default_load
+        self._run(path, qrels, load, then, engine, " with DuckDB" if engine is not None else "")
+
+    def start_reading(self, path: str | Path, qrels: str | Path | None, read: LoadFn,
+                      engine: bool = False) -> None:
+        """Read `path` (with `qrels`) by `read(path, qrels, cancel=, progress=)` (a session recovered
+        after a crash: its files and its edits), announced as `start`'s loads are: at once for a
+        small file, in a worker thread for a big one or one DuckDB reads (`engine`), never in a
+        process (what `read` makes stays in this one)."""
+        if self._job is not None:
+            self.cancel()
+        self._ticket += 1
+        if not engine and not self.uses_process(path, qrels):
+            self._load_now(path, qrels, None, read)
+            return
+        self._run(path, qrels, read, None, None, " with DuckDB" if engine else "")
+
+    def _run(self, path, qrels, load: LoadFn | None, then: ThenFn | None, engine: Definition | None,
+             said: str) -> None:
+        """The load in a worker thread (`load` None: a loader process), told on `task` as NAME`said`."""
         ticket = self._ticket
-        job = _Job(ticket, None if self.uses_process(path, qrels) else self._load or _default_load,
-                   then, path, qrels, lambda fraction: self.runner.post(self._on_progress, ticket, fraction),
-                   engine)
+        job = _Job(ticket, load, then, path, qrels,
+                   lambda fraction: self.runner.post(self._on_progress, ticket, fraction), engine)
         self._job = job
-        self.task.started.emit(Path(path).name + (" with DuckDB" if engine is not None else ""))
+        self.task.started.emit(Path(path).name + said)
         self._threads = [t for t in self._threads if t.is_alive()]
         self._threads.append(self.runner.run(f"load {Path(path).name}", job.run,
                                              lambda result, _error: self._on_done(ticket, result)))
 
-    def _load_now(self, path, qrels, then: ThenFn | None) -> None:
+    def _load_now(self, path, qrels, then: ThenFn | None, load: LoadFn = _default_load) -> None:
         """A small file: read here and now, announced with the same signals as a big one."""
         self.task.started.emit(Path(path).name)
 
         def read() -> tuple[Any, Any]:
-            data = _default_load(path, qrels)
+            data = load(path, qrels)
             return data, (then(data) if then is not None else None)
 
         result = _read(path, read, lambda: False)

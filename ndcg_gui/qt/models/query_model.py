@@ -152,10 +152,12 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
             return
         if runs is None:
             return
-        before = self._run_cells()
+        before, was_waiting = self._run_cells(), self._runs.waiting
         self._runs = runs
         self._align_runs()
         changed = differing_rows(before, self._run_cells())
+        if runs.waiting != was_waiting and len(self._queries):  # (every row greyed, or no longer)
+            changed = (0, len(self._queries) - 1)
         if changed is not None:  # (first, last) entry: every row between may have moved
             self._rows_changed(np.arange(changed[0], changed[1] + 1))
             self._resort()

@@ -35,6 +35,7 @@ class RunColumns:
     ndcg      NDCG per query (index) and run (columns, every run)
     answered  True where the run returned a document for the query
     delta     per query, each run of `deltas` minus the baseline; NaN: not compared
+    waiting   the figures of before a change, being worked out again (shown grey)
     """
 
     runs: list[str]
@@ -44,6 +45,7 @@ class RunColumns:
     ndcg: pd.DataFrame = field(default_factory=lambda: _no_frame())
     answered: pd.DataFrame = field(default_factory=lambda: _no_frame())
     delta: pd.DataFrame = field(default_factory=lambda: _no_frame())
+    waiting: bool = False
 
     @property
     def layout(self) -> tuple:
@@ -135,6 +137,8 @@ class RunColumnsPart:
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return ALIGN_RIGHT
         if role == Qt.ItemDataRole.ForegroundRole:
+            if self._runs.waiting:
+                return QBrush(_GREY)
             if kind == "ndcg":
                 return QBrush(_GREY) if not self._run_answered[row, j] else None
             d = self._delta[row, j]
@@ -150,6 +154,8 @@ class RunColumnsPart:
         if runs is None:
             return None
         at = f"@{self._k}" if self._k is not None else ""
+        if runs.waiting:
+            return "The figures before the last change, being worked out again"
         if kind == "ndcg":
             name = runs.runs[j]
             if not self._run_answered[row, j]:

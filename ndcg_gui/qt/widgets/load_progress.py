@@ -6,10 +6,45 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from ndcg_gui.qt.document.loader import BackgroundLoader
 from ndcg_gui.qt.document.runner import Task
+
+
+class TaskName(QLabel):
+    """A task's name, cut at its end with "…" (whole in its tooltip) when the status bar has less
+    room: at 1024 pixels a long name beside the counts would widen the window past its screen."""
+
+    def __init__(self, tip: str = "") -> None:
+        super().__init__()
+        self._name, self._tip = "", tip
+        self.setToolTip(tip)
+
+    def text(self) -> str:
+        return self._name
+
+    def setText(self, name: str) -> None:
+        self._name = name
+        self._fit()
+        self.updateGeometry()
+
+    def sizeHint(self) -> QSize:
+        return QSize(self.fontMetrics().horizontalAdvance(self._name) + 2, super().sizeHint().height())
+
+    def minimumSizeHint(self) -> QSize:
+        room = self.fontMetrics().horizontalAdvance(self._name[:8] + "…")
+        return QSize(room, super().minimumSizeHint().height())
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        shown = self.fontMetrics().elidedText(self._name, Qt.TextElideMode.ElideRight, self.width())
+        QLabel.setText(self, shown)
+        self.setToolTip(self._tip if shown == self._name else f"{self._name}\n{self._tip}".strip())
 
 
 class TaskProgress(QWidget):
@@ -20,7 +55,7 @@ class TaskProgress(QWidget):
                  tip: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._text = text
-        self.label = QLabel(toolTip=tip)
+        self.label = TaskName(tip)
         self.bar = QProgressBar(minimum=0, maximum=1000, textVisible=True, toolTip=tip)
         self.bar.setFixedWidth(180)
         self.cancel_button = QPushButton("Cancel", toolTip=tip)

@@ -114,6 +114,9 @@ class RunCompare(QObject):
             return
         name = self.comparison.add_run(dataset, path=path)
         self._show_tab(select=True)
+        if self.comparison.waiting:  # (scored in the background: DuckDB reads it, or a big open run)
+            self._status(f"Comparing {name}: scoring it…", 8000)
+            return
         scored, judged = self._scored(name)
         self._status(f"Comparing {name}: results for {scored:,} of {judged:,} judged queries", 8000)
 

@@ -122,6 +122,9 @@ class Exports(QObject):
 
         doc, runs = self.document, self.comparison
         cmp = runs.comparison if runs is not None and runs.active else None
+        if cmp is not None and runs.waiting:  # (its figures are of the definition before)
+            raise InputError("the runs compared are being scored again under the definition in use: "
+                             "export the report once their figures are in")
         files = [doc.path, *(runs.path_of(n) for n in runs.added)] if cmp is not None else [doc.path]
         edited = doc.edited_queries()
         note = (f"{len(edited)} {'query' if len(edited) == 1 else 'queries'} edited in the window since the "

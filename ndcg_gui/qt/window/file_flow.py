@@ -35,7 +35,7 @@ from ndcg_gui.core.writing.saving import (
 )
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
-from ndcg_gui.qt.document.loader import BackgroundLoader, LoadResult
+from ndcg_gui.qt.document.loader import BackgroundLoader, LoadFn, LoadResult
 from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window.feedback import Feedback
@@ -59,6 +59,8 @@ class FileFlow(QObject):
         # (run, qrels, --query, the definition the loader scores under, undoable) of the open under way
         self._pending: tuple[Path, Path | None, str | None, Definition, bool] | None = None
         self._edited_while_loading = False
+        self._restoring: Callable[[LoadResult], None] | None = None  # (a recovered session's read)
+        self._after_open: Callable[[], None] | None = None  # (a restore asked for while a file loads)
         self.problem: str | None = None  # the last open's failure, for the command line
         self._report = True
         self._rescored_ok: set[str] = set()  # queries whose new scores were accepted (this document)
@@ -79,6 +81,7 @@ class FileFlow(QObject):
         if ask and not self.maybe_discard("opening another file"):
             return False
         doc = self.document
+        self.loader.cancel()  # (the load under way ends first, said as its own: not this one's end)
         self.problem = None
         self._report = report
         self._pending = (Path(path), Path(qrels) if qrels else None, query, doc.state.definition,
@@ -96,13 +99,33 @@ class FileFlow(QObject):
         if changes.dataset:  # another document (a file, a typed list, recovered edits): ask again
             self._rescored_ok.clear()
 
+    def restore(self, path: Path, qrels: Path | None, read: LoadFn, engine: bool,
+                landed: Callable[[LoadResult], None]) -> None:
+        """A session recovered after a crash (`recovery.py`): its files read by `read` as `open`
+        reads a file (at once, or in the background with the same progress and Cancel; `engine`:
+        DuckDB reads one); `landed` gets how it ended (its data: what `read` made). A file being
+        opened (the command line's, at start-up) is opened first, the session shown after it."""
+        if self._pending is not None:
+            self._after_open = functools.partial(self.restore, path, qrels, read, engine, landed)
+            return
+        self.loader.cancel()  # (a restore under way ends first, said as its own)
+        self._restoring = landed
+        self.loader.start_reading(path, qrels, read, engine)
+
     def _landed(self, result: LoadResult) -> None:
+        if self._restoring is not None:
+            landed, self._restoring = self._restoring, None
+            landed(result)
+            return
         if result.cancelled:
             self._cancelled()
         elif result.problem is not None:
             self._failed(result.problem)
         else:
             self._loaded(result.data, result.extra)
+        after, self._after_open = self._after_open, None
+        if after is not None:
+            after()  # (waits again if another open began meanwhile)
 
     def _loaded(self, dataset, scored) -> None:
         pending, self._pending = self._pending, None

@@ -89,6 +89,9 @@ class MainWindow(WindowLayout, QMainWindow):
         self.scoring_progress = TaskProgress(
             self.scores.task, lambda name: f"{name}…",
             tip="The figures shown are the definition's before; Undo goes back to it and stops the job")
+        self.comparison_progress = TaskProgress(  # (a run compared that DuckDB reads, scored again)
+            self.comparison.task, lambda name: f"{name}…",
+            tip="The figures shown are the definition's before; Undo goes back to it and stops the job")
 
         # The controllers behind the actions: each gets what it needs, not the window.
         self.setStatusBar(StatusBar(self))  # (long messages cut with "…", whole in the tooltip)
@@ -131,6 +134,7 @@ class MainWindow(WindowLayout, QMainWindow):
         self.status_counts = StatusCounts(self.document)
         self.statusBar().addPermanentWidget(self.progress)
         self.statusBar().addPermanentWidget(self.scoring_progress)
+        self.statusBar().addPermanentWidget(self.comparison_progress)
         self.statusBar().addPermanentWidget(self.status_counts)
         self.ranking_model.editRejected.connect(self.show_problem)
         self.document.changed.connect(self._follow)
@@ -141,6 +145,7 @@ class MainWindow(WindowLayout, QMainWindow):
             app.aboutToQuit.connect(self.loader.wait)
             app.aboutToQuit.connect(self.document.wait_reads)
             app.aboutToQuit.connect(self.scores.stop)
+            app.aboutToQuit.connect(self.comparison.stop)
         self._restore_settings()
         self._follow(Changes(dataset=True))
 

@@ -17,16 +17,19 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer
 
-from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.state.recovery import RecoveryLock, Snapshot, new_recovery_path, write_recovery
+from ndcg_gui.core.errors import InputError, LoadCancelled
+from ndcg_gui.core.state.recovery import LeftBehind, RecoveryLock, Snapshot, new_recovery_path, write_recovery
 from ndcg_gui.core.state.recovery import left_behind as _left_behind
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.document.loader import ENGINE_STEPS, LoadResult
+from ndcg_gui.qt.document.runner import engines_below_gui
 from ndcg_gui.qt.widgets import dialogs
 
 if TYPE_CHECKING:
     from ndcg_gui.core.lists.dataset import Dataset
-    from ndcg_gui.core.state.workspace import Definition
+    from ndcg_gui.core.state.workspace import Definition, Workspace
+    from ndcg_gui.qt.window.file_flow import FileFlow
 
 INTERVAL_MS = 3000
 
@@ -93,47 +96,118 @@ class Recovery(QObject):
             self._lock = None
 
 
-def _read(definition: Definition, path: Path, qrels: Path | None) -> Dataset:
-    """A recovered document's file read again as it was opened: a Parquet run too big to hold
-    through DuckDB (here, at once: its per-query table is in the cache beside it, unless the
-    definition changed since), any other file loaded."""
-    from ndcg_gui.core.sql.inputs import window_engine, window_memory_limit
-
-    if window_engine(str(path), None if qrels is None else str(qrels)):
-        from ndcg_gui.core.sql.engine_dataset import open_engine
-
-        return open_engine(str(path), str(qrels), definition, memory_limit=window_memory_limit())
+def _restore(snapshot: Snapshot, definition: Definition, _path=None, _qrels=None, cancel=None,
+             progress=None) -> tuple[Workspace, str | None]:
+    """A recovered document, its files read again as they were opened (a Parquet run too big to
+    hold through DuckDB, any other file loaded) and its edits put back, with the query to show
+    (the one on screen, else the first edited): called by the loader, in a worker for a big file
+    or one DuckDB reads, so that the lists the first notice compares are read there too."""
     from ndcg_gui.core.reading import load  # (only now: pandas is not needed at start-up)
+    from ndcg_gui.core.sql.progress import Cancelled, StepFraction
 
-    return load(path, qrels)
+    files = [snapshot.path, *(path for _, path in snapshot.compared)]
+    fraction = StepFraction(ENGINE_STEPS * len(files))
+
+    def told(step: str, percent: float) -> bool:
+        if cancel is not None and cancel():
+            return False
+        if progress is not None:
+            progress(fraction(step, percent))
+        return True
+
+    def read(path: Path, qrels: Path | None) -> Dataset:
+        if _by_engine(path, qrels):
+            from ndcg_gui.core.sql.engine_dataset import open_engine
+            from ndcg_gui.core.sql.inputs import window_memory_limit
+
+            engines_below_gui()  # (DuckDB's threads below the window)
+            return open_engine(str(path), str(qrels), definition, told, memory_limit=window_memory_limit())
+        return load(path, qrels, cancel=cancel, progress=progress if path == snapshot.path else None)
+
+    try:
+        workspace = snapshot.restore(read)
+    except Cancelled:
+        raise LoadCancelled() from None
+    except (OSError, ValueError, KeyError) as err:  # (a file gone or changed since: one line)
+        raise InputError(str(err), snapshot.path) from None
+    shown = snapshot.shown if snapshot.shown is not None and workspace.has_query(snapshot.shown) else \
+        next(iter(workspace.unsaved_queries()), None)
+    if shown is not None:
+        workspace.read_all(shown)  # (read here, the runs compared's too: a run DuckDB reads keeps them)
+    return workspace, shown
 
 
-def offer_recovery(document: Document, parent, folder: Path | None = None,
+def _by_engine(path: Path | None, qrels: Path | None) -> bool:
+    from ndcg_gui.core.sql.inputs import window_engine
+
+    return path is not None and window_engine(str(path), None if qrels is None else str(qrels))
+
+
+def offer_recovery(files: FileFlow, parent, folder: Path | None = None,
                    note: Callable[[str], None] | None = None) -> int:
     """Offer back the edits of sessions that ended without saving (a crash, a kill): each one the
-    person accepts is reopened from its files with the edits on top (one undo step, unsaved).
-    A damaged recovery file is moved aside and said in one line to `note` (stderr by default);
-    the others are offered all the same. Returns how many were restored."""
+    person accepts is reopened from its files with the edits on top (one undo step, unsaved), its
+    files read as `files` opens a file (a big one, or one DuckDB reads, in the background with
+    the open's progress and Cancel; the next session is offered when it is shown). A damaged
+    recovery file is moved aside and said in one line to `note` (stderr by default); the others
+    are offered all the same. Returns how many were restored before it returned."""
     say = note or (lambda line: print(f"ndcg-gui: {line}", file=sys.stderr))
     found, notes = _left_behind(folder or recovery_dir())
     for line in notes:
         say(line)
-    restored = 0
-    for item in found:
-        if not dialogs.ask_restore(parent, item.snapshot.describe()):
-            item.done()
-            continue
+    offers = _Offers(files, parent, found, say)
+    offers.next()
+    return offers.restored
+
+
+class _Offers:
+    """The sessions left behind, offered one after another."""
+
+    def __init__(self, files: FileFlow, parent, found: list[LeftBehind], say: Callable[[str], None]) -> None:
+        self.files, self.parent, self.found, self.say = files, parent, found, say
+        self.restored = 0
+        self._reading: LeftBehind | None = None  # the one whose files are being read
+        self._offering = False
+
+    def next(self) -> None:
+        self._offering = True
         try:
-            workspace = item.snapshot.restore(functools.partial(_read, document.state.definition))
-        except (InputError, OSError, ValueError, KeyError) as err:
+            while self.found and self._reading is None:
+                item = self.found.pop(0)
+                if not dialogs.ask_restore(self.parent, item.snapshot.describe()):
+                    item.done()
+                    continue
+                self._reading = item
+                snapshot, definition = item.snapshot, self.files.document.state.definition
+                read = functools.partial(_restore, snapshot, definition)
+                if snapshot.path is None:  # typed: nothing to read
+                    self._landed(LoadResult(data=read()))
+                    continue
+                engine = any(_by_engine(p, snapshot.qrels_path)
+                             for p in (snapshot.path, *(path for _, path in snapshot.compared)))
+                self.files.restore(snapshot.path, snapshot.qrels_path, read, engine, self._landed)
+        finally:
+            self._offering = False
+
+    def _landed(self, result: LoadResult) -> None:
+        item, self._reading = self._reading, None
+        if item is None:
+            return
+        if result.cancelled:  # (the rest are offered again at the next start)
+            for rest in (item, *self.found):
+                rest.keep()
+            self.found = []
+            self.say(f"{item.snapshot.name}: edits not restored (cancelled); offered again at the next start")
+            return
+        if result.problem is not None:
             item.keep()
-            dialogs.show_error(parent, "Could not restore the edits",
-                               f"{err}\n\nThe recovery file is kept: {item.path}")
-            continue
-        snapshot = item.snapshot
-        shown = snapshot.shown if snapshot.shown in workspace.queries() else \
-            next(iter(workspace.unsaved_queries()), None)
-        document.open_workspace(workspace, "Restore unsaved edits", query=shown, own_setup=True)
-        item.done()
-        restored += 1
-    return restored
+            dialogs.show_error(self.parent, "Could not restore the edits",
+                               f"{result.problem}\n\nThe recovery file is kept: {item.path}")
+        else:
+            workspace, shown = result.data
+            self.files.document.open_workspace(workspace, "Restore unsaved edits", query=shown,
+                                               own_setup=True)
+            item.done()
+            self.restored += 1
+        if not self._offering:  # (read in the background: the next one now)
+            self.next()

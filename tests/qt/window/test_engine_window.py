@@ -14,7 +14,7 @@ import pytest
 from engine_samples import write_sample
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QLabel
 
 from ndcg_gui.core.analysis.workspace_report import ndcg_of
 from ndcg_gui.core.reading import load
@@ -201,7 +201,8 @@ def test_edits_recovered_after_a_crash_are_read_through_duckdb_again(opened, qtb
     monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
     again = MainWindow(settings=settings)
     qtbot.addWidget(again)
-    assert offer_recovery(again.document, again, left) == 1
+    offer_recovery(again.files, again, left)
+    qtbot.waitUntil(lambda: not again.loader.is_loading(), timeout=30000)  # (read in a worker)
     assert not again.document.dataset.in_memory
     assert again.document.current_query == query and again.document.current_list() == edited
     assert not again.document.is_clean()
@@ -220,6 +221,7 @@ def test_a_run_compared_with_it_is_scored_by_duckdb_too(opened, qtbot, sample, t
     rows.to_parquet(second, index=False)
     opened.compare.add_run(second)
     qtbot.waitUntil(lambda: len(opened.comparison.added) == 1, timeout=30000)
+    assert opened.comparison.wait(30)  # (scored by DuckDB in a worker)
     opened.compare.flush()
     doc = opened.document
     assert not doc.state.comparing.runs[0].dataset.in_memory
@@ -371,3 +373,438 @@ def test_quitting_stops_a_rescoring_and_waits_for_it(opened, qtbot, monkeypatch)
     qtbot.waitUntil(lambda: running == [4], timeout=10000)
     opened.scores.stop()  # (what QApplication.aboutToQuit runs)
     assert stopped == [4] and not opened.scores._thread.is_alive()
+
+
+def _second_run(sample, tmp_path):
+    """The sample's run with its scores shuffled: another run of the same queries."""
+    rows = pd.read_parquet(sample[0])
+    rows["score"] = np.random.default_rng(1).permutation(rows["score"].to_numpy())
+    second = tmp_path / "second.parquet"
+    rows.to_parquet(second, index=False)
+    return second
+
+
+@pytest.fixture
+def compared_by_engine(qtbot, window, sample, tmp_path, monkeypatch):
+    """The sample's run loaded in memory, and a run read by DuckDB compared with it."""
+    monkeypatch.delenv("NDCG_GUI_ENGINE_ABOVE")  # (the open run: small, loaded)
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    drop(qtbot, window, *sample)
+    assert window.document.dataset.in_memory
+    monkeypatch.setenv("NDCG_GUI_ENGINE_ABOVE", "0")  # the run added goes through DuckDB
+    window.compare.add_run(_second_run(sample, tmp_path))
+    qtbot.waitUntil(lambda: len(window.comparison.added) == 1, timeout=30000)
+    assert window.comparison.wait(30)
+    assert not window.document.state.comparing.runs[0].dataset.in_memory
+    return window
+
+
+def test_a_preset_a_compared_runs_sql_cannot_express_is_refused_naming_it(compared_by_engine):
+    """The open run takes any definition, the run compared with it is read by DuckDB: a choice
+    its SQL cannot express is refused as the open run's is (one line naming the run and the
+    choice, no notice, the panel back on the definition in use), not an error raised."""
+    window = compared_by_engine
+    doc, box = window.document, window.headline.definition.preset
+    before, shown = doc.state.definition, box.currentData()
+    notices = []
+    doc.changed.connect(notices.append)
+    box.setFocus()
+    box.setCurrentIndex(box.findData("lightgbm"))  # picked from the list, as a click does
+    box.activated.emit(box.currentIndex())
+    assert doc.state.definition == before and not any(n.definition for n in notices)
+    assert box.currentData() == shown
+    assert window.statusBar().currentMessage() == (
+        "⚠ second.parquet, compared with the open run, is scored by DuckDB, and the SQL engines "
+        "cannot compute NDCG with idcg_zero='one' (yet)")
+
+
+def test_a_run_compared_is_scored_again_in_the_background_and_undo_brings_back_its_figures(
+        compared_by_engine, qtbot, sample, monkeypatch):
+    """Another k with a run DuckDB reads compared: the engine scores it again in a worker (minutes
+    at 500M rows), the figures of before shown greyed meanwhile, its progress in the status bar;
+    a newer k stops the older job, and Ctrl+Z (the k undone) brings the figures of before back."""
+    import threading
+
+    from ndcg_gui.core.analysis.runs.compare import compare_runs
+    from ndcg_gui.core.analysis.workspace_report import SAMPLES, SEED
+
+    window = compared_by_engine
+    doc, c = window.document, window.comparison
+    second = doc.state.comparing.runs[0].path
+    before, k_before = c.ndcg.copy(), doc.k
+    jobs, stopped, on_gui, real = [], [], [], cache.score_files
+
+    def engine(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        on_gui.append(threading.current_thread() is threading.main_thread())
+        jobs.append(definition.k)
+        if definition.k == 7 and progress is not None:  # runs until its progress report says stop
+            percent = 0.0
+            while progress("scoring", percent) is not False:
+                percent = min(99.0, percent + 1)
+                time.sleep(0.01)
+            stopped.append(definition.k)
+            raise Cancelled
+        return real(run, qrels, definition, memory_limit, threads, progress)
+
+    monkeypatch.setattr(cache, "score_files", engine)
+    k = window.headline.k
+    k.setFocus()
+    k.selectAll()
+    QTest.keyClicks(k, "7")
+    QTest.keyClick(k, Qt.Key.Key_Return)
+    assert doc.k == 7 and c.waiting and not window.compare_pane.isEnabled()
+    pd.testing.assert_frame_equal(c.ndcg[before.columns], before)  # the figures of before, greyed
+    model, panel = window.query_panel.model, window.query_panel
+    cell = model.index(0, model.column_of("ndcg", c.added[0]))
+
+    def greyed() -> bool:
+        brush = model.data(cell, Qt.ItemDataRole.ForegroundRole)
+        said = model.data(cell, Qt.ItemDataRole.ToolTipRole)
+        grey = brush is not None and brush.color().name() == "#808080" and "worked out again" in said
+        assert grey != panel.compare_label.isEnabled()
+        histogram = panel.histogram.plot_widget().bottom_label
+        assert grey == ("worked out again" in histogram) != ("NDCG@" in histogram)
+        return grey
+
+    assert greyed()
+    bar = window.comparison_progress
+    qtbot.waitUntil(lambda: jobs == [7] and bar.bar.value() > 0, timeout=10000)
+    assert bar.isVisible() and bar.label.text() == "Scoring the runs compared at k = 7 with DuckDB…"
+    window.query_panel.table.setFocus()  # (Ctrl+Z from the window, not the k box's own text undo)
+    QTest.keyClick(window.query_panel.table, Qt.Key.Key_Z, CTRL)
+    qtbot.waitUntil(lambda: stopped == [7] and not c.waiting, timeout=10000)
+    assert doc.k == k_before and window.compare_pane.isEnabled() and not bar.isVisible()
+    pd.testing.assert_frame_equal(c.ndcg, before)
+    assert not greyed()
+
+    # A newer k than the one being scored: the older job stops, the newer one's figures land.
+    k.setFocus()
+    k.selectAll()
+    QTest.keyClicks(k, "7")
+    QTest.keyClick(k, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: jobs.count(7) == 2, timeout=10000)
+    k.selectAll()
+    QTest.keyClicks(k, "4")
+    QTest.keyClick(k, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not c.waiting, timeout=30000)
+    assert stopped == [7, 7] and 4 in jobs and not any(on_gui)
+    memory = {"run": load(*sample), "second": load(second, sample[1])}
+    want = compare_runs(memory, memory["run"], k=4, config=doc.config, ties=doc.ties, samples=SAMPLES,
+                        seed=SEED)
+    c.flush()
+    assert np.abs(c.comparison.per_query.to_numpy() - want.per_query.to_numpy()).max() <= 1e-12
+
+
+def _left_behind(doc, tmp_path):
+    """A recovery file as a window killed after an edit of `doc`'s run leaves it: the folder, the
+    edited list and its query."""
+    from ndcg_gui.core.state.recovery import new_recovery_path, write_recovery
+
+    # (not the first query: the one whose list an open reads with the run)
+    doc.set_current_query(next(q for q in doc.queries()[1:] if len(doc.list_for(q)) > 3))
+    doc.reverse()
+    left = tmp_path / "left"
+    left.mkdir()
+    write_recovery(new_recovery_path(left), doc.state, doc.current_query)
+    return left, doc.current_list(), doc.current_query
+
+
+def test_edits_recovered_of_a_run_duckdb_reads_are_read_in_the_background_with_progress(
+        opened, qtbot, settings, tmp_path, monkeypatch):
+    """The next start reads the run through DuckDB as an open does: in a worker (the per-query
+    table may take minutes), 'Loading run.parquet with DuckDB…' and its bar in the status bar
+    meanwhile, the window answering; the edits are on top when it lands."""
+    import threading
+
+    from ndcg_gui.core.sql import engine_dataset
+    from ndcg_gui.qt.widgets import dialogs
+    from ndcg_gui.qt.window.main_window import MainWindow
+    from ndcg_gui.qt.window.recovery import offer_recovery
+
+    left, edited, query = _left_behind(opened.document, tmp_path)
+    on_gui, release, real = [], threading.Event(), engine_dataset.open_engine
+
+    def slow_open(run, qrels, definition, progress=None, **options):
+        on_gui.append(threading.current_thread() is threading.main_thread())
+        if progress is not None and not on_gui[-1]:  # (the engine at work until released)
+            while not release.is_set() and progress("scoring", 50.0) is not False:
+                time.sleep(0.01)
+        return real(run, qrels, definition, progress, **options)
+
+    monkeypatch.setattr(engine_dataset, "open_engine", slow_open)
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    again = MainWindow(settings=settings)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    offer_recovery(again.files, again, left)
+    assert on_gui == [False] or not on_gui  # (nothing read by DuckDB on the GUI thread)
+    bar = again.progress
+    qtbot.waitUntil(lambda: bar.isVisible() and bar.bar.value() > 0, timeout=10000)
+    assert bar.label.text() == "Loading run.parquet with DuckDB…"
+    release.set()
+    qtbot.waitUntil(lambda: not again.loader.is_loading() and not bar.isVisible(), timeout=30000)
+    doc = again.document
+    assert not doc.dataset.in_memory and on_gui == [False]
+    assert doc.current_query == query and doc.current_list() == edited and not doc.is_clean()
+
+
+def test_cancel_while_edits_are_recovered_keeps_them_for_the_next_start(opened, qtbot, settings, tmp_path,
+                                                                         monkeypatch):
+    """Cancel on the recovery's read (as on an open's) leaves the window as it was and the
+    recovery file where it is, offered again at the next start."""
+    from ndcg_gui.core.sql import engine_dataset
+    from ndcg_gui.qt.widgets import dialogs
+    from ndcg_gui.qt.window.main_window import MainWindow
+    from ndcg_gui.qt.window.recovery import left_behind, offer_recovery
+
+    left, _edited, _query = _left_behind(opened.document, tmp_path)
+
+    def slow_open(run, qrels, definition, progress=None, **options):
+        while progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        raise Cancelled
+
+    monkeypatch.setattr(engine_dataset, "open_engine", slow_open)
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    again = MainWindow(settings=settings)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    before, notes = again.document.state, []
+    assert offer_recovery(again.files, again, left, note=notes.append) == 0
+    bar = again.progress
+    qtbot.waitUntil(lambda: bar.isVisible() and bar.bar.value() > 0, timeout=10000)
+    bar.cancel_button.click()
+    assert again.document.state is before and not bar.isVisible()
+    assert notes == ["run.parquet: edits not restored (cancelled); offered again at the next start"]
+    assert len(left_behind(left)) == 1
+
+
+def test_edits_recovered_keep_their_list_as_loaded_as_edits_made_here_do(opened, qtbot, settings, tmp_path,
+                                                                          monkeypatch):
+    """Every notice compares an edited list with the file's: a recovered edit's list as loaded is
+    read with the run (in the worker) and kept, as an edit made here keeps it (`Dataset.keep`), so
+    stepping through other queries (which pushes lists read out) never reads it again through
+    DuckDB on the GUI thread."""
+    import threading
+
+    from ndcg_gui.core.sql import engine_dataset
+    from ndcg_gui.qt.widgets import dialogs
+    from ndcg_gui.qt.window.main_window import MainWindow
+    from ndcg_gui.qt.window.recovery import offer_recovery
+
+    left, edited, query = _left_behind(opened.document, tmp_path)
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    monkeypatch.setattr(engine_dataset, "MEMO", 1)  # (a list read pushes the one before out)
+    read_on_gui, real = [], engine_dataset.read_list
+
+    def read_list(run, qrels, q, memory_limit=None):
+        if threading.current_thread() is threading.main_thread():
+            read_on_gui.append(q)
+        return real(run, qrels, q, memory_limit)
+
+    monkeypatch.setattr(engine_dataset, "read_list", read_list)
+    again = MainWindow(settings=settings)
+    qtbot.addWidget(again)
+    again.resize(1366, 768)
+    again.show()
+    qtbot.waitExposed(again)
+    offer_recovery(again.files, again, left)
+    qtbot.waitUntil(lambda: not again.loader.is_loading(), timeout=30000)
+    doc, table = again.document, again.query_panel.table
+    assert doc.current_query == query and not doc.is_clean()
+    table.setFocus()
+    for key in (Qt.Key.Key_Home, Qt.Key.Key_Down, Qt.Key.Key_Down, Qt.Key.Key_Down):
+        QTest.keyClick(table, key, CTRL if key == Qt.Key.Key_Home else Qt.KeyboardModifier.NoModifier)
+        qtbot.waitUntil(lambda: doc.reading is None, timeout=10000)
+    assert doc.current_query != query and doc.edited_queries() == [query] and not doc.is_clean()
+    assert read_on_gui == []
+    assert doc.list_for(query) == edited
+
+
+def test_an_edit_made_while_the_runs_compared_are_scored_again_is_in_the_figures_that_land(
+        compared_by_engine, qtbot, monkeypatch):
+    """The job scores the document as it was when it started: a list moved meanwhile (by keyboard,
+    in the open run) is rescored when its figures land, not lost."""
+    import threading
+
+    from ndcg_gui.core.analysis import workspace_report
+
+    window = compared_by_engine
+    doc, c = window.document, window.comparison
+    release, real = threading.Event(), cache.score_files
+
+    def engine(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        while not release.is_set() and progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        return real(run, qrels, definition, memory_limit, threads, progress)
+
+    monkeypatch.setattr(cache, "score_files", engine)
+    k = window.headline.k
+    k.setFocus()
+    k.selectAll()
+    QTest.keyClicks(k, "7")
+    QTest.keyClick(k, Qt.Key.Key_Return)
+    assert c.waiting
+    doc.set_current_query(next(q for q in doc.queries() if len(doc.list_for(q)) > 3 and q in c.ndcg.index))
+    view = window.ranking_view
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_Home, CTRL)
+    QTest.keyClick(view, Qt.Key.Key_Down, CTRL)  # the first document one rank down
+    assert doc.edited_queries() == [doc.current_query] and c.waiting
+    release.set()
+    assert c.wait(30)
+    c.flush()
+    want = workspace_report.compare_state(doc.state, c.doc_name, window.scores.result, c.baseline)
+    pd.testing.assert_frame_equal(c.ndcg, want.ndcg)
+    assert c.ndcg.at[doc.current_query, c.doc_name] == pytest.approx(
+        workspace_report.ndcg_of(doc.current_list(), doc.state.definition), abs=1e-12)
+    assert np.abs(c.comparison.per_query.to_numpy() - want.comparison.per_query.to_numpy()).max() <= 1e-12
+
+
+def test_the_task_in_the_status_bar_fits_a_1024_window(compared_by_engine, qtbot, monkeypatch):
+    """The scoring's name beside the counts and the bar: cut with "…" (whole in its tooltip) at
+    1024x700, not widening the window past its screen."""
+    window = compared_by_engine
+    window.resize(1024, 700)
+
+    def engine(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        while progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        raise Cancelled
+
+    monkeypatch.setattr(cache, "score_files", engine)
+    window.headline.k.setValue(7)
+    label = window.comparison_progress.label
+    qtbot.waitUntil(lambda: label.isVisible(), timeout=10000)
+    qtbot.wait(50)  # (the layout settles)
+    assert window.minimumSizeHint().width() <= 1024 and window.width() == 1024
+    whole = "Scoring the runs compared at k = 7 with DuckDB…"
+    shown = QLabel.text(label)
+    assert label.text() == whole and shown != whole and shown.endswith("…")
+    assert whole in label.toolTip()
+    window.comparison.stop()
+
+
+def test_queries_picked_with_a_run_duckdb_reads_compared_read_its_lists_in_the_background(
+        compared_by_engine, qtbot, sample, monkeypatch):
+    """The compare pane shows the query's list of each run side by side: a run DuckDB reads reads
+    it in the background as the open run's is read (the pick waits for it), never on the GUI
+    thread at each arrow key."""
+    import threading
+
+    from ndcg_gui.core.sql import engine_dataset
+
+    window = compared_by_engine
+    doc, c = window.document, window.comparison
+    name, second = c.added[0], doc.state.comparing.runs[0].path
+    read_on_gui, real = [], engine_dataset.read_list
+
+    def read_list(run, qrels, q, memory_limit=None):
+        if threading.current_thread() is threading.main_thread():
+            read_on_gui.append(q)
+        return real(run, qrels, q, memory_limit)
+
+    monkeypatch.setattr(engine_dataset, "read_list", read_list)
+    memory = Workspace.of(load(second, sample[1]))
+    table = window.query_panel.table
+    table.setFocus()
+    QTest.keyClick(table, Qt.Key.Key_Home, CTRL)
+    for _ in range(4):
+        QTest.keyClick(table, Qt.Key.Key_Down)
+        qtbot.waitUntil(lambda: doc.reading is None and not doc.reads_pending(), timeout=10000)
+        query = doc.current_query
+        panel = window.query_panel
+        assert query == panel.model.query_at(panel.proxy.mapToSource(table.currentIndex()).row())
+        assert c.list_for(name, query).docs.tolist() == memory.list_for(query).docs.tolist()
+        assert window.compare_pane.diff_model.rowCount() == len(
+            set(c.list_for(name, query).docs) | set(doc.current_list().docs))
+    assert read_on_gui == []
+    # Added anew: its list of the query on screen is read with its figures, in the worker.
+    window.comparison.remove_run(name)
+    window.compare.add_run(second)
+    qtbot.waitUntil(lambda: len(c.added) == 1, timeout=30000)
+    assert c.wait(30) and window.compare_pane.diff_model.rowCount() > 0
+    assert read_on_gui == []
+
+
+def test_no_comparison_report_of_the_figures_of_before_while_they_are_worked_out(
+        compared_by_engine, tmp_path, dialog_log, monkeypatch):
+    """A report made while the runs compared are scored again would print the figures of the
+    definition before under the one in use: it is refused in one line, and made once they land."""
+    window = compared_by_engine
+
+    def engine(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        while progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        raise Cancelled
+
+    monkeypatch.setattr(cache, "score_files", engine)
+    window.headline.k.setValue(7)
+    out = tmp_path / "report.html"
+    assert not window.exports.export_report(out) and not out.exists()
+    (title, message), = dialog_log
+    assert title == "Could not export the report" and "scored again" in message and "\n" not in message
+    window.document.undo_stack.undo()  # (k as before: its figures back)
+    assert window.comparison.wait(30)
+    assert window.exports.export_report(out) and "@10" in out.read_text()
+
+
+def test_a_file_dropped_while_a_run_loads_through_duckdb_is_opened(qtbot, window, sample, tmp_path,
+                                                                   monkeypatch):
+    """The big open under way is given up for the file dropped since (the last one wins); the
+    second open was dropped silently: the cancel of the first cleared it."""
+    def slow(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        while progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        raise Cancelled
+
+    monkeypatch.setattr(cache, "score_files", slow)
+    window.files.open_dropped([str(sample[0]), str(sample[1])])
+    qtbot.waitUntil(lambda: window.progress.bar.value() > 0, timeout=10000)
+    typed = tmp_path / "typed.csv"
+    typed.write_text("doc,grade\na,3\nb,1\n")
+    window.files.open_dropped([str(typed)])
+    qtbot.waitUntil(lambda: window.document.path == typed, timeout=10000)
+    assert not window.loader.is_loading() and window.document.current_list().docs.tolist() == ["a", "b"]
+
+
+def test_edits_recovered_while_the_command_lines_file_loads_come_after_it(qtbot, window, sample, tmp_path,
+                                                                          monkeypatch):
+    """At start-up the file named on the command line may still be loading when the person accepts
+    the edits left by a crash: both happen, the recovered session last (Ctrl+Z goes back to the
+    file), rather than the recovery cancelling the open."""
+    import threading
+
+    from ndcg_gui.core.lists import edits
+    from ndcg_gui.core.state.recovery import new_recovery_path, write_recovery
+    from ndcg_gui.core.state.workspace import FileRef
+    from ndcg_gui.qt.widgets import dialogs
+    from ndcg_gui.qt.window.recovery import offer_recovery
+
+    release, real = threading.Event(), cache.score_files
+
+    def slow(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        while not release.is_set() and progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        return real(run, qrels, definition, memory_limit, threads, progress)
+
+    monkeypatch.setattr(cache, "score_files", slow)
+    window.files.open(sample[0], sample[1], ask=False)
+    qtbot.waitUntil(lambda: window.progress.bar.value() > 0, timeout=10000)
+    csv = tmp_path / "typed.csv"
+    csv.write_text("doc,grade\na,3\nb,1\nc,0\n")
+    ws = Workspace.of(load(csv), file=FileRef.of(csv))
+    left = tmp_path / "left"
+    write_recovery(new_recovery_path(left), ws.with_list("", edits.reverse(ws.list_for("")).after), "")
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    offer_recovery(window.files, window, left)
+    release.set()
+    doc = window.document
+    qtbot.waitUntil(lambda: doc.path == csv, timeout=30000)
+    assert not doc.is_clean() and doc.undo_stack.undoText() == "Restore unsaved edits"
+    doc.undo_stack.undo()
+    assert doc.path == sample[0] and not doc.dataset.in_memory

@@ -61,7 +61,7 @@ def test_edits_survive_a_kill(qtbot, tmp_path, recovery_folder, monkeypatch, win
     (path, snapshot), = left_behind(recovery_folder)
     assert "1 edited query" in snapshot.describe()
     monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
-    assert offer_recovery(window.document, window, recovery_folder) == 1
+    assert offer_recovery(window.files, window, recovery_folder) == 1
     doc = window.document
     assert doc.path == run.resolve() and doc.current_query == "q2"  # where the person was (19.11)
     assert doc.current_list().docs.tolist() == ["e", "d", "c"]
@@ -116,7 +116,7 @@ def test_runs_compared_and_the_mean_policy_survive_a_kill(qtbot, tmp_path, recov
     (_path, snapshot), = left_behind(recovery_folder)
     assert "compared with other" in snapshot.describe()
     monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
-    assert offer_recovery(window.document, window, recovery_folder) == 1
+    assert offer_recovery(window.files, window, recovery_folder) == 1
     doc, c = window.document, window.comparison
     assert doc.path == run.resolve() and doc.current_query == "q2"
     assert doc.state.policy.empty == "skip" and window.query_panel.empty_combo.currentData() == "skip"
@@ -167,7 +167,7 @@ def test_damaged_recovery_files_are_set_aside_and_the_others_offered(qtbot, wind
     notes: list[str] = []
     monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
 
-    assert offer_recovery(window.document, window, recovery_folder, note=notes.append) == 2
+    assert offer_recovery(window.files, window, recovery_folder, note=notes.append) == 2
     assert sorted(window.document.undo_stack.text(i) for i in range(window.document.undo_stack.count())
                   if "Restore" in window.document.undo_stack.text(i)) == ["Restore unsaved edits"] * 2
     assert window.document.path in (good_csv.resolve(), big_pid_csv.resolve())
@@ -192,7 +192,7 @@ def test_a_reused_pid_never_deletes_a_crashed_windows_edits(qtbot, window, recov
     window.recovery.write_now()  # ...and its file with them
     assert left.exists()
     monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
-    assert offer_recovery(window.document, window, recovery_folder) == 1
+    assert offer_recovery(window.files, window, recovery_folder) == 1
     assert window.document.path == csv.resolve()
     assert window.document.current_list().docs.tolist() == ["c", "b", "a"]
 
@@ -224,5 +224,25 @@ def test_stale_temporary_files_in_the_recovery_folder_are_swept_at_start(qtbot, 
     stale.write_text("{")
     old = time.time() - 4000
     os.utime(stale, (old, old))
-    offer_recovery(window.document, window, recovery_folder)
+    offer_recovery(window.files, window, recovery_folder)
     assert not stale.exists()
+
+
+def test_edits_of_a_file_gone_since_are_kept_for_later(qtbot, window, recovery_folder, tmp_path, monkeypatch,
+                                                       dialog_log):
+    """The file the edits were made on is gone: said in one line with where the recovery file is
+    kept, the window as it was, the next session still offered."""
+    from ndcg_gui.core.state.recovery import write_recovery
+
+    gone_csv, gone = _edited_file(tmp_path, "gone")
+    write_recovery(recovery_folder / "recovery-gone.json", gone)
+    gone_csv.unlink()
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    before = window.document.state
+    assert offer_recovery(window.files, window, recovery_folder) == 0
+    (title, message), = [(t, m) for t, m in dialog_log if t != "Unsaved changes"]
+    assert title == "Could not restore the edits" and "gone.csv" in message
+    problem, kept = message.split("\n\n")
+    assert "\n" not in problem and kept.endswith("recovery-gone.json")
+    assert window.document.state is before and (recovery_folder / "recovery-gone.json").exists()
+    assert len(left_behind(recovery_folder)) == 1

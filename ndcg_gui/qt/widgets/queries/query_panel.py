@@ -165,6 +165,7 @@ class QueryPanel(QWidget):
         if not same:
             self.table.fit_columns()
         self.compare_label.setVisible(runs is not None)
+        self.compare_label.setEnabled(runs is None or not runs.waiting)  # (greyed: figures of before)
         self.compare_label.setText("\n".join(lines))
         self.compare_label.setToolTip(details)
         self._show_summary()  # the mean line names the open run; the histogram shows differences
@@ -325,7 +326,10 @@ class QueryPanel(QWidget):
         if self.comparing:
             deltas = self._focus_deltas()
             mean = float(deltas.mean()) if len(deltas) else None
-            self.histogram.set_deltas(deltas.to_numpy(), f"Δ NDCG{at}: {self._focus} − {runs.baseline}", mean)
+            label = f"Δ NDCG{at}: {self._focus} − {runs.baseline}"
+            if runs.waiting:  # (the figures of before the change: not of k as shown)
+                label = f"Δ NDCG before the change (worked out again): {self._focus} − {runs.baseline}"
+            self.histogram.set_deltas(deltas.to_numpy(), label, mean)
         elif self.summary is None:
             self.histogram.set_values(np.array([]), k)
         else:
