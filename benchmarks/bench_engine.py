@@ -7,18 +7,21 @@ scores: many ties; 300 judgments a query, two thirds retrieved), and the two sum
     .venv/bin/python benchmarks/bench_engine.py --quick      # 200,000 lines: check the script runs
     .venv/bin/pip install -e '.[duckdb,spark]'
     .venv/bin/python benchmarks/bench_engine.py --spark --lines 50000000   # Parquet: DuckDB and Spark
+    .venv/bin/python benchmarks/bench_engine.py --steps --lines 50000000   # where DuckDB's time goes
 
 Files are written (seeded) to benchmarks/.data/ once and kept (the 20M-line run is ~0.9 GB).
 Each command runs in its own process (`python -m ndcg_gui.cli RUN --qrels QRELS --summary-csv
 OUT`), timed from start to exit; its peak resident memory from `os.wait4`. With --spark, the run as
 Parquet only, scored by `--engine duckdb` and `--engine spark --spark-master local[2]` (Spark's JVM
 is a child of the command: the peak is then the largest sum of the resident memory of the process
-and its children, read from /proc every 0.2 s).
+and its children, read from /proc every 0.2 s). With --steps, DuckDB's job in this process, each
+step's wall and CPU seconds (CPU time reads the same on a busy machine; wall time does not).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import os
 import subprocess
@@ -109,12 +112,21 @@ def main() -> None:
     parser.add_argument("--spark", action="store_true",
                         help="the Parquet run by --engine duckdb and --engine spark (local[2]) only")
     parser.add_argument("--lines", type=int, action="append", help="run lines (a multiple of 1,000)")
+    parser.add_argument("--steps", action="store_true",
+                        help="each step of DuckDB's job: wall and CPU seconds (the run as text and Parquet)")
     options = parser.parse_args()
     import duckdb
 
     print(f"duckdb {duckdb.__version__}, {os.cpu_count()} cores")
     sizes = [200] if options.quick else [2_000, 20_000]
     sizes = [n // DOCS for n in options.lines] if options.lines else sizes
+    if options.steps:
+        for queries in sizes:
+            run, qrels = make_files(queries)
+            for path in (run, as_parquet(run)):
+                print(f"\n{queries * DOCS:,} lines, the run as {path.suffix[1:]}:")
+                steps(path, qrels, options.memory_limit)
+        return
     if options.spark:
         import pyspark
 
@@ -134,6 +146,33 @@ def main() -> None:
         for what, path in (("TREC text", run), ("Parquet", as_parquet(run))):
             print(f"  the run as {what} ({path.stat().st_size / 2**20:.0f} MiB):")
             compare(path, qrels, f"{queries}-{path.suffix[1:]}", options.memory_limit)
+
+
+def steps(run: Path, qrels: Path, memory_limit: str) -> None:
+    """`duckdb_engine.score_files` in this process, each step it reports timed."""
+    import resource
+
+    from ndcg_gui.core.sql import duckdb_engine
+    from ndcg_gui.core.state.workspace import Definition
+
+    def cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return usage.ru_utime + usage.ru_stime
+
+    marks: list[tuple[str, float, float]] = []
+
+    def told(step: str, _percent: float) -> bool:
+        if not marks or marks[-1][0] != step:
+            marks.append((step, time.perf_counter(), cpu()))
+        return True
+
+    start, start_cpu = time.perf_counter(), cpu()
+    duckdb_engine.score_files(str(run), str(qrels), Definition(), memory_limit=memory_limit, threads=2,
+                              progress=told)
+    marks.append(("", time.perf_counter(), cpu()))
+    for (step, wall, used), (_, next_wall, next_used) in itertools.pairwise(marks):
+        print(f"    {step:45s} {next_wall - wall:6.2f} s  CPU {next_used - used:6.2f} s")
+    print(f"    {'the whole job':45s} {marks[-1][1] - start:6.2f} s  CPU {marks[-1][2] - start_cpu:6.2f} s")
 
 
 def as_parquet(run: Path) -> Path:

@@ -38,6 +38,7 @@ class Changes:
     comparison: ComparisonChanges | None = None  # the run comparison's figures
     checks: bool = False  # the input checks' findings (or whether they are being worked out)
     reading: bool = False  # a query picked began or stopped being read (`Document.reading`)
+    problem: str | None = None  # background work that failed, in one line (the window says it)
 
     def __or__(self, other: Changes) -> Changes:
         """Both changes in one notice."""
@@ -49,6 +50,7 @@ class Changes:
             definition=self.definition or other.definition, comparing=self.comparing or other.comparing,
             policy=self.policy or other.policy, scores=self.scores or other.scores, comparison=comparison,
             checks=self.checks or other.checks, reading=self.reading or other.reading,
+            problem=other.problem if other.problem is not None else self.problem,
         )
 
     def shown_list(self, current_query: str) -> bool:

@@ -234,9 +234,7 @@ class Document(ListEdits, QObject):
             return
         if error is not None or problem is not None:  # (a bug is raised after this by the runner)
             self._drop_read()
-            self.announce(Changes(reading=True))
-            if problem is not None:
-                self.refused.emit(problem)
+            self.announce(Changes(reading=True, problem=problem))
             return
         self._show(self.state, query)
         if self.reading == query:  # (not shown after all: not a query of the state any more)

@@ -208,6 +208,8 @@ class MainWindow(WindowLayout, QMainWindow):
         self._update_title()
         if changes.reading:
             self._show_reading()
+        if changes.problem is not None:
+            self.show_problem(changes.problem)
         lst, doc = self.document.current_list(), self.document
         hint = None
         if not len(lst) and doc.path is not None:  # a query of a file that the run left empty

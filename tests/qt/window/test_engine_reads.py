@@ -178,9 +178,15 @@ def test_a_list_that_cannot_be_read_is_said_in_one_line(opened, qtbot, reads, mo
 
     monkeypatch.setattr(engine_dataset, "read_list", broken)
     before = doc.current_query
+    notices, refusals = [], []
+    doc.changed.connect(notices.append)
+    doc.refused.connect(refusals.append)
     click(opened, picked)
     assert doc.reading == picked
     qtbot.waitUntil(lambda: doc.reading is None, timeout=10000)
+    # Said in the one notice that says the read stopped, not by a second signal.
+    assert refusals == [] and [n.problem for n in notices if n.problem] == [
+        f"run.parquet: query {picked} could not be read: IO Error: No files found"]
     said = opened.statusBar().currentMessage()
     assert said.startswith("⚠ run.parquet") and f"query {picked} could not be read" in said
     assert "\n" not in said and "Traceback" not in said
