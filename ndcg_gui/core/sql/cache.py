@@ -8,7 +8,10 @@ SQL text: one file per (run, qrels, definition). Inside, the schema's metadata h
 was made for: every input file's path, size and modification time, the qrels' path and the SQL
 text (so a change to the SQL of a definition misses too). A file whose key differs, or that cannot
 be read, is not used (and is written anew); a folder that cannot be written to gets no cache and
-no error. Written atomically (`core.writing.atomic`): a reader never sees half a file.
+no error. Written atomically (`core.writing.atomic`): a reader never sees half a file. A run keeps
+the KEEP caches last used (a hit touches its file): each definition tried, and each one whose SQL
+a new version writes otherwise, would leave a file beside the data for ever (~9 MB at 500,000
+queries).
 
 Text qrels (or a text run) beside a Parquet run too big to load are kept as a Parquet copy of their
 rows (`parquet_rows`): `.Q.ndcg-rows-<P>-<S>.parquet` beside them, P a hash of their path and S of
@@ -19,6 +22,7 @@ by Parquet's statistics.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -36,6 +40,7 @@ from ndcg_gui.core.state.workspace import Definition
 from ndcg_gui.core.writing.atomic import atomic_write_bytes
 
 _META = b"ndcg_gui.per_query_cache"
+KEEP = 8  # per-query caches kept beside one run (the last used)
 _UNSAFE = re.compile(r"[^\w.\-=]+")  # what a glob's pattern may hold that a file name should not
 
 
@@ -50,6 +55,8 @@ def per_query_table(run: str, qrels: str, definition: Definition, cache: bool = 
     if path is not None and key is not None:
         found = read_cache(path, key)
         if found is not None:
+            with contextlib.suppress(OSError):
+                os.utime(path)  # (last used: kept longest)
             return found
     result = score_files(run, qrels, definition, memory_limit, threads, progress)
     if path is not None and key is not None and key == cache_key(run, qrels, definition):
@@ -120,7 +127,22 @@ def write_cache(path: Path, key: str, result: EngineResult) -> bool:
         atomic_write_bytes(path, buffer.getvalue())
     except (InputError, OSError):  # a read-only folder, a full disk: no cache, no error
         return False
+    _keep_last_used(path)
     return True
+
+
+def _keep_last_used(path: Path) -> None:
+    """Remove the caches of `path`'s run past the KEEP last used (written or read)."""
+    run = path.name[:path.name.rindex(".ndcg-")]
+    same_run = re.compile(re.escape(run) + r"\.ndcg-[0-9a-f]{16}\.parquet")
+    caches = []
+    for other in path.parent.iterdir():
+        if same_run.fullmatch(other.name):
+            with contextlib.suppress(OSError):
+                caches.append((other.stat().st_mtime_ns, other))
+    for _, stale in sorted(caches, reverse=True)[KEEP:]:
+        with contextlib.suppress(OSError):
+            stale.unlink()
 
 
 def parquet_rows(pattern: str, trec_kind: str, memory_limit: str | None = None, threads: int | None = None,

@@ -99,6 +99,26 @@ def test_another_definition_or_qrels_misses_and_keeps_its_own_cache(files, engin
     assert len(engine_runs) == 4
 
 
+def test_a_run_keeps_the_caches_last_used(files, engine_runs, monkeypatch):
+    """Each definition tried leaves a cache; past KEEP the least recently used (written or read)
+    go, and no other file beside the run (another run's cache, a qrels copy) is touched."""
+    monkeypatch.setattr(cache_module, "KEEP", 3)
+    run, qrels = files
+    folder = Path(run).parent
+    (folder / ".other.run.ndcg-0123456789abcdef.parquet").write_bytes(b"another run's")
+    (folder / ".sample.qrels.ndcg-rows-0123456789ab-0123456789ab.parquet").write_bytes(b"a copy")
+    at = {}
+    for k in (1, 2, 3):
+        per_query_table(run, qrels, Definition(k, MetricConfig(), "trec"))
+        at[k] = cache_path(run, qrels, Definition(k, MetricConfig(), "trec"))
+        os.utime(at[k], ns=(k * 10**9, k * 10**9))  # (times a second apart: the order is sure)
+    per_query_table(run, qrels, Definition(1, MetricConfig(), "trec"))  # read: last used now
+    assert len(engine_runs) == 3 and at[1].stat().st_mtime_ns > 3 * 10**9
+    per_query_table(run, qrels, Definition(4, MetricConfig(), "trec"))
+    assert not at[2].exists() and at[1].exists() and at[3].exists()
+    assert len(_cached(folder)) == 5  # three of this run's, the other run's, the copy
+
+
 @pytest.mark.parametrize("damage", [b"", b"PAR1 not really", None])
 def test_a_corrupt_cache_is_ignored_and_written_anew(files, engine_runs, damage):
     run, qrels = files
