@@ -222,6 +222,21 @@ def test_what_the_readers_refuse_is_refused_in_their_words(capsys, tmp_path, run
     assert output(capsys, tmp_path / "bad.run", "--qrels", tmp_path / "qrels") == (code, out, err)
 
 
+@pytest.mark.parametrize("name", ["bom.run", "gz.run.gz"])
+def test_lines_are_named_in_gzip_text_and_after_a_byte_order_mark(capsys, tmp_path, name):
+    import gzip
+
+    text = "1 Q0 a 1 3 t\n# c\n1 Q0 b 2 inf t\n1 Q0 a 3 2 t\n"
+    for bad in (text, text.replace("inf", "1")):  # a score, then a pair twice
+        data = ("\ufeff" + bad).encode() if name.startswith("bom") else gzip.compress(bad.encode())
+        (tmp_path / name).write_bytes(data)
+        (tmp_path / "qrels").write_text("1 0 a 1\n")
+        args = [tmp_path / name, "--qrels", tmp_path / "qrels"]
+        memory = output(capsys, *args)
+        assert memory[0] == 2 and f"{name}:{3 if 'inf' in bad else 4}:" in memory[2], memory
+        assert output(capsys, *args, "--engine", "duckdb") == memory
+
+
 def test_a_pair_twice_in_parquet_or_qrels_is_named_by_its_rows_or_lines(capsys, tmp_path):
     run = pd.DataFrame({"query": ["1", "1", "2", "1"], "doc": ["a", "b", "a", "a"], "score": [4.0, 3, 2, 1]})
     run.to_parquet(tmp_path / "twice.parquet")
@@ -240,17 +255,17 @@ def test_a_pair_twice_in_parquet_or_qrels_is_named_by_its_rows_or_lines(capsys, 
 
 
 @pytest.mark.parametrize(("column", "value", "says"), [
-    ("score", math.nan, 'row 74: query "q7", doc "d7-3": score nan is not a finite number'),
-    ("score", -math.inf, 'row 74: query "q7", doc "d7-3": score -inf is not a finite number'),
+    ("score", math.nan, "row 74: score is empty; expected a number"),
+    ("score", -math.inf, 'row 74: score "-inf" is not a finite number'),
     ("score", None, "row 74: score is empty; expected a number"),
     ("query", None, "row 74: query is empty; expected an id"),
     ("doc", None, "row 74: doc is empty; expected an id"),
 ])
 def test_a_bad_value_deep_in_a_parquet_file_is_found_and_named_by_its_row(capsys, tmp_path, column, value,
                                                                           says):
-    # The checks ask each column on its own so that Parquet's statistics answer for the row
-    # groups without one: a NaN, which min/max statistics leave out, must still be found. The
-    # file named is the one of the row (the second of two).
+    """In the in-memory readers' words, in the file of the row (the second of two). The ids are
+    asked a column at a time so that Parquet's null counts answer; a NaN, which min/max statistics
+    leave out, must still be found (a filter on the numbers was pruned by them: see below)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -265,6 +280,22 @@ def test_a_bad_value_deep_in_a_parquet_file_is_found_and_named_by_its_row(capsys
     code, out, err = output(capsys, tmp_path / "*.parquet", "--qrels", tmp_path / "qrels",
                             "--engine", "duckdb")
     assert (code, out, err) == (2, "", f"ndcg-inspect: b.parquet: {says}\n")
+    alone = [tmp_path / "b.parquet", "--qrels", tmp_path / "qrels"]
+    assert output(capsys, *alone, "--engine", "duckdb") == output(capsys, *alone) == (code, out, err)
+
+
+def test_a_nan_left_out_of_parquets_statistics_is_refused(capsys, tmp_path):
+    # One row group [1.0, NaN]: its statistics say min 1, max 1, and a filter on the score was
+    # pruned by them (DuckDB scored the list).
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"query": ["q1", "q1"], "doc": ["a", "b"], "score": [1.0, math.nan]}),
+                   tmp_path / "nan.parquet")
+    (tmp_path / "qrels").write_text("q1 0 a 1\n")
+    args = [tmp_path / "nan.parquet", "--qrels", tmp_path / "qrels"]
+    assert output(capsys, *args, "--engine", "duckdb") == output(capsys, *args) == (
+        2, "", "ndcg-inspect: nan.parquet: row 2: score is empty; expected a number\n")
 
 
 def test_missing_files_options_and_choices_are_one_line(capsys, tmp_path):

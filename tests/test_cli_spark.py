@@ -110,7 +110,7 @@ def test_bad_input_is_the_same_one_line(capsys, tmp_path):
                 MASTER if engine == "spark" else ()))
             assert (code, out) == (2, "")
             assert err.startswith(f"ndcg-inspect: {says}") and err.count("\n") == 1, err
-    # An empty id or score in Parquet: the words of the in-memory readers (DuckDB adds the row).
+    # An empty id or score in Parquet: the words of the in-memory readers, on each engine.
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -122,17 +122,17 @@ def test_bad_input_is_the_same_one_line(capsys, tmp_path):
     for engine in ((), ("--engine", "duckdb"), ("--engine", "spark", *MASTER)):
         assert output(capsys, tmp_path / "twice.parquet", "--qrels", tmp_path / "qrels", *engine) == (
             2, "", f"ndcg-inspect: {says}")
-    for column, by_duckdb, by_spark in [
-            ("doc", "row 2: doc is empty; expected an id", "doc is empty; expected an id"),
-            ("score", "row 2: score is empty; expected a number",
-             'query "1", doc "b": score is empty; expected a number')]:
+    for column, value, says in [("doc", None, "row 2: doc is empty; expected an id"),
+                                ("score", None, "row 2: score is empty; expected a number"),
+                                ("score", math.nan, "row 2: score is empty; expected a number"),
+                                ("score", math.inf, 'row 2: score "inf" is not a finite number')]:
         rows = {"query": ["1", "1"], "doc": ["a", "b"], "score": [3.0, 2.0]}
-        rows[column][1] = None
+        rows[column][1] = value
         pq.write_table(pa.table(rows), tmp_path / "empty.parquet")
-        for engine, says in (("duckdb", by_duckdb), ("spark", by_spark)):
+        for engine in ((), ("--engine", "duckdb"), ("--engine", "spark", *MASTER)):
             code, out, err = output(capsys, tmp_path / "empty.parquet", "--qrels", tmp_path / "qrels",
-                                    "--engine", engine, *(MASTER if engine == "spark" else ()))
-            assert (code, out, err) == (2, "", f"ndcg-inspect: empty.parquet: {says}\n")
+                                    *engine)
+            assert (code, out, err) == (2, "", f"ndcg-inspect: empty.parquet: {says}\n"), engine
 
 
 def test_what_spark_needs_is_said_in_one_line(capsys, monkeypatch):

@@ -10,12 +10,14 @@ DuckDB's CSV reader names). DuckDB is an optional extra: without it, one line sa
 from __future__ import annotations
 
 import contextlib
+import gzip
 import itertools
+import math
 import os
 import re
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -336,24 +338,22 @@ def _roles(con, source: str, path: str, number: str) -> dict[str, str]:
 def _check(con, name: str, pattern: str, path: str, number: str) -> None:
     """What the in-memory readers refuse too: a number that is not finite, a missing id, a
     (query, doc) pair twice."""
-    # One filter per column: Parquet's statistics (null counts, min and max) then answer without
-    # reading the ids (50M rows: 0.07 CPU seconds against 1.6 with the filters joined by OR).
-    # (Inside the hash grouping below it cost more than this scan.)
+    # The ids asked one column at a time: Parquet's null counts then answer without reading them
+    # (50M rows: 0.07 CPU seconds against 1.6 with the filters joined by OR). The numbers are read
+    # (an aggregate): a filter on them is pruned by min/max statistics, which leave NaN out (a NaN
+    # score was let through). (Inside the hash grouping below this cost more than its own scan.)
     found = con.sql(f"SELECT (SELECT 1 FROM {name} WHERE query IS NULL LIMIT 1), (SELECT 1 FROM {name} "
-                    f"WHERE doc IS NULL LIMIT 1), (SELECT 1 FROM {name} WHERE {number} IS NULL "
-                    f"OR NOT isfinite({number}) LIMIT 1)").fetchall()[0]
-    if found != (None, None, None):
+                    f"WHERE doc IS NULL LIMIT 1), (SELECT bool_or({number} IS NULL "
+                    f"OR NOT isfinite({number})) FROM {name})").fetchall()[0]
+    if found[:2] != (None, None) or found[2]:
         # The first bad row, named as the in-memory readers name it.
         query, doc, value, row_order = con.sql(
             f"SELECT query, doc, {number}, row_order FROM {name} WHERE query IS NULL OR doc IS NULL "
             f"OR {number} IS NULL OR NOT isfinite({number}) ORDER BY row_order LIMIT 1").fetchall()[0]
-        if query is None or doc is None:
-            problem = f"{'query' if query is None else 'doc'} is empty; expected an id"
-        elif value is None:
-            problem = f"{number} is empty; expected a number"
-        else:
-            problem = f"query {shown(query)}, doc {shown(doc)}: {number} {value} is not a finite number"
-            kind = _kind(path) if not path.lower().endswith(_PARQUET) else None
+        parquet = path.lower().endswith(_PARQUET)
+        problem = value_problem(query, doc, value, number, parquet)
+        if not parquet and query is not None and doc is not None and value is not None:
+            kind = _kind(path)
             if kind in _TREC:  # (inf, nan: DuckDB reads them as numbers) its line, in the reader's words
                 at = text_lines(files_of(pattern), query, doc, 1, lambda fields: not all(
                     is_finite_number(fields[i].decode("utf-8", "replace")) for i in _NUMBER_FIELDS[kind]
@@ -385,6 +385,18 @@ def _check(con, name: str, pattern: str, path: str, number: str) -> None:
     con.execute(f"DROP TABLE {name}_twice")
     if twice:
         raise _repeated(pattern, path, number, *twice[0])
+
+
+def value_problem(query: str | None, doc: str | None, value: float | None, number: str, parquet: bool) -> str:
+    """What is wrong with a row's ids or number, in the in-memory readers' words (of Parquet: a
+    NaN is an empty cell, as pandas reads it; of text, the row's ids say which)."""
+    if query is None or doc is None:
+        return f"{'query' if query is None else 'doc'} is empty; expected an id"
+    if value is None or (parquet and math.isnan(value)):
+        return f"{number} is empty; expected a number"
+    if parquet:
+        return f"{number} {shown(value)} is not a finite number"
+    return f"query {shown(query)}, doc {shown(doc)}: {number} {value} is not a finite number"
 
 
 def _repeated(pattern: str, path: str, number: str, query: str, doc: str, first_row: int,
@@ -423,13 +435,13 @@ _NUMBER_FIELDS = {"trec_run": (3, 4), "qrels": (3,)}  # (0-based: rank and score
 
 
 def text_lines(files: list[str], query: str, doc: str, count: int,
-                keep: Callable[[list[bytes]], bool] = lambda fields: True) -> list[tuple[str, int]]:
+               keep: Callable[[list[bytes]], bool] = lambda fields: True) -> list[tuple[str, int]]:
     """(file, line) of the first `count` lines of TREC text that list `doc` for `query` (and
     that `keep` keeps, given their fields): an error's cost only, a scan of the text."""
     want_query, want_doc = query.encode(), doc.encode()
     found = []
     for file in files:
-        with open(file, "rb") as lines:
+        with _lines(file) as lines:
             for number, line in enumerate(lines, start=1):
                 if want_doc in line:  # (a quick look before the split)
                     fields = line.split()
@@ -441,8 +453,18 @@ def text_lines(files: list[str], query: str, doc: str, count: int,
 
 
 def _fields(file: str, line: int) -> list[bytes]:
-    with open(file, "rb") as lines:
+    with _lines(file) as lines:
         return next(itertools.islice(lines, line - 1, None)).split()
+
+
+@contextlib.contextmanager
+def _lines(file: str) -> Iterator[Iterator[bytes]]:
+    """The lines of a text file as bytes: gzip opened (DuckDB reads .gz), a UTF-8 byte order mark
+    taken off the first."""
+    opened = gzip.open(file, "rb") if file.lower().endswith(".gz") else open(file, "rb")  # noqa: SIM115
+    with opened:
+        first = opened.readline()
+        yield itertools.chain([first.removeprefix(b"\xef\xbb\xbf")], opened) if first else iter(())
 
 
 _LINE = re.compile(r"CSV Error on Line: (\d+)")

@@ -24,12 +24,12 @@ import tempfile
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from ndcg_gui.core.errors import InputError, shown
+from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.formats import trec_text
 from ndcg_gui.core.formats.csv_text import ALIASES, detect_delimiter
 from ndcg_gui.core.formats.source import decode, head_bytes
 from ndcg_gui.core.reading.dispatch import sniff
-from ndcg_gui.core.sql.duckdb_engine import EngineResult, repeat_said, text_repeat
+from ndcg_gui.core.sql.duckdb_engine import EngineResult, repeat_said, text_repeat, value_problem
 from ndcg_gui.core.sql.ndcg_sql import check_expressible, ndcg_sql
 from ndcg_gui.core.state.workspace import Definition
 
@@ -336,15 +336,23 @@ def _check(spark, name: str, pattern: str, path: str, number: str) -> None:
     if not found:
         return
     query, doc, bad, value, _ = found[0]
-    if query is None or doc is None:  # (worded as the in-memory readers and DuckDB word it)
-        raise InputError(f"{'query' if query is None else 'doc'} is empty; expected an id", path)
-    if bad:
-        if value is None:
-            raise InputError(f"query {shown(query)}, doc {shown(doc)}: {number} is empty; expected a number",
-                             path)
-        raise InputError(f"query {shown(query)}, doc {shown(doc)}: {number} {value} is not a finite number",
-                         path)
+    if query is None or doc is None or bad:
+        # The first bad row, in the in-memory readers' (and DuckDB's) words.
+        query, doc, value, row_order = spark.sql(f"""
+            SELECT query, doc, {number}, row_order FROM {name}
+            WHERE query IS NULL OR doc IS NULL OR {invalid} ORDER BY row_order LIMIT 1""").collect()[0]
+        problem = value_problem(query, doc, value, number, path.lower().endswith(_PARQUET))
+        row = _row_of(pattern, path, row_order)
+        raise InputError(problem if row is None else f"row {row}: {problem}", path)
     raise _repeated(spark, name, pattern, path, number)
+
+
+def _row_of(pattern: str, path: str, row_order: int) -> int | None:
+    """The 1-based row of Parquet `path` that `row_order` is, when the input is that one file
+    (`_view` then numbers rows by their place in it); None otherwise."""
+    files, folder = _files(pattern)
+    one = len(files) == 1 and not folder and not glob.has_magic(files[0])
+    return row_order + 1 if one and path.lower().endswith(_PARQUET) else None
 
 
 def _repeated(spark, name: str, pattern: str, path: str, number: str) -> InputError:
@@ -356,11 +364,12 @@ def _repeated(spark, name: str, pattern: str, path: str, number: str) -> InputEr
                    ROW_NUMBER() OVER (PARTITION BY query, doc ORDER BY row_order) AS n
             FROM {name}) repeats
         WHERE n = 2 ORDER BY row_order LIMIT 1""").collect()[0]
-    files, folder = _files(pattern)
+    files, _ = _files(pattern)
     if path.lower().endswith(_PARQUET):
-        if len(files) == 1 and not folder and not glob.has_magic(files[0]):  # (as `_view` numbers them)
+        row = _row_of(pattern, path, row_order)
+        if row is not None:
             first = f"row {first_row + 1}"  # (one file: row_order is its row)
-            return InputError(f"row {row_order + 1}: {repeat_said(query, doc, number, first)}", path)
+            return InputError(f"row {row}: {repeat_said(query, doc, number, first)}", path)
         return InputError(repeat_said(query, doc, number, None), path)
     if any("://" in file for file in files):
         return InputError(repeat_said(query, doc, number, None), path)

@@ -50,7 +50,7 @@ class Changes:
             definition=self.definition or other.definition, comparing=self.comparing or other.comparing,
             policy=self.policy or other.policy, scores=self.scores or other.scores, comparison=comparison,
             checks=self.checks or other.checks, reading=self.reading or other.reading,
-            problem=other.problem if other.problem is not None else self.problem,
+            problem="; ".join(p for p in (self.problem, other.problem) if p) or None,
         )
 
     def shown_list(self, current_query: str) -> bool:

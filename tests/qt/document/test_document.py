@@ -244,3 +244,11 @@ def test_the_list_on_screen_and_as_loaded_are_the_reports_and_follow_every_step(
         else:
             assert doc.current_list() == original(doc.state, query)
         assert doc.original_list() == original(doc.state, query)
+
+
+def test_two_problems_in_one_notice_are_both_said():
+    from ndcg_gui.qt.document.changes import Changes
+
+    both = Changes(problem="a.run: cannot be read") | Changes(reading=True) | Changes(problem="q2: gone")
+    assert both.problem == "a.run: cannot be read; q2: gone" and both.reading
+    assert (Changes() | Changes()).problem is None
