@@ -237,6 +237,20 @@ def test_lines_are_named_in_gzip_text_and_after_a_byte_order_mark(capsys, tmp_pa
         assert output(capsys, *args, "--engine", "duckdb") == memory
 
 
+@pytest.mark.parametrize("text", [
+    "query,doc,score\nq1,a,3\nq1,b,2\n\nq1,a,1\n",
+    'qid;docno;score\n"q1";"a b";3\n"q1";"c";2\n"q1";"a b";1\n',
+    "query,doc,score\nq1,a,3\nq2,a,2\nq1,b,1\nq1,a,0\n",
+])
+def test_a_pair_twice_in_csv_is_named_by_its_lines(capsys, tmp_path, text):
+    (tmp_path / "run.csv").write_text(text)
+    (tmp_path / "qrels").write_text("q1 0 a 1\n")
+    args = [tmp_path / "run.csv", "--qrels", tmp_path / "qrels"]
+    memory = output(capsys, *args)
+    assert memory[0] == 2 and re.match(r"ndcg-inspect: run\.csv:\d+: document", memory[2]), memory
+    assert output(capsys, *args, "--engine", "duckdb") == memory
+
+
 def test_a_pair_twice_in_parquet_or_qrels_is_named_by_its_rows_or_lines(capsys, tmp_path):
     run = pd.DataFrame({"query": ["1", "1", "2", "1"], "doc": ["a", "b", "a", "a"], "score": [4.0, 3, 2, 1]})
     run.to_parquet(tmp_path / "twice.parquet")

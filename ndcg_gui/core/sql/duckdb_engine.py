@@ -10,6 +10,7 @@ DuckDB's CSV reader names). DuckDB is an optional extra: without it, one line sa
 from __future__ import annotations
 
 import contextlib
+import csv
 import gzip
 import itertools
 import math
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from ndcg_gui.core.errors import InputError, path_problem, shown
 from ndcg_gui.core.formats import trec_text
-from ndcg_gui.core.formats.csv_text import ALIASES
+from ndcg_gui.core.formats.csv_text import ALIASES, detect_delimiter
 from ndcg_gui.core.formats.number_text import is_finite_number
 from ndcg_gui.core.formats.source import decode, head_bytes
 from ndcg_gui.core.reading.dispatch import sniff
@@ -414,9 +415,11 @@ def _repeated(pattern: str, path: str, number: str, query: str, doc: str, first_
 
 
 def text_repeat(files: list[str], path: str, number: str, query: str, doc: str) -> InputError:
-    """A pair listed twice in text: named by its lines in TREC text, by its ids only in CSV
-    (whose rows are not its lines)."""
-    places = text_lines(files, query, doc, 2) if _kind(path) in _TREC else []
+    """A pair listed twice in text: named by its lines (found by a scan of the text, TREC or CSV),
+    or by its ids only when they are not found as written."""
+    kind = _kind(path)
+    places = text_lines(files, query, doc, 2) if kind in _TREC else \
+        csv_lines(files, query, doc, 2) if kind == "csv" else []
     if not places:
         return InputError(repeat_said(query, doc, number, None), path)
     (at_file, at_line), (file, line) = places
@@ -449,6 +452,30 @@ def text_lines(files: list[str], query: str, doc: str, count: int,
                         found.append((file, number))
                         if len(found) == count:
                             return found
+    return found if len(found) == count else []
+
+
+def csv_lines(files: list[str], query: str, doc: str, count: int) -> list[tuple[str, int]]:
+    """(file, line where its record starts) of the first `count` records of CSV files (with a
+    header naming the query and doc columns, as `_roles` finds them) that list `doc` for `query`."""
+    found = []
+    for file in files:
+        with _lines(file) as lines:
+            text = (line.decode("utf-8", "replace") for line in lines)
+            head = decode(Path(file), head_bytes(file))
+            rows = csv.reader(text, delimiter=detect_delimiter(head) or ",")
+            header = [name.strip().lower() for name in next(rows, [])]
+            at = [next((i for i, name in enumerate(header) if name in ALIASES[role]), None)
+                  for role in ("query", "doc")]
+            if None in at:
+                continue
+            start = rows.line_num + 1
+            for row in rows:
+                if len(row) > max(at) and row[at[0]] == query and row[at[1]] == doc:
+                    found.append((file, start))
+                    if len(found) == count:
+                        return found
+                start = rows.line_num + 1
     return found if len(found) == count else []
 
 
