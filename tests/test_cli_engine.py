@@ -239,15 +239,17 @@ def test_lines_are_named_in_gzip_text_and_after_a_byte_order_mark(capsys, tmp_pa
 
 @pytest.mark.parametrize("text", [
     "query,doc,score\nq1,a,3\nq1,b,2\n\nq1,a,1\n",
+    "query,doc,score\nq1,a,3\nq1,b,2\nq1,c,-inf\n",
+    "query,doc,score\nq1,a,3\nq1,b,NaN\n",
     'qid;docno;score\n"q1";"a b";3\n"q1";"c";2\n"q1";"a b";1\n',
     "query,doc,score\nq1,a,3\nq2,a,2\nq1,b,1\nq1,a,0\n",
 ])
-def test_a_pair_twice_in_csv_is_named_by_its_lines(capsys, tmp_path, text):
+def test_a_pair_twice_or_a_number_not_finite_in_csv_is_named_by_its_line(capsys, tmp_path, text):
     (tmp_path / "run.csv").write_text(text)
     (tmp_path / "qrels").write_text("q1 0 a 1\n")
     args = [tmp_path / "run.csv", "--qrels", tmp_path / "qrels"]
     memory = output(capsys, *args)
-    assert memory[0] == 2 and re.match(r"ndcg-inspect: run\.csv:\d+: document", memory[2]), memory
+    assert memory[0] == 2 and re.match(r"ndcg-inspect: run\.csv:\d+: ", memory[2]), memory
     assert output(capsys, *args, "--engine", "duckdb") == memory
 
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from ndcg_gui.core.errors import InputError, path_problem, shown
 from ndcg_gui.core.formats import trec_text
 from ndcg_gui.core.formats.csv_text import ALIASES, detect_delimiter
-from ndcg_gui.core.formats.number_text import is_finite_number
+from ndcg_gui.core.formats.number_text import is_finite_number, number_problem
 from ndcg_gui.core.formats.source import decode, head_bytes
 from ndcg_gui.core.reading.dispatch import sniff
 from ndcg_gui.core.sql.inputs import PARQUET as _PARQUET
@@ -363,6 +363,11 @@ def _check(con, name: str, pattern: str, path: str, number: str) -> None:
                     file, line = at[0]
                     fields = [f.decode("utf-8", "replace") for f in _fields(file, line)]
                     raise InputError(trec_text.describe_line(fields, kind), file, line)
+            elif kind == "csv":  # (its line, and the cell as written: "inf", "NaN")
+                at = csv_lines(files_of(pattern), query, doc, 1, number)
+                if at:
+                    file, line, cell = at[0]
+                    raise InputError(number_problem(number, cell.strip(), math.isinf(value)), file, line)
         if path.lower().endswith(_PARQUET):  # (row_order: the file's place in the list, then its row)
             file, row = divmod(int(row_order), 1 << 40)
             path, problem = files_of(pattern)[file - 1], f"row {row + 1}: {problem}"
@@ -422,7 +427,7 @@ def text_repeat(files: list[str], path: str, number: str, query: str, doc: str) 
         csv_lines(files, query, doc, 2) if kind == "csv" else []
     if not places:
         return InputError(repeat_said(query, doc, number, None), path)
-    (at_file, at_line), (file, line) = places
+    (at_file, at_line, *_), (file, line, *_) = places
     first = f"line {at_line}" if at_file == file else f"{Path(at_file).name}:{at_line}"
     return InputError(repeat_said(query, doc, number, first), file, line)
 
@@ -455,9 +460,11 @@ def text_lines(files: list[str], query: str, doc: str, count: int,
     return found if len(found) == count else []
 
 
-def csv_lines(files: list[str], query: str, doc: str, count: int) -> list[tuple[str, int]]:
-    """(file, line where its record starts) of the first `count` records of CSV files (with a
-    header naming the query and doc columns, as `_roles` finds them) that list `doc` for `query`."""
+def csv_lines(files: list[str], query: str, doc: str, count: int,
+              number: str | None = None) -> list[tuple[str, int, str]]:
+    """(file, line where its record starts, its `number` cell) of the first `count` records of CSV
+    files (with a header naming the query and doc columns, as `_roles` finds them) that list `doc`
+    for `query` (with `number`: whose cell of that column is not a finite number)."""
     found = []
     for file in files:
         with _lines(file) as lines:
@@ -466,13 +473,14 @@ def csv_lines(files: list[str], query: str, doc: str, count: int) -> list[tuple[
             rows = csv.reader(text, delimiter=detect_delimiter(head) or ",")
             header = [name.strip().lower() for name in next(rows, [])]
             at = [next((i for i, name in enumerate(header) if name in ALIASES[role]), None)
-                  for role in ("query", "doc")]
+                  for role in ("query", "doc", number or "query")]
             if None in at:
                 continue
             start = rows.line_num + 1
             for row in rows:
-                if len(row) > max(at) and row[at[0]] == query and row[at[1]] == doc:
-                    found.append((file, start))
+                if len(row) > max(at) and row[at[0]] == query and row[at[1]] == doc and (
+                        number is None or not is_finite_number(row[at[2]])):
+                    found.append((file, start, row[at[2]] if number else ""))
                     if len(found) == count:
                         return found
                 start = rows.line_num + 1
