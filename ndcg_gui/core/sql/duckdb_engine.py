@@ -169,8 +169,10 @@ def _scored(con, run: str, qrels: str, definition: Definition, split: bool, step
     # Part by part, each a table (on disk, in the job's database) before the next: as one query
     # every part's joins and windows held memory at once (out of 2 GB on 500M rows).
     parts, final = ndcg_steps(definition, "zero", row_order=True)
-    for name, select in parts:
+    for i, (name, select) in enumerate(parts):
+        steps.part(i, len(parts) + 1)
         con.execute(f"CREATE OR REPLACE TABLE {name} AS {select}")
+    steps.part(len(parts), len(parts) + 1)
     table = con.sql(final).df()
     steps("finding the queries without judgments")
     unjudged = con.sql(

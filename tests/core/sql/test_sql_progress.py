@@ -144,3 +144,36 @@ def test_step_fraction_goes_through_the_steps_never_back_and_never_to_one():
     assert fraction("reading run", 100.0) == 0.25  # (a step told again does not move on)
     assert fraction("scoring", 100.0) == 0.75
     assert fraction("finding", 100.0) == 0.99 and fraction("more than expected", 100.0) == 0.99
+
+
+def test_a_step_of_several_statements_is_told_as_one_percentage_that_never_goes_back():
+    from ndcg_gui.core.sql.progress import Steps
+
+    steps = Steps()
+    steps("scoring")
+    steps.part(0, 4)
+    assert steps.percent(50.0) == 12.5
+    steps.part(1, 4)
+    assert steps.percent(100.0) == 50.0  # (the last statement's 100 % read after the switch)
+    assert steps.percent(0.0) == 50.0 and steps.percent(60.0) == 50.0  # (40 %: less than told)
+    assert steps.percent(90.0) == 50.0  # (47.5 %: still less)
+    steps.part(3, 4)
+    assert steps.percent(100.0) == 100.0
+    steps("finding the queries without judgments")  # another step starts at 0
+    assert steps.percent(10.0) == 10.0
+
+
+def test_the_scoring_step_names_each_of_its_statements(tmp_path, monkeypatch):
+    """Each statement of the scoring is told as its part, in order, so its percentage goes on."""
+    from ndcg_gui.core.sql import progress
+    from ndcg_gui.core.sql.duckdb_engine import score_files
+    from ndcg_gui.core.state.workspace import Definition
+
+    run, qrels = _parquet(tmp_path, 30_000)
+    parts: list[tuple[str, int, int]] = []
+    real = progress.Steps.part
+    monkeypatch.setattr(progress.Steps, "part", lambda self, i, n: (parts.append((self.now, i, n)),
+                                                                    real(self, i, n)))
+    score_files(str(run), str(qrels), Definition(), progress=lambda step, percent: True)
+    count = parts[0][2]
+    assert count > 5 and parts == [("scoring", i, count) for i in range(count)]
