@@ -808,3 +808,95 @@ def test_edits_recovered_while_the_command_lines_file_loads_come_after_it(qtbot,
     assert not doc.is_clean() and doc.undo_stack.undoText() == "Restore unsaved edits"
     doc.undo_stack.undo()
     assert doc.path == sample[0] and not doc.dataset.in_memory
+
+
+def test_a_run_compared_that_fails_to_be_scored_again_is_said_in_one_line_its_figures_left_greyed(
+        compared_by_engine, qtbot, tmp_path, monkeypatch, dialog_log):
+    """Another k typed in the k box, and the run DuckDB reads gone since it was added: the engine's
+    failure is one line in the status bar, in the one notice (no traceback dialog); the figures of
+    before stay greyed (they are not of k as shown), the report refuses them, an edit rescores no
+    query alone at the new k beside the others at the old one; the next k that scores brings
+    figures of the definition in use."""
+    import sys
+
+    window = compared_by_engine
+    doc, c = window.document, window.comparison
+    name, second = c.added[0], doc.state.comparing.runs[0].path
+    before, hooked, notices, ended = c.ndcg.copy(), [], [], []
+    monkeypatch.setattr(sys, "excepthook", lambda *a: hooked.append(a[1]))
+    doc.changed.connect(notices.append)
+    c.task.finished.connect(ended.append)
+    hidden = second.rename(tmp_path / "hidden.parquet")
+    k = window.headline.k
+    k.setFocus()
+    k.selectAll()
+    QTest.keyClicks(k, "7")
+    QTest.keyClick(k, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: bool(ended), timeout=30000)
+    qtbot.wait(50)
+    problems = [n.problem for n in notices if n.problem]
+    assert hooked == [] and len(problems) == 1 and "second.parquet" in problems[0] and "\n" not in problems[0]
+    assert window.statusBar().currentMessage() == f"⚠ {problems[0]}"
+    assert doc.k == 7 and c.waiting and not window.compare_pane.isEnabled()
+    pd.testing.assert_frame_equal(c.ndcg[before.columns], before)
+    assert "@7" not in window.query_panel.histogram.plot_widget().bottom_label
+    out = tmp_path / "report.html"
+    assert not window.exports.export_report(out) and not out.exists()
+
+    query = next(q for q in doc.queries() if len(doc.list_for(q)) > 3 and q in c.ndcg.index)
+    doc.set_current_query(query)
+    qtbot.waitUntil(lambda: not doc.reads_pending(), timeout=10000)
+    view = window.ranking_view
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_Home, CTRL)
+    QTest.keyClick(view, Qt.Key.Key_Down, CTRL)
+    c.flush()
+    assert doc.edited_queries() == [query] and c.ndcg.at[query, name] == before.at[query, name]
+
+    hidden.rename(second)  # back: the next k scores
+    k.setFocus()
+    k.selectAll()
+    QTest.keyClicks(k, "5")
+    QTest.keyClick(k, Qt.Key.Key_Return)
+    assert c.wait(30) and window.compare_pane.isEnabled() and hooked == []
+    want = ndcg_of(c.list_for(name, query), doc.state.definition)
+    assert c.ndcg.at[query, name] == pytest.approx(want, abs=1e-12)
+
+
+def test_a_list_of_a_run_compared_that_cannot_be_read_is_one_line_not_read_again_on_the_gui_thread(
+        compared_by_engine, qtbot, monkeypatch, dialog_log):
+    """The run added anew, and its list of the query on screen unreadable (a damaged file): the
+    job that scores it says so in one line; the pane does not read that list again on the GUI
+    thread (where it would raise a traceback)."""
+    import sys
+    import threading
+
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.sql import engine_dataset
+
+    window = compared_by_engine
+    doc, c = window.document, window.comparison
+    name, second = c.added[0], doc.state.comparing.runs[0].path
+    hooked, notices, read_on_gui, real = [], [], [], engine_dataset.read_list
+    monkeypatch.setattr(sys, "excepthook", lambda *a: hooked.append(a[1]))
+    doc.set_current_query(doc.queries()[1])  # (not the first: read with the run when it is added)
+    qtbot.waitUntil(lambda: not doc.reads_pending(), timeout=10000)
+    shown = doc.current_query
+
+    def read_list(run, qrels, q, memory_limit=None):
+        if q != shown:
+            return real(run, qrels, q, memory_limit)
+        read_on_gui.append(threading.current_thread() is threading.main_thread())
+        raise InputError("could not read the list", second)
+
+    window.comparison.remove_run(name)
+    monkeypatch.setattr(engine_dataset, "read_list", read_list)
+    doc.changed.connect(notices.append)
+    window.compare.add_run(second)
+    qtbot.waitUntil(lambda: len(c.added) == 1, timeout=30000)
+    c.wait(30)
+    qtbot.wait(50)
+    problems = [n.problem for n in notices if n.problem]
+    assert hooked == [] and not any(read_on_gui) and len(problems) == 1
+    assert "second.parquet" in problems[0] and "\n" not in problems[0]
+    assert c.waiting and not window.compare_pane.isEnabled()
