@@ -900,3 +900,63 @@ def test_a_list_of_a_run_compared_that_cannot_be_read_is_one_line_not_read_again
     assert hooked == [] and not any(read_on_gui) and len(problems) == 1
     assert "second.parquet" in problems[0] and "\n" not in problems[0]
     assert c.waiting and not window.compare_pane.isEnabled()
+
+
+@pytest.mark.parametrize("answer", ["cancel", "discard"])
+def test_edits_made_while_a_recovered_session_is_read_are_asked_about_before_it_replaces_them(
+        opened, qtbot, settings, tmp_path, monkeypatch, dialog_log, answer):
+    """The restore reads a run DuckDB reads (minutes at 500M rows) and the person edits the list
+    on screen meanwhile, by keyboard: when it lands, they are asked about their unsaved changes as
+    an open asks (a big document keeps no undo step to bring them back). Cancel keeps them on
+    screen and the recovery file for the next start; Discard restores."""
+    import threading
+
+    from ndcg_gui.core.sql import engine_dataset
+    from ndcg_gui.qt.document import document as docmod
+    from ndcg_gui.qt.widgets import dialogs
+    from ndcg_gui.qt.window.main_window import MainWindow
+    from ndcg_gui.qt.window.recovery import left_behind, offer_recovery
+
+    left, edited, query = _left_behind(opened.document, tmp_path)
+    release, real = threading.Event(), engine_dataset.open_engine
+
+    def slow_open(run, qrels, definition, progress=None, **options):
+        while not release.is_set() and progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        return real(run, qrels, definition, progress, **options)
+
+    asked = []
+
+    def unsaved(_parent, what):
+        asked.append(what)
+        return dialogs.Unsaved(answer)
+
+    monkeypatch.setattr(engine_dataset, "open_engine", slow_open)
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    monkeypatch.setattr(dialogs, "ask_unsaved", unsaved)
+    monkeypatch.setattr(docmod, "KEEP_FOR_UNDO_ROWS", 0)  # (stands for a run of more than 1M rows)
+    again = MainWindow(settings=settings)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    mine_file = tmp_path / "mine.csv"
+    mine_file.write_text("doc,grade\na,3\nb,1\nc,2\n")
+    again.files.open(mine_file)
+    notes = []
+    offer_recovery(again.files, again, left, note=notes.append)
+    qtbot.waitUntil(lambda: again.progress.bar.value() > 0, timeout=10000)
+    doc, view = again.document, again.ranking_view
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_Home, CTRL)
+    QTest.keyClick(view, Qt.Key.Key_Down, CTRL)  # the person's own edit, meanwhile
+    mine = doc.current_list()
+    assert not doc.is_clean()
+    release.set()
+    qtbot.waitUntil(lambda: not again.loader.is_loading(), timeout=30000)
+    assert len(asked) == 1 and "run.parquet" in asked[0]
+    if answer == "cancel":
+        assert doc.current_list() == mine and not doc.is_clean() and doc.path == mine_file
+        assert len(left_behind(left)) == 1 and "offered again at the next start" in notes[-1]
+    else:
+        assert doc.current_query == query and doc.current_list() == edited
+        assert left_behind(left) == []
