@@ -61,6 +61,7 @@ class FileFlow(QObject):
         self._edited_while_loading = False
         self._restoring: Callable[[LoadResult], None] | None = None  # (a recovered session's read)
         self._edited_while_restoring = False
+        self._restoring_name = ""
         self._after_open: Callable[[], None] | None = None  # (a restore asked for while a file loads)
         self.problem: str | None = None  # the last open's failure, for the command line
         self._report = True
@@ -79,10 +80,19 @@ class FileFlow(QObject):
         `report=False`: a failure to read at once is left in `problem` (the command line reports it)
         instead of a dialog. `undoable=False`: not an undo step (the command line's file replaces
         the example shown while it loads, which the person never chose)."""
+        if self._restoring is not None and not dialogs.ask_stop_restore(
+                self._parent, self._restoring_name, Path(path).name):  # (the person said yes to it)
+            self._status(f"{Path(path).name} not opened: the edits of {self._restoring_name} are "
+                         "being restored", 8000)
+            return False
         if ask and not self.maybe_discard("opening another file"):
             return False
         doc = self.document
+        # A restore waiting for the open under way waits for this one instead (not started by the
+        # cancel below, only to be cancelled by this open's start).
+        after, self._after_open = self._after_open, None
         self.loader.cancel()  # (the load under way ends first, said as its own: not this one's end)
+        self._after_open = after
         self.problem = None
         self._report = report
         self._pending = (Path(path), Path(qrels) if qrels else None, query, doc.state.definition,
@@ -113,6 +123,7 @@ class FileFlow(QObject):
             return
         self.loader.cancel()  # (a restore under way ends first, said as its own)
         self._restoring, self._edited_while_restoring = landed, False
+        self._restoring_name = path.name
         self.loader.start_reading(path, qrels, read, engine)
 
     def _landed(self, result: LoadResult) -> None:

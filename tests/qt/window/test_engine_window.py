@@ -960,3 +960,89 @@ def test_edits_made_while_a_recovered_session_is_read_are_asked_about_before_it_
     else:
         assert doc.current_query == query and doc.current_list() == edited
         assert left_behind(left) == []
+
+
+@pytest.mark.parametrize("stop", [False, True])
+def test_a_file_dropped_while_recovered_edits_are_read_asks_before_it_stops_that(
+        opened, qtbot, settings, tmp_path, monkeypatch, dialog_log, stop):
+    """The person said yes to restoring a session's edits, and drops a file while its run is read:
+    they are asked whether to stop restoring. No: the restore goes on and lands, the file is not
+    opened. Yes: the file opens, the recovery file stays for the next start."""
+    import threading
+
+    from ndcg_gui.core.sql import engine_dataset
+    from ndcg_gui.qt.widgets import dialogs
+    from ndcg_gui.qt.window.main_window import MainWindow
+    from ndcg_gui.qt.window.recovery import left_behind, offer_recovery
+
+    left, edited, query = _left_behind(opened.document, tmp_path)
+    release, real = threading.Event(), engine_dataset.open_engine
+
+    def slow_open(run, qrels, definition, progress=None, **options):
+        while not release.is_set():
+            if progress("scoring", 50.0) is False:
+                raise Cancelled
+            time.sleep(0.01)
+        return real(run, qrels, definition, progress, **options)
+
+    asked = []
+    monkeypatch.setattr(engine_dataset, "open_engine", slow_open)
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    monkeypatch.setattr(dialogs, "ask_stop_restore",
+                        lambda _parent, restoring, opening: asked.append((restoring, opening)) or stop)
+    again = MainWindow(settings=settings)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    offer_recovery(again.files, again, left, note=lambda _line: None)
+    qtbot.waitUntil(lambda: again.progress.bar.value() > 0, timeout=10000)
+    typed = tmp_path / "typed.csv"
+    typed.write_text("doc,grade\na,3\nb,1\n")
+    again.files.open_dropped([str(typed)])
+    assert asked == [("run.parquet", "typed.csv")]
+    release.set()
+    qtbot.waitUntil(lambda: not again.loader.is_loading(), timeout=30000)
+    qtbot.wait(50)
+    doc = again.document
+    if stop:
+        assert doc.path == typed and len(left_behind(left)) == 1
+    else:
+        assert doc.current_query == query and doc.current_list() == edited and left_behind(left) == []
+
+
+def test_a_file_dropped_while_the_command_lines_file_loads_keeps_the_restore_waiting_for_it(
+        qtbot, window, sample, tmp_path, monkeypatch):
+    """A restore accepted while the command line's file loads waits for it; a file dropped
+    meanwhile replaces that open (the last one wins), and the restore still comes after it,
+    rather than being started and cancelled at once."""
+
+    from ndcg_gui.core.lists import edits
+    from ndcg_gui.core.state.recovery import new_recovery_path, write_recovery
+    from ndcg_gui.core.state.workspace import FileRef
+    from ndcg_gui.qt.widgets import dialogs
+    from ndcg_gui.qt.window.recovery import left_behind, offer_recovery
+
+    def slow(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        while progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        raise Cancelled
+
+    monkeypatch.setattr(cache, "score_files", slow)
+    window.files.open(sample[0], sample[1], ask=False)
+    qtbot.waitUntil(lambda: window.progress.bar.value() > 0, timeout=10000)
+    csv = tmp_path / "recovered.csv"
+    csv.write_text("doc,grade\na,3\nb,1\nc,0\n")
+    ws = Workspace.of(load(csv), file=FileRef.of(csv))
+    left = tmp_path / "left"
+    write_recovery(new_recovery_path(left), ws.with_list("", edits.reverse(ws.list_for("")).after), "")
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    notes = []
+    offer_recovery(window.files, window, left, note=notes.append)
+    typed = tmp_path / "typed.csv"
+    typed.write_text("doc,grade\na,3\nb,1\n")
+    window.files.open_dropped([str(typed)])
+    doc = window.document
+    qtbot.waitUntil(lambda: doc.path == csv and not window.loader.is_loading(), timeout=10000)
+    assert notes == [] and left_behind(left) == [] and not doc.is_clean()
+    doc.undo_stack.undo()
+    assert doc.path == typed
