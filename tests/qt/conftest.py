@@ -40,6 +40,8 @@ def dialog_log(monkeypatch):
 
     monkeypatch.setattr(dialogs, "ask_unsaved", discard)
     monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: log.append(("Restore", what)) or False)
+    monkeypatch.setattr(dialogs, "ask_stop_restore",
+                        lambda _parent, restoring, *_: log.append(("Stop restoring", restoring)) or False)
     monkeypatch.setattr(dialogs, "ask_overwrite_changed",
                         lambda _parent, path: log.append(("File changed on disk", path.name)) or False)
 

@@ -263,6 +263,8 @@ class Workspace:
     # ---- changing: each returns a new workspace -----------------------------------------------
     def with_list(self, query: str, lst: RankedList) -> Workspace:
         self.dataset.keep(query)  # (its list as loaded: compared with the edited one at every notice)
+        for r in self.comparing.runs:  # (theirs too: an edit rescores the query for every run)
+            r.dataset.keep(query)
         lists = dict(self.lists)
         lists[query] = replace(lst, query=query) if lst.query != query else lst
         return replace(self, lists=lists)

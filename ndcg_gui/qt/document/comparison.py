@@ -23,7 +23,6 @@ frame waits for them. Reading `comparison` (or `flush`) always gives them up to 
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import threading
 import time
@@ -76,6 +75,9 @@ class RunComparison(QObject):
         self._ticket = 0  # counts full scorings asked for: an older job's figures are dropped
         self._job_wanted = False  # the figures of the document as it is now are being worked out
         self._job: threading.Thread | None = None  # the worker, while one runs (one at a time)
+        # The last engine scoring failed (said in one line): the figures shown stay those of before,
+        # greyed, no edit rescored alone under the new definition, until a full scoring succeeds.
+        self._stale = False
         scores.followed_by(self._follow_all)  # (after the scores: it reads them)
 
     # ---- reading ------------------------------------------------------------------------------
@@ -133,8 +135,8 @@ class RunComparison(QObject):
     @property
     def waiting(self) -> bool:
         """Whether the figures are of the previous definition (or runs): the open run's new scores,
-        or an engine's scoring of a run read where it lies, not in yet."""
-        return self._after_scores or self._job_wanted
+        or an engine's scoring of a run read where it lies, not in yet (or failed: `_stale`)."""
+        return self._after_scores or self._job_wanted or self._stale
 
     @property
     def missing(self) -> str:
@@ -295,7 +297,7 @@ class RunComparison(QObject):
         self._doc_name = self._open_name()
         self._others.clear()
         if not self._runs:
-            self._ndcg, self._answered = _no_frame(), _no_frame()
+            self._ndcg, self._answered, self._stale = _no_frame(), _no_frame(), False
             self.statistics.reset(None)
             self._tell(ComparisonChanges(runs=True, summary=True))
             return
@@ -312,7 +314,7 @@ class RunComparison(QObject):
                                            self.baseline))
 
     def _install(self, figures: report.RunFigures) -> None:
-        self._ndcg, self._answered = figures.ndcg, figures.answered
+        self._ndcg, self._answered, self._stale = figures.ndcg, figures.answered, False
         self.statistics.reset(figures.comparison)
         self._tell(ComparisonChanges(runs=True, summary=True))
 
@@ -348,9 +350,10 @@ class RunComparison(QObject):
         if ticket == self._ticket:
             self.task.progressed.emit(fraction)
 
-    def _landed(self, ticket: int, state: Workspace, figures: report.RunFigures | None,
+    def _landed(self, ticket: int, state: Workspace, figures: report.RunFigures | InputError | None,
                 error: BaseException | None) -> None:
-        """A job's figures of `state` (None: it was stopped); the runner raises an error after this."""
+        """A job's figures of `state` (None: it was stopped; an InputError: a file that could not be
+        read, said in one line); the runner raises a bug after this."""
         self._job = None
         self.task.finished.emit(None)
         if ticket != self._ticket or (figures is None and error is None):
@@ -358,9 +361,13 @@ class RunComparison(QObject):
                 self._start_job()
             return
         self._job_wanted = False
+        failed = error is not None or isinstance(figures, InputError)
+        problem = None if not isinstance(figures, InputError) else (
+            f"{figures} — the runs compared were not scored again: the greyed figures are of before")
+        self._stale = failed
         self._following, self._told = True, None
         try:
-            if error is None:
+            if not failed:
                 self._install(figures)
                 # Lists edited while the engine worked: rescored one by one.
                 now = self.document.state
@@ -369,10 +376,10 @@ class RunComparison(QObject):
                 if edited:
                     self._rescore(edited)
             else:
-                self._told = ComparisonChanges()  # (the figures of before, no longer greyed)
+                self._told = ComparisonChanges()  # (the figures of before, still greyed)
         finally:
             self._following = False
-        self.document.announce(Changes(comparison=self._told))
+        self.document.announce(Changes(comparison=self._told, problem=problem))
 
     def stop(self, timeout: float = 10.0) -> None:
         """On quit: stop an engine's scoring and wait for its thread (a thread still in DuckDB when
@@ -386,7 +393,7 @@ class RunComparison(QObject):
     def wait(self, timeout: float = 60.0) -> bool:
         """Process events until the figures are those of the document as it is now (tests)."""
         deadline = time.monotonic() + timeout
-        while (self.waiting or self.scores.pending) and time.monotonic() < deadline:
+        while (self._after_scores or self._job_wanted or self.scores.pending) and time.monotonic() < deadline:
             QCoreApplication.processEvents()
             time.sleep(0.001)
         return not self.waiting
@@ -429,18 +436,21 @@ class RunComparison(QObject):
 
 
 def _compare_engine(state: Workspace, open_run: str, own: pd.DataFrame, baseline: str,
-                    told, shown: str) -> report.RunFigures | None:
+                    told, shown: str) -> report.RunFigures | InputError | None:
     """`compare_state` in a worker, an engine's progress `told` (returning False stops it: None);
-    the lists of the query `shown` read first (the pane shows them side by side)."""
+    the lists of the query `shown` read first (the pane shows them side by side: not read again on
+    the GUI thread). A file that cannot be read (gone since, the engine out of memory) is the
+    InputError returned, said in one line, not raised (a bug is)."""
     from ndcg_gui.core.sql.progress import Cancelled
 
     engines_below_gui()  # (DuckDB's threads below the window; this one holds the GIL between calls)
-    with contextlib.suppress(InputError):  # (a list that cannot be read says so when shown)
-        state.read_all(shown)
     try:
+        state.read_all(shown)
         return report.compare_state(state, open_run, own, baseline, progress=told)
     except Cancelled:
         return None
+    except InputError as err:
+        return err
 
 
 def _no_frame() -> pd.DataFrame:

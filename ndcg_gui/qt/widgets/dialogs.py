@@ -129,6 +129,21 @@ def ask_restore(parent: QWidget | None, description: str) -> bool:
     return answer == QMessageBox.Yes
 
 
+def ask_stop_restore(parent: QWidget | None, restoring: str, opening: str) -> bool:
+    """A file opened while the edits of a session that closed are being restored: stop that?"""
+    if _headless is not None:
+        return False
+    answer = QMessageBox.question(
+        parent,
+        "Stop restoring the edits?",
+        f"The unsaved edits of {restoring} are being restored.\n\nStop restoring them and open "
+        f"{opening}? They are kept, and offered again at the next start.",
+        QMessageBox.Yes | QMessageBox.No,
+        QMessageBox.No,
+    )
+    return answer == QMessageBox.Yes
+
+
 def show_info(parent: QWidget | None, title: str, message: str) -> None:
     if _headless is not None:
         return

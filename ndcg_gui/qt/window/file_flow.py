@@ -60,6 +60,8 @@ class FileFlow(QObject):
         self._pending: tuple[Path, Path | None, str | None, Definition, bool] | None = None
         self._edited_while_loading = False
         self._restoring: Callable[[LoadResult], None] | None = None  # (a recovered session's read)
+        self._edited_while_restoring = False
+        self._restoring_name = ""
         self._after_open: Callable[[], None] | None = None  # (a restore asked for while a file loads)
         self.problem: str | None = None  # the last open's failure, for the command line
         self._report = True
@@ -78,10 +80,19 @@ class FileFlow(QObject):
         `report=False`: a failure to read at once is left in `problem` (the command line reports it)
         instead of a dialog. `undoable=False`: not an undo step (the command line's file replaces
         the example shown while it loads, which the person never chose)."""
+        if self._restoring is not None and not dialogs.ask_stop_restore(
+                self._parent, self._restoring_name, Path(path).name):  # (the person said yes to it)
+            self._status(f"{Path(path).name} not opened: the edits of {self._restoring_name} are "
+                         "being restored", 8000)
+            return False
         if ask and not self.maybe_discard("opening another file"):
             return False
         doc = self.document
+        # A restore waiting for the open under way waits for this one instead (not started by the
+        # cancel below, only to be cancelled by this open's start).
+        after, self._after_open = self._after_open, None
         self.loader.cancel()  # (the load under way ends first, said as its own: not this one's end)
+        self._after_open = after
         self.problem = None
         self._report = report
         self._pending = (Path(path), Path(qrels) if qrels else None, query, doc.state.definition,
@@ -96,6 +107,8 @@ class FileFlow(QObject):
     def _note_edit(self, changes: Changes) -> None:
         if changes.lists and self._pending is not None:
             self._edited_while_loading = True
+        if changes.lists and self._restoring is not None:
+            self._edited_while_restoring = True
         if changes.dataset:  # another document (a file, a typed list, recovered edits): ask again
             self._rescored_ok.clear()
 
@@ -109,7 +122,8 @@ class FileFlow(QObject):
             self._after_open = functools.partial(self.restore, path, qrels, read, engine, landed)
             return
         self.loader.cancel()  # (a restore under way ends first, said as its own)
-        self._restoring = landed
+        self._restoring, self._edited_while_restoring = landed, False
+        self._restoring_name = path.name
         self.loader.start_reading(path, qrels, read, engine)
 
     def _landed(self, result: LoadResult) -> None:
@@ -126,6 +140,12 @@ class FileFlow(QObject):
         after, self._after_open = self._after_open, None
         if after is not None:
             after()  # (waits again if another open began meanwhile)
+
+    def may_restore(self, what: str) -> bool:
+        """Whether a recovered session just read may replace the document: edits made while it was
+        read are asked about, as an open asks (a big document keeps no undo step to bring them back)."""
+        edited, self._edited_while_restoring = self._edited_while_restoring, False
+        return not edited or self.maybe_discard(what)
 
     def _loaded(self, dataset, scored) -> None:
         pending, self._pending = self._pending, None

@@ -203,6 +203,10 @@ class _Offers:
             item.keep()
             dialogs.show_error(self.parent, "Could not restore the edits",
                                f"{result.problem}\n\nThe recovery file is kept: {item.path}")
+        elif not self.files.may_restore(f"restoring the edits of {item.snapshot.name}"):
+            item.keep()  # (the person's edits made meanwhile stay)
+            self.say(f"{item.snapshot.name}: edits not restored (the edits made meanwhile kept); "
+                     "offered again at the next start")
         else:
             workspace, shown = result.data
             self.files.document.open_workspace(workspace, "Restore unsaved edits", query=shown,

@@ -808,3 +808,294 @@ def test_edits_recovered_while_the_command_lines_file_loads_come_after_it(qtbot,
     assert not doc.is_clean() and doc.undo_stack.undoText() == "Restore unsaved edits"
     doc.undo_stack.undo()
     assert doc.path == sample[0] and not doc.dataset.in_memory
+
+
+def test_a_run_compared_that_fails_to_be_scored_again_is_said_in_one_line_its_figures_left_greyed(
+        compared_by_engine, qtbot, tmp_path, monkeypatch, dialog_log):
+    """Another k typed in the k box, and the run DuckDB reads gone since it was added: the engine's
+    failure is one line in the status bar, in the one notice (no traceback dialog); the figures of
+    before stay greyed (they are not of k as shown), the report refuses them, an edit rescores no
+    query alone at the new k beside the others at the old one; the next k that scores brings
+    figures of the definition in use."""
+    import sys
+
+    window = compared_by_engine
+    doc, c = window.document, window.comparison
+    name, second = c.added[0], doc.state.comparing.runs[0].path
+    before, hooked, notices, ended = c.ndcg.copy(), [], [], []
+    monkeypatch.setattr(sys, "excepthook", lambda *a: hooked.append(a[1]))
+    doc.changed.connect(notices.append)
+    c.task.finished.connect(ended.append)
+    hidden = second.rename(tmp_path / "hidden.parquet")
+    k = window.headline.k
+    k.setFocus()
+    k.selectAll()
+    QTest.keyClicks(k, "7")
+    QTest.keyClick(k, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: bool(ended), timeout=30000)
+    qtbot.wait(50)
+    problems = [n.problem for n in notices if n.problem]
+    assert hooked == [] and len(problems) == 1 and "second.parquet" in problems[0] and "\n" not in problems[0]
+    assert window.statusBar().currentMessage() == f"⚠ {problems[0]}"
+    assert doc.k == 7 and c.waiting and not window.compare_pane.isEnabled()
+    pd.testing.assert_frame_equal(c.ndcg[before.columns], before)
+    assert "@7" not in window.query_panel.histogram.plot_widget().bottom_label
+    out = tmp_path / "report.html"
+    assert not window.exports.export_report(out) and not out.exists()
+
+    query = next(q for q in doc.queries() if len(doc.list_for(q)) > 3 and q in c.ndcg.index)
+    doc.set_current_query(query)
+    qtbot.waitUntil(lambda: not doc.reads_pending(), timeout=10000)
+    view = window.ranking_view
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_Home, CTRL)
+    QTest.keyClick(view, Qt.Key.Key_Down, CTRL)
+    c.flush()
+    assert doc.edited_queries() == [query] and c.ndcg.at[query, name] == before.at[query, name]
+
+    hidden.rename(second)  # back: the next k scores
+    k.setFocus()
+    k.selectAll()
+    QTest.keyClicks(k, "5")
+    QTest.keyClick(k, Qt.Key.Key_Return)
+    assert c.wait(30) and window.compare_pane.isEnabled() and hooked == []
+    want = ndcg_of(c.list_for(name, query), doc.state.definition)
+    assert c.ndcg.at[query, name] == pytest.approx(want, abs=1e-12)
+
+
+def test_a_list_of_a_run_compared_that_cannot_be_read_is_one_line_not_read_again_on_the_gui_thread(
+        compared_by_engine, qtbot, monkeypatch, dialog_log):
+    """The run added anew, and its list of the query on screen unreadable (a damaged file): the
+    job that scores it says so in one line; the pane does not read that list again on the GUI
+    thread (where it would raise a traceback)."""
+    import sys
+    import threading
+
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.sql import engine_dataset
+
+    window = compared_by_engine
+    doc, c = window.document, window.comparison
+    name, second = c.added[0], doc.state.comparing.runs[0].path
+    hooked, notices, read_on_gui, real = [], [], [], engine_dataset.read_list
+    monkeypatch.setattr(sys, "excepthook", lambda *a: hooked.append(a[1]))
+    doc.set_current_query(doc.queries()[1])  # (not the first: read with the run when it is added)
+    qtbot.waitUntil(lambda: not doc.reads_pending(), timeout=10000)
+    shown = doc.current_query
+
+    def read_list(run, qrels, q, memory_limit=None):
+        if q != shown:
+            return real(run, qrels, q, memory_limit)
+        read_on_gui.append(threading.current_thread() is threading.main_thread())
+        raise InputError("could not read the list", second)
+
+    window.comparison.remove_run(name)
+    monkeypatch.setattr(engine_dataset, "read_list", read_list)
+    doc.changed.connect(notices.append)
+    window.compare.add_run(second)
+    qtbot.waitUntil(lambda: len(c.added) == 1, timeout=30000)
+    c.wait(30)
+    qtbot.wait(50)
+    problems = [n.problem for n in notices if n.problem]
+    assert hooked == [] and not any(read_on_gui) and len(problems) == 1
+    assert "second.parquet" in problems[0] and "\n" not in problems[0]
+    assert c.waiting and not window.compare_pane.isEnabled()
+
+
+@pytest.mark.parametrize("answer", ["cancel", "discard"])
+def test_edits_made_while_a_recovered_session_is_read_are_asked_about_before_it_replaces_them(
+        opened, qtbot, settings, tmp_path, monkeypatch, dialog_log, answer):
+    """The restore reads a run DuckDB reads (minutes at 500M rows) and the person edits the list
+    on screen meanwhile, by keyboard: when it lands, they are asked about their unsaved changes as
+    an open asks (a big document keeps no undo step to bring them back). Cancel keeps them on
+    screen and the recovery file for the next start; Discard restores."""
+    import threading
+
+    from ndcg_gui.core.sql import engine_dataset
+    from ndcg_gui.qt.document import document as docmod
+    from ndcg_gui.qt.widgets import dialogs
+    from ndcg_gui.qt.window.main_window import MainWindow
+    from ndcg_gui.qt.window.recovery import left_behind, offer_recovery
+
+    left, edited, query = _left_behind(opened.document, tmp_path)
+    release, real = threading.Event(), engine_dataset.open_engine
+
+    def slow_open(run, qrels, definition, progress=None, **options):
+        while not release.is_set() and progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        return real(run, qrels, definition, progress, **options)
+
+    asked = []
+
+    def unsaved(_parent, what):
+        asked.append(what)
+        return dialogs.Unsaved(answer)
+
+    monkeypatch.setattr(engine_dataset, "open_engine", slow_open)
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    monkeypatch.setattr(dialogs, "ask_unsaved", unsaved)
+    monkeypatch.setattr(docmod, "KEEP_FOR_UNDO_ROWS", 0)  # (stands for a run of more than 1M rows)
+    again = MainWindow(settings=settings)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    mine_file = tmp_path / "mine.csv"
+    mine_file.write_text("doc,grade\na,3\nb,1\nc,2\n")
+    again.files.open(mine_file)
+    notes = []
+    offer_recovery(again.files, again, left, note=notes.append)
+    qtbot.waitUntil(lambda: again.progress.bar.value() > 0, timeout=10000)
+    doc, view = again.document, again.ranking_view
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_Home, CTRL)
+    QTest.keyClick(view, Qt.Key.Key_Down, CTRL)  # the person's own edit, meanwhile
+    mine = doc.current_list()
+    assert not doc.is_clean()
+    release.set()
+    qtbot.waitUntil(lambda: not again.loader.is_loading(), timeout=30000)
+    assert len(asked) == 1 and "run.parquet" in asked[0]
+    if answer == "cancel":
+        assert doc.current_list() == mine and not doc.is_clean() and doc.path == mine_file
+        assert len(left_behind(left)) == 1 and "offered again at the next start" in notes[-1]
+    else:
+        assert doc.current_query == query and doc.current_list() == edited
+        assert left_behind(left) == []
+
+
+@pytest.mark.parametrize("stop", [False, True])
+def test_a_file_dropped_while_recovered_edits_are_read_asks_before_it_stops_that(
+        opened, qtbot, settings, tmp_path, monkeypatch, dialog_log, stop):
+    """The person said yes to restoring a session's edits, and drops a file while its run is read:
+    they are asked whether to stop restoring. No: the restore goes on and lands, the file is not
+    opened. Yes: the file opens, the recovery file stays for the next start."""
+    import threading
+
+    from ndcg_gui.core.sql import engine_dataset
+    from ndcg_gui.qt.widgets import dialogs
+    from ndcg_gui.qt.window.main_window import MainWindow
+    from ndcg_gui.qt.window.recovery import left_behind, offer_recovery
+
+    left, edited, query = _left_behind(opened.document, tmp_path)
+    release, real = threading.Event(), engine_dataset.open_engine
+
+    def slow_open(run, qrels, definition, progress=None, **options):
+        while not release.is_set():
+            if progress("scoring", 50.0) is False:
+                raise Cancelled
+            time.sleep(0.01)
+        return real(run, qrels, definition, progress, **options)
+
+    asked = []
+    monkeypatch.setattr(engine_dataset, "open_engine", slow_open)
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    monkeypatch.setattr(dialogs, "ask_stop_restore",
+                        lambda _parent, restoring, opening: asked.append((restoring, opening)) or stop)
+    again = MainWindow(settings=settings)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    offer_recovery(again.files, again, left, note=lambda _line: None)
+    qtbot.waitUntil(lambda: again.progress.bar.value() > 0, timeout=10000)
+    typed = tmp_path / "typed.csv"
+    typed.write_text("doc,grade\na,3\nb,1\n")
+    again.files.open_dropped([str(typed)])
+    assert asked == [("run.parquet", "typed.csv")]
+    release.set()
+    qtbot.waitUntil(lambda: not again.loader.is_loading(), timeout=30000)
+    qtbot.wait(50)
+    doc = again.document
+    if stop:
+        assert doc.path == typed and len(left_behind(left)) == 1
+    else:
+        assert doc.current_query == query and doc.current_list() == edited and left_behind(left) == []
+
+
+def test_a_file_dropped_while_the_command_lines_file_loads_keeps_the_restore_waiting_for_it(
+        qtbot, window, sample, tmp_path, monkeypatch):
+    """A restore accepted while the command line's file loads waits for it; a file dropped
+    meanwhile replaces that open (the last one wins), and the restore still comes after it,
+    rather than being started and cancelled at once."""
+
+    from ndcg_gui.core.lists import edits
+    from ndcg_gui.core.state.recovery import new_recovery_path, write_recovery
+    from ndcg_gui.core.state.workspace import FileRef
+    from ndcg_gui.qt.widgets import dialogs
+    from ndcg_gui.qt.window.recovery import left_behind, offer_recovery
+
+    def slow(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        while progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        raise Cancelled
+
+    monkeypatch.setattr(cache, "score_files", slow)
+    window.files.open(sample[0], sample[1], ask=False)
+    qtbot.waitUntil(lambda: window.progress.bar.value() > 0, timeout=10000)
+    csv = tmp_path / "recovered.csv"
+    csv.write_text("doc,grade\na,3\nb,1\nc,0\n")
+    ws = Workspace.of(load(csv), file=FileRef.of(csv))
+    left = tmp_path / "left"
+    write_recovery(new_recovery_path(left), ws.with_list("", edits.reverse(ws.list_for("")).after), "")
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    notes = []
+    offer_recovery(window.files, window, left, note=notes.append)
+    typed = tmp_path / "typed.csv"
+    typed.write_text("doc,grade\na,3\nb,1\n")
+    window.files.open_dropped([str(typed)])
+    doc = window.document
+    qtbot.waitUntil(lambda: doc.path == csv and not window.loader.is_loading(), timeout=10000)
+    assert notes == [] and left_behind(left) == [] and not doc.is_clean()
+    doc.undo_stack.undo()
+    assert doc.path == typed
+
+
+def test_a_list_edited_while_the_runs_compared_are_scored_is_rescored_without_reading_on_the_gui_thread(
+        compared_by_engine, qtbot, monkeypatch):
+    """A list moved by keyboard while the runs compared are scored again under another k, then
+    other queries browsed (which pushes lists read out of the run's memo): when the figures land,
+    the edited query is rescored for every run from lists kept, none read on the GUI thread
+    (~0.2 s a list a run at 500M rows)."""
+    import threading
+
+    from ndcg_gui.core.sql import engine_dataset
+
+    window = compared_by_engine
+    doc, c = window.document, window.comparison
+    monkeypatch.setattr(engine_dataset, "MEMO", 3)
+    read_on_gui, real_read = [], engine_dataset.read_list
+
+    def read_list(run, qrels, q, memory_limit=None):
+        if threading.current_thread() is threading.main_thread():
+            read_on_gui.append(q)
+        return real_read(run, qrels, q, memory_limit)
+
+    monkeypatch.setattr(engine_dataset, "read_list", read_list)
+    release, real = threading.Event(), cache.score_files
+
+    def engine(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        while not release.is_set() and progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        return real(run, qrels, definition, memory_limit, threads, progress)
+
+    monkeypatch.setattr(cache, "score_files", engine)
+    k = window.headline.k
+    k.setFocus()
+    k.selectAll()
+    QTest.keyClicks(k, "7")
+    QTest.keyClick(k, Qt.Key.Key_Return)
+    assert c.waiting
+    queries = [q for q in doc.queries() if len(doc.list_for(q)) > 3 and q in c.ndcg.index]
+    doc.set_current_query(queries[0])
+    qtbot.waitUntil(lambda: not doc.reads_pending(), timeout=10000)
+    view = window.ranking_view
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_Home, CTRL)
+    QTest.keyClick(view, Qt.Key.Key_Down, CTRL)
+    for q in queries[1:7]:
+        doc.set_current_query(q)
+        qtbot.waitUntil(lambda: not doc.reads_pending(), timeout=10000)
+    release.set()
+    assert c.wait(30)
+    assert read_on_gui == []
+    name = c.added[0]
+    assert c.ndcg.at[queries[0], name] == pytest.approx(
+        ndcg_of(c.list_for(name, queries[0]), doc.state.definition), abs=1e-12)
