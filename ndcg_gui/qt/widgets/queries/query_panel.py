@@ -195,16 +195,14 @@ class QueryPanel(QWidget):
     def set_current_query(self, query: str) -> None:
         """Select `query` in the table without announcing it (the document already knows)."""
         self._current = query
-        row = self.model.row_of(query)
-        if row < 0:
+        if not self.model.has_query(query):
             return
-        index = self.proxy.mapFromSource(self.model.index(row, COL_QUERY))
         self._syncing = True
         try:
-            if not index.isValid():  # filtered away: show everything rather than hide the current query
+            if self.model.row_of(query) < 0:  # filtered away: show everything, not hide the current query
                 self.filter_edit.clear()
                 self._set_subset(None, -1)
-                index = self.proxy.mapFromSource(self.model.index(row, COL_QUERY))
+            index = self.proxy.mapFromSource(self.model.index(self.model.row_of(query), COL_QUERY))
             flags = (
                 QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
             )
