@@ -363,20 +363,25 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         the texts of the greatest number and of the most negative one (most digits and a sign),
         and "nan". A view fits the column by measuring these few texts, not every row."""
         values = self._figures(col)
-        edited = np.zeros(len(values), dtype=bool)
+        groups = [(values, False)]  # (no copies of 500,000 figures when nothing is edited)
         if self._edited:
             edited = np.fromiter((str(q) in self._edited for q in self._queries), bool, len(values))
+            groups = [(values[~edited], False), (values[edited], True)]
         texts: list[tuple[str, bool]] = []
-        for bold in (False, True):
-            part = values[edited == bold]
-            if part.dtype.kind == "f" and np.isnan(part).any():
-                texts.append((self._figure_text(col, np.nan), bold))
-                part = part[~np.isnan(part)]
-            negative = part[np.signbit(part)]  # -0.0 too: written "-0.0000"
-            if len(part):
-                texts.append((self._figure_text(col, part.max()), bold))
-            if len(negative):
-                texts.append((self._figure_text(col, negative.min()), bold))
+        for part, bold in groups:
+            if part.dtype.kind == "f":
+                nan = np.isnan(part)
+                if nan.any():
+                    texts.append((self._figure_text(col, np.nan), bold))
+                    part = part[~nan]
+            if not len(part):
+                continue
+            texts.append((self._figure_text(col, part.max()), bold))
+            lowest = part.min()
+            if lowest < 0:
+                texts.append((self._figure_text(col, lowest), bold))
+            elif part.dtype.kind == "f" and np.signbit(part).any():  # -0.0: written "-0.0000"
+                texts.append((self._figure_text(col, -0.0), bold))
         return texts
 
     def longest_queries(self, n: int = 5) -> list[tuple[str, bool]]:

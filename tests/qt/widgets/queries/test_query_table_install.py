@@ -168,3 +168,26 @@ def test_the_natural_order_of_a_big_table_comes_with_its_scores(qtbot, monkeypat
     model.sort(COL_QUERY, Qt.SortOrder.DescendingOrder)
     assert [model.query_at(r) for r in range(model.rowCount())] == natural(ids)[::-1]
     assert [model.row_of(q) for q in natural(ids)] == list(range(len(ids)))[::-1]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_few_texts_a_column_is_fitted_to_include_its_longest_cell(seed):
+    """`widest_texts` names, among the edited and the other queries, texts of cells the column
+    shows, the longest of each group among them (negative figures, -0.0, NaN included)."""
+    rng = np.random.default_rng(seed)
+    ids = [f"q{i}" for i in range(60)]
+    result = frame(ids, seed)
+    ndcg = rng.choice([0.5, -0.25, -0.0, np.nan, 1.0, -12.5, 0.0], len(ids))
+    result["ndcg"] = ndcg if seed % 2 else np.abs(ndcg)
+    result["n_retrieved"] = rng.integers(-5 if seed % 3 else 0, 1000, len(ids))
+    model = QueryTableModel()
+    model.set_result(result, 10)
+    edited = set(rng.choice(ids, 5 * (seed % 3)).tolist())
+    model.set_edited(edited)
+    for col in (2, 3, 4):
+        shown = {(model.index(r, col).data(), model.query_at(r) in edited) for r in range(model.rowCount())}
+        named = model.widest_texts(col)
+        assert set(named) <= shown
+        for bold in (False, True):
+            cells = [len(text) for text, b in shown if b == bold]
+            assert max((len(t) for t, b in named if b == bold), default=0) == max(cells, default=0)
