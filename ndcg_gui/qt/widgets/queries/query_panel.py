@@ -292,7 +292,8 @@ class QueryPanel(QWidget):
     def _show_summary(self) -> None:
         k = self.model.k
         result = self._scores
-        self._mean = QueryMean(result, self._policy) if result is not None else None
+        # (worked out in the worker that scored a big result, `workspace_report.prepared`)
+        self._mean = QueryMean.of(result, self._policy) if result is not None else None
         summary = self.summary
         if summary is None:
             self.mean_label.setText("No queries")
@@ -327,7 +328,7 @@ class QueryPanel(QWidget):
         elif self.summary is None:
             self.histogram.set_values(np.array([]), k)
         else:
-            self.histogram.set_values(self._mean.counted_ndcg, k, self.summary.mean)
+            self.histogram.set_bins(*self._mean.histogram, k, self.summary.mean)
 
     def _on_policy_picked(self, policy: MeanPolicy) -> None:
         if policy == self._policy:

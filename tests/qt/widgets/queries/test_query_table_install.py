@@ -139,35 +139,87 @@ def test_arrow_keys_step_through_the_filtered_rows(qtbot, panel):
     assert panel.query_beside("21", 1) == "22" and panel.query_beside("5", 1) == "2"
 
 
-def test_the_natural_order_of_a_big_table_comes_with_its_scores(qtbot, monkeypatch):
-    """Scored in a worker (`summary.score`), a big table's natural order is worked out there: the
-    model installs it without working it out again, and lists the ids in that order."""
+def kept_from(monkeypatch, queries: int) -> None:
+    """What is worked out for a big result in its worker, for results of `queries` or more."""
+    from ndcg_gui.core.analysis import workspace_report
+
+    monkeypatch.setattr(workspace_report, "KEEP_FROM", queries)
+    monkeypatch.setattr(query_order, "KEEP_FROM", queries)
+
+
+def shown_from_the_worker(qtbot, monkeypatch, result, k):
+    """A panel showing `result`, with nothing over every query worked out on this thread: the
+    natural order and the histogram then come from the worker's."""
     from ndcg_gui.core import summary
 
-    monkeypatch.setattr(summary, "KEEP_FROM", 10)
-    monkeypatch.setattr(query_order, "KEEP_FROM", 10)
+    def again(*_args):
+        raise AssertionError("worked out again on the GUI thread")
+
+    monkeypatch.setattr(query_order, "order_keys", again)
+    monkeypatch.setattr(summary, "histogram", again)
+    monkeypatch.setattr("ndcg_gui.core.analysis.workspace_report.histogram", again)
+    panel = QueryPanel()
+    qtbot.addWidget(panel)
+    panel.set_result(result, k)
+    return panel
+
+
+def in_worker(work, *args):
+    out = []
+    worker = threading.Thread(target=lambda: out.append(work(*args)))
+    worker.start()
+    worker.join()
+    return out[0]
+
+
+def test_a_big_result_a_loader_scored_is_shown_from_what_its_worker_worked_out(qtbot, monkeypatch):
+    """Scored in the loader's worker (`score_for_window`), a big table's natural order, mean and
+    histogram are worked out there: the panel only takes them."""
+    from ndcg_gui.core.analysis.workspace_report import score_for_window
+    from ndcg_gui.core.summary import histogram
+
+    kept_from(monkeypatch, 10)
     ids = ["q10", "q9", "q100", "a2", "q1", "a10", "q09", "b", "q90", "q19", "a1", "q0"]
     result = frame(ids)
+    expected = histogram(result["ndcg"].to_numpy())
 
     class Scored:
         def evaluate(self, *_args, **_kwargs):
             return result
 
-    worker = threading.Thread(target=summary.score, args=(Scored(), 10))
-    worker.start()
-    worker.join()
-
-    def again(_queries):
-        raise AssertionError("worked out again on the GUI thread")
-
-    monkeypatch.setattr(query_order, "order_keys", again)
-    model = QueryTableModel()
-    model.sort(COL_QUERY)
-    model.set_result(result, 10)
+    scored = in_worker(score_for_window, Scored(), 10)
+    panel = shown_from_the_worker(qtbot, monkeypatch, scored, 10)
+    model = panel.model
     assert [model.query_at(r) for r in range(model.rowCount())] == natural(ids)
+    assert panel.histogram.counts.tolist() == expected[1].tolist()
+    assert panel.summary.mean == pytest.approx(result["ndcg"].mean())
     model.sort(COL_QUERY, Qt.SortOrder.DescendingOrder)
     assert [model.query_at(r) for r in range(model.rowCount())] == natural(ids)[::-1]
     assert [model.row_of(q) for q in natural(ids)] == list(range(len(ids)))[::-1]
+
+
+def test_a_big_run_duckdb_scores_again_is_shown_from_what_its_worker_worked_out(qtbot, monkeypatch,
+                                                                               tmp_path):
+    """Another k on a run DuckDB reads: scored again in the background (`_score_engine`), its
+    natural order, mean and histogram worked out there too, not in the frame that shows them."""
+    pytest.importorskip("duckdb")
+    from engine_samples import write_sample
+
+    from ndcg_gui.core.sql.engine_dataset import open_engine
+    from ndcg_gui.core.state.workspace import Definition, Workspace
+    from ndcg_gui.core.summary import histogram
+    from ndcg_gui.qt.document.query_scores import _score_engine
+
+    kept_from(monkeypatch, 10)
+    run, qrels = write_sample(tmp_path, queries=30)
+    state = Workspace.of(open_engine(str(run), str(qrels), Definition(k=10)))
+    state = state.with_definition(Definition(k=5))
+    result = in_worker(_score_engine, state, lambda *_: True)
+    expected = histogram(result["ndcg"].to_numpy())
+    panel = shown_from_the_worker(qtbot, monkeypatch, result, 5)
+    model = panel.model
+    assert [model.query_at(r) for r in range(model.rowCount())] == natural(list(result.index))
+    assert panel.histogram.counts.tolist() == expected[1].tolist()
 
 
 @pytest.mark.parametrize("seed", range(6))
