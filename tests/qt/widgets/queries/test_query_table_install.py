@@ -29,7 +29,7 @@ def frame(ids, seed: int = 0) -> pd.DataFrame:
                "n_relevant": docs, "dcg": ndcg, "idcg": np.ones(n), "ndcg": ndcg,
                "undefined": np.zeros(n, bool)}
     return pd.DataFrame({c: columns[c] for c in RESULT_COLUMNS},
-                        index=pd.Index(np.array(ids, dtype=object), name="query"))
+                        index=pd.Index(ids, dtype=object, name="query"))
 
 
 def natural(ids) -> list[str]:
@@ -243,3 +243,29 @@ def test_the_few_texts_a_column_is_fitted_to_include_its_longest_cell(seed):
         for bold in (False, True):
             cells = [len(text) for text, b in shown if b == bold]
             assert max((len(t) for t, b in named if b == bold), default=0) == max(cells, default=0)
+
+
+def test_a_rescore_announces_the_rows_whose_figures_changed_and_no_other(qtbot):
+    """Each column compared as it stands (NaN equal to NaN): a change in any figure column is
+    announced, the same figures again announce nothing."""
+    ids = [f"q{i}" for i in range(12)]
+    result = frame(ids)
+    result["ndcg"] = result["ndcg"].where(result.index != "q3", np.nan)
+    model = QueryTableModel()
+    model.sort(COL_QUERY)
+    model.set_result(result, 10)
+    mirror = ScreenMirror(model, "query table")
+    announced = []
+    model.dataChanged.connect(lambda a, b: announced.append((a.row(), b.row())))
+    model.set_result(result.copy(), 10)
+    assert announced == []
+    for column, query in (("n_retrieved", "q2"), ("n_judged", "q7"), ("dcg", "q4"), ("idcg", "q9"),
+                          ("ndcg", "q3")):
+        changed = result.copy()
+        changed.loc[query, column] = 0.5 if column == "ndcg" else changed.loc[query, column] + 1
+        announced.clear()
+        model.set_result(changed, 10)
+        row = model.row_of(query)
+        assert [(a, b) for a, b in announced if a <= row <= b], column
+        assert mirror.stale_cells() == []
+        model.set_result(result, 10)
