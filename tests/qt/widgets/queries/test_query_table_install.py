@@ -269,3 +269,34 @@ def test_a_rescore_announces_the_rows_whose_figures_changed_and_no_other(qtbot):
         assert [(a, b) for a, b in announced if a <= row <= b], column
         assert mirror.stale_cells() == []
         model.set_result(result, 10)
+
+
+class CountedId(str):
+    """A query id that counts how often it is made a plain text (`str(q)`): what a Python test
+    per id does."""
+
+    made = 0
+
+    def __str__(self) -> str:
+        CountedId.made += 1
+        return str.__str__(self)
+
+
+def test_marking_edited_queries_asks_no_id_one_by_one(qtbot):
+    """Edited queries marked (bold, ✎), their figure columns fitted and sorted by the mark, in a
+    table of many queries: the edited are found over every id at once, not one id at a time
+    (~60 ms at 500,000 for each column fitted after an edit)."""
+    n = 5_000
+    ids = [CountedId(f"q{i}") for i in range(n)]
+    model = QueryTableModel()
+    model.set_result(frame(ids), 10)
+    announced = []
+    model.dataChanged.connect(lambda a, b: announced.append((a.row(), b.row())))
+    CountedId.made = 0
+    assert model.set_edited(["q7", "q4000"])
+    model.widest_texts(4)
+    model.sort(0, Qt.SortOrder.DescendingOrder)
+    assert CountedId.made < n // 10
+    assert announced == [(7, 4000)]  # (their rows then, in the frame's order)
+    assert {model.query_at(0), model.query_at(1)} == {"q7", "q4000"}
+    assert model.index(0, 0).data() == "✎" and model.index(2, 0).data() == ""
