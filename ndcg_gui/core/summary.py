@@ -14,7 +14,6 @@ import numpy as np
 
 from ndcg_gui.core.config import MetricConfig, TiesName, check_rules
 from ndcg_gui.core.lists.dataset import Dataset
-from ndcg_gui.core.lists.query_order import KEEP_FROM, order_keys_of
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import check_k
 
@@ -129,7 +128,9 @@ def histogram_edges(values: np.ndarray, bins: int = 10) -> np.ndarray:
     """Bin edges over [0, 1] in equal steps, widened to whole steps when NDCG leaves [0, 1]
     (possible with negative grades kept)."""
     values = np.asarray(values, dtype=float)
-    values = values[np.isfinite(values)]
+    finite = np.isfinite(values)
+    if not finite.all():  # (a copy of 500,000 values only when some are not numbers)
+        values = values[finite]
     step = 1.0 / bins
     lo = min(0.0, np.floor(values.min() / step) * step) if len(values) else 0.0
     hi = max(1.0, np.ceil(values.max() / step) * step) if len(values) else 1.0
@@ -156,13 +157,8 @@ def score(
     dataset: Dataset, k: int | None, config: MetricConfig | None = None, ties: TiesName = "trec"
 ) -> pd.DataFrame:
     """Every query of a dataset scored for the query browser: judged queries without results are
-    listed (NDCG 0), so the mean policy can decide about them. Module-level so a loader process can
-    run it (`functools.partial(score, k=..., config=...)` pickles). In a worker thread, the
-    order the window's query table sorts the queries in is worked out here too (and kept)."""
-    result = dataset.evaluate(k, config, ties=ties, missing="zero")
-    if len(result) >= KEEP_FROM:
-        order_keys_of(result.index)
-    return result
+    listed (NDCG 0), so the mean policy can decide about them."""
+    return dataset.evaluate(k, config, ties=ties, missing="zero")
 
 
 def list_row(

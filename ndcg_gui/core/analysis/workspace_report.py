@@ -18,12 +18,14 @@ import numpy as np
 
 from ndcg_gui.core.analysis.runs.significance import snap_ties
 from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.lists.query_order import KEEP_FROM, order_keys_of
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.summary import (
     MeanPolicy,
     MeanSummary,
     bin_index,
     counted,
+    histogram,
     list_row,
     mean_summary,
     score,
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from ndcg_gui.core.analysis.runs.compare import Comparison
+    from ndcg_gui.core.config import MetricConfig, TiesName
     from ndcg_gui.core.state.workspace import Definition, Workspace
 
 SAMPLES, SEED = 10_000, 0  # the randomization test's and the bootstrap's draws, and their seed
@@ -43,11 +46,29 @@ SAMPLES, SEED = 10_000, 0  # the randomization test's and the bootstrap's draws,
 # ---- every query's scores --------------------------------------------------------------------------
 def score_state(state: Workspace, scored: pd.DataFrame | None = None) -> pd.DataFrame:
     """Every query of `state` scored under its definition (a row of `evaluate`, missing="zero"),
-    its edited lists included. `scored`: the dataset's own queries already scored so (a loader
-    process did it)."""
+    its edited lists included, `prepared` for the window under the state's mean policy. `scored`:
+    the dataset's own queries already scored so (a loader did it)."""
     if scored is None:
         scored = score(state.dataset, state.k, state.config, state.ties)
-    return rescored(scored, state, state.edited_queries())
+    return prepared(rescored(scored, state, state.edited_queries()), state.policy)
+
+
+def score_for_window(dataset: Dataset, k: int | None, config: MetricConfig | None = None,
+                     ties: TiesName = "trec") -> pd.DataFrame:
+    """`score`, `prepared` for the window (a loader's worker). Module-level so a loader process
+    can run it (`functools.partial(score_for_window, k=..., config=...)` pickles)."""
+    return prepared(score(dataset, k, config, ties))
+
+
+def prepared(result: pd.DataFrame, policy: MeanPolicy | None = None) -> pd.DataFrame:
+    """`result`, with what the window's query panel works out over every query of a big one (the
+    ids' natural order, lengths and Arrow text; the mean and histogram under `policy`) worked out
+    now and kept for it: called in the worker that scored it, so the frame that shows 500,000
+    queries only takes them (there: ~50 ms of keys, ~15 ms of mean and histogram)."""
+    if len(result) >= KEEP_FROM:
+        order_keys_of(result.index)
+        QueryMean.keep(result, policy or MeanPolicy())
+    return result
 
 
 def rescored(result: pd.DataFrame, state: Workspace, queries: Sequence[str] | set[str]) -> pd.DataFrame:
@@ -68,10 +89,27 @@ def ndcg_of(lst: RankedList, definition: Definition) -> float:
 # ---- the mean and the histogram ----------------------------------------------------------------------
 class QueryMean:
     """The mean NDCG of `result` (every query's row) under `policy`, and the queries it counts: the
-    histogram's values."""
+    histogram's values. `of` gives the one a worker worked out already (`keep`), if any."""
+
+    _kept: tuple[QueryMean, ...] = ()  # the last two kept (their results held: identity is the key)
 
     def __init__(self, result: pd.DataFrame, policy: MeanPolicy) -> None:
         self.result, self.policy = result, policy
+
+    @classmethod
+    def of(cls, result: pd.DataFrame, policy: MeanPolicy) -> QueryMean:
+        for kept in cls._kept:
+            if kept.result is result and kept.policy == policy:
+                return kept
+        return cls(result, policy)
+
+    @classmethod
+    def keep(cls, result: pd.DataFrame, policy: MeanPolicy) -> QueryMean:
+        """Work out the mean and the histogram of `result` now (a worker thread) and keep them."""
+        mean = cls.of(result, policy)
+        _ = mean.summary, mean.histogram
+        cls._kept = (mean, *cls._kept[:1])
+        return mean
 
     @cached_property
     def summary(self) -> MeanSummary | None:
@@ -86,6 +124,11 @@ class QueryMean:
             return np.zeros(0)
         keep = counted(self.result, self.policy).to_numpy(dtype=bool)
         return self.result["ndcg"].to_numpy(dtype=float)[keep]
+
+    @cached_property
+    def histogram(self) -> tuple[np.ndarray, np.ndarray]:
+        """(edges, counts) of `counted_ndcg`."""
+        return histogram(self.counted_ndcg)
 
     @cached_property
     def values(self) -> pd.Series:

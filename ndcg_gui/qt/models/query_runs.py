@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 QUERY_ROLE = Qt.ItemDataRole.UserRole + 2
-FILTER_ROLE = Qt.ItemDataRole.UserRole + 3  # "1" for a row the query table's filter keeps
 FIXED_COLUMNS = 5  # the edited mark, query, docs, judged, NDCG (`query_model.py`)
 NAME_CHARS = 9  # a run's name in a header is cut to this many characters (the tooltip has it all)
 _GREY = QColor(128, 128, 128)

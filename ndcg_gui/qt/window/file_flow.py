@@ -21,9 +21,9 @@ from pathlib import Path
 from PySide6.QtCore import QMimeData, QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QFileDialog
 
+from ndcg_gui.core.analysis.workspace_report import score_for_window
 from ndcg_gui.core.errors import InputError, NeedsQrels
 from ndcg_gui.core.state.workspace import Definition
-from ndcg_gui.core.summary import score
 from ndcg_gui.core.writing.saving import (
     Stamp,
     backup_copy,
@@ -98,8 +98,8 @@ class FileFlow(QObject):
         self._pending = (Path(path), Path(qrels) if qrels else None, query, doc.state.definition,
                          undoable)
         self._edited_while_loading = False
-        self.loader.start(path, qrels, then=functools.partial(score, k=doc.k, config=doc.config,
-                                                                ties=doc.ties),
+        self.loader.start(path, qrels, then=functools.partial(score_for_window, k=doc.k,
+                                                                config=doc.config, ties=doc.ties),
                           definition=doc.state.definition)
         self._report = True  # a big file failing later is reported whatever the caller asked
         return self.problem is None

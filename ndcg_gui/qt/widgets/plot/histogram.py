@@ -93,8 +93,13 @@ class NdcgHistogram(LazyPlot):
     # ---- feeding ---------------------------------------------------------------------------
     def set_values(self, values: np.ndarray, k: int | None, mean: float | None = None) -> None:
         """Show the NDCG@k of these queries; `mean` draws the mean line (hidden when None/NaN)."""
+        self.set_bins(*histogram(np.asarray(values, dtype=float)), k, mean)
+
+    def set_bins(self, edges: np.ndarray, counts: np.ndarray, k: int | None,
+                 mean: float | None = None) -> None:
+        """`set_values` of values binned already (`core.summary.histogram`)."""
         at = f"@{k}" if k is not None else ""
-        self._show(*histogram(np.asarray(values, dtype=float)), f"NDCG{at} per query", mean, deltas=False)
+        self._show(edges, counts, f"NDCG{at} per query", mean, deltas=False)
 
     def set_deltas(self, values: np.ndarray, label: str, mean: float | None = None) -> None:
         """Show per-query differences between two runs (bins centred on 0), titled `label`."""

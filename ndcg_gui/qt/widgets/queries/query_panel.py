@@ -196,16 +196,14 @@ class QueryPanel(QWidget):
     def set_current_query(self, query: str) -> None:
         """Select `query` in the table without announcing it (the document already knows)."""
         self._current = query
-        row = self.model.row_of(query)
-        if row < 0:
+        if not self.model.has_query(query):
             return
-        index = self.proxy.mapFromSource(self.model.index(row, COL_QUERY))
         self._syncing = True
         try:
-            if not index.isValid():  # filtered away: show everything rather than hide the current query
+            if self.model.row_of(query) < 0:  # filtered away: show everything, not hide the current query
                 self.filter_edit.clear()
                 self._set_subset(None, -1)
-                index = self.proxy.mapFromSource(self.model.index(row, COL_QUERY))
+            index = self.proxy.mapFromSource(self.model.index(self.model.row_of(query), COL_QUERY))
             flags = (
                 QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
             )
@@ -295,7 +293,8 @@ class QueryPanel(QWidget):
     def _show_summary(self) -> None:
         k = self.model.k
         result = self._scores
-        self._mean = QueryMean(result, self._policy) if result is not None else None
+        # (worked out in the worker that scored a big result, `workspace_report.prepared`)
+        self._mean = QueryMean.of(result, self._policy) if result is not None else None
         summary = self.summary
         if summary is None:
             self.mean_label.setText("No queries")
@@ -333,7 +332,7 @@ class QueryPanel(QWidget):
         elif self.summary is None:
             self.histogram.set_values(np.array([]), k)
         else:
-            self.histogram.set_values(self._mean.counted_ndcg, k, self.summary.mean)
+            self.histogram.set_bins(*self._mean.histogram, k, self.summary.mean)
 
     def _on_policy_picked(self, policy: MeanPolicy) -> None:
         if policy == self._policy:
