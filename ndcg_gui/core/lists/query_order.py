@@ -31,6 +31,14 @@ def order_keys_of(index) -> tuple:
     return keys
 
 
+def kept_text(index):
+    """The ids of `index` as Arrow text if its keys are kept (`order_keys_of`), else None."""
+    for kept, keys in _KEPT:
+        if kept is index:
+            return keys[2]
+    return None
+
+
 def natural_order(queries: np.ndarray) -> np.ndarray:
     """The position of each id in natural order (a rank per id, 0 first): the query sort key."""
     return order_keys(queries)[0]
