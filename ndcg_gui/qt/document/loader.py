@@ -208,6 +208,10 @@ class BackgroundLoader(QObject):
     def is_loading(self) -> bool:
         return self._job is not None
 
+    def reading_by_engine(self) -> bool:
+        """Whether the load under way is a run DuckDB reads where it lies (many queries)."""
+        return self._job is not None and self._job._engine is not None
+
     def uses_process(self, path, qrels) -> bool:
         if self._load is not None:
             return False

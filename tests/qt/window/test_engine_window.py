@@ -152,6 +152,35 @@ def test_cancel_mid_way_leaves_the_open_document(qtbot, window, sample, monkeypa
     assert window.document.state is before
 
 
+def test_the_query_dock_is_laid_out_while_duckdb_reads_and_goes_again_on_cancel(qtbot, window, sample,
+                                                                                 monkeypatch):
+    """The frame that installs a run DuckDB reads also laid out the query dock (~40 ms of it at
+    500,000 queries): the dock is shown while the run is read (such a run holds many queries), and
+    hidden again when the load is cancelled (the example open is one list)."""
+    scoring = []
+
+    def slow(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        scoring.append(run)
+        while progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        raise Cancelled
+
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    assert not window.query_dock.isVisible()
+    monkeypatch.setattr(cache, "score_files", slow)
+    window.files.open_dropped([str(sample[0]), str(sample[1])])
+    qtbot.waitUntil(lambda: bool(scoring) and window.query_dock.isVisible(), timeout=10000)
+    assert window.loader.is_loading()
+    window.progress.cancel_button.click()
+    qtbot.waitUntil(lambda: not window.query_dock.isVisible(), timeout=5000)
+    monkeypatch.undo()
+    monkeypatch.setenv("NDCG_GUI_ENGINE_ABOVE", "0")
+    drop(qtbot, window, *sample)  # (read this time: the dock shown, sized once, the queries in it)
+    assert window.query_dock.isVisible() and window.query_panel.model.rowCount() > 1
+
+
 def test_a_bad_file_is_one_line_naming_it(qtbot, window, tmp_path, dialog_log):
     run, qrels = tmp_path / "run.parquet", tmp_path / "qrels.parquet"
     pd.DataFrame({"query": ["a"], "doc": ["x"], "rank": [1]}).to_parquet(run)  # no score column
