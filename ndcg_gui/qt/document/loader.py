@@ -140,6 +140,7 @@ class _Job:
             return True
 
         engines_below_gui()  # (DuckDB's threads below the window; this one holds the GIL between calls)
+        self._progress(0.0)  # (DuckDB imported: the window may lay out what the run will fill)
         try:
             data = open_engine(str(self._path), str(self._qrels), self._engine, report,
                                memory_limit=window_memory_limit())

@@ -141,6 +141,7 @@ class MainWindow(WindowLayout, QMainWindow):
         self.files.opened.connect(lambda _path: self.ranking_view.setFocus())
         self.loader.task.started.connect(lambda _name: QTimer.singleShot(0, self, self._prepare_for_file))
         self.loader.task.finished.connect(self._load_ended)
+        self.loader.task.progressed.connect(self._show_query_dock_early)
         app = QApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.loader.wait)
@@ -199,11 +200,11 @@ class MainWindow(WindowLayout, QMainWindow):
         # In a frame of its own (a timer lets input in between; a zero one would not).
         histogram = self.query_panel.histogram
         QTimer.singleShot(10, self, lambda: self.loader.is_loading() and histogram.plot_widget())
-        # A run DuckDB reads holds many queries: their dock laid out now (showing the queries of
-        # the document open until then), not in the frame that installs them (~40 ms at 500,000).
-        QTimer.singleShot(20, self, self._show_query_dock_early)
 
-    def _show_query_dock_early(self) -> None:
+    def _show_query_dock_early(self, _fraction: float = 0.0) -> None:
+        """A run DuckDB reads holds many queries: their dock laid out while it works (showing the
+        queries of the document open until then), not in the frame that installs them (~40 ms at
+        500,000); once the job tells its progress (DuckDB imported: the import holds the GIL)."""
         if self.loader.reading_by_engine() and not self.query_dock.isVisible():
             self.query_dock.setVisible(True)
             if not getattr(self, "_dock_restored", False):
