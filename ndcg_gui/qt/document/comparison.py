@@ -139,6 +139,12 @@ class RunComparison(QObject):
         return self._after_scores or self._job_wanted or self._stale
 
     @property
+    def failed(self) -> bool:
+        """Whether the figures shown are of before a change because scoring them again failed
+        (said in one line then); the next change of k, definition or runs tries again."""
+        return self._stale and not self._job_wanted
+
+    @property
     def missing(self) -> str:
         return self._missing
 

@@ -35,6 +35,7 @@ class RunColumns:
     answered  True where the run returned a document for the query
     delta     per query, each run of `deltas` minus the baseline; NaN: not compared
     waiting   the figures of before a change, being worked out again (shown grey)
+    failed    waiting, because working them out again failed
     """
 
     runs: list[str]
@@ -45,6 +46,7 @@ class RunColumns:
     answered: pd.DataFrame = field(default_factory=lambda: _no_frame())
     delta: pd.DataFrame = field(default_factory=lambda: _no_frame())
     waiting: bool = False
+    failed: bool = False
 
     @property
     def layout(self) -> tuple:
@@ -153,6 +155,9 @@ class RunColumnsPart:
         if runs is None:
             return None
         at = f"@{self._k}" if self._k is not None else ""
+        if runs.failed:
+            return ("The figures before the last change: scoring them again failed (change k or the "
+                    "definition to try again)")
         if runs.waiting:
             return "The figures before the last change, being worked out again"
         if kind == "ndcg":

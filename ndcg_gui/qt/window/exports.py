@@ -123,6 +123,9 @@ class Exports(QObject):
         doc, runs = self.document, self.comparison
         cmp = runs.comparison if runs is not None and runs.active else None
         if cmp is not None and runs.waiting:  # (its figures are of the definition before)
+            if runs.failed:
+                raise InputError("the runs compared could not be scored again under the definition in use "
+                                 "(said when it failed): change k or the definition to try again")
             raise InputError("the runs compared are being scored again under the definition in use: "
                              "export the report once their figures are in")
         files = [doc.path, *(runs.path_of(n) for n in runs.added)] if cmp is not None else [doc.path]

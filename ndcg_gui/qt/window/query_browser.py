@@ -112,7 +112,8 @@ class QueryBrowser(QObject):
             cmp = self._shown
             self._lines = [delta_line(cmp, run) + self._ties_of(run) for run in cmp.summary.index]
         columns = RunColumns(runs=c.added, deltas=c.others, baseline=c.baseline, open_run=c.doc_name,
-                             ndcg=c.ndcg, answered=c.answered, delta=c.deltas, waiting=c.waiting)
+                             ndcg=c.ndcg, answered=c.answered, delta=c.deltas, waiting=c.waiting,
+                             failed=c.failed)
         self.panel.set_comparison(columns, self._lines, self._details, c.focus)
 
     def _ties_of(self, run: str) -> str:

@@ -868,9 +868,14 @@ def test_a_run_compared_that_fails_to_be_scored_again_is_said_in_one_line_its_fi
     assert window.statusBar().currentMessage() == f"⚠ {problems[0]}"
     assert doc.k == 7 and c.waiting and not window.compare_pane.isEnabled()
     pd.testing.assert_frame_equal(c.ndcg[before.columns], before)
-    assert "@7" not in window.query_panel.histogram.plot_widget().bottom_label
+    title = window.query_panel.histogram.plot_widget().bottom_label
+    assert "@7" not in title and "(not scored again)" in title  # (not "worked out again": it failed)
+    model = window.query_panel.model
+    tip = model.data(model.index(0, model.column_of("ndcg", name)), Qt.ItemDataRole.ToolTipRole)
+    assert "scoring them again failed" in tip
     out = tmp_path / "report.html"
     assert not window.exports.export_report(out) and not out.exists()
+    assert "could not be scored again" in str(dialog_log[-1]), dialog_log
 
     query = next(q for q in doc.queries() if len(doc.list_for(q)) > 3 and q in c.ndcg.index)
     doc.set_current_query(query)

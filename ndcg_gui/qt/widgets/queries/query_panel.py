@@ -327,7 +327,8 @@ class QueryPanel(QWidget):
             mean = float(deltas.mean()) if len(deltas) else None
             label = f"Δ NDCG{at}: {self._focus} − {runs.baseline}"
             if runs.waiting:  # (the figures of before the change: not of k as shown)
-                label = f"Δ NDCG before the change (worked out again): {self._focus} − {runs.baseline}"
+                why = "not scored again" if runs.failed else "worked out again"
+                label = f"Δ NDCG before the change ({why}): {self._focus} − {runs.baseline}"
             self.histogram.set_deltas(deltas.to_numpy(), label, mean)
         elif self.summary is None:
             self.histogram.set_values(np.array([]), k)
