@@ -46,6 +46,29 @@ def drop(qtbot, window, run, qrels) -> None:
     assert window.scores.wait(30)
 
 
+def type_into(box, text: str) -> None:
+    """`text` typed into `box` (the k box) as a person types it: focus, select all, keys, Enter."""
+    box.setFocus()
+    box.selectAll()
+    QTest.keyClicks(box, text)
+    QTest.keyClick(box, Qt.Key.Key_Return)
+
+
+def held_scoring(monkeypatch):
+    """DuckDB's scoring held at 50 % until the event returned is set (or its report says stop)."""
+    import threading
+
+    release, real = threading.Event(), cache.score_files
+
+    def engine(run, qrels, definition, memory_limit=None, threads=None, progress=None):
+        while not release.is_set() and progress("scoring", 50.0) is not False:
+            time.sleep(0.01)
+        return real(run, qrels, definition, memory_limit, threads, progress)
+
+    monkeypatch.setattr(cache, "score_files", engine)
+    return release
+
+
 @pytest.fixture
 def opened(qtbot, window, sample):
     window.resize(1366, 768)
@@ -368,10 +391,7 @@ def test_a_rescoring_shows_its_progress_and_undo_stops_it(opened, qtbot, sample,
     before, k_before = opened.scores.result.copy(), doc.k
     monkeypatch.setattr(cache, "score_files", engine)
     k = opened.headline.k
-    k.setFocus()
-    k.selectAll()
-    QTest.keyClicks(k, "7")
-    QTest.keyClick(k, Qt.Key.Key_Return)
+    type_into(k, "7")
     qtbot.waitUntil(lambda: jobs == [7] and bar.bar.value() > 0, timeout=10000)
     assert bar.isVisible() and bar.label.text() == "Scoring every query at k = 7 with DuckDB…"
     assert not bar.cancel_button.isVisible() and opened.scores.pending
@@ -479,10 +499,7 @@ def test_a_run_compared_is_scored_again_in_the_background_and_undo_brings_back_i
 
     monkeypatch.setattr(cache, "score_files", engine)
     k = window.headline.k
-    k.setFocus()
-    k.selectAll()
-    QTest.keyClicks(k, "7")
-    QTest.keyClick(k, Qt.Key.Key_Return)
+    type_into(k, "7")
     assert doc.k == 7 and c.waiting and not window.compare_pane.isEnabled()
     pd.testing.assert_frame_equal(c.ndcg[before.columns], before)  # the figures of before, greyed
     model, panel = window.query_panel.model, window.query_panel
@@ -509,10 +526,7 @@ def test_a_run_compared_is_scored_again_in_the_background_and_undo_brings_back_i
     assert not greyed()
 
     # A newer k than the one being scored: the older job stops, the newer one's figures land.
-    k.setFocus()
-    k.selectAll()
-    QTest.keyClicks(k, "7")
-    QTest.keyClick(k, Qt.Key.Key_Return)
+    type_into(k, "7")
     qtbot.waitUntil(lambda: jobs.count(7) == 2, timeout=10000)
     k.selectAll()
     QTest.keyClicks(k, "4")
@@ -658,25 +672,14 @@ def test_an_edit_made_while_the_runs_compared_are_scored_again_is_in_the_figures
         compared_by_engine, qtbot, monkeypatch):
     """The job scores the document as it was when it started: a list moved meanwhile (by keyboard,
     in the open run) is rescored when its figures land, not lost."""
-    import threading
 
     from ndcg_gui.core.analysis import workspace_report
 
     window = compared_by_engine
     doc, c = window.document, window.comparison
-    release, real = threading.Event(), cache.score_files
-
-    def engine(run, qrels, definition, memory_limit=None, threads=None, progress=None):
-        while not release.is_set() and progress("scoring", 50.0) is not False:
-            time.sleep(0.01)
-        return real(run, qrels, definition, memory_limit, threads, progress)
-
-    monkeypatch.setattr(cache, "score_files", engine)
+    release = held_scoring(monkeypatch)
     k = window.headline.k
-    k.setFocus()
-    k.selectAll()
-    QTest.keyClicks(k, "7")
-    QTest.keyClick(k, Qt.Key.Key_Return)
+    type_into(k, "7")
     assert c.waiting
     doc.set_current_query(next(q for q in doc.queries() if len(doc.list_for(q)) > 3 and q in c.ndcg.index))
     view = window.ranking_view
@@ -806,7 +809,6 @@ def test_edits_recovered_while_the_command_lines_file_loads_come_after_it(qtbot,
     """At start-up the file named on the command line may still be loading when the person accepts
     the edits left by a crash: both happen, the recovered session last (Ctrl+Z goes back to the
     file), rather than the recovery cancelling the open."""
-    import threading
 
     from ndcg_gui.core.lists import edits
     from ndcg_gui.core.state.recovery import new_recovery_path, write_recovery
@@ -814,14 +816,7 @@ def test_edits_recovered_while_the_command_lines_file_loads_come_after_it(qtbot,
     from ndcg_gui.qt.widgets import dialogs
     from ndcg_gui.qt.window.recovery import offer_recovery
 
-    release, real = threading.Event(), cache.score_files
-
-    def slow(run, qrels, definition, memory_limit=None, threads=None, progress=None):
-        while not release.is_set() and progress("scoring", 50.0) is not False:
-            time.sleep(0.01)
-        return real(run, qrels, definition, memory_limit, threads, progress)
-
-    monkeypatch.setattr(cache, "score_files", slow)
+    release = held_scoring(monkeypatch)
     window.files.open(sample[0], sample[1], ask=False)
     qtbot.waitUntil(lambda: window.progress.bar.value() > 0, timeout=10000)
     csv = tmp_path / "typed.csv"
@@ -857,10 +852,7 @@ def test_a_run_compared_that_fails_to_be_scored_again_is_said_in_one_line_its_fi
     c.task.finished.connect(ended.append)
     hidden = second.rename(tmp_path / "hidden.parquet")
     k = window.headline.k
-    k.setFocus()
-    k.selectAll()
-    QTest.keyClicks(k, "7")
-    QTest.keyClick(k, Qt.Key.Key_Return)
+    type_into(k, "7")
     qtbot.waitUntil(lambda: bool(ended), timeout=30000)
     qtbot.wait(50)
     problems = [n.problem for n in notices if n.problem]
@@ -888,10 +880,7 @@ def test_a_run_compared_that_fails_to_be_scored_again_is_said_in_one_line_its_fi
     assert doc.edited_queries() == [query] and c.ndcg.at[query, name] == before.at[query, name]
 
     hidden.rename(second)  # back: the next k scores
-    k.setFocus()
-    k.selectAll()
-    QTest.keyClicks(k, "5")
-    QTest.keyClick(k, Qt.Key.Key_Return)
+    type_into(k, "5")
     assert c.wait(30) and window.compare_pane.isEnabled() and hooked == []
     want = ndcg_of(c.list_for(name, query), doc.state.definition)
     assert c.ndcg.at[query, name] == pytest.approx(want, abs=1e-12)
@@ -1103,19 +1092,9 @@ def test_a_list_edited_while_the_runs_compared_are_scored_is_rescored_without_re
         return real_read(run, qrels, q, memory_limit)
 
     monkeypatch.setattr(engine_dataset, "read_list", read_list)
-    release, real = threading.Event(), cache.score_files
-
-    def engine(run, qrels, definition, memory_limit=None, threads=None, progress=None):
-        while not release.is_set() and progress("scoring", 50.0) is not False:
-            time.sleep(0.01)
-        return real(run, qrels, definition, memory_limit, threads, progress)
-
-    monkeypatch.setattr(cache, "score_files", engine)
+    release = held_scoring(monkeypatch)
     k = window.headline.k
-    k.setFocus()
-    k.selectAll()
-    QTest.keyClicks(k, "7")
-    QTest.keyClick(k, Qt.Key.Key_Return)
+    type_into(k, "7")
     assert c.waiting
     queries = [q for q in doc.queries() if len(doc.list_for(q)) > 3 and q in c.ndcg.index]
     doc.set_current_query(queries[0])
