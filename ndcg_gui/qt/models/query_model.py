@@ -34,7 +34,6 @@ from ndcg_gui.qt.models.cells import ALIGN_RIGHT, differing_rows, font
 from ndcg_gui.qt.models.query_runs import (
     FIXED_COLUMNS,
     QUERY_ROLE,
-    SORT_ROLE,
     RunColumns,
     RunColumnsPart,
 )
@@ -73,6 +72,8 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._queries = np.array([], dtype=object)
+        self._index = None  # the frame's index the ids came from (a rescore keeps it: same rows)
+        self._last_sort: tuple | None = None  # (keys, descending, natural, order): `_sorted_by`
         self._row_of: dict[str, int] | None = None  # made on first use, for up to DICT_ROWS queries
         self._found: dict[str, int] = {}  # past DICT_ROWS: the last few found by a scan
         # Each id's rank in natural order, its length, the entries in natural order (`order_keys`).
@@ -98,15 +99,17 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
     def set_result(self, result: pd.DataFrame, k: int | None) -> None:
         """Show a per-query frame of `evaluate`. The same queries in the same order (a re-score
         after an edit or a new k) only repaint, so the view keeps its selection and scroll."""
+        # (a rescore after an edit keeps the frame's index; `to_numpy` makes a new array each time)
+        same_rows = result.index is self._index
         queries = result.index.to_numpy(dtype=object)
-        # (a rescore after an edit keeps the frame's index: its ids are the same array)
-        same_rows = queries is self._queries or np.array_equal(queries, self._queries)
+        same_rows = same_rows or np.array_equal(queries, self._queries)
+        self._index = result.index
         before = (self._docs, self._judged, self._dcg, self._idcg, self._ndcg) if same_rows else ()
         if not same_rows:
             self.beginResetModel()
             self._queries = queries
             self._row_of, self._found = None, {}
-            # (worked out in the worker that scored a big file, `summary.score`: kept by index)
+            # (worked out in the worker that scored a big file, `workspace_report.prepared`: kept by index)
             self._natural, self._lengths, self._text, self._in_order = order_keys_of(result.index)
             self._keep = self._kept()
             self._edited_mask = None
@@ -219,10 +222,7 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         if column == COL_QUERY:
             order = self._in_order[::-1] if descending else self._in_order
         elif 0 <= column < self.columnCount():
-            keys = self.sort_keys(column)
-            if self._sort_order == Qt.SortOrder.DescendingOrder:
-                keys = -keys.astype(float if keys.dtype.kind == "f" else np.int64)
-            order = np.lexsort((self._natural, keys)).astype(np.int64)
+            order = self._sorted_by(self.sort_keys(column), descending)
         else:  # unsorted, or a comparison's column gone: the frame's order
             order = np.arange(n, dtype=np.int64)
         if self._keep is not None:
@@ -230,6 +230,18 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         row_at = np.full(n, -1, dtype=np.int64)
         row_at[order] = np.arange(len(order), dtype=np.int64)
         return order, row_at
+
+    def _sorted_by(self, keys: np.ndarray, descending: bool) -> np.ndarray:
+        """Every entry in the order of `keys` (ties in natural order). The last one is kept while
+        its keys are the same array (figures are never changed in place): each keystroke in the
+        filter box then cuts it down instead of sorting every id again (~60 ms at 500,000 by NDCG)."""
+        last = self._last_sort
+        if last is not None and last[0] is keys and last[1] == descending and last[2] is self._natural:
+            return last[3]
+        ordered = -keys.astype(float if keys.dtype.kind == "f" else np.int64) if descending else keys
+        order = np.lexsort((self._natural, ordered)).astype(np.int64)
+        self._last_sort = (keys, descending, self._natural, order)
+        return order
 
     def _resort(self) -> None:
         """Move the rows to the asked order if they are not in it, carrying the persistent indexes
@@ -349,8 +361,6 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
             return self._run_data(row, *run, role)
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(row, col)
-        if role == SORT_ROLE:
-            return self._sort_key(row, col)
         if role == QUERY_ROLE:
             return str(self._queries[row])
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -425,17 +435,6 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
             values = self._run_ndcg[:, j] if kind == "ndcg" else self._delta[:, j]
             return np.where(np.isnan(values), np.inf, values)  # not compared: last, ascending
         return {COL_QUERY: self._natural, COL_DOCS: self._docs, COL_JUDGED: self._judged}.get(col, self._ndcg)
-
-    def _sort_key(self, row: int, col: int):
-        if col == COL_EDITED:
-            return int(str(self._queries[row]) in self._edited)
-        if col == COL_QUERY:
-            return int(self._natural[row])
-        if col == COL_DOCS:
-            return int(self._docs[row])
-        if col == COL_JUDGED:
-            return int(self._judged[row])
-        return float(self._ndcg[row])
 
     def _not_scored(self, row: int) -> bool:
         return bool(self._undefined[row] or self._empty[row])

@@ -16,7 +16,6 @@ from ndcg_gui.qt.models.cells import ALIGN_RIGHT, DOWN_COLOR, UP_COLOR, font
 if TYPE_CHECKING:
     import pandas as pd
 
-SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 QUERY_ROLE = Qt.ItemDataRole.UserRole + 2
 FIXED_COLUMNS = 5  # the edited mark, query, docs, judged, NDCG (`query_model.py`)
 NAME_CHARS = 9  # a run's name in a header is cut to this many characters (the tooltip has it all)
@@ -130,9 +129,6 @@ class RunColumnsPart:
                 return "" if np.isnan(value) else f"{round(value, 4) + 0.0:.4f}"  # never "-0.0000"
             d = self._delta[row, j]
             return "" if np.isnan(d) else ("0" if d == 0 else f"{d:+.4f}")
-        if role == SORT_ROLE:
-            value = self._run_ndcg[row, j] if kind == "ndcg" else self._delta[row, j]
-            return float(np.inf if np.isnan(value) else value)
         if role == QUERY_ROLE:
             return str(self._queries[row])
         if role == Qt.ItemDataRole.TextAlignmentRole:
