@@ -35,15 +35,27 @@ class MetricsView(QTableView):
         header.setMinimumSectionSize(16)
         header.setSectionResizeMode(QHeaderView.Interactive)
         self.column_widths = ColumnWidths(self, "per rank")
-        # The rows in view decide the widths: refit when they scroll, change or another list comes
-        # (once edits and scrolling pause: measuring takes ~5 ms, not in the frame of every edit).
+        # The rows in view decide the widths: refit when they scroll or change (once edits and
+        # scrolling pause: measuring takes ~5 ms, not in the frame of every edit), and at once when
+        # a list of another length comes, so its first frame shows it fitted.
         self._refit = QTimer(self, singleShot=True, interval=REFIT_DELAY_MS, timeout=self.fit_columns)
-        for signal in (model.modelReset, model.dataChanged, self.verticalScrollBar().valueChanged):
+        for signal in (model.dataChanged, self.verticalScrollBar().valueChanged):
             signal.connect(self._refit.start)
+        model.modelReset.connect(self.fit_columns)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.fit_columns()
+
+    def _bar_to_come(self) -> int:
+        """The width of the vertical scroll bar that the rows will need and Qt has not shown yet
+        (it lays the bar out after the model's reset): fitted to the room left beside it, the
+        columns never overflow for a frame, which showed a horizontal bar and cut figures."""
+        bar = self.verticalScrollBar()
+        if bar.isVisible() or self.verticalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff:
+            return 0
+        rows = self.model().rowCount() * self.verticalHeader().defaultSectionSize()
+        return bar.sizeHint().width() if rows > self.viewport().height() else 0
 
     def fit_columns(self) -> None:
         """Every column as wide as its header and the texts of the rows in view; the optional
@@ -56,7 +68,7 @@ class MetricsView(QTableView):
         for column, (title, name, _) in enumerate(COLUMNS):
             need = needed_width(self, column, rows)
             widths[name] = max(need, remembered.get(title, 0))  # the person may widen, not cut
-        room = self.viewport().width()
+        room = self.viewport().width() - self._bar_to_come()
         need = sum(widths.values())
         hidden = set()
         for name in OPTIONAL:
@@ -69,8 +81,15 @@ class MetricsView(QTableView):
         spare = max(room - need, 0)
         for i, name in enumerate(spread):  # the spare width, in whole pixels, to the figures
             widths[name] += spare // len(spread) + (1 if i < spare % len(spread) else 0)
+        changed = False
         for column, name in enumerate(names):
             if header.isSectionHidden(column) != (name in hidden):
                 header.setSectionHidden(column, name in hidden)
+                changed = True
             if name not in hidden and header.sectionSize(column) != widths[name]:
                 header.resizeSection(column, widths[name])
+                changed = True
+        if changed:
+            # The scroll bars follow the new widths now, not at Qt's later pass: a frame painted
+            # between showed a horizontal bar (and a narrower viewport) the columns no longer need.
+            self.updateGeometries()
