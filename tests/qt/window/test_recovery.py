@@ -127,12 +127,15 @@ def test_runs_compared_and_the_mean_policy_survive_a_kill(qtbot, tmp_path, recov
 def test_no_recovery_file_after_a_clean_exit_or_a_save(qtbot, window, recovery_folder, tmp_path):
     window.document.reverse()
     window.recovery.write_now()
+    window.recovery.wait()
     assert window.recovery.path.exists()
     window.files.save_to(tmp_path / "saved.csv")
     window.recovery.write_now()
+    window.recovery.wait()
     assert not window.recovery.path.exists()  # nothing unsaved
     window.document.reverse()
     window.recovery.write_now()
+    window.recovery.wait()
     assert window.recovery.path.exists()
     window.close()  # the conftest answers "discard" to the unsaved question
     assert not window.recovery.path.exists()
@@ -188,8 +191,10 @@ def test_a_reused_pid_never_deletes_a_crashed_windows_edits(qtbot, window, recov
     write_recovery(left, edited)
     window.document.reverse()  # this window's own edits come and go...
     window.recovery.write_now()
+    window.recovery.wait()
     window.document.undo_stack.undo()
     window.recovery.write_now()  # ...and its file with them
+    window.recovery.wait()
     assert left.exists()
     monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
     assert offer_recovery(window.files, window, recovery_folder) == 1
@@ -246,3 +251,53 @@ def test_edits_of_a_file_gone_since_are_kept_for_later(qtbot, window, recovery_f
     assert "\n" not in problem and kept.endswith("recovery-gone.json")
     assert window.document.state is before and (recovery_folder / "recovery-gone.json").exists()
     assert len(left_behind(recovery_folder)) == 1
+
+
+def test_the_recovery_file_is_written_off_the_gui_thread(qtbot, window, monkeypatch):
+    """Syncing the file waits for the disk (353 ms beside DuckDB's spill files): the window keeps
+    working meanwhile, and the file ends with the newest edits, not the ones being written."""
+    import threading
+
+    from ndcg_gui.core.state.recovery import read_recovery
+    from ndcg_gui.core.writing import atomic
+
+    slow_disk, writers = threading.Event(), []
+    write = atomic.atomic_write_bytes
+
+    def held(path, data):
+        writers.append(threading.current_thread() is threading.main_thread())
+        slow_disk.wait(5)
+        write(path, data)
+
+    monkeypatch.setattr(atomic, "atomic_write_bytes", held)
+    window.document.reverse()
+    window.recovery.write_now()
+    qtbot.waitUntil(lambda: bool(writers))
+    assert writers == [False]
+    window.document.set_grade(0, 3)  # the window works while the disk is held
+    window.recovery.write_now()
+    slow_disk.set()
+    window.recovery.wait()
+    assert writers == [False, False]
+    shown = window.document.current_query
+    assert read_recovery(window.recovery.path).lists[shown] == window.document.current_list()
+
+
+def test_a_recovery_folder_that_cannot_be_written_is_said_once(qtbot, window, tmp_path):
+    from ndcg_gui.qt.window.recovery import Recovery
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    said = []
+    recovery = Recovery(window.document, folder=blocked / "recovery", on_error=said.append)
+    window.document.reverse()
+    recovery.write_now()
+    recovery.wait()
+    window.document.reverse()
+    recovery.write_now()
+    recovery.wait()
+    qtbot.waitUntil(lambda: bool(said))
+    qtbot.wait(50)
+    assert len(said) == 1 and said[0].startswith("Edits could not be written to the recovery file: ")
+    assert "\n" not in said[0]
+    recovery.discard()
