@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
+from PySide6.QtCore import QObject, QStandardPaths, QTimer
 
 from ndcg_gui.core.errors import InputError, LoadCancelled
 from ndcg_gui.core.state.recovery import LeftBehind, RecoveryLock, Snapshot, new_recovery_path, snapshot_json
@@ -57,8 +57,6 @@ def left_behind(folder: Path | None = None) -> list[tuple[Path, Snapshot]]:
 class Recovery(QObject):
     """Keeps this process's recovery file in step with the document's unsaved edits."""
 
-    _failed = Signal(str)  # from the writer's thread: said on the GUI thread
-
     def __init__(self, document: Document, folder: Path | None = None, interval_ms: int = INTERVAL_MS,
                  on_error: Callable[[str], None] | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -70,8 +68,7 @@ class Recovery(QObject):
             self._lock = None
         self._dirty = False
         self._on_error = on_error
-        self._failed.connect(self._say)
-        self._writer = _Writer(self.path, self._failed.emit)
+        self._writer = _Writer(self.path)
         self._timer = QTimer(self)
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self.write_now)
@@ -84,6 +81,7 @@ class Recovery(QObject):
     def write_now(self) -> None:
         """Bring the recovery file up to date: written while edits are unsaved, removed when none.
         What to write is taken from the state now; the disk is left to the writer's thread."""
+        self._say(self._writer.failure)  # (the writer's thread touches no Qt object: told here)
         if not self._dirty:
             return
         self._dirty = False
@@ -97,8 +95,9 @@ class Recovery(QObject):
         """Until the file is as the last `write_now` left it (a test's look, a clean exit)."""
         self._writer.wait()
 
-    def _say(self, message: str) -> None:
-        if self._on_error is not None:  # a full disk must not stop the editing; say it once
+    def _say(self, message: str | None) -> None:
+        # A full disk must not stop the editing: said once.
+        if message is not None and self._on_error is not None:
             self._on_error(f"Edits could not be written to the recovery file: {message}")
             self._on_error = None
 
@@ -115,10 +114,12 @@ class Recovery(QObject):
 
 class _Writer:
     """One write of the recovery file at a time, in a thread; the newest content wins (one asked
-    for while another is written replaces any waiting). `None` removes the file."""
+    for while another is written replaces any waiting). `None` removes the file. `failure`: why
+    the last write failed (None: it did not), read by the GUI thread: the thread touches no Qt
+    object, which may be gone (a window closed) while a write waits for the disk."""
 
-    def __init__(self, path: Path, failed: Callable[[str], None]) -> None:
-        self.path, self._failed = path, failed
+    def __init__(self, path: Path) -> None:
+        self.path, self.failure = path, None
         self._lock = threading.Lock()
         self._next: list[bytes | None] = []  # (empty: nothing waiting; [None]: a removal)
         self._thread: threading.Thread | None = None
@@ -153,10 +154,11 @@ class _Writer:
                 else:
                     self.path.parent.mkdir(parents=True, exist_ok=True)
                     atomic_write_bytes(self.path, data)
+                self.failure = None
             except InputError as err:
-                self._failed(err.message)
+                self.failure = err.message
             except OSError as err:
-                self._failed(str(err))
+                self.failure = str(err)
 
 
 def _restore(snapshot: Snapshot, definition: Definition, _path=None, _qrels=None, cancel=None,
