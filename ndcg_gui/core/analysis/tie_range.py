@@ -16,8 +16,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ndcg_gui.core.arrays.order import score_key
 from ndcg_gui.core.config import MetricConfig
-from ndcg_gui.core.evaluate import Joined, _judged_gains, _rank_within
+from ndcg_gui.core.evaluate import Joined, Pool, _judged_gains, _rank_within
 from ndcg_gui.core.metrics import condensed_keep, discounts, finish
 
 RANGE_COLUMNS = ["ndcg", "least", "greatest", "tied_at_k"]
@@ -50,24 +51,37 @@ def list_tie_range(grades: Sequence[float] | np.ndarray, scores: Sequence[float]
                    k: int | None = 10, config: MetricConfig | None = None,
                    judged: Sequence[float] | np.ndarray | None = None) -> tuple[float, float]:
     """(least, greatest) NDCG@k of one list (grades NaN = unjudged, with its scores) over every
-    order of its tied scores; `judged`: the query's whole judged pool, as `ndcg_at` takes it."""
+    order of its tied scores; `judged`: the query's whole judged pool, as `ndcg_at` takes it.
+    The list is ranked here as `tie_range` ranks a run (high scores first, ties as trec_eval
+    compares scores) without a table: the window asks at each list shown or edited (7 ms through
+    `tie_range`'s tables, ~1 at a thousand rows)."""
+    config = config or MetricConfig()
     grades = np.asarray(grades, dtype=float)
-    docs = [f"d{i}" for i in range(len(grades))]
-    run = pd.DataFrame({"query": "q", "doc": docs, "score": np.asarray(scores, dtype=float)})
+    raw = np.asarray(scores, dtype=float)
+    if len(raw) != len(grades):
+        raise ValueError(f"{len(grades)} grades but {len(raw)} scores")
+    if not np.isfinite(raw).all():
+        i = int(np.flatnonzero(~np.isfinite(raw))[0])
+        raise ValueError(f"run score must be finite numbers; row {i + 1} is {raw[i]!r}")
+    if np.isinf(grades).any():
+        raise ValueError("run grade has infinite values")
+    key = score_key(raw, "trec")
+    order = np.argsort(-key, kind="stable")  # (within a tie any order: the bounds span them all)
+    n = len(grades)
     if judged is None:
-        run["grade"] = grades
-        qrels = None
+        pool = Pool(np.zeros(n, np.int64), grades, judged=False)
     else:
-        known = ~np.isnan(grades)
-        extra = np.asarray(judged, dtype=float)
-        pool_docs = [d for d, j in zip(docs, known, strict=True) if j]
-        rest = list(extra)
-        for g in grades[known]:  # the listed judged documents are part of the pool given
-            rest.remove(g)
-        qrels = pd.DataFrame({"query": "q", "doc": pool_docs + [f"x{i}" for i in range(len(rest))],
-                              "grade": np.concatenate([grades[known], rest])})
-    table = tie_range(run, qrels, k, config)
-    return float(table["least"].iloc[0]), float(table["greatest"].iloc[0])
+        pool_grades = np.asarray(judged, dtype=float)
+        if not np.isfinite(pool_grades).all():
+            raise ValueError("qrels grade must be finite numbers")
+        pool = Pool(np.zeros(len(pool_grades), np.int64), pool_grades, judged=True)
+    joined = Joined(np.array(["q"], dtype=object), np.zeros(n, np.int64), grades[order],
+                    np.array([n], np.int64), pool, None, key[order])
+    result = joined.score(k, config, "zero")
+    if not len(result):  # (no judgment: the query is not scored)
+        raise ValueError("the list has no judgments: it is not scored")
+    least, greatest, _ = _bounds(joined, k, config, result["idcg"].reindex(joined.queries))
+    return float(least[0]), float(greatest[0])
 
 
 def _bounds(joined: Joined, k: int | None, config: MetricConfig, idcg: pd.Series):

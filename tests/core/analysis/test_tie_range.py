@@ -69,3 +69,27 @@ def test_worked_example_E5c_and_the_mean():
     assert table.loc["b", "least"] == table.loc["b", "greatest"] == table.loc["b", "ndcg"] == 1
     assert mean_range(table) == (0.5, 1.0)
     assert (table["least"] <= table["ndcg"]).all() and (table["ndcg"] <= table["greatest"]).all()
+
+
+@settings(max_examples=200, deadline=None)
+@given(n=st.integers(1, 60), k=st.one_of(st.none(), st.integers(1, 20)), config=CONFIGS, data=st.data())
+def test_one_list_is_bounded_as_its_run_is(n, k, config, data):
+    """`list_tie_range` ranks one list without tables: the bounds `tie_range` gives the same list
+    as a run of one query (its docs in an order of their own, scores with float32 ties)."""
+    grades = np.array(data.draw(st.lists(st.one_of(st.none(), st.integers(-1, 3)), min_size=n, max_size=n)),
+                      dtype=float)
+    grades[np.array([g is None for g in grades])] = np.nan
+    base = data.draw(st.lists(st.sampled_from([0.5, 1.0, 2.0, 1.0 + 1e-9, 3.25]), min_size=n, max_size=n))
+    scores = np.array(base, dtype=float)
+    known = ~np.isnan(grades)
+    extra = np.array(data.draw(st.lists(st.integers(0, 3), max_size=4)), dtype=float)
+    pool = np.concatenate([grades[known], extra])
+    assume(len(pool))
+    docs = [f"doc{i:03d}" for i in data.draw(st.permutations(range(n)))]
+    run = pd.DataFrame({"query": "q", "doc": docs, "score": scores})
+    qrels = pd.DataFrame({"query": "q", "doc": [d for d, j in zip(docs, known, strict=True) if j]
+                          + [f"x{i}" for i in range(len(extra))], "grade": pool})
+    table = tie_range(run, qrels, k, config)
+    least, greatest = list_tie_range(grades, scores, k, config, judged=pool)
+    assert math.isclose(least, table["least"].iloc[0], abs_tol=1e-12)
+    assert math.isclose(greatest, table["greatest"].iloc[0], abs_tol=1e-12)
