@@ -208,11 +208,16 @@ class Workspace:
         return self.at_hand(query) and all(r.dataset.at_hand(query) for r in self.comparing.runs)
 
     def read_all(self, query: str) -> None:
-        """Read `query`'s lists (`all_at_hand`): a dataset that reads them from its files keeps them."""
+        """Read `query`'s lists (`all_at_hand`), and the edited queries' lists as loaded not read
+        yet (kept once read, `with_list`): a dataset that reads them from its files keeps them."""
         self.original(query)
         for r in self.comparing.runs:
             if r.dataset.has_query(query):
                 r.dataset.ranked_list(query)
+        for dataset in (self.dataset, *(r.dataset for r in self.comparing.runs)):
+            for q in self.lists:
+                if not dataset.at_hand(q):
+                    dataset.ranked_list(q)
 
     def list_for(self, query: str) -> RankedList:
         lst = self.lists.get(query)  # (an edited list may be empty: every row deleted)
@@ -262,8 +267,11 @@ class Workspace:
 
     # ---- changing: each returns a new workspace -----------------------------------------------
     def with_list(self, query: str, lst: RankedList) -> Workspace:
-        self.dataset.keep(query)  # (its list as loaded: compared with the edited one at every notice)
-        for r in self.comparing.runs:  # (theirs too: an edit rescores the query for every run)
+        # Its list as loaded (compared with the edited one at every notice) and the runs compared's
+        # (an edit rescores the query for every run) kept, once read: a list not read yet (a run
+        # just added, its job reading it) is not read here, where the window's GUI thread waits.
+        self.dataset.keep(query)
+        for r in self.comparing.runs:
             r.dataset.keep(query)
         lists = dict(self.lists)
         lists[query] = replace(lst, query=query) if lst.query != query else lst
