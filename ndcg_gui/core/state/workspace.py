@@ -298,6 +298,8 @@ class Workspace:
         while name in taken:
             n += 1
             name = f"{stem} ({n})"
+        for query in self.lists:  # (kept once read, as `with_list` keeps the runs' compared before)
+            dataset.keep(query)
         added = AddedRun(name, dataset, Path(path) if path is not None else None)
         return replace(self, comparing=replace(self.comparing, runs=(*self.comparing.runs, added))), name
 

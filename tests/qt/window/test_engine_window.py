@@ -1179,3 +1179,47 @@ def test_an_edit_made_before_a_run_added_has_read_its_list_reads_nothing_on_the_
     assert doc.current_query != query and doc.state.comparing.runs[0].dataset.at_hand(query)
     assert on_gui == [] and doc.list_for(query) == edited
     qtbot.waitUntil(lambda: not c.working, timeout=10000)  # (no statistics left to land in the next test)
+
+
+def test_a_run_added_after_an_edit_keeps_its_list_of_the_edited_query_as_read_when_added(
+        compared_by_engine, qtbot, monkeypatch):
+    """A run DuckDB reads, added after a query was edited: its list of that query is read in the
+    job that scores it and kept, as a run compared before the edit keeps it (`Workspace.with_list`),
+    so browsing other queries never makes it read from the file again: coming back to the edited
+    query reads nothing of that run, and its list is the one the figures were worked out with."""
+    from ndcg_gui.core.sql import engine_dataset
+
+    window = compared_by_engine
+    doc, c = window.document, window.comparison
+    name, second = c.added[0], doc.state.comparing.runs[0].path
+    window.comparison.remove_run(name)
+    first = doc.queries()[0]
+    query = next(q for q in doc.queries() if q != first and len(doc.list_for(q)) > 3)
+    doc.set_current_query(query)
+    view = window.ranking_view
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_Home, CTRL)
+    QTest.keyClick(view, Qt.Key.Key_Down, CTRL)  # the first document one rank down
+    assert doc.edited_queries() == [query]
+    doc.set_current_query(first)  # (read with the run when it is added)
+    monkeypatch.setattr(engine_dataset, "MEMO", 1)  # (a list read pushes the one before out)
+    reads, real = [], engine_dataset.read_list
+
+    def read_list(run, qrels, q, memory_limit=None):
+        reads.append((q, run))
+        return real(run, qrels, q, memory_limit)
+
+    monkeypatch.setattr(engine_dataset, "read_list", read_list)
+    window.compare.add_run(second)
+    qtbot.waitUntil(lambda: len(c.added) == 1, timeout=30000)
+    assert c.wait(30)
+    added = doc.state.comparing.runs[0].dataset
+    for other in [q for q in doc.queries() if q not in (first, query)][:3]:  # (pushing the others out)
+        doc.set_current_query(other)
+        qtbot.waitUntil(lambda: not doc.reads_pending(), timeout=10000)
+    assert added.at_hand(query) and [q for q, _run in reads].count(query) == 1
+    doc.set_current_query(query)  # back: nothing of the run read again
+    qtbot.waitUntil(lambda: doc.current_query == query and not doc.reads_pending(), timeout=10000)
+    assert [q for q, _run in reads].count(query) == 1
+    assert c.ndcg.at[query, name] == pytest.approx(ndcg_of(c.list_for(name, query), doc.state.definition),
+                                                   abs=1e-12)
