@@ -29,7 +29,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor
 
-from ndcg_gui.core.lists.query_order import order_keys_of
+from ndcg_gui.core.lists.query_order import order_keys_of, position_of
 from ndcg_gui.qt.models.cells import ALIGN_RIGHT, differing_rows, font
 from ndcg_gui.qt.models.query_runs import (
     FIXED_COLUMNS,
@@ -51,17 +51,6 @@ Index = QModelIndex | QPersistentModelIndex
 
 
 DICT_ROWS = 50_000  # queries up to which a row is found by a dict (see `_position`)
-
-
-def _index(text, queries: np.ndarray, query: str) -> int:
-    """Where `query` is among `queries` (`text`: the same as Arrow text, or None), or -1: Arrow
-    compares the bytes (~1 ms at 500,000), numpy a Python string per id (5-10 ms)."""
-    if text is not None:
-        import pyarrow.compute as pc  # lazy: start-up (the first paint shows one list)
-
-        return int(pc.index(text, query).as_py())
-    hits = np.flatnonzero(queries == query)
-    return int(hits[0]) if len(hits) else -1
 
 
 class QueryTableModel(RunColumnsPart, QAbstractTableModel):
@@ -315,7 +304,7 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         if len(self._queries) > DICT_ROWS:
             found = self._found.get(query)  # (the query shown is asked for several times a change)
             if found is None:
-                found = _index(self._text, self._queries, query)
+                found = position_of(self._text, self._queries, query)
                 self._found = {**dict(list(self._found.items())[-7:]), query: found}
             return found
         if self._row_of is None:
