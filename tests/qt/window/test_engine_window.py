@@ -14,7 +14,7 @@ import pytest
 from engine_samples import write_sample
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QFileDialog, QLabel
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel
 
 from ndcg_gui.core.analysis.workspace_report import ndcg_of
 from ndcg_gui.core.reading import load
@@ -1223,3 +1223,44 @@ def test_a_run_added_after_an_edit_keeps_its_list_of_the_edited_query_as_read_wh
     assert [q for q, _run in reads].count(query) == 1
     assert c.ndcg.at[query, name] == pytest.approx(ndcg_of(c.list_for(name, query), doc.state.definition),
                                                    abs=1e-12)
+
+
+def test_a_grade_edited_judges_the_runs_duckdb_reads_when_they_are_scored_again(
+        compared_by_engine, qtbot, sample):
+    """A grade typed into the open run judges that document for every run (one qrels file): a run
+    DuckDB reads, added after the edit, then scored again under another k, is judged by the edited
+    grade as the same run loaded in memory is, not by its qrels file's."""
+    from ndcg_gui.core.analysis import workspace_report
+    from ndcg_gui.qt.models.ranking_model import RankingModel
+
+    window = compared_by_engine
+    doc, c = window.document, window.comparison
+    name, second = c.added[0], doc.state.comparing.runs[0].path
+    window.comparison.remove_run(name)
+    query = next(q for q in doc.queries() if len(doc.list_for(q)) > 3 and doc.list_for(q).judgments()
+                 and doc.list_for(q).grades[0] == doc.list_for(q).grades[0])  # (its first document judged)
+    doc.set_current_query(query)
+    before = doc.current_list().grades[0]
+    view = window.ranking_view
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_Home, CTRL)
+    for _ in range(RankingModel.GRADE):
+        QTest.keyClick(view, Qt.Key.Key_Right)
+    QTest.keyClick(view, Qt.Key.Key_F2)  # the grade cell edited by keyboard
+    editor = QApplication.focusWidget()
+    editor.selectAll()
+    QTest.keyClicks(editor, "3" if before != 3 else "0")
+    QTest.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: doc.current_list().grades[0] != before, timeout=5000)  # (committed queued)
+    assert doc.edited_queries() == [query]
+    window.compare.add_run(second)
+    qtbot.waitUntil(lambda: len(c.added) == 1, timeout=30000)
+    for k in (None, "5"):  # added after the edit; scored again under another k
+        if k is not None:
+            type_into(window.headline.k, k)
+        assert c.wait(30)
+        memory = doc.state.without_runs().with_run(load(second, sample[1]), second, name)[0]
+        want = workspace_report.compare_state(memory, c.doc_name, window.scores.result, c.baseline)
+        assert c.ndcg.at[query, name] == pytest.approx(want.ndcg.at[query, name], abs=1e-12)
+        assert np.abs(c.ndcg.to_numpy() - want.ndcg.to_numpy()).max() <= 1e-12
+    qtbot.waitUntil(lambda: not c.working, timeout=10000)  # (no statistics left to land in the next test)
