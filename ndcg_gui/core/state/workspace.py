@@ -13,6 +13,7 @@ window does:
 
 from __future__ import annotations
 
+import contextlib
 import weakref
 from collections.abc import Container, Mapping
 from dataclasses import dataclass, field, replace
@@ -21,6 +22,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ndcg_gui.core.config import DEFAULT_K, MetricConfig, TiesName, check_rules
+from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists import id_sets
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
@@ -209,7 +211,9 @@ class Workspace:
 
     def read_all(self, query: str) -> None:
         """Read `query`'s lists (`all_at_hand`), and the edited queries' lists as loaded not read
-        yet (kept once read, `with_list`): a dataset that reads them from its files keeps them."""
+        yet (kept once read, `with_list`): a dataset that reads them from its files keeps them.
+        InputError: one of `query`'s lists cannot be read (an edited query's is read again when
+        that query is shown, and says so then)."""
         self.original(query)
         for r in self.comparing.runs:
             if r.dataset.has_query(query):
@@ -217,7 +221,8 @@ class Workspace:
         for dataset in (self.dataset, *(r.dataset for r in self.comparing.runs)):
             for q in self.lists:
                 if not dataset.at_hand(q):
-                    dataset.ranked_list(q)
+                    with contextlib.suppress(InputError):
+                        dataset.ranked_list(q)
 
     def list_for(self, query: str) -> RankedList:
         lst = self.lists.get(query)  # (an edited list may be empty: every row deleted)
