@@ -210,14 +210,17 @@ class Workspace:
         return self.at_hand(query) and all(r.dataset.at_hand(query) for r in self.comparing.runs)
 
     def read_all(self, query: str) -> None:
-        """Read `query`'s lists (`all_at_hand`), and the edited queries' lists as loaded not read
-        yet (kept once read, `with_list`): a dataset that reads them from its files keeps them.
-        InputError: one of `query`'s lists cannot be read (an edited query's is read again when
-        that query is shown, and says so then)."""
+        """Read `query`'s lists (`all_at_hand`): a dataset that reads them from its files keeps them."""
         self.original(query)
         for r in self.comparing.runs:
             if r.dataset.has_query(query):
                 r.dataset.ranked_list(query)
+
+    def read_edited(self) -> None:
+        """Read the edited queries' lists as loaded not read yet, the open run's and each run
+        compared's (each dataset keeps them once read: `with_list`, `with_run`); what a worker does
+        for a state made away from the window (edits recovered after a crash). One that cannot be
+        read is read again when its query is shown, and said then."""
         for dataset in (self.dataset, *(r.dataset for r in self.comparing.runs)):
             for q in self.lists:
                 if not dataset.at_hand(q):

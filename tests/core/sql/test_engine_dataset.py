@@ -310,8 +310,8 @@ def test_an_edited_querys_list_as_loaded_is_kept_however_many_lists_are_read_aft
 
 def test_an_edit_reads_nothing_and_its_list_is_kept_once_a_worker_reads_it(tmp_path, monkeypatch):
     """`Workspace.with_list` runs on the window's GUI thread: it reads no list (a read of a big file
-    froze the window); the edited query's list as loaded is kept once read (`read_all`, run by the
-    window's workers), and one that cannot be read does not stop the lists of the query picked."""
+    froze the window); the edited query's list as loaded is kept once read (`read_edited`, run by
+    the window's workers), and one that cannot be read is left for when its query is shown."""
     from ndcg_gui.core.sql import engine_dataset
 
     monkeypatch.setattr(engine_dataset, "MEMO", 2)
@@ -330,10 +330,10 @@ def test_an_edit_reads_nothing_and_its_list_is_kept_once_a_worker_reads_it(tmp_p
     monkeypatch.setattr(engine_dataset, "read_list", read_list)
     state = Workspace.of(engine).with_list("q3", RankedList.from_grades([0.0], query="q3"))
     assert reads == [] and not engine.at_hand("q3")
-    state.read_all("q1")
-    for q in queries[2:5]:
-        state.original(q)  # (read ahead, past what is kept)
+    state.read_edited()
+    for q in queries[:5]:
+        state.read_all(q)  # (queries picked, past what is kept)
     assert engine.at_hand("q3") and reads.count("q3") == 1
     state = state.with_list("q5", RankedList.from_grades([0.0], query="q5"))
-    state.read_all("q2")  # (q5's list cannot be read: said when q5 is shown)
-    assert engine.at_hand("q2") and not engine.at_hand("q5")
+    state.read_edited()  # (q5's list cannot be read: said when q5 is shown)
+    assert not engine.at_hand("q5") and reads.count("q5") == 1
