@@ -14,7 +14,7 @@ import numpy as np
 
 from ndcg_gui.core.config import MetricConfig, TiesName, check_rules
 from ndcg_gui.core.lists.dataset import Dataset
-from ndcg_gui.core.lists.query_order import KEEP_FROM, kept_text
+from ndcg_gui.core.lists.query_order import KEEP_FROM, kept_text, position_of
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import check_k
 
@@ -192,18 +192,12 @@ def list_row(
 
 
 def _place(index: pd.Index, query: str) -> int:
-    """Where `query` is in `index` (unique ids), or -1: in a big index found by a scan (its kept
-    Arrow text: ~1 ms at 500,000; else numpy's), not by the hash table of every id pandas makes
-    for a lookup (~80 ms at 500,000, in the frame of the first edit of a big file)."""
+    """Where `query` is in `index` (unique ids), or -1: in a big index found by a scan of its kept
+    Arrow text (`query_order.position_of`), not by the hash table of every id pandas makes for a
+    lookup (~80 ms at 500,000, in the frame of the first edit of a big file)."""
     if len(index) < KEEP_FROM:
         return int(index.get_loc(query)) if query in index else -1
-    text = kept_text(index)
-    if text is not None:
-        import pyarrow.compute as pc  # lazy: start-up
-
-        return int(pc.index(text, query).as_py())
-    hits = np.flatnonzero(index.to_numpy(dtype=object) == query)
-    return int(hits[0]) if len(hits) else -1
+    return position_of(kept_text(index), index, query)
 
 
 def with_list_rescored(

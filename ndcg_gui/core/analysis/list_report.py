@@ -318,9 +318,12 @@ class ListReport:
         # edits of them) have none, and then nothing is worked out on the edit's frame.
         if not (step[: min(self.k, len(step))] == 0).any():
             return None
+        pool = self.list.judged_pool()
+        if pool is not None and not len(pool):  # no judgment: every order scores alike (not scored)
+            return None
         from ndcg_gui.core.analysis.tie_range import list_tie_range  # lazy: start-up (pandas)
 
-        low, high = list_tie_range(self.list.grades, scores, self.k, self.config, self.list.judged_pool())
+        low, high = list_tie_range(self.list.grades, scores, self.k, self.config, pool)
         return (low, high) if high - low > 1e-12 else None
 
     def difference(self, a: str, b: str) -> Difference:

@@ -237,6 +237,13 @@ def compare_state(state: Workspace, open_run: str, own: pd.DataFrame, baseline: 
         scored = {name: own if name == open_run else ds.evaluate(state.k, state.config, state.ties)
                   if ds.in_memory else ds.evaluate(state.k, state.config, state.ties, progress=progress)
                   for name, ds in runs.items()}
+        # Each run scored by its own qrels file: an edited query is judged for every run by the
+        # open run's judgments as edited (as `compare_runs` judges them all), each run's list of it
+        # read here (a worker) and kept (`Workspace.with_list`, `with_run`).
+        for name in [r.name for r in state.comparing.runs]:
+            for query in edited:
+                scored[name] = with_list_rescored(scored[name], run_list(state, name, query), state.k,
+                                                  state.config, state.ties)
         every = compare_scored(scored, k=state.k, config=state.config, ties=state.ties, missing="zero",
                                baseline=baseline, samples=SAMPLES, seed=SEED)
     index = every.per_query.index

@@ -248,8 +248,9 @@ class Dataset(ABC):
 
     def keep(self, query: str) -> None:  # noqa: B027 (a no-op for datasets that hold every list)
         """`ranked_list(query)` is asked again and again from now on (the query is edited): a
-        dataset that reads lists when asked keeps this one, read now if it was not yet (edits
-        recovered after a crash, put back in the worker that reads the files); all others hold
+        dataset that reads lists when asked keeps this one once read (now, if it was), whatever
+        is read after. It reads nothing (a read of a big file on the GUI thread froze the window):
+        a list not read yet is read in the background (`Workspace.read_all`). All others hold
         every list."""
 
     @abstractmethod

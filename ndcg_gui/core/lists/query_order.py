@@ -22,21 +22,38 @@ KEEP_FROM = 50_000  # ids: fewer take under ~5 ms
 
 def order_keys_of(index) -> tuple:
     """`order_keys` of a pandas Index of query ids, kept for the last few big ones."""
-    for kept, keys in _KEPT:
-        if kept is index:
-            return keys
-    keys = order_keys(index.to_numpy(dtype=object))
-    if len(index) >= KEEP_FROM:
-        _KEPT[:] = [(index, keys), *_KEPT[:1]]
+    keys = _kept_keys(index)
+    if keys is None:
+        keys = order_keys(index.to_numpy(dtype=object))
+        if len(index) >= KEEP_FROM:
+            _KEPT[:] = [(index, keys), *_KEPT[:1]]
     return keys
 
 
 def kept_text(index):
     """The ids of `index` as Arrow text if its keys are kept (`order_keys_of`), else None."""
+    keys = _kept_keys(index)
+    return None if keys is None else keys[2]
+
+
+def _kept_keys(index) -> tuple | None:
     for kept, keys in _KEPT:
         if kept is index:
-            return keys[2]
+            return keys
     return None
+
+
+def position_of(text, queries, query: str) -> int:
+    """Where `query` is among `queries` (unique ids; `text`: the same as Arrow text, or None), or
+    -1, by a scan: Arrow compares the bytes (~1 ms at 500,000), numpy a Python string per id
+    (5-10 ms); a dict or pandas' hash table of every id costs more to make (80-150 ms at 500,000)
+    than the few lookups a change makes."""
+    if text is not None:
+        import pyarrow.compute as pc  # lazy: start-up (the first paint shows one list)
+
+        return int(pc.index(text, query).as_py())
+    hits = np.flatnonzero(np.asarray(queries == query))
+    return int(hits[0]) if len(hits) else -1
 
 
 def natural_order(queries: np.ndarray) -> np.ndarray:

@@ -161,8 +161,8 @@ class EngineDataset(Dataset):
     def keep(self, query: str) -> None:
         query = str(query)
         if self.has_query(query) and query not in self.lists:
-            # (read here if it was not yet: edits recovered after a crash, in the loader's worker)
-            self._memo.pin(query, self.ranked_list(query))
+            # (kept once read, never read here: the window's GUI thread calls this at an edit)
+            self._memo.keep(query)
 
     def at_hand(self, query: str) -> bool:
         query = str(query)
@@ -258,6 +258,7 @@ class _Memo:
         # with its original (is the document clean, which queries differ), and one read on the GUI
         # thread would be a ~0.2 s frame each time once arrow keys had pushed it out.
         self._pinned: dict[str, RankedList] = {}
+        self._kept: set[str] = set()  # (pinned once read)
         self._tables: dict[Definition, EngineResult] = {}
         self._made: dict[str, object] = {}
         self._lock = threading.Lock()
@@ -273,13 +274,18 @@ class _Memo:
         with self._lock:
             return query in self._lists or query in self._pinned
 
-    def pin(self, query: str, rl: RankedList) -> None:
-        """Keep `query`'s list whatever is read after."""
+    def keep(self, query: str) -> None:
+        """Keep `query`'s list whatever is read after: now if it was read, else once it is."""
         with self._lock:
-            self._pinned[query] = rl
+            self._kept.add(query)
+            rl = self._lists.get(query)
+            if rl is not None:
+                self._pinned[query] = rl
 
     def put(self, query: str, rl: RankedList) -> None:
         with self._lock:
+            if query in self._kept:
+                self._pinned[query] = rl
             self._lists[query] = rl
             while len(self._lists) > MEMO:
                 self._lists.popitem(last=False)

@@ -13,6 +13,7 @@ window does:
 
 from __future__ import annotations
 
+import contextlib
 import weakref
 from collections.abc import Container, Mapping
 from dataclasses import dataclass, field, replace
@@ -21,6 +22,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ndcg_gui.core.config import DEFAULT_K, MetricConfig, TiesName, check_rules
+from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists import id_sets
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
@@ -214,6 +216,17 @@ class Workspace:
             if r.dataset.has_query(query):
                 r.dataset.ranked_list(query)
 
+    def read_edited(self) -> None:
+        """Read the edited queries' lists as loaded not read yet, the open run's and each run
+        compared's (each dataset keeps them once read: `with_list`, `with_run`); what a worker does
+        for a state made away from the window (edits recovered after a crash). One that cannot be
+        read is read again when its query is shown, and said then."""
+        for dataset in (self.dataset, *(r.dataset for r in self.comparing.runs)):
+            for q in self.lists:
+                if not dataset.at_hand(q):
+                    with contextlib.suppress(InputError):
+                        dataset.ranked_list(q)
+
     def list_for(self, query: str) -> RankedList:
         lst = self.lists.get(query)  # (an edited list may be empty: every row deleted)
         return lst if lst is not None else self.original(query)
@@ -262,8 +275,11 @@ class Workspace:
 
     # ---- changing: each returns a new workspace -----------------------------------------------
     def with_list(self, query: str, lst: RankedList) -> Workspace:
-        self.dataset.keep(query)  # (its list as loaded: compared with the edited one at every notice)
-        for r in self.comparing.runs:  # (theirs too: an edit rescores the query for every run)
+        # Its list as loaded (compared with the edited one at every notice) and the runs compared's
+        # (an edit rescores the query for every run) kept, once read: a list not read yet (a run
+        # just added, its job reading it) is not read here, where the window's GUI thread waits.
+        self.dataset.keep(query)
+        for r in self.comparing.runs:
             r.dataset.keep(query)
         lists = dict(self.lists)
         lists[query] = replace(lst, query=query) if lst.query != query else lst
@@ -290,6 +306,8 @@ class Workspace:
         while name in taken:
             n += 1
             name = f"{stem} ({n})"
+        for query in self.lists:  # (kept once read, as `with_list` keeps the runs' compared before)
+            dataset.keep(query)
         added = AddedRun(name, dataset, Path(path) if path is not None else None)
         return replace(self, comparing=replace(self.comparing, runs=(*self.comparing.runs, added))), name
 

@@ -185,6 +185,10 @@ class RunCompare(QObject):
     def _show_lines(self) -> None:
         c, doc = self.comparison, self.document
         query, base, focus = doc.current_query, c.baseline, c.focus
+        if not doc.state.all_at_hand(query):
+            # A run just added (an edit made meanwhile): the job scoring it reads its list in a
+            # worker, and its figures, when they land, bring the lines (not read here, frozen).
+            return
         a, b = c.list_for(base, query), c.list_for(focus, query)
         diff = side_by_side(a.docs, b.docs, c.list_for(c.doc_name, query).judgments(), doc.k, doc.config)
         self.pane.diff_model.set_diff(diff, (base, focus), lines_depth(doc.k), doc.k)

@@ -199,6 +199,7 @@ def _restore(snapshot: Snapshot, definition: Definition, _path=None, _qrels=None
         next(iter(workspace.unsaved_queries()), None)
     if shown is not None:
         workspace.read_all(shown)  # (read here, the runs compared's too: a run DuckDB reads keeps them)
+    workspace.read_edited()  # (the edited queries' lists as loaded, kept: not read on the GUI thread)
     return workspace, shown
 
 

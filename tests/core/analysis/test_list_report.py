@@ -197,3 +197,12 @@ def test_a_condensed_list_that_drops_unjudged_rows_has_no_loss_per_row():
     plain = ListReport(lst, 3, MetricConfig())
     gap = plain.summary.idcg - plain.summary.dcg
     assert plain.move_effects["loss"].iloc[:3].sum() == pytest.approx(gap)
+
+
+def test_a_list_of_a_query_nobody_judged_has_no_tie_range():
+    """A query the qrels do not judge (its pool known, and empty), tied scores in its top k: every
+    order scores alike (the query is not scored), so no range; the window showing it (the headline
+    asks) raised IndexError from an empty table."""
+    lst = RankedList(docs=np.array(list("abc")), grades=np.full(3, np.nan), scores=np.array([1.0, 1.0, 0.5]),
+                     query="q", has_pool=True)
+    assert ListReport(lst, 10, MetricConfig()).tie_bounds is None

@@ -109,3 +109,30 @@ def test_an_edit_rescores_its_query_for_every_run_until_it_changes_what_is_compa
     emptied = ws.with_list(query, edits.remove(ws.list_for(query), range(len(ws.list_for(query)))).after)
     own = report.score_state(emptied)
     assert report.edited_rows(emptied, "open", [query], figures.ndcg, figures.answered, own, {}) is None
+
+
+def test_a_grade_edited_judges_a_run_an_engine_scores_as_it_judges_a_run_in_memory(tmp_path):
+    """An engine scores a run compared by its qrels file; a grade edited in the open run judges
+    that document for every run (`compare_runs` judges them all by the edited qrels): the same
+    figures whether the run compared is held in memory or read by DuckDB where it lies."""
+    pytest.importorskip("duckdb")
+    from engine_samples import write_sample
+
+    from ndcg_gui.core.sql.engine_dataset import open_engine
+
+    run, qrels = write_sample(tmp_path)
+    rows = pd.read_parquet(run)
+    rows["score"] = np.random.default_rng(1).permutation(rows["score"].to_numpy())
+    second = tmp_path / "second.parquet"
+    rows.to_parquet(second, index=False)
+    ws = Workspace.of(load(run, qrels))
+    for query in [q for q in ws.queries() if len(ws.list_for(q)) > 3 and ws.list_for(q).judgments()][:3]:
+        lst = ws.list_for(query)
+        row = int(np.flatnonzero(~np.isnan(lst.grades))[0])
+        ws = ws.with_list(query, edits.set_grade(lst, row, 3.0 if lst.grades[row] != 3 else 0.0).after)
+    own = report.score_state(ws)
+    memory = report.compare_state(ws.with_run(load(second, qrels), second, "b")[0], "a", own, "a")
+    engine = open_engine(str(second), str(qrels), ws.definition)
+    read = report.compare_state(ws.with_run(engine, second, "b")[0], "a", own, "a")
+    pd.testing.assert_frame_equal(read.ndcg, memory.ndcg, rtol=0, atol=1e-12)
+    assert all(engine.at_hand(q) for q in ws.lists)  # (read there, and kept)

@@ -306,3 +306,34 @@ def test_an_edited_querys_list_as_loaded_is_kept_however_many_lists_are_read_aft
     real = engine_dataset.read_list
     monkeypatch.setattr(engine_dataset, "read_list", lambda *a, **k: reads.append(a[2]) or real(*a, **k))
     assert state.original("q1") == original and state.edited_queries() == ["q1"] and reads == []
+
+
+def test_an_edit_reads_nothing_and_its_list_is_kept_once_a_worker_reads_it(tmp_path, monkeypatch):
+    """`Workspace.with_list` runs on the window's GUI thread: it reads no list (a read of a big file
+    froze the window); the edited query's list as loaded is kept once read (`read_edited`, run by
+    the window's workers), and one that cannot be read is left for when its query is shown."""
+    from ndcg_gui.core.sql import engine_dataset
+
+    monkeypatch.setattr(engine_dataset, "MEMO", 2)
+    queries = [f"q{i}" for i in range(6)]
+    run = pd.DataFrame({"query": queries, "doc": ["d"] * 6, "score": [1.0] * 6})
+    qrels = pd.DataFrame({"query": queries, "doc": ["d"] * 6, "grade": [1] * 6})
+    _, engine = _both(tmp_path, run, qrels)
+    reads, real = [], engine_dataset.read_list
+
+    def read_list(run, qrels, query, memory_limit=None):
+        reads.append(query)
+        if query == "q5":
+            raise InputError("could not be read", run)
+        return real(run, qrels, query, memory_limit)
+
+    monkeypatch.setattr(engine_dataset, "read_list", read_list)
+    state = Workspace.of(engine).with_list("q3", RankedList.from_grades([0.0], query="q3"))
+    assert reads == [] and not engine.at_hand("q3")
+    state.read_edited()
+    for q in queries[:5]:
+        state.read_all(q)  # (queries picked, past what is kept)
+    assert engine.at_hand("q3") and reads.count("q3") == 1
+    state = state.with_list("q5", RankedList.from_grades([0.0], query="q5"))
+    state.read_edited()  # (q5's list cannot be read: said when q5 is shown)
+    assert not engine.at_hand("q5") and reads.count("q5") == 1

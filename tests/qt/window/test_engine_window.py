@@ -14,7 +14,7 @@ import pytest
 from engine_samples import write_sample
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QFileDialog, QLabel
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel
 
 from ndcg_gui.core.analysis.workspace_report import ndcg_of
 from ndcg_gui.core.reading import load
@@ -1112,3 +1112,155 @@ def test_a_list_edited_while_the_runs_compared_are_scored_is_rescored_without_re
     name = c.added[0]
     assert c.ndcg.at[queries[0], name] == pytest.approx(
         ndcg_of(c.list_for(name, queries[0]), doc.state.definition), abs=1e-12)
+    qtbot.waitUntil(lambda: not c.working, timeout=10000)  # (no statistics left to land in the next test)
+
+
+def _reads_on_gui(monkeypatch, held: str | None = None):
+    """The queries whose list is read from the files on the GUI thread; a worker's read of `held`
+    waits for the event returned (a slow disk: the job has not read it yet)."""
+    import threading
+
+    from ndcg_gui.core.sql import engine_dataset
+
+    on_gui, release, real = [], threading.Event(), engine_dataset.read_list
+
+    def read_list(run, qrels, q, memory_limit=None):
+        if threading.current_thread() is threading.main_thread():
+            on_gui.append(q)
+        elif q == held:
+            assert release.wait(30)
+        return real(run, qrels, q, memory_limit)
+
+    monkeypatch.setattr(engine_dataset, "read_list", read_list)
+    return on_gui, release
+
+
+def test_an_edit_made_before_a_run_added_has_read_its_list_reads_nothing_on_the_gui_thread(
+        compared_by_engine, qtbot, monkeypatch):
+    """A run DuckDB reads, added anew: the job that scores it reads its list of the query on screen
+    in a worker. An edit made by keyboard before that read lands keeps that list once read (every
+    edit of the query rescores it for every run) instead of reading it through DuckDB on the GUI
+    thread (at 500M rows a blocking read: a frozen window); the edit stands and is in the figures
+    that land, and the list stays kept while other queries are browsed."""
+    from ndcg_gui.core.sql import engine_dataset
+
+    window = compared_by_engine
+    doc, c = window.document, window.comparison
+    name, second = c.added[0], doc.state.comparing.runs[0].path
+    first = doc.queries()[0]  # (read with the run when it is added)
+    query = next(q for q in doc.queries() if q != first and len(doc.list_for(q)) > 3 and q in c.ndcg.index)
+    doc.set_current_query(query)
+    qtbot.waitUntil(lambda: not doc.reads_pending(), timeout=10000)
+    window.comparison.remove_run(name)
+    monkeypatch.setattr(engine_dataset, "MEMO", 1)  # (a list read pushes the one before out)
+    on_gui, release = _reads_on_gui(monkeypatch, held=query)
+    window.compare.add_run(second)
+    qtbot.waitUntil(lambda: len(c.added) == 1, timeout=30000)
+    assert c.waiting
+    view = window.ranking_view
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_Home, CTRL)
+    QTest.keyClick(view, Qt.Key.Key_Down, CTRL)  # the first document one rank down
+    edited = doc.current_list()
+    assert doc.edited_queries() == [query] and on_gui == []
+    release.set()
+    assert c.wait(30)
+    c.flush()
+    assert c.ndcg.at[query, name] == pytest.approx(ndcg_of(c.list_for(name, query), doc.state.definition),
+                                                   abs=1e-12)
+    assert c.ndcg.at[query, c.doc_name] == pytest.approx(ndcg_of(edited, doc.state.definition), abs=1e-12)
+    assert window.compare_pane.isEnabled() and window.compare_pane.diff_model.rowCount() == len(
+        set(c.list_for(name, query).docs) | set(edited.docs))  # (the lines came with the figures)
+    table = window.query_panel.table
+    table.setFocus()
+    for _ in range(3):  # other queries shown: their lists read push the others out
+        QTest.keyClick(table, Qt.Key.Key_Down)
+        qtbot.waitUntil(lambda: not doc.reads_pending(), timeout=10000)
+    assert doc.current_query != query and doc.state.comparing.runs[0].dataset.at_hand(query)
+    assert on_gui == [] and doc.list_for(query) == edited
+    qtbot.waitUntil(lambda: not c.working, timeout=10000)  # (no statistics left to land in the next test)
+
+
+def test_a_run_added_after_an_edit_keeps_its_list_of_the_edited_query_as_read_when_added(
+        compared_by_engine, qtbot, monkeypatch):
+    """A run DuckDB reads, added after a query was edited: its list of that query is read in the
+    job that scores it and kept, as a run compared before the edit keeps it (`Workspace.with_list`),
+    so browsing other queries never makes it read from the file again: coming back to the edited
+    query reads nothing of that run, and its list is the one the figures were worked out with."""
+    from ndcg_gui.core.sql import engine_dataset
+
+    window = compared_by_engine
+    doc, c = window.document, window.comparison
+    name, second = c.added[0], doc.state.comparing.runs[0].path
+    window.comparison.remove_run(name)
+    first = doc.queries()[0]
+    query = next(q for q in doc.queries() if q != first and len(doc.list_for(q)) > 3)
+    doc.set_current_query(query)
+    view = window.ranking_view
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_Home, CTRL)
+    QTest.keyClick(view, Qt.Key.Key_Down, CTRL)  # the first document one rank down
+    assert doc.edited_queries() == [query]
+    doc.set_current_query(first)  # (read with the run when it is added)
+    monkeypatch.setattr(engine_dataset, "MEMO", 1)  # (a list read pushes the one before out)
+    reads, real = [], engine_dataset.read_list
+
+    def read_list(run, qrels, q, memory_limit=None):
+        reads.append((q, run))
+        return real(run, qrels, q, memory_limit)
+
+    monkeypatch.setattr(engine_dataset, "read_list", read_list)
+    window.compare.add_run(second)
+    qtbot.waitUntil(lambda: len(c.added) == 1, timeout=30000)
+    assert c.wait(30)
+    added = doc.state.comparing.runs[0].dataset
+    for other in [q for q in doc.queries() if q not in (first, query)][:3]:  # (pushing the others out)
+        doc.set_current_query(other)
+        qtbot.waitUntil(lambda: not doc.reads_pending(), timeout=10000)
+    assert added.at_hand(query) and [q for q, _run in reads].count(query) == 1
+    doc.set_current_query(query)  # back: nothing of the run read again
+    qtbot.waitUntil(lambda: doc.current_query == query and not doc.reads_pending(), timeout=10000)
+    assert [q for q, _run in reads].count(query) == 1
+    assert c.ndcg.at[query, name] == pytest.approx(ndcg_of(c.list_for(name, query), doc.state.definition),
+                                                   abs=1e-12)
+
+
+def test_a_grade_edited_judges_the_runs_duckdb_reads_when_they_are_scored_again(
+        compared_by_engine, qtbot, sample):
+    """A grade typed into the open run judges that document for every run (one qrels file): a run
+    DuckDB reads, added after the edit, then scored again under another k, is judged by the edited
+    grade as the same run loaded in memory is, not by its qrels file's."""
+    from ndcg_gui.core.analysis import workspace_report
+    from ndcg_gui.qt.models.ranking_model import RankingModel
+
+    window = compared_by_engine
+    doc, c = window.document, window.comparison
+    name, second = c.added[0], doc.state.comparing.runs[0].path
+    window.comparison.remove_run(name)
+    query = next(q for q in doc.queries() if len(doc.list_for(q)) > 3 and doc.list_for(q).judgments()
+                 and doc.list_for(q).grades[0] == doc.list_for(q).grades[0])  # (its first document judged)
+    doc.set_current_query(query)
+    before = doc.current_list().grades[0]
+    view = window.ranking_view
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_Home, CTRL)
+    for _ in range(RankingModel.GRADE):
+        QTest.keyClick(view, Qt.Key.Key_Right)
+    QTest.keyClick(view, Qt.Key.Key_F2)  # the grade cell edited by keyboard
+    editor = QApplication.focusWidget()
+    editor.selectAll()
+    QTest.keyClicks(editor, "3" if before != 3 else "0")
+    QTest.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: doc.current_list().grades[0] != before, timeout=5000)  # (committed queued)
+    assert doc.edited_queries() == [query]
+    window.compare.add_run(second)
+    qtbot.waitUntil(lambda: len(c.added) == 1, timeout=30000)
+    for k in (None, "5"):  # added after the edit; scored again under another k
+        if k is not None:
+            type_into(window.headline.k, k)
+        assert c.wait(30)
+        memory = doc.state.without_runs().with_run(load(second, sample[1]), second, name)[0]
+        want = workspace_report.compare_state(memory, c.doc_name, window.scores.result, c.baseline)
+        assert c.ndcg.at[query, name] == pytest.approx(want.ndcg.at[query, name], abs=1e-12)
+        assert np.abs(c.ndcg.to_numpy() - want.ndcg.to_numpy()).max() <= 1e-12
+    qtbot.waitUntil(lambda: not c.working, timeout=10000)  # (no statistics left to land in the next test)
