@@ -72,7 +72,9 @@ def _fits(dataset: Dataset, own: FileFormat) -> bool:
     if own.delimiter is None:  # fields split on spaces: a text with a space or an empty one cannot be
         texts = [run[c].astype(str) for c in ("query", "doc") if c in roles]
         texts += [run[c].astype(str) for c in dataset.extra_columns[: own.columns.count("")]]
-        return not any((t.str.contains(r"\s") | (t == "")).any() for t in texts if len(t))
+        # (as the reader splits them, `source.split_whitespace` and `lines`: at spaces, tabs and
+        # line breaks only; `\s` also took a control character such as \x1f, which it keeps)
+        return not any((t.str.contains(r"[ \t\r\n]") | (t == "")).any() for t in texts if len(t))
     return True
 
 

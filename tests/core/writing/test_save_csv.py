@@ -366,3 +366,15 @@ def test_an_empty_score_without_a_rank_column_is_still_refused(tmp_path):
     path.write_bytes(b"doc,grade,score\na,3,0.9\nb,2,\n")
     with pytest.raises(Exception, match=r"in\.csv:3: score is empty; expected a number"):
         load(path)
+
+
+@pytest.mark.parametrize("content", [b"\x1f1e 400", b"a\x1fb 1\nc\x0bd 0\n",
+                                     b"query doc grade\nq\x1c1 d\x1f1 2\n"])
+def test_ids_with_control_characters_in_a_list_split_on_blanks_are_written_back_as_read(tmp_path, content):
+    """Fields split on spaces and tabs keep any other character (a fuzzed file's \\x1f); the
+    writer took one for a blank and wrote the file in another layout (fuzz test, stop 30)."""
+    path, out = tmp_path / "list.txt", tmp_path / "written.txt"
+    path.write_bytes(content)
+    dataset = load(path, need_grades=False)
+    write_csv(dataset, out)
+    assert out.read_bytes() == content
