@@ -25,6 +25,7 @@ from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.formats import trec_text
 from ndcg_gui.core.formats.compression import compression_of
 from ndcg_gui.core.formats.source import decode, head_bytes
+from ndcg_gui.core.memory import give_back
 from ndcg_gui.core.sql.progress import Cancelled, Steps
 
 FIELDS = {  # the fields of each kind of TREC line; the number is read as a float, the rest as text
@@ -99,18 +100,15 @@ def write_trec(files: list[str], kind: str, target: Path, steps: Steps) -> bool:
         _given_up(writer, target)
         raise
     finally:
-        pool.release_unused()  # (what it kept for the next batch: DuckDB's memory from here)
+        give_back()  # (what the pool kept for the next batch: DuckDB's memory from here)
 
 
 def _pool() -> pa.MemoryPool:
-    """The pool the read allocates from: one that keeps freed blocks for the next batch. The
-    program's own pool hands every freed block back to the system at once (`core.memory`: a
-    load's peak), which made the 50M-line run's blocks and arrays ~1.6M page faults, 6 s of
-    system time."""
-    try:
-        return pa.mimalloc_memory_pool()
-    except (NotImplementedError, pa.ArrowNotImplementedError):  # (a pyarrow built without it)
-        return pa.default_memory_pool()
+    """The pool the read allocates from: the C library's, which keeps freed blocks for the next
+    batch (and hands them back after the read: `give_back`). The program's own pool returns every
+    freed block at once (`core.memory`), which made the 50M-line run ~1.6M page faults and 6 s of
+    system time; pyarrow's mimalloc kept ~100 MB resident after the read, on top of DuckDB's."""
+    return pa.system_memory_pool()
 
 
 def _given_up(writer: pq.ParquetWriter | None, target: Path) -> bool:
