@@ -217,6 +217,7 @@ def _table(con, name: str, pattern: str, trec_kind: str, number: str, spill: Pat
         return first
     else:
         kind = _kind(first)
+        listed += _gzip_option(files)  # (for read_csv)
         if kind == trec_kind and split:
             _split_table(con, name, listed, kind, number)
             return first
@@ -315,13 +316,26 @@ def reads(pattern: str, trec_kind: str) -> bool:
                 return True
             if kind != "csv":
                 return False
-            source = f"read_csv([{_text(first)}], header=true)"
+            source = f"read_csv([{_text(first)}]{_gzip_option([first])}, header=true)"
         _roles(con, source, first, number)
         return True
     except (InputError, duckdb.Error):
         return False
     finally:
         con.close()
+
+
+def _gzip_option(files: list[str]) -> str:
+    """read_csv's option for files that are all gzip by their first bytes: DuckDB knows gzip by a
+    .gz name only, the in-memory reader by the bytes."""
+    try:
+        for file in files:
+            with open(file, "rb") as f:
+                if f.read(2) != b"\x1f\x8b":
+                    return ""
+    except OSError:
+        return ""  # (DuckDB's read says why)
+    return ", compression='gzip'"
 
 
 def _kind(path: str) -> str:
