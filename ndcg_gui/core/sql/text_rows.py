@@ -13,8 +13,12 @@ and names a bad line as the in-memory reader does: `write_trec` then returns Fal
 
 from __future__ import annotations
 
+import queue
 import re
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -35,6 +39,7 @@ FIELDS = {  # the fields of each kind of TREC line; the number is read as a floa
 # 4 MiB blocks: the reader parses a few ahead on its threads (16 MiB blocks held ~630 MB at
 # once, 4 MiB ~160 MB; the same parse time on 50M lines).
 BLOCK = 4 << 20
+T = TypeVar("T")
 
 
 class _NotAsIs(Exception):
@@ -54,53 +59,114 @@ def write_trec(files: list[str], kind: str, target: Path, steps: Steps) -> bool:
     the files' bytes read; `Cancelled` when its report asks to stop."""
     names = FIELDS[kind]
     number = names[-2] if kind == "trec_run" else names[-1]
-    total = sum(Path(f).stat().st_size for f in files) or 1
-    done = rows = 0
-    writer: pq.ParquetWriter | None = None
     pool = _pool()
+    out = _Out(target, names, number, pool)
     try:
-        for file in files:
-            raw, stream, sep = _opened(file)
-            with raw:
-                reader = pa_csv.open_csv(
-                    stream, pa_csv.ReadOptions(column_names=list(names), block_size=BLOCK),
-                    pa_csv.ParseOptions(delimiter=sep, quote_char=False, escape_char=False),
-                    # Every field read (the unused ones as bytes, the cheapest) to see that none is
-                    # empty: an empty field is an empty string, an empty number a parse error.
-                    pa_csv.ConvertOptions(column_types={n: pa.float64() if n == number else pa.string()
-                                                        if n in ("query", "doc") else pa.binary()
-                                                        for n in names},
-                                          strings_can_be_null=False, null_values=[]),
-                    memory_pool=pool)
-                for batch in reader:
-                    if steps.stopped:
-                        raise Cancelled
-                    _check(batch, names, number, "\t" if sep == " " else " ")
-                    out = pa.record_batch([batch.column("query"), batch.column("doc"), batch.column(number)],
-                                          names=["query", "doc", number])
-                    if writer is None:
-                        # Not compressed (the file lives for one job); the query dictionary encoded,
-                        # which DuckDB's grouping and joins by query read quicker (50M lines: the
-                        # scoring 13 CPU seconds without, 7.5 with), the doc not (nearly every doc
-                        # differs: a dictionary of them cost the reading ~3 CPU seconds).
-                        writer = pq.ParquetWriter(str(target), out.schema, compression="none",
-                                                  use_dictionary=["query"], memory_pool=pool)
-                    writer.write_batch(out)
-                    rows += out.num_rows
-                    steps.tell((done + raw.tell()) / total * 100)
-            done += Path(file).stat().st_size
-        if writer is None or rows == 0:  # (no row at all: the DuckDB path says what it says of that)
-            return _given_up(writer, target)
-        writer.close()
-        return True
+        _in_turn(_batches(files, names, number, steps, pool), out.write)
+        return out.close()
     except (_NotAsIs, pa.ArrowException, OSError):
         # (a short or long line, a number pyarrow cannot parse, text not UTF-8, a damaged gzip)
-        return _given_up(writer, target)
+        return out.given_up()
     except BaseException:
-        _given_up(writer, target)
+        out.given_up()
         raise
     finally:
         give_back()  # (what the pool kept for the next batch: DuckDB's memory from here)
+
+
+def _batches(files: list[str], names: tuple[str, ...], number: str, steps: Steps,
+             pool: pa.MemoryPool) -> Iterator[tuple[pa.RecordBatch, str]]:
+    """(batch, its file's separator) of every file in turn, the progress told by bytes read."""
+    total = sum(Path(f).stat().st_size for f in files) or 1
+    done = 0
+    for file in files:
+        raw, stream, sep = _opened(file)
+        with raw:
+            reader = pa_csv.open_csv(
+                stream, pa_csv.ReadOptions(column_names=list(names), block_size=BLOCK),
+                pa_csv.ParseOptions(delimiter=sep, quote_char=False, escape_char=False),
+                # Every field read (the unused ones as bytes, the cheapest) to see that none is
+                # empty: an empty field is an empty string, an empty number a parse error.
+                pa_csv.ConvertOptions(column_types={n: pa.float64() if n == number else pa.string()
+                                                    if n in ("query", "doc") else pa.binary() for n in names},
+                                      strings_can_be_null=False, null_values=[]),
+                memory_pool=pool)
+            for batch in reader:
+                if steps.stopped:
+                    raise Cancelled
+                yield batch, sep
+                steps.tell((done + raw.tell()) / total * 100)
+        done += Path(file).stat().st_size
+
+
+class _Out:
+    """The Parquet file the checked batches are written to."""
+
+    def __init__(self, target: Path, names: tuple[str, ...], number: str, pool: pa.MemoryPool) -> None:
+        self.target, self.names, self.number, self.pool = target, names, number, pool
+        self.writer: pq.ParquetWriter | None = None
+        self.rows = 0
+
+    def write(self, item: tuple[pa.RecordBatch, str]) -> None:
+        batch, sep = item
+        _check(batch, self.names, self.number, "\t" if sep == " " else " ")
+        out = pa.record_batch([batch.column("query"), batch.column("doc"), batch.column(self.number)],
+                              names=["query", "doc", self.number])
+        if self.writer is None:
+            # Not compressed (the file lives for one job); the query dictionary encoded, which
+            # DuckDB's grouping and joins by query read quicker (50M lines: the scoring 13 CPU
+            # seconds without, 7.5 with), the doc not (nearly every doc differs: a dictionary of
+            # them cost the reading ~3 CPU seconds).
+            self.writer = pq.ParquetWriter(str(self.target), out.schema, compression="none",
+                                           use_dictionary=["query"], memory_pool=self.pool)
+        self.writer.write_batch(out)
+        self.rows += out.num_rows
+
+    def close(self) -> bool:
+        """True when rows were written (none: the DuckDB path says what it says of that)."""
+        if self.writer is None or self.rows == 0:
+            return self.given_up()
+        self.writer.close()
+        return True
+
+    def given_up(self) -> bool:
+        if self.writer is not None:
+            self.writer.close()
+        self.target.unlink(missing_ok=True)
+        return False
+
+
+def _in_turn(items: Iterator[T], use: Callable[[T], None]) -> None:
+    """`use(item)` for every item, in order, in a thread of its own while the next item is made:
+    pyarrow parses a block and checks and writes the one before at once (both let the GIL go),
+    where one after the other kept one core of two busy (50M lines: 7.8 s for 8.5 CPU seconds).
+    At most two items wait (memory stays bounded); the first exception of either side is raised."""
+    waiting: queue.Queue = queue.Queue(maxsize=2)
+    failed: list[BaseException] = []
+
+    def consume() -> None:
+        while (item := waiting.get()) is not _END:
+            if not failed:
+                try:
+                    use(item)
+                except BaseException as exc:  # (raised by the caller's thread)
+                    failed.append(exc)
+
+    thread = threading.Thread(target=consume, name="text rows", daemon=True)
+    thread.start()
+    try:
+        for item in items:
+            if failed:
+                break
+            waiting.put(item)
+    finally:
+        waiting.put(_END)  # (the consumer drains what waits: never blocks for ever)
+        thread.join()
+    if failed:
+        raise failed[0]
+
+
+_END = object()
 
 
 def _pool() -> pa.MemoryPool:
@@ -109,13 +175,6 @@ def _pool() -> pa.MemoryPool:
     freed block at once (`core.memory`), which made the 50M-line run ~1.6M page faults and 6 s of
     system time; pyarrow's mimalloc kept ~100 MB resident after the read, on top of DuckDB's."""
     return pa.system_memory_pool()
-
-
-def _given_up(writer: pq.ParquetWriter | None, target: Path) -> bool:
-    if writer is not None:
-        writer.close()
-    target.unlink(missing_ok=True)
-    return False
 
 
 def _opened(file: str) -> tuple[pa.NativeFile, pa.NativeFile, str]:
