@@ -3,18 +3,19 @@ file a DuckDB job scans (query, doc and the number, in file order), for the file
 in-memory reader's quick path reads them: fields split by one space (or one tab) each, no comment.
 
 Why not DuckDB's own CSV reader: parsing 50M run lines and writing them as Parquet took DuckDB
-18 CPU seconds (its reader 8-9, its Parquet writer 9); pyarrow parses and writes them in about 7
-(benchmarks/README.md, issue 24). What pyarrow cannot read as it is (a comment, an empty field,
-runs of blanks, a short line, a number it cannot parse, text that is not UTF-8, another
-compression than gzip) is left to the DuckDB path, which reads it (line by line when need be)
-and names a bad line as the in-memory reader does: `write_trec` then returns False, or raises
-`Irregular` when the file is to be read line by line.
+18 CPU seconds and 10 s (its reader 8-9, its Parquet writer 9); pyarrow parses, checks and writes
+them in about 9 CPU seconds and 5 s (benchmarks/README.md, issue 24). What pyarrow cannot read as
+it is (a comment, an empty field, runs of blanks, a short line, a number it cannot parse, text that
+is not UTF-8, another compression than gzip) is left to the DuckDB path, which reads it (line by
+line when need be) and names a bad line as the in-memory reader does: `write_trec` then returns
+False, or raises `Irregular` when the file is to be read line by line.
 """
 
 from __future__ import annotations
 
 import queue
 import re
+import struct
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -221,6 +222,6 @@ def _holds(values: pa.Array, blank: str) -> bool:
     offsets, data = values.buffers()[1], values.buffers()[2]
     if data is None or len(values) == 0:
         return False
-    at = memoryview(offsets).cast("i")
-    start, end = at[values.offset], at[values.offset + len(values)]
+    (start,) = struct.unpack_from("<i", offsets, 4 * values.offset)  # (int32 offsets)
+    (end,) = struct.unpack_from("<i", offsets, 4 * (values.offset + len(values)))
     return _OTHER[blank].search(memoryview(data)[start:end]) is not None
