@@ -253,6 +253,28 @@ def test_a_pair_twice_or_a_number_not_finite_in_csv_is_named_by_its_line(capsys,
     assert output(capsys, *args, "--engine", "duckdb") == memory
 
 
+@pytest.mark.parametrize("name", ["run.csv.gz", "run-gzip", "run.txt.gz", "trec-gzip"])
+@pytest.mark.parametrize("text", [
+    "query,doc,score\nq1,a,3\nq1,b,2\nq1,a,1\n",
+    'qid;docno;score\n"q1";"a b";3\n"q1";"c";2\n"q1";"a b";1\n',
+    "query,doc,score\nq1,a,3\nq1,b,nan\n",
+    "query,doc,score\nq1,a,3\nq1,b,2\n",
+    "q1 Q0 a 1 3 t\n# a comment\nq1 Q0 b 2 2 t\n",  # (TREC text read by DuckDB's CSV reader)
+    "q1 Q0 a 1 3 t\n# a comment\nq1 Q0 a 2 2 t\n",
+    "q1 Q0 a 1 3 t\nq1  Q0 b 2 2 t\n",  # (TREC text split line by line)
+])
+def test_gzip_csv_and_text_named_or_not_read_as_in_memory(capsys, tmp_path, name, text):
+    """Gzip known by its first bytes, as the in-memory reader knows it (DuckDB knows it by a .gz
+    name); a bad line named in the decompressed text."""
+    import gzip
+
+    (tmp_path / name).write_bytes(gzip.compress(text.encode()))
+    (tmp_path / "qrels").write_text("q1 0 a 1\n")
+    args = [tmp_path / name, "--qrels", tmp_path / "qrels", "--format", "tsv"]
+    memory = output(capsys, *args)
+    assert output(capsys, *args, "--engine", "duckdb") == memory
+
+
 def test_a_pair_twice_in_parquet_or_qrels_is_named_by_its_rows_or_lines(capsys, tmp_path):
     run = pd.DataFrame({"query": ["1", "1", "2", "1"], "doc": ["a", "b", "a", "a"], "score": [4.0, 3, 2, 1]})
     run.to_parquet(tmp_path / "twice.parquet")

@@ -33,6 +33,7 @@ from ndcg_gui.core.sql.inputs import PARQUET as _PARQUET
 from ndcg_gui.core.sql.inputs import files_of, is_folder
 from ndcg_gui.core.sql.ndcg_sql import check_expressible, ndcg_steps
 from ndcg_gui.core.sql.progress import Cancelled, Report, Steps, watching
+from ndcg_gui.core.sql.text_rows import Irregular, write_trec
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -93,9 +94,9 @@ def copy_rows(pattern: str, trec_kind: str, target: Path, memory_limit: str | No
 
     def work(con, split: bool, steps: Steps, spill: Path) -> None:
         steps(f"reading {Path(pattern).name}")
-        first = _table(con, "rows", pattern, trec_kind, number, spill, split)
+        first = _table(con, "rows", pattern, trec_kind, number, spill, steps, split)
         if con.sql("SELECT 1 FROM rows WHERE odd LIMIT 1").fetchall():
-            raise _Irregular
+            raise Irregular
         steps(f"checking {Path(first).name}")
         _check(con, "rows", pattern, first, number)
         part = target.with_name(target.name + ".part")  # (whole or not there: renamed when done)
@@ -132,7 +133,7 @@ def _job(first_input: str, names: tuple[str, ...], memory_limit: str | None, thr
             for split in (False, True):
                 try:
                     return work(con, split, steps, Path(spill))
-                except _Irregular:  # (an empty field: read line by line)
+                except Irregular:  # (an empty field: read line by line)
                     pass
                 except duckdb.Error as exc:
                     if steps.stopped:
@@ -153,14 +154,14 @@ def _job(first_input: str, names: tuple[str, ...], memory_limit: str | None, thr
 def _scored(con, run: str, qrels: str, definition: Definition, split: bool, steps: Steps,
             spill: Path) -> EngineResult:
     steps(f"reading {Path(run).name}")
-    run_from = _table(con, "run", run, "trec_run", "score", spill, split)
+    run_from = _table(con, "run", run, "trec_run", "score", spill, steps, split)
     steps(f"reading {Path(qrels).name}")
-    qrels_from = _table(con, "qrels", qrels, "qrels", "grade", spill, split)
+    qrels_from = _table(con, "qrels", qrels, "qrels", "grade", spill, steps, split)
     for name in ("run", "qrels"):
         # An empty field (two blanks in a row, a blank at the start) shifts the others in DuckDB's
         # CSV parser: such a file is read line by line.
         if con.sql(f"SELECT 1 FROM {name} WHERE odd LIMIT 1").fetchall():
-            raise _Irregular
+            raise Irregular
     for name, pattern, path, number in (("run", run, run_from, "score"),
                                         ("qrels", qrels, qrels_from, "grade")):
         steps(f"checking {Path(path).name}")
@@ -182,11 +183,11 @@ def _scored(con, run: str, qrels: str, definition: Definition, split: bool, step
     return EngineResult(table, unjudged["query"].tolist(), [int(r) for r in unjudged["first_row"]])
 
 
-def _table(con, name: str, pattern: str, trec_kind: str, number: str, spill: Path,
+def _table(con, name: str, pattern: str, trec_kind: str, number: str, spill: Path, steps: Steps,
            split: bool = False) -> str:
     """Make table or view `name` (query, doc, <number>, row_order, odd) of the files of `pattern`
-    (`odd`: the line has an empty field; text is read into a Parquet file in `spill`); returns
-    the first file (for messages)."""
+    (`odd`: the line has an empty field; text is read into a Parquet file in `spill`, told to
+    `steps`); returns the first file (for messages)."""
     folder = is_folder(pattern)  # a (hive-partitioned) folder of Parquet: `query=401/part-0.parquet`
     files = files_of(pattern)
     if folder and not files:
@@ -216,8 +217,13 @@ def _table(con, name: str, pattern: str, trec_kind: str, number: str, spill: Pat
         return first
     else:
         kind = _kind(first)
+        listed += _gzip_option(files)  # (for read_csv)
         if kind == trec_kind and split:
             _split_table(con, name, listed, kind, number)
+            return first
+        if kind == trec_kind and write_trec(files, kind, spill / f"{name}.parquet", steps):
+            # (most files: fields split by one blank each) parsed by pyarrow, quicker than DuckDB
+            _rows_view(con, name, spill / f"{name}.parquet", number, "FALSE")
             return first
         if kind == trec_kind:
             names = _TREC[kind]
@@ -238,19 +244,22 @@ def _table(con, name: str, pattern: str, trec_kind: str, number: str, spill: Pat
     # into a table). Rows are written in the order read (DuckDB keeps insertion order), so each
     # row's place in the file is its line's. (`ROW_NUMBER() OVER ()` in the read made it one
     # thread's work: 15M lines of qrels 6.1 s against 3.1 s.)
-    rows = _text(str(spill / f"{name}.parquet"))
+    rows = spill / f"{name}.parquet"
     con.execute(
         f"COPY (SELECT CAST({columns['query']} AS VARCHAR) AS query, "
         f"CAST({columns['doc']} AS VARCHAR) AS doc, CAST({columns[number]} AS DOUBLE) AS {number}, "
-        f"{columns.get('odd', 'FALSE')} AS odd FROM {source}) TO {rows} (FORMAT parquet, COMPRESSION snappy)"
+        f"{columns.get('odd', 'FALSE')} AS odd FROM {source}) TO {_text(str(rows))} "
+        "(FORMAT parquet, COMPRESSION snappy)"
     )
-    con.execute(f"CREATE VIEW {name} AS SELECT query, doc, {number}, file_row_number + 1 AS row_order, odd "
-                f"FROM read_parquet({rows}, file_row_number=true)")
+    _rows_view(con, name, rows, number, "odd")
     return first
 
 
-class _Irregular(Exception):
-    """A TREC text file whose fields are not split by one blank each."""
+def _rows_view(con, name: str, rows: Path, number: str, odd: str) -> None:
+    """View `name` of text rows written to Parquet file `rows` in file order: each row's place
+    in the file is its row number."""
+    con.execute(f"CREATE VIEW {name} AS SELECT query, doc, {number}, file_row_number + 1 AS row_order, "
+                f"{odd} AS odd FROM read_parquet({_text(str(rows))}, file_row_number=true)")
 
 
 def _split_table(con, name: str, listed: str, kind: str, number: str) -> None:
@@ -307,13 +316,26 @@ def reads(pattern: str, trec_kind: str) -> bool:
                 return True
             if kind != "csv":
                 return False
-            source = f"read_csv([{_text(first)}], header=true)"
+            source = f"read_csv([{_text(first)}]{_gzip_option([first])}, header=true)"
         _roles(con, source, first, number)
         return True
     except (InputError, duckdb.Error):
         return False
     finally:
         con.close()
+
+
+def _gzip_option(files: list[str]) -> str:
+    """read_csv's option for files that are all gzip by their first bytes: DuckDB knows gzip by a
+    .gz name only, the in-memory reader by the bytes."""
+    try:
+        for file in files:
+            with open(file, "rb") as f:
+                if f.read(2) != b"\x1f\x8b":
+                    return ""
+    except OSError:
+        return ""  # (DuckDB's read says why)
+    return ", compression='gzip'"
 
 
 def _kind(path: str) -> str:
@@ -496,9 +518,11 @@ def _fields(file: str, line: int) -> list[bytes]:
 
 @contextlib.contextmanager
 def _lines(file: str) -> Iterator[Iterator[bytes]]:
-    """The lines of a text file as bytes: gzip opened (DuckDB reads .gz), a UTF-8 byte order mark
-    taken off the first."""
-    opened = gzip.open(file, "rb") if file.lower().endswith(".gz") else open(file, "rb")  # noqa: SIM115
+    """The lines of a text file as bytes: gzip opened (by its name, as DuckDB reads it, or its first
+    bytes, as pyarrow's path does), a UTF-8 byte order mark taken off the first."""
+    with open(file, "rb") as head:
+        gz = file.lower().endswith(".gz") or head.read(2) == b"\x1f\x8b"
+    opened = gzip.open(file, "rb") if gz else open(file, "rb")  # noqa: SIM115
     with opened:
         first = opened.readline()
         yield itertools.chain([first.removeprefix(b"\xef\xbb\xbf")], opened) if first else iter(())

@@ -1,5 +1,6 @@
 """How far an engine's job has come, told while it runs: a thread polls DuckDB's
-`query_progress()` (the percentage of the statement running now) and hands it, with the step the
+`query_progress()` (the percentage of the statement running now; or the percentage a step done in
+Python told, `Steps.tell`: pyarrow parsing text) and hands it, with the step the
 engine is at ("reading run.txt", "scoring"), to a `Report`: the command line's `StderrProgress`,
 or a window's progress bar (which can stop the job by returning False: the statement is
 interrupted and raises).
@@ -33,11 +34,18 @@ class Steps:
     def __init__(self) -> None:
         self.now = ""
         self.stopped = False
+        self.own: float | None = None  # the step's percentage told by Python work (`tell`)
         self._part, self._parts, self._told = 0, 1, 0.0
 
     def __call__(self, step: str) -> None:
         self.now = step
+        self.own = None
         self._part, self._parts, self._told = 0, 1, 0.0
+
+    def tell(self, percent: float) -> None:
+        """How far the step has come, for a step that is Python's work (pyarrow parsing text)
+        rather than a DuckDB statement's, which `query_progress` cannot see."""
+        self.own = percent
 
     def part(self, index: int, count: int) -> None:
         """The step's statement `index` (from 0) of `count` runs now."""
@@ -66,7 +74,8 @@ def watching(con, report: Report | None, every: float | None = None) -> Iterator
     def poll() -> None:
         while not stop.wait(every):
             try:
-                percent = con.query_progress()
+                own = steps.own
+                percent = con.query_progress() if own is None else own
             except Exception:  # (the connection closing under us: the job is over)
                 return
             if percent >= 0 and report(steps.now, steps.percent(float(percent))) is False:
