@@ -118,6 +118,13 @@ class _Job:
             self._report(step / 1000)
 
     def run(self) -> LoadResult:
+        # What installing the result needs, imported here while the file is read: on the GUI
+        # thread pandas' import held the window ~300 ms as the job began (103-216 ms frames at the
+        # 50M and 500M first opens), and two threads importing it at once can meet a module half
+        # made. In this thread the window waits ~40 ms at the most.
+        import ndcg_gui.core.analysis.unjudged
+        import ndcg_gui.core.evaluate  # noqa: F401
+
         read = (self._read_in_engine if self._engine is not None
                 else self._read_in_process if self._load is None else self._read_here)
         return _read(self._path, read, self.cancel_flag.is_set)

@@ -41,7 +41,13 @@ class Runner(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        self._stopped = False
         self._landed.connect(self._call)
+
+    def stop(self) -> None:
+        """Nothing comes back any more: the window that shows the results is closed, its views
+        gone (a comparison's statistics landing then raised from a deleted timer)."""
+        self._stopped = True
 
     def run(self, name: str, work: Callable[[], Any], done: Done) -> threading.Thread:
         """`work()` in a thread named `name`; then `done(result, None)`, or `done(None, error)`
@@ -71,9 +77,9 @@ class Runner(QObject):
             error = err
         self.post(self._deliver, done, result, error)
 
-    @staticmethod
-    def _call(call: Callable[..., None], args: tuple) -> None:
-        call(*args)
+    def _call(self, call: Callable[..., None], args: tuple) -> None:
+        if not self._stopped:
+            call(*args)
 
     @staticmethod
     def _deliver(done: Done, result: Any, error: BaseException | None) -> None:

@@ -189,13 +189,13 @@ class MainWindow(WindowLayout, QMainWindow):
 
     def _prepare_for_file(self) -> None:
         """While a big file is read in the background (the GUI thread idle for seconds), do now
-        what installing it would otherwise add to the one pass that shows it: the modules that
-        score and explain a list, and the query panel's histogram plot (bench_queries --only big:
-        that pass and the first paint after it are one frame, goal under 100 ms)."""
+        what installing it would otherwise add to the one pass that shows it: the query panel's
+        histogram plot (bench_queries --only big: that pass and the first paint after it are one
+        frame, goal under 100 ms). The modules that score and explain a list are imported by the
+        load's worker (`loader._Job.run`), not here: pandas among them, imported here it held the
+        window ~300 ms as the file's job began."""
         if not self.loader.is_loading():  # a small file, read and shown already
             return
-        import ndcg_gui.core.analysis.unjudged
-        import ndcg_gui.core.evaluate  # noqa: F401
 
         # In a frame of its own (a timer lets input in between; a zero one would not).
         histogram = self.query_panel.histogram
@@ -308,6 +308,7 @@ class MainWindow(WindowLayout, QMainWindow):
             return
         self.save_settings()
         self.recovery.discard()
+        self.document.runner.stop()  # (a worker's late result has no window to show it in)
         event.accept()
 
     def dragEnterEvent(self, event) -> None:
