@@ -153,17 +153,23 @@ def test_save_writes_the_edited_queries_alone_to_a_new_file(opened, sample, tmp_
     assert doc.is_clean()  # nothing unsaved: closing asks nothing
 
 
-def test_cancel_mid_way_leaves_the_open_document(qtbot, window, sample, monkeypatch):
+def working_until_cancelled(monkeypatch) -> list:
+    """DuckDB's scoring at work until its progress report says stop (Cancel); the runs it was
+    asked to score, in the list returned."""
     scoring = []
 
     def slow(run, qrels, definition, memory_limit=None, threads=None, progress=None):
-        # The engine at work: it goes on until its progress report says stop (Cancel).
         scoring.append(run)
         while progress("scoring", 50.0) is not False:
             time.sleep(0.01)
         raise Cancelled
 
     monkeypatch.setattr(cache, "score_files", slow)
+    return scoring
+
+
+def test_cancel_mid_way_leaves_the_open_document(qtbot, window, sample, monkeypatch):
+    scoring = working_until_cancelled(monkeypatch)
     before = window.document.state
     window.files.open_dropped([str(sample[0]), str(sample[1])])
     qtbot.waitUntil(lambda: bool(scoring) and window.progress.bar.value() > 0, timeout=10000)
@@ -180,19 +186,11 @@ def test_the_query_dock_is_laid_out_while_duckdb_reads_and_goes_again_on_cancel(
     """The frame that installs a run DuckDB reads also laid out the query dock (~40 ms of it at
     500,000 queries): the dock is shown while the run is read (such a run holds many queries), and
     hidden again when the load is cancelled (the example open is one list)."""
-    scoring = []
-
-    def slow(run, qrels, definition, memory_limit=None, threads=None, progress=None):
-        scoring.append(run)
-        while progress("scoring", 50.0) is not False:
-            time.sleep(0.01)
-        raise Cancelled
-
+    scoring = working_until_cancelled(monkeypatch)
     window.resize(1366, 768)
     window.show()
     qtbot.waitExposed(window)
     assert not window.query_dock.isVisible()
-    monkeypatch.setattr(cache, "score_files", slow)
     window.files.open_dropped([str(sample[0]), str(sample[1])])
     qtbot.waitUntil(lambda: bool(scoring) and window.query_dock.isVisible(), timeout=10000)
     assert window.loader.is_loading()
