@@ -33,7 +33,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ndcg_gui.core.errors import InputError, shown
-from ndcg_gui.core.formats.csv_text import ALIASES, header_roles
+from ndcg_gui.core.formats.csv_text import ALIASES, header_roles, no_roles_problem
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.reports.provenance import sha256_of
 
@@ -173,9 +173,7 @@ def _check_frame(frame: pd.DataFrame, obj: Any, what: str, label: str, grades_ne
     roles = header_roles(names) or {}
     found = ", ".join(shown(n) for n in names)
     if not roles:
-        raise InputError(f"no column names a query, doc, grade or score: found {found}; expected "
-                         f"columns named as {', '.join(a[0] for a in ALIASES.values())} (or their aliases)",
-                         label)
+        raise InputError(no_roles_problem(found), label)
     if grades_needed and "grade" not in roles:
         instead = " (or give its qrels)" if what == "run" else ""
         raise InputError(f"no grade column: found {found}; a grade column is named one of "
