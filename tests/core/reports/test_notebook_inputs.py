@@ -60,8 +60,8 @@ def test_bytes_are_read_as_the_file_they_hold(tmp_path, capsys, run, qrels):
     if qrels is not None:
         (tmp_path / "qrels").write_bytes(qrels)
     expected = cli_figures(capsys, tmp_path / "run", qrels and tmp_path / "qrels")
-    data = load_objects(run, qrels).dataset
-    got = data.evaluate(10)["ndcg"]
+    trec_eval = PRESETS["trec_eval"]  # (ndcg-inspect's default definition)
+    got = load_objects(run, qrels).dataset.evaluate(10, trec_eval.config, trec_eval.ties)["ndcg"]
     assert got.to_dict() == expected  # equal, not close: one reader
     assert len(expected) == 2  # (q3 has no judgments: skipped by both, as trec_eval does)
 
@@ -69,6 +69,37 @@ def test_bytes_are_read_as_the_file_they_hold(tmp_path, capsys, run, qrels):
     from_files = ndcg_gui.report(tmp_path / "run", qrels and tmp_path / "qrels")
     assert without_inputs(from_bytes.html) == without_inputs(from_files.html)
     assert "input run (bytes, read as a file)" in from_bytes.html  # with the same sha256 as the file's
+
+
+def generated(seed: int) -> tuple[bytes, bytes]:
+    """A TREC run and qrels from a seed: near-ties (equal in float32 only), exact ties, ids that
+    look like numbers or are unicode, unjudged documents, judged ones not retrieved, blank runs
+    and tabs between fields, CRLF or LF, comment lines."""
+    rng = np.random.default_rng(seed)
+    ids = ["d1", "D1", "001", "1", "é", "é", "x-y", "ß", "10", "9"]
+    end = "\r\n" if seed % 2 else "\n"
+    run, qrels = [f"# seed {seed}"], []
+    for q in range(int(rng.integers(1, 5))):
+        docs = rng.choice(ids, size=int(rng.integers(1, len(ids))), replace=False)
+        base = float(rng.integers(1, 20))
+        for rank, doc in enumerate(docs, start=1):
+            score = base - [0.0, 1e-8, 0.5, 0.0][int(rng.integers(4))] * rank
+            gap = " " * int(rng.integers(1, 3)) if rng.random() < 0.8 else "\t"
+            run.append(f"q{q}{gap}Q0 {doc} {rank} {score!r} tag")
+        for doc in rng.choice(ids, size=int(rng.integers(1, 6)), replace=False):
+            qrels.append(f"q{q} 0 {doc} {int(rng.integers(-1, 4))}")
+    return (end.join(run) + end).encode(), ("\n".join(qrels) + "\n").encode()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_generated_runs_as_bytes_give_ndcg_inspects_figures(tmp_path, capsys, seed):
+    run, qrels = generated(seed)
+    (tmp_path / "run").write_bytes(run)
+    (tmp_path / "qrels").write_bytes(qrels)
+    expected = cli_figures(capsys, tmp_path / "run", tmp_path / "qrels")
+    trec_eval = PRESETS["trec_eval"]  # (ndcg-inspect's default definition)
+    got = load_objects(run, qrels).dataset.evaluate(10, trec_eval.config, trec_eval.ties)["ndcg"]
+    assert got.to_dict() == expected
 
 
 def test_bytes_with_a_typed_dict_of_qrels():
