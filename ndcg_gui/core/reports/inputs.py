@@ -84,8 +84,10 @@ def as_frame(obj: Any, what: str, label: str | None = None) -> pd.DataFrame:
     if what == "qrels" and "score" in names and not {"grade", "relevance", "rel", "label"} & set(names):
         frame = frame.rename(columns={frame.columns[names.index("score")]: "grade"})  # ranx Qrels
     for column in frame.columns:
-        if frame[column].dtype == object:
-            _one_kind(frame[column].dropna(), f"column {shown(column)}", label, says="mixes types")
+        values = frame[column]
+        # (pandas' own inference first, in C: only a mixed column is walked, to name its values)
+        if values.dtype == object and pd.api.types.infer_dtype(values, skipna=True).startswith("mixed"):
+            _one_kind(values.dropna(), f"column {shown(column)}", label, says="mixes types")
     return frame
 
 
@@ -166,12 +168,12 @@ def _from_tuples(items: Iterable, what: str, label: str) -> pd.DataFrame:
 def _check_frame(frame: pd.DataFrame, obj: Any, what: str, label: str, grades_needed: bool) -> None:
     """What the table reader would say of the object in a file's terms (--qrels), said for Python."""
     kind = "dict" if isinstance(obj, Mapping) else type(obj).__name__
-    if frame.empty:
+    if len(frame) == 0:
         held = "judgment" if what == "qrels" else "document"
         raise InputError(f"the {kind} holds no rows; expected at least one {held}", label)
     names = [str(c) for c in frame.columns]
     roles = header_roles(names) or {}
-    found = ", ".join(shown(n) for n in names)
+    found = ", ".join(shown(n) for n in names) or "no columns"
     if not roles:
         raise InputError(no_roles_problem(found), label)
     if grades_needed and "grade" not in roles:
