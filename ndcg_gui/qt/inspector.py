@@ -85,15 +85,15 @@ def inspect(run: Any, qrels: Any = None, *, k: int | None = None, preset: str | 
     if not _has_display():
         raise RuntimeError("no display to open a window on: ndcg_gui.report(run, qrels) shows the "
                            "report inline instead")
-    from ndcg_gui.core.config import PRESETS
     from ndcg_gui.core.metrics import check_k
-    from ndcg_gui.core.reports.notebook import _dataset
+    from ndcg_gui.core.reports.notebook import chosen_preset, compared, read_run
 
-    # Read everything before a window exists: bad input is an error here, not an empty window.
-    dataset, _ = _dataset(run, qrels, name)
-    others = {other: _dataset(obj, qrels, other)[0] for other, obj in (runs_to_compare or {}).items()}
-    chosen = PRESETS[preset] if preset else None
+    # Read everything before a window exists, as `report` reads it: bad input is an error here,
+    # not an empty window.
+    chosen = chosen_preset(preset) if preset else None
     k = check_k(k) if k is not None else None
+    dataset, _ = read_run(run, qrels, name)
+    others = {other: read_run(obj, qrels, other)[0] for other, obj in compared(runs_to_compare).items()}
 
     from PySide6.QtCore import QSettings
 

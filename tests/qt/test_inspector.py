@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from real_display import NEEDS_X
 
@@ -73,3 +74,39 @@ def test_without_a_display_it_says_what_to_use_instead(monkeypatch):
     monkeypatch.setattr(sys, "platform", "linux")
     with pytest.raises(RuntimeError, match=r"ndcg_gui.report\(run, qrels\)"):
         ndcg_gui.inspect({"q1": {"A": 1.0}}, {"q1": {"A": 1}})
+
+
+RUN_BYTES = b"q1 Q0 A 1 5 t\nq1 Q0 B 2 4 t\nq1 Q0 C 3 3 t\nq2 Q0 X 1 1 t\n"
+QRELS_BYTES = b"q1 0 A 1\nq1 0 B 3\nq1 0 C 2\nq2 0 X 1\n"
+
+
+@pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
+def test_inspect_reads_bytes_as_the_file_they_hold(qtbot, tmp_path, monkeypatch):
+    """`inspect` reads its inputs as `report` does: the bytes of a TREC run and its qrels are those
+    files (they used to be taken for a list of byte-valued grades, the qrels ignored)."""
+    import ndcg_gui
+    from ndcg_gui.core.reading import load
+
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    handle = ndcg_gui.inspect(RUN_BYTES, QRELS_BYTES, k=3, block=False)
+    qtbot.addWidget(handle.window)
+    (tmp_path / "run").write_bytes(RUN_BYTES)
+    (tmp_path / "qrels").write_bytes(QRELS_BYTES)
+    expected = load(tmp_path / "run", tmp_path / "qrels").summary(3, handle.window.document.config)
+    pd.testing.assert_frame_equal(handle.summary, expected)
+    assert handle.window.document.queries() == ["q1", "q2"]
+
+
+@pytest.mark.parametrize(("args", "error", "said"), [
+    (([3, 2, 1], {"q1": {"A": 1}}), "InputError", "run: a list of grades holds its own grades"),
+    (({"q1": {"A": 1.0}}, {"q1": {"A": 1}}, "nope"), "ValueError", "unknown preset 'nope'; choose one of"),
+    (({1: {"A": 1.0}, "1": {"B": 1.0}}, {"1": {"A": 1}}), "InputError", "run: query ids mix types"),
+])
+def test_inspect_refuses_what_report_refuses_before_a_window_opens(monkeypatch, args, error, said):
+    import ndcg_gui
+
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    run, qrels, *preset = args
+    with pytest.raises(Exception) as info:
+        ndcg_gui.inspect(run, qrels, preset=preset[0] if preset else None, block=False)
+    assert type(info.value).__name__ == error and str(info.value).startswith(said)

@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 
 from ndcg_gui.core.arrays.ids import is_text, whole
 from ndcg_gui.core.errors import InputError, shown
-from ndcg_gui.core.formats.csv_text import ALIASES, header_roles, unique_names
+from ndcg_gui.core.formats.csv_text import ALIASES, header_roles, no_roles_problem, unique_names
 from ndcg_gui.core.formats.number_text import number_problem, to_floats
 from ndcg_gui.core.formats.rows import Rows, record_numbers
 from ndcg_gui.core.formats.source import LINE_BREAK, Source, is_blank
@@ -35,7 +35,9 @@ def read_columnar_table(source: Source, kind: str, need_grade: bool) -> Rows:
     error = Rows(None, None, np.zeros(0), source.path, line_of).error
 
     found = ", ".join(shown(n) for n in names) or "no columns"
-    if "grade" not in roles and (need_grade or not roles):
+    if not roles:  # (with qrels given too: asking for them would not help)
+        raise source.error(no_roles_problem(found))
+    if "grade" not in roles and need_grade:
         raise source.error(
             f"no grade column: found {found}; a grade column is named one of "
             f"{', '.join(ALIASES['grade'])} (or give --qrels)"

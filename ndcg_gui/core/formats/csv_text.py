@@ -67,6 +67,12 @@ def detect_delimiter(source: Source) -> str | None:
     return None if len(split_whitespace(first)) > 1 else ","
 
 
+def no_roles_problem(found: str) -> str:
+    """What a table whose columns no alias names lacks (`found`: its column names, quoted)."""
+    return (f"no column names a query, doc, grade or score: found {found}; expected columns named "
+            f"as {', '.join(a[0] for a in ALIASES.values())} (or their aliases)")
+
+
 def header_roles(fields: list[str]) -> dict[str, int] | None:
     """Role → column index when the first record is a header (some name is an alias), else None."""
     # "Doc ID", "doc-id" and "doc_id" are one name.

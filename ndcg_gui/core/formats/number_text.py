@@ -39,6 +39,16 @@ def is_number_text(text: str) -> bool:
     return _DECIMAL.fullmatch(text) is not None or _NOT_FINITE.fullmatch(text) is not None
 
 
+_MISTYPED = re.compile(r"[+-]?\.?[0-9][^ \t]*")
+
+
+def looks_numeric(text: str) -> bool:
+    """Whether a cell is a number, or one word that starts as one, mistyped (`1.5e`, `1d3`, `1,5`):
+    the line is then read as the numbers it was meant to hold, and the cell named, not taken for
+    a header."""
+    return is_number_text(text) or _MISTYPED.fullmatch(text.strip(_SPACES)) is not None
+
+
 def is_finite_number(text: str) -> bool:
     """Whether a cell reads as a finite number."""
     text = text.strip(_SPACES)

@@ -19,7 +19,7 @@ import pyarrow.csv as pa_csv
 
 from ndcg_gui.core.arrays.ids import whole
 from ndcg_gui.core.errors import shown
-from ndcg_gui.core.formats.number_text import is_finite_number, is_number_text
+from ndcg_gui.core.formats.number_text import is_finite_number, is_number_text, looks_numeric
 from ndcg_gui.core.formats.rows import Rows, record_numbers
 from ndcg_gui.core.formats.source import Cancel, Source, check_cancel
 
@@ -32,13 +32,14 @@ _LINE_START = b"(?:(?<=[\r\n])|\\A)"
 
 def shape_of(fields: list[str]) -> str | None:
     """'trec_run' or 'qrels' when a line's whitespace-separated fields have that shape (a run line
-    that lacks its tag too, or with "inf" or "nan" for a number, so the reader can say so)."""
-    number = is_number_text
+    that lacks its tag too, or with "inf", "nan" or a mistyped number such as `1.5e` for a number,
+    so the reader can say so: no header ever has this shape)."""
+    number = looks_numeric
     if len(fields) >= 6 and number(fields[3]) and number(fields[4]):
         return "trec_run"
     if len(fields) == 5 and fields[1] == "Q0" and number(fields[3]) and number(fields[4]):
         return "trec_run"
-    if len(fields) == 4 and number(fields[3]) and (number(fields[1]) or fields[1] == "Q0"):
+    if len(fields) == 4 and number(fields[3]) and (is_number_text(fields[1]) or fields[1] == "Q0"):
         return "qrels"
     return None
 

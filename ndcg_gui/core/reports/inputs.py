@@ -7,16 +7,22 @@ Accepted for a run or for qrels:
     relevance, ranx's q_id/doc_id/score);
   - a dict of dicts `{query: {doc: score}}` (pytrec_eval, ranx): scores of a run, grades of qrels;
   - an object with `to_dict()` giving such a dict, or `to_dataframe()` (ranx `Run`, `Qrels`);
-  - an iterable of named tuples (ir_measures' `ScoredDoc`, `Qrel`; ir_datasets' qrels iterator).
+  - an iterable of named tuples (ir_measures' `ScoredDoc`, `Qrel`; ir_datasets' qrels iterator);
+  - bytes (or a bytearray, a memoryview): a file's content, read as that file would be (TREC text,
+    CSV, compressed, Parquet…);
+  - a path (`str` or `Path`): the file.
 
 The object becomes a table with the readers' column names, written as an Arrow IPC file in a
 temporary folder and read by `core.reading.load`: one join, one tie order, one set of checks and
-errors for a file and for an object (an error names "run" or "qrels" and the row).
+errors for a file and for an object (an error names the run, or "qrels", and the row). Ids keep
+the readers' rule: a number is its text (401.0 is "401"), so ids that would become one text from
+values of different types (1 and "1") are refused, not merged.
 """
 
 from __future__ import annotations
 
 import hashlib
+import numbers
 import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -26,7 +32,8 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import pyarrow as pa
 
-from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.errors import InputError, shown
+from ndcg_gui.core.formats.csv_text import ALIASES, header_roles, no_roles_problem
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.reports.provenance import sha256_of
 
@@ -36,6 +43,7 @@ if TYPE_CHECKING:
 
 # Names other tools give columns that the readers' aliases do not know.
 RENAMES = {"q_id": "query", "query_id": "query", "doc_id": "doc", "docno": "doc", "iteration": "iter"}
+BYTES = bytes | bytearray | memoryview
 
 
 @dataclass(frozen=True)
@@ -46,30 +54,73 @@ class Loaded:
     inputs: dict[str, str]
 
 
-def as_frame(obj: Any, what: str) -> pd.DataFrame:
+def as_frame(obj: Any, what: str, label: str | None = None) -> pd.DataFrame:
     """`obj` as a DataFrame with the readers' column names (`what`: "run" or "qrels", which says
-    what a dict's values and ranx's `score` column are)."""
+    what a dict's values and ranx's `score` column are; `label`: how an error names it, `what`
+    unless given)."""
+    label = label or what
     value = "grade" if what == "qrels" else "score"
     if isinstance(obj, pd.DataFrame):
+        if obj.columns.nlevels > 1:  # (pyarrow would make each column's name a tuple's text)
+            some = ", ".join(shown(c) for c in obj.columns[:3]) + ("…" if len(obj.columns) > 3 else "")
+            raise InputError(f"the DataFrame's columns have {obj.columns.nlevels} levels of names ({some}); "
+                             "expected one (e.g. frame.droplevel(0, axis=1))", label)
         frame = obj.reset_index(drop=not _named_index(obj))
     elif hasattr(obj, "to_pandas") and not isinstance(obj, Mapping):  # polars, pyarrow
         frame = obj.to_pandas()
     elif isinstance(obj, Mapping):
-        frame = _from_mapping(obj, value, what)
+        frame = _from_mapping(obj, value, label)
     elif isinstance(dicts := _to_dict(obj), Mapping):  # ranx Run / Qrels
-        frame = _from_mapping(dicts, value, what)
+        frame = _from_mapping(dicts, value, label)
     elif callable(getattr(obj, "to_dataframe", None)):
         frame = obj.to_dataframe()
-    elif isinstance(obj, Iterable) and not isinstance(obj, str | bytes):
-        frame = _from_tuples(obj, what)
+    elif isinstance(obj, Iterable) and not isinstance(obj, str | BYTES):
+        frame = _from_tuples(obj, what, label)
     else:
         raise InputError(f"a {type(obj).__name__} cannot be read as a {what}: give a DataFrame, a dict "
-                         "of dicts {query: {doc: value}}, or named tuples", what)
+                         "of dicts {query: {doc: value}}, named tuples, a file's path or its bytes", label)
     frame = frame.rename(columns={c: RENAMES.get(str(c), c) for c in frame.columns})
     names = [str(c).lower() for c in frame.columns]
     if what == "qrels" and "score" in names and not {"grade", "relevance", "rel", "label"} & set(names):
         frame = frame.rename(columns={frame.columns[names.index("score")]: "grade"})  # ranx Qrels
+    for column in frame.columns:
+        values = frame[column]
+        # (pandas' own inference first, in C: only a mixed column is walked, to name its values)
+        if values.dtype == object and pd.api.types.infer_dtype(values, skipna=True).startswith("mixed"):
+            _one_kind(values.dropna(), f"column {shown(column)}", label, says="mixes types")
     return frame
+
+
+def _kind(value: Any) -> str:
+    """What an id is as the readers see it: text, or a number (which becomes its text)."""
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return "number"
+    return type(value).__name__
+
+
+def _one_kind(values: Iterable, what: str, label: str, says: str = "mix types") -> None:
+    """An `InputError` when `values` hold text and numbers side by side (1 and "1" would become
+    one id), or for a value that is neither."""
+    first: dict[str, Any] = {}
+    for value in values:
+        kind = _kind(value)
+        if kind not in first:
+            first[kind] = value
+            if len(first) > 1:
+                a, b = first.values()
+                raise InputError(f"{what} {says}: {a!r} ({type(a).__name__}) and {b!r} ({type(b).__name__}); "
+                                 "expected every one as text (or every one as a number)", label)
+
+
+def _check_keys(keys: list, what: str, label: str) -> None:
+    """Dict keys are ids: text or numbers, of one kind."""
+    for key in keys:
+        if _kind(key) not in ("str", "number"):
+            raise InputError(f"{what} id {key!r} is a {type(key).__name__}; expected text (or a number)",
+                             label)
+    _one_kind(keys, f"{what} ids", label)
 
 
 def _to_dict(obj: Any) -> Any:
@@ -88,18 +139,21 @@ def _named_index(frame: pd.DataFrame) -> bool:
     return any(name is not None for name in frame.index.names)
 
 
-def _from_mapping(data: Mapping, value: str, what: str) -> pd.DataFrame:
-
+def _from_mapping(data: Mapping, value: str, label: str) -> pd.DataFrame:
+    """The rows of `{query: {doc: value}}`, ids as the dict holds them: a column of numbers becomes
+    text in the reader, as a DataFrame's does."""
     rows = []
     for query, docs in data.items():
         if not isinstance(docs, Mapping):
             raise InputError(f"query {query!r} maps to a {type(docs).__name__}, not to {{doc: {value}}}",
-                             what)
-        rows += [(str(query), str(doc), v) for doc, v in docs.items()]
+                             label)
+        rows += [(query, doc, v) for doc, v in docs.items()]
+    _check_keys(list(data), "query", label)
+    _check_keys([doc for _, doc, _ in rows], "doc", label)
     return pd.DataFrame(rows, columns=["query", "doc", value])
 
 
-def _from_tuples(items: Iterable, what: str) -> pd.DataFrame:
+def _from_tuples(items: Iterable, what: str, label: str) -> pd.DataFrame:
 
     rows = list(items)
     if not rows:
@@ -107,16 +161,33 @@ def _from_tuples(items: Iterable, what: str) -> pd.DataFrame:
     fields = getattr(rows[0], "_fields", None)
     if fields is None:
         raise InputError(f"a row of type {type(rows[0]).__name__} has no field names: give named tuples "
-                         "(query_id, doc_id, score or relevance)", what)
+                         "(query_id, doc_id, score or relevance)", label)
     return pd.DataFrame.from_records(rows, columns=list(fields))
 
 
-def _arrow_bytes(frame: pd.DataFrame, what: str) -> bytes:
+def _check_frame(frame: pd.DataFrame, obj: Any, what: str, label: str, grades_needed: bool) -> None:
+    """What the table reader would say of the object in a file's terms (--qrels), said for Python."""
+    kind = "dict" if isinstance(obj, Mapping) else type(obj).__name__
+    if len(frame) == 0:
+        held = "judgment" if what == "qrels" else "document"
+        raise InputError(f"the {kind} holds no rows; expected at least one {held}", label)
+    names = [str(c) for c in frame.columns]
+    roles = header_roles(names) or {}
+    found = ", ".join(shown(n) for n in names) or "no columns"
+    if not roles:
+        raise InputError(no_roles_problem(found), label)
+    if grades_needed and "grade" not in roles:
+        instead = " (or give its qrels)" if what == "run" else ""
+        raise InputError(f"no grade column: found {found}; a grade column is named one of "
+                         f"{', '.join(ALIASES['grade'])}{instead}", label)
+
+
+def _arrow_bytes(frame: pd.DataFrame, label: str) -> bytes:
 
     try:
         table = pa.Table.from_pandas(frame, preserve_index=False)
     except (pa.ArrowException, TypeError, ValueError) as exc:
-        raise InputError(f"cannot be made a table ({exc})", what) from None
+        raise InputError(f"cannot be made a table ({exc})", label) from None
     sink = pa.BufferOutputStream()
     with pa.ipc.new_file(sink, table.schema) as writer:
         writer.write_table(table)
@@ -124,28 +195,42 @@ def _arrow_bytes(frame: pd.DataFrame, what: str) -> bytes:
 
 
 def load_objects(run: Any, qrels: Any = None, name: str = "run", need_grades: bool = True) -> Loaded:
-    """Read `run` (and its `qrels`) as `load` reads files; a path is read as a file."""
+    """Read `run` (and its `qrels`) as `load` reads files; a path is read as a file, bytes as a
+    file's content."""
+    if run is None:
+        raise InputError("is None; expected a run: a DataFrame, a dict of dicts {query: {doc: score}}, "
+                         "named tuples, a file's path or its bytes", name)
     with tempfile.TemporaryDirectory(prefix="ndcg-objects-") as folder:
-        paths, inputs = [], {}
+        paths, inputs, labels = [], {}, {}
         for obj, what in ((run, "run"), (qrels, "qrels")):
+            label = name if what == "run" else "qrels"
             if obj is None:
                 paths.append(None)
             elif isinstance(obj, str | Path):
+                if isinstance(obj, str) and "\n" in obj and not Path(obj).exists():
+                    raise InputError("is a text of several lines, not a file's path: give a file's "
+                                     "content as bytes (text.encode())", label)
                 paths.append(Path(obj))
                 inputs[Path(obj).name] = sha256_of(obj)
             else:
-                data = _arrow_bytes(as_frame(obj, what), what)
+                if isinstance(obj, BYTES):  # a file's content: the file readers read it
+                    data, how = bytes(obj), "bytes, read as a file"
+                else:
+                    frame = as_frame(obj, what, label)
+                    _check_frame(frame, obj, what, label, what == "qrels" or (qrels is None and need_grades))
+                    data, how = _arrow_bytes(frame, label), f"{type(obj).__name__}, as an Arrow table"
                 path = Path(folder) / what
                 path.write_bytes(data)
                 paths.append(path)
-                label = f"{name if what == 'run' else 'qrels'} ({type(obj).__name__}, as an Arrow table)"
-                inputs[label] = hashlib.sha256(data).hexdigest()
+                labels[path] = label
+                inputs[f"{label} ({how})"] = hashlib.sha256(data).hexdigest()
         try:
             dataset = load(paths[0], paths[1], need_grades=need_grades)
         except InputError as err:
             if err.path is None or Path(err.path).parent != Path(folder):
                 raise
-            raise InputError(err.message, err.path.name, err.line, err.column) from None
+            label = labels.get(Path(folder) / err.path.name, err.path.name)
+            raise InputError(err.message, label, err.line, err.column) from None
     in_memory = {f: None for f, p in (("path", paths[0]), ("qrels_path", paths[1]))
                  if p is not None and p.parent == Path(folder)}
     if in_memory:  # the temporary files are gone: the dataset names no file

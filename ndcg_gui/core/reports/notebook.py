@@ -11,19 +11,23 @@ worst queries with their fixes, every query. With `runs_to_compare`: the compari
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ndcg_gui.core.analysis.runs.compare import compare_runs
-from ndcg_gui.core.config import DEFAULT_PRESET, PRESETS
+from ndcg_gui.core.config import DEFAULT_PRESET, PRESETS, Preset
+from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
 from ndcg_gui.core.metrics import check_k
 from ndcg_gui.core.reports import page
 from ndcg_gui.core.reports.compare_report import compare_parts
-from ndcg_gui.core.reports.inputs import load_objects
+from ndcg_gui.core.reports.inputs import BYTES, load_objects
 from ndcg_gui.core.reports.run_report import Setting, run_parts
 from ndcg_gui.core.writing.writers import atomic_write
 
@@ -51,20 +55,53 @@ class Report:
         return f"<Report: {self.title}>"
 
 
-def _dataset(obj: Any, qrels: Any, name: str):
-    """(Dataset, inputs) of a run given as an object, a path, a `Dataset`, a `RankedList` or a
-    list of grades."""
+def read_run(obj: Any, qrels: Any, name: str) -> tuple[Dataset, dict[str, str]]:
+    """(Dataset, inputs) of a run given as an object, a path, a file's bytes (`core.reports.inputs`),
+    a `Dataset`, a `RankedList` or a list of grades. What carries its own grades (the last three)
+    is refused with qrels, which it would ignore."""
     if isinstance(obj, Dataset):
         if qrels is not None:
             raise ValueError("a Dataset holds its judgments already: give the qrels to `load`")
         return obj, {}
+    grades = isinstance(obj, RankedList) or _is_grades(obj)
+    if grades and qrels is not None:
+        what = "a RankedList" if isinstance(obj, RankedList) else "a list of grades"
+        raise InputError(f"{what} holds its own grades and no document ids to look up in qrels: give "
+                         "it without qrels, or the run as {query: {doc: score}} (or a DataFrame) with them",
+                         name)
     if isinstance(obj, RankedList):
         return TypedDataset.of(obj), {}
-    if isinstance(obj, Sequence) and not isinstance(obj, str) and obj and all(
-            isinstance(g, int | float) and not isinstance(g, bool) for g in obj):
-        return TypedDataset.of(RankedList.from_grades(list(obj), query=name)), {}
+    if grades:
+        return TypedDataset.of(RankedList.from_grades([float(g) for g in obj], query=name)), {}
     loaded = load_objects(obj, qrels, name)
     return loaded.dataset, loaded.inputs
+
+
+def _is_grades(obj: Any) -> bool:
+    """A non-empty sequence of numbers (Python's or numpy's, or a numpy array of them), not the
+    bytes of a file."""
+    if isinstance(obj, np.ndarray):
+        return obj.ndim == 1 and obj.size > 0 and obj.dtype.kind in "iuf"
+    return isinstance(obj, Sequence) and not isinstance(obj, str | BYTES) and len(obj) > 0 and all(
+        isinstance(g, numbers.Real) and not isinstance(g, bool) for g in obj)
+
+
+def chosen_preset(name: str) -> Preset:
+    """The preset named `name`; a ValueError naming the presets there are."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}") from None
+
+
+def compared(runs: Any) -> Mapping[str, Any]:
+    """`runs_to_compare` checked: a mapping of names to runs."""
+    if runs is None:
+        return {}
+    if not isinstance(runs, Mapping):
+        raise ValueError(f"runs_to_compare must map names to runs ({{'bm25': run, …}}), not be a "
+                         f"{type(runs).__name__}")
+    return runs
 
 
 def report(run: Any, qrels: Any = None, *, k: int = 10, preset: str | None = None, config=None,
@@ -75,10 +112,11 @@ def report(run: Any, qrels: Any = None, *, k: int = 10, preset: str | None = Non
     `config` a `MetricConfig` of your own (with `ties`, default "trec")."""
     k = check_k(k)
     if config is None:
-        chosen = PRESETS[preset or DEFAULT_PRESET]
+        chosen = chosen_preset(preset or DEFAULT_PRESET)
         config, ties = chosen.config, ties or chosen.ties
     ties = ties or "trec"
-    dataset, inputs = _dataset(run, qrels, name)
+    runs_to_compare = compared(runs_to_compare)
+    dataset, inputs = read_run(run, qrels, name)
     if not runs_to_compare:
         setting = Setting(k, config, ties, inputs)
         return Report(f"NDCG@{k} of {name}", run_parts(dataset, setting, name))
@@ -87,7 +125,7 @@ def report(run: Any, qrels: Any = None, *, k: int = 10, preset: str | None = Non
     for other, obj in runs_to_compare.items():
         if other in runs:
             raise ValueError(f"two runs are named {other!r}")
-        runs[other], more = _dataset(obj, qrels, other)
+        runs[other], more = read_run(obj, qrels, other)
         inputs |= {key: value for key, value in more.items() if not key.startswith("qrels")}
     pool = dataset.qrels
     cmp = compare_runs(runs, pool, k=k, config=config, ties=ties, samples=samples, seed=seed)

@@ -13,7 +13,10 @@ space or a quote inside a cell, a form feed read as whitespace; each was checked
 cases whose quote is never closed expect that said ('a quote opened on this line is not closed'),
 not the old field count (issue 15); and 24 qrels files whose first line has a grade "nan" or "inf"
 expect that said ('grade "nan" (field 4) is not a finite number'), not "no header naming the
-columns" (issue 20, finding 15).
+columns" (issue 20, finding 15); and 53 files whose first TREC line has a mistyped number (`1e`,
+`1,5`, `0.5é`) expect the TREC reader's line and cell, not "no header naming the columns" (four of
+them, a qrels line `q7 0 d 1,5`, were read as a CSV row: document "q7 0 d 1", grade 5; issue 33,
+finding 10).
 """
 
 from __future__ import annotations
