@@ -16,7 +16,7 @@ import threading
 import warnings
 from collections.abc import Iterator, Sequence
 
-from ndcg_gui import cli_compare, cli_engine, cli_gate, cli_report
+from ndcg_gui import cli_compare, cli_engine, cli_gate, cli_overlap, cli_report
 from ndcg_gui.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, needs_qrels_hint
 from ndcg_gui.cli_output import (
     PROG,
@@ -107,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="which presets give this mean NDCG@k (rounded to the decimals written), "
                         "e.g. a figure from another tool")
     cli_compare.add_options(parser)
+    cli_overlap.add_options(parser)
     cli_gate.add_options(parser)
     cli_report.add_options(parser)
     cli_engine.add_options(parser)
@@ -136,6 +137,8 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
                     code = cli_gate.main_gate(options, say, cmp)
             elif cli_gate.wanted(options):
                 code = cli_gate.main_gate(options, say)
+            elif cli_overlap.wanted(options):  # runs compared without judgments, or --overlap
+                cli_overlap.main_overlap(options, say)
             elif options.runs:
                 cli_compare.main_compare(options, say)
             elif options.explain or options.which is not None:
