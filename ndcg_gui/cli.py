@@ -61,6 +61,12 @@ returned results for; how each figure was made. -q adds each query's NDCG and di
   ndcg-inspect bm25.run rerank.run --qrels qrels.txt --format json
 CSV and TSV print one table (the per-query one with -q) and say how it was made on stderr.
 
+Without --qrels (or with --overlap beside them): how differently the runs rank each query, the most
+different first: rank-biased overlap (RBO_ext, --rbo-p 0.9), Jaccard@k, Kendall's tau over the union;
+with qrels, each query's NDCG and delta beside them, and the judging holes named.
+  ndcg-inspect bm25.run dense.run
+  ndcg-inspect bm25.run dense.run --qrels qrels.txt --overlap --format json
+
 A regression gate for CI: status 1 when a candidate is significantly worse than the baseline
 (randomization test, Holm over the candidates, p < --alpha, and a drop larger than --min-delta),
 0 otherwise; one line saying why (or JSON), and a JUnit XML file for the CI's dashboard.
