@@ -217,8 +217,30 @@ def offer_recovery(files: FileFlow, parent, folder: Path | None = None,
     the open's progress and Cancel; the next session is offered when it is shown). A damaged
     recovery file is moved aside and said in one line to `note` (stderr by default); the others
     are offered all the same. Returns how many were restored before it returned."""
-    say = note or (lambda line: print(f"ndcg-gui: {line}", file=sys.stderr))
     found, notes = _left_behind(folder or recovery_dir())
+    return _offer(files, parent, found, notes, note)
+
+
+def offer_recovery_later(files: FileFlow, parent, folder: Path | None = None,
+                         note: Callable[[str], None] | None = None) -> threading.Thread:
+    """`offer_recovery` at a window's start: the folder is read in a worker thread (its files,
+    whoever put them there, are read there: the window paints meanwhile) and the sessions are
+    offered on the GUI thread once read; nothing is offered after the window closed."""
+    folder = folder or recovery_dir()
+
+    def read() -> tuple[list[LeftBehind], list[str]]:
+        return _left_behind(folder)
+
+    def landed(result, error: BaseException | None) -> None:
+        if error is None:  # (a bug: the runner raises it after this, where it is reported)
+            _offer(files, parent, *result, note)
+
+    return files.document.runner.run("recovery files", read, landed)
+
+
+def _offer(files: FileFlow, parent, found: list[LeftBehind], notes: list[str],
+           note: Callable[[str], None] | None) -> int:
+    say = note or (lambda line: print(f"ndcg-gui: {line}", file=sys.stderr))
     for line in notes:
         say(line)
     offers = _Offers(files, parent, found, say)

@@ -1,0 +1,63 @@
+"""At a window's start the recovery folder is read in a worker thread, not on the GUI thread
+(issue 33.9: a named pipe there froze the window in open(), a sparse giant cost seconds), and the
+sessions it holds are offered once it is read."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+from PySide6.QtCore import QCoreApplication
+
+from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.state.recovery import new_recovery_path, write_recovery
+from ndcg_gui.core.state.workspace import Workspace
+from ndcg_gui.qt.widgets import dialogs
+from ndcg_gui.qt.window import recovery
+
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+
+
+def test_the_folder_is_read_off_the_gui_thread_and_its_sessions_offered_after(qtbot, window, tmp_path,
+                                                                               monkeypatch):
+    folder = tmp_path / "left"
+    folder.mkdir()
+    os.mkfifo(folder / "recovery-x.json")  # (no program writes to it)
+    write_recovery(new_recovery_path(folder), Workspace.typed({"": RankedList.from_grades([3, 1, 2])}))
+    readers = []
+    read = recovery._left_behind
+
+    def reading(where):
+        readers.append(threading.current_thread())
+        return read(where)
+
+    monkeypatch.setattr(recovery, "_left_behind", reading)
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: True)
+    notes: list[str] = []
+    before = window.document.state
+    recovery.offer_recovery_later(window.files, window, folder, note=notes.append)
+    assert window.document.state is before  # (offered on the GUI thread once read: not yet)
+    doc = window.document
+    qtbot.waitUntil(lambda: not doc.is_clean(), timeout=30000)  # (the session restored)
+    assert doc.current_list().grades.tolist() == [3, 1, 2]
+    assert readers and all(t is not threading.main_thread() for t in readers)
+    assert notes == ["recovery-x.json: a named pipe, not a recovery file; moved aside as "
+                     "recovery-x.json.damaged"]
+
+
+def test_nothing_is_offered_after_the_window_closed(qtbot, window, tmp_path, monkeypatch):
+    folder = tmp_path / "left"
+    write_recovery(new_recovery_path(folder), Workspace.typed({"": RankedList.from_grades([1])}))
+    asked = []
+    monkeypatch.setattr(dialogs, "ask_restore", lambda _parent, what: asked.append(what) or True)
+    release = threading.Event()
+    read = recovery._left_behind
+    monkeypatch.setattr(recovery, "_left_behind", lambda where: (release.wait(), read(where))[1])
+    thread = recovery.offer_recovery_later(window.files, window, folder)
+    window.close()
+    release.set()
+    thread.join()
+    QCoreApplication.sendPostedEvents()  # (the delivery the thread queued before it ended)
+    QCoreApplication.processEvents()
+    assert asked == []
