@@ -128,7 +128,10 @@ class _Writer:
         with self._lock:
             self._next = [data]
             if self._thread is None:
-                self._thread = start_thread("recovery file", self._run)
+                try:
+                    self._thread = start_thread("recovery file", self._run)
+                except RuntimeError as err:  # (out of threads: said once, tried again at the next put)
+                    self.failure = f"no thread to write it ({err})"
 
     def wait(self) -> None:
         while True:

@@ -61,3 +61,30 @@ def test_nothing_is_offered_after_the_window_closed(qtbot, window, tmp_path, mon
     QCoreApplication.sendPostedEvents()  # (the delivery the thread queued before it ended)
     QCoreApplication.processEvents()
     assert asked == []
+
+
+def test_a_recovery_write_without_a_thread_is_said_once_and_tried_again(qtbot, tmp_path, monkeypatch):
+    """Out of threads, the recovery writer's start raised from the window's timer at every tick;
+    now it is said once, and the next write, with a thread, writes the file."""
+    from ndcg_gui.qt.document.document import Document
+    from ndcg_gui.qt.window.recovery import Recovery
+
+    doc = Document()
+    doc.set_lists({"q1": RankedList.from_grades([3, 1])})
+    said: list[str] = []
+    keeper = Recovery(doc, tmp_path / "rec", interval_ms=10**6, on_error=said.append)
+    start = threading.Thread.start
+    monkeypatch.setattr(threading.Thread, "start", lambda t: (_ for _ in ()).throw(
+        RuntimeError("can't start new thread")) if t.name == "recovery file" else start(t))
+    doc.reverse()
+    keeper.write_now()
+    doc.reverse()
+    keeper.write_now()  # (the failure is read here, on the GUI thread)
+    assert said == ["Edits could not be written to the recovery file: no thread to write it (can't start "
+                    "new thread)"]
+    monkeypatch.setattr(threading.Thread, "start", start)
+    doc.reverse()
+    keeper.write_now()
+    keeper.wait()
+    assert keeper.path.exists()
+    keeper.discard()
