@@ -74,6 +74,23 @@ def thread_count(text: str) -> int:
                         f" ({THREADS_PER_CORE} for each of this machine's {n} cores)")
 
 
+_LOCAL = re.compile(r"\s*local\[([^,\]]*)(?:,([^\]]*))?\]\s*")
+
+
+def spark_master(text: str) -> str:
+    """--spark-master: where Spark runs, as Spark writes it; on this machine (`local[N]`,
+    `local[N,F]`: N threads, F tries of a failed task) N is bounded as --threads is."""
+    match = _LOCAL.fullmatch(text)
+    if match is None:
+        return text.strip()
+    threads, tries = match.groups()
+    if threads.strip() != "*":
+        thread_count(threads)
+    if tries is not None:
+        whole_number(tries, 1, 100)
+    return text.strip()
+
+
 MIN_MEMORY_LIMIT = 64 << 20  # DuckDB's buffers for one job's steps: below this it stops half-way
 _UNITS = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
           "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}

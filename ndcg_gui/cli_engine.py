@@ -14,7 +14,7 @@ ENGINES = ("auto", "memory", "duckdb", "spark")
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
-    from ndcg_gui.arguments import THREADS_PER_CORE, memory_limit, thread_count
+    from ndcg_gui.arguments import THREADS_PER_CORE, memory_limit, spark_master, thread_count
 
     group = parser.add_argument_group("engine (runs larger than memory)")
     group.add_argument("--engine", choices=ENGINES, default="auto",
@@ -28,7 +28,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                        "(default: DuckDB's, 80%% of RAM)")
     group.add_argument("--threads", type=thread_count, metavar="N",
                        help=f"DuckDB's threads, 1 to {THREADS_PER_CORE} per core (default: every core)")
-    group.add_argument("--spark-master", metavar="URL",
+    group.add_argument("--spark-master", metavar="URL", type=spark_master,
                        help="--engine spark: where Spark runs: local[*] (default: this machine, every "
                        "core), local[N], a cluster (spark://host:7077, yarn) or Spark Connect "
                        "(sc://host:15002); needs pip install 'ndcg-gui[spark]' and Java 17")

@@ -40,6 +40,9 @@ def counts():
         ("inspect", "--samples", st.one_of(_whole_outside(1, MAX_SAMPLES), NOT_WHOLE), [MISSING]),
         ("inspect", "--threads", st.one_of(_whole_outside(1, threads), NOT_WHOLE), ["--engine", "duckdb"]),
         ("inspect", "--memory-limit", MEMORY_REFUSED, ["--engine", "duckdb"]),
+        ("inspect", "--spark-master", st.one_of(_whole_outside(1, threads), NOT_WHOLE).filter(
+            lambda n: n.strip() != "*" and "]" not in n and "," not in n).map(lambda n: f"local[{n}]"),
+         ["--engine", "spark"]),
         ("check", "-k", st.one_of(_whole_outside(1, MAX_K), NOT_WHOLE), []),
         ("gui", "-k", st.one_of(_whole_outside(1, MAX_K), NOT_WHOLE), []),
         ("gui", "--size", SIZE_REFUSED, ["--screenshot", "/nonexistent/out.png"]),
@@ -135,3 +138,10 @@ def test_memory_limits_duckdb_reads_within_the_machine_are_taken():
 
 def _share(text: str) -> float:
     return 0 if text.endswith("%") else _bytes(text.strip())
+
+
+def test_spark_masters_as_spark_writes_them_are_taken():
+    parser = cli.build_parser()
+    for master in ("local[*]", "local[1]", f"local[{THREADS_PER_CORE * cores()}]", "local[2,3]", "yarn",
+                   "spark://host:7077", "sc://host:15002"):
+        assert parser.parse_args([MISSING, "--spark-master", master]).spark_master == master
