@@ -268,7 +268,9 @@ class RecoveryLock:
         """The lock of `recovery_file`, or None when a living process holds it."""
         path = lock_path(recovery_file)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        # (never through a link planted at its name, nor waiting on a FIFO there)
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        fd = os.open(path, flags, 0o600)
         if not _lock(fd):
             os.close(fd)
             return None

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QStandardPaths, QTimer
 
 from ndcg_gui.core.errors import InputError, LoadCancelled
+from ndcg_gui.core.state import recovery as recovery_files
 from ndcg_gui.core.state.recovery import LeftBehind, RecoveryLock, Snapshot, new_recovery_path, snapshot_json
 from ndcg_gui.core.state.recovery import left_behind as _left_behind
 from ndcg_gui.qt.document.changes import Changes
@@ -89,6 +90,10 @@ class Recovery(QObject):
         data = None
         if state.worth_recovering():
             data = json.dumps(snapshot_json(state, shown=self.document.current_query)).encode("utf-8")
+            if len(data) > recovery_files.MAX_RECOVERY_BYTES:  # (the next start would not read it back)
+                self._say(f"the edits take {len(data) / 1e6:,.0f} MB, over the "
+                          f"{recovery_files.MAX_RECOVERY_BYTES >> 20} MiB a recovery file holds")
+                return
         self._writer.put(data)
 
     def wait(self) -> None:

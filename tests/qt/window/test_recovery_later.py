@@ -88,3 +88,29 @@ def test_a_recovery_write_without_a_thread_is_said_once_and_tried_again(qtbot, t
     keeper.wait()
     assert keeper.path.exists()
     keeper.discard()
+
+
+def test_edits_too_big_to_read_back_are_said_not_written(qtbot, tmp_path, monkeypatch):
+    """The next start reads recovery files of at most MAX_RECOVERY_BYTES (made small here): edits
+    past it are said once instead of written where they would be set aside unread."""
+    from ndcg_gui.core.state import recovery as recovery_files
+    from ndcg_gui.qt.document.document import Document
+    from ndcg_gui.qt.window.recovery import Recovery
+
+    doc = Document()
+    doc.set_lists({"q1": RankedList.from_grades([3, 1, 0, 2])})
+    said: list[str] = []
+    keeper = Recovery(doc, tmp_path / "rec", interval_ms=10**6, on_error=said.append)
+    monkeypatch.setattr(recovery_files, "MAX_RECOVERY_BYTES", 100)
+    doc.reverse()
+    keeper.write_now()
+    keeper.wait()
+    assert not keeper.path.exists()
+    assert len(said) == 1 and "MiB a recovery file holds" in said[0], said
+    monkeypatch.setattr(recovery_files, "MAX_RECOVERY_BYTES", 1 << 20)
+    doc.reverse()
+    doc.reverse()
+    keeper.write_now()
+    keeper.wait()
+    assert keeper.path.exists()
+    keeper.discard()
