@@ -55,7 +55,7 @@ def _memory_refused() -> st.SearchStrategy[str]:
     below = st.tuples(st.integers(0, MIN_MEMORY_LIMIT // 10**6 - 1), st.just("MB"))
     above = st.tuples(st.integers(memory // 10**9 + 1, 10**20), st.just("GB"))
     return st.one_of(
-        st.sampled_from(["0", "-1", "-1GB", "huge", "1KB", "0GB", "1B", "1e99GB", "99999999999999TB",
+        st.sampled_from(["0", "-1", "-1GB", "huge", "lots", "1KB", "0GB", "1B", "1e99GB", "99999999999999TB",
                          "0%", "101%", "-5%", "GB", "2 GB B", "nan GB", "inf", "2XB", "", "1.5"]),
         st.one_of(below, above).map(lambda pair: f"{pair[0]}{pair[1]}"),
         st.integers(0, 10**6).map(str),  # a number without a unit
