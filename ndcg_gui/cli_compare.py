@@ -29,6 +29,9 @@ MISSING_HELP = ("a judged query a run returned nothing for: 'zero' scores it 0 a
 
 def add_options(parser: argparse.ArgumentParser) -> None:
     """The options of a comparison (the runs themselves are the positional arguments)."""
+    from ndcg_gui.arguments import sample_count
+    from ndcg_gui.core.config import MAX_SAMPLES
+
     group = parser.add_argument_group("comparing runs (two files or more)")
     group.add_argument("-q", "--per-query", action="store_true",
                        help="also print each query's NDCG in every run and its differences")
@@ -36,9 +39,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                        help="the run the others are compared with, by its name in the output "
                        "(default: the first)")
     group.add_argument("--missing", choices=("zero", "skip"), default="zero", help=MISSING_HELP)
-    group.add_argument("--samples", type=int, default=10_000,
+    group.add_argument("--samples", type=sample_count, default=10_000,
                        help="random sign flips of the randomization test and resamples of the "
-                       "bootstrap interval (default: 10000)")
+                       f"bootstrap interval, 1 to {MAX_SAMPLES:,} (default: 10000)")
     group.add_argument("--seed", type=int, default=0,
                        help="seed of numpy's default_rng for both (default: 0)")
 

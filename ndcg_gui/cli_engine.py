@@ -14,6 +14,8 @@ ENGINES = ("auto", "memory", "duckdb", "spark")
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
+    from ndcg_gui.arguments import THREADS_PER_CORE, memory_limit, spark_master, thread_count
+
     group = parser.add_argument_group("engine (runs larger than memory)")
     group.add_argument("--engine", choices=ENGINES, default="auto",
                        help="auto (default): duckdb for inputs that loading would take more than half "
@@ -21,10 +23,12 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                        "said on stderr; memory otherwise. memory: read the files into memory; "
                        "duckdb: score them in DuckDB where they lie (TREC text, CSV, Parquet; files, "
                        "globs, hive folders), spilling to disk; needs pip install 'ndcg-gui[duckdb]'")
-    group.add_argument("--memory-limit", metavar="SIZE",
-                       help="DuckDB's memory limit, e.g. 2GB (default: DuckDB's, 80%% of RAM)")
-    group.add_argument("--threads", type=int, metavar="N", help="DuckDB's threads (default: every core)")
-    group.add_argument("--spark-master", metavar="URL",
+    group.add_argument("--memory-limit", metavar="SIZE", type=memory_limit,
+                       help="DuckDB's memory limit, e.g. 2GB, from 64 MiB to this machine's memory "
+                       "(default: DuckDB's, 80%% of RAM)")
+    group.add_argument("--threads", type=thread_count, metavar="N",
+                       help=f"DuckDB's threads, 1 to {THREADS_PER_CORE} per core (default: every core)")
+    group.add_argument("--spark-master", metavar="URL", type=spark_master,
                        help="--engine spark: where Spark runs: local[*] (default: this machine, every "
                        "core), local[N], a cluster (spark://host:7077, yarn) or Spark Connect "
                        "(sc://host:15002); needs pip install 'ndcg-gui[spark]' and Java 17")

@@ -46,7 +46,7 @@ def main_gate(options: argparse.Namespace, say, cmp: Comparison | None = None) -
     """Run the gate; returns the exit status (1: a candidate is worse). Bad input raises
     `InputError` (status 2 in `cli.main`). `cmp`: the runs already compared (by `cli_report`)."""
     from ndcg_gui import cli_compare
-    from ndcg_gui.core.analysis.runs.gate import check_levels, decide
+    from ndcg_gui.core.analysis.runs.gate import check_levels, check_samples, decide
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.reports.junit import write_junit
     from ndcg_gui.core.reports.provenance import file_hashes
@@ -66,6 +66,10 @@ def main_gate(options: argparse.Namespace, say, cmp: Comparison | None = None) -
         check_levels(alpha, min_delta)
     except ValueError as err:
         raise InputError(f"--{str(err).replace('min delta', 'min-delta')}") from None
+    try:  # (before the runs are read: a gate that cannot fail is refused, not run)
+        check_samples(options.samples, alpha, len(options.runs))
+    except ValueError as err:
+        raise InputError(f"--samples {options.samples}: {err}") from None
     paths = [options.file, *options.runs]
     if cmp is None:
         cmp = cli_compare.comparison(options, cli_compare.load_runs(options, paths))

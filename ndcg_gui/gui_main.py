@@ -37,19 +37,26 @@ def build_parser() -> argparse.ArgumentParser:
                         help="save a PNG of the window and exit ('-': stdout; /dev/stdout or a FIFO "
                         "is written into, never replaced)")
     parser.add_argument("--size", metavar="WxH", type=window_size, default=None,
-                        help="the window's size for --screenshot (default 1280x800)")
+                        help=f"the window's size for --screenshot, each side 1 to {MAX_SIDE} "
+                        "(default 1280x800)")
     return parser
 
 
+# The widest and tallest screenshot: its image is held whole (4 bytes a pixel), and 8K screens
+# are 7680 wide.
+MAX_SIDE = 8192
+
+
 def window_size(text: str) -> tuple[int, int]:
-    """`1366x768` -> (1366, 768)."""
+    """`1366x768` -> (1366, 768), each side from 1 to MAX_SIDE."""
     width, _, height = text.lower().partition("x")
     try:
         size = (int(width), int(height))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a size such as 1366x768") from None
-    if min(size) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size such as 1366x768")
+    if not all(1 <= side <= MAX_SIDE for side in size):
+        raise argparse.ArgumentTypeError(f"{text!r}: each side is from 1 to {MAX_SIDE} pixels, "
+                                         "as in 1366x768")
     return size
 
 

@@ -343,7 +343,6 @@ def test_missing_files_options_and_choices_are_one_line(capsys, tmp_path):
         ((tmp_path / ("x" * 300), "--qrels", QRELS), f"{'x' * 300}: the name is too long"),
         ((tmp_path, "--qrels", QRELS), f"{tmp_path.name}: is a folder without Parquet files"),
         ((RUN,), "--engine duckdb needs the judgments: --qrels QRELS"),
-        ((RUN, "--qrels", QRELS, "--memory-limit", "lots"), "--memory-limit/--threads: "),
         ((RUN, RUN, "--qrels", QRELS, "--summary-csv", "x.csv"), "--summary-csv writes the table of one"),
         ((RUN, RUN, "--qrels", QRELS, "--baseline", "c"), "--baseline 'c' is not one of the runs"),
         ((RUN, "--qrels", QRELS, "--metrics-csv", "-"), "--engine duckdb does not do --metrics-csv yet"),
