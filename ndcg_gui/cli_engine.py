@@ -37,7 +37,23 @@ def wanted(options: argparse.Namespace) -> bool:
     """Whether an engine scores the files (`--engine auto` is decided here, and said on stderr)."""
     if options.engine == "auto":
         options.engine = _auto(options)
+    _say_patterns(options)
     return options.engine != "memory"
+
+
+def _say_patterns(options: argparse.Namespace) -> None:
+    """Each input whose name holds glob characters, as taken: the file of that name, or (DuckDB
+    only) a pattern. Spark reads paths its own way."""
+    from ndcg_gui.cli_output import say
+    from ndcg_gui.core.sql.inputs import how_named, is_pattern
+
+    if options.engine == "spark":
+        return
+    for path in dict.fromkeys([options.file, *options.runs, options.qrels]):
+        if path is not None and (options.engine == "duckdb" or not is_pattern(path)):
+            said = how_named(path)
+            if said is not None:
+                say(f"note: {said}")
 
 
 def _refused(options: argparse.Namespace) -> list[str]:

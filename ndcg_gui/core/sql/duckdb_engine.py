@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import glob
 import gzip
 import itertools
 import math
@@ -201,7 +202,7 @@ def _table(con, name: str, pattern: str, trec_kind: str, number: str, spill: Pat
         raise InputError(path_problem(exc), first) from None
     if not Path(first).is_file():
         raise InputError("is not a file", first)
-    listed = "[" + ", ".join(_text(f) for f in files) + "]"
+    listed, named = duck_files(files)
     if first.lower().endswith(_PARQUET):
         # Read where it lies (no copy): Parquet is quick to scan again, and says each row's file
         # and place in it, which give the file order.
@@ -211,7 +212,7 @@ def _table(con, name: str, pattern: str, trec_kind: str, number: str, spill: Pat
         con.execute(
             f"CREATE VIEW {name} AS SELECT CAST({columns['query']} AS VARCHAR) AS query, "
             f"CAST({columns['doc']} AS VARCHAR) AS doc, CAST({columns[number]} AS DOUBLE) AS {number}, "
-            f"CAST(list_position({listed}, filename) AS BIGINT) * {1 << 40} + file_row_number AS row_order, "
+            f"CAST(list_position({named}, filename) AS BIGINT) * {1 << 40} + file_row_number AS row_order, "
             f"FALSE AS odd FROM {source}"
         )
         return first
@@ -259,7 +260,7 @@ def _rows_view(con, name: str, rows: Path, number: str, odd: str) -> None:
     """View `name` of text rows written to Parquet file `rows` in file order: each row's place
     in the file is its row number."""
     con.execute(f"CREATE VIEW {name} AS SELECT query, doc, {number}, file_row_number + 1 AS row_order, "
-                f"{odd} AS odd FROM read_parquet({_text(str(rows))}, file_row_number=true)")
+                f"{odd} AS odd FROM read_parquet({duck_files([str(rows)])[0]}, file_row_number=true)")
 
 
 def _split_table(con, name: str, listed: str, kind: str, number: str) -> None:
@@ -309,14 +310,14 @@ def reads(pattern: str, trec_kind: str) -> bool:
     try:
         if first.lower().endswith(_PARQUET):
             hive = "true" if is_folder(pattern) else "false"
-            source = f"read_parquet([{_text(first)}], hive_partitioning={hive})"
+            source = f"read_parquet({duck_files([first])[0]}, hive_partitioning={hive})"
         else:
             kind = _kind(first)
             if kind == trec_kind:
                 return True
             if kind != "csv":
                 return False
-            source = f"read_csv([{_text(first)}]{_gzip_option([first])}, header=true)"
+            source = f"read_csv({duck_files([first])[0]}{_gzip_option([first])}, header=true)"
         _roles(con, source, first, number)
         return True
     except (InputError, duckdb.Error):
@@ -551,6 +552,17 @@ def _input_error(exc: Exception, run: str) -> InputError:
 def _first_line(exc: Exception) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+def duck_files(files: list[str]) -> tuple[str, str]:
+    """`files` as two SQL lists: the one to read (each name escaped, so DuckDB, which takes every
+    name in a list for a glob, reads that file: `part-[0].parquet` is not `part-0.parquet`), and
+    the names DuckDB then gives as `filename` (a row's place in the list)."""
+    # (`[[]`, `[*]`, `[?]`: the escape DuckDB's glob and Python's `glob.escape` share; a leading
+    # `~` is DuckDB's home folder unless it is a folder's name: `./~x`)
+    names = [f"./{f}" if f.startswith("~") else f for f in files]
+    return ("[" + ", ".join(_text(glob.escape(f)) for f in names) + "]",
+            "[" + ", ".join(_text(f) for f in names) + "]")
 
 
 def _text(value: str) -> str:
