@@ -8,11 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli_engine import output
+from ndcg_gui.cli import main
 
 pytest.importorskip("duckdb")
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "resources" / "examples"
+
+
+def output(capsys, *args) -> tuple[int, str, str]:
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 @pytest.mark.parametrize("name", ["run[1].txt", "run?.txt", "run*.txt"])
