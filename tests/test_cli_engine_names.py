@@ -31,7 +31,8 @@ def test_a_file_named_like_a_pattern_is_that_file(capsys, tmp_path, name, engine
     qrels = EXAMPLES / "sample.qrels"
     want = output(capsys, tmp_path / "plain.run", "--qrels", qrels, "--engine", "memory", "-q")
     got = output(capsys, tmp_path / name, "--qrels", qrels, "--engine", engine, "-q")
-    note = f"ndcg-inspect: note: {name} is the file of that name, not a pattern (which would match 1 other file)\n"
+    note = (f"ndcg-inspect: note: {name} is the file of that name, not a pattern (which would match 1 "
+            "other file)\n")
     assert got == (0, want[1], note + want[2])
 
 

@@ -30,6 +30,7 @@ from ndcg_gui.core.formats.csv_text import ALIASES, detect_delimiter
 from ndcg_gui.core.formats.number_text import is_finite_number, number_problem
 from ndcg_gui.core.formats.source import decode, head_bytes
 from ndcg_gui.core.reading.dispatch import sniff
+from ndcg_gui.core.sql.cache_files import move_new
 from ndcg_gui.core.sql.inputs import PARQUET as _PARQUET
 from ndcg_gui.core.sql.inputs import files_of, is_folder
 from ndcg_gui.core.sql.ndcg_sql import check_expressible, ndcg_steps
@@ -86,29 +87,38 @@ def score_files(run: str, qrels: str, definition: Definition, memory_limit: str 
 
 
 def copy_rows(pattern: str, trec_kind: str, target: Path, memory_limit: str | None = None,
-              threads: int | None = None, progress: Report | None = None) -> None:
+              threads: int | None = None, progress: Report | None = None,
+              metadata: dict[str, str] | None = None) -> Path:
     """The rows of a text input (TREC text or CSV: a run, `trec_kind` "trec_run", or qrels) as
-    Parquet file `target`: query, doc and the number, in file order, checked as `score_files`
-    checks them (bad input: `InputError` naming the text file and line). So a window reads one
-    query's rows with Parquet's statistics instead of a scan of the text."""
+    Parquet file `target` (its footer holding `metadata`): query, doc and the number, in file
+    order, checked as `score_files` checks them (bad input: `InputError` naming the text file and
+    line). So a window reads one query's rows with Parquet's statistics instead of a scan of the
+    text. Written in the job's own folder, then renamed to `target` as a new file
+    (`cache_files.move_new`: nothing at the name is written through); where `target` takes no
+    file, to a new file of the temporary folder. Returns where the copy is."""
     number = "score" if trec_kind == "trec_run" else "grade"
+    kv = ", KV_METADATA {" + ", ".join(f"{_text(k)}: {_text(v)}" for k, v in (metadata or {}).items()) + "}" \
+        if metadata else ""
 
-    def work(con, split: bool, steps: Steps, spill: Path) -> None:
+    def work(con, split: bool, steps: Steps, spill: Path) -> Path:
         steps(f"reading {Path(pattern).name}")
         first = _table(con, "rows", pattern, trec_kind, number, spill, steps, split)
         if con.sql("SELECT 1 FROM rows WHERE odd LIMIT 1").fetchall():
             raise Irregular
         steps(f"checking {Path(first).name}")
         _check(con, "rows", pattern, first, number)
-        part = target.with_name(target.name + ".part")  # (whole or not there: renamed when done)
-        try:
-            con.execute(f"COPY (SELECT query, doc, {number} FROM rows) TO {_text(str(part))} "
-                        "(FORMAT parquet)")
-            os.replace(part, target)
-        finally:
-            part.unlink(missing_ok=True)  # (cancelled, a full disk: nothing left beside the file)
+        made = spill / "copy.parquet"  # (the job's folder: no one else's name)
+        con.execute(f"COPY (SELECT query, doc, {number} FROM rows) TO {_text(str(made))} "
+                    f"(FORMAT parquet{kv})")
+        if move_new(made, target):
+            return target
+        fd, other = tempfile.mkstemp(prefix=".ndcg-rows-", suffix=".parquet")
+        os.close(fd)
+        if not move_new(made, Path(other)):
+            raise InputError("cannot write a copy of its rows here nor in the temporary folder", pattern)
+        return Path(other)
 
-    _job(pattern, ("rows",), memory_limit, threads, progress, work)
+    return _job(pattern, ("rows",), memory_limit, threads, progress, work)
 
 
 def _job(first_input: str, names: tuple[str, ...], memory_limit: str | None, threads: int | None,

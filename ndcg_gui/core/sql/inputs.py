@@ -51,11 +51,15 @@ def how_named(pattern: str) -> str | None:
     if not is_pattern(pattern):
         others = len([f for f in glob.glob(pattern) if f != pattern])
         return None if not others else (f"{file_name(pattern)} is the file of that name, not a pattern "
-                                        f"(which would match {others} other file{'' if others == 1 else 's'})")
+                                        f"(which would match {_files(others, 'other ')})")
     count = len(files_of(pattern))
     if not count:
         return None  # (the reader says no file matches)
-    return f"{file_name(pattern)} is a pattern (no file has that name): {count} file{'' if count == 1 else 's'}"
+    return f"{file_name(pattern)} is a pattern (no file has that name): {_files(count)}"
+
+
+def _files(count: int, which: str = "") -> str:
+    return f"{count} {which}file{'' if count == 1 else 's'}"
 
 
 def engine_only(pattern: str) -> bool:
