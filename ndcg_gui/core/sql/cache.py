@@ -4,17 +4,18 @@ a dataset larger than memory, "opened again").
 
 The cache of run `R` scored against qrels `Q` under a definition is `.R.ndcg-<H>.parquet` in the
 run's folder (beside a run folder, in a glob's folder), H a hash of R's name, Q's path and the
-definition's SQL text: one file per (run, qrels, definition). Its Parquet footer holds the key it was made for:
-a hash of every input file's state (`cache_files.file_state`: resolved path, inode, size, times
-with the ctime, and a hash of the bytes) and the SQL text (so a change to the SQL of a definition
-misses too). It is used only when it is a regular file of the user's own (`cache_files.open_kept`:
-never through a link, never a FIFO), its key (read from the footer first) matches, its columns
-are the per-query table's, and what its footer says it holds is at most what these inputs can make;
-anything else is scored again (and written anew). A folder that cannot be written to gets no cache
-and no error. Written as a new file renamed over the name (`cache_files.write_new`): a reader
-never sees half a file, and nothing at the name is written through. A run keeps the KEEP caches
-last used (a hit touches its file): each definition tried, and each one whose SQL a new version
-writes otherwise, would leave a file beside the data for ever (~9 MB at 500,000 queries).
+definition's SQL text: one file per (run, qrels, definition). Its Parquet footer holds the key it
+was made for: a hash of every input file's state (`cache_files.file_state`: resolved path, inode,
+size, times with the ctime, and a hash of the bytes) and the SQL text (so a change to the SQL of a
+definition misses too). It is used only when it is a regular file of the user's own
+(`cache_files.open_kept`: never through a link, never a FIFO), its key (read from the footer
+first) matches, its columns are the per-query table's, and what its footer says it holds is at
+most what these inputs can make; anything else is scored again (and written anew). A folder that
+cannot be written to gets no cache and no error. Written as a new file renamed over the name
+(`cache_files.write_new`): a reader never sees half a file, and nothing at the name is written
+through. A run keeps the KEEP caches last used (a hit touches its file): each definition tried,
+and each one whose SQL a new version writes otherwise, would leave a file beside the data for
+ever (~9 MB at 500,000 queries).
 
 Text qrels (or a text run) beside a Parquet run too big to load are kept as a Parquet copy of their
 rows (`parquet_rows`): `.Q.ndcg-rows-<P>-<S>.parquet` beside them, P a hash of their path and S of
@@ -36,7 +37,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from ndcg_gui.core.sql.cache_files import file_state, open_kept, parquet_footer, write_new
+from ndcg_gui.core.sql.cache_files import file_state, file_states, open_kept, parquet_footer, write_new
 from ndcg_gui.core.sql.duckdb_engine import EngineResult, copy_rows, score_files
 from ndcg_gui.core.sql.inputs import estimate, files_of, is_folder, is_parquet
 from ndcg_gui.core.sql.ndcg_sql import ndcg_sql
@@ -93,16 +94,10 @@ def cache_key(run: str, qrels: str, definition: Definition) -> str | None:
     """What the cache must have been made from: a hash of the input files' states
     (`cache_files.file_state`) and the definition's SQL; None when an input cannot be looked at
     or is not a regular file (a pipe: read once, never kept)."""
-    files = []
-    for pattern in (run, qrels):
-        listed = files_of(pattern)
-        if not listed:
-            return None
-        for file in listed:
-            state = file_state(file)
-            if state is None:
-                return None
-            files.append(state)
+    listed = [files_of(pattern) for pattern in (run, qrels)]
+    files = file_states([file for files in listed for file in files]) if all(listed) else None
+    if files is None:
+        return None
     key = json.dumps({"run": str(run), "folder": is_folder(run), "qrels": str(qrels), "files": files,
                       "sql": _sql(definition)}, ensure_ascii=False)
     return hashlib.sha256(key.encode()).hexdigest()

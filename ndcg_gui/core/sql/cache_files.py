@@ -10,8 +10,9 @@ A kept file lies at a name anyone who can write to the folder can predict, so:
 
 An input's state (`file_state`) is its resolved path, device, inode, size, modification and
 change times (ctime moves with every write, `touch -r`, rename or new link, and no call sets it
-back) and a sha256 of its bytes: the whole when it is small, else its first and last MiB and
-samples between (with the ctime, an edit that keeps the size and sets the time back still misses).
+back) and a sha256 of its bytes: the whole while the inputs' hashed bytes stay within WHOLE, else
+its ends and samples between (with the ctime, an edit that keeps the size and sets the time back
+still misses).
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from typing import IO
 
 from ndcg_gui.core.writing.atomic import sweep_stale, temp_prefix
 
-WHOLE = 64 << 20  # bytes of an input hashed whole; past it, its ends and samples
-PIECE = 1 << 20  # bytes of each end (and sample) hashed of a larger input
+WHOLE = 64 << 20  # bytes of the inputs hashed whole; past it, each file's ends and samples
+PIECE = 64 << 10  # bytes of each end (and sample) hashed of a file past WHOLE
 SAMPLES = 16
 FOOTER_MAX = 4 << 20  # bytes of a kept file's Parquet footer read at most
 _OPEN = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)  # (a FIFO: no wait)
@@ -107,9 +108,10 @@ def write_new(path: Path, data: bytes) -> bool:
         raise
 
 
-def file_state(file: str) -> list | None:
-    """What a kept file made from `file` must have been made from (see the module); None for
-    anything but a regular file that can be read (a pipe is read once: it is never kept)."""
+def file_state(file: str, whole: int = WHOLE) -> list | None:
+    """What a kept file made from `file` must have been made from (see the module), its bytes
+    hashed whole when there are at most `whole`; None for anything but a regular file that can be
+    read (a pipe is read once: it is never kept)."""
     try:
         fd = os.open(file, _OPEN)
     except (OSError, ValueError):
@@ -120,7 +122,7 @@ def file_state(file: str) -> list | None:
             return None
         os.set_blocking(fd, True)
         with os.fdopen(os.dup(fd), "rb") as f:
-            digest = _content_digest(f, info.st_size)
+            digest = _content_digest(f, info.st_size, whole)
         return [os.path.realpath(file), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns,
                 info.st_ctime_ns, digest]
     except OSError:
@@ -129,9 +131,22 @@ def file_state(file: str) -> list | None:
         os.close(fd)
 
 
-def _content_digest(f: IO[bytes], size: int) -> str:
+def file_states(files: list[str]) -> list[list] | None:
+    """`file_state` of each of `files`, hashed whole while their bytes so far are within WHOLE
+    (a folder of many files costs their ends and samples, not a read of them all)."""
+    states, hashed = [], 0
+    for file in files:
+        state = file_state(file, WHOLE - hashed)
+        if state is None:
+            return None
+        hashed += state[3] if state[3] <= WHOLE - hashed else 0
+        states.append(state)
+    return states
+
+
+def _content_digest(f: IO[bytes], size: int, whole: int) -> str:
     digest = hashlib.sha256()
-    if size <= WHOLE:
+    if size <= whole:
         for block in iter(lambda: f.read(io.DEFAULT_BUFFER_SIZE * 64), b""):
             digest.update(block)
         return digest.hexdigest()
