@@ -177,7 +177,10 @@ def move_new(source: Path, path: Path) -> bool:
         return True
     except BaseException as exc:
         with contextlib.suppress(OSError):
-            os.unlink(tmp)
+            if os.path.lexists(source):
+                os.unlink(tmp)
+            else:
+                os.replace(tmp, source)  # (given back: it may go elsewhere)
         if isinstance(exc, OSError):
             return False
         raise
