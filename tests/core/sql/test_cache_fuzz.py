@@ -152,7 +152,7 @@ def _decoys(name: str) -> list[str]:
     candidates = {name.replace(c, "") for c in "[]*?"} | {
         name.replace("*", "").replace("?", "a").replace("[", "").replace("]", ""),
         name.translate(str.maketrans({"*": "zz", "?": "q"}))}
-    return sorted(c for c in candidates if c and c != name and "/" not in c
+    return sorted(c for c in candidates if c and c != name and not c.startswith(".")
                   and fnmatch.fnmatchcase(c, name))
 
 
@@ -176,7 +176,7 @@ def test_a_name_with_glob_characters_is_that_file_for_every_reader(stem, suffix)
     name = stem + suffix
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
-        qrels = str(EXAMPLES / "sample.qrels")
+        qrels = str(shutil.copy(EXAMPLES / "sample.qrels", folder / "sample.qrels"))  # (its copy beside it)
         mine = _run_rows(0, 250)
         _write(mine, folder / name)
         for i, decoy in enumerate(_decoys(name)):  # (rows of their own: a folder of them reads as one run)
