@@ -20,7 +20,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                        "of this machine's memory for (or a glob, a folder) when DuckDB is installed, "
                        "said on stderr; memory otherwise. memory: read the files into memory; "
                        "duckdb: score them in DuckDB where they lie (TREC text, CSV, Parquet; files, "
-                       "globs, hive folders), spilling to disk; needs pip install 'ndcg-gui[duckdb]'")
+                       "globs, hive folders), spilling to disk; needs pip install 'ndcg-gui[duckdb]'. "
+                       "A name holding * ? [ is a glob only where no file has that name")
     group.add_argument("--memory-limit", metavar="SIZE",
                        help="DuckDB's memory limit, e.g. 2GB (default: DuckDB's, 80%% of RAM)")
     group.add_argument("--threads", type=int, metavar="N", help="DuckDB's threads (default: every core)")
@@ -30,7 +31,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                        "(sc://host:15002); needs pip install 'ndcg-gui[spark]' and Java 17")
     group.add_argument("--cache", action="store_true",
                        help="keep DuckDB's per-query table beside the run (.RUN.ndcg-HASH.parquet) and "
-                       "use it again while the files (sizes, times) and the definition are unchanged")
+                       "use it again while the files (inode, size, times, a hash of their bytes) and the "
+                       "definition are unchanged; only a regular file of your own is read, never through "
+                       "a link")
 
 
 def wanted(options: argparse.Namespace) -> bool:
