@@ -45,15 +45,16 @@ def wanted(options: argparse.Namespace) -> bool:
 
 
 def _say_patterns(options: argparse.Namespace) -> None:
-    """Each input whose name holds glob characters, as taken: the file of that name, or (DuckDB
-    only) a pattern. Spark reads paths its own way."""
+    """Each input whose name holds glob characters, as taken when it could be either: a pattern
+    (the engines), or the file of that name (DuckDB and the in-memory path; Spark globs a name
+    its own way)."""
     from ndcg_gui.cli_output import say
     from ndcg_gui.core.sql.inputs import how_named, is_pattern
 
-    if options.engine == "spark":
-        return
     for path in dict.fromkeys([options.file, *options.runs, options.qrels]):
-        if path is not None and (options.engine == "duckdb" or not is_pattern(path)):
+        if path is None:
+            continue
+        if (options.engine != "memory") if is_pattern(path) else (options.engine != "spark"):
             said = how_named(path)
             if said is not None:
                 say(f"note: {said}")
