@@ -65,7 +65,8 @@ def per_query_table(run: str, qrels: str, definition: Definition, cache: bool = 
     its key matches, else scored by the engine and the cache written (when `cache`)."""
     if not cache:
         return score_files(run, qrels, definition, memory_limit, threads, progress)
-    path, key = cache_path(run, qrels, definition), cache_key(run, qrels, definition)
+    path = cache_path(run, qrels, definition)
+    key = None if path is None else cache_key(run, qrels, definition)
     if path is not None and key is not None:
         found = read_cache(path, key, _most_bytes(run, qrels))
         if found is not None:

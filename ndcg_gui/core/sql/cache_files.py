@@ -42,7 +42,9 @@ def open_kept(path: str | Path) -> IO[bytes] | None:
     None otherwise: missing, a link, a FIFO, a device, a folder, another user's or writable by
     others."""
     try:
-        fd = os.open(path, _READ)
+        if not stat.S_ISREG(os.lstat(path).st_mode):  # (not even opened: a FIFO's writer would wake)
+            return None
+        fd = os.open(path, _READ)  # (and checked again on what was opened: it may have been swapped)
     except (OSError, ValueError):  # (ELOOP: a link; a NUL in the name)
         return None
     try:
@@ -113,6 +115,8 @@ def file_state(file: str, whole: int = WHOLE) -> list | None:
     hashed whole when there are at most `whole`; None for anything but a regular file that can be
     read (a pipe is read once: it is never kept)."""
     try:
+        if not stat.S_ISREG(os.stat(file).st_mode):  # (not even opened: a FIFO's writer would wake)
+            return None
         fd = os.open(file, _OPEN)
     except (OSError, ValueError):
         return None
