@@ -114,7 +114,8 @@ def read_cache(path: Path, key: str, most_bytes: int = _BYTES_AT_LEAST) -> Engin
     """The result kept in `path` when it was made for `key`; None when it was not, or cannot be
     trusted or read (missing, not a regular file of this user's, cut short, not Parquet, other
     columns, more than `most_bytes` as its footer says)."""
-    import pyarrow.parquet as pq  # lazy: start-up (`--engine auto` imports this before it picks)
+    import pyarrow as pa  # lazy: start-up (`--engine auto` imports this before it picks)
+    import pyarrow.parquet as pq  # lazy: start-up
 
     f = open_kept(path)
     if f is None:
@@ -129,7 +130,16 @@ def read_cache(path: Path, key: str, most_bytes: int = _BYTES_AT_LEAST) -> Engin
             if declared > most_bytes or not _table_schema(footer.schema.to_arrow_schema()):
                 return None
             f.seek(0)
-            table = pq.read_table(f)
+            # Row group by row group, what was read counted: a footer that says less than its
+            # pages hold is stopped past `most_bytes` too.
+            parts, read = [], 0
+            kept = pq.ParquetFile(f)
+            for i in range(kept.num_row_groups):
+                parts.append(kept.read_row_group(i))
+                read += parts[-1].nbytes
+                if read > most_bytes:
+                    return None
+            table = pa.concat_tables(parts) if parts else kept.schema_arrow.empty_table()
             if not _table_schema(table.schema):
                 return None
             frame = table.replace_schema_metadata(

@@ -369,3 +369,33 @@ def test_a_fifo_at_the_rows_copy_name_is_passed_over(tmp_path):
         _unblock(name)
     assert ended, "the copy waited on the FIFO at its name"
     assert pd.read_parquet(got[0])["grade"].tolist() == [1.0, 2.0]
+
+
+def test_a_footer_that_says_less_than_its_pages_hold_is_stopped_while_read(files, tmp_path, monkeypatch):
+    """What is read is counted too: a footer whose sizes lie (made to here: each row group said
+    empty) stops the read once past the bound."""
+    run, qrels = files
+    path = cache_path(run, qrels, TREC)
+    key = cache_key(run, qrels, TREC)
+    _bomb(path, key)
+    real = cache_module.parquet_footer
+
+    class Lying:
+        def __init__(self, footer):
+            self._footer = footer
+
+        def __getattr__(self, name):
+            return getattr(self._footer, name)
+
+        def row_group(self, i):
+            class Empty:
+                total_byte_size = 0
+            return Empty()
+
+    monkeypatch.setattr(cache_module, "parquet_footer", lambda f: Lying(real(f)))
+    read = []
+    original = pq.ParquetFile.read_row_group
+    monkeypatch.setattr(pq.ParquetFile, "read_row_group",
+                        lambda self, i, *a, **k: read.append(i) or original(self, i, *a, **k))
+    assert cache_module.read_cache(path, key, 1 << 20) is None
+    assert read == [0]  # (the first row group, ~40 MB, is past 1 MiB: nothing more is read)
