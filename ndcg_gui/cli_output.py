@@ -1,7 +1,7 @@
 """What `ndcg-inspect`'s modes share for their output: one line on stderr, where a table goes
-(`-` is stdout; an output that is an input is refused, `check_outputs`), the notes on queries left out or too big
-for a double, the per-query table as text, TSV, CSV or JSON, and --query picked. The command's
-modes (`cli`, `cli_engine`, …) import it; it imports none of them."""
+(`-` is stdout; an output that is an input is refused, `check_outputs`), the notes on queries
+left out or too big for a double, the per-query table as text, TSV, CSV or JSON, and --query
+picked. The command's modes (`cli`, `cli_engine`, …) import it; it imports none of them."""
 
 from __future__ import annotations
 

@@ -54,8 +54,8 @@ def test_stdout_appended_to_an_input_is_refused(runs):  # noqa: F811
     qrels = Path(runs("qrels"))
     before = qrels.read_bytes()
     with open(qrels, "ab") as appended:  # `ndcg-inspect base.run --qrels qrels >> qrels`
-        result = subprocess.run([sys.executable, "-m", "ndcg_gui.cli", runs("base.run"), "--qrels", str(qrels)],
-                                stdout=appended, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        argv = [sys.executable, "-m", "ndcg_gui.cli", runs("base.run"), "--qrels", str(qrels)]
+        result = subprocess.run(argv, stdout=appended, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     assert result.returncode == 2
     assert result.stderr == ("ndcg-inspect: stdout: is qrels, an input too; writing there would change it "
                              "(choose another name)\n")
@@ -65,6 +65,7 @@ def test_stdout_appended_to_an_input_is_refused(runs):  # noqa: F811
 def test_two_outputs_in_one_file_are_refused(runs, capsys, tmp_path):  # noqa: F811
     out = tmp_path / "both.out"
     argv = [runs(a[1:]) if a.startswith("@") else a for a in COMPARED]
-    assert main([*argv, "--report", str(out), "--table", "md", "--table-out", str(tmp_path / "." / "both.out")]) == 2
+    again = tmp_path / "." / "both.out"
+    assert main([*argv, "--report", str(out), "--table", "md", "--table-out", str(again)]) == 2
     assert "--report and --table-out name one file" in capsys.readouterr().err
     assert not out.exists()
