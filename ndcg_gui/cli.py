@@ -122,10 +122,14 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
         return cli_check.main(argv[1:], say)
     options = build_parser().parse_args(argv)
     from ndcg_gui.core.errors import InputError, NeedsQrels
+    from ndcg_gui.core.formats.source import recording_digests
+
+    # A report or the gate names each input by the sha256 of the bytes read (a pipe is read once).
+    provenance = recording_digests() if cli_report.wanted(options) or cli_gate.wanted(options) else None
 
     code = 0
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), provenance or contextlib.nullcontext():
             # numpy's overflow warnings name our source lines; a figure too big is said once instead
             warnings.simplefilter("ignore", RuntimeWarning)
             check_outputs(options)  # every output, before the work: none replaces an input

@@ -1,17 +1,25 @@
 """Every output of `ndcg-inspect` (--summary-csv, --metrics-csv, --report, --table-out, --junit-xml,
 stdout) is refused, before any work, when it would replace an input, by its own name or through a
-symbolic or hard link (issue 33, finding 1): status 2, one line, every input as it was."""
+symbolic or hard link (issue 33, finding 1): status 2, one line, every input as it was. The
+inputs a report or the gate names are named by the sha256 of the bytes read, a pipe's included,
+and a stream that never ends is refused as a read refuses it (findings 5 and 8)."""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
 import os
 import subprocess
 import sys
+import threading
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 from ndcg_gui.cli import main
+from ndcg_gui.core.formats.source import FIFO_WAIT
 from tests.test_cli_gate import runs  # noqa: F401 (the fixture: runs built from one qrels)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,3 +77,66 @@ def test_two_outputs_in_one_file_are_refused(runs, capsys, tmp_path):  # noqa: F
     assert main([*argv, "--report", str(out), "--table", "md", "--table-out", str(again)]) == 2
     assert "--report and --table-out name one file" in capsys.readouterr().err
     assert not out.exists()
+
+
+# ---- the sha256 of what was read (findings 5 and 8) -------------------------------------------------
+def piped(data: bytes) -> str:
+    """A path that reads `data` from a pipe, as `<(cat file)` gives (a thread writes it)."""
+    read, write = os.pipe()
+
+    def feed() -> None:
+        with os.fdopen(write, "wb") as f, contextlib.suppress(BrokenPipeError):
+            f.write(data)
+
+    threading.Thread(target=feed, daemon=True).start()
+    return f"/dev/fd/{read}"
+
+
+def _sha(path: str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def test_the_gate_names_a_pipe_by_the_bytes_that_came_through_it(runs, capsys, tmp_path):  # noqa: F811
+    pipe = piped(Path(runs("worse.run")).read_bytes())
+    xml = tmp_path / "gate.xml"
+    try:
+        code = main([runs("base.run"), pipe, "--qrels", runs("qrels"), "--fail-if-worse", "--format", "json",
+                     "--junit-xml", str(xml)])
+    finally:
+        os.close(int(pipe.rsplit("/", 1)[1]))
+    assert code == 1
+    inputs = json.loads(capsys.readouterr().out)["inputs"]
+    assert inputs == {"base.run": _sha(runs("base.run")), pipe: _sha(runs("worse.run")),
+                      "qrels": _sha(runs("qrels"))}
+    properties = {p.get("name"): p.get("value") for p in ET.parse(xml).iter("property")}
+    assert properties[f"sha256 {pipe}"] == _sha(runs("worse.run"))
+
+
+@pytest.mark.parametrize("piped_input", ["qrels", "run"])
+def test_a_report_reads_a_pipe_once_and_names_it(runs, capsys, tmp_path, piped_input):  # noqa: F811
+    out = tmp_path / "r.html"
+    pipe = piped(Path(runs("qrels" if piped_input == "qrels" else "base.run")).read_bytes())
+    run, qrels = (runs("base.run"), pipe) if piped_input == "qrels" else (pipe, runs("qrels"))
+    try:
+        assert main([run, "--qrels", qrels, "--report", str(out)]) == 0, capsys.readouterr().err
+    finally:
+        os.close(int(pipe.rsplit("/", 1)[1]))
+    html = out.read_text(encoding="utf-8")
+    assert _sha(runs("qrels")) in html and _sha(runs("base.run")) in html
+    assert hashlib.sha256(b"").hexdigest() not in html
+
+
+@pytest.mark.parametrize("qrels", ["fifo", "/dev/zero"])
+def test_a_report_on_a_stream_that_never_ends_is_refused_as_a_read_is(runs, tmp_path, qrels):  # noqa: F811
+    """A FIFO nobody writes to, /dev/zero: refused by the reader's own bounds (`FIFO_WAIT`, binary
+    bytes), where the hash pass waited or read for ever."""
+    if qrels == "fifo":
+        os.mkfifo(tmp_path / "fifo")
+        qrels = str(tmp_path / "fifo")
+    argv = [sys.executable, "-m", "ndcg_gui.cli", runs("base.run"), "--qrels", qrels, "--report",
+            str(tmp_path / "r.html")]
+    # (the limit is only there so that a hang fails the test: the FIFO's refusal takes FIFO_WAIT)
+    result = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=FIFO_WAIT + 120)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert ("no program wrote to" if qrels.endswith("fifo") else "is a binary file") in result.stderr
+    assert not (tmp_path / "r.html").exists()

@@ -27,6 +27,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.formats.source import recording_digests
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.reports.provenance import sha256_of
 
@@ -132,7 +133,7 @@ def load_objects(run: Any, qrels: Any = None, name: str = "run", need_grades: bo
                 paths.append(None)
             elif isinstance(obj, str | Path):
                 paths.append(Path(obj))
-                inputs[Path(obj).name] = sha256_of(obj)
+                inputs[Path(obj).name] = None  # the sha256 of what `load` reads, below
             else:
                 data = _arrow_bytes(as_frame(obj, what), what)
                 path = Path(folder) / what
@@ -141,7 +142,11 @@ def load_objects(run: Any, qrels: Any = None, name: str = "run", need_grades: bo
                 label = f"{name if what == 'run' else 'qrels'} ({type(obj).__name__}, as an Arrow table)"
                 inputs[label] = hashlib.sha256(data).hexdigest()
         try:
-            dataset = load(paths[0], paths[1], need_grades=need_grades)
+            with recording_digests():  # (a pipe is read once: hashed as read)
+                dataset = load(paths[0], paths[1], need_grades=need_grades)
+                for obj in (run, qrels):
+                    if isinstance(obj, str | Path):
+                        inputs[Path(obj).name] = sha256_of(obj)
         except InputError as err:
             if err.path is None or Path(err.path).parent != Path(folder):
                 raise

@@ -5,6 +5,7 @@ ranx-style significance letters, and the inputs' hashes."""
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import xml.etree.ElementTree as ET
 
@@ -175,3 +176,27 @@ def test_a_report_of_many_queries_stays_small():
     run = frame(orders).merge(qrels(many), on=["query", "doc"], how="left")
     html = run_report(Dataset.of(run[["query", "doc", "grade", "score"]], qrels(many)), Setting(10, TREC))
     assert len(html) < 1_000_000 and html.count("<tr>") > 2000
+
+
+def test_file_hashes_are_of_what_was_read(tmp_path):
+    """Inside a recording, a file is named by the bytes read, even when it changed since; a stream
+    whose bytes are gone, or that was never read, is refused at once instead of being read (a FIFO
+    without a writer would wait for ever, /dev/zero never ends); a file read in two versions is
+    refused (issue 33, findings 5 and 8)."""
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.formats.source import read_source, recording_digests
+
+    path = tmp_path / "run.txt"
+    path.write_text("1 Q0 a 1 1.0 x\n")
+    os.mkfifo(tmp_path / "fifo")
+    with recording_digests():
+        read_source(path)
+        path.write_text("1 Q0 b 1 1.0 x\n")
+        assert file_hashes([path]) == {"run.txt": hashlib.sha256(b"1 Q0 a 1 1.0 x\n").hexdigest()}
+        for stream in (tmp_path / "fifo", "/dev/zero"):
+            with pytest.raises(InputError, match="is a pipe or device read before, whose bytes are gone"):
+                file_hashes([stream])
+        read_source(path)
+        with pytest.raises(InputError, match="changed while it was being read"):
+            file_hashes([path])
+    assert file_hashes([path]) == {"run.txt": hashlib.sha256(b"1 Q0 b 1 1.0 x\n").hexdigest()}
