@@ -133,7 +133,9 @@ def render(summary, k: int, form: str) -> str:
         clean = [{c: (str(r[c]) if c == "query" else int(r[c]) if c.startswith("n_")
                       else json_number(float(r[c]))) for c in columns} for r in rows]
         mean = {c: json_number(v) if isinstance(v, float) else v for c, v in mean.items()}
-        return json.dumps({"k": k, "queries": clean, "all": mean}, ensure_ascii=False, allow_nan=False) + "\n"
+        from ndcg_gui.core.reports.escaping import json_text
+
+        return json_text({"k": k, "queries": clean, "all": mean}) + "\n"
     if form in ("tsv", "csv"):
         import csv
         import io

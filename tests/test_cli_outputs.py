@@ -10,6 +10,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -140,3 +141,60 @@ def test_a_report_on_a_stream_that_never_ends_is_refused_as_a_read_is(runs, tmp_
     assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
     assert ("no program wrote to" if qrels.endswith("fifo") else "is a binary file") in result.stderr
     assert not (tmp_path / "r.html").exists()
+
+
+# ---- names from outside, escaped where they are written (finding 7) -------------------------------------
+HOSTILE_RUNS = ["c\x01\x0bctl.run", "esc\x1b[31mred.run", "new\nline.run", os.fsdecode(b"bad\xff.run"),
+                "c1\u009b2J.run"]
+RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")  # (a line break aside)
+
+
+@pytest.fixture
+def hostile_runs(runs, tmp_path):  # noqa: F811
+    """The worse run under every hostile name, beside the base run and the qrels."""
+    text = Path(runs("worse.run")).read_bytes()
+    for name in HOSTILE_RUNS:
+        (tmp_path / name).write_bytes(text)
+    return [runs("base.run"), *(str(tmp_path / n) for n in HOSTILE_RUNS), "--qrels", runs("qrels"),
+            "--engine", "memory"]  # (a name with "[" read as that file, not as a pattern)
+
+
+@pytest.mark.parametrize("mode", [[], ["-q"], ["--format", "csv"], ["--format", "json"], ["--fail-if-worse"],
+                                  ["--fail-if-worse", "--format", "json"], ["--table", "md"],
+                                  ["--table", "latex"]])
+def test_hostile_run_names_never_reach_a_terminal_raw(hostile_runs, capsys, mode):
+    """ESC sequences, line breaks, control characters and undecodable bytes of file names: on
+    stdout and stderr as escapes, each run on its own line (issue 33, finding 7)."""
+    code = main([*hostile_runs, *mode])
+    out, err = capsys.readouterr()
+    assert code == (1 if "--fail-if-worse" in mode else 0) and "internal error" not in err, err
+    for text in (out, err):
+        text.encode("utf-8")  # (a lone surrogate cannot be written: it was an internal error)
+        assert not RAW_CONTROL.search(text), text
+    if "json" in mode:
+        json.loads(out)
+    elif mode in ([], ["--table", "md"]):
+        rows = [line for line in out.splitlines() if "0.5296" in line]
+        assert len(rows) == len(HOSTILE_RUNS), out  # (a line break in a name split a row)
+
+
+def test_hostile_run_names_in_junit_xml_and_a_report(hostile_runs, capsys, tmp_path):
+    xml, html = tmp_path / "gate.xml", tmp_path / "c.html"
+    assert main([*hostile_runs, "--fail-if-worse", "--junit-xml", str(xml)]) == 1, capsys.readouterr().err
+    root = ET.parse(xml).getroot()  # (raises on a character XML 1.0 does not take)
+    assert r"c\x01\x0bctl not worse than base" in [case.get("name") for case in root.iter("testcase")]
+    assert main([*hostile_runs, "--report", str(html)]) == 0
+    page = html.read_text(encoding="utf-8")
+    assert not RAW_CONTROL.search(page) and r"esc\x1b[31mred" in page
+
+
+@pytest.mark.parametrize("compared", [False, True])
+def test_a_query_id_with_an_escape_sequence_is_printed_as_escapes(tmp_path, capsys, compared):
+    """The text tables show ids from files as a terminal should: escaped (the run alone, and the
+    runs compared query by query)."""
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run.write_text("q\x1b[2J 0 d1 1 2.0 x\nq\x1b[2J 0 d2 2 1.0 x\n")
+    qrels.write_text("q\x1b[2J 0 d1 1\nq\x1b[2J 0 d2 2\n")
+    assert main([str(run), *([str(run), "-q"] if compared else []), "--qrels", str(qrels)]) == 0
+    out, err = capsys.readouterr()
+    assert not RAW_CONTROL.search(out + err) and r"q\x1b[2J" in out, out
