@@ -235,8 +235,16 @@ def temp_prefix(name: str) -> str:
     """`.NAME.PID-` (mkstemp adds 8 characters and `.tmp`), NAME cut so the whole fits in a name."""
     tail = f".{os.getpid()}-"
     room = _NAME_MAX - len(tail.encode()) - 1 - 8 - len(".tmp")
-    cut = name.encode()[:room].decode("utf-8", "ignore")
+    cut = _cut(name, room)
     return f".{cut}{tail}"
+
+
+def _cut(name: str, room: int) -> str:
+    """The longest start of `name` whose file-system bytes fit in `room` (whole characters; a
+    name's undecodable bytes, kept by Python as lone surrogates, count as the bytes they are)."""
+    while len(os.fsencode(name)) > room:
+        name = name[:-1]
+    return name
 
 
 def _temp_pattern(name: str | None) -> re.Pattern[str]:
