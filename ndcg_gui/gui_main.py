@@ -85,8 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def check(options: argparse.Namespace) -> str | None:
     """What makes the command line unusable before any window: a wrong --preset/--gain/--discount,
-    or a TREC run without --qrels (it holds no grades). Other faults of the file are shown in the
-    window, which then opens on the example."""
+    a --screenshot over a file it opens, or a TREC run without --qrels (it holds no grades).
+    Other faults of the file are shown in the window, which then opens on the example."""
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.options import config_from_options
 
@@ -94,6 +94,13 @@ def check(options: argparse.Namespace) -> str | None:
         config_from_options(options.preset, options.gain, options.discount)
     except InputError as err:
         return str(err)
+    if getattr(options, "screenshot", None):  # never over a file it opens (`refuse_inputs`)
+        from ndcg_gui.core.writing.atomic import refuse_inputs
+
+        try:
+            refuse_inputs(options.screenshot, [options.file, options.qrels], "--screenshot")
+        except InputError as err:
+            return str(err)
     if options.file and not options.qrels and _is_trec_run(Path(options.file)):
         from ndcg_gui.core.errors import NeedsQrels
 
