@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cache, cached_property
 from importlib.resources import files
 from typing import TYPE_CHECKING
 
 from ndcg_gui.core.analysis.list_report import list_summary
 from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.state.workspace import Definition, Workspace
+from ndcg_gui.core.lists.typed_dataset import TypedDataset
+from ndcg_gui.core.state.workspace import Definition, FileRef, Workspace
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -33,8 +34,14 @@ class Printed:
 
     what: str  # "DCG@5", "IDCG@5", "NDCG@3"
     printed: str
-    right: float
     why: str
+    list: RankedList = field(repr=False, compare=False)
+    definition: Definition = field(repr=False, compare=False)
+
+    @cached_property
+    def right(self) -> float:
+        """The core's figure (worked out when first asked: the menus list the examples at start-up)."""
+        return figure(self.list, self.definition, self.what)
 
     @property
     def decimals(self) -> int:
@@ -74,8 +81,9 @@ class WorkedExample:
         return self.definition.k
 
     def workspace(self) -> Workspace:
-        """The example as a typed list under its own definition."""
-        return Workspace.typed({"": self.list}, name=self.name, definition=self.definition)
+        """The example as a typed list under its own definition; not unsaved work (a file opened
+        is not), so opening another asks nothing until it is edited."""
+        return Workspace.of(TypedDataset.of(self.list), self.definition, FileRef(None, None, self.name))
 
     def note(self) -> str:
         """What the window says beside the headline: the example, and each printed figure against
@@ -99,8 +107,7 @@ def _example(item: dict) -> WorkedExample:
     lst = RankedList(docs=item["docs"], grades=item["grades"], scores=item.get("scores"),
                      unretrieved=unretrieved, has_pool=bool(unretrieved))
     definition = Definition(k=int(item["k"]), config=MetricConfig(**item["config"]), ties=item["ties"])
-    printed = tuple(Printed(p["what"], p["printed"], figure(lst, definition, p["what"]), p["why"])
-                    for p in item["printed"])
+    printed = tuple(Printed(p["what"], p["printed"], p["why"], lst, definition) for p in item["printed"])
     return WorkedExample(item["id"], item["title"], item["about"], lst, definition,
                          dict(item["figures"]), tuple(tuple(row) for row in item["table"]), printed)
 

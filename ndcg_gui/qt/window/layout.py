@@ -105,7 +105,12 @@ class WindowLayout:
         self.headline_dock.setObjectName("headlineDock")
         self.headline_dock.setFeatures(QDockWidget.NoDockWidgetFeatures)
         self.headline_dock.setTitleBarWidget(QWidget())
-        self.headline_dock.setWidget(self.headline)
+        top = QWidget()  # the headline, and beside it the worked example's note (hidden otherwise)
+        top_row = QHBoxLayout(top)
+        top_row.setContentsMargins(0, 0, 0, 0)
+        top_row.addWidget(self.headline, 1)
+        top_row.addWidget(self.example_note)
+        self.headline_dock.setWidget(top)
         self.addDockWidget(Qt.TopDockWidgetArea, self.headline_dock)
 
         # The query browser: a dock on the left, hidden while the file has one query.
