@@ -15,7 +15,6 @@ from ndcg_gui.core.teaching.examples import worked_examples
 from ndcg_gui.qt.widgets.learn.example_note import ExampleNote
 from ndcg_gui.qt.widgets.learn.exercise_dialog import SCORE_KEY, ExerciseDialog, Score
 from ndcg_gui.qt.widgets.learn.step_dialog import StepDialog
-from ndcg_gui.qt.widgets.learn.two_definitions import TwoDefinitionsDialog
 
 EXAMPLES = {e.id: e for e in worked_examples()}
 # The offscreen platform's notes on dialogs laid out and raised (Qt's, not ours).
@@ -30,7 +29,8 @@ def open_example(document, example_id: str) -> None:
 def test_an_example_opens_under_its_own_definition_as_one_undo_step(document):
     before = document.current_list()
     open_example(document, "E3a")
-    assert document.display_name == "Worked example E3a" and document.state.definition == EXAMPLES["E3a"].definition
+    assert document.display_name == "Worked example E3a"
+    assert document.state.definition == EXAMPLES["E3a"].definition
     assert round(document.summary.ndcg, 4) == 0.9787 and document.is_clean()
     document.undo_stack.undo()
     assert document.current_list() == before and document.display_name != "Worked example E3a"
@@ -67,7 +67,8 @@ def test_step_by_step_reveals_one_rank_at_a_time_by_keys(qtbot, document):
     assert steps.rank == 1 and steps.table.item(1, 6).text() == ""  # rank 2's DCG not revealed yet
     for key in (Qt.Key.Key_Space, Qt.Key.Key_Right, Qt.Key.Key_Space):
         QTest.keyClick(steps, key)
-    assert steps.rank == 4 and steps.table.item(3, 6).text() == "5.7619" and steps.table.item(4, 6).text() == ""
+    assert steps.rank == 4 and steps.table.item(3, 6).text() == "5.7619"
+    assert steps.table.item(4, 6).text() == ""
     assert "DCG@4 = 5.7619 + 0 / log2(5) = 5.7619" in steps.explain.text()
     assert "IDCG@4 = 5.8928 + 1 / log2(5) = 6.3235" in steps.explain.text()
     assert list(steps.curves["ndcg"].getData()[0]) == [1, 2, 3, 4]
