@@ -103,7 +103,7 @@ class Check:
             return f"✗ {label}: not a number"
         if self.correct:
             return f"✓ {label} = {self.right:.{self.decimals}f}"
-        said = f"✗ {label}: you gave {format_value(self.given)}, the figure is {self.right:.{self.decimals}f}"
+        said = f"✗ {label}: you gave {self.given:g}, the figure is {self.right:.{self.decimals}f}"
         return said if self.diagnosis is None else f"{said}\n{self.diagnosis.text()}"
 
 
@@ -141,13 +141,25 @@ class Exercise:
     def answer(self, q: Question) -> float:
         return figure_of(self.list, self.definition, q)
 
-    def check(self, q: Question, text: str, decimals: int) -> Check:
-        """The student's `text` for `q`, checked to `decimals` decimals and diagnosed when wrong."""
+    def check(self, q: Question, text: str, decimals: int, prefer: frozenset[str] = frozenset()) -> Check:
+        """The student's `text` for `q`, checked to `decimals` decimals and diagnosed when wrong
+        (`prefer`: slips tried first, those found in the student's other answers)."""
         given = parse_answer(text)
         right = self.answer(q)
         if given is None or close(given, right, decimals):
             return Check(q, given, right, decimals)
-        return Check(q, given, right, decimals, diagnose(self, q, given, decimals))
+        return Check(q, given, right, decimals, diagnose(self, q, given, decimals, prefer))
+
+    def check_all(self, answers: dict[Question, str], decimals: int) -> list[Check]:
+        """Every answer given, each wrong one diagnosed; a slip that explains one answer is tried
+        first for the others (an NDCG of 1 after an IDCG in the list's order is that, again)."""
+        checks = [self.check(q, text, decimals) for q, text in answers.items()]
+
+        def others(c: Check) -> frozenset[str]:
+            return frozenset(o.diagnosis.mistake for o in checks if o is not c and o.diagnosis is not None)
+
+        return [self.check(c.question, answers[c.question], decimals, others(c)) if c.diagnosis else c
+                for c in checks]
 
 
 def parse_answer(text: str) -> float | None:
@@ -382,8 +394,10 @@ def arithmetic(ex: Exercise, q: Question) -> str:
     return f"{dcg}\n{ideal}\n{idcg}\n{ndcg}"
 
 
-def diagnose(ex: Exercise, q: Question, given: float, decimals: int) -> Diagnosis:
-    """The first step where `given` departs from `q`'s figure (see the module's text)."""
+def diagnose(ex: Exercise, q: Question, given: float, decimals: int,
+             prefer: frozenset[str] = frozenset()) -> Diagnosis:
+    """The first step where `given` departs from `q`'s figure (see the module's text); the slips
+    in `prefer` are tried first."""
     right = ex.answer(q)
     worked = arithmetic(ex, q)
 
@@ -391,7 +405,8 @@ def diagnose(ex: Exercise, q: Question, given: float, decimals: int) -> Diagnosi
         return value is not None and math.isfinite(value) and close(given, value, decimals) \
             and not close(value, right, decimals)
 
-    for slip in _slips(ex):
+    slips = _slips(ex)
+    for slip in [s for s in slips if s.mistake in prefer] + [s for s in slips if s.mistake not in prefer]:
         if q.figure not in slip.figures:
             continue
         if slip.mistake == "cut_off":

@@ -196,3 +196,13 @@ def test_draw_follows_its_difficulty():
     plain = draw(Difficulty(length=4), random.Random(1))
     assert plain.list.scores is None and not plain.list.unretrieved and plain.definition.k == 4
     assert [q.label for q in plain.questions] == ["DCG@4", "IDCG@4", "NDCG@4"]
+
+
+def test_a_slip_found_in_one_answer_is_named_first_for_the_others():
+    ex = Exercise.at_k(E1, Definition(k=5, config=MetricConfig(ideal="retrieved")))
+    dcg, idcg, ndcg = ex.questions
+    alone = ex.check(ndcg, "1", 3).diagnosis  # NDCG = 1: CG / ideal CG, or DCG over itself
+    assert alone.mistake == "no_discount"  # (the first step that gives it)
+    checks = ex.check_all({dcg: "6.149", idcg: "6.149", ndcg: "1"}, 3)
+    assert checks[0].correct
+    assert [c.diagnosis.mistake for c in checks[1:]] == ["ideal_list_order", "ideal_list_order"]

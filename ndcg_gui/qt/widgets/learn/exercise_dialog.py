@@ -78,6 +78,7 @@ class ExerciseDialog(QDialog):
         self._rng = rng or random.Random()
         self.exercise: Exercise | None = None
         self._base: Exercise | None = None  # the exercise at k, whose rows `rank` picks
+        self._counted: dict = {}
         self.checks: list[Check] = []
         self.setWindowTitle("Exercise")
 
@@ -218,6 +219,7 @@ class ExerciseDialog(QDialog):
         if self.ask.currentData() == "row":
             exercise = exercise.row(self.rank.value())
         self.exercise, self.checks = exercise, []
+        self._counted: dict = {}  # question -> the answer last counted in the score
         lst, d = exercise.list, exercise.definition
         scores = lst.scores is not None
         self.table.setColumnCount(4 if scores else 3)
@@ -236,6 +238,7 @@ class ExerciseDialog(QDialog):
             missed = ", ".join(f"{doc} (grade {format_grade(g)})" for doc, g in lst.unretrieved.items())
             said.append(f"Also judged, not in the list: {missed}.")
         said.append(f"Answer to {self.decimals.value()} decimals; Enter checks.")
+        said[0] += "."
         self.about.setText(" ".join(said))
         self._questions(exercise.questions)
         self.feedback.clear()
@@ -260,12 +263,16 @@ class ExerciseDialog(QDialog):
         if ex is None:
             return
         decimals = self.decimals.value()
-        self.checks = [ex.check(q, edit.text(), decimals)
-                       for q, edit in zip(ex.questions, self.answers, strict=True) if edit.text().strip()]
+        self.checks = ex.check_all({q: edit.text() for q, edit in zip(ex.questions, self.answers, strict=True)
+                                    if edit.text().strip()}, decimals)
         if not self.checks:
             self.feedback.setPlainText("Type a figure in at least one box, then Check.")
             return
-        self.score.add(self.checks)
+        # (An answer checked again unchanged is not counted again.)
+        fresh = [c for c, edit in zip(self.checks, self._given(), strict=True)
+                 if self._counted.get(c.question) != edit]
+        self._counted.update({c.question: edit for c, edit in zip(self.checks, self._given(), strict=True)})
+        self.score.add(fresh)
         self.score_label.setText(self.score.text())
         self.feedback.setPlainText("\n\n".join(c.text() for c in self.checks))
         wrong = next((c for c in self.checks if not c.correct), None)
@@ -273,6 +280,10 @@ class ExerciseDialog(QDialog):
             edit = self.answers[ex.questions.index(wrong.question)]
             edit.setFocus()
             edit.selectAll()
+
+    def _given(self) -> list[str]:
+        """The answers typed, in the order of `checks`."""
+        return [edit.text().strip() for edit in self.answers if edit.text().strip()]
 
     # ---- the window's figures stay hidden while the exercise is on its list ------------------------
     def showEvent(self, event) -> None:

@@ -92,7 +92,7 @@ def test_an_exercise_checks_right_and_wrong_answers_and_keeps_the_score(qtbot, d
     dialog.example.setCurrentIndex(dialog.example.findData("E1"))
     dialog.decimals.setValue(4)
     assert [q.label for q in dialog.exercise.questions] == ["DCG@5", "IDCG@5", "NDCG@5"]
-    dcg, idcg, ndcg = dialog.answers
+    dcg, idcg, _ndcg = dialog.answers
     dcg.setText("6.1487")
     idcg.setText("6.1487")  # the list's own order taken as the ideal
     dialog.check()
@@ -141,8 +141,8 @@ def test_two_definitions_side_by_side_mark_the_ranks_that_differ_and_lead_to_the
     marks = [two.tables[0].item(r, 0).text() for r in range(4)]
     assert marks == ["≠", "", "≠", ""]  # grade 2 at rank 3, and the ideal's grade 2 at rank 1
     assert two.titles[1].text().startswith("<b>exponential gain</b>: NDCG@")
-    assert f"{ndcg_at([1, 0, 2, 1], window.document.k, window.document.config.with_(gain='exponential')):.4f}" \
-        in two.titles[1].text()
+    exponential = window.document.config.with_(gain="exponential")
+    assert f"{ndcg_at([1, 0, 2, 1], window.document.k, exponential):.4f}" in two.titles[1].text()
     two.walk_button.click()
     why = window.why
     assert why.tabText(why.currentIndex()) == "Definitions"
@@ -152,7 +152,8 @@ def test_two_definitions_side_by_side_mark_the_ranks_that_differ_and_lead_to_the
 @pytest.mark.parametrize("link", ["steps", "exercise", "gains", "walk"])
 def test_every_link_of_the_note_opens_its_view(qtbot, window, link):
     window.learning.follow_note(link)
-    shown = {"steps": window.learning.steps, "exercise": window.learning.exercise, "gains": window.learning.two}
+    learning = window.learning
+    shown = {"steps": learning.steps, "exercise": learning.exercise, "gains": learning.two}
     if link == "walk":
         assert window.why.tabText(window.why.currentIndex()) == "Definitions"
     else:
