@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSize, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from ndcg_gui.core.teaching.examples import WorkedExample, example_named
 from ndcg_gui.qt.document.changes import Changes
@@ -33,24 +33,33 @@ class ExampleNote(QFrame):
         self.setFrameShape(QFrame.StyledPanel)
         self.setAutoFillBackground(True)
         palette = self.palette()
-        palette.setColor(QPalette.Window, QColor("#fff8db"))  # (a note, not a figure: pale yellow)
-        palette.setColor(QPalette.WindowText, QColor("#222"))
+        for role in (QPalette.Window, QPalette.Base):  # (a note, not a figure: pale yellow)
+            palette.setColor(role, QColor("#fff8db"))
+        palette.setColor(QPalette.Text, QColor("#222"))
         self.setPalette(palette)
-        self.label = QLabel()
-        self.label.setWordWrap(True)
-        self.label.setTextFormat(Qt.RichText)
-        self.label.setTextInteractionFlags(Qt.TextBrowserInteraction)
-        self.label.setOpenExternalLinks(False)
-        self.label.linkActivated.connect(self.asked.emit)
+        # Scrolls within the headline's height and gives up width first: it never makes the window
+        # wider or the headline taller (1024 x 700).
+        self.label = QTextBrowser()
+        self.label.setOpenLinks(False)
+        self.label.setFrameShape(QFrame.NoFrame)
+        self.label.setPalette(palette)
+        self.label.anchorClicked.connect(lambda url: self.asked.emit(url.toString()))
         self.label.setAccessibleName("Worked example note")
+        self.label.setTabChangesFocus(True)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 4, 8, 4)
+        layout.setContentsMargins(6, 2, 2, 2)
         layout.addWidget(self.label)
-        self.setFixedWidth(self.fontMetrics().horizontalAdvance("n" * WIDTH_CHARS))
+        self.setMinimumWidth(self.fontMetrics().horizontalAdvance("n" * (WIDTH_CHARS // 3)))
+        self.setMaximumWidth(self.fontMetrics().horizontalAdvance("n" * WIDTH_CHARS))
+        self.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Ignored)
         self.hide()
         self._pending = False
         document.changed.connect(self._follow)
         self._follow(Changes(dataset=True))
+
+    def sizeHint(self) -> QSize:
+        """As wide as it may be: the headline beside it gives up what it does not need."""
+        return QSize(self.maximumWidth(), super().sizeHint().height())
 
     def _follow(self, _changes: Changes) -> None:
         """After the events of the change: the examples are read when first needed, after the
@@ -67,7 +76,7 @@ class ExampleNote(QFrame):
         if example is None:
             return
         own = self._doc.state.definition == example.definition
-        self.label.setText(note_html(example, self._doc.report.differs_from_loaded, own))
+        self.label.setHtml(note_html(example, self._doc.report.differs_from_loaded, own))
         self.setToolTip(example.note())
 
 
@@ -88,5 +97,6 @@ def note_html(example: WorkedExample, edited: bool = False, own_definition: bool
         gain = d.config.describe().split(";")[0]
         changed += (f"<br><i>The headline's definition is not the example's ({gain}, k = {d.k}): "
                     f"Help ▸ Worked examples ▸ {escape(example.id)} opens it under its own.</i>")
-    return (f"<b>{escape(example.id)}: {escape(example.title)}</b> — {escape(example.about)}"
-            f"<ul style='margin:2px 0 2px -20px'>{''.join(rows)}</ul>{links}{changed}")
+    # (The ways on first: in view however little of the note the headline leaves room for.)
+    return (f"<b>{escape(example.id)}: {escape(example.title)}</b><br>{links}{changed}"
+            f"<ul style='margin:2px 0 2px -20px'>{''.join(rows)}</ul>{escape(example.about)}")

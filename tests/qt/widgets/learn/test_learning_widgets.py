@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, QUrl
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 
@@ -45,13 +45,13 @@ def test_the_note_shows_beside_an_example_only_and_names_the_wrong_figures(qtbot
     assert note.example is None and not note.isVisible()
     open_example(document, "E1")
     qtbot.waitUntil(lambda: note.example is not None)
-    text = note.label.text()
+    text = note.label.toPlainText()
     assert note.isVisible() and "6.150" in text and "✗ wrong" in text and "6.1487" in text
     assert "rounded too early" in text and "✓ right" in text  # (0.972 is right to 3 decimals)
     document.set_definition(k=3)  # another definition: the note says the headline's is not the example's
-    qtbot.waitUntil(lambda: "not the example's" in note.label.text())
+    qtbot.waitUntil(lambda: "not the example's" in note.label.toPlainText())
     with qtbot.waitSignal(note.asked) as asked:
-        note.label.linkActivated.emit("steps")
+        note.label.anchorClicked.emit(QUrl("steps"))
     assert asked.args == ["steps"]
     document.undo_stack.undo()
     document.undo_stack.undo()
