@@ -161,3 +161,16 @@ def test_every_link_of_the_note_opens_its_view(qtbot, window, link):
     for dialog in shown.values():
         if dialog is not None:
             dialog.close()
+
+
+def test_the_guide_points_to_the_learners_commands_with_their_keys(window):
+    from ndcg_gui import assets
+
+    page = assets.read_bytes("guide.html").decode("utf-8")
+    actions = window.actions
+    assert "Help ▸ Worked examples" in page
+    for action, key in ((actions.step_by_step, "F6"), (actions.exercise, "F7")):
+        assert action.shortcut().toString() == key
+        name = action.text().replace("&", "").rstrip("…")
+        assert f"<b>Help ▸ {name}</b> (<b>{key}</b>)" in page
+    assert f"<b>Help ▸ {actions.two_definitions.text().replace('&', '').rstrip('…')}</b>" in page
