@@ -65,7 +65,8 @@ def test_help_guide_opens_a_page_in_the_window(qtbot, window):
     show_active(window, qtbot)
     help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
     assert [a.text() for a in help_menu.actions() if not a.isSeparator()] == [
-        "&Guide", "&Worked examples", "&Step by step", "E&xercise…", "Two &definitions side by side…", "&About"]
+        "&Guide", "&Worked examples", "&Step by step", "E&xercise…", "Two &definitions side by side…",
+        "&About"]
     window.actions.guide.trigger()
     qtbot.waitUntil(lambda: window.guide is not None and window.guide.isVisible())
     assert window.guide.parent() is window and not window.guide.isModal()
