@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, QSettings
 from PySide6.QtWidgets import QWidget
 
 from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.widgets.learn.example_note import ExampleNote
 from ndcg_gui.qt.widgets.why.why_panes import WhyTabs
 
 # The presets whose only difference is the gain: where the walk goes for "linear vs exponential".
@@ -21,10 +22,12 @@ class Learning(QObject):
     they show."""
 
     def __init__(self, document: Document, parent: QWidget, settings: QSettings,
-                 may_replace: Callable[[str], bool], figures: Sequence[QWidget], why: WhyTabs) -> None:
+                 may_replace: Callable[[str], bool], figures: Sequence[QWidget], why: WhyTabs,
+                 note: ExampleNote, note_shown: Callable[[bool], None]) -> None:
         super().__init__(parent)
         self._doc, self._parent, self._settings = document, parent, settings
         self._may_replace, self._figures, self._why = may_replace, tuple(figures), why
+        self._note, self._note_shown = note, note_shown
         self.steps = self.exercise = self.two = None
         self._score = None
 
@@ -60,6 +63,8 @@ class Learning(QObject):
     def hide_figures(self, hidden: bool) -> None:
         for widget in self._figures:
             widget.setVisible(not hidden)
+        if not hidden:  # (the example's note comes back with the headline, if an example is open)
+            self._note_shown(self._note.example is not None)
 
     def show_two_definitions(self, a: str = "linear gain", b: str = "exponential gain") -> None:
         if self.two is None:

@@ -125,7 +125,8 @@ class MainWindow(WindowLayout, QMainWindow):
                                   feedback)
         self.guide: GuideDialog | None = None  # Help ▸ Guide, made when first asked for
         self.learning = Learning(self.document, self, self.settings, self.files.maybe_discard,
-                                 (self.headline_dock, self.right_tabs), self.why)
+                                 (self.headline_dock, self.note_dock, self.right_tabs), self.why,
+                                 self.example_note, self._show_note)
         self.example_note.asked.connect(self.learning.follow_note)
         place = Place(self, self.menuBar(), lambda bar: self.addToolBar(Qt.TopToolBarArea, bar), self.close,
                       self.about, self.show_guide)

@@ -20,10 +20,11 @@ WIDTH_CHARS = 58  # the note's width: a line of about this many characters
 
 
 class ExampleNote(QFrame):
-    """Hidden unless the document is a worked example. `asked(name)`: a link was followed
-    (one of `LINKS`' names)."""
+    """Says the worked example open, if any: `shown(bool)` whether there is one (the window shows
+    or hides the note's place); `asked(name)`: a link was followed (one of `LINKS`' names)."""
 
     asked = Signal(str)
+    shown = Signal(bool)
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -52,7 +53,6 @@ class ExampleNote(QFrame):
         self.setMinimumWidth(self.fontMetrics().horizontalAdvance("n" * (WIDTH_CHARS // 3)))
         self.setMaximumWidth(self.fontMetrics().horizontalAdvance("n" * WIDTH_CHARS))
         self.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Ignored)
-        self.hide()
         self._pending = False
         document.changed.connect(self._follow)
         self._follow(Changes(dataset=True))
@@ -72,7 +72,7 @@ class ExampleNote(QFrame):
         self._pending = False
         example = example_named(self._doc.display_name)
         self.example = example
-        self.setVisible(example is not None)
+        self.shown.emit(example is not None)
         if example is None:
             return
         own = self._doc.state.definition == example.definition

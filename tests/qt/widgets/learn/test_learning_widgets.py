@@ -39,14 +39,16 @@ def test_an_example_opens_under_its_own_definition_as_one_undo_step(document):
 def test_the_note_shows_beside_an_example_only_and_names_the_wrong_figures(qtbot, document):
     holder = QWidget()  # (as in the window: a child, not a window of its own)
     note = ExampleNote(document, holder)
+    shown: list[bool] = []
+    note.shown.connect(shown.append)
     qtbot.addWidget(holder)
     holder.show()
     qtbot.waitUntil(lambda: not note._pending)
-    assert note.example is None and not note.isVisible()
+    assert note.example is None and shown == [False]
     open_example(document, "E1")
     qtbot.waitUntil(lambda: note.example is not None)
     text = note.label.toPlainText()
-    assert note.isVisible() and "6.150" in text and "✗ wrong" in text and "6.1487" in text
+    assert shown[-1] is True and "6.150" in text and "✗ wrong" in text and "6.1487" in text
     assert "rounded too early" in text and "✓ right" in text  # (0.972 is right to 3 decimals)
     document.set_definition(k=3)  # another definition: the note says the headline's is not the example's
     qtbot.waitUntil(lambda: "not the example's" in note.label.toPlainText())
@@ -56,7 +58,22 @@ def test_the_note_shows_beside_an_example_only_and_names_the_wrong_figures(qtbot
     document.undo_stack.undo()
     document.undo_stack.undo()
     qtbot.waitUntil(lambda: note.example is None)
-    assert not note.isVisible()
+    assert shown[-1] is False
+
+
+def test_the_note_sits_beside_the_headline_while_an_example_is_open(qtbot, window):
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    assert not window.note_dock.isVisible()
+    window.learning.open_example("E7")
+    qtbot.waitUntil(window.note_dock.isVisible)
+    assert window.note_dock.geometry().left() >= window.headline_dock.geometry().right()
+    # Near its widest at 1366 px: the two docks share the width by their size hints.
+    qtbot.waitUntil(lambda: window.example_note.width() >= 0.9 * window.example_note.maximumWidth())
+    assert window.width() == 1366
+    window.document.undo_stack.undo()
+    qtbot.waitUntil(lambda: not window.note_dock.isVisible())
 
 
 def test_step_by_step_reveals_one_rank_at_a_time_by_keys(qtbot, document):
@@ -125,6 +142,7 @@ def test_the_window_hides_its_figures_while_the_exercise_is_on_its_list(qtbot, w
     dialog = window.learning.exercise
     assert dialog.source.currentData() == "list"
     assert not window.headline_dock.isVisible() and not window.right_tabs.isVisible()
+    assert not window.note_dock.isVisible()
     dialog.source.setCurrentIndex(dialog.source.findData("random"))
     assert window.headline_dock.isVisible() and window.right_tabs.isVisible()
     dialog.source.setCurrentIndex(dialog.source.findData("list"))
