@@ -216,6 +216,7 @@ class ExerciseDialog(QDialog):
             return
         with QSignalBlocker(self.rank):
             self.rank.setRange(1, len(exercise.list))
+        self.rank.setVisible(self.ask.currentData() == "row")
         if self.ask.currentData() == "row":
             exercise = exercise.row(self.rank.value())
         self.exercise, self.checks = exercise, []
