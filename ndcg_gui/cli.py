@@ -20,7 +20,7 @@ from ndcg_gui import cli_compare, cli_engine, cli_gate, cli_overlap, cli_report
 from ndcg_gui.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, needs_qrels_hint
 from ndcg_gui.cli_output import (
     PROG,
-    check_output,
+    check_outputs,
     note_left_out,
     note_not_finite,
     output,
@@ -129,12 +129,17 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
         return cli_check.main(argv[1:], say)
     options = build_parser().parse_args(argv)
     from ndcg_gui.core.errors import InputError, NeedsQrels
+    from ndcg_gui.core.formats.source import recording_digests
+
+    # A report or the gate names each input by the sha256 of the bytes read (a pipe is read once).
+    provenance = recording_digests() if cli_report.wanted(options) or cli_gate.wanted(options) else None
 
     code = 0
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), provenance or contextlib.nullcontext():
             # numpy's overflow warnings name our source lines; a figure too big is said once instead
             warnings.simplefilter("ignore", RuntimeWarning)
+            check_outputs(options)  # every output, before the work: none replaces an input
             if cli_engine.wanted(options):  # (it refuses what it does not do yet)
                 cli_engine.main_engine(options, say)
             elif cli_report.wanted(options):
@@ -203,8 +208,6 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
     config, ties = config_from_options(options.preset, options.gain, options.discount)
     k = options.k if options.k is not None else DEFAULT_K  # the window's numbers
     tables = options.summary_csv or options.metrics_csv
-    for out in (options.summary_csv, options.metrics_csv):
-        check_output(out, [options.file, options.qrels])  # before the work, not after it
     summary = dataset = None
     # (pyarrow imports pandas too, when it first makes a numpy array: after the parse, see `trec_text`)
     with importing_meanwhile("pandas"):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import math
 import sys
 from pathlib import Path
@@ -29,6 +28,9 @@ MISSING_HELP = ("a judged query a run returned nothing for: 'zero' scores it 0 a
 
 def add_options(parser: argparse.ArgumentParser) -> None:
     """The options of a comparison (the runs themselves are the positional arguments)."""
+    from ndcg_gui.arguments import sample_count
+    from ndcg_gui.core.config import MAX_SAMPLES
+
     group = parser.add_argument_group("comparing runs (two files or more)")
     group.add_argument("-q", "--per-query", action="store_true",
                        help="also print each query's NDCG in every run and its differences")
@@ -36,9 +38,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                        help="the run the others are compared with, by its name in the output "
                        "(default: the first)")
     group.add_argument("--missing", choices=("zero", "skip"), default="zero", help=MISSING_HELP)
-    group.add_argument("--samples", type=int, default=10_000,
+    group.add_argument("--samples", type=sample_count, default=10_000,
                        help="random sign flips of the randomization test and resamples of the "
-                       "bootstrap interval (default: 10000)")
+                       f"bootstrap interval, 1 to {MAX_SAMPLES:,} (default: 10000)")
     group.add_argument("--seed", type=int, default=0,
                        help="seed of numpy's default_rng for both (default: 0)")
 
@@ -83,9 +85,10 @@ def load_runs(options: argparse.Namespace, paths: list[str]) -> dict[str, Datase
 
 
 def run_names(options: argparse.Namespace, paths: list[str]) -> dict[str, str]:
-    """Every run's name in the output (the file name without a run's extension; a repeated name
-    numbered) -> its path; `InputError` for options a comparison does not take."""
-    from ndcg_gui.core.errors import InputError
+    """Every run's name in the output (the file name without a run's extension, written as a
+    terminal shows it: a line break, an escape sequence or an undecodable byte as its Python escape;
+    a repeated name numbered) -> its path; `InputError` for options a comparison does not take."""
+    from ndcg_gui.core.errors import InputError, printable
     from ndcg_gui.core.state.workspace import run_label
 
     for name in ("metrics_csv", "summary_csv"):
@@ -96,7 +99,7 @@ def run_names(options: argparse.Namespace, paths: list[str]) -> dict[str, str]:
         raise InputError("--samples must be 1 or more and --seed 0 or more")
     names: dict[str, str] = {}
     for path in paths:
-        stem, n = run_label(Path(path).name), 1
+        stem, n = printable(run_label(Path(path).name)), 1
         name = stem
         while name in names:
             n += 1
@@ -216,7 +219,9 @@ def render_json(cmp: Comparison, per_query: pd.DataFrame | None, ties: dict | No
     if per_query is not None:
         rows = per_query.to_dict("records")
         data["queries"] = [{c: _json_value(v) for c, v in row.items()} for row in rows]
-    return json.dumps(data, ensure_ascii=False, allow_nan=False) + "\n"
+    from ndcg_gui.core.reports.escaping import json_text
+
+    return json_text(data) + "\n"
 
 
 def _fixed(x, form: str) -> str:
@@ -225,6 +230,7 @@ def _fixed(x, form: str) -> str:
 
 def render_text(cmp: Comparison, per_query: pd.DataFrame | None, ties: dict | None = None) -> str:
     from ndcg_gui.core.analysis.runs.run_diff import p_texts
+    from ndcg_gui.core.errors import printable
 
     at = f"@{cmp.k}" if cmp.k is not None else ""
     blocks = []
@@ -252,15 +258,19 @@ def render_text(cmp: Comparison, per_query: pd.DataFrame | None, ties: dict | No
     blocks.append(aligned(header, rows))
     if ties:
         blocks.append("Ties (each run's worst and best order of tied documents, the baseline as scored):\n"
-                      + "".join(f"  {verdict.text()}\n" for verdict in ties.values()))
+                      + "".join(f"  {printable(verdict.text())}\n" for verdict in ties.values()))
     described = "".join(f"  {line}\n" for line in cmp.describe().splitlines())
     blocks.append("How each figure was made:\n" + described)
     return "\n".join(blocks)
 
 
 def aligned(header: list[str], rows: list[list[str]]) -> str:
-    """A text table: the first column left-aligned, the others right-aligned, two spaces apart."""
-    cells = [header, *rows]
+    """A text table: the first column left-aligned, the others right-aligned, two spaces apart;
+    each cell on its line, as a terminal shows it (`printable`: a query id from a file may hold
+    a line break or an escape sequence)."""
+    from ndcg_gui.core.errors import printable
+
+    cells = [[printable(c) for c in row] for row in [header, *rows]]
     width = [max(len(row[i]) for row in cells) for i in range(len(header))]
     return "".join(
         "  ".join([row[0].ljust(width[0]), *(c.rjust(w) for c, w in zip(row[1:], width[1:], strict=True))])

@@ -14,30 +14,54 @@ ENGINES = ("auto", "memory", "duckdb", "spark")
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
+    from ndcg_gui.arguments import THREADS_PER_CORE, memory_limit, spark_master, thread_count
+
     group = parser.add_argument_group("engine (runs larger than memory)")
     group.add_argument("--engine", choices=ENGINES, default="auto",
                        help="auto (default): duckdb for inputs that loading would take more than half "
                        "of this machine's memory for (or a glob, a folder) when DuckDB is installed, "
                        "said on stderr; memory otherwise. memory: read the files into memory; "
                        "duckdb: score them in DuckDB where they lie (TREC text, CSV, Parquet; files, "
-                       "globs, hive folders), spilling to disk; needs pip install 'ndcg-gui[duckdb]'")
-    group.add_argument("--memory-limit", metavar="SIZE",
-                       help="DuckDB's memory limit, e.g. 2GB (default: DuckDB's, 80%% of RAM)")
-    group.add_argument("--threads", type=int, metavar="N", help="DuckDB's threads (default: every core)")
-    group.add_argument("--spark-master", metavar="URL",
+                       "globs, hive folders), spilling to disk; needs pip install 'ndcg-gui[duckdb]'. "
+                       "A name holding * ? [ is a glob only where no file has that name")
+    group.add_argument("--memory-limit", metavar="SIZE", type=memory_limit,
+                       help="DuckDB's memory limit, e.g. 2GB, from 64 MiB to this machine's memory "
+                       "(default: DuckDB's, 80%% of RAM)")
+    group.add_argument("--threads", type=thread_count, metavar="N",
+                       help=f"DuckDB's threads, 1 to {THREADS_PER_CORE} per core (default: every core)")
+    group.add_argument("--spark-master", metavar="URL", type=spark_master,
                        help="--engine spark: where Spark runs: local[*] (default: this machine, every "
                        "core), local[N], a cluster (spark://host:7077, yarn) or Spark Connect "
                        "(sc://host:15002); needs pip install 'ndcg-gui[spark]' and Java 17")
     group.add_argument("--cache", action="store_true",
                        help="keep DuckDB's per-query table beside the run (.RUN.ndcg-HASH.parquet) and "
-                       "use it again while the files (sizes, times) and the definition are unchanged")
+                       "use it again while the files (inode, size, times, a hash of their bytes) and the "
+                       "definition are unchanged; only a regular file of your own is read, never through "
+                       "a link")
 
 
 def wanted(options: argparse.Namespace) -> bool:
     """Whether an engine scores the files (`--engine auto` is decided here, and said on stderr)."""
     if options.engine == "auto":
         options.engine = _auto(options)
+    _say_patterns(options)
     return options.engine != "memory"
+
+
+def _say_patterns(options: argparse.Namespace) -> None:
+    """Each input whose name holds glob characters, as taken when it could be either: a pattern
+    (the engines), or the file of that name (DuckDB and the in-memory path; Spark globs a name
+    its own way)."""
+    from ndcg_gui.cli_output import say
+    from ndcg_gui.core.sql.inputs import how_named, is_pattern
+
+    for path in dict.fromkeys([options.file, *options.runs, options.qrels]):
+        if path is None:
+            continue
+        if (options.engine != "memory") if is_pattern(path) else (options.engine != "spark"):
+            said = how_named(path)
+            if said is not None:
+                say(f"note: {said}")
 
 
 def _refused(options: argparse.Namespace) -> list[str]:

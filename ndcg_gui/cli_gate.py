@@ -7,7 +7,6 @@ object with --format json), and a JUnit XML file with --junit-xml. Never imports
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from typing import TYPE_CHECKING
@@ -46,8 +45,8 @@ def main_gate(options: argparse.Namespace, say, cmp: Comparison | None = None) -
     """Run the gate; returns the exit status (1: a candidate is worse). Bad input raises
     `InputError` (status 2 in `cli.main`). `cmp`: the runs already compared (by `cli_report`)."""
     from ndcg_gui import cli_compare
-    from ndcg_gui.core.analysis.runs.gate import check_levels, decide
-    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.analysis.runs.gate import check_levels, check_samples, decide
+    from ndcg_gui.core.errors import InputError, printable
     from ndcg_gui.core.reports.junit import write_junit
     from ndcg_gui.core.reports.provenance import file_hashes
 
@@ -66,6 +65,10 @@ def main_gate(options: argparse.Namespace, say, cmp: Comparison | None = None) -
         check_levels(alpha, min_delta)
     except ValueError as err:
         raise InputError(f"--{str(err).replace('min delta', 'min-delta')}") from None
+    try:  # (before the runs are read: a gate that cannot fail is refused, not run)
+        check_samples(options.samples, alpha, len(options.runs))
+    except ValueError as err:
+        raise InputError(f"--samples {options.samples}: {err}") from None
     paths = [options.file, *options.runs]
     if cmp is None:
         cmp = cli_compare.comparison(options, cli_compare.load_runs(options, paths))
@@ -80,13 +83,13 @@ def main_gate(options: argparse.Namespace, say, cmp: Comparison | None = None) -
     if options.format == "json":
         sys.stdout.write(render_json(gate, cmp, inputs))
     else:
-        sys.stdout.write(gate.line() + "\n")
+        sys.stdout.write(printable(gate.line()) + "\n")  # (a run's name from a file name)
     sys.stdout.flush()
     return EXIT_WORSE if gate.failed else 0
 
 
 def _number(x: float) -> float | None:
-    return None if math.isnan(x) else x
+    return x if math.isfinite(x) else None  # (JSON has no NaN or Infinity)
 
 
 def render_json(gate, cmp, inputs: dict[str, str]) -> str:
@@ -111,4 +114,6 @@ def render_json(gate, cmp, inputs: dict[str, str]) -> str:
             for v in gate.verdicts
         ],
     }
-    return json.dumps(data, ensure_ascii=False) + "\n"
+    from ndcg_gui.core.reports.escaping import json_text
+
+    return json_text(data) + "\n"

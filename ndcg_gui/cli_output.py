@@ -1,7 +1,7 @@
 """What `ndcg-inspect`'s modes share for their output: one line on stderr, where a table goes
-(`-` is stdout; an output that is an input is refused), the notes on queries left out or too big
-for a double, the per-query table as text, TSV, CSV or JSON, and --query picked. The command's
-modes (`cli`, `cli_engine`, …) import it; it imports none of them."""
+(`-` is stdout; an output that is an input is refused, `check_outputs`), the notes on queries
+left out or too big for a double, the per-query table as text, TSV, CSV or JSON, and --query
+picked. The command's modes (`cli`, `cli_engine`, …) import it; it imports none of them."""
 
 from __future__ import annotations
 
@@ -28,28 +28,61 @@ def output(path: str):
     return sys.stdout.buffer if path == "-" else path
 
 
-def check_output(out: str | None, inputs: Sequence[str | None]) -> None:
-    """An `InputError` when the table `out` cannot be written (a symbolic-link loop, a name too
-    long) or would replace one of the files being read."""
-    import stat
+# Every file option `ndcg-inspect` writes, by its `options` attribute.
+OUTPUTS = ("summary_csv", "metrics_csv", "report", "table_out", "junit_xml")
 
+
+def check_outputs(options) -> None:
+    """An `InputError` before any work when an output would replace an input (stdout included:
+    after `>> run.txt` it is that file; `core.writing.atomic.refuse_inputs`), cannot be written
+    (a symbolic-link loop, a name too long), or shares its file with another output."""
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.writing.atomic import refuse_inputs
+
+    inputs = [options.file, *getattr(options, "runs", ()), options.qrels]
+    refuse_inputs(sys.stdout.fileno() if _has_descriptor(sys.stdout) else None, inputs)
+    named = [(f"--{name.replace('_', '-')}", getattr(options, name, None)) for name in OUTPUTS]
+    named = [(flag, out) for flag, out in named if out is not None and out != "-"]
+    for flag, out in named:
+        check_output(out, inputs, flag)
+    for i, (flag, out) in enumerate(named):
+        for other, there in named[i + 1:]:
+            if _one_file(out, there):
+                raise InputError(f"{flag} and {other} name one file: give each its own", out)
+
+
+def _one_file(a: str, b: str) -> bool:
+    """Whether two output paths are one file (by name through links, or a hard link's inode)."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    with contextlib.suppress(OSError):
+        return os.path.samefile(a, b)
+    return False
+
+
+def _has_descriptor(stream) -> bool:
+    try:
+        return stream is not None and stream.fileno() >= 0
+    except (AttributeError, OSError, ValueError):  # (a StringIO in a test, stdout closed)
+        return False
+
+
+def check_output(out: str | None, inputs: Sequence[str | None], flag: str = "") -> None:
+    """An `InputError` when the output `out` (of option `flag`) cannot be written (a
+    symbolic-link loop, a name too long) or would replace one of the files being read."""
     from ndcg_gui.core.errors import InputError, path_problem
+    from ndcg_gui.core.writing.atomic import refuse_inputs
 
     if out is None or out == "-":
         return
     try:
-        written = os.stat(out)
+        os.stat(out)
     except FileNotFoundError:  # a new file (a missing folder: the writer says so)
-        return
+        pass
     except OSError as exc:
         raise InputError(path_problem(exc), out) from None
-    if not stat.S_ISREG(written.st_mode):  # a terminal, a pipe, a device: written into, not replaced
-        return
-    for path in inputs:
-        with contextlib.suppress(OSError):
-            if path is not None and os.path.samefile(out, path):
-                raise InputError("is an input too; writing the table there would replace it "
-                                 "(choose another name)", out)
+    refuse_inputs(out, inputs, flag)
+
 
 def note_left_out(without_results: list[str], unjudged: list[str]) -> None:
     """Say on stderr which queries score 0 for want of results, and which are left out."""
@@ -100,7 +133,9 @@ def render(summary, k: int, form: str) -> str:
         clean = [{c: (str(r[c]) if c == "query" else int(r[c]) if c.startswith("n_")
                       else json_number(float(r[c]))) for c in columns} for r in rows]
         mean = {c: json_number(v) if isinstance(v, float) else v for c, v in mean.items()}
-        return json.dumps({"k": k, "queries": clean, "all": mean}, ensure_ascii=False, allow_nan=False) + "\n"
+        from ndcg_gui.core.reports.escaping import json_text
+
+        return json_text({"k": k, "queries": clean, "all": mean}) + "\n"
     if form in ("tsv", "csv"):
         import csv
         import io

@@ -52,7 +52,10 @@ def main_report(options: argparse.Namespace, say):
     config, ties = config_from_options(options.preset, options.gain, options.discount)
     k = options.k if options.k is not None else DEFAULT_K
     paths = [options.file, *options.runs]
-    setting = Setting(k, config, ties, file_hashes([*paths, options.qrels]))
+
+    def setting() -> Setting:  # once every input is read: the sha256 of what was read (`cli.main`)
+        return Setting(k, config, ties, file_hashes([*paths, options.qrels]))
+
     cmp = None
     if options.runs:
         from ndcg_gui.core.reports.compare_report import compare_report
@@ -62,7 +65,8 @@ def main_report(options: argparse.Namespace, say):
         cmp = cli_compare.comparison(options, runs)
         cli_compare._notes(cmp, say)
         if options.report:
-            atomic_write(options.report, lambda f: f.write(compare_report(runs, cmp, setting, alpha=alpha)))
+            html = compare_report(runs, cmp, setting(), alpha=alpha)
+            atomic_write(options.report, lambda f: f.write(html))
         if options.table:
             text = comparison_table(cmp, options.table, alpha)
             if options.table_out:
@@ -75,7 +79,7 @@ def main_report(options: argparse.Namespace, say):
         from ndcg_gui.core.reports.run_report import run_report
 
         dataset = load(options.file, options.qrels)
-        html = run_report(dataset, setting, run_label(Path(options.file).name))
+        html = run_report(dataset, setting(), run_label(Path(options.file).name))
         atomic_write(options.report, lambda f: f.write(html))
     if options.report:
         say(f"wrote {options.report}")

@@ -37,19 +37,26 @@ def build_parser() -> argparse.ArgumentParser:
                         help="save a PNG of the window and exit ('-': stdout; /dev/stdout or a FIFO "
                         "is written into, never replaced)")
     parser.add_argument("--size", metavar="WxH", type=window_size, default=None,
-                        help="the window's size for --screenshot (default 1280x800)")
+                        help=f"the window's size for --screenshot, each side 1 to {MAX_SIDE} "
+                        "(default 1280x800)")
     return parser
 
 
+# The widest and tallest screenshot: its image is held whole (4 bytes a pixel), and 8K screens
+# are 7680 wide.
+MAX_SIDE = 8192
+
+
 def window_size(text: str) -> tuple[int, int]:
-    """`1366x768` -> (1366, 768)."""
+    """`1366x768` -> (1366, 768), each side from 1 to MAX_SIDE."""
     width, _, height = text.lower().partition("x")
     try:
         size = (int(width), int(height))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a size such as 1366x768") from None
-    if min(size) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size such as 1366x768")
+    if not all(1 <= side <= MAX_SIDE for side in size):
+        raise argparse.ArgumentTypeError(f"{text!r}: each side is from 1 to {MAX_SIDE} pixels, "
+                                         "as in 1366x768")
     return size
 
 
@@ -78,8 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def check(options: argparse.Namespace) -> str | None:
     """What makes the command line unusable before any window: a wrong --preset/--gain/--discount,
-    or a TREC run without --qrels (it holds no grades). Other faults of the file are shown in the
-    window, which then opens on the example."""
+    a --screenshot over a file it opens, or a TREC run without --qrels (it holds no grades).
+    Other faults of the file are shown in the window, which then opens on the example."""
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.options import config_from_options
 
@@ -87,6 +94,13 @@ def check(options: argparse.Namespace) -> str | None:
         config_from_options(options.preset, options.gain, options.discount)
     except InputError as err:
         return str(err)
+    if getattr(options, "screenshot", None):  # never over a file it opens (`refuse_inputs`)
+        from ndcg_gui.core.writing.atomic import refuse_inputs
+
+        try:
+            refuse_inputs(options.screenshot, [options.file, options.qrels], "--screenshot")
+        except InputError as err:
+            return str(err)
     if options.file and not options.qrels and _is_trec_run(Path(options.file)):
         from ndcg_gui.core.errors import NeedsQrels
 

@@ -599,7 +599,7 @@ def test_an_output_that_is_an_input_is_refused(tmp_path, files, which):
     for name in (which, "link"):
         done = cli(tmp_path / "run.txt", "--qrels", tmp_path / "qrels.txt", "--summary-csv", tmp_path / name)
         assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
-        assert f"{name}: is an input" in done.stderr
+        assert f"{name}: --summary-csv is {which}, an input too" in done.stderr
         assert (tmp_path / which).read_bytes() == before
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from ndcg_gui.cli import main
 from ndcg_gui.core.errors import shown
+from ndcg_gui.core.sql.inputs import how_named
 from tests.test_cli import cli
 
 pytest.importorskip("duckdb")  # (the test extra declares it: never skipped there)
@@ -36,7 +37,13 @@ def same_as_in_memory(capsys, run, qrels, *options) -> str:
     1e-12 (IDCG is summed in another order, so the last bit may differ)."""
     want = output(capsys, RUN, "--qrels", QRELS, *options)
     got = output(capsys, run, "--qrels", qrels, *options, "--engine", "duckdb")
-    return same_output(got, want, options)
+    return same_output(got, (want[0], want[1], _pattern_notes(run, qrels) + want[2]), options)
+
+
+def _pattern_notes(*paths) -> str:
+    """The notes saying what a name with glob characters was taken for (a pattern, here)."""
+    said = [how_named(str(p)) for p in paths]
+    return "".join(f"ndcg-inspect: note: {s}\n" for s in said if s is not None)
 
 
 def same_output(got, want, options) -> str:
@@ -186,7 +193,8 @@ def test_a_bad_line_in_the_second_file_of_a_glob_is_named_by_its_own_line(capsys
     (tmp_path / "qrels").write_text("1 0 a 1\n")
     code, out, err = output(capsys, tmp_path / "*.run", "--qrels", tmp_path / "qrels", "--engine", "duckdb")
     assert (code, out) == (2, "")
-    assert err.startswith("ndcg-inspect: b.run:3: 5 fields, but a TREC run line has 6"), err
+    assert err.startswith(_pattern_notes(tmp_path / "*.run") + "ndcg-inspect: b.run:3: 5 fields, but a TREC "
+                          "run line has 6"), err
 
 
 @pytest.mark.parametrize(("text", "line", "says"), [
@@ -317,9 +325,11 @@ def test_a_bad_value_deep_in_a_parquet_file_is_found_and_named_by_its_row(capsys
     (tmp_path / "qrels").write_text("q1 0 d1-1 1\n")
     code, out, err = output(capsys, tmp_path / "*.parquet", "--qrels", tmp_path / "qrels",
                             "--engine", "duckdb")
-    assert (code, out, err) == (2, "", f"ndcg-inspect: b.parquet: {says}\n")
+    notes = _pattern_notes(tmp_path / "*.parquet")  # (a pattern, said before the error)
+    assert (code, out, err) == (2, "", f"{notes}ndcg-inspect: b.parquet: {says}\n")
     alone = [tmp_path / "b.parquet", "--qrels", tmp_path / "qrels"]
-    assert output(capsys, *alone, "--engine", "duckdb") == output(capsys, *alone) == (code, out, err)
+    assert output(capsys, *alone, "--engine", "duckdb") == output(capsys, *alone) == (
+        code, out, err.removeprefix(notes))
 
 
 def test_a_nan_left_out_of_parquets_statistics_is_refused(capsys, tmp_path):
@@ -343,7 +353,6 @@ def test_missing_files_options_and_choices_are_one_line(capsys, tmp_path):
         ((tmp_path / ("x" * 300), "--qrels", QRELS), f"{'x' * 300}: the name is too long"),
         ((tmp_path, "--qrels", QRELS), f"{tmp_path.name}: is a folder without Parquet files"),
         ((RUN,), "--engine duckdb needs the judgments: --qrels QRELS"),
-        ((RUN, "--qrels", QRELS, "--memory-limit", "lots"), "--memory-limit/--threads: "),
         ((RUN, RUN, "--qrels", QRELS, "--summary-csv", "x.csv"), "--summary-csv writes the table of one"),
         ((RUN, RUN, "--qrels", QRELS, "--baseline", "c"), "--baseline 'c' is not one of the runs"),
         ((RUN, "--qrels", QRELS, "--metrics-csv", "-"), "--engine duckdb does not do --metrics-csv yet"),
@@ -481,7 +490,8 @@ def test_auto_reads_a_glob_with_duckdb(capsys, tmp_path):
     run.iloc[half:][["query", "doc", "score"]].to_parquet(tmp_path / "part-1.parquet")
     want = output(capsys, RUN, "--qrels", QRELS)
     got = output(capsys, tmp_path / "part-*.parquet", "--qrels", QRELS)
-    assert got == (0, want[1], NOTE + "part-*.parquet is read by DuckDB only\n" + want[2])
+    assert got == (0, want[1], NOTE + "part-*.parquet is read by DuckDB only\n"
+                   + _pattern_notes(tmp_path / "part-*.parquet") + want[2])
 
 
 @pytest.mark.parametrize("options", [

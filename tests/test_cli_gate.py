@@ -166,3 +166,41 @@ def test_no_judged_query_in_common_is_bad_input(runs, capsys, tmp_path):
 def test_the_gate_without_qt(runs):
     result = cli(runs("base.run"), runs("worse.run"), "--qrels", runs("qrels"), "--fail-if-worse")
     assert result.returncode == 1 and result.stdout.startswith("FAIL: significantly worse than base")
+
+
+@pytest.mark.parametrize("samples", [1, 10, 19])
+def test_a_sample_count_that_cannot_reach_alpha_is_refused(runs, capsys, samples):
+    """Issue 33.4: 12 queries worse by far, but with fewer than 20 random draws the smallest p is
+    1 / (samples + 1) >= 0.05: the gate could never fail, so it is refused, naming --samples."""
+    assert gate(runs, "base.run", "worse.run", extra=["--samples", str(samples)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and f"--samples {samples}: " in err
+    assert f"1 / {samples + 1}" in err and "give 20 or more" in err, err
+
+
+def test_the_fewest_draws_that_can_reach_alpha_do_fail_a_worse_candidate(runs, capsys):
+    """min_samples is the smallest count whose floor p (Holm: times the candidates) is below α, by
+    brute force over the counts; with it (and Holm over 2) the worse run fails the gate."""
+    from ndcg_gui.core.analysis.runs.gate import min_samples
+
+    for alpha in (0.5, 0.3, 0.1, 0.05, 0.049, 0.01, 1 / 3, 0.001):
+        for candidates in (1, 2, 3, 7):
+            brute = next(s for s in range(1, 10**5) if candidates / (s + 1) < alpha)
+            assert min_samples(alpha, candidates) == brute, (alpha, candidates)
+    needed = min_samples(0.05, 2)
+    assert gate(runs, "base.run", "worse.run", "equal.run", extra=["--samples", str(needed)]) == 1
+    assert capsys.readouterr().out.startswith("FAIL")
+    assert gate(runs, "base.run", "worse.run", "equal.run", extra=["--samples", str(needed - 1)]) == 2
+    assert "Holm over 2 candidates" in capsys.readouterr().err
+
+
+def test_decide_refuses_a_comparison_whose_draws_cannot_reach_alpha(runs):
+    from ndcg_gui.core.analysis.runs.compare import compare_runs
+    from ndcg_gui.core.analysis.runs.gate import decide
+    from ndcg_gui.core.reading import load
+
+    loaded = {name: load(runs(f"{name}.run"), runs("qrels")) for name in ("base", "worse")}
+    cmp = compare_runs(loaded, loaded["base"].qrels, samples=10)
+    with pytest.raises(ValueError, match="no candidate could fail"):
+        decide(cmp, alpha=0.05)
+    assert decide(cmp, alpha=0.1).failed  # 1 / 11 < 0.1: a gate at α 0.1 can fail, and does

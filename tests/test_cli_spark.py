@@ -12,6 +12,7 @@ import sys
 import pandas as pd
 import pytest
 
+from ndcg_gui.core.sql.inputs import how_named
 from tests.test_cli_engine import QRELS, RUN, _cells, _frames, output
 
 pytest.importorskip("pyspark")  # (make test installs the spark extra: never skipped there)
@@ -33,6 +34,8 @@ def three_ways(capsys, run, qrels, *options) -> str:
     duck = output(capsys, run, "--qrels", qrels, *options, "--engine", "duckdb")
     got = output(capsys, run, "--qrels", qrels, *options, "--engine", "spark", *MASTER)
     assert want[0] == 0, want
+    said = [how_named(str(p)) for p in (run, qrels)]  # (a pattern: said by both engines)
+    want = (want[0], want[1], "".join(f"ndcg-inspect: note: {s}\n" for s in said if s) + want[2])
     for other in (duck, got):
         assert (other[0], other[2]) == (want[0], want[2])  # (stderr: the same notes, no Spark logs)
         cells, want_cells = _cells(other[1]), _cells(want[1])

@@ -33,6 +33,9 @@ DEFAULT_K = 10  # the cut-off the window opens with and the summary export uses 
 # The largest cut-off, for both command lines and the window's k box (its range before). The work
 # is min(k, list length), never k.
 MAX_K = 1_000_000
+# The most random draws (and bootstrap resamples) a comparison of runs makes: the bootstrap keeps
+# one mean per resample, and a p-value's resolution of 1e-7 is past what any test set supports.
+MAX_SAMPLES = 10_000_000
 # The definition the window's first session and the command lines (without --preset) use; the
 # library's `MetricConfig()` is the same but keeps negative grades.
 DEFAULT_PRESET = "trec_eval"

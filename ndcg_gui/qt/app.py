@@ -30,7 +30,7 @@ from ndcg_gui.qt.document.runner import start_thread
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window.crash_log import write_log
 from ndcg_gui.qt.window.main_window import MainWindow
-from ndcg_gui.qt.window.recovery import offer_recovery
+from ndcg_gui.qt.window.recovery import offer_recovery_later
 
 ORGANIZATION = "NDCG Inspector"
 DESKTOP_FILE = "ndcg-gui"  # packaging/ndcg-gui.desktop
@@ -250,7 +250,7 @@ def run_gui(options: argparse.Namespace) -> int:
         preload()
         if problem:
             dialogs.show_error(window, "Could not open the file", problem)
-        offer_recovery(window.files, window, note=functools.partial(_recovery_note, window))
+        offer_recovery_later(window.files, window, note=functools.partial(_recovery_note, window))
 
     AfterFirstPaint(window, painted)
     window.show()

@@ -192,3 +192,30 @@ def mutated(draw, data: bytes) -> bytes:
         elif how == "long" and draw(st.integers(0, 9)) == 0:
             out[at:at] = b"x" * LONG_LINE
     return bytes(out)
+
+
+# ---- file names ----------------------------------------------------------------------------------------
+# Pieces of file names as a hostile world gives them: glob characters, line breaks, control
+# characters, ESC and C1 sequences, a file name's undecodable bytes, shell and format specials.
+NAME_PIECES = ["[1]", "[a-z]", "[", "]", "*", "?", "**", "\n", "\r", "\t", "\x01", "\x0b", "\x7f",
+               "\x1b[31m", "\x1b]0;title\x07", "\x1b[2J", "\x9b2J", "\u202e", "\u2028", "\ufeff",
+               os.fsdecode(b"\xff\xfe"), " ", "-", ".", "{a,b}", "$HOME", "`x`", '"', "'", "\\", "|", "&",
+               "<b>", "%s", "#", "_", "é", "中", "😀"]
+NAME_MAX = 255  # bytes in one name on the usual file systems
+
+
+@st.composite
+def hostile_names(draw, fits: bool = False) -> str:
+    """A file name (no `/`, no NUL, not `.` or `..`) built from `NAME_PIECES` and other text; now
+    and then a very long one: past `NAME_MAX` bytes (which no file system takes) unless `fits`."""
+    pieces = st.one_of(st.sampled_from(NAME_PIECES),
+                       # (no lone surrogate but a file name's undecodable bytes: no system gives one)
+                       st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="/\x00"),
+                               min_size=1, max_size=6))
+    name = "".join(draw(st.lists(pieces, min_size=1, max_size=8)))
+    if draw(st.integers(0, 5)) == 0:
+        name += "x" * draw(st.integers(100, 300))
+    if fits:
+        while len(os.fsencode(name)) > NAME_MAX:
+            name = name[:-1]
+    return name if name.strip(".") else name + "x"

@@ -8,7 +8,11 @@ Invariants (issue 20):
   non-finite numbers, nesting, long lines), exits 0 or 2, and 2 with exactly one stderr line naming
   the file at fault: never another status, a traceback, an internal error or a RuntimeWarning;
 - a text file that loads is written back in its own format byte for byte;
-- a few runs as a real process: no signal, status 0 or 2 (`test_as_a_process`).
+- a few runs as a real process: no signal, status 0 or 2 (`test_as_a_process`);
+- hostile file names (glob characters, line breaks, control characters, ESC, very long) at every
+  output and at a run's input: each output written at exactly its name or the command refused in
+  one line, JUnit XML that parses, no raw control character on stdout or stderr, every input as
+  it was (`test_hostile_names_at_every_output`).
 
 Budget: the whole suite runs in about a minute in `make test` (max_examples below, no deadline).
 A long run multiplies every budget: `NDCG_FUZZ_LONG=1` (x50) or `NDCG_FUZZ_LONG=N` (xN), e.g.
@@ -28,19 +32,23 @@ import io
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
 import threading
 import warnings
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from fuzz_files import (
+    NAME_MAX,
     Lists,
     budget,
     csv_table,
     graded_only,
     gzipped,
+    hostile_names,
     json_lines,
     lists,
     mutated,
@@ -48,7 +56,7 @@ from fuzz_files import (
     trec_qrels,
     trec_run,
 )
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from pytrec_child import evaluate as pytrec_evaluate
 
@@ -271,3 +279,57 @@ def test_as_a_process_no_signal_and_status_0_or_2(case, st_data):
                                  "--qrels", str(qrels), "--format", "json"],
                                 capture_output=True, text=True, timeout=120)
         assert_refused_or_scored(result.returncode, result.stdout, result.stderr, [path.name, qrels.name])
+
+
+# ---- hostile file names at every output (issue 33) ----------------------------------------------------
+RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")  # (a line break aside)
+
+
+def assert_one_line_or_written(code: int, out: str, err: str, outputs: list[Path]) -> None:
+    """Status 0 with every output at its exact name, or 2 with one line (a name too long, an
+    output over an input); a terminal gets escapes, never a raw control character."""
+    for text in (out, err):
+        text.encode("utf-8")
+        assert not RAW_CONTROL.search(text), text
+    assert "internal error" not in err and "Traceback" not in err, err
+    too_long = any(len(os.fsencode(p.name)) > NAME_MAX for p in outputs)
+    if code == 2:
+        assert err.count("\n") == 1, err
+        assert not too_long or "too long" in err, err
+        return
+    assert code == 0 and not too_long, (code, err)
+    for path in outputs:
+        assert path.is_file(), path
+
+
+@settings(fuzz(25), phases=[Phase.explicit, Phase.reuse, Phase.generate])  # (shrinking long names took
+# minutes: a failure is shown as drawn)
+@given(case=valid_pair(), names=st.lists(hostile_names(), min_size=5, max_size=5, unique=True),
+       run_name=hostile_names(fits=True))
+def test_hostile_names_at_every_output(case, names, run_name):
+    _form, content, qrels_bytes = case
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        path, qrels, other = folder / "input.dat", folder / "judgments.txt", folder / run_name
+        path.write_bytes(content)
+        qrels.write_bytes(qrels_bytes)
+        if other.exists() or run_name in names:  # (a name another file takes)
+            return
+        other.write_bytes(content)
+        inputs = {p: p.read_bytes() for p in (path, qrels, other)}
+        summary, metrics, junit, report, table = (folder / n for n in names)
+        code, out, err = run_cli(path, "--qrels", qrels, "--summary-csv", summary, "--metrics-csv", metrics)
+        assert_one_line_or_written(code, out, err, [summary, metrics])
+        # The same file as a second run, under a hostile name: the gate passes, the report and the
+        # table are written (read by the in-memory reader: a name is that file, not a pattern).
+        code, out, err = run_cli(path, other, "--qrels", qrels, "--engine", "memory", "--fail-if-worse",
+                                 "--junit-xml", junit, "--report", report, "--table", "md",
+                                 "--table-out", table)
+        assert_one_line_or_written(code, out, err, [junit, report, table])
+        if code == 0:
+            ET.parse(junit)
+            written = report.read_text(encoding="utf-8") + table.read_text(encoding="utf-8")
+            assert not RAW_CONTROL.search(written), written
+        assert {p: p.read_bytes() for p in inputs} == inputs
+        leftovers = [p.name for p in folder.iterdir() if p.name.endswith(".tmp")]
+        assert not leftovers, leftovers

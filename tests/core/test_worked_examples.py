@@ -252,3 +252,67 @@ def test_e7_judged_versus_retrieved_ideal():
     assert (
         round(evaluate(run, qrels, k=5, config=MetricConfig.preset("sklearn")).loc["q", "ndcg"], 4) == 0.9724
     )
+
+
+# ---- the project's own copy (resources/examples/worked_examples.json), as the window opens them ----
+from ndcg_gui.core.analysis.list_report import display_table  # noqa: E402
+from ndcg_gui.core.teaching.examples import figure, worked_examples  # noqa: E402
+
+SHIPPED = {e.id: e for e in worked_examples()}
+
+
+def test_every_example_of_the_reference_is_shipped():
+    assert list(SHIPPED) == ["E1", "E2", "E3a", "E3b", "E3c", "E3d", "E4", "E5a", "E5b", "E5c", "E6a", "E6b",
+                             "E7"]
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_figures_at_k_are_the_cores(name):
+    e = SHIPPED[name]
+    for what, expected in e.figures.items():
+        assert round(figure(e.list, e.definition, f"{what.upper()}@{e.k}"), 4) == expected, what
+
+
+@pytest.mark.parametrize("name", [n for n, e in SHIPPED.items() if e.table])
+def test_shipped_tables_are_the_cores_at_every_rank(name):
+    e = SHIPPED[name]
+    table = display_table(e.list, e.definition.config, e.definition.ties)
+    expected = pd.DataFrame(e.table, columns=["rank", "grade", "CG", "DCG", "IDCG", "NDCG"])
+    np.testing.assert_array_equal(table["grade"], expected["grade"])
+    assert_4dp(table["dcg"], expected["DCG"])
+    assert_4dp(table["idcg"], expected["IDCG"])
+    assert_4dp(table["ndcg"], expected["NDCG"])
+    if name in TABLES:  # the same figures as the reference's tables typed above
+        assert_4dp(table["ndcg"], parse(TABLES[name][1])["NDCG"])
+
+
+# What the material printed and whether it is wrong, from the reference's text (not from our data).
+PRINTED_WRONG = {("E1", "DCG@5"), ("E1", "IDCG@5"), ("E3a", "NDCG@7"), ("E3d", "DCG@9"), ("E3d", "IDCG@9"),
+                 ("E3d", "NDCG@9"), ("E4", "IDCG@4"), ("E4", "NDCG@4"), ("E7", "NDCG@5")}
+
+
+def test_each_printed_figure_is_judged_against_the_core_and_the_wrong_ones_named_in_the_note():
+    judged = {(e.id, p.what): p.wrong for e in SHIPPED.values() for p in e.printed}
+    assert {key for key, wrong in judged.items() if wrong} == PRINTED_WRONG
+    for e in SHIPPED.values():
+        for p in e.printed:
+            assert round(p.right, 4) == round(figure(e.list, e.definition, p.what), 4)
+            line = f"Printed {p.what} = {p.printed}: " + ("wrong" if p.wrong else "right")
+            assert line in e.note(), (e.id, p.what)
+
+
+def test_the_notes_say_why_they_differ():
+    assert "rounded too early" in SHIPPED["E1"].note()
+    assert "the ideal must include the relevant documents the list missed" in SHIPPED["E7"].note()
+    assert "7.4178 / 7.5794 = 0.9787" in SHIPPED["E3a"].note()
+
+
+def test_each_example_opens_as_a_typed_list_under_its_own_definition():
+    e = SHIPPED["E7"]
+    ws = e.workspace()
+    assert ws.definition == e.definition and ws.definition.config.ideal == "judged"
+    assert ws.file.name == "Worked example E7" and ws.first_query() == ""
+    assert ws.list_for("").unretrieved == {"d6": 3.0} and ws.list_for("").has_pool
+    assert SHIPPED["E3a"].definition.config.discount == "jarvelin"
+    assert SHIPPED["E3c"].definition.config.gain == "exponential"
+    assert SHIPPED["E5c"].definition.ties == "average"

@@ -41,6 +41,22 @@ def test_screenshot_of_a_file_that_cannot_be_read_exits_2(tmp_path):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("victim", ["run.csv", "qrels.txt", "link.png"])
+def test_a_screenshot_never_replaces_a_file_it_opens(tmp_path, victim):
+    """Refused before any window, by name or through a link (issue 33, finding 1)."""
+    run, qrels = tmp_path / "run.csv", tmp_path / "qrels.txt"
+    run.write_text("query,doc,score\n1,a,2\n")
+    qrels.write_text("1 0 a 1\n")
+    (tmp_path / "link.png").symlink_to(run)
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    argv = [str(run), "--qrels", str(qrels), "--screenshot", str(tmp_path / victim)]
+    result = subprocess.run([sys.executable, "-m", "ndcg_gui", *argv], env=env, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "--screenshot is " in result.stderr and "an input too" in result.stderr
+    assert run.read_text() == "query,doc,score\n1,a,2\n" and qrels.read_text() == "1 0 a 1\n"
+
+
 def test_screenshot_to_dev_stdout_appends_where_the_shell_said(tmp_path):
     """`--screenshot /dev/stdout >> shots` adds the picture after what the file had (never
     replaced, never truncated); an odd path is one line and status 2."""

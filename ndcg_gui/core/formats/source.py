@@ -10,12 +10,18 @@ A pipe, device or /dev/stdin (`<(zcat run.gz)`) can be read only once and may ne
 read whole, once, up to `STREAM_LIMIT`, and kept (`stream_bytes`), so the first bytes that
 recognise a format (`head_bytes`) and the reader see the same bytes; a binary stream such as
 /dev/zero is refused from its first bytes, and a named pipe without a writer after `FIFO_WAIT`.
+
+What a report names by its sha256 is what was read: inside `recording_digests`, each read keeps
+the sha256 of the bytes it read (as stored, compressed or not), so nothing is read a second time
+to hash it (a pipe cannot be, and a file may have changed since).
 """
 
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
+import hashlib
 import io
 import itertools
 import os
@@ -24,6 +30,7 @@ import select
 import stat as stat_kind
 import time
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +53,8 @@ LINE_LIMIT = 4 << 20
 LINE_LIMIT_TEXT = "4 MiB"
 _HEAD = 1 << 16  # the first bytes that recognise a format (`dispatch.sniff` looks no further)
 _SPOOLED: dict[tuple, bytes] = {}  # a stream's bytes, as read once (`stream_bytes`)
+# path as read -> the sha256 of each version of it read, while `recording_digests` runs
+_DIGESTS: ContextVar[dict[str, set[str]] | None] = ContextVar("digests", default=None)
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _BYTE_BREAK = re.compile(rb"\r\n|\r|\n")
 _SPACES = re.compile(r"[ \t]+")
@@ -205,7 +214,9 @@ def read_source(path: str | Path, cancel: Cancel = None, progress: Progress = No
     or device is read once (`stream_bytes`); its `Source` has no `stat`, so its bytes are kept."""
     path = check_readable(path)
     if is_stream(path):
-        return decode(path, stream_bytes(path, cancel), whole=True)
+        data = stream_bytes(path, cancel)
+        _record(path, data)
+        return decode(path, data, whole=True)
     try:
         with path.open("rb") as f:
             stat = os.fstat(f.fileno())
@@ -214,9 +225,44 @@ def read_source(path: str | Path, cancel: Cancel = None, progress: Progress = No
         raise InputError("cannot be read: permission denied", path) from None
     except OSError as exc:
         raise InputError(f"cannot be read: {exc.strerror or exc}", path) from None
+    _record(path, data)
     source = decode(path, data, whole=True)
     source.stat = stat
     return source
+
+
+@contextlib.contextmanager
+def recording_digests() -> Iterator[None]:
+    """Keep the sha256 of every file `read_source` reads while the block runs (`read_digests`);
+    a block inside another records into the outer one."""
+    if _DIGESTS.get() is not None:
+        yield
+        return
+    token = _DIGESTS.set({})
+    try:
+        yield
+    finally:
+        _DIGESTS.reset(token)
+
+
+def _record(path: Path, data: bytes) -> None:
+    digests = _DIGESTS.get()
+    if digests is not None:
+        digests.setdefault(os.fspath(path), set()).add(hashlib.sha256(data).hexdigest())
+
+
+def read_digests(path: str | Path) -> set[str]:
+    """The sha256 of each version of `path` read inside `recording_digests` (two: it changed
+    between reads); empty when it was not read there."""
+    return set((_DIGESTS.get() or {}).get(os.fspath(Path(path)), ()))
+
+
+def spooled_bytes(path: str | Path) -> bytes | None:
+    """A stream's bytes as this process read them (`stream_bytes`), without reading it; None
+    when they are not kept."""
+    with contextlib.suppress(OSError):
+        return _SPOOLED.get(_stream_key(Path(path)))
+    return None
 
 
 def head_bytes(path: str | Path, size: int = _HEAD) -> bytes:

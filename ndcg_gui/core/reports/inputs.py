@@ -34,6 +34,7 @@ import pyarrow as pa
 
 from ndcg_gui.core.errors import InputError, shown
 from ndcg_gui.core.formats.csv_text import ALIASES, header_roles, no_roles_problem
+from ndcg_gui.core.formats.source import recording_digests
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.reports.provenance import sha256_of
 
@@ -211,7 +212,7 @@ def load_objects(run: Any, qrels: Any = None, name: str = "run", need_grades: bo
                     raise InputError("is a text of several lines, not a file's path: give a file's "
                                      "content as bytes (text.encode())", label)
                 paths.append(Path(obj))
-                inputs[Path(obj).name] = sha256_of(obj)
+                inputs[Path(obj).name] = None  # the sha256 of what `load` reads, below
             else:
                 if isinstance(obj, BYTES):  # a file's content: the file readers read it
                     data, how = bytes(obj), "bytes, read as a file"
@@ -225,7 +226,11 @@ def load_objects(run: Any, qrels: Any = None, name: str = "run", need_grades: bo
                 labels[path] = label
                 inputs[f"{label} ({how})"] = hashlib.sha256(data).hexdigest()
         try:
-            dataset = load(paths[0], paths[1], need_grades=need_grades)
+            with recording_digests():  # (a pipe is read once: hashed as read)
+                dataset = load(paths[0], paths[1], need_grades=need_grades)
+                for obj in (run, qrels):
+                    if isinstance(obj, str | Path):
+                        inputs[Path(obj).name] = sha256_of(obj)
         except InputError as err:
             if err.path is None or Path(err.path).parent != Path(folder):
                 raise

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
+
+from ndcg_gui.core.reports.escaping import html_text as escape
 
 SCOPE = "ndcg-report"  # every rule is scoped to this class: a notebook's own styles are left alone
 

@@ -5,9 +5,10 @@ escaped: query and run names come from files."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from html import escape
 
 import numpy as np
+
+from ndcg_gui.core.reports.escaping import html_text as escape
 
 W, H = 560, 260  # the drawing's size in CSS pixels (it shrinks with the page: max-width 100 %)
 LEFT, RIGHT, TOP, BOTTOM = 52, 14, 14, 40

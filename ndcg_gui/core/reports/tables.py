@@ -12,6 +12,7 @@ import re
 import string
 
 from ndcg_gui.core.analysis.runs.compare import Comparison, paired_summary
+from ndcg_gui.core.errors import printable
 
 FORMATS = ("md", "latex")
 
@@ -56,7 +57,8 @@ _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>~])")
 
 
 def _md(text: str) -> str:
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    """A name in a Markdown cell: on one line, controls written as escapes, specials escaped."""
+    return _MD_SPECIAL.sub(r"\\\1", printable(text))
 
 
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
@@ -65,7 +67,8 @@ _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$",
 
 
 def _latex(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(c, c) for c in text)
+    """A name in LaTeX: on one line (a blank line ends a cell), controls as escapes, specials escaped."""
+    return "".join(_LATEX_SPECIAL.get(c, c) for c in printable(text))
 
 
 def markdown_table(cmp: Comparison, alpha: float = 0.05) -> str:

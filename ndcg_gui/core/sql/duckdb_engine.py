@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import glob
 import gzip
 import itertools
 import math
@@ -29,6 +30,7 @@ from ndcg_gui.core.formats.csv_text import ALIASES, detect_delimiter
 from ndcg_gui.core.formats.number_text import is_finite_number, number_problem
 from ndcg_gui.core.formats.source import decode, head_bytes
 from ndcg_gui.core.reading.dispatch import sniff
+from ndcg_gui.core.sql.cache_files import move_new
 from ndcg_gui.core.sql.inputs import PARQUET as _PARQUET
 from ndcg_gui.core.sql.inputs import files_of, is_folder
 from ndcg_gui.core.sql.ndcg_sql import check_expressible, ndcg_steps
@@ -85,29 +87,38 @@ def score_files(run: str, qrels: str, definition: Definition, memory_limit: str 
 
 
 def copy_rows(pattern: str, trec_kind: str, target: Path, memory_limit: str | None = None,
-              threads: int | None = None, progress: Report | None = None) -> None:
+              threads: int | None = None, progress: Report | None = None,
+              metadata: dict[str, str] | None = None) -> Path:
     """The rows of a text input (TREC text or CSV: a run, `trec_kind` "trec_run", or qrels) as
-    Parquet file `target`: query, doc and the number, in file order, checked as `score_files`
-    checks them (bad input: `InputError` naming the text file and line). So a window reads one
-    query's rows with Parquet's statistics instead of a scan of the text."""
+    Parquet file `target` (its footer holding `metadata`): query, doc and the number, in file
+    order, checked as `score_files` checks them (bad input: `InputError` naming the text file and
+    line). So a window reads one query's rows with Parquet's statistics instead of a scan of the
+    text. Written in the job's own folder, then renamed to `target` as a new file
+    (`cache_files.move_new`: nothing at the name is written through); where `target` takes no
+    file, to a new file of the temporary folder. Returns where the copy is."""
     number = "score" if trec_kind == "trec_run" else "grade"
+    kv = ", KV_METADATA {" + ", ".join(f"{_text(k)}: {_text(v)}" for k, v in (metadata or {}).items()) + "}" \
+        if metadata else ""
 
-    def work(con, split: bool, steps: Steps, spill: Path) -> None:
+    def work(con, split: bool, steps: Steps, spill: Path) -> Path:
         steps(f"reading {Path(pattern).name}")
         first = _table(con, "rows", pattern, trec_kind, number, spill, steps, split)
         if con.sql("SELECT 1 FROM rows WHERE odd LIMIT 1").fetchall():
             raise Irregular
         steps(f"checking {Path(first).name}")
         _check(con, "rows", pattern, first, number)
-        part = target.with_name(target.name + ".part")  # (whole or not there: renamed when done)
-        try:
-            con.execute(f"COPY (SELECT query, doc, {number} FROM rows) TO {_text(str(part))} "
-                        "(FORMAT parquet)")
-            os.replace(part, target)
-        finally:
-            part.unlink(missing_ok=True)  # (cancelled, a full disk: nothing left beside the file)
+        made = spill / "copy.parquet"  # (the job's folder: no one else's name)
+        con.execute(f"COPY (SELECT query, doc, {number} FROM rows) TO {_text(str(made))} "
+                    f"(FORMAT parquet{kv})")
+        if move_new(made, target):
+            return target
+        fd, other = tempfile.mkstemp(prefix=".ndcg-rows-", suffix=".parquet")
+        os.close(fd)
+        if not move_new(made, Path(other)):
+            raise InputError("cannot write a copy of its rows here nor in the temporary folder", pattern)
+        return Path(other)
 
-    _job(pattern, ("rows",), memory_limit, threads, progress, work)
+    return _job(pattern, ("rows",), memory_limit, threads, progress, work)
 
 
 def _job(first_input: str, names: tuple[str, ...], memory_limit: str | None, threads: int | None,
@@ -201,7 +212,7 @@ def _table(con, name: str, pattern: str, trec_kind: str, number: str, spill: Pat
         raise InputError(path_problem(exc), first) from None
     if not Path(first).is_file():
         raise InputError("is not a file", first)
-    listed = "[" + ", ".join(_text(f) for f in files) + "]"
+    listed, named = duck_files(files)
     if first.lower().endswith(_PARQUET):
         # Read where it lies (no copy): Parquet is quick to scan again, and says each row's file
         # and place in it, which give the file order.
@@ -211,7 +222,7 @@ def _table(con, name: str, pattern: str, trec_kind: str, number: str, spill: Pat
         con.execute(
             f"CREATE VIEW {name} AS SELECT CAST({columns['query']} AS VARCHAR) AS query, "
             f"CAST({columns['doc']} AS VARCHAR) AS doc, CAST({columns[number]} AS DOUBLE) AS {number}, "
-            f"CAST(list_position({listed}, filename) AS BIGINT) * {1 << 40} + file_row_number AS row_order, "
+            f"CAST(list_position({named}, filename) AS BIGINT) * {1 << 40} + file_row_number AS row_order, "
             f"FALSE AS odd FROM {source}"
         )
         return first
@@ -259,7 +270,7 @@ def _rows_view(con, name: str, rows: Path, number: str, odd: str) -> None:
     """View `name` of text rows written to Parquet file `rows` in file order: each row's place
     in the file is its row number."""
     con.execute(f"CREATE VIEW {name} AS SELECT query, doc, {number}, file_row_number + 1 AS row_order, "
-                f"{odd} AS odd FROM read_parquet({_text(str(rows))}, file_row_number=true)")
+                f"{odd} AS odd FROM read_parquet({duck_files([str(rows)])[0]}, file_row_number=true)")
 
 
 def _split_table(con, name: str, listed: str, kind: str, number: str) -> None:
@@ -309,14 +320,14 @@ def reads(pattern: str, trec_kind: str) -> bool:
     try:
         if first.lower().endswith(_PARQUET):
             hive = "true" if is_folder(pattern) else "false"
-            source = f"read_parquet([{_text(first)}], hive_partitioning={hive})"
+            source = f"read_parquet({duck_files([first])[0]}, hive_partitioning={hive})"
         else:
             kind = _kind(first)
             if kind == trec_kind:
                 return True
             if kind != "csv":
                 return False
-            source = f"read_csv([{_text(first)}]{_gzip_option([first])}, header=true)"
+            source = f"read_csv({duck_files([first])[0]}{_gzip_option([first])}, header=true)"
         _roles(con, source, first, number)
         return True
     except (InputError, duckdb.Error):
@@ -551,6 +562,17 @@ def _input_error(exc: Exception, run: str) -> InputError:
 def _first_line(exc: Exception) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+def duck_files(files: list[str]) -> tuple[str, str]:
+    """`files` as two SQL lists: the one to read (each name escaped, so DuckDB, which takes every
+    name in a list for a glob, reads that file: `part-[0].parquet` is not `part-0.parquet`), and
+    the names DuckDB then gives as `filename` (a row's place in the list)."""
+    # (`[[]`, `[*]`, `[?]`: the escape DuckDB's glob and Python's `glob.escape` share; a leading
+    # `~` is DuckDB's home folder unless it is a folder's name: `./~x`)
+    names = [f"./{f}" if f.startswith("~") else f for f in files]
+    return ("[" + ", ".join(_text(glob.escape(f)) for f in names) + "]",
+            "[" + ", ".join(_text(f) for f in names) + "]")
 
 
 def _text(value: str) -> str:

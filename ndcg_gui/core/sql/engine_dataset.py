@@ -362,12 +362,12 @@ def read_list(run: str, qrels: str, query: str, memory_limit: str | None = None)
 def _query_rows(con, pattern: str, number: str, query: str):
     """(the rows of `query` in the input's files, in file order, every column as written; each
     row's record in the whole input: the rows of the files before it, then its row in its file)."""
-    from ndcg_gui.core.sql.duckdb_engine import _roles, _text  # lazy: optional extra (DuckDB)
+    from ndcg_gui.core.sql.duckdb_engine import _roles, duck_files  # lazy: optional extra (DuckDB)
 
     files = files_of(pattern)
     if not files:
         raise InputError("no file matches this pattern", pattern)
-    listed = "[" + ", ".join(_text(f) for f in files) + "]"
+    listed, named = duck_files(files)
     hive = "true" if is_folder(pattern) else "false"
     source = f"read_parquet({listed}, hive_partitioning={hive}, filename=true, file_row_number=true)"
     plain = f"read_parquet({listed}, hive_partitioning={hive})"
@@ -376,7 +376,7 @@ def _query_rows(con, pattern: str, number: str, query: str):
     # Compared as written (text against text): the Parquet statistics then skip row groups.
     where = f"{column} = ?" if typed == "VARCHAR" else f"CAST({column} AS VARCHAR) = ?"
     table = con.sql(
-        f"SELECT * EXCLUDE (filename, file_row_number), list_position({listed}, filename) AS \"__file\", "
+        f"SELECT * EXCLUDE (filename, file_row_number), list_position({named}, filename) AS \"__file\", "
         f"file_row_number AS \"__row\" FROM {source} WHERE {where} ORDER BY \"__file\", \"__row\"",
         params=[query]).to_arrow_table()
     offsets = _file_offsets(tuple(files))

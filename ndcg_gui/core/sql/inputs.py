@@ -17,6 +17,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ndcg_gui.core.errors import file_name
+
 PARQUET = (".parquet", ".pq")
 PEAK_PER_BYTE = {"text": 2.3, "parquet": 10.0}  # in-memory peak / bytes read (module docstring)
 SHARE = 0.5  # of the machine's memory the in-memory path may take before the engine takes over
@@ -29,15 +31,40 @@ ENGINE_ABOVE = "NDCG_GUI_ENGINE_ABOVE"
 
 def files_of(pattern: str) -> list[str]:
     """The files of an input: a folder's Parquet files (any depth: hive partitions), a glob's
-    matches, or the path itself; sorted (the order rows are numbered in)."""
+    matches (`is_pattern`), or the path itself; sorted (the order rows are numbered in)."""
     if is_folder(pattern):
         return sorted(str(p) for p in Path(pattern).rglob("*") if p.suffix.lower() in PARQUET)
-    return sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
+    return sorted(glob.glob(pattern)) if is_pattern(pattern) else [pattern]
+
+
+def is_pattern(pattern: str) -> bool:
+    """Whether `pattern` is read as a glob: it holds `*`, `?` or `[` and no file (nor link) has
+    that name. A name that exists is that file: `run[1].txt` is never `run1.txt`."""
+    return glob.has_magic(pattern) and not os.path.lexists(pattern)
+
+
+def how_named(pattern: str) -> str | None:
+    """What a name holding glob characters was taken for (one line) when it could be either: a
+    pattern, or a file whose name as a pattern matches other files; None for any other name."""
+    if not glob.has_magic(pattern) or is_folder(pattern):
+        return None
+    if not is_pattern(pattern):
+        others = len([f for f in glob.glob(pattern) if f != pattern])
+        return None if not others else (f"{file_name(pattern)} is the file of that name, not a pattern "
+                                        f"(which would match {_files(others, 'other ')})")
+    count = len(files_of(pattern))
+    if not count:
+        return None  # (the reader says no file matches)
+    return f"{file_name(pattern)} is a pattern (no file has that name): {_files(count)}"
+
+
+def _files(count: int, which: str = "") -> str:
+    return f"{count} {which}file{'' if count == 1 else 's'}"
 
 
 def engine_only(pattern: str) -> bool:
     """Whether only an engine reads this input: a folder of Parquet files, or a glob that matches."""
-    return (is_folder(pattern) or glob.has_magic(pattern)) and bool(files_of(pattern))
+    return (is_folder(pattern) or is_pattern(pattern)) and bool(files_of(pattern))
 
 
 def is_folder(path: str) -> bool:

@@ -20,6 +20,7 @@ import contextlib
 import json
 import math
 import os
+import stat
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
@@ -159,13 +160,65 @@ def write_recovery(path: str | Path, ws: Workspace, shown: str | None = None) ->
 
 # The ways a file that is not a recovery file of ours fails to become a Snapshot.
 _DAMAGE = (OSError, ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError)
+# The largest recovery file read back: the edited lists of a session, far past what a person edits;
+# a bigger one (a sparse giant, another program's file) is set aside unread.
+MAX_RECOVERY_BYTES = 256 << 20
+# Opened without waiting (a FIFO with no writer) and never through a symbolic link.
+_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+               | getattr(os, "O_BINARY", 0))
+
+
+class _Unread(ValueError):
+    """A file in the recovery folder that is not read: not a regular file, or too big."""
+
+
+def _kind(mode: int) -> str:
+    for test, what in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe"),
+                       (stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return what
+    return "not a regular file"
+
+
+def _read_bytes(path: Path) -> tuple[bytes, float]:
+    """The bytes of a regular file of at most MAX_RECOVERY_BYTES, and when it was written;
+    ValueError saying what else it is. What is not a regular file is never read (nor waited on)."""
+    info = os.lstat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise _Unread(f"{_kind(info.st_mode)}, not a recovery file")
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+    except OSError as err:  # (replaced by a link meanwhile: ELOOP)
+        raise _Unread(err.strerror or str(err)) from None
+    with open(fd, "rb") as file:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):  # (replaced by something else between the two looks)
+            raise _Unread(f"{_kind(info.st_mode)}, not a recovery file")
+        if info.st_size > MAX_RECOVERY_BYTES:
+            raise _Unread(f"{info.st_size:,} bytes, over the {MAX_RECOVERY_BYTES >> 20} MiB a recovery "
+                          "file holds")
+        head = file.read(4096)
+        if b"\0" in head:  # (a sparse file's zeros: JSON holds no NUL byte, the rest is not read)
+            raise ValueError("it holds NUL bytes")
+        # (read(n) allocates n bytes first: asked for what the file holds, one byte past to see it grew)
+        data = head + file.read(max(0, info.st_size - len(head)) + 1)
+        if len(data) > info.st_size:
+            raise ValueError("it grew while it was read")
+    return data, info.st_mtime
 
 
 def read_recovery(path: str | Path) -> Snapshot:
     """A recovery file read back; ValueError (naming it) when it is not one or is damaged."""
-    name = Path(path).name
+    return _read_snapshot(Path(path))[0]
+
+
+def _read_snapshot(path: Path) -> tuple[Snapshot, float]:
+    """`read_recovery`, with when the file was written."""
+    name = path.name
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        raw, written = _read_bytes(path)
+        data = json.loads(raw.decode("utf-8"))
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError("not a recovery file of this version")
         if not isinstance(data["lists"], dict):
@@ -184,7 +237,9 @@ def read_recovery(path: str | Path) -> Snapshot:
             baseline=None if data.get("baseline") is None else str(data["baseline"]),
             focus=None if data.get("focus") is None else str(data["focus"]),
             policy=MeanPolicy(**data.get("policy", {})),
-        )
+        ), written
+    except _Unread as err:
+        raise ValueError(f"{name}: {err}") from None
     except _DAMAGE as err:
         what = "too deeply nested" if isinstance(err, RecursionError) else " ".join(str(err).split())[:120]
         raise ValueError(f"{name}: damaged recovery file ({what or type(err).__name__})") from None
@@ -213,7 +268,9 @@ class RecoveryLock:
         """The lock of `recovery_file`, or None when a living process holds it."""
         path = lock_path(recovery_file)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        # (never through a link planted at its name, nor waiting on a FIFO there)
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        fd = os.open(path, flags, 0o600)
         if not _lock(fd):
             os.close(fd)
             return None
@@ -283,8 +340,7 @@ def left_behind(folder: str | Path) -> tuple[list[LeftBehind], list[str]]:
         if lock is None:
             continue  # its window is alive
         try:
-            snapshot = read_recovery(path)
-            written = path.stat().st_mtime
+            snapshot, written = _read_snapshot(path)
         except (ValueError, OSError) as err:
             aside = set_aside(path)
             lock.release()

@@ -10,6 +10,10 @@
   FIFO) is opened for writing and streamed into, never replaced; a socket is refused.
 - An open binary stream (the command line's `-`) is written to as it is.
 
+No output replaces or writes into a file being read (`refuse_inputs`): every output of the
+command line and the window is checked against the inputs first, by the file itself (device and
+inode, through symbolic and hard links), not by its name.
+
 Temporary files are named `.NAME.PID-XXXXXXXX.tmp`; a save killed half-way (`kill -9`) leaves one,
 so each save sweeps the stale ones of the file it writes (`sweep_stale`).
 """
@@ -17,17 +21,18 @@ so each save sweeps the stale ones of the file it writes (`sweep_stale`).
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import re
 import stat
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO
 
-from ndcg_gui.core.errors import InputError, path_problem
+from ndcg_gui.core.errors import InputError, file_name, path_problem
 
 Write = Callable[[BinaryIO], None] | bytes | bytearray
 STALE_AFTER = 3600.0  # seconds untouched after which a temporary file is a killed save's
@@ -154,13 +159,92 @@ def open_descriptor(path: str | Path) -> int | None:
     return None
 
 
+# ---- outputs that are inputs ---------------------------------------------------------------------
+Out = str | os.PathLike | int  # a path, or a descriptor (stdout: 1)
+
+
+def refuse_inputs(out: Out | None, inputs: Iterable[str | os.PathLike | None], what: str = "") -> None:
+    """An `InputError` when writing `out` would replace or change a file being read: `out` is
+    one of `inputs` however it is reached (a symbolic link, a hard link, /dev/stdout after
+    `>> run.txt`), lies inside an input folder (a hive folder read whole), or is a file an input
+    pattern matches. An output that is not a regular file (a terminal, a pipe, a device) is written
+    into, never replaced, and passes; so does a new name, and `None` or `-` (stdout, whose own
+    descriptor is checked as 1). `what` names the output in the message (`--report`)."""
+    if out is None or out == "-":
+        return
+    try:
+        info = os.fstat(out) if isinstance(out, int) else os.stat(out)
+    except OSError:  # a new file, or one the writer will say it cannot write
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        return
+    written = None if isinstance(out, int) else Path(os.path.realpath(out))
+    label = f"{what} " if what else ""
+    for given in inputs:
+        for path in _files_of(given) if given is not None else ():
+            if _same_file(info, path):
+                change = "change" if isinstance(out, int) else "replace"
+                raise InputError(f"{label}is {_named(given, path)}, an input too; writing there would "
+                                 f"{change} it (choose another name)", _out_name(out))
+            if written is not None and _inside(written, path):
+                raise InputError(f"{label}lies in {_named(given, path)}, an input folder; writing "
+                                 "there would change what is read (choose another folder)", _out_name(out))
+
+
+def _files_of(given: str | os.PathLike) -> list[Path]:
+    """The files an input names: itself, or the files a pattern matches where no file has that
+    name (as `core.sql.inputs` reads a glob)."""
+    if os.path.lexists(given) or not glob.has_magic(os.fspath(given)):
+        return [Path(given)]
+    return [Path(p) for p in glob.glob(os.fspath(given), recursive=True)]
+
+
+def _same_file(info: os.stat_result | None, path: Path) -> bool:
+    if info is None:
+        return False
+    try:
+        other = os.stat(path)
+    except OSError:
+        return False
+    return (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino)
+
+
+def _inside(written: Path, path: Path) -> bool:
+    """Whether `written` lies in `path` when `path` is a folder (a hive folder or a folder of
+    parts is read whole: a new file there is read next time)."""
+    try:
+        if not path.is_dir():
+            return False
+        return written.is_relative_to(os.path.realpath(path))
+    except (OSError, ValueError):
+        return False
+
+
+def _named(given: str | os.PathLike, path: Path) -> str:
+    """How a message names an input: its name, and the pattern that matched it."""
+    name = file_name(path)
+    return name if Path(given) == path else f"{name} (matched by {file_name(given)})"
+
+
+def _out_name(out: Out) -> str:
+    return "stdout" if out == 1 else f"/dev/fd/{out}" if isinstance(out, int) else os.fspath(out)
+
+
 # ---- temporary files -------------------------------------------------------------------------
 def temp_prefix(name: str) -> str:
     """`.NAME.PID-` (mkstemp adds 8 characters and `.tmp`), NAME cut so the whole fits in a name."""
     tail = f".{os.getpid()}-"
     room = _NAME_MAX - len(tail.encode()) - 1 - 8 - len(".tmp")
-    cut = name.encode()[:room].decode("utf-8", "ignore")
+    cut = _cut(name, room)
     return f".{cut}{tail}"
+
+
+def _cut(name: str, room: int) -> str:
+    """The longest start of `name` whose file-system bytes fit in `room` (whole characters; a
+    name's undecodable bytes, kept by Python as lone surrogates, count as the bytes they are)."""
+    while len(os.fsencode(name)) > room:
+        name = name[:-1]
+    return name
 
 
 def _temp_pattern(name: str | None) -> re.Pattern[str]:

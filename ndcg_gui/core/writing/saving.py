@@ -4,14 +4,14 @@ was read or written here (`Stamp`): the choices a window asks about and a script
 A run or a CSV cannot hold the judged documents a list did not retrieve, so when the judged pool
 is known (qrels were loaded) the judgments go to a qrels file of their own. `judgment_targets`
 lists the places that lose nothing and overwrite nothing unasked; `backup_copy` keeps the old
-qrels before they are replaced.
+qrels before they are replaced; `refuse_save_over_inputs` keeps the lists off every other file read.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -20,6 +20,7 @@ import numpy as np
 
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.writing.atomic import refuse_inputs
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,23 @@ def judgment_targets(
         over = JudgmentTarget("loaded", Path(loaded), backup=exists(Path(loaded)))
         targets.insert(0 if same_file else 1, over)
     return targets
+
+
+def refuse_save_over_inputs(path: str | Path, own: str | Path | None,
+                            inputs: Iterable[str | Path | None]) -> None:
+    """An `InputError` when saving the lists at `path` would replace a file read that is not the
+    document's own (`own`, which Save rewrites): its qrels, a run compared
+    (`core.writing.atomic.refuse_inputs`, by the file itself, through links)."""
+    if own is not None and (_same(Path(path), Path(own)) or _same_inode(path, own)):
+        return
+    refuse_inputs(path, inputs)
+
+
+def _same_inode(a: str | Path, b: str | Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def rescored_queries(dataset: Dataset, as_run: bool) -> list[str]:

@@ -256,11 +256,15 @@ class Document(ListEdits, QObject):
         self.open_workspace(Workspace.of(dataset, file=FileRef.of(path, qrels_path, name)), undoable=undoable)
 
     def open_workspace(self, ws: Workspace, text: str | None = None, undoable: bool = True,
-                       query: str | None = None, own_setup: bool = False) -> None:
+                       query: str | None = None, own_setup: bool = False,
+                       own_definition: bool = False) -> None:
         """Show another document (a file opened, edits recovered after a crash) under the
         definition in use, at `query` (None: the first); an undo step when `undoable` and worth
-        keeping. `own_setup`: it keeps its own runs compared and mean policy (a recovered one)."""
+        keeping. `own_setup`: it keeps its own runs compared and mean policy (a recovered one).
+        `own_definition`: it keeps its own definition (a worked example is taught under its own)."""
         new = ws.carrying(self.state, setup=not own_setup)
+        if own_definition:
+            new = replace(new, definition=ws.definition)
         if undoable and self._worth_keeping(new):
             self.undo_stack.push(StepCommand(self._show, self.state, new, text or f"Open {new.file.name}",
                                              self.current_query, query))

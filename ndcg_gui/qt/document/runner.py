@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 Done = Callable[[Any, BaseException | None], None]  # (result, error): one of them is None
 
@@ -51,8 +51,17 @@ class Runner(QObject):
 
     def run(self, name: str, work: Callable[[], Any], done: Done) -> threading.Thread:
         """`work()` in a thread named `name`; then `done(result, None)`, or `done(None, error)`
-        and the error raised, on the GUI thread."""
-        return start_thread(name, self._work, work, done)
+        and the error raised, on the GUI thread. A thread the system cannot start (out of
+        threads) is such a failure, delivered the same way and never raised to the caller: the
+        caller has already marked its work as under way (a load shown running, a read busy), and
+        only `done` settles that."""
+        try:
+            return start_thread(name, self._work, work, done)
+        except RuntimeError as err:  # ("can't start new thread")
+            # (queued, as a worker's result is: the caller finishes what it set up first)
+            failure = RuntimeError(f"{name}: {err}")
+            QTimer.singleShot(0, self, functools.partial(self._call, self._deliver, (done, None, failure)))
+            return _NotStarted(name)
 
     def run_in_process(self, name: str, call: Callable[[], Any], done: Done,
                        below_gui: bool = False) -> threading.Thread:
@@ -86,6 +95,19 @@ class Runner(QObject):
         done(result, error)
         if error is not None:
             raise error
+
+
+class _NotStarted(threading.Thread):
+    """The thread `Runner.run` could not start, as callers keep and wait for it: already ended."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name=name, daemon=True)
+
+    def join(self, timeout: float | None = None) -> None:
+        return None
+
+    def is_alive(self) -> bool:
+        return False
 
 
 YIELD_NICE = 10  # how far below the GUI thread an engine's threads run (Linux: per thread)

@@ -18,6 +18,7 @@ from ndcg_gui.qt.window.comparison import RunCompare
 from ndcg_gui.qt.window.editing import Editing
 from ndcg_gui.qt.window.exports import Exports
 from ndcg_gui.qt.window.file_flow import FileFlow
+from ndcg_gui.qt.window.learning import Learning
 from ndcg_gui.qt.window.navigation import Navigation
 
 
@@ -47,6 +48,7 @@ class Commands:
     ranking_view: RankingView
     plot: CurvePlot
     query_dock: QDockWidget
+    learn: Learning | None = None
 
 
 class Actions(QObject):
@@ -132,6 +134,18 @@ class Actions(QObject):
             ranking_view.addAction(action)  # (and in the list's context menu)
         self.paste.setProperty("withoutRows", True)  # offered by the menu of an empty list too
 
+        self._learn = learn = commands.learn
+        self.step_by_step = a("&Step by step", learn.show_steps if learn else lambda: None, "F6",
+                              "The per-rank table one rank at a time: Space or → the next, ← back")
+        self.exercise = a("E&xercise…", learn.show_exercise if learn else lambda: None, "F7",
+                          "Work out DCG, IDCG and NDCG of a list yourself; a wrong answer is shown where it "
+                          "departs")
+        self.two_definitions = a("Two &definitions side by side…",
+                                 learn.show_two_definitions if learn else lambda: None, None,
+                                 "This list under linear and exponential gain (or any two presets)")
+        self.examples_menu = QMenu("&Worked examples", w)
+        self.examples_menu.aboutToShow.connect(self._fill_examples)
+
         self.recent_menu = QMenu("Open &recent", w)
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         # Run comparison: add runs against the open run's qrels; remove one (a menu of the runs).
@@ -185,7 +199,8 @@ class Actions(QObject):
             box.toggled.connect(action.setChecked)
             view.addAction(action)
         help_menu = bar.addMenu("&Help")
-        for action in (self.guide, None, self.about):
+        for action in (self.guide, None, self.examples_menu, self.step_by_step, self.exercise,
+                       self.two_definitions, None, self.about):
             _add(help_menu, action)
 
     def _toolbar(self) -> QToolBar:
@@ -213,6 +228,18 @@ class Actions(QObject):
         if not files.recent.entries:
             menu.addAction("(none)").setEnabled(False)
 
+
+    def _fill_examples(self) -> None:
+        """The worked examples, read when the menu first opens (not at start-up)."""
+        from ndcg_gui.core.teaching.examples import worked_examples
+
+        menu, learn = self.examples_menu, self._learn
+        if menu.actions() or learn is None:
+            return
+        for e in worked_examples():
+            action = menu.addAction(f"{e.id}: {e.title}")
+            action.setToolTip(e.about)
+            action.triggered.connect(lambda _c=False, i=e.id: learn.open_example(i))
 
     def _fill_remove_run(self) -> None:
         menu, compare = self.remove_run_menu, self._compare

@@ -1,7 +1,8 @@
 """Exports of what the window shows: the per-rank table as CSV, the plot as PNG or SVG, one row per
 query as CSV, and a report to share (HTML: the run's, or the comparison's while runs are
 compared). The files are the core's writers' (or the plot's exporter's); this module chooses
-names (file, query and k, as `run-q401-k10-ndcg.png`) and reports."""
+names (file, query and k, as `run-q401-k10-ndcg.png`), refuses an export over a file the window
+read, and reports."""
 
 from __future__ import annotations
 
@@ -64,8 +65,17 @@ class Exports(QObject):
             path += f".{kind}"
         return path or None
 
+    def inputs(self) -> list[Path | None]:
+        """The files the window holds as read: the open run, its qrels and every run compared
+        (an export over one of them is refused: `core.writing.atomic.refuse_inputs`)."""
+        doc = self.document
+        return [doc.path, doc.qrels_path, *(run.path for run in doc.state.comparing.runs)]
+
     def _report(self, what: str, path: str | Path, run: Callable[[], object]) -> bool:
+        from ndcg_gui.core.writing.atomic import refuse_inputs
+
         try:
+            refuse_inputs(path, self.inputs())
             run()
         except (InputError, OSError, ValueError) as err:
             said = str(err) if isinstance(err, InputError) else f"{Path(path).name}: {err}"  # (named already)

@@ -30,6 +30,7 @@ from ndcg_gui.core.writing.saving import (
     backup_copy,
     judgment_targets,
     loaded_stamps,
+    refuse_save_over_inputs,
     rescored_queries,
     save_as_name,
     stamp_key,
@@ -274,6 +275,12 @@ class FileFlow(QObject):
         from ndcg_gui.core.writing import writers
 
         doc, path = self.document, Path(path)
+        try:  # its own file is the document's to rewrite; its qrels or a run compared are not
+            compared = [r.path for r in doc.state.comparing.runs]
+            refuse_save_over_inputs(path, doc.path, [doc.qrels_path, *compared])
+        except InputError as err:
+            dialogs.show_error(self._parent, "Could not save", str(err))
+            return False
         data = doc.lists_for_saving()
         engine = not data.in_memory  # read where it lies (too big to load): its edited lists alone
         if engine:

@@ -39,6 +39,15 @@ def pane_title(text: str) -> QLabel:
 class WindowLayout:
     """Mixed into `MainWindow` (a QMainWindow holding the widgets it lays out)."""
 
+    def _show_note(self, shown: bool) -> None:
+        """The example's note beside the headline (while the headline shows)."""
+        self.note_dock.setVisible(shown and self.headline_dock.isVisible())
+
+    def _widen_note(self, visible: bool) -> None:
+        """Shown: the note as wide as it may be; the headline keeps the rest (its minimum at least)."""
+        if visible:
+            self.resizeDocks([self.note_dock], [self.example_note.maximumWidth()], Qt.Horizontal)
+
     # ---- layout -----------------------------------------------------------------------------
     def _build_layout(self) -> None:
         editor = QWidget()
@@ -107,6 +116,17 @@ class WindowLayout:
         self.headline_dock.setTitleBarWidget(QWidget())
         self.headline_dock.setWidget(self.headline)
         self.addDockWidget(Qt.TopDockWidgetArea, self.headline_dock)
+        # Beside the headline, the worked example's note while an example is open.
+        self.note_dock = QDockWidget("Worked example", self)
+        self.note_dock.setObjectName("exampleNoteDock")
+        self.note_dock.setFeatures(QDockWidget.NoDockWidgetFeatures)
+        self.note_dock.setTitleBarWidget(QWidget())
+        self.note_dock.setWidget(self.example_note)
+        self.addDockWidget(Qt.TopDockWidgetArea, self.note_dock)
+        self.splitDockWidget(self.headline_dock, self.note_dock, Qt.Horizontal)
+        self.note_dock.hide()
+        self.example_note.shown.connect(self._show_note)
+        self.note_dock.visibilityChanged.connect(self._widen_note)
 
         # The query browser: a dock on the left, hidden while the file has one query.
         self.query_dock = QDockWidget("Queries", self)

@@ -40,6 +40,7 @@ from ndcg_gui.qt.widgets.editor.metrics_view import MetricsView
 from ndcg_gui.qt.widgets.editor.ranking_view import RankingView
 from ndcg_gui.qt.widgets.editor.status_counts import StatusCounts
 from ndcg_gui.qt.widgets.guide import GuideDialog
+from ndcg_gui.qt.widgets.learn.example_note import ExampleNote
 from ndcg_gui.qt.widgets.load_progress import LoadProgress, TaskProgress
 from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot
 from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
@@ -53,6 +54,7 @@ from ndcg_gui.qt.window.exports import Exports
 from ndcg_gui.qt.window.feedback import Feedback
 from ndcg_gui.qt.window.file_flow import FileFlow
 from ndcg_gui.qt.window.layout import WindowLayout
+from ndcg_gui.qt.window.learning import Learning
 from ndcg_gui.qt.window.navigation import Navigation
 from ndcg_gui.qt.window.query_browser import QueryBrowser
 from ndcg_gui.qt.window.recovery import Recovery
@@ -79,6 +81,7 @@ class MainWindow(WindowLayout, QMainWindow):
         self.metrics_view = MetricsView(self.metrics_model)
         self.plot = CurvePlot(self.document)
         self.headline = Headline(self.document)
+        self.example_note = ExampleNote(self.document)  # beside the headline while an example is open
         self.quick_entry = GradesBox(self.document)
         self.scores = QueryScores(self.document, self)
         self.query_panel = QueryPanel()
@@ -121,11 +124,15 @@ class MainWindow(WindowLayout, QMainWindow):
         self.compare = RunCompare(self.document, self.comparison, self.compare_pane, self.right_tabs,
                                   feedback)
         self.guide: GuideDialog | None = None  # Help ▸ Guide, made when first asked for
+        self.learning = Learning(self.document, self, self.settings, self.files.maybe_discard,
+                                 (self.headline_dock, self.note_dock, self.right_tabs), self.why,
+                                 self.example_note, self._show_note)
+        self.example_note.asked.connect(self.learning.follow_note)
         place = Place(self, self.menuBar(), lambda bar: self.addToolBar(Qt.TopToolBarArea, bar), self.close,
                       self.about, self.show_guide)
         self.actions = Actions(place, Commands(self.document, self.editing, self.files, self.exports,
                                                self.navigation, self.compare, self.ranking_view, self.plot,
-                                               self.query_dock))
+                                               self.query_dock, self.learning))
         self.why.showRank.connect(self.navigation.show_rank)
         self.why.judgeRank.connect(self.navigation.judge_rank)
         self.why.insertMissed.connect(self.ranking_model.insert_judged)

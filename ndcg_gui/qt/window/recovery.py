@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QStandardPaths, QTimer
 
 from ndcg_gui.core.errors import InputError, LoadCancelled
+from ndcg_gui.core.state import recovery as recovery_files
 from ndcg_gui.core.state.recovery import LeftBehind, RecoveryLock, Snapshot, new_recovery_path, snapshot_json
 from ndcg_gui.core.state.recovery import left_behind as _left_behind
 from ndcg_gui.qt.document.changes import Changes
@@ -89,6 +90,10 @@ class Recovery(QObject):
         data = None
         if state.worth_recovering():
             data = json.dumps(snapshot_json(state, shown=self.document.current_query)).encode("utf-8")
+            if len(data) > recovery_files.MAX_RECOVERY_BYTES:  # (the next start would not read it back)
+                self._say(f"the edits take {len(data) / 1e6:,.0f} MB, over the "
+                          f"{recovery_files.MAX_RECOVERY_BYTES >> 20} MiB a recovery file holds")
+                return
         self._writer.put(data)
 
     def wait(self) -> None:
@@ -128,7 +133,10 @@ class _Writer:
         with self._lock:
             self._next = [data]
             if self._thread is None:
-                self._thread = start_thread("recovery file", self._run)
+                try:
+                    self._thread = start_thread("recovery file", self._run)
+                except RuntimeError as err:  # (out of threads: said once, tried again at the next put)
+                    self.failure = f"no thread to write it ({err})"
 
     def wait(self) -> None:
         while True:
@@ -217,8 +225,30 @@ def offer_recovery(files: FileFlow, parent, folder: Path | None = None,
     the open's progress and Cancel; the next session is offered when it is shown). A damaged
     recovery file is moved aside and said in one line to `note` (stderr by default); the others
     are offered all the same. Returns how many were restored before it returned."""
-    say = note or (lambda line: print(f"ndcg-gui: {line}", file=sys.stderr))
     found, notes = _left_behind(folder or recovery_dir())
+    return _offer(files, parent, found, notes, note)
+
+
+def offer_recovery_later(files: FileFlow, parent, folder: Path | None = None,
+                         note: Callable[[str], None] | None = None) -> threading.Thread:
+    """`offer_recovery` at a window's start: the folder is read in a worker thread (its files,
+    whoever put them there, are read there: the window paints meanwhile) and the sessions are
+    offered on the GUI thread once read; nothing is offered after the window closed."""
+    folder = folder or recovery_dir()
+
+    def read() -> tuple[list[LeftBehind], list[str]]:
+        return _left_behind(folder)
+
+    def landed(result, error: BaseException | None) -> None:
+        if error is None:  # (a bug: the runner raises it after this, where it is reported)
+            _offer(files, parent, *result, note)
+
+    return files.document.runner.run("recovery files", read, landed)
+
+
+def _offer(files: FileFlow, parent, found: list[LeftBehind], notes: list[str],
+           note: Callable[[str], None] | None) -> int:
+    say = note or (lambda line: print(f"ndcg-gui: {line}", file=sys.stderr))
     for line in notes:
         say(line)
     offers = _Offers(files, parent, found, say)

@@ -113,3 +113,27 @@ def test_a_named_pipe_whose_writer_comes_later_is_read(tmp_path):
 
     threading.Thread(target=write_later, daemon=True).start()
     assert len(load(fifo, need_grades=False).queries()) == 3
+
+
+def test_a_recording_keeps_the_sha256_of_the_bytes_as_read(tmp_path):
+    """A gzip file is named by its stored bytes (what `sha256sum` says), a pipe by what came
+    through it; nothing is read again (issue 33, finding 5)."""
+    import gzip
+    import hashlib
+
+    run, qrels = tmp_path / "run.txt.gz", tmp_path / "qrels.txt"
+    run.write_bytes(gzip.compress(big_run().encode()))
+    qrels.write_text(qrels_for())
+    pipe = piped(qrels.read_bytes())
+    assert source.read_digests(run) == set()
+    with source.recording_digests():
+        load(run, pipe)
+        load(run, pipe)  # (the pipe's bytes as kept: the same version)
+        assert source.read_digests(run) == {hashlib.sha256(run.read_bytes()).hexdigest()}
+        assert source.read_digests(pipe) == {hashlib.sha256(qrels.read_bytes()).hexdigest()}
+        qrels.write_text(qrels_for(docs=50))  # changed between two reads: both versions kept
+        source.read_source(qrels)
+        qrels.write_text(qrels_for())
+        source.read_source(qrels)
+        assert len(source.read_digests(qrels)) == 2
+    assert source.read_digests(run) == set()  # (kept while the block runs only)

@@ -5,6 +5,7 @@ ranx-style significance letters, and the inputs' hashes."""
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import xml.etree.ElementTree as ET
 
@@ -175,3 +176,86 @@ def test_a_report_of_many_queries_stays_small():
     run = frame(orders).merge(qrels(many), on=["query", "doc"], how="left")
     html = run_report(Dataset.of(run[["query", "doc", "grade", "score"]], qrels(many)), Setting(10, TREC))
     assert len(html) < 1_000_000 and html.count("<tr>") > 2000
+
+
+def test_file_hashes_are_of_what_was_read(tmp_path):
+    """Inside a recording, a file is named by the bytes read, even when it changed since; a stream
+    whose bytes are gone, or that was never read, is refused at once instead of being read (a FIFO
+    without a writer would wait for ever, /dev/zero never ends); a file read in two versions is
+    refused (issue 33, findings 5 and 8)."""
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.formats.source import read_source, recording_digests
+
+    path = tmp_path / "run.txt"
+    path.write_text("1 Q0 a 1 1.0 x\n")
+    os.mkfifo(tmp_path / "fifo")
+    with recording_digests():
+        read_source(path)
+        path.write_text("1 Q0 b 1 1.0 x\n")
+        assert file_hashes([path]) == {"run.txt": hashlib.sha256(b"1 Q0 a 1 1.0 x\n").hexdigest()}
+        for stream in (tmp_path / "fifo", "/dev/zero"):
+            with pytest.raises(InputError, match="is a pipe or device read before, whose bytes are gone"):
+                file_hashes([stream])
+        read_source(path)
+        with pytest.raises(InputError, match="changed while it was being read"):
+            file_hashes([path])
+    assert file_hashes([path]) == {"run.txt": hashlib.sha256(b"1 Q0 b 1 1.0 x\n").hexdigest()}
+
+
+# Run and query names from outside: control characters, ESC, a line break, a lone surrogate (a file
+# name's undecodable byte), a noncharacter, a C1 control, markup of every format.
+HOSTILE = ["c\x01\x0bctl", "esc\x1b[31mred", "new\nline", "bad\udcff", "non\ufffe", "c1\x9b2J", "a|b*c_$\\"]
+# What no line of a terminal, no XML 1.0 document and no HTML page takes raw.
+RAW_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+@pytest.fixture(scope="module")
+def hostile():
+    """A comparison whose runs and queries have hostile names (the first run the baseline; neither
+    a query id, read as text, nor a run's name, `cli_compare.run_names`, is a lone surrogate: the
+    inputs' names are)."""
+    texts = [h for h in HOSTILE if not re.search("[\ud800-\udfff]", h)]
+    queries = [f"q{i}{texts[i % len(texts)]}" for i in range(12)]
+    datasets = {"base": dataset(dict.fromkeys(queries, BASE))}
+    for i, name in enumerate(texts):
+        datasets[name] = dataset({q: (WORST if j <= i else BASE) for j, q in enumerate(queries)})
+    return datasets, compare_runs(datasets, k=10, config=TREC, samples=500)
+
+
+def test_junit_xml_of_hostile_names_parses(hostile):
+    """XML 1.0 takes neither control characters nor lone surrogates: written as escapes, so a CI
+    dashboard still reads the file (issue 33, finding 7)."""
+    from ndcg_gui.core.analysis.runs.gate import decide
+    from ndcg_gui.core.reports.junit import junit_xml
+
+    _datasets, cmp = hostile
+    xml = junit_xml(decide(cmp, 0.05, 0.0), "", {f"{n}.run": "0" * 64 for n in HOSTILE})
+    root = ET.fromstring(xml)  # (raises on a character XML does not take)
+    names = [case.get("name") for case in root.iter("testcase")]
+    assert names[:2] == [r"c\x01\x0bctl not worse than base", r"esc\x1b[31mred not worse than base"]
+    assert "new\nline not worse than base" in names  # (a line break XML takes, as &#10;)
+    props = {p.get("name") for p in root.iter("property")}
+    assert {r"sha256 bad\udcff.run", r"sha256 non\ufffe.run", r"sha256 c1\x9b2J.run"} <= props
+
+
+def test_markdown_and_latex_keep_each_run_on_its_row(hostile):
+    _datasets, cmp = hostile
+    md = comparison_table(cmp, "md").split("\n\n")[0].splitlines()
+    assert len(md) == 2 + len(cmp.runs) and all(line.startswith("|") and line.endswith("|") for line in md)
+    assert any(r"| new\\nline |" in line for line in md) and any(r"| a\|b\*c\_$\\ |" in line for line in md)
+    latex = comparison_table(cmp, "latex")
+    rows = [line for line in latex.splitlines() if line.endswith(r" \\") and " & " in line]
+    assert len(rows) == 1 + len(cmp.runs)
+    assert r"new\textbackslash{}nline" in latex and r"a|b*c\_\$\textbackslash{}" in latex
+    for text in (*md, latex):
+        assert not RAW_CONTROL.search(text), text
+
+
+def test_html_reports_of_hostile_names_hold_only_what_html_takes(hostile):
+    datasets, cmp = hostile
+    setting = Setting(10, TREC, "trec", {f"{n}.run": "0" * 64 for n in HOSTILE})
+    one = run_report(datasets["non\ufffe"], setting, "bad\udcff")
+    for html in (compare_report(datasets, cmp, setting), one):
+        assert not RAW_CONTROL.search(html)
+        html.encode("utf-8")  # (a lone surrogate cannot be written)
+        assert r"esc\x1b[31mred" in html and r"bad\udcff" in html

@@ -130,6 +130,7 @@ def test_qrels_and_several_files_of_a_glob_read_in_order(capsys, tmp_path):
     code, out, err = _output(capsys, tmp_path / "[ad].run", "--qrels", tmp_path / "qrels",
                              "--engine", "duckdb")
     assert (code, out) == (2, "") and err.startswith(
+        "ndcg-inspect: note: [ad].run is a pattern (no file has that name): 2 files\n"
         'ndcg-inspect: d.run:2: document "a" is listed twice for query "1" (first at a.run:1)'), err
 
 

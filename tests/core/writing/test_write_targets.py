@@ -196,3 +196,11 @@ def test_the_temporary_file_of_a_save_killed_with_sigkill_goes_at_the_next_save(
     os.utime(left[0], (minutes_ago, minutes_ago))
     writers.atomic_write_bytes(target, b"newer\n")
     assert sorted(tmp_path.iterdir()) == [target] and target.read_bytes() == b"newer\n"
+
+
+def test_a_name_with_undecodable_bytes_is_written(tmp_path):
+    """A file name's bytes that are not UTF-8 (Python keeps them as lone surrogates): written at
+    that name, the temporary file beside it named from the same bytes (issue 33: an internal error)."""
+    out = tmp_path / os.fsdecode(b"bad\xff\xfe" + b"x" * 240 + b".csv")
+    writers.write_metrics_csv(LIST, out)
+    assert os.listdir(tmp_path) == [out.name] and out.read_text().startswith("rank,")

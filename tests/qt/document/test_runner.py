@@ -142,3 +142,49 @@ def test_an_engines_worker_and_its_threads_run_below_the_window():
     base = before[threading.get_native_id()]
     assert seen["imported"] and seen["threads"]
     assert all(n == min(19, base + YIELD_NICE) for n in seen["threads"].values())
+
+
+def _threads_cannot_start(monkeypatch, name: str) -> None:
+    """Threading as on a machine out of threads, for threads named `name`."""
+    start = threading.Thread.start
+
+    def failing(thread) -> None:
+        if thread.name == name:
+            raise RuntimeError("can't start new thread")
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", failing)
+
+
+def test_a_thread_that_cannot_start_is_a_failure_delivered_as_any_other(qtbot, monkeypatch):
+    """Issue 33.11: out of threads, `run` raised to its caller, whose state already said the work
+    was under way (a load shown running forever); now `done` hears of it on the GUI thread, and the
+    error is raised there, where the application reports it."""
+    _threads_cannot_start(monkeypatch, "doomed work")
+    runner = Runner()
+    got = []
+    with qtbot.captureExceptions() as raised:
+        thread = runner.run("doomed work", lambda: 42, lambda result, error: got.append((result, error)))
+        assert got == []  # (delivered on the GUI thread's next turn, as any result)
+        qtbot.waitUntil(lambda: bool(got), timeout=5000)
+        thread.join()
+    assert not thread.is_alive() and got[0][0] is None
+    assert str(got[0][1]) == "doomed work: can't start new thread"
+    assert [str(e[1]) for e in raised] == ["doomed work: can't start new thread"]
+
+
+def test_a_load_whose_thread_cannot_start_ends_with_a_problem_not_a_load_forever(qtbot, monkeypatch,
+                                                                                   tmp_path):
+    from ndcg_gui.qt.document.loader import BackgroundLoader
+
+    path = tmp_path / "r.csv"
+    path.write_text("doc,grade\na,1\n")
+    loader = BackgroundLoader(Runner(), load=lambda p, q=None, **_: None)
+    _threads_cannot_start(monkeypatch, "load r.csv")
+    finished = []
+    loader.task.finished.connect(finished.append)
+    with qtbot.captureExceptions():
+        loader.start(path)
+        qtbot.waitUntil(lambda: bool(finished), timeout=5000)
+    assert not loader.is_loading() and finished[0].problem is not None
+    assert loader.wait()

@@ -64,7 +64,9 @@ def test_every_figure_of_the_worked_example_comes_from_the_core():
 def test_help_guide_opens_a_page_in_the_window(qtbot, window):
     show_active(window, qtbot)
     help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
-    assert [a.text() for a in help_menu.actions() if not a.isSeparator()] == ["&Guide", "&About"]
+    assert [a.text() for a in help_menu.actions() if not a.isSeparator()] == [
+        "&Guide", "&Worked examples", "&Step by step", "E&xercise…", "Two &definitions side by side…",
+        "&About"]
     window.actions.guide.trigger()
     qtbot.waitUntil(lambda: window.guide is not None and window.guide.isVisible())
     assert window.guide.parent() is window and not window.guide.isModal()

@@ -62,3 +62,20 @@ def test_a_failed_export_says_why(opened, tmp_path, dialog_log):
     window = opened
     assert not window.exports.export_report(tmp_path / "no" / "r.html")
     assert dialog_log and dialog_log[-1][0] == "Could not export the report"
+
+
+@pytest.mark.parametrize("export", ["export_report", "export_summary", "export_metrics", "export_plot"])
+@pytest.mark.parametrize("victim", [0, 1, 2])  # the open run, its qrels, a run compared
+def test_no_export_replaces_a_file_the_window_read(opened, files, tmp_path, dialog_log, export, victim):
+    """Through a symbolic link too (issue 33, finding 1); the document's own Save is another flow."""
+    window = opened
+    window.compare.add_run(files[2])
+    window.compare.flush()
+    link = tmp_path / "link.png"
+    link.symlink_to(files[victim])
+    before = [f.read_bytes() for f in files]
+    for out in (files[victim], link):
+        assert not getattr(window.exports, export)(out)
+        assert dialog_log[-1][0].startswith("Could not export")
+        assert f"is {files[victim].name}, an input too" in dialog_log[-1][1]
+    assert [f.read_bytes() for f in files] == before

@@ -82,3 +82,22 @@ def test_opening_an_odd_path_is_one_message(window, tmp_path, dialog_log, name):
     title, message = dialog_log[-1]
     assert title == "Could not open the file" and "\n" not in message
     assert ("loops" in message) if name == "loop.csv" else ("name is too long" in message)
+
+
+def test_save_as_never_replaces_the_qrels_or_a_run_compared(window, files, tmp_path, dialog_log, monkeypatch):
+    """Save rewrites the document's own file; Save As over its qrels or a run compared, by name or
+    through a link, is refused with one message (issue 33, finding 1)."""
+    monkeypatch.setattr(dialogs, "ask_rescore", lambda *_args: True)
+    assert window.files.open(files[0], files[1], ask=False)
+    window.compare.add_run(files[2])
+    window.compare.flush()
+    window.document.move_to(3, 1)
+    link = tmp_path / "saved.run"
+    link.symlink_to(files[1])
+    before = [f.read_bytes() for f in files]
+    for out in (files[1], files[2], link):
+        assert not window.files.save_to(out, ".run")
+        assert dialog_log[-1][0] == "Could not save" and "an input too" in dialog_log[-1][1], dialog_log
+    assert [f.read_bytes() for f in files] == before
+    assert window.files.save_to(files[0], ".run")  # its own file: saved
+    assert files[0].read_bytes() != before[0] and files[2].read_bytes() == before[2]

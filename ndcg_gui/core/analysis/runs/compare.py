@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.core.analysis.runs import significance as sig
-from ndcg_gui.core.config import MetricConfig, TiesName, check_rules
+from ndcg_gui.core.config import MAX_SAMPLES, MetricConfig, TiesName, check_rules
 from ndcg_gui.core.evaluate import evaluate
 from ndcg_gui.core.lists.dataset import Dataset
 
@@ -286,8 +286,9 @@ def _check(runs, ties, missing, baseline, samples, seed, confidence) -> list[str
     check_rules(ties, missing)
     if baseline is not None and baseline not in names:
         raise ValueError(f"baseline {baseline!r} is not one of the runs ({', '.join(names)})")
-    if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or samples < 1:
-        raise ValueError(f"samples must be a whole number of at least 1, not {samples!r}")
+    if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or \
+            not 1 <= samples <= MAX_SAMPLES:
+        raise ValueError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ValueError(f"seed must be a whole number of at least 0, not {seed!r}")
     if not 0 < confidence < 1:

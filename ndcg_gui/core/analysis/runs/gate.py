@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ndcg_gui.core.analysis.runs.compare import Comparison
 from ndcg_gui.core.analysis.runs.run_diff import p_texts
+from ndcg_gui.core.config import MAX_SAMPLES
 
 
 @dataclass(frozen=True)
@@ -77,11 +78,36 @@ def check_levels(alpha: float, min_delta: float) -> None:
         raise ValueError(f"min delta must be 0 or more, not {min_delta:g}")
 
 
+def min_samples(alpha: float, candidates: int = 1) -> int:
+    """The fewest random draws with which the randomization test can give p_holm < alpha: a
+    sampled p is at least 1 / (samples + 1), and Holm multiplies the smallest by the number of
+    candidates, so fewer draws make a gate that passes whatever the runs."""
+    check_levels(alpha, 0.0)
+    samples = max(1, math.floor(candidates / alpha) - 1)
+    while candidates / (samples + 1) >= alpha:  # (the floor, then up past rounding)
+        samples += 1
+    return samples
+
+
+def check_samples(samples: int, alpha: float, candidates: int = 1) -> None:
+    """ValueError when `samples` draws cannot reach `alpha` (`min_samples`)."""
+    needed = min_samples(alpha, candidates)
+    if needed > MAX_SAMPLES:
+        raise ValueError(f"α {alpha:g} needs {needed:,} random draws or more, over the {MAX_SAMPLES:,} "
+                         f"allowed: give an α above {candidates / (MAX_SAMPLES + 1):.2g}")
+    if samples < needed:
+        holm = f", Holm over {candidates} candidates" if candidates > 1 else ""
+        raise ValueError(f"the smallest p that {samples:,} random draws give is {candidates} / "
+                         f"{samples + 1:,}{holm}, not below α {alpha:g}: no candidate could fail; "
+                         f"give {needed:,} or more")
+
+
 def decide(cmp: Comparison, alpha: float = 0.05, min_delta: float = 0.0) -> Gate:
     """The gate's decision on every run of `cmp` but its baseline (see the module's docstring)."""
     check_levels(alpha, min_delta)
     if cmp.summary.empty:
         raise ValueError("the gate needs a baseline and at least one candidate run")
+    check_samples(cmp.samples, alpha, len(cmp.summary))
     if cmp.n_queries == 0:
         raise ValueError("no query to compare: the runs and the qrels have no judged query in common")
     at = f"@{cmp.k}" if cmp.k is not None else ""
