@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import math
 import sys
 from typing import TYPE_CHECKING
@@ -177,11 +176,14 @@ def _json(table, means, baseline, k, p, holes, methods) -> str:
     """`judging_holes`: per run, its holes (null without NDCG figures)."""
     data = {"baseline": baseline, "k": k, "p": p, "queries": _records(table), "all": _records(means),
             "judging_holes": holes, "methods": methods}
-    return json.dumps(data, ensure_ascii=False, allow_nan=False) + "\n"
+    from ndcg_gui.core.reports.escaping import json_text  # (safe on a terminal: ids from files)
+
+    return json_text(data) + "\n"
 
 
 def _text(table: pd.DataFrame, k: int, baseline: str, notes: list[str]) -> str:
     from ndcg_gui.cli_compare import aligned
+    from ndcg_gui.core.errors import printable
 
     names = {"jaccard": f"jaccard@{k}", "ndcg_baseline": f"ndcg@{k} {baseline}", "ndcg": f"ndcg@{k}",
              "delta": "Δ", "judging_hole": "judging hole"}
@@ -200,4 +202,4 @@ def _text(table: pd.DataFrame, k: int, baseline: str, notes: list[str]) -> str:
             else:
                 row.append(format(v, "+.4f" if c == "delta" and v != 0 else ".4f"))
         rows.append(row)
-    return aligned(header, rows) + "\n" + "".join(f"  {line}\n" for line in notes)
+    return aligned(header, rows) + "\n" + "".join(f"  {printable(line)}\n" for line in notes)

@@ -137,3 +137,18 @@ def test_bad_options_are_one_line(runs, args, message):
     result = cli(*([base] if "--overlap" in args else [base, cand]), *args)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.strip() == f"ndcg-inspect: {message}"
+
+
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_an_id_with_a_terminal_escape_is_shown_not_obeyed(tmp_path, form):
+    """A query id from a file may hold an escape sequence: the text and the JSON show it safely."""
+    odd = "q\x1b[2J"
+    (tmp_path / "a.run").write_text(trec_lines([(odd, "d1", 2.0), (odd, "d2", 1.0)]))
+    (tmp_path / "b.run").write_text(trec_lines([(odd, "d2", 2.0), (odd, "d1", 1.0)]))
+    (tmp_path / "q.qrels").write_text(f"{odd} 0 x 1\n")  # judged, but neither run found it: a hole
+    result = cli(tmp_path / "a.run", tmp_path / "b.run", "--qrels", tmp_path / "q.qrels", "--overlap",
+                 "--format", form, "--rbo-p", "0.1")
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout and "judging hole" in result.stdout.replace("_", " ")
+    if form == "json":
+        assert json.loads(result.stdout)["judging_holes"] == {"b": [odd]}
