@@ -12,6 +12,7 @@ $(STAMP): pyproject.toml packaging/install-debian-deps.sh
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test,package]'
+	$(PY) -m pip install --quiet --no-deps rbo
 	touch $(STAMP)
 
 # The slow Spark tests need pyspark and a Java runtime: only `make test` installs them.

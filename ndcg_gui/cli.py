@@ -16,7 +16,7 @@ import threading
 import warnings
 from collections.abc import Iterator, Sequence
 
-from ndcg_gui import cli_compare, cli_engine, cli_gate, cli_report
+from ndcg_gui import cli_compare, cli_engine, cli_gate, cli_overlap, cli_report
 from ndcg_gui.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, needs_qrels_hint
 from ndcg_gui.cli_output import (
     PROG,
@@ -60,6 +60,12 @@ returned results for; how each figure was made. -q adds each query's NDCG and di
   ndcg-inspect bm25.run rerank.run dense.run --qrels qrels.txt -k 20 -q --missing skip
   ndcg-inspect bm25.run rerank.run --qrels qrels.txt --format json
 CSV and TSV print one table (the per-query one with -q) and say how it was made on stderr.
+
+Without --qrels (or with --overlap beside them): how differently the runs rank each query, the most
+different first: rank-biased overlap (RBO_ext, --rbo-p 0.9), Jaccard@k, Kendall's tau over the union;
+with qrels, each query's NDCG and delta beside them, and the judging holes named.
+  ndcg-inspect bm25.run dense.run
+  ndcg-inspect bm25.run dense.run --qrels qrels.txt --overlap --format json
 
 A regression gate for CI: status 1 when a candidate is significantly worse than the baseline
 (randomization test, Holm over the candidates, p < --alpha, and a drop larger than --min-delta),
@@ -107,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="which presets give this mean NDCG@k (rounded to the decimals written), "
                         "e.g. a figure from another tool")
     cli_compare.add_options(parser)
+    cli_overlap.add_options(parser)
     cli_gate.add_options(parser)
     cli_report.add_options(parser)
     cli_engine.add_options(parser)
@@ -141,6 +148,8 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
                     code = cli_gate.main_gate(options, say, cmp)
             elif cli_gate.wanted(options):
                 code = cli_gate.main_gate(options, say)
+            elif cli_overlap.wanted(options):  # runs compared without judgments, or --overlap
+                cli_overlap.main_overlap(options, say)
             elif options.runs:
                 cli_compare.main_compare(options, say)
             elif options.explain or options.which is not None:

@@ -461,9 +461,9 @@ def test_comparison_errors_are_one_line(real_runs, tmp_path, args, message):
     assert result.stderr.strip().splitlines()[-1] == f"ndcg-inspect: {message}"
 
 
-def test_compared_runs_need_their_qrels(real_runs):
-    full, trunc, _ = real_runs
-    result = cli(full, trunc)
+def test_compared_runs_need_their_qrels_for_the_gate(real_runs):
+    full, trunc, _ = real_runs  # (without --qrels and the gate: their overlap, tests/test_cli_overlap.py)
+    result = cli(full, trunc, "--fail-if-worse")
     assert result.returncode == 2 and "give its qrels too (--qrels QRELS)" in result.stderr
 
 

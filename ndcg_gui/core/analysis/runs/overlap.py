@@ -1,0 +1,101 @@
+"""How differently two runs rank each query, without judgments: rank-biased overlap, Jaccard@k and
+Kendall's τ, per query.
+
+    >>> table = overlap_table(baseline.run, candidate.run, k=10)   # each run's rows, ranked
+    >>> table.head()   # the queries the runs rank most differently first (lowest RBO)
+
+Each list is the run's ranking as the loader ordered it (`core/arrays/order.py`: score high first,
+ties by trec_eval's rule), so a tie is broken here the way NDCG sees it.
+
+- RBO is the extrapolated rank-biased overlap, RBO_ext of Webber, Moffat & Zobel (2010), eq. 32,
+  which also takes lists of different lengths: the agreement seen at the end of the lists is
+  assumed to go on. 1 for the same ranking, 0 for disjoint lists; two empty lists agree (1).
+- Jaccard@k is |A@k ∩ B@k| / |A@k ∪ B@k| of the first k documents (every one with k None).
+- Kendall's τ is τ-b over the union of the two lists: a document one list does not have is
+  placed below its last document, all such documents tied there (so τ-b, which counts ties, and
+  not τ-a). Undefined (NaN) with fewer than two documents or an empty list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+DEFAULT_P = 0.9  # the persistence Webber et al. use: the first 10 ranks hold 86 % of the weight
+COLUMNS = ["rbo", "jaccard", "tau"]
+HOLE_RBO = 0.5  # below this, a ranking changed a lot (half the weight differs)
+NO_CHANGE = 1e-9  # an NDCG difference this small is no change (sums in another order)
+
+
+def rbo_ext(a: Sequence, b: Sequence, p: float = DEFAULT_P) -> float:
+    """The extrapolated rank-biased overlap of rankings `a` and `b` (distinct ids, best first) at
+    persistence p (0 < p < 1): Webber et al. 2010, eq. 32."""
+    if not 0 < p < 1:
+        raise ValueError(f"p must be between 0 and 1 (exclusive), not {p}")
+    short, long = (list(a), list(b)) if len(a) <= len(b) else (list(b), list(a))
+    s, l = len(short), len(long)  # noqa: E741 (the paper's names)
+    if s == 0:
+        return 1.0 if l == 0 else 0.0
+    at_long = {doc: j for j, doc in enumerate(long)}
+    # A document in both lists counts in the overlap X_d from the depth both lists reached it.
+    depth = [max(i, at_long[doc]) + 1 for i, doc in enumerate(short) if doc in at_long]
+    x = np.cumsum(np.bincount(np.asarray(depth, dtype=np.int64), minlength=l + 1)[1:], dtype=np.float64)
+    d = np.arange(1, l + 1, dtype=np.float64)
+    weight = p ** d
+    x_s, x_l = x[s - 1], x[l - 1]
+    seen = np.sum(x / d * weight)
+    beyond_short = np.sum(x_s * (d[s:] - s) / (s * d[s:]) * weight[s:])  # the short list's unseen part
+    return float((1 - p) / p * (seen + beyond_short) + ((x_l - x_s) / l + x_s / s) * p ** l)
+
+
+def jaccard_at(a: Sequence, b: Sequence, k: int | None) -> float:
+    """|A@k ∩ B@k| / |A@k ∪ B@k|; two empty lists are the same (1)."""
+    top_a, top_b = set(a[:k]), set(b[:k])
+    union = top_a | top_b
+    return len(top_a & top_b) / len(union) if union else 1.0
+
+
+def kendall_tau(a: Sequence, b: Sequence) -> float:
+    """Kendall's τ-b of the two rankings over their union, a document a list lacks tied below its
+    last one; NaN with an empty list or fewer than two documents."""
+    from scipy import stats  # lazy: start-up
+
+    union = list(dict.fromkeys([*a, *b]))
+    if not a or not b or len(union) < 2:
+        return float("nan")
+    return float(stats.kendalltau(_ranks(a, union), _ranks(b, union)).statistic)
+
+
+def _ranks(ranking: Sequence, union: list) -> np.ndarray:
+    at = {doc: i for i, doc in enumerate(ranking)}
+    return np.array([at.get(doc, len(ranking)) for doc in union], dtype=np.int64)
+
+
+def overlap_table(baseline: pd.DataFrame, run: pd.DataFrame, k: int | None, p: float = DEFAULT_P
+                  ) -> pd.DataFrame:
+    """One row per query either run returned (index query): rbo, jaccard (@k), tau; the queries
+    ranked most differently first (lowest RBO, then as text). `baseline` and `run`: rows with
+    columns query and doc, each query's rows in ranking order (a `Dataset.run`)."""
+    lists_a, lists_b = _lists(baseline), _lists(run)
+    queries = sorted(lists_a.keys() | lists_b.keys())
+    rows = []
+    for q in queries:
+        a, b = lists_a.get(q, []), lists_b.get(q, [])
+        rows.append((rbo_ext(a, b, p), jaccard_at(a, b, k), kendall_tau(a, b)))
+    table = pd.DataFrame(rows, columns=COLUMNS, index=pd.Index(queries, name="query", dtype=object))
+    return table.sort_values("rbo", kind="stable")
+
+
+def _lists(frame: pd.DataFrame) -> dict[str, list]:
+    """Each query's doc ids in the frame's order, a repeated id kept once (its first place)."""
+    return {str(q): list(dict.fromkeys(docs.tolist()))
+            for q, docs in frame.groupby("query", sort=False, observed=True)["doc"]}
+
+
+def judging_holes(rbo: pd.Series, delta: pd.Series) -> pd.Index:
+    """The queries whose ranking changed a lot (RBO below HOLE_RBO) while their NDCG did not: the
+    documents that moved are unjudged, so the judgments cannot tell the runs apart there."""
+    delta = delta.reindex(rbo.index)
+    return rbo.index[(rbo < HOLE_RBO) & (delta.abs() < NO_CHANGE)]

@@ -1,0 +1,144 @@
+"""overlap: RBO_ext equal to the `rbo` package and to its definition summed depth by depth, Kendall's
+τ-b equal to scipy on the union (missing documents tied at the bottom), Jaccard@k equal to sets,
+and each list ranked as the loader ranks the run (score high first, ties by trec_eval's rule)."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+import rbo
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from ndcg_gui.core.analysis.runs.overlap import (
+    jaccard_at,
+    judging_holes,
+    kendall_tau,
+    overlap_table,
+    rbo_ext,
+)
+from ndcg_gui.core.reading import load
+
+DOCS = [f"d{i}" for i in range(12)]
+ranking = st.lists(st.sampled_from(DOCS), unique=True, max_size=12)
+persistence = st.floats(0.05, 0.98)
+
+
+def rbo_by_definition(a: list, b: list, p: float) -> float:
+    """RBO = (1 - p) Σ_d p^(d-1) A_d summed far past both lists, with Webber et al.'s extrapolation
+    stated as overlaps: past the short list's end its unseen documents agree at its last rate
+    X_s / s; past the long list's end the agreement stays what it was there."""
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    s, l = len(short), len(long)  # noqa: E741
+    if s == 0:
+        return 1.0 if l == 0 else 0.0
+    x_s = len(set(short) & set(long[:s]))
+    total, agreement = 0.0, 0.0
+    for d in range(1, l + 2000):
+        if d <= l:
+            seen = len(set(short[:d]) & set(long[:d]))
+            agreement = (seen + (d - s) * x_s / s if d > s else seen) / d
+        total += (1 - p) * p ** (d - 1) * agreement
+    return total
+
+
+@settings(max_examples=300, deadline=None)
+@given(ranking, ranking, persistence)
+def test_rbo_is_the_package_and_the_definition(a, b, p):
+    ours = rbo_ext(a, b, p)
+    assert ours == pytest.approx(rbo.RankingSimilarity(a, b).rbo_ext(p), abs=1e-12)
+    assert ours == pytest.approx(rbo_by_definition(a, b, p), abs=1e-9)
+    assert ours == pytest.approx(rbo_ext(b, a, p), abs=1e-15)  # symmetric
+    assert -1e-12 <= ours <= 1 + 1e-12
+
+
+def test_rbo_at_its_ends():
+    assert rbo_ext(["a", "b", "c"], ["a", "b", "c"]) == pytest.approx(1)
+    assert rbo_ext(["a", "b"], ["c", "d"]) == 0
+    assert rbo_ext([], []) == 1 and rbo_ext([], ["a"]) == 0
+    # The top weighs most: a swap at the top costs more than one at the bottom.
+    assert rbo_ext(list("bacde"), list("abcde")) < rbo_ext(list("abced"), list("abcde"))
+    with pytest.raises(ValueError, match="p must be"):
+        rbo_ext(["a"], ["a"], p=1.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ranking, ranking)
+def test_tau_is_scipys_tau_b_with_missing_documents_tied_at_the_bottom(a, b):
+    union = sorted(set(a) | set(b))
+    ours = kendall_tau(a, b)
+    if not a or not b or len(union) < 2:
+        assert math.isnan(ours)
+        return
+    rank_a = [a.index(d) + 1 if d in a else len(a) + 1 for d in union]
+    rank_b = [b.index(d) + 1 if d in b else len(b) + 1 for d in union]
+    want = stats.kendalltau(rank_a, rank_b, variant="b").statistic
+    assert ours == pytest.approx(want, abs=1e-12, nan_ok=True)
+    # τ-b by its pairs, brute force: concordant minus discordant over the untied pairs of each side.
+    pairs = [(rank_a[i] - rank_a[j], rank_b[i] - rank_b[j])
+             for i in range(len(union)) for j in range(i + 1, len(union))]
+    c_minus_d = sum(np.sign(x) * np.sign(y) for x, y in pairs)
+    untied_a, untied_b = sum(x != 0 for x, _ in pairs), sum(y != 0 for _, y in pairs)
+    if untied_a and untied_b:
+        assert ours == pytest.approx(c_minus_d / math.sqrt(untied_a * untied_b), abs=1e-12)
+
+
+def test_tau_of_a_reversed_list_and_of_disjoint_lists():
+    assert kendall_tau(list("abcd"), list("dcba")) == pytest.approx(-1)
+    assert kendall_tau(list("abcd"), list("abcd")) == pytest.approx(1)
+    # Disjoint: each list puts its own documents above the other's, tied at its bottom: the four
+    # pairs across are discordant, and of the six pairs five are untied on each side: -4 / 5.
+    assert kendall_tau(["a", "b"], ["c", "d"]) == pytest.approx(-0.8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(ranking, ranking, st.one_of(st.none(), st.integers(1, 14)))
+def test_jaccard_is_sets(a, b, k):
+    top_a, top_b = set(a if k is None else a[:k]), set(b if k is None else b[:k])
+    want = len(top_a & top_b) / len(top_a | top_b) if top_a | top_b else 1.0
+    assert jaccard_at(a, b, k) == want
+
+
+def write_run(path, rows) -> None:
+    path.write_text("".join(f"{q} Q0 {d} {i + 1} {s!r} tag\n" for i, (q, d, s) in enumerate(rows)))
+
+
+def trec_ranked(rows, query) -> list[str]:
+    """The query's docs by score high first (compared as float32, as trec_eval keeps them), tied
+    scores by doc id descending (trec_eval's strcmp)."""
+    mine = sorted(((d, s) for q, d, s in rows if q == query), key=lambda r: r[0], reverse=True)
+    return [d for d, _ in sorted(mine, key=lambda r: -float(np.float32(r[1])))]
+
+
+run_rows = st.lists(
+    st.tuples(st.sampled_from(["q1", "q2", "q3"]), st.sampled_from(DOCS),
+              st.sampled_from([0.5, 1.0, 1.0000000001, 2.0, 3.25])),
+    min_size=1, max_size=30, unique_by=lambda r: (r[0], r[1]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(run_rows, run_rows, persistence, st.integers(1, 12))
+def test_table_ranks_each_list_as_the_run_is_ranked(tmp_path_factory, rows_a, rows_b, p, k):
+    folder = tmp_path_factory.mktemp("runs")
+    write_run(folder / "a.run", rows_a)
+    write_run(folder / "b.run", rows_b)
+    run_a = load(folder / "a.run", need_grades=False).run
+    run_b = load(folder / "b.run", need_grades=False).run
+    table = overlap_table(run_a, run_b, k=k, p=p)
+    queries = {q for q, _, _ in rows_a} | {q for q, _, _ in rows_b}
+    assert set(table.index) == queries
+    for q in queries:
+        a, b = trec_ranked(rows_a, q), trec_ranked(rows_b, q)
+        assert table.at[q, "rbo"] == pytest.approx(rbo.RankingSimilarity(a, b).rbo_ext(p), abs=1e-12)
+        assert table.at[q, "jaccard"] == jaccard_at(a, b, k)
+        assert table.at[q, "tau"] == pytest.approx(kendall_tau(a, b), nan_ok=True)
+    # Most different first: RBO never falls down the table.
+    assert (np.diff(table["rbo"].to_numpy()) >= 0).all()
+
+
+def test_judging_holes_are_big_ranking_changes_without_an_ndcg_change():
+    rbo_col = pd.Series({"same": 1.0, "moved": 0.2, "better": 0.2, "unjudged": 0.2}, name="rbo")
+    delta = pd.Series({"same": 0.0, "moved": 0.0, "better": 0.3})  # "unjudged": no NDCG figure
+    assert list(judging_holes(rbo_col, delta)) == ["moved"]
