@@ -50,7 +50,9 @@ check: lint
 # (offscreen, on both cores) and the real-mouse tests under Xvfb.
 test: lint docs-build
 	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "not xvfb" -n 2
-	QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1600x1000x24" $(PYTEST) -m xvfb
+	@if command -v xvfb-run >/dev/null; then \
+		QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1600x1000x24" $(PYTEST) -m xvfb; \
+	else echo "xvfb-run not found (not root?): the real-mouse tests did not run"; exit 1; fi
 
 # The documentation site (docs/, mkdocs.yml): a broken link or reference fails the build.
 docs-build: $(TEST_STAMP)
@@ -60,7 +62,8 @@ docs: $(TEST_STAMP)
 	$(VENV)/bin/mkdocs serve
 
 # A release: the sdist and the wheel in dist/, checked as PyPI would.
-dist: $(TEST_STAMP)
+dist: $(RUN_STAMP)
+	$(PY) -m pip install --quiet 'build>=1.2' 'twine>=6'
 	rm -f dist/ndcg_gui-*.whl dist/ndcg_gui-*.tar.gz
 	$(PY) -m build --outdir dist .
 	$(VENV)/bin/twine check --strict dist/ndcg_gui-*

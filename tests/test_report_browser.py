@@ -23,6 +23,8 @@ CHROMIUM = next(
     (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
 IN_CI = os.environ.get("CI", "").lower() not in ("", "0", "false")
 
+pytestmark = pytest.mark.system  # (Chromium: make test installs it, make check does without)
+
 if CHROMIUM is None and not IN_CI:
     pytest.skip("Chromium is not installed (packaging/install-debian-deps.sh installs it)",
                 allow_module_level=True)

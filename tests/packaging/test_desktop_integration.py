@@ -9,6 +9,8 @@ import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
+
 PACKAGING = Path(__file__).resolve().parents[2] / "packaging"
 DESKTOP = PACKAGING / "ndcg-gui.desktop"
 METAINFO = PACKAGING / "io.github.ndcg_inspector.NdcgGui.metainfo.xml"
@@ -29,6 +31,7 @@ def tool(name: str) -> str:
     return path
 
 
+@pytest.mark.system
 def test_desktop_file_validates():
     result = subprocess.run([tool("desktop-file-validate"), str(DESKTOP)], capture_output=True, text=True)
     assert result.returncode == 0 and not result.stdout.strip(), result.stdout + result.stderr
@@ -51,6 +54,7 @@ def test_window_announces_the_desktop_file_id():
     assert desktop_entry()["StartupWMClass"] == DESKTOP_FILE
 
 
+@pytest.mark.system
 def test_metainfo_validates():
     result = subprocess.run(
         [tool("appstreamcli"), "validate", "--no-net", str(METAINFO)], capture_output=True, text=True
