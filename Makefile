@@ -74,7 +74,9 @@ bench: $(STAMP)
 screenshot: $(RUN_STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m ndcg_gui --screenshot packaging/screenshots/window.png
 
-package: $(TEST_STAMP)
+# The window's dependencies, DuckDB and nothing else of the venv (packaging/bundle_contents.py).
+package: $(RUN_STAMP)
+	$(PY) -m pip install --quiet -e '.[duckdb,package]'
 	$(PY) -m PyInstaller --noconfirm --clean --distpath dist --workpath build/pyinstaller packaging/ndcg-gui.spec
 
 clean:

@@ -25,9 +25,9 @@ def desktop_entry() -> configparser.SectionProxy:
 
 
 def tool(name: str) -> str:
-    # packaging/install-debian-deps.sh installs both validators; missing means set-up went wrong.
+    # packaging/install-debian-deps.sh --test installs both validators; missing means set-up went wrong.
     path = shutil.which(name)
-    assert path, f"{name} not found: run packaging/install-debian-deps.sh"
+    assert path, f"{name} not found: run packaging/install-debian-deps.sh --test"
     return path
 
 
