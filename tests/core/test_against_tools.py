@@ -77,7 +77,8 @@ def test_ir_measures_ndcg_and_judged_only(data, k):
 # --- ranx ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.slow  # (ranx compiles its numba functions first)
+@pytest.mark.slow  # (ranx compiles its numba functions first: once, on one worker)
+@pytest.mark.xdist_group("ranx")
 @settings(max_examples=100, deadline=None)
 @given(data=runs_and_qrels(), k=st.integers(1, 30))
 def test_ranx_ndcg_and_ndcg_burges(data, k):
