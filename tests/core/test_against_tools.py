@@ -153,6 +153,7 @@ def _lightgbm_mean(run: pd.DataFrame, k: int) -> float:
     return float(record["t"][f"ndcg@{k}"][-1])
 
 
+@pytest.mark.slow  # (minutes of examples or actions: make test, not the quick loop)
 @settings(max_examples=150, deadline=None)
 @given(run=groups(), k=st.integers(1, 14))
 @pytest.mark.parametrize("preset", ["xgboost", "xgboost_minus"])
@@ -163,6 +164,7 @@ def test_xgboost_ndcg_and_ndcg_minus(preset, run, k):
     assert close(ours(first, None, k, preset).loc["q0", "ndcg"], _xgboost_mean(first, k, minus))
 
 
+@pytest.mark.slow  # (minutes of examples or actions: make test, not the quick loop)
 @settings(max_examples=100, deadline=None)
 @given(run=groups(), k=st.integers(1, 14))
 def test_lightgbm_ndcg(run, k):

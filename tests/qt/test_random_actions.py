@@ -893,6 +893,7 @@ def undo_everything(window) -> None:
         QApplication.processEvents()
 
 
+@pytest.mark.slow  # (minutes of examples or actions: make test, not the quick loop)
 @pytest.mark.parametrize("seed", REGRESSION_SEEDS + SEEDS)
 def test_random_actions_keep_the_screen_right(seed, qtbot, settings, dialog_log, tmp_path, monkeypatch):
     from ndcg_gui.qt.window.main_window import MainWindow
