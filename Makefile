@@ -1,54 +1,84 @@
-# `make run` and `make test` do all the set-up on a fresh Debian/Ubuntu machine.
+# `make run`, `make check` and `make test` do all the set-up on a fresh Debian/Ubuntu machine, each
+# installing only what it needs: the window (run), the Python test tools (check), everything (test).
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-stamp
 PYTEST := $(PY) -m pytest
+# The window's dependencies and Qt's Debian libraries: what `make run` needs.
+RUN_STAMP := $(VENV)/.run-stamp
+# ...and the Python test tools: what `make check` needs (no Chromium, Java, Spark or Xvfb).
+STAMP := $(VENV)/.installed-stamp
+# ...and the rest of `make test`: Xvfb, Chromium and the validators (Debian), Java and pyspark,
+# PyInstaller, build and twine, MkDocs.
+TEST_STAMP := $(VENV)/.test-stamp
+# What the quick loop leaves to `make test` (see the markers in pyproject.toml).
+QUICK := not slow and not system and not xvfb
 
-.PHONY: run test check lint bench screenshot package clean
+.PHONY: run test check lint docs docs-build dist bench screenshot package clean
 
-$(STAMP): pyproject.toml packaging/install-debian-deps.sh
-	bash packaging/install-debian-deps.sh
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+$(PY):
+	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,package]'
+
+$(RUN_STAMP): pyproject.toml packaging/install-debian-deps.sh | $(PY)
+	bash packaging/install-debian-deps.sh
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(STAMP): $(RUN_STAMP)
+	$(PY) -m pip install --quiet -e '.[test]'
+	# rbo (the check of RBO in tests) declares numpy < 2 but runs on numpy 2: no dependencies.
 	$(PY) -m pip install --quiet --no-deps rbo
-	touch $(STAMP)
+	touch $@
 
-# The slow Spark tests need pyspark and a Java runtime: only `make test` installs them.
-SPARK_STAMP := $(VENV)/.spark-stamp
-$(SPARK_STAMP): $(STAMP)
-	@echo "make test: installing a Java runtime (Debian) and pyspark for the Spark tests (marked slow)"
+$(TEST_STAMP): $(STAMP)
+	bash packaging/install-debian-deps.sh --test
 	bash packaging/install-debian-deps.sh --java
-	$(PY) -m pip install --quiet -e '.[test,package,spark]'
-	touch $(SPARK_STAMP)
+	$(PY) -m pip install --quiet -e '.[test,spark,package,docs]'
+	touch $@
 
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(PY) -m ndcg_gui $(ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 
-# Every test and check: lint, the import contract, the offscreen suite, the real-mouse tests under
-# Xvfb (when xvfb-run is there) and the slow tests (packaging; Spark, with pyspark and Java installed).
-test: lint $(SPARK_STAMP)
-	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "not xvfb" -n 2
+# The quick loop: ruff, the import contracts and every test but the marked ones, on both cores.
+check: lint
+	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "$(QUICK)" -q -n 2
+
+# Every test and check: the quick loop's, the documentation built strictly, the marked tests
+# (offscreen, on both cores) and the real-mouse tests under Xvfb.
+test: lint docs-build
+	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "not xvfb" -n 2 --dist loadgroup
 	@if command -v xvfb-run >/dev/null; then \
 		QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1600x1000x24" $(PYTEST) -m xvfb; \
-	else echo "xvfb-run not found: real-mouse tests not run"; fi
+	else echo "xvfb-run not found (not root?): the real-mouse tests did not run"; exit 1; fi
 
-# The quick loop: everything but the slow packaging build and Xvfb.
-check: lint
-	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "not xvfb and not slow" -q -n 2
+# The documentation site (docs/, mkdocs.yml): a broken link or reference fails the build.
+docs-build: $(TEST_STAMP)
+	$(VENV)/bin/mkdocs build --strict --site-dir build/site
+
+docs: $(TEST_STAMP)
+	$(VENV)/bin/mkdocs serve
+
+# A release: the sdist and the wheel in dist/, checked as PyPI would.
+dist: $(RUN_STAMP)
+	$(PY) -m pip install --quiet 'build>=1.2' 'twine>=6'
+	rm -f dist/ndcg_gui-*.whl dist/ndcg_gui-*.tar.gz
+	$(PY) -m build --outdir dist .
+	$(VENV)/bin/twine check --strict dist/ndcg_gui-*
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
 
-screenshot: $(STAMP)
+screenshot: $(RUN_STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m ndcg_gui --screenshot packaging/screenshots/window.png
 
-package: $(STAMP)
+# The window's dependencies, DuckDB and nothing else of the venv (packaging/bundle_contents.py).
+package: $(RUN_STAMP)
+	$(PY) -m pip install --quiet -e '.[duckdb,package]'
 	$(PY) -m PyInstaller --noconfirm --clean --distpath dist --workpath build/pyinstaller packaging/ndcg-gui.spec
 
 clean:

@@ -3,7 +3,7 @@ report that `ndcg-inspect --report` writes, the text it lays out is checked (`--
 the page's script ran), clicking a header sorts the table, and a PNG is made to look at.
 
 Skipped only when Chromium is missing outside CI: with CI set, a missing Chromium fails (the
-repo's set-up, packaging/install-debian-deps.sh, installs it)."""
+repo's set-up for make test, packaging/install-debian-deps.sh --test, installs it)."""
 
 from __future__ import annotations
 
@@ -26,14 +26,16 @@ IN_CI = os.environ.get("CI", "").lower() not in ("", "0", "false")
 # browser that hangs. Generous: a busy machine took Chromium past a fixed 120 s.
 BROWSER_SECONDS = 900
 
+pytestmark = pytest.mark.system  # (Chromium: make test installs it, make check does without)
+
 if CHROMIUM is None and not IN_CI:
-    pytest.skip("Chromium is not installed (packaging/install-debian-deps.sh installs it)",
+    pytest.skip("Chromium is not installed (packaging/install-debian-deps.sh --test installs it)",
                 allow_module_level=True)
 
 
 def chromium(*args: str) -> subprocess.CompletedProcess:
     if CHROMIUM is None:
-        pytest.fail("CI is set but Chromium is missing: run packaging/install-debian-deps.sh as root")
+        pytest.fail("CI is set but Chromium is missing: run packaging/install-debian-deps.sh --test as root")
     with tempfile.TemporaryDirectory() as profile:
         try:
             return subprocess.run(

@@ -58,6 +58,7 @@ def pytrec(run_d, qrels_d, measure: str) -> dict[str, float]:
     return {q: values[name] for q, values in out.items()}
 
 
+@pytest.mark.slow  # (minutes of examples or actions: make test, not the quick loop)
 @settings(max_examples=300, deadline=None)
 @given(data=runs_and_qrels(), k=st.one_of(st.none(), st.integers(1, 30)))
 def test_same_ndcg_as_pytrec_eval(data, k):

@@ -77,6 +77,8 @@ def test_ir_measures_ndcg_and_judged_only(data, k):
 # --- ranx ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # (ranx compiles its numba functions first: once, on one worker)
+@pytest.mark.xdist_group("ranx")
 @settings(max_examples=100, deadline=None)
 @given(data=runs_and_qrels(), k=st.integers(1, 30))
 def test_ranx_ndcg_and_ndcg_burges(data, k):
@@ -151,6 +153,7 @@ def _lightgbm_mean(run: pd.DataFrame, k: int) -> float:
     return float(record["t"][f"ndcg@{k}"][-1])
 
 
+@pytest.mark.slow  # (minutes of examples or actions: make test, not the quick loop)
 @settings(max_examples=150, deadline=None)
 @given(run=groups(), k=st.integers(1, 14))
 @pytest.mark.parametrize("preset", ["xgboost", "xgboost_minus"])
@@ -161,6 +164,7 @@ def test_xgboost_ndcg_and_ndcg_minus(preset, run, k):
     assert close(ours(first, None, k, preset).loc["q0", "ndcg"], _xgboost_mean(first, k, minus))
 
 
+@pytest.mark.slow  # (minutes of examples or actions: make test, not the quick loop)
 @settings(max_examples=100, deadline=None)
 @given(run=groups(), k=st.integers(1, 14))
 def test_lightgbm_ndcg(run, k):

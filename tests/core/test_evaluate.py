@@ -81,6 +81,7 @@ def _dataset(lists: list[RankedList]) -> Dataset:
     return dataset.with_lists({rl.query: rl for rl in rest}) if rest else dataset
 
 
+@pytest.mark.slow  # (minutes of examples or actions: make test, not the quick loop)
 @given(lists_of_a_run(), definitions(), CUTOFF, st.sampled_from(TIES))
 @settings(max_examples=400, deadline=None)
 def test_every_query_at_once_is_the_one_list_function_over_each_list(lists, config, k, ties):

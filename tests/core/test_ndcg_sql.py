@@ -109,6 +109,7 @@ def test_sql_equals_evaluate(data, config, ties, k, missing):
     check(run, qrels, definition, missing)
 
 
+@pytest.mark.slow  # (minutes of examples or actions: make test, not the quick loop)
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_every_preset_the_sql_accepts_equals_evaluate(name):
     preset = PRESETS[name]

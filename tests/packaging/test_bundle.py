@@ -3,7 +3,9 @@ the same window as the source tree when run from elsewhere."""
 
 from __future__ import annotations
 
+import re
 import subprocess
+import sys
 
 import pytest
 from install_checks import ROOT, assert_same_window, clean_env, reference_screenshot, run
@@ -66,3 +68,40 @@ def test_bundle_reads_big_files_in_its_own_worker_process(bundle, tmp_path):
     dataset = unpack(last[1])
     assert dataset.queries() == expected.queries()
     assert dataset.evaluate(10).equals(expected.evaluate(10))
+
+
+def bundled_modules() -> set[str]:
+    """The dotted names of every module the bundle holds: those in its PYZ archive (pure Python) and
+    the top-level packages and extension modules beside the binary."""
+    from PyInstaller.archive.readers import CArchiveReader
+
+    executable = CArchiveReader(str(BINARY))
+    (pyz,) = [name for name in executable.toc if name.endswith(".pyz")]
+    names = set(executable.open_embedded_archive(pyz).toc)
+    for path in (BINARY.parent / "_internal").iterdir():
+        names.add(path.name.split(".")[0])
+    return names
+
+
+def test_bundle_holds_the_windows_dependencies_and_nothing_of_the_tests(bundle):
+    """A development venv holds the test tools too (numba, Jupyter, scikit-learn…): the bundle leaves
+    out every module outside `ndcg-gui[duckdb]`'s requirements, and keeps what comparing runs
+    imports late (scipy.stats) as well as what the window imports at start."""
+    sys.path.insert(0, str(ROOT / "packaging"))
+    from bundle_contents import modules_outside, runtime_distributions
+
+    names = bundled_modules()
+    top = {name.split(".")[0] for name in names}
+    assert not top & set(modules_outside(runtime_distributions()))
+    for needed in ("ndcg_gui", "PySide6", "pyqtgraph", "pandas", "numpy", "pyarrow", "scipy", "duckdb"):
+        assert needed in top, needed
+    assert {"scipy.stats", "ndcg_gui.core.analysis.runs.significance", "duckdb"} <= names
+
+
+def test_readme_states_the_bundles_size(bundle):
+    """README's figure is this build's size on disk, to 5 %."""
+    files = [f for f in BINARY.parent.rglob("*") if f.is_file() and not f.is_symlink()]
+    size = sum(f.stat().st_size for f in files) / 2**20
+    stated = re.search(r"builds `dist/ndcg-gui/` \((\d+) MiB\)", (ROOT / "README.md").read_text())
+    assert stated, "README says how big the bundle is"
+    assert abs(size - int(stated[1])) <= 0.05 * int(stated[1]), f"the bundle is {size:.0f} MiB"

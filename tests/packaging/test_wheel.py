@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from install_checks import ROOT, assert_same_window, reference_screenshot, run
 
-pytestmark = pytest.mark.slow  # builds a wheel and installs PySide6 & co. into a new venv: 15-60 s
+pytestmark = pytest.mark.slow  # builds the sdist and wheel, and installs PySide6 & co. into a new venv
 
 # Left out of the copy the wheel is built from: caches, the venv, and earlier build output (a stale
 # build/lib would hide a file missing from the package list).
@@ -19,13 +19,30 @@ IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", 
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
+def release(tmp_path_factory) -> Path:
+    """What `make dist` makes, from a clean copy of the source: `python -m build` (the sdist, then the
+    wheel built from the sdist, so a file missing from the sdist fails here), in dist/."""
     src = tmp_path_factory.mktemp("src") / "ndcg-gui"
     shutil.copytree(ROOT, src, ignore=IGNORE)
-    out = tmp_path_factory.mktemp("wheel")
-    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(src)], cwd=out)
-    (built,) = out.glob("ndcg_gui-*.whl")
+    out = tmp_path_factory.mktemp("dist")
+    run([sys.executable, "-m", "build", "--outdir", str(out), str(src)], cwd=out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def wheel(release) -> Path:
+    (built,) = release.glob("ndcg_gui-*.whl")
     return built
+
+
+def test_the_release_is_an_sdist_and_a_wheel_of_one_version_that_twine_accepts(release):
+    from ndcg_gui import __version__
+
+    assert sorted(p.name for p in release.iterdir()) == [
+        f"ndcg_gui-{__version__}-py3-none-any.whl", f"ndcg_gui-{__version__}.tar.gz"]
+    checked = run([sys.executable, "-m", "twine", "check", "--strict", *map(str, release.iterdir())],
+                  cwd=release).stdout
+    assert checked.count("PASSED") == 2, checked
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,4 @@ import pytest
 
 NEEDS_X = pytest.mark.skipif(os.environ.get("QT_QPA_PLATFORM", "") != "xcb",
                              reason="needs a real X display: QT_QPA_PLATFORM=xcb xvfb-run -a pytest -m xvfb")
-# Xvfb without a 24-bit visual (pytest-xvfb's default screen), and a drag passing the plot.
-X_WARNINGS = pytest.mark.qt_log_ignore("Falling back to using screens root_visual",
-                                       "drag leave received before drag enter")
-XVFB = [pytest.mark.xvfb, X_WARNINGS, NEEDS_X]
+XVFB = [pytest.mark.xvfb, NEEDS_X]

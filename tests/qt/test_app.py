@@ -19,8 +19,6 @@ from ndcg_gui.qt import app as gui_app
 from ndcg_gui.qt.window import crash_log
 from ndcg_gui.qt.window.main_window import MainWindow
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 
 def test_screenshot_from_the_command_line(tmp_path):
     out = tmp_path / "shot.png"

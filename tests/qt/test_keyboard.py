@@ -3,7 +3,6 @@ worst query, move a document, undo; Tab goes from pane to pane, not from cell to
 
 from __future__ import annotations
 
-import pytest
 from conftest import show_active
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
@@ -14,8 +13,6 @@ from ndcg_gui.core.reading import load
 
 # The offscreen platform cannot raise windows, grab the keyboard (the file dialog's completer) or
 # propagate size hints: its limits, not our warnings.
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise",
-                                       "does not support grabbing the keyboard")
 CTRL, SHIFT, ALT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier, \
     Qt.KeyboardModifier.AltModifier
 

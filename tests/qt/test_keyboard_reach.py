@@ -4,7 +4,6 @@ that has the focus (QApplication.focusWidget()), never to the widget the test me
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from conftest import show_active
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent
@@ -15,8 +14,6 @@ from ndcg_gui.core.analysis.whatif import best_insert_row
 from ndcg_gui.core.lists import edits
 from ndcg_gui.core.lists.ranked_list import RankedList
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise",
-                                       "does not support grabbing the keyboard")  # (offscreen: a menu)
 CTRL = Qt.KeyboardModifier.ControlModifier
 
 

@@ -13,8 +13,6 @@ from PySide6.QtTest import QTest
 
 from ndcg_gui.core.lists.ranked_list import RankedList
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 
 def _list(n: int, width: int) -> RankedList:
     rng = np.random.default_rng(n)

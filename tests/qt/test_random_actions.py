@@ -46,7 +46,6 @@ from ndcg_gui.qt.models.query_model import COL_NDCG, FIXED_COLUMNS
 from ndcg_gui.qt.models.run_diff_model import COL_DOC, COL_RANK_A, COL_RANK_B
 
 # The offscreen platform cannot raise windows (tooltips) nor propagate size hints: not our warnings.
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
 
 ACTIONS = int(os.environ.get("NDCG_RANDOM_ACTIONS", "150"))
 SEEDS = [int(s) for s in os.environ.get("NDCG_RANDOM_SEEDS", "1,2,3,4").split(",")]
@@ -894,6 +893,7 @@ def undo_everything(window) -> None:
         QApplication.processEvents()
 
 
+@pytest.mark.slow  # (minutes of examples or actions: make test, not the quick loop)
 @pytest.mark.parametrize("seed", REGRESSION_SEEDS + SEEDS)
 def test_random_actions_keep_the_screen_right(seed, qtbot, settings, dialog_log, tmp_path, monkeypatch):
     from ndcg_gui.qt.window.main_window import MainWindow

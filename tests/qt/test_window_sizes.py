@@ -25,7 +25,6 @@ from real_display import NEEDS_X
 from ndcg_gui.qt.widgets.editor.ranking_view import REFIT_DELAY_MS
 from ndcg_gui.qt.widgets.queries.query_table import MIN_ROWS
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = [(1024, 700), (1366, 768), (1920, 1080)]
 
@@ -220,7 +219,6 @@ def test_the_window_opens_within_a_real_screen(tmp_path, screen, scale):
 
 
 @pytest.mark.xvfb
-@pytest.mark.qt_log_ignore("Falling back to using screens root_visual")
 @needs_x
 def test_the_readout_goes_when_the_mouse_leaves_the_plot(window, qtbot):
     """Finding 11: the rank's figures stayed over the plot after the mouse had left it."""
@@ -236,7 +234,6 @@ def test_the_readout_goes_when_the_mouse_leaves_the_plot(window, qtbot):
     view = window.ranking_view.viewport()
     QTest.mouseMove(view, QPoint(20, 20))
     qtbot.waitUntil(lambda: not plot.readout.isVisible())
-
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -125,17 +125,29 @@ def is_parquet(pattern: str) -> bool:
     return bool(files) and all(f.lower().endswith(PARQUET) for f in files)
 
 
+# What the window says where it would read a run with DuckDB and DuckDB is not installed.
+INSTALL_DUCKDB = "pip install 'ndcg-gui[duckdb]'"
+
+
+def duckdb_installed() -> bool:
+    return importlib.util.find_spec("duckdb") is not None  # (looked for, not imported: the GUI thread asks)
+
+
 def window_engine(run: str, qrels: str | None, memory: int | None = None) -> bool:
     """Whether the window opens `run` with `qrels` through DuckDB (`core.sql.engine_dataset`):
-    the run Parquet, the qrels Parquet or one text file (TREC qrels, CSV: read into a Parquet copy
-    of their rows), DuckDB installed, and loading them would take more than WINDOW_SHARE of this
-    machine's memory (or only the engine reads them: a glob, a folder)."""
+    `window_wants_engine`, and DuckDB installed."""
+    return duckdb_installed() and window_wants_engine(run, qrels, memory)
+
+
+def window_wants_engine(run: str, qrels: str | None, memory: int | None = None) -> bool:
+    """Whether the window would open `run` with `qrels` through DuckDB, were it installed: the run
+    Parquet, the qrels Parquet or one text file (TREC qrels, CSV: read into a Parquet copy of their
+    rows), and loading them would take more than WINDOW_SHARE of this machine's memory (or only the
+    engine reads them: a glob, a folder)."""
     if qrels is None or not is_parquet(str(run)):
         return False
     if not is_parquet(str(qrels)) and (engine_only(str(qrels)) or is_folder(str(qrels))):
         return False  # (a glob or folder of text: the in-memory reader says what it reads)
-    if importlib.util.find_spec("duckdb") is None:  # (looked for, not imported: the GUI thread asks)
-        return False
     if engine_only(str(run)) or engine_only(str(qrels)):
         return True
     estimated = estimate([str(run), str(qrels)])

@@ -28,7 +28,13 @@ from typing import Any
 from PySide6.QtCore import QObject
 
 from ndcg_gui.core.errors import InputError, LoadCancelled
-from ndcg_gui.core.sql.inputs import engine_only, is_parquet, window_engine
+from ndcg_gui.core.sql.inputs import (
+    INSTALL_DUCKDB,
+    duckdb_installed,
+    engine_only,
+    is_parquet,
+    window_wants_engine,
+)
 from ndcg_gui.core.state.workspace import Definition
 from ndcg_gui.qt.document.runner import Process, Runner, Task, engines_below_gui, start_process, worker_env
 
@@ -240,13 +246,21 @@ class BackgroundLoader(QObject):
             self.task.finished.emit(LoadResult(problem=str(InputError(
                 "is Parquet files read by DuckDB, which needs their judgments: give its qrels too", path))))
             return
-        engine = definition if self._load is None and definition is not None and window_engine(
-            str(path), None if qrels is None else str(qrels)) else None
+        wanted = self._load is None and definition is not None and window_wants_engine(
+            str(path), None if qrels is None else str(qrels))
+        engine = definition if wanted and duckdb_installed() else None
+        if wanted and engine is None and (engine_only(str(path)) or engine_only(str(qrels))):
+            self.task.started.emit(Path(path).name)
+            self.task.finished.emit(LoadResult(problem=str(InputError(
+                f"is Parquet files read by DuckDB, which is not installed: {INSTALL_DUCKDB}", path))))
+            return
         if engine is None and self._load is None and not self.uses_process(path, qrels):
             self._load_now(path, qrels, then)
             return
         load = None if self.uses_process(path, qrels) else self._load or _default_load
-        self._run(path, qrels, load, then, engine, " with DuckDB" if engine is not None else "")
+        said = (" with DuckDB" if engine is not None
+                else f" in memory ({INSTALL_DUCKDB} reads it where it lies)" if wanted else "")
+        self._run(path, qrels, load, then, engine, said)
 
     def start_reading(self, path: str | Path, qrels: str | Path | None, read: LoadFn,
                       engine: bool = False) -> None:

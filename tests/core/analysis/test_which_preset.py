@@ -39,6 +39,8 @@ def test_text_without_a_mean_is_one_line_saying_what_was_expected():
         read_figure("ranx said 12.5")
 
 
+@pytest.mark.slow  # (ranx compiles its numba functions first: once, on one worker)
+@pytest.mark.xdist_group("ranx")
 def test_ranx_own_mean_is_answered_with_ranx_at_its_k():
     from ranx import Qrels, Run
     from ranx import evaluate as ranx_evaluate

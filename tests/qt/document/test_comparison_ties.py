@@ -11,8 +11,6 @@ from ndcg_gui.core.analysis.runs.tie_verdicts import tie_verdicts
 from ndcg_gui.core.analysis.workspace_report import SAMPLES, SEED
 from ndcg_gui.core.reading import load
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
-
 
 @pytest.fixture
 def tied(tmp_path):

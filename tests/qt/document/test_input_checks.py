@@ -10,8 +10,6 @@ import pytest
 from ndcg_gui.core.analysis import checks as core_checks
 from ndcg_gui.qt.document import input_checks
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 RUN = "1 Q0 a 1 2.0 t\n1 Q0 b 2 2.0 t\n1 Q0 c 3 1.0 t\n2 Q0 x 1 1.0 t\n2 Q0 X 2 0.5 t\n"
 QRELS = "1 0 a 1\n1 0 c 2\n2 0 x 1\n9 0 z 1\n"
 

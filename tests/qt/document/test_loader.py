@@ -19,8 +19,6 @@ from ndcg_gui.qt.widgets.load_progress import LoadProgress
 
 TREC = MetricConfig.preset("trec_eval")
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 
 class SlowReader:
     """Reads `steps` chunks of `delay` seconds each, checking cancel between chunks like the readers."""

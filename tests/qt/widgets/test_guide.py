@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from conftest import show_active
 from PySide6.QtWidgets import QApplication, QTextBrowser
 
@@ -13,7 +12,6 @@ from ndcg_gui import assets
 from ndcg_gui.core import best_moves, compare_definitions, ndcg_at, per_rank
 from ndcg_gui.core.config import DEFAULT_PRESET, MetricConfig
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
 E1 = [3, 2, 3, 0, 1]
 FIGURE = re.compile(r"(?<![\d.])[+−-]?\d+\.\d{4}(?!\d)")
 

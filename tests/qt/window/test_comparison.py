@@ -20,8 +20,6 @@ from ndcg_gui.qt.models.query_model import COL_DOCS, COL_JUDGED, COL_NDCG, FIXED
 from ndcg_gui.qt.models.run_diff_model import COL_DOC, COL_GRADE, COL_RANK_A, COL_RANK_B
 from ndcg_gui.qt.window.comparison import TAB_TITLE
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
-
 
 @pytest.fixture
 def comparing(opened, files):

@@ -21,7 +21,6 @@ from ndcg_gui.core.state.workspace import Workspace
 from ndcg_gui.qt.models.query_model import COL_QUERY
 
 pytest.importorskip("duckdb")
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
 CTRL, ALT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.AltModifier
 
 

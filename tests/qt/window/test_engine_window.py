@@ -25,7 +25,6 @@ from ndcg_gui.core.summary import mean_summary
 
 pytest.importorskip("duckdb")
 # The offscreen platform's limits, not our warnings.
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 CTRL = Qt.KeyboardModifier.ControlModifier
 
 

@@ -6,11 +6,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-import pytest
-
 from ndcg_gui.core.analysis.workspace_report import SAMPLES
-
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
 
 
 def text_of(html: str) -> str:

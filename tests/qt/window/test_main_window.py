@@ -18,8 +18,6 @@ from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window.layout import QUERY_DOCK_WIDTH
 from ndcg_gui.qt.window.main_window import MainWindow
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 
 def order(window: MainWindow) -> list[str]:
     return window.document.current_list().docs.tolist()

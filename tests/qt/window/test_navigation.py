@@ -9,8 +9,6 @@ import pytest
 
 from ndcg_gui.core.analysis.workspace_report import WorkspaceReport
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 
 @pytest.fixture
 def nav(opened):

@@ -11,8 +11,6 @@ from ndcg_gui.core.reading import load
 from ndcg_gui.qt.models.query_model import COL_EDITED, COL_NDCG, COL_QUERY, EDITED_MARK
 from ndcg_gui.qt.widgets import dialogs
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 
 @pytest.fixture
 def errors(monkeypatch):

@@ -16,8 +16,6 @@ import pytest
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window.recovery import left_behind, offer_recovery
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 EDIT_THEN_WAIT = textwrap.dedent("""
     import sys
     from PySide6.QtCore import QSettings, QTimer

@@ -21,8 +21,6 @@ from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets.plot.curve_panels import FIRST_VIEW
 from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 
 def make_plot(qtbot, lists: dict[str, RankedList], k: int = 10) -> tuple[Document, CurvePlot]:
     doc = Document()

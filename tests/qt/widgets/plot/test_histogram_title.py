@@ -9,7 +9,6 @@ import pytest
 
 from ndcg_gui.qt.widgets.plot.histogram import NdcgHistogram
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")  # (offscreen's limit)
 LONG = "Δ NDCG@10: bm25_rm3_query_expansion_tuned_final_v2 − monot5_reranked_top100_baseline_run"
 
 

@@ -18,7 +18,6 @@ from sklearn.metrics import dcg_score, ndcg_score
 
 from ndcg_gui.qt.widgets.plot.plot_export import FIGURE_SIZE
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 SVG = "{http://www.w3.org/2000/svg}"
 E1 = np.array([[3, 2, 3, 0, 1]])
 E1_SCORES = np.array([[5, 4, 3, 2, 1]])

@@ -16,7 +16,6 @@ from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
 
 TREC = MetricConfig.preset("trec_eval")
 # The offscreen platform says this whenever a top-level window is shown; it is not our warning.
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 
 
 @pytest.fixture

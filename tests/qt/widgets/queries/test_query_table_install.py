@@ -16,8 +16,6 @@ from ndcg_gui.core.lists.query_order import natural_key
 from ndcg_gui.qt.models.query_model import COL_NDCG, COL_QUERY, QueryTableModel
 from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 
 def frame(ids, seed: int = 0) -> pd.DataFrame:
     """A per-query frame of `evaluate`'s columns for these ids (in this order)."""

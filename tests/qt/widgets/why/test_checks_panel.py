@@ -14,8 +14,6 @@ from PySide6.QtWidgets import QApplication, QTabBar
 from ndcg_gui.core.analysis.checks import check, raw_frames
 from ndcg_gui.qt.document import input_checks
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 # Query 2: d3 and d4 tie at rank 2 = k (crossing the cut-off); d7's grade is negative; query 9 is
 # judged but not in the run; query 3 judges "X1" while the run returns "x1".
 RUN = """1 Q0 a1 1 3.0 t

@@ -10,8 +10,6 @@ from sklearn.metrics import ndcg_score
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import ndcg_at
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 GRADES, SCORES = [3.0, 2.0, 3.0, 0.0, 1.0], [5.0, 4.0, 4.0, 2.0, 1.0]  # b and c tie on score
 
 

@@ -16,8 +16,6 @@ from ndcg_gui.core.config import PRESETS
 from ndcg_gui.core.evaluate import mean_ndcg
 from ndcg_gui.qt.widgets.why import which_preset_box
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 
 def ks_of(said: str, preset: str) -> set:
     """The cut-offs at which the answer says `preset` gives the figure (None: the whole list);
