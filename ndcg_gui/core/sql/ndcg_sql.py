@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from ndcg_gui.core.config import GainTable, MetricConfig
+from ndcg_gui.core.config import GainTable, MetricConfig, score_precision
 
 if TYPE_CHECKING:  # (numpy and pandas stay out: `--engine auto` imports this package on every run)
     from ndcg_gui.core.state.workspace import Definition
@@ -62,6 +62,8 @@ _SUPPORTED: dict[str, Callable[[object], bool]] = {
     "ideal": _is_name("judged", "retrieved"),
     "negative": _is_name("keep", "zero"),
     "gain_table": lambda v: v is None or isinstance(v, GainTable),
+    "precision": lambda v: v in (None, "float32", "float64"),
+    "truncate_grades": lambda v: isinstance(v, bool),
 }
 
 
@@ -95,8 +97,17 @@ def number(x: float) -> str:
     return f"CAST({x!r} AS DOUBLE)"
 
 
+def grade_sql(grade: str, config: MetricConfig) -> str:
+    """The grade as the definition reads it (`metrics.read_grades`): its whole part with
+    `truncate_grades` (toward zero, as C's atol), or as given."""
+    if not config.truncate_grades:
+        return grade
+    return (f"CAST(CASE WHEN {grade} >= 0 THEN FLOOR({grade}) ELSE CEIL({grade}) END AS DOUBLE)")
+
+
 def gain_sql(grade: str, config: MetricConfig) -> str:
     """The gain of grade expression `grade` (NULL for unjudged: NULL)."""
+    grade = grade_sql(grade, config)
     if config.gain_table:  # (an empty table: every grade keeps its value)
         cases = " ".join(f"WHEN {grade} = {number(g)} THEN {number(v)}" for g, v in config.gain_table.items())
         gain = f"CASE {cases} ELSE {grade} END"
@@ -118,9 +129,10 @@ def discount_sql(rank: str, config: MetricConfig) -> str:
             f"ELSE LN({base}) / LN(CAST({rank} AS DOUBLE)) END)")
 
 
-def score_key_sql(score: str, ties: str) -> str:
-    """The score as the ranking compares it (`order.score_key`): single precision under trec_eval's rule."""
-    if ties != "trec":
+def score_key_sql(score: str, precision: str) -> str:
+    """The score as the ranking compares it (`order.score_key`) at `precision`: "float32" rounds
+    it to single precision (as numpy does, infinite past float32's range), "float64" as given."""
+    if precision == "float64":
         return f"CAST({score} AS DOUBLE)"
     s = f"CAST({score} AS DOUBLE)"
     return (f"(CASE WHEN {s} >= {number(_FLT_INF_FROM)} THEN {number(_BEYOND)} "
@@ -138,7 +150,8 @@ def ndcg_sql(definition: Definition, missing: str = "zero", run: str = "run", qr
     `first_judged`."""
     check_expressible(definition, missing, row_order)
     config, k, ties = definition.config, int(definition.k), definition.ties
-    key = score_key_sql("score", ties)
+    precision = score_precision(config, ties)
+    key = score_key_sql("score", precision)
     tie_break = "doc DESC" if ties == "trec" else "row_order ASC"
     order_col = ", row_order" if row_order else ""
     # Only the first k rows need their grade, unless the ideal is the list's own or ties share gains.
@@ -170,10 +183,10 @@ def ndcg_sql(definition: Definition, missing: str = "zero", run: str = "run", qr
     GROUP BY query
 ),
 candidates AS (
-    SELECT c.query, c.doc{', c.row_order' if row_order else ''}, {score_key_sql('c.score', ties)} AS skey
+    SELECT c.query, c.doc{', c.row_order' if row_order else ''}, {score_key_sql('c.score', precision)} AS skey
     FROM {run} c
     JOIN kth b ON b.query = c.query
-    WHERE {score_key_sql('c.score', ties)} >= b.kth
+    WHERE {score_key_sql('c.score', precision)} >= b.kth
 ),
 ranked AS (
     SELECT query, doc{order_col}, skey,

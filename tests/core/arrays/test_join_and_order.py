@@ -87,7 +87,7 @@ def test_the_order_is_trec_evals_float32_scores_then_doc_ids_descending(rows):
     queries = pa.array([q for q, _, _ in rows], pa.string())
     groups = Groups.of(queries)
     docs = pa.array([d for _, d, _ in rows], pa.string())
-    key = score_key(np.array([s for _, _, s in rows]), "trec")
+    key = score_key(np.array([s for _, _, s in rows]), "float32")
     order = ranked(None, groups.codes, key, docs)
     first_seen = list(dict.fromkeys(q for q, _, _ in rows))
     with np.errstate(over="ignore"):
