@@ -102,10 +102,9 @@ def write_inputs(folder, run, qrels, form: str):
         run.to_csv(run_path, index=False)
         qrels.to_csv(qrels_path, index=False)
         return run_path, qrels_path
-    kind = {"parquet": str, "parquet-int": "int64", "parquet-float": "float64"}[form]
+    kind = {"parquet": None, "parquet-int": "int64", "parquet-float": "float64"}[form]
     run_path, qrels_path = folder / "run.parquet", folder / "qrels.parquet"
     for frame, path in ((run, run_path), (qrels, qrels_path)):
-        typed = frame.assign(query=frame["query"].astype("int64").astype(kind) if kind != str
-                             else frame["query"])
+        typed = frame.assign(query=frame["query"].astype("int64").astype(kind)) if kind else frame
         pd.DataFrame(typed).to_parquet(path, index=False)
     return run_path, qrels_path

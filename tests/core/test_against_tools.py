@@ -179,8 +179,11 @@ def test_lightgbm_ndcg(run, k):
 NEAR = st.sampled_from([1.0, 1.0 + 1e-9, 1.0 + 2.0**-52, 12.34567891, 12.3456789, 2.0, 0.5])
 
 
+WHOLE_GRADES = st.integers(0, 4).map(float)
+
+
 @st.composite
-def near_groups(draw, grades=st.integers(0, 4).map(float)):
+def near_groups(draw, grades=WHOLE_GRADES):
     """`groups` with near-tied scores (one table: query, doc, grade, score)."""
     rows = []
     for qi in range(draw(st.integers(1, 4))):
@@ -247,7 +250,8 @@ def test_pytrec_eval_refuses_a_fractional_grade_that_trec_eval_cuts():
 
     with pytest.raises(TypeError, match="integer"):  # (refused as made: no evaluation to hang)
         pytrec_eval.RelevanceEvaluator({"q": {"a": 2.5}}, {"ndcg_cut.10"})
-    assert "atol" in PRESETS["trec_eval"].description and "pytrec_eval refuses" in PRESETS["trec_eval"].description
+    description = PRESETS["trec_eval"].description
+    assert "atol" in description and "pytrec_eval refuses" in description
 
 
 @settings(max_examples=40, deadline=None)

@@ -25,8 +25,8 @@ from ndcg_gui.core.config import MAX_K, TIES
 from ndcg_gui.core.evaluate import RESULT_COLUMNS
 from ndcg_gui.core.reading.direct import summarise
 from ndcg_gui.core.reading.dispatch import load
-from ndcg_gui.core.sql.duckdb_engine import score_files
 from ndcg_gui.core.sql import NotExpressible, check_expressible, ndcg_sql
+from ndcg_gui.core.sql.duckdb_engine import score_files
 from ndcg_gui.core.sql.ndcg_sql import ndcg_steps
 from ndcg_gui.core.state.workspace import Definition
 from tests.core.definition_strategies import configs, engine_inputs, write_inputs
