@@ -34,15 +34,16 @@ def trec_eval(tmp_path_factory) -> Path:
         pytest.skip("no make to build trec_eval from tests/data/trec_eval/src")
     folder = tmp_path_factory.mktemp("trec_eval")
     shutil.copytree(SOURCE, folder, dirs_exist_ok=True)
-    built = subprocess.run([make, "-s", "trec_eval", f"CC={compiler}", "CFLAGS=-I. -w -DVERSIONID=\\\"10.0\\\""],
-                           cwd=folder, capture_output=True, text=True, check=False)
+    flags = 'CFLAGS=-I. -w -DVERSIONID=\\"10.0\\"'
+    built = subprocess.run([make, "-s", "trec_eval", f"CC={compiler}", flags], cwd=folder,
+                           capture_output=True, text=True, check=False)
     assert built.returncode == 0, built.stderr[-2000:]  # (a compiler that cannot build it: a failure)
     return folder / "trec_eval"
 
 
 def _run_program(program: Path, folder: Path, k: int) -> dict[str, float]:
-    out = subprocess.run([str(program), "-q", "-m", f"ndcg_cut.{k}", str(folder / "qrels"), str(folder / "run")],
-                         capture_output=True, text=True, check=True).stdout
+    command = [str(program), "-q", "-m", f"ndcg_cut.{k}", str(folder / "qrels"), str(folder / "run")]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     values = {}
     for line in out.splitlines():
         _, query, value = line.split()
