@@ -485,7 +485,7 @@ def test_auto_reads_a_glob_with_duckdb(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("options", [
-    ("--metrics-csv", "-"), ("--explain", "trec_eval", "sklearn"), ("--preset", "xgboost"),
+    ("--metrics-csv", "-"), ("--explain", "trec_eval", "sklearn"), ("--preset", "spark"),
     ("--preset", "trec_eval_J"),
 ])
 def test_auto_stays_in_memory_for_what_the_engine_does_not_do(capsys, small_machine, no_engine, options):
