@@ -184,8 +184,8 @@ _MORE_WORDS = {
     "idcg_zero": lambda c: f"IDCG = 0 scores {1 if c.idcg_zero == 'one' else 0}",
     "rounding": lambda c: "rounded to full precision (not rounded)" if c.rounding is None
     else f"rounded to {c.rounding} decimals",
-    "truncate_grades": lambda c: "grades cut to their whole part (as trec_eval reads them)" if c.truncate_grades
-    else "grades used as given",
+    "truncate_grades": lambda c: "grades cut to their whole part (as trec_eval reads them)"
+    if c.truncate_grades else "grades used as given",
     "precision": lambda c: f"scores compared as {c.precision or 'the tie rule says'}",
 }
 
