@@ -200,7 +200,7 @@ def importing_meanwhile(module: str) -> Iterator[None]:
 
 
 def export(options: argparse.Namespace, direct: bool = True) -> None:
-    from ndcg_gui.core.config import DEFAULT_K
+    from ndcg_gui.core.config import DEFAULT_K, score_precision
     from ndcg_gui.core.options import config_from_options
     from ndcg_gui.core.reading import load
     from ndcg_gui.core.reading.direct import summarise
@@ -230,7 +230,8 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
         write_summary_table(table, output(options.summary_csv), k, config, ties)
     if options.metrics_csv:
         query = pick_query(dataset.queries(), options.file, options.query)
-        write_metrics_csv(dataset.ranked_list(query), output(options.metrics_csv), config, options.k, ties)
+        listed = dataset.ranked_list(query).ties_ordered(ties, score_precision(config, ties))
+        write_metrics_csv(listed, output(options.metrics_csv), config, options.k, ties)
     if not tables:
         if options.query is not None:
             queries = summary.queries if summary is not None else dataset.queries()

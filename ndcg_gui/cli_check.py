@@ -17,8 +17,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ndcg-inspect check",
         description="Check a run (and its qrels) before trusting an NDCG: duplicate documents, ties "
         "across the cut-off, ranks that disagree with scores, queries only in the run or only in the "
-        "qrels, negative grades, queries without a relevant document, lists whose scores are all "
-        "equal, ids that differ only by case or spaces. Exit status 1 when any would change a figure.",
+        "qrels, negative grades, fractional grades (and what each preset does with them), queries "
+        "without a relevant document, lists whose scores are all equal, ids that differ only by case "
+        "or spaces. Exit status 1 when any would change a figure.",
     )
     parser.add_argument("file", metavar="RUN", help="a TREC run or a ranked-list table")
     parser.add_argument("--qrels", help="TREC qrels with the judgments for RUN")

@@ -495,7 +495,7 @@ def test_auto_reads_a_glob_with_duckdb(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("options", [
-    ("--metrics-csv", "-"), ("--explain", "trec_eval", "sklearn"), ("--preset", "xgboost"),
+    ("--metrics-csv", "-"), ("--explain", "trec_eval", "sklearn"), ("--preset", "spark"),
     ("--preset", "trec_eval_J"),
 ])
 def test_auto_stays_in_memory_for_what_the_engine_does_not_do(capsys, small_machine, no_engine, options):
@@ -541,3 +541,27 @@ def test_cache_keeps_the_table_beside_the_run_and_prints_the_same_from_it(capsys
     assert again == first
     without = output(capsys, run, "--qrels", qrels, "--format", "tsv", "--engine", "duckdb")
     assert without[0] == 1 and "the engine ran" in without[2]  # (no --cache: the engine scores)
+
+
+@pytest.mark.parametrize(("query", "score", "says"), [
+    ([401.0, 401.0, 402.0], [2.0, 1.0, 1.0], None),  # a float query of whole numbers: the query 401
+    ([401.5, 401.0, 402.0], [2.0, 1.0, 1.0], 'row 1: query 401.5 is not a whole number'),
+    (["401", "401", "402"], [True, False, True], "row 1: score holds bool values; expected numbers"),
+])
+def test_parquet_columns_are_read_alike_on_every_engine(capsys, tmp_path, query, score, says):
+    # Found in issue 32: a float64 query column scored 0.5613 in memory and 0.0000 in DuckDB (no
+    # query matched: "401.0"), and a bool score column was refused in memory but scored by DuckDB.
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table({"query": query, "doc": ["a", "b", "c"], "score": score})
+    pq.write_table(table, tmp_path / "run.parquet")
+    (tmp_path / "qrels").write_text("401 0 a 1\n401 0 b 2\n402 0 c 1\n")
+    memory = output(capsys, tmp_path / "run.parquet", "--qrels", tmp_path / "qrels", "--engine", "memory")
+    engine = output(capsys, tmp_path / "run.parquet", "--qrels", tmp_path / "qrels", "--engine", "duckdb")
+    if says is None:
+        assert memory[0] == 0 and "401" in memory[1] and "0.0000" not in memory[1].splitlines()[1]
+        same_output(engine, memory, ())
+    else:
+        assert memory == engine
+        assert memory[0] == 2 and memory[2].count("\n") == 1 and says in memory[2], memory

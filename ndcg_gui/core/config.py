@@ -20,7 +20,17 @@ IdealOrderName = Literal["sorted", "given"]
 IdealDepthName = Literal["k", "list", "all"]
 TiesName = Literal["trec", "file", "average"]
 TIES: tuple[str, ...] = get_args(TiesName)
+PrecisionName = Literal["float32", "float64"]
 MISSING = ("zero", "skip")  # a judged query the run returned nothing for: scored 0, or left out
+
+
+def score_precision(config: MetricConfig, ties: str) -> PrecisionName:
+    """The precision at which the tie rule compares scores: the definition's own, or the rule's
+    usual one (trec_eval's float32 for "trec", the numbers as given otherwise). Every scorer
+    ranks with this (`core.arrays.order.score_key`), in memory and in SQL."""
+    if config.precision is not None:
+        return config.precision
+    return "float32" if ties == "trec" else "float64"
 
 
 def check_rules(ties: str, missing: str = "zero") -> None:
@@ -130,6 +140,12 @@ class MetricConfig:
               ideal ranking, never cut (Quepid's nDCG@k).
     rounding  each query's NDCG rounded half away from zero to this many decimals (OpenSearch
               Search Relevance Workbench: 2), or None.
+    precision the precision at which tied scores are found and the list is ranked: "float32"
+              (trec_eval 9.x and pytrec_eval keep `float sim`; XGBoost's predictions), "float64"
+              (trec_eval 10.0, scikit-learn, LightGBM), or None: the tie rule's usual one
+              (`score_precision`).
+    truncate_grades  grades cut to their whole part before anything else, as trec_eval reads
+              them (C `atol`: 2.5 is 2, -0.5 is 0), or used as given.
     """
 
     gain: GainName | Mapping[float, float] = "linear"
@@ -142,6 +158,8 @@ class MetricConfig:
     ideal_order: IdealOrderName = "sorted"
     ideal_depth: IdealDepthName = "k"
     rounding: int | None = None
+    precision: PrecisionName | None = None
+    truncate_grades: bool = False
     gain_table: GainTable | None = field(init=False, repr=False, compare=False, default=None)
     discount_table: DiscountTable | None = field(init=False, repr=False, compare=False, default=None)
 
@@ -182,6 +200,10 @@ class MetricConfig:
             if getattr(self, name) not in get_args(kind):
                 choices = " or ".join(repr(c) for c in get_args(kind))
                 raise ValueError(f"{name} must be {choices}, not {getattr(self, name)!r}")
+        if self.precision not in (None, *get_args(PrecisionName)):
+            raise ValueError(f"precision must be 'float32', 'float64' or None, not {self.precision!r}")
+        if not isinstance(self.truncate_grades, bool):
+            raise ValueError(f"truncate_grades must be True or False, not {self.truncate_grades!r}")
         r = self.rounding
         if r is not None and (isinstance(r, bool) or not isinstance(r, int) or not 0 <= r <= 15):
             raise ValueError(f"rounding must be a whole number of decimals 0..15 or None, not {r!r}")
@@ -229,6 +251,10 @@ class MetricConfig:
         """The rarer choices, said only when they differ from the default (so the common
         definitions keep their one line)."""
         more = []
+        if self.truncate_grades:
+            more.append("grades cut to their whole part, as trec_eval reads them (atol: 2.5 is 2)")
+        if self.precision is not None:
+            more.append(f"scores compared as {self.precision}")
         if self.judged_only:
             more.append("unjudged documents removed (condensed list)")
         if self.ideal_order == "given":
@@ -246,7 +272,9 @@ class MetricConfig:
     def preset_name(self) -> str | None:
         """The name of the preset this definition equals, if any."""
         for name, preset in PRESETS.items():
-            if preset.config == self:
+            # (a definition that leaves the precision to its tie rule equals the preset it otherwise is)
+            if preset.config == self or (self.precision is None
+                                         and preset.config.with_(precision=None) == self):
                 return name
         return None
 
@@ -261,36 +289,44 @@ class Preset:
 
 PRESETS: dict[str, Preset] = {
     "trec_eval": Preset(
-        MetricConfig(gain="linear", discount="log2", ideal="judged", negative="zero"),
+        MetricConfig(gain="linear", discount="log2", ideal="judged", negative="zero",
+                     precision="float32", truncate_grades=True),
         ties="trec",
         label="trec_eval",
         description=(
             "trec_eval ndcg / ndcg_cut: gain = grade, 1/log2(i+1), ideal from every judged "
-            "document, negative grades as 0, tied scores by docno descending"
+            "document, negative grades as 0, tied scores by docno descending; as trec_eval 9.x "
+            "and pytrec_eval, which keep scores as float32 (`float sim`: 1.0 and 1.0000001 tie; "
+            "trec_eval 10.0 compares double: precision='float64'); a grade is read with C atol, "
+            "its whole part (2.5 is 2, 0.5 is 0; the text 1e1 is 1), where pytrec_eval refuses "
+            "a fractional grade"
         ),
     ),
     "sklearn": Preset(
-        MetricConfig(gain="linear", discount="log2", ideal="retrieved", negative="keep"),
+        MetricConfig(gain="linear", discount="log2", ideal="retrieved", negative="keep", precision="float64"),
         ties="average",
         label="scikit-learn",
         description=(
             "sklearn.metrics.ndcg_score: gain = grade, 1/log2(i+1), ideal from the list's own "
-            "grades, tied scores share their average gain"
+            "grades, tied scores (equal as the float64 numbers given) share their average gain"
         ),
     ),
     "ranx_burges": Preset(
-        MetricConfig(gain="exponential", discount="log2", ideal="judged", negative="zero"),
+        MetricConfig(gain="exponential", discount="log2", ideal="judged", negative="zero",
+                     precision="float64", truncate_grades=True),
         ties="trec",
         label="ranx (Burges)",
         description=(
             "ranx ndcg_burges: gain 2^rel − 1, 1/log2(i+1), ideal from every judged document, "
             "cut at k. ranx counts only judgments with grade ≥ 1 (rel_lvl=1): zero and negative "
-            "grades add nothing, as here; fractional grades below 1 would also count 0 in ranx. "
-            "ranx leaves the order of tied scores to its sort; here they go by docno, as trec_eval"
+            "grades add nothing, as here; ranx keeps grades as integers (Qrels: a grade of 2.5 "
+            "is 2), so grades are cut to their whole part here too. Scores are float64; ranx "
+            "leaves the order of tied scores to its sort; here they go by docno, as trec_eval"
         ),
     ),
     "jarvelin2002": Preset(
-        MetricConfig(gain="linear", discount="jarvelin", base=2, ideal="judged", negative="keep"),
+        MetricConfig(gain="linear", discount="jarvelin", base=2, ideal="judged", negative="keep",
+                     precision="float64"),
         ties="file",
         label="Järvelin–Kekäläinen 2002",
         description=(
@@ -305,7 +341,8 @@ PRESETS: dict[str, Preset] = {
 # ranx 0.3.21, Elasticsearch main, Quepid main, Spark master (mllib RankingMetrics.scala).
 PRESETS.update({
     "trec_eval_J": Preset(
-        MetricConfig(gain="linear", discount="log2", ideal="judged", negative="zero", judged_only=True),
+        MetricConfig(gain="linear", discount="log2", ideal="judged", negative="zero", judged_only=True,
+                     precision="float32", truncate_grades=True),
         ties="trec",
         label="trec_eval -J",
         description=(
@@ -313,24 +350,28 @@ PRESETS.update({
             "nDCG(judged_only=True)): as trec_eval, on condensed lists: unjudged documents are "
             "removed before ranking; quirk: a negative grade is 'in the pool, unjudged' "
             "(RELVALUE_UNJUDGED) and is removed too (trec_eval form_res_rels.c, "
-            "te_form_res_rels: judged_docs_only_flag keeps only docs with rel >= 0)"
+            "te_form_res_rels: judged_docs_only_flag keeps only docs with rel >= 0); scores as "
+            "float32 and grades cut to their whole part, as trec_eval (a grade of -0.5 is 0: judged)"
         ),
     ),
     "ranx": Preset(
-        MetricConfig(gain="linear", discount="log2", ideal="judged", negative="zero"),
+        MetricConfig(gain="linear", discount="log2", ideal="judged", negative="zero",
+                     precision="float64", truncate_grades=True),
         ties="trec",
         label="ranx (ndcg)",
         description=(
             "ranx ndcg (Järvelin gain: the grade): ranx/metrics/ndcg.py:36 rel/log2(i+1); "
             "_idcg = _dcg(qrels, qrels, k) (line 52), the judged pool cut at k; quirk: "
-            "clean_qrels(qrels, rel_lvl=1) (line 13) drops judgments below 1, so grades in (0, 1) "
-            "count 0 in ranx and are not expressible here; IDCG = 0 is replaced by 1 (line 62), "
+            "clean_qrels(qrels, rel_lvl=1) (line 13) drops judgments below 1 and "
+            "Qrels keeps grades as integers (2.5 is 2), so grades are cut to their whole part "
+            "here and those in (0, 1) count 0 as in ranx; scores are float64; IDCG = 0 is "
+            "replaced by 1 (line 62), "
             "which gives 0 as DCG is 0 then. Tied scores: ranx's sort, here by docno as trec_eval"
         ),
     ),
     "xgboost": Preset(
         MetricConfig(gain="exponential", discount="log2", ideal="retrieved", negative="keep",
-                     idcg_zero="one"),
+                     idcg_zero="one", precision="float32"),
         ties="file",
         label="XGBoost ndcg",
         description=(
@@ -338,12 +379,14 @@ PRESETS.update({
             "ndcg_exp_gain=true), 1/log2(i+1) (line 47), ideal from the group's own labels cut at "
             "k (src/common/ranking_utils.cc:96-105); quirks: a group with IDCG = 0 scores 1 "
             "(src/metric/rank_metric.cc:384-385, 'ndcg-' scores 0); tied predictions keep the "
-            "data order (StableSort in src/common/algorithm.h:85), predictions are float32; "
+            "data order (StableSort in src/common/algorithm.h:85) and predictions are float32 "
+            "(bst_float), so scores equal as float32 are tied; "
             "labels must be whole numbers ≥ 0"
         ),
     ),
     "xgboost_minus": Preset(
-        MetricConfig(gain="exponential", discount="log2", ideal="retrieved", negative="keep"),
+        MetricConfig(gain="exponential", discount="log2", ideal="retrieved", negative="keep",
+                     precision="float32"),
         ties="file",
         label="XGBoost ndcg-",
         description=(
@@ -353,7 +396,7 @@ PRESETS.update({
     ),
     "lightgbm": Preset(
         MetricConfig(gain="exponential", discount="log2", ideal="retrieved", negative="keep",
-                     idcg_zero="one"),
+                     idcg_zero="one", precision="float64"),
         ties="file",
         label="LightGBM ndcg",
         description=(
@@ -361,13 +404,14 @@ PRESETS.update({
             "(src/metric/dcg_calculator.cpp:37-42; another label_gain is a gain table), "
             "1/log2(2+i) (line 52), ideal from the query's own labels, cut at min(k, n) "
             "(CalMaxDCGAtK, lines 56-80), ties by std::stable_sort on score (line 122: data "
-            "order); quirk: a query with IDCG ≤ 0 scores 1 (src/metric/rank_metric.hpp:99-101); "
+            "order; scores are double); quirk: a query with IDCG ≤ 0 scores 1 "
+            "(src/metric/rank_metric.hpp:99-101); "
             "labels are whole numbers ≥ 0"
         ),
     ),
     "elasticsearch": Preset(
         MetricConfig(gain="exponential", discount="log2", ideal="judged", negative="keep",
-                     ideal_depth="list"),
+                     ideal_depth="list", precision="float64"),
         ties="file",
         label="Elasticsearch rank_eval dcg (normalize)",
         description=(
@@ -381,7 +425,7 @@ PRESETS.update({
     ),
     "quepid": Preset(
         MetricConfig(gain="exponential", discount="log2", ideal="judged", negative="keep",
-                     ideal_depth="all"),
+                     ideal_depth="all", precision="float64"),
         ties="file",
         label="Quepid nDCG@10",
         description=(
@@ -393,7 +437,7 @@ PRESETS.update({
     ),
     "spark": Preset(
         MetricConfig(gain="exponential", discount="log", base=math.e, ideal="judged", negative="keep",
-                     ideal_order="given"),
+                     ideal_order="given", precision="float64"),
         ties="file",
         label="Spark MLlib ndcgAt (graded)",
         description=(
@@ -410,7 +454,7 @@ PRESETS.update({
     ),
     "tf_ranking": Preset(
         MetricConfig(gain="exponential", discount="log2", ideal="retrieved", negative="zero",
-                     judged_only=True),
+                     judged_only=True, precision="float32"),
         ties="file",
         label="TF-Ranking NDCGMetric",
         description=(
@@ -424,7 +468,8 @@ PRESETS.update({
         ),
     ),
     "opensearch": Preset(
-        MetricConfig(gain="exponential", discount="log2", ideal="judged", negative="keep", rounding=2),
+        MetricConfig(gain="exponential", discount="log2", ideal="judged", negative="keep", rounding=2,
+                     precision="float64"),
         ties="file",
         label="OpenSearch Search Relevance (NDCG@k)",
         description=(
@@ -436,7 +481,7 @@ PRESETS.update({
         ),
     ),
     "torchmetrics": Preset(
-        MetricConfig(gain="linear", discount="log2", ideal="retrieved", negative="keep"),
+        MetricConfig(gain="linear", discount="log2", ideal="retrieved", negative="keep", precision="float64"),
         ties="average",
         label="torchmetrics retrieval_normalized_dcg",
         description=(
@@ -450,7 +495,7 @@ PRESETS.update({
     # (TREC 2010 Web track, version 1.2a) under perl; lines cited from those two files.
     "gdeval": Preset(
         MetricConfig(gain="exponential", discount="log", base=math.e, ideal="judged", negative="zero",
-                     rounding=5),
+                     rounding=5, precision="float64"),
         ties="trec",
         label="gdeval (ir_measures)",
         description=(
@@ -458,7 +503,8 @@ PRESETS.update({
             "gain 2^judgment − 1 over ln(i+2) (gdeval.pl:151; NDCG is log2's), ideal from every "
             "judgment > 0 sorted and cut at k (lines 43-49, 73); quirks: judgments ≤ 0 are "
             "dropped (line 43), so a negative grade counts 0 and leaves the ideal; the run is "
-            "sorted by score, ties by docno descending (runOrder, lines 124-142), its rank "
+            "sorted by score (perl numbers: double), ties by docno descending (runOrder, lines "
+            "124-142), its rank "
             "column ignored; each query's NDCG is printed to 5 decimals, printf '%.5f' (line "
             "181); a topic without a judgment > 0 is not printed (line 175) and one the run "
             "lacks is never reached, both then 0 through ir_measures (providers/base.py:22-27, "

@@ -22,7 +22,7 @@ from ndcg_gui.core.arrays.ids import Groups, strings, take, whole
 from ndcg_gui.core.arrays.join import lookup
 from ndcg_gui.core.arrays.order import ranked, score_key
 from ndcg_gui.core.arrays.topk import StringBytes, first_rows_word, score_bits, select_top
-from ndcg_gui.core.config import MetricConfig, TiesName, check_rules
+from ndcg_gui.core.config import MetricConfig, PrecisionName, TiesName, check_rules, score_precision
 from ndcg_gui.core.metrics import check_k, condensed_keep, discounts, finish, gains
 from ndcg_gui.core.ties import averaged
 
@@ -48,9 +48,10 @@ def evaluate(
     qrels  columns `query`, `doc`, `grade`: every judged document, one row per (query, doc) (the
            readers reject duplicates). Run documents without a judgment get gain 0. A query of the
            run with no judgment at all is left out (as trec_eval does).
-    ties   equal scores: "trec" orders them by doc id in descending byte order, and like trec_eval
-           takes scores as single-precision floats (1.0 and 1.0 + 1e-12 are tied);
-           "file" keeps file order; "average" gives each the mean gain of its group (scikit-learn).
+    ties   equal scores: "trec" orders them by doc id in descending byte order; "file" keeps file
+           order; "average" gives each the mean gain of its group (scikit-learn). Scores are
+           compared at `config.precision` (`score_precision`: by default float32 under "trec", as
+           trec_eval 9.x keeps them, 1.0 and 1.0 + 1e-12 tied; float64 otherwise).
            Equal ranks (a `rank` column) keep file order.
     missing "zero": a judged query with no results scores 0 and is listed; "skip": left out.
 
@@ -66,7 +67,7 @@ def evaluate(
     if qrels is not None:
         _require(qrels, ["query", "doc", "grade"], "qrels")
 
-    key, by_score = _ranking_key(run, ties)
+    key, by_score = _ranking_key(run, score_precision(config, ties))
     groups = Groups.of(strings(run["query"], "run query"))
     docs = strings(run["doc"], "run doc") if qrels is not None or (by_score and ties == "trec") else None
     if qrels is not None:
@@ -143,13 +144,18 @@ class Joined:
     pool: Pool
     tie_key: np.ndarray | None
     rank_key: np.ndarray | None = None  # each row's ranking key (tied rows share it), None: file order
+    ties: TiesName = "trec"
+    precision: PrecisionName = "float32"  # the precision the rows were ranked at
 
     @classmethod
-    def of(cls, run: pd.DataFrame, qrels: pd.DataFrame | None = None, ties: TiesName = "trec") -> Joined:
-        """The rows `evaluate(run, qrels, ties=ties)` scores, with its checks."""
+    def of(cls, run: pd.DataFrame, qrels: pd.DataFrame | None = None, ties: TiesName = "trec",
+           precision: PrecisionName | None = None) -> Joined:
+        """The rows `evaluate(run, qrels, ties=ties)` scores, with its checks, ranked with scores
+        compared at `precision` (None: the tie rule's usual one, `score_precision`)."""
         check_rules(ties)
+        precision = precision or score_precision(MetricConfig(), ties)
         _require(run, ["query", "doc"] + ([] if qrels is not None else ["grade"]), "run")
-        key, by_score = _ranking_key(run, ties)
+        key, by_score = _ranking_key(run, precision)
         groups = Groups.of(strings(run["query"], "run query"))
         trec_ties = by_score and ties == "trec"
         docs = strings(run["doc"], "run doc") if qrels is not None or trec_ties else None
@@ -175,11 +181,16 @@ class Joined:
         n_retrieved[to_query] = groups.sizes
         tie_key = key[rows] if ties == "average" and by_score else None
         rank_key = None if key is None else key[rows]
-        return cls(queries, row_query, grade, n_retrieved, pool, tie_key, rank_key)
+        return cls(queries, row_query, grade, n_retrieved, pool, tie_key, rank_key, ties, precision)
 
     def score(self, k: int | None, config: MetricConfig, missing: str = "zero") -> pd.DataFrame:
-        """`evaluate`'s table under `config` at k."""
+        """`evaluate`'s table under `config` at k (`config` compares scores at the precision the
+        rows were ranked at: another precision is another ranking)."""
         check_rules("trec", missing)
+        wanted = score_precision(config, self.ties)
+        if self.rank_key is not None and wanted != self.precision:
+            raise ValueError(f"these rows are ranked with scores as {self.precision}; the definition "
+                             f"compares them as {wanted}")
         return score_ranked(self.queries, self.row_query, self.grade, self.n_retrieved, self.pool,
                             check_k(k), config, missing, self.tie_key)
 
@@ -310,12 +321,11 @@ def _finite(values: pd.Series, what: str) -> np.ndarray:
     return arr
 
 
-def _ranking_key(run: pd.DataFrame, ties: str) -> tuple[np.ndarray | None, bool]:
-    """(key, by_score): the value that ranks rows high first (score, or minus rank), or None for
-    file order; by_score says ties between equal keys are score ties. trec_eval keeps scores as
-    single-precision floats, so with its tie rule scores equal as float32 are ties."""
+def _ranking_key(run: pd.DataFrame, precision: str) -> tuple[np.ndarray | None, bool]:
+    """(key, by_score): the value that ranks rows high first (score at `precision`, or minus
+    rank), or None for file order; by_score says ties between equal keys are score ties."""
     if "score" in run:
-        return score_key(_finite(run["score"], "run score"), ties), True
+        return score_key(_finite(run["score"], "run score"), precision), True
     if "rank" in run:
         return -_finite(run["rank"], "run rank"), False
     return None, False

@@ -35,9 +35,16 @@ def as_grades(values: Sequence[float] | np.ndarray | pd.Series, what: str = "gra
     return arr
 
 
+def read_grades(grades: np.ndarray, config: MetricConfig) -> np.ndarray:
+    """Grades as the definition reads them: with `truncate_grades`, their whole part (trec_eval
+    reads a grade with C atol: 2.5 is 2, -0.5 is 0, so judged); otherwise as given."""
+    grades = np.asarray(grades, dtype=float)
+    return np.trunc(grades) + 0.0 if config.truncate_grades else grades  # (+ 0.0: no -0.0)
+
+
 def gains(grades: np.ndarray, config: MetricConfig) -> np.ndarray:
     """The gain of each grade under `config` (negative grades as 0 when negative="zero")."""
-    grades = np.asarray(grades, dtype=float)
+    grades = read_grades(grades, config)
     if config.gain_table is not None:
         table = config.gain_table
         keys = np.fromiter(table.keys(), float, len(table))
@@ -308,7 +315,7 @@ def condensed_keep(grades: np.ndarray, config: MetricConfig) -> np.ndarray:
     grades either (trec_eval reads a grade < 0 as 'in the pool, unjudged': form_res_rels.c)."""
     keep = ~np.isnan(grades)
     if config.negative == "zero":
-        keep &= ~(grades < 0)
+        keep &= ~(read_grades(grades, config) < 0)
     return keep
 
 

@@ -171,3 +171,107 @@ def test_lightgbm_ndcg(run, k):
     assert close(mean_ndcg(ours(run, None, k, "lightgbm")), _lightgbm_mean(run, k))
     first = run[run["query"] == "q0"]
     assert close(ours(first, None, k, "lightgbm").loc["q0", "ndcg"], _lightgbm_mean(first, k))
+
+
+# --- near-tied float64 scores and fractional grades ---------------------------------------------
+#
+# Scores equal as float32 but not as float64 (1 and 1 + 1e-9, 12.34567891 and 12.3456789), one ulp
+# apart, and exactly tied: each preset must rank them at its tool's precision (trec_eval 9.x and
+# pytrec_eval keep float32, XGBoost's predictions are float32; scikit-learn, LightGBM and ranx
+# compare the float64 numbers) with its tool's tie rule.
+
+NEAR = st.sampled_from([1.0, 1.0 + 1e-9, 1.0 + 2.0**-52, 12.34567891, 12.3456789, 2.0, 0.5])
+
+
+WHOLE_GRADES = st.integers(0, 4).map(float)
+
+
+@st.composite
+def near_groups(draw, grades=WHOLE_GRADES):
+    """`groups` with near-tied scores (one table: query, doc, grade, score)."""
+    rows = []
+    for qi in range(draw(st.integers(1, 4))):
+        n = draw(st.integers(2, 10))
+        g = draw(st.lists(grades, min_size=n, max_size=n))
+        s = draw(st.lists(NEAR, min_size=n, max_size=n))
+        rows += [(f"q{qi}", f"d{j}", a, b) for j, (a, b) in enumerate(zip(g, s, strict=True))]
+    return pd.DataFrame(rows, columns=["query", "doc", "grade", "score"])
+
+
+@settings(max_examples=50, deadline=None)
+@given(run=near_groups(st.floats(0, 4, allow_nan=False).map(lambda x: round(x, 2))),
+       k=st.one_of(st.none(), st.integers(1, 12)))
+@pytest.mark.parametrize("preset", ["sklearn", "torchmetrics"])
+def test_sklearn_on_near_tied_scores_and_fractional_grades(preset, run, k):
+    from sklearn.metrics import ndcg_score
+
+    mine = ours(run, None, k, preset)
+    for query, group in run.groupby("query"):
+        theirs = ndcg_score([group["grade"].to_numpy()], [group["score"].to_numpy()], k=k)
+        assert close(mine.loc[query, "ndcg"], theirs), query
+
+
+@settings(max_examples=30, deadline=None)
+@given(run=near_groups(), k=st.integers(1, 12))
+@pytest.mark.parametrize("preset", ["xgboost", "xgboost_minus"])
+def test_xgboost_on_near_tied_scores(preset, run, k):
+    minus = preset == "xgboost_minus"
+    assert close(mean_ndcg(ours(run, None, k, preset)), _xgboost_mean(run, k, minus))
+    first = run[run["query"] == "q0"]
+    assert close(ours(first, None, k, preset).loc["q0", "ndcg"], _xgboost_mean(first, k, minus))
+
+
+@settings(max_examples=30, deadline=None)
+@given(run=near_groups(), k=st.integers(1, 12))
+def test_lightgbm_on_near_tied_scores(run, k):
+    assert close(mean_ndcg(ours(run, None, k, "lightgbm")), _lightgbm_mean(run, k))
+    first = run[run["query"] == "q0"]
+    assert close(ours(first, None, k, "lightgbm").loc["q0", "ndcg"], _lightgbm_mean(first, k))
+
+
+def _as_dicts(run: pd.DataFrame) -> tuple[dict, dict]:
+    run_d = {q: dict(zip(g["doc"], g["score"].astype(float), strict=True)) for q, g in run.groupby("query")}
+    qrels_d = {q: dict(zip(g["doc"], g["grade"].astype(int), strict=True)) for q, g in run.groupby("query")}
+    return run_d, qrels_d
+
+
+@settings(max_examples=40, deadline=None)
+@given(run=near_groups(st.integers(-1, 4).map(float)), k=st.integers(1, 12))
+@pytest.mark.parametrize("preset", ["trec_eval", "trec_eval_J"])
+def test_pytrec_eval_on_near_tied_scores(preset, run, k):
+    run_d, qrels_d = _as_dicts(run)
+    out = pytrec_evaluate(qrels_d, {f"ndcg_cut.{k}"}, run_d, judged_docs_only_flag=preset == "trec_eval_J")
+    qrels = run[["query", "doc", "grade"]]
+    mine = ours(run[["query", "doc", "score"]], qrels, k, preset)
+    for query, values in out.items():
+        assert close(mine.loc[query, "ndcg"], values[f"ndcg_cut_{k}"]), query
+
+
+def test_pytrec_eval_refuses_a_fractional_grade_that_trec_eval_cuts():
+    # What the trec_eval preset reproduces is trec_eval's program (atol: 2.5 is 2), which
+    # pytrec_eval does not: it refuses the judgment. Both are said in the preset's description.
+    import pytrec_eval
+
+    with pytest.raises(TypeError, match="integer"):  # (refused as made: no evaluation to hang)
+        pytrec_eval.RelevanceEvaluator({"q": {"a": 2.5}}, {"ndcg_cut.10"})
+    description = PRESETS["trec_eval"].description
+    assert "atol" in description and "pytrec_eval refuses" in description
+
+
+@settings(max_examples=40, deadline=None)
+@given(run=near_groups(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.75, 4.0])), k=st.integers(1, 12))
+@pytest.mark.parametrize(("metric", "preset"), [("ndcg", "ranx"), ("ndcg_burges", "ranx_burges")])
+def test_ranx_on_near_tied_scores_and_fractional_grades(metric, preset, run, k):
+    from ranx import Qrels, Run
+    from ranx import evaluate as ranx_evaluate
+
+    # ranx leaves the order of exactly equal scores to its sort: those are made distinct, the
+    # ties as float32 (ranx compares float64) kept.
+    run = run.assign(score=run["score"] + 1e-6 * np.arange(len(run)))
+    run_d = {q: dict(zip(g["doc"], g["score"], strict=True)) for q, g in run.groupby("query")}
+    qrels_d = {q: dict(zip(g["doc"], g["grade"], strict=True)) for q, g in run.groupby("query")}
+    r = Run(run_d)
+    ranx_evaluate(Qrels(qrels_d), r, f"{metric}@{k}", return_mean=False, make_comparable=True)
+    mine = ours(run[["query", "doc", "score"]], run[["query", "doc", "grade"]], k, preset)
+    for query, value in r.scores[f"{metric}@{k}"].items():
+        assert close(mine.loc[query, "ndcg"], float(value)), query

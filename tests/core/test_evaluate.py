@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_gui.core.analysis.list_report import list_summary
-from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.config import MetricConfig, score_precision
 from ndcg_gui.core.evaluate import Joined, evaluate
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
@@ -109,7 +109,9 @@ def test_a_run_and_qrels_as_frames_score_as_their_dataset(lists, config, k, ties
         return
     if any(np.isnan(rl.scores).any() for rl in lists):  # a run file has a score on every line
         return
-    lists = [rl.reordered(np.argsort(-rl.scores, kind="stable")).ties_ordered(ties) for rl in lists]
+    precision = score_precision(config, ties)
+    lists = [rl.reordered(np.argsort(-rl.scores, kind="stable")).ties_ordered(ties, precision)
+             for rl in lists]
     run = pd.DataFrame([(rl.query, d, s) for rl in lists for d, s in zip(rl.docs, rl.scores, strict=True)],
                        columns=["query", "doc", "score"])
     qrels = pd.DataFrame([(rl.query, d, g) for rl in lists for d, g in rl.judgments().items()],
@@ -117,7 +119,7 @@ def test_a_run_and_qrels_as_frames_score_as_their_dataset(lists, config, k, ties
     expected = _dataset(lists).evaluate(k, config, ties=ties)
     got = evaluate(run, qrels, k, config, ties=ties)
     pd.testing.assert_frame_equal(got, expected, rtol=1e-9, atol=1e-12)
-    pd.testing.assert_frame_equal(Joined.of(run, qrels, ties).score(k, config), expected,
+    pd.testing.assert_frame_equal(Joined.of(run, qrels, ties, precision).score(k, config), expected,
                                   rtol=1e-9, atol=1e-12)
 
 

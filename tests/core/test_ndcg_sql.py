@@ -1,7 +1,13 @@
 """The definition as SQL (`core.sql.ndcg_sql`) run in DuckDB equals `evaluate`, row for row, on
 random runs and qrels: tied scores (as float32 and exactly), negative and fractional grades,
 unjudged documents, judged queries without results, queries without judgments, every tie rule,
-every preset the SQL accepts and hand-made definitions; what it cannot express is refused."""
+every preset the SQL accepts and hand-made definitions; what it cannot express is refused.
+
+And the engines agree from the files: the same inputs written as TREC text, CSV or Parquet (query
+columns of text, integers or floats) scored in memory (`load`, and the command line's direct path)
+and by DuckDB (`score_files`) give the same table to 1e-12, per query and for the mean, under
+every preset the SQL writes, every tie rule and k of 1, 3, 10 and all. The inputs are the one
+generator every engine's test draws from (`definition_strategies.engine_inputs`)."""
 
 from __future__ import annotations
 
@@ -15,39 +21,23 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ndcg_gui.core import PRESETS, MetricConfig, evaluate
+from ndcg_gui.core.config import MAX_K, TIES
 from ndcg_gui.core.evaluate import RESULT_COLUMNS
+from ndcg_gui.core.reading.direct import summarise
+from ndcg_gui.core.reading.dispatch import load
 from ndcg_gui.core.sql import NotExpressible, check_expressible, ndcg_sql
+from ndcg_gui.core.sql.duckdb_engine import score_files
 from ndcg_gui.core.sql.ndcg_sql import ndcg_steps
 from ndcg_gui.core.state.workspace import Definition
-from tests.core.definition_strategies import configs
+from tests.core.definition_strategies import configs, engine_inputs, write_inputs
 
 duckdb = pytest.importorskip("duckdb")  # (the test extra declares it: never skipped there)
 
-QUERIES = ["1", "10", "a", "é", "q 7"]
-DOCS = ["d1", "d2", "d3", "D4", "d10", "é5", "z", "ä", "d 8"]
-# Ties as float32 (1 and 1 + 1e-9), exact ties, and a few values apart.
-TIED = st.sampled_from([1.0, 1.0 + 1e-9, 2.0])
-SCORES = st.one_of(TIED, TIED, TIED, st.sampled_from([0.0, 1.5, -3.25, 1e-40, 7e38, 8e38]),
-                   st.floats(-100, 100, allow_nan=False))
-GRADES = st.one_of(st.sampled_from([-2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 0.5]),
-                   st.floats(-3, 4, allow_nan=False).map(lambda x: round(x, 2)))
-
-
 @st.composite
 def tables(draw) -> tuple[pd.DataFrame, pd.DataFrame]:
-    pairs = st.tuples(st.sampled_from(QUERIES), st.sampled_from(DOCS))
-    run_pairs = draw(st.lists(pairs, unique=True, max_size=30))
-    scores = draw(st.lists(SCORES, min_size=len(run_pairs), max_size=len(run_pairs)))
-    # Judged: some retrieved documents, and others; queries the run never answered.
-    judged = draw(st.lists(st.sampled_from(run_pairs), unique=True)) if run_pairs else []
-    judged += draw(st.lists(pairs, max_size=12))
-    judged = list(dict.fromkeys(judged))
-    grades = draw(st.lists(GRADES, min_size=len(judged), max_size=len(judged)))
-    run = pd.DataFrame({"query": [q for q, _ in run_pairs], "doc": [d for _, d in run_pairs],
-                        "score": pd.Series(scores, dtype=float)})
-    qrels = pd.DataFrame({"query": [q for q, _ in judged], "doc": [d for _, d in judged],
-                          "grade": pd.Series(grades, dtype=float)})
-    # Rows in the order they were drawn (file order: the "file" tie rule, first appearances).
+    """A run and its qrels as frames, rows in the order drawn (file order: the "file" tie rule,
+    first appearances): the engines' one generator (`engine_inputs`)."""
+    run, qrels, _ = draw(engine_inputs(forms=("parquet",)))
     return run, qrels
 
 
@@ -182,3 +172,61 @@ def test_an_ideal_whose_negative_gains_cancel_is_zero_as_in_evaluate():
     want = evaluate(run, qrels, 3, preset.config, preset.ties, "zero")
     assert got.loc["1", "idcg"] == want.loc["1", "idcg"] == 0.0
     assert got.loc["1", "ndcg"] == want.loc["1", "ndcg"] == 0.0
+
+
+# --- the engines from the files -------------------------------------------------------------------
+
+
+def _expressible(definition: Definition) -> bool:
+    try:
+        check_expressible(definition, row_order=True)
+    except NotExpressible:
+        return False
+    return True
+
+
+# (preset, tie rule): each preset with its own rule and with every other one
+WRITTEN = [(name, ties) for name in sorted(PRESETS) for ties in (PRESETS[name].ties, *TIES)
+           if _expressible(Definition(1, PRESETS[name].config, ties))]
+
+
+# (each example reads files with both engines: about a third of a second; 40 of them)
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(engine_inputs(), st.sampled_from(WRITTEN), st.sampled_from([1, 3, 10, MAX_K]))
+def test_memory_and_duckdb_score_the_same_files_alike(tmp_path_factory, data, chosen, k):
+    run, qrels, form = data
+    name, ties = chosen
+    config = PRESETS[name].config
+    run_path, qrels_path = write_inputs(tmp_path_factory.mktemp("inputs"), run, qrels, form)
+    memory = load(run_path, qrels_path).evaluate(k, config, ties, "zero")
+    engine = score_files(str(run_path), str(qrels_path), Definition(k, config, ties)).table
+    assert_same(engine, memory)
+    assert math.isclose(engine["ndcg"].mean(), memory["ndcg"].mean(), rel_tol=1e-12, abs_tol=1e-12)
+    if form == "trec" and ties == "trec":  # the command line's direct path for TREC runs
+        direct = summarise(run_path, qrels_path, k, config)
+        assert direct is not None
+        by_query = memory["ndcg"].to_dict()
+        for query, value in zip(direct.table["query"], direct.table["ndcg"], strict=True):
+            assert math.isclose(value, by_query[query], rel_tol=1e-12, abs_tol=1e-12)
+
+
+def test_near_ties_are_ranked_by_each_presets_rule_at_its_precision(tmp_path):
+    # Found by hand (issue 32): 12.34567891 and 12.3456789 are equal as float32 only. The reader
+    # ranked every list by float32 with ties by doc id, and scikit-learn's rule never ranked again:
+    # 0.9639 where scikit-learn's ndcg_score says 0.6590. (The figures are what the tools print: ndcg_score,
+    # pytrec_eval, XGBoost ndcg@10-, LightGBM; test_against_tools runs them on such lists.)
+    run = pd.DataFrame({"query": ["q"] * 4, "doc": ["a", "b", "c", "d"],
+                        "score": [12.34567891, 12.3456789, 11.0, 10.5]})
+    qrels = pd.DataFrame({"query": ["q"] * 4, "doc": ["a", "b", "c", "d"], "grade": [0.0, 3.0, 1.0, 0.0]})
+    run_path, qrels_path = write_inputs(tmp_path, run, qrels, "csv")
+    dataset = load(run_path, qrels_path)
+    expected = {"sklearn": 0.6590018048024132, "trec_eval": 0.9639404333166532,
+                "xgboost_minus": 0.6442869262030828, "lightgbm": 0.6442869262030828}
+    for name, value in expected.items():
+        preset = PRESETS[name]
+        got = dataset.evaluate(10, preset.config, preset.ties).loc["q", "ndcg"]
+        assert math.isclose(got, value, rel_tol=1e-12), name
+        if _expressible(Definition(10, preset.config, preset.ties)):
+            sql = score_files(str(run_path), str(qrels_path), Definition(10, preset.config, preset.ties))
+            assert math.isclose(sql.table["ndcg"].iloc[0], value, rel_tol=1e-12), name

@@ -32,7 +32,8 @@ def test_each_rule_orders_tied_documents_its_own_way():
                      origin=[2, 0, 1, 3])
     assert lst.ties_ordered("trec").docs.tolist() == ["c", "b", "a", "d"]  # doc id, descending
     assert lst.ties_ordered("file").docs.tolist() == ["c", "a", "b", "d"]  # as the file had them
-    assert lst.ties_ordered("average").docs.tolist() == ["c", "b", "a", "d"]
+    # averaged: in file order, as the SQL and `evaluate` rank them (n_judged within k follows it)
+    assert lst.ties_ordered("average").docs.tolist() == ["c", "a", "b", "d"]
     untied = RankedList(docs=["b", "a"], grades=[0, 1], scores=[2, 1])
     assert untied.ties_ordered("trec") is untied
 

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.core.analysis.which_preset import frames_of
+from ndcg_gui.core.config import PRESETS
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.formats.source import read_source
 from ndcg_gui.core.reading import dispatch
@@ -56,6 +57,7 @@ def check(run: pd.DataFrame, qrels: pd.DataFrame | None = None, k: int | None = 
         _ranks_against_scores(run),
         *_one_side(run, qrels),
         _negative(judgments),
+        _fractional(judgments),
         _no_relevant(run, judgments),
         _all_equal(run),
         _near_ids(run, qrels),
@@ -143,6 +145,28 @@ def _negative(judgments: pd.DataFrame | None) -> Finding:
     examples = tuple(f"{q}: {d} = {g:g}" for q, d, g in rows)
     return Finding("negative grades", len(neg), examples, True,
                    "trec_eval counts them 0 (and drops them from condensed lists), others keep them",
+                   tuple(q for q, _, _ in rows))
+
+
+def fractional_grades_why() -> str:
+    """What each preset does with a fractional grade (from the presets' own definitions), and
+    the tools that refuse one."""
+    cut = [name for name, p in PRESETS.items() if p.config.truncate_grades]
+    kept = [name for name, p in PRESETS.items() if not p.config.truncate_grades]
+    return (f"the presets {', '.join(cut)} read a grade's whole part as their tools do (trec_eval's "
+            f"atol: 2.5 is 2, 0.5 is 0, -0.5 is 0 and judged; written 1e1 it is 1; ranx keeps "
+            f"integers); {', '.join(kept)} use it as given; pytrec_eval (ir_measures), XGBoost, "
+            f"LightGBM and gdeval refuse it")
+
+
+def _fractional(judgments: pd.DataFrame | None) -> Finding:
+    if judgments is None:
+        return Finding("fractional grades", 0, (), True, "")
+    grade = judgments["grade"].to_numpy(dtype=float)
+    frac = judgments[np.isfinite(grade) & (np.trunc(grade) != grade)]
+    rows = list(frac[["query", "doc", "grade"]].head(N_EXAMPLES).itertuples(index=False))
+    examples = tuple(f"{q}: {d} = {g:g}" for q, d, g in rows)
+    return Finding("fractional grades", len(frac), examples, True, fractional_grades_why(),
                    tuple(q for q, _, _ in rows))
 
 

@@ -113,7 +113,7 @@ def compare_definitions(
 # --- reasons ------------------------------------------------------------------------------------
 
 _FIELDS = ("gain", "discount", "ideal", "negative", "judged_only", "ideal_order", "ideal_depth",
-           "idcg_zero", "rounding", "ties")
+           "idcg_zero", "rounding", "truncate_grades", "precision", "ties")
 
 
 def _setting(config: MetricConfig, ties: TiesName, field: str) -> object:
@@ -184,6 +184,9 @@ _MORE_WORDS = {
     "idcg_zero": lambda c: f"IDCG = 0 scores {1 if c.idcg_zero == 'one' else 0}",
     "rounding": lambda c: "rounded to full precision (not rounded)" if c.rounding is None
     else f"rounded to {c.rounding} decimals",
+    "truncate_grades": lambda c: "grades cut to their whole part (as trec_eval reads them)"
+    if c.truncate_grades else "grades used as given",
+    "precision": lambda c: f"scores compared as {c.precision or 'the tie rule says'}",
 }
 
 _TIE_WORDS = {"trec": "by document id, descending", "file": "in list order", "average": "averaged"}

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from ndcg_gui.core.config import PRESETS, MetricConfig, TiesName, check_rules
+from ndcg_gui.core.config import PRESETS, MetricConfig, TiesName, check_rules, score_precision
 from ndcg_gui.core.evaluate import Joined, mean_ndcg
 from ndcg_gui.core.lists.ranked_list import RankedList
 
@@ -53,11 +53,11 @@ STEPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("queries counted", ("missing",)),
     ("duplicates", ()),  # no choice: the readers refuse a document twice in a query
     ("positions and cut-off", ("ideal_depth",)),
-    ("gain", ("gain", "negative")),
+    ("gain", ("gain", "negative", "truncate_grades")),
     ("discount", ("discount", "base")),
     ("ideal pool and order", ("ideal", "ideal_order")),
     ("condensing", ("judged_only",)),
-    ("ties", ("ties",)),
+    ("ties", ("ties", "precision")),
     ("IDCG = 0", ("idcg_zero",)),
     ("rounding", ("rounding",)),
     ("mean", ("undefined",)),
@@ -193,15 +193,15 @@ class _Run:
     def __init__(self, run: pd.DataFrame, qrels: pd.DataFrame | None) -> None:
         self.run, self.qrels, self.joined = run, qrels, {}
 
-    def by(self, ties: TiesName) -> Joined:
-        if ties not in self.joined:
-            self.joined[ties] = Joined.of(self.run, self.qrels, ties)
-        return self.joined[ties]
+    def by(self, ties: TiesName, precision: str) -> Joined:
+        if (ties, precision) not in self.joined:
+            self.joined[ties, precision] = Joined.of(self.run, self.qrels, ties, precision)  # type: ignore[arg-type]
+        return self.joined[ties, precision]
 
 
 def _score(run: _Run, k, d: MeanDefinition) -> tuple[pd.Series, float]:
     """Each query's NDCG@k (NaN where the mean leaves it out) and the mean, under `d`."""
-    result = run.by(d.ties).score(k, d.config, d.missing)
+    result = run.by(d.ties, score_precision(d.config, d.ties)).score(k, d.config, d.missing)
     ndcg = result["ndcg"].astype(float)
     if d.undefined == "skip":
         ndcg = ndcg.where(~result["undefined"])

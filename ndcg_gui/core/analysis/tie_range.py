@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.core.arrays.order import score_key
-from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.config import MetricConfig, score_precision
 from ndcg_gui.core.evaluate import Joined, Pool, _judged_gains, _rank_within
 from ndcg_gui.core.metrics import condensed_keep, discounts, finish
 
@@ -31,7 +31,7 @@ def tie_range(run: pd.DataFrame, qrels: pd.DataFrame | None = None, k: int | Non
     crosses the cut-off (only then can the figure move, apart from ties inside the first k whose
     gains differ). A run without scores or ranks has no ties: least = greatest = ndcg."""
     config = config or MetricConfig()
-    joined = Joined.of(run, qrels, "trec")
+    joined = Joined.of(run, qrels, "trec", score_precision(config, "trec"))
     result = joined.score(k, config, missing)
     keep = result.index
     least, greatest, crossing = _bounds(joined, k, config, result["idcg"].reindex(joined.queries))
@@ -65,7 +65,8 @@ def list_tie_range(grades: Sequence[float] | np.ndarray, scores: Sequence[float]
         raise ValueError(f"run score must be finite numbers; row {i + 1} is {raw[i]!r}")
     if np.isinf(grades).any():
         raise ValueError("run grade has infinite values")
-    key = score_key(raw, "trec")
+    precision = score_precision(config, "trec")
+    key = score_key(raw, precision)
     order = np.argsort(-key, kind="stable")  # (within a tie any order: the bounds span them all)
     n = len(grades)
     if judged is None:
@@ -76,7 +77,7 @@ def list_tie_range(grades: Sequence[float] | np.ndarray, scores: Sequence[float]
             raise ValueError("qrels grade must be finite numbers")
         pool = Pool(np.zeros(len(pool_grades), np.int64), pool_grades, judged=True)
     joined = Joined(np.array(["q"], dtype=object), np.zeros(n, np.int64), grades[order],
-                    np.array([n], np.int64), pool, None, key[order])
+                    np.array([n], np.int64), pool, None, key[order], "trec", precision)
     result = joined.score(k, config, "zero")
     if not len(result):  # (no judgment: the query is not scored)
         raise ValueError("the list has no judgments: it is not scored")

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ndcg_gui.core.analysis.runs.significance import snap_ties
+from ndcg_gui.core.config import score_precision
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.query_order import KEEP_FROM, order_keys_of
 from ndcg_gui.core.lists.ranked_list import RankedList
@@ -181,7 +182,8 @@ def run_list(state: Workspace, run: str | None, query: str) -> RankedList:
     own = state.list_for(query)
     if run is None:
         return own
-    return judged_by(state.comparing.run(run).dataset, query, own.judgments()).ties_ordered(state.ties)
+    return judged_by(state.comparing.run(run).dataset, query, own.judgments()).ties_ordered(
+        state.ties, score_precision(state.config, state.ties))
 
 
 @dataclasses.dataclass(frozen=True)

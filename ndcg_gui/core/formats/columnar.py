@@ -1,8 +1,11 @@
 """Parquet, Arrow IPC / Feather and JSON Lines: tables whose columns are named as in a CSV header.
 
 `query`/`qid`, `doc`/`docid`, `grade`/`relevance`/`label`, `score`, `rank` (the CSV reader's
-aliases); other columns are kept as text. Ids may be text or numbers (a number becomes its text);
-a missing grade (null, or NaN in a float column) is unjudged. A JSON Lines file is read by pyarrow
+aliases); other columns are kept as text. Ids may be text or numbers (a number becomes its text;
+a float id must be whole, 401.0 is the id "401"); numbers are integers, floats, decimals or text
+(true/false and other types are refused). `ids_type_problem` and `number_type_problem` say so
+for the DuckDB engine too, so every engine reads a column alike. A missing grade (null, or NaN in
+a float column) is unjudged. A JSON Lines file is read by pyarrow
 when every line has the same types, else line by line, which also names a bad line.
 """
 
@@ -191,10 +194,46 @@ def _jsonl_line(source: Source, record: int) -> int | None:
 # ---- columns ------------------------------------------------------------------------------------
 
 
+_WHOLE_BELOW = 2.0**53  # a float id past this is no longer one whole number
+
+
+def number_type_problem(role: str, kind: pa.DataType) -> str | None:
+    """Why a column of this type cannot hold `role`'s numbers (None: it can): integers, floats,
+    decimals and text (read as the text readers read it) can."""
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    if (pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind)
+            or is_text(kind)):
+        return None
+    return f"{role} holds {kind} values; expected numbers"
+
+
+def float_id_problem(role: str, value: float) -> str:
+    """A float id that is not a whole number, said once for every engine."""
+    return (f"{role} {value!r} is not a whole number; a number used as an id must be whole "
+            "(or the ids written as text)")
+
+
+def whole_ids(values: np.ndarray) -> np.ndarray:
+    """Where the float ids are whole numbers an int64 holds exactly."""
+    with np.errstate(invalid="ignore"):
+        return np.isfinite(values) & (np.trunc(values) == values) & (np.abs(values) < _WHOLE_BELOW)
+
+
 def _ids(values: pa.Array, role: str, error) -> pa.Array:
     if values.null_count:
         row = int(np.flatnonzero(values.is_null().to_numpy(zero_copy_only=False))[0])
         raise error(f"{role} is empty; expected an id", row)
+    kind = values.type.value_type if pa.types.is_dictionary(values.type) else values.type
+    if pa.types.is_floating(kind):  # 401.0 is the id 401, as an integer column would say it
+        if pa.types.is_dictionary(values.type):
+            values = values.dictionary_decode()
+        nums = values.to_numpy(zero_copy_only=False).astype(np.float64)
+        whole = whole_ids(nums)
+        if not whole.all():
+            row = int(np.flatnonzero(~whole)[0])
+            raise error(float_id_problem(role, float(nums[row])), row)
+        values = pa.array(nums.astype(np.int64))
     return _cells(values)
 
 
@@ -216,6 +255,9 @@ def _numbers(values: pa.Array, role: str, empty_ok: bool, error) -> np.ndarray:
     or NaN in a float column) is NaN where allowed (an unjudged grade)."""
     if pa.types.is_dictionary(values.type):
         values = values.dictionary_decode()
+    problem = number_type_problem(role, values.type)
+    if problem is not None:
+        raise error(problem, 0)
     if pa.types.is_integer(values.type) or pa.types.is_floating(values.type) or \
             pa.types.is_decimal(values.type):
         empty = values.is_null().to_numpy(zero_copy_only=False)
@@ -225,11 +267,9 @@ def _numbers(values: pa.Array, role: str, empty_ok: bool, error) -> np.ndarray:
         empty |= np.isnan(nums)
         bad = np.isinf(nums)
         texts = None
-    elif is_text(values.type):
+    else:
         nums, empty, bad = to_floats(values.fill_null("") if values.null_count else values)
         texts = values
-    else:
-        raise error(f"{role} holds {values.type} values; expected numbers", 0)
     if not empty_ok:
         bad |= empty
     if bad.any():

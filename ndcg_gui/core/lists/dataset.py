@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from ndcg_gui.core.config import MetricConfig, TiesName, check_rules
+from ndcg_gui.core.config import MetricConfig, TiesName, check_rules, score_precision
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import check_k
 
@@ -515,17 +515,17 @@ class FrameDataset(Dataset):
         ties: TiesName = "trec",
         missing: str = "zero",
     ) -> pd.DataFrame:
-        """`core.evaluate`'s table of every query, scored in the order the lists hold (see
-        `Dataset.run`), with the grades they hold: nothing is joined or ordered again.
+        """`core.evaluate`'s table of every query, with the grades the lists hold (nothing is
+        joined again).
 
-        The order was settled when loading (tied scores by trec_eval's rule), so "trec" and "file"
-        both score the lists as they stand; "average" gives neighbours with equal scores their mean
-        gain (scikit-learn), a row without a score standing alone: the ties of each list as it
-        stands, so an edited list is scored in its own order, as the window scores one list
-        (`metrics.dcg_idcg_at`, proven equal in `tests/core/test_evaluate.py`); "file" puts tied
-        neighbours in the order of the file they came from, except in an edited list, scored in
-        the order it stands (as the window scores it).
+        A loaded file's lists are in exact score order; each is ranked by the one rule
+        (`core.arrays.order`): its runs of tied scores, compared at the definition's precision
+        (`score_precision`), put by doc id ("trec") or file order ("file", "average": neighbours
+        with equal scores then share their mean gain). A list of rows without a file, or an edited
+        list, is scored in the order it stands (as the window scores one list,
+        `metrics.dcg_idcg_at`, proven equal in `tests/core/test_evaluate.py`).
         """
+        from ndcg_gui.core.arrays.order import order_ties, score_key  # lazy: start-up
         from ndcg_gui.core.evaluate import Pool, score_ranked, sorted_union  # lazy: start-up
 
         config = config or MetricConfig()
@@ -536,18 +536,18 @@ class FrameDataset(Dataset):
         labels = [groups.labels] + ([pool_groups.labels] if pool_groups is not None else [])
         queries, to_query = sorted_union(*labels)
         codes, grade, tie_key, scores = groups.codes, r.grades, None, r.scores
-        if ties == "average" and scores is not None:
-            tie_key = scores  # `score_ranked` averages runs of equal neighbours (NaN never ties)
-        elif ties == "file" and scores is not None and r.origin is not None:
-            new_run = np.ones(len(scores), bool)
-            new_run[1:] = (scores[1:] != scores[:-1]) | (codes[1:] != codes[:-1])
-            # An edited list is scored in the order it stands (as the window shows it); the
-            # others' tied neighbours in the order of the file (`RankedList.ties_ordered`).
-            edited = np.array([str(q) in self.edited for q in groups.labels], bool)
-            in_place = edited[codes] if len(codes) else np.zeros(0, bool)
-            origin = np.where(in_place, np.arange(len(scores)), r.origin)
-            order = np.lexsort((origin, np.cumsum(new_run)))
-            codes, grade = codes[order], grade[order]
+        if scores is not None and len(scores):
+            key = score_key(scores, score_precision(config, ties))
+            if r.origin is not None:
+                rank_key = key
+                if self.edited:  # an edited list as it stands: a falling key, no ties
+                    edited = np.array([str(q) in self.edited for q in groups.labels], bool)
+                    rank_key = np.where(edited[codes], -np.arange(len(key), dtype=float), key)
+                order = order_ties(codes, rank_key, r.docs if ties == "trec" else None,
+                                   None if ties == "trec" else r.origin)
+                codes, grade, key = codes[order], grade[order], key[order]
+            if ties == "average":
+                tie_key = key  # `score_ranked` averages runs of equal neighbours (NaN never ties)
         row_query = to_query[0][codes]
         if pool_groups is not None:
             pool = Pool(to_query[1][pool_groups.codes], r.pool_grades, judged=True)

@@ -179,17 +179,19 @@ class RankedList:
         g = gains(self.scoring_grades(), config or MetricConfig())
         return np.argsort(-g, kind="stable")
 
-    def ties_ordered(self, rule: TiesName) -> RankedList:
-        """The list with each run of tied scores ordered by `rule`: "trec" by document id,
-        descending in byte order (trec_eval; scores compared as float32), "file" in the order of
-        the file the rows came from; "average" as "trec" (averaged gains make the order within a
-        run irrelevant)."""
+    def ties_ordered(self, rule: TiesName, precision: str | None = None) -> RankedList:
+        """The list with each run of tied scores ordered by `rule`, scores compared at `precision`
+        (`config.score_precision`; None: the rule's usual one): "trec" by document id, descending
+        in byte order (trec_eval), "file" and "average" in the order of the file the rows came
+        from (averaged gains make the order within a run irrelevant to DCG). The list as loaded is
+        in exact score order, so runs at either precision are neighbours."""
         if self.scores is None or len(self) < 2:
             return self
-        runs = tie_runs(self.scores, float32=rule != "file")
+        precision = precision or ("float32" if rule == "trec" else "float64")
+        runs = tie_runs(self.scores, float32=precision == "float32")
         if len(np.unique(runs)) == len(runs):
             return self  # no ties
-        if rule == "file":
+        if rule != "trec":
             if self.origin is None:
                 return self
             order = np.lexsort((np.asarray(self.origin, dtype=np.int64), runs))

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from ndcg_gui.core.arrays.ids import Groups, hash_strings, shared_prefix
 from ndcg_gui.core.arrays.join import pair_keys
 from ndcg_gui.core.arrays.order import score_key
-from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.config import MetricConfig, score_precision
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.formats import trec_text
 from ndcg_gui.core.formats.rows import Rows
@@ -67,7 +67,8 @@ def summarise(path: str | Path, qrels: str | Path, k: int | None, config: Metric
         evaluate_rows,  # lazy: start-up (pandas: imported meanwhile by the caller)
     )
 
-    result = evaluate_rows(groups, score_key(run.score, "trec"), True, run.doc, pool_groups, pool.doc,
+    key = score_key(run.score, score_precision(config, "trec"))
+    result = evaluate_rows(groups, key, True, run.doc, pool_groups, pool.doc,
                            pool.grade, k, config, "trec", "zero")
     run_queries, pool_queries = [str(q) for q in groups.labels], [str(q) for q in pool_groups.labels]
     queries = every_query(run_queries, pool_queries)

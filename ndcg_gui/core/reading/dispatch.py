@@ -191,7 +191,9 @@ class _Joined:
         if run.rank is not None:
             key, docs = -run.rank, None
         elif run.score is not None and kind != "qrels":
-            key, docs = score_key(run.score, "trec").astype(np.float32), run.doc  # (float32 ranks alike)
+            # The exact scores, ties by doc id: every rule at every precision reorders only
+            # runs of neighbours from here (`core.arrays.order`); the measure decides its ties.
+            key, docs = score_key(run.score, "float64"), run.doc
         else:
             key, docs = None, None
         # Ordered first: every array below is made once, in its final order.

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ndcg_gui.core.analysis.list_report import ListReport
-from ndcg_gui.core.config import MetricConfig, TiesName
+from ndcg_gui.core.config import MetricConfig, TiesName, score_precision
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.numbers import format_grade
 from ndcg_gui.core.lists.ranked_list import RankedList
@@ -118,6 +118,12 @@ def worst_query_section(lst: RankedList, query: str, setting: Setting) -> str:
             f"{fix}</div>")
 
 
+def _ranked(dataset, query: str, setting: Setting) -> RankedList:
+    """The query's list with its ties in the definition's order (as the window shows it)."""
+    ties = setting.ties
+    return dataset.ranked_list(query).ties_ordered(ties, score_precision(setting.config, ties))
+
+
 def one_list(lst: RankedList, setting: Setting) -> list[str]:
     """The per-rank table and the curves of one list (a notebook's or a typed list's report)."""
     report = ListReport(lst, setting.k, setting.config, ties=setting.ties)
@@ -151,7 +157,7 @@ def run_parts(dataset: Dataset, setting: Setting, name: str = "run", worst: int 
     parts = [f"<h1>NDCG{setting.at} of {esc(name)}</h1>", provenance(setting)]
     queries = dataset.queries()
     if len(result) == 1 and len(queries) == 1:
-        return parts + one_list(dataset.ranked_list(queries[0]), setting)
+        return parts + one_list(_ranked(dataset, queries[0], setting), setting)
     values = result["ndcg"].to_numpy(dtype=float)
     parts.append(f'<p class="headline">Mean NDCG{setting.at} = <b>{esc(_value(mean.mean))}</b> over '
                  f"{mean.counted:,} of {mean.total:,} queries ({esc(mean.policy.describe())}).</p>")
@@ -172,7 +178,7 @@ def run_parts(dataset: Dataset, setting: Setting, name: str = "run", worst: int 
                      f"k = {setting.k}: <span class=key-out>red</span>, a top-k place the ideal gives a "
                      "better document; <span class=key-in>green</span>, a document below the line that "
                      "belongs in the top k.</p>")
-        parts += [worst_query_section(dataset.ranked_list(q), q, setting) for q in shown]
+        parts += [worst_query_section(_ranked(dataset, q, setting), q, setting) for q in shown]
     rows = [[str(q), num(r["n_retrieved"], "d"), num(r["n_judged"], "d"), num(r["n_relevant"], "d"),
              num(r["dcg"]), num(r["idcg"]), num(r["ndcg"])] for q, r in result.iterrows()]
     parts.append("<h2>Every query</h2><p>Click a heading to sort.</p>" + page.table(

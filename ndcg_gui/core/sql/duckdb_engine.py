@@ -219,9 +219,10 @@ def _table(con, name: str, pattern: str, trec_kind: str, number: str, spill: Pat
         source = (f"read_parquet({listed}, hive_partitioning={'true' if folder else 'false'}, "
                   "filename=true, file_row_number=true)")
         columns = _roles(con, source, first, number)
+        ids = _read_alike(con, source, files, named, columns, number)
         con.execute(
-            f"CREATE VIEW {name} AS SELECT CAST({columns['query']} AS VARCHAR) AS query, "
-            f"CAST({columns['doc']} AS VARCHAR) AS doc, CAST({columns[number]} AS DOUBLE) AS {number}, "
+            f"CREATE VIEW {name} AS SELECT {ids['query']} AS query, "
+            f"{ids['doc']} AS doc, CAST({columns[number]} AS DOUBLE) AS {number}, "
             f"CAST(list_position({named}, filename) AS BIGINT) * {1 << 40} + file_row_number AS row_order, "
             f"FALSE AS odd FROM {source}"
         )
@@ -247,6 +248,9 @@ def _table(con, name: str, pattern: str, trec_kind: str, number: str, spill: Pat
         elif kind == "csv":
             source = f"read_csv({listed}, header=true)"
             columns = _roles(con, source, first, number)
+            # Ids as the text they are (0401 is not 401), as the in-memory CSV reader reads them.
+            as_text = ", ".join(f"{_text(_unquoted(columns[r]))}: 'VARCHAR'" for r in ("query", "doc"))
+            source = f"read_csv({listed}, header=true, types={{{as_text}}})"
         else:
             want = "a TREC run" if trec_kind == "trec_run" else "TREC qrels"
             raise InputError(f"is {kind.replace('_', ' ')}, not {want}, CSV or Parquet", first)
@@ -369,6 +373,47 @@ def _roles(con, source: str, path: str, number: str) -> dict[str, str]:
             raise InputError(f"has no {role} column (one of {', '.join(ALIASES[role])}); "
                              f"its columns: {', '.join(names)}", path)
     return found
+
+
+def _read_alike(con, source: str, files: list[str], named: str, columns: dict[str, str], number: str
+                ) -> dict[str, str]:
+    """The id expressions of a Parquet input, read as the in-memory reader reads the same file
+    (`core.formats.columnar`): a float id of a whole number is that integer's text (401.0 is
+    "401"), any other float id is refused; a number column of another type (true/false, dates)
+    is refused, in the in-memory reader's words."""
+    import pyarrow as pa  # lazy: pyarrow comes with DuckDB's inputs only here
+    import pyarrow.parquet as pq
+
+    from ndcg_gui.core.formats.columnar import float_id_problem, number_type_problem
+
+    described = con.sql(f"SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM {source})")
+    kinds = dict(described.fetchall())
+    try:
+        schema = pq.read_schema(files[0])
+    except (OSError, pa.ArrowException):
+        schema = None  # (DuckDB's own reading says what is wrong with the file)
+    raw = _unquoted(columns[number])
+    if schema is not None and raw in schema.names:
+        problem = number_type_problem(number, schema.field(raw).type)
+        if problem is not None:
+            raise InputError(f"row 1: {problem}", files[0])
+    out = {}
+    for role in ("query", "doc"):
+        column = columns[role]
+        kind = kinds.get(_unquoted(column), "")
+        if kind not in ("FLOAT", "DOUBLE"):
+            out[role] = f"CAST({column} AS VARCHAR)"
+            continue
+        bad = con.sql(
+            f"SELECT list_position({named}, filename), file_row_number, CAST({column} AS DOUBLE) "
+            f"FROM {source} WHERE {column} IS NOT NULL AND NOT (isfinite({column}) AND "
+            f"trunc({column}) = {column} AND abs({column}) < CAST(9007199254740992 AS DOUBLE)) "
+            "ORDER BY 1, 2 LIMIT 1").fetchall()
+        if bad:
+            file, row, value = bad[0]
+            raise InputError(f"row {row + 1}: {float_id_problem(role, value)}", files[file - 1])
+        out[role] = f"CAST(CAST({column} AS BIGINT) AS VARCHAR)"
+    return out
 
 
 def _check(con, name: str, pattern: str, path: str, number: str) -> None:
@@ -573,6 +618,11 @@ def duck_files(files: list[str]) -> tuple[str, str]:
     names = [f"./{f}" if f.startswith("~") else f for f in files]
     return ("[" + ", ".join(_text(glob.escape(f)) for f in names) + "]",
             "[" + ", ".join(_text(f) for f in names) + "]")
+
+
+def _unquoted(name: str) -> str:
+    """A column name as `_roles` quoted it, back as the name."""
+    return name[1:-1].replace('""', '"')
 
 
 def _text(value: str) -> str:

@@ -181,7 +181,7 @@ def _view(spark, name: str, pattern: str, kind: str, number: str) -> None:
         one = len(files) == 1 and not folder and not glob.has_magic(files[0])  # (a URL's glob: many)
         order = frame["_ndcg_row"] if one else \
             _file_numbers(frame) * (1 << 40) + frame["_ndcg_row"]
-        rows = _typed(frame, columns, number, order)
+        rows = _typed(frame, columns, number, order, _parquet_ids(frame, columns, number, first, order))
     elif text_kind == "csv":
         sep = detect_delimiter(decode(Path(first), head_bytes(first))) if "://" not in first else ","
         frame = (spark.read.option("header", "true").option("inferSchema", "false")
@@ -198,13 +198,49 @@ def _view(spark, name: str, pattern: str, kind: str, number: str) -> None:
     _check(spark, name, pattern, first, number)
 
 
-def _typed(frame, columns: dict[str, str], number: str, order):
-    """query and doc as text, the number as a double, and the order, from the columns found."""
-    def column(role: str):
-        return frame["`" + columns[role].replace("`", "``") + "`"]
+def _parquet_ids(frame, columns: dict[str, str], number: str, first: str, order) -> dict:
+    """The id columns of a Parquet input read as the in-memory reader reads them
+    (`core.formats.columnar`, as DuckDB's `_read_alike`): a float id of a whole number is that
+    integer's text, another float id is refused; a number column of another type is refused."""
+    from pyspark.sql import functions as F  # lazy: optional extra
+    from pyspark.sql.types import DoubleType, FloatType
 
-    return frame.select(column("query").cast("string").alias("query"),
-                        column("doc").cast("string").alias("doc"),
+    from ndcg_gui.core.formats.columnar import float_id_problem, number_type_problem
+
+    if "://" not in first:
+        import pyarrow.parquet as pq  # lazy: local files' schema, in the in-memory reader's words
+
+        schema = pq.read_schema(first)
+        if columns[number] in schema.names:
+            problem = number_type_problem(number, schema.field(columns[number]).type)
+            if problem is not None:
+                raise InputError(f"row 1: {problem}", first)
+    out = {}
+    for role in ("query", "doc"):
+        column = frame["`" + columns[role].replace("`", "``") + "`"]
+        if not isinstance(frame.schema[columns[role]].dataType, (FloatType, DoubleType)):
+            continue
+        value = column.cast("double")
+        whole = (~F.isnan(value)) & (F.abs(value) < F.lit(2.0**53)) & (F.floor(value) == value)
+        bad = frame.where(column.isNotNull() & ~whole).select(order.alias("o"), value.alias("v")) \
+            .orderBy("o").limit(1).collect()
+        if bad:
+            row = int(bad[0]["o"]) % (1 << 40)
+            raise InputError(f"row {row + 1}: {float_id_problem(role, float(bad[0]['v']))}", first)
+        out[role] = value.cast("bigint").cast("string")
+    return out
+
+
+def _typed(frame, columns: dict[str, str], number: str, order, ids: dict | None = None):
+    """query and doc as text (`ids`: their expressions, where not a plain cast), the number as a
+    double, and the order, from the columns found."""
+    def column(role: str):
+        if ids and role in ids:
+            return ids[role]
+        return frame["`" + columns[role].replace("`", "``") + "`"].cast("string")
+
+    return frame.select(column("query").alias("query"),
+                        column("doc").alias("doc"),
                         column(number).cast("double").alias(number), order.cast("bigint").alias("row_order"))
 
 

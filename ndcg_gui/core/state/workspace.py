@@ -21,7 +21,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from ndcg_gui.core.config import DEFAULT_K, MetricConfig, TiesName, check_rules
+from ndcg_gui.core.config import DEFAULT_K, MetricConfig, TiesName, check_rules, score_precision
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists import id_sets
 from ndcg_gui.core.lists.dataset import Dataset
@@ -198,7 +198,8 @@ class Workspace:
         if query not in self._known:
             return RankedList.from_grades([], query=query)
         # Tied scores in the order the tie rule in use gives them.
-        return self.dataset.ranked_list(query).ties_ordered(self.ties)
+        rule = self.ties
+        return self.dataset.ranked_list(query).ties_ordered(rule, score_precision(self.config, rule))
 
     def at_hand(self, query: str) -> bool:
         """Whether `list_for(query)` answers at once (False: the dataset reads it from its files)."""

@@ -15,7 +15,7 @@ from ndcg_gui.core.options import format_gain_table, parse_gain
 from ndcg_gui.qt.document.document import Document
 
 FIELDS = ("gain", "discount", "base", "ideal", "negative", "judged_only", "idcg_zero", "ideal_order",
-          "ideal_depth", "rounding")
+          "ideal_depth", "rounding", "precision", "truncate_grades")
 
 
 def save_definition(settings: QSettings, document: Document) -> None:
@@ -27,7 +27,7 @@ def save_definition(settings: QSettings, document: Document) -> None:
             value = format_gain_table(config.gain_table)
         elif name == "discount" and config.discount_table is not None:
             value = "table:" + ",".join(repr(v) for v in config.discount_table)
-        elif name in ("judged_only", "rounding"):
+        elif name in ("judged_only", "rounding", "precision", "truncate_grades"):
             value = "" if value is None else str(value)  # (INI files hold text)
         settings.setValue(name, value)
     settings.setValue("k", document.k)
@@ -55,8 +55,10 @@ def restore_definition(settings: QSettings, document: Document) -> None:
                 value = tuple(float(v) for v in value[len("table:"):].split(","))
             except ValueError:
                 continue
-        elif name == "judged_only":
+        elif name in ("judged_only", "truncate_grades"):
             value = {"True": True, "False": False, "true": True, "false": False}.get(str(value), value)
+        elif name == "precision":
+            value = None if value in ("", None, "None") else value
         elif name == "rounding":
             value = None if value in ("", None) else int(value) if str(value).isdigit() else value
         fields[name] = value

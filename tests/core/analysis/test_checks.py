@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from ndcg_gui.cli import main
 from ndcg_gui.core.analysis.checks import check, raw_frames, would_change
+from ndcg_gui.core.config import PRESETS
 
 
 def by_name(findings):
@@ -170,3 +171,17 @@ def test_ids_that_differ_by_case_or_spaces_are_those_of_a_plain_loop(rows, split
     assert found.count == sum(len(g) > 1 for g in query_groups.values()) + len(said)
     docs_said = [e for e in found.examples if not e.startswith("query ")]
     assert docs_said == said[:len(docs_said)]
+
+
+def test_fractional_grades_are_named_with_what_each_preset_does(tmp_path, capsys):
+    # Found in issue 32: trec_eval reads 2.5 as 2 (atol) and `check` said nothing.
+    (tmp_path / "run").write_text("q Q0 a 1 3 t\nq Q0 b 2 2 t\nq Q0 c 3 1 t\n")
+    (tmp_path / "qrels").write_text("q 0 a 2.5\nq 0 b 1\nq 0 c 0.5\n")
+    found = by_name(check(*raw_frames(tmp_path / "run", tmp_path / "qrels"), k=10))["fractional grades"]
+    assert found.count == 2 and found.examples == ("q: a = 2.5", "q: c = 0.5") and found.changes_figure
+    for name, preset in PRESETS.items():  # every preset is said, with what it does
+        assert name in found.why
+        assert (preset.config.truncate_grades and "whole part" in preset.config.describe()) or \
+            not preset.config.truncate_grades
+    assert main(["check", str(tmp_path / "run"), "--qrels", str(tmp_path / "qrels")]) == 1
+    assert "!  fractional grades: 2" in capsys.readouterr().out

@@ -87,7 +87,7 @@ def test_trec_eval_row_is_pytrec_eval_with_ties_by_docno(docs, extra, k, data):
 
 FIELDS = {"gain": "gain", "discount": "discount", "ideal": "ideal", "negative": "negative",
           "judged_only": "unjudged", "ideal_order": "judgments", "ideal_depth": "depth",
-          "idcg_zero": "IDCG", "rounding": "rounded"}
+          "idcg_zero": "IDCG", "rounding": "rounded", "truncate_grades": "grades", "precision": "scores"}
 
 
 def swapped(ref: MetricConfig, row: MetricConfig, field: str) -> MetricConfig:

@@ -50,7 +50,8 @@ def test_trec_eval_to_sklearn_on_a_tied_list_names_ideal_and_ties():
     walk = explain_difference(run, qrels, "trec_eval", "sklearn", k=5)
     moved = walk.steps.set_index("step")
     assert moved.loc["ideal pool and order", "change"] > 0  # the unretrieved grade-3 document
-    assert moved.loc["ties", "changed"] == "ties → average"
+    # (and scikit-learn compares the float64 scores where trec_eval 9.x keeps float32)
+    assert moved.loc["ties", "changed"] == "ties → average; precision → float64"
     assert "ideal pool and order" in walk.text() and "total" in walk.text()
 
 

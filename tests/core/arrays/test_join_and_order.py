@@ -87,7 +87,7 @@ def test_the_order_is_trec_evals_float32_scores_then_doc_ids_descending(rows):
     queries = pa.array([q for q, _, _ in rows], pa.string())
     groups = Groups.of(queries)
     docs = pa.array([d for _, d, _ in rows], pa.string())
-    key = score_key(np.array([s for _, _, s in rows]), "trec")
+    key = score_key(np.array([s for _, _, s in rows]), "float32")
     order = ranked(None, groups.codes, key, docs)
     first_seen = list(dict.fromkeys(q for q, _, _ in rows))
     with np.errstate(over="ignore"):
@@ -107,7 +107,9 @@ def test_scores_tied_in_float32_are_tied_in_a_loaded_dataset_as_in_trec_eval(tmp
     (tmp_path / "run").write_text("q Q0 a 1 1.0000000001 t\nq Q0 b 2 1.0 t\n")
     (tmp_path / "qrels").write_text("q 0 a 1\nq 0 b 0\n")
     dataset = load(tmp_path / "run", tmp_path / "qrels")
-    assert dataset.ranked_list("q").docs.tolist() == ["b", "a"]
+    # The reader keeps the exact scores' order; trec_eval's rule at float32 decides their tie.
+    assert dataset.ranked_list("q").docs.tolist() == ["a", "b"]
+    assert dataset.ranked_list("q").ties_ordered("trec", "float32").docs.tolist() == ["b", "a"]
     theirs = pytrec_evaluate({"q": {"a": 1, "b": 0}}, {"ndcg_cut.1"}, {"q": {"a": 1.0000000001, "b": 1.0}})
     assert theirs["q"]["ndcg_cut_1"] == 0.0
     assert dataset.evaluate(1).loc["q", "ndcg"] == 0.0
@@ -183,7 +185,8 @@ def test_a_saved_run_keeps_scores_that_trec_eval_orders_as_the_list_is(tmp_path)
 
     (tmp_path / "run").write_text("q Q0 a 1 1.0000000001 t\nq Q0 b 2 1.0 t\n")
     dataset = load(tmp_path / "run", need_grades=False)
-    edited = dataset.with_lists({"q": dataset.ranked_list("q").with_grade(0, 2)})
+    shown = dataset.ranked_list("q").ties_ordered("trec")  # (as the window shows it)
+    edited = dataset.with_lists({"q": shown.with_grade(0, 2)})
     write_trec_run(edited, tmp_path / "out")
     assert (tmp_path / "out").read_text().split("\n")[:2] == ["q Q0 b 1 1.0 t", "q Q0 a 2 1.0000000001 t"]
 

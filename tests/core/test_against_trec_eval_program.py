@@ -1,0 +1,96 @@
+"""The trec_eval presets against trec_eval's own C program, built here from its source
+(tests/data/trec_eval/src: version 10.0, commit f425365, NIST's notice kept; a plain `make`).
+
+trec_eval reads a grade with C's atol (its whole part: 2.5 is 2, 0.5 is 0, -0.5 is 0 and judged)
+and, since 10.0 ("Convert float to double"), compares scores as double, where 9.x and pytrec_eval
+compare float32: the `trec_eval` preset is 9.x's and pytrec_eval's order (tested against
+pytrec_eval), and 10.0's is one choice away, `precision="float64"`. It prints 4 decimals.
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ndcg_gui.core import PRESETS
+from ndcg_gui.core.reading.dispatch import load
+
+SOURCE = Path(__file__).resolve().parents[1] / "data" / "trec_eval" / "src"
+
+
+@pytest.fixture(scope="session")
+def trec_eval(tmp_path_factory) -> Path:
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no C compiler (cc or gcc) to build trec_eval from tests/data/trec_eval/src")
+    make = shutil.which("make")
+    if make is None:
+        pytest.skip("no make to build trec_eval from tests/data/trec_eval/src")
+    folder = tmp_path_factory.mktemp("trec_eval")
+    shutil.copytree(SOURCE, folder, dirs_exist_ok=True)
+    flags = 'CFLAGS=-I. -w -DVERSIONID=\\"10.0\\"'
+    built = subprocess.run([make, "-s", "trec_eval", f"CC={compiler}", flags], cwd=folder,
+                           capture_output=True, text=True, check=False)
+    assert built.returncode == 0, built.stderr[-2000:]  # (a compiler that cannot build it: a failure)
+    return folder / "trec_eval"
+
+
+def _run_program(program: Path, folder: Path, k: int) -> dict[str, float]:
+    command = [str(program), "-q", "-m", f"ndcg_cut.{k}", str(folder / "qrels"), str(folder / "run")]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    values = {}
+    for line in out.splitlines():
+        _, query, value = line.split()
+        if query != "all":
+            values[query] = float(value)
+    return values
+
+
+GRADES = ["0", "1", "2", "3", "2.5", "0.5", "-0.5", "-1", "1.75", "3.9"]  # as written in the file
+SCORES = [1.0, 1.0 + 1e-9, 12.34567891, 12.3456789, 2.0, 0.5, 3.25]
+
+
+@st.composite
+def files(draw):
+    """(run lines, qrels lines): a few queries, near-tied scores, fractional grades as text."""
+    run, qrels = [], []
+    for q in range(draw(st.integers(1, 3))):
+        docs = draw(st.lists(st.sampled_from([f"d{i}" for i in range(12)]), min_size=1, max_size=10,
+                             unique=True))
+        for rank, d in enumerate(docs, start=1):
+            run.append(f"q{q} Q0 {d} {rank} {draw(st.sampled_from(SCORES))!r} t\n")
+        judged = draw(st.lists(st.sampled_from([*docs, "u1", "u2"]), min_size=1, unique=True))
+        qrels += [f"q{q} 0 {d} {draw(st.sampled_from(GRADES))}\n" for d in judged]
+    return run, qrels
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(files(), st.sampled_from([1, 3, 10]))
+def test_trec_eval_presets_read_grades_and_rank_as_trec_eval_10(trec_eval, tmp_path_factory, data, k):
+    run, qrels = data
+    folder = tmp_path_factory.mktemp("inputs")
+    (folder / "run").write_text("".join(run))
+    (folder / "qrels").write_text("".join(qrels))
+    theirs = _run_program(trec_eval, folder, k)
+    # trec_eval 10.0 compares scores as double: the preset with precision="float64"
+    config = PRESETS["trec_eval"].config.with_(precision="float64")
+    mine = load(folder / "run", folder / "qrels").evaluate(k, config, "trec")
+    for query, value in theirs.items():
+        assert math.isclose(mine.loc[query, "ndcg"], value, abs_tol=5e-5), query
+
+
+def test_fractional_grades_are_cut_as_trec_eval_cuts_them(trec_eval, tmp_path):
+    # Found in issue 32: one query, grades 2.5, 0.5 and 1: trec_eval 0.6697..., here 0.6635 before
+    # the preset cut grades to their whole part.
+    (tmp_path / "run").write_text("q Q0 a 1 3 t\nq Q0 b 2 2 t\nq Q0 c 3 1 t\n")
+    (tmp_path / "qrels").write_text("q 0 a 0.5\nq 0 b 1\nq 0 c 2.5\n")
+    theirs = _run_program(trec_eval, tmp_path, 10)["q"]
+    mine = load(tmp_path / "run", tmp_path / "qrels").evaluate(10, PRESETS["trec_eval"].config, "trec")
+    assert math.isclose(mine.loc["q", "ndcg"], theirs, abs_tol=5e-5)
+    assert "whole part" in PRESETS["trec_eval"].config.describe()
