@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import re
 
+import pytest
+
 from ndcg_gui.core.analysis.workspace_report import SAMPLES
 
 
