@@ -23,7 +23,7 @@ pkgs=(
   libgl1 libegl1 libglib2.0-0 libfontconfig1 libfreetype6 libxkbcommon0 libdbus-1-3 fonts-dejavu-core
   xvfb xauth libxcb-cursor0 libxkbcommon-x11-0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0
   libxcb-xkb1 libxcb-image0 libxcb-render-util0 libxcb-randr0 libxcb-xfixes0 libxcb-xinerama0
-  libx11-xcb1 binutils desktop-file-utils appstream chromium
+  libx11-xcb1 binutils desktop-file-utils appstream chromium openbox
 )
 command -v dpkg-query >/dev/null || exit 0   # not Debian/Ubuntu: see README for other systems
 missing=()

@@ -227,6 +227,9 @@ def test_the_readout_goes_when_the_mouse_leaves_the_plot(window, qtbot):
     window.move(0, 0)
     window.show()
     qtbot.waitExposed(window)
+    # (a window manager places and activates it: the mouse moves in its final place)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
     plot = window.plot
     viewport = plot.plot.viewport()
     vb = plot.top.vb
