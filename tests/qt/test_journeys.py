@@ -10,18 +10,33 @@ The drags run at 1024x700 and 1366x768; the file also passes at 2x scale (QT_SCA
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QAbstractItemView, QApplication, QMenu, QTabBar, QTextBrowser
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QMenu,
+    QPlainTextEdit,
+    QTabBar,
+    QTextBrowser,
+    QTextEdit,
+)
 from real_display import XVFB
 
 from ndcg_gui.core.analysis.whatif import best_insert_row
 from ndcg_gui.core.lists import edits
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import ndcg_at
+from ndcg_gui.qt.widgets.runs.comparison_pane import FocusedScroll
 
 pytestmark = XVFB
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -323,3 +338,106 @@ def test_help_guide_opens_from_the_keyboard(qtbot, window):
     assert isinstance(menu, QMenu) and "Guide" in menu.actions()[0].text().replace("&", "")
     QTest.keyClick(menu, Qt.Key.Key_G)
     qtbot.waitUntil(lambda: window.guide.isVisible())
+
+
+# ---- (e) issue 34: the whole window by keyboard, with and without runs compared ------------------
+def compared(window, qtbot, files, size=(1366, 768)) -> None:
+    """The sample run and its qrels open, a second run compared, the window shown at `size`."""
+    run, qrels, second = files
+    assert window.files.open(run, qrels, ask=False)
+    window.compare.add_run(second)
+    qtbot.waitUntil(lambda: window.comparison.active and window.right_tabs.count() == 2, timeout=10000)
+    window.compare.flush()
+    shown(window, qtbot, size)
+
+
+def focus_walk(k=Qt.Key.Key_Tab, modifiers=NONE, presses: int = 70) -> list:
+    """The focus widget before and after each of `presses` presses of `k`."""
+    seen = [QApplication.focusWidget()]
+    for _ in range(presses):
+        key(k, modifiers)
+        seen.append(QApplication.focusWidget())
+    return seen
+
+
+def named(widget) -> str:
+    return f"{type(widget).__name__} {widget.accessibleName() or widget.objectName()!r}"
+
+
+# Widgets that draw where the keyboard is (a focus frame, a cursor, a current cell or tab).
+SHOWS_FOCUS = (QAbstractItemView, QAbstractButton, QComboBox, QAbstractSpinBox, QLineEdit, QTabBar,
+               QPlainTextEdit, QTextEdit, FocusedScroll)
+
+
+def assert_every_stop_left_and_shown(seen: list) -> None:
+    stuck = [named(a) for a, b in itertools.pairwise(seen) if a is b]
+    assert not stuck, f"the key never left {stuck[0]} ({len(stuck)} presses)"
+    unseen = {named(w) for w in seen if not isinstance(w, SHOWS_FOCUS) or isinstance(w.parent(), QTabBar)}
+    assert not unseen, f"focus stops that show no focus: {sorted(unseen)}"
+
+
+def test_tab_and_shift_tab_leave_every_table_with_runs_compared(qtbot, window, files):
+    """Finding 1: Tab, Shift+Tab and Ctrl+Tab cycled through the figures' cells forever."""
+    compared(window, qtbot, files)
+    stats = window.compare_pane.stats
+    for modifiers in (NONE, Qt.KeyboardModifier.ShiftModifier):
+        window.ranking_view.setFocus()
+        seen = focus_walk(modifiers=modifiers)
+        assert stats in seen  # the figures are a stop, and left
+        assert_every_stop_left_and_shown(seen)
+    stats.setFocus()
+    shown_tab = window.right_tabs.currentIndex()
+    key(Qt.Key.Key_Tab, CTRL)  # the tab widget's next tab, not the table's next cell
+    assert window.right_tabs.currentIndex() != shown_tab
+    assert QApplication.focusWidget() is not stats
+
+
+def test_every_pane_and_tab_is_reached_by_keyboard_without_runs_compared(qtbot, window, files):
+    """Finding 2 (and 11's stop after "Show all"): every pane a Tab stop that shows the focus."""
+    run, qrels, _ = files
+    assert window.files.open(run, qrels, ask=False)
+    shown(window, qtbot, (1366, 768))
+    window.ranking_view.setFocus()
+    seen = focus_walk()
+    assert_every_stop_left_and_shown(seen)
+    for widget in (window.ranking_view, window.quick_entry, window.headline.k, window.query_panel.filter_edit,
+                   window.query_panel.table, window.why.tabBar(), window.metrics_view):
+        assert widget in seen, named(widget)
+
+
+def test_every_pane_and_tab_is_reached_by_keyboard_with_runs_compared(qtbot, window, files):
+    """Finding 2: the curves and the Per rank tab could not be reached by keyboard with runs
+    compared: two stops showed no focus, and no key or menu entry switched the pane's tabs."""
+    compared(window, qtbot, files)
+    pane, tabs = window.compare_pane, window.right_tabs
+    assert tabs.currentWidget() is pane
+    window.ranking_view.setFocus()
+    seen = focus_walk()
+    assert_every_stop_left_and_shown(seen)
+    for widget in (window.query_panel.table, tabs.tabBar(), pane.baseline_combo, pane.focus_combo,
+                   pane.stats, pane.method_text, pane.lines_scroll):
+        assert widget in seen, named(widget)
+    # The side-by-side lists show that the keyboard is on them (their arrow keys scroll them).
+    pane.lines_scroll.setFocus()
+    focused = pane.lines_scroll.grab().toImage()
+    pane.baseline_combo.setFocus()
+    assert pane.lines_scroll.grab().toImage() != focused
+    # The tab bar reached with Tab, the arrow keys switch to the curves and the per-rank table.
+    tab_to(window, tabs.tabBar())
+    key(Qt.Key.Key_Left)
+    assert tabs.currentWidget() is window.right_splitter
+    window.ranking_view.setFocus()
+    seen = focus_walk()
+    assert_every_stop_left_and_shown(seen)
+    assert window.why.tabBar() in seen and window.metrics_view in seen
+    # And from the View menu, wherever the focus is.
+    for title, page in (("Compare runs", pane), ("NDCG at each rank", window.right_splitter)):
+        key(Qt.Key.Key_V, Qt.KeyboardModifier.AltModifier)
+        menu = QApplication.activePopupWidget()
+        assert isinstance(menu, QMenu)
+        entry = next(a for a in menu.actions() if a.text().replace("&", "") == title)
+        menu.setActiveAction(entry)
+        QTest.keyClick(menu, Qt.Key.Key_Return)
+        QApplication.processEvents()
+        assert tabs.currentWidget() is page
+        assert page.isAncestorOf(QApplication.focusWidget()), named(QApplication.focusWidget())

@@ -85,8 +85,12 @@ class WindowLayout:
         self.main_splitter.addWidget(editor)
         # The metrics, and the run comparison's tab while runs are compared (no tab bar otherwise).
         self.right_tabs = QTabWidget(documentMode=True, tabBarAutoHide=True)
-        # Tab must not stop on the tab widget itself: its focus goes to a tab bar that is hidden.
+        # Tab must not stop on the tab widget itself: its focus goes to its tab bar, hidden while
+        # no run is compared (a Tab stop then kept the focus where it was); the bar is a stop while
+        # shown (`RunCompare._show_tab`), its arrow keys switching tabs.
         self.right_tabs.setFocusPolicy(Qt.NoFocus)
+        self.right_tabs.tabBar().setFocusPolicy(Qt.NoFocus)
+        self.right_tabs.tabBar().setAccessibleName("Curves and figures, or runs compared")
         self.right_tabs.addTab(self.right_splitter, "NDCG at each rank")
         self.main_splitter.addWidget(self.right_tabs)
         # The list's pane is as wide as its ids and figures need (RankingView.minimumSizeHint);

@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
 from ndcg_gui.qt.widgets.plot.lazy_plot import LazyPlot
-from ndcg_gui.qt.widgets.plot.plot_parts import PlainAxis, fit_title
+from ndcg_gui.qt.widgets.plot.plot_parts import PlainAxis, fit_title, no_tab_stop
 
 _WIN, _LOSS, _TIE = pg.mkBrush(21, 128, 61, 170), pg.mkBrush(185, 28, 28, 170), pg.mkBrush(120, 120, 120, 150)
 _RING = pg.mkPen(230, 140, 40, width=3)
@@ -31,6 +31,7 @@ class _Plot(pg.PlotWidget):
     def __init__(self, parent: QWidget, tip) -> None:
         super().__init__(parent, background="w", axisItems={"bottom": PlainAxis("bottom"),
                                                             "left": PlainAxis("left")})
+        no_tab_stop(self)
         plot = self.getPlotItem()
         plot.setMouseEnabled(x=False, y=False)  # a click picks a query; nothing pans or zooms
         plot.hideButtons()

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -40,6 +41,31 @@ NARROW = 480
 SCATTER_MIN = 200  # the scatter's narrowest beside the lists
 STATS_ROWS = 6  # the figures' table shows this many runs before it scrolls
 RUN_HEADER = 96  # the widest a run's name makes its column of figures (turned); longer names are cut
+
+
+class FocusedScroll(QScrollArea):
+    """A scroll area that the keyboard scrolls (a Tab stop: arrows, Page Up/Down) and that shows
+    when it has the focus, a frame in the highlight colour: Fusion draws none for a scroll area."""
+
+    def event(self, event) -> bool:
+        handled = super().event(event)
+        # (the frame's paint comes here; paintEvent paints the viewport, which covers the rest)
+        if event.type() == QEvent.Type.Paint and self.hasFocus():
+            painter = QPainter(self)
+            width = max(2, self.frameWidth())
+            painter.setPen(QPen(self.palette().color(QPalette.ColorRole.Highlight), width))
+            inset, outset = width // 2, -(width + 1) // 2
+            painter.drawRect(self.rect().adjusted(inset, inset, outset, outset))
+            painter.end()
+        return handled
+
+    def focusInEvent(self, event) -> None:
+        super().focusInEvent(event)
+        self.update()
+
+    def focusOutEvent(self, event) -> None:
+        super().focusOutEvent(event)
+        self.update()
 
 
 def _small(text: str = "", rich: bool = False) -> QLabel:
@@ -93,6 +119,7 @@ class ComparisonPane(QWidget):
         self.stats = QTableWidget(0, 0, editTriggers=QAbstractItemView.EditTrigger.NoEditTriggers,
                                   selectionMode=QAbstractItemView.SelectionMode.NoSelection)
         self.stats.verticalHeader().hide()
+        self.stats.setTabKeyNavigation(False)  # Tab moves to the next pane, not cell by cell
         self.stats.setToolTip("The comparison's figures; each header's tooltip says how it was made")
         self.stats.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         # A run's name cut in its middle where its column is narrower (run_bm25_…_v2): the ends
@@ -111,7 +138,7 @@ class ComparisonPane(QWidget):
         font.setBold(True)
         self.lines_title.setFont(font)
         self.legend = _small(LEGEND, rich=True)
-        self.lines_scroll = scroll = QScrollArea()
+        self.lines_scroll = scroll = FocusedScroll()
         scroll.setWidget(self.lines)
         scroll.setWidgetResizable(True)
         # Sideways only when the pane is narrower than the ids need (RunLines.minimumSizeHint).
@@ -136,6 +163,7 @@ class ComparisonPane(QWidget):
                              (self.focus_combo, "Run against the baseline"),
                              (self.scatter, "NDCG of the baseline against the other run, per query"),
                              (self.lines, "The open query in both runs, side by side"),
+                             (scroll, "The open query in both runs, side by side"),
                              (self.method_text, "How each figure was made")):
             widget.setAccessibleName(name)
         # Everything in a scroll area: a short window (1024x700) scrolls the pane rather than
@@ -147,6 +175,7 @@ class ComparisonPane(QWidget):
         layout.addWidget(self.stats)  # the whole pane's width (a column per figure), or turned
         layout.addWidget(self.splitter, 1)
         self.scroll = QScrollArea(widgetResizable=True, frameShape=QScrollArea.Shape.NoFrame)
+        self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # (a Tab stop that shows no focus)
         self.scroll.setWidget(content)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
