@@ -441,3 +441,32 @@ def test_every_pane_and_tab_is_reached_by_keyboard_with_runs_compared(qtbot, win
         QApplication.processEvents()
         assert tabs.currentWidget() is page
         assert page.isAncestorOf(QApplication.focusWidget()), named(QApplication.focusWidget())
+
+
+def test_enter_in_the_query_filter_opens_the_query_left_and_down_goes_into_the_table(qtbot, window, files):
+    """Finding 3: Ctrl+F, a query id typed (one row left), then Enter or Down did nothing."""
+    run, qrels, _ = files
+    assert window.files.open(run, qrels, ask=False)
+    shown(window, qtbot, (1366, 768))
+    doc, panel = window.document, window.query_panel
+    queries = panel.visible_queries()
+    target = queries[-2]
+    assert doc.current_query != target
+    window.ranking_view.setFocus()
+    key(Qt.Key.Key_F, CTRL)
+    assert QApplication.focusWidget() is panel.filter_edit
+    type_text(target)
+    assert panel.visible_queries() == [target]
+    key(Qt.Key.Key_Return)
+    assert doc.current_query == target
+    assert QApplication.focusWidget() is panel.table  # Up and Down now walk the queries
+    # Down from the filter: into the table, on the first query listed (opened).
+    key(Qt.Key.Key_F, CTRL)
+    type_text(queries[0][:-1])  # (selected by Ctrl+F: typing replaces it)
+    listed = panel.visible_queries()
+    assert len(listed) > 1 and target not in listed
+    key(Qt.Key.Key_Down)
+    assert QApplication.focusWidget() is panel.table
+    assert doc.current_query == listed[0]
+    key(Qt.Key.Key_Down)
+    assert doc.current_query == listed[1]

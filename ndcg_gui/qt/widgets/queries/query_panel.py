@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -68,6 +68,9 @@ class QueryPanel(QWidget):
 
         self.filter_edit = QLineEdit(placeholderText="Filter query ids…", clearButtonEnabled=True)
         self.filter_edit.textChanged.connect(lambda text: self._refilter(lambda: self.proxy.set_text(text)))
+        # Enter opens the first query listed, Down goes into the table, as in a search box.
+        self.filter_edit.returnPressed.connect(lambda: self._into_table(first=True))
+        self.filter_edit.installEventFilter(self)
 
         self.table = QueryTable(self.model, self.proxy)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
@@ -261,6 +264,24 @@ class QueryPanel(QWidget):
         return self._runs.delta[self._focus].dropna()
 
     # ---- internals -------------------------------------------------------------------------
+    def eventFilter(self, watched, event) -> bool:
+        if (watched is self.filter_edit and event.type() == QEvent.Type.KeyPress
+                and event.key() == Qt.Key.Key_Down and not event.modifiers()):
+            self._into_table(first=False)
+            return True
+        return super().eventFilter(watched, event)
+
+    def _into_table(self, first: bool) -> None:
+        """The keyboard from the filter into the table: on its first row (`first`, or when no row
+        listed is current), which opens that query."""
+        if self.proxy.rowCount() == 0:
+            return
+        self.table.setFocus(Qt.FocusReason.OtherFocusReason)
+        if first or not self.table.currentIndex().isValid():
+            flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+            self.table.selectionModel().setCurrentIndex(self.proxy.index(0, COL_QUERY), flags)
+            self.table.scrollToTop()
+
     def needed_width(self) -> int:
         """The panel's width that shows every column of the table whole."""
         margins = self.layout().contentsMargins() if self.layout() is not None else None
