@@ -196,6 +196,27 @@ class WindowLayout:
         room = width - self.main_splitter.widget(0).minimumSizeHint().width() - RIGHT_MIN
         return max(self.query_dock.minimumSizeHint().width(), min(width // 3, room))
 
+    def moveEvent(self, event) -> None:
+        super().moveEvent(event)
+        self._fit_frame_once()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_frame_once()
+
+    def _fit_frame_once(self) -> None:
+        """The first window fitted again, frame and all, once a window manager has framed it: it
+        tells the frame's size after the window is shown (a move or resize comes with it), and a
+        window fitted by its client area then had its status bar below a 768-pixel screen."""
+        if getattr(self, "_frame_fitted", False) or not self.isVisible():
+            return
+        frame = self.frameGeometry()
+        if frame.height() <= self.height():  # (not framed yet, or no window manager)
+            return
+        self._frame_fitted = True
+        if self.size() == self._start_size:  # (not a size asked for since: a screenshot's)
+            self.fit_on_screen()
+
     def fit_on_screen(self) -> None:
         """Within the screen's available area (a saved size from a bigger screen, or the first
         1280x800 on a 1366x768 laptop, would put the status bar below its edge): shrunk to fit,

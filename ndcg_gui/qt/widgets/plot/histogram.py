@@ -76,7 +76,7 @@ class NdcgHistogram(LazyPlot):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.setMinimumHeight(120)
+        self.setMinimumHeight(96)  # (bars and their axis still read; a short screen needs the rest)
         self._edges = np.linspace(0, 1, 11)
         self._counts = np.zeros(10, dtype=np.int64)
         self._picked = -1

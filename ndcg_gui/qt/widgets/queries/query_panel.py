@@ -95,7 +95,9 @@ class QueryPanel(QWidget):
         self.policy_box = PolicyBox()
         self.policy_box.picked.connect(self._on_policy_picked)
         self.empty_combo, self.undefined_combo = self.policy_box.empty_combo, self.policy_box.undefined_combo
-        self.policy_note = QLabel(wordWrap=True)
+        # (two lines at most, whole in the tooltip: four in a narrow dock made the window taller
+        # than a 700-pixel screen with its window manager's title bar)
+        self.policy_note = WrappedLabel(max_lines=2)
         self.policy_note.setStyleSheet("color: gray")
         # One line per run compared with the baseline; the tooltip says how each figure was made.
         self.compare_label = WrappedLabel(max_lines=4,
@@ -108,6 +110,7 @@ class QueryPanel(QWidget):
         top = QWidget()
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.setSpacing(4)  # (the dock's height is the window's least on a short screen)
         top_layout.addWidget(self.filter_edit)
         top_layout.addWidget(self._bin_row)
         top_layout.addWidget(self.table, 1)
