@@ -205,9 +205,10 @@ needs_x = NEEDS_X
 @needs_x
 def test_the_window_opens_within_a_real_screen(tmp_path, screen, scale):
     """Finding 6: a first window (1280x800) on a 1366x768 laptop and at 2x on 2560x1440 had its
-    status bar off screen; issue 34.10: under a window manager too (its title bar below the screen's
-    edge: the client area was fitted, not the frame). An X server of that size, the window as a person starts it, and the ids
-    and figures of a TREC run compared with another measured in it."""
+    status bar off screen; issue 34.10: under a window manager too (its title bar put the status bar
+    below the screen's edge: the client area was fitted, not the frame). An X server of that size
+    with openbox, the window as a person starts it, and the ids and figures of a TREC run compared
+    with another measured in it."""
     env = {**os.environ, "QT_QPA_PLATFORM": "xcb", "QT_SCALE_FACTOR": str(scale), "PYTHONPATH": str(ROOT),
            "XDG_CONFIG_HOME": str(tmp_path), "NDCG_RECOVERY_DIR": str(tmp_path / "r")}
     env.pop("DISPLAY", None)
