@@ -470,3 +470,33 @@ def test_enter_in_the_query_filter_opens_the_query_left_and_down_goes_into_the_t
     assert doc.current_query == listed[0]
     key(Qt.Key.Key_Down)
     assert doc.current_query == listed[1]
+
+
+def test_a_csvs_titles_read_whole_for_the_row_the_keyboard_is_on(qtbot, window, tmp_path):
+    """Finding 6: a CSV's `title` showed two letters ("So", "Bo") in the list's pane at 1366x768
+    and at 1920; the current row's own columns now read whole under the list."""
+    titles = ["How to descale a Nespresso machine in five steps (official guide)",
+              "Bose QuietComfort 45 review", "Southern cooking basics: a roux"]
+    csv = tmp_path / "products.csv"
+    csv.write_text("query,doc,score,grade,title,url\n" + "".join(
+        f'q1,P{i},{9 - i},{i % 3},"{t}",https://example.com/p/{i}\n' for i, t in enumerate(titles)))
+    assert window.files.open(csv, ask=False)
+    shown(window, qtbot, (1366, 768))
+    view, detail = window.ranking_view, window.row_detail
+    column = view.ranking_model().column("extra:title")
+    cell = view.visualRect(view.model().index(0, column))
+    assert cell.right() > view.viewport().width()  # (past the pane's edge: the list cannot show it)
+    view.setFocus()
+    key(Qt.Key.Key_Home, CTRL)
+    for row, title in enumerate(titles):
+        assert view.current_row() == row
+        said = detail.shown_text()
+        assert detail.isVisible() and title in said and f"example.com/p/{row}" in said, said
+        assert detail.height() >= detail.heightForWidth(detail.width())  # every line it takes, drawn
+        assert view.model().index(row, column).data(Qt.ItemDataRole.ToolTipRole) == title
+        key(Qt.Key.Key_Down)
+    # A list without columns of its own: no line.
+    window.quick_entry.setFocus()
+    type_text("3 2 1")
+    key(Qt.Key.Key_Return)
+    assert not detail.isVisible()

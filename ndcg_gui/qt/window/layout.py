@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ndcg_gui.qt.widgets.editor.row_detail import RowDetail
 from ndcg_gui.qt.widgets.why.why_panes import WhyTabs
 
 QUERY_DOCK_WIDTH = 320
@@ -63,6 +64,8 @@ class WindowLayout:
             lambda _i: self.ranking_view.show_kind(self.row_kind.currentData()))
         entry_row.addWidget(self.row_kind)
         editor_layout.addWidget(self.ranking_view, 1)
+        self.row_detail = RowDetail(self.document, self.ranking_view)  # (a file's titles, urls…)
+        editor_layout.addWidget(self.row_detail)
 
         self.why = WhyTabs(self.document, self.metrics_view)
         metrics = QWidget()
