@@ -368,3 +368,31 @@ def test_a_status_message_longer_than_its_room_is_cut_at_its_end(window, qtbot):
     assert bar.toolTip() == long
     bar.showMessage("Saved")
     assert bar.shown_message() == "Saved" and bar.toolTip() == ""
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1366, 743), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_comparison_at_a_laptops_size_shows_eight_rows_side_by_side_and_ndcgs_range(window, qtbot, files,
+                                                                                       size):
+    """Issue 34.7: at 1366x768 the side-by-side lists' box was about two rows tall, the biggest
+    moves out of view, and the scatter's x axis ran from -0.5 to 1.5 (NDCG lies in [0, 1]). (743:
+    1366x768 less a window manager's title bar.)"""
+    run, qrels, second = files
+    window.resize(*size)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.files.open(run, qrels, ask=False)
+    window.compare.add_run(second)
+    qtbot.waitUntil(lambda: window.comparison.active and window.right_tabs.count() == 2, timeout=10000)
+    window.compare.flush()
+    window.right_tabs.setCurrentIndex(1)
+    qtbot.wait(REFIT_DELAY_MS + 100)
+    pane = window.compare_pane
+    rows = pane.lines_scroll.viewport().height() / pane.lines._row_height()
+    assert rows >= 8, f"the side-by-side lists show {rows:.1f} rows"
+    view = pane.scroll.viewport()
+    moves = pane.moves_label
+    at = moves.mapTo(view, moves.rect().bottomLeft())
+    assert moves.isVisible() and 0 <= at.y() <= view.height(), "the biggest moves are out of view"
+    (x0, x1), (y0, y1) = pane.scatter.plot_widget().getPlotItem().vb.viewRange()
+    for low, high in ((x0, x1), (y0, y1)):
+        assert -0.1 <= low <= 0 and 1 <= high <= 1.1, (x0, x1, y0, y1)

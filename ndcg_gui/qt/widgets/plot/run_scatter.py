@@ -37,7 +37,8 @@ class _Plot(pg.PlotWidget):
         plot.hideButtons()
         plot.setMenuEnabled(False)
         plot.showGrid(x=True, y=True, alpha=0.15)
-        plot.setAspectLocked(True)
+        # Not locked square: a pane wider than tall then stretched the x axis to -0.5..1.5 while
+        # NDCG lies in [0, 1]; both axes show the same range instead (the diagonal is still y = x).
         plot.addItem(pg.InfiniteLine(pos=(0, 0), angle=45, pen=_DIAGONAL))
         # One item per colour (wins, losses, ties), each with one brush: setting 2,000 points with
         # a brush each cost ~5 ms an edit, and an edit usually moves points of one colour only.

@@ -271,7 +271,10 @@ class ComparisonPane(QWidget):
         shown = table.rowCount() if turned else min(table.rowCount(), STATS_ROWS)
         rows_height = sum(table.rowHeight(r) for r in range(shown))
         header = table.horizontalHeader().sizeHint().height()
-        bar = table.horizontalScrollBar().sizeHint().height()
+        # Room for a sideways scroll bar only when the figures are wider than the pane (it took the
+        # height of a row of the side-by-side lists at 1366x768 less a title bar).
+        wide = sum(table.columnWidth(c) for c in range(table.columnCount())) + 2 * table.frameWidth() > room
+        bar = table.horizontalScrollBar().sizeHint().height() if wide else 0
         table.setFixedHeight(header + rows_height + bar + 2 * table.frameWidth())
 
     def figures(self, run: int) -> list[str]:
