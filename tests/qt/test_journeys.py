@@ -521,3 +521,25 @@ def test_every_why_tab_is_in_view_and_named_whole_in_its_tooltip(qtbot, window, 
     before = bar.grab().toImage()
     tab_to(window, bar)
     assert bar.grab().toImage() != before
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1366, 768)])
+def test_small_things_a_person_saw(qtbot, window, size):
+    """Finding 11: the grades box's hint cut ("Type grades, e.g. 3 …"), the k box jumping sideways
+    when "vs as loaded" appears, and the guide titled "NDCG Inspector — Guide — NDCG Inspector"."""
+    from ndcg_gui import APP_NAME
+
+    shown(window, qtbot, size)
+    box = window.quick_entry
+    frame = box.style().pixelMetric(box.style().PixelMetric.PM_DefaultFrameWidth)
+    room = box.contentsRect().width() - 2 * frame
+    assert box.fontMetrics().horizontalAdvance(box.placeholderText()) <= room, box.placeholderText()
+    k_at = window.headline.k.mapTo(window, window.headline.k.rect().topLeft())
+    window.document.reverse()  # "▼ … vs as loaded" appears beside the figures
+    QApplication.processEvents()
+    assert "vs as loaded" in window.headline.change.text()
+    assert window.headline.k.mapTo(window, window.headline.k.rect().topLeft()) == k_at
+    window.show_guide()
+    qtbot.waitUntil(lambda: window.guide.windowHandle() is not None)
+    title = window.guide.windowTitle()
+    assert title.endswith(APP_NAME) and title.count(APP_NAME) == 1 and "Guide" in title
