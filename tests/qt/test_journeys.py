@@ -15,7 +15,7 @@ import itertools
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
-from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtGui import QAccessible, QContextMenuEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -543,3 +543,24 @@ def test_small_things_a_person_saw(qtbot, window, size):
     qtbot.waitUntil(lambda: window.guide.windowHandle() is not None)
     title = window.guide.windowTitle()
     assert title.endswith(APP_NAME) and title.count(APP_NAME) == 1 and "Guide" in title
+
+
+def test_every_focus_stop_has_a_name_a_screen_reader_says(qtbot, window, files):
+    """Finding 12 (its accessible names): every control the keyboard stops at is named through
+    Qt's accessibility interface (what a screen reader reads), runs compared or not."""
+    compared(window, qtbot, files)
+    unnamed = set()
+    for page in (1, 0):  # the comparison, then the curves and tables
+        window.right_tabs.setCurrentIndex(page)
+        window.ranking_view.setFocus()
+        for widget in focus_walk():
+            face = QAccessible.queryAccessibleInterface(widget)
+            name = face.text(QAccessible.Text.Name).strip() if face is not None else ""
+            if isinstance(widget, QComboBox):  # (on X, Qt names a box by its value, "trec_eval",
+                # and a screen reader reads what it chooses from the label it is labelled by)
+                labels = face.relations(QAccessible.RelationFlag.Label)
+                name = " ".join(f.text(QAccessible.Text.Name) for f, _ in labels).strip()
+                name = name or widget.accessibleName()  # (a box with no label beside it: its own)
+            if not name:
+                unnamed.add(f"{named(widget)} in {type(widget.parent()).__name__}")
+    assert not unnamed, sorted(unnamed)

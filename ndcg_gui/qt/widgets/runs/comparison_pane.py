@@ -94,10 +94,10 @@ class ComparisonPane(QWidget):
         self.baseline_combo.activated.connect(self._baseline_picked)
         self.focus_combo.activated.connect(self._focus_picked)
         choose = QHBoxLayout()
-        choose.addWidget(QLabel("Baseline:"))
+        choose.addWidget(QLabel("Baseline:", buddy=self.baseline_combo))  # (what a screen reader says)
         choose.addWidget(self.baseline_combo)
         choose.addSpacing(12)
-        choose.addWidget(QLabel("against:"))
+        choose.addWidget(QLabel("against:", buddy=self.focus_combo))
         choose.addWidget(self.focus_combo)
         choose.addStretch(1)
 
@@ -164,7 +164,8 @@ class ComparisonPane(QWidget):
                              (self.scatter, "NDCG of the baseline against the other run, per query"),
                              (self.lines, "The open query in both runs, side by side"),
                              (scroll, "The open query in both runs, side by side"),
-                             (self.method_text, "How each figure was made")):
+                             (self.method_text, "How each figure was made"),
+                             (self.stats, "The comparison's figures, a row or column per run")):
             widget.setAccessibleName(name)
         # Everything in a scroll area: a short window (1024x700) scrolls the pane rather than
         # growing past the screen's bottom edge.
