@@ -685,11 +685,8 @@ def test_a_definition_kept_from_the_last_session_is_said_until_another_is_set(qt
     assert second.document.k == 6
     said = caveats(second)
     assert "k = 6 kept from the last session" in said and f"k = {DEFAULT_K}" in said, said
-    csv = tmp_path / "list.csv"
-    csv.write_text("doc,grade\na,1\nb,3\n")
-    assert second.files.open(csv, ask=False)
-    qtbot.waitUntil(lambda: second.document.path == csv)
-    assert "k = 6 kept from the last session" in caveats(second)  # still k = 6: still said
+    second.document.set_lists({"q": RankedList.from_grades([1, 3])})  # another list: still k = 6
+    assert "k = 6 kept from the last session" in caveats(second)  # still said
     second.document.set_definition(k=5)  # the person's own k: no longer the last session's
     assert "last session" not in caveats(second)
     second.document.set_definition(k=6)
