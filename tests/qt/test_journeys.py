@@ -503,27 +503,6 @@ def test_a_csvs_titles_read_whole_for_the_row_the_keyboard_is_on(qtbot, window, 
 
 
 @pytest.mark.parametrize("size", [(1024, 700), (1366, 768)])
-def test_every_why_tab_is_in_view_and_named_whole_in_its_tooltip(qtbot, window, files, size):
-    """Finding 9: at 1366x768 the tab bar's scroll arrows hid Definitions and Checks."""
-    run, qrels, _ = files
-    assert window.files.open(run, qrels, ask=False)
-    shown(window, qtbot, size)
-    bar = window.why.tabBar()
-    assert not [b for b in bar.findChildren(QAbstractButton) if b.isVisible()]  # (no scroll arrows)
-    for i in range(bar.count()):
-        assert bar.rect().contains(bar.tabRect(i)), f"tab {bar.tabText(i)!r} out of view"
-        tip = bar.tabToolTip(i)
-        assert tip and bar.tabText(i).split(" ")[0].replace("&", "") in tip, (bar.tabText(i), tip)
-    if size == (1366, 768):  # whole, not cut with "…"
-        assert all(bar.tabRect(i).width() >= bar.tabSizeHint(i).width() for i in range(bar.count()))
-    # The keyboard on the tab bar shows.
-    window.ranking_view.setFocus()
-    before = bar.grab().toImage()
-    tab_to(window, bar)
-    assert bar.grab().toImage() != before
-
-
-@pytest.mark.parametrize("size", [(1024, 700), (1366, 768)])
 def test_small_things_a_person_saw(qtbot, window, size):
     """Finding 11: the grades box's hint cut ("Type grades, e.g. 3 …"), the k box jumping sideways
     when "vs as loaded" appears, and the guide titled "NDCG Inspector — Guide — NDCG Inspector"."""

@@ -44,10 +44,6 @@ from ndcg_gui.qt.widgets.column_widths import ColumnWidths
 from ndcg_gui.qt.widgets.report_view import ReportView
 from ndcg_gui.qt.widgets.why.difference_panel import DifferencePanel, scrolled
 
-TAB_STYLE = ("QTabBar::tab { padding: 3px 7px; margin-right: 1px; border: 1px solid palette(mid); "
-             "border-bottom: none; background: palette(button); } "
-             "QTabBar::tab:selected { background: palette(base); "
-             "border-bottom: 2px solid palette(highlight); }")
 WIDEST_COLUMN = 34  # characters: a long id or reason is cut at its end beyond this
 
 
@@ -145,14 +141,7 @@ class WhyTabs(QTabWidget):
         super().__init__(parent)
         self._doc = document
         self.setDocumentMode(True)
-        # Every tab in view, its title cut with "…" when the pane is narrow (whole in its tooltip):
-        # scroll arrows hid Definitions and Checks at 1366x768.
-        self.setUsesScrollButtons(False)
-        self.setElideMode(Qt.TextElideMode.ElideRight)
-        # Tabs a little tighter than the style's, so the eight fit 1366x768 whole; drawn from the
-        # palette (the current tab underlined in the highlight colour), so a dark scheme follows.
-        self.tabBar().setStyleSheet(TAB_STYLE)
-        self._about: dict[QWidget, str] = {}  # what each tab holds, after its title in the tooltip
+        self.setUsesScrollButtons(True)
         self.ideal = report_tables.ideal_beside_actual(document)
         self.missed = report_tables.MissedTable(document)
         self.what_if = report_tables.what_if(document)
@@ -216,23 +205,6 @@ class WhyTabs(QTabWidget):
         document.changed.connect(self._follow)
         self._activate(self.currentIndex())
 
-
-    # Each tab's tooltip begins with its whole title: the title may be cut in a narrow pane.
-    def tabInserted(self, index: int) -> None:
-        super().tabInserted(index)
-        self._title_tip(index)
-
-    def setTabText(self, index: int, text: str) -> None:
-        super().setTabText(index, text)
-        self._title_tip(index)
-
-    def setTabToolTip(self, index: int, tip: str) -> None:
-        self._about[self.widget(index)] = tip
-        self._title_tip(index)
-
-    def _title_tip(self, index: int) -> None:
-        about = self._about.get(self.widget(index), "")
-        super().setTabToolTip(index, f"{self.tabText(index)}: {about}" if about else self.tabText(index))
     def _activate(self, index: int) -> None:
         """Only the table in view is built on each change (some cost tens of milliseconds)."""
         for tab, model in self._models.items():
