@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -46,6 +46,19 @@ if TYPE_CHECKING:
 
 
 
+class _FilterEdit(QLineEdit):
+    """The filter box; Down says so (an event filter on the panel instead was called while a
+    panel was being collected, and crashed)."""
+
+    downPressed = Signal()
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() == Qt.Key.Key_Down and not event.modifiers():
+            self.downPressed.emit()
+            return
+        super().keyPressEvent(event)
+
+
 class QueryPanel(QWidget):
     """Browse many queries, worst first in one click; pick one to open it."""
 
@@ -66,11 +79,11 @@ class QueryPanel(QWidget):
         self._runs: RunColumns | None = None  # the run comparison shown, if any
         self._focus: str | None = None  # the run whose differences the histogram shows
 
-        self.filter_edit = QLineEdit(placeholderText="Filter query ids…", clearButtonEnabled=True)
+        self.filter_edit = _FilterEdit(placeholderText="Filter query ids…", clearButtonEnabled=True)
         self.filter_edit.textChanged.connect(lambda text: self._refilter(lambda: self.proxy.set_text(text)))
         # Enter opens the first query listed, Down goes into the table, as in a search box.
         self.filter_edit.returnPressed.connect(lambda: self._into_table(first=True))
-        self.filter_edit.installEventFilter(self)
+        self.filter_edit.downPressed.connect(lambda: self._into_table(first=False))
 
         self.table = QueryTable(self.model, self.proxy)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
@@ -267,13 +280,6 @@ class QueryPanel(QWidget):
         return self._runs.delta[self._focus].dropna()
 
     # ---- internals -------------------------------------------------------------------------
-    def eventFilter(self, watched, event) -> bool:
-        if (watched is self.filter_edit and event.type() == QEvent.Type.KeyPress
-                and event.key() == Qt.Key.Key_Down and not event.modifiers()):
-            self._into_table(first=False)
-            return True
-        return super().eventFilter(watched, event)
-
     def _into_table(self, first: bool) -> None:
         """The keyboard from the filter into the table: on its first row (`first`, or when no row
         listed is current), which opens that query."""
