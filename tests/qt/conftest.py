@@ -119,3 +119,14 @@ def opened(qtbot, window, files):
     window.show()
     qtbot.waitExposed(window)
     return window
+
+
+@pytest.fixture(scope="session", autouse=True)
+def window_manager():
+    """A window manager (openbox) on the real X display the xvfb tests run on, for the session:
+    title bars, frames and focus as on a desktop. None offscreen or without openbox."""
+    from real_display import start_window_manager, stop_window_manager
+
+    manager = start_window_manager()
+    yield manager
+    stop_window_manager(manager)

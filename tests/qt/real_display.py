@@ -1,13 +1,44 @@
 """What a test that needs a real X display (Xvfb) carries: `make test` runs them as
 `QT_QPA_PLATFORM=xcb xvfb-run -a pytest -m xvfb`; offscreen Qt cannot run a drag loop or real
-mouse moves."""
+mouse moves. A window manager runs on that display (`start_window_manager`, started for the whole
+session by conftest.py): Xvfb alone has no title bar, no frame and no focus handling, so a window
+that fits the screen there can still put its status bar below the edge of a real desktop."""
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 
 import pytest
 
 NEEDS_X = pytest.mark.skipif(os.environ.get("QT_QPA_PLATFORM", "") != "xcb",
                              reason="needs a real X display: QT_QPA_PLATFORM=xcb xvfb-run -a pytest -m xvfb")
 XVFB = [pytest.mark.xvfb, NEEDS_X]
+READY = "window manager ready"
+
+
+def start_window_manager(env: dict[str, str] | None = None) -> subprocess.Popen | None:
+    """openbox on the X display of `env` (os.environ by default), returned once it manages windows
+    (it runs its --startup command then, whose line is waited for); None without an X display or
+    openbox, or when another window manager holds the display already."""
+    env = dict(os.environ if env is None else env)
+    if env.get("QT_QPA_PLATFORM", "").split(":")[0] != "xcb" or not env.get("DISPLAY"):
+        return None
+    if shutil.which("openbox") is None:
+        return None
+    manager = subprocess.Popen(["openbox", "--sm-disable", "--startup", f"echo {READY}"], env=env,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               text=True)
+    for line in manager.stdout:  # (ends when openbox exits: another manager was there)
+        if line.strip() == READY:
+            return manager
+    manager.wait()
+    return None
+
+
+def stop_window_manager(manager: subprocess.Popen | None) -> None:
+    if manager is not None:
+        manager.terminate()
+        manager.wait(timeout=30)
+        manager.stdout.close()

@@ -10,18 +10,33 @@ The drags run at 1024x700 and 1366x768; the file also passes at 2x scale (QT_SCA
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
-from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtGui import QAccessible, QContextMenuEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QAbstractItemView, QApplication, QMenu, QTabBar, QTextBrowser
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QMenu,
+    QPlainTextEdit,
+    QTabBar,
+    QTextBrowser,
+    QTextEdit,
+)
 from real_display import XVFB
 
 from ndcg_gui.core.analysis.whatif import best_insert_row
 from ndcg_gui.core.lists import edits
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.metrics import ndcg_at
+from ndcg_gui.qt.widgets.runs.comparison_pane import FocusedScroll
 
 pytestmark = XVFB
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -323,3 +338,208 @@ def test_help_guide_opens_from_the_keyboard(qtbot, window):
     assert isinstance(menu, QMenu) and "Guide" in menu.actions()[0].text().replace("&", "")
     QTest.keyClick(menu, Qt.Key.Key_G)
     qtbot.waitUntil(lambda: window.guide.isVisible())
+
+
+# ---- (e) issue 34: the whole window by keyboard, with and without runs compared ------------------
+def compared(window, qtbot, files, size=(1366, 768)) -> None:
+    """The sample run and its qrels open, a second run compared, the window shown at `size`."""
+    run, qrels, second = files
+    assert window.files.open(run, qrels, ask=False)
+    window.compare.add_run(second)
+    qtbot.waitUntil(lambda: window.comparison.active and window.right_tabs.count() == 2, timeout=10000)
+    window.compare.flush()
+    shown(window, qtbot, size)
+
+
+def focus_walk(k=Qt.Key.Key_Tab, modifiers=NONE, presses: int = 70) -> list:
+    """The focus widget before and after each of `presses` presses of `k`."""
+    seen = [QApplication.focusWidget()]
+    for _ in range(presses):
+        key(k, modifiers)
+        seen.append(QApplication.focusWidget())
+    return seen
+
+
+def named(widget) -> str:
+    return f"{type(widget).__name__} {widget.accessibleName() or widget.objectName()!r}"
+
+
+# Widgets that draw where the keyboard is (a focus frame, a cursor, a current cell or tab).
+SHOWS_FOCUS = (QAbstractItemView, QAbstractButton, QComboBox, QAbstractSpinBox, QLineEdit, QTabBar,
+               QPlainTextEdit, QTextEdit, FocusedScroll)
+
+
+def assert_every_stop_left_and_shown(seen: list) -> None:
+    stuck = [named(a) for a, b in itertools.pairwise(seen) if a is b]
+    assert not stuck, f"the key never left {stuck[0]} ({len(stuck)} presses)"
+    unseen = {named(w) for w in seen if not isinstance(w, SHOWS_FOCUS) or isinstance(w.parent(), QTabBar)}
+    assert not unseen, f"focus stops that show no focus: {sorted(unseen)}"
+
+
+def test_tab_and_shift_tab_leave_every_table_with_runs_compared(qtbot, window, files):
+    """Finding 1: Tab, Shift+Tab and Ctrl+Tab cycled through the figures' cells forever."""
+    compared(window, qtbot, files)
+    stats = window.compare_pane.stats
+    for modifiers in (NONE, Qt.KeyboardModifier.ShiftModifier):
+        window.ranking_view.setFocus()
+        seen = focus_walk(modifiers=modifiers)
+        assert stats in seen  # the figures are a stop, and left
+        assert_every_stop_left_and_shown(seen)
+    stats.setFocus()
+    shown_tab = window.right_tabs.currentIndex()
+    key(Qt.Key.Key_Tab, CTRL)  # the tab widget's next tab, not the table's next cell
+    assert window.right_tabs.currentIndex() != shown_tab
+    assert QApplication.focusWidget() is not stats
+
+
+def test_every_pane_and_tab_is_reached_by_keyboard_without_runs_compared(qtbot, window, files):
+    """Finding 2 (and 11's stop after "Show all"): every pane a Tab stop that shows the focus."""
+    run, qrels, _ = files
+    assert window.files.open(run, qrels, ask=False)
+    shown(window, qtbot, (1366, 768))
+    window.ranking_view.setFocus()
+    seen = focus_walk()
+    assert_every_stop_left_and_shown(seen)
+    for widget in (window.ranking_view, window.quick_entry, window.headline.k, window.query_panel.filter_edit,
+                   window.query_panel.table, window.why.tabBar(), window.metrics_view):
+        assert widget in seen, named(widget)
+
+
+def test_every_pane_and_tab_is_reached_by_keyboard_with_runs_compared(qtbot, window, files):
+    """Finding 2: the curves and the Per rank tab could not be reached by keyboard with runs
+    compared: two stops showed no focus, and no key or menu entry switched the pane's tabs."""
+    compared(window, qtbot, files)
+    pane, tabs = window.compare_pane, window.right_tabs
+    assert tabs.currentWidget() is pane
+    window.ranking_view.setFocus()
+    seen = focus_walk()
+    assert_every_stop_left_and_shown(seen)
+    for widget in (window.query_panel.table, tabs.tabBar(), pane.baseline_combo, pane.focus_combo,
+                   pane.stats, pane.method_text, pane.lines_scroll):
+        assert widget in seen, named(widget)
+    # The side-by-side lists show that the keyboard is on them (their arrow keys scroll them).
+    pane.lines_scroll.setFocus()
+    focused = pane.lines_scroll.grab().toImage()
+    pane.baseline_combo.setFocus()
+    assert pane.lines_scroll.grab().toImage() != focused
+    # The tab bar reached with Tab, the arrow keys switch to the curves and the per-rank table.
+    tab_to(window, tabs.tabBar())
+    key(Qt.Key.Key_Left)
+    assert tabs.currentWidget() is window.right_splitter
+    window.ranking_view.setFocus()
+    seen = focus_walk()
+    assert_every_stop_left_and_shown(seen)
+    assert window.why.tabBar() in seen and window.metrics_view in seen
+    # And from the View menu, wherever the focus is.
+    for title, page in (("Compare runs", pane), ("NDCG at each rank", window.right_splitter)):
+        key(Qt.Key.Key_V, Qt.KeyboardModifier.AltModifier)
+        menu = QApplication.activePopupWidget()
+        assert isinstance(menu, QMenu)
+        entry = next(a for a in menu.actions() if a.text().replace("&", "") == title)
+        menu.setActiveAction(entry)
+        QTest.keyClick(menu, Qt.Key.Key_Return)
+        QApplication.processEvents()
+        assert tabs.currentWidget() is page
+        assert page.isAncestorOf(QApplication.focusWidget()), named(QApplication.focusWidget())
+
+
+def test_enter_in_the_query_filter_opens_the_query_left_and_down_goes_into_the_table(qtbot, window, files):
+    """Finding 3: Ctrl+F, a query id typed (one row left), then Enter or Down did nothing."""
+    run, qrels, _ = files
+    assert window.files.open(run, qrels, ask=False)
+    shown(window, qtbot, (1366, 768))
+    doc, panel = window.document, window.query_panel
+    queries = panel.visible_queries()
+    target = queries[-2]
+    assert doc.current_query != target
+    window.ranking_view.setFocus()
+    key(Qt.Key.Key_F, CTRL)
+    assert QApplication.focusWidget() is panel.filter_edit
+    type_text(target)
+    assert panel.visible_queries() == [target]
+    key(Qt.Key.Key_Return)
+    assert doc.current_query == target
+    assert QApplication.focusWidget() is panel.table  # Up and Down now walk the queries
+    # Down from the filter: into the table, on the first query listed (opened).
+    key(Qt.Key.Key_F, CTRL)
+    type_text(queries[0][:-1])  # (selected by Ctrl+F: typing replaces it)
+    listed = panel.visible_queries()
+    assert len(listed) > 1 and target not in listed
+    key(Qt.Key.Key_Down)
+    assert QApplication.focusWidget() is panel.table
+    assert doc.current_query == listed[0]
+    key(Qt.Key.Key_Down)
+    assert doc.current_query == listed[1]
+
+
+def test_a_csvs_titles_read_whole_for_the_row_the_keyboard_is_on(qtbot, window, tmp_path):
+    """Finding 6: a CSV's `title` showed two letters ("So", "Bo") in the list's pane at 1366x768
+    and at 1920; the current row's own columns now read whole under the list."""
+    titles = ["How to descale a Nespresso machine in five steps (official guide)",
+              "Bose QuietComfort 45 review", "Southern cooking basics: a roux"]
+    csv = tmp_path / "products.csv"
+    csv.write_text("query,doc,score,grade,title,url\n" + "".join(
+        f'q1,P{i},{9 - i},{i % 3},"{t}",https://example.com/p/{i}\n' for i, t in enumerate(titles)))
+    assert window.files.open(csv, ask=False)
+    shown(window, qtbot, (1366, 768))
+    view, detail = window.ranking_view, window.row_detail
+    column = view.ranking_model().column("extra:title")
+    cell = view.visualRect(view.model().index(0, column))
+    assert cell.right() > view.viewport().width()  # (past the pane's edge: the list cannot show it)
+    view.setFocus()
+    key(Qt.Key.Key_Home, CTRL)
+    for row, title in enumerate(titles):
+        assert view.current_row() == row
+        said = detail.shown_text()
+        assert detail.isVisible() and title in said and f"example.com/p/{row}" in said, said
+        assert detail.height() >= detail.heightForWidth(detail.width())  # every line it takes, drawn
+        assert view.model().index(row, column).data(Qt.ItemDataRole.ToolTipRole) == title
+        key(Qt.Key.Key_Down)
+    # A list without columns of its own: no line.
+    window.quick_entry.setFocus()
+    type_text("3 2 1")
+    key(Qt.Key.Key_Return)
+    assert not detail.isVisible()
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1366, 768)])
+def test_small_things_a_person_saw(qtbot, window, size):
+    """Finding 11: the grades box's hint cut ("Type grades, e.g. 3 …"), the k box jumping sideways
+    when "vs as loaded" appears, and the guide titled "NDCG Inspector — Guide — NDCG Inspector"."""
+    from ndcg_gui import APP_NAME
+
+    shown(window, qtbot, size)
+    box = window.quick_entry
+    frame = box.style().pixelMetric(box.style().PixelMetric.PM_DefaultFrameWidth)
+    room = box.contentsRect().width() - 2 * frame
+    assert box.fontMetrics().horizontalAdvance(box.placeholderText()) <= room, box.placeholderText()
+    k_at = window.headline.k.mapTo(window, window.headline.k.rect().topLeft())
+    window.document.reverse()  # "▼ … vs as loaded" appears beside the figures
+    QApplication.processEvents()
+    assert "vs as loaded" in window.headline.change.text()
+    assert window.headline.k.mapTo(window, window.headline.k.rect().topLeft()) == k_at
+    window.show_guide()
+    qtbot.waitUntil(lambda: window.guide.windowHandle() is not None)
+    title = window.guide.windowTitle()
+    assert title.endswith(APP_NAME) and title.count(APP_NAME) == 1 and "Guide" in title
+
+
+def test_every_focus_stop_has_a_name_a_screen_reader_says(qtbot, window, files):
+    """Finding 12 (its accessible names): every control the keyboard stops at is named through
+    Qt's accessibility interface (what a screen reader reads), runs compared or not."""
+    compared(window, qtbot, files)
+    unnamed = set()
+    for page in (1, 0):  # the comparison, then the curves and tables
+        window.right_tabs.setCurrentIndex(page)
+        window.ranking_view.setFocus()
+        for widget in focus_walk():
+            face = QAccessible.queryAccessibleInterface(widget)
+            name = face.text(QAccessible.Text.Name).strip() if face is not None else ""
+            if isinstance(widget, QComboBox):  # (on X, Qt names a box by its value, "trec_eval",
+                # and a screen reader reads what it chooses from the label it is labelled by)
+                labels = face.relations(QAccessible.RelationFlag.Label)
+                name = " ".join(f.text(QAccessible.Text.Name) for f, _ in labels).strip()
+                name = name or widget.accessibleName()  # (a box with no label beside it: its own)
+            if not name:
+                unnamed.add(f"{named(widget)} in {type(widget.parent()).__name__}")
+    assert not unnamed, sorted(unnamed)

@@ -1,6 +1,7 @@
-"""Run by test_window_sizes.py in an X server of a given size (xvfb-run, QT_SCALE_FACTOR): the
-window as a person starts it (no saved settings), a TREC run with long ids opened and a second run
-compared, then one line of JSON: what lies off the screen and which texts in view are cut."""
+"""Run by test_window_sizes.py in an X server of a given size (xvfb-run, QT_SCALE_FACTOR), under a
+window manager (openbox, when installed: a title bar and a frame): the window as a person starts it
+(no saved settings), a TREC run with long ids opened and a second run compared, then one line of
+JSON: what lies off the screen and which texts in view are cut."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
 
 from layout_checks import LONG_IDS, cut_cells, cut_lines, off_screen  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402
+from real_display import start_window_manager, stop_window_manager  # noqa: E402
 
 from ndcg_gui.qt.app import make_application, open_example  # noqa: E402
 from ndcg_gui.qt.window.main_window import MainWindow  # noqa: E402
@@ -28,6 +30,14 @@ def measured(check, widget) -> list[str]:
 
 
 def main() -> None:
+    manager = start_window_manager()  # a title bar and a frame, as on a desktop
+    try:
+        probe()
+    finally:
+        stop_window_manager(manager)
+
+
+def probe() -> None:
     app = make_application()
     folder = Path(sys.argv[1] if len(sys.argv) > 1 else ".")
     settings = QSettings(str(folder / "probe.ini"), QSettings.IniFormat)

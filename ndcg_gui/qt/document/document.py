@@ -23,6 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
@@ -388,6 +389,16 @@ class Document(ListEdits, QObject):
         new = self.state.with_list(query, edit.after)
         self.undo_stack.push(StepCommand(self._show, self.state, new, edit.text, query, query, edit.move))
         return edit
+
+    def rescore(self, queries: Sequence[str], text: str) -> None:
+        """The lists of `queries` given scores n, n-1, … 1 in their order, as a save wrote them
+        (`core.writing.saving.rescored_queries`): one undo step, so the window shows what the file
+        says (it kept showing the old scores while the file had the new ones)."""
+        new = self.state
+        for query in queries:
+            lst = new.list_for(query)
+            new = new.with_list(query, replace(lst, scores=np.arange(len(lst), 0, -1, dtype=float)))
+        self._push(new, text)
 
     def new_from_grades(self, grades: Sequence[float]) -> None:
         """A typed list such as `3 2 3 0 1` as a new document (`new_list`)."""

@@ -4,6 +4,8 @@ metric logic: it shows what the comparison's frames say."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -62,6 +64,48 @@ def short_name(name: str) -> str:
     return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"
 
 
+SEPARATORS = "-_.:/+ "
+_PARTS = re.compile(r"[-_.:/+ ]+|[^-_.:/+ ]+")  # words and the separators between them
+
+
+def distinct_names(names: Sequence[str], chars: int = NAME_CHARS) -> dict[str, str]:
+    """Each name as a header shows it, told apart from the others: the words every name starts or
+    ends with are dropped ("…" says so), and what is left is cut in its middle to `chars`
+    characters, longer where two would read the same. Cut at their ends, "dlhard-passage-bm25"
+    and "dlhard-passage-monot5" were both "dlhard-p…"."""
+    unique = list(dict.fromkeys(names))
+    words = [_PARTS.findall(name) for name in unique]
+    head = tail = 0
+    if len(unique) > 1:
+        shortest = min(len(w) for w in words)
+        while head < shortest - 1 and len({w[head] for w in words}) == 1:
+            head += 1
+        while head + tail < shortest - 1 and len({w[-1 - tail] for w in words}) == 1:
+            tail += 1
+    cores = []
+    for name, parts in zip(unique, words, strict=True):
+        core = "".join(parts[head:len(parts) - tail])
+        core = core.lstrip(SEPARATORS) if head else core
+        core = core.rstrip(SEPARATORS) if tail else core
+        cores.append(("…" if head else "") + core + ("…" if tail else "") if core else name)
+    if len(set(cores)) < len(cores):  # (what is left reads the same: the names whole, cut)
+        cores = unique
+    for budget in range(chars, max(map(len, cores), default=0) + 1):
+        shown = [_cut_middle(core, budget) for core in cores]
+        if len(set(shown)) == len(shown):
+            break
+    else:
+        shown = cores
+    return dict(zip(unique, shown, strict=True))
+
+
+def _cut_middle(text: str, chars: int) -> str:
+    if len(text) <= chars:
+        return text
+    end = (chars - 1) // 2
+    return text[: chars - 1 - end] + "…" + text[len(text) - end:]
+
+
 class RunColumnsPart:
     """Mixed into `QueryTableModel`: the comparison's columns, their headers, cells and tooltips.
     Its arrays are in the model's frame order (`_queries`)."""
@@ -75,6 +119,7 @@ class RunColumnsPart:
     def _align_runs(self) -> None:
         """The comparison's frames as arrays in the table's row order."""
         runs, n = self._runs, len(self._queries)
+        self._run_names = {} if runs is None else distinct_names([runs.open_run, *runs.runs, *runs.deltas])
         if runs is None:
             self._run_ndcg = self._delta = np.zeros((n, 0), dtype=float)
             self._run_answered = np.zeros((n, 0), dtype=bool)
@@ -112,7 +157,8 @@ class RunColumnsPart:
         name = runs.open_run if kind == "open" else runs.runs[j] if kind == "ndcg" else runs.deltas[j]
         at = f"@{self._k}" if self._k is not None else ""
         if role == Qt.ItemDataRole.DisplayRole:
-            return f"Δ {short_name(name)}" if kind == "delta" else short_name(name)
+            shown = self._run_names.get(name) or short_name(name)
+            return f"Δ {shown}" if kind == "delta" else shown
         if role == Qt.ItemDataRole.ToolTipRole:
             if kind == "open":
                 return f"NDCG{at} of {name}, the open run (with your edits); 0 where IDCG = 0"

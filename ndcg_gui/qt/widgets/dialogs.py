@@ -84,16 +84,23 @@ def ask_judgments(parent: QWidget | None, loaded: Path, backup: bool, beside: Pa
     return "loaded" if clicked is over else "beside" if clicked is new else None
 
 
+def rescore_question(queries: list[str], target: Path) -> str:
+    """What `ask_rescore` asks, in short sentences, each query id quoted (an id of several words
+    read as part of the sentence)."""
+    more = f" and {len(queries) - 5:,} more" if len(queries) > 5 else ""
+    named = ", ".join(f"“{q}”" for q in queries[:5]) + more
+    one = len(queries) == 1
+    return (f"You changed the order of {'the list of query' if one else 'the lists of queries'} {named}.\n\n"
+            f"{target.name} is read back in score order. To keep your order, {'its' if one else 'their'} "
+            f"scores are saved as n, n-1, … 1 and the window shows them. The old scores are not kept "
+            "in the file (Undo brings them back here).")
+
+
 def ask_rescore(parent: QWidget | None, queries: list[str], target: Path) -> bool:
     """Lists reordered by hand are about to be saved with new scores (n, n-1, … 1): go on?"""
     if _headless is not None:
         return False
-    named = ", ".join(queries[:5]) + (", …" if len(queries) > 5 else "")
-    lists = f"query {named}" if len(queries) == 1 else f"queries {named}"
-    box = QMessageBox(QMessageBox.Question, "Save with new scores?",
-                      f"Lists with scores are read back in score order. To keep the order you gave {lists}, "
-                      f"{target.name} gets scores n, n-1, … 1 for {'it' if len(queries) == 1 else 'them'} "
-                      "instead of the scores they had.",
+    box = QMessageBox(QMessageBox.Question, "Save with new scores?", rescore_question(queries, target),
                       QMessageBox.Cancel, parent)
     save = box.addButton("Save with new scores", QMessageBox.AcceptRole)
     box.setDefaultButton(save)

@@ -17,7 +17,9 @@ class GuideDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"{APP_NAME} — Guide")
+        # (ending with the application's name: Qt adds it to a title that does not, which read
+        # "NDCG Inspector — Guide — NDCG Inspector")
+        self.setWindowTitle(f"Guide — {APP_NAME}")
         self.setModal(False)
         self.browser = QTextBrowser()
         self.browser.setOpenExternalLinks(False)

@@ -152,6 +152,11 @@ class Actions(QObject):
         self._compare = compare
         self.add_run = a("Add run to &compare…", compare.add_run_dialog if compare else lambda: None,
                          "Ctrl+Shift+A", "Compare another run of the same topics with the open one")
+        # The pane's two tabs, from the keyboard wherever it is (the tab bar is a Tab stop too).
+        self.show_curves = a("NDCG at each ran&k", lambda: compare and compare.show_page(False), "Ctrl+1",
+                             "Show the curves and the per-rank tables beside the list")
+        self.show_comparison = a("Compare r&uns", lambda: compare and compare.show_page(True), "Ctrl+2",
+                                 "Show the runs compared beside the list")
         self.remove_run_menu = QMenu("Re&move compared run", w)
         self.remove_run_menu.aboutToShow.connect(self._fill_remove_run)
         self._menus()
@@ -188,7 +193,7 @@ class Actions(QObject):
             _add(go, action)
         view = bar.addMenu("&View")
         view.addAction(self._query_dock.toggleViewAction())
-        for action in (None, self.zoom_to_k, self.show_all, None):
+        for action in (self.show_curves, self.show_comparison, None, self.zoom_to_k, self.show_all, None):
             _add(view, action)
         for box in self._plot.toggles.values():
             # Reached from the keyboard through this menu: Tab does not stop on each box of the plot.

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QFileDialog, QTabWidget
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QFileDialog, QTabWidget, QWidget
 
 from ndcg_gui.core.analysis.runs import significance
 from ndcg_gui.core.analysis.runs.run_diff import biggest_moves, side_by_side, summary_cells
@@ -34,6 +34,19 @@ Status = Callable[[str, int], None]
 
 def _ignore(_result: Any, _error: BaseException | None) -> None:
     """(a failed import is met again, and reported, where the statistics need it)"""
+
+
+def first_focus_stop(page: QWidget) -> QWidget | None:
+    """The first widget inside `page` that Tab stops at, in the window's focus order."""
+    widget = page.nextInFocusChain()
+    while widget is not page and widget is not None:
+        if (page.isAncestorOf(widget) and widget.isVisible() and widget.isEnabled()
+                and widget.focusPolicy() & Qt.FocusPolicy.TabFocus and widget.focusProxy() is None):
+            return widget
+        widget = widget.nextInFocusChain()
+        if widget is page.nextInFocusChain():
+            break
+    return None
 
 
 def lines_depth(k: int | None) -> int:
@@ -138,6 +151,18 @@ class RunCompare(QObject):
         except KeyError as err:
             self._status(str(err), 5000)
 
+    def show_page(self, comparison: bool) -> None:
+        """View ▸ Compare runs (`comparison`) or NDCG at each rank: that tab shown and the keyboard
+        in it, as a click on the tab would leave it (its tab bar shows only while runs are compared)."""
+        if comparison and not self.comparison.active:
+            self._status("No run is compared: File ▸ Add run to compare… first", 5000)
+            return
+        page = self.pane if comparison else self.tabs.widget(0)
+        self.tabs.setCurrentWidget(page)
+        first = first_focus_stop(page)
+        if first is not None:
+            first.setFocus(Qt.FocusReason.OtherFocusReason)
+
     # ---- keeping the pane in step --------------------------------------------------------------------
     def _show_tab(self, select: bool = False) -> None:
         at = self.tabs.indexOf(self.pane)
@@ -145,8 +170,10 @@ class RunCompare(QObject):
             at = self.tabs.addTab(self.pane, TAB_TITLE)
         elif not self.comparison.active and at >= 0:
             self.tabs.removeTab(at)
-            return
-        if select and at >= 0:
+        # The tab bar a Tab stop while it shows (two tabs); hidden, a stop would hold the focus.
+        self.tabs.tabBar().setFocusPolicy(Qt.FocusPolicy.TabFocus if self.tabs.count() > 1
+                                          else Qt.FocusPolicy.NoFocus)
+        if select and self.comparison.active:
             self.tabs.setCurrentIndex(at)
 
     def _follow_comparison(self, changes: ComparisonChanges) -> None:

@@ -314,6 +314,8 @@ class FileFlow(QObject):
         for written in (path, qrels):
             if written is not None and (stamp := Stamp.of(written)) is not None:
                 self._stamps[stamp_key(written)] = stamp
+        if rescored:  # the scores the file has now, shown (Undo gives the old ones back)
+            doc.rescore(rescored, f"New scores n, n-1, … 1 as saved in {path.name}")
         saved = path.name + (f" and {qrels.name}" if qrels is not None else "")
         if engine:  # the document stays the big file; its edits are kept in `path`
             doc.mark_saved()

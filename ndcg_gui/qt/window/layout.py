@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ndcg_gui.qt.widgets.editor.row_detail import RowDetail
 from ndcg_gui.qt.widgets.why.why_panes import WhyTabs
 
 QUERY_DOCK_WIDTH = 320
@@ -72,6 +73,8 @@ class WindowLayout:
             lambda _i: self.ranking_view.show_kind(self.row_kind.currentData()))
         entry_row.addWidget(self.row_kind)
         editor_layout.addWidget(self.ranking_view, 1)
+        self.row_detail = RowDetail(self.document, self.ranking_view)  # (a file's titles, urls…)
+        editor_layout.addWidget(self.row_detail)
 
         self.why = WhyTabs(self.document, self.metrics_view)
         metrics = QWidget()
@@ -94,8 +97,12 @@ class WindowLayout:
         self.main_splitter.addWidget(editor)
         # The metrics, and the run comparison's tab while runs are compared (no tab bar otherwise).
         self.right_tabs = QTabWidget(documentMode=True, tabBarAutoHide=True)
-        # Tab must not stop on the tab widget itself: its focus goes to a tab bar that is hidden.
+        # Tab must not stop on the tab widget itself: its focus goes to its tab bar, hidden while
+        # no run is compared (a Tab stop then kept the focus where it was); the bar is a stop while
+        # shown (`RunCompare._show_tab`), its arrow keys switching tabs.
         self.right_tabs.setFocusPolicy(Qt.NoFocus)
+        self.right_tabs.tabBar().setFocusPolicy(Qt.NoFocus)
+        self.right_tabs.tabBar().setAccessibleName("Curves and figures, or runs compared")
         self.right_tabs.addTab(self.right_splitter, "NDCG at each rank")
         self.main_splitter.addWidget(self.right_tabs)
         # The list's pane is as wide as its ids and figures need (RankingView.minimumSizeHint);
@@ -211,6 +218,27 @@ class WindowLayout:
             return width // 3
         room = width - self.main_splitter.widget(0).minimumSizeHint().width() - RIGHT_MIN
         return max(self.query_dock.minimumSizeHint().width(), min(width // 3, room))
+
+    def moveEvent(self, event) -> None:
+        super().moveEvent(event)
+        self._fit_frame_once()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_frame_once()
+
+    def _fit_frame_once(self) -> None:
+        """The first window fitted again, frame and all, once a window manager has framed it: it
+        tells the frame's size after the window is shown (a move or resize comes with it), and a
+        window fitted by its client area then had its status bar below a 768-pixel screen."""
+        if getattr(self, "_frame_fitted", False) or not self.isVisible():
+            return
+        frame = self.frameGeometry()
+        if frame.height() <= self.height():  # (not framed yet, or no window manager)
+            return
+        self._frame_fitted = True
+        if self.size() == self._start_size:  # (not a size asked for since: a screenshot's)
+            self.fit_on_screen()
 
     def fit_on_screen(self) -> None:
         """Within the screen's available area (a saved size from a bigger screen, or the first

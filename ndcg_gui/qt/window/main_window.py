@@ -286,7 +286,8 @@ class MainWindow(WindowLayout, QMainWindow):
             state = s.value(f"window/{splitter.objectName()}")
             if isinstance(state, QByteArray) and not state.isEmpty():
                 splitter.restoreState(state)
-        restore_definition(s, self.document)
+        # Said in the headline while it stands: a k kept silently disagreed with ndcg-inspect.
+        self.headline.set_kept(restore_definition(s, self.document))
         for memory in self._column_widths():
             memory.load(s.value(f"columns/{memory.name}"))
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
-from ndcg_gui.core.config import DEFAULT_PRESET, PRESETS
+from ndcg_gui.core.config import DEFAULT_K, DEFAULT_PRESET, PRESETS
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.options import format_gain_table, parse_gain
 from ndcg_gui.qt.document.document import Document
@@ -35,7 +35,10 @@ def save_definition(settings: QSettings, document: Document) -> None:
     settings.endGroup()
 
 
-def restore_definition(settings: QSettings, document: Document) -> None:
+def restore_definition(settings: QSettings, document: Document) -> str:
+    """The definition and k of the last session set on `document`; returns what in them differs
+    from a first session's (trec_eval at k = 10, as `ndcg-inspect` scores), said in words, or "":
+    a k kept silently gave figures that disagreed with the command line's."""
     settings.beginGroup("definition")
     try:
         values = {name: settings.value(name) for name in FIELDS if settings.contains(name)}
@@ -78,6 +81,21 @@ def restore_definition(settings: QSettings, document: Document) -> None:
     # The definition a session starts with: not an undo step.
     document.set_definition(config=config, k=k, ties=ties if ties in ("trec", "file", "average") else None,
                             undoable=False)
+    return kept_note(document.k, document.config, document.ties)
+
+
+def kept_note(k: int, config, ties: str) -> str:
+    """What of (k, config, ties) is not a first session's, as the headline says it: "" if none."""
+    first = PRESETS[DEFAULT_PRESET]
+    kept = [f"k = {k}"] if k != DEFAULT_K else []
+    if config != first.config or ties != first.ties:
+        name = config.preset_name()
+        kept.append(f"the {name} definition" if name is not None and PRESETS[name].ties == ties
+                    else "this definition")
+    if not kept:
+        return ""
+    return (f"{' and '.join(kept)} kept from the last session (a new session, like ndcg-inspect, "
+            f"uses {DEFAULT_PRESET} at k = {DEFAULT_K})")
 
 
 RECENT_MAX = 10

@@ -660,3 +660,39 @@ def test_without_qrels_the_ideal_box_does_not_claim_all_judged_documents(window,
     assert window.files.open(*sample_paths, ask=False)
     assert box.currentText() == "all judged docs" and box.isEnabled()
     assert "no qrels" not in window.headline.describe.text()
+
+
+def test_a_definition_kept_from_the_last_session_is_said_until_another_is_set(qtbot, tmp_path, dialog_log):
+    """Issue 34.4: a session ended at k = 6; the next opened the example and a CSV at NDCG@6 and
+    nothing said so (ndcg-inspect scores at k = 10). The headline says where k came from."""
+    from ndcg_gui.core.config import DEFAULT_K, PRESETS
+
+    def window_of(settings_file: str) -> MainWindow:
+        win = MainWindow(settings=QSettings(str(tmp_path / settings_file), QSettings.IniFormat))
+        qtbot.addWidget(win)
+        return win
+
+    def caveats(win: MainWindow) -> str:
+        return win.headline.warnings.toolTip()
+
+    first = window_of("s.ini")
+    assert "last session" not in caveats(first)  # a first session: nothing kept
+    first.document.set_definition(k=6)
+    first.save_settings()
+    second = window_of("s.ini")
+    assert second.document.k == 6
+    said = caveats(second)
+    assert "k = 6 kept from the last session" in said and f"k = {DEFAULT_K}" in said, said
+    second.document.set_lists({"q": RankedList.from_grades([1, 3])})  # another list: still k = 6
+    assert "k = 6 kept from the last session" in caveats(second)  # still said
+    second.document.set_definition(k=5)  # the person's own k: no longer the last session's
+    assert "last session" not in caveats(second)
+    second.document.set_definition(k=6)
+    assert "last session" not in caveats(second)
+    # A definition kept (k as a first session's) is named too.
+    sklearn = PRESETS["sklearn"]
+    second.document.set_definition(config=sklearn.config, ties=sklearn.ties, k=DEFAULT_K)
+    second.save_settings()
+    third = window_of("s.ini")
+    assert "the sklearn definition kept from the last session" in caveats(third), caveats(third)
+    assert "k = " not in caveats(third).split("kept")[0]

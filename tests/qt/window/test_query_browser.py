@@ -182,7 +182,8 @@ def test_saving_lists_reordered_by_hand_asks_once_before_writing_new_scores(own_
     doc.set_current_query("403")
     doc.reverse()  # another list: asked for it
     assert window.files.save()
-    assert asked[-1] == ["402", "403"] and len(asked) == 3
+    # 402 was shown with the scores it was saved with (issue 34.5): in its order, nothing to ask.
+    assert asked[-1] == ["403"] and len(asked) == 3
     scores = [float(line.split()[4]) for line in run.read_text().splitlines() if line.startswith("402 ")]
     assert len(scores) > 1 and scores == list(range(len(scores), 0, -1))
     doc.set_current_query("404")
@@ -318,3 +319,33 @@ def test_a_big_files_query_table_is_filled_in_a_frame_of_its_own(qtbot, loaded, 
     assert sorted(panel.model.query_at(r) for r in range(panel.model.rowCount())) == ["a", "b", "c"]
     assert panel.current_query() == doc.current_query == "a"
     assert ndcg_cell(panel, "c") == f"{doc.evaluate().loc['c', 'ndcg']:.4f}"
+
+
+
+def test_after_a_save_with_new_scores_the_window_shows_the_files_scores(window, tmp_path, dialog_log):
+    """Issue 34.5: after saving a reordered CSV the window showed the old scores (8.5090 at rank 1)
+    while the file said 15. The scores shown are the file's, read back by pandas; Undo gives the
+    old ones back; the question names the query in quotes, in short sentences."""
+    csv = tmp_path / "products.csv"
+    csv.write_text("query,doc,score,grade,title\n" + "".join(
+        f"how to descale a nespresso machine,P{i},{8.5 - i / 3:.4f},{i % 3},t{i}\n" for i in range(6)))
+    assert window.files.open(csv, ask=False)
+    doc = window.document
+    before = doc.current_list()
+    doc.move_rows(4, 1, 0)
+    assert window.files.save()
+    assert dialog_log[-1] == ("Rescore", "how to descale a nespresso machine")
+    saved = pd.read_csv(csv)
+    shown = doc.current_list()
+    assert shown.docs.tolist() == saved["doc"].tolist()
+    assert shown.scores.tolist() == saved["score"].astype(float).tolist() == [6, 5, 4, 3, 2, 1]
+    model = window.ranking_model
+    score = model.column("score")
+    assert [float(model.index(r, score).data()) for r in range(model.rowCount())] == [6, 5, 4, 3, 2, 1]
+    assert doc.is_clean()
+    window.actions.undo.trigger()  # the scores it had, in the order given
+    assert doc.current_list().scores.tolist() == before.scores[[4, 0, 1, 2, 3, 5]].tolist()
+    assert not doc.is_clean()
+    text = dialogs.rescore_question(["how to descale a nespresso machine"], csv)
+    assert "“how to descale a nespresso machine”" in text and "products.csv" in text
+    assert all(len(sentence) < 160 for sentence in text.replace("\n", " ").split(". "))

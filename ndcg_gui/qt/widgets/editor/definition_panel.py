@@ -99,9 +99,11 @@ class DefinitionPanel(QWidget):
             field = QWidget()
             row = QHBoxLayout(field)
             row.setContentsMargins(0, 0, 6, 0)
-            row.addWidget(QLabel(label))
+            row.addWidget(QLabel(label, buddy=widgets[0]))
             for widget in widgets:
                 row.addWidget(widget)
+                # (a screen reader names a box by its value, "trec_eval", without a name of its own)
+                widget.setAccessibleName(label if widget is widgets[0] else f"{label} log base b")
             self._fields.append(field)
         self._grid = QGridLayout(self)
         self._grid.setContentsMargins(0, 0, 0, 0)

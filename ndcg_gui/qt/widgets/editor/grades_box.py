@@ -20,8 +20,10 @@ _UNDO_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
 class GradesBox(QLineEdit):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setPlaceholderText("Type grades, e.g. 3 2 3 0 1, and press Enter")
-        self.setToolTip("Start a new list from grades in ranked order (Ctrl+Z goes back)")
+        # Short enough to show whole in the box's narrowest ("Type grades, e.g. 3 …" was cut).
+        self.setPlaceholderText("Grades, e.g. 3 2 1")
+        self.setToolTip("Type grades in ranked order, e.g. 3 2 3 0 1, and press Enter: a new list "
+                        "(Ctrl+Z goes back)")
         document.changed.connect(self._follow)
 
     def used(self) -> None:

@@ -66,10 +66,10 @@ class Headline(QFrame):
         figures.addWidget(self.dcg)
         figures.addSpacing(16)
         figures.addWidget(self.idcg)
+        figures.addSpacing(24)
+        figures.addWidget(self.k)  # (before the change figure: it stays put when that appears)
         figures.addSpacing(16)
         figures.addWidget(self.change)
-        figures.addSpacing(24)
-        figures.addWidget(self.k)
         figures.addSpacing(16)
         figures.addWidget(self.warnings, 1)
         layout = QVBoxLayout(self)
@@ -79,8 +79,18 @@ class Headline(QFrame):
         layout.addWidget(self.definition)
         layout.addWidget(self.describe)
 
+        self._kept: tuple[object, str] | None = None  # the definition kept from the last session
         document.changed.connect(self.refresh)
         self.refresh()
+
+    def set_kept(self, note: str) -> None:
+        """The definition on screen now came from the last session: `note` says what of it differs
+        from a first session's, among the caveats until the person sets another ("": nothing)."""
+        self._kept = (self._definition(), note) if note else None
+        self.refresh()
+
+    def _definition(self) -> tuple:
+        return self._doc.k, self._doc.config, self._doc.ties
 
     def _change_text(self) -> str:
         report = self._doc.report
@@ -122,4 +132,8 @@ class Headline(QFrame):
         self.describe.setText(
             ("Definition: " if preset is None else f"Definition ({preset}): ") + described + ties
         )
-        self.warnings.set_caveats([(f"⚠ {w}", WARNING) for w in s.warnings] + [(n, NOTE) for n in s.notes])
+        if self._kept is not None and self._kept[0] != self._definition():
+            self._kept = None  # the person has set their own since
+        kept = [(f"ⓘ {self._kept[1]}", NOTE)] if self._kept is not None else []
+        warnings = [(f"⚠ {w}", WARNING) for w in s.warnings]
+        self.warnings.set_caveats(warnings + kept + [(n, NOTE) for n in s.notes])

@@ -27,6 +27,7 @@ from ndcg_gui.qt.widgets.plot.plot_parts import (
     PlainAxis,
     RankAxis,
     grade_colours,
+    no_tab_stop,
 )
 
 if TYPE_CHECKING:
@@ -67,6 +68,7 @@ class CurvePanels(FigureRows, pg.GraphicsLayoutWidget):
         self._opening: tuple[float, float] | None = None  # the ranks reset_view framed last
 
         self.setBackground("w")
+        no_tab_stop(self)
         layout = self.ci
         layout.setContentsMargins(2, 2, 12, 2)
         layout.setSpacing(6)

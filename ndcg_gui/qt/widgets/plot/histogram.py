@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QWidget
 from ndcg_gui.core.analysis.runs.run_diff import delta_histogram
 from ndcg_gui.core.summary import histogram
 from ndcg_gui.qt.widgets.plot.lazy_plot import LazyPlot
-from ndcg_gui.qt.widgets.plot.plot_parts import PlainAxis, fit_title
+from ndcg_gui.qt.widgets.plot.plot_parts import PlainAxis, fit_title, no_tab_stop
 
 _BAR = pg.mkBrush(90, 130, 200)
 _PICKED = pg.mkBrush(230, 140, 40)
@@ -31,6 +31,7 @@ class _Plot(pg.PlotWidget):
         # Plain axes: pyqtgraph's SI prefix wrote differences of -0.2..0.4 as "(x0.001)" -200..400.
         super().__init__(parent, background="w", axisItems={"bottom": PlainAxis("bottom"),
                                                             "left": PlainAxis("left")})
+        no_tab_stop(self)
         plot = self.getPlotItem()
         plot.setMouseEnabled(x=False, y=False)  # a click picks a bar; nothing pans or zooms
         plot.hideButtons()
@@ -75,7 +76,7 @@ class NdcgHistogram(LazyPlot):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.setMinimumHeight(120)
+        self.setMinimumHeight(96)  # (bars and their axis still read; a short screen needs the rest)
         self._edges = np.linspace(0, 1, 11)
         self._counts = np.zeros(10, dtype=np.int64)
         self._picked = -1

@@ -16,6 +16,13 @@ MARK_SHADES = [GRADE_LOW, "#7950dc", GRADE_HIGH]
 GRADE_LEVELS = 4  # at most this many shades: more are not told apart in a 10-pixel tick
 
 
+def no_tab_stop(view: pg.GraphicsView) -> None:
+    """A plot is no Tab stop: it would show no focus and take no key (a click picks, the tables and
+    View ▸ do the rest). Its viewport too: Tab stopped on it and, its focus proxy the plot, stayed."""
+    view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    view.viewport().setFocusPolicy(Qt.FocusPolicy.NoFocus)
+
+
 class PlainAxis(pg.AxisItem):
     """An axis that writes its numbers as they are: pyqtgraph's SI prefixes turn 0.25–0.45 into
     "(x0.001)" 250–450 after a zoom, which reads as another quantity."""

@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
 from ndcg_gui.qt.widgets.plot.lazy_plot import LazyPlot
-from ndcg_gui.qt.widgets.plot.plot_parts import PlainAxis, fit_title
+from ndcg_gui.qt.widgets.plot.plot_parts import PlainAxis, fit_title, no_tab_stop
 
 _WIN, _LOSS, _TIE = pg.mkBrush(21, 128, 61, 170), pg.mkBrush(185, 28, 28, 170), pg.mkBrush(120, 120, 120, 150)
 _RING = pg.mkPen(230, 140, 40, width=3)
@@ -31,12 +31,14 @@ class _Plot(pg.PlotWidget):
     def __init__(self, parent: QWidget, tip) -> None:
         super().__init__(parent, background="w", axisItems={"bottom": PlainAxis("bottom"),
                                                             "left": PlainAxis("left")})
+        no_tab_stop(self)
         plot = self.getPlotItem()
         plot.setMouseEnabled(x=False, y=False)  # a click picks a query; nothing pans or zooms
         plot.hideButtons()
         plot.setMenuEnabled(False)
         plot.showGrid(x=True, y=True, alpha=0.15)
-        plot.setAspectLocked(True)
+        # Not locked square: a pane wider than tall then stretched the x axis to -0.5..1.5 while
+        # NDCG lies in [0, 1]; both axes show the same range instead (the diagonal is still y = x).
         plot.addItem(pg.InfiniteLine(pos=(0, 0), angle=45, pen=_DIAGONAL))
         # One item per colour (wins, losses, ties), each with one brush: setting 2,000 points with
         # a brush each cost ~5 ms an edit, and an edit usually moves points of one colour only.

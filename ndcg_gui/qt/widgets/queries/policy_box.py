@@ -35,6 +35,8 @@ class PolicyBox(QWidget):
         for text, combo in (("No results:", self.empty_combo), ("IDCG = 0:", self.undefined_combo)):
             label = QLabel(text, toolTip=combo.toolTip())
             label.setBuddy(combo)
+            # (a screen reader names a box by its value, "count as 0", without a name of its own)
+            combo.setAccessibleName(f"Queries with {text.rstrip(':').replace('No results', 'no results')}")
             form.addRow(label, combo)
 
     def _combo(self, tooltip: str) -> QComboBox:

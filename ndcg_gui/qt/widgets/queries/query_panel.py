@@ -46,6 +46,19 @@ if TYPE_CHECKING:
 
 
 
+class _FilterEdit(QLineEdit):
+    """The filter box; Down says so (an event filter on the panel instead was called while a
+    panel was being collected, and crashed)."""
+
+    downPressed = Signal()
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() == Qt.Key.Key_Down and not event.modifiers():
+            self.downPressed.emit()
+            return
+        super().keyPressEvent(event)
+
+
 class QueryPanel(QWidget):
     """Browse many queries, worst first in one click; pick one to open it."""
 
@@ -66,8 +79,11 @@ class QueryPanel(QWidget):
         self._runs: RunColumns | None = None  # the run comparison shown, if any
         self._focus: str | None = None  # the run whose differences the histogram shows
 
-        self.filter_edit = QLineEdit(placeholderText="Filter query ids…", clearButtonEnabled=True)
+        self.filter_edit = _FilterEdit(placeholderText="Filter query ids…", clearButtonEnabled=True)
         self.filter_edit.textChanged.connect(lambda text: self._refilter(lambda: self.proxy.set_text(text)))
+        # Enter opens the first query listed, Down goes into the table, as in a search box.
+        self.filter_edit.returnPressed.connect(lambda: self._into_table(first=True))
+        self.filter_edit.downPressed.connect(lambda: self._into_table(first=False))
 
         self.table = QueryTable(self.model, self.proxy)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
@@ -92,7 +108,9 @@ class QueryPanel(QWidget):
         self.policy_box = PolicyBox()
         self.policy_box.picked.connect(self._on_policy_picked)
         self.empty_combo, self.undefined_combo = self.policy_box.empty_combo, self.policy_box.undefined_combo
-        self.policy_note = QLabel(wordWrap=True)
+        # (two lines at most, whole in the tooltip: four in a narrow dock made the window taller
+        # than a 700-pixel screen with its window manager's title bar)
+        self.policy_note = WrappedLabel(max_lines=2)
         self.policy_note.setStyleSheet("color: gray")
         # One line per run compared with the baseline; the tooltip says how each figure was made.
         self.compare_label = WrappedLabel(max_lines=4,
@@ -105,6 +123,7 @@ class QueryPanel(QWidget):
         top = QWidget()
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.setSpacing(4)  # (the dock's height is the window's least on a short screen)
         top_layout.addWidget(self.filter_edit)
         top_layout.addWidget(self._bin_row)
         top_layout.addWidget(self.table, 1)
@@ -261,6 +280,17 @@ class QueryPanel(QWidget):
         return self._runs.delta[self._focus].dropna()
 
     # ---- internals -------------------------------------------------------------------------
+    def _into_table(self, first: bool) -> None:
+        """The keyboard from the filter into the table: on its first row (`first`, or when no row
+        listed is current), which opens that query."""
+        if self.proxy.rowCount() == 0:
+            return
+        self.table.setFocus(Qt.FocusReason.OtherFocusReason)
+        if first or not self.table.currentIndex().isValid():
+            flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+            self.table.selectionModel().setCurrentIndex(self.proxy.index(0, COL_QUERY), flags)
+            self.table.scrollToTop()
+
     def needed_width(self) -> int:
         """The panel's width that shows every column of the table whole."""
         margins = self.layout().contentsMargins() if self.layout() is not None else None

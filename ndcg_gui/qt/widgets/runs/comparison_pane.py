@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -42,6 +43,31 @@ STATS_ROWS = 6  # the figures' table shows this many runs before it scrolls
 RUN_HEADER = 96  # the widest a run's name makes its column of figures (turned); longer names are cut
 
 
+class FocusedScroll(QScrollArea):
+    """A scroll area that the keyboard scrolls (a Tab stop: arrows, Page Up/Down) and that shows
+    when it has the focus, a frame in the highlight colour: Fusion draws none for a scroll area."""
+
+    def event(self, event) -> bool:
+        handled = super().event(event)
+        # (the frame's paint comes here; paintEvent paints the viewport, which covers the rest)
+        if event.type() == QEvent.Type.Paint and self.hasFocus():
+            painter = QPainter(self)
+            width = max(2, self.frameWidth())
+            painter.setPen(QPen(self.palette().color(QPalette.ColorRole.Highlight), width))
+            inset, outset = width // 2, -(width + 1) // 2
+            painter.drawRect(self.rect().adjusted(inset, inset, outset, outset))
+            painter.end()
+        return handled
+
+    def focusInEvent(self, event) -> None:
+        super().focusInEvent(event)
+        self.update()
+
+    def focusOutEvent(self, event) -> None:
+        super().focusOutEvent(event)
+        self.update()
+
+
 def _small(text: str = "", rich: bool = False) -> QLabel:
     label = QLabel(text, wordWrap=True, textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
     label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
@@ -68,10 +94,10 @@ class ComparisonPane(QWidget):
         self.baseline_combo.activated.connect(self._baseline_picked)
         self.focus_combo.activated.connect(self._focus_picked)
         choose = QHBoxLayout()
-        choose.addWidget(QLabel("Baseline:"))
+        choose.addWidget(QLabel("Baseline:", buddy=self.baseline_combo))  # (what a screen reader says)
         choose.addWidget(self.baseline_combo)
         choose.addSpacing(12)
-        choose.addWidget(QLabel("against:"))
+        choose.addWidget(QLabel("against:", buddy=self.focus_combo))
         choose.addWidget(self.focus_combo)
         choose.addStretch(1)
 
@@ -93,6 +119,7 @@ class ComparisonPane(QWidget):
         self.stats = QTableWidget(0, 0, editTriggers=QAbstractItemView.EditTrigger.NoEditTriggers,
                                   selectionMode=QAbstractItemView.SelectionMode.NoSelection)
         self.stats.verticalHeader().hide()
+        self.stats.setTabKeyNavigation(False)  # Tab moves to the next pane, not cell by cell
         self.stats.setToolTip("The comparison's figures; each header's tooltip says how it was made")
         self.stats.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         # A run's name cut in its middle where its column is narrower (run_bm25_…_v2): the ends
@@ -111,7 +138,7 @@ class ComparisonPane(QWidget):
         font.setBold(True)
         self.lines_title.setFont(font)
         self.legend = _small(LEGEND, rich=True)
-        self.lines_scroll = scroll = QScrollArea()
+        self.lines_scroll = scroll = FocusedScroll()
         scroll.setWidget(self.lines)
         scroll.setWidgetResizable(True)
         # Sideways only when the pane is narrower than the ids need (RunLines.minimumSizeHint).
@@ -136,7 +163,9 @@ class ComparisonPane(QWidget):
                              (self.focus_combo, "Run against the baseline"),
                              (self.scatter, "NDCG of the baseline against the other run, per query"),
                              (self.lines, "The open query in both runs, side by side"),
-                             (self.method_text, "How each figure was made")):
+                             (scroll, "The open query in both runs, side by side"),
+                             (self.method_text, "How each figure was made"),
+                             (self.stats, "The comparison's figures, a row or column per run")):
             widget.setAccessibleName(name)
         # Everything in a scroll area: a short window (1024x700) scrolls the pane rather than
         # growing past the screen's bottom edge.
@@ -147,6 +176,7 @@ class ComparisonPane(QWidget):
         layout.addWidget(self.stats)  # the whole pane's width (a column per figure), or turned
         layout.addWidget(self.splitter, 1)
         self.scroll = QScrollArea(widgetResizable=True, frameShape=QScrollArea.Shape.NoFrame)
+        self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # (a Tab stop that shows no focus)
         self.scroll.setWidget(content)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -242,7 +272,10 @@ class ComparisonPane(QWidget):
         shown = table.rowCount() if turned else min(table.rowCount(), STATS_ROWS)
         rows_height = sum(table.rowHeight(r) for r in range(shown))
         header = table.horizontalHeader().sizeHint().height()
-        bar = table.horizontalScrollBar().sizeHint().height()
+        # Room for a sideways scroll bar only when the figures are wider than the pane (it took the
+        # height of a row of the side-by-side lists at 1366x768 less a title bar).
+        wide = sum(table.columnWidth(c) for c in range(table.columnCount())) + 2 * table.frameWidth() > room
+        bar = table.horizontalScrollBar().sizeHint().height() if wide else 0
         table.setFixedHeight(header + rows_height + bar + 2 * table.frameWidth())
 
     def figures(self, run: int) -> list[str]:

@@ -120,4 +120,5 @@ def scrolled(panel: QWidget) -> QScrollArea:
     area.setWidget(panel)
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setMinimumHeight(3 * area.fontMetrics().lineSpacing())  # (a scroll area asks for ~70 px)
     return area
