@@ -80,7 +80,6 @@ RUN_BYTES = b"q1 Q0 A 1 5 t\nq1 Q0 B 2 4 t\nq1 Q0 C 3 3 t\nq2 Q0 X 1 1 t\n"
 QRELS_BYTES = b"q1 0 A 1\nq1 0 B 3\nq1 0 C 2\nq2 0 X 1\n"
 
 
-@pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
 def test_inspect_reads_bytes_as_the_file_they_hold(qtbot, tmp_path, monkeypatch):
     """`inspect` reads its inputs as `report` does: the bytes of a TREC run and its qrels are those
     files (they used to be taken for a list of byte-valued grades, the qrels ignored)."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLineEdit, QMenu
@@ -17,7 +16,7 @@ from real_display import XVFB
 
 from ndcg_gui.core.teaching.examples import worked_examples
 
-pytestmark = [*XVFB, pytest.mark.qt_log_ignore("does not support propagateSizeHints")]
+pytestmark = XVFB
 ALT = Qt.KeyboardModifier.AltModifier
 NONE = Qt.KeyboardModifier.NoModifier
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import threading
 
-import pytest
 from PySide6.QtCore import QCoreApplication
 
 from ndcg_gui.core.lists.ranked_list import RankedList
@@ -15,8 +14,6 @@ from ndcg_gui.core.state.recovery import new_recovery_path, write_recovery
 from ndcg_gui.core.state.workspace import Workspace
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window import recovery
-
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 
 
 def test_the_folder_is_read_off_the_gui_thread_and_its_sessions_offered_after(qtbot, window, tmp_path,

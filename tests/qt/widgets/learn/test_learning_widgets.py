@@ -18,7 +18,6 @@ from ndcg_gui.qt.widgets.learn.step_dialog import StepDialog
 
 EXAMPLES = {e.id: e for e in worked_examples()}
 # The offscreen platform's notes on dialogs laid out and raised (Qt's, not ours).
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
 
 
 def open_example(document, example_id: str) -> None:
