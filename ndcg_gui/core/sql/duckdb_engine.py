@@ -384,6 +384,7 @@ def _read_alike(con, source: str, files: list[str], named: str, columns: dict[st
     import pyarrow as pa  # lazy: pyarrow comes with DuckDB's inputs only here
     import pyarrow.parquet as pq
 
+    # lazy: columnar imports pyarrow, which the engine's text path does not need
     from ndcg_gui.core.formats.columnar import float_id_problem, number_type_problem
 
     described = con.sql(f"SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM {source})")

@@ -203,8 +203,9 @@ def _parquet_ids(frame, columns: dict[str, str], number: str, first: str, order)
     (`core.formats.columnar`, as DuckDB's `_read_alike`): a float id of a whole number is that
     integer's text, another float id is refused; a number column of another type is refused."""
     from pyspark.sql import functions as F  # lazy: optional extra
-    from pyspark.sql.types import DoubleType, FloatType
+    from pyspark.sql.types import DoubleType, FloatType  # lazy: optional extra
 
+    # lazy: columnar imports pyarrow, which Spark's own reading does not need
     from ndcg_gui.core.formats.columnar import float_id_problem, number_type_problem
 
     if "://" not in first:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ndcg_gui.core.analysis.explain import explain_cell
 from ndcg_gui.core.lists.numbers import format_grade, format_value
+from ndcg_gui.core.metrics import discount_formula
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -48,8 +49,6 @@ def rank_steps(table: pd.DataFrame, config: MetricConfig, k: int) -> list[RankSt
 def sum_text(table: pd.DataFrame, config: MetricConfig, depth: int, ideal: bool = False) -> str:
     """DCG@depth (or IDCG@depth) written out: each term with its discount, then their values,
     then the sum: `DCG@3 = 3 / log2(2) + 2 / log2(3) + 3 / log2(4) = 3 + 1.2619 + 1.5 = 5.7619`."""
-    from ndcg_gui.core.metrics import discount_formula
-
     depth = min(depth, len(table))
     gain = "ideal_gain" if ideal else "gain"
     terms, values = [], []
