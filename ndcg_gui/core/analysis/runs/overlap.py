@@ -89,7 +89,7 @@ def overlap_table(baseline: pd.DataFrame, run: pd.DataFrame, k: int | None, p: f
     the order given."""
     config = config or MetricConfig()
     check_rules(ties)
-    lists_a, lists_b = _lists(ranked_as_ndcg(baseline, config, ties)), _lists(ranked_as_ndcg(run, config, ties))
+    lists_a, lists_b = (_lists(ranked_as_ndcg(frame, config, ties)) for frame in (baseline, run))
     queries = sorted(lists_a.keys() | lists_b.keys())
     rows = []
     for q in queries:
