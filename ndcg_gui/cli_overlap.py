@@ -49,6 +49,7 @@ def overlap(options: argparse.Namespace, paths: list[str], say) -> str:
     from ndcg_gui.core.analysis.runs.overlap import DEFAULT_P, judging_holes, overlap_table
     from ndcg_gui.core.config import DEFAULT_K
     from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.options import config_from_options
     from ndcg_gui.core.reading import load
 
     if len(paths) < 2:
@@ -65,12 +66,14 @@ def overlap(options: argparse.Namespace, paths: list[str], say) -> str:
     if cmp is not None:
         cli_compare._notes(cmp, say)
     k = options.k if options.k is not None else DEFAULT_K
+    config, ties = config_from_options(options.preset, options.gain, options.discount)
     baseline = options.baseline or next(iter(runs))
     tables, holes = [], {}
     for name, run in runs.items():
         if name == baseline:
             continue
-        table = overlap_table(runs[baseline].run, run.run, k=k, p=p)
+        # (each list ranked as the definition's NDCG ranks it: its precision and tie rule)
+        table = overlap_table(runs[baseline].run, run.run, k=k, p=p, config=config, ties=ties)
         if cmp is not None:
             table["ndcg_baseline"] = cmp.per_query[baseline]
             table["ndcg"] = cmp.per_query[name]

@@ -224,4 +224,8 @@ def _said(d: MeanDefinition, field: str) -> str:
     value = _get(d, field)
     if field == "gain":
         return "gain " + ("2^g − 1" if value == "exponential" else "g" if value == "linear" else repr(value))
+    if field == "precision":  # (said in words, as `definitions` says it: not a bare field name)
+        return f"scores compared as {value or 'the tie rule says'}"
+    if field == "truncate_grades":
+        return "grades cut to their whole part" if value else "grades used as given"
     return f"{field} → {value}"

@@ -51,7 +51,7 @@ def test_trec_eval_to_sklearn_on_a_tied_list_names_ideal_and_ties():
     moved = walk.steps.set_index("step")
     assert moved.loc["ideal pool and order", "change"] > 0  # the unretrieved grade-3 document
     # (and scikit-learn compares the float64 scores where trec_eval 9.x keeps float32)
-    assert moved.loc["ties", "changed"] == "ties → average; precision → float64"
+    assert moved.loc["ties", "changed"] == "ties → average; scores compared as float64"
     assert "ideal pool and order" in walk.text() and "total" in walk.text()
 
 

@@ -4,8 +4,11 @@ Kendall's τ, per query.
     >>> table = overlap_table(baseline.run, candidate.run, k=10)   # each run's rows, ranked
     >>> table.head()   # the queries the runs rank most differently first (lowest RBO)
 
-Each list is the run's ranking as the loader ordered it (`core/arrays/order.py`: score high first,
-ties by trec_eval's rule), so a tie is broken here the way NDCG sees it.
+Each list is ranked as NDCG ranks it under the definition (default: the trec_eval preset's rule),
+by the core's one ranking rule (`core/arrays/order.py`): score high first, compared at the
+definition's precision (`score_precision`: float32 for trec_eval, where 1.0 and 1.0000000001 tie),
+ties by doc id descending ("trec") or in file order ("file", "average"). So a tie is broken here
+the way NDCG sees it, not as the loader left it (exact float64 order).
 
 - RBO is the extrapolated rank-biased overlap, RBO_ext of Webber, Moffat & Zobel (2010), eq. 32,
   which also takes lists of different lengths: the agreement seen at the end of the lists is
@@ -22,6 +25,10 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+
+from ndcg_gui.core.arrays.order import ranked, score_key
+from ndcg_gui.core.config import MetricConfig, TiesName, check_rules, score_precision
 
 DEFAULT_P = 0.9  # the persistence Webber et al. use: the first 10 ranks hold 86 % of the weight
 COLUMNS = ["rbo", "jaccard", "tau"]
@@ -73,12 +80,16 @@ def _ranks(ranking: Sequence, union: list) -> np.ndarray:
     return np.array([at.get(doc, len(ranking)) for doc in union], dtype=np.int64)
 
 
-def overlap_table(baseline: pd.DataFrame, run: pd.DataFrame, k: int | None, p: float = DEFAULT_P
-                  ) -> pd.DataFrame:
+def overlap_table(baseline: pd.DataFrame, run: pd.DataFrame, k: int | None, p: float = DEFAULT_P,
+                  config: MetricConfig | None = None, ties: TiesName = "trec") -> pd.DataFrame:
     """One row per query either run returned (index query): rbo, jaccard (@k), tau; the queries
     ranked most differently first (lowest RBO, then as text). `baseline` and `run`: rows with
-    columns query and doc, each query's rows in ranking order (a `Dataset.run`)."""
-    lists_a, lists_b = _lists(baseline), _lists(run)
+    columns query and doc (a `Dataset.run`); with a score column each query's rows are ranked as
+    NDCG ranks them under `config` and `ties` (`ranked_as_ndcg`), without one they are taken in
+    the order given."""
+    config = config or MetricConfig()
+    check_rules(ties)
+    lists_a, lists_b = (_lists(ranked_as_ndcg(frame, config, ties)) for frame in (baseline, run))
     queries = sorted(lists_a.keys() | lists_b.keys())
     rows = []
     for q in queries:
@@ -86,6 +97,22 @@ def overlap_table(baseline: pd.DataFrame, run: pd.DataFrame, k: int | None, p: f
         rows.append((rbo_ext(a, b, p), jaccard_at(a, b, k), kendall_tau(a, b)))
     table = pd.DataFrame(rows, columns=COLUMNS, index=pd.Index(queries, name="query", dtype=object))
     return table.sort_values("rbo", kind="stable")
+
+
+def ranked_as_ndcg(frame: pd.DataFrame, config: MetricConfig, ties: TiesName) -> pd.DataFrame:
+    """The rows ranked by the one ranking rule (`core.arrays.order.ranked`): scores at the
+    definition's precision high first, ties by doc id descending ("trec") or by file order
+    ("file", "average": the `_origin` column where the loader kept it, else the rows' order)."""
+    if "score" not in frame.columns or len(frame) < 2:
+        return frame
+    codes = pd.factorize(frame["query"], sort=False)[0]
+    key = score_key(frame["score"].to_numpy(dtype=np.float64), score_precision(config, ties))
+    if ties == "trec":
+        order = ranked(None, codes, key, pa.array(frame["doc"].astype(str).to_numpy(dtype=object)))
+    else:
+        origin = frame["_origin"].to_numpy() if "_origin" in frame.columns else np.arange(len(frame))
+        order = ranked(None, codes, key, None, origin)
+    return frame.iloc[order]
 
 
 def _lists(frame: pd.DataFrame) -> dict[str, list]:
