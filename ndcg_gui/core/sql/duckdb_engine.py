@@ -251,6 +251,12 @@ def _table(con, name: str, pattern: str, trec_kind: str, number: str, spill: Pat
             # Ids as the text they are (0401 is not 401), as the in-memory CSV reader reads them.
             as_text = ", ".join(f"{_text(_unquoted(columns[r]))}: 'VARCHAR'" for r in ("query", "doc"))
             source = f"read_csv({listed}, header=true, types={{{as_text}}})"
+            # Spaces and tabs around an id dropped, as the in-memory CSV reader drops them
+            # (`csv_text._ids`): "d1 " is the id d1 on both engines. (That reader keeps a quoted
+            # id exactly; read_csv does not say which cells were quoted, so here a quoted id with
+            # spaces at its edges is trimmed too.)
+            for role in ("query", "doc"):
+                columns[role] = f"trim(CAST({columns[role]} AS VARCHAR), chr(32) || chr(9))"
         else:
             want = "a TREC run" if trec_kind == "trec_run" else "TREC qrels"
             raise InputError(f"is {kind.replace('_', ' ')}, not {want}, CSV or Parquet", first)
