@@ -252,7 +252,7 @@ class MetricConfig:
         definitions keep their one line)."""
         more = []
         if self.truncate_grades:
-            more.append("grades cut to their whole part, as trec_eval reads them (atol: 2.5 is 2)")
+            more.append("grades cut to their whole part (atol: 2.5 is 2)")  # (one headline line at 1366)
         if self.precision is not None:
             more.append(f"scores compared as {self.precision}")
         if self.judged_only:

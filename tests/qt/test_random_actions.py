@@ -337,9 +337,14 @@ class Screen:
                 return [str(d) for d in doc.list_for(q).docs]
             f = runs[name]
             f = f[f["query"] == q]
-            if doc.ties == "file":  # tied scores in the file's order
-                return list(f.sort_values("score", ascending=False, kind="stable")["doc"])
-            return list(f.sort_values(["score", "doc"], ascending=[False, False])["doc"])  # trec_eval's
+            # Scores compared at the definition's precision (None: float32 for "trec", float64
+            # otherwise, issue 32); tied ones by document id, descending ("trec"), or in the
+            # file's order ("file" and "average" alike).
+            precision = doc.config.precision or ("float32" if doc.ties == "trec" else "float64")
+            f = f.assign(key=f["score"].astype(precision))
+            if doc.ties != "trec":
+                return list(f.sort_values("key", ascending=False, kind="stable")["doc"])
+            return list(f.sort_values(["key", "doc"], ascending=[False, False])["doc"])  # trec_eval's
 
         a, b = ranked(c.baseline), ranked(c.focus)
         model = pane.diff_model

@@ -3,8 +3,8 @@ use and the warnings that qualify the figures. Shows the document's `summary`; c
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Qt
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtCore import QSignalBlocker, QSize, Qt
+from PySide6.QtGui import QColor, QPalette, QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from ndcg_gui.core.config import MAX_K, PRESETS
@@ -82,6 +82,21 @@ class Headline(QFrame):
         self._kept: tuple[object, str] | None = None  # the definition kept from the last session
         document.changed.connect(self.refresh)
         self.refresh()
+
+    def sizeHint(self) -> QSize:
+        """As tall as the wrapped definition needs at the width the headline has: the top dock
+        area asks sizeHint, not heightForWidth, and at the hint's narrower width the definition
+        wrapped to a second line it does not need (the side-by-side lists lost that row)."""
+        hint = super().sizeHint()
+        layout = self.layout()
+        if self.width() > hint.width() and layout is not None and layout.hasHeightForWidth():
+            hint.setHeight(layout.totalHeightForWidth(self.width()))
+        return hint
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # (the hint's height follows the width)
 
     def set_kept(self, note: str) -> None:
         """The definition on screen now came from the last session: `note` says what of it differs
