@@ -10,7 +10,9 @@ import sys
 import pytest
 from install_checks import ROOT, assert_same_window, clean_env, reference_screenshot, run
 
-pytestmark = pytest.mark.slow  # PyInstaller build: about a minute
+# One worker builds the bundle for every test of this file (`make test` runs --dist loadgroup): a
+# module fixture on each of two workers ran two PyInstaller builds into one dist/ at once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("bundle")]
 
 BINARY = ROOT / "dist" / "ndcg-gui" / "ndcg-gui"
 
