@@ -51,7 +51,7 @@ check: lint
 # Every test and check: the quick loop's, the documentation built strictly, the marked tests
 # (offscreen, on both cores) and the real-mouse tests under Xvfb.
 test: lint docs-build
-	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "not xvfb" -n 2 --dist loadgroup
+	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "not xvfb" -n 2 --dist loadgroup --durations=40
 	@if command -v xvfb-run >/dev/null; then \
 		QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1600x1000x24" $(PYTEST) -m xvfb; \
 	else echo "xvfb-run not found (not root?): the real-mouse tests did not run"; exit 1; fi
