@@ -30,11 +30,10 @@ def main_report(options: argparse.Namespace, say):
     """Write the report and the table; returns the comparison (None for one run) so that a gate
     on the same command line need not compare the runs again."""
     from ndcg_gui.cli import compare as cli_compare
+    from ndcg_gui.cli.arguments import measure_of
     from ndcg_gui.core.errors import InputError
-    from ndcg_gui.core.ndcg.measure import DEFAULT_K
-    from ndcg_gui.core.ndcg.options import config_from_options
     from ndcg_gui.core.reports.provenance import file_hashes
-    from ndcg_gui.core.reports.run_report import Setting
+    from ndcg_gui.core.reports.run_report import Sources
     from ndcg_gui.core.state.workspace import run_label
     from ndcg_gui.core.writing.writers import atomic_write
 
@@ -49,12 +48,11 @@ def main_report(options: argparse.Namespace, say):
     alpha = 0.05 if options.alpha is None else options.alpha
     if not 0 < alpha < 1:
         raise InputError(f"--alpha must be between 0 and 1, not {alpha:g}")
-    config, ties = config_from_options(options.preset, options.gain, options.discount)
-    k = options.k if options.k is not None else DEFAULT_K
+    measure = measure_of(options)
     paths = [options.file, *options.runs]
 
-    def setting() -> Setting:  # once every input is read: the sha256 of what was read (`cli.main`)
-        return Setting(k, config, ties, file_hashes([*paths, options.qrels]))
+    def sources() -> Sources:  # once every input is read: the sha256 of what was read (`cli.main`)
+        return Sources(file_hashes([*paths, options.qrels]))
 
     cmp = None
     if options.runs:
@@ -65,7 +63,7 @@ def main_report(options: argparse.Namespace, say):
         cmp = cli_compare.comparison(options, runs)
         cli_compare._notes(cmp, say)
         if options.report:
-            html = compare_report(runs, cmp, setting(), alpha=alpha)
+            html = compare_report(runs, cmp, sources(), alpha=alpha)
             atomic_write(options.report, lambda f: f.write(html))
         if options.table:
             text = comparison_table(cmp, options.table, alpha)
@@ -79,7 +77,7 @@ def main_report(options: argparse.Namespace, say):
         from ndcg_gui.core.reports.run_report import run_report
 
         dataset = load(options.file, options.qrels)
-        html = run_report(dataset, setting(), run_label(Path(options.file).name))
+        html = run_report(dataset, measure, run_label(Path(options.file).name), sources=sources())
         atomic_write(options.report, lambda f: f.write(html))
     if options.report:
         say(f"wrote {options.report}")

@@ -24,7 +24,7 @@ from ndcg_gui.core.formats import trec_text
 from ndcg_gui.core.formats.rows import Rows
 from ndcg_gui.core.formats.source import decode, head_bytes, read_source
 from ndcg_gui.core.lists.dataset import every_query, summary_table
-from ndcg_gui.core.ndcg.measure import MetricConfig, score_precision
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.reading.dispatch import read_pool, refuse_repeats, sniff
 
 if TYPE_CHECKING:
@@ -38,16 +38,17 @@ _HEAD = 1 << 16  # `sniff` reads no further
 class RunSummary:
     """What the command line reports of a run and its qrels, as a loaded `Dataset` says it."""
 
-    table: pd.DataFrame  # `Dataset.summary(k, config, "trec")`
+    table: pd.DataFrame  # `Dataset.summary(measure)`
     queries: list[str]  # `Dataset.queries()`
     without_results: list[str]  # `Dataset.queries_without_results()`
     unjudged: list[str]  # `Dataset.unjudged_queries()`
 
 
-def summarise(path: str | Path, qrels: str | Path, k: int | None, config: MetricConfig) -> RunSummary | None:
-    """The summary at k with trec_eval's tie rule, or None when `path` is not a TREC run (then
-    `load` reads it). Raises `InputError` as `load(path, qrels)` would."""
-    if not _starts_like_a_run(path):
+def summarise(path: str | Path, qrels: str | Path, measure: Measure) -> RunSummary | None:
+    """The summary under `measure` (whose tie rule is trec_eval's), or None when it is another
+    rule or `path` is not a TREC run (then `load` reads it). Raises `InputError` as
+    `load(path, qrels)` would."""
+    if measure.ties != "trec" or not _starts_like_a_run(path):
         return None
     source = read_source(path)
     if sniff(source) != "trec_run":  # (the first bytes misled: a rare file)
@@ -67,9 +68,8 @@ def summarise(path: str | Path, qrels: str | Path, k: int | None, config: Metric
         evaluate_rows,  # lazy: start-up (pandas: imported meanwhile by the caller)
     )
 
-    key = score_key(run.score, score_precision(config, "trec"))
-    result = evaluate_rows(groups, key, True, run.doc, pool_groups, pool.doc,
-                           pool.grade, k, config, "trec", "zero")
+    key = score_key(run.score, measure.score_precision)
+    result = evaluate_rows(groups, key, True, run.doc, pool_groups, pool.doc, pool.grade, measure.per_query())
     run_queries, pool_queries = [str(q) for q in groups.labels], [str(q) for q in pool_groups.labels]
     queries = every_query(run_queries, pool_queries)
     judged = set(pool_queries)

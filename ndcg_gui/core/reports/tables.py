@@ -46,7 +46,7 @@ def _rows(cmp: Comparison, alpha: float):
     rows = [(names[r], r, float(means[r]), "".join(names[b] for b in marks[r]),
              best is not None and means[r] == best) for r in cmp.runs]
     at = f"@{cmp.k}" if cmp.k is not None else ""
-    note = (f"NDCG{at} over {cmp.n_queries:,} queries; {cmp.config.describe()}. A superscript letter "
+    note = (f"NDCG{at} over {cmp.n_queries:,} queries; {cmp.measure.describe()}. A superscript letter "
             f"marks a run significantly better than the run of that letter (paired randomization test, "
             f"{cmp.samples:,} draws, seed {cmp.seed}, Holm-corrected, p < {alpha:g}); "
             "bold: the highest mean.")

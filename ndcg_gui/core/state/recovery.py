@@ -32,7 +32,7 @@ import numpy as np
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.mean import MeanPolicy
+from ndcg_gui.core.ndcg.measure import MEAN_FIELDS, Measure
 from ndcg_gui.core.state.workspace import FileRef, Workspace
 from ndcg_gui.core.writing.atomic import atomic_write_bytes, sweep_stale
 
@@ -99,7 +99,9 @@ class Snapshot:
     compared: list[tuple[str, Path]] = field(default_factory=list)  # runs compared: (name, file)
     baseline: str | None = None
     focus: str | None = None
-    policy: MeanPolicy = field(default_factory=MeanPolicy)
+    # which queries the mean counts: the measure's mean policy (MEAN_FIELDS), the rest of the
+    # measure being the window's settings' (QSettings)
+    policy: dict[str, str] = field(default_factory=dict)
 
     def describe(self) -> str:
         n = len(self.lists)
@@ -124,7 +126,7 @@ class Snapshot:
             ws, _ = ws.with_run(load(path, self.qrels_path), path, name)
         names = {name for name, _ in self.compared}
         ws = ws.with_baseline(self.baseline if self.baseline in names else None)
-        return ws.with_focus(self.focus).with_policy(self.policy)
+        return ws.with_focus(self.focus).with_measure(**self.policy)
 
 
 def snapshot_json(ws: Workspace, pid: int | None = None, shown: str | None = None) -> dict:
@@ -136,7 +138,7 @@ def snapshot_json(ws: Workspace, pid: int | None = None, shown: str | None = Non
         "compared": [{"name": r.name, "path": str(Path(r.path).resolve())} for r in c.runs if r.path],
         "baseline": c.baseline,
         "focus": c.focus,
-        "policy": {"empty": ws.policy.empty, "undefined": ws.policy.undefined},
+        "policy": {name: getattr(ws.measure, name) for name in MEAN_FIELDS},
         "format": FORMAT,
         "written": datetime.now().isoformat(timespec="seconds"),
         "pid": os.getpid() if pid is None else pid,
@@ -146,6 +148,15 @@ def snapshot_json(ws: Workspace, pid: int | None = None, shown: str | None = Non
         "queries": list(queries),
         "lists": {q: list_to_json(ws.list_for(q)) for q in queries},
     }
+
+
+def _mean_policy(policy: dict) -> dict[str, str]:
+    """A recovery file's mean policy, checked as a measure checks it (TypeError, ValueError: the
+    file is damaged); the file's keys since the first format, `empty` and `undefined`."""
+    if not isinstance(policy, dict) or not set(policy) <= set(MEAN_FIELDS):
+        raise TypeError(f"its mean policy is not one of {', '.join(MEAN_FIELDS)}")
+    Measure(**policy)  # (the values checked)
+    return {str(name): str(value) for name, value in policy.items()}
 
 
 def write_recovery(path: str | Path, ws: Workspace, shown: str | None = None) -> None:
@@ -236,7 +247,7 @@ def _read_snapshot(path: Path) -> tuple[Snapshot, float]:
             compared=[(str(r["name"]), Path(r["path"])) for r in data.get("compared", [])],
             baseline=None if data.get("baseline") is None else str(data["baseline"]),
             focus=None if data.get("focus") is None else str(data["focus"]),
-            policy=MeanPolicy(**data.get("policy", {})),
+            policy=_mean_policy(data.get("policy", {})),
         ), written
     except _Unread as err:
         raise ValueError(f"{name}: {err}") from None

@@ -92,7 +92,7 @@ class Exports(QObject):
         doc = self.document
 
         return self._report("the metrics", path, lambda: writers.write_metrics_csv(
-            doc.current_list(), path, doc.config, ties=doc.ties))
+            doc.current_list(), path, doc.measure.at(None)))
 
     def export_metrics_dialog(self) -> None:
         if path := self._ask("Export the metrics table", default_name(self.document, "-metrics.csv", k=False),
@@ -113,7 +113,7 @@ class Exports(QObject):
 
         doc = self.document
         return self._report("the per-query summary", path, lambda: writers.write_summary_csv(
-            doc.lists_for_saving(), path, doc.k, doc.config, doc.ties))
+            doc.lists_for_saving(), path, doc.measure))
 
     def export_summary_dialog(self) -> None:
         if path := self._ask("Export the per-query summary",
@@ -127,7 +127,7 @@ class Exports(QObject):
 
     def _write_report(self, path: str | Path) -> None:
         from ndcg_gui.core.reports.provenance import file_hashes
-        from ndcg_gui.core.reports.run_report import Setting, run_report
+        from ndcg_gui.core.reports.run_report import Sources, run_report
         from ndcg_gui.core.writing.writers import atomic_write
 
         doc, runs = self.document, self.comparison
@@ -142,13 +142,13 @@ class Exports(QObject):
         edited = doc.edited_queries()
         note = (f"{len(edited)} {'query' if len(edited) == 1 else 'queries'} edited in the window since the "
                 "file was read: the figures are of the lists as edited") if edited else ""
-        setting = Setting(doc.k, doc.config, doc.ties, file_hashes([*files, doc.qrels_path]), note)
+        sources = Sources(file_hashes([*files, doc.qrels_path]), note)
         if cmp is not None:
             from ndcg_gui.core.reports.compare_report import compare_report
 
-            html = compare_report(runs.list_for, cmp, setting)
+            html = compare_report(runs.list_for, cmp, sources)
         else:
-            html = run_report(doc.lists_for_saving(), setting, doc.display_name)
+            html = run_report(doc.lists_for_saving(), doc.measure, doc.display_name, sources=sources)
         atomic_write(path, lambda f: f.write(html))
 
     def export_report_dialog(self) -> None:

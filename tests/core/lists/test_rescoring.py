@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.rescoring import list_row
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
+from ndcg_gui.core.ndcg.presets import preset
 
-TREC = MetricConfig.preset("trec_eval")
+TREC = preset("trec_eval")
 
 
 # ---- rescoring one edited query equals scoring everything again ------------------------------
@@ -38,35 +39,35 @@ def edits(rl):
 @pytest.mark.parametrize("k", [5, None])
 def test_one_query_rescored_equals_the_whole_dataset_rescored(sample, preset, k):
     from ndcg_gui.core.lists.rescoring import score, with_list_rescored
-    from ndcg_gui.core.ndcg.measure import PRESETS
+    from ndcg_gui.core.ndcg.presets import PRESETS
 
-    config, ties = PRESETS[preset].config, PRESETS[preset].ties
-    before = score(sample, k, config, ties)
+    config, ties = PRESETS[preset], PRESETS[preset].ties
+    before = score(sample, config.with_(k=k, ties=ties))
     for query in ["401", "417"]:
         for what, edited in edits(sample.ranked_list(query)):
-            expected = score(sample.with_lists({query: edited}), k, config, ties)
-            got = with_list_rescored(before, edited, k, config, ties)
+            expected = score(sample.with_lists({query: edited}), config.with_(k=k, ties=ties))
+            got = with_list_rescored(before, edited, config.with_(k=k, ties=ties))
             pd.testing.assert_frame_equal(got, expected, obj=f"{query} {what}")
 
 
 def test_a_query_that_gains_its_first_results_appears(sample):
     from ndcg_gui.core.lists.rescoring import score, with_list_rescored
 
-    before = score(sample, 10, TREC)
+    before = score(sample, TREC.with_(k=10))
     assert before.loc["424", "n_retrieved"] == 0
     rl = sample.ranked_list("424")
     doc, grade = next(iter(rl.unretrieved.items()))
     edited = rl.inserted(0, [doc], [grade])
-    expected = score(sample.with_lists({"424": edited}), 10, TREC)
-    pd.testing.assert_frame_equal(with_list_rescored(before, edited, 10, TREC), expected)
+    expected = score(sample.with_lists({"424": edited}), TREC.with_(k=10))
+    pd.testing.assert_frame_equal(with_list_rescored(before, edited, TREC.with_(k=10)), expected)
 
 
 def test_a_query_that_loses_its_last_judgment_stays_listed():
     from ndcg_gui.core.lists.rescoring import score, with_list_rescored
 
     listed = RankedList(docs=["a"], grades=[1.0], query="q", unretrieved={"z": 2.0}, has_pool=True)
-    result = score(TypedDataset.of(listed), 10)
-    emptied = with_list_rescored(result, RankedList.from_grades([], query="q"), 10)
+    result = score(TypedDataset.of(listed), Measure(k=10))
+    emptied = with_list_rescored(result, RankedList.from_grades([], query="q"), Measure(k=10))
     assert emptied.loc["q", "undefined"] and emptied.loc["q", "ndcg"] == 0
     assert emptied.loc["q", "n_retrieved"] == 0
 
@@ -94,8 +95,8 @@ def test_one_lists_row_is_the_row_of_a_dataset_of_that_list(rl, config, k, ties)
     `evaluate` (the list as it stands; "average" over neighbours with equal scores)."""
 
     one_list = TypedDataset.of(rl)
-    expected = one_list.evaluate(k, config, ties="trec" if ties == "file" else ties)
-    pd.testing.assert_frame_equal(list_row(rl, k, config, ties), expected)
+    expected = one_list.evaluate(config.with_(k=k, ties="trec" if ties == "file" else ties))
+    pd.testing.assert_frame_equal(list_row(rl, config.with_(k=k, ties=ties)), expected)
 
 
 class HashCountedId(str):
@@ -128,9 +129,9 @@ def test_one_list_rescored_in_a_big_result_hashes_no_id_of_the_others(monkeypatc
         query_order.order_keys_of(big.index)
     lst = RankedList.from_grades([0, 2, 1, 3], query="q1234")
     HashCountedId.hashed = 0
-    rescored = with_list_rescored(big, lst, 3)
+    rescored = with_list_rescored(big, lst, Measure(k=3))
     assert HashCountedId.hashed < n // 10
     assert rescored.index is big.index
-    assert rescored.loc["q1234", "ndcg"] == pytest.approx(list_row(lst, 3)["ndcg"].iloc[0])
+    assert rescored.loc["q1234", "ndcg"] == pytest.approx(list_row(lst, Measure(k=3))["ndcg"].iloc[0])
     others = big.index != "q1234"
     assert rescored[others].equals(big[others])

@@ -6,11 +6,12 @@ import pytest
 from pytrec_child import evaluate as pytrec_evaluate
 
 from ndcg_gui.core.ndcg.evaluate import evaluate
-from ndcg_gui.core.ndcg.mean import MeanPolicy, bin_index, counted, histogram, histogram_edges, mean_summary
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.mean import bin_index, counted, histogram, histogram_edges, mean_summary
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import ndcg_at
+from ndcg_gui.core.ndcg.presets import preset
 
-TREC = MetricConfig.preset("trec_eval")
+TREC = preset("trec_eval")
 
 # q1 ordinary, q2 judged but nothing relevant (IDCG = 0), q3 judged but not retrieved, q4 ordinary.
 RUN = pd.DataFrame(
@@ -31,12 +32,12 @@ QRELS = pd.DataFrame(
 
 @pytest.fixture
 def result():
-    return evaluate(RUN, QRELS, k=10, config=TREC)
+    return evaluate(RUN, QRELS, TREC.with_(k=10))
 
 
 def by_hand():
-    q1 = ndcg_at([0, 2, 1], 10, TREC, judged=[2, 1])
-    q4 = ndcg_at([1, 0, 3], 10, TREC, judged=[1, 3])
+    q1 = ndcg_at([0, 2, 1], TREC.with_(k=10), judged=[2, 1])
+    q4 = ndcg_at([1, 0, 3], TREC.with_(k=10), judged=[1, 3])
     return q1, q4
 
 
@@ -51,13 +52,13 @@ def by_hand():
 )
 def test_each_policy_averages_the_queries_it_names(result, empty, undefined, expected_values):
     values = expected_values(*by_hand())
-    summary = mean_summary(result, MeanPolicy(empty=empty, undefined=undefined))
+    summary = mean_summary(result, Measure(undefined=undefined, empty=empty))
     assert summary.mean == pytest.approx(np.mean(values))
     assert summary.counted == len(values)
     assert summary.total == 4
     assert summary.empty == 1
     assert summary.undefined == 1
-    assert counted(result, summary.policy).sum() == len(values)
+    assert counted(result, summary.measure).sum() == len(values)
 
 
 def test_skipping_empty_queries_matches_pytrec_eval(result):
@@ -68,26 +69,26 @@ def test_skipping_empty_queries_matches_pytrec_eval(result):
     run = {q: dict(zip(grp.doc, grp.score, strict=True)) for q, grp in RUN.groupby("query")}
     per_query = pytrec_evaluate(qrel, {"ndcg_cut.10"}, run)
     theirs = np.mean([m["ndcg_cut_10"] for m in per_query.values()])
-    assert mean_summary(result, MeanPolicy(empty="skip", undefined="zero")).mean == pytest.approx(theirs)
+    assert mean_summary(result, Measure(undefined="zero", empty="skip")).mean == pytest.approx(theirs)
 
 
 def test_no_query_left_gives_nan_and_says_so():
-    only_undefined = evaluate(RUN[RUN["query"] == "q2"], QRELS[QRELS["query"] == "q2"], k=5)
-    summary = mean_summary(only_undefined, MeanPolicy(undefined="skip"))
+    only_undefined = evaluate(RUN[RUN["query"] == "q2"], QRELS[QRELS["query"] == "q2"], Measure(k=5))
+    summary = mean_summary(only_undefined, Measure(undefined="skip"))
     assert np.isnan(summary.mean)
     assert summary.describe(5) == "mean NDCG@5 = n/a over 0 of 1 queries"
 
 
 def test_describe_states_the_mean_and_the_policy(result):
-    summary = mean_summary(result, MeanPolicy(empty="skip"))
+    summary = mean_summary(result, Measure(empty="skip"))
     assert summary.describe(10) == f"mean NDCG@10 = {summary.mean:.4f} over 3 of 4 queries"
-    assert "no results left out" in summary.policy.describe()
-    assert "IDCG = 0 count as 0" in summary.policy.describe()
+    assert "no results left out" in summary.measure.describe_mean()
+    assert "IDCG = 0 count as 0" in summary.measure.describe_mean()
 
 
 def test_bad_policy_is_refused():
     with pytest.raises(ValueError, match="empty must be 'zero' or 'skip'"):
-        MeanPolicy(empty="drop")
+        Measure(empty="drop")
 
 
 def test_histogram_bins_cover_0_to_1_and_count_every_value():
@@ -137,9 +138,9 @@ def test_the_worst_query_is_the_lowest_ndcg_with_results_and_an_ideal():
 
 def test_a_mean_over_many_queries_says_their_count_with_thousands_separated():
     # 500,000 queries read "over 500,000 of 500,000 queries", not "500000" (seen on the 500M window).
-    from ndcg_gui.core.ndcg.mean import MeanPolicy, MeanSummary
+    from ndcg_gui.core.ndcg.mean import MeanSummary
 
-    summary = MeanSummary(0.033, 500_000, 500_000, 0, 0, MeanPolicy())
+    summary = MeanSummary(0.033, 500_000, 500_000, 0, 0, Measure())
     assert summary.describe(10) == "mean NDCG@10 = 0.0330 over 500,000 of 500,000 queries"
 
 
