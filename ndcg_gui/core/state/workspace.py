@@ -254,8 +254,9 @@ class Workspace:
         return self.dataset.with_lists(edited) if edited else self.dataset
 
     def evaluate(self) -> pd.DataFrame:
-        """Every query scored under the measure, edits included (`Dataset.evaluate`)."""
-        return self.for_saving().evaluate(self.measure)
+        """Every query scored under the measure, edits included, every judged query listed (the
+        mean policy is the mean's: `Measure.per_query`; `Dataset.evaluate`)."""
+        return self.for_saving().evaluate(self.measure.per_query())
 
     # ---- changing: each returns a new workspace -----------------------------------------------
     def with_list(self, query: str, lst: RankedList) -> Workspace:
