@@ -244,9 +244,13 @@ def run_gui(options: argparse.Namespace) -> int:
 
     def painted() -> None:
         # What start-up made lives as long as the window: frozen, later collections skip it (shorter
-        # pauses while editing); collection starts now (gui_main disabled it before Qt's import).
+        # pauses while editing). Collection starts now (gui_main disabled it before Qt's import), on
+        # this thread only: a collection that a worker thread's allocation starts may free a Qt
+        # object there, which crashes (pyqtgraph's GarbageCollector: collect on a timer instead).
+        from pyqtgraph.util.garbage_collector import GarbageCollector  # (the plot imported pyqtgraph)
+
         gc.freeze()
-        gc.enable()
+        app.garbage_collector = GarbageCollector(interval=1.0)
         preload()
         if problem:
             dialogs.show_error(window, "Could not open the file", problem)
