@@ -187,7 +187,7 @@ gui_app.apply_options(window, options)
 window.show()
 window.repaint()
 app.processEvents()
-print(sorted(m for m in ("pandas", "pyarrow", "scipy", "ndcg_gui.core.reading", "ndcg_gui.core.evaluate")
+print(sorted(m for m in ("pandas", "pyarrow", "scipy", "ndcg_gui.core.reading", "ndcg_gui.core.ndcg.evaluate")
              if m in sys.modules))
 """
 
