@@ -191,7 +191,8 @@ def bench_shape(shape: str, trec_eval: Path | None, base: Path | None, rounds: i
         contenders.append(Contender("trec_eval", command))
     if base is not None:
         code = "from ndcg_gui.cli import run; run()"
-        command = [PYTHON, "-c", code, str(run), "--qrels", str(qrels), "--format", "tsv"]
+        # (-P: the working directory's own ndcg_gui never goes before PYTHONPATH's)
+        command = [PYTHON, "-P", "-c", code, str(run), "--qrels", str(qrels), "--format", "tsv"]
         contenders.append(Contender("base", command, env={**ENV, "PYTHONPATH": str(base)}))
     size = run.stat().st_size / 2**20
     print(f"\n{shape}: {queries * docs:,} run lines ({size:.0f} MiB), qrels "
