@@ -20,10 +20,11 @@ Rounds: one warm-up (the page cache, compiled modules), then `--rounds` counted 
 round every contender runs once, in an order that rotates from round to round, so a machine
 that slows down midway slows everyone. Each figure is the median of the counted runs; a ratio
 is taken round by round (ours / peer in the same round) and its median quoted with the min and
-max. Time is wall-clock seconds from start to exit; memory is the process's own peak resident
-set (`wait4`'s `ru_maxrss`). trec_eval's time grows with the square of the number of queries
-(it looks each query up in a list): a run that passes `--trec-eval-timeout` is stopped and
-reported as "> T s", once, not again in later rounds.
+max. Time is wall-clock seconds from start to exit (the goal's figure), CPU the process's user +
+system seconds (steadier than wall time on a busy machine, and beside it the cost to a shared
+one); memory is the process's own peak resident set (`wait4`'s `ru_maxrss`). trec_eval's time
+grows with the square of the number of queries (it looks each query up in a list): a run that
+passes `--trec-eval-timeout` is stopped and reported as "> T s", once, not again in later rounds.
 
 The per-query figures are compared too: ours against pytrec_eval's to 1e-9, ours against
 trec_eval's four decimals (half a unit of the last one).
@@ -92,6 +93,7 @@ class Contender:
     env: dict[str, str] = field(default_factory=lambda: dict(ENV))
     walls: list[float] = field(default_factory=list)
     peaks: list[float] = field(default_factory=list)
+    cpus: list[float] = field(default_factory=list)  # user + system seconds
     timed_out: float | None = None  # the bound it passed, if it did
     output: Path | None = None
 
@@ -127,12 +129,13 @@ if pid == 0:
 _, status, usage = os.wait4(pid, 0)
 wall = time.perf_counter() - start
 with open(sys.argv[1], "w") as out:
-    out.write(f"{wall} {usage.ru_maxrss / 1024} {os.waitstatus_to_exitcode(status)}")
+    cpu = usage.ru_utime + usage.ru_stime
+    out.write(f"{wall} {usage.ru_maxrss / 1024} {cpu} {os.waitstatus_to_exitcode(status)}")
 """
 
 
-def run_once(who: Contender, out: Path, timeout: float | None) -> tuple[float, float] | None:
-    """(wall seconds, peak MB) of one run writing its stdout into `out`; None when it passed
+def run_once(who: Contender, out: Path, timeout: float | None) -> tuple[float, float, float] | None:
+    """(wall seconds, peak MB, CPU seconds) of one run writing its stdout into `out`; None when it passed
     `timeout` (then killed)."""
     report = out.with_suffix(".measured")
     report.unlink(missing_ok=True)
@@ -145,11 +148,11 @@ def run_once(who: Contender, out: Path, timeout: float | None) -> tuple[float, f
             os.killpg(process.pid, 9)
             process.communicate()
             return None
-    wall, peak, code = report.read_text().split()
+    wall, peak, cpu, code = report.read_text().split()
     if int(code):
         said = errors.decode(errors="replace")
         raise SystemExit(f"{who.name} failed ({code}): {' '.join(who.command)}\n{said}")
-    return float(wall), float(peak)
+    return float(wall), float(peak), float(cpu)
 
 
 def per_query(who: str, path: Path) -> dict[str, float]:
@@ -212,6 +215,7 @@ def bench_shape(shape: str, trec_eval: Path | None, base: Path | None, rounds: i
             if i:  # (round 0 warms up)
                 who.walls.append(measured[0])
                 who.peaks.append(measured[1])
+                who.cpus.append(measured[2])
     ours = contenders[0]
     figures = per_query("ours", ours.output)
     rows = []
@@ -221,28 +225,31 @@ def bench_shape(shape: str, trec_eval: Path | None, base: Path | None, rounds: i
             continue
         runs = ", ".join(f"{w:.2f}" for w in who.walls)
         print(f"  {who.name:<12} {statistics.median(who.walls):6.2f} s ({runs}), "
-              f"peak {statistics.median(who.peaks):5.0f} MB", flush=True)
+              f"CPU {statistics.median(who.cpus):6.2f} s, peak {statistics.median(who.peaks):5.0f} MB",
+              flush=True)
     for who in contenders[1:]:
         line = f"| {shape} | {who.name} | "
         if who.timed_out is not None:
             low = statistics.median(ours.walls) / who.timed_out
             line += f"{statistics.median(ours.walls):.2f} s | > {who.timed_out:.0f} s | < {low:.3f} | — | "
-            line += f"{statistics.median(ours.peaks):.0f} / — MB | not compared |"
+            line += f"— | {statistics.median(ours.peaks):.0f} / — MB | not compared |"
             rows.append(line)
             print(f"  ours / {who.name}: < {low:.3f} (it did not finish)")
             continue
         ratios = [a / b for a, b in zip(ours.walls, who.walls, strict=True)]
         memory = statistics.median(ours.peaks) / statistics.median(who.peaks)
+        cpu = statistics.median(a / b for a, b in zip(ours.cpus, who.cpus, strict=True))
         tolerance = 5e-5 + 1e-9 if who.name == "trec_eval" else 1e-9
         same = agreement(figures, per_query(who.name, who.output), tolerance) if who.name != "base" else \
             agreement(figures, per_query("ours", who.output), 0.0)
         time_goal, memory_goal = _verdict(who.name, statistics.median(ratios), memory, docs)
         print(f"  ours / {who.name}: time {statistics.median(ratios):.2f} (min {min(ratios):.2f}, max "
-              f"{max(ratios):.2f}){time_goal}; peak memory {memory:.2f}{memory_goal}; "
+              f"{max(ratios):.2f}){time_goal}; CPU {cpu:.2f}; peak memory {memory:.2f}{memory_goal}; "
               f"per-query NDCG@10 {same}", flush=True)
         rows.append(f"| {shape} | {who.name} | {statistics.median(ours.walls):.2f} s | "
                     f"{statistics.median(who.walls):.2f} s | **{statistics.median(ratios):.2f}** | "
-                    f"{min(ratios):.2f}-{max(ratios):.2f} | {statistics.median(ours.peaks):.0f} / "
+                    f"{min(ratios):.2f}-{max(ratios):.2f} | {cpu:.2f} | "
+                    f"{statistics.median(ours.peaks):.0f} / "
                     f"{statistics.median(who.peaks):.0f} MB ({memory:.2f}) | {same} |")
     return rows
 
@@ -267,9 +274,9 @@ def main() -> None:
     for shape in shapes:
         rows += bench_shape(shape, trec_eval, options.base, rounds, options.trec_eval_timeout)
     print(f"\nload average {os.getloadavg()[0]:.1f} at the end\n")
-    print("| shape | peer | ours | peer's | ours / peer (median) | min-max | peak memory ours / peer (ratio) "
-          "| per-query NDCG@10 |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| shape | peer | ours | peer's | ours / peer (median) | min-max | CPU ours / peer "
+          "| peak memory ours / peer (ratio) | per-query NDCG@10 |")
+    print("|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
 
 
