@@ -101,7 +101,7 @@ def evaluate_rows(
     missing: str = "zero",
     *,
     union: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-    run_keys: tuple[np.ndarray, int] | None = None,
+    run_keys: tuple[list[np.ndarray], int] | None = None,
 ) -> pd.DataFrame:
     """`evaluate`'s table from a run and its qrels already read: the run's `groups`, ranking `key`
     (a `score_key` when `by_score`, minus the rank otherwise, None for file order) and doc ids, the
@@ -110,18 +110,25 @@ def evaluate_rows(
     union     the query labels in the caller's order and the positions of the run's and of the
               qrels' labels in them (`label_union`: `Dataset.queries()` order, no sort of the
               labels); None: sorted as strings, as `evaluate` gives them
-    run_keys  the run rows' `pair_keys` (their own query codes, their doc ids hashed past `skip`
-              leading bytes) and `skip`, as the check for repeated pairs made them: the join does
-              not hash the run's doc ids again (used up: do not reuse). Only where the run's codes
-              are the queries' positions (`label_union`'s first set)
+    run_keys  a list holding the run rows' `pair_keys` (their own query codes, their doc ids
+              hashed past `skip` leading bytes), as the check for repeated pairs made them, and
+              `skip`: when every row is scored the join does not hash the run's doc ids again. The
+              list is emptied (its only holder: the keys are let go before the scoring needs the
+              memory). Only where the run's codes are the queries' positions (`label_union`'s first
+              set)
     """
     queries, to_query, qr_to_query = union or _with_positions(sorted_union(groups.labels, pool_groups.labels))
     pool = Pool(qr_to_query[pool_groups.codes], pool_grade, judged=True)
     keys = None
     if run_keys is not None:
+        held, skip = run_keys
         if not np.array_equal(to_query, np.arange(len(to_query))):
             raise ValueError("run_keys are keyed by the run's own query codes, not by these positions")
-        keys = [run_keys[0], pair_keys(pool.query, hash_strings(pool_docs, run_keys[1]), in_place=True)]
+        keys = [held.pop()]
+        if scores_every_row(groups, k, config, judged=True):
+            keys.append(pair_keys(pool.query, hash_strings(pool_docs, skip), in_place=True))
+        else:
+            keys = None  # (only the first k rows of each list are joined: their ids are few)
     return _scored(groups, key, by_score, docs, queries, to_query, pool, pool_docs, k, config, ties, missing,
                    keys)
 
@@ -131,19 +138,26 @@ def _with_positions(union: tuple[np.ndarray, list[np.ndarray]]) -> tuple[np.ndar
     return queries, to_query, qr_to_query
 
 
+def scores_every_row(groups: Groups, k: int | None, config: MetricConfig, judged: bool) -> bool:
+    """Whether every row of the run is scored (and joined), not only each query's first k
+    (`_top_rows`); `judged`: with qrels."""
+    # All rows when the ideal needs every retrieved grade from the qrels; all rows too for
+    # condensed lists: an unjudged document in the first k lets one below move up.
+    if (judged and config.ideal == "retrieved") or config.judged_only:
+        return True
+    return k is None or len(groups.codes) == 0 or int(groups.sizes.max()) <= k
+
+
 def _scored(groups: Groups, key: np.ndarray | None, by_score: bool, docs: Ids | None, queries: np.ndarray,
             to_query: np.ndarray, pool: Pool, pool_docs: Ids | None, k: int | None, config: MetricConfig,
             ties: TiesName, missing: str, keys: list[np.ndarray] | None = None) -> pd.DataFrame:
     """The rows that can reach the first k ranks picked, ranked, joined to the judgments
     (`pool_docs`: the qrels' doc ids, None without qrels) and scored. `keys`: the run's and the
     pool's `pair_keys` in file order, when known (`lookup`; used when every row is scored)."""
-    # All rows when the ideal needs every retrieved grade from the qrels.
     judged = pool_docs is not None
     trec_ties = by_score and ties == "trec"
-    # All rows too for condensed lists: an unjudged document in the first k lets one below move up.
-    every_row = (judged and config.ideal == "retrieved") or config.judged_only
-    rows = None if every_row else _top_rows(groups, key, k, ties, by_score, docs)
-    all_rows = rows is None
+    all_rows = scores_every_row(groups, k, config, judged)
+    rows = None if all_rows else _top_rows(groups, key, k, ties, by_score, docs)
     rows = np.arange(len(groups.codes)) if rows is None else rows
     rows = ranked(rows, groups.codes, key, docs if trec_ties else None)
     row_query = to_query[groups.codes[rows]]

@@ -63,20 +63,25 @@ def summarise(path: str | Path, qrels: str | Path, k: int | None, config: Metric
     # `load`'s checks, in its order: grouped rows are in `ranked` order as far as queries go.
     run_keys = _keys(groups, run, skip)
     refuse_repeats(run, groups.codes, "run", run_keys, ranked_rows=groups.starts is not None)
-    refuse_repeats(pool, pool_groups.codes, "qrels", _keys(pool_groups, pool, skip))
 
-    from ndcg_gui.core.ndcg.evaluate import (
-        evaluate_rows,  # lazy: start-up (pandas: imported meanwhile by the caller)
+    from ndcg_gui.core.ndcg.evaluate import (  # lazy: start-up (pandas: imported meanwhile by the caller)
+        evaluate_rows,
+        scores_every_row,
     )
 
+    # The run's keys kept for the join when every row is joined (lists no longer than k), in a
+    # list `evaluate_rows` empties; otherwise let go now, before the scoring's peak.
+    kept = [run_keys] if scores_every_row(groups, k, config, judged=True) else None
+    del run_keys
+    refuse_repeats(pool, pool_groups.codes, "qrels", _keys(pool_groups, pool, skip))
     key = score_key(run.score, score_precision(config, "trec"))
     # The queries in `Dataset.queries()` order (`every_query`: the run's, then the judged ones it
     # lacks), the labels matched once: scored in that order, the summary needs no sort or lookup
     # of 300,000 labels (benchmarks/README.md, issue 36).
     queries, (to_query, qr_to_query) = label_union(groups.labels, pool_groups.labels)
     result = evaluate_rows(groups, key, True, run.doc, pool_groups, pool.doc, pool.grade, k, config, "trec",
-                           "zero", union=(queries, to_query, qr_to_query), run_keys=(run_keys, skip))
-    del run_keys
+                           "zero", union=(queries, to_query, qr_to_query),
+                           run_keys=None if kept is None else (kept, skip))
     n_run = len(groups.labels)
     judged = np.zeros(n_run, bool)
     judged[qr_to_query[qr_to_query < n_run]] = True
