@@ -206,10 +206,12 @@ def delimited(summary, delimiter: str) -> str | None:
         query = pc.replace_with_mask(query, pa.array(special), pa.array(quoted, pa.string()))
     cells = [query, *(pa.array(c.astype(np.int64)).cast(pa.string()) for c in counts),
              *(number_texts(summary[c].to_numpy(dtype=float)) for c in ("dcg", "idcg", "ndcg"))]
-    cells = [c.cast(pa.large_string()) for c in cells]  # (the lines may pass 2 GB)
-    text = pa.large_string()
-    lines = pc.binary_join_element_wise(*cells, pa.scalar(delimiter, text))
-    lines = pc.binary_join_element_wise(lines, pa.scalar("\n", text), pa.scalar("", text))
+    size = sum(c.nbytes for c in cells) + 8 * len(query)
+    text = pa.string() if size < 2**31 - 1 else pa.large_string()  # (32-bit offsets: below 2 GB)
+    cells = [c.cast(text) for c in cells]
+    # One pass: the cells with the delimiter and the line end between them, as elements.
+    tab, end = pa.scalar(delimiter, text), pa.scalar("\n", text)
+    lines = pc.binary_join_element_wise(*[x for c in cells for x in (c, tab)][:-1], end, pa.scalar("", text))
     mean = _mean_row(summary)
     last = [mean["query"], str(mean["n_docs"]), str(mean["n_judged"]),
             *(number_text(mean[c]) for c in ("dcg", "idcg", "ndcg"))]
@@ -220,12 +222,14 @@ def _joined(lines) -> str:
     """The texts of an Arrow string array one after the other: the bytes between its first and
     last offsets."""
     import numpy as np
+    import pyarrow as pa
 
     if not len(lines):
         return ""
     _, offsets, data = lines.buffers()
-    at = np.frombuffer(offsets, np.int64, len(lines) + 1, lines.offset * 8)  # (large_string)
-    return data.to_pybytes()[at[0]:at[-1]].decode()
+    width = np.int64 if pa.types.is_large_string(lines.type) else np.int32
+    at = np.frombuffer(offsets, width, len(lines) + 1, lines.offset * np.dtype(width).itemsize)
+    return data.slice(int(at[0]), int(at[-1] - at[0])).to_pybytes().decode()
 
 
 def pick_query(queries: list[str], path: str, query: str | None) -> str:
