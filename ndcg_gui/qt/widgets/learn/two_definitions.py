@@ -5,7 +5,6 @@ and the way to the Definitions tab's walk from one definition to the other, a ch
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -25,12 +24,13 @@ from ndcg_gui.core.lists.numbers import format_grade, format_metric
 from ndcg_gui.core.teaching.side_by_side import SideBySide, choices, side_by_side
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.models.colours import current
+from ndcg_gui.qt.widgets.scheme import FollowsScheme
 
 HEADERS = ("", "Rank", "Grade", "Gain", "Discount", "DCG", "IDCG", "NDCG")
-DIFFERS = QBrush(QColor("#fff3bf"))
 
 
-class TwoDefinitionsDialog(QDialog):
+class TwoDefinitionsDialog(FollowsScheme, QDialog):
     """`walk(a, b)`: show the Definitions tab's walk between presets a and b (None: as it is)."""
 
     walk = Signal(object, object)
@@ -72,6 +72,9 @@ class TwoDefinitionsDialog(QDialog):
         self.a.currentIndexChanged.connect(self.refresh)
         self.b.currentIndexChanged.connect(self.refresh)
         document.changed.connect(self._follow)
+        self.follow_scheme()
+
+    def restyle(self) -> None:
         self.refresh()
 
     def _fill_choices(self) -> None:
@@ -132,6 +135,6 @@ def _fill(table: QTableWidget, frame, differs) -> None:
             item = QTableWidgetItem(text)
             item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter if column > 0 else Qt.AlignCenter)
             if differs[row]:
-                item.setBackground(DIFFERS)
+                item.setBackground(current().brush("differs"))
                 item.setToolTip("This rank's term (gain × discount, or the ideal's) differs between the two")
             table.setItem(row, column, item)

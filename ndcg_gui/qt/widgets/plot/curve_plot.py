@@ -26,34 +26,24 @@ from ndcg_gui.core.analysis.list_report import ListReport
 from ndcg_gui.core.lists.numbers import format_metric
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
-from ndcg_gui.qt.widgets.plot.curve_panels import (
-    BAND_BRUSH,
-    BAND_PEN,
-    BASELINE_PEN,
-    DCG_COLOUR,
-    DCG_PEN,
-    IDCG_COLOUR,
-    IDCG_PEN,
-    LOSS_BRUSH,
-    NDCG_COLOUR,
-    NDCG_PEN,
-    CurvePanels,
-)
+from ndcg_gui.qt.models.colours import current
+from ndcg_gui.qt.widgets.plot.curve_panels import CurvePanels, band_brush, band_pen, curve_pen, loss_brush
 from ndcg_gui.qt.widgets.plot.flow_layout import FlowLayout
-from ndcg_gui.qt.widgets.plot.plot_parts import MARK_SHADES, swatch, ticks_swatch
+from ndcg_gui.qt.widgets.plot.plot_parts import mark_shades, swatch, ticks_swatch
+from ndcg_gui.qt.widgets.scheme import FollowsScheme
 
 BAND_DELAY_MS = 200  # the band is searched once edits pause this long
 BAND_SLICE_MS = 8  # ... in slices of ranks this long, so no frame waits for the whole search
 READOUT_PADDING = 6
-READOUT_STYLE = ("QLabel#plotReadout { background: rgba(255, 255, 255, 232); border: 1px solid #c8c8c8;"
-                 f" border-radius: 3px; padding: 2px {READOUT_PADDING}px; }}")
+READOUT_STYLE = ("QLabel#plotReadout {{ background: {background}; color: {text}; border: 1px solid {border};"
+                 f" border-radius: 3px; padding: 2px {READOUT_PADDING}px; }}}}")
 LOSS_TIP = ("Loss per rank, over the first k ranks: the ideal ranking's gain × discount at this rank "
             "minus this row's (the bars add up to IDCG@k − DCG@k)")
 BAND_TIP = ("Where documents are unjudged: the lowest and highest NDCG at each rank over every grading "
             "of them (the line counts them as 0)")
 
 
-class CurvePlot(QWidget):
+class CurvePlot(FollowsScheme, QWidget):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._doc = document
@@ -74,24 +64,21 @@ class CurvePlot(QWidget):
         self.readout.setObjectName("plotReadout")
         self.readout.setTextFormat(Qt.RichText)
         self.readout.setWordWrap(True)
-        self.readout.setStyleSheet(READOUT_STYLE)
         self.readout.setAttribute(Qt.WA_TransparentForMouseEvents)
         self.readout.hide()
 
         bar = FlowLayout(spacing=6)
         bar.setContentsMargins(4, 2, 4, 0)
-        self._toggle(bar, "DCG", "DCG", True, swatch(DCG_PEN), "DCG curve")
-        self._toggle(bar, "IDCG", "IDCG", True, swatch(IDCG_PEN), "IDCG curve")
-        self._toggle(bar, "NDCG", "NDCG", True, swatch(NDCG_PEN), "NDCG curve")
-        self._toggle(bar, "As loaded", "As loaded", True, swatch(BASELINE_PEN), "NDCG as loaded",
-                     "NDCG at each rank of the list as loaded (drawn once the list differs from it)")
-        self._toggle(bar, "Unjudged band", "Unjudged band", True, swatch(BAND_PEN, BAND_BRUSH.color()),
-                     "Unjudged band", BAND_TIP)
-        self._toggle(bar, "Loss per rank", "Loss", False, swatch(None, LOSS_BRUSH.color()), "Loss per rank",
-                     LOSS_TIP)
-        self._toggle(bar, "Relevant ranks", "Relevant", True, ticks_swatch(MARK_SHADES),
-                     "Marks at relevant ranks",
-                     "A tick under the NDCG curve at each rank whose grade is above 0 (darker: higher grade)")
+        self._toggle(bar, "DCG", "DCG", True, "DCG curve", "The DCG curve (solid)")
+        self._toggle(bar, "IDCG", "IDCG", True, "IDCG curve", "The IDCG curve (dashed)")
+        self._toggle(bar, "NDCG", "NDCG", True, "NDCG curve", "The NDCG curve (the lower panel)")
+        self._toggle(bar, "As loaded", "As loaded", True, "NDCG as loaded",
+                     "NDCG at each rank of the list as loaded, thin and dashed (drawn once the list "
+                     "differs from it)")
+        self._toggle(bar, "Unjudged band", "Unjudged band", True, "Unjudged band", BAND_TIP)
+        self._toggle(bar, "Loss per rank", "Loss", False, "Loss per rank", LOSS_TIP)
+        self._toggle(bar, "Relevant ranks", "Relevant", True, "Marks at relevant ranks",
+                     "A tick under the NDCG curve at each rank whose grade is above 0 (taller: higher grade)")
         self.zoom_k = self._button(bar, "Zoom to k", self.zoom_to_k, "Show the first k ranks")
         self.show_all_button = self._button(bar, "Show all", self.show_all, "Show every rank of the list")
         layout = QVBoxLayout(self)
@@ -114,16 +101,32 @@ class CurvePlot(QWidget):
         self.refresh()
         self.plot.reset_view()
         self.plot.refresh_legend()
+        self.follow_scheme()
+
+    def restyle(self) -> None:
+        """The swatches and the readout in the window's colours (the panels restyle themselves)."""
+        c = current()
+        icons = {"DCG": swatch(curve_pen(c, "dcg")), "IDCG": swatch(curve_pen(c, "idcg")),
+                 "NDCG": swatch(curve_pen(c, "ndcg")), "As loaded": swatch(curve_pen(c, "baseline")),
+                 "Unjudged band": swatch(band_pen(c), band_brush(c).color()),
+                 "Loss per rank": swatch(None, loss_brush(c).color()),
+                 "Relevant ranks": ticks_swatch(mark_shades(c))}
+        for name, icon in icons.items():
+            self.toggles[name].setIcon(icon)
+        back = c.qcolor("readout")
+        self.readout.setStyleSheet(READOUT_STYLE.format(
+            background=f"rgba({back.red()}, {back.green()}, {back.blue()}, {back.alpha()})",
+            text=c.plot_text, border=c.readout_border))
+        if self.readout.isVisible():
+            self.show_rank(int(self.cursor.value()))
 
     # ---- the bar ------------------------------------------------------------------------------------
-    def _toggle(self, bar: FlowLayout, name: str, text: str, on: bool, icon, menu_text: str,
-                tip: str = "") -> None:
-        box = QCheckBox(text)
-        box.setIcon(icon)
+    def _toggle(self, bar: FlowLayout, name: str, text: str, on: bool, menu_text: str, tip: str) -> None:
+        box = QCheckBox(text)  # (its swatch: `restyle`)
         box.setIconSize(QSize(18, 10))
         box.setChecked(on)
         box.setProperty("menuText", menu_text)  # the View menu's action for it (window/actions.py)
-        box.setToolTip(tip or f"Show the {menu_text}")
+        box.setToolTip(tip)
         box.toggled.connect(self._toggled)
         bar.addWidget(box)
         self.toggles[name] = box
@@ -243,7 +246,7 @@ class CurvePlot(QWidget):
         self.settle()
         title = html.escape(title if title is not None else self.figure_title())
         describe = html.escape(self._doc.config.describe())
-        subtitle = f"<span style='font-size:9pt; color:#555'>{describe}</span>"
+        subtitle = f"<span style='font-size:9pt; color:#555'>{describe}</span>"  # (a figure: on white)
         with self.plot.figure(size, f"{title}<br>{subtitle}") as rect:
             yield rect
 
@@ -265,12 +268,12 @@ class CurvePlot(QWidget):
 
     def show_rank(self, rank: int) -> None:
         """Put the cursor on `rank` and show its figures."""
-        i, c = rank - 1, self.plot.columns
+        i, c, colours = rank - 1, self.plot.columns, current()
         self.plot.set_cursor(rank)
         parts = [f"<b>{_keep('rank', rank)}</b>", html.escape(str(self.plot.docs[i])),
-                 _keep("DCG", format_metric(c["dcg"][i]), DCG_COLOUR),
-                 _keep("IDCG", format_metric(c["idcg"][i]), IDCG_COLOUR),
-                 _keep("NDCG", format_metric(c["ndcg"][i]), NDCG_COLOUR)]
+                 _keep("DCG", format_metric(c["dcg"][i]), colours.dcg),
+                 _keep("IDCG", format_metric(c["idcg"][i]), colours.idcg),
+                 _keep("NDCG", format_metric(c["ndcg"][i]), colours.ndcg)]
         if self.band_is_current() and self.band.isVisible():
             x, low, high = self.band_low.xData, self.band_low.yData, self.band_high.yData
             at = int(np.searchsorted(x, rank))
