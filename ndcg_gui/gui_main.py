@@ -39,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--size", metavar="WxH", type=window_size, default=None,
                         help=f"the window's size for --screenshot, each side 1 to {MAX_SIDE} "
                         "(default 1280x800)")
+    parser.add_argument("--color-scheme", choices=("desktop", "light", "dark"), default=None,
+                        help="the window light or dark for this run (default: as chosen in View ▸ "
+                        "Colours, else the desktop's); with --screenshot, a picture of either")
     return parser
 
 

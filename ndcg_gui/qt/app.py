@@ -231,6 +231,8 @@ def run_gui(options: argparse.Namespace) -> int:
     else:
         settings = QSettings()
     window = MainWindow(settings=settings)
+    if getattr(options, "color_scheme", None):  # (for this run: View ▸ Colours keeps the person's)
+        window.colour_scheme.choose(options.color_scheme, remember=False)
     problem = apply_options(window, options)
     if screenshot:
         try:

@@ -70,13 +70,13 @@ class Colours:
 
 LIGHT = Colours(
     dark=False,
-    up="#2b8a3e", down="#c92a2a", same="#9ca3af", unjudged="#b45309", muted="#555555",
+    up="#237a35", down="#c92a2a", same="#697180", unjudged="#a84d08", muted="#555555",
     wasted_slot="#ffe3e3", belongs_in_top_k="#d3f9d8", ties=("#e7f5ff", "#d0ebff"),
-    beyond_k="#eef0f3", beyond_k_text="#8a9099", relevant_fill="#bbf7d0", differs="#fff3bf",
+    beyond_k="#eef0f3", beyond_k_text="#646b76", relevant_fill="#bbf7d0", differs="#fff3bf",
     note="#fff8db", note_text="#222222", headline="#f3f5f8",
     plot="#ffffff", plot_text="#5c5c5c", plot_faint="#c8c8c8", outline="#ffffff",
-    dcg="#1f6fb5", idcg="#6b7280", ndcg="#d9480f", k="#2f9e44", cursor="#999999", loss="#c92a2a",
-    grade_low="#a48bf5", grade_mid="#7950dc", grade_high="#4c2a9e",
+    dcg="#1f6fb5", idcg="#6b7280", ndcg="#d9480f", k="#267d38", cursor="#999999", loss="#c92a2a",
+    grade_low="#9070ee", grade_mid="#6a44d4", grade_high="#4c2a9e",
     bar="#5a82c8", picked="#e68c28", mean="#c82828", win="#15803d", lose="#b91c1c", tie="#787878",
     readout="#e8ffffff", readout_border="#c8c8c8",
 )
@@ -88,7 +88,7 @@ DARK = Colours(
     note="#3b3420", note_text="#f1e7c6", headline="#27292d",
     plot="#1e1f22", plot_text="#b4b4b4", plot_faint="#4a4d52", outline="#1e1f22",
     dcg="#5aa9f0", idcg="#a3aab5", ndcg="#ff8a4c", k="#69db7c", cursor="#8a8a8a", loss="#ff6b6b",
-    grade_low="#6a4fc2", grade_mid="#9d83f0", grade_high="#d4c6ff",
+    grade_low="#7d62dc", grade_mid="#a58cf2", grade_high="#d4c6ff",
     bar="#6f98dc", picked="#ffa94d", mean="#ff6b6b", win="#51cf66", lose="#ff6b6b", tie="#9a9a9a",
     readout="#e828292d", readout_border="#55585e",
 )

@@ -59,6 +59,11 @@ class RunLines(QWidget):
         self.updateGeometry()
         self.update()
 
+    @property
+    def entries(self) -> list[Entry]:
+        """The documents drawn, read from the model."""
+        return list(self._entries)
+
     def _rows(self) -> int:
         return self._shown + int(self._below)
 
@@ -134,17 +139,22 @@ class RunLines(QWidget):
                 if not math.isnan(rank) and rank <= shown:
                     self._draw_entry(p, fm, e, int(rank), side, only, block, right)
 
-    def _draw_line(self, p: QPainter, e: Entry, x0: float, x1: float) -> None:
-        ya, yb = self._y(e.rank_a), self._y(e.rank_b)
-        relevant = e.gain > 0
-        move = e.move
-        fell = not math.isnan(move) and move < 0
+    def line_pen(self, e: Entry) -> QPen:
+        """How `e`'s line is drawn: green and solid where it rose, red and dashed where it fell
+        (told apart without their colours), grey (and level) where it kept its rank; thick where
+        it is relevant."""
+        relevant, move = e.gain > 0, e.move
         color = current().qcolor("same" if math.isnan(move) or move == 0 else "up" if move > 0 else "down")
         if not relevant:
             color.setAlpha(120)
         pen = QPen(color, 2.6 if relevant else 1.0)
-        if fell:  # (dashed: told from a rise without its colour)
+        if not math.isnan(move) and move < 0:
             pen.setStyle(Qt.PenStyle.DashLine)
+        return pen
+
+    def _draw_line(self, p: QPainter, e: Entry, x0: float, x1: float) -> None:
+        ya, yb = self._y(e.rank_a), self._y(e.rank_b)
+        pen = self.line_pen(e)
         p.setPen(pen)
         p.setBrush(Qt.BrushStyle.NoBrush)
         if ya is not None and yb is not None:
