@@ -30,6 +30,27 @@ def test_screenshot_from_the_command_line(tmp_path):
     assert (image.width(), image.height()) == gui_app.SCREENSHOT_SIZE
 
 
+def test_a_dark_screenshot_and_a_light_one_from_the_command_line(tmp_path):
+    """`--color-scheme dark` (issue 34.12): the screenshot grid is made in both schemes; the
+    window's pixels are mostly dark in one and light in the other."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    lightness = {}
+    for scheme in ("dark", "light"):
+        out = tmp_path / f"{scheme}.png"
+        argv = ["--color-scheme", scheme, "--size", "640x480", "--screenshot", str(out)]
+        result = subprocess.run([sys.executable, "-m", "ndcg_gui", *argv], env=env, capture_output=True,
+                                text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        image = QImage(str(out))
+        seen = [image.pixelColor(x, y).lightness() for x in range(0, image.width(), 16)
+                for y in range(0, image.height(), 16)]
+        lightness[scheme] = sum(seen) / len(seen)
+    assert lightness["dark"] < 90 < 180 < lightness["light"], lightness
+    wrong = subprocess.run([sys.executable, "-m", "ndcg_gui", "--color-scheme", "purple", "--screenshot",
+                            str(tmp_path / "x.png")], env=env, capture_output=True, text=True, timeout=60)
+    assert wrong.returncode == 2 and "--color-scheme" in wrong.stderr and "Traceback" not in wrong.stderr
+
+
 def test_screenshot_of_a_file_that_cannot_be_read_exits_2(tmp_path):
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     result = subprocess.run([sys.executable, "-m", "ndcg_gui", str(tmp_path / "nope.csv"), "--screenshot",

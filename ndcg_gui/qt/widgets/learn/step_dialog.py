@@ -30,7 +30,7 @@ from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.models.colours import current
 from ndcg_gui.qt.widgets.plot.curve_panels import SYMBOLS, curve_pen
-from ndcg_gui.qt.widgets.plot.plot_parts import paint_plot
+from ndcg_gui.qt.widgets.plot.plot_parts import no_tab_stop, paint_plot
 from ndcg_gui.qt.widgets.scheme import FollowsScheme
 
 COLUMNS = (("Rank", None), ("Doc", None), ("Grade", None), ("Gain", "gain"), ("Discount", "discount"),
@@ -72,7 +72,7 @@ class StepDialog(FollowsScheme, QDialog):
         # grow into a frame that stays put.
         self.plot = pg.GraphicsLayoutWidget()
         self.plot.setMinimumSize(260, 200)
-        self.plot.setFocusPolicy(Qt.NoFocus)
+        no_tab_stop(self.plot)  # (its viewport too: the keys are the dialog's)
         self.sums = self.plot.addPlot(row=0, col=0)
         self.ratio = self.plot.addPlot(row=1, col=0)
         self.ratio.setXLink(self.sums)

@@ -44,6 +44,8 @@ class TwoDefinitionsDialog(FollowsScheme, QDialog):
         self.a.setAccessibleName("First definition")
         self.b.setAccessibleName("Second definition")
         self.tables = (_table(), _table())
+        for table, which in zip(self.tables, ("first", "second"), strict=True):
+            table.setAccessibleName(f"The list under the {which} definition")
         self.titles = (QLabel(), QLabel())
         self.summary = QLabel(wordWrap=True)
         self.walk_button = QPushButton("&Walk from one to the other (Definitions tab)")

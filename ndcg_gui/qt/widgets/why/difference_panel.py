@@ -49,6 +49,8 @@ class DifferencePanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().hide()
+        self.table.setTabKeyNavigation(False)  # Tab moves on, not cell by cell
+        self.table.setAccessibleName("Why the two definitions differ, a choice at a time")
         self.table.setWordWrap(True)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -120,5 +122,6 @@ def scrolled(panel: QWidget) -> QScrollArea:
     area.setWidget(panel)
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # (a Tab stop that shows no focus: its boxes are stops)
     area.setMinimumHeight(3 * area.fontMetrics().lineSpacing())  # (a scroll area asks for ~70 px)
     return area

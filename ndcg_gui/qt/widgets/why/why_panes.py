@@ -197,6 +197,8 @@ class WhyTabs(QTabWidget):
             self.notes[model] = note = _note()
             index = self.addTab(_pane(note, view, *buttons), title)
             self.setTabToolTip(index, tip)
+            view.setAccessibleName(f"{title} table")  # (what a screen reader says on reaching it)
+            view.setAccessibleDescription(tip)
             self._models[index] = model
         # Below the presets side by side: the walk from one to another, a choice at a time.
         self.difference = DifferencePanel(document)
