@@ -1,6 +1,6 @@
 """The list on screen under two definitions side by side (linear and exponential gain first, or
 any two presets): both per-rank tables, the ranks whose own term differs marked (≠ and a shade),
-and the way to the Definitions tab's walk from one definition to the other, a choice at a time."""
+and the way to the walk from one definition to the other, a choice at a time (its own tab)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ HEADERS = ("", "Rank", "Grade", "Gain", "Discount", "DCG", "IDCG", "NDCG")
 
 
 class TwoDefinitionsDialog(FollowsScheme, QDialog):
-    """`walk(a, b)`: show the Definitions tab's walk between presets a and b (None: as it is)."""
+    """`walk(a, b)`: show the walk between presets a and b (None: as it is), in its tab."""
 
     walk = Signal(object, object)
 
@@ -48,7 +48,7 @@ class TwoDefinitionsDialog(FollowsScheme, QDialog):
             table.setAccessibleName(f"The list under the {which} definition")
         self.titles = (QLabel(), QLabel())
         self.summary = QLabel(wordWrap=True)
-        self.walk_button = QPushButton("&Walk from one to the other (Definitions tab)")
+        self.walk_button = QPushButton("&Walk from one to the other")
         self.walk_button.clicked.connect(self._walk)
         self.result: SideBySide | None = None
         row = QHBoxLayout()

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
 from ndcg_gui.core.config import PRESETS
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
-from ndcg_gui.qt.widgets.why.which_preset_box import WhichPresetBox
 
 HEADERS = ["Step", "What changes", "NDCG@k after", "Change"]
 
@@ -66,10 +65,7 @@ class DifferencePanel(QWidget):
         row.addWidget(QLabel("differ?"))  # (short: the row fits a 1024 px window's pane)
         row.addStretch(1)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 4, 0, 0)
-        # Another tool's mean: which presets give it (first: in view before the tab is scrolled).
-        self.which = WhichPresetBox(document)
-        layout.addWidget(self.which)
+        layout.setContentsMargins(4, 4, 4, 0)
         layout.addLayout(row)
         layout.addWidget(self.total)
         layout.addWidget(self.table, 1)
