@@ -198,9 +198,7 @@ class Actions(QObject):
         view.addAction(self._query_dock.toggleViewAction())
         for action in (self.show_curves, self.show_comparison, None, self.zoom_to_k, self.show_all, None):
             _add(view, action)
-        for box in self._plot.toggles.values():
-            # Reached from the keyboard through this menu: Tab does not stop on each box of the plot.
-            box.setFocusPolicy(Qt.ClickFocus)
+        for box in self._plot.toggles.values():  # (and Tab reaches the row of them: one stop)
             text = box.property("menuText") or box.text()
             action = QAction(text, w, checkable=True, checked=box.isChecked())
             action.toggled.connect(box.setChecked)

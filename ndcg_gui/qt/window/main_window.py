@@ -147,6 +147,7 @@ class MainWindow(WindowLayout, QMainWindow):
         self.statusBar().addPermanentWidget(self.comparison_progress)
         self.statusBar().addPermanentWidget(self.status_counts)
         self.ranking_model.editRejected.connect(self.show_problem)
+        self.headline.definition.said.connect(lambda message: say(message, 10000))
         self.document.changed.connect(self._follow)
         self.files.opened.connect(lambda _path: self.ranking_view.setFocus())
         self.loader.task.started.connect(lambda _name: QTimer.singleShot(0, self, self._prepare_for_file))

@@ -50,6 +50,7 @@ class CurvePlot(FollowsScheme, QWidget):
         self._report: ListReport | None = None
         self._band_report: ListReport | None = None
         self.toggles: dict[str, QCheckBox] = {}
+        self._row: list[QCheckBox] = []  # the check boxes, one Tab stop (`_one_tab_stop`)
         self.plot = CurvePanels(self.shown)
         # The panels' items, by the names the window's tests and actions use.
         p = self.plot
@@ -79,6 +80,7 @@ class CurvePlot(FollowsScheme, QWidget):
         self._toggle(bar, "Loss per rank", "Loss", False, "Loss per rank", LOSS_TIP)
         self._toggle(bar, "Relevant ranks", "Relevant", True, "Marks at relevant ranks",
                      "A tick under the NDCG curve at each rank whose grade is above 0 (taller: higher grade)")
+        self._one_tab_stop(list(self.toggles.values()))
         self.zoom_k = self._button(bar, "Zoom to k", self.zoom_to_k, "Show the first k ranks")
         self.show_all_button = self._button(bar, "Show all", self.show_all, "Show every rank of the list")
         layout = QVBoxLayout(self)
@@ -130,6 +132,32 @@ class CurvePlot(FollowsScheme, QWidget):
         box.toggled.connect(self._toggled)
         bar.addWidget(box)
         self.toggles[name] = box
+
+    def _one_tab_stop(self, boxes: list[QCheckBox]) -> None:
+        """The check boxes are one Tab stop (seven stops were too many to Tab past, none left them
+        out of reach): Tab reaches the one used last, ← and → (Home, End) move along the row, Space
+        ticks; the View menu has them too."""
+        self._row = boxes
+        for box in boxes:
+            box.installEventFilter(self)
+            box.setAccessibleDescription("← and → move along the plot's check boxes; Space ticks one")
+        self._stop_at(boxes[0])
+
+    def _stop_at(self, stop: QCheckBox) -> None:
+        for box in self._row:
+            box.setFocusPolicy(Qt.FocusPolicy.StrongFocus if box is stop else Qt.FocusPolicy.ClickFocus)
+
+    def _move_along(self, box: QCheckBox, key: int) -> bool:
+        row = self._row
+        at = row.index(box)
+        to = {Qt.Key.Key_Left: at - 1, Qt.Key.Key_Right: at + 1, Qt.Key.Key_Home: 0,
+              Qt.Key.Key_End: len(row) - 1}.get(Qt.Key(key))
+        if to is None:
+            return False
+        target = row[max(0, min(to, len(row) - 1))]
+        self._stop_at(target)  # (Tab comes back to it)
+        target.setFocus(Qt.FocusReason.TabFocusReason)
+        return True
 
     def _button(self, bar: FlowLayout, text: str, slot: Callable[[], None], tip: str) -> QToolButton:
         button = QToolButton()
@@ -252,6 +280,11 @@ class CurvePlot(FollowsScheme, QWidget):
 
     # ---- hover -------------------------------------------------------------------------------------------
     def eventFilter(self, watched, event) -> bool:
+        if watched in self._row:
+            if event.type() == QEvent.Type.KeyPress and not event.modifiers():
+                return self._move_along(watched, event.key())
+            if event.type() == QEvent.Type.FocusIn:  # (clicked, say: Tab comes back to this one)
+                self._stop_at(watched)
         if watched is self.plot and event.type() == QEvent.Type.Leave:
             self._hover.flush()  # (a move still queued would show the readout again)
             self.clear_readout()
@@ -281,8 +314,9 @@ class CurvePlot(FollowsScheme, QWidget):
                 parts.append(_keep("band", f"{format_metric(low[at])}–{format_metric(high[at])}"))
         if self.baseline.isVisible() and self.baseline.yData is not None and i < len(self.baseline.yData):
             parts.append(_keep("as loaded", format_metric(self.baseline.yData[i])))
-        if i < len(self.plot.losses):
-            parts.append(_keep("loss", format_metric(self.plot.losses[i])))
+        if i < len(self.plot.losses):  # (below 0 the row gains over the ideal's: said so)
+            loss = self.plot.losses[i]
+            parts.append(_keep("loss" if loss >= 0 else "gain", format_metric(abs(loss))))
         self.readout.setText(" · ".join(parts))
         self._place_readout(rank)
 

@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QInputDialog,
     QLabel,
     QPushButton,
     QTableView,
@@ -44,6 +43,7 @@ from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.models import report_tables
 from ndcg_gui.qt.models.report_tables import ReportTable
+from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.widgets.column_widths import ColumnWidths
 from ndcg_gui.qt.widgets.fitting_tabs import FittingTabBar
 from ndcg_gui.qt.widgets.report_view import ReportView
@@ -326,7 +326,7 @@ class WhyTabs(QTabWidget):
         grade = lst.unretrieved[docs[0]]
         best = self._best_row(docs[0]) + 1
         what = docs[0] if len(docs) == 1 else f"{len(docs)} documents"
-        rank, ok = QInputDialog.getInt(
+        rank, ok = dialogs.ask_number(
             self, "Insert into the list",
             f"Rank for {what} (grade {format_grade(grade)}; NDCG@{self._doc.k} gains most at rank {best}):",
             best, 1, len(lst) + 1)
