@@ -10,7 +10,7 @@ from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication, QInputDialog
 
 from ndcg_gui import APP_NAME
-from ndcg_gui.core.config import PRESETS
+from ndcg_gui.core.ndcg.measure import PRESETS
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.widgets.dialogs import ask_number as REAL_ASK_NUMBER  # (before conftest's stand-in)
 
