@@ -167,6 +167,26 @@ def test_options_open_the_file_query_and_definition(qtbot, settings):
     assert not window.document.undo_stack.canUndo() and window.document.is_clean()
 
 
+def test_runs_after_the_file_open_the_comparison_as_ndcg_inspect_compares_them(qtbot, settings, files, capsys):
+    """Finding 11 (issue 34): `ndcg-gui RUN_A RUN_B --qrels Q` opened RUN_A alone (the window took
+    one file); `ndcg-inspect RUN_A RUN_B --qrels Q` compares them."""
+    from ndcg_gui import gui_main
+
+    run, qrels, second = files
+    window = MainWindow(settings=settings)
+    qtbot.addWidget(window)
+    options = build_parser().parse_args([str(run), str(second), "--qrels", str(qrels)])
+    assert gui_main.check(options) is None
+    assert gui_app.apply_options(window, options) is None
+    qtbot.waitUntil(lambda: window.comparison.active and window.right_tabs.count() == 2, timeout=10000)
+    assert window.comparison.added == [second.stem]
+    assert window.document.path == run
+    # Without judgments there is nothing to compare on: one line, status 2, before any window.
+    assert gui_main.main([str(run), str(second)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--qrels" in err and second.name in err and "Traceback" not in err
+
+
 def test_without_a_file_the_window_opens_on_worked_example_e1(qtbot, settings):
     window = MainWindow(settings=settings)
     qtbot.addWidget(window)
