@@ -167,7 +167,7 @@ def test_options_open_the_file_query_and_definition(qtbot, settings):
     assert not window.document.undo_stack.canUndo() and window.document.is_clean()
 
 
-def test_runs_after_the_file_open_the_comparison_as_ndcg_inspect_compares_them(qtbot, settings, files, capsys):
+def test_runs_after_the_file_are_compared_as_ndcg_inspect_compares_them(qtbot, settings, files, capsys):
     """Finding 11 (issue 34): `ndcg-gui RUN_A RUN_B --qrels Q` opened RUN_A alone (the window took
     one file); `ndcg-inspect RUN_A RUN_B --qrels Q` compares them."""
     from ndcg_gui import gui_main

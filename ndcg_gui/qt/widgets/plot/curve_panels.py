@@ -102,6 +102,7 @@ class CurvePanels(FollowsScheme, FigureRows, pg.GraphicsLayoutWidget):
         self.top = pg.PlotItem(axisItems={"left": PlainAxis("left"), "bottom": RankAxis("bottom"),
                                           "top": KAxis()})
         self.bottom = pg.PlotItem(axisItems={"left": PlainAxis("left"), "bottom": RankAxis("bottom")})
+        self.top.showAxis("top")
         layout.addItem(self.top, row=3, col=0)  # rows 0–2: the figure's title and legends
         layout.addItem(self.bottom, row=4, col=0)
         layout.layout.setRowStretchFactor(3, 11)
@@ -196,8 +197,9 @@ class CurvePanels(FollowsScheme, FigureRows, pg.GraphicsLayoutWidget):
         for line in (self.k_line, self._k_line_low):
             line.setValue(report.k)
             line.setVisible(on_list)
+        # The k axis keeps its height with k past the list's end: without it the DCG axis's top
+        # number ("8") was cut at the plot's top edge.
         self.top.getAxis("top").set_k(report.k if on_list else None)
-        self.top.showAxis("top", on_list)
         end = max(self.n, 1) + 0.5
         for vb in (self.top.vb, self.bottom.vb):
             vb.setLimits(xMin=0.5, xMax=end, minXRange=min(2.0, end - 0.5))
