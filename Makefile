@@ -18,7 +18,7 @@ QUICK := not slow and not system and not xvfb
 # (pytest-xdist#1323, #1378), and a crash is a failure either way.
 XDIST := -n 2 --dist loadgroup --max-worker-restart 0
 
-.PHONY: run test check lint docs docs-build dist bench screenshot package clean
+.PHONY: run test check lint docs docs-build dist bench screenshot screenshots package clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -79,6 +79,10 @@ bench: $(STAMP)
 
 screenshot: $(RUN_STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m ndcg_gui --screenshot packaging/screenshots/window.png
+
+# The grid looked at before a release: four files, three sizes, light and dark (packaging/screenshots.py).
+screenshots: $(RUN_STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) packaging/screenshots.py
 
 # The window's dependencies, DuckDB and nothing else of the venv (packaging/bundle_contents.py).
 package: $(RUN_STAMP)
