@@ -10,7 +10,7 @@ nothing is said rather than giving empty segments.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,8 +25,9 @@ SEGMENT_MEAN_COLUMNS = ["mean", "counted", "total"]
 
 @dataclass(frozen=True)
 class SegmentMeans:
-    """Per segment (index `segment`, in natural order): the mean, the queries it counts and the
-    segment's judged queries (`SEGMENT_MEAN_COLUMNS`); `overall` the same for every query.
+    """Per segment (index `segment`, in natural order): the mean NDCG, the queries it counts and the
+    segment's judged queries (`SEGMENT_MEAN_COLUMNS`), then the mean of each other figure asked
+    for, by its name; `overall` the same for every query.
 
     unassigned  the table's queries in no segment (counted in `overall` only)
     unknown     the map's queries the table does not hold
@@ -56,26 +57,30 @@ def segment_means(
     segments: Mapping[str, str],
     policy: MeanPolicy | None = None,
     weights: Mapping[str, float] | None = None,
+    figures: Sequence[str] = (),
 ) -> SegmentMeans:
     """The mean NDCG of every segment of `result` (a table of `evaluate`, missing="zero"), of the
     queries `policy` counts; weighted by `weights` (query -> weight, every query of `result`
-    included) when given. A segment whose queries the policy all leaves out has mean NaN."""
+    included) when given; and the mean of each of `figures` (other columns of `result`: dcg,
+    idcg…) over the same queries. A segment whose queries the policy all leaves out has mean NaN."""
     policy = policy or MeanPolicy()
     keep = counted(result, policy).to_numpy()
     of = segment_of(result.index, segments)
     ndcg = result["ndcg"].to_numpy(dtype=float)
+    others = {name: result[name].to_numpy(dtype=float) for name in figures}
     w = weights_of(weights, result.index) if weights is not None else np.ones(len(result))
 
     def row(members: np.ndarray) -> dict:
         chosen = members & keep
         return {"mean": weighted_mean(ndcg[chosen], w[chosen]), "counted": int(chosen.sum()),
-                "total": int(members.sum())}
+                "total": int(members.sum()),
+                **{name: weighted_mean(values[chosen], w[chosen]) for name, values in others.items()}}
 
     names = ordered_segments(of)
     labels = of.to_numpy()
     rows = [row(labels == name) for name in names]
     table = pd.DataFrame(rows, index=pd.Index(names, name="segment", dtype=object),
-                         columns=SEGMENT_MEAN_COLUMNS)
+                         columns=[*SEGMENT_MEAN_COLUMNS, *figures])
     table = table.astype({"counted": np.int64, "total": np.int64})
     overall = pd.Series(row(np.ones(len(result), bool)), name="all")
     present = set(map(str, result.index))

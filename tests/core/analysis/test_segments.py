@@ -61,8 +61,10 @@ def test_equal_to_a_groupby_of_the_per_query_rows(seed, policy, n_segments, weig
     weights = {q: float(rng.choice([0.0, 0.5, 1.0, 3.0, 1e6])) for q in result.index} if weighted else None
     if weights is not None:
         weights[result.index[0]] = 1.0  # (not all 0)
-    got = segment_means(result, segments, policy, weights)
+    got = segment_means(result, segments, policy, weights, figures=("dcg",))
     want = reference(result, segments, policy, weights).reindex(got.table.index)
+    dcg = reference(result.assign(ndcg=result["dcg"]), segments, policy, weights).reindex(got.table.index)
+    np.testing.assert_allclose(got.table["dcg"], dcg["mean"], rtol=1e-12, equal_nan=True)
     assert list(got.table.index) == sorted(set(segments.values()), key=lambda s: int(s[1:]))
     np.testing.assert_allclose(got.table["mean"], want["mean"], rtol=1e-12, equal_nan=True)
     assert got.table["counted"].tolist() == want["counted"].tolist()
