@@ -9,7 +9,7 @@ For each size: a seeded run (queries x 1,000 documents, scores with two decimals
 qrels (100 judgments per query) are written to Parquet in benchmarks/.data/ (once, kept). DuckDB
 runs the SQL under a memory limit smaller than the data (it spills to disk), and the script prints
 its time and the process's peak memory. Then 200 queries are read back and scored by
-`ndcg_gui.core.evaluate` (trec_eval preset): every NDCG must equal the SQL's to 1e-9. Last, the 20
+`ndcg_gui.core.ndcg.evaluate` (trec_eval preset): every NDCG must equal the SQL's to 1e-9. Last, the 20
 worst queries' rows are written to a small Parquet file that `ndcg_gui.core.load` (the window's
 reader) opens, and its figures must equal the SQL's too.
 """
@@ -102,7 +102,7 @@ def run_sql(run_path: Path, qrels_path: Path, memory_limit: str):
 def check_against_evaluate(con, result: pa.Table, queries: list[str]) -> float:
     """The largest difference between the SQL's NDCG and `evaluate`'s on these queries."""
     from ndcg_gui.core import MetricConfig, evaluate
-    from ndcg_gui.core.config import PRESETS
+    from ndcg_gui.core.ndcg.measure import PRESETS
 
     listed = ", ".join(f"'{q}'" for q in queries)
     run = con.execute(f"SELECT query, doc, score FROM run WHERE query IN ({listed})").df()
@@ -117,7 +117,7 @@ def check_against_evaluate(con, result: pa.Table, queries: list[str]) -> float:
 def worst_into_the_window(con, result: pa.Table, n: int = 20) -> tuple[float, float]:
     """Write the n worst queries' rows to Parquet, open them with the window's reader, and return
     (seconds, largest difference to the SQL's NDCG)."""
-    from ndcg_gui.core.config import PRESETS
+    from ndcg_gui.core.ndcg.measure import PRESETS
     from ndcg_gui.core.reading import load
 
     start = time.perf_counter()
@@ -159,7 +159,7 @@ def main() -> None:
               f"process peak {peak_mb():.0f} MB (before the query {before:.0f} MB)")
         sample = sorted(result.column("query").to_pylist())[:: max(1, result.num_rows // 200)][:200]
         diff = check_against_evaluate(con, result, sample)
-        print(f"  {len(sample)} queries scored by ndcg_gui.core.evaluate: largest difference {diff:.1e} "
+        print(f"  {len(sample)} queries scored by ndcg_gui.core.ndcg.evaluate: largest difference {diff:.1e} "
               f"({'equal' if diff < 1e-9 else 'DIFFERENT'})")
         seconds, diff = worst_into_the_window(con, result)
         print(f"  the 20 worst queries to Parquet and opened by ndcg_gui's reader: {seconds:.2f} s, "

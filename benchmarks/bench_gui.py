@@ -29,7 +29,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from ndcg_gui.core.analysis.list_report import ListReport
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.summary import with_list_rescored
+from ndcg_gui.core.lists.rescoring import with_list_rescored
 from ndcg_gui.qt.app import make_application
 from ndcg_gui.qt.window.main_window import MainWindow
 

@@ -147,7 +147,7 @@ def _mb(value: float | None) -> str:
 
 # ---- 2. opening one query -----------------------------------------------------------------
 def bench_open_query(run: Path, qrels: Path) -> None:
-    from ndcg_gui.core.config import MetricConfig
+    from ndcg_gui.core.ndcg.measure import MetricConfig
     from ndcg_gui.core.reading import load
 
     dataset = load(run, qrels)
@@ -180,7 +180,7 @@ def _open_in_document(dataset, queries) -> None:
     window.resize(1280, 800)
     window.show()
     app.processEvents()
-    from ndcg_gui.core.summary import score
+    from ndcg_gui.core.lists.rescoring import score
 
     doc = window.document
     # As the background loader hands it over: scored already (in its process).
@@ -234,8 +234,8 @@ def bench_background_load(run: Path, qrels: Path) -> None:
     from PySide6.QtCore import QElapsedTimer, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from ndcg_gui.core.config import MetricConfig
-    from ndcg_gui.core.summary import score
+    from ndcg_gui.core.lists.rescoring import score
+    from ndcg_gui.core.ndcg.measure import MetricConfig
     from ndcg_gui.qt.document.loader import BackgroundLoader
     from ndcg_gui.qt.document.runner import Runner
 
@@ -332,7 +332,7 @@ def bench_definition_frames(run: Path, qrels: Path, rounds: int) -> None:
     of it)."""
     from PySide6.QtWidgets import QApplication
 
-    from ndcg_gui.core.config import MetricConfig
+    from ndcg_gui.core.ndcg.measure import MetricConfig
     from ndcg_gui.core.reading import load
     from ndcg_gui.qt.document import query_scores
     from ndcg_gui.qt.widgets.plot import curve_plot
@@ -492,7 +492,7 @@ def bench_memory(run: Path, qrels: Path) -> None:
     """Peak Python-allocated memory of load + evaluate in this process (tracemalloc)."""
     import tracemalloc
 
-    from ndcg_gui.core.config import MetricConfig
+    from ndcg_gui.core.ndcg.measure import MetricConfig
     from ndcg_gui.core.reading import load
 
     tracemalloc.start()

@@ -10,7 +10,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from ndcg_gui.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, needs_qrels_hint
+from ndcg_gui.cli.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, needs_qrels_hint
 
 PROG = "ndcg-gui"
 
@@ -23,7 +23,7 @@ with status 2 and a one-line message.
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from ndcg_gui.core.config import DEFAULT_K
+    from ndcg_gui.core.ndcg.measure import DEFAULT_K
 
     parser = argparse.ArgumentParser(
         prog=PROG,
@@ -88,7 +88,7 @@ def check(options: argparse.Namespace) -> str | None:
     a --screenshot over a file it opens, or a TREC run without --qrels (it holds no grades).
     Other faults of the file are shown in the window, which then opens on the example."""
     from ndcg_gui.core.errors import InputError
-    from ndcg_gui.core.options import config_from_options
+    from ndcg_gui.core.ndcg.options import config_from_options
 
     try:
         config_from_options(options.preset, options.gain, options.discount)

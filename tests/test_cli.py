@@ -18,9 +18,9 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from ndcg_gui.cli import main
+from ndcg_gui.cli.main import main
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.options import config_from_options, parse_discount, parse_gain
+from ndcg_gui.core.ndcg.options import config_from_options, parse_discount, parse_gain
 
 RUN = "1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 c 3 1 t\n2 Q0 x 1 1 t\n"
 QRELS = "1 0 a 3\n1 0 b 2\n1 0 c 3\n1 0 z 1\n2 0 x 0\n3 0 y 2\n"
@@ -28,7 +28,7 @@ QRELS = "1 0 a 3\n1 0 b 2\n1 0 c 3\n1 0 z 1\n2 0 x 0\n3 0 y 2\n"
 # Runs main() in a fresh interpreter and fails if any Qt module was imported on the way.
 _NO_QT = (
     "import sys\n"
-    "from ndcg_gui.cli import main\n"
+    "from ndcg_gui.cli.main import main\n"
     "code = main(sys.argv[1:])\n"
     "qt = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6')]\n"
     "assert not qt, qt\n"
@@ -193,7 +193,7 @@ def test_an_internal_error_is_one_line_too(tmp_path, files, monkeypatch, capsys)
 def test_summary_without_k_has_the_windows_numbers(tmp_path):
     """No -k: the cut-off the window opens with (10), so the export and the query panel agree."""
     from ndcg_gui.assets import resource_path
-    from ndcg_gui.core.config import DEFAULT_K
+    from ndcg_gui.core.ndcg.measure import DEFAULT_K
     from ndcg_gui.core.reading import load
 
     out = tmp_path / "summary.csv"
@@ -293,7 +293,7 @@ def test_a_run_without_qrels_is_refused_by_both_programs(files):
 
 
 # `ndcg-gui`'s command line, run up to the point where it would import Qt.
-_NO_QT_GUI = _NO_QT.replace("from ndcg_gui.cli import main", "from ndcg_gui.gui_main import main")
+_NO_QT_GUI = _NO_QT.replace("from ndcg_gui.cli.main import main", "from ndcg_gui.gui_main import main")
 
 
 @pytest.mark.parametrize("args", [["--gain", "1=x"], ["--preset", "nope"], ["-k", "0"]])
@@ -655,8 +655,8 @@ def test_json_lines_nested_20000_deep_are_refused_not_a_crash(tmp_path):
 
 def test_help_states_the_limits():
     """Each limit in --help is the one the code applies (both programs share the text)."""
-    from ndcg_gui.core.config import MAX_K
     from ndcg_gui.core.formats import columnar, source
+    from ndcg_gui.core.ndcg.measure import MAX_K
 
     text = " ".join(cli("--help").stdout.split())
     for limit in (f"k from 1 to {MAX_K:,}", f"a line of at most {source.LINE_LIMIT_TEXT}",

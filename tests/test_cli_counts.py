@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui import cli, gui_main
-from ndcg_gui.arguments import MIN_MEMORY_LIMIT, THREADS_PER_CORE, cores
-from ndcg_gui.core.config import MAX_K, MAX_SAMPLES
+import ndcg_gui.cli.main as cli
+from ndcg_gui import gui_main
+from ndcg_gui.cli.arguments import MIN_MEMORY_LIMIT, THREADS_PER_CORE, cores
+from ndcg_gui.core.ndcg.measure import MAX_K, MAX_SAMPLES
 from ndcg_gui.core.sql.inputs import machine_memory
 
 # No file is read: a refusal comes before (a file that does not exist would be a different line).

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui.cli import main
+from ndcg_gui.cli.main import main
 
 TREC_EVAL = Path(__file__).resolve().parent / "data" / "trec_eval"
 

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ndcg_gui.cli import main
+from ndcg_gui.cli.main import main
 from ndcg_gui.core.errors import shown
 from ndcg_gui.core.sql.inputs import how_named
 from tests.test_cli import cli

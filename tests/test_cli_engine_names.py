@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ndcg_gui.cli import main
+from ndcg_gui.cli.main import main
 
 pytest.importorskip("duckdb")
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ndcg_gui.cli import main
+from ndcg_gui.cli.main import main
 from tests.test_cli import cli
 
 N_QUERIES = 12

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from ndcg_gui.cli import main
+from ndcg_gui.cli.main import main
 from ndcg_gui.core.formats.source import FIFO_WAIT
 from tests.test_cli_gate import runs  # noqa: F401 (the fixture: runs built from one qrels)
 

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from ndcg_gui.cli import main
+from ndcg_gui.cli.main import main
 from ndcg_gui.core import evaluate, load, mean_ndcg
-from ndcg_gui.core.config import PRESETS
+from ndcg_gui.core.ndcg.measure import PRESETS
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "resources" / "examples"
 ARGS = [str(EXAMPLES / "sample.run"), "--qrels", str(EXAMPLES / "sample.qrels"), "--format", "tsv"]

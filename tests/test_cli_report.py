@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ndcg_gui.cli import main
+from ndcg_gui.cli.main import main
 from tests.test_cli import cli
 from tests.test_cli_gate import runs  # noqa: F401 (the fixture: runs built from one qrels)
 

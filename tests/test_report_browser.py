@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ndcg_gui.cli import main
+from ndcg_gui.cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "resources" / "examples"
 CHROMIUM = next(

@@ -13,17 +13,17 @@ import sys
 import types
 from typing import TYPE_CHECKING
 
-# Each name is imported from its module when first used (PEP 562), so `import ndcg_gui.core.config`
+# Each name is imported from its module when first used (PEP 562), so `import ndcg_gui.core.ndcg.measure`
 # (the window's start-up, the command line's option check) does not load pandas, pyarrow, scipy
 # and the readers with it.
 _WHERE = {
     "Comparison": "ndcg_gui.core.analysis.runs.compare",
     "compare_runs": "ndcg_gui.core.analysis.runs.compare",
     "paired_summary": "ndcg_gui.core.analysis.runs.compare",
-    "PRESETS": "ndcg_gui.core.config",
-    "GainTable": "ndcg_gui.core.config",
-    "MetricConfig": "ndcg_gui.core.config",
-    "Preset": "ndcg_gui.core.config",
+    "PRESETS": "ndcg_gui.core.ndcg.measure",
+    "GainTable": "ndcg_gui.core.ndcg.measure",
+    "MetricConfig": "ndcg_gui.core.ndcg.measure",
+    "Preset": "ndcg_gui.core.ndcg.measure",
     "Dataset": "ndcg_gui.core.lists.dataset",
     "compare_definitions": "ndcg_gui.core.analysis.definitions",
     "explain_difference": "ndcg_gui.core.analysis.difference",
@@ -33,14 +33,14 @@ _WHERE = {
     "check": "ndcg_gui.core.analysis.checks",
     "InputError": "ndcg_gui.core.errors",
     "LoadCancelled": "ndcg_gui.core.errors",
-    "evaluate": "ndcg_gui.core.evaluate",
-    "mean_ndcg": "ndcg_gui.core.evaluate",
-    "dcg_idcg_at": "ndcg_gui.core.metrics",
-    "discounts": "ndcg_gui.core.metrics",
-    "gains": "ndcg_gui.core.metrics",
-    "ndcg_at": "ndcg_gui.core.metrics",
-    "per_rank": "ndcg_gui.core.metrics",
-    "config_from_options": "ndcg_gui.core.options",
+    "evaluate": "ndcg_gui.core.ndcg.evaluate",
+    "mean_ndcg": "ndcg_gui.core.ndcg.evaluate",
+    "dcg_idcg_at": "ndcg_gui.core.ndcg.metrics",
+    "discounts": "ndcg_gui.core.ndcg.metrics",
+    "gains": "ndcg_gui.core.ndcg.metrics",
+    "ndcg_at": "ndcg_gui.core.ndcg.metrics",
+    "per_rank": "ndcg_gui.core.ndcg.metrics",
+    "config_from_options": "ndcg_gui.core.ndcg.options",
     "load": "ndcg_gui.core.reading",
     "judge_first": "ndcg_gui.core.analysis.unjudged",
     "unjudged_band": "ndcg_gui.core.analysis.unjudged",
@@ -62,12 +62,12 @@ if TYPE_CHECKING:
     from ndcg_gui.core.analysis.tie_range import list_tie_range, tie_range
     from ndcg_gui.core.analysis.unjudged import judge_first, unjudged_band, unjudged_bounds
     from ndcg_gui.core.analysis.whatif import best_moves, move_effects
-    from ndcg_gui.core.config import PRESETS, GainTable, MetricConfig, Preset
     from ndcg_gui.core.errors import InputError, LoadCancelled
-    from ndcg_gui.core.evaluate import evaluate, mean_ndcg
     from ndcg_gui.core.lists.dataset import Dataset
-    from ndcg_gui.core.metrics import dcg_idcg_at, discounts, gains, ndcg_at, per_rank
-    from ndcg_gui.core.options import config_from_options
+    from ndcg_gui.core.ndcg.evaluate import evaluate, mean_ndcg
+    from ndcg_gui.core.ndcg.measure import PRESETS, GainTable, MetricConfig, Preset
+    from ndcg_gui.core.ndcg.metrics import dcg_idcg_at, discounts, gains, ndcg_at, per_rank
+    from ndcg_gui.core.ndcg.options import config_from_options
     from ndcg_gui.core.reading import load
     from ndcg_gui.core.writing.writers import (
         write_csv,

@@ -114,7 +114,7 @@ def install_excepthook() -> None:
 
 # Imported in a worker thread once the window is on screen: the first paint does without them, and
 # so neither the first drag (pandas) nor the first Open (the readers) waits ~0.3 s for them.
-PRELOAD = ("pandas", "pyarrow.compute", "ndcg_gui.core.reading", "ndcg_gui.core.evaluate")
+PRELOAD = ("pandas", "pyarrow.compute", "ndcg_gui.core.reading", "ndcg_gui.core.ndcg.evaluate")
 
 
 class AfterFirstPaint(QObject):
@@ -149,7 +149,7 @@ def apply_options(window: MainWindow, options: argparse.Namespace) -> str | None
     """Set the definition (-k, --preset, --gain, --discount), then open the file at --query
     through the window's one opener (a big one in the background, the example showing meanwhile).
     Returns a problem to report (the window then shows the example)."""
-    from ndcg_gui.core.options import config_from_options
+    from ndcg_gui.core.ndcg.options import config_from_options
 
     problem = None
     try:
@@ -244,9 +244,13 @@ def run_gui(options: argparse.Namespace) -> int:
 
     def painted() -> None:
         # What start-up made lives as long as the window: frozen, later collections skip it (shorter
-        # pauses while editing); collection starts now (gui_main disabled it before Qt's import).
+        # pauses while editing). Collection starts now (gui_main disabled it before Qt's import), on
+        # this thread only: a collection that a worker thread's allocation starts may free a Qt
+        # object there, which crashes (pyqtgraph's GarbageCollector: collect on a timer instead).
+        from pyqtgraph.util.garbage_collector import GarbageCollector  # (the plot imported pyqtgraph)
+
         gc.freeze()
-        gc.enable()
+        app.garbage_collector = GarbageCollector(interval=1.0)
         preload()
         if problem:
             dialogs.show_error(window, "Could not open the file", problem)

@@ -85,7 +85,7 @@ def inspect(run: Any, qrels: Any = None, *, k: int | None = None, preset: str | 
     if not _has_display():
         raise RuntimeError("no display to open a window on: ndcg_gui.report(run, qrels) shows the "
                            "report inline instead")
-    from ndcg_gui.core.metrics import check_k
+    from ndcg_gui.core.ndcg.metrics import check_k
     from ndcg_gui.core.reports.notebook import chosen_preset, compared, read_run
 
     # Read everything before a window exists, as `report` reads it: bad input is an error here,

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_gui.core import evaluate
-from ndcg_gui.core.config import PRESETS
-from ndcg_gui.core.evaluate import mean_ndcg
+from ndcg_gui.core.ndcg.evaluate import mean_ndcg
+from ndcg_gui.core.ndcg.measure import PRESETS
 
 pytestmark = pytest.mark.skipif(shutil.which("perl") is None, reason="gdeval.pl needs perl")
 ir_measures = pytest.importorskip("ir_measures")

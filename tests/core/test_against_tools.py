@@ -21,8 +21,8 @@ from pytrec_child import evaluate as pytrec_evaluate
 from test_against_pytrec_eval import runs_and_qrels
 
 from ndcg_gui.core import evaluate
-from ndcg_gui.core.config import PRESETS
-from ndcg_gui.core.evaluate import mean_ndcg
+from ndcg_gui.core.ndcg.evaluate import mean_ndcg
+from ndcg_gui.core.ndcg.measure import PRESETS
 
 
 def close(a: float, b: float) -> bool:

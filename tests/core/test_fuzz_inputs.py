@@ -60,7 +60,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from pytrec_child import evaluate as pytrec_evaluate
 
-from ndcg_gui import cli
+import ndcg_gui.cli.main as cli
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.writing.writers import write_csv, write_qrels, write_trec_run
 
@@ -275,7 +275,7 @@ def test_as_a_process_no_signal_and_status_0_or_2(case, st_data):
         path, qrels = Path(tmp) / "input.dat", Path(tmp) / "judgments.txt"
         path.write_bytes(st_data.draw(mutated(content)))
         qrels.write_bytes(qrels_bytes)
-        result = subprocess.run([sys.executable, "-c", "from ndcg_gui.cli import run; run()", str(path),
+        result = subprocess.run([sys.executable, "-c", "from ndcg_gui.cli.main import run; run()", str(path),
                                  "--qrels", str(qrels), "--format", "json"],
                                 capture_output=True, text=True, timeout=120)
         assert_refused_or_scored(result.returncode, result.stdout, result.stderr, [path.name, qrels.name])

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_gui.core import MetricConfig, dcg_idcg_at, evaluate, gains, mean_ndcg, ndcg_at, per_rank
-from ndcg_gui.core.metrics import undefined_ranks
+from ndcg_gui.core.ndcg.metrics import undefined_ranks
 
 NON_NEGATIVE = st.one_of(
     st.integers(0, 5).map(float), st.floats(0, 5, allow_nan=False).map(lambda x: round(x, 3))

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pytrec_child import evaluate as pytrec_evaluate
 
-from ndcg_gui.core.config import PRESETS
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.ndcg.measure import PRESETS
 from ndcg_gui.core.reading import load
 
 RUN = """\

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from sklearn.metrics import dcg_score, ndcg_score
 
 from ndcg_gui.core import MetricConfig, evaluate, ndcg_at, per_rank
-from ndcg_gui.core.config import PRESETS
-from ndcg_gui.core.evaluate import mean_ndcg
-from ndcg_gui.core.metrics import condensed_keep, dcg_idcg_at
+from ndcg_gui.core.ndcg.evaluate import mean_ndcg
+from ndcg_gui.core.ndcg.measure import PRESETS
+from ndcg_gui.core.ndcg.metrics import condensed_keep, dcg_idcg_at
 
 
 def close(a: float, b: float, tol: float = 1e-12) -> bool:

@@ -9,7 +9,7 @@ import shlex
 import pytest
 from install_checks import ROOT
 
-from ndcg_gui.cli import main
+from ndcg_gui.cli.main import main
 from ndcg_gui.core.reading import load
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.assets import resource_path
-from ndcg_gui.core.evaluate import evaluate
+from ndcg_gui.core.ndcg.evaluate import evaluate
 
 RUN_COLUMNS = ["query", "Q0", "doc", "rank", "score", "tag"]
 QRELS_COLUMNS = ["query", "iter", "doc", "grade"]

@@ -60,7 +60,7 @@ def test_inspect_from_a_script_returns_the_edited_run(tmp_path):
     got = json.loads(result.stdout.strip().splitlines()[-1])
     assert got["shown"] == "q1" and got["focus"] == "RankingView"
     assert got["docs"] == ["B", "A", "C", "D", "E"]  # the edit came back
-    from ndcg_gui.core.metrics import ndcg_at
+    from ndcg_gui.core.ndcg.metrics import ndcg_at
 
     assert got["ndcg"] == pytest.approx(ndcg_at([2, 3, 3, 0, 1], k=3))
     assert got["qrels"] == 5

@@ -35,7 +35,7 @@ from real_display import XVFB
 from ndcg_gui.core.analysis.whatif import best_insert_row
 from ndcg_gui.core.lists import edits
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.metrics import ndcg_at
+from ndcg_gui.core.ndcg.metrics import ndcg_at
 from ndcg_gui.qt.widgets.runs.comparison_pane import FocusedScroll
 
 pytestmark = XVFB

@@ -10,7 +10,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from real_display import XVFB
 
-from ndcg_gui.core.metrics import ndcg_at
+from ndcg_gui.core.ndcg.metrics import ndcg_at
 
 pytestmark = XVFB
 

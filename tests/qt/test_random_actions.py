@@ -38,9 +38,9 @@ from screen_mirror import ScreenMirror
 from ndcg_gui.core.analysis.runs.compare import paired_summary
 from ndcg_gui.core.analysis.runs.run_diff import delta_line
 from ndcg_gui.core.analysis.workspace_report import SAMPLES, SEED
-from ndcg_gui.core.evaluate import evaluate
 from ndcg_gui.core.lists import edits
-from ndcg_gui.core.metrics import condensed_keep, dcg_idcg_at, finish, ndcg_at, per_rank
+from ndcg_gui.core.ndcg.evaluate import evaluate
+from ndcg_gui.core.ndcg.metrics import condensed_keep, dcg_idcg_at, finish, ndcg_at, per_rank
 from ndcg_gui.core.reading import load
 from ndcg_gui.qt.models.query_model import COL_NDCG, FIXED_COLUMNS
 from ndcg_gui.qt.models.run_diff_model import COL_DOC, COL_RANK_A, COL_RANK_B
@@ -226,7 +226,7 @@ class Screen:
                 out.append(f"best move shows {why.moves.text(0, 1)}, "
                            f"recomputed {best['ndcg_after'].iloc[0]:.4f}")
         if tab == "Ideal":  # the ideal column is the judged pool (or the list) by gain
-            from ndcg_gui.core.metrics import gains
+            from ndcg_gui.core.ndcg.metrics import gains
 
             shown = [why.ideal.text(r, 4) for r in range(why.ideal.rowCount())]
             # the judged pool, or without one the list's judged grades (unjudged have no place)

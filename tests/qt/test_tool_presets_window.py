@@ -9,7 +9,7 @@ import math
 import pytest
 from PySide6.QtCore import QSettings, Qt
 
-from ndcg_gui.core.config import PRESETS, MetricConfig
+from ndcg_gui.core.ndcg.measure import PRESETS, MetricConfig
 from ndcg_gui.qt.window.main_window import MainWindow
 
 

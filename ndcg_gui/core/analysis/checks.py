@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.core.analysis.which_preset import frames_of
-from ndcg_gui.core.config import PRESETS
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.formats.source import read_source
+from ndcg_gui.core.ndcg.measure import PRESETS
 from ndcg_gui.core.reading import dispatch
 
 N_EXAMPLES = 3

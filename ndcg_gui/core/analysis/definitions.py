@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ndcg_gui.core.config import PRESETS, TIES, MetricConfig, TiesName, _num, check_rules
-from ndcg_gui.core.metrics import as_grades, check_k, dcg_idcg_at, discounts, finish, gains
-from ndcg_gui.core.ties import averaged
+from ndcg_gui.core.ndcg.measure import PRESETS, TIES, MetricConfig, TiesName, _num, check_rules
+from ndcg_gui.core.ndcg.metrics import as_grades, check_k, dcg_idcg_at, discounts, finish, gains
+from ndcg_gui.core.ndcg.ties import averaged
 
 DEFINITION_COLUMNS = ["preset", "ndcg", "dcg", "idcg", "ties", "reason", "config"]
 _CLOSE = 1e-12

@@ -18,9 +18,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from ndcg_gui.core.config import PRESETS, MetricConfig, TiesName, check_rules, score_precision
-from ndcg_gui.core.evaluate import Joined, mean_ndcg
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.ndcg.evaluate import Joined, mean_ndcg
+from ndcg_gui.core.ndcg.measure import PRESETS, MetricConfig, TiesName, check_rules, score_precision
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.metrics import condensed_keep, dcg_idcg_at, finish, gains, per_rank_columns
-from ndcg_gui.core.ties import run_scores, tie_runs
+from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName
+from ndcg_gui.core.ndcg.metrics import condensed_keep, dcg_idcg_at, finish, gains, per_rank_columns
+from ndcg_gui.core.ndcg.ties import run_scores, tie_runs
 
 if TYPE_CHECKING:
     import pandas as pd

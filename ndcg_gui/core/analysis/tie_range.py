@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.core.arrays.order import score_key
-from ndcg_gui.core.config import MetricConfig, score_precision
-from ndcg_gui.core.evaluate import Joined, Pool, _judged_gains, _rank_within
-from ndcg_gui.core.metrics import condensed_keep, discounts, finish
+from ndcg_gui.core.ndcg.evaluate import Joined, Pool, _judged_gains, _rank_within
+from ndcg_gui.core.ndcg.measure import MetricConfig, score_precision
+from ndcg_gui.core.ndcg.metrics import condensed_keep, discounts, finish
 
 RANGE_COLUMNS = ["ndcg", "least", "greatest", "tied_at_k"]
 

@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.core.analysis.unjudged_search import Extreme, Levels, Problem, extremes
-from ndcg_gui.core.config import MetricConfig
-from ndcg_gui.core.metrics import as_grades, check_k, dcg_idcg_at, discounts, finish, gains
+from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.metrics import as_grades, check_k, dcg_idcg_at, discounts, finish, gains
 
 BAND_COLUMNS = ["rank", "low", "high", "exact"]
 JUDGE_FIRST_COLUMNS = ["rank", "low", "high", "spread", "grade_low", "grade_high"]

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ndcg_gui.core.config import MetricConfig
-from ndcg_gui.core.metrics import (
+from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.metrics import (
     _pool,
     as_grades,
     check_k,

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ndcg_gui.core.analysis.difference import preset_means
-from ndcg_gui.core.config import PRESETS
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.ndcg.measure import PRESETS
 
 COMMON_K = (5, 10, 20, 100, 1000, None)  # None: the whole list
 _NUMBER = re.compile(r"(?<![\w.])([01]?\.\d+|[01](?:\.\d*)?)(?![\w.])")

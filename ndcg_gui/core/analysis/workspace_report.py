@@ -17,28 +17,26 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ndcg_gui.core.analysis.runs.significance import snap_ties
-from ndcg_gui.core.config import score_precision
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.query_order import KEEP_FROM, order_keys_of
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.summary import (
+from ndcg_gui.core.lists.rescoring import list_row, score, with_list_rescored
+from ndcg_gui.core.ndcg.mean import (
     MeanPolicy,
     MeanSummary,
     bin_index,
     counted,
     histogram,
-    list_row,
     mean_summary,
-    score,
-    with_list_rescored,
     worst_query,
 )
+from ndcg_gui.core.ndcg.measure import score_precision
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from ndcg_gui.core.analysis.runs.compare import Comparison
-    from ndcg_gui.core.config import MetricConfig, TiesName
+    from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName
     from ndcg_gui.core.state.workspace import Definition, Workspace
 
 SAMPLES, SEED = 10_000, 0  # the randomization test's and the bootstrap's draws, and their seed
@@ -329,7 +327,7 @@ class WorkspaceReport:
 
     def worst_query(self, among: Sequence[str] | None = None) -> tuple[str | None, list[str]]:
         """The query of lowest NDCG with results and IDCG > 0 among `among` (None: every query),
-        and those passed over on the way (`core.summary.worst_query`)."""
+        and those passed over on the way (`core.ndcg.mean.worst_query`)."""
         return worst_query(self.scores, among)
 
     def runs(self, open_run: str, baseline: str | None = None) -> RunFigures:

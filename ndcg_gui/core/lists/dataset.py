@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from ndcg_gui.core.config import MetricConfig, TiesName, check_rules, score_precision
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.metrics import check_k
+from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName, check_rules, score_precision
+from ndcg_gui.core.ndcg.metrics import check_k
 
 # pandas, pyarrow, `core.arrays` and `evaluate` are imported where a frame or an Arrow array is made
 # (`lazy: start-up`): importing this module (as `TypedDataset`, the window's first screen, does)
@@ -277,7 +277,7 @@ class Dataset(ABC):
         ties: TiesName = "trec",
         missing: str = "zero",
     ) -> pd.DataFrame:
-        """`core.evaluate`'s table of every query (`FrameDataset.evaluate`)."""
+        """`core.ndcg.evaluate`'s table of every query (`FrameDataset.evaluate`)."""
 
     def summary(
         self, k: int | None, config: MetricConfig | None = None, ties: TiesName = "trec"
@@ -515,7 +515,7 @@ class FrameDataset(Dataset):
         ties: TiesName = "trec",
         missing: str = "zero",
     ) -> pd.DataFrame:
-        """`core.evaluate`'s table of every query, with the grades the lists hold (nothing is
+        """`core.ndcg.evaluate`'s table of every query, with the grades the lists hold (nothing is
         joined again).
 
         A loaded file's lists are in exact score order; each is ranked by the one rule
@@ -523,10 +523,10 @@ class FrameDataset(Dataset):
         (`score_precision`), put by doc id ("trec") or file order ("file", "average": neighbours
         with equal scores then share their mean gain). A list of rows without a file, or an edited
         list, is scored in the order it stands (as the window scores one list,
-        `metrics.dcg_idcg_at`, proven equal in `tests/core/test_evaluate.py`).
+        `metrics.dcg_idcg_at`, proven equal in `tests/core/ndcg/test_evaluate.py`).
         """
         from ndcg_gui.core.arrays.order import order_ties, score_key  # lazy: start-up
-        from ndcg_gui.core.evaluate import Pool, score_ranked, sorted_union  # lazy: start-up
+        from ndcg_gui.core.ndcg.evaluate import Pool, score_ranked, sorted_union  # lazy: start-up
 
         config = config or MetricConfig()
         k = check_k(k)

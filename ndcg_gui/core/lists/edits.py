@@ -13,9 +13,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.lists.clipboard import parse_rows
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.ndcg.measure import MetricConfig
 
 Move = tuple[int, int, int]  # (first, count, destination): rows first..first+count-1 to before destination
 

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ndcg_gui.core.config import MetricConfig, TiesName
-from ndcg_gui.core.metrics import as_grades, gains, per_rank
-from ndcg_gui.core.ties import tie_runs
+from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName
+from ndcg_gui.core.ndcg.metrics import as_grades, gains, per_rank
+from ndcg_gui.core.ndcg.ties import tie_runs
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -13,9 +13,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.lists.dataset import Dataset, FrameDataset, Kind, frame_of, judgment_rows
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -2,7 +2,7 @@
 per-query summary of `ndcg-inspect RUN --qrels QRELS` (its lines, or `--summary-csv`).
 
 `load` joins every row to its judgment, ranks every list and builds a dataset a window can edit;
-NDCG@k needs only each query's first k rows (`core.evaluate`), about a third of the command's time
+NDCG@k needs only each query's first k rows (`core.ndcg.evaluate`), about a third of the command's time
 on a 2,000,000-line run (`benchmarks/bench_load.py`, section 2). The files are read and checked by
 `load`'s own steps in its order, so a bad file gets the same message, and scored by `evaluate` as
 `Dataset.evaluate` scores a loaded run: the same rows in the same order (trec_eval's tie rule is
@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING
 from ndcg_gui.core.arrays.ids import Groups, hash_strings, shared_prefix
 from ndcg_gui.core.arrays.join import pair_keys
 from ndcg_gui.core.arrays.order import score_key
-from ndcg_gui.core.config import MetricConfig, score_precision
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.formats import trec_text
 from ndcg_gui.core.formats.rows import Rows
 from ndcg_gui.core.formats.source import decode, head_bytes, read_source
 from ndcg_gui.core.lists.dataset import every_query, summary_table
+from ndcg_gui.core.ndcg.measure import MetricConfig, score_precision
 from ndcg_gui.core.reading.dispatch import read_pool, refuse_repeats, sniff
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ def summarise(path: str | Path, qrels: str | Path, k: int | None, config: Metric
     refuse_repeats(run, groups.codes, "run", _keys(groups, run, skip), ranked_rows=groups.starts is not None)
     refuse_repeats(pool, pool_groups.codes, "qrels", _keys(pool_groups, pool, skip))
 
-    from ndcg_gui.core.evaluate import (
+    from ndcg_gui.core.ndcg.evaluate import (
         evaluate_rows,  # lazy: start-up (pandas: imported meanwhile by the caller)
     )
 

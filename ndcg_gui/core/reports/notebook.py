@@ -19,12 +19,12 @@ from typing import Any
 import numpy as np
 
 from ndcg_gui.core.analysis.runs.compare import compare_runs
-from ndcg_gui.core.config import DEFAULT_PRESET, PRESETS, Preset
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
-from ndcg_gui.core.metrics import check_k
+from ndcg_gui.core.ndcg.measure import DEFAULT_PRESET, PRESETS, Preset
+from ndcg_gui.core.ndcg.metrics import check_k
 from ndcg_gui.core.reports import page
 from ndcg_gui.core.reports.compare_report import compare_parts
 from ndcg_gui.core.reports.inputs import BYTES, load_objects

@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ndcg_gui.core.analysis.list_report import ListReport
-from ndcg_gui.core.config import MetricConfig, TiesName, score_precision
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.numbers import format_grade
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.ndcg.mean import MeanPolicy, histogram, mean_summary
+from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName, score_precision
 from ndcg_gui.core.reports import page, svg
 from ndcg_gui.core.reports.page import Cell, Raw, esc, num
 from ndcg_gui.core.reports.provenance import PROGRAM
-from ndcg_gui.core.summary import MeanPolicy, histogram, mean_summary
 
 WORST = 5  # worst queries shown with their lists
 PAST_K = 5  # documents past k that belong in the top k, shown below the cut

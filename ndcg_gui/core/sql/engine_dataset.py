@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset, FrameDataset, Kind, frame_of, judgment_rows
 from ndcg_gui.core.lists.id_sets import id_keys
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName
 from ndcg_gui.core.sql.cache import parquet_rows, per_query_table
 from ndcg_gui.core.sql.duckdb_engine import EngineResult, connect
 from ndcg_gui.core.sql.inputs import files_of, is_folder
@@ -218,8 +218,8 @@ class EngineDataset(Dataset):
         definition it was opened under, or scored again by the engine (slow: minutes on billions
         of rows; the window asks in the background, `progress` returning False stops it with
         `Cancelled`), the edited lists scored as they stand."""
-        from ndcg_gui.core.evaluate import RESULT_COLUMNS  # lazy: start-up (pandas)
-        from ndcg_gui.core.summary import with_list_rescored  # lazy: start-up (pandas)
+        from ndcg_gui.core.lists.rescoring import with_list_rescored  # lazy: start-up (pandas)
+        from ndcg_gui.core.ndcg.evaluate import RESULT_COLUMNS  # lazy: start-up (pandas)
 
         if k is None or missing != "zero":
             raise NotInMemory("is scored by DuckDB at a cut-off k, missing queries as 0", self.path)

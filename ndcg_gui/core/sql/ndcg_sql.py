@@ -1,4 +1,4 @@
-"""A `Definition` of NDCG as one SQL query: the per-query table of `core.evaluate`, from tables.
+"""A `Definition` of NDCG as one SQL query: the per-query table of `core.ndcg.evaluate`, from tables.
 
 Inputs are two tables (or views) the caller names:
     run(query, doc, score[, row_order])   one row per retrieved document, no (query, doc) twice
@@ -10,7 +10,7 @@ file order as the in-memory command line does).
 
 The result has one row per judged query, sorted by query: query and `evaluate`'s RESULT_COLUMNS
 (n_retrieved, n_judged, n_unjudged, n_pool, n_relevant, dcg, idcg, ndcg, undefined), equal to
-`evaluate(run, qrels, k, config, ties, missing)` (tests/core/test_ndcg_sql.py, hypothesis).
+`evaluate(run, qrels, k, config, ties, missing)` (tests/core/sql/test_ndcg_sql.py, hypothesis).
 
 Kept to what DuckDB and Spark SQL both run: WITH, LEFT JOIN, GROUP BY, CASE, COALESCE, CAST to
 DOUBLE / FLOAT / BIGINT / BOOLEAN, the window functions ROW_NUMBER, COUNT and AVG OVER (PARTITION
@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from ndcg_gui.core.config import GainTable, MetricConfig, score_precision
+from ndcg_gui.core.ndcg.measure import GainTable, MetricConfig, score_precision
 
 if TYPE_CHECKING:  # (numpy and pandas stay out: `--engine auto` imports this package on every run)
     from ndcg_gui.core.state.workspace import Definition

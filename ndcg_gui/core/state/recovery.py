@@ -32,8 +32,8 @@ import numpy as np
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.ndcg.mean import MeanPolicy
 from ndcg_gui.core.state.workspace import FileRef, Workspace
-from ndcg_gui.core.summary import MeanPolicy
 from ndcg_gui.core.writing.atomic import atomic_write_bytes, sweep_stale
 
 FORMAT = "ndcg-inspector-recovery/1"

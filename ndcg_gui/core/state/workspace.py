@@ -21,14 +21,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from ndcg_gui.core.config import DEFAULT_K, MetricConfig, TiesName, check_rules, score_precision
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists import id_sets
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
-from ndcg_gui.core.metrics import check_k
-from ndcg_gui.core.summary import MeanPolicy
+from ndcg_gui.core.ndcg.mean import MeanPolicy
+from ndcg_gui.core.ndcg.measure import DEFAULT_K, MetricConfig, TiesName, check_rules, score_precision
+from ndcg_gui.core.ndcg.metrics import check_k
 
 if TYPE_CHECKING:
     import pandas as pd

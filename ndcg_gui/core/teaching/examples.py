@@ -15,9 +15,9 @@ from importlib.resources import files
 from typing import TYPE_CHECKING
 
 from ndcg_gui.core.analysis.list_report import list_summary
-from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
+from ndcg_gui.core.ndcg.measure import MetricConfig
 from ndcg_gui.core.state.workspace import Definition, FileRef, Workspace
 
 if TYPE_CHECKING:

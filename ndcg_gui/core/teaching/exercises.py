@@ -22,10 +22,10 @@ import numpy as np
 
 from ndcg_gui.core.analysis.explain import explain_cell
 from ndcg_gui.core.analysis.list_report import display_table, list_summary
-from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.lists.numbers import format_grade, format_value
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.metrics import discount_formula, discounts, round_half_away
+from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.metrics import discount_formula, discounts, round_half_away
 from ndcg_gui.core.state.workspace import Definition
 from ndcg_gui.core.teaching.steps import sum_text
 

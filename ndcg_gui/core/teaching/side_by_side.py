@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ndcg_gui.core.analysis.list_report import ListSummary, display_table, list_summary
-from ndcg_gui.core.config import PRESETS, MetricConfig, TiesName
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.ndcg.measure import PRESETS, MetricConfig, TiesName
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING
 
 from ndcg_gui.core.analysis.explain import explain_cell
 from ndcg_gui.core.lists.numbers import format_grade, format_value
-from ndcg_gui.core.metrics import discount_formula
+from ndcg_gui.core.ndcg.metrics import discount_formula
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ndcg_gui.core.config import MetricConfig
+    from ndcg_gui.core.ndcg.measure import MetricConfig
 
 LINES = ("gain", "discount", "contribution", "dcg", "ideal_grade", "idcg", "ndcg")
 

@@ -22,7 +22,6 @@ from typing import BinaryIO, TextIO
 
 import pandas as pd
 
-from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.formats.compression import codec_for_name, compress
 from ndcg_gui.core.formats.file_format import FileFormat
@@ -31,6 +30,7 @@ from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.numbers import number_text
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
+from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName
 from ndcg_gui.core.writing.atomic import atomic_write_bytes, umask
 from ndcg_gui.core.writing.csv_writer import csv_bytes
 from ndcg_gui.core.writing.trec_writer import qrels_bytes, run_bytes

@@ -230,7 +230,7 @@ class RunComparison(QObject):
     def set_missing(self, missing: str) -> None:
         """"zero": a judged query a run returned nothing for scores 0; "skip": only queries every
         run answered are compared (the mean policy's choice for empty queries, the document's)."""
-        from ndcg_gui.core.summary import MeanPolicy
+        from ndcg_gui.core.ndcg.mean import MeanPolicy
 
         self.document.set_policy(MeanPolicy(missing, self.document.state.policy.undefined))
 

@@ -28,14 +28,14 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
 from ndcg_gui.core.analysis.list_report import ListReport, ListSummary
-from ndcg_gui.core.config import MetricConfig, TiesName
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.edits import Edit, Move
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
+from ndcg_gui.core.ndcg.mean import MeanPolicy
+from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName
 from ndcg_gui.core.state.workspace import Definition, FileRef, Workspace
-from ndcg_gui.core.summary import MeanPolicy
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.commands import K_CHANGE, StepCommand
 from ndcg_gui.qt.document.list_edits import ListEdits

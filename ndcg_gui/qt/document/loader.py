@@ -129,7 +129,7 @@ class _Job:
         # 50M and 500M first opens), and two threads importing it at once can meet a module half
         # made. In this thread the window waits ~40 ms at the most.
         import ndcg_gui.core.analysis.unjudged
-        import ndcg_gui.core.evaluate  # noqa: F401
+        import ndcg_gui.core.ndcg.evaluate  # noqa: F401
 
         read = (self._read_in_engine if self._engine is not None
                 else self._read_in_process if self._load is None else self._read_here)

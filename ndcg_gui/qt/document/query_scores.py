@@ -260,6 +260,6 @@ def _no_rows(result: pd.DataFrame | None) -> pd.DataFrame:
         return result.iloc[:0]
     import pandas as pd
 
-    from ndcg_gui.core.evaluate import RESULT_COLUMNS
+    from ndcg_gui.core.ndcg.evaluate import RESULT_COLUMNS
 
     return pd.DataFrame({name: [] for name in RESULT_COLUMNS})

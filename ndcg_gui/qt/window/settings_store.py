@@ -9,9 +9,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
-from ndcg_gui.core.config import DEFAULT_K, DEFAULT_PRESET, PRESETS
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.options import format_gain_table, parse_gain
+from ndcg_gui.core.ndcg.measure import DEFAULT_K, DEFAULT_PRESET, PRESETS
+from ndcg_gui.core.ndcg.options import format_gain_table, parse_gain
 from ndcg_gui.qt.document.document import Document
 
 FIELDS = ("gain", "discount", "base", "ideal", "negative", "judged_only", "idcg_zero", "ideal_order",

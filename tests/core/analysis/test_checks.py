@@ -7,9 +7,9 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui.cli import main
+from ndcg_gui.cli.main import main
 from ndcg_gui.core.analysis.checks import check, raw_frames, would_change
-from ndcg_gui.core.config import PRESETS
+from ndcg_gui.core.ndcg.measure import PRESETS
 
 
 def by_name(findings):

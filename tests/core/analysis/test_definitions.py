@@ -155,7 +155,7 @@ def test_bad_arguments_are_refused():
 
 def test_tied_scores_show_the_current_definition_under_each_tie_rule():
     from ndcg_gui.core.analysis.definitions import compare_definitions
-    from ndcg_gui.core.config import MetricConfig
+    from ndcg_gui.core.ndcg.measure import MetricConfig
 
     grades, scores, docs = [0, 3, 1, 2], [2.0, 2.0, 1.0, 1.0], ["a", "b", "c", "d"]
     frame = compare_definitions(grades, k=2, config=MetricConfig(), scores=scores, docs=docs, ties="file")

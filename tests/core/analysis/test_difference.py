@@ -13,8 +13,8 @@ from test_against_pytrec_eval import runs_and_qrels
 
 from ndcg_gui.core import evaluate
 from ndcg_gui.core.analysis.difference import STEPS, MeanDefinition, explain_difference, presets_giving
-from ndcg_gui.core.config import PRESETS
-from ndcg_gui.core.evaluate import mean_ndcg
+from ndcg_gui.core.ndcg.evaluate import mean_ndcg
+from ndcg_gui.core.ndcg.measure import PRESETS
 
 NAMES = sorted(PRESETS)
 

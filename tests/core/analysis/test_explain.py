@@ -1,5 +1,5 @@
 """The arithmetic of a cell (core.explain): the numbers quoted are the table's, and the formula
-is the definition's (the Järvelin–Kekäläinen rule comes from core.metrics, not re-encoded)."""
+is the definition's (the Järvelin–Kekäläinen rule comes from core.ndcg.metrics, not re-encoded)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import pytest
 
 from ndcg_gui.core.analysis.explain import explain_cell
 from ndcg_gui.core.analysis.list_report import display_table
-from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.metrics import discount_formula, discounts
+from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.metrics import discount_formula, discounts
 
 E1 = RankedList(docs=list("ABCDE"), grades=[3, 2, 3, 0, 1])
 

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_gui.core.analysis.list_report import ListReport, counts, display_table, list_summary
-from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.metrics import ndcg_at, per_rank
+from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.metrics import ndcg_at, per_rank
 
 
 def test_summary_warnings():
@@ -115,7 +115,7 @@ def test_swapping_a_shaded_pair_always_raises_dcg_and_the_counts_follow_the_idea
     in the top k (-1): swapping any such pair raises DCG@k. Per gain, as many are shaded as the
     ideal ranking puts past k while they are in the top k."""
     from ndcg_gui.core.analysis.list_report import ideal_rank_of_rows, slot_marks
-    from ndcg_gui.core.metrics import dcg_idcg_at, gains
+    from ndcg_gui.core.ndcg.metrics import dcg_idcg_at, gains
 
     judged = [g for g in grades if g == g]
     pool = data.draw(judged_pools(judged))
@@ -169,7 +169,7 @@ def test_the_largest_k_costs_what_the_list_costs():
     (an array of k floats would be 8 GB). Above MAX_K, k is refused."""
     import tracemalloc
 
-    from ndcg_gui.core.config import MAX_K
+    from ndcg_gui.core.ndcg.measure import MAX_K
 
     lst = RankedList(docs=list("ABCDE"), grades=[3, np.nan, 3, 0, 1], unretrieved={"F": 2}, has_pool=True)
     report = ListReport(lst, MAX_K, MetricConfig.preset("trec_eval"))

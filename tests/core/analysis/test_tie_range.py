@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from ndcg_gui.core import MetricConfig, ndcg_at
 from ndcg_gui.core.analysis.tie_range import list_tie_range, mean_range, tie_range
-from ndcg_gui.core.metrics import dcg_idcg_at
+from ndcg_gui.core.ndcg.metrics import dcg_idcg_at
 
 CONFIGS = st.builds(
     MetricConfig,

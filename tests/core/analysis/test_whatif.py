@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from ndcg_gui.core import MetricConfig, best_moves, dcg_idcg_at, discounts, gains, move_effects, ndcg_at
 from ndcg_gui.core.analysis.whatif import best_insert_row
-from ndcg_gui.core.metrics import ideal_gains
+from ndcg_gui.core.ndcg.metrics import ideal_gains
 
 
 def moved(grades: list[float], i: int, j: int) -> list[float]:

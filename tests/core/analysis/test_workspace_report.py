@@ -11,9 +11,10 @@ from ndcg_gui.assets import resource_path
 from ndcg_gui.core.analysis import workspace_report as report
 from ndcg_gui.core.analysis.runs.compare import compare_runs
 from ndcg_gui.core.lists import edits
+from ndcg_gui.core.lists.rescoring import score
+from ndcg_gui.core.ndcg.mean import MeanPolicy, bin_index, counted, histogram_edges, mean_summary
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.state.workspace import Workspace
-from ndcg_gui.core.summary import MeanPolicy, bin_index, counted, histogram_edges, mean_summary, score
 
 
 @pytest.fixture(scope="module")

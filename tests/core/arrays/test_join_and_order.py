@@ -18,7 +18,7 @@ from ndcg_gui.core import evaluate
 from ndcg_gui.core.arrays.ids import Groups, edge_spaced, hash_strings, shared_prefix
 from ndcg_gui.core.arrays.join import lookup, repeated_pair
 from ndcg_gui.core.arrays.order import ranked, score_key
-from ndcg_gui.core.config import PRESETS
+from ndcg_gui.core.ndcg.measure import PRESETS
 from ndcg_gui.core.reading import load
 
 IDS = st.text("ab\u00e9\U0001f600xyz0123456789-", max_size=20)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ndcg_gui import cli
+import ndcg_gui.cli.main as cli
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.formats import source
 from ndcg_gui.core.reading import load

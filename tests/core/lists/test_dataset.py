@@ -18,12 +18,12 @@ import pytest
 from sklearn.metrics import ndcg_score
 
 from ndcg_gui.core.arrays import ids, join
-from ndcg_gui.core.config import PRESETS, MetricConfig
 from ndcg_gui.core.lists.dataset import ORIGIN, Dataset, FrameDataset, origin_array
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
 from ndcg_gui.core.memory import give_back
-from ndcg_gui.core.metrics import ndcg_at
+from ndcg_gui.core.ndcg.measure import PRESETS, MetricConfig
+from ndcg_gui.core.ndcg.metrics import ndcg_at
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.writing.writers import write_qrels, write_trec_run
 

@@ -15,10 +15,10 @@ import pandas as pd
 import pytest
 
 import ndcg_gui
-from ndcg_gui.cli import main
-from ndcg_gui.core.config import PRESETS
+from ndcg_gui.cli.main import main
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.ndcg.measure import PRESETS
 from ndcg_gui.core.reports.inputs import load_objects
 
 # Valid but unusual: near-ties equal in float32 only, exact ties, comments, CRLF, runs of blanks,

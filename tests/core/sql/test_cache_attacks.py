@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.ndcg.measure import MetricConfig
 from ndcg_gui.core.sql import cache as cache_module
 from ndcg_gui.core.sql import cache_files
 from ndcg_gui.core.sql.cache import cache_key, cache_path, parquet_rows, per_query_table
@@ -314,7 +314,7 @@ def test_a_cache_with_wrong_columns_or_types_is_scored_again(files, engine_runs,
 def test_the_command_scores_again_over_a_cache_of_the_wrong_type(files, capsys):
     """Through `ndcg-inspect --cache`: the figures as without a cache, status 0 (not an internal
     error)."""
-    from ndcg_gui.cli import main
+    from ndcg_gui.cli.main import main
 
     run, qrels = files
     args = [run, "--qrels", qrels, "--engine", "duckdb", "--cache"]

@@ -30,7 +30,7 @@ from fuzz_files import budget
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.ndcg.measure import MetricConfig
 from ndcg_gui.core.sql import cache as cache_module
 from ndcg_gui.core.sql.cache import cache_path, parquet_rows, per_query_table
 from ndcg_gui.core.sql.duckdb_engine import score_files

@@ -87,7 +87,7 @@ def test_an_engine_dataset_answers_as_the_loaded_files(rows, definition, qrels_a
         got = engine.evaluate(definition.k, definition.config, definition.ties)
         if definition.ties == "average":
             # Which rows of a tie that straddles k count as within k (n_judged, n_unjudged): the
-            # engine (as `core.evaluate.evaluate`) takes them in file order, a loaded dataset in
+            # engine (as `core.ndcg.evaluate.evaluate`) takes them in file order, a loaded dataset in
             # trec_eval's order; the NDCG is the same (tied rows share their mean gain).
             got, want = (t.drop(columns=["n_judged", "n_unjudged"]) for t in (got, want))
         pd.testing.assert_frame_equal(got, want, check_dtype=False, rtol=0, atol=1e-12)

@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.ndcg.measure import MetricConfig
 from ndcg_gui.core.sql.duckdb_engine import score_files
 from ndcg_gui.core.sql.inputs import engine_only, files_of, how_named, is_pattern
 from ndcg_gui.core.state.workspace import Definition

@@ -19,11 +19,11 @@ from ndcg_gui.core.sql import NotExpressible, check_expressible, ndcg_sql
 from ndcg_gui.core.sql.spark_engine import to_frame
 from ndcg_gui.core.state.workspace import Definition
 from tests.core.definition_strategies import configs
-from tests.core.test_ndcg_sql import assert_same, tables
+from tests.core.sql.test_ndcg_sql import assert_same, tables
 
 pytest.importorskip("pyspark")  # (make test installs the spark extra: never skipped there)
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("spark")]  # one JVM: one worker
 
 # (no shrinking: each step is a Spark run; the failing example is printed as drawn)
 SETTINGS = settings(max_examples=5, deadline=None, derandomize=True,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.ndcg.measure import MetricConfig
 from ndcg_gui.core.sql import cache as cache_module
 from ndcg_gui.core.sql.cache import cache_path, per_query_table
 from ndcg_gui.core.sql.duckdb_engine import score_files

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.ndcg.measure import MetricConfig
 from ndcg_gui.core.sql import progress
 from ndcg_gui.core.sql.progress import Cancelled, StderrProgress, watching
 from ndcg_gui.core.state.workspace import Definition
@@ -117,7 +117,7 @@ def test_a_log_gets_a_line_per_tenth_once_the_job_is_long():
 
 
 def test_the_command_line_tells_progress_on_stderr_and_prints_the_same_lines(tmp_path, monkeypatch, capsys):
-    from ndcg_gui.cli import main
+    from ndcg_gui.cli.main import main
 
     run, qrels = _parquet(tmp_path, 3_000_000)
     args = [str(run), "--qrels", str(qrels), "--engine", "duckdb", "--threads", "1", "--format", "tsv"]

@@ -13,8 +13,8 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from ndcg_gui.cli import main
-from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.cli.main import main
+from ndcg_gui.core.ndcg.measure import MetricConfig
 from ndcg_gui.core.sql import duckdb_engine, progress, text_rows
 from ndcg_gui.core.sql.progress import Cancelled, Steps
 from ndcg_gui.core.state.workspace import Definition

@@ -10,8 +10,8 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
-from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.ndcg.measure import MetricConfig
 from ndcg_gui.core.state.workspace import Definition
 from ndcg_gui.core.teaching.exercises import Difficulty, Exercise, Question, close, draw
 

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.metrics import ndcg_at
+from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.metrics import ndcg_at
 from ndcg_gui.core.teaching.side_by_side import choices, side_by_side
 
 

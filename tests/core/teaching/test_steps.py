@@ -7,8 +7,8 @@ import math
 import pytest
 
 from ndcg_gui.core.analysis.list_report import display_table
-from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.ndcg.measure import MetricConfig
 from ndcg_gui.core.teaching.steps import rank_steps, sum_text
 
 E1 = RankedList(docs=list("abcde"), grades=[3, 2, 3, 0, 1])

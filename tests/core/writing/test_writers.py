@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
+from ndcg_gui.core.ndcg.measure import MetricConfig
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.writing import atomic, writers
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
-from ndcg_gui.core.metrics import per_rank
+from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.metrics import per_rank
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import KEEP_FOR_UNDO_ROWS, Document
 

@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.errors import InputError, LoadCancelled
+from ndcg_gui.core.lists.rescoring import score
+from ndcg_gui.core.ndcg.measure import MetricConfig
 from ndcg_gui.core.reading import load
-from ndcg_gui.core.summary import score
 from ndcg_gui.qt.document.loader import PROCESS_THRESHOLD, BackgroundLoader, LoadResult
 from ndcg_gui.qt.document.runner import Runner
 from ndcg_gui.qt.widgets.load_progress import LoadProgress

@@ -7,7 +7,7 @@ import importlib.util
 import pandas as pd
 import pytest
 
-from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.ndcg.measure import MetricConfig
 from ndcg_gui.qt.document.loader import BackgroundLoader
 from ndcg_gui.qt.document.runner import Runner
 

@@ -9,9 +9,9 @@ from PySide6.QtCore import Qt
 
 from ndcg_gui.assets import resource_path
 from ndcg_gui.core.analysis import workspace_report
-from ndcg_gui.core.config import MetricConfig
+from ndcg_gui.core.lists.rescoring import score
+from ndcg_gui.core.ndcg.measure import MetricConfig
 from ndcg_gui.core.reading import load
-from ndcg_gui.core.summary import score
 from ndcg_gui.qt.document import query_scores
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.metrics import per_rank
+from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.metrics import per_rank
 from ndcg_gui.qt.models.cells import BEYOND_K_BACKGROUND
 from ndcg_gui.qt.models.metrics_model import COLUMNS, MetricsTableModel
 

@@ -6,8 +6,8 @@ import pytest
 from PySide6.QtCore import QPersistentModelIndex, Qt
 from query_samples import sample_frames
 
-from ndcg_gui.core.config import MetricConfig
-from ndcg_gui.core.evaluate import evaluate
+from ndcg_gui.core.ndcg.evaluate import evaluate
+from ndcg_gui.core.ndcg.measure import MetricConfig
 from ndcg_gui.qt.models.query_model import (
     COL_DOCS,
     COL_EDITED,

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.metrics import ndcg_at
+from ndcg_gui.core.ndcg.metrics import ndcg_at
 from ndcg_gui.qt.models.ranking_model import ROWS_MIME, RankingModel
 
 

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QTextBrowser
 
 from ndcg_gui import assets
 from ndcg_gui.core import best_moves, compare_definitions, ndcg_at, per_rank
-from ndcg_gui.core.config import DEFAULT_PRESET, MetricConfig
+from ndcg_gui.core.ndcg.measure import DEFAULT_PRESET, MetricConfig
 
 E1 = [3, 2, 3, 0, 1]
 FIGURE = re.compile(r"(?<![\d.])[+−-]?\d+\.\d{4}(?!\d)")

@@ -267,7 +267,7 @@ def test_the_lines_view_repaints_when_only_the_gains_change(qtbot):
     """The lines view draws relevant documents from their gain: a new gain with the same ranks and
     effects is announced and reaches the view."""
     from ndcg_gui.core.analysis.runs.run_diff import side_by_side
-    from ndcg_gui.core.config import MetricConfig
+    from ndcg_gui.core.ndcg.measure import MetricConfig
     from ndcg_gui.qt.models.run_diff_model import RunDiffModel
     from ndcg_gui.qt.widgets.runs.run_lines import RunLines
 

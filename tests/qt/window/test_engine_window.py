@@ -17,11 +17,11 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel
 
 from ndcg_gui.core.analysis.workspace_report import ndcg_of
+from ndcg_gui.core.ndcg.mean import mean_summary
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.sql import cache
 from ndcg_gui.core.sql.progress import Cancelled
 from ndcg_gui.core.state.workspace import Workspace
-from ndcg_gui.core.summary import mean_summary
 
 pytest.importorskip("duckdb")
 # The offscreen platform's limits, not our warnings.

@@ -11,9 +11,9 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication
 
 from ndcg_gui.assets import resource_path
-from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.metrics import ndcg_at
+from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.metrics import ndcg_at
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window.layout import QUERY_DOCK_WIDTH
 from ndcg_gui.qt.window.main_window import MainWindow
@@ -492,7 +492,7 @@ def test_a_typed_list_over_an_open_file_is_a_new_untitled_document(window, tmp_p
 def test_a_first_session_starts_on_trec_evals_definition_and_a_saved_one_is_kept(qtbot, tmp_path, dialog_log):
     """With no saved definition the preset box names a tool (on MetricConfig's own defaults it
     said "Custom": trec_eval's but with negative grades kept); a definition saved is restored."""
-    from ndcg_gui.core.config import PRESETS
+    from ndcg_gui.core.ndcg.measure import PRESETS
 
     first = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
     qtbot.addWidget(first)
@@ -531,7 +531,7 @@ def test_the_definitions_reasons_wrap_in_view(qtbot, window):
 def test_a_broken_saved_value_is_dropped_alone(qtbot, tmp_path, dialog_log):
     """A hand-edited settings file with one bad value keeps the other saved fields, on trec_eval's
     definition (not MetricConfig's defaults)."""
-    from ndcg_gui.core.config import PRESETS
+    from ndcg_gui.core.ndcg.measure import PRESETS
 
     path = tmp_path / "s.ini"
     path.write_text("[definition]\nideal=bogus\nbase=abc\ngain=exponential\n")
@@ -665,7 +665,7 @@ def test_without_qrels_the_ideal_box_does_not_claim_all_judged_documents(window,
 def test_a_definition_kept_from_the_last_session_is_said_until_another_is_set(qtbot, tmp_path, dialog_log):
     """Issue 34.4: a session ended at k = 6; the next opened the example and a CSV at NDCG@6 and
     nothing said so (ndcg-inspect scores at k = 10). The headline says where k came from."""
-    from ndcg_gui.core.config import DEFAULT_K, PRESETS
+    from ndcg_gui.core.ndcg.measure import DEFAULT_K, PRESETS
 
     def window_of(settings_file: str) -> MainWindow:
         win = MainWindow(settings=QSettings(str(tmp_path / settings_file), QSettings.IniFormat))

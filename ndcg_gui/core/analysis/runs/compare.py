@@ -19,9 +19,9 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.core.analysis.runs import significance as sig
-from ndcg_gui.core.config import MAX_SAMPLES, MetricConfig, TiesName, check_rules
-from ndcg_gui.core.evaluate import evaluate
 from ndcg_gui.core.lists.dataset import Dataset
+from ndcg_gui.core.ndcg.evaluate import evaluate
+from ndcg_gui.core.ndcg.measure import MAX_SAMPLES, MetricConfig, TiesName, check_rules
 
 SUMMARY_COLUMNS = [
     "mean", "delta", "wins", "losses", "ties",

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ndcg_gui.core.analysis.runs.compare import Comparison
 from ndcg_gui.core.analysis.runs.run_diff import p_texts
-from ndcg_gui.core.config import MAX_SAMPLES
+from ndcg_gui.core.ndcg.measure import MAX_SAMPLES
 
 
 @dataclass(frozen=True)

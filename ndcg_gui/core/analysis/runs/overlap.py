@@ -28,7 +28,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ndcg_gui.core.arrays.order import ranked, score_key
-from ndcg_gui.core.config import MetricConfig, TiesName, check_rules, score_precision
+from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName, check_rules, score_precision
 
 DEFAULT_P = 0.9  # the persistence Webber et al. use: the first 10 ranks hold 86 % of the weight
 COLUMNS = ["rbo", "jaccard", "tau"]

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.lists.numbers import format_grade
-from ndcg_gui.core.metrics import discounts, gains
-from ndcg_gui.core.summary import bin_index
+from ndcg_gui.core.ndcg.mean import bin_index
+from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.metrics import discounts, gains
 
 if TYPE_CHECKING:
     import pandas as pd

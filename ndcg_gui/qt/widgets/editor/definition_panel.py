@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_gui.core.config import PRESETS, GainTable
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.options import format_gain_table, parse_gain
+from ndcg_gui.core.ndcg.measure import PRESETS, GainTable
+from ndcg_gui.core.ndcg.options import format_gain_table, parse_gain
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 

@@ -7,7 +7,7 @@ from PySide6.QtCore import QSignalBlocker, QSize, Qt
 from PySide6.QtGui import QColor, QPalette, QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
-from ndcg_gui.core.config import MAX_K, PRESETS
+from ndcg_gui.core.ndcg.measure import MAX_K, PRESETS
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets.editor.caveats import NOTE, WARNING, CaveatsLabel
 from ndcg_gui.qt.widgets.editor.definition_panel import DefinitionPanel

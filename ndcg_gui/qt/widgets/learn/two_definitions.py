@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_gui.core.config import PRESETS
 from ndcg_gui.core.lists.numbers import format_grade, format_metric
+from ndcg_gui.core.ndcg.measure import PRESETS
 from ndcg_gui.core.teaching.side_by_side import SideBySide, choices, side_by_side
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document

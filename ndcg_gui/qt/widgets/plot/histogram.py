@@ -1,6 +1,6 @@
 """A bar histogram of per-query NDCG@k, or of per-query differences between two runs (Δ NDCG@k). A
 click on a bar says which bin was picked; the panel turns that into a filter. Bins come from
-`core.summary.histogram` (NDCG) and `core.run_diff.delta_histogram` (Δ), so the counts and the
+`core.ndcg.mean.histogram` (NDCG) and `core.run_diff.delta_histogram` (Δ), so the counts and the
 filter agree.
 
 The pyqtgraph plot is made when the histogram is first shown (`LazyPlot`: the query panel is hidden
@@ -15,7 +15,7 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
 from ndcg_gui.core.analysis.runs.run_diff import delta_histogram
-from ndcg_gui.core.summary import histogram
+from ndcg_gui.core.ndcg.mean import histogram
 from ndcg_gui.qt.widgets.plot.lazy_plot import LazyPlot
 from ndcg_gui.qt.widgets.plot.plot_parts import PlainAxis, fit_title, no_tab_stop
 
@@ -98,7 +98,7 @@ class NdcgHistogram(LazyPlot):
 
     def set_bins(self, edges: np.ndarray, counts: np.ndarray, k: int | None,
                  mean: float | None = None) -> None:
-        """`set_values` of values binned already (`core.summary.histogram`)."""
+        """`set_values` of values binned already (`core.ndcg.mean.histogram`)."""
         at = f"@{k}" if k is not None else ""
         self._show(edges, counts, f"NDCG{at} per query", mean, deltas=False)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QWidget
 
-from ndcg_gui.core.summary import MeanPolicy
+from ndcg_gui.core.ndcg.mean import MeanPolicy
 
 _TREATMENTS = [("count as 0", "zero"), ("leave out", "skip")]
 

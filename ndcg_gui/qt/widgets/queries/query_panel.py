@@ -1,7 +1,7 @@
 """The query browser: filter box, query table, mean NDCG@k with its averaging policy, histogram.
 
 Fed a per-query result frame (from `evaluate`) and the set of edited queries; says which query the
-user picked (`querySelected`). The mean comes from `core.summary` under the policy chosen here.
+user picked (`querySelected`). The mean comes from `core.ndcg.mean` under the policy chosen here.
 While runs are compared (`set_comparison`) the table has each run's NDCG and Δ columns, sorted
 biggest losses first, the histogram shows the differences of one run from the baseline, and a line
 per run says the comparison's figures (given by the caller, from the core).
@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_gui.core.analysis.workspace_report import QueryMean, in_bin
-from ndcg_gui.core.summary import MeanPolicy, MeanSummary
+from ndcg_gui.core.ndcg.mean import MeanPolicy, MeanSummary
 from ndcg_gui.qt.models.query_model import (
     COL_DOCS,
     COL_JUDGED,

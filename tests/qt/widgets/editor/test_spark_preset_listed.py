@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from ndcg_gui.core.config import PRESETS
+from ndcg_gui.core.ndcg.measure import PRESETS
 
 
 def test_spark_is_listed_greyed_with_why_and_the_keys_step_over_it(qtbot, window):

@@ -10,7 +10,7 @@ from PySide6.QtCore import QSettings, Qt, QUrl
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 
-from ndcg_gui.core.metrics import ndcg_at
+from ndcg_gui.core.ndcg.metrics import ndcg_at
 from ndcg_gui.core.teaching.examples import worked_examples
 from ndcg_gui.qt.widgets.learn.example_note import ExampleNote
 from ndcg_gui.qt.widgets.learn.exercise_dialog import SCORE_KEY, ExerciseDialog, Score

@@ -14,9 +14,9 @@ from PySide6.QtGui import QColor, QWheelEvent
 from PySide6.QtWidgets import QApplication
 from sklearn.metrics import dcg_score, ndcg_score
 
-from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.metrics import ndcg_at
+from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.metrics import ndcg_at
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets.plot.curve_panels import FIRST_VIEW
 from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot

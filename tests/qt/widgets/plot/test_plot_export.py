@@ -126,7 +126,7 @@ def test_metrics_csv_has_query_and_definition_columns(window, tmp_path):
 
 
 def test_a_preset_is_named_in_the_title_and_the_csv(window, tmp_path):
-    from ndcg_gui.core.config import MetricConfig
+    from ndcg_gui.core.ndcg.measure import MetricConfig
 
     window.document.set_definition(config=MetricConfig.preset("trec_eval"))
     assert window.plot.figure_title().endswith("· trec_eval")

@@ -3,7 +3,7 @@ asked for again."""
 
 from __future__ import annotations
 
-from ndcg_gui.core.summary import MeanPolicy
+from ndcg_gui.core.ndcg.mean import MeanPolicy
 from ndcg_gui.qt.widgets.queries.policy_box import PolicyBox
 
 

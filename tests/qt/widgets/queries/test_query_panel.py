@@ -8,9 +8,9 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from query_samples import sample_frames
 
-from ndcg_gui.core.config import MetricConfig
-from ndcg_gui.core.evaluate import evaluate
-from ndcg_gui.core.summary import MeanPolicy
+from ndcg_gui.core.ndcg.evaluate import evaluate
+from ndcg_gui.core.ndcg.mean import MeanPolicy
+from ndcg_gui.core.ndcg.measure import MetricConfig
 from ndcg_gui.qt.models.query_model import COL_JUDGED, COL_NDCG, COL_QUERY
 from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
 

@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import Qt
 from screen_mirror import ScreenMirror
 
-from ndcg_gui.core.evaluate import RESULT_COLUMNS
 from ndcg_gui.core.lists import query_order
 from ndcg_gui.core.lists.query_order import natural_key
+from ndcg_gui.core.ndcg.evaluate import RESULT_COLUMNS
 from ndcg_gui.qt.models.query_model import COL_NDCG, COL_QUERY, QueryTableModel
 from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
 
@@ -148,13 +148,13 @@ def kept_from(monkeypatch, queries: int) -> None:
 def shown_from_the_worker(qtbot, monkeypatch, result, k):
     """A panel showing `result`, with nothing over every query worked out on this thread: the
     natural order and the histogram then come from the worker's."""
-    from ndcg_gui.core import summary
+    from ndcg_gui.core.ndcg import mean
 
     def again(*_args):
         raise AssertionError("worked out again on the GUI thread")
 
     monkeypatch.setattr(query_order, "order_keys", again)
-    monkeypatch.setattr(summary, "histogram", again)
+    monkeypatch.setattr(mean, "histogram", again)
     monkeypatch.setattr("ndcg_gui.core.analysis.workspace_report.histogram", again)
     panel = QueryPanel()
     qtbot.addWidget(panel)
@@ -174,7 +174,7 @@ def test_a_big_result_a_loader_scored_is_shown_from_what_its_worker_worked_out(q
     """Scored in the loader's worker (`score_for_window`), a big table's natural order, mean and
     histogram are worked out there: the panel only takes them."""
     from ndcg_gui.core.analysis.workspace_report import score_for_window
-    from ndcg_gui.core.summary import histogram
+    from ndcg_gui.core.ndcg.mean import histogram
 
     kept_from(monkeypatch, 10)
     ids = ["q10", "q9", "q100", "a2", "q1", "a10", "q09", "b", "q90", "q19", "a1", "q0"]
@@ -203,9 +203,9 @@ def test_a_big_run_duckdb_scores_again_is_shown_from_what_its_worker_worked_out(
     pytest.importorskip("duckdb")
     from engine_samples import write_sample
 
+    from ndcg_gui.core.ndcg.mean import histogram
     from ndcg_gui.core.sql.engine_dataset import open_engine
     from ndcg_gui.core.state.workspace import Definition, Workspace
-    from ndcg_gui.core.summary import histogram
     from ndcg_gui.qt.document.query_scores import _score_engine
 
     kept_from(monkeypatch, 10)

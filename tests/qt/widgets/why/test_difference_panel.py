@@ -8,7 +8,7 @@ import pytest
 from sklearn.metrics import ndcg_score
 
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.metrics import ndcg_at
+from ndcg_gui.core.ndcg.metrics import ndcg_at
 
 GRADES, SCORES = [3.0, 2.0, 3.0, 0.0, 1.0], [5.0, 4.0, 4.0, 2.0, 1.0]  # b and c tie on score
 

@@ -12,8 +12,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from ndcg_gui.core import evaluate
-from ndcg_gui.core.config import PRESETS
-from ndcg_gui.core.evaluate import mean_ndcg
+from ndcg_gui.core.ndcg.evaluate import mean_ndcg
+from ndcg_gui.core.ndcg.measure import PRESETS
 from ndcg_gui.qt.widgets.why import which_preset_box
 
 

@@ -2,7 +2,7 @@
 
 With no output option it prints one line per query and a last line "all", like `trec_eval -q`;
 `--summary-csv` and `--metrics-csv` write tables instead. With several files, the runs are compared
-(`cli_compare`).
+(`cli/compare.py`).
 """
 
 from __future__ import annotations
@@ -16,9 +16,13 @@ import threading
 import warnings
 from collections.abc import Iterator, Sequence
 
-from ndcg_gui import cli_compare, cli_engine, cli_gate, cli_overlap, cli_report
-from ndcg_gui.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, needs_qrels_hint
-from ndcg_gui.cli_output import (
+from ndcg_gui.cli import compare as cli_compare
+from ndcg_gui.cli import engine as cli_engine
+from ndcg_gui.cli import gate as cli_gate
+from ndcg_gui.cli import overlap as cli_overlap
+from ndcg_gui.cli import report as cli_report
+from ndcg_gui.cli.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, needs_qrels_hint
+from ndcg_gui.cli.output import (
     PROG,
     check_outputs,
     note_left_out,
@@ -83,7 +87,7 @@ Bad input exits with status 2 and a one-line message naming the file and line.
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from ndcg_gui.core.config import DEFAULT_K
+    from ndcg_gui.core.ndcg.measure import DEFAULT_K
 
     parser = argparse.ArgumentParser(
         prog=PROG,
@@ -125,7 +129,7 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
     `export` need not (the tests compare both ways)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["check"]:  # `ndcg-inspect check RUN --qrels Q`
-        from ndcg_gui import cli_check
+        from ndcg_gui.cli import check as cli_check
         return cli_check.main(argv[1:], say)
     options = build_parser().parse_args(argv)
     from ndcg_gui.core.errors import InputError, NeedsQrels
@@ -200,8 +204,8 @@ def importing_meanwhile(module: str) -> Iterator[None]:
 
 
 def export(options: argparse.Namespace, direct: bool = True) -> None:
-    from ndcg_gui.core.config import DEFAULT_K, score_precision
-    from ndcg_gui.core.options import config_from_options
+    from ndcg_gui.core.ndcg.measure import DEFAULT_K, score_precision
+    from ndcg_gui.core.ndcg.options import config_from_options
     from ndcg_gui.core.reading import load
     from ndcg_gui.core.reading.direct import summarise
 
@@ -243,8 +247,8 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
 def explain(options: argparse.Namespace) -> None:
     """--explain A B and --which MEAN: printed, for the run's every query at k."""
     from ndcg_gui.core.analysis.difference import explain_difference, presets_giving
-    from ndcg_gui.core.config import DEFAULT_K, PRESETS
     from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.ndcg.measure import DEFAULT_K, PRESETS
     from ndcg_gui.core.reading import load
 
     for name in options.explain or ():

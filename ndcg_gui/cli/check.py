@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 
-from ndcg_gui.arguments import EXIT_BAD_INPUT, positive_int
+from ndcg_gui.cli.arguments import EXIT_BAD_INPUT, positive_int
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,8 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str], say: Callable[[str], None]) -> int:
     from ndcg_gui.core.analysis.checks import check, raw_frames, would_change
-    from ndcg_gui.core.config import DEFAULT_K
     from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.ndcg.measure import DEFAULT_K
 
     options = build_parser().parse_args(argv)
     try:

@@ -1,7 +1,7 @@
 """What `ndcg-inspect`'s modes share for their output: one line on stderr, where a table goes
 (`-` is stdout; an output that is an input is refused, `check_outputs`), the notes on queries
 left out or too big for a double, the per-query table as text, TSV, CSV or JSON, and --query
-picked. The command's modes (`cli`, `cli_engine`, …) import it; it imports none of them."""
+picked. The command's modes (`cli/main.py`, `cli/engine.py`, …) import it; it imports none of them."""
 
 from __future__ import annotations
 
@@ -148,7 +148,7 @@ def render(summary, k: int, form: str) -> str:
                              fmt(r["dcg"]), fmt(r["idcg"]), fmt(r["ndcg"])])
         return out.getvalue()
     header = ["query", "n_docs", "n_judged", f"dcg@{k}", f"idcg@{k}", f"ndcg@{k}"]
-    from ndcg_gui.cli_compare import aligned
+    from ndcg_gui.cli.compare import aligned
 
     return aligned(header, [
         [str(r["query"]), str(int(r["n_docs"])), str(int(r["n_judged"])),

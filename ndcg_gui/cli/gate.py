@@ -43,8 +43,8 @@ def wanted(options: argparse.Namespace) -> bool:
 
 def main_gate(options: argparse.Namespace, say, cmp: Comparison | None = None) -> int:
     """Run the gate; returns the exit status (1: a candidate is worse). Bad input raises
-    `InputError` (status 2 in `cli.main`). `cmp`: the runs already compared (by `cli_report`)."""
-    from ndcg_gui import cli_compare
+    `InputError` (status 2 in `cli.main.main`). `cmp`: the runs already compared (by `cli/report.py`)."""
+    from ndcg_gui.cli import compare as cli_compare
     from ndcg_gui.core.analysis.runs.gate import check_levels, check_samples, decide
     from ndcg_gui.core.errors import InputError, printable
     from ndcg_gui.core.reports.junit import write_junit

@@ -22,9 +22,9 @@ from ndcg_gui.core.arrays.ids import Groups, strings, take, whole
 from ndcg_gui.core.arrays.join import lookup
 from ndcg_gui.core.arrays.order import ranked, score_key
 from ndcg_gui.core.arrays.topk import StringBytes, first_rows_word, score_bits, select_top
-from ndcg_gui.core.config import MetricConfig, PrecisionName, TiesName, check_rules, score_precision
-from ndcg_gui.core.metrics import check_k, condensed_keep, discounts, finish, gains
-from ndcg_gui.core.ties import averaged
+from ndcg_gui.core.ndcg.measure import MetricConfig, PrecisionName, TiesName, check_rules, score_precision
+from ndcg_gui.core.ndcg.metrics import check_k, condensed_keep, discounts, finish, gains
+from ndcg_gui.core.ndcg.ties import averaged
 
 Ids = pa.Array | pa.ChunkedArray  # doc ids as Arrow text (`ids.strings`)
 RESULT_COLUMNS = [

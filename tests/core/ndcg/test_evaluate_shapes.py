@@ -160,9 +160,9 @@ def test_evaluate_at_the_largest_k_works_on_the_lists_not_on_k(monkeypatch):
     """The discount table is as long as the longest list, never k (k = 10^8 took 23 s and 2.5 GB)."""
     import importlib
 
-    from ndcg_gui.core.config import MAX_K
+    from ndcg_gui.core.ndcg.measure import MAX_K
 
-    evaluate_module = importlib.import_module("ndcg_gui.core.evaluate")
+    evaluate_module = importlib.import_module("ndcg_gui.core.ndcg.evaluate")
 
     asked: list[int] = []
     real = evaluate_module.discounts

@@ -8,18 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pytrec_child import evaluate as pytrec_evaluate
 
-from ndcg_gui.core.config import MetricConfig
-from ndcg_gui.core.evaluate import evaluate
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
-from ndcg_gui.core.metrics import ndcg_at
-from ndcg_gui.core.summary import (
-    MeanPolicy,
-    bin_index,
-    counted,
-    histogram,
-    histogram_edges,
-    mean_summary,
-)
+from ndcg_gui.core.ndcg.evaluate import evaluate
+from ndcg_gui.core.ndcg.mean import MeanPolicy, bin_index, counted, histogram, histogram_edges, mean_summary
+from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.metrics import ndcg_at
 
 TREC = MetricConfig.preset("trec_eval")
 
@@ -144,8 +137,8 @@ def edits(rl):
 @pytest.mark.parametrize("preset", ["trec_eval", "sklearn", "ranx_burges"])
 @pytest.mark.parametrize("k", [5, None])
 def test_one_query_rescored_equals_the_whole_dataset_rescored(sample, preset, k):
-    from ndcg_gui.core.config import PRESETS
-    from ndcg_gui.core.summary import score, with_list_rescored
+    from ndcg_gui.core.lists.rescoring import score, with_list_rescored
+    from ndcg_gui.core.ndcg.measure import PRESETS
 
     config, ties = PRESETS[preset].config, PRESETS[preset].ties
     before = score(sample, k, config, ties)
@@ -157,7 +150,7 @@ def test_one_query_rescored_equals_the_whole_dataset_rescored(sample, preset, k)
 
 
 def test_a_query_that_gains_its_first_results_appears(sample):
-    from ndcg_gui.core.summary import score, with_list_rescored
+    from ndcg_gui.core.lists.rescoring import score, with_list_rescored
 
     before = score(sample, 10, TREC)
     assert before.loc["424", "n_retrieved"] == 0
@@ -170,7 +163,7 @@ def test_a_query_that_gains_its_first_results_appears(sample):
 
 def test_a_query_that_loses_its_last_judgment_stays_listed():
     from ndcg_gui.core.lists.ranked_list import RankedList
-    from ndcg_gui.core.summary import score, with_list_rescored
+    from ndcg_gui.core.lists.rescoring import score, with_list_rescored
 
     listed = RankedList(docs=["a"], grades=[1.0], query="q", unretrieved={"z": 2.0}, has_pool=True)
     result = score(TypedDataset.of(listed), 10)
@@ -180,7 +173,7 @@ def test_a_query_that_loses_its_last_judgment_stays_listed():
 
 
 def test_histogram_edges_stay_few_when_ndcg_is_far_outside_0_1():
-    from ndcg_gui.core.summary import histogram
+    from ndcg_gui.core.ndcg.mean import histogram
 
     edges, counts = histogram(np.array([0.5, -3e14, 2.0]))
     assert len(edges) == 11 and counts.sum() == 3
@@ -208,7 +201,7 @@ def scored_lists(draw):
 def test_one_lists_row_is_the_row_of_a_dataset_of_that_list(rl, config, k, ties):
     """`list_row` scores a list without making a dataset of it: the same row as that dataset's
     `evaluate` (the list as it stands; "average" over neighbours with equal scores)."""
-    from ndcg_gui.core.summary import list_row
+    from ndcg_gui.core.lists.rescoring import list_row
 
     one_list = TypedDataset.of(rl)
     expected = one_list.evaluate(k, config, ties="trec" if ties == "file" else ties)
@@ -219,7 +212,7 @@ def test_the_worst_query_is_the_lowest_ndcg_with_results_and_an_ideal():
     """Issue 21.2: the worst query is a core rule (it was read off the sorted view's rows)."""
     import pandas as pd
 
-    from ndcg_gui.core.summary import worst_query
+    from ndcg_gui.core.ndcg.mean import worst_query
 
     result = pd.DataFrame(
         {"ndcg": [0.5, 0.0, 0.0, 0.2, 0.2, 0.9], "n_retrieved": [5, 0, 4, 3, 3, 2],
@@ -233,7 +226,7 @@ def test_the_worst_query_is_the_lowest_ndcg_with_results_and_an_ideal():
 
 def test_a_mean_over_many_queries_says_their_count_with_thousands_separated():
     # 500,000 queries read "over 500,000 of 500,000 queries", not "500000" (seen on the 500M window).
-    from ndcg_gui.core.summary import MeanPolicy, MeanSummary
+    from ndcg_gui.core.ndcg.mean import MeanPolicy, MeanSummary
 
     summary = MeanSummary(0.033, 500_000, 500_000, 0, 0, MeanPolicy())
     assert summary.describe(10) == "mean NDCG@10 = 0.0330 over 500,000 of 500,000 queries"
@@ -254,13 +247,12 @@ def test_one_list_rescored_in_a_big_result_hashes_no_id_of_the_others(monkeypatc
     """An edit of one query of a big result finds its row by a scan, not the table of every id
     pandas makes for a lookup (~80 ms at 500,000, in the frame of a big file's first edit); the
     other rows stay as they were."""
-    from ndcg_gui.core import summary
-    from ndcg_gui.core.evaluate import RESULT_COLUMNS
-    from ndcg_gui.core.lists import query_order
+    from ndcg_gui.core.lists import query_order, rescoring
     from ndcg_gui.core.lists.ranked_list import RankedList
-    from ndcg_gui.core.summary import list_row, with_list_rescored
+    from ndcg_gui.core.lists.rescoring import list_row, with_list_rescored
+    from ndcg_gui.core.ndcg.evaluate import RESULT_COLUMNS
 
-    monkeypatch.setattr(summary, "KEEP_FROM", 100)
+    monkeypatch.setattr(rescoring, "KEEP_FROM", 100)
     monkeypatch.setattr(query_order, "KEEP_FROM", 100)
     n = 2_000
     rng = np.random.default_rng(0)

@@ -1,4 +1,4 @@
-"""Tied scores (core.ties and RankedList.ties_ordered): which neighbours tie, the order each rule
+"""Tied scores (core.ndcg.ties and RankedList.ties_ordered): which neighbours tie, the order each rule
 gives them, and scikit-learn's averaged gains, checked against scikit-learn itself."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from sklearn.metrics import ndcg_score
 
 from ndcg_gui.core.analysis.list_report import display_columns, list_summary
-from ndcg_gui.core.config import MetricConfig
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ties import averaged, run_scores, tie_runs
+from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.ties import averaged, run_scores, tie_runs
 
 SKLEARN = MetricConfig.preset("sklearn")
 

@@ -14,7 +14,7 @@ ENGINES = ("auto", "memory", "duckdb", "spark")
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
-    from ndcg_gui.arguments import THREADS_PER_CORE, memory_limit, spark_master, thread_count
+    from ndcg_gui.cli.arguments import THREADS_PER_CORE, memory_limit, spark_master, thread_count
 
     group = parser.add_argument_group("engine (runs larger than memory)")
     group.add_argument("--engine", choices=ENGINES, default="auto",
@@ -52,7 +52,7 @@ def _say_patterns(options: argparse.Namespace) -> None:
     """Each input whose name holds glob characters, as taken when it could be either: a pattern
     (the engines), or the file of that name (DuckDB and the in-memory path; Spark globs a name
     its own way)."""
-    from ndcg_gui.cli_output import say
+    from ndcg_gui.cli.output import say
     from ndcg_gui.core.sql.inputs import how_named, is_pattern
 
     for path in dict.fromkeys([options.file, *options.runs, options.qrels]):
@@ -66,7 +66,8 @@ def _say_patterns(options: argparse.Namespace) -> None:
 
 def _refused(options: argparse.Namespace) -> list[str]:
     """What the engines do not do (yet): the options asking for it."""
-    from ndcg_gui import cli_gate, cli_report
+    from ndcg_gui.cli import gate as cli_gate
+    from ndcg_gui.cli import report as cli_report
 
     asked = (("--metrics-csv", options.metrics_csv), ("--report/--table", cli_report.wanted(options)),
              ("--fail-if-worse", cli_gate.wanted(options)),
@@ -77,7 +78,7 @@ def _refused(options: argparse.Namespace) -> list[str]:
 def _auto(options: argparse.Namespace) -> str:
     """DuckDB when the inputs are too big to load (`core.sql.inputs`) or only it reads them, it is
     installed, and it does everything asked; the in-memory path otherwise."""
-    from ndcg_gui.cli_output import say
+    from ndcg_gui.cli.output import say
     from ndcg_gui.core.sql import inputs
 
     if options.qrels is None or _refused(options):
@@ -113,7 +114,7 @@ def _auto(options: argparse.Namespace) -> str:
 def main_engine(options: argparse.Namespace, say: Callable[[str], None]) -> None:
     """The per-query lines or --summary-csv of one run, or the comparison of several, scored by
     the engine."""
-    from ndcg_gui import cli_output
+    from ndcg_gui.cli import output as cli_output
     from ndcg_gui.core.errors import InputError
 
     refused = _refused(options)
@@ -160,8 +161,8 @@ def _check_engine_options(options: argparse.Namespace) -> None:
 
 
 def _definition(options: argparse.Namespace):
-    from ndcg_gui.core.config import DEFAULT_K
-    from ndcg_gui.core.options import config_from_options
+    from ndcg_gui.core.ndcg.measure import DEFAULT_K
+    from ndcg_gui.core.ndcg.options import config_from_options
     from ndcg_gui.core.state.workspace import Definition
 
     config, ties = config_from_options(options.preset, options.gain, options.discount)
@@ -170,7 +171,7 @@ def _definition(options: argparse.Namespace):
 
 def _score(options: argparse.Namespace, run: str, definition):
     """One run scored against --qrels by the engine (`EngineResult`)."""
-    from ndcg_gui.cli_output import PROG
+    from ndcg_gui.cli.output import PROG
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.sql import NotExpressible
 
@@ -198,7 +199,7 @@ def _score(options: argparse.Namespace, run: str, definition):
 def _compare(options: argparse.Namespace, definition, say: Callable[[str], None]) -> None:
     """`ndcg-inspect RUN_A RUN_B … --engine E`: each run's per-query NDCG from the engine, then the
     statistics of the in-memory comparison on those rows, printed as it prints them."""
-    from ndcg_gui import cli_compare
+    from ndcg_gui.cli import compare as cli_compare
     from ndcg_gui.core.analysis.runs.compare import compare_scored
 
     names = cli_compare.run_names(options, [options.file, *options.runs])

@@ -30,7 +30,7 @@ levels deep."""
 
 def positive_int(text: str) -> int:
     """A cut-off k: a whole number from 1 to `MAX_K`."""
-    from ndcg_gui.core.config import MAX_K
+    from ndcg_gui.core.ndcg.measure import MAX_K
 
     return whole_number(text, 1, MAX_K)
 
@@ -49,7 +49,7 @@ def whole_number(text: str, low: int, high: int, why: str = "") -> int:
 
 def sample_count(text: str) -> int:
     """--samples: random draws of the randomization test and resamples of the bootstrap."""
-    from ndcg_gui.core.config import MAX_SAMPLES
+    from ndcg_gui.core.ndcg.measure import MAX_SAMPLES
 
     return whole_number(text, 1, MAX_SAMPLES, " (the bootstrap keeps a mean per resample)")
 
@@ -124,14 +124,14 @@ def memory_limit(text: str) -> str:
 
 def add_common(parser: argparse.ArgumentParser, file_required: bool, k_help: str) -> None:
     """FILE, --qrels, --query, -k, --preset, --gain, --discount and --version."""
-    from ndcg_gui.core.config import PRESETS
-    from ndcg_gui.core.options import DISCOUNT_HELP, GAIN_HELP
+    from ndcg_gui.core.ndcg.measure import PRESETS
+    from ndcg_gui.core.ndcg.options import DISCOUNT_HELP, GAIN_HELP
 
     parser.add_argument("file", metavar="FILE", nargs=None if file_required else "?",
                         help="a CSV/TSV ranked list, or a TREC run (with --qrels) or qrels file")
     parser.add_argument("--qrels", help="TREC qrels with the judgments for FILE")
     parser.add_argument("--query", help="the query to open or export (default: the first)")
-    from ndcg_gui.core.config import MAX_K
+    from ndcg_gui.core.ndcg.measure import MAX_K
 
     parser.add_argument("-k", type=positive_int, default=None, help=f"{k_help}; 1 to {MAX_K:,}")
     parser.add_argument(

@@ -7,8 +7,8 @@
 
 from __future__ import annotations
 
-from ndcg_gui.core.config import DEFAULT_PRESET, PRESETS, GainTable, MetricConfig, TiesName
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.ndcg.measure import DEFAULT_PRESET, PRESETS, GainTable, MetricConfig, TiesName
 
 GAIN_HELP = "linear, exponential, or a table such as 1=3,2=9,4=4.5"
 DISCOUNT_HELP = "log2, or jarvelin[:BASE] (base 2 when not given)"

@@ -29,10 +29,10 @@ def wanted(options: argparse.Namespace) -> bool:
 def main_report(options: argparse.Namespace, say):
     """Write the report and the table; returns the comparison (None for one run) so that a gate
     on the same command line need not compare the runs again."""
-    from ndcg_gui import cli_compare
-    from ndcg_gui.core.config import DEFAULT_K
+    from ndcg_gui.cli import compare as cli_compare
     from ndcg_gui.core.errors import InputError
-    from ndcg_gui.core.options import config_from_options
+    from ndcg_gui.core.ndcg.measure import DEFAULT_K
+    from ndcg_gui.core.ndcg.options import config_from_options
     from ndcg_gui.core.reports.provenance import file_hashes
     from ndcg_gui.core.reports.run_report import Setting
     from ndcg_gui.core.state.workspace import run_label

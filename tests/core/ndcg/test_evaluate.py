@@ -12,14 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_gui.core.analysis.list_report import list_summary
-from ndcg_gui.core.config import MetricConfig, score_precision
-from ndcg_gui.core.evaluate import Joined, evaluate
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.lists.rescoring import list_row
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
-from ndcg_gui.core.metrics import dcg_idcg_at, finish
+from ndcg_gui.core.ndcg.evaluate import Joined, evaluate
+from ndcg_gui.core.ndcg.measure import MetricConfig, score_precision
+from ndcg_gui.core.ndcg.metrics import dcg_idcg_at, finish
 from ndcg_gui.core.reading import direct, load
-from ndcg_gui.core.summary import list_row
 
 TIES = ["trec", "file", "average"]
 

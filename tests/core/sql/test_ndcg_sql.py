@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ndcg_gui.core import PRESETS, MetricConfig, evaluate
-from ndcg_gui.core.config import MAX_K, TIES
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.evaluate import RESULT_COLUMNS
+from ndcg_gui.core.ndcg.evaluate import RESULT_COLUMNS
+from ndcg_gui.core.ndcg.measure import MAX_K, TIES
 from ndcg_gui.core.reading.direct import summarise
 from ndcg_gui.core.reading.dispatch import load
 from ndcg_gui.core.sql import NotExpressible, check_expressible, ndcg_sql

@@ -45,11 +45,11 @@ def main_overlap(options: argparse.Namespace, say) -> None:
 def overlap(options: argparse.Namespace, paths: list[str], say) -> str:
     """What stdout gets; notes go to `say`. Runs that all hold grades, with no --overlap, are
     compared by NDCG alone as before."""
-    from ndcg_gui import cli_compare
+    from ndcg_gui.cli import compare as cli_compare
     from ndcg_gui.core.analysis.runs.overlap import DEFAULT_P, judging_holes, overlap_table
-    from ndcg_gui.core.config import DEFAULT_K
     from ndcg_gui.core.errors import InputError
-    from ndcg_gui.core.options import config_from_options
+    from ndcg_gui.core.ndcg.measure import DEFAULT_K
+    from ndcg_gui.core.ndcg.options import config_from_options
     from ndcg_gui.core.reading import load
 
     if len(paths) < 2:
@@ -185,7 +185,7 @@ def _json(table, means, baseline, k, p, holes, methods) -> str:
 
 
 def _text(table: pd.DataFrame, k: int, baseline: str, notes: list[str]) -> str:
-    from ndcg_gui.cli_compare import aligned
+    from ndcg_gui.cli.compare import aligned
     from ndcg_gui.core.errors import printable
 
     names = {"jaccard": f"jaccard@{k}", "ndcg_baseline": f"ndcg@{k} {baseline}", "ndcg": f"ndcg@{k}",

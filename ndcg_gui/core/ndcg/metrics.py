@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ndcg_gui.core.config import MAX_K, MetricConfig
-from ndcg_gui.core.ties import averaged
+from ndcg_gui.core.ndcg.measure import MAX_K, MetricConfig
+from ndcg_gui.core.ndcg.ties import averaged
 
 if TYPE_CHECKING:
     import pandas as pd

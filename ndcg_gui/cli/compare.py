@@ -28,8 +28,8 @@ MISSING_HELP = ("a judged query a run returned nothing for: 'zero' scores it 0 a
 
 def add_options(parser: argparse.ArgumentParser) -> None:
     """The options of a comparison (the runs themselves are the positional arguments)."""
-    from ndcg_gui.arguments import sample_count
-    from ndcg_gui.core.config import MAX_SAMPLES
+    from ndcg_gui.cli.arguments import sample_count
+    from ndcg_gui.core.ndcg.measure import MAX_SAMPLES
 
     group = parser.add_argument_group("comparing runs (two files or more)")
     group.add_argument("-q", "--per-query", action="store_true",
@@ -113,8 +113,8 @@ def run_names(options: argparse.Namespace, paths: list[str]) -> dict[str, str]:
 def comparison(options: argparse.Namespace, runs: dict[str, Dataset]) -> Comparison:
     """The runs compared as the options say (also the gate's and the report's comparison)."""
     from ndcg_gui.core.analysis.runs.compare import compare_runs
-    from ndcg_gui.core.config import DEFAULT_K
-    from ndcg_gui.core.options import config_from_options
+    from ndcg_gui.core.ndcg.measure import DEFAULT_K
+    from ndcg_gui.core.ndcg.options import config_from_options
 
     config, ties = config_from_options(options.preset, options.gain, options.discount)
     k = options.k if options.k is not None else DEFAULT_K
