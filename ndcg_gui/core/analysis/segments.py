@@ -18,7 +18,7 @@ import pandas as pd
 
 from ndcg_gui.core.analysis.weights import weighted_mean, weights_of
 from ndcg_gui.core.lists.query_order import natural_key
-from ndcg_gui.core.summary import MeanPolicy, counted
+from ndcg_gui.core.ndcg.mean import MeanPolicy, counted
 
 SEGMENT_MEAN_COLUMNS = ["mean", "counted", "total"]
 

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_gui.core.analysis.judged import judged_at_k, judged_share
-from ndcg_gui.core.evaluate import evaluate
 from ndcg_gui.core.lists.dataset import summary_table
+from ndcg_gui.core.ndcg.evaluate import evaluate
 
 
 def random_run(seed: int, distinct: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:

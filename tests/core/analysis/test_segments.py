@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_gui.core.analysis.segments import segment_means
-from ndcg_gui.core.evaluate import evaluate
-from ndcg_gui.core.summary import MeanPolicy, mean_summary
+from ndcg_gui.core.ndcg.evaluate import evaluate
+from ndcg_gui.core.ndcg.mean import MeanPolicy, mean_summary
 
 POLICIES = [MeanPolicy(e, u) for e in ("zero", "skip") for u in ("zero", "skip")]
 

@@ -12,7 +12,7 @@ import pytest
 
 from ndcg_gui.core.analysis.runs.segment_compare import compare_segments
 from ndcg_gui.core.analysis.segments import segment_means
-from ndcg_gui.core.evaluate import evaluate
+from ndcg_gui.core.ndcg.evaluate import evaluate
 from ndcg_gui.core.reports.segment_report import segment_comparison_section, segment_means_section
 
 HOSTILE = '<script>alert("x")</script>&amp;'

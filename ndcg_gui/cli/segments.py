@@ -1,0 +1,156 @@
+"""`--segments FILE` and `--weights FILE` (or the run's own `segment` and `weight` columns): each
+query's segment and weight, for `ndcg-inspect`'s lines (`all:SEGMENT` before `all`), its comparison
+(each segment's Δ, W/T/L, test and verdict, Holm over the segments) and its report. The figures are
+the core's (`core.analysis.segments`, `core.analysis.runs.segment_compare`); this module reads the
+options, says once on stderr what a map left out, and lays the rows out. Never imports Qt."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ndcg_gui.core.analysis.runs.compare import Comparison
+    from ndcg_gui.core.analysis.runs.segment_compare import SegmentComparison
+    from ndcg_gui.core.formats.query_map import QueryMap
+
+SEGMENTS_HELP = ("each query's segment (locale, device, query type…), one line query<TAB>segment: the mean "
+                 "of each segment is printed as a line all:SEGMENT before all, and runs are compared in "
+                 "each segment too (Holm's correction over the segments); default: the run's own 'segment' "
+                 "column, if it has one")
+WEIGHTS_HELP = ("each query's weight (its traffic, say), one line query<TAB>weight, a number of at least 0; "
+                "every judged query needs one: the means, the segments' means and the comparison's tests "
+                "become weighted, the per-query figures stay; default: the run's own 'weight' column, if it "
+                "has one")
+LISTED = 10  # queries named in a note before "..."
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("segments and query weights")
+    group.add_argument("--segments", metavar="FILE", help=SEGMENTS_HELP)
+    group.add_argument("--weights", metavar="FILE", help=WEIGHTS_HELP)
+
+
+def inputs(options: argparse.Namespace) -> list[str]:
+    """The files these options read (no output may replace them; a report names them)."""
+    return [p for p in (getattr(options, "segments", None), getattr(options, "weights", None)) if p]
+
+
+@dataclass(frozen=True)
+class Maps:
+    """The segments and the weights the options (or the run's columns) give; None: none."""
+
+    segments: QueryMap[str] | None = None
+    weights: QueryMap[float] | None = None
+
+    def __bool__(self) -> bool:
+        return self.segments is not None or self.weights is not None
+
+    def weights_for(self, queries) -> dict[str, float] | None:
+        """Every judged query's weight (an `InputError` for one without), or None unweighted."""
+        from ndcg_gui.core.analysis.weights import query_weights
+
+        return None if self.weights is None else query_weights(self.weights, queries)
+
+
+def read_maps(options: argparse.Namespace, run: pd.DataFrame | None = None, path: str | None = None) -> Maps:
+    """The maps of --segments and --weights, else of the `segment` and `weight` columns of `run`
+    (the first run's rows, read from `path`)."""
+    from ndcg_gui.core.analysis.weights import parse_weight
+    from ndcg_gui.core.formats.query_map import column_map, named_column, read_query_map
+
+    def one(option: str | None, what: str, parse):
+        if option:
+            return read_query_map(option, what, parse)
+        column = named_column(tuple(run.columns), what) if run is not None else None
+        return column_map(run, column, path, what, parse) if column is not None else None
+
+    return Maps(one(getattr(options, "segments", None), "segment", str),
+                one(getattr(options, "weights", None), "weight", parse_weight))
+
+
+def _listed(queries: list[str]) -> str:
+    from ndcg_gui.core.errors import shown
+
+    return ", ".join(shown(q) for q in queries[:LISTED]) + (", ..." if len(queries) > LISTED else "")
+
+
+def note_unassigned(unassigned: list[str], unknown: list[str], maps: Maps, say) -> None:
+    """Say once which queries are in no segment (counted in all only), and which queries of the
+    map are not judged queries (another run's ids, say)."""
+    if maps.segments is None:
+        return
+    if unassigned:
+        many = "query is" if len(unassigned) == 1 else "queries are"
+        say(f"note: {len(unassigned):,} judged {many} in no segment of {maps.segments.origin}, counted in "
+            f"all only: {_listed(unassigned)}")
+    if unknown:
+        many = "query" if len(unknown) == 1 else "queries"
+        say(f"note: {maps.segments.origin} names {len(unknown):,} {many} that no judged query of the run "
+            f"is: {_listed(unknown)}")
+
+
+# --- one run: the all:SEGMENT lines ----------------------------------------------------------------
+
+
+def per_query(table: pd.DataFrame, judged: pd.Series | None = None) -> pd.DataFrame:
+    """The command line's table (query, n_docs, n_judged, dcg, idcg, ndcg) as `evaluate`'s
+    (index query; n_retrieved, undefined), with Judged@k beside it."""
+    frame = table.set_index("query").rename(columns={"n_docs": "n_retrieved"})
+    frame["undefined"] = frame["idcg"].to_numpy(dtype=float) == 0
+    if judged is not None:
+        frame["judged"] = judged.to_numpy(dtype=float)
+    return frame
+
+
+def summary_rows(table: pd.DataFrame, judged: pd.Series | None, maps: Maps, say) -> tuple[list[dict], dict]:
+    """The all:SEGMENT rows (with --segments) and the all row, weighted with --weights: each the
+    counts summed and the figures averaged over its queries, as the all line is; `queries`, how many.
+    Every judged query counts (judged queries without results score 0: trec_eval -c)."""
+    from ndcg_gui.core.analysis.segments import segment_means
+
+    frame = per_query(table, judged)
+    figures = ["dcg", "idcg", *(["judged"] if judged is not None else [])]
+    weights = maps.weights_for(frame.index)
+    segments = maps.segments.values if maps.segments is not None else {}
+    means = segment_means(frame, segments, weights=weights, figures=figures)
+    of = frame.index.map(lambda q: segments.get(str(q))).to_numpy(dtype=object)
+
+    def row(name: str, members, figures_row) -> dict:
+        return {"query": name, "n_docs": int(frame["n_retrieved"][members].sum()),
+                "n_judged": int(frame["n_judged"][members].sum()),
+                "dcg": float(figures_row["dcg"]), "idcg": float(figures_row["idcg"]),
+                "ndcg": float(figures_row["mean"]), "queries": int(figures_row["counted"]),
+                **({"judged": float(figures_row["judged"])} if judged is not None else {})}
+
+    rows = [row(f"all:{name}", of == name, r) for name, r in means.table.iterrows()]
+    note_unassigned(means.unassigned, means.unknown, maps, say)
+    if weights is not None:
+        say(f"note: the all lines are weighted by {maps.weights.origin}; each query's own line is not")
+    return rows, row("all", slice(None), means.overall)
+
+
+# --- runs compared -----------------------------------------------------------------------------------
+
+
+def weighted(cmp: Comparison, maps: Maps) -> Comparison:
+    """The comparison weighted by the queries' weights (its tests the weighted ones), or as it is."""
+    if maps.weights is None:
+        return cmp
+    return cmp.weighted_by(maps.weights_for(cmp.per_query.index), maps.weights.origin)
+
+
+def by_segment(cmp: Comparison, maps: Maps, say) -> SegmentComparison | None:
+    """Each compared run in each segment (weighted as the comparison is), or None without segments."""
+    if maps.segments is None:
+        return None
+    from ndcg_gui.core.analysis.runs.segment_compare import compare_segments
+
+    segments = compare_segments(cmp.per_query, cmp.baseline, maps.segments.values, weights=cmp.weights,
+                                samples=cmp.samples, seed=cmp.seed, confidence=cmp.confidence)
+    present = set(map(str, cmp.per_query.index))
+    note_unassigned(segments.unassigned, [q for q in maps.segments.values if q not in present], maps, say)
+    return segments
