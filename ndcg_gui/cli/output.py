@@ -39,7 +39,8 @@ def check_outputs(options) -> None:
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.writing.atomic import refuse_inputs
 
-    inputs = [options.file, *getattr(options, "runs", ()), options.qrels]
+    inputs = [options.file, *getattr(options, "runs", ()), options.qrels,
+              getattr(options, "segments", None), getattr(options, "weights", None)]
     refuse_inputs(sys.stdout.fileno() if _has_descriptor(sys.stdout) else None, inputs)
     named = [(f"--{name.replace('_', '-')}", getattr(options, name, None)) for name in OUTPUTS]
     named = [(flag, out) for flag, out in named if out is not None and out != "-"]
@@ -117,25 +118,45 @@ def json_number(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
-def render(summary, k: int, form: str) -> str:
-    """The per-query rows and the "all" row in one of `FORMATS`."""
+def render(summary, k: int, form: str, judged=None, groups: tuple[list[dict], dict] | None = None) -> str:
+    """The per-query rows and the "all" row in one of `FORMATS`. `judged`: each row's Judged@k
+    (`core.analysis.judged`), a column after ndcg; `groups`: the all:SEGMENT rows and the all row
+    made by `segments.summary_rows` (segments, weights), printed before the per-query rows' end
+    with a column `queries`: how many queries each row averages."""
     from ndcg_gui.core.lists.numbers import number_text as fmt
 
     rows = summary.to_dict("records")
-    mean = {
-        "query": "all",
-        "n_docs": int(summary["n_docs"].sum()),
-        "n_judged": int(summary["n_judged"].sum()),
-        **{c: float(summary[c].mean()) if len(summary) else 0.0 for c in ("dcg", "idcg", "ndcg")},
-    }
-    columns = ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
+    figures = ["dcg", "idcg", "ndcg", *(["judged"] if judged is not None else [])]
+    if judged is not None:
+        for row, share in zip(rows, judged.to_numpy(dtype=float), strict=True):
+            row["judged"] = float(share)
+    if groups is None:
+        extra = []
+        mean = {
+            "query": "all",
+            "n_docs": int(summary["n_docs"].sum()),
+            "n_judged": int(summary["n_judged"].sum()),
+            **{c: float(summary[c].mean()) if len(summary) else 0.0 for c in ("dcg", "idcg", "ndcg")},
+        }
+        if judged is not None:
+            mean["judged"] = float(judged.mean()) if len(judged) else 0.0
+    else:
+        extra, mean = groups
+        for row in rows:
+            row["queries"] = 1
+    counts = ["n_docs", "n_judged", *(["queries"] if groups is not None else [])]
+    columns = ["query", "n_docs", "n_judged", *figures, *counts[2:]]
     if form == "json":
-        clean = [{c: (str(r[c]) if c == "query" else int(r[c]) if c.startswith("n_")
-                      else json_number(float(r[c]))) for c in columns} for r in rows]
-        mean = {c: json_number(v) if isinstance(v, float) else v for c, v in mean.items()}
+        def clean(r: dict) -> dict:
+            return {c: (str(r[c]) if c == "query" else int(r[c]) if c in counts
+                        else json_number(float(r[c]))) for c in columns}
         from ndcg_gui.core.reports.escaping import json_text
 
-        return json_text({"k": k, "queries": clean, "all": mean}) + "\n"
+        data = {"k": k, "queries": [clean(r) for r in rows]}
+        if groups is not None:
+            data["segments"] = [{"segment": r["query"].split(":", 1)[1], **clean(r)} for r in extra]
+        data["all"] = clean(mean)
+        return json_text(data) + "\n"
     if form in ("tsv", "csv"):
         import csv
         import io
@@ -143,18 +164,17 @@ def render(summary, k: int, form: str) -> str:
         out = io.StringIO()
         writer = csv.writer(out, delimiter="\t" if form == "tsv" else ",", lineterminator="\n")
         writer.writerow(columns)
-        for r in [*rows, mean]:
-            writer.writerow([r["query"], int(r["n_docs"]), int(r["n_judged"]),
-                             fmt(r["dcg"]), fmt(r["idcg"]), fmt(r["ndcg"])])
+        for r in [*rows, *extra, mean]:
+            writer.writerow([r["query"], *(int(r[c]) if c in counts else fmt(r[c]) for c in columns[1:])])
         return out.getvalue()
-    header = ["query", "n_docs", "n_judged", f"dcg@{k}", f"idcg@{k}", f"ndcg@{k}"]
+    header = [c if c in ("query", *counts) else f"{c}@{k}" for c in columns]
     from ndcg_gui.cli.compare import aligned
 
-    return aligned(header, [
-        [str(r["query"]), str(int(r["n_docs"])), str(int(r["n_judged"])),
-         f"{r['dcg']:.4f}", f"{r['idcg']:.4f}", f"{r['ndcg']:.4f}"]
-        for r in [*rows, mean]
-    ])
+    def line(r: dict, own: bool) -> list[str]:  # (a query's own line averages one query: said by none)
+        return [str(r["query"]), *("" if own and c == "queries" else str(int(r[c])) if c in counts
+                                   else f"{r[c]:.4f}" for c in columns[1:])]
+
+    return aligned(header, [line(r, True) for r in rows] + [line(r, False) for r in [*extra, mean]])
 
 
 def pick_query(queries: list[str], path: str, query: str | None) -> str:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
     from ndcg_gui.core.analysis.runs.compare import Comparison
     from ndcg_gui.core.analysis.runs.segment_compare import SegmentComparison
+    from ndcg_gui.core.analysis.segments import SegmentMeans
     from ndcg_gui.core.formats.query_map import QueryMap
 
 SEGMENTS_HELP = ("each query's segment (locale, device, query type…), one line query<TAB>segment: the mean "
@@ -56,9 +57,17 @@ class Maps:
         return None if self.weights is None else query_weights(self.weights, queries)
 
 
-def read_maps(options: argparse.Namespace, run: pd.DataFrame | None = None, path: str | None = None) -> Maps:
+def maps(options: argparse.Namespace, run: pd.DataFrame | None = None, path: str | None = None) -> Maps:
     """The maps of --segments and --weights, else of the `segment` and `weight` columns of `run`
-    (the first run's rows, read from `path`)."""
+    (the first run's rows, read from `path`); read once for the command (a pipe can be read only
+    once), kept on `options`."""
+    kept = getattr(options, "_query_maps", None)
+    if kept is None:
+        kept = options._query_maps = _read_maps(options, run, path)
+    return kept
+
+
+def _read_maps(options: argparse.Namespace, run: pd.DataFrame | None, path: str | None) -> Maps:
     from ndcg_gui.core.analysis.weights import parse_weight
     from ndcg_gui.core.formats.query_map import column_map, named_column, read_query_map
 
@@ -73,9 +82,7 @@ def read_maps(options: argparse.Namespace, run: pd.DataFrame | None = None, path
 
 
 def _listed(queries: list[str]) -> str:
-    from ndcg_gui.core.errors import shown
-
-    return ", ".join(shown(q) for q in queries[:LISTED]) + (", ..." if len(queries) > LISTED else "")
+    return ", ".join(queries[:LISTED]) + (", ..." if len(queries) > LISTED else "")
 
 
 def note_unassigned(unassigned: list[str], unknown: list[str], maps: Maps, say) -> None:
@@ -154,3 +161,62 @@ def by_segment(cmp: Comparison, maps: Maps, say) -> SegmentComparison | None:
     present = set(map(str, cmp.per_query.index))
     note_unassigned(segments.unassigned, [q for q in maps.segments.values if q not in present], maps, say)
     return segments
+
+
+SEGMENT_TABLE = ["run", "segment", "queries", "baseline_mean", "mean", "delta", "wins", "ties", "losses",
+                 "rand_p", "p_holm", "ci_low", "ci_high", "verdict"]
+
+
+def segment_table(segments: SegmentComparison) -> pd.DataFrame:
+    """One row per compared run and segment, as CSV and TSV print it."""
+    return segments.table.reset_index()[SEGMENT_TABLE]
+
+
+def segments_json(segments: SegmentComparison) -> dict:
+    """The segments' figures for JSON: each row, where each run won and lost, and how."""
+    import math
+
+    def value(x):
+        if hasattr(x, "item"):
+            x = x.item()
+        return None if isinstance(x, float) and not math.isfinite(x) else x
+
+    rows = [{c: value(v) for c, v in row.items()} for row in segment_table(segments).to_dict("records")]
+    return {"rows": rows, "where": {run: segments.where(run) for run in segments.runs},
+            "in_no_segment": segments.unassigned, "methods": segments.methods()}
+
+
+def segments_text(segments: SegmentComparison, at: str) -> str:
+    """The segments' table under the comparison's, then where each run won and lost."""
+    from ndcg_gui.cli.compare import aligned
+
+    def fixed(x, form: str) -> str:
+        return "–" if x != x else format(x, form)
+
+    conf = f"{segments.confidence * 100:g} % CI"
+    header = ["run", "segment", "queries", f"{segments.baseline} ndcg{at}", f"mean ndcg{at}", "delta",
+              "W/T/L", "rand. p", "Holm p", conf, "verdict"]
+    rows = [[str(run), str(name), str(int(r["queries"])), fixed(r["baseline_mean"], ".4f"),
+             fixed(r["mean"], ".4f"), fixed(r["delta"], "+.4f"),
+             f"{int(r['wins'])}/{int(r['ties'])}/{int(r['losses'])}",
+             fixed(r["rand_p"], ".4g"), fixed(r["p_holm"], ".4g"),
+             f"[{fixed(r['ci_low'], '+.4f')}, {fixed(r['ci_high'], '+.4f')}]", r["verdict"]]
+            for (run, name), r in segments.table.iterrows()]
+    where = "".join(f"  {segments.where(run)}\n" for run in segments.runs)
+    return (f"By segment ({'weighted, ' if segments.weighted else ''}Holm over the segments of each run):\n"
+            + aligned(header, rows) + "Where each run won and lost:\n" + where
+            + f"  ({segments.methods()})\n")
+
+
+def run_means(dataset, k: int, config, ties: str, maps: Maps, say) -> SegmentMeans | None:
+    """One run's mean in each segment (and of all, weighted with --weights) for its report, or
+    None without segments or weights; every judged query counts, as in the command's lines."""
+    if not maps:
+        return None
+    from ndcg_gui.core.analysis.segments import segment_means
+
+    result = dataset.evaluate(k, config, ties=ties, missing="zero")
+    segments = maps.segments.values if maps.segments is not None else {}
+    means = segment_means(result, segments, weights=maps.weights_for(result.index))
+    note_unassigned(means.unassigned, means.unknown, maps, say)
+    return means
