@@ -146,6 +146,8 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
             # numpy's overflow warnings name our source lines; a figure too big is said once instead
             warnings.simplefilter("ignore", RuntimeWarning)
             check_outputs(options)  # every output, before the work: none replaces an input
+            cli_segments.refuse_unused(options, _unused_by(options))
+            cli_segments.maps(options)  # (their files, before the runs: a bad line stops it at once)
             if cli_engine.wanted(options):  # (it refuses what it does not do yet)
                 cli_engine.main_engine(options, say)
             elif cli_report.wanted(options):
@@ -183,6 +185,17 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
         say(f"internal error ({type(exc).__name__}: {exc}); please report it")
         return 1
     return code
+
+
+def _unused_by(options: argparse.Namespace) -> str | None:
+    """The option of a mode that uses no segments or weights, None when the mode uses them."""
+    if cli_overlap.wanted(options):
+        return "runs compared without judgments (--overlap)"
+    if options.explain or options.which is not None:
+        return "--explain" if options.explain else "--which"
+    if not options.runs and not cli_report.wanted(options) and (options.summary_csv or options.metrics_csv):
+        return "--summary-csv" if options.summary_csv else "--metrics-csv"
+    return None
 
 
 @contextlib.contextmanager

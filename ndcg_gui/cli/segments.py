@@ -59,12 +59,28 @@ class Maps:
 
 def maps(options: argparse.Namespace, run: pd.DataFrame | None = None, path: str | None = None) -> Maps:
     """The maps of --segments and --weights, else of the `segment` and `weight` columns of `run`
-    (the first run's rows, read from `path`); read once for the command (a pipe can be read only
-    once), kept on `options`."""
+    (the first run's rows, read from `path`). Each file is read once for the command (a pipe can
+    be read only once: `main` reads them before the runs, so a bad line stops it at once), each
+    column once a run is given; kept on `options`."""
     kept = getattr(options, "_query_maps", None)
     if kept is None:
-        kept = options._query_maps = _read_maps(options, run, path)
+        kept = options._query_maps = _read_maps(options, None, None)
+    if run is not None and not getattr(options, "_query_columns", False):
+        options._query_columns = True
+        columns = _read_maps(options, run, path)
+        kept = options._query_maps = Maps(kept.segments or columns.segments, kept.weights or columns.weights)
     return kept
+
+
+def refuse_unused(options: argparse.Namespace, mode: str | None) -> None:
+    """An `InputError` when --segments or --weights is given where nothing uses them (`mode`: the
+    option that asked for that, None when they are used)."""
+    from ndcg_gui.core.errors import InputError
+
+    if mode is not None and inputs(options):
+        given = "--segments" if getattr(options, "segments", None) else "--weights"
+        raise InputError(f"{given} goes with the per-query lines, a comparison, --report or the gate, "
+                         f"not with {mode}")
 
 
 def _read_maps(options: argparse.Namespace, run: pd.DataFrame | None, path: str | None) -> Maps:
@@ -73,7 +89,7 @@ def _read_maps(options: argparse.Namespace, run: pd.DataFrame | None, path: str 
 
     def one(option: str | None, what: str, parse):
         if option:
-            return read_query_map(option, what, parse)
+            return read_query_map(option, what, parse) if run is None else None
         column = named_column(tuple(run.columns), what) if run is not None else None
         return column_map(run, column, path, what, parse) if column is not None else None
 

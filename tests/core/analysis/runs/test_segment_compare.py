@@ -145,3 +145,44 @@ def test_verdict_rule():
     assert segment_compare.verdict(0.0, 0.0) == "no detectable difference"
     assert segment_compare.verdict(float("nan"), 0.01) == "no detectable difference"
     assert segment_compare.verdict(0.1, float("nan")) == "no detectable difference"
+
+
+# --- the whole comparison weighted (`Comparison.weighted_by`) -------------------------------------
+
+
+def weighted_comparison(seed: int = 6):
+    per_query, _ = runs(seed, n=40)
+    scored = {name: pd.DataFrame({"ndcg": per_query[name], "n_retrieved": 1}) for name in per_query.columns}
+    return compare.compare_scored(scored, baseline="base", samples=3000, seed=2)
+
+
+def test_equal_weights_give_the_unweighted_figures_but_the_t_test():
+    cmp = weighted_comparison()
+    same = cmp.weighted_by(dict.fromkeys(cmp.per_query.index, 2.5), "w.tsv")
+    for column in ("mean", "delta", "wins", "losses", "ties", "rand_p", "ci_low", "ci_high", "p_holm"):
+        np.testing.assert_allclose(same.summary[column], cmp.summary[column], rtol=1e-12, err_msg=column)
+    assert same.summary["t_p"].isna().all() and same.summary["effect_size"].isna().all()
+    assert "weighted mean NDCG" in same.methods["mean"] and "(w.tsv)" in same.methods["mean"]
+    assert same.baseline_mean == pytest.approx(cmp.baseline_mean, rel=1e-12)
+
+
+def test_weights_follow_an_edit_and_a_skip():
+    cmp = weighted_comparison()
+    rng = np.random.default_rng(1)
+    w = {q: float(rng.integers(0, 5)) for q in cmp.per_query.index}
+    weighted = cmp.weighted_by(w)
+    d = cmp.per_query["a"] - cmp.per_query["base"]
+    weights = np.array([w[q] for q in cmp.per_query.index])
+    assert weighted.summary.at["a", "delta"] == pytest.approx(np.average(d, weights=weights), rel=1e-12)
+    base = np.average(cmp.per_query["base"], weights=weights)
+    assert weighted.means["base"] == pytest.approx(base, rel=1e-12)
+    edited = weighted.with_scores("a", {"q0": 1.0})
+    d.loc["q0"] = 1.0 - cmp.per_query.at["q0", "base"]
+    assert edited.summary.at["a", "delta"] == pytest.approx(np.average(d, weights=weights), rel=1e-12)
+    answered = pd.DataFrame(True, index=cmp.per_query.index, columns=cmp.per_query.columns)
+    answered.iloc[:5] = False
+    skipped = weighted.skipping(answered)
+    kept = (cmp.per_query["a"] - cmp.per_query["base"]).iloc[5:]
+    assert skipped.summary.at["a", "delta"] == pytest.approx(np.average(kept, weights=weights[5:]), rel=1e-12)
+    with pytest.raises(ValueError, match="no weight for query 'q0'"):
+        cmp.weighted_by({})
