@@ -282,7 +282,7 @@ def render_text(cmp: Comparison, per_query: pd.DataFrame | None, ties: dict | No
     if segments is not None:
         from ndcg_gui.cli import segments as cli_segments
 
-        blocks.append(cli_segments.segments_text(segments, at))
+        blocks.append(cli_segments.segments_text(segments, at, aligned))
     if ties:
         blocks.append("Ties (each run's worst and best order of tied documents, the baseline as scored):\n"
                       + "".join(f"  {printable(verdict.text())}\n" for verdict in ties.values()))

@@ -202,9 +202,9 @@ def segments_json(segments: SegmentComparison) -> dict:
             "in_no_segment": segments.unassigned, "methods": segments.methods()}
 
 
-def segments_text(segments: SegmentComparison, at: str) -> str:
-    """The segments' table under the comparison's, then where each run won and lost."""
-    from ndcg_gui.cli.compare import aligned
+def segments_text(segments: SegmentComparison, at: str, aligned) -> str:
+    """The segments' table under the comparison's (laid out by `aligned`, the comparison's own
+    table layout), then where each run won and lost."""
 
     def fixed(x, form: str) -> str:
         return "–" if x != x else format(x, form)
