@@ -39,7 +39,8 @@ def check_outputs(options) -> None:
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.writing.atomic import refuse_inputs
 
-    inputs = [options.file, *getattr(options, "runs", ()), options.qrels]
+    inputs = [options.file, *getattr(options, "runs", ()), options.qrels,
+              getattr(options, "segments", None), getattr(options, "weights", None)]
     refuse_inputs(sys.stdout.fileno() if _has_descriptor(sys.stdout) else None, inputs)
     named = [(f"--{name.replace('_', '-')}", getattr(options, name, None)) for name in OUTPUTS]
     named = [(flag, out) for flag, out in named if out is not None and out != "-"]
@@ -118,34 +119,60 @@ def json_number(x: float) -> float | None:
 
 
 SUMMARY_FIELDS = ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
+COUNTS = ("n_docs", "n_judged")
 
 
-def render(summary, k: int, form: str) -> str:
-    """The per-query rows and the "all" row in one of `FORMATS`."""
-    if form in ("tsv", "csv"):
-        fast = delimited(summary, "\t" if form == "tsv" else ",")
+def render(summary, k: int, form: str, judged=None, groups: tuple[list[dict], dict] | None = None) -> str:
+    """The per-query rows and the "all" row in one of `FORMATS`. `judged`: each row's Judged@k
+    (`core.analysis.judged`), a column after ndcg; `groups`: the all:SEGMENT rows and the all row
+    made by `segments.summary_rows` (segments, weights), printed before the per-query rows' end
+    with a column `queries`: how many queries each row averages."""
+    if form in ("tsv", "csv") and groups is None:
+        fast = delimited(summary, "\t" if form == "tsv" else ",", judged)
         if fast is not None:
             return fast
     rows = summary.to_dict("records")
-    mean = _mean_row(summary)
-    columns = SUMMARY_FIELDS
+    figures = ["dcg", "idcg", "ndcg", *(["judged"] if judged is not None else [])]
+    if judged is not None:
+        for row, share in zip(rows, judged.to_numpy(dtype=float), strict=True):
+            row["judged"] = float(share)
+    if groups is None:
+        extra = []
+        mean = {
+            "query": "all",
+            "n_docs": int(summary["n_docs"].sum()),
+            "n_judged": int(summary["n_judged"].sum()),
+            **{c: float(summary[c].mean()) if len(summary) else 0.0 for c in ("dcg", "idcg", "ndcg")},
+        }
+        if judged is not None:
+            mean["judged"] = float(judged.mean()) if len(judged) else 0.0
+    else:
+        extra, mean = groups
+        for row in rows:
+            row["queries"] = 1
+    counts = ["n_docs", "n_judged", *(["queries"] if groups is not None else [])]
+    columns = ["query", "n_docs", "n_judged", *figures, *counts[2:]]
     if form == "json":
-        clean = [{c: (str(r[c]) if c == "query" else int(r[c]) if c.startswith("n_")
-                      else json_number(float(r[c]))) for c in columns} for r in rows]
-        mean = {c: json_number(v) if isinstance(v, float) else v for c, v in mean.items()}
+        def clean(r: dict) -> dict:
+            return {c: (str(r[c]) if c == "query" else int(r[c]) if c in counts
+                        else json_number(float(r[c]))) for c in columns}
         from ndcg_gui.core.reports.escaping import json_text
 
-        return json_text({"k": k, "queries": clean, "all": mean}) + "\n"
+        data = {"k": k, "queries": [clean(r) for r in rows]}
+        if groups is not None:
+            data["segments"] = [{"segment": r["query"].split(":", 1)[1], **clean(r)} for r in extra]
+        data["all"] = clean(mean)
+        return json_text(data) + "\n"
     if form in ("tsv", "csv"):
-        return delimited_rows(rows, mean, "\t" if form == "tsv" else ",")
-    header = ["query", "n_docs", "n_judged", f"dcg@{k}", f"idcg@{k}", f"ndcg@{k}"]
+        return delimited_rows([*rows, *extra], mean, "\t" if form == "tsv" else ",", columns, counts)
+    header = [c if c in ("query", *counts) else f"{c}@{k}" for c in columns]
     from ndcg_gui.cli.compare import aligned
 
-    return aligned(header, [
-        [str(r["query"]), str(int(r["n_docs"])), str(int(r["n_judged"])),
-         f"{r['dcg']:.4f}", f"{r['idcg']:.4f}", f"{r['ndcg']:.4f}"]
-        for r in [*rows, mean]
-    ])
+    def line(r: dict, own: bool) -> list[str]:  # (a query's own line averages one query: said by none)
+        return [str(r["query"]), *("" if own and c == "queries" else str(int(r[c])) if c in counts
+                                   else f"{r[c]:.4f}" for c in columns[1:])]
+
+    return aligned(header, [line(r, True) for r in rows] + [line(r, False) for r in [*extra, mean]])
 
 
 def _mean_row(summary) -> dict:
@@ -158,9 +185,11 @@ def _mean_row(summary) -> dict:
     }
 
 
-def delimited_rows(rows: list[dict], mean: dict, delimiter: str) -> str:
+def delimited_rows(rows: list[dict], mean: dict, delimiter: str, columns=SUMMARY_FIELDS,
+                   counts=COUNTS) -> str:
     """The table as TSV or CSV, a row at a time through Python's csv writer (the reference for
-    `delimited`, and the way for tables it does not take)."""
+    `delimited`, and the way for tables it does not take): `counts` are whole numbers, the other
+    columns after the query figures."""
     import csv
     import io
 
@@ -168,14 +197,13 @@ def delimited_rows(rows: list[dict], mean: dict, delimiter: str) -> str:
 
     out = io.StringIO()
     writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
-    writer.writerow(SUMMARY_FIELDS)
+    writer.writerow(columns)
     for r in [*rows, mean]:
-        writer.writerow([r["query"], int(r["n_docs"]), int(r["n_judged"]),
-                         fmt(r["dcg"]), fmt(r["idcg"]), fmt(r["ndcg"])])
+        writer.writerow([r["query"], *(int(r[c]) if c in counts else fmt(r[c]) for c in columns[1:])])
     return out.getvalue()
 
 
-def delimited(summary, delimiter: str) -> str | None:
+def delimited(summary, delimiter: str, judged=None) -> str | None:
     """`delimited_rows` of the table, column by column in Arrow's kernels (per-row Python was a
     third of the command's time with 300,000 queries: benchmarks/README.md, issue 36); None for a
     table it does not take (ids that are not text, counts that are not integers)."""
@@ -204,8 +232,11 @@ def delimited(summary, delimiter: str) -> str | None:
             csv.writer(out, delimiter=delimiter, lineterminator="\n").writerow([q, ""])
             quoted.append(out.getvalue()[:-2])  # (the cell, without the empty one and the line end)
         query = pc.replace_with_mask(query, pa.array(special), pa.array(quoted, pa.string()))
+    figures = [summary[c].to_numpy(dtype=float) for c in ("dcg", "idcg", "ndcg")]
+    if judged is not None:  # each row's Judged@k, a column after ndcg
+        figures.append(judged.to_numpy(dtype=float))
     cells = [query, *(pa.array(c.astype(np.int64)).cast(pa.string()) for c in counts),
-             *(number_texts(summary[c].to_numpy(dtype=float)) for c in ("dcg", "idcg", "ndcg"))]
+             *(number_texts(f) for f in figures)]
     size = sum(c.nbytes for c in cells) + 8 * len(query)
     text = pa.string() if size < 2**31 - 1 else pa.large_string()  # (32-bit offsets: below 2 GB)
     cells = [c.cast(text) for c in cells]
@@ -215,7 +246,11 @@ def delimited(summary, delimiter: str) -> str | None:
     mean = _mean_row(summary)
     last = [mean["query"], str(mean["n_docs"]), str(mean["n_judged"]),
             *(number_text(mean[c]) for c in ("dcg", "idcg", "ndcg"))]
-    return (delimiter.join(SUMMARY_FIELDS) + "\n" + _joined(lines) + delimiter.join(last) + "\n")
+    header = SUMMARY_FIELDS
+    if judged is not None:
+        header = [*SUMMARY_FIELDS, "judged"]
+        last.append(number_text(float(figures[-1].mean()) if len(figures[-1]) else 0.0))
+    return (delimiter.join(header) + "\n" + _joined(lines) + delimiter.join(last) + "\n")
 
 
 def _joined(lines) -> str:

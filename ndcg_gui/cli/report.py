@@ -30,6 +30,7 @@ def main_report(options: argparse.Namespace, say):
     """Write the report and the table; returns the comparison (None for one run) so that a gate
     on the same command line need not compare the runs again."""
     from ndcg_gui.cli import compare as cli_compare
+    from ndcg_gui.cli import segments as cli_segments
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.ndcg.measure import DEFAULT_K
     from ndcg_gui.core.ndcg.options import config_from_options
@@ -54,7 +55,7 @@ def main_report(options: argparse.Namespace, say):
     paths = [options.file, *options.runs]
 
     def setting() -> Setting:  # once every input is read: the sha256 of what was read (`cli.main`)
-        return Setting(k, config, ties, file_hashes([*paths, options.qrels]))
+        return Setting(k, config, ties, file_hashes([*paths, options.qrels, *cli_segments.inputs(options)]))
 
     cmp = None
     if options.runs:
@@ -64,8 +65,9 @@ def main_report(options: argparse.Namespace, say):
         runs = cli_compare.load_runs(options, paths)
         cmp = cli_compare.comparison(options, runs)
         cli_compare._notes(cmp, say)
+        segments = cli_segments.by_segment(cmp, cli_segments.maps(options), say)
         if options.report:
-            html = compare_report(runs, cmp, setting(), alpha=alpha)
+            html = compare_report(runs, cmp, setting(), alpha=alpha, segments=segments)
             atomic_write(options.report, lambda f: f.write(html))
         if options.table:
             text = comparison_table(cmp, options.table, alpha)
@@ -79,7 +81,9 @@ def main_report(options: argparse.Namespace, say):
         from ndcg_gui.core.reports.run_report import run_report
 
         dataset = load(options.file, options.qrels)
-        html = run_report(dataset, setting(), run_label(Path(options.file).name))
+        means = cli_segments.run_means(dataset, k, config, ties, cli_segments.maps(options, dataset.run,
+                                                                                  options.file), say)
+        html = run_report(dataset, setting(), run_label(Path(options.file).name), segments=means)
         atomic_write(options.report, lambda f: f.write(html))
     if options.report:
         say(f"wrote {options.report}")

@@ -7,12 +7,15 @@ says what the window and `ndcg-inspect` say."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ndcg_gui.core.analysis.judged import judged_at_k
 from ndcg_gui.core.analysis.list_report import ListReport
+from ndcg_gui.core.analysis.segments import SegmentMeans
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.numbers import format_grade
 from ndcg_gui.core.lists.ranked_list import RankedList
@@ -21,6 +24,7 @@ from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName, score_precision
 from ndcg_gui.core.reports import page, svg
 from ndcg_gui.core.reports.page import Cell, Raw, esc, num
 from ndcg_gui.core.reports.provenance import PROGRAM
+from ndcg_gui.core.reports.segment_report import segment_means_section
 
 WORST = 5  # worst queries shown with their lists
 PAST_K = 5  # documents past k that belong in the top k, shown below the cut
@@ -150,8 +154,9 @@ def one_list(lst: RankedList, setting: Setting) -> list[str]:
 
 
 def run_parts(dataset: Dataset, setting: Setting, name: str = "run", worst: int = WORST,
-              policy: MeanPolicy | None = None) -> list[str]:
-    """The report's sections (HTML fragments) for a run."""
+              policy: MeanPolicy | None = None, segments: SegmentMeans | None = None) -> list[str]:
+    """The report's sections (HTML fragments) for a run; `segments`: each segment's mean, shown
+    after the histogram."""
     result = dataset.evaluate(setting.k, setting.config, ties=setting.ties, missing="zero")
     mean = mean_summary(result, policy)
     parts = [f"<h1>NDCG{setting.at} of {esc(name)}</h1>", provenance(setting)]
@@ -169,6 +174,8 @@ def run_parts(dataset: Dataset, setting: Setting, name: str = "run", worst: int 
         edges, counts = histogram(values)
         parts.append(svg.histogram_chart(edges, counts, f"NDCG{setting.at} per query (dashed: the mean)",
                                    f"Histogram of NDCG{setting.at}", marker=mean.mean))
+    if segments is not None:
+        parts.append(segment_means_section(segments, setting.at))
     order = result.sort_values("ndcg", kind="stable").index
     # (with results and a relevant judged document: an empty list or IDCG = 0 has no move to show)
     fixable = (result["n_retrieved"] > 0) & ~result["undefined"].astype(bool)
@@ -179,12 +186,25 @@ def run_parts(dataset: Dataset, setting: Setting, name: str = "run", worst: int 
                      "better document; <span class=key-in>green</span>, a document below the line that "
                      "belongs in the top k.</p>")
         parts += [worst_query_section(_ranked(dataset, q, setting), q, setting) for q in shown]
+    judged = _judged(dataset, result, setting)
     rows = [[str(q), num(r["n_retrieved"], "d"), num(r["n_judged"], "d"), num(r["n_relevant"], "d"),
-             num(r["dcg"]), num(r["idcg"]), num(r["ndcg"])] for q, r in result.iterrows()]
-    parts.append("<h2>Every query</h2><p>Click a heading to sort.</p>" + page.table(
+             num(r["dcg"]), num(r["idcg"]), num(r["ndcg"]), num(judged[q])] for q, r in result.iterrows()]
+    parts.append("<h2>Every query</h2><p>Click a heading to sort. Judged: the share of the first k "
+                 "documents that are judged (ir_measures' Judged@k): a low NDCG with a low share is a "
+                 "judging hole rather than a bad ranking.</p>" + page.table(
         ["query", "retrieved", "judged", "relevant", f"DCG{setting.at}", f"IDCG{setting.at}",
-         f"NDCG{setting.at}"], rows, sortable=True, numeric=(1, 2, 3, 4, 5, 6), scroll=len(rows) > 25))
+         f"NDCG{setting.at}", f"Judged{setting.at}"], rows, sortable=True, numeric=(1, 2, 3, 4, 5, 6, 7),
+        scroll=len(rows) > 25))
     return parts
+
+
+def _judged(dataset: Dataset, result, setting: Setting):
+    """Judged@k of every query, of the run as retrieved (condensed lists scored again without
+    condensing: every document they keep is judged)."""
+    if setting.config.judged_only:
+        result = dataset.evaluate(setting.k, dataclasses.replace(setting.config, judged_only=False),
+                                  ties=setting.ties, missing="zero")
+    return judged_at_k(result, setting.k)
 
 
 def _value(x: float) -> str:

@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.formats.query_map import QueryMap
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.ndcg.mean import MeanPolicy
@@ -100,6 +101,7 @@ class Snapshot:
     baseline: str | None = None
     focus: str | None = None
     policy: MeanPolicy = field(default_factory=MeanPolicy)
+    segments: QueryMap[str] | None = None  # as read (a pipe cannot be read again)
 
     def describe(self) -> str:
         n = len(self.lists)
@@ -124,7 +126,7 @@ class Snapshot:
             ws, _ = ws.with_run(load(path, self.qrels_path), path, name)
         names = {name for name, _ in self.compared}
         ws = ws.with_baseline(self.baseline if self.baseline in names else None)
-        return ws.with_focus(self.focus).with_policy(self.policy)
+        return ws.with_focus(self.focus).with_policy(self.policy).with_segments(self.segments)
 
 
 def snapshot_json(ws: Workspace, pid: int | None = None, shown: str | None = None) -> dict:
@@ -137,6 +139,9 @@ def snapshot_json(ws: Workspace, pid: int | None = None, shown: str | None = Non
         "baseline": c.baseline,
         "focus": c.focus,
         "policy": {"empty": ws.policy.empty, "undefined": ws.policy.undefined},
+        "segments": None if ws.segments is None else {
+            "origin": ws.segments.origin, "values": dict(ws.segments.values),
+            "path": None if ws.segments.path is None else str(Path(ws.segments.path).resolve())},
         "format": FORMAT,
         "written": datetime.now().isoformat(timespec="seconds"),
         "pid": os.getpid() if pid is None else pid,
@@ -213,6 +218,18 @@ def read_recovery(path: str | Path) -> Snapshot:
     return _read_snapshot(Path(path))[0]
 
 
+def _segments_from_json(data) -> QueryMap[str] | None:
+    """The segments a recovery file holds (None: none); TypeError when they are not text."""
+    if data is None:
+        return None
+    values = data["values"]
+    if not isinstance(values, dict) or not all(isinstance(v, str) for v in values.values()):
+        raise TypeError("its segments are not text by query")
+    path = data.get("path")
+    return QueryMap({str(q): v for q, v in values.items()}, "segment", str(data.get("origin", "segments")),
+                    None if path is None else Path(path))
+
+
 def _read_snapshot(path: Path) -> tuple[Snapshot, float]:
     """`read_recovery`, with when the file was written."""
     name = path.name
@@ -237,6 +254,7 @@ def _read_snapshot(path: Path) -> tuple[Snapshot, float]:
             baseline=None if data.get("baseline") is None else str(data["baseline"]),
             focus=None if data.get("focus") is None else str(data["focus"]),
             policy=MeanPolicy(**data.get("policy", {})),
+            segments=_segments_from_json(data.get("segments")),
         ), written
     except _Unread as err:
         raise ValueError(f"{name}: {err}") from None

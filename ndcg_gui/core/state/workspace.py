@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.formats.query_map import QueryMap
 from ndcg_gui.core.lists import id_sets
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
@@ -131,6 +132,7 @@ class Workspace:
     file: FileRef = field(default_factory=FileRef)
     comparing: Comparing = field(default_factory=Comparing)
     policy: MeanPolicy = field(default_factory=MeanPolicy)  # which queries the mean counts
+    segments: QueryMap[str] | None = None  # each query's segment (File ▸ Open segments…)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "lists", MappingProxyType(dict(self.lists)))
@@ -253,8 +255,9 @@ class Workspace:
 
     def worth_recovering(self) -> bool:
         """Whether a crash would lose something the person did: unsaved lists, runs compared, a
-        mean policy of their own."""
-        return bool(self.unsaved_queries() or self.comparing.runs or self.policy != MeanPolicy())
+        mean policy of their own, segments read."""
+        return bool(self.unsaved_queries() or self.comparing.runs or self.policy != MeanPolicy()
+                    or self.segments is not None)
 
     def mark_saved(self) -> None:
         """The file now holds the lists as they are in this state."""
@@ -341,14 +344,18 @@ class Workspace:
     def with_policy(self, policy: MeanPolicy) -> Workspace:
         return self if policy == self.policy else replace(self, policy=policy)
 
+    def with_segments(self, segments: QueryMap[str] | None) -> Workspace:
+        """Each query's segment from `segments` (None: none): the query panel filters by them."""
+        return self if segments is self.segments else replace(self, segments=segments)
+
     def carrying(self, old: Workspace, setup: bool = True) -> Workspace:
         """This newly opened document with what the person set up in `old` that still holds: the
-        definition, and (`setup`) the mean policy and the runs compared when the judgments are
-        the same qrels file (they were compared on them). `setup` False: a document that comes
-        with its own (edits recovered after a crash)."""
+        definition, and (`setup`) the mean policy, the segments and the runs compared when the
+        judgments are the same qrels file (they were compared on them). `setup` False: a document
+        that comes with its own (edits recovered after a crash)."""
         if not setup:
             return replace(self, definition=old.definition)
-        new = replace(self, definition=old.definition, policy=old.policy)
+        new = replace(self, definition=old.definition, policy=old.policy, segments=old.segments)
         same_qrels = (old.comparing.runs and self.dataset.has_pool and self.file.qrels_path is not None
                       and self.file.qrels_path == old.file.qrels_path)
         return replace(new, comparing=old.comparing) if same_qrels else new
