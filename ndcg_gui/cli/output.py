@@ -138,12 +138,7 @@ def render(summary, k: int, form: str, judged=None, groups: tuple[list[dict], di
             row["judged"] = float(share)
     if groups is None:
         extra = []
-        mean = {
-            "query": "all",
-            "n_docs": int(summary["n_docs"].sum()),
-            "n_judged": int(summary["n_judged"].sum()),
-            **{c: float(summary[c].mean()) if len(summary) else 0.0 for c in ("dcg", "idcg", "ndcg")},
-        }
+        mean = _mean_row(summary)
         if judged is not None:
             mean["judged"] = float(judged.mean()) if len(judged) else 0.0
     else:
@@ -176,13 +171,17 @@ def render(summary, k: int, form: str, judged=None, groups: tuple[list[dict], di
 
 
 def _mean_row(summary) -> dict:
-    """The "all" row: counts summed, figures averaged over the queries (0 without any)."""
-    return {
-        "query": "all",
-        "n_docs": int(summary["n_docs"].sum()),
-        "n_judged": int(summary["n_judged"].sum()),
-        **{c: float(summary[c].mean()) if len(summary) else 0.0 for c in ("dcg", "idcg", "ndcg")},
-    }
+    """The "all" row: counts summed, figures averaged over the queries (0 without any; nan where
+    an overflowed gain made one query inf and another -inf)."""
+    import numpy as np
+
+    with np.errstate(invalid="ignore"):
+        return {
+            "query": "all",
+            "n_docs": int(summary["n_docs"].sum()),
+            "n_judged": int(summary["n_judged"].sum()),
+            **{c: float(summary[c].mean()) if len(summary) else 0.0 for c in ("dcg", "idcg", "ndcg")},
+        }
 
 
 def delimited_rows(rows: list[dict], mean: dict, delimiter: str, columns=SUMMARY_FIELDS,
@@ -249,7 +248,7 @@ def delimited(summary, delimiter: str, judged=None) -> str | None:
     header = SUMMARY_FIELDS
     if judged is not None:
         header = [*SUMMARY_FIELDS, "judged"]
-        last.append(number_text(float(figures[-1].mean()) if len(figures[-1]) else 0.0))
+        last.append(number_text(float(judged.mean()) if len(judged) else 0.0))  # (as render's mean row)
     return (delimiter.join(header) + "\n" + _joined(lines) + delimiter.join(last) + "\n")
 
 
