@@ -172,10 +172,10 @@ def render(summary, k: int, form: str, judged=None, groups: tuple[list[dict], di
 
 def _mean_row(summary) -> dict:
     """The "all" row: counts summed, figures averaged over the queries (0 without any; nan where
-    an overflowed gain made one query inf and another -inf)."""
+    an overflowed gain made one query inf and another -inf; ±inf where the sum overflows)."""
     import numpy as np
 
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):
         return {
             "query": "all",
             "n_docs": int(summary["n_docs"].sum()),
