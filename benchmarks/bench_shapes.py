@@ -166,8 +166,10 @@ def per_query(who: str, path: Path) -> dict[str, float]:
                     found[fields[1]] = float(fields[2])
             elif who == "pytrec_eval":
                 found[fields[0]] = float(fields[1])
-            elif len(fields) == 6 and fields[0] not in ("query", "all"):
-                found[fields[0]] = float(fields[5])
+            elif fields and fields[0] == "query":  # ours: the header says where ndcg is
+                column = fields.index("ndcg")
+            elif fields and fields[0] != "all":
+                found[fields[0]] = float(fields[column])
     return found
 
 
