@@ -40,6 +40,7 @@ class QueryBrowser(QObject):
         document.changed.connect(self._follow)
         panel.policyChanged.connect(document.set_policy)  # the document's state, an undo step
         panel.set_policy(document.state.policy)
+        self._show_segments()
         self._show_scores()
         self._feed_comparison(statistics=True)
         panel.set_current_query(document.current_query)
@@ -55,6 +56,8 @@ class QueryBrowser(QObject):
             return
         if changes.policy:
             self.panel.set_policy(self.document.state.policy)
+        if changes.segments:
+            self._show_segments()
         if changes.scores:
             self._show_scores()
         if changes.comparison is not None:
@@ -75,6 +78,10 @@ class QueryBrowser(QObject):
                 self._follow(changes)
             finally:
                 self._filling = False
+
+    def _show_segments(self) -> None:
+        segments = self.document.state.segments
+        self.panel.set_segments(segments.values if segments is not None else None)
 
     def _show_scores(self) -> None:
         doc = self.document
