@@ -90,7 +90,7 @@ class QueryBrowser(QObject):
         self.panel.set_unscored(len(doc.unjudged_queries()))
         # While a big file is scored anew in the background the panel shows the previous scores
         # under their own k, greyed out: not the figures of the definition in use.
-        self.panel.set_result(self.scores.result, self.scores.k)
+        self.panel.set_result(self.scores.result, self.scores.k, self.scores.condensed)
         self.panel.setEnabled(not self.scores.pending)
         self.panel.set_edited(doc.edited_queries())
         self.panel.set_current_query(self._picked())

@@ -172,11 +172,12 @@ class QueryPanel(QWidget):
         self._scores = result
 
     # ---- feeding ---------------------------------------------------------------------------
-    def set_result(self, result: pd.DataFrame, k: int | None) -> None:
-        """Show per-query results (a frame of `evaluate`, missing="zero") at cut-off k."""
+    def set_result(self, result: pd.DataFrame, k: int | None, condensed: bool = False) -> None:
+        """Show per-query results (a frame of `evaluate`, missing="zero") at cut-off k
+        (`condensed`: scored on condensed lists, `QueryTableModel.set_result`)."""
         same_queries = result.index.equals(self._result.index)
         self._result = result
-        self.model.set_result(result, k)
+        self.model.set_result(result, k, condensed)
         picked, subset = self.histogram.picked, self.proxy.subset
         if not same_queries:
             self._fill_segments()
