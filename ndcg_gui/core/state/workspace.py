@@ -350,8 +350,8 @@ class Workspace:
 
     def carrying(self, old: Workspace, setup: bool = True) -> Workspace:
         """This newly opened document with what the person set up in `old` that still holds: the
-        definition, and (`setup`) the mean policy, the segments and the runs compared when the
-        judgments are the same qrels file (they were compared on them). `setup` False: a document
+        definition, and (`setup`) the mean policy and the segments, and the runs compared when
+        the judgments are the same qrels file (they were compared on them). `setup` False: a document
         that comes with its own (edits recovered after a crash)."""
         if not setup:
             return replace(self, definition=old.definition)

@@ -21,6 +21,7 @@ from ndcg_gui.qt.window.exports import Exports
 from ndcg_gui.qt.window.file_flow import FileFlow
 from ndcg_gui.qt.window.learning import Learning
 from ndcg_gui.qt.window.navigation import Navigation
+from ndcg_gui.qt.window.segments import SegmentsFlow
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class Commands:
     query_dock: QDockWidget
     learn: Learning | None = None
     colours: ColourScheme | None = None
+    segments: SegmentsFlow | None = None
 
 
 class Actions(QObject):
@@ -159,6 +161,10 @@ class Actions(QObject):
                              "Show the curves and the per-rank tables beside the list")
         self.show_comparison = a("Compare r&uns", lambda: compare and compare.show_page(True), "Ctrl+2",
                                  "Show the runs compared beside the list")
+        segments = commands.segments
+        self.open_segments = a("Open se&gments…", segments.open_dialog if segments else lambda: None, None,
+                               "Read each query's segment (lines query<TAB>segment): the query panel "
+                               "then filters by segment and gives each one's mean")
         self.remove_run_menu = QMenu("Re&move compared run", w)
         self.remove_run_menu.aboutToShow.connect(self._fill_remove_run)
         self.colours_menu = self._colours_menu(commands.colours)
@@ -180,7 +186,7 @@ class Actions(QObject):
         w, bar = self._place.owner, self._place.menu_bar
         file_menu = bar.addMenu("&File")
         for action in (self.new, self.open, self.open_qrels, self.recent_menu, None, self.add_run,
-                       self.remove_run_menu, None, self.save,
+                       self.remove_run_menu, self.open_segments, None, self.save,
                        self.save_as, None, self.export_metrics, self.export_summary, self.export_png,
                        self.export_svg, self.export_report, None, self.quit):
             _add(file_menu, action)

@@ -59,6 +59,7 @@ from ndcg_gui.qt.window.learning import Learning
 from ndcg_gui.qt.window.navigation import Navigation
 from ndcg_gui.qt.window.query_browser import QueryBrowser
 from ndcg_gui.qt.window.recovery import Recovery
+from ndcg_gui.qt.window.segments import SegmentsFlow
 from ndcg_gui.qt.window.settings_store import RecentFiles, restore_definition, save_definition
 
 FIRST_SIZE = (1280, 800)  # the first window's size, less on a smaller screen (fit_on_screen)
@@ -126,6 +127,7 @@ class MainWindow(WindowLayout, QMainWindow):
         self.compare_pane = ComparisonPane()
         self.compare = RunCompare(self.document, self.comparison, self.compare_pane, self.right_tabs,
                                   feedback)
+        self.segments = SegmentsFlow(self.document, feedback)  # File ▸ Open segments…
         self.guide: GuideDialog | None = None  # Help ▸ Guide, made when first asked for
         self.learning = Learning(self.document, self, self.settings, self.files.maybe_discard,
                                  (self.headline_dock, self.note_dock, self.right_tabs), self.why,
@@ -135,7 +137,8 @@ class MainWindow(WindowLayout, QMainWindow):
                       self.about, self.show_guide)
         self.actions = Actions(place, Commands(self.document, self.editing, self.files, self.exports,
                                                self.navigation, self.compare, self.ranking_view, self.plot,
-                                               self.query_dock, self.learning, self.colour_scheme))
+                                               self.query_dock, self.learning, self.colour_scheme,
+                                               self.segments))
         self.why.showRank.connect(self.navigation.show_rank)
         self.why.judgeRank.connect(self.navigation.judge_rank)
         self.why.insertMissed.connect(self.ranking_model.insert_judged)
