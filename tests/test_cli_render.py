@@ -55,6 +55,23 @@ def test_column_by_column_is_row_by_row(summary, form):
     assert (delimited(summary, "\t" if form == "tsv" else ",") is None) == surrogates
 
 
+@given(tables(), st.sampled_from(["tsv", "csv"]), st.data())
+@settings(max_examples=100, deadline=None)
+def test_the_judged_column_column_by_column_is_row_by_row(summary, form, data):
+    """With Judged@k after ndcg (every run's table since segments came): the same bytes both ways."""
+    from ndcg_gui.cli.output import _mean_row
+
+    shares = data.draw(st.lists(st.floats(0, 1), min_size=len(summary), max_size=len(summary)))
+    judged = pd.Series(shares, index=summary.index, dtype=float)
+    rows = summary.to_dict("records")
+    for row, share in zip(rows, shares, strict=True):
+        row["judged"] = share
+    mean = {**_mean_row(summary), "judged": float(judged.mean()) if len(judged) else 0.0}
+    columns = ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg", "judged"]
+    expected = delimited_rows(rows, mean, "\t" if form == "tsv" else ",", columns)
+    assert render(summary, 10, form, judged) == expected
+
+
 @pytest.mark.parametrize("form", ["tsv", "csv"])
 def test_quoted_ids_read_back(form):
     ids = ['a\tb', 'x"y', "c,d", "e\nf", "plain"]
