@@ -126,6 +126,10 @@ def test_weights_weight_the_all_lines_not_the_query_lines(capsys, segments, weig
         want = np.average(table.loc[rows, "ndcg"].to_numpy()[members], weights=weight[members])
         assert table.loc[f"all:{device}", "ndcg"] == pytest.approx(want, rel=1e-12)
     assert "the all lines are weighted by weights.tsv" in err
+    _, out, _ = run_cli(capsys, RUN, "--qrels", QRELS, "--weights", path, "--format", "json")
+    data = json.loads(out)
+    assert data["weighted"] == "weights.tsv" and "segments" not in data
+    assert data["all"]["ndcg"] == pytest.approx(table.loc["all", "ndcg"], rel=1e-12)
 
 
 @pytest.mark.parametrize(("line", "said"), [

@@ -154,9 +154,11 @@ def render(summary, k: int, form: str, judged=None, groups: tuple[list[dict], di
         from ndcg_gui.core.reports.escaping import json_text
 
         data = {"k": k, "queries": [clean(r) for r in rows]}
-        if groups is not None:
+        if extra:
             data["segments"] = [{"segment": r["query"].split(":", 1)[1], **clean(r)} for r in extra]
         data["all"] = clean(mean)
+        if mean.get("weighted_by"):  # (the all lines are weighted means: by what)
+            data["weighted"] = mean["weighted_by"]
         return json_text(data) + "\n"
     if form in ("tsv", "csv"):
         return delimited_rows([*rows, *extra], mean, "\t" if form == "tsv" else ",", columns, counts)

@@ -153,7 +153,10 @@ def summary_rows(table: pd.DataFrame, judged: pd.Series | None, maps: Maps, say)
     note_unassigned(means.unassigned, means.unknown, maps, say)
     if weights is not None:
         say(f"note: the all lines are weighted by {maps.weights.origin}; each query's own line is not")
-    return rows, row("all", slice(None), means.overall)
+    overall = row("all", slice(None), means.overall)
+    if weights is not None:
+        overall["weighted_by"] = maps.weights.origin
+    return rows, overall
 
 
 # --- runs compared -----------------------------------------------------------------------------------
