@@ -95,3 +95,25 @@ def test_no_queries():
     summary = table([], [], [])
     expected = "query\tn_docs\tn_judged\tdcg\tidcg\tndcg\nall\t0\t0\t0\t0\t0\n"
     assert render(summary, 10, "tsv") == by_rows(summary, "tsv") == expected
+
+
+@given(tables(), st.sampled_from(["tsv", "csv"]), st.lists(IDS, max_size=4), st.booleans())
+@settings(max_examples=150, deadline=None)
+def test_with_segments_column_by_column_is_row_by_row(summary, form, names, judged):
+    """The all:SEGMENT rows, the all row and the `queries` column (segments' names needing quotes
+    included), with and without the Judged@k column: the same bytes both ways."""
+    n = len(summary)
+    shares = pd.Series(np.linspace(0, 1, n), index=summary.index) if judged else None
+    figures = ["dcg", "idcg", "ndcg", *(["judged"] if judged else [])]
+    extra = [{"query": f"all:{name}", "n_docs": i, "n_judged": i, "queries": i + 1,
+              **dict.fromkeys(figures, 0.25 * i)} for i, name in enumerate(names)]
+    mean = {"query": "all", "n_docs": 7, "n_judged": 3, "queries": n, **dict.fromkeys(figures, 1 / 3)}
+    rows = summary.to_dict("records")
+    for i, row in enumerate(rows):
+        row["queries"] = 1
+        if judged:
+            row["judged"] = float(shares.iloc[i])
+    columns = ["query", "n_docs", "n_judged", *figures, "queries"]
+    slow = delimited_rows([*rows, *extra], mean, "\t" if form == "tsv" else ",", columns,
+                          ["n_docs", "n_judged", "queries"])
+    assert render(summary, 10, form, shares, (extra, mean)) == slow

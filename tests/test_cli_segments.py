@@ -126,6 +126,10 @@ def test_weights_weight_the_all_lines_not_the_query_lines(capsys, segments, weig
         want = np.average(table.loc[rows, "ndcg"].to_numpy()[members], weights=weight[members])
         assert table.loc[f"all:{device}", "ndcg"] == pytest.approx(want, rel=1e-12)
     assert "the all lines are weighted by weights.tsv" in err
+    _, out, _ = run_cli(capsys, RUN, "--qrels", QRELS, "--weights", path, "--format", "json")
+    data = json.loads(out)
+    assert data["weighted"] == "weights.tsv" and "segments" not in data
+    assert data["all"]["ndcg"] == pytest.approx(table.loc["all", "ndcg"], rel=1e-12)
 
 
 @pytest.mark.parametrize(("line", "said"), [
@@ -300,3 +304,38 @@ def test_segments_where_nothing_uses_them_are_refused(capsys, tmp_path, segments
         f"gate, not with {said}\n"
     code, _, err = run_cli(capsys, RUN, RERANK, "--weights", path)
     assert code == 2 and err.endswith("not with runs compared without judgments (--overlap)\n")
+
+
+@pytest.mark.parametrize("runs", [[RUN], [RUN, RERANK]], ids=["one run", "compared"])
+def test_duckdb_gives_the_same_lines(capsys, segments, weights, runs):
+    pytest.importorskip("duckdb")
+    seg, _ = segments
+    w, _ = weights
+    args = [*runs, "--qrels", QRELS, "--segments", seg, "--weights", w, "--format", "json"]
+    code, memory, err = run_cli(capsys, *args)
+    assert code == 0, err
+    code, engine, err = run_cli(capsys, *args, "--engine", "duckdb")
+    assert code == 0, err
+    engine, memory = json.loads(engine), json.loads(memory)
+    if len(runs) == 1:
+        same(engine["segments"], memory["segments"])
+        same(engine["all"], memory["all"])
+    else:
+        same(engine["segments"]["rows"], memory["segments"]["rows"])
+        assert engine["segments"]["where"] == memory["segments"]["where"]
+
+
+def same(a, b) -> None:
+    """Equal JSON values, numbers to 1e-12."""
+    if isinstance(a, dict):
+        assert a.keys() == b.keys()
+        for key in a:
+            same(a[key], b[key])
+    elif isinstance(a, list):
+        assert len(a) == len(b)
+        for x, y in zip(a, b, strict=True):
+            same(x, y)
+    elif isinstance(a, float):
+        assert a == pytest.approx(b, rel=1e-12, abs=1e-15)
+    else:
+        assert a == b

@@ -127,8 +127,8 @@ def render(summary, k: int, form: str, judged=None, groups: tuple[list[dict], di
     (`core.analysis.judged`), a column after ndcg; `groups`: the all:SEGMENT rows and the all row
     made by `segments.summary_rows` (segments, weights), printed before the per-query rows' end
     with a column `queries`: how many queries each row averages."""
-    if form in ("tsv", "csv") and groups is None:
-        fast = delimited(summary, "\t" if form == "tsv" else ",", judged)
+    if form in ("tsv", "csv"):
+        fast = delimited(summary, "\t" if form == "tsv" else ",", judged, groups)
         if fast is not None:
             return fast
     rows = summary.to_dict("records")
@@ -154,9 +154,11 @@ def render(summary, k: int, form: str, judged=None, groups: tuple[list[dict], di
         from ndcg_gui.core.reports.escaping import json_text
 
         data = {"k": k, "queries": [clean(r) for r in rows]}
-        if groups is not None:
+        if extra:
             data["segments"] = [{"segment": r["query"].split(":", 1)[1], **clean(r)} for r in extra]
         data["all"] = clean(mean)
+        if mean.get("weighted_by"):  # (the all lines are weighted means: by what)
+            data["weighted"] = mean["weighted_by"]
         return json_text(data) + "\n"
     if form in ("tsv", "csv"):
         return delimited_rows([*rows, *extra], mean, "\t" if form == "tsv" else ",", columns, counts)
@@ -202,10 +204,12 @@ def delimited_rows(rows: list[dict], mean: dict, delimiter: str, columns=SUMMARY
     return out.getvalue()
 
 
-def delimited(summary, delimiter: str, judged=None) -> str | None:
+def delimited(summary, delimiter: str, judged=None,
+              groups: tuple[list[dict], dict] | None = None) -> str | None:
     """`delimited_rows` of the table, column by column in Arrow's kernels (per-row Python was a
     third of the command's time with 300,000 queries: benchmarks/README.md, issue 36); None for a
-    table it does not take (ids that are not text, counts that are not integers)."""
+    table it does not take (ids that are not text, counts that are not integers). `judged` and
+    `groups` as `render` takes them: the all:SEGMENT rows and the all row after the queries'."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -236,20 +240,40 @@ def delimited(summary, delimiter: str, judged=None) -> str | None:
         figures.append(judged.to_numpy(dtype=float))
     cells = [query, *(pa.array(c.astype(np.int64)).cast(pa.string()) for c in counts),
              *(number_texts(f) for f in figures)]
+    if groups is not None:  # (a query's own row averages one query)
+        cells.append(pa.array(np.full(len(query), "1", dtype=object), pa.string()))
     size = sum(c.nbytes for c in cells) + 8 * len(query)
     text = pa.string() if size < 2**31 - 1 else pa.large_string()  # (32-bit offsets: below 2 GB)
     cells = [c.cast(text) for c in cells]
     # One pass: the cells with the delimiter and the line end between them, as elements.
     tab, end = pa.scalar(delimiter, text), pa.scalar("\n", text)
     lines = pc.binary_join_element_wise(*[x for c in cells for x in (c, tab)][:-1], end, pa.scalar("", text))
-    mean = _mean_row(summary)
-    last = [mean["query"], str(mean["n_docs"]), str(mean["n_judged"]),
-            *(number_text(mean[c]) for c in ("dcg", "idcg", "ndcg"))]
-    header = SUMMARY_FIELDS
-    if judged is not None:
-        header = [*SUMMARY_FIELDS, "judged"]
-        last.append(number_text(float(judged.mean()) if len(judged) else 0.0))  # (as render's mean row)
-    return (delimiter.join(header) + "\n" + _joined(lines) + delimiter.join(last) + "\n")
+    header = [*SUMMARY_FIELDS, *(["judged"] if judged is not None else []),
+              *(["queries"] if groups is not None else [])]
+    if groups is None:
+        mean = _mean_row(summary)
+        if judged is not None:
+            mean["judged"] = float(judged.mean()) if len(judged) else 0.0  # (as render's mean row)
+        trailer = [mean]
+    else:
+        trailer = [*groups[0], groups[1]]
+    whole = ("n_docs", "n_judged", "queries")
+    last = "".join(delimiter.join([_cell(r["query"], delimiter), *(str(int(r[c])) if c in whole
+                                   else number_text(r[c]) for c in header[1:])]) + "\n" for r in trailer)
+    return delimiter.join(header) + "\n" + _joined(lines) + last
+
+
+def _cell(text: str, delimiter: str) -> str:
+    """One text cell as the csv writer writes it (quoted when it holds the delimiter, a quote or a
+    line break)."""
+    import csv
+    import io
+
+    if not any(c in text for c in (delimiter, '"', "\r", "\n")):
+        return text
+    out = io.StringIO()
+    csv.writer(out, delimiter=delimiter, lineterminator="\n").writerow([text, ""])
+    return out.getvalue()[:-2]
 
 
 def _joined(lines) -> str:

@@ -139,21 +139,23 @@ def summary_rows(table: pd.DataFrame, judged: pd.Series | None, maps: Maps, say)
     figures = ["dcg", "idcg", *(["judged"] if judged is not None else [])]
     weights = maps.weights_for(frame.index)
     segments = maps.segments.values if maps.segments is not None else {}
-    means = segment_means(frame, segments, weights=weights, figures=figures)
-    of = frame.index.map(lambda q: segments.get(str(q))).to_numpy(dtype=object)
+    means = segment_means(frame, segments, weights=weights, figures=figures, sums=("n_retrieved", "n_judged"))
 
-    def row(name: str, members, figures_row) -> dict:
-        return {"query": name, "n_docs": int(frame["n_retrieved"][members].sum()),
-                "n_judged": int(frame["n_judged"][members].sum()),
+    def row(name: str, figures_row) -> dict:
+        return {"query": name, "n_docs": int(figures_row["n_retrieved"]),
+                "n_judged": int(figures_row["n_judged"]),
                 "dcg": float(figures_row["dcg"]), "idcg": float(figures_row["idcg"]),
                 "ndcg": float(figures_row["mean"]), "queries": int(figures_row["counted"]),
                 **({"judged": float(figures_row["judged"])} if judged is not None else {})}
 
-    rows = [row(f"all:{name}", of == name, r) for name, r in means.table.iterrows()]
+    rows = [row(f"all:{name}", r) for name, r in means.table.iterrows()]
     note_unassigned(means.unassigned, means.unknown, maps, say)
     if weights is not None:
         say(f"note: the all lines are weighted by {maps.weights.origin}; each query's own line is not")
-    return rows, row("all", slice(None), means.overall)
+    overall = row("all", means.overall)
+    if weights is not None:
+        overall["weighted_by"] = maps.weights.origin
+    return rows, overall
 
 
 # --- runs compared -----------------------------------------------------------------------------------

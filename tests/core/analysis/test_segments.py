@@ -61,7 +61,7 @@ def test_equal_to_a_groupby_of_the_per_query_rows(seed, policy, n_segments, weig
     weights = {q: float(rng.choice([0.0, 0.5, 1.0, 3.0, 1e6])) for q in result.index} if weighted else None
     if weights is not None:
         weights[result.index[0]] = 1.0  # (not all 0)
-    got = segment_means(result, segments, policy, weights, figures=("dcg",))
+    got = segment_means(result, segments, policy, weights, figures=("dcg",), sums=("n_retrieved",))
     want = reference(result, segments, policy, weights).reindex(got.table.index)
     dcg = reference(result.assign(ndcg=result["dcg"]), segments, policy, weights).reindex(got.table.index)
     np.testing.assert_allclose(got.table["dcg"], dcg["mean"], rtol=1e-12, equal_nan=True)
@@ -69,6 +69,10 @@ def test_equal_to_a_groupby_of_the_per_query_rows(seed, policy, n_segments, weig
     np.testing.assert_allclose(got.table["mean"], want["mean"], rtol=1e-12, equal_nan=True)
     assert got.table["counted"].tolist() == want["counted"].tolist()
     assert got.table["total"].tolist() == want["total"].tolist()
+    labelled = result.assign(segment=[segments.get(q) for q in result.index])
+    retrieved = labelled.groupby("segment")["n_retrieved"]
+    assert got.table["n_retrieved"].tolist() == retrieved.sum().reindex(got.table.index).tolist()
+    assert got.overall["n_retrieved"] == result["n_retrieved"].sum()
     assert got.unassigned == [q for q in result.index if q not in segments]
     summary = mean_summary(result, policy)
     assert got.overall["counted"] == summary.counted and got.overall["total"] == summary.total

@@ -99,3 +99,21 @@ def test_segments_are_kept_for_recovery(qtbot, opened, segments_file):
     state = opened.document.state
     assert state.worth_recovering()
     assert snapshot_json(state)["segments"]["values"] == chosen
+
+
+def test_the_exported_reports_have_the_segments_table(qtbot, opened, segments_file, files, tmp_path):
+    path, chosen = segments_file
+    read_segments(qtbot, opened, path)
+    out = tmp_path / "r.html"
+    assert opened.exports.export_report(out)
+    html = out.read_text(encoding="utf-8")
+    means = segment_means(opened.document.evaluate(), chosen)
+    assert "<h2>By segment</h2>" in html
+    for device in DEVICES:
+        assert f"<td>{device}</td><td class=\"num\" data-v=" in html
+        assert f">{means.table.at[device, 'mean']:.4f}<" in html
+    opened.compare.add_run(files[2])
+    opened.compare.flush()
+    assert opened.exports.export_report(out)
+    html = out.read_text(encoding="utf-8")
+    assert "<h2>By segment</h2>" in html and "second against sample: " in html

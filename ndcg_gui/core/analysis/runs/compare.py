@@ -293,13 +293,16 @@ def paired_summary(
     samples: int = 10_000,
     seed: int = 0,
     confidence: float = 0.95,
+    weights: Mapping[str, float] | None = None,
 ) -> pd.DataFrame:
-    """The summary of `compare_runs` from per-query NDCG alone (one column per run, no NaN)."""
+    """The summary of `compare_runs` from per-query NDCG alone (one column per run, no NaN);
+    weighted as `Comparison.weighted_by` weighs it when `weights` (query -> weight) are given."""
     names = list(per_query.columns)
     _check(dict.fromkeys(names), "trec", "zero", baseline, samples, seed, confidence)
     if per_query.isna().any().any():
         raise ValueError("per-query NDCG has missing values; score them 0 or leave the query out")
-    return _paired(per_query, names[0] if baseline is None else baseline, samples, seed, confidence)[0]
+    return _paired(per_query, names[0] if baseline is None else baseline, samples, seed, confidence,
+                   weights)[0]
 
 
 # --- the work -----------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from ndcg_gui.core.analysis.runs.weighted import (
     weighted_bootstrap_ci,
     weighted_sign_flip_p,
 )
-from ndcg_gui.core.analysis.segments import ordered_segments, segment_of
+from ndcg_gui.core.analysis.segments import members_of, segment_codes, segment_of
 from ndcg_gui.core.analysis.weights import weighted_mean, weights_of
 
 ALPHA = 0.05  # as `compare.ALPHA`: the level a verdict is given at
@@ -43,8 +43,9 @@ def paired_rows(
     confidence: float = 0.95,
 ) -> pd.DataFrame:
     """One row per (run, group) for every run but the baseline (index run, group; `ROW_COLUMNS`):
-    `groups` names a boolean mask of the rows of `per_query` each. Δ and the means are weighted
-    by `weights` (query -> weight, every query of `per_query`) when given; the tests follow."""
+    `groups` names the rows of `per_query` each (their positions, or a boolean mask). Δ and the
+    means are weighted by `weights` (query -> weight, every query of `per_query`) when given; the
+    tests follow."""
     runs = [c for c in per_query.columns if c != baseline]
     base = per_query[baseline].to_numpy(dtype=float)
     w_all = weights_of(weights, per_query.index) if weights is not None else np.ones(len(per_query))
@@ -61,7 +62,7 @@ def paired_rows(
                 p, exact = weighted_sign_flip_p(d, w, samples, seed)
                 low, high = weighted_bootstrap_ci(d, w, samples, seed, confidence)
             rows.append({
-                "queries": int(mask.sum()),
+                "queries": len(d),
                 "baseline_mean": weighted_mean(base[mask], w),
                 "mean": weighted_mean(values[mask], w),
                 "delta": weighted_mean(d, w),
@@ -155,8 +156,8 @@ def compare_segments(
         names = ", ".join(map(str, per_query.columns))
         raise ValueError(f"baseline {baseline!r} is not one of the runs ({names})")
     of = segment_of(per_query.index, segments)
-    labels = of.to_numpy()
-    groups = {name: labels == name for name in ordered_segments(of)}
+    names, codes = segment_codes(of)
+    groups = dict(zip(names, members_of(codes, len(names)), strict=True))
     table = paired_rows(per_query, baseline, groups, weights, samples, seed, confidence)
     table["p_holm"] = np.nan
     for run in dict.fromkeys(table.index.get_level_values("run")):

@@ -85,6 +85,7 @@ class QueryPanel(QWidget):
         self._segments: dict[str, str] = {}  # each query's segment (none: no segment box)
         self._segment: str | None = None  # the segment picked (None: every query)
         self._members: tuple | None = None  # (index, segment, its queries): `_segment_queries`
+        self._labels: tuple | None = None  # (index, segments, each query's segment): `_segment_labels`
 
         self.filter_edit = _FilterEdit(placeholderText="Filter query ids…", clearButtonEnabled=True)
         self.filter_edit.textChanged.connect(lambda text: self._refilter(lambda: self.proxy.set_text(text)))
@@ -364,9 +365,19 @@ class QueryPanel(QWidget):
             return None
         index, kept = self._result.index, self._members
         if kept is None or kept[0] is not index or kept[1] != self._segment or kept[2] is not self._segments:
-            members = [q for q in map(str, index) if self._segments.get(q) == self._segment]
-            kept = self._members = (index, self._segment, self._segments, members)
+            of = self._segment_labels()
+            members = of.index[of.to_numpy() == self._segment].to_numpy(dtype=object).tolist()
+            kept = self._members = (index, self._segment, self._segments, [str(q) for q in members])
         return kept[3]
+
+    def _segment_labels(self) -> pd.Series:
+        """Each of the table's queries' segment (None: none), worked out once for its queries."""
+        index, kept = self._result.index, self._labels
+        if kept is None or kept[0] is not index or kept[1] is not self._segments:
+            from ndcg_gui.core.analysis.segments import segment_of  # lazy: start-up (pandas)
+
+            kept = self._labels = (index, self._segments, segment_of(index, self._segments))
+        return kept[2]
 
     def _shown_result(self) -> pd.DataFrame | None:
         """The rows the mean and the histogram are of: the segment's picked, or every one."""
@@ -381,9 +392,9 @@ class QueryPanel(QWidget):
         combo = self.segment_combo
         names, counts = [], {}
         if self._segments:
-            from ndcg_gui.core.analysis.segments import ordered_segments, segment_of  # (pandas: not at start)
+            from ndcg_gui.core.analysis.segments import ordered_segments  # lazy: start-up (pandas)
 
-            of = segment_of(self._result.index, self._segments)
+            of = self._segment_labels()
             names, counts = ordered_segments(of), of.value_counts()
         keep = self._segment if self._segment in names else None
         combo.blockSignals(True)

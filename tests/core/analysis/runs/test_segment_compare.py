@@ -186,3 +186,32 @@ def test_weights_follow_an_edit_and_a_skip():
     assert skipped.summary.at["a", "delta"] == pytest.approx(np.average(kept, weights=weights[5:]), rel=1e-12)
     with pytest.raises(ValueError, match="no weight for query 'q0'"):
         cmp.weighted_by({})
+
+
+def test_the_papers_table_letters_follow_the_weights():
+    """`tables.better_than` of a weighted comparison: each run taken as the baseline, the others'
+    weighted tests (as `weighted_by` of that comparison gives them); and weights that make a
+    difference change the letters."""
+    from ndcg_gui.core.reports.tables import better_than, comparison_table
+
+    n = 30
+    queries = pd.Index([f"q{i}" for i in range(n)], name="query")
+    base = np.linspace(0.2, 0.8, n)
+    heavy = np.arange(n) < 10  # run a wins by 0.2 on ten queries, loses by 0.05 on twenty
+    per_query = pd.DataFrame({"base": base, "a": base + np.where(heavy, 0.2, -0.05)}, index=queries)
+    scored = {name: pd.DataFrame({"ndcg": per_query[name], "n_retrieved": 1}) for name in per_query.columns}
+    weights = {q: (50.0 if h else 1.0) for q, h in zip(queries, heavy, strict=True)}
+    for w in (None, weights):
+        cmp = compare.compare_scored(scored, baseline="base", samples=2000, seed=1)
+        cmp = cmp.weighted_by(w) if w is not None else cmp
+        want = {"base": [], "a": []}
+        for first in ("base", "a"):
+            one = compare.compare_scored(scored, baseline=first, samples=2000, seed=1)
+            one = one.weighted_by(w) if w is not None else one
+            for run, row in one.summary.iterrows():
+                if row["delta"] > 0 and row["p_holm"] < 0.05:
+                    want[run].append(first)
+        assert better_than(cmp) == want
+    plain = compare.compare_scored(scored, baseline="base", samples=2000, seed=1)
+    assert better_than(plain) != better_than(plain.weighted_by(weights))
+    assert "Weighted mean NDCG@10" in comparison_table(plain.weighted_by(weights), "md")
