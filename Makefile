@@ -13,8 +13,12 @@ STAMP := $(VENV)/.installed-stamp
 TEST_STAMP := $(VENV)/.test-stamp
 # What the quick loop leaves to `make test` (see the markers in pyproject.toml).
 QUICK := not slow and not system and not xvfb
+# Both cores; a test group (ranx's compile, one JVM, one bundle) on one worker. A worker that crashes
+# ends the run: pytest-xdist's loadgroup waits forever once a crashed worker is replaced
+# (pytest-xdist#1323, #1378), and a crash is a failure either way.
+XDIST := -n 2 --dist loadgroup --max-worker-restart 0
 
-.PHONY: run test check lint docs docs-build dist bench screenshot package clean
+.PHONY: run test check lint docs docs-build dist bench screenshot screenshots package clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -46,12 +50,12 @@ lint: $(STAMP)
 
 # The quick loop: ruff, the import contracts and every test but the marked ones, on both cores.
 check: lint
-	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "$(QUICK)" -q -n 2
+	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "$(QUICK)" -q $(XDIST)
 
 # Every test and check: the quick loop's, the documentation built strictly, the marked tests
 # (offscreen, on both cores) and the real-mouse tests under Xvfb.
 test: lint docs-build
-	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "not xvfb" -n 2 --dist loadgroup --durations=40
+	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "not xvfb" $(XDIST) --durations=40
 	@if command -v xvfb-run >/dev/null; then \
 		QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1600x1000x24" $(PYTEST) -m xvfb; \
 	else echo "xvfb-run not found (not root?): the real-mouse tests did not run"; exit 1; fi
@@ -75,6 +79,10 @@ bench: $(STAMP)
 
 screenshot: $(RUN_STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m ndcg_gui --screenshot packaging/screenshots/window.png
+
+# The grid looked at before a release: four files, three sizes, light and dark (packaging/screenshots.py).
+screenshots: $(RUN_STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) packaging/screenshots.py
 
 # The window's dependencies, DuckDB and nothing else of the venv (packaging/bundle_contents.py).
 package: $(RUN_STAMP)

@@ -16,7 +16,8 @@ PROG = "ndcg-gui"
 
 _EPILOG = FILES_HELP + """
 
-With no FILE the window opens on a worked example. For exports without a window, use
+With no FILE the window opens on a worked example; with RUN files after FILE it compares
+them with FILE (ndcg-gui RUN_A RUN_B --qrels QRELS). For exports without a window, use
 ndcg-inspect (same FILE and options). A wrong option or a TREC run without --qrels exits
 with status 2 and a one-line message.
 """
@@ -33,12 +34,18 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(parser, file_required=False, k_help=f"cut-off k (default {DEFAULT_K})")
+    parser.add_argument("runs", metavar="RUN", nargs="*",
+                        help="further runs of the same topics: the window compares them with FILE, as "
+                        "ndcg-inspect FILE RUN --qrels QRELS does (needs --qrels)")
     parser.add_argument("--screenshot", metavar="OUT.png",
                         help="save a PNG of the window and exit ('-': stdout; /dev/stdout or a FIFO "
                         "is written into, never replaced)")
     parser.add_argument("--size", metavar="WxH", type=window_size, default=None,
                         help=f"the window's size for --screenshot, each side 1 to {MAX_SIDE} "
                         "(default 1280x800)")
+    parser.add_argument("--color-scheme", choices=("desktop", "light", "dark"), default=None,
+                        help="the window light or dark for this run (default: as chosen in View ▸ "
+                        "Colours, else the desktop's); with --screenshot, a picture of either")
     return parser
 
 
@@ -85,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def check(options: argparse.Namespace) -> str | None:
     """What makes the command line unusable before any window: a wrong --preset/--gain/--discount,
-    a --screenshot over a file it opens, or a TREC run without --qrels (it holds no grades).
+    a --screenshot over a file it opens, or a TREC run (or runs to compare) without --qrels.
     Other faults of the file are shown in the window, which then opens on the example."""
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.ndcg.options import measure_from_options
@@ -98,9 +105,12 @@ def check(options: argparse.Namespace) -> str | None:
         from ndcg_gui.core.writing.atomic import refuse_inputs
 
         try:
-            refuse_inputs(options.screenshot, [options.file, options.qrels], "--screenshot")
+            refuse_inputs(options.screenshot, [options.file, options.qrels, *options.runs], "--screenshot")
         except InputError as err:
             return str(err)
+    if options.runs and not options.qrels:  # (runs are compared on judgments)
+        runs = ", ".join(options.runs)
+        return f"comparing {options.file} with {runs} needs their judgments (--qrels QRELS)"
     if options.file and not options.qrels and _is_trec_run(Path(options.file)):
         from ndcg_gui.core.errors import NeedsQrels
 

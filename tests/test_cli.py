@@ -230,7 +230,7 @@ def test_text_lines_are_trec_evals_ndcg_cut_10(run, qrels, out):
     result = cli(TREC_EVAL / run, "--qrels", TREC_EVAL / qrels, "--preset", "trec_eval")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0].split() == ["query", "n_docs", "n_judged", "dcg@10", "idcg@10", "ndcg@10"]
+    assert lines[0].split() == ["query", "n_docs", "n_judged", "dcg@10", "idcg@10", "ndcg@10", "judged@10"]
     printed = {fields[0]: fields[5] for fields in map(str.split, lines[1:])}
     assert printed == trec_eval_output(out, "ndcg_cut_10")  # every topic and "all", to 4 decimals
     assert list(printed)[-1] == "all"
@@ -274,6 +274,9 @@ def test_csv_and_json_carry_the_same_figures_as_the_summary(tmp_path, files, for
         data = json.loads(result.stdout)
         assert data["k"] == 3 and data["all"]["query"] == "all"
         got = pd.DataFrame(data["queries"])
+    # Judged@k beside them (not in --summary-csv): the share of the first k documents judged
+    depth = np.minimum(got["n_docs"], 3)
+    np.testing.assert_allclose(got.pop("judged"), np.where(depth > 0, got["n_judged"] / depth.clip(1), 0))
     pd.testing.assert_frame_equal(got.reset_index(drop=True), expected, check_dtype=False)
 
 

@@ -17,7 +17,7 @@ from tests.test_cli_engine import QRELS, RUN, _cells, _frames, output
 
 pytest.importorskip("pyspark")  # (make test installs the spark extra: never skipped there)
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("spark")]  # one JVM: one worker
 MASTER = ("--spark-master", "local[2]")
 
 

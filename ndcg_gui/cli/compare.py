@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # pandas and the comparison load only when runs are compared:
     import pandas as pd  # starts sooner (see `cli.main`)
 
     from ndcg_gui.core.analysis.runs.compare import Comparison
+    from ndcg_gui.core.analysis.runs.segment_compare import SegmentComparison
     from ndcg_gui.core.lists.dataset import Dataset
 
 MISSING_HELP = ("a judged query a run returned nothing for: 'zero' scores it 0 and compares every "
@@ -61,19 +62,28 @@ def printed(cmp: Comparison, options: argparse.Namespace, say, ties: dict | None
     """What stdout gets for the runs compared (in memory or by an engine); notes go to `say`.
     `ties`: each run's verdict under its worst and best order of tied documents (in memory only:
     an engine returns each query's figure, not its list)."""
+    from ndcg_gui.cli import segments as cli_segments
+
     _notes(cmp, say)
+    maps = cli_segments.maps(options)  # (read with the runs; an engine's comparison: the files only)
+    cmp = cli_segments.weighted(cmp, maps)
+    segments = cli_segments.by_segment(cmp, maps, say)
     per_query = _per_query(cmp, options.query) if options.per_query else None
     if options.format == "json":
-        return render_json(cmp, per_query, ties)
+        return render_json(cmp, per_query, ties, segments)
     if options.format in ("csv", "tsv"):
         for line in cmp.describe().splitlines():
             say(f"note: {line}")
         for verdict in (ties or {}).values():
             if verdict.queries:
                 say(f"note: ties: {verdict.text()}")
-        table = per_query if per_query is not None else _table(cmp)
+        if segments is not None:
+            for line in [*map(segments.where, segments.runs), segments.methods()]:
+                say(f"note: segments: {line}")
+        table = per_query if per_query is not None else \
+            _table(cmp) if segments is None else cli_segments.segment_table(segments)
         return _delimited(table, "\t" if options.format == "tsv" else ",")
-    return render_text(cmp, per_query, ties)
+    return render_text(cmp, per_query, ties, segments)
 
 
 def load_runs(options: argparse.Namespace, paths: list[str]) -> dict[str, Dataset]:
@@ -112,11 +122,15 @@ def run_names(options: argparse.Namespace, paths: list[str]) -> dict[str, str]:
 
 def comparison(options: argparse.Namespace, runs: dict[str, Dataset]) -> Comparison:
     """The runs compared as the options say (also the gate's and the report's comparison)."""
+    from ndcg_gui.cli import segments as cli_segments
     from ndcg_gui.cli.arguments import measure_of
     from ndcg_gui.core.analysis.runs.compare import compare_runs
 
-    qrels = next(iter(runs.values())).qrels if options.qrels else None
-    return compare_runs(runs, qrels, measure_of(options), **statistics(options))
+    first = next(iter(runs.values()))
+    qrels = first.qrels if options.qrels else None
+    cmp = compare_runs(runs, qrels, measure_of(options), **statistics(options))
+    # (the first run's own segment and weight columns, when no file is given)
+    return cli_segments.weighted(cmp, cli_segments.maps(options, first.run, options.file))
 
 
 def statistics(options: argparse.Namespace) -> dict:
@@ -193,7 +207,8 @@ def _json_value(x):
     return None if isinstance(x, float) and not math.isfinite(x) else x  # (JSON has no inf)
 
 
-def render_json(cmp: Comparison, per_query: pd.DataFrame | None, ties: dict | None = None) -> str:
+def render_json(cmp: Comparison, per_query: pd.DataFrame | None, ties: dict | None = None,
+                segments: SegmentComparison | None = None) -> str:
     runs = []
     for row in _table(cmp).to_dict("records"):
         row = {c: _json_value(v) for c, v in row.items()}
@@ -215,6 +230,12 @@ def render_json(cmp: Comparison, per_query: pd.DataFrame | None, ties: dict | No
     if per_query is not None:
         rows = per_query.to_dict("records")
         data["queries"] = [{c: _json_value(v) for c, v in row.items()} for row in rows]
+    if cmp.weights is not None:
+        data["weighted"] = cmp.weights_from or True
+    if segments is not None:
+        from ndcg_gui.cli import segments as cli_segments
+
+        data["segments"] = cli_segments.segments_json(segments)
     from ndcg_gui.core.reports.escaping import json_text
 
     return json_text(data) + "\n"
@@ -224,7 +245,8 @@ def _fixed(x, form: str) -> str:
     return "–" if _missing(x) else format(x, form)
 
 
-def render_text(cmp: Comparison, per_query: pd.DataFrame | None, ties: dict | None = None) -> str:
+def render_text(cmp: Comparison, per_query: pd.DataFrame | None, ties: dict | None = None,
+                segments: SegmentComparison | None = None) -> str:
     from ndcg_gui.core.analysis.runs.run_diff import p_texts
     from ndcg_gui.core.errors import printable
 
@@ -252,6 +274,10 @@ def render_text(cmp: Comparison, per_query: pd.DataFrame | None, ties: dict | No
                      _fixed(r["t_p"], ".4g"), rand_p, ci, _fixed(r["effect_size"], "+.3f"), holm_p,
                      cmp.verdict(run)])
     blocks.append(aligned(header, rows))
+    if segments is not None:
+        from ndcg_gui.cli import segments as cli_segments
+
+        blocks.append(cli_segments.segments_text(segments, at, aligned))
     if ties:
         blocks.append("Ties (each run's worst and best order of tied documents, the baseline as scored):\n"
                       + "".join(f"  {printable(verdict.text())}\n" for verdict in ties.values()))

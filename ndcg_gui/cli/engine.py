@@ -141,10 +141,17 @@ def main_engine(options: argparse.Namespace, say: Callable[[str], None]) -> None
 
         write_summary_table(table, cli_output.output(options.summary_csv), measure)
         return
+    from ndcg_gui.cli import segments as cli_segments
+    from ndcg_gui.core.analysis.judged import judged_at_k
+
+    judged = judged_at_k(table, measure.k).set_axis(table.index)  # (the engines do not condense lists)
     if options.query is not None:
-        picked = cli_output.pick_query(table["query"].tolist(), options.file, options.query)
-        table = table[table["query"] == picked]
-    sys.stdout.write(cli_output.render(table, measure.k, options.format))
+        picked = (table["query"] == cli_output.pick_query(table["query"].tolist(), options.file,
+                                                          options.query)).to_numpy()
+        table, judged = table[picked], judged[picked]
+    maps = cli_segments.maps(options)
+    groups = cli_segments.summary_rows(table, judged, maps, say) if maps else None
+    sys.stdout.write(cli_output.render(table, measure.k, options.format, judged, groups))
     sys.stdout.flush()
 
 

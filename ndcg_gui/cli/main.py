@@ -21,6 +21,7 @@ from ndcg_gui.cli import engine as cli_engine
 from ndcg_gui.cli import gate as cli_gate
 from ndcg_gui.cli import overlap as cli_overlap
 from ndcg_gui.cli import report as cli_report
+from ndcg_gui.cli import segments as cli_segments
 from ndcg_gui.cli.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, measure_of, needs_qrels_hint
 from ndcg_gui.cli.output import (
     PROG,
@@ -121,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_gate.add_options(parser)
     cli_report.add_options(parser)
     cli_engine.add_options(parser)
+    cli_segments.add_options(parser)
     return parser
 
 
@@ -144,6 +146,8 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
             # numpy's overflow warnings name our source lines; a figure too big is said once instead
             warnings.simplefilter("ignore", RuntimeWarning)
             check_outputs(options)  # every output, before the work: none replaces an input
+            cli_segments.refuse_unused(options, _unused_by(options))
+            cli_segments.maps(options)  # (their files, before the runs: a bad line stops it at once)
             if cli_engine.wanted(options):  # (it refuses what it does not do yet)
                 cli_engine.main_engine(options, say)
             elif cli_report.wanted(options):
@@ -181,6 +185,17 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
         say(f"internal error ({type(exc).__name__}: {exc}); please report it")
         return 1
     return code
+
+
+def _unused_by(options: argparse.Namespace) -> str | None:
+    """The option of a mode that uses no segments or weights, None when the mode uses them."""
+    if cli_overlap.wanted(options):
+        return "runs compared without judgments (--overlap)"
+    if options.explain or options.which is not None:
+        return "--explain" if options.explain else "--which"
+    if not options.runs and not cli_report.wanted(options) and (options.summary_csv or options.metrics_csv):
+        return "--summary-csv" if options.summary_csv else "--metrics-csv"
+    return None
 
 
 @contextlib.contextmanager
@@ -235,11 +250,30 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
         # (every rank unless -k is given)
         write_metrics_csv(listed, output(options.metrics_csv), measure.at(options.k))
     if not tables:
+        judged = judged_at(table, measure, lambda again: summarise(options.file, options.qrels, again)
+                           if summary is not None else dataset.summary(again))
         if options.query is not None:
             queries = summary.queries if summary is not None else dataset.queries()
-            table = table[table["query"] == pick_query(queries, options.file, options.query)]
-        sys.stdout.write(render(table, measure.k, options.format))
+            picked = (table["query"] == pick_query(queries, options.file, options.query)).to_numpy()
+            table, judged = table[picked], judged[picked]
+        maps = cli_segments.maps(options, dataset.run if dataset is not None else None, options.file)
+        groups = cli_segments.summary_rows(table, judged, maps, say) if maps else None
+        sys.stdout.write(render(table, measure.k, options.format, judged, groups))
         sys.stdout.flush()
+
+
+def judged_at(table, measure, rescored):
+    """Each row's Judged@k at the measure's cut-off (`core.analysis.judged`). Condensed lists
+    (judged_only) hold judged documents only, so the share is of the run as retrieved:
+    `rescored(measure)` gives the table scored again under the measure without condensing."""
+    from ndcg_gui.core.analysis.judged import judged_at_k
+
+    if measure.judged_only:
+        again = rescored(measure.with_(judged_only=False))
+        again = again.table if hasattr(again, "table") else again
+        shares = judged_at_k(again, measure.k)
+        return shares.reindex(table["query"]).set_axis(table.index)
+    return judged_at_k(table, measure.k).set_axis(table.index)
 
 
 def explain(options: argparse.Namespace) -> None:

@@ -39,7 +39,8 @@ def check_outputs(options) -> None:
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.writing.atomic import refuse_inputs
 
-    inputs = [options.file, *getattr(options, "runs", ()), options.qrels]
+    inputs = [options.file, *getattr(options, "runs", ()), options.qrels,
+              getattr(options, "segments", None), getattr(options, "weights", None)]
     refuse_inputs(sys.stdout.fileno() if _has_descriptor(sys.stdout) else None, inputs)
     named = [(f"--{name.replace('_', '-')}", getattr(options, name, None)) for name in OUTPUTS]
     named = [(flag, out) for flag, out in named if out is not None and out != "-"]
@@ -117,44 +118,176 @@ def json_number(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
-def render(summary, k: int, form: str) -> str:
-    """The per-query rows and the "all" row in one of `FORMATS`."""
-    from ndcg_gui.core.lists.numbers import number_text as fmt
+SUMMARY_FIELDS = ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
+COUNTS = ("n_docs", "n_judged")
 
+
+def render(summary, k: int, form: str, judged=None, groups: tuple[list[dict], dict] | None = None) -> str:
+    """The per-query rows and the "all" row in one of `FORMATS`. `judged`: each row's Judged@k
+    (`core.analysis.judged`), a column after ndcg; `groups`: the all:SEGMENT rows and the all row
+    made by `segments.summary_rows` (segments, weights), printed before the per-query rows' end
+    with a column `queries`: how many queries each row averages."""
+    if form in ("tsv", "csv"):
+        fast = delimited(summary, "\t" if form == "tsv" else ",", judged, groups)
+        if fast is not None:
+            return fast
     rows = summary.to_dict("records")
-    mean = {
-        "query": "all",
-        "n_docs": int(summary["n_docs"].sum()),
-        "n_judged": int(summary["n_judged"].sum()),
-        **{c: float(summary[c].mean()) if len(summary) else 0.0 for c in ("dcg", "idcg", "ndcg")},
-    }
-    columns = ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
+    figures = ["dcg", "idcg", "ndcg", *(["judged"] if judged is not None else [])]
+    if judged is not None:
+        for row, share in zip(rows, judged.to_numpy(dtype=float), strict=True):
+            row["judged"] = float(share)
+    if groups is None:
+        extra = []
+        mean = _mean_row(summary)
+        if judged is not None:
+            mean["judged"] = float(judged.mean()) if len(judged) else 0.0
+    else:
+        extra, mean = groups
+        for row in rows:
+            row["queries"] = 1
+    counts = ["n_docs", "n_judged", *(["queries"] if groups is not None else [])]
+    columns = ["query", "n_docs", "n_judged", *figures, *counts[2:]]
     if form == "json":
-        clean = [{c: (str(r[c]) if c == "query" else int(r[c]) if c.startswith("n_")
-                      else json_number(float(r[c]))) for c in columns} for r in rows]
-        mean = {c: json_number(v) if isinstance(v, float) else v for c, v in mean.items()}
+        def clean(r: dict) -> dict:
+            return {c: (str(r[c]) if c == "query" else int(r[c]) if c in counts
+                        else json_number(float(r[c]))) for c in columns}
         from ndcg_gui.core.reports.escaping import json_text
 
-        return json_text({"k": k, "queries": clean, "all": mean}) + "\n"
+        data = {"k": k, "queries": [clean(r) for r in rows]}
+        if extra:
+            data["segments"] = [{"segment": r["query"].split(":", 1)[1], **clean(r)} for r in extra]
+        data["all"] = clean(mean)
+        if mean.get("weighted_by"):  # (the all lines are weighted means: by what)
+            data["weighted"] = mean["weighted_by"]
+        return json_text(data) + "\n"
     if form in ("tsv", "csv"):
+        return delimited_rows([*rows, *extra], mean, "\t" if form == "tsv" else ",", columns, counts)
+    header = [c if c in ("query", *counts) else f"{c}@{k}" for c in columns]
+    from ndcg_gui.cli.compare import aligned
+
+    def line(r: dict, own: bool) -> list[str]:  # (a query's own line averages one query: said by none)
+        return [str(r["query"]), *("" if own and c == "queries" else str(int(r[c])) if c in counts
+                                   else f"{r[c]:.4f}" for c in columns[1:])]
+
+    return aligned(header, [line(r, True) for r in rows] + [line(r, False) for r in [*extra, mean]])
+
+
+def _mean_row(summary) -> dict:
+    """The "all" row: counts summed, figures averaged over the queries (0 without any; nan where
+    an overflowed gain made one query inf and another -inf; ±inf where the sum overflows)."""
+    import numpy as np
+
+    with np.errstate(invalid="ignore", over="ignore"):
+        return {
+            "query": "all",
+            "n_docs": int(summary["n_docs"].sum()),
+            "n_judged": int(summary["n_judged"].sum()),
+            **{c: float(summary[c].mean()) if len(summary) else 0.0 for c in ("dcg", "idcg", "ndcg")},
+        }
+
+
+def delimited_rows(rows: list[dict], mean: dict, delimiter: str, columns=SUMMARY_FIELDS,
+                   counts=COUNTS) -> str:
+    """The table as TSV or CSV, a row at a time through Python's csv writer (the reference for
+    `delimited`, and the way for tables it does not take): `counts` are whole numbers, the other
+    columns after the query figures."""
+    import csv
+    import io
+
+    from ndcg_gui.core.lists.numbers import number_text as fmt
+
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
+    writer.writerow(columns)
+    for r in [*rows, mean]:
+        writer.writerow([r["query"], *(int(r[c]) if c in counts else fmt(r[c]) for c in columns[1:])])
+    return out.getvalue()
+
+
+def delimited(summary, delimiter: str, judged=None,
+              groups: tuple[list[dict], dict] | None = None) -> str | None:
+    """`delimited_rows` of the table, column by column in Arrow's kernels (per-row Python was a
+    third of the command's time with 300,000 queries: benchmarks/README.md, issue 36); None for a
+    table it does not take (ids that are not text, counts that are not integers). `judged` and
+    `groups` as `render` takes them: the all:SEGMENT rows and the all row after the queries'."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from ndcg_gui.core.lists.numbers import number_text, number_texts
+
+    counts = [summary["n_docs"].to_numpy(), summary["n_judged"].to_numpy()]
+    if any(c.dtype.kind not in "iu" for c in counts):
+        return None
+    try:
+        query = pa.array(summary["query"].to_numpy(dtype=object), pa.string())
+    except (pa.ArrowException, TypeError, UnicodeEncodeError):  # (not text; lone surrogates)
+        return None
+    # An id with the delimiter, a quote or a line break is quoted by the csv writer itself.
+    special = pc.match_substring_regex(query, '[\t,"\r\n]').to_numpy(zero_copy_only=False)
+    if special.any():
         import csv
         import io
 
-        out = io.StringIO()
-        writer = csv.writer(out, delimiter="\t" if form == "tsv" else ",", lineterminator="\n")
-        writer.writerow(columns)
-        for r in [*rows, mean]:
-            writer.writerow([r["query"], int(r["n_docs"]), int(r["n_judged"]),
-                             fmt(r["dcg"]), fmt(r["idcg"]), fmt(r["ndcg"])])
-        return out.getvalue()
-    header = ["query", "n_docs", "n_judged", f"dcg@{k}", f"idcg@{k}", f"ndcg@{k}"]
-    from ndcg_gui.cli.compare import aligned
+        quoted = []
+        for q in query.filter(pa.array(special)).to_pylist():
+            out = io.StringIO()
+            csv.writer(out, delimiter=delimiter, lineterminator="\n").writerow([q, ""])
+            quoted.append(out.getvalue()[:-2])  # (the cell, without the empty one and the line end)
+        query = pc.replace_with_mask(query, pa.array(special), pa.array(quoted, pa.string()))
+    figures = [summary[c].to_numpy(dtype=float) for c in ("dcg", "idcg", "ndcg")]
+    if judged is not None:  # each row's Judged@k, a column after ndcg
+        figures.append(judged.to_numpy(dtype=float))
+    cells = [query, *(pa.array(c.astype(np.int64)).cast(pa.string()) for c in counts),
+             *(number_texts(f) for f in figures)]
+    if groups is not None:  # (a query's own row averages one query)
+        cells.append(pa.array(np.full(len(query), "1", dtype=object), pa.string()))
+    size = sum(c.nbytes for c in cells) + 8 * len(query)
+    text = pa.string() if size < 2**31 - 1 else pa.large_string()  # (32-bit offsets: below 2 GB)
+    cells = [c.cast(text) for c in cells]
+    # One pass: the cells with the delimiter and the line end between them, as elements.
+    tab, end = pa.scalar(delimiter, text), pa.scalar("\n", text)
+    lines = pc.binary_join_element_wise(*[x for c in cells for x in (c, tab)][:-1], end, pa.scalar("", text))
+    header = [*SUMMARY_FIELDS, *(["judged"] if judged is not None else []),
+              *(["queries"] if groups is not None else [])]
+    if groups is None:
+        mean = _mean_row(summary)
+        if judged is not None:
+            mean["judged"] = float(judged.mean()) if len(judged) else 0.0  # (as render's mean row)
+        trailer = [mean]
+    else:
+        trailer = [*groups[0], groups[1]]
+    whole = ("n_docs", "n_judged", "queries")
+    last = "".join(delimiter.join([_cell(r["query"], delimiter), *(str(int(r[c])) if c in whole
+                                   else number_text(r[c]) for c in header[1:])]) + "\n" for r in trailer)
+    return delimiter.join(header) + "\n" + _joined(lines) + last
 
-    return aligned(header, [
-        [str(r["query"]), str(int(r["n_docs"])), str(int(r["n_judged"])),
-         f"{r['dcg']:.4f}", f"{r['idcg']:.4f}", f"{r['ndcg']:.4f}"]
-        for r in [*rows, mean]
-    ])
+
+def _cell(text: str, delimiter: str) -> str:
+    """One text cell as the csv writer writes it (quoted when it holds the delimiter, a quote or a
+    line break)."""
+    import csv
+    import io
+
+    if not any(c in text for c in (delimiter, '"', "\r", "\n")):
+        return text
+    out = io.StringIO()
+    csv.writer(out, delimiter=delimiter, lineterminator="\n").writerow([text, ""])
+    return out.getvalue()[:-2]
+
+
+def _joined(lines) -> str:
+    """The texts of an Arrow string array one after the other: the bytes between its first and
+    last offsets."""
+    import numpy as np
+    import pyarrow as pa
+
+    if not len(lines):
+        return ""
+    _, offsets, data = lines.buffers()
+    width = np.int64 if pa.types.is_large_string(lines.type) else np.int32
+    at = np.frombuffer(offsets, width, len(lines) + 1, lines.offset * np.dtype(width).itemsize)
+    return data.slice(int(at[0]), int(at[-1] - at[0])).to_pybytes().decode()
 
 
 def pick_query(queries: list[str], path: str, query: str | None) -> str:

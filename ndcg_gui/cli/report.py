@@ -30,6 +30,7 @@ def main_report(options: argparse.Namespace, say):
     """Write the report and the table; returns the comparison (None for one run) so that a gate
     on the same command line need not compare the runs again."""
     from ndcg_gui.cli import compare as cli_compare
+    from ndcg_gui.cli import segments as cli_segments
     from ndcg_gui.cli.arguments import measure_of
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.reports.provenance import file_hashes
@@ -52,7 +53,7 @@ def main_report(options: argparse.Namespace, say):
     paths = [options.file, *options.runs]
 
     def sources() -> Sources:  # once every input is read: the sha256 of what was read (`cli.main`)
-        return Sources(file_hashes([*paths, options.qrels]))
+        return Sources(file_hashes([*paths, options.qrels, *cli_segments.inputs(options)]))
 
     cmp = None
     if options.runs:
@@ -62,8 +63,9 @@ def main_report(options: argparse.Namespace, say):
         runs = cli_compare.load_runs(options, paths)
         cmp = cli_compare.comparison(options, runs)
         cli_compare._notes(cmp, say)
+        segments = cli_segments.by_segment(cmp, cli_segments.maps(options), say)
         if options.report:
-            html = compare_report(runs, cmp, sources(), alpha=alpha)
+            html = compare_report(runs, cmp, sources(), alpha=alpha, segments=segments)
             atomic_write(options.report, lambda f: f.write(html))
         if options.table:
             text = comparison_table(cmp, options.table, alpha)
@@ -77,7 +79,10 @@ def main_report(options: argparse.Namespace, say):
         from ndcg_gui.core.reports.run_report import run_report
 
         dataset = load(options.file, options.qrels)
-        html = run_report(dataset, measure, run_label(Path(options.file).name), sources=sources())
+        maps = cli_segments.maps(options, dataset.run, options.file)
+        means = cli_segments.run_means(dataset, measure, maps, say)
+        html = run_report(dataset, measure, run_label(Path(options.file).name), sources=sources(),
+                          segments=means)
         atomic_write(options.report, lambda f: f.write(html))
     if options.report:
         say(f"wrote {options.report}")

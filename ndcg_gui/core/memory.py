@@ -46,6 +46,12 @@ def tune_process() -> None:
     user's own is kept."""
     global _tuned
     os.environ.setdefault("JE_ARROW_MALLOC_CONF", JEMALLOC_CONF)
+    # numpy asks the kernel for huge pages for every big array (madvise), and the kernel then
+    # zeroes, and may first compact, 2 MB at a time on the array's first touch; the program's
+    # arrays are mostly made once and read once or twice, so those faults cost more than the
+    # TLB misses they save (measured in benchmarks/README.md, issue 36). numpy reads this when
+    # it is imported.
+    os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
     _tuned = True
     if "pyarrow" in sys.modules:
         use_returning_pool()

@@ -167,7 +167,25 @@ def apply_options(window: MainWindow, options: argparse.Namespace) -> str | None
         window.files.open(file, getattr(options, "qrels", None), query=getattr(options, "query", None),
                           ask=False, report=False, undoable=False)
         problem = problem or window.files.problem
+        compare_once_open(window, getattr(options, "runs", None) or [])
     return problem
+
+
+def compare_once_open(window: MainWindow, runs: list[str]) -> None:
+    """`ndcg-gui RUN_A RUN_B --qrels Q`: the runs after the first compared with it, as soon as it
+    is open (a big one lands later: then). Each goes the way File ▸ Add run to compare goes."""
+    if not runs:
+        return
+
+    def add(_path: object = None) -> None:
+        window.files.opened.disconnect(add)
+        if window.comparison.can_add():
+            for run in runs:
+                window.compare.add_run(run)
+
+    window.files.opened.connect(add)
+    if not window.loader.is_loading():  # (opened already, or failed: said by the open)
+        add()
 
 
 def open_example(window: MainWindow) -> None:
@@ -193,9 +211,10 @@ def take_screenshot(app: QApplication, window: MainWindow, out: str | Path,
                     size: tuple[int, int] | None = None, errors: list[str] = ()) -> int:
     """Save the window as a PNG: 0, or 1 when it cannot be written; nothing is saved once something
     went wrong (`errors`: what `dialogs.go_headless` kept)."""
-    while window.loader.is_loading():  # a big file: the picture is of the file, not the example
-        app.processEvents()
+    while window.loader.is_loading() or window.compare.busy():  # a big file, runs compared: the
+        app.processEvents()  # picture is of them, not of the example
         time.sleep(0.02)
+    window.compare.flush()
     if errors:
         return 2
     window.resize(*(size or SCREENSHOT_SIZE))
@@ -232,6 +251,8 @@ def run_gui(options: argparse.Namespace) -> int:
     else:
         settings = QSettings()
     window = MainWindow(settings=settings)
+    if getattr(options, "color_scheme", None):  # (for this run: View ▸ Colours keeps the person's)
+        window.colour_scheme.choose(options.color_scheme, remember=False)
     problem = apply_options(window, options)
     if screenshot:
         try:
@@ -245,9 +266,13 @@ def run_gui(options: argparse.Namespace) -> int:
 
     def painted() -> None:
         # What start-up made lives as long as the window: frozen, later collections skip it (shorter
-        # pauses while editing); collection starts now (gui_main disabled it before Qt's import).
+        # pauses while editing). Collection starts now (gui_main disabled it before Qt's import), on
+        # this thread only: a collection that a worker thread's allocation starts may free a Qt
+        # object there, which crashes (pyqtgraph's GarbageCollector: collect on a timer instead).
+        from pyqtgraph.util.garbage_collector import GarbageCollector  # (the plot imported pyqtgraph)
+
         gc.freeze()
-        gc.enable()
+        app.garbage_collector = GarbageCollector(interval=1.0)
         preload()
         if problem:
             dialogs.show_error(window, "Could not open the file", problem)

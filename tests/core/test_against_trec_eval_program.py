@@ -113,3 +113,46 @@ def test_fractional_grades_are_cut_as_trec_eval_cuts_them(trec_eval, tmp_path):
     mine = load(tmp_path / "run", tmp_path / "qrels").evaluate(PRESETS["trec_eval"].with_(k=10, ties="trec"))
     assert math.isclose(mine.loc["q", "ndcg"], theirs, abs_tol=5e-5)
     assert "whole part" in PRESETS["trec_eval"].describe()
+
+
+def _unjudged_program(program: Path, folder: Path, k: int) -> dict[str, float]:
+    """trec_eval's unj@k per query (10.0's m_unjudged.c: the unjudged among the first k, over k)."""
+    command = [str(program), "-q", "-m", f"unj.{k}", str(folder / "qrels"), str(folder / "run")]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise Refused(f"exit {done.returncode}: {done.stderr.strip()}")
+    lines = map(str.split, done.stdout.splitlines())
+    return {query: float(value) for _, query, value in lines if query != "all"}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(files(), st.sampled_from([1, 3, 10]))
+def test_judged_at_k_is_trec_evals_unj_counted_our_way(trec_eval, tmp_path_factory, data, k):
+    """Judged@k (`core.analysis.judged`, ir_measures' definition) against trec_eval 10's unj@k:
+    1 - unj@k = (Judged@k * m + k - m) / k for a list of n documents, m = min(k, n), once the
+    documents trec_eval reads as unjudged though listed (a grade below 0 after atol: "-1") are
+    counted as judged, as a judgment is here whatever its grade."""
+    from ndcg_gui.core.analysis.judged import judged_at_k
+
+    run, qrels = data
+    folder = tmp_path_factory.mktemp("inputs")
+    (folder / "run").write_text("".join(run))
+    (folder / "qrels").write_text("".join(qrels))
+    measure = PRESETS["trec_eval"].with_(k=k, precision="float64")  # 10.0 ranks at double
+    mine = load(folder / "run", folder / "qrels").evaluate(measure)
+    shares = judged_at_k(mine, k)
+    minus_one = {(q, d) for q, _, d, g in map(str.split, qrels) if int(float(g)) < 0}
+    ranked: dict[str, list[tuple[float, str]]] = {}
+    for q, _, d, _, s, _ in map(str.split, run):
+        ranked.setdefault(q, []).append((float(s), d))
+    try:
+        theirs = _unjudged_program(trec_eval, folder, k)
+    except Refused as refused:  # (its refusal of a query graded below 0 only: see above)
+        assert "Can't calculate measure 'unj'" in str(refused), str(refused)
+        assume(False)
+    for query, unj in theirs.items():
+        top = sorted(ranked[query], key=lambda x: (x[0], x[1].encode()), reverse=True)[:k]
+        m = len(top)
+        listed_unjudged = sum((query, d) in minus_one for _, d in top)
+        ours = (shares[query] * m + k - m) / k
+        assert math.isclose(1 - unj + listed_unjudged / k, ours, abs_tol=5e-5), query

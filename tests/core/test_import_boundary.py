@@ -25,7 +25,8 @@ assert dict(os.environ) == env, set(os.environ.items()) ^ set(env.items())
 assert pa.default_memory_pool().backend_name == pool, (pool, pa.default_memory_pool().backend_name)
 from ndcg_gui.core.memory import tune_process
 tune_process()  # what the program's own entry points do
-print(os.environ["JE_ARROW_MALLOC_CONF"], pa.default_memory_pool().backend_name)
+print(os.environ["JE_ARROW_MALLOC_CONF"], pa.default_memory_pool().backend_name,
+      os.environ["NUMPY_MADVISE_HUGEPAGE"])
 """
 
 
@@ -34,12 +35,13 @@ def test_importing_the_library_changes_nothing_in_its_host_process(tmp_path):
     Arrow's memory pool; only the program's own entry points tune them."""
     path = tmp_path / "l.csv"
     path.write_text("doc,grade\na,3\nb,0\n")
-    env = {k: v for k, v in os.environ.items() if k != "JE_ARROW_MALLOC_CONF"}
+    env = {k: v for k, v in os.environ.items() if k not in ("JE_ARROW_MALLOC_CONF", "NUMPY_MADVISE_HUGEPAGE")}
     out = subprocess.run([sys.executable, "-c", LIBRARY_USE, str(path)], capture_output=True, text=True,
                          env=env, timeout=120)
     assert out.returncode == 0, out.stderr
-    conf, pool = out.stdout.split()
+    conf, pool, hugepages = out.stdout.split()
     assert conf == "dirty_decay_ms:0,muzzy_decay_ms:0"
+    assert hugepages == "0"  # numpy's huge pages off in the program's own processes (issue 36)
     import pyarrow as pa
     if hasattr(pa, "jemalloc_memory_pool"):
         try:

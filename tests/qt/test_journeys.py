@@ -544,3 +544,41 @@ def test_every_focus_stop_has_a_name_a_screen_reader_says(qtbot, window, files):
             if not name:
                 unnamed.add(f"{named(widget)} in {type(widget.parent()).__name__}")
     assert not unnamed, sorted(unnamed)
+
+
+# ---- (f) issue 35: segments opened, one picked with the mouse and the keys, its mean read ----------
+def test_open_segments_pick_one_and_read_its_mean(qtbot, window, files, tmp_path):
+    """Opened as File ▸ Open segments… opens what its dialog returns (the dialog may be the
+    desktop's own, which no test types into; files are opened the same way in the journeys above)."""
+    run, qrels, _ = files
+    queries = sorted({line.split()[0] for line in qrels.read_text().splitlines()})
+    chosen = {q: ("mobile", "desktop")[i % 2] for i, q in enumerate(queries)}
+    path = tmp_path / "segments.tsv"
+    path.write_text("".join(f"{q}\t{s}\n" for q, s in chosen.items()))
+    assert window.files.open(run, qrels, ask=False)
+    shown(window, qtbot, (1366, 768))
+    menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&File")
+    assert window.actions.open_segments in menu.actions()
+    window.segments.open(path)
+    qtbot.waitUntil(lambda: window.document.state.segments is not None, timeout=20_000)
+    panel = window.query_panel
+    combo = panel.segment_combo
+    qtbot.waitUntil(combo.isVisible)
+    QTest.mouseClick(combo, Qt.LeftButton)  # its list opens; the keys pick in it
+    qtbot.waitUntil(lambda: combo.view().isVisible())
+    target = combo.findData("mobile")
+    for _ in range(target - combo.view().currentIndex().row()):
+        QTest.keyClick(combo.view(), Qt.Key.Key_Down)
+    QTest.keyClick(combo.view(), Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: panel.segment == "mobile")
+    scores = window.scores.result
+    members = [q for q in map(str, scores.index) if chosen.get(q) == "mobile"]
+    assert sorted(panel.visible_queries()) == sorted(members)
+    mean = scores.loc[members, "ndcg"].mean()
+    assert panel.mean_label.text() == (f"Segment mobile: mean NDCG@10 = {mean:.4f} over {len(members)} of "
+                                       f"{len(members)} queries")
+    # The table's last row, by the keys: a query of the segment opens, the segment stays picked.
+    panel.table.setFocus()
+    key(Qt.Key.Key_End, CTRL)
+    last = panel.visible_queries()[-1]
+    assert window.document.current_query == last and last in members and panel.segment == "mobile"

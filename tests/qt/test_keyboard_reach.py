@@ -8,11 +8,12 @@ from conftest import show_active
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QAbstractItemView, QApplication, QCheckBox, QInputDialog
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QCheckBox
 
 from ndcg_gui.core.analysis.whatif import best_insert_row
 from ndcg_gui.core.lists import edits
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.qt.widgets import dialogs
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 
@@ -153,11 +154,11 @@ def test_insert_a_missed_document_at_a_rank_asked_for(qtbot, window, monkeypatch
     show_active(window, qtbot)
     asked = []
 
-    def get_int(_parent, _title, label, value, low, high, step=1):
+    def get_int(_parent, _title, label, value, low, high):
         asked.append((label, value, low, high))
         return 3, True
 
-    monkeypatch.setattr(QInputDialog, "getInt", get_int)
+    monkeypatch.setattr(dialogs, "ask_number", get_int)
     focus_row(window, window.why.missed_view, 1)  # y, grade 1
     assert "Insert into list at rank…" in menu_texts(window.why.missed_view)
     key(Qt.Key.Key_Insert)  # the shortcut of "Insert into list at rank…"
@@ -165,17 +166,43 @@ def test_insert_a_missed_document_at_a_rank_asked_for(qtbot, window, monkeypatch
     assert window.document.current_list().docs.tolist() == ["a", "b", "y", "c", "u"]
 
 
-# ---- finding 7: the plot's check boxes are not Tab stops -------------------------------------------
-def test_tab_never_stops_on_a_plot_check_box(qtbot, window):
+# ---- finding 7 (issue 19) and 11 (issue 34): the plot's check boxes are one Tab stop ------------------
+def test_the_plots_check_boxes_are_one_tab_stop_and_the_arrows_go_along_them(qtbot, window):
+    """Issue 19 had Tab stop on each of seven boxes; issue 34 found none reachable by Tab. One stop
+    for the row: Tab reaches the box used last, ← → (Home, End) go along, Space ticks."""
     show_active(window, qtbot)
     window.ranking_view.setFocus()
-    seen = []
+    seen = [QApplication.focusWidget()]
     for _ in range(40):
         key(Qt.Key.Key_Tab)
         seen.append(QApplication.focusWidget())
-    boxes = [w.text() for w in seen if isinstance(w, QCheckBox)]
-    assert not boxes
+    cycle = seen[:seen.index(window.ranking_view, 1)]  # (once round the window)
+    boxes = [w for w in cycle if isinstance(w, QCheckBox)]
+    row = list(window.plot.toggles.values())
+    assert boxes == [row[0]]
     assert window.why.tabBar() in seen or any(window.why.isAncestorOf(w) for w in seen if w is not None)
+    row[0].setFocus()
+    for box in row[1:]:
+        key(Qt.Key.Key_Right)
+        assert QApplication.focusWidget() is box
+    key(Qt.Key.Key_Right)  # (the last stays)
+    assert QApplication.focusWidget() is row[-1]
+    key(Qt.Key.Key_Home)
+    assert QApplication.focusWidget() is row[0]
+    key(Qt.Key.Key_End)
+    key(Qt.Key.Key_Left)
+    loss = QApplication.focusWidget()
+    assert loss is row[-2]
+    ticked = loss.isChecked()
+    key(Qt.Key.Key_Space)
+    assert loss.isChecked() != ticked
+    # Tab away and back: the box used last is the stop.
+    window.ranking_view.setFocus()
+    for _ in range(40):
+        key(Qt.Key.Key_Tab)
+        if isinstance(QApplication.focusWidget(), QCheckBox):
+            break
+    assert QApplication.focusWidget() is loss
 
 
 # ---- the ranked list: Enter edits, as a double-click does; its actions in a context menu ---------
@@ -201,7 +228,7 @@ def test_enter_on_a_row_of_the_list_starts_typing_its_grade(qtbot, window):
 
 def test_move_to_rank_is_a_drag_by_keyboard(qtbot, window, monkeypatch):
     show_active(window, qtbot)
-    monkeypatch.setattr(QInputDialog, "getInt", lambda *_a, **_kw: (2, True))
+    monkeypatch.setattr(dialogs, "ask_number", lambda *_a, **_kw: (2, True))
     view = window.ranking_view
     view.setFocus()
     view.select_rows(3, 2)  # D and E

@@ -89,6 +89,7 @@ def test_random_actions_with_the_real_mouse_keep_the_screen_right(seed, qtbot, s
                                                                    monkeypatch):
     from PySide6.QtWidgets import QInputDialog
 
+    from ndcg_gui.qt.widgets import dialogs
     from ndcg_gui.qt.window.main_window import MainWindow
 
     files = write_files(tmp_path)
@@ -102,7 +103,7 @@ def test_random_actions_with_the_real_mouse_keep_the_screen_right(seed, qtbot, s
     history = [f"open {start}"]
     screen.check(history[-1])
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **kw: ("", False))
-    monkeypatch.setattr(QInputDialog, "getInt", lambda *a, **kw: (1, True))
+    monkeypatch.setattr(dialogs, "ask_number", lambda *a, **kw: (1, True))
     person = RealPerson(screen, files, rng)
     for _ in range(max(10, ACTIONS // 3)):
         if QApplication.activeWindow() is not window:  # (no window manager gives it back)

@@ -7,6 +7,7 @@ matched and checked for duplicates as integers (`core.arrays.join`).
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
 
@@ -15,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 _U64 = np.uint64
+_LONG = 4096  # bytes: a longer id (never a real one) is hashed by a digest, the same id the same way
 _SLICE = 1 << 16  # rows a step: 0.5 MB temporaries, as fast as 2 MB ones and less memory at a load's peak
 # Bytes 0..n-1 of a little-endian word kept: mask for n = 0..8.
 _KEEP = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [(1 << 64) - 1], dtype=_U64)
@@ -137,7 +139,7 @@ class Groups:
         if n > 1 and 2 * changes(ids.slice(0, 4096)).sum() < min(n, 4096):
             starts = np.flatnonzero(np.concatenate([[True], changes(ids)]))
             firsts = take(ids, starts)
-            if len(pc.unique(firsts)) == len(starts):
+            if _distinct(firsts):
                 sizes = np.diff(starts, append=n)
                 codes = np.repeat(np.arange(len(starts), dtype=_code_type(len(starts))), sizes)
                 return cls(codes, labels(firsts), sizes, starts)
@@ -150,6 +152,15 @@ class Groups:
         sizes = np.bincount(codes, minlength=len(names))
         grouped = n < 2 or bool((codes[1:] >= codes[:-1]).all())
         return cls(codes, names, sizes, np.cumsum(sizes) - sizes if grouped else None)
+
+
+def _distinct(ids: pa.Array) -> bool:
+    """Whether no id repeats: their 64-bit hashes sorted and compared (an Arrow hash table of
+    300,000 query ids cost more), the strings themselves only when two hashes are equal."""
+    hashes = np.sort(hash_strings(ids))
+    if not (hashes[1:] == hashes[:-1]).any():
+        return True
+    return len(pc.unique(ids)) == len(ids)
 
 
 def _code_type(n: int) -> type:
@@ -227,7 +238,15 @@ def _hash_array(ids: pa.Array, skip: int = 0) -> np.ndarray:
     # Every 8-byte window of the data as a little-endian integer (unaligned reads, no copy).
     windows = np.ndarray((max(len(data) - 7, 0),), "<u8", data, strides=(1,))
     rows: np.ndarray | slice = slice(None)
-    for start in range(0, max(int(length.max()), 1), 8):
+    long = length > _LONG
+    if long.any():  # one numpy step per 8 bytes would make a megabyte id take seconds: a digest each
+        for i in np.flatnonzero(long).tolist():
+            digest = hashlib.blake2b(data[begin[i]:begin[i] + length[i]], digest_size=8).digest()
+            h[i] = int.from_bytes(digest, "little")
+        rows = np.flatnonzero(~long)
+        if not len(rows):
+            return mix(h, in_place=True)
+    for start in range(0, max(int(length[rows].max()), 1), 8):
         # A row is mixed once per 8 bytes it has (and once when empty): the hash depends on the id
         # alone, never on the other ids hashed with it.
         if start:

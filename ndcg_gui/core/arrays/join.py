@@ -106,6 +106,35 @@ def _concat(parts: list[pa.Array]) -> pa.Array:
     return pa.concat_arrays(parts)
 
 
+def label_union(*label_sets: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Every label of the sets (each of distinct `str`, as `Groups.labels`) once, in the order
+    first seen (the first set's, then the next set's new ones…), and for each set the position
+    of its labels in that list. Labels are matched as the join matches ids (64-bit hashes of
+    their bytes, every match confirmed on the strings), not in a table of Python strings."""
+    every = label_sets[0] if label_sets else np.zeros(0, object)
+    positions = [np.arange(len(every))]
+    for labels in label_sets[1:]:
+        at = _positions(labels, every)
+        new = np.flatnonzero(at < 0)
+        at[new] = len(every) + np.arange(len(new))
+        every = np.concatenate([every, labels[new]])
+        positions.append(at)
+    return np.asarray(every, dtype=object), positions
+
+
+def _positions(labels: np.ndarray, among: np.ndarray) -> np.ndarray:
+    """The position of each label in `among` (distinct), -1 where it is not there."""
+    try:
+        texts, known = pa.array(labels, pa.string()), pa.array(among, pa.string())
+    except (pa.ArrowException, TypeError, UnicodeEncodeError):  # (lone surrogates: a table of objects)
+        import pandas as pd  # lazy: start-up
+
+        return pd.Index(among, dtype=object).get_indexer(pd.Index(labels, dtype=object))
+    found = lookup(np.zeros(len(texts), np.int64), texts, np.zeros(len(known), np.int64), known,
+                   np.arange(len(known), dtype=np.float64))
+    return np.where(np.isnan(found), -1, found).astype(np.int64)
+
+
 def last_match(table: np.ndarray, probe: np.ndarray) -> np.ndarray:
     """For each probe value, the position of its last occurrence in `table`, or -1.
 

@@ -554,7 +554,14 @@ def summary_table(result: pd.DataFrame, queries: list[str]) -> pd.DataFrame:
     `queries` (`every_query`)."""
     import pandas as pd  # lazy: start-up
 
-    result = result.loc[[q for q in queries if q in result.index]]
+    at = result.index.get_indexer(pd.Index(queries, dtype=object))
+    return summary_frame(result.iloc[at[at >= 0]])
+
+
+def summary_frame(result: pd.DataFrame) -> pd.DataFrame:
+    """`Dataset.summary`'s columns of `evaluate`'s table, its rows as they are."""
+    import pandas as pd  # lazy: start-up
+
     return pd.DataFrame(
         {
             "query": result.index.to_numpy(dtype=object),

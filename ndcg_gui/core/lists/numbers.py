@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 UNJUDGED_WORDS = ("", "-", "–", "nan", "unjudged")
 METRIC_DECIMALS = 4  # the precision of the field's worked examples
@@ -23,6 +27,32 @@ def number_text(x: float) -> str:
     if x.is_integer() and abs(x) < 1e15:
         return str(int(x))
     return repr(x)
+
+
+def number_texts(values: np.ndarray) -> pa.Array:
+    """`number_text` of every value, as an Arrow text array, without a Python call per value
+    (a table of 300,000 queries has 900,000 figures). Python writes a float positionally for
+    1e-4 <= |x| < 1e16 and Arrow for 1e-6 <= |x| < 1e10, both with the shortest digits that read
+    back exactly: where both write positionally the texts are the same, so Arrow writes those,
+    whole numbers are written as integers, and Python writes the few others."""
+    import pyarrow as pa  # lazy: start-up (the window imports this module before pyarrow)
+    import pyarrow.compute as pc
+
+    x = np.asarray(values, dtype=np.float64)
+    size = np.abs(x)
+    whole = np.zeros(len(x), bool)
+    small = size < 1e15
+    whole[small] = x[small] == np.trunc(x[small])
+    texts = pa.array(x).cast(pa.string())
+    if whole.any():
+        ints = pa.array(np.where(whole, x, 0.0).astype(np.int64)).cast(pa.string())
+        texts = pc.if_else(pa.array(whole), ints, texts)
+    # NaN, infinities, the tiny and the huge ones (rare in a table of figures)
+    other = ~whole & ~((size >= 1e-4) & (size < 1e10))
+    if other.any():
+        written = [number_text(v) for v in x[other].tolist()]
+        texts = pc.replace_with_mask(texts, pa.array(other), pa.array(written, pa.string()))
+    return texts
 
 
 def parse_grade(text: str) -> float:

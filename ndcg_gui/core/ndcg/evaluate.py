@@ -17,9 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from ndcg_gui.core.arrays.ids import Groups, strings, take, whole
-from ndcg_gui.core.arrays.join import lookup
+from ndcg_gui.core.arrays.ids import Groups, hash_strings, strings, take, whole
+from ndcg_gui.core.arrays.join import label_union, lookup, pair_keys
 from ndcg_gui.core.arrays.order import ranked, score_key
 from ndcg_gui.core.arrays.topk import StringBytes, first_rows_word, score_bits, select_top
 from ndcg_gui.core.ndcg.measure import Measure, PrecisionName, TiesName
@@ -92,30 +93,72 @@ def evaluate_rows(
     pool_docs: Ids,
     pool_grade: np.ndarray,
     measure: Measure,
+    *,
+    union: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+    run_keys: tuple[list[np.ndarray], int] | None = None,
 ) -> pd.DataFrame:
     """`evaluate`'s table from a run and its qrels already read: the run's `groups`, ranking `key`
     (a `score_key` when `by_score`, minus the rank otherwise, None for file order) and doc ids, the
-    qrels' groups, doc ids and (finite) grades. Checked by the caller: no pair repeats."""
-    queries, (to_query, qr_to_query) = sorted_union(groups.labels, pool_groups.labels)
+    qrels' groups, doc ids and (finite) grades. Checked by the caller: no pair repeats.
+
+    union     the query labels in the caller's order and the positions of the run's and of the
+              qrels' labels in them (`label_union`: `Dataset.queries()` order, no sort of the
+              labels); None: sorted as strings, as `evaluate` gives them
+    run_keys  a list holding the run rows' `pair_keys` (their own query codes, their doc ids
+              hashed past `skip` leading bytes), as the check for repeated pairs made them, and
+              `skip`: when every row is scored the join does not hash the run's doc ids again. The
+              list is emptied (its only holder: the keys are let go before the scoring needs the
+              memory). Only where the run's codes are the queries' positions (`label_union`'s first
+              set)
+    """
+    queries, to_query, qr_to_query = union or _with_positions(sorted_union(groups.labels, pool_groups.labels))
     pool = Pool(qr_to_query[pool_groups.codes], pool_grade, judged=True)
-    return _scored(groups, key, by_score, docs, queries, to_query, pool, pool_docs, measure)
+    keys = None
+    if run_keys is not None:
+        held, skip = run_keys
+        if not np.array_equal(to_query, np.arange(len(to_query))):
+            raise ValueError("run_keys are keyed by the run's own query codes, not by these positions")
+        keys = [held.pop()]
+        if scores_every_row(groups, measure, judged=True):
+            keys.append(pair_keys(pool.query, hash_strings(pool_docs, skip), in_place=True))
+        else:
+            keys = None  # (only the first k rows of each list are joined: their ids are few)
+    return _scored(groups, key, by_score, docs, queries, to_query, pool, pool_docs, measure, keys)
+
+
+def _with_positions(union: tuple[np.ndarray, list[np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    queries, (to_query, qr_to_query) = union
+    return queries, to_query, qr_to_query
+
+
+def scores_every_row(groups: Groups, measure: Measure, judged: bool) -> bool:
+    """Whether every row of the run is scored (and joined), not only each query's first k
+    (`_top_rows`); `judged`: with qrels."""
+    # All rows when the ideal needs every retrieved grade from the qrels; all rows too for
+    # condensed lists: an unjudged document in the first k lets one below move up.
+    if (judged and measure.ideal == "retrieved") or measure.judged_only:
+        return True
+    k = measure.k
+    return k is None or len(groups.codes) == 0 or int(groups.sizes.max()) <= k
 
 
 def _scored(groups: Groups, key: np.ndarray | None, by_score: bool, docs: Ids | None, queries: np.ndarray,
-            to_query: np.ndarray, pool: Pool, pool_docs: Ids | None, measure: Measure) -> pd.DataFrame:
+            to_query: np.ndarray, pool: Pool, pool_docs: Ids | None, measure: Measure,
+            keys: list[np.ndarray] | None = None) -> pd.DataFrame:
     """The rows that can reach the first k ranks picked, ranked, joined to the judgments
-    (`pool_docs`: the qrels' doc ids, None without qrels) and scored."""
-    # All rows when the ideal needs every retrieved grade from the qrels.
+    (`pool_docs`: the qrels' doc ids, None without qrels) and scored. `keys`: the run's and the
+    pool's `pair_keys` in file order, when known (`lookup`; used when every row is scored)."""
     k, ties = measure.k, measure.ties
     judged = pool_docs is not None
     trec_ties = by_score and ties == "trec"
-    # All rows too for condensed lists: an unjudged document in the first k lets one below move up.
-    every_row = (judged and measure.ideal == "retrieved") or measure.judged_only
-    rows = None if every_row else _top_rows(groups, key, k, ties, by_score, docs)
+    all_rows = scores_every_row(groups, measure, judged)
+    rows = None if all_rows else _top_rows(groups, key, k, ties, by_score, docs)
     rows = np.arange(len(groups.codes)) if rows is None else rows
     rows = ranked(rows, groups.codes, key, docs if trec_ties else None)
     row_query = to_query[groups.codes[rows]]
-    if judged:  # the loader's join, on the rows that are scored
+    if judged and all_rows:  # every row: joined in file order, then ranked (no copy of the doc ids)
+        grade = lookup(to_query[groups.codes], docs, pool.query, pool_docs, pool.grade, keys)[rows]
+    elif judged:  # the loader's join, on the rows that are scored
         grade = lookup(row_query, take(docs, rows), pool.query, pool_docs, pool.grade)
     else:
         grade = pool.grade[rows]
@@ -230,10 +273,13 @@ def score_ranked(
         row_query, grade = row_query[keep], grade[keep]
         tie_key = None if tie_key is None else tie_key[keep]
     rank = rank_within(row_query)
-    if k is not None and tie_key is None and not (pool.judged and measure.ideal == "retrieved"):
+    deepest = int(rank.max()) if len(rank) else 0
+    cut = k is not None and deepest > k
+    if cut and tie_key is None and not (pool.judged and measure.ideal == "retrieved"):
         # Only the first k rows of each query count: a loaded run's millions of rows are cut here.
         top_rows = np.flatnonzero(rank <= k)
         row_query, grade, rank = row_query[top_rows], grade[top_rows], rank[top_rows]
+        deepest = k
     judged = ~np.isnan(grade)
     gain = judged_gains(grade, measure)
     own_gain = gain  # the ideal ranking sorts true gains, never tie-averaged ones
@@ -249,14 +295,15 @@ def score_ranked(
         if measure.judged_only:  # the condensed lists are the pool
             kept = condensed_keep(pool.grade, measure)
             pool_code, pool_gain = pool_code[kept], pool_gain[kept]
-    top = rank <= k if k is not None else np.ones(len(rank), bool)
+    # (no list longer than k, as 300,000 lists of 10 at k=10: every row, and no copies of them)
+    top = slice(None) if k is None or deepest <= k else rank <= k
     depth = _ideal_depth(row_query[top], nq, measure)
     if measure.ideal_order == "given":
         idcg = _given_order_dcg(pool_code, pool_gain, nq, depth, measure)
     else:
         idcg = _ideal_dcg(pool_code, pool_gain, nq, depth, measure)
 
-    disc = discounts(int(rank.max()) if len(rank) else 0, measure)
+    disc = discounts(deepest, measure)
     dcg = np.bincount(row_query[top], (gain * disc[rank - 1])[top], minlength=nq)
     n_judged = np.bincount(row_query[top], judged[top], minlength=nq).astype(np.int64)
     n_unjudged = np.bincount(row_query[top], minlength=nq) - n_judged
@@ -287,7 +334,7 @@ def score_ranked(
         keep &= n_pool > 0
     if measure.empty == "skip":
         keep &= n_retrieved > 0
-    return result[keep]
+    return result if keep.all() else result[keep]
 
 
 def mean_ndcg(result: pd.DataFrame, measure: Measure | None = None) -> float:
@@ -337,11 +384,18 @@ def _ranking_key(run: pd.DataFrame, precision: str) -> tuple[np.ndarray | None, 
 
 
 def sorted_union(*label_sets: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
-    """All labels sorted as strings, and for each set the position of its labels in that list."""
-    every = pd.unique(np.concatenate(label_sets)) if label_sets else np.zeros(0, object)
-    queries = np.sort(np.asarray(every, dtype=object))
-    index = pd.Index(queries, dtype=object)
-    return queries, [index.get_indexer(labels) for labels in label_sets]
+    """All labels sorted as strings, and for each set (of distinct labels, as `Groups.labels`)
+    the position of its labels in that list."""
+    if not label_sets:
+        return np.zeros(0, object), []
+    every, positions = label_union(*label_sets)
+    try:  # Arrow sorts UTF-8 bytes, which is the order of code points, as Python sorts `str`
+        order = pc.array_sort_indices(pa.array(every, pa.string())).to_numpy()
+    except (pa.ArrowException, TypeError, UnicodeEncodeError):  # (lone surrogates)
+        order = np.argsort(every, kind="stable")
+    place = np.empty(len(every), np.intp)
+    place[order] = np.arange(len(every))
+    return every[order], [place[at] for at in positions]
 
 
 # --- ordering -----------------------------------------------------------------------------------

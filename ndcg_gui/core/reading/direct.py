@@ -16,19 +16,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ndcg_gui.core.arrays.ids import Groups, hash_strings, shared_prefix
-from ndcg_gui.core.arrays.join import pair_keys
+from ndcg_gui.core.arrays.join import label_union, pair_keys
 from ndcg_gui.core.arrays.order import score_key
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.formats import trec_text
 from ndcg_gui.core.formats.rows import Rows
 from ndcg_gui.core.formats.source import decode, head_bytes, read_source
-from ndcg_gui.core.lists.dataset import every_query, summary_table
+from ndcg_gui.core.lists.dataset import summary_frame
 from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.reading.dispatch import read_pool, refuse_repeats, sniff
 
 if TYPE_CHECKING:
-    import numpy as np
     import pandas as pd
 
 _HEAD = 1 << 16  # `sniff` reads no further
@@ -61,20 +62,33 @@ def summarise(path: str | Path, qrels: str | Path, measure: Measure) -> RunSumma
     groups, pool_groups = Groups.of(run.query), Groups.of(pool.query)
     skip = shared_prefix(run.doc, pool.doc)
     # `load`'s checks, in its order: grouped rows are in `ranked` order as far as queries go.
-    refuse_repeats(run, groups.codes, "run", _keys(groups, run, skip), ranked_rows=groups.starts is not None)
-    refuse_repeats(pool, pool_groups.codes, "qrels", _keys(pool_groups, pool, skip))
+    run_keys = _keys(groups, run, skip)
+    refuse_repeats(run, groups.codes, "run", run_keys, ranked_rows=groups.starts is not None)
 
-    from ndcg_gui.core.ndcg.evaluate import (
-        evaluate_rows,  # lazy: start-up (pandas: imported meanwhile by the caller)
+    from ndcg_gui.core.ndcg.evaluate import (  # lazy: start-up (pandas: imported meanwhile by the caller)
+        evaluate_rows,
+        scores_every_row,
     )
 
+    measure = measure.per_query()
+    # The run's keys kept for the join when every row is joined (lists no longer than k), in a
+    # list `evaluate_rows` empties; otherwise let go now, before the scoring's peak.
+    kept = [run_keys] if scores_every_row(groups, measure, judged=True) else None
+    del run_keys
+    refuse_repeats(pool, pool_groups.codes, "qrels", _keys(pool_groups, pool, skip))
     key = score_key(run.score, measure.score_precision)
-    result = evaluate_rows(groups, key, True, run.doc, pool_groups, pool.doc, pool.grade, measure.per_query())
-    run_queries, pool_queries = [str(q) for q in groups.labels], [str(q) for q in pool_groups.labels]
-    queries = every_query(run_queries, pool_queries)
-    judged = set(pool_queries)
-    return RunSummary(summary_table(result, queries), queries, queries[len(run_queries):],
-                   [q for q in run_queries if q not in judged])
+    # The queries in `Dataset.queries()` order (`every_query`: the run's, then the judged ones it
+    # lacks), the labels matched once: scored in that order, the summary needs no sort or lookup
+    # of 300,000 labels (benchmarks/README.md, issue 36).
+    queries, (to_query, qr_to_query) = label_union(groups.labels, pool_groups.labels)
+    result = evaluate_rows(groups, key, True, run.doc, pool_groups, pool.doc, pool.grade, measure,
+                           union=(queries, to_query, qr_to_query),
+                           run_keys=None if kept is None else (kept, skip))
+    n_run = len(groups.labels)
+    judged = np.zeros(n_run, bool)
+    judged[qr_to_query[qr_to_query < n_run]] = True
+    listed = queries.tolist()
+    return RunSummary(summary_frame(result), listed, listed[n_run:], groups.labels[~judged].tolist())
 
 
 def _keys(groups: Groups, rows: Rows, skip: int) -> np.ndarray:

@@ -18,11 +18,13 @@ from ndcg_gui.core.analysis.runs.run_diff import (
     side_by_side,
     summary_cells,
 )
+from ndcg_gui.core.analysis.runs.segment_compare import SegmentComparison
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.reports import page, svg
 from ndcg_gui.core.reports.page import Cell, esc, num
 from ndcg_gui.core.reports.run_report import Sources, at, grade_text, provenance
+from ndcg_gui.core.reports.segment_report import segment_comparison_section
 
 LOSSES = 5  # biggest losses shown per run, with their lists
 
@@ -38,8 +40,11 @@ def verdict(cmp: Comparison, run: str, alpha: float = ALPHA) -> tuple[str, str]:
     rand_p, holm_p = p_texts(cmp, run)
     p = holm_p if several else rand_p
     p = f"p {p}" if p.startswith("<") else f"p = {p}"
-    test = "paired randomization test" + (f", Holm-corrected over {len(cmp.summary)} runs" if several else "")
-    means = (f"mean NDCG{at} {row['mean']:.4f} against {cmp.baseline_mean:.4f} ({row['delta']:+.4f}); "
+    weighted = "weighted " if cmp.weights is not None else ""
+    test = f"{weighted}paired randomization test" + \
+        (f", Holm-corrected over {len(cmp.summary)} runs" if several else "")
+    means = (f"{weighted}mean NDCG{at} {row['mean']:.4f} against {cmp.baseline_mean:.4f} "
+             f"({row['delta']:+.4f}); "
              f"higher on {int(row['wins'])}, equal on {int(row['ties'])} and lower on {int(row['losses'])} "
              f"of {cmp.n_queries:,} queries")
     ci = (f"{cmp.confidence * 100:g} % interval of the difference "
@@ -102,9 +107,11 @@ def lists_side_by_side(list_of: ListOf, cmp: Comparison, run: str, query: str) -
 
 
 def compare_parts(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, sources: Sources | None = None,
-                  alpha: float = ALPHA, losses: int = LOSSES) -> list[str]:
+                  alpha: float = ALPHA, losses: int = LOSSES,
+                  segments: SegmentComparison | None = None) -> list[str]:
     """The report's sections (HTML fragments) for a comparison (under its measure, `cmp.measure`).
-    `runs`: the datasets compared, or a function giving each run's list of a query."""
+    `runs`: the datasets compared, or a function giving each run's list of a query; `segments`:
+    the comparison in each segment, shown after the statistics."""
     list_of = lists_of(runs)
     at_k = at(cmp.measure)
     others = list(cmp.summary.index)
@@ -119,6 +126,8 @@ def compare_parts(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, sources
                  + page.table(columns, rows, numeric=tuple(range(1, len(columns)))))
     parts.append('<div class="meta">' + "".join(f"<div>{esc(line)}</div>" for line in
                                                 cmp.describe().splitlines()) + "</div>")
+    if segments is not None:
+        parts.append(segment_comparison_section(segments, at_k))
     deltas = cmp.deltas
     for run in others:
         charts = [svg.scatter(cmp.per_query[cmp.baseline], cmp.per_query[run], list(cmp.per_query.index),

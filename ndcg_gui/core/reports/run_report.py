@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ndcg_gui.core.analysis.judged import judged_at_k
 from ndcg_gui.core.analysis.list_report import ListReport
+from ndcg_gui.core.analysis.segments import SegmentMeans
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.numbers import format_grade
 from ndcg_gui.core.lists.ranked_list import RankedList
@@ -22,6 +24,7 @@ from ndcg_gui.core.ndcg.presets import preset_name
 from ndcg_gui.core.reports import page, svg
 from ndcg_gui.core.reports.page import Cell, Raw, esc, num
 from ndcg_gui.core.reports.provenance import PROGRAM
+from ndcg_gui.core.reports.segment_report import segment_means_section
 
 WORST = 5  # worst queries shown with their lists
 PAST_K = 5  # documents past k that belong in the top k, shown below the cut
@@ -149,8 +152,9 @@ def one_list(lst: RankedList, measure: Measure) -> list[str]:
 
 
 def run_parts(dataset: Dataset, measure: Measure, name: str = "run", worst: int = WORST,
-              sources: Sources | None = None) -> list[str]:
-    """The report's sections (HTML fragments) for a run, its mean under the measure's policy."""
+              sources: Sources | None = None, segments: SegmentMeans | None = None) -> list[str]:
+    """The report's sections (HTML fragments) for a run, its mean under the measure's policy;
+    `segments`: each segment's mean, shown after the histogram."""
     result = dataset.evaluate(measure.per_query())
     mean = mean_summary(result, measure)
     parts = [f"<h1>NDCG{at(measure)} of {esc(name)}</h1>", provenance(measure, sources or Sources())]
@@ -168,6 +172,8 @@ def run_parts(dataset: Dataset, measure: Measure, name: str = "run", worst: int 
         edges, counts = histogram(values)
         parts.append(svg.histogram_chart(edges, counts, f"NDCG{at(measure)} per query (dashed: the mean)",
                                    f"Histogram of NDCG{at(measure)}", marker=mean.mean))
+    if segments is not None:
+        parts.append(segment_means_section(segments, at(measure)))
     order = result.sort_values("ndcg", kind="stable").index
     # (with results and a relevant judged document: an empty list or IDCG = 0 has no move to show)
     fixable = (result["n_retrieved"] > 0) & ~result["undefined"].astype(bool)
@@ -178,12 +184,24 @@ def run_parts(dataset: Dataset, measure: Measure, name: str = "run", worst: int 
                      "better document; <span class=key-in>green</span>, a document below the line that "
                      "belongs in the top k.</p>")
         parts += [worst_query_section(_ranked(dataset, q, measure), q, measure) for q in shown]
+    judged = _judged(dataset, result, measure)
     rows = [[str(q), num(r["n_retrieved"], "d"), num(r["n_judged"], "d"), num(r["n_relevant"], "d"),
-             num(r["dcg"]), num(r["idcg"]), num(r["ndcg"])] for q, r in result.iterrows()]
-    parts.append("<h2>Every query</h2><p>Click a heading to sort.</p>" + page.table(
+             num(r["dcg"]), num(r["idcg"]), num(r["ndcg"]), num(judged[q])] for q, r in result.iterrows()]
+    parts.append("<h2>Every query</h2><p>Click a heading to sort. Judged: the share of the first k "
+                 "documents that are judged (ir_measures' Judged@k): a low NDCG with a low share is a "
+                 "judging hole rather than a bad ranking.</p>" + page.table(
         ["query", "retrieved", "judged", "relevant", f"DCG{at(measure)}", f"IDCG{at(measure)}",
-         f"NDCG{at(measure)}"], rows, sortable=True, numeric=(1, 2, 3, 4, 5, 6), scroll=len(rows) > 25))
+         f"NDCG{at(measure)}", f"Judged{at(measure)}"], rows, sortable=True, numeric=(1, 2, 3, 4, 5, 6, 7),
+        scroll=len(rows) > 25))
     return parts
+
+
+def _judged(dataset: Dataset, result, measure: Measure):
+    """Judged@k of every query, of the run as retrieved (condensed lists scored again without
+    condensing: every document they keep is judged)."""
+    if measure.judged_only:
+        result = dataset.evaluate(measure.per_query().with_(judged_only=False))
+    return judged_at_k(result, measure.k)
 
 
 def _value(x: float) -> str:

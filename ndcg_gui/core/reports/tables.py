@@ -30,7 +30,7 @@ def better_than(cmp: Comparison, alpha: float = 0.05) -> dict[str, list[str]]:
     if cmp.n_queries == 0 or len(cmp.runs) < 2:
         return out
     for base in cmp.runs:
-        summary = paired_summary(cmp.per_query, base, cmp.samples, cmp.seed, cmp.confidence)
+        summary = paired_summary(cmp.per_query, base, cmp.samples, cmp.seed, cmp.confidence, cmp.weights)
         for run, row in summary.iterrows():
             if row["delta"] > 0 and row["p_holm"] < alpha:
                 out[str(run)].append(base)
@@ -46,8 +46,10 @@ def _rows(cmp: Comparison, alpha: float):
     rows = [(names[r], r, float(means[r]), "".join(names[b] for b in marks[r]),
              best is not None and means[r] == best) for r in cmp.runs]
     at = f"@{cmp.k}" if cmp.k is not None else ""
-    note = (f"NDCG{at} over {cmp.n_queries:,} queries; {cmp.measure.describe()}. A superscript letter "
-            f"marks a run significantly better than the run of that letter (paired randomization test, "
+    weighted = "weighted " if cmp.weights is not None else ""
+    what = f"Weighted mean NDCG{at}" if weighted else f"NDCG{at}"
+    note = (f"{what} over {cmp.n_queries:,} queries; {cmp.measure.describe()}. A superscript letter marks "
+            f"a run significantly better than the run of that letter ({weighted}paired randomization test, "
             f"{cmp.samples:,} draws, seed {cmp.seed}, Holm-corrected, p < {alpha:g}); "
             "bold: the highest mean.")
     return rows, note, at

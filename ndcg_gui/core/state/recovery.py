@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.formats.query_map import QueryMap
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.ndcg.measure import MEAN_FIELDS, Measure
@@ -102,6 +103,7 @@ class Snapshot:
     # which queries the mean counts: the measure's mean policy (MEAN_FIELDS), the rest of the
     # measure being the window's settings' (QSettings)
     policy: dict[str, str] = field(default_factory=dict)
+    segments: QueryMap[str] | None = None  # as read (a pipe cannot be read again)
 
     def describe(self) -> str:
         n = len(self.lists)
@@ -126,7 +128,7 @@ class Snapshot:
             ws, _ = ws.with_run(load(path, self.qrels_path), path, name)
         names = {name for name, _ in self.compared}
         ws = ws.with_baseline(self.baseline if self.baseline in names else None)
-        return ws.with_focus(self.focus).with_measure(**self.policy)
+        return ws.with_focus(self.focus).with_measure(**self.policy).with_segments(self.segments)
 
 
 def snapshot_json(ws: Workspace, pid: int | None = None, shown: str | None = None) -> dict:
@@ -139,6 +141,9 @@ def snapshot_json(ws: Workspace, pid: int | None = None, shown: str | None = Non
         "baseline": c.baseline,
         "focus": c.focus,
         "policy": {name: getattr(ws.measure, name) for name in MEAN_FIELDS},
+        "segments": None if ws.segments is None else {
+            "origin": ws.segments.origin, "values": dict(ws.segments.values),
+            "path": None if ws.segments.path is None else str(Path(ws.segments.path).resolve())},
         "format": FORMAT,
         "written": datetime.now().isoformat(timespec="seconds"),
         "pid": os.getpid() if pid is None else pid,
@@ -224,6 +229,18 @@ def read_recovery(path: str | Path) -> Snapshot:
     return _read_snapshot(Path(path))[0]
 
 
+def _segments_from_json(data) -> QueryMap[str] | None:
+    """The segments a recovery file holds (None: none); TypeError when they are not text."""
+    if data is None:
+        return None
+    values = data["values"]
+    if not isinstance(values, dict) or not all(isinstance(v, str) for v in values.values()):
+        raise TypeError("its segments are not text by query")
+    path = data.get("path")
+    return QueryMap({str(q): v for q, v in values.items()}, "segment", str(data.get("origin", "segments")),
+                    None if path is None else Path(path))
+
+
 def _read_snapshot(path: Path) -> tuple[Snapshot, float]:
     """`read_recovery`, with when the file was written."""
     name = path.name
@@ -248,6 +265,7 @@ def _read_snapshot(path: Path) -> tuple[Snapshot, float]:
             baseline=None if data.get("baseline") is None else str(data["baseline"]),
             focus=None if data.get("focus") is None else str(data["focus"]),
             policy=_mean_policy(data.get("policy", {})),
+            segments=_segments_from_json(data.get("segments")),
         ), written
     except _Unread as err:
         raise ValueError(f"{name}: {err}") from None

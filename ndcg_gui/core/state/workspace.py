@@ -23,6 +23,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.formats.query_map import QueryMap
 from ndcg_gui.core.lists import id_sets
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
@@ -120,6 +121,7 @@ class Workspace:
     measure: Measure = field(default_factory=window_measure)  # which NDCG, at k; what the mean counts
     file: FileRef = field(default_factory=FileRef)
     comparing: Comparing = field(default_factory=Comparing)
+    segments: QueryMap[str] | None = None  # each query's segment (File ▸ Open segments…)
 
     def __post_init__(self) -> None:
         if self.measure.k is None:
@@ -235,9 +237,9 @@ class Workspace:
 
     def worth_recovering(self) -> bool:
         """Whether a crash would lose something the person did: unsaved lists, runs compared, a
-        mean policy of their own."""
+        mean policy of their own, segments read."""
         own_mean = any(getattr(self.measure, f) != getattr(window_measure(), f) for f in MEAN_FIELDS)
-        return bool(self.unsaved_queries() or self.comparing.runs or own_mean)
+        return bool(self.unsaved_queries() or self.comparing.runs or own_mean or self.segments is not None)
 
     def mark_saved(self) -> None:
         """The file now holds the lists as they are in this state."""
@@ -319,15 +321,19 @@ class Workspace:
         c = self.comparing
         return self if name == c.focus else replace(self, comparing=replace(c, focus=name))
 
+    def with_segments(self, segments: QueryMap[str] | None) -> Workspace:
+        """Each query's segment from `segments` (None: none): the query panel filters by them."""
+        return self if segments is self.segments else replace(self, segments=segments)
+
     def carrying(self, old: Workspace, setup: bool = True) -> Workspace:
         """This newly opened document with what the person set up in `old` that still holds: the
-        measure (`setup`: its mean policy too) and (`setup`) the runs compared when the judgments
-        are the same qrels file (they were compared on them). `setup` False: a document that comes
-        with its own mean policy and runs (edits recovered after a crash)."""
+        measure (`setup`: its mean policy too), and (`setup`) the segments and the runs compared
+        when the judgments are the same qrels file (they were compared on them). `setup` False: a
+        document that comes with its own mean policy and runs (edits recovered after a crash)."""
         if not setup:
             own = {f: getattr(self.measure, f) for f in MEAN_FIELDS}
             return replace(self, measure=old.measure.with_(**own))
-        new = replace(self, measure=old.measure)
+        new = replace(self, measure=old.measure, segments=old.segments)
         same_qrels = (old.comparing.runs and self.dataset.has_pool and self.file.qrels_path is not None
                       and self.file.qrels_path == old.file.qrels_path)
         return replace(new, comparing=old.comparing) if same_qrels else new

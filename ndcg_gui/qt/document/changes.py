@@ -34,6 +34,7 @@ class Changes:
     definition: bool = False  # k, the metric's definition or the tie rule
     comparing: bool = False  # the runs compared, the baseline or the run in the plots
     policy: bool = False  # which queries the mean counts
+    segments: bool = False  # each query's segment (read, or dropped)
     scores: bool = False  # every query's NDCG (the query panel's), or whether it is being worked out
     comparison: ComparisonChanges | None = None  # the run comparison's figures
     checks: bool = False  # the input checks' findings (or whether they are being worked out)
@@ -48,7 +49,8 @@ class Changes:
             dataset=self.dataset or other.dataset, query=self.query or other.query,
             lists=self.lists | other.lists, move=self.move if other.move is None else other.move,
             definition=self.definition or other.definition, comparing=self.comparing or other.comparing,
-            policy=self.policy or other.policy, scores=self.scores or other.scores, comparison=comparison,
+            policy=self.policy or other.policy, segments=self.segments or other.segments,
+            scores=self.scores or other.scores, comparison=comparison,
             checks=self.checks or other.checks, reading=self.reading or other.reading,
             problem="; ".join(p for p in (self.problem, other.problem) if p) or None,
         )

@@ -43,6 +43,8 @@ from ndcg_gui.qt.document.runner import Runner, engines_below_gui
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ndcg_gui.core.formats.query_map import QueryMap
+
 # A query's neighbours are read ahead this long after it is shown (`read_ahead`).
 AHEAD_AFTER_MS = 150
 # Opening a file stays undoable while the documents the history keeps hold at most this many rows.
@@ -377,6 +379,11 @@ class Document(ListEdits, QObject):
                    if value is not None}
         self._push(self.state.with_measure(**choices), "Change which queries the mean counts")
 
+    def set_segments(self, segments: QueryMap[str] | None) -> None:
+        """Each query's segment (None: none), one undo step."""
+        text = f"Open segments {segments.origin}" if segments is not None else "Drop the segments"
+        self._push(self.state.with_segments(segments), text)
+
     def _push(self, new: Workspace, text: str) -> None:
         if new is not self.state:
             query = self.current_query
@@ -439,6 +446,7 @@ class Document(ListEdits, QObject):
             definition=state.measure.per_query() != old.measure.per_query(),
             comparing=state.comparing != old.comparing,
             policy=any(getattr(state.measure, f) != getattr(old.measure, f) for f in MEAN_FIELDS),
+            segments=state.segments is not old.segments,
         )
         if changes.shown_list(query) or changes.definition:
             self.report = self._report()

@@ -85,6 +85,12 @@ class QueryScores(QObject):
         return self._of.k if self._wanted and self._of is not None else self.document.k
 
     @property
+    def condensed(self) -> bool:
+        """Whether `result` was scored on condensed lists (judged documents only)."""
+        state = self._of if self._wanted and self._of is not None else self.document.state
+        return state.measure.judged_only
+
+    @property
     def result(self) -> pd.DataFrame:
         """Every query's row of `evaluate`, edits included; while `pending`, the previous
         scoring's (no rows when it was of another file)."""

@@ -1,6 +1,6 @@
-"""What the table models share: role numbers as plain ints, and brushes and fonts made once
-(`data()` is called for every visible cell and role on each repaint), plus the one way a model
-tells its views which rows changed."""
+"""What the table models share: role numbers as plain ints, and fonts made once (`data()` is
+called for every visible cell and role on each repaint; brushes: `colours`), plus the one way a
+model tells its views which rows changed."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from functools import cache
 
 import numpy as np
 from PySide6.QtCore import QAbstractItemModel, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QFont
 
 DISPLAY, EDIT, ALIGNMENT = int(Qt.DisplayRole), int(Qt.EditRole), int(Qt.TextAlignmentRole)
 FOREGROUND, BACKGROUND, FONT = int(Qt.ForegroundRole), int(Qt.BackgroundRole), int(Qt.FontRole)
@@ -17,13 +17,6 @@ ALIGN_LEFT = int(Qt.AlignLeft | Qt.AlignVCenter)
 ALIGN_RIGHT = int(Qt.AlignRight | Qt.AlignVCenter)
 
 UNJUDGED_TEXT = "unjudged"
-UNJUDGED_COLOR = QColor("#b45309")
-UNJUDGED_BRUSH = QBrush(UNJUDGED_COLOR)
-BEYOND_K_BACKGROUND = QColor("#eef0f3")
-BEYOND_K_FOREGROUND = QColor("#8a9099")
-BEYOND_K_BRUSH = QBrush(BEYOND_K_FOREGROUND)
-BEYOND_K_BACKGROUND_BRUSH = QBrush(BEYOND_K_BACKGROUND)
-UP_COLOR, DOWN_COLOR = QColor("#15803d"), QColor("#b91c1c")  # a run gaining, losing
 
 
 @cache

@@ -22,18 +22,16 @@ from ndcg_gui.qt.models.cells import (
     ALIGN_RIGHT,
     ALIGNMENT,
     BACKGROUND,
-    BEYOND_K_BACKGROUND_BRUSH,
-    BEYOND_K_BRUSH,
     DISPLAY,
     FONT,
     FOREGROUND,
     TOOLTIP,
-    UNJUDGED_BRUSH,
     UNJUDGED_TEXT,
     announce_rows,
     differing_rows,
     font,
 )
+from ndcg_gui.qt.models.colours import current
 
 Index = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
@@ -137,10 +135,10 @@ class MetricsTableModel(QAbstractTableModel):
         beyond_k = row >= self._k
         if role == FOREGROUND:
             if beyond_k:
-                return BEYOND_K_BRUSH
-            return UNJUDGED_BRUSH if name == "grade" and not self._judged[row] else None
+                return current().brush("beyond_k_text")
+            return current().brush("unjudged") if name == "grade" and not self._judged[row] else None
         if role == BACKGROUND:
-            return BEYOND_K_BACKGROUND_BRUSH if beyond_k else None
+            return current().brush("beyond_k") if beyond_k else None
         if role == FONT:
             if name == "ndcg" and row + 1 == self._k:
                 return font(bold=True)

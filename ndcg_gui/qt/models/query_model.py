@@ -70,6 +70,8 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         self._text = None  # the ids as Arrow text (a row found, the filter worked out)
         self._folded: tuple | None = None  # (ids, their casefolds as Arrow text): `_folded_ids`
         self._docs = self._judged = np.array([], dtype=np.int64)
+        self._share = np.array([], dtype=float)  # Judged@k: the share of the first k judged
+        self._condensed = False  # scored on condensed lists: no share of the run as retrieved
         self._dcg = self._idcg = self._ndcg = np.array([], dtype=float)
         self._undefined = self._empty = np.array([], dtype=bool)
         self._edited: set[str] = set()
@@ -86,15 +88,19 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         self._keep: np.ndarray | None = None  # the entries the filter keeps (None: every one)
 
     # ---- feeding ---------------------------------------------------------------------------
-    def set_result(self, result: pd.DataFrame, k: int | None) -> None:
+    def set_result(self, result: pd.DataFrame, k: int | None, condensed: bool = False) -> None:
         """Show a per-query frame of `evaluate`. The same queries in the same order (a re-score
-        after an edit or a new k) only repaint, so the view keeps its selection and scroll."""
+        after an edit or a new k) only repaint, so the view keeps its selection and scroll.
+        `condensed`: scored on condensed lists (judged documents only), whose counts say nothing
+        of the share of the run as retrieved that is judged: the Judged@k column is blank."""
         # (a rescore after an edit keeps the frame's index; `to_numpy` makes a new array each time)
         same_rows = result.index is self._index
         queries = result.index.to_numpy(dtype=object)
         same_rows = same_rows or np.array_equal(queries, self._queries)
         self._index = result.index
-        before = (self._docs, self._judged, self._dcg, self._idcg, self._ndcg) if same_rows else ()
+        # (the judged count too: the Judged@k cell's tooltip says it)
+        figures = (self._docs, self._judged, self._share, self._dcg, self._idcg, self._ndcg)
+        before = figures if same_rows else ()
         if not same_rows:
             self.beginResetModel()
             self._queries = queries
@@ -106,6 +112,11 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
             self._align_runs()
         self._docs = result["n_retrieved"].to_numpy(dtype=np.int64)
         self._judged = result["n_judged"].to_numpy(dtype=np.int64)
+        from ndcg_gui.core.analysis.judged import judged_share  # lazy: start-up (pandas, loaded by now)
+
+        self._share = np.full(len(queries), np.nan) if condensed else \
+            judged_share(self._judged, self._docs, k)
+        self._condensed = condensed
         self._dcg = result["dcg"].to_numpy(dtype=float)
         self._idcg = result["idcg"].to_numpy(dtype=float)
         self._ndcg = result["ndcg"].to_numpy(dtype=float)
@@ -124,7 +135,7 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
                 self.dataChanged.emit(self.index(0, 0), self.index(rows - 1, self.columnCount() - 1))
         else:  # (column by column: stacking them copied 500,000 rows twice at every edit)
             changed = np.zeros(len(queries), dtype=bool)
-            after = (self._docs, self._judged, self._dcg, self._idcg, self._ndcg)
+            after = (self._docs, self._judged, self._share, self._dcg, self._idcg, self._ndcg)
             for old, new in zip(before, after, strict=True):
                 differ = old != new
                 if old.dtype.kind == "f":
@@ -344,7 +355,10 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
                 "Edited in this session",
                 "Query id",
                 "Documents retrieved for the query",
-                f"Judged documents among the first {self._k or 'all'} retrieved",
+                f"Judged@{self._k or 'all'}: the share of the first {self._k or 'all'} documents "
+                "retrieved that are judged (ir_measures' Judged@k; 0 without results): a low NDCG with "
+                "a low share is a judging hole" + (" (not given on condensed lists: every document "
+                                                   "they keep is judged)" if self._condensed else ""),
                 "NDCG at the cut-off k (0 where IDCG = 0)",
             ][section]
         return None
@@ -420,11 +434,13 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
 
     def _figures(self, col: int) -> np.ndarray:
         """The numbers of a figure column (docs, judged, NDCG), in the frame's order."""
-        return {COL_DOCS: self._docs, COL_JUDGED: self._judged}.get(col, self._ndcg)
+        return {COL_DOCS: self._docs, COL_JUDGED: self._share}.get(col, self._ndcg)
 
     @staticmethod
     def _figure_text(col: int, value) -> str:
-        """A figure cell's text, as the table shows it."""
+        """A figure cell's text, as the table shows it (a share not given: a dash)."""
+        if col == COL_JUDGED:
+            return "–" if value != value else f"{value:.4f}"
         return f"{value:.4f}" if col == COL_NDCG else str(value)
 
     def sort_keys(self, col: int) -> np.ndarray:
@@ -436,12 +452,17 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
             kind, j = run
             values = self._run_ndcg[:, j] if kind == "ndcg" else self._delta[:, j]
             return np.where(np.isnan(values), np.inf, values)  # not compared: last, ascending
-        return {COL_QUERY: self._natural, COL_DOCS: self._docs, COL_JUDGED: self._judged}.get(col, self._ndcg)
+        return {COL_QUERY: self._natural, COL_DOCS: self._docs, COL_JUDGED: self._share}.get(col, self._ndcg)
 
     def _not_scored(self, row: int) -> bool:
         return bool(self._undefined[row] or self._empty[row])
 
     def _tooltip(self, row: int, col: int) -> str | None:
+        if col == COL_JUDGED:
+            if self._condensed:
+                return "Not given on condensed lists: every document they keep is judged"
+            depth = self._docs[row] if self._k is None else min(self._k, self._docs[row])
+            return f"{self._judged[row]} of the first {depth} documents retrieved are judged"
         if col != COL_NDCG:
             return None
         at = f"@{self._k}" if self._k is not None else ""

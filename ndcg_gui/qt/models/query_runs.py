@@ -13,7 +13,8 @@ import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
-from ndcg_gui.qt.models.cells import ALIGN_RIGHT, DOWN_COLOR, UP_COLOR, font
+from ndcg_gui.qt.models.cells import ALIGN_RIGHT, font
+from ndcg_gui.qt.models.colours import current
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -185,7 +186,7 @@ class RunColumnsPart:
             if kind == "ndcg":
                 return QBrush(_GREY) if not self._run_answered[row, j] else None
             d = self._delta[row, j]
-            return None if np.isnan(d) or d == 0 else QBrush(UP_COLOR if d > 0 else DOWN_COLOR)
+            return None if np.isnan(d) or d == 0 else current().brush("up" if d > 0 else "down")
         if role == Qt.ItemDataRole.FontRole and str(self._queries[row]) in self._edited:
             return font(bold=True)
         if role == Qt.ItemDataRole.ToolTipRole:

@@ -21,7 +21,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 
 from ndcg_gui.core.analysis.list_report import ListReport, rows_of_kind
 from ndcg_gui.core.lists.edits import EditRefused, move_order
@@ -38,12 +38,12 @@ from ndcg_gui.qt.models.cells import (
     FONT,
     FOREGROUND,
     TOOLTIP,
-    UNJUDGED_BRUSH,
     UNJUDGED_TEXT,
     announce_rows,
     differing_rows,
     font,
 )
+from ndcg_gui.qt.models.colours import brush, current
 from ndcg_gui.qt.models.report_tables import MISSED_MIME
 
 ROWS_MIME = "application/x-ndcg-inspector-rows"
@@ -52,21 +52,22 @@ Index = QModelIndex | QPersistentModelIndex
 CELL_FLAGS = Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsDragEnabled
 EDITABLE_FLAGS = CELL_FLAGS | Qt.ItemIsEditable
 _ROOT = QModelIndex()
-UP_BRUSH = QBrush(QColor("#2b8a3e"))
-DOWN_BRUSH = QBrush(QColor("#c92a2a"))
-WASTED_SLOT = QBrush(QColor("#ffe3e3"))  # in the top k, a place the ideal gives a better one
-BELONGS_IN_TOP_K = QBrush(QColor("#d3f9d8"))  # past k, belongs in the top k (list_report.slot_marks)
-TIE_BRUSHES = (QBrush(QColor("#e7f5ff")), QBrush(QColor("#d0ebff")))  # alternate tied groups
+# The ideal column's marks beside its shade (`list_report.slot_marks`), for those who do not see
+# colour: in the top k, a place the ideal gives a better document (this one belongs lower), and
+# past k, one that belongs in the top k (higher).
+WASTED_MARK, BELONGS_MARK = "↓", "↑"
+# Tied scores: a bracket beside the shade joins each group's rows (first, middle, last).
+TIE_MARKS = ("", "┌ ", "│ ", "└ ")
 
 HEADERS = {
     "rank": ("Rank", "Position in the list (1 = top)"),
     "doc": ("Document", "Document id. Double-click to edit; drag rows to reorder."),
     "grade": ("Grade", "Relevance grade; empty = unjudged (gain 0). Double-click to edit."),
-    "score": ("Score", "The run's score; tied scores are shaded together"),
+    "score": ("Score", "The run's score; tied scores are shaded together and joined by a bracket (┌ │ └)"),
     "ideal": ("Ideal", "Rank of the document in the ideal ranking of every judged document (empty for an "
-              "unjudged one; equal grades in list order). Red: in the top k, in a place the ideal top k "
-              "gives a better document (of equal grades, the highest ranked are shaded: there a better "
-              "one adds most); green: past k, it belongs in the top k and would raise NDCG@k there"),
+              "unjudged one; equal grades in list order). ↓, red: in the top k, in a place the ideal top k "
+              "gives a better document (of equal grades, the highest ranked are marked: there a better "
+              "one adds most); ↑, green: past k, it belongs in the top k and would raise NDCG@k there"),
     "moved": ("Moved", "How far the document moved from the list as loaded (▲ up, ▼ down)"),
 }
 
@@ -102,6 +103,7 @@ class RankingModel(QAbstractTableModel):
             cols["score"] = lst.scores
             self._score_decimals = decimals_for(lst.scores)
             cols["tie"] = _tie_groups(lst.scores)
+            cols["tie_mark"] = _tie_marks(cols["tie"])
         names += ["ideal", "moved"]
         cols["ideal"] = report.ideal_ranks
         cols["mark"] = report.slot_marks  # the ideal column's shade
@@ -191,16 +193,17 @@ class RankingModel(QAbstractTableModel):
             return "Unjudged: no grade for this document, so it counts as gain 0." if unjudged else None
         if role == FOREGROUND:
             if name == "grade" and unjudged:
-                return UNJUDGED_BRUSH
+                return current().brush("unjudged")
             if name == "moved":
                 moved = self._cols["moved"][row]
-                return UP_BRUSH if moved > 0 else DOWN_BRUSH if moved < 0 and moved != NEW_ROW else None
+                return current().brush("up") if moved > 0 else \
+                    current().brush("down") if moved < 0 and moved != NEW_ROW else None
             return None
         if role == BACKGROUND:
             if name == "ideal":
                 return self._out_of_place(row)
             if name == "score" and self._cols["tie"][row] >= 0:
-                return TIE_BRUSHES[self._cols["tie"][row] % 2]
+                return brush(current().ties[self._cols["tie"][row] % 2])
             return None
         if role == FONT:
             return font(italic=True) if unjudged and name in ("doc", "grade") else None
@@ -215,9 +218,14 @@ class RankingModel(QAbstractTableModel):
                 return "" if role == EDIT else UNJUDGED_TEXT
             return format_grade(value)
         if name == "score":
-            return format_fixed(value, self._score_decimals)
+            text = format_fixed(value, self._score_decimals)
+            return text if role == EDIT else TIE_MARKS[self._cols["tie_mark"][row]] + text
         if name == "ideal":
-            return str(value) if value else ""
+            mark = self._cols["mark"][row]
+            text = str(value) if value else ""
+            if role == EDIT or not mark:
+                return text
+            return f"{text} {WASTED_MARK if mark > 0 else BELONGS_MARK}".lstrip()
         if name == "moved":
             if value == NEW_ROW:
                 return "new"
@@ -228,7 +236,8 @@ class RankingModel(QAbstractTableModel):
         """What NDCG@k cares about (`core.list_report.slot_marks`): a document in the top k wasting
         a place the ideal gives a better one, or one past k that belongs in the top k."""
         mark = self._cols["mark"][row]
-        return WASTED_SLOT if mark > 0 else BELONGS_IN_TOP_K if mark < 0 else None
+        return current().brush("wasted_slot") if mark > 0 else \
+            current().brush("belongs_in_top_k") if mark < 0 else None
 
     def _tie_tip(self, row: int) -> str | None:
         group = self._cols["tie"][row]
@@ -319,6 +328,15 @@ class RankingModel(QAbstractTableModel):
             self.editRejected.emit(str(err))
             return False
         return True
+
+
+def _tie_marks(groups: np.ndarray) -> np.ndarray:
+    """Where each row sits in its group of tied scores: 0 in none, 1 first, 2 between, 3 last
+    (the index of its bracket in TIE_MARKS)."""
+    tied = groups >= 0
+    same_above = np.concatenate([[False], (groups[1:] == groups[:-1]) & tied[1:]])
+    same_below = np.concatenate([(groups[:-1] == groups[1:]) & tied[:-1], [False]])
+    return np.select([~tied, ~same_above, same_below], [0, 1, 2], 3)
 
 
 def _tie_groups(scores: np.ndarray) -> np.ndarray:

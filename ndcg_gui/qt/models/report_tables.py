@@ -59,6 +59,14 @@ def _grade_or_unjudged(x) -> str:
     return "unjudged" if x != x else format_grade(x)
 
 
+def _loss(x: float) -> str:
+    """A rank's loss against the ideal named by its sign: below 0 the row holds more than the ideal
+    does at its rank (a better document put ahead), a gain, not a loss of −0.4307."""
+    x = float(x)
+    return "" if x != x else "0" if x == 0 else f"loses {format_metric(x)}" if x > 0 else \
+        f"gains {format_metric(-x)}"
+
+
 def _signed(x: float) -> str:
     return "" if x != x else ("+" if x > 0 else "−" if x < 0 else "±") + format_metric(abs(x))
 
@@ -244,9 +252,10 @@ def what_if(document: Document) -> ReportTable:
         Column("Δ if sorted", "How NDCG@k changes if this document alone moves to its rank if sorted "
                "(the others keep their order)",
                lambda r: delta(r, "ndcg_if_ideal"), _signed),
-        Column("Loss", "The ideal ranking's gain × discount at this rank minus this row's: what the rank "
-               "gives away (the first k add up to IDCG@k − DCG@k)",
-               lambda r: effects(r)["loss"].to_numpy(), _metric),
+        Column("Loss or gain", "The ideal ranking's gain × discount at this rank minus this row's: what "
+               "the rank gives away against the ideal (loses), or, where the row holds more than the ideal "
+               "has at its rank, what it gains over it (gains); the first k add up to IDCG@k − DCG@k",
+               lambda r: effects(r)["loss"].to_numpy(), _loss),
     ])
 
 

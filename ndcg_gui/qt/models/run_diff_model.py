@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush
 
 from ndcg_gui.core.analysis.runs.run_diff import DIFF_COLUMNS
 from ndcg_gui.core.lists.numbers import format_grade
@@ -19,20 +18,18 @@ from ndcg_gui.qt.models.cells import (
     ALIGN_RIGHT,
     ALIGNMENT,
     DISPLAY,
-    DOWN_COLOR,
     FOREGROUND,
     TOOLTIP,
-    UP_COLOR,
     announce_rows,
     differing_rows,
 )
+from ndcg_gui.qt.models.colours import current
 
 if TYPE_CHECKING:
     import pandas as pd
 
 COL_DOC, COL_GRADE, COL_RANK_A, COL_RANK_B, COL_MOVE, COL_EFFECT = range(6)
 HEADERS = ["Document", "Grade", "Rank A", "Rank B", "Move", "ΔDCG"]
-_UP, _DOWN = QBrush(UP_COLOR), QBrush(DOWN_COLOR)
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -142,7 +139,7 @@ class RunDiffModel(QAbstractTableModel):
             value = r["move"] if col == COL_MOVE else r["effect"]
             if math.isnan(value) or value == 0:
                 return None
-            return _UP if value > 0 else _DOWN
+            return current().brush("up") if value > 0 else current().brush("down")
         return None
 
     def _display(self, doc: str, r: pd.Series, col: int) -> str:

@@ -8,7 +8,8 @@ import sys
 from enum import Enum
 from pathlib import Path
 
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication
+from PySide6.QtWidgets import QDialog, QInputDialog, QLayout, QMessageBox, QWidget
 
 _headless: list[str] | None = None  # after `go_headless`: the errors that would have been shown
 
@@ -149,6 +150,47 @@ def ask_stop_restore(parent: QWidget | None, restoring: str, opening: str) -> bo
         QMessageBox.No,
     )
     return answer == QMessageBox.Yes
+
+
+# What a title bar holds beside its title: the window's icon and its buttons (three, in openbox,
+# GNOME's and KDE's defaults), with their padding.
+TITLE_BAR_EXTRA = 130
+
+
+def fit_title(dialog: QWidget) -> None:
+    """`dialog` at least as wide as its title bar needs to show its whole title, with the name Qt
+    adds ("Move to rank — NDCG Inspector": a narrow dialog's read "Move to…spector"), in a bold
+    title font a little larger than the text's."""
+    title, app = dialog.windowTitle(), QGuiApplication.applicationDisplayName()
+    if app and not title.endswith(app):
+        title = f"{title} — {app}"
+    font = QFont(dialog.font())
+    font.setBold(True)
+    font.setPointSizeF(font.pointSizeF() * 1.1)
+    need = QFontMetrics(font).horizontalAdvance(title) + TITLE_BAR_EXTRA
+    dialog.sizeHint()  # (a QInputDialog makes its layout when first measured)
+    layout = dialog.layout()
+    if layout is not None and layout.sizeConstraint() != QLayout.SizeConstraint.SetDefaultConstraint:
+        # (QInputDialog's layout sets its least size itself, over any set here)
+        layout.setSizeConstraint(QLayout.SizeConstraint.SetDefaultConstraint)
+    dialog.setMinimumWidth(max(dialog.minimumWidth(), need))
+
+
+def ask_number(parent: QWidget | None, title: str, label: str, value: int, low: int,
+               high: int) -> tuple[int, bool]:
+    """A whole number from `low` to `high` (QInputDialog.getInt's), in a dialog wide enough for its
+    title; (value, False) when cancelled, or headless."""
+    if _headless is not None:
+        return value, False
+    dialog = QInputDialog(parent)
+    dialog.setInputMode(QInputDialog.InputMode.IntInput)
+    dialog.setWindowTitle(title)
+    dialog.setLabelText(label)
+    dialog.setIntRange(low, high)
+    dialog.setIntValue(value)
+    fit_title(dialog)
+    accepted = dialog.exec() == QDialog.DialogCode.Accepted
+    return dialog.intValue(), accepted
 
 
 def show_info(parent: QWidget | None, title: str, message: str) -> None:

@@ -1,6 +1,7 @@
 """Help ▸ Guide: a page in the window saying what each column, colour, band and tab means, with
 the worked example. The text is `resources/guide.html` (shipped in the wheel); its figures are the
-core's (tests/qt/widgets/test_guide.py checks them against it)."""
+core's (tests/qt/widgets/test_guide.py checks them against it). Its colours are the light set's,
+given the dark set's in a dark window (`colours.recolour`)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 from ndcg_gui import APP_NAME, assets
+from ndcg_gui.qt.models.colours import current, recolour
+from ndcg_gui.qt.widgets.scheme import FollowsScheme
 
 GUIDE = "guide.html"
 
 
-class GuideDialog(QDialog):
+class GuideDialog(FollowsScheme, QDialog):
     """Not modal: the guide stays open beside the window while the person tries what it says."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -23,7 +26,7 @@ class GuideDialog(QDialog):
         self.setModal(False)
         self.browser = QTextBrowser()
         self.browser.setOpenExternalLinks(False)
-        self.browser.setHtml(assets.read_bytes(GUIDE).decode("utf-8"))
+        self._html = assets.read_bytes(GUIDE).decode("utf-8")
         self.browser.setAccessibleName("Guide")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.close)
@@ -38,3 +41,13 @@ class GuideDialog(QDialog):
         else:
             self.resize(width, 640)
         self.browser.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.follow_scheme()
+
+    def restyle(self) -> None:
+        html = recolour(self._html, current())
+        if html != self.browser.property("shownHtml"):
+            bar = self.browser.verticalScrollBar()
+            at = bar.value()
+            self.browser.setHtml(html)
+            self.browser.setProperty("shownHtml", html)
+            bar.setValue(at)

@@ -8,18 +8,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMenu, QMenuBar, QToolBar, QWidget
 
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets.editor.ranking_view import RankingView
 from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot
+from ndcg_gui.qt.window.colour_scheme import CHOICES, ColourScheme
 from ndcg_gui.qt.window.comparison import RunCompare
 from ndcg_gui.qt.window.editing import Editing
 from ndcg_gui.qt.window.exports import Exports
 from ndcg_gui.qt.window.file_flow import FileFlow
 from ndcg_gui.qt.window.learning import Learning
 from ndcg_gui.qt.window.navigation import Navigation
+from ndcg_gui.qt.window.segments import SegmentsFlow
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,8 @@ class Commands:
     plot: CurvePlot
     query_dock: QDockWidget
     learn: Learning | None = None
+    colours: ColourScheme | None = None
+    segments: SegmentsFlow | None = None
 
 
 class Actions(QObject):
@@ -157,8 +161,13 @@ class Actions(QObject):
                              "Show the curves and the per-rank tables beside the list")
         self.show_comparison = a("Compare r&uns", lambda: compare and compare.show_page(True), "Ctrl+2",
                                  "Show the runs compared beside the list")
+        segments = commands.segments
+        self.open_segments = a("Open se&gments…", segments.open_dialog if segments else lambda: None, None,
+                               "Read each query's segment (lines query<TAB>segment): the query panel "
+                               "then filters by segment and gives each one's mean")
         self.remove_run_menu = QMenu("Re&move compared run", w)
         self.remove_run_menu.aboutToShow.connect(self._fill_remove_run)
+        self.colours_menu = self._colours_menu(commands.colours)
         self._menus()
         self.toolbar = self._toolbar()
 
@@ -177,7 +186,7 @@ class Actions(QObject):
         w, bar = self._place.owner, self._place.menu_bar
         file_menu = bar.addMenu("&File")
         for action in (self.new, self.open, self.open_qrels, self.recent_menu, None, self.add_run,
-                       self.remove_run_menu, None, self.save,
+                       self.remove_run_menu, self.open_segments, None, self.save,
                        self.save_as, None, self.export_metrics, self.export_summary, self.export_png,
                        self.export_svg, self.export_report, None, self.quit):
             _add(file_menu, action)
@@ -195,18 +204,35 @@ class Actions(QObject):
         view.addAction(self._query_dock.toggleViewAction())
         for action in (self.show_curves, self.show_comparison, None, self.zoom_to_k, self.show_all, None):
             _add(view, action)
-        for box in self._plot.toggles.values():
-            # Reached from the keyboard through this menu: Tab does not stop on each box of the plot.
-            box.setFocusPolicy(Qt.ClickFocus)
+        for box in self._plot.toggles.values():  # (and Tab reaches the row of them: one stop)
             text = box.property("menuText") or box.text()
             action = QAction(text, w, checkable=True, checked=box.isChecked())
             action.toggled.connect(box.setChecked)
             box.toggled.connect(action.setChecked)
             view.addAction(action)
+        view.addSeparator()
+        view.addMenu(self.colours_menu)
         help_menu = bar.addMenu("&Help")
         for action in (self.guide, None, self.examples_menu, self.step_by_step, self.exercise,
                        self.two_definitions, None, self.about):
             _add(help_menu, action)
+
+    def _colours_menu(self, scheme: ColourScheme | None) -> QMenu:
+        """View ▸ Colours: the desktop's scheme, or light or dark for good (remembered)."""
+        menu = QMenu("&Colours", self._place.owner)
+        group = QActionGroup(menu)
+        self.colour_actions: dict[str, QAction] = {}
+        for choice, text in CHOICES.items():
+            action = QAction(text, menu, checkable=True)
+            action.setChecked(scheme is not None and scheme.choice == choice)
+            action.setEnabled(scheme is not None)
+            action.triggered.connect(lambda _c=False, c=choice: scheme and scheme.choose(c))
+            group.addAction(action)
+            menu.addAction(action)
+            self.colour_actions[choice] = action
+        if scheme is not None:
+            scheme.changed.connect(lambda choice: self.colour_actions[choice].setChecked(True))
+        return menu
 
     def _toolbar(self) -> QToolBar:
         bar = QToolBar("Main")

@@ -91,6 +91,10 @@ class RunCompare(QObject):
         self.comparison.remove_run(name)
         self._status(f"{name} is no longer compared", 5000)
 
+    def busy(self) -> bool:
+        """Whether runs asked for are still being read."""
+        return self._loading is not None or bool(self._queue) or self.loader.is_loading()
+
     def flush(self) -> None:
         """Show the statistics of the last edit now (they otherwise follow a moment later)."""
         self.comparison.flush()

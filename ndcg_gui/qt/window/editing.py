@@ -8,12 +8,13 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QInputDialog, QToolTip
+from PySide6.QtWidgets import QToolTip
 
 from ndcg_gui.core.lists import edits
 from ndcg_gui.core.lists.clipboard import parse_quick_list, rows_as_tsv
 from ndcg_gui.core.lists.edits import Edit, EditRefused
 from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.widgets.editor.grades_box import GradesBox
 from ndcg_gui.qt.widgets.editor.ranking_view import RankingView
 from ndcg_gui.qt.window.feedback import Feedback
@@ -52,8 +53,8 @@ class Editing(QObject):
         if not rows:
             return False
         what = str(lst.docs[rows[0]]) if len(rows) == 1 else f"{len(rows)} rows"
-        rank, ok = QInputDialog.getInt(self.view, "Move to rank", f"Move {what} to rank (1–{len(lst)}):",
-                                       rows[0] + 1, 1, len(lst))
+        rank, ok = dialogs.ask_number(self.view, "Move to rank", f"Move {what} to rank (1–{len(lst)}):",
+                                      rows[0] + 1, 1, len(lst))
         if not ok:
             return False
         edit = self.document.apply(edits.move_to_rank(lst, rows, rank))

@@ -142,13 +142,24 @@ class Exports(QObject):
         edited = doc.edited_queries()
         note = (f"{len(edited)} {'query' if len(edited) == 1 else 'queries'} edited in the window since the "
                 "file was read: the figures are of the lists as edited") if edited else ""
+        segments = doc.state.segments  # (their table too, of what was read)
         sources = Sources(file_hashes([*files, doc.qrels_path]), note)
         if cmp is not None:
+            from ndcg_gui.core.analysis.runs.segment_compare import compare_segments
             from ndcg_gui.core.reports.compare_report import compare_report
 
-            html = compare_report(runs.list_for, cmp, sources)
+            by_segment = None if segments is None else compare_segments(
+                cmp.per_query, cmp.baseline, segments.values, samples=cmp.samples, seed=cmp.seed,
+                confidence=cmp.confidence)
+            html = compare_report(runs.list_for, cmp, sources, segments=by_segment)
         else:
-            html = run_report(doc.lists_for_saving(), doc.measure, doc.display_name, sources=sources)
+            from ndcg_gui.core.analysis.segments import segment_means
+
+            dataset = doc.lists_for_saving()
+            # (under the page's own mean policy, as its headline's)
+            means = None if segments is None else segment_means(
+                dataset.evaluate(doc.measure.per_query()), segments.values, doc.measure)
+            html = run_report(dataset, doc.measure, doc.display_name, sources=sources, segments=means)
         atomic_write(path, lambda f: f.write(html))
 
     def export_report_dialog(self) -> None:

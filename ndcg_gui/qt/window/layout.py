@@ -86,11 +86,12 @@ class WindowLayout:
         self.right_splitter.setObjectName("rightSplitter")
         self.right_splitter.addWidget(self.plot)
         self.right_splitter.addWidget(metrics)
-        # The plot gets the larger share: two panels of curves need height to be read.
+        # Shared evenly: two panels of curves need height to be read (240 at least), and so do
+        # the tabs' tables of reasons (at 3:2 the Definitions tab showed 3½ rows at 1366x768).
         self.plot.setMinimumHeight(240)
-        self.right_splitter.setStretchFactor(0, 3)
-        self.right_splitter.setStretchFactor(1, 2)
-        self.right_splitter.setSizes([380, 280])
+        self.right_splitter.setStretchFactor(0, 1)
+        self.right_splitter.setStretchFactor(1, 1)
+        self.right_splitter.setSizes([330, 330])
 
         self.main_splitter = QSplitter(Qt.Horizontal)
         self.main_splitter.setObjectName("mainSplitter")

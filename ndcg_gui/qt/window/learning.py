@@ -76,9 +76,9 @@ class Learning(QObject):
         _raise(self.two)
 
     def show_walk(self, a: str | None = None, b: str | None = None) -> None:
-        """The Definitions tab, walking from preset `a` to `b` (None: the presets differing in gain)."""
+        """The walk from preset `a` to `b` (None: the presets differing in gain), in its tab."""
         why = self._why
-        why.setCurrentIndex(next(i for i in range(why.count()) if why.tabText(i) == "Definitions"))
+        why.setCurrentIndex(why.indexOf(why.difference.parentWidget().parentWidget()))
         names = (a or GAIN_PRESETS[0], b or GAIN_PRESETS[1])
         for box, name in zip((why.difference.a, why.difference.b), names, strict=True):
             box.setCurrentIndex(box.findData(name))

@@ -48,6 +48,7 @@ from ndcg_gui.qt.widgets.runs.comparison_pane import ComparisonPane
 from ndcg_gui.qt.widgets.status_bar import StatusBar
 from ndcg_gui.qt.widgets.why.checks_panel import ChecksPanel
 from ndcg_gui.qt.window.actions import Actions, Commands, Place
+from ndcg_gui.qt.window.colour_scheme import ColourScheme
 from ndcg_gui.qt.window.comparison import RunCompare
 from ndcg_gui.qt.window.editing import Editing
 from ndcg_gui.qt.window.exports import Exports
@@ -58,6 +59,7 @@ from ndcg_gui.qt.window.learning import Learning
 from ndcg_gui.qt.window.navigation import Navigation
 from ndcg_gui.qt.window.query_browser import QueryBrowser
 from ndcg_gui.qt.window.recovery import Recovery
+from ndcg_gui.qt.window.segments import SegmentsFlow
 from ndcg_gui.qt.window.settings_store import RecentFiles, restore_definition, save_definition
 
 FIRST_SIZE = (1280, 800)  # the first window's size, less on a smaller screen (fit_on_screen)
@@ -70,6 +72,8 @@ class MainWindow(WindowLayout, QMainWindow):
         # Not a child of the window: its undo stack must not signal into a window being destroyed.
         self.document = document or Document()
         self.settings = settings if settings is not None else QSettings()
+        # Light or dark before anything is drawn (View ▸ Colours; the desktop's by default).
+        self.colour_scheme = ColourScheme(self.settings, self)
         # No style sheet: it would route every table cell through QStyleSheetStyle (slower paints).
         self.setAcceptDrops(True)  # files dropped anywhere on the window are opened
         self._list_had_focus = False  # the list had the focus when a query's read greyed it
@@ -123,6 +127,7 @@ class MainWindow(WindowLayout, QMainWindow):
         self.compare_pane = ComparisonPane()
         self.compare = RunCompare(self.document, self.comparison, self.compare_pane, self.right_tabs,
                                   feedback)
+        self.segments = SegmentsFlow(self.document, feedback)  # File ▸ Open segments…
         self.guide: GuideDialog | None = None  # Help ▸ Guide, made when first asked for
         self.learning = Learning(self.document, self, self.settings, self.files.maybe_discard,
                                  (self.headline_dock, self.note_dock, self.right_tabs), self.why,
@@ -132,7 +137,8 @@ class MainWindow(WindowLayout, QMainWindow):
                       self.about, self.show_guide)
         self.actions = Actions(place, Commands(self.document, self.editing, self.files, self.exports,
                                                self.navigation, self.compare, self.ranking_view, self.plot,
-                                               self.query_dock, self.learning))
+                                               self.query_dock, self.learning, self.colour_scheme,
+                                               self.segments))
         self.why.showRank.connect(self.navigation.show_rank)
         self.why.judgeRank.connect(self.navigation.judge_rank)
         self.why.insertMissed.connect(self.ranking_model.insert_judged)
@@ -144,6 +150,7 @@ class MainWindow(WindowLayout, QMainWindow):
         self.statusBar().addPermanentWidget(self.comparison_progress)
         self.statusBar().addPermanentWidget(self.status_counts)
         self.ranking_model.editRejected.connect(self.show_problem)
+        self.headline.definition.said.connect(lambda message: say(message, 10000))
         self.document.changed.connect(self._follow)
         self.files.opened.connect(lambda _path: self.ranking_view.setFocus())
         self.loader.task.started.connect(lambda _name: QTimer.singleShot(0, self, self._prepare_for_file))

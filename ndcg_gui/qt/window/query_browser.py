@@ -41,6 +41,7 @@ class QueryBrowser(QObject):
         # The document's state, an undo step:
         panel.policyChanged.connect(lambda policy: document.set_mean(policy.empty, policy.undefined))
         panel.set_policy(document.measure)
+        self._show_segments()
         self._show_scores()
         self._feed_comparison(statistics=True)
         panel.set_current_query(document.current_query)
@@ -56,6 +57,8 @@ class QueryBrowser(QObject):
             return
         if changes.policy:
             self.panel.set_policy(self.document.measure)
+        if changes.segments:
+            self._show_segments()
         if changes.scores:
             self._show_scores()
         if changes.comparison is not None:
@@ -77,6 +80,10 @@ class QueryBrowser(QObject):
             finally:
                 self._filling = False
 
+    def _show_segments(self) -> None:
+        segments = self.document.state.segments
+        self.panel.set_segments(segments.values if segments is not None else None)
+
     def _show_scores(self) -> None:
         doc = self.document
         if doc.query_count() < 2:  # the panel is hidden: nothing to show, so nothing to score
@@ -84,7 +91,7 @@ class QueryBrowser(QObject):
         self.panel.set_unscored(len(doc.unjudged_queries()))
         # While a big file is scored anew in the background the panel shows the previous scores
         # under their own k, greyed out: not the figures of the definition in use.
-        self.panel.set_result(self.scores.result, self.scores.k)
+        self.panel.set_result(self.scores.result, self.scores.k, self.scores.condensed)
         self.panel.setEnabled(not self.scores.pending)
         self.panel.set_edited(doc.edited_queries())
         self.panel.set_current_query(self._picked())

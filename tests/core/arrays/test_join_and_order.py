@@ -38,6 +38,25 @@ def test_equal_ids_hash_alike_however_they_are_held(ids, cut):
     assert len(set(distinct.values())) == len(distinct)  # no collision among these few
 
 
+@settings(max_examples=30, deadline=None)
+@given(ids=st.lists(st.sampled_from(["x" * 5000, "x" * 4999 + "y", "x" * 4096, "x" * 4097, "a", "é" * 3000]),
+                    min_size=1, max_size=8), cut=st.integers(0, 8))
+def test_ids_past_a_page_hash_alike_however_they_are_held(ids, cut):
+    """A megabyte-long id (a mutated file's) is hashed by a digest, not 8 bytes a step: the same
+    id still gets the same hash whole, chunked, large or sliced, and the join still sees it."""
+    whole = hash_strings(pa.array(ids))
+    cut = min(cut, len(ids))
+    chunked = pa.chunked_array([pa.array(ids[:cut], pa.string()), pa.array(ids[cut:], pa.string())])
+    assert np.array_equal(hash_strings(chunked), whole)
+    assert np.array_equal(hash_strings(pa.array(ids, pa.large_string())), whole)
+    assert np.array_equal(hash_strings(pa.array(["pad", *ids]).slice(1)), whole)
+    distinct = dict(zip(ids, whole.tolist(), strict=True))
+    assert len(set(distinct.values())) == len(distinct)
+    got = lookup(np.zeros(len(ids), np.int64), pa.array(ids), np.zeros(1, np.int64), pa.array(["x" * 5000]),
+                 np.array([2.0]))
+    assert np.array_equal(got, [2.0 if i == "x" * 5000 else np.nan for i in ids], equal_nan=True)
+
+
 PAIRS = st.lists(st.tuples(st.integers(0, 3), st.sampled_from(["a", "b", "c", "dd", "é", "a b", ""])),
                  max_size=30)
 

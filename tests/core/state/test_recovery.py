@@ -81,6 +81,8 @@ DAMAGED = {
     "nested past any limit": "[" * 100_000 + "]" * 100_000,
     "not UTF-8": b"\xff\xfe{",
     "a pid that is text": '{"format": "ndcg-inspector-recovery/1", "lists": {}, "pid": "x"}',
+    "segments that are not text": '{"format": "ndcg-inspector-recovery/1", "lists": {}, '
+                                  '"segments": {"values": {"q1": 3}}}',
 }
 
 
@@ -140,3 +142,24 @@ def test_a_recovery_file_whose_mean_policy_is_not_one_is_damaged(tmp_path, polic
     path.write_text(_BEFORE_THE_MEASURE.replace('{"empty": "skip", "undefined": "skip"}', policy))
     with pytest.raises(ValueError, match=r"recovery-1\.json: damaged recovery file"):
         read_recovery(path)
+def test_segments_come_back_as_they_were_read(tmp_path):
+    """Segments read (a file, or a pipe read once) are part of the document: kept in the recovery
+    file as read, and the only thing worth recovering in an unedited document."""
+    from ndcg_gui.core.formats.query_map import read_query_map
+
+    run, qrels, seg = tmp_path / "r.run", tmp_path / "r.qrels", tmp_path / "s.tsv"
+    run.write_text("q1 Q0 a 1 2.0 t\nq2 Q0 c 1 1.0 t\n")
+    qrels.write_text("q1 0 a 1\nq2 0 c 1\n")
+    seg.write_text("q1\tmobile\nq2\tdesktop\n")
+    ws = Workspace.of(load(run, qrels), file=FileRef.of(run, qrels))
+    assert not ws.worth_recovering()
+    ws = ws.with_segments(read_query_map(seg, "segment"))
+    assert ws.worth_recovering()
+    path = tmp_path / "recovery-1.json"
+    write_recovery(path, ws)
+    seg.write_text("q1\tchanged\n")  # (what was read comes back, not the file as it is now)
+    back = read_recovery(path).restore(load)
+    assert back.segments.values == {"q1": "mobile", "q2": "desktop"}
+    assert back.segments.origin == "s.tsv" and back.segments.path == seg.resolve()
+    assert ws.with_segments(None).segments is None
+    assert Workspace.of(load(run, qrels)).carrying(ws).segments is ws.segments

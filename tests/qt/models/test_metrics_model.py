@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import per_rank
-from ndcg_gui.qt.models.cells import BEYOND_K_BACKGROUND
+from ndcg_gui.qt.models.colours import LIGHT
 from ndcg_gui.qt.models.metrics_model import COLUMNS, MetricsTableModel
 
 COL = {name: i for i, (_, name, _) in enumerate(COLUMNS)}
@@ -56,7 +56,7 @@ def test_jarvelin_tooltip_says_no_discount_below_the_base(document, model):
 def test_ranks_beyond_k_are_set_apart(document, model):
     document.set_measure(k=3)
     assert model.index(2, 0).data(Qt.BackgroundRole) is None
-    assert model.index(3, 0).data(Qt.BackgroundRole).color() == BEYOND_K_BACKGROUND
+    assert model.index(3, 0).data(Qt.BackgroundRole).color().name() == LIGHT.beyond_k
     assert "beyond the cut-off k = 3" in model.index(4, COL["dcg"]).data(Qt.ToolTipRole)
     assert model.index(2, COL["ndcg"]).data(Qt.FontRole).bold()
 

@@ -57,9 +57,33 @@ def test_cells_show_what_evaluate_computed(model, result):
     assert model.rowCount() == len(result)
     assert column(model, COL_QUERY) == list(result.index)
     assert column(model, COL_DOCS) == [str(n) for n in result["n_retrieved"]]
-    assert column(model, COL_JUDGED) == [str(n) for n in result["n_judged"]]
     assert column(model, COL_NDCG) == [f"{v:.4f}" for v in result["ndcg"]]
     assert model.headerData(COL_NDCG, Qt.Orientation.Horizontal) == "NDCG@10"
+
+
+def test_judged_is_ir_measures_judged_at_k(model, result):
+    """The Judged@k column: the share of the first k documents judged, as ir_measures gives it
+    (its tie order is not trec_eval's: the sample's scores are distinct at the cut)."""
+    import ir_measures
+
+    run, qrels = sample_frames()
+    judgments = [ir_measures.Qrel(q, d, int(g)) for q, d, g in qrels.itertuples(index=False)]
+    scored = run[["query", "doc", "score"]].itertuples(index=False)
+    ranked = [ir_measures.ScoredDoc(q, d, s) for q, d, s in scored]
+    measured = ir_measures.judged.iter_calc([ir_measures.Judged @ 10], judgments, ranked)
+    want = {m.query_id: m.value for m in measured}
+    assert set(want) == set(result.index)
+    assert column(model, COL_JUDGED) == [f"{want[q]:.4f}" for q in result.index]
+    row = model.row_of(result.index[0])
+    tip = model.index(row, COL_JUDGED).data(Qt.ItemDataRole.ToolTipRole)
+    first = result.iloc[0]
+    depth = min(10, first["n_retrieved"])
+    assert tip == f"{first['n_judged']} of the first {depth} documents retrieved are judged"
+    condensed = QueryTableModel()
+    condensed.set_result(result, 10, condensed=True)
+    assert set(column(condensed, COL_JUDGED)) == {"–"}
+    header = condensed.headerData(COL_JUDGED, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+    assert "condensed" in header
 
 
 def test_tooltips_explain_undefined_and_empty_queries(model, result):
@@ -87,8 +111,10 @@ def test_counts_sort_as_numbers_not_text(proxy, result):
     shown = [int(proxy.index(r, COL_DOCS).data()) for r in range(proxy.rowCount())]
     assert shown == sorted(result["n_retrieved"], reverse=True)
     proxy.sort(COL_JUDGED, Qt.SortOrder.AscendingOrder)
-    shown = [int(proxy.index(r, COL_JUDGED).data()) for r in range(proxy.rowCount())]
-    assert shown == sorted(result["n_judged"])
+    shown = [float(proxy.index(r, COL_JUDGED).data()) for r in range(proxy.rowCount())]
+    depth = np.minimum(result["n_retrieved"], 10)
+    shares = np.where(depth > 0, result["n_judged"] / depth.clip(1), 0)
+    assert shown == pytest.approx(sorted(shares), abs=5e-5)
 
 
 def test_query_ids_sort_naturally(qtbot):
@@ -211,7 +237,8 @@ def test_sorted_by_the_model_as_pandas_sorts_ties_in_natural_order(model, proxy,
         COL_EDITED: [int(q in {"405", "420", "411"}) for q in result.index],
         COL_QUERY: natural_rank(result.index),
         COL_DOCS: result["n_retrieved"].to_numpy(),
-        COL_JUDGED: result["n_judged"].to_numpy(),
+        COL_JUDGED: np.where(result["n_retrieved"] > 0,
+                             result["n_judged"] / np.minimum(result["n_retrieved"], 10).clip(1), 0.0),
         COL_NDCG: result["ndcg"].to_numpy(),
         "natural": natural_rank(result.index),
     }, index=result.index)

@@ -127,6 +127,8 @@ def test_ideal_rank_moves_and_ties_are_shown(qtbot, document, model):
     assert [model.index(r, ideal).data() for r in range(4)] == ["4", "3", "2", ""]
     assert model.index(1, score).data(Qt.BackgroundRole) is not None  # 2 and 2 are tied
     assert model.index(0, score).data(Qt.BackgroundRole) is None
+    # The tie told without its shade too: a bracket joins the tied rows.
+    assert [model.index(r, score).data() for r in range(4)] == ["3", "┌ 2", "└ 2", "1"]
     assert "ranks 2–3" in model.index(2, score).data(Qt.ToolTipRole)
     document.move_rows(2, 1, 0)  # c to the top
     assert [model.index(r, moved).data() for r in range(4)] == ["▲2", "▼1", "▼1", ""]
@@ -152,7 +154,7 @@ def test_a_judged_document_dropped_from_the_missed_list_is_inserted_with_its_gra
 def test_the_ideal_column_shades_what_ndcg_at_k_cares_about(qtbot, document, model):
     """Red: in the top k, a place the ideal gives a better document (of equal grades the highest
     ranked); green: past k, belongs in the top k. A new k or a move reshades and announces it."""
-    from ndcg_gui.qt.models.ranking_model import BELONGS_IN_TOP_K, WASTED_SLOT
+    from ndcg_gui.qt.models.colours import LIGHT
 
     document.set_lists({"q": RankedList.from_grades([0, 0, 0, 1, 2, 0], query="q")})
     document.set_measure(k=3)
@@ -160,7 +162,13 @@ def test_the_ideal_column_shades_what_ndcg_at_k_cares_about(qtbot, document, mod
 
     def shades():
         brush = [model.index(r, ideal).data(Qt.BackgroundRole) for r in range(model.rowCount())]
-        return ["red" if b == WASTED_SLOT else "green" if b == BELONGS_IN_TOP_K else "" for b in brush]
+        said = ["red" if b == LIGHT.brush("wasted_slot") else "green" if b == LIGHT.brush("belongs_in_top_k")
+                else "" for b in brush]
+        # The same without colour: ↓ (belongs lower) and ↑ (belongs in the top k) by the rank.
+        glyphs = [model.index(r, ideal).data()[-1:] for r in range(model.rowCount())]
+        assert glyphs == [{"red": "↓", "green": "↑", "": g if g not in "↓↑" else "?"}[s]
+                          for s, g in zip(said, glyphs, strict=True)], glyphs
+        return said
 
     assert shades() == ["red", "red", "", "green", "green", ""]  # not the lowest-ranked zeros
     with qtbot.waitSignal(model.dataChanged):

@@ -19,6 +19,9 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.core.analysis.runs import significance as sig
+from ndcg_gui.core.analysis.runs.segment_compare import paired_rows
+from ndcg_gui.core.analysis.runs.weighted import BOOTSTRAP_WORDS, TEST_WORDS
+from ndcg_gui.core.analysis.weights import weighted_mean, weights_of
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.ndcg.evaluate import evaluate
 from ndcg_gui.core.ndcg.measure import MAX_SAMPLES, Measure
@@ -53,6 +56,9 @@ class Comparison:
                never scored, as in trec_eval).
     exact      per compared run: True when rand_p enumerated every sign pattern.
     measure    which NDCG, at which k; its `empty` says which queries are compared.
+    weights    query -> weight when the queries are weighted (`weighted_by`): the means, Δ, the
+               randomization test and the bootstrap are then the weighted ones (`weighted`), the
+               t-test and the effect size are not given; None: unweighted.
     """
 
     per_query: pd.DataFrame
@@ -65,6 +71,8 @@ class Comparison:
     samples: int
     seed: int
     confidence: float
+    weights: Mapping[str, float] | None = None
+    weights_from: str = ""  # where the weights were read, for the method text
 
     @property
     def k(self) -> int | None:
@@ -84,6 +92,10 @@ class Comparison:
         """Mean NDCG@k of every run, the baseline included, over the queries compared."""
         if not self.n_queries:
             return pd.Series(np.nan, index=self.per_query.columns, dtype=float)
+        if self.weights is not None:
+            w = weights_of(self.weights, self.per_query.index)
+            return pd.Series({r: weighted_mean(self.per_query[r].to_numpy(dtype=float), w)
+                              for r in self.per_query.columns}, dtype=float)
         return self.per_query.mean()
 
     @property
@@ -160,9 +172,24 @@ class Comparison:
         keep = answered.reindex(index=self.per_query.index, columns=self.per_query.columns,
                                 fill_value=False).all(axis=1).to_numpy()
         per_query = self.per_query[keep]
-        summary, exact = _paired(per_query, self.baseline, self.samples, self.seed, self.confidence)
+        summary, exact = _paired(per_query, self.baseline, self.samples, self.seed, self.confidence,
+                                 self.weights)
         return dataclasses.replace(self, per_query=per_query, summary=summary, exact=exact,
                                    measure=self.measure.with_(empty="skip"))
+
+    def weighted_by(self, weights: Mapping[str, float], source: str = "") -> Comparison:
+        """This comparison with the queries weighted (query -> weight, at least 0, every compared
+        query given one; `source` says where they come from): weighted means and Δ, the weighted
+        randomization test and bootstrap (`weighted`), no t-test or effect size. The per-query
+        NDCG stay."""
+        weights = {str(q): float(w) for q, w in weights.items()}
+        missing = [q for q in map(str, self.per_query.index) if q not in weights]
+        if missing:
+            raise ValueError(f"no weight for query {missing[0]!r} ({len(missing)} compared queries "
+                             "have none)")
+        summary, exact = _paired(self.per_query, self.baseline, self.samples, self.seed, self.confidence,
+                                 weights)
+        return dataclasses.replace(self, summary=summary, exact=exact, weights=weights, weights_from=source)
 
     def with_scores(self, run: str, ndcg: Mapping[str, float] | pd.Series) -> Comparison:
         """A copy in which `run` has the given NDCG on the given (compared) queries, its
@@ -175,7 +202,8 @@ class Comparison:
             raise KeyError(f"query {unknown[0]!r} is not among the queries compared")
         per_query = self.per_query.copy()
         per_query.loc[values.index, run] = values.to_numpy()
-        summary, exact = _paired(per_query, self.baseline, self.samples, self.seed, self.confidence)
+        summary, exact = _paired(per_query, self.baseline, self.samples, self.seed, self.confidence,
+                                 self.weights)
         return dataclasses.replace(self, per_query=per_query, summary=summary, exact=exact)
 
 
@@ -260,13 +288,16 @@ def paired_summary(
     samples: int = 10_000,
     seed: int = 0,
     confidence: float = 0.95,
+    weights: Mapping[str, float] | None = None,
 ) -> pd.DataFrame:
-    """The summary of `compare_runs` from per-query NDCG alone (one column per run, no NaN)."""
+    """The summary of `compare_runs` from per-query NDCG alone (one column per run, no NaN);
+    weighted as `Comparison.weighted_by` weighs it when `weights` (query -> weight) are given."""
     names = list(per_query.columns)
     _check(dict.fromkeys(names), baseline, samples, seed, confidence)
     if per_query.isna().any().any():
         raise ValueError("per-query NDCG has missing values; score them 0 or leave the query out")
-    return _paired(per_query, names[0] if baseline is None else baseline, samples, seed, confidence)[0]
+    return _paired(per_query, names[0] if baseline is None else baseline, samples, seed, confidence,
+                   weights)[0]
 
 
 # --- the work -----------------------------------------------------------------------------------
@@ -315,7 +346,10 @@ def _deltas(per_query: pd.DataFrame, baseline: str) -> pd.DataFrame:
     return pd.DataFrame(values, index=per_query.index, columns=pd.Index(others, name="run"))
 
 
-def _paired(per_query, baseline, samples, seed, confidence) -> tuple[pd.DataFrame, pd.Series]:
+def _paired(per_query, baseline, samples, seed, confidence,
+            weights=None) -> tuple[pd.DataFrame, pd.Series]:
+    if weights is not None:
+        return _weighted_paired(per_query, baseline, samples, seed, confidence, weights)
     deltas = _deltas(per_query, baseline)
     rows, exact = [], []
     for name in deltas.columns:
@@ -342,6 +376,20 @@ def _paired(per_query, baseline, samples, seed, confidence) -> tuple[pd.DataFram
     for column in COUNT_COLUMNS:
         summary[column] = summary[column].astype(np.int64)
     return summary, pd.Series(exact, index=index, dtype=bool, name="exact")
+
+
+def _weighted_paired(per_query, baseline, samples, seed, confidence,
+                     weights) -> tuple[pd.DataFrame, pd.Series]:
+    """`_paired` with the queries weighted: the rows of `segment_compare.paired_rows` over every
+    query compared, Holm over the runs; no t-test or effect size (no weighted form is given)."""
+    rows = paired_rows(per_query, baseline, {"all": np.ones(len(per_query), bool)}, weights, samples, seed,
+                       confidence).droplevel("segment")
+    summary = rows.reindex(columns=SUMMARY_COLUMNS[:-1])
+    summary.index.name = "run"
+    summary["p_holm"] = sig.holm(summary["rand_p"].to_numpy())
+    for column in COUNT_COLUMNS:
+        summary[column] = summary[column].astype(np.int64)
+    return summary, rows["exact"].rename("exact").astype(bool)
 
 
 def _methods(cmp: Comparison) -> dict[str, str]:
@@ -383,4 +431,21 @@ def _methods(cmp: Comparison) -> dict[str, str]:
         "compared",
         "verdict": f"better / worse: the randomization p (Holm's when several runs are compared) below "
         f"{ALPHA:g}, the sign of Δ mean saying which; otherwise no detectable difference",
+    } | (_weighted_methods(cmp, draws, seed, exact_note) if cmp.weights is not None else {})
+
+
+def _weighted_methods(cmp: Comparison, draws: str, seed: int, exact_note: str) -> dict[str, str]:
+    """What a weighted comparison's figures are, where they differ from the unweighted ones."""
+    source = f" ({cmp.weights_from})" if cmp.weights_from else ""
+    interval = (f"{cmp.confidence * 100:g} % {BOOTSTRAP_WORDS}; {draws} resamples, numpy default_rng({seed})")
+    return {
+        "mean": f"weighted mean NDCG over the {cmp.n_queries:,} queries compared, each query weighted by "
+        f"its weight{source} (baseline {cmp.baseline}: {cmp.baseline_mean:.4f})",
+        "delta": "weighted mean over the queries of (run NDCG - baseline NDCG): sum(w * d) / sum(w)",
+        "t_p": "not given with weighted queries (the randomization test is the weighted one)",
+        "rand_p": f"{TEST_WORDS}: {draws} random sign flips, numpy default_rng({seed}); p = (1 + flips "
+        f"with |sum(w * d)| >= |observed|) / ({draws} + 1){exact_note}",
+        "ci_low": interval,
+        "ci_high": interval,
+        "effect_size": "not given with weighted queries",
     }

@@ -13,12 +13,16 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
-WARNING, NOTE = "#b45309", "#555"
+from ndcg_gui.qt.models.colours import current
+from ndcg_gui.qt.widgets.scheme import FollowsScheme
+
+WARNING, NOTE = "unjudged", "muted"  # the colours (`Colours` fields) of a warning (⚠) and a note
 LINES = 3
 
 
-class CaveatsLabel(QLabel):
-    """`set_caveats([(text, colour), …])`: each on a line of its own, elided to the label's width."""
+class CaveatsLabel(FollowsScheme, QLabel):
+    """`set_caveats([(text, colour), …])`: each on a line of its own, elided to the label's width;
+    `colour` names a `Colours` field (WARNING, NOTE)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -30,6 +34,7 @@ class CaveatsLabel(QLabel):
         self.setMinimumWidth(120)
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
         self._caveats: list[tuple[str, str]] = []
+        self.follow_scheme()
 
     def set_caveats(self, caveats: list[tuple[str, str]]) -> None:
         if caveats != self._caveats:
@@ -59,8 +64,13 @@ class CaveatsLabel(QLabel):
         super().resizeEvent(event)
         self._lay_out()
 
+    def restyle(self) -> None:
+        self._lay_out()
+
     def _lay_out(self) -> None:
-        text = "<br>".join(f"<span style='color:{colour}'>{'<br>'.join(html.escape(x) for x in lines)}</span>"
+        colours = current()
+        text = "<br>".join(f"<span style='color:{getattr(colours, colour)}'>"
+                           f"{'<br>'.join(html.escape(x) for x in lines)}</span>"
                            for lines, (_, colour) in zip(self._lines(), self._caveats, strict=True))
         if text != self.text():  # (a rich-text label lays itself out again on every setText)
             self.setText(text)

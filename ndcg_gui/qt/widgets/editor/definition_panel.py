@@ -1,11 +1,13 @@
 """Which NDCG: preset, gain, discount (with base), where the ideal comes from, negative grades.
 
 Widgets only: every choice becomes a `Measure` handed to the document, and the widgets are
-set back from the document whenever the definition changes (so presets and settings show)."""
+set back from the document whenever the definition changes (so presets and settings show). When
+a choice in one box makes the definition another preset's (2^grade − 1 under trec_eval is ranx
+(Burges)'s), the preset box names it and `said` tells the person so: it had changed silently."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, QSize, Qt
+from PySide6.QtCore import QSignalBlocker, QSize, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -62,6 +64,8 @@ IDEAL_TIP = ("Where the ideal ranking comes from. 'All judged documents' needs q
 
 
 class DefinitionPanel(QWidget):
+    said = Signal(str)  # what a choice did that the person would not see in the box they used
+
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._doc = document
@@ -118,10 +122,10 @@ class DefinitionPanel(QWidget):
 
         self.preset.activated.connect(self._preset_chosen)
         for box in (self.discount, self.ideal, self.negative):
-            box.activated.connect(lambda _index: self._field_changed())
+            box.activated.connect(lambda _index, b=box: self._field_changed(box=b))
         self.gain.activated.connect(self._gain_chosen)
-        self.ties.activated.connect(lambda: self._set(ties=self.ties.currentData()))
-        self.base.valueChanged.connect(lambda _value: self._field_changed())
+        self.ties.activated.connect(lambda: self._changed_by(self.ties, ties=self.ties.currentData()))
+        self.base.valueChanged.connect(lambda _value: self._field_changed(box=self.base))
         document.changed.connect(self._follow)
         self.show_definition()
         self._show_pool()
@@ -184,7 +188,7 @@ class DefinitionPanel(QWidget):
 
     def _gain_chosen(self) -> None:
         if self.gain.currentData() != TABLE:
-            self._field_changed(None)
+            self._field_changed(None, self.gain)
             return
         table = self._doc.measure.gain_table
         text, ok = QInputDialog.getText(
@@ -199,9 +203,27 @@ class DefinitionPanel(QWidget):
             QToolTip.showText(self.gain.mapToGlobal(self.gain.rect().bottomLeft()), f"⚠ {err}", self.gain)
             self.show_definition()
             return
-        self._field_changed(gain)
+        self._field_changed(gain, self.gain)
 
-    def _field_changed(self, gain: str | GainTable | None = None) -> None:
+    def _field_changed(self, gain: str | GainTable | None = None, box: QWidget | None = None) -> None:
+        self._changed_by(box or self.gain, **self._choices_from_boxes(gain))
+
+    def _changed_by(self, box: QWidget, **choices: object) -> None:
+        """Set `choices`, made in `box`; say so when the preset box names another preset now."""
+        before = self.preset.currentData()
+        self._set(**choices)
+        after = self.preset.currentData()
+        if after != before and after != CUSTOM:
+            chosen = box.currentText() if isinstance(box, QComboBox) else box.text()
+            rest = f"the rest of {LABELS[before]}" if before != CUSTOM else "the other choices"
+            self._say(f"{chosen} with {rest} is {LABELS[after]}'s definition: the preset box says "
+                      "so now (Ctrl+Z goes back)")
+
+    def _say(self, message: str) -> None:
+        QToolTip.showText(self.preset.mapToGlobal(self.preset.rect().bottomLeft()), message, self.preset)
+        self.said.emit(message)
+
+    def _choices_from_boxes(self, gain: str | GainTable | None) -> dict[str, object]:
         gain = gain if gain is not None else self.gain.currentData()
         if gain in (None, TABLE):  # the gain table in use stays as it is
             gain = self._doc.measure.gain
@@ -209,7 +231,7 @@ class DefinitionPanel(QWidget):
         # ideal depth and order, condensed lists, rounding, a discount table) stay as they are.
         discount = self.discount.currentData()
         own = self._doc.measure
-        self._set(
+        return dict(
             gain=dict(gain) if isinstance(gain, GainTable) else gain,
             discount=discount if discount is not None else own.discount,
             # The box shows two decimals: e (Spark's ln) stays e unless the box was changed.

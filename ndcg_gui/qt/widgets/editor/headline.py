@@ -4,14 +4,16 @@ use and the warnings that qualify the figures. Shows the document's `summary`; c
 from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, QSize, Qt
-from PySide6.QtGui import QColor, QPalette, QResizeEvent
+from PySide6.QtGui import QPalette, QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from ndcg_gui.core.ndcg.measure import MAX_K
 from ndcg_gui.core.ndcg.presets import preset_name
 from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.models.colours import current
 from ndcg_gui.qt.widgets.editor.caveats import NOTE, WARNING, CaveatsLabel
 from ndcg_gui.qt.widgets.editor.definition_panel import DefinitionPanel
+from ndcg_gui.qt.widgets.scheme import FollowsScheme, set_colour
 
 
 def _figure(object_name: str) -> QLabel:
@@ -27,15 +29,12 @@ def _set_text(label: QLabel, text: str) -> None:
         label.setText(text)
 
 
-class Headline(QFrame):
+class Headline(FollowsScheme, QFrame):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._doc = document
         self.setObjectName("headline")
         self.setAutoFillBackground(True)
-        palette = self.palette()
-        palette.setColor(QPalette.Window, QColor("#f3f5f8"))
-        self.setPalette(palette)
         self.setFrameShape(QFrame.NoFrame)
         self.ndcg = _figure("ndcgFigure")
         self.dcg = _figure("dcgFigure")
@@ -49,9 +48,6 @@ class Headline(QFrame):
         self.definition = DefinitionPanel(document)
         self.describe = QLabel()
         self.describe.setObjectName("definitionText")
-        describe_palette = self.describe.palette()
-        describe_palette.setColor(QPalette.WindowText, QColor("#444"))
-        self.describe.setPalette(describe_palette)
         self.describe.setWordWrap(True)
         self.change = _figure("changeFigure")
         self.change.setToolTip("NDCG@k of the list as loaded, and how the edits changed it; where "
@@ -82,6 +78,12 @@ class Headline(QFrame):
 
         self._kept: tuple[object, str] | None = None  # the definition kept from the last session
         document.changed.connect(self.refresh)
+        self.follow_scheme()
+
+    def restyle(self) -> None:
+        colours = current()
+        set_colour(self, QPalette.ColorRole.Window, colours.headline)
+        set_colour(self.describe, QPalette.ColorRole.WindowText, colours.muted)
         self.refresh()
 
     def sizeHint(self) -> QSize:
@@ -114,7 +116,8 @@ class Headline(QFrame):
         if report.differs_from_loaded:
             now, then = report.summary.ndcg, report.baseline_summary.ndcg
             delta = now - then
-            colour = "#2b8a3e" if delta > 0 else "#c92a2a" if delta < 0 else "#555"
+            colours = current()
+            colour = colours.up if delta > 0 else colours.down if delta < 0 else colours.muted
             arrow = "▲" if delta > 0 else "▼" if delta < 0 else "="
             parts.append(f"<span style='color:{colour}'>{arrow} {delta:+.4f}</span> vs as loaded "
                          f"({then:.4f})")

@@ -13,13 +13,15 @@ from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QVBoxLayout, QW
 from ndcg_gui.core.teaching.examples import WorkedExample, example_named
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.models.colours import Colours, current
+from ndcg_gui.qt.widgets.scheme import FollowsScheme
 
 LINKS = (("steps", "Step by step (F6)"), ("exercise", "Exercise (F7)"),
          ("gains", "Linear vs exponential gain"), ("walk", "Walk between definitions"))
 WIDTH_CHARS = 58  # the note's width: a line of about this many characters
 
 
-class ExampleNote(QFrame):
+class ExampleNote(FollowsScheme, QFrame):
     """Says the worked example open, if any: `shown(bool)` whether there is one (the window shows
     or hides the note's place); `asked(name)`: a link was followed (one of `LINKS`' names)."""
 
@@ -33,17 +35,11 @@ class ExampleNote(QFrame):
         self.setObjectName("exampleNote")
         self.setFrameShape(QFrame.StyledPanel)
         self.setAutoFillBackground(True)
-        palette = self.palette()
-        for role in (QPalette.Window, QPalette.Base):  # (a note, not a figure: pale yellow)
-            palette.setColor(role, QColor("#fff8db"))
-        palette.setColor(QPalette.Text, QColor("#222"))
-        self.setPalette(palette)
         # Scrolls within the headline's height and gives up width first: it never makes the window
         # wider or the headline taller (1024 x 700).
         self.label = QTextBrowser()
         self.label.setOpenLinks(False)
         self.label.setFrameShape(QFrame.NoFrame)
-        self.label.setPalette(palette)
         self.label.anchorClicked.connect(lambda url: self.asked.emit(url.toString()))
         self.label.setAccessibleName("Worked example note")
         self.label.setTabChangesFocus(True)
@@ -56,6 +52,21 @@ class ExampleNote(QFrame):
         self._pending = False
         document.changed.connect(self._follow)
         self._follow(Changes(dataset=True))
+        self.follow_scheme()
+
+    def restyle(self) -> None:
+        """A note, not a figure: pale yellow (a dark olive in a dark window)."""
+        colours = current()
+        palette = self.palette()
+        for role in (QPalette.Window, QPalette.Base):
+            palette.setColor(role, QColor(colours.note))
+        for role in (QPalette.Text, QPalette.WindowText):
+            palette.setColor(role, QColor(colours.note_text))
+        if palette != self.label.palette():
+            self.setPalette(palette)
+            self.label.setPalette(palette)
+        if self.example is not None:
+            self.refresh()
 
     def sizeHint(self) -> QSize:
         """As wide as it may be: the headline beside it gives up what it does not need."""
@@ -76,15 +87,17 @@ class ExampleNote(QFrame):
         if example is None:
             return
         own = self._doc.measure.per_query() == example.measure.per_query()
-        self.label.setHtml(note_html(example, self._doc.report.differs_from_loaded, own))
+        self.label.setHtml(note_html(example, self._doc.report.differs_from_loaded, own, current()))
         self.setToolTip(example.note())
 
 
-def note_html(example: WorkedExample, edited: bool = False, own_definition: bool = True) -> str:
+def note_html(example: WorkedExample, edited: bool = False, own_definition: bool = True,
+              colours: Colours | None = None) -> str:
+    colours = colours or current()
     rows = []
     for p in example.printed:
         mark = "✗ wrong" if p.wrong else "✓ right"
-        colour = "#c92a2a" if p.wrong else "#2b8a3e"
+        colour = colours.down if p.wrong else colours.up
         rows.append(f"<li>Printed <b>{escape(p.what)} = {escape(p.printed)}</b>: "
                     f"<span style='color:{colour}'>{mark}</span>"
                     + (f", the right figure is <b>{p.right:.4f}</b>" if p.wrong else f" ({p.right:.4f})")

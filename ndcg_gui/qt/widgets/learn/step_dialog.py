@@ -28,6 +28,10 @@ from ndcg_gui.core.lists.numbers import format_grade, format_metric
 from ndcg_gui.core.teaching.steps import RankStep, rank_steps
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.models.colours import current
+from ndcg_gui.qt.widgets.plot.curve_panels import SYMBOLS, curve_pen
+from ndcg_gui.qt.widgets.plot.plot_parts import no_tab_stop, paint_plot
+from ndcg_gui.qt.widgets.scheme import FollowsScheme
 
 COLUMNS = (("Rank", None), ("Doc", None), ("Grade", None), ("Gain", "gain"), ("Discount", "discount"),
            ("Term", "contribution"), ("DCG", "dcg"), ("Ideal grade", "ideal_grade"), ("IDCG", "idcg"),
@@ -35,10 +39,10 @@ COLUMNS = (("Rank", None), ("Doc", None), ("Grade", None), ("Gain", "gain"), ("D
 LINE_NAMES = {"gain": "Gain", "discount": "Discount", "contribution": "DCG term", "dcg": "Running DCG",
               "ideal_grade": "The ideal's row", "idcg": "IDCG", "ndcg": "NDCG"}
 NEXT_KEYS = (Qt.Key.Key_Space, Qt.Key.Key_Right)
-CURVES = (("dcg", "DCG", "#1c7ed6"), ("idcg", "IDCG", "#868e96"), ("ndcg", "NDCG", "#e8590c"))
+CURVES = (("dcg", "DCG"), ("idcg", "IDCG"), ("ndcg", "NDCG"))  # drawn as in the window's plot
 
 
-class StepDialog(QDialog):
+class StepDialog(FollowsScheme, QDialog):
     """Not modal: the list stays in view. `rank`: how many ranks are revealed (0: none yet)."""
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
@@ -67,9 +71,8 @@ class StepDialog(QDialog):
         # DCG and IDCG above, NDCG (0 to 1) below, their ranges those of the whole list: the curves
         # grow into a frame that stays put.
         self.plot = pg.GraphicsLayoutWidget()
-        self.plot.setBackground("w")
         self.plot.setMinimumSize(260, 200)
-        self.plot.setFocusPolicy(Qt.NoFocus)
+        no_tab_stop(self.plot)  # (its viewport too: the keys are the dialog's)
         self.sums = self.plot.addPlot(row=0, col=0)
         self.ratio = self.plot.addPlot(row=1, col=0)
         self.ratio.setXLink(self.sums)
@@ -79,10 +82,9 @@ class StepDialog(QDialog):
             panel.setMenuEnabled(False)
             panel.addLegend(offset=(-10, 5))
         self.curves = {}
-        for name, label, colour in CURVES:
+        for name, label in CURVES:
             panel = self.ratio if name == "ndcg" else self.sums
-            self.curves[name] = panel.plot([], [], pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6,
-                                           symbolBrush=colour, symbolPen=colour, name=label)
+            self.curves[name] = panel.plot([], [], symbol=SYMBOLS[name], symbolSize=6, name=label)
         self.back_button, self.next_button = QPushButton("◀ Back (←)"), QPushButton("Next rank (Space, →)")
         for button, step in ((self.back_button, -1), (self.next_button, 1)):
             button.setFocusPolicy(Qt.NoFocus)  # (Space must not press a button with the focus)
@@ -103,6 +105,16 @@ class StepDialog(QDialog):
             self.resize(min(900, parent.width() - 40), min(620, parent.height() - 40))
         document.changed.connect(self._follow)
         self._follow(Changes(dataset=True))
+        self.follow_scheme()
+
+    def restyle(self) -> None:
+        c = current()
+        paint_plot(self.plot, (self.sums, self.ratio), c)
+        for name, curve in self.curves.items():
+            pen = curve_pen(c, name)
+            curve.setPen(pen)
+            curve.setSymbolBrush(pen.color())
+            curve.setSymbolPen(pen.color())
 
     # ---- keys ---------------------------------------------------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:

@@ -1,11 +1,10 @@
 """The list on screen under two definitions side by side (linear and exponential gain first, or
 any two presets): both per-rank tables, the ranks whose own term differs marked (≠ and a shade),
-and the way to the Definitions tab's walk from one definition to the other, a choice at a time."""
+and the way to the walk from one definition to the other, a choice at a time (its own tab)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -25,13 +24,14 @@ from ndcg_gui.core.ndcg.presets import PRESETS
 from ndcg_gui.core.teaching.side_by_side import SideBySide, choices, side_by_side
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.models.colours import current
+from ndcg_gui.qt.widgets.scheme import FollowsScheme
 
 HEADERS = ("", "Rank", "Grade", "Gain", "Discount", "DCG", "IDCG", "NDCG")
-DIFFERS = QBrush(QColor("#fff3bf"))
 
 
-class TwoDefinitionsDialog(QDialog):
-    """`walk(a, b)`: show the Definitions tab's walk between presets a and b (None: as it is)."""
+class TwoDefinitionsDialog(FollowsScheme, QDialog):
+    """`walk(a, b)`: show the walk between presets a and b (None: as it is), in its tab."""
 
     walk = Signal(object, object)
 
@@ -44,9 +44,11 @@ class TwoDefinitionsDialog(QDialog):
         self.a.setAccessibleName("First definition")
         self.b.setAccessibleName("Second definition")
         self.tables = (_table(), _table())
+        for table, which in zip(self.tables, ("first", "second"), strict=True):
+            table.setAccessibleName(f"The list under the {which} definition")
         self.titles = (QLabel(), QLabel())
         self.summary = QLabel(wordWrap=True)
-        self.walk_button = QPushButton("&Walk from one to the other (Definitions tab)")
+        self.walk_button = QPushButton("&Walk from one to the other")
         self.walk_button.clicked.connect(self._walk)
         self.result: SideBySide | None = None
         row = QHBoxLayout()
@@ -72,6 +74,9 @@ class TwoDefinitionsDialog(QDialog):
         self.a.currentIndexChanged.connect(self.refresh)
         self.b.currentIndexChanged.connect(self.refresh)
         document.changed.connect(self._follow)
+        self.follow_scheme()
+
+    def restyle(self) -> None:
         self.refresh()
 
     def _fill_choices(self) -> None:
@@ -132,6 +137,6 @@ def _fill(table: QTableWidget, frame, differs) -> None:
             item = QTableWidgetItem(text)
             item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter if column > 0 else Qt.AlignCenter)
             if differs[row]:
-                item.setBackground(DIFFERS)
+                item.setBackground(current().brush("differs"))
                 item.setToolTip("This rank's term (gain × discount, or the ideal's) differs between the two")
             table.setItem(row, column, item)

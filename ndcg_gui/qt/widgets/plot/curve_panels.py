@@ -3,6 +3,11 @@ bars), NDCG below on its own 0–1 scale (with the list as loaded, the unjudged 
 relevant ranks), the k line labelled in the axis above, a hover cursor, and the figure layout
 (title and legend rows) for exports. Draws a `ListReport` it is given; knows no document.
 
+Colours follow the window's scheme (`restyle`); an exported figure is drawn in the light set on
+white. Each curve has a second cue beside its colour: DCG solid, IDCG dashed (squares where
+dotted), NDCG in a panel of its own, the list as loaded thin and dashed; the ticks at relevant
+ranks are taller for higher grades.
+
 Ranges: the rank axis zooms and pans (wheel, drag) within the list; the upper panel's height
 follows the ranks in view; the NDCG panel keeps 0–1 (wider only when negative grades take NDCG
 outside). No axis uses SI prefixes.
@@ -16,33 +21,53 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QBrush, QPen
 
 from ndcg_gui.core.analysis.list_report import ListReport
 from ndcg_gui.core.lists.numbers import format_grade
+from ndcg_gui.qt.models.colours import Colours, current
 from ndcg_gui.qt.widgets.plot.figure_rows import FigureRows
 from ndcg_gui.qt.widgets.plot.plot_parts import (
     GRADE_LEVELS,
-    K_COLOUR,
     KAxis,
     PlainAxis,
     RankAxis,
     grade_colours,
     no_tab_stop,
+    paint_plot,
 )
+from ndcg_gui.qt.widgets.scheme import FollowsScheme
 
 if TYPE_CHECKING:
     import pandas as pd
 
-DCG_COLOUR, IDCG_COLOUR, NDCG_COLOUR = "#1f6fb5", "#6b7280", "#d9480f"
-DCG_PEN = pg.mkPen(DCG_COLOUR, width=2)
-IDCG_PEN = pg.mkPen(IDCG_COLOUR, width=2, style=Qt.DashLine)
-NDCG_PEN = pg.mkPen(NDCG_COLOUR, width=2.5)
-BASELINE_PEN = pg.mkPen((217, 72, 15, 110), width=1.5, style=Qt.DashLine)
-BAND_BRUSH, BAND_STALE_BRUSH = pg.mkBrush(217, 72, 15, 60), pg.mkBrush(217, 72, 15, 22)
-BAND_PEN = pg.mkPen((217, 72, 15, 90), width=1)
-LOSS_BRUSH = pg.mkBrush(201, 42, 42, 110)
-K_PEN = pg.mkPen(K_COLOUR, width=1.5, style=Qt.DashDotLine)
-CURSOR_PEN = pg.mkPen("#999", width=1)
+SYMBOLS = {"dcg": "o", "idcg": "s", "ndcg": "o", "baseline": "o"}  # the dots of each curve
+
+
+def curve_pen(colours: Colours, name: str) -> QPen:
+    """How curve `name` (dcg, idcg, ndcg, baseline: the list as loaded) is drawn."""
+    if name == "dcg":
+        return pg.mkPen(colours.dcg, width=2)
+    if name == "idcg":
+        return pg.mkPen(colours.idcg, width=2, style=Qt.DashLine)
+    if name == "ndcg":
+        return pg.mkPen(colours.ndcg, width=2.5)
+    return pg.mkPen(colours.qcolor("ndcg", 110), width=1.5, style=Qt.DashLine)
+
+
+def band_pen(colours: Colours) -> QPen:
+    return pg.mkPen(colours.qcolor("ndcg", 90), width=1)
+
+
+def band_brush(colours: Colours, stale: bool = False) -> QBrush:
+    """The unjudged band's fill; fainter while it is of the list before an edit."""
+    return pg.mkBrush(colours.qcolor("ndcg", 22 if stale else 60 if not colours.dark else 70))
+
+
+def loss_brush(colours: Colours) -> QBrush:
+    return pg.mkBrush(colours.qcolor("loss", 110))
+
+
 DOTS_UP_TO = 60  # dots on the curves while the view shows few enough ranks to tell them apart
 FIRST_VIEW = 20  # the view opens on the first max(2k, FIRST_VIEW) ranks
 MARK_STRIP = 0.12  # the strip under the lowest NDCG where relevant ranks are marked (share of range)
@@ -53,7 +78,7 @@ FAST = {"autoDownsample": True, "downsampleMethod": "peak", "clipToView": True,
 Shown = Callable[[str], bool]  # whether the toggle of that name is on
 
 
-class CurvePanels(FigureRows, pg.GraphicsLayoutWidget):
+class CurvePanels(FollowsScheme, FigureRows, pg.GraphicsLayoutWidget):
     def __init__(self, shown: Shown) -> None:
         super().__init__()
         self._shown = shown
@@ -66,8 +91,10 @@ class CurvePanels(FigureRows, pg.GraphicsLayoutWidget):
         self._mark_strip = (-0.1, 0.0)
         self._dotted: bool | None = None
         self._opening: tuple[float, float] | None = None  # the ranks reset_view framed last
+        self._colours = current()
+        self._band_stale = False
+        self._marked_grades: np.ndarray | None = None  # the grades the marks were made from
 
-        self.setBackground("w")
         no_tab_stop(self)
         layout = self.ci
         layout.setContentsMargins(2, 2, 12, 2)
@@ -75,6 +102,7 @@ class CurvePanels(FigureRows, pg.GraphicsLayoutWidget):
         self.top = pg.PlotItem(axisItems={"left": PlainAxis("left"), "bottom": RankAxis("bottom"),
                                           "top": KAxis()})
         self.bottom = pg.PlotItem(axisItems={"left": PlainAxis("left"), "bottom": RankAxis("bottom")})
+        self.top.showAxis("top")
         layout.addItem(self.top, row=3, col=0)  # rows 0–2: the figure's title and legends
         layout.addItem(self.bottom, row=4, col=0)
         layout.layout.setRowStretchFactor(3, 11)
@@ -94,40 +122,62 @@ class CurvePanels(FigureRows, pg.GraphicsLayoutWidget):
         self.bottom.setXLink(self.top)
 
         # Upper panel: the loss bars behind DCG and IDCG.
-        self.loss = pg.BarGraphItem(x=[], height=[], width=0.6, brush=LOSS_BRUSH, pen=pg.mkPen(None))
+        self.loss = pg.BarGraphItem(x=[], height=[], width=0.6, pen=pg.mkPen(None))
         self.loss.setZValue(-5)
         self.loss.setVisible(False)
         self.top.addItem(self.loss)
-        self.dcg = self.top.plot(pen=DCG_PEN, **FAST)
-        self.idcg = self.top.plot(pen=IDCG_PEN, **FAST)
+        self.dcg = self.top.plot(**FAST)
+        self.idcg = self.top.plot(**FAST)
         # Lower panel: the band behind the list as loaded and NDCG; the marks under them.
-        self.band_low = pg.PlotCurveItem(pen=BAND_PEN, skipFiniteCheck=True)
-        self.band_high = pg.PlotCurveItem(pen=BAND_PEN, skipFiniteCheck=True)
-        self.band = pg.FillBetweenItem(self.band_low, self.band_high, brush=BAND_BRUSH)
+        self.band_low = pg.PlotCurveItem(skipFiniteCheck=True)
+        self.band_high = pg.PlotCurveItem(skipFiniteCheck=True)
+        self.band = pg.FillBetweenItem(self.band_low, self.band_high)
         for part in (self.band_low, self.band_high, self.band):
             part.setZValue(-10)
             part.setVisible(False)
             self.bottom.addItem(part)
-        self.baseline = self.bottom.plot(pen=BASELINE_PEN, **FAST)
+        self.baseline = self.bottom.plot(**FAST)
         self.baseline.setVisible(False)
-        self.ndcg = self.bottom.plot(pen=NDCG_PEN, **FAST)
+        self.ndcg = self.bottom.plot(**FAST)
         self.mark_items = [pg.PlotCurveItem(connect="pairs", skipFiniteCheck=True)
                            for _ in range(GRADE_LEVELS)]
         for item in self.mark_items:
             self.bottom.addItem(item)
 
-        self.k_line = pg.InfiniteLine(angle=90, pen=K_PEN, movable=False)
-        self.cursor = pg.InfiniteLine(angle=90, pen=CURSOR_PEN)
-        self._k_line_low = pg.InfiniteLine(angle=90, pen=K_PEN, movable=False)
-        self._cursor_low = pg.InfiniteLine(angle=90, pen=CURSOR_PEN)
+        self.k_line = pg.InfiniteLine(angle=90, movable=False)
+        self.cursor = pg.InfiniteLine(angle=90)
+        self._k_line_low = pg.InfiniteLine(angle=90, movable=False)
+        self._cursor_low = pg.InfiniteLine(angle=90)
         for item, panel in ((self.k_line, self.top), (self._k_line_low, self.bottom),
                             (self.cursor, self.top), (self._cursor_low, self.bottom)):
             panel.addItem(item, ignoreBounds=True)
         self.set_cursor(None)
 
-        self._make_figure_rows(BAND_PEN, BAND_BRUSH)
+        self._make_figure_rows()
 
         self.top.vb.sigXRangeChanged.connect(self._x_range_changed)
+        self.follow_scheme()
+
+    # ---- colours ---------------------------------------------------------------------------------
+    def restyle(self, colours: Colours | None = None) -> None:
+        """Every pen and brush from `colours` (the window's, by default)."""
+        c = self._colours = colours or current()
+        paint_plot(self, (self.top, self.bottom), c)
+        self.top.getAxis("top").restyle(c)
+        for name in ("dcg", "idcg", "ndcg", "baseline"):
+            getattr(self, name).setPen(curve_pen(c, name))
+        for part in (self.band_low, self.band_high):
+            part.setPen(band_pen(c))
+        self.band.setBrush(band_brush(c, self._band_stale))
+        self.loss.setOpts(brush=loss_brush(c))
+        k_pen = pg.mkPen(c.k, width=1.5, style=Qt.DashDotLine)
+        for line in (self.k_line, self._k_line_low):
+            line.setPen(k_pen)
+        for line in (self.cursor, self._cursor_low):
+            line.setPen(pg.mkPen(c.cursor, width=1))
+        self._collect_marks_again()
+        self.restyle_figure_rows(band_pen(c), band_brush(c))
+        self._update_dots(force=True)
 
     # ---- drawing a report ---------------------------------------------------------------------------
     def draw(self, report: ListReport) -> None:
@@ -147,8 +197,9 @@ class CurvePanels(FigureRows, pg.GraphicsLayoutWidget):
         for line in (self.k_line, self._k_line_low):
             line.setValue(report.k)
             line.setVisible(on_list)
+        # The k axis keeps its height with k past the list's end: without it the DCG axis's top
+        # number ("8") was cut at the plot's top edge.
         self.top.getAxis("top").set_k(report.k if on_list else None)
-        self.top.showAxis("top", on_list)
         end = max(self.n, 1) + 0.5
         for vb in (self.top.vb, self.bottom.vb):
             vb.setLimits(xMin=0.5, xMax=end, minXRange=min(2.0, end - 0.5))
@@ -181,7 +232,18 @@ class CurvePanels(FigureRows, pg.GraphicsLayoutWidget):
         if not self._shown("Relevant ranks"):
             return
         grades = np.where(table["judged"], table["grade"].astype(float), np.nan)
-        levels = grade_colours(grades)
+        self._marked_grades = grades
+        self._group_marks(grades)
+
+    def _collect_marks_again(self) -> None:
+        """The marks' shades in the colours now in use."""
+        if self._marked_grades is not None and self.marks:
+            self._group_marks(self._marked_grades)
+            self._draw_marks()
+
+    def _group_marks(self, grades: np.ndarray) -> None:
+        self.marks = []
+        levels = grade_colours(grades, self._colours)
         if not levels:
             return
         relevant = np.flatnonzero(grades > 0)
@@ -198,14 +260,16 @@ class CurvePanels(FigureRows, pg.GraphicsLayoutWidget):
             x = band["rank"].to_numpy(dtype=float)
             self.band_low.setData(x, band["low"].to_numpy(dtype=float))
             self.band_high.setData(x, band["high"].to_numpy(dtype=float))
-            self.band.setBrush(BAND_BRUSH)
+            self._band_stale = False
+            self.band.setBrush(band_brush(self._colours))
         for part in (self.band_low, self.band_high, self.band):
             part.setVisible(band is not None)
         self._fit_bottom()
 
     def fade_band(self) -> None:
         """The band drawn is of the list before an edit (right above the first rank it changed)."""
-        self.band.setBrush(BAND_STALE_BRUSH)
+        self._band_stale = True
+        self.band.setBrush(band_brush(self._colours, stale=True))
 
     # ---- ranges ------------------------------------------------------------------------------------------
     def visible_ranks(self) -> tuple[float, float]:
@@ -271,13 +335,16 @@ class CurvePanels(FigureRows, pg.GraphicsLayoutWidget):
         self._draw_marks()
 
     def _draw_marks(self) -> None:
-        """Ticks at the relevant ranks in view (thousands off screen would still cost a paint)."""
+        """Ticks at the relevant ranks in view (thousands off screen would still cost a paint), the
+        higher the grade the taller (its shade the darker, or lighter in a dark window)."""
         (y0, y1), (x0, x1) = self._mark_strip, self.visible_ranks()
+        levels = len(self.marks)
         for i, item in enumerate(self.mark_items):
-            if i < len(self.marks):
+            if i < levels:
                 _label, colour, ranks = self.marks[i]
                 ranks = ranks[np.searchsorted(ranks, x0 - 1):np.searchsorted(ranks, x1 + 1, side="right")]
-                item.setData(np.repeat(ranks, 2), np.tile([y0, y1], len(ranks)),
+                top = y0 + (y1 - y0) * (i + 1) / levels
+                item.setData(np.repeat(ranks, 2), np.tile([y0, top], len(ranks)),
                              pen=pg.mkPen(colour, width=3))
             else:
                 item.setData([], [])
@@ -289,13 +356,13 @@ class CurvePanels(FigureRows, pg.GraphicsLayoutWidget):
         if dotted == self._dotted and not force:
             return
         self._dotted = dotted
-        for curve, colour in ((self.dcg, DCG_COLOUR), (self.idcg, IDCG_COLOUR), (self.ndcg, NDCG_COLOUR),
-                              (self.baseline, BASELINE_PEN.color())):
+        for name, symbol in SYMBOLS.items():
+            curve = getattr(self, name)
             if dotted:
                 curve.setSymbolPen(None)
-                curve.setSymbolBrush(colour)
+                curve.setSymbolBrush(curve_pen(self._colours, name).color())
                 curve.setSymbolSize(6)
-                curve.setSymbol("o")
+                curve.setSymbol(symbol)
             else:
                 curve.setSymbol(None)
 

@@ -27,40 +27,31 @@ from ndcg_gui.core.lists.numbers import format_metric
 from ndcg_gui.core.ndcg.presets import preset_name
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
-from ndcg_gui.qt.widgets.plot.curve_panels import (
-    BAND_BRUSH,
-    BAND_PEN,
-    BASELINE_PEN,
-    DCG_COLOUR,
-    DCG_PEN,
-    IDCG_COLOUR,
-    IDCG_PEN,
-    LOSS_BRUSH,
-    NDCG_COLOUR,
-    NDCG_PEN,
-    CurvePanels,
-)
+from ndcg_gui.qt.models.colours import current
+from ndcg_gui.qt.widgets.plot.curve_panels import CurvePanels, band_brush, band_pen, curve_pen, loss_brush
 from ndcg_gui.qt.widgets.plot.flow_layout import FlowLayout
-from ndcg_gui.qt.widgets.plot.plot_parts import MARK_SHADES, swatch, ticks_swatch
+from ndcg_gui.qt.widgets.plot.plot_parts import mark_shades, swatch, ticks_swatch
+from ndcg_gui.qt.widgets.scheme import FollowsScheme
 
 BAND_DELAY_MS = 200  # the band is searched once edits pause this long
 BAND_SLICE_MS = 8  # ... in slices of ranks this long, so no frame waits for the whole search
 READOUT_PADDING = 6
-READOUT_STYLE = ("QLabel#plotReadout { background: rgba(255, 255, 255, 232); border: 1px solid #c8c8c8;"
-                 f" border-radius: 3px; padding: 2px {READOUT_PADDING}px; }}")
+READOUT_STYLE = ("QLabel#plotReadout {{ background: {background}; color: {text}; border: 1px solid {border};"
+                 f" border-radius: 3px; padding: 2px {READOUT_PADDING}px; }}}}")
 LOSS_TIP = ("Loss per rank, over the first k ranks: the ideal ranking's gain × discount at this rank "
             "minus this row's (the bars add up to IDCG@k − DCG@k)")
 BAND_TIP = ("Where documents are unjudged: the lowest and highest NDCG at each rank over every grading "
             "of them (the line counts them as 0)")
 
 
-class CurvePlot(QWidget):
+class CurvePlot(FollowsScheme, QWidget):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._doc = document
         self._report: ListReport | None = None
         self._band_report: ListReport | None = None
         self.toggles: dict[str, QCheckBox] = {}
+        self._row: list[QCheckBox] = []  # the check boxes, one Tab stop (`_one_tab_stop`)
         self.plot = CurvePanels(self.shown)
         # The panels' items, by the names the window's tests and actions use.
         p = self.plot
@@ -75,24 +66,22 @@ class CurvePlot(QWidget):
         self.readout.setObjectName("plotReadout")
         self.readout.setTextFormat(Qt.RichText)
         self.readout.setWordWrap(True)
-        self.readout.setStyleSheet(READOUT_STYLE)
         self.readout.setAttribute(Qt.WA_TransparentForMouseEvents)
         self.readout.hide()
 
         bar = FlowLayout(spacing=6)
         bar.setContentsMargins(4, 2, 4, 0)
-        self._toggle(bar, "DCG", "DCG", True, swatch(DCG_PEN), "DCG curve")
-        self._toggle(bar, "IDCG", "IDCG", True, swatch(IDCG_PEN), "IDCG curve")
-        self._toggle(bar, "NDCG", "NDCG", True, swatch(NDCG_PEN), "NDCG curve")
-        self._toggle(bar, "As loaded", "As loaded", True, swatch(BASELINE_PEN), "NDCG as loaded",
-                     "NDCG at each rank of the list as loaded (drawn once the list differs from it)")
-        self._toggle(bar, "Unjudged band", "Unjudged band", True, swatch(BAND_PEN, BAND_BRUSH.color()),
-                     "Unjudged band", BAND_TIP)
-        self._toggle(bar, "Loss per rank", "Loss", False, swatch(None, LOSS_BRUSH.color()), "Loss per rank",
-                     LOSS_TIP)
-        self._toggle(bar, "Relevant ranks", "Relevant", True, ticks_swatch(MARK_SHADES),
-                     "Marks at relevant ranks",
-                     "A tick under the NDCG curve at each rank whose grade is above 0 (darker: higher grade)")
+        self._toggle(bar, "DCG", "DCG", True, "DCG curve", "The DCG curve (solid)")
+        self._toggle(bar, "IDCG", "IDCG", True, "IDCG curve", "The IDCG curve (dashed)")
+        self._toggle(bar, "NDCG", "NDCG", True, "NDCG curve", "The NDCG curve (the lower panel)")
+        self._toggle(bar, "As loaded", "As loaded", True, "NDCG as loaded",
+                     "NDCG at each rank of the list as loaded, thin and dashed (drawn once the list "
+                     "differs from it)")
+        self._toggle(bar, "Unjudged band", "Unjudged band", True, "Unjudged band", BAND_TIP)
+        self._toggle(bar, "Loss per rank", "Loss", False, "Loss per rank", LOSS_TIP)
+        self._toggle(bar, "Relevant ranks", "Relevant", True, "Marks at relevant ranks",
+                     "A tick under the NDCG curve at each rank whose grade is above 0 (taller: higher grade)")
+        self._one_tab_stop(list(self.toggles.values()))
         self.zoom_k = self._button(bar, "Zoom to k", self.zoom_to_k, "Show the first k ranks")
         self.show_all_button = self._button(bar, "Show all", self.show_all, "Show every rank of the list")
         layout = QVBoxLayout(self)
@@ -115,19 +104,61 @@ class CurvePlot(QWidget):
         self.refresh()
         self.plot.reset_view()
         self.plot.refresh_legend()
+        self.follow_scheme()
+
+    def restyle(self) -> None:
+        """The swatches and the readout in the window's colours (the panels restyle themselves)."""
+        c = current()
+        icons = {"DCG": swatch(curve_pen(c, "dcg")), "IDCG": swatch(curve_pen(c, "idcg")),
+                 "NDCG": swatch(curve_pen(c, "ndcg")), "As loaded": swatch(curve_pen(c, "baseline")),
+                 "Unjudged band": swatch(band_pen(c), band_brush(c).color()),
+                 "Loss per rank": swatch(None, loss_brush(c).color()),
+                 "Relevant ranks": ticks_swatch(mark_shades(c))}
+        for name, icon in icons.items():
+            self.toggles[name].setIcon(icon)
+        back = c.qcolor("readout")
+        self.readout.setStyleSheet(READOUT_STYLE.format(
+            background=f"rgba({back.red()}, {back.green()}, {back.blue()}, {back.alpha()})",
+            text=c.plot_text, border=c.readout_border))
+        if self.readout.isVisible():
+            self.show_rank(int(self.cursor.value()))
 
     # ---- the bar ------------------------------------------------------------------------------------
-    def _toggle(self, bar: FlowLayout, name: str, text: str, on: bool, icon, menu_text: str,
-                tip: str = "") -> None:
-        box = QCheckBox(text)
-        box.setIcon(icon)
+    def _toggle(self, bar: FlowLayout, name: str, text: str, on: bool, menu_text: str, tip: str) -> None:
+        box = QCheckBox(text)  # (its swatch: `restyle`)
         box.setIconSize(QSize(18, 10))
         box.setChecked(on)
         box.setProperty("menuText", menu_text)  # the View menu's action for it (window/actions.py)
-        box.setToolTip(tip or f"Show the {menu_text}")
+        box.setToolTip(tip)
         box.toggled.connect(self._toggled)
         bar.addWidget(box)
         self.toggles[name] = box
+
+    def _one_tab_stop(self, boxes: list[QCheckBox]) -> None:
+        """The check boxes are one Tab stop (seven stops were too many to Tab past, none left them
+        out of reach): Tab reaches the one used last, ← and → (Home, End) move along the row, Space
+        ticks; the View menu has them too."""
+        self._row = boxes
+        for box in boxes:
+            box.installEventFilter(self)
+            box.setAccessibleDescription("← and → move along the plot's check boxes; Space ticks one")
+        self._stop_at(boxes[0])
+
+    def _stop_at(self, stop: QCheckBox) -> None:
+        for box in self._row:
+            box.setFocusPolicy(Qt.FocusPolicy.StrongFocus if box is stop else Qt.FocusPolicy.ClickFocus)
+
+    def _move_along(self, box: QCheckBox, key: int) -> bool:
+        row = self._row
+        at = row.index(box)
+        to = {Qt.Key.Key_Left: at - 1, Qt.Key.Key_Right: at + 1, Qt.Key.Key_Home: 0,
+              Qt.Key.Key_End: len(row) - 1}.get(Qt.Key(key))
+        if to is None:
+            return False
+        target = row[max(0, min(to, len(row) - 1))]
+        self._stop_at(target)  # (Tab comes back to it)
+        target.setFocus(Qt.FocusReason.TabFocusReason)
+        return True
 
     def _button(self, bar: FlowLayout, text: str, slot: Callable[[], None], tip: str) -> QToolButton:
         button = QToolButton()
@@ -244,12 +275,17 @@ class CurvePlot(QWidget):
         self.settle()
         title = html.escape(title if title is not None else self.figure_title())
         describe = html.escape(self._doc.measure.describe())
-        subtitle = f"<span style='font-size:9pt; color:#555'>{describe}</span>"
+        subtitle = f"<span style='font-size:9pt; color:#555'>{describe}</span>"  # (a figure: on white)
         with self.plot.figure(size, f"{title}<br>{subtitle}") as rect:
             yield rect
 
     # ---- hover -------------------------------------------------------------------------------------------
     def eventFilter(self, watched, event) -> bool:
+        if watched in self._row:
+            if event.type() == QEvent.Type.KeyPress and not event.modifiers():
+                return self._move_along(watched, event.key())
+            if event.type() == QEvent.Type.FocusIn:  # (clicked, say: Tab comes back to this one)
+                self._stop_at(watched)
         if watched is self.plot and event.type() == QEvent.Type.Leave:
             self._hover.flush()  # (a move still queued would show the readout again)
             self.clear_readout()
@@ -266,12 +302,12 @@ class CurvePlot(QWidget):
 
     def show_rank(self, rank: int) -> None:
         """Put the cursor on `rank` and show its figures."""
-        i, c = rank - 1, self.plot.columns
+        i, c, colours = rank - 1, self.plot.columns, current()
         self.plot.set_cursor(rank)
         parts = [f"<b>{_keep('rank', rank)}</b>", html.escape(str(self.plot.docs[i])),
-                 _keep("DCG", format_metric(c["dcg"][i]), DCG_COLOUR),
-                 _keep("IDCG", format_metric(c["idcg"][i]), IDCG_COLOUR),
-                 _keep("NDCG", format_metric(c["ndcg"][i]), NDCG_COLOUR)]
+                 _keep("DCG", format_metric(c["dcg"][i]), colours.dcg),
+                 _keep("IDCG", format_metric(c["idcg"][i]), colours.idcg),
+                 _keep("NDCG", format_metric(c["ndcg"][i]), colours.ndcg)]
         if self.band_is_current() and self.band.isVisible():
             x, low, high = self.band_low.xData, self.band_low.yData, self.band_high.yData
             at = int(np.searchsorted(x, rank))
@@ -279,8 +315,9 @@ class CurvePlot(QWidget):
                 parts.append(_keep("band", f"{format_metric(low[at])}–{format_metric(high[at])}"))
         if self.baseline.isVisible() and self.baseline.yData is not None and i < len(self.baseline.yData):
             parts.append(_keep("as loaded", format_metric(self.baseline.yData[i])))
-        if i < len(self.plot.losses):
-            parts.append(_keep("loss", format_metric(self.plot.losses[i])))
+        if i < len(self.plot.losses):  # (below 0 the row gains over the ideal's: said so)
+            loss = self.plot.losses[i]
+            parts.append(_keep("loss" if loss >= 0 else "gain", format_metric(abs(loss))))
         self.readout.setText(" · ".join(parts))
         self._place_readout(rank)
 

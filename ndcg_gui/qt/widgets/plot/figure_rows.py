@@ -9,15 +9,19 @@ from contextlib import contextmanager
 
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
+from PySide6.QtGui import QBrush, QPen
 from PySide6.QtWidgets import QSizePolicy
+
+from ndcg_gui.qt.models.colours import LIGHT
 
 
 class FigureRows:
     """Mixed into `CurvePanels` (a `pg.GraphicsLayoutWidget` with the curves as attributes)."""
 
-    def _make_figure_rows(self, band_pen, band_brush) -> None:
+    def _make_figure_rows(self) -> None:
         # The figure's title and legends: rows of the layout only while exporting (`figure`); on
-        # screen the headline says what the list is and the bar's swatches are the legend.
+        # screen the headline says what the list is and the bar's swatches are the legend. A
+        # figure is drawn on white, in the light set of colours.
         self._legend_key: tuple = ()
         self.title = pg.LabelItem("", size="12pt", color="#222")
         self.legend = pg.LegendItem(labelTextColor="#333", frame=False, horSpacing=8)
@@ -25,7 +29,12 @@ class FigureRows:
         self._figure_rows = (self.title, self.legend, self.marks_legend)
         for item in self._figure_rows:
             item.setSizePolicy(QSizePolicy.Maximum, QSizePolicy.Fixed)
-        self._band_sample = pg.PlotDataItem(pen=band_pen, fillLevel=0, fillBrush=band_brush)
+        self._band_sample = pg.PlotDataItem(fillLevel=0)
+
+    def restyle_figure_rows(self, band_pen: QPen, band_brush: QBrush) -> None:
+        self._band_sample.setPen(band_pen)
+        self._band_sample.setFillBrush(band_brush)
+        self._legend_key = ()  # (made again with the marks' shades)
 
     def refresh_legend(self) -> None:
         """The legends list what is drawn (a hidden item would stay as a blank mark). Made for a
@@ -54,6 +63,7 @@ class FigureRows:
     def figure(self, size: QSizeF, title_html: str) -> Iterator[QRectF]:
         """The panels laid out as a figure of `size`, the title and legend rows above them and no
         cursor, for the duration of the block, which gets the scene rectangle to render."""
+        self.restyle(LIGHT)
         self.refresh_legend()
         layout = self.ci
         cursor = self.cursor.isVisible()
@@ -76,3 +86,4 @@ class FigureRows:
             layout.setGeometry(on_screen)
             layout.layout.activate()
             self.set_cursor(int(self.cursor.value()) if cursor else None)
+            self.restyle()

@@ -16,21 +16,19 @@ from PySide6.QtWidgets import QWidget
 
 from ndcg_gui.core.analysis.runs.run_diff import delta_histogram
 from ndcg_gui.core.ndcg.mean import histogram
+from ndcg_gui.qt.models.colours import current
 from ndcg_gui.qt.widgets.plot.lazy_plot import LazyPlot
-from ndcg_gui.qt.widgets.plot.plot_parts import PlainAxis, fit_title, no_tab_stop
-
-_BAR = pg.mkBrush(90, 130, 200)
-_PICKED = pg.mkBrush(230, 140, 40)
-_MEAN_PEN = pg.mkPen(200, 40, 40, width=2, style=Qt.PenStyle.DashLine)
+from ndcg_gui.qt.widgets.plot.plot_parts import PlainAxis, fit_title, no_tab_stop, paint_plot
+from ndcg_gui.qt.widgets.scheme import FollowsScheme
 
 
-class _Plot(pg.PlotWidget):
-    """The drawing: bars, the mean as a dashed line, the zero line of differences."""
+class _Plot(FollowsScheme, pg.PlotWidget):
+    """The drawing: bars, the mean as a dashed line, the zero line of differences; the bar picked
+    in another colour and outlined thick."""
 
     def __init__(self, parent: QWidget) -> None:
         # Plain axes: pyqtgraph's SI prefix wrote differences of -0.2..0.4 as "(x0.001)" -200..400.
-        super().__init__(parent, background="w", axisItems={"bottom": PlainAxis("bottom"),
-                                                            "left": PlainAxis("left")})
+        super().__init__(parent, axisItems={"bottom": PlainAxis("bottom"), "left": PlainAxis("left")})
         no_tab_stop(self)
         plot = self.getPlotItem()
         plot.setMouseEnabled(x=False, y=False)  # a click picks a bar; nothing pans or zooms
@@ -38,15 +36,36 @@ class _Plot(pg.PlotWidget):
         plot.setMenuEnabled(False)
         plot.showGrid(y=True, alpha=0.2)
         plot.setLabel("left", "queries")
-        self.bars = pg.BarGraphItem(x0=[], x1=[], height=[], brush=_BAR, pen=pg.mkPen("w"))
-        self.mean = pg.InfiniteLine(angle=90, pen=_MEAN_PEN)
+        self.bars = pg.BarGraphItem(x0=[], x1=[], height=[])
+        self.mean = pg.InfiniteLine(angle=90)
         self.mean.setVisible(False)
-        self.zero = pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen(120, 120, 120, width=1))
+        self.zero = pg.InfiniteLine(pos=0, angle=90)
         self.zero.setVisible(False)
         for item in (self.bars, self.mean, self.zero):
             plot.addItem(item)
         self.bottom_label, self._fitting = "", False
+        self.picked = -1
         plot.getAxis("bottom").geometryChanged.connect(self._fit_label)  # (the width to fit)
+        self.follow_scheme()
+
+    def restyle(self) -> None:
+        c = current()
+        paint_plot(self, (self.getPlotItem(),), c)
+        self.mean.setPen(pg.mkPen(c.mean, width=2, style=Qt.PenStyle.DashLine))
+        self.zero.setPen(pg.mkPen(c.plot_text, width=1))
+        self.draw_bars()
+
+    def draw_bars(self, **opts) -> None:
+        """The bars (`opts`: BarGraphItem's x0, x1, height), bar `picked` told apart."""
+        c = current()
+        height = opts.get("height", self.bars.opts.get("height"))
+        picked = [i == self.picked for i in range(0 if height is None else len(height))]
+        if not picked:  # (pyqtgraph 0.14 fails on an empty list of pens)
+            self.bars.setOpts(pens=None, brushes=None, pen=pg.mkPen(c.outline), brush=c.brush("bar"), **opts)
+            return
+        self.bars.setOpts(brushes=[c.brush("picked" if p else "bar") for p in picked],
+                          pens=[pg.mkPen(c.plot_text if p else c.outline, width=2.5 if p else 1)
+                                for p in picked], **opts)
 
     def set_bottom_label(self, text: str) -> None:
         """The x axis's title, cut at its end with "…" where it is wider than the axis (a pyqtgraph
@@ -195,5 +214,5 @@ class NdcgHistogram(LazyPlot):
         item.setYRange(0, max(1, int(self._counts.max(initial=0))), padding=0.05)
 
     def _draw_bars(self) -> None:
-        brushes = [_PICKED if i == self._picked else _BAR for i in range(len(self._counts))]
-        self._plot.bars.setOpts(x0=self._edges[:-1], x1=self._edges[1:], height=self._counts, brushes=brushes)
+        self._plot.picked = self._picked
+        self._plot.draw_bars(x0=self._edges[:-1], x1=self._edges[1:], height=self._counts)

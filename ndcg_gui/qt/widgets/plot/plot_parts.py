@@ -1,6 +1,6 @@
-"""The pieces of the curve plot that are not curves: its axes (whole ranks only, the k label above
-the plot, no SI prefixes), the colours of grades, and the swatches that make the bar's check boxes
-its legend."""
+"""The pieces of the plots that are not curves: axes (whole ranks only, the k label above the
+plot, no SI prefixes) and their colours in the window's scheme (`paint_plot`), the shades of
+grades, and the swatches that make the curve plot's check boxes its legend."""
 
 from __future__ import annotations
 
@@ -9,11 +9,29 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetrics, QIcon, QPainter, QPen, QPixmap
 
-K_COLOUR = "#2f9e44"
-# Relevant ranks: light to dark violet by grade (no other mark of the plot is violet).
-GRADE_LOW, GRADE_HIGH = "#a48bf5", "#4c2a9e"
-MARK_SHADES = [GRADE_LOW, "#7950dc", GRADE_HIGH]
+from ndcg_gui.qt.models.colours import Colours
+
+# Relevant ranks: violet by grade (no other mark of the plot is violet), from the background's
+# shade to the text's, the tick taller for a higher grade.
 GRADE_LEVELS = 4  # at most this many shades: more are not told apart in a 10-pixel tick
+
+
+def mark_shades(colours: Colours) -> list[str]:
+    return [colours.grade_low, colours.grade_mid, colours.grade_high]
+
+
+def paint_plot(view: pg.GraphicsView, plots, colours: Colours) -> None:
+    """A pyqtgraph view's background, and its plots' axes (lines, numbers, titles) and legends, in
+    `colours` (pyqtgraph's own come from its config when an item is made, and never change)."""
+    view.setBackground(colours.plot)
+    for plot in plots:
+        for side in ("left", "bottom", "right", "top"):
+            axis = plot.getAxis(side)
+            if not isinstance(axis, KAxis):
+                axis.setPen(colours.plot_text)
+                axis.setTextPen(colours.plot_text)
+        if plot.legend is not None:
+            plot.legend.setLabelTextColor(colours.plot_text)
 
 
 def no_tab_stop(view: pg.GraphicsView) -> None:
@@ -62,9 +80,11 @@ class KAxis(PlainAxis):
 
     def __init__(self) -> None:
         super().__init__("top", hide_overlapping_labels=False, tickLength=5)
-        self.setPen(pg.mkPen("#c8c8c8"))
-        self.setTextPen(pg.mkPen(K_COLOUR))
         self.set_k(None)
+
+    def restyle(self, colours: Colours) -> None:
+        self.setPen(pg.mkPen(colours.plot_faint))
+        self.setTextPen(pg.mkPen(colours.k))
 
     def set_k(self, k: int | None) -> None:
         self.setTicks([[(float(k), f"k = {k}")] if k is not None else [], []])
@@ -77,9 +97,9 @@ class KAxis(PlainAxis):
             self.setHeight(need)
 
 
-def grade_colours(grades: np.ndarray) -> list[tuple[float, str]]:
-    """The shade of each positive grade level of `grades` (lowest lightest): (lowest grade of the
-    level, colour), at most GRADE_LEVELS levels (real grades are grouped into equal steps)."""
+def grade_colours(grades: np.ndarray, colours: Colours) -> list[tuple[float, str]]:
+    """The shade of each positive grade level of `grades` (lowest nearest the background): (lowest
+    grade of the level, colour), at most GRADE_LEVELS levels (real grades grouped in equal steps)."""
     # Sorted, then repeats dropped: np.unique would import numpy.ma (~15 ms of the first paint).
     positive = np.sort(grades[np.isfinite(grades) & (grades > 0)])
     keep = np.ones(len(positive), bool)
@@ -89,7 +109,7 @@ def grade_colours(grades: np.ndarray) -> list[tuple[float, str]]:
         return []
     if len(positive) > GRADE_LEVELS:
         positive = np.linspace(positive[0], positive[-1], GRADE_LEVELS + 1)[:-1]
-    ramp = pg.ColorMap([0.0, 1.0], [QColor(GRADE_LOW), QColor(GRADE_HIGH)])
+    ramp = pg.ColorMap([0.0, 1.0], [QColor(colours.grade_low), QColor(colours.grade_high)])
     where = np.linspace(0.0, 1.0, len(positive)) if len(positive) > 1 else np.ones(1)
     return [(float(g), ramp.map(float(t), mode="qcolor").name())
             for g, t in zip(positive, where, strict=True)]
@@ -113,12 +133,13 @@ def swatch(pen: QPen | None = None, brush: QBrush | QColor | None = None) -> QIc
     return QIcon(pixmap)
 
 
-def ticks_swatch(colours: list[str]) -> QIcon:
-    """The relevant-rank marks: short vertical ticks in the grade shades."""
+def ticks_swatch(shades: list[str]) -> QIcon:
+    """The relevant-rank marks: vertical ticks in the grade shades, taller for higher grades."""
     pixmap = QPixmap(36, 20)
     pixmap.fill(Qt.transparent)
     painter = QPainter(pixmap)
-    for i, colour in enumerate(colours or [GRADE_HIGH]):
-        painter.fillRect(4 + i * 11, 2, 5, 16, QColor(colour))
+    for i, colour in enumerate(shades):
+        height = 6 + 10 * (i + 1) // len(shades)
+        painter.fillRect(4 + i * 11, 18 - height, 5, height, QColor(colour))
     painter.end()
     return QIcon(pixmap)

@@ -1,7 +1,8 @@
 """NDCG@k of the baseline run (x) against another run (y), one point per query compared: above the
-diagonal the other run wins, below it loses. A click on a point opens that query; the open query
-is ringed. The pyqtgraph plot is made when the scatter is first shown (`LazyPlot`: the comparison
-pane is hidden until runs are compared); until then it answers from what it was given."""
+diagonal the other run wins (▲, green), below it loses (▼, red), on it ties (●, grey). A click on a
+point opens that query; the open query is ringed. The pyqtgraph plot is made when the scatter is
+first shown (`LazyPlot`: the comparison pane is hidden until runs are compared); until then it
+answers from what it was given."""
 
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ import PySide6  # noqa: F401  (pyqtgraph picks its binding from whichever Qt is 
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
+from ndcg_gui.qt.models.colours import current
 from ndcg_gui.qt.widgets.plot.lazy_plot import LazyPlot
-from ndcg_gui.qt.widgets.plot.plot_parts import PlainAxis, fit_title, no_tab_stop
+from ndcg_gui.qt.widgets.plot.plot_parts import PlainAxis, fit_title, no_tab_stop, paint_plot
+from ndcg_gui.qt.widgets.scheme import FollowsScheme
 
-_WIN, _LOSS, _TIE = pg.mkBrush(21, 128, 61, 170), pg.mkBrush(185, 28, 28, 170), pg.mkBrush(120, 120, 120, 150)
-_RING = pg.mkPen(230, 140, 40, width=3)
-_DIAGONAL = pg.mkPen(150, 150, 150, width=1, style=Qt.PenStyle.DashLine)
+# Wins, losses and ties: a colour each and a shape each (a triangle up, one down, a dot).
+GROUPS = (("win", "t1", 170), ("lose", "t", 170), ("tie", "o", 150))
 
 
 def point_size(points: int) -> int:
@@ -25,12 +27,11 @@ def point_size(points: int) -> int:
     return 9 if points <= 300 else 7 if points <= 1000 else 5
 
 
-class _Plot(pg.PlotWidget):
+class _Plot(FollowsScheme, pg.PlotWidget):
     """The drawing: the diagonal, the points, the ring round the open query's."""
 
     def __init__(self, parent: QWidget, tip) -> None:
-        super().__init__(parent, background="w", axisItems={"bottom": PlainAxis("bottom"),
-                                                            "left": PlainAxis("left")})
+        super().__init__(parent, axisItems={"bottom": PlainAxis("bottom"), "left": PlainAxis("left")})
         no_tab_stop(self)
         plot = self.getPlotItem()
         plot.setMouseEnabled(x=False, y=False)  # a click picks a query; nothing pans or zooms
@@ -39,15 +40,26 @@ class _Plot(pg.PlotWidget):
         plot.showGrid(x=True, y=True, alpha=0.15)
         # Not locked square: a pane wider than tall then stretched the x axis to -0.5..1.5 while
         # NDCG lies in [0, 1]; both axes show the same range instead (the diagonal is still y = x).
-        plot.addItem(pg.InfiniteLine(pos=(0, 0), angle=45, pen=_DIAGONAL))
-        # One item per colour (wins, losses, ties), each with one brush: setting 2,000 points with
-        # a brush each cost ~5 ms an edit, and an edit usually moves points of one colour only.
-        self.groups = [pg.ScatterPlotItem(size=9, pen=pg.mkPen(255, 255, 255, 200), brush=brush,
-                                          hoverable=True, tip=tip) for brush in (_WIN, _LOSS, _TIE)]
+        self.diagonal = pg.InfiniteLine(pos=(0, 0), angle=45)
+        plot.addItem(self.diagonal)
+        # One item per kind (wins, losses, ties), each with one brush: setting 2,000 points with
+        # a brush each cost ~5 ms an edit, and an edit usually moves points of one kind only.
+        self.groups = [pg.ScatterPlotItem(size=9, symbol=symbol, hoverable=True, tip=tip)
+                       for _name, symbol, _alpha in GROUPS]
         for item in self.groups:
             plot.addItem(item)
-        self.ring = pg.ScatterPlotItem(size=17, pen=_RING, brush=pg.mkBrush(None))
+        self.ring = pg.ScatterPlotItem(size=17, brush=pg.mkBrush(None))
         plot.addItem(self.ring)
+        self.follow_scheme()
+
+    def restyle(self) -> None:
+        c = current()
+        paint_plot(self, (self.getPlotItem(),), c)
+        self.diagonal.setPen(pg.mkPen(c.plot_text, width=1, style=Qt.PenStyle.DashLine))
+        for item, (name, _symbol, alpha) in zip(self.groups, GROUPS, strict=True):
+            item.setPen(pg.mkPen(c.qcolor("outline", 200)))
+            item.setBrush(pg.mkBrush(c.qcolor(name, alpha)))
+        self.ring.setPen(pg.mkPen(c.picked, width=3))
 
 
 class RunScatter(LazyPlot):
@@ -101,8 +113,8 @@ class RunScatter(LazyPlot):
         return QPointF(x[i], y[i])
 
     def drawn(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(x, y, query, colour) of every point the plot draws, read from its items; colour 0 is
-        a win (green), 1 a loss (red), 2 a tie (grey)."""
+        """(x, y, query, kind) of every point the plot draws, read from its items; kind 0 is a
+        win (green ▲), 1 a loss (red ▼), 2 a tie (grey ●)."""
         parts = [(*item.getData(), item.data["data"], np.full(len(item.data), i))
                  for i, item in enumerate(self._plot.groups)]
         return tuple(np.concatenate([np.asarray(p[i]) for p in parts]) for i in range(4))

@@ -1,5 +1,8 @@
 """The query browser: filter box, query table, mean NDCG@k with its averaging policy, histogram.
 
+With segments (`set_segments`: each query's segment, File ▸ Open segments…) a box beside the filter
+picks one: the table lists its queries, and the mean and the histogram are the segment's.
+
 Fed a per-query result frame (from `evaluate`) and the set of edited queries; says which query the
 user picked (`querySelected`). The mean comes from `core.ndcg.mean` under the policy chosen here.
 While runs are compared (`set_comparison`) the table has each run's NDCG and Δ columns, sorted
@@ -15,6 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
+    QComboBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -79,12 +83,22 @@ class QueryPanel(QWidget):
         self._unscored = 0  # queries with results but no judgments: not listed
         self._runs: RunColumns | None = None  # the run comparison shown, if any
         self._focus: str | None = None  # the run whose differences the histogram shows
+        self._segments: dict[str, str] = {}  # each query's segment (none: no segment box)
+        self._segment: str | None = None  # the segment picked (None: every query)
+        self._members: tuple | None = None  # (index, segment, its queries): `_segment_queries`
+        self._labels: tuple | None = None  # (index, segments, each query's segment): `_segment_labels`
 
         self.filter_edit = _FilterEdit(placeholderText="Filter query ids…", clearButtonEnabled=True)
         self.filter_edit.textChanged.connect(lambda text: self._refilter(lambda: self.proxy.set_text(text)))
         # Enter opens the first query listed, Down goes into the table, as in a search box.
         self.filter_edit.returnPressed.connect(lambda: self._into_table(first=True))
         self.filter_edit.downPressed.connect(lambda: self._into_table(first=False))
+        # Shown once segments are read: the table, the mean and the histogram of one segment.
+        self.segment_combo = QComboBox(toolTip="List one segment's queries: its mean and histogram")
+        self.segment_combo.setAccessibleName("Segment")
+        self.segment_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.segment_combo.currentIndexChanged.connect(self._on_segment_picked)
+        self.segment_combo.hide()
 
         self.table = QueryTable(self.model, self.proxy)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
@@ -125,7 +139,11 @@ class QueryPanel(QWidget):
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
         top_layout.setSpacing(4)  # (the dock's height is the window's least on a short screen)
-        top_layout.addWidget(self.filter_edit)
+        filter_row = QHBoxLayout()
+        filter_row.setContentsMargins(0, 0, 0, 0)
+        filter_row.addWidget(self.filter_edit, 1)
+        filter_row.addWidget(self.segment_combo)
+        top_layout.addLayout(filter_row)
         top_layout.addWidget(self._bin_row)
         top_layout.addWidget(self.table, 1)
         top_layout.addWidget(self.mean_label)
@@ -156,12 +174,15 @@ class QueryPanel(QWidget):
         self._scores = result
 
     # ---- feeding ---------------------------------------------------------------------------
-    def set_result(self, result: pd.DataFrame, k: int | None) -> None:
-        """Show per-query results (a frame of `evaluate`, missing="zero") at cut-off k."""
+    def set_result(self, result: pd.DataFrame, k: int | None, condensed: bool = False) -> None:
+        """Show per-query results (a frame of `evaluate`, missing="zero") at cut-off k
+        (`condensed`: scored on condensed lists, `QueryTableModel.set_result`)."""
         same_queries = result.index.equals(self._result.index)
         self._result = result
-        self.model.set_result(result, k)
+        self.model.set_result(result, k, condensed)
         picked, subset = self.histogram.picked, self.proxy.subset
+        if not same_queries:
+            self._fill_segments()
         self._show_summary()
         if not same_queries:
             self._set_subset(None, -1)
@@ -203,6 +224,26 @@ class QueryPanel(QWidget):
     def comparing(self) -> bool:
         return self._runs is not None and self._focus is not None
 
+    def set_segments(self, segments: dict[str, str] | None) -> None:
+        """Each query's segment (None: none, and no segment box): the box lists them, "All
+        segments" first; a segment still there stays picked."""
+        self._segments = dict(segments or {})
+        self._fill_segments()
+        self._show_summary()
+        self._set_subset(None, -1)
+
+    @property
+    def segment(self) -> str | None:
+        """The segment picked (None: every query)."""
+        return self._segment
+
+    def pick_segment(self, name: str | None) -> None:
+        """List the queries of segment `name` (None: every query)."""
+        at = self.segment_combo.findData(name) if name is not None else 0
+        if at < 0:
+            raise KeyError(f"no segment {name!r}")
+        self.segment_combo.setCurrentIndex(at)
+
     def set_unscored(self, count: int) -> None:
         """How many queries of the file have results but no judgment (left out, as trec_eval does)."""
         if count != self._unscored:
@@ -222,6 +263,8 @@ class QueryPanel(QWidget):
         try:
             if self.model.row_of(query) < 0:  # filtered away: show everything, not hide the current query
                 self.filter_edit.clear()
+                if self._segment is not None and self._segments.get(query) != self._segment:
+                    self.segment_combo.setCurrentIndex(0)  # (every segment: `_on_segment_picked`)
                 self._set_subset(None, -1)
             index = self.proxy.mapFromSource(self.model.index(self.model.row_of(query), COL_QUERY))
             flags = (
@@ -279,8 +322,11 @@ class QueryPanel(QWidget):
         self._set_subset(members, index)
 
     def _focus_deltas(self) -> pd.Series:
-        """The focus run's differences from the baseline over the queries compared."""
-        return self._runs.delta[self._focus].dropna()
+        """The focus run's differences from the baseline over the queries compared (of the
+        segment picked, if any)."""
+        deltas = self._runs.delta[self._focus].dropna()
+        members = self._segment_queries()
+        return deltas if members is None else deltas[deltas.index.isin(members)]
 
     # ---- internals -------------------------------------------------------------------------
     def _into_table(self, first: bool) -> None:
@@ -316,16 +362,78 @@ class QueryPanel(QWidget):
         finally:
             self._syncing = False
 
+    def _segment_queries(self) -> list[str] | None:
+        """The table's queries in the segment picked (None: no segment picked)."""
+        if self._segment is None:
+            return None
+        index, kept = self._result.index, self._members
+        if kept is None or kept[0] is not index or kept[1] != self._segment or kept[2] is not self._segments:
+            of = self._segment_labels()
+            members = of.index[of.to_numpy() == self._segment].to_numpy(dtype=object).tolist()
+            kept = self._members = (index, self._segment, self._segments, [str(q) for q in members])
+        return kept[3]
+
+    def _segment_labels(self) -> pd.Series:
+        """Each of the table's queries' segment (None: none), worked out once for its queries."""
+        index, kept = self._result.index, self._labels
+        if kept is None or kept[0] is not index or kept[1] is not self._segments:
+            from ndcg_gui.core.analysis.segments import segment_of  # lazy: start-up (pandas)
+
+            kept = self._labels = (index, self._segments, segment_of(index, self._segments))
+        return kept[2]
+
+    def _shown_result(self) -> pd.DataFrame | None:
+        """The rows the mean and the histogram are of: the segment's picked, or every one."""
+        result = self._scores
+        members = self._segment_queries()
+        if result is None or members is None:
+            return result
+        return result.loc[members]
+
+    def _fill_segments(self) -> None:
+        """The segment box: "All segments", then each segment of the table's queries with how many."""
+        combo = self.segment_combo
+        names, counts = [], {}
+        if self._segments:
+            from ndcg_gui.core.analysis.segments import ordered_segments  # lazy: start-up (pandas)
+
+            of = self._segment_labels()
+            names, counts = ordered_segments(of), of.value_counts()
+        keep = self._segment if self._segment in names else None
+        combo.blockSignals(True)
+        try:
+            combo.clear()
+            combo.addItem("All segments", None)
+            for name in names:
+                combo.addItem(f"{name} ({counts[name]:,})", name)
+            combo.setCurrentIndex(combo.findData(keep) if keep is not None else 0)
+        finally:
+            combo.blockSignals(False)
+        self._segment = keep
+        combo.setVisible(bool(self._segments))
+
+    def _on_segment_picked(self, _index: int) -> None:
+        picked = self.segment_combo.currentData()
+        if picked == self._segment:
+            return
+        self._segment = picked
+        self._show_summary()
+        self._set_subset(None, -1)
+
     def _set_subset(self, queries: list[str] | None, index: int) -> None:
+        bin_queries = queries
+        members = self._segment_queries()
+        if members is not None:  # (a histogram bar's queries are the segment's already)
+            queries = members if queries is None else queries
         self._refilter(lambda: self.proxy.set_subset(queries))
         self.histogram.set_picked(index)
-        self._bin_row.setVisible(queries is not None)
-        if queries is not None:
-            self.bin_label.setText(f"{self.histogram.bin_text(index)}: {len(queries):,} queries")
+        self._bin_row.setVisible(bin_queries is not None)
+        if bin_queries is not None:
+            self.bin_label.setText(f"{self.histogram.bin_text(index)}: {len(bin_queries):,} queries")
 
     def _show_summary(self) -> None:
         k = self.model.k
-        result = self._scores
+        result = self._shown_result()
         # (worked out in the worker that scored a big result, `workspace_report.prepared`)
         self._mean = QueryMean.of(result, self._policy) if result is not None else None
         summary = self.summary
@@ -335,6 +443,8 @@ class QueryPanel(QWidget):
             self._show_histogram()
             return
         text = summary.describe(k)
+        if self._segment is not None:
+            text = f"segment {self._segment}: {text}"
         self.mean_label.setText(f"{self._runs.open_run}: {text}" if self._runs is not None
                                 else text[0].upper() + text[1:])
         self.mean_label.setToolTip(f"Plain mean of per-query NDCG{'@' + str(k) if k else ''}: "

@@ -25,14 +25,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ndcg_gui.qt.models.colours import Colours
+from ndcg_gui.qt.models.colours import current as colours_now
 from ndcg_gui.qt.models.run_diff_model import RunDiffModel
 from ndcg_gui.qt.widgets.plot.run_scatter import RunScatter
 from ndcg_gui.qt.widgets.runs.run_lines import RunLines
+from ndcg_gui.qt.widgets.scheme import FollowsScheme, set_colour
 from ndcg_gui.qt.widgets.wrapped_label import WrappedLabel
 
-LEGEND = ("Lines join each document's ranks: <span style='color:#15803d'>green</span> rose in the "
-          "right-hand run, <span style='color:#b91c1c'>red</span> fell, grey kept its rank; thick: "
-          "relevant (grade in the box, ? unjudged); ○ and <i>italics</i>: retrieved by one run only.")
+
+def legend(colours: Colours) -> str:
+    """What the side-by-side lines say: each colour with the line's shape beside it."""
+    return (f"Lines join each document's ranks: <span style='color:{colours.up}'>green, solid</span>: rose "
+            f"in the right-hand run; <span style='color:{colours.down}'>red, dashed</span>: fell; grey, "
+            "level: kept its rank; thick: relevant (grade in the box, ? unjudged); ○ and <i>italics</i>: "
+            "one run only.")
 
 
 # Narrower than this, the scatter goes above the two lists: side by side each had ~170 px at
@@ -74,11 +81,10 @@ def _small(text: str = "", rich: bool = False) -> QLabel:
     font = label.font()
     font.setPointSizeF(font.pointSizeF() * 0.9)
     label.setFont(font)
-    label.setStyleSheet("color: #4b5563")
     return label
 
 
-class ComparisonPane(QWidget):
+class ComparisonPane(FollowsScheme, QWidget):
     baselineChosen = Signal(str)
     focusChosen = Signal(str)
     queryClicked = Signal(str)
@@ -137,7 +143,7 @@ class ComparisonPane(QWidget):
         font = self.lines_title.font()
         font.setBold(True)
         self.lines_title.setFont(font)
-        self.legend = _small(LEGEND, rich=True)
+        self.legend = _small(legend(colours_now()), rich=True)
         self.lines_scroll = scroll = FocusedScroll()
         scroll.setWidget(self.lines)
         scroll.setWidgetResizable(True)
@@ -184,6 +190,14 @@ class ComparisonPane(QWidget):
         self._summary: tuple[list[tuple[str, str]], list[list[str]]] = ([], [])
         self._wide_width: int | None = None  # the figures' width a row per run
         self._turned = False
+        self.follow_scheme()
+
+    def restyle(self) -> None:
+        colours = colours_now()
+        for label in (self.hint, self.legend):
+            set_colour(label, QPalette.ColorRole.WindowText, colours.muted)
+        self.legend.setText(legend(colours))
+        self._title_tip()
 
     def _lines_need(self) -> int:
         """The width the side-by-side lists need to show their ids whole, scroll bar and frame."""
@@ -337,4 +351,4 @@ class ComparisonPane(QWidget):
     def _title_tip(self) -> None:
         """The lists' title explains the lines, and says the biggest moves while they are hidden."""
         moves = self.moves_label.text().replace("\n", "<br>")
-        self.lines_title.setToolTip(LEGEND + (f"<br><br>{moves}" if self.narrow else ""))
+        self.lines_title.setToolTip(legend(colours_now()) + (f"<br><br>{moves}" if self.narrow else ""))

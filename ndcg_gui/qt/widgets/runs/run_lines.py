@@ -1,8 +1,8 @@
 """The open query in two runs side by side: the baseline's list on the left, the other run's on the
-right, a line joining each document's two ranks. Green: the document rose in the other run, red:
-it fell, grey: same rank; thick lines are relevant documents. A document only one run retrieved
-ends in a hollow circle and is set in italics; one ranked below the shown depth joins the "below"
-row. Painted from a `RunDiffModel`; holds no data of its own."""
+right, a line joining each document's two ranks. Green and solid: the document rose in the other
+run, red and dashed: it fell, grey: same rank (a level line); thick lines are relevant documents.
+A document only one run retrieved ends in a hollow circle and is set in italics; one ranked below
+the shown depth joins the "below" row. Painted from a `RunDiffModel`; holds no data of its own."""
 
 from __future__ import annotations
 
@@ -10,16 +10,13 @@ import math
 from typing import NamedTuple
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from ndcg_gui.core.lists.numbers import format_grade
-from ndcg_gui.qt.models.cells import DOWN_COLOR, UP_COLOR
+from ndcg_gui.qt.models.colours import current
 from ndcg_gui.qt.models.run_diff_model import RunDiffModel
 
-SAME_COLOR = QColor("#9ca3af")
-UNJUDGED_COLOR = QColor("#b45309")
-RELEVANT_FILL = QColor("#bbf7d0")
 PAD, GRADE_BOX, RANK_WIDTH, MIDDLE_MIN, BLOCK_MIN = 4, 22, 22, 36, 110
 
 
@@ -61,6 +58,11 @@ class RunLines(QWidget):
         self.setFixedHeight(self._height())
         self.updateGeometry()
         self.update()
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The documents drawn, read from the model."""
+        return list(self._entries)
 
     def _rows(self) -> int:
         return self._shown + int(self._below)
@@ -114,15 +116,16 @@ class RunLines(QWidget):
         p.drawText(QRectF(right, PAD, block, h), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                    QFontMetrics(bold).elidedText(b, Qt.TextElideMode.ElideRight, int(block)))
         p.setFont(self.font())
+        same = current().qcolor("same")
         if not entries:
-            p.setPen(SAME_COLOR)
+            p.setPen(same)
             p.drawText(QRectF(PAD, PAD + h, self.width() - 2 * PAD, h), Qt.AlignmentFlag.AlignCenter,
                        "Neither run retrieved a document for this query")
             return
         shown = self._shown
         if self._below:
             y = PAD + h * (shown + 1)
-            p.setPen(SAME_COLOR)
+            p.setPen(same)
             for x, align in ((PAD, Qt.AlignmentFlag.AlignLeft), (right, Qt.AlignmentFlag.AlignRight)):
                 p.drawText(QRectF(x, y, block, h), align | Qt.AlignmentFlag.AlignVCenter,
                            f"below rank {shown}")
@@ -136,14 +139,22 @@ class RunLines(QWidget):
                 if not math.isnan(rank) and rank <= shown:
                     self._draw_entry(p, fm, e, int(rank), side, only, block, right)
 
-    def _draw_line(self, p: QPainter, e: Entry, x0: float, x1: float) -> None:
-        ya, yb = self._y(e.rank_a), self._y(e.rank_b)
-        relevant = e.gain > 0
-        move = e.move
-        color = QColor(SAME_COLOR if math.isnan(move) or move == 0 else UP_COLOR if move > 0 else DOWN_COLOR)
+    def line_pen(self, e: Entry) -> QPen:
+        """How `e`'s line is drawn: green and solid where it rose, red and dashed where it fell
+        (told apart without their colours), grey (and level) where it kept its rank; thick where
+        it is relevant."""
+        relevant, move = e.gain > 0, e.move
+        color = current().qcolor("same" if math.isnan(move) or move == 0 else "up" if move > 0 else "down")
         if not relevant:
             color.setAlpha(120)
         pen = QPen(color, 2.6 if relevant else 1.0)
+        if not math.isnan(move) and move < 0:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        return pen
+
+    def _draw_line(self, p: QPainter, e: Entry, x0: float, x1: float) -> None:
+        ya, yb = self._y(e.rank_a), self._y(e.rank_b)
+        pen = self.line_pen(e)
         p.setPen(pen)
         p.setBrush(Qt.BrushStyle.NoBrush)
         if ya is not None and yb is not None:
@@ -194,7 +205,8 @@ class RunLines(QWidget):
             grade_box = QRectF(x + 2, y + 2, GRADE_BOX - 2, h - 4)
             rank_align, doc_align = Qt.AlignmentFlag.AlignLeft, Qt.AlignmentFlag.AlignRight
         doc_box = self._doc_box(rank, side, block, right)
-        p.setPen(SAME_COLOR)
+        colours = current()
+        p.setPen(colours.qcolor("same"))
         p.drawText(rank_box, rank_align | Qt.AlignmentFlag.AlignVCenter, str(rank))
         font = QFont(self.font())
         font.setItalic(only)
@@ -204,12 +216,12 @@ class RunLines(QWidget):
                    QFontMetrics(font).elidedText(doc, Qt.TextElideMode.ElideRight, int(doc_box.width())))
         p.setFont(self.font())
         if math.isnan(grade):
-            p.setPen(UNJUDGED_COLOR)
+            p.setPen(colours.qcolor("unjudged"))
             p.drawText(grade_box, Qt.AlignmentFlag.AlignCenter, "?")
             return
         relevant = e.gain > 0
-        p.setPen(QPen(UP_COLOR if relevant else SAME_COLOR, 1))
-        p.setBrush(RELEVANT_FILL if relevant else Qt.BrushStyle.NoBrush)
+        p.setPen(QPen(colours.qcolor("up" if relevant else "same"), 1))
+        p.setBrush(colours.qcolor("relevant_fill") if relevant else Qt.BrushStyle.NoBrush)
         p.drawRoundedRect(grade_box, 3, 3)
         p.setPen(self.palette().text().color())
         p.drawText(grade_box, Qt.AlignmentFlag.AlignCenter, format_grade(grade))

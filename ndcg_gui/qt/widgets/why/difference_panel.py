@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
 from ndcg_gui.core.ndcg.presets import LABELS, PRESETS
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
-from ndcg_gui.qt.widgets.why.which_preset_box import WhichPresetBox
 
 HEADERS = ["Step", "What changes", "NDCG@k after", "Change"]
 
@@ -49,6 +48,8 @@ class DifferencePanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().hide()
+        self.table.setTabKeyNavigation(False)  # Tab moves on, not cell by cell
+        self.table.setAccessibleName("Why the two definitions differ, a choice at a time")
         self.table.setWordWrap(True)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -64,10 +65,7 @@ class DifferencePanel(QWidget):
         row.addWidget(QLabel("differ?"))  # (short: the row fits a 1024 px window's pane)
         row.addStretch(1)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 4, 0, 0)
-        # Another tool's mean: which presets give it (first: in view before the tab is scrolled).
-        self.which = WhichPresetBox(document)
-        layout.addWidget(self.which)
+        layout.setContentsMargins(4, 4, 4, 0)
         layout.addLayout(row)
         layout.addWidget(self.total)
         layout.addWidget(self.table, 1)
@@ -120,5 +118,6 @@ def scrolled(panel: QWidget) -> QScrollArea:
     area.setWidget(panel)
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # (a Tab stop that shows no focus: its boxes are stops)
     area.setMinimumHeight(3 * area.fontMetrics().lineSpacing())  # (a scroll area asks for ~70 px)
     return area

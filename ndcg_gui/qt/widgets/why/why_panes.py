@@ -11,7 +11,11 @@ each, the whole width of the pane.
 - Unjudged: the range NDCG@k could take once the unjudged documents are judged, and which of them
   to judge first.
 - Definitions: the list under every preset beside the definition in use, with the reason for each
-  difference (double-click one to use it).
+  difference (double-click one to use it), and which presets give a mean another tool printed.
+- Why they differ: the walk from one preset to another, a choice at a time (a tab of its own: under
+  the presets at 1366x768 its answer was cut at the pane's bottom).
+
+The tab bar keeps every tab in view (`FittingTabBar`: titles cut with "…" before any scroll arrow).
 
 What a double-click on a row does, Enter does too, and every row action is in the table's context
 menu (`ReportView`): the keyboard reaches all of it.
@@ -26,7 +30,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QInputDialog,
     QLabel,
     QPushButton,
     QTableView,
@@ -40,9 +43,12 @@ from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.models import report_tables
 from ndcg_gui.qt.models.report_tables import ReportTable
+from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.widgets.column_widths import ColumnWidths
+from ndcg_gui.qt.widgets.fitting_tabs import FittingTabBar
 from ndcg_gui.qt.widgets.report_view import ReportView
 from ndcg_gui.qt.widgets.why.difference_panel import DifferencePanel, scrolled
+from ndcg_gui.qt.widgets.why.which_preset_box import WhichPresetBox
 
 WIDEST_COLUMN = 34  # characters: a long id or reason is cut at its end beyond this
 
@@ -114,7 +120,7 @@ def _note() -> QLabel:
     return label
 
 
-def _pane(note: QLabel, view: QTableView, *buttons: QPushButton) -> QWidget:
+def _pane(note: QLabel, view: QTableView, *buttons: QPushButton, below: QWidget | None = None) -> QWidget:
     pane = QWidget()
     layout = QVBoxLayout(pane)
     layout.setContentsMargins(4, 4, 4, 4)
@@ -125,6 +131,8 @@ def _pane(note: QLabel, view: QTableView, *buttons: QPushButton) -> QWidget:
         top.addWidget(button)
     layout.addLayout(top)
     layout.addWidget(view, 1)
+    if below is not None:
+        layout.addWidget(below)
     return pane
 
 
@@ -140,8 +148,8 @@ class WhyTabs(QTabWidget):
     def __init__(self, document: Document, metrics_view: QTableView, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._doc = document
+        self.setTabBar(FittingTabBar())  # (before any tab is added)
         self.setDocumentMode(True)
-        self.setUsesScrollButtons(True)
         self.ideal = report_tables.ideal_beside_actual(document)
         self.missed = report_tables.MissedTable(document)
         self.what_if = report_tables.what_if(document)
@@ -180,6 +188,8 @@ class WhyTabs(QTabWidget):
         view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         view.horizontalHeader().setStretchLastSection(False)
         self._fills = _LastColumnFills(view)
+        # Another tool's mean: which presets give it (under the presets it names).
+        self.which = WhichPresetBox(document)
 
         self.addTab(metrics_view, "Per rank")
         self.setTabToolTip(0, "CG, DCG, IDCG and NDCG at every rank; hover a cell for its arithmetic")
@@ -195,15 +205,23 @@ class WhyTabs(QTabWidget):
              "This list's NDCG under every preset, and why they differ", ()),
         ):
             self.notes[model] = note = _note()
-            index = self.addTab(_pane(note, view, *buttons), title)
+            below = self.which if model is self.definitions else None
+            index = self.addTab(_pane(note, view, *buttons, below=below), title)
             self.setTabToolTip(index, tip)
+            view.setAccessibleName(f"{title} table")  # (what a screen reader says on reaching it)
+            view.setAccessibleDescription(tip)
             self._models[index] = model
-        # Below the presets side by side: the walk from one to another, a choice at a time.
+        # The walk from one preset to another, a choice at a time: a tab of its own.
         self.difference = DifferencePanel(document)
-        self.widget(self.count() - 1).layout().addWidget(scrolled(self.difference), 1)
+        index = self.addTab(scrolled(self.difference), "Why they differ")
+        self.setTabToolTip(index, "Why two presets' figures differ on this list, a choice at a time")
         self.currentChanged.connect(self._activate)
         document.changed.connect(self._follow)
         self._activate(self.currentIndex())
+
+    def setTabToolTip(self, index: int, tip: str) -> None:
+        """`tip` after the tab's whole title (the title may be cut on the tab)."""
+        self.tabBar().set_about(index, tip)
 
     def _activate(self, index: int) -> None:
         """Only the table in view is built on each change (some cost tens of milliseconds)."""
@@ -256,8 +274,8 @@ class WhyTabs(QTabWidget):
             else:
                 text = f"Every document of the list is judged: NDCG@{k} is exact."
         else:
-            text = ("The same list under each definition tools use, and why each differs from the first "
-                    "row. Enter or double-click a row to use that definition (Ctrl+Z goes back).")
+            text = ("This list under each definition tools use, why each differs from the first row; Enter "
+                    "uses one (Ctrl+Z: back).")
         if note.text() != text:
             note.setText(text)
 
@@ -306,7 +324,7 @@ class WhyTabs(QTabWidget):
         grade = lst.unretrieved[docs[0]]
         best = self._best_row(docs[0]) + 1
         what = docs[0] if len(docs) == 1 else f"{len(docs)} documents"
-        rank, ok = QInputDialog.getInt(
+        rank, ok = dialogs.ask_number(
             self, "Insert into the list",
             f"Rank for {what} (grade {format_grade(grade)}; NDCG@{self._doc.k} gains most at rank {best}):",
             best, 1, len(lst) + 1)

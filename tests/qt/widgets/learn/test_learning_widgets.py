@@ -162,7 +162,7 @@ def test_two_definitions_side_by_side_mark_the_ranks_that_differ_and_lead_to_the
     assert f"{ndcg_at([1, 0, 2, 1], exponential.with_(k=window.document.k)):.4f}" in two.titles[1].text()
     two.walk_button.click()
     why = window.why
-    assert why.tabText(why.currentIndex()) == "Definitions"
+    assert why.tabText(why.currentIndex()) == "Why they differ"
     assert (why.difference.a.currentData(), why.difference.b.currentData()) == ("trec_eval", "ranx_burges")
 
 
@@ -172,7 +172,7 @@ def test_every_link_of_the_note_opens_its_view(qtbot, window, link):
     learning = window.learning
     shown = {"steps": learning.steps, "exercise": learning.exercise, "gains": learning.two}
     if link == "walk":
-        assert window.why.tabText(window.why.currentIndex()) == "Definitions"
+        assert window.why.tabText(window.why.currentIndex()) == "Why they differ"
     else:
         assert shown[link] is not None and shown[link].isVisible()
     for dialog in shown.values():

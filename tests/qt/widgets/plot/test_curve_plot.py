@@ -359,3 +359,20 @@ def test_the_band_is_searched_a_slice_at_a_time_and_an_edit_starts_the_new_lists
     assert plot._band_slices.isActive()
     plot.settle()  # e.g. an export: the rest at once
     assert not plot._band_slices.isActive() and plot.band_is_current() and doc.report.band_search.done
+
+
+def test_the_dcg_axis_top_number_is_whole_with_k_past_the_list(qtbot):
+    """ranking.csv's 8 documents at k = 10: no k label above the plot, and the DCG axis's "8" was
+    cut in half at the plot's top edge (seen in the screenshot grid, issue 34)."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QFontMetrics
+
+    for k in (10, 5):  # past the list's end, then within it (the k label above)
+        _doc, plot = make_plot(qtbot, {"q": graded(np.array([3, 0, 1, 3, 2, np.nan, 3, 0.0]))}, k=k)
+        panel, axis = plot.top, plot.top.getAxis("left")
+        top = panel.vb.viewRange()[1][1]
+        spacing = axis.tickSpacing(*panel.vb.viewRange()[1], panel.vb.height())[0][0]
+        highest = np.floor(top / spacing) * spacing  # the highest number the axis writes
+        y = plot.plot.mapFromScene(panel.vb.mapViewToScene(QPointF(1, highest))).y()
+        half = QFontMetrics(axis.style["tickFont"] or axis.font()).height() / 2
+        assert y - half >= 0, (k, highest, y, half)

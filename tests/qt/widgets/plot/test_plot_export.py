@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import xml.etree.ElementTree as ET
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -66,6 +67,38 @@ def test_png_is_a_titled_picture_of_the_figure(window, tmp_path):
     ink = ink_rows(image)
     assert ink[: image.height() // 20].any()  # the title line at the top
     assert mode(path) == usual_mode()
+
+
+def test_a_figure_exported_from_a_dark_window_is_drawn_for_white_paper(qtbot, window, tmp_path):
+    """Issue 34.12: in a dark window the plot is dark; a figure exported from it is drawn in the
+    light colours on white (light axis text on white would not read), and the plot is dark again."""
+    from PySide6.QtGui import QGuiApplication, QPalette
+
+    from ndcg_gui.qt.models.colours import DARK, LIGHT
+    from ndcg_gui.qt.window.colour_scheme import fusion_palette
+
+    window.show()
+    try:
+        QGuiApplication.setPalette(fusion_palette(dark=True))
+        panels = window.plot.plot
+        qtbot.waitUntil(lambda: panels.backgroundBrush().color() == QColor(DARK.plot))
+        path = tmp_path / "plot.png"
+        assert window.exports.export_plot(path)
+        image = QImage(str(path))
+        axis = panels.top.getAxis("left")
+        assert axis.textPen().color() == QColor(DARK.plot_text)  # (the screen's again)
+        seen = [QColor(image.pixel(x, y)).name() for x in range(image.width())
+                for y in range(0, image.height(), 3)]
+        assert sum(c == "#ffffff" for c in seen) > 0.8 * len(seen)  # white paper
+        # The axes' numbers and the curves in the light set's colours, none in the dark set's.
+        # The axes' numbers and the curves in the light set's colours (the dark set's at most as the
+        # odd pixel of a light one's antialiased edge).
+        counts = Counter(seen)
+        for name in ("plot_text", "dcg", "ndcg"):
+            light, dark = counts[getattr(LIGHT, name)], counts[getattr(DARK, name)]
+            assert light > 100 and dark < light / 20, (name, light, dark)
+    finally:
+        QGuiApplication.setPalette(QPalette())
 
 
 def test_svg_is_xml_with_title_legend_and_curves(window, tmp_path):

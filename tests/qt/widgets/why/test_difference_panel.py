@@ -1,4 +1,4 @@
-"""The Definitions tab answers "why do these two tools differ on this list?": picked presets, the
+"""The Why they differ tab answers "why do these two tools differ on this list?": picked presets, the
 walk from one to the other, and figures that are the tools' own (scikit-learn's, trec_eval's)."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def show_definitions(window, qtbot):
     window.show()
     qtbot.waitExposed(window)
     tabs = window.why
-    tabs.setCurrentIndex(next(i for i in range(tabs.count()) if tabs.tabText(i) == "Definitions"))
+    tabs.setCurrentIndex(next(i for i in range(tabs.count()) if tabs.tabText(i) == "Why they differ"))
     qtbot.waitUntil(tabs.difference.isVisible)
     return tabs.difference
 

@@ -43,9 +43,8 @@ def ask(window, qtbot, text: str):
     """The Definitions tab shown, the box given the focus by a click, `text` typed, Enter."""
     why = window.why
     why.setCurrentIndex(next(i for i in range(why.count()) if why.tabText(i) == "Definitions"))
-    box = why.difference.which
+    box = why.which
     qtbot.waitUntil(box.edit.isVisible)
-    why.difference.parentWidget().parentWidget().ensureWidgetVisible(box.edit)  # (the tab scrolls)
     QTest.mouseClick(box.edit, Qt.MouseButton.LeftButton)
     assert QApplication.focusWidget() is box.edit
     QTest.keyClicks(box.edit, text)
