@@ -28,7 +28,7 @@ def test_a_gain_that_makes_another_preset_says_so(qtbot, window):
     turned = []
     for name, preset in PRESETS.items():
         offered = panel.preset.model().item(panel.preset.findData(name)).isEnabled()
-        if not offered or preset.config.gain != "linear":
+        if not offered or preset.gain != "linear":
             continue
         pick(panel.preset, name)
         if panel.preset.currentData() != name:  # (the same definition as a preset listed before it)

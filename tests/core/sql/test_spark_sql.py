@@ -81,7 +81,7 @@ def test_spark_sql_equals_evaluate(spark, sets, config, ties, k, missing):
 ACCEPTED = []
 for _name, _preset in sorted(PRESETS.items()):
     try:
-        check_expressible(_preset.config.with_(k=5, ties=_preset.ties), row_order=True)
+        check_expressible(_preset.at(5), row_order=True)
         ACCEPTED.append(_name)
     except NotExpressible:
         pass
