@@ -78,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     # No garbage collection until the window is painted (ndcg_gui.qt.app enables it then): start-up
     # makes about a million objects that live as long as the window, and the ~150 collections
-    # their allocation triggers would find almost nothing (~400 objects) for 20-60 ms of work.
+    # their allocation triggers would find almost nothing, for work the first paint waits for.
     gc.disable()
     # numpy's overflow warnings (a gain of 2^1024) name source lines: the window shows inf or nan
     warnings.simplefilter("ignore", RuntimeWarning)

@@ -201,7 +201,7 @@ def _unused_by(options: argparse.Namespace) -> str | None:
 @contextlib.contextmanager
 def importing_meanwhile(module: str) -> Iterator[None]:
     """Import `module` in another thread while the block runs, and wait for it at the end (an
-    interpreter never shuts down mid-import). pandas takes ~0.12 s to import past numpy and
+    interpreter never shuts down mid-import). pandas' own import is long even past numpy and
     pyarrow and is first needed once the files are parsed: started after the reader's own modules
     are in, its import overlaps the reading and parsing, which run without the GIL (measured in
     `benchmarks/bench_load.py`, section 2)."""
@@ -309,8 +309,8 @@ def explain(options: argparse.Namespace) -> None:
 
 def run() -> None:
     """The `ndcg-inspect` command: `main`, then out without the interpreter's teardown. Every
-    file is written and closed by then; what is left is freeing the arrays and modules, ~60 ms of
-    a 2,000,000-line run's ~0.9 s (measured with `benchmarks/bench_load.py`, section 2)."""
+    file is written and closed by then; what is left is freeing the arrays and modules, a share
+    of a big run's whole time worth skipping (`benchmarks/bench_load.py`, section 2)."""
     from ndcg_gui.core.memory import tune_process
 
     tune_process()  # before pyarrow is imported

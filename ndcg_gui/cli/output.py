@@ -207,7 +207,7 @@ def delimited_rows(rows: list[dict], mean: dict, delimiter: str, columns=SUMMARY
 def delimited(summary, delimiter: str, judged=None,
               groups: tuple[list[dict], dict] | None = None) -> str | None:
     """`delimited_rows` of the table, column by column in Arrow's kernels (per-row Python was a
-    third of the command's time with 300,000 queries: benchmarks/README.md, issue 36); None for a
+    large share of the command's time with many queries: benchmarks/README.md, issue 36); None for a
     table it does not take (ids that are not text, counts that are not integers). `judged` and
     `groups` as `render` takes them: the all:SEGMENT rows and the all row after the queries'."""
     import numpy as np

@@ -3,8 +3,8 @@
 glibc's malloc keeps the pages of freed blocks for reuse, and after a large block is freed it
 raises its own thresholds to that block's size (up to 32 MiB): once a file of a few MB to 32 MB
 has been read and its bytes let go, the join's temporaries stay resident after they are freed,
-on top of the dataset made next. `give_back` returns them (measured, bench_load.py: the 17 MB
-qrels file read alone peaks 7 MB lower)."""
+on top of the dataset made next. `give_back` returns them (bench_load.py measures the lower
+peak of a qrels file read alone)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from functools import cache
 
 # Arrow's own jemalloc told to give freed memory back to the system at once. jemalloc reads this
 # when pyarrow is imported; `pyarrow.jemalloc_set_decay_ms(0)` alone comes too late for the arena
-# that takes every large allocation (its built-in 1 s decay kept 40 - 60 MB of a load's freed
+# that takes every large allocation (its built-in decay kept much of a load's freed
 # arrays resident: bench_load.py).
 JEMALLOC_CONF = "dirty_decay_ms:0,muzzy_decay_ms:0"
 _tuned = False

@@ -58,10 +58,10 @@ def app_icon() -> QIcon:
     return icon
 
 
-# How often a worker thread running Python hands the GIL to the GUI thread when it waits (Python's
-# default: 5 ms). The GUI thread takes the GIL again for every call into Python (each slot, each
-# `data()` a view asks a model for), so with a worker busy in Python a paint waited up to 5 ms per
-# call: a table's repaint 8 ms alone, 31-39 ms beside such a worker, 19-27 ms at 1 ms (2 cores).
+# How often a worker thread running Python hands the GIL to the GUI thread when it waits (a fifth
+# of Python's default). The GUI thread takes the GIL again for every call into Python (each slot,
+# each `data()` a view asks a model for), so with a worker busy in Python a paint waited up to an
+# interval per call: a table's repaint beside such a worker took several times as long as alone.
 SWITCH_INTERVAL = 0.001
 
 
@@ -113,7 +113,7 @@ def install_excepthook() -> None:
 
 
 # Imported in a worker thread once the window is on screen: the first paint does without them, and
-# so neither the first drag (pandas) nor the first Open (the readers) waits ~0.3 s for them.
+# so neither the first drag (pandas) nor the first Open (the readers) waits for their imports.
 PRELOAD = ("pandas", "pyarrow.compute", "ndcg_gui.core.reading", "ndcg_gui.core.ndcg.evaluate")
 
 
@@ -219,7 +219,7 @@ def take_screenshot(app: QApplication, window: MainWindow, out: str | Path,
         return 2
     window.resize(*(size or SCREENSHOT_SIZE))
     window.show()
-    # Let layout, fonts and the plot settle: a few rounds of events over ~0.5 s.
+    # Let layout, fonts and the plot settle: a few rounds of events, until the deadline below.
     deadline = time.monotonic() + 0.5
     while time.monotonic() < deadline:
         app.processEvents()

@@ -205,8 +205,8 @@ def _near_ids(run: pd.DataFrame, qrels: pd.DataFrame | None) -> Finding:
     found += _collisions(queries, "query ", None)
     pairs = pd.concat([f[["query", "doc"]] for f in frames], ignore_index=True)
     # Only the rows whose document shares its key with another document (anywhere) can say
-    # something: found in Arrow's C (~0.3 s for 2M rows, where keying every row in Python took
-    # seconds and held the GIL from the window), the rest as before on those few rows.
+    # something: found in Arrow's C, which lets go of the GIL (keying every row in Python held
+    # it from the window throughout), the rest as before on those few rows.
     pairs = pairs[pairs["doc"].isin(_sharing_a_key(pairs["doc"]))].drop_duplicates()
     pairs = pairs.assign(qk=_keys(pairs["query"]), dk=_keys(pairs["doc"]))
     # Only documents whose key another document of the same query key shares, each text once.

@@ -54,8 +54,8 @@ def list_tie_range(grades: Sequence[float] | np.ndarray, scores: Sequence[float]
     """(least, greatest) NDCG@k of one list (grades NaN = unjudged, with its scores) over every
     order of its tied scores; `judged`: the query's whole judged pool, as `ndcg_at` takes it.
     The list is ranked here as `tie_range` ranks a run (high scores first, ties as trec_eval
-    compares scores) without a table: the window asks at each list shown or edited (7 ms through
-    `tie_range`'s tables, ~1 at a thousand rows)."""
+    compares scores) without a table: the window asks at each list shown or edited, and building
+    `tie_range`'s tables for one list cost several times the answer's own work."""
     measure = (measure or Measure(k=10)).with_(ties="trec")
     grades = np.asarray(grades, dtype=float)
     raw = np.asarray(scores, dtype=float)

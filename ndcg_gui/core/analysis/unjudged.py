@@ -179,7 +179,7 @@ def unjudged_bounds(
     high are then the NDCG@k of actual gradings, computed as `ndcg_at` would. Otherwise (negative
     gains that can bring IDCG to 0) the search is exhaustive over multisets when they are few
     enough; past that, exact=False and [low, high] is a sound enclosure, possibly infinite (NDCG
-    is unbounded as IDCG nears 0). Cost: about 0.5 ms for 1,000 documents at k = 10.
+    is unbounded as IDCG nears 0). One search per call: cheap enough to run at every edit.
     """
     setting = _Setting(grades, measure, judged, scale)
     return _bounds_at(setting, setting.measure.k)
@@ -195,8 +195,9 @@ def unjudged_band(
     """`unjudged_bounds` at every rank i (NDCG@i), for drawing the NDCG curve as a band: one row
     per rank (or per rank in `ranks`): rank, low, high, exact. Each rank is its own exact search
     (the extremes at different ranks come from different gradings); `exact` is False only where
-    `unjudged_bounds` would say so. Cost about 0.2 ms per rank (1,000 ranks of a 1,000-document
-    list: ~0.2 s), so a caller may ask for fewer `ranks`, or search a few at a time (`BandSearch`).
+    `unjudged_bounds` would say so. The cost grows with the ranks (a search each: a long list's whole
+    band is more than a frame), so a caller may ask for fewer `ranks`, or search a few at a time
+    (`BandSearch`).
     A move changes nothing at ranks above the first row it touches (the documents there and the
     multiset below are the same): those rows of an earlier band stay valid.
     """
@@ -205,8 +206,8 @@ def unjudged_band(
 
 class BandSearch:
     """`unjudged_band` searched a few ranks at a time, for a caller that must not wait for all of
-    it: the window's plot runs `step` between frames (a band of 200 ranks is 40-70 ms, more than a
-    frame; one rank is ~0.2 ms). Same arguments and result as `unjudged_band`."""
+    it: the window's plot runs `step` between frames (a long list's whole band takes more than a
+    frame; one rank far less). Same arguments and result as `unjudged_band`."""
 
     def __init__(
         self,

@@ -60,7 +60,7 @@ def prepared(result: pd.DataFrame, measure: Measure) -> pd.DataFrame:
     """`result`, with what the window's query panel works out over every query of a big one (the
     ids' natural order, lengths and Arrow text; the mean and histogram under `measure`) worked out
     now and kept for it: called in the worker that scored it, so the frame that shows 500,000
-    queries only takes them (there: ~50 ms of keys, ~15 ms of mean and histogram)."""
+    queries only takes them (its keys, mean and histogram made there would fill that frame)."""
     if len(result) >= KEEP_FROM:
         order_keys_of(result.index)
         QueryMean.keep(result, measure)
@@ -118,8 +118,8 @@ class QueryMean:
 
     @cached_property
     def counted_ndcg(self) -> np.ndarray:
-        """`values` without their queries (what the histogram draws; an Index of 500,000 ids
-        picked by a mask takes ~10 ms)."""
+        """`values` without their queries (what the histogram draws; picking the Index of every id
+        by the same mask would copy ids it never reads)."""
         if not len(self.result):
             return np.zeros(0)
         keep = counted(self.result, self.measure).to_numpy(dtype=bool)
@@ -138,8 +138,8 @@ class QueryMean:
         if not len(self.result):
             return pd.Series([], dtype=float)
         # (Picked by a numpy mask, not `.loc[Series]`: numpy asks the Series for attributes, and
-        # pandas looks each name up among the index's labels: a hash table of 500,000 query ids
-        # made for that, ~75 ms of the frame that shows them.)
+        # pandas looks each name up among the index's labels: a hash table of every query id
+        # made for that, in the frame that shows them.)
         keep = counted(self.result, self.measure).to_numpy(dtype=bool)
         return pd.Series(self.result["ndcg"].to_numpy(dtype=float)[keep], index=self.result.index[keep],
                          name="ndcg")

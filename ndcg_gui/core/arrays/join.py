@@ -16,7 +16,7 @@ import pyarrow.compute as pc
 from ndcg_gui.core.arrays.ids import hash_strings, mix, take, whole
 
 _U64 = np.uint64
-_SLICE = 1 << 16  # rows a step: 0.5 MB temporaries, as fast as 2 MB ones and less memory at a load's peak
+_SLICE = 1 << 16  # rows a step: 0.5 MB temporaries; larger were no faster and held more at a load's peak
 
 
 def pair_keys(query_codes: np.ndarray, doc_hashes: np.ndarray, in_place: bool = False) -> np.ndarray:

@@ -107,8 +107,8 @@ def _jsonl(source: Source) -> pa.Table:
 def _refuse_deep_nesting(source: Source, data: bytes) -> None:
     """Refuse a line nested deeper than `NESTING_LIMIT` before a parser sees it: pyarrow's crashes
     the process (depth 20,000) and Python's raises RecursionError (from ~1,000). In pieces of
-    whole lines (the scan's arrays are several times a piece's size: whole, 2M lines peaked at
-    14.6x the file), and only lines with more opening brackets than the limit are scanned."""
+    whole lines (the scan's arrays are several times a piece's size: a whole big file at once would
+    peak far above the file), and only lines with more opening brackets than the limit are scanned."""
     if data.count(b"[") + data.count(b"{") <= NESTING_LIMIT:
         return
     line, at = 1, 0

@@ -5,7 +5,7 @@ where they are on disk), its encoding and line endings, a CSV's delimiter, heade
 roles, and which query each record belongs to. The writers keep the records of unedited queries
 byte for byte and rewrite only the edited ones in the file's own style (`core.writing.rewrite`).
 
-A big file's bytes stay on disk, not in memory (a 2,000,000-line run is 90 MB): a save reads them
+A big file's bytes stay on disk, not in memory (held, they would idle until a save): a save reads them
 again (`FileFormat.text_bytes`) after checking that the file is still the one that was loaded
 (`OnDisk`); when it is not (changed, moved or deleted since), `FileChanged` tells the writers to
 write every line anew in the file's format. A small file's bytes are kept with the dataset, and

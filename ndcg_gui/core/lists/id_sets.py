@@ -1,14 +1,14 @@
 """The query ids of a big file as a list of texts and as a set (`id_keys`), made in parts.
 
 Python hands the GIL to a waiting thread only between calls: a worker thread making `set(ids)` or
-`list(map(str, ids))` of 500,000 ids in one call holds it for 25-50 ms, and the window's GUI
+`list(map(str, ids))` of a big file's ids in one call holds it longer than a frame, and the GUI
 thread, which needs it for every event, misses its frames meanwhile (issue 24: the window over a
 run too big to hold). In parts of PART ids the GUI thread gets it between them.
 
 `id_keys` keeps ids a dataset holds for as long as it is open: a dict of texts to None, which
 Python's cyclic garbage collector does not track (a set or a list of 500,000 texts it walks at
-each full collection, every text read from memory: with five of them a collection took 160-220 ms,
-a frame of the window, where it took 30-40 ms without).
+each full collection, every text read from memory: with a few of them one collection took several
+frames of the window).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ def natural_key(query: str) -> list[tuple[int, int, str]]:
 # The keys of the last few big tables of queries, by their pandas Index (held, so that its id is
 # not another's): worked out in a worker (`summary.score`), read by the window's query table.
 _KEPT: list[tuple[object, tuple]] = []
-KEEP_FROM = 50_000  # ids: fewer take under ~5 ms
+KEEP_FROM = 50_000  # ids: the keys of fewer are made where needed, too few to cost a frame
 
 
 def order_keys_of(index) -> tuple:
@@ -45,8 +45,8 @@ def _kept_keys(index) -> tuple | None:
 
 def position_of(text, queries, query: str) -> int:
     """Where `query` is among `queries` (unique ids; `text`: the same as Arrow text, or None), or
-    -1, by a scan: Arrow compares the bytes (~1 ms at 500,000), numpy a Python string per id
-    (5-10 ms); a dict or pandas' hash table of every id costs more to make (80-150 ms at 500,000)
+    -1, by a scan: Arrow compares the bytes, numpy makes a Python string per id (slower); a dict
+    or pandas' hash table of every id costs more to make, by far,
     than the few lookups a change makes."""
     if text is not None:
         import pyarrow.compute as pc  # lazy: start-up (the first paint shows one list)
@@ -64,8 +64,8 @@ def natural_order(queries: np.ndarray) -> np.ndarray:
 def order_keys(queries: np.ndarray) -> tuple:
     """(`natural_order(queries)`, each id's length in characters, the ids as Arrow text or None,
     the ids' positions in natural order: the rank's inverse), the ids made Arrow text once: what a
-    table of 500,000 queries sorts, sizes its column and finds a row by (a Python `len` per id took
-    ~55 ms of the frame that shows them; inverting the rank there, ~10 ms)."""
+    table of 500,000 queries sorts, sizes its column and finds a row by (a Python `len` per id, and
+    inverting the rank, lengthened the frame that shows them)."""
     text = _text(queries)
     if text is None:
         none = np.zeros(0, dtype=np.int64)
@@ -102,8 +102,8 @@ def _text(queries: np.ndarray):
 
 def _numbers(text) -> np.ndarray | None:
     """The value of each id when every id is ASCII digits, 18 at most (an int64); else None. In
-    Arrow's kernels: 500,000 ids in ~45 ms, where numpy's text arrays and a Python int per id
-    took ~220 ms of the frame that shows them."""
+    Arrow's kernels, several times faster than numpy's text arrays and a Python int per id
+    in the frame that shows them."""
     import pyarrow as pa  # lazy: start-up
     import pyarrow.compute as pc  # lazy: start-up
 

@@ -51,7 +51,7 @@ def list_row(ranked_list: RankedList, measure: Measure) -> pd.DataFrame:
 def _place(index: pd.Index, query: str) -> int:
     """Where `query` is in `index` (unique ids), or -1: in a big index found by a scan of its kept
     Arrow text (`query_order.position_of`), not by the hash table of every id pandas makes for a
-    lookup (~80 ms at 500,000, in the frame of the first edit of a big file)."""
+    lookup (made in the frame of the first edit of a big file)."""
     if len(index) < KEEP_FROM:
         return int(index.get_loc(query)) if query in index else -1
     return position_of(kept_text(index), index, query)

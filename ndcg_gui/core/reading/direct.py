@@ -2,8 +2,8 @@
 per-query summary of `ndcg-inspect RUN --qrels QRELS` (its lines, or `--summary-csv`).
 
 `load` joins every row to its judgment, ranks every list and builds a dataset a window can edit;
-NDCG@k needs only each query's first k rows (`core.ndcg.evaluate`), about a third of the command's time
-on a 2,000,000-line run (`benchmarks/bench_load.py`, section 2). The files are read and checked by
+NDCG@k needs only each query's first k rows (`core.ndcg.evaluate`), a large share of the command's time
+on a big run (`benchmarks/bench_load.py`, section 2). The files are read and checked by
 `load`'s own steps in its order, so a bad file gets the same message, and scored by `evaluate` as
 `Dataset.evaluate` scores a loaded run: the same rows in the same order (trec_eval's tie rule is
 the order `load` ranks by), so the same numbers. Other tie rules score a loaded dataset's own order,

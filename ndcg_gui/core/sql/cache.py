@@ -15,7 +15,7 @@ cannot be written to gets no cache and no error. Written as a new file renamed o
 (`cache_files.write_new`): a reader never sees half a file, and nothing at the name is written
 through. A run keeps the KEEP caches last used (a hit touches its file): each measure tried,
 and each one whose SQL a new version writes otherwise, would leave a file beside the data for
-ever (~9 MB at 500,000 queries).
+ever (a table of every query: large for a big run).
 
 Text qrels (or a text run) beside a Parquet run too big to load are kept as a Parquet copy of their
 rows (`parquet_rows`): `.Q.ndcg-rows-<P>-<S>.parquet` beside them, P a hash of their path and S of

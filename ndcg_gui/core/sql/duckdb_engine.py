@@ -179,7 +179,7 @@ def _scored(con, run: str, qrels: str, measure: Measure, split: bool, steps: Ste
         _check(con, name, pattern, path, number)
     steps("scoring")
     # Part by part, each a table (on disk, in the job's database) before the next: as one query
-    # every part's joins and windows held memory at once (out of 2 GB on 500M rows).
+    # every part's joins and windows held memory at once (a big run ran out of the limit).
     parts, final = ndcg_steps(measure.per_query(), row_order=True)
     for i, (name, select) in enumerate(parts):
         steps.part(i, len(parts) + 1)
@@ -261,10 +261,10 @@ def _table(con, name: str, pattern: str, trec_kind: str, number: str, spill: Pat
             want = "a TREC run" if trec_kind == "trec_run" else "TREC qrels"
             raise InputError(f"is {kind.replace('_', ' ')}, not {want}, CSV or Parquet", first)
     # Text is parsed once into a Parquet file, then scanned where it lies as Parquet input is: the
-    # checks and the query scan the rows several times (50M lines: 9 s to write, against 13-18 s
-    # into a table). Rows are written in the order read (DuckDB keeps insertion order), so each
+    # checks and the query scan the rows several times (writing the file cost less than loading
+    # a table). Rows are written in the order read (DuckDB keeps insertion order), so each
     # row's place in the file is its line's. (`ROW_NUMBER() OVER ()` in the read made it one
-    # thread's work: 15M lines of qrels 6.1 s against 3.1 s.)
+    # thread's work: about twice as slow on qrels.)
     rows = spill / f"{name}.parquet"
     con.execute(
         f"COPY (SELECT CAST({columns['query']} AS VARCHAR) AS query, "
@@ -427,7 +427,7 @@ def _check(con, name: str, pattern: str, path: str, number: str) -> None:
     """What the in-memory readers refuse too: a number that is not finite, a missing id, a
     (query, doc) pair twice."""
     # The ids asked one column at a time: Parquet's null counts then answer without reading them
-    # (50M rows: 0.07 CPU seconds against 1.6 with the filters joined by OR). The numbers are read
+    # (a small part of the CPU of the filters joined by OR). The numbers are read
     # (an aggregate): a filter on them is pruned by min/max statistics, which leave NaN out (a NaN
     # score was let through). (Inside the hash grouping below this cost more than its own scan.)
     found = con.sql(f"SELECT (SELECT 1 FROM {name} WHERE query IS NULL LIMIT 1), (SELECT 1 FROM {name} "
@@ -460,8 +460,8 @@ def _check(con, name: str, pattern: str, path: str, number: str) -> None:
             path, problem = files_of(pattern)[file - 1], f"row {row + 1}: {problem}"
         raise InputError(problem, path)
     # A doc twice in a query: first the distinct 64-bit hashes of the rows' pairs counted (a
-    # DISTINCT keeps no count per hash: 50M rows, 7.6 CPU seconds against 10.4 grouping with
-    # HAVING COUNT(*) > 1, and a third of grouping the ids themselves); only when fewer than the
+    # DISTINCT keeps no count per hash: less CPU than grouping with
+    # HAVING COUNT(*) > 1, and far less than grouping the ids themselves); only when fewer than the
     # rows (a duplicate, or rarely two pairs with one hash), the ids of the rows whose hash repeats.
     rows, distinct = con.sql(f"SELECT (SELECT COUNT(*) FROM {name}), (SELECT COUNT(*) FROM "
                              f"(SELECT DISTINCT hash(query, doc) FROM {name}) hashes)").fetchall()[0]

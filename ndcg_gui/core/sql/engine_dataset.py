@@ -81,7 +81,7 @@ class EngineDataset(Dataset):
     def _order(self) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, None], dict[str, None]]:
         """(the run's queries by first appearance, the judged ones without results by first
         judgment, the queries with results, every query): worked out once for the file, its
-        copies with edited lists included (500,000 queries: ~0.5 s, in the worker that opened
+        copies with edited lists included (long for a big file: done in the worker that opened
         the files)."""
         return self._memo.once("order", self._work_out_order)
 
@@ -95,7 +95,7 @@ class EngineDataset(Dataset):
         # (a cache written before the rows were kept: the unjudged queries after the others)
         after = (firsts.max() + 1 if len(firsts) else 0) + np.arange(len(unjudged), dtype=np.int64)
         firsts = np.concatenate([firsts, after if rows is None else np.asarray(rows, dtype=np.int64)])
-        # numpy's sort lets go of the GIL (sorting 500,000 (row, query) tuples held it ~0.2 s: a
+        # numpy's sort lets go of the GIL (a sort of (row, query) tuples held it for a visible
         # frame of the window, whose GUI thread waits for it); each query's first row is its own.
         run = np.concatenate([queries[with_rows], unjudged])[np.argsort(firsts, kind="stable")].tolist()
         without = table["first_judged"].to_numpy()[~with_rows]
@@ -256,7 +256,7 @@ class _Memo:
         self._lists: OrderedDict[str, RankedList] = OrderedDict()
         # The file's lists of edited queries, never let go: every notice compares an edited list
         # with its original (is the document clean, which queries differ), and one read on the GUI
-        # thread would be a ~0.2 s frame each time once arrow keys had pushed it out.
+        # thread would be a visible frame each time once arrow keys had pushed it out.
         self._pinned: dict[str, RankedList] = {}
         self._kept: set[str] = set()  # (pinned once read)
         self._tables: dict[Measure, EngineResult] = {}

@@ -3,10 +3,10 @@ whether the in-memory path could hold them: `--engine auto` scores inputs in Duc
 them would take more than a share of this machine's memory (or when only the engine reads them: a
 glob, a folder).
 
-The in-memory path's peak, measured as whole processes with `benchmarks/bench_engine.py`
-(2026-11-25, `--summary-csv`, 20,000,000-line run): TREC text 690 MiB + qrels 140 MiB -> 1895 MB,
-2.3x the bytes read (the issue's figure too); the same run as Parquet (182 MiB, compressed
-~3.8x) with the same qrels -> 2144 MB: ~9.5x the Parquet's bytes once the qrels' share is taken off.
+The in-memory path's peak per byte read (`PEAK_PER_BYTE`), measured as whole processes with
+`benchmarks/bench_engine.py` on one run as TREC text and as Parquet (figures: benchmarks/README.md,
+issue 24): Parquet is compressed, so each of its bytes becomes several times more memory than a
+byte of text does.
 """
 
 from __future__ import annotations
@@ -163,7 +163,7 @@ def window_wants_engine(run: str, qrels: str | None, memory: int | None = None) 
 def window_memory_limit(memory: int | None = None) -> str:
     """DuckDB's memory limit in the window: NDCG_GUI_ENGINE_MEMORY when set (e.g. 2GB), else a
     quarter of this machine's memory up to 1.5 GB: with the window's own data and Qt the process
-    stays under 2 GB (500M rows: a peak of 1.85 GB, benchmarks/README.md), the engine scoring part
+    stays under 2 GB (500M rows: benchmarks/README.md, `bench_big_window.py`), the engine scoring part
     by part (`ndcg_steps`) where one query ran out of memory under 2 GB."""
     forced = os.environ.get("NDCG_GUI_ENGINE_MEMORY", "").strip()
     if forced:

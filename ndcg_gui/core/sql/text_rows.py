@@ -2,9 +2,9 @@
 file a DuckDB job scans (query, doc and the number, in file order), for the files that are as the
 in-memory reader's quick path reads them: fields split by one space (or one tab) each, no comment.
 
-Why not DuckDB's own CSV reader: parsing 50M run lines and writing them as Parquet took DuckDB
-18 CPU seconds and 10 s (its reader 8-9, its Parquet writer 9); pyarrow parses, checks and writes
-them in about 9 CPU seconds and 5 s (benchmarks/README.md, issue 24). What pyarrow cannot read as
+Why not DuckDB's own CSV reader: parsing run lines and writing them as Parquet took DuckDB about
+twice the CPU and the time pyarrow takes to parse, check and write them (its reader and its Parquet
+writer each longer than pyarrow's whole; benchmarks/README.md, issue 24). What pyarrow cannot read as
 it is (a comment, an empty field, runs of blanks, a short line, a number it cannot parse, text that
 is not UTF-8, another compression than gzip) is left to the DuckDB path, which reads it (line by
 line when need be) and names a bad line as the in-memory reader does: `write_trec` then returns
@@ -37,8 +37,8 @@ FIELDS = {  # the fields of each kind of TREC line; the number is read as a floa
     "trec_run": ("query", "q0", "doc", "rank", "score", "tag"),
     "qrels": ("query", "iter", "doc", "grade"),
 }
-# 4 MiB blocks: the reader parses a few ahead on its threads (16 MiB blocks held ~630 MB at
-# once, 4 MiB ~160 MB; the same parse time on 50M lines).
+# 4 MiB blocks: the reader parses a few ahead on its threads (16 MiB blocks held four times
+# the memory at once, for the same parse time).
 BLOCK = 4 << 20
 T = TypeVar("T")
 
@@ -115,9 +115,9 @@ class _Out:
                               names=["query", "doc", self.number])
         if self.writer is None:
             # Not compressed (the file lives for one job); the query dictionary encoded, which
-            # DuckDB's grouping and joins by query read quicker (50M lines: the scoring 13 CPU
-            # seconds without, 7.5 with), the doc not (nearly every doc differs: a dictionary of
-            # them cost the reading ~3 CPU seconds).
+            # DuckDB's grouping and joins by query read quicker (the scoring took nearly twice the
+            # CPU without), the doc not (nearly every doc differs: a dictionary of
+            # them only added to the reading's CPU).
             self.writer = pq.ParquetWriter(str(self.target), out.schema, compression="none",
                                            use_dictionary=["query"], memory_pool=self.pool)
         self.writer.write_batch(out)
@@ -140,7 +140,7 @@ class _Out:
 def _in_turn(items: Iterator[T], use: Callable[[T], None]) -> None:
     """`use(item)` for every item, in order, in a thread of its own while the next item is made:
     pyarrow parses a block and checks and writes the one before at once (both let the GIL go),
-    where one after the other kept one core of two busy (50M lines: 7.8 s for 8.5 CPU seconds).
+    where one after the other kept one core of two busy (its CPU time barely above its wall time).
     At most two items wait (memory stays bounded); the first exception of either side is raised."""
     waiting: queue.Queue = queue.Queue(maxsize=2)
     failed: list[BaseException] = []
@@ -173,8 +173,8 @@ _END = object()
 def _pool() -> pa.MemoryPool:
     """The pool the read allocates from: the C library's, which keeps freed blocks for the next
     batch (and hands them back after the read: `give_back`). The program's own pool returns every
-    freed block at once (`core.memory`), which made the 50M-line run ~1.6M page faults and 6 s of
-    system time; pyarrow's mimalloc kept ~100 MB resident after the read, on top of DuckDB's."""
+    freed block at once (`core.memory`), which made a big run's read a page fault per block and much
+    system time; pyarrow's mimalloc kept its blocks resident after the read, on top of DuckDB's."""
     return pa.system_memory_pool()
 
 

@@ -103,11 +103,11 @@ _QUERIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def _queries_of(dataset: Dataset) -> tuple[tuple[str, ...], Container[str], Container[str]]:
     """(the dataset's queries, ("",) when none; those as a set; the dataset's own as a set): made
-    once per dataset, not once per state (every edit makes a state; 500,000 queries: ~80 ms).
+    once per dataset, not once per state (every edit makes a state, and a big file's set is a frame's work).
     A tuple and dicts of texts, which the garbage collector does not walk (`core.lists.id_sets`)."""
     known = _QUERIES.get(dataset)
     if known is None:
-        # (In parts: a worker opening 500,000 queries holds the GIL from the window ~40 ms a call.)
+        # (In parts: a worker opening a big file's queries in one call held the GIL from the window.)
         queries = tuple(id_sets.texts(dataset.queries()))
         own = id_sets.id_keys(queries)  # (one set when the dataset has queries)
         known = _QUERIES[dataset] = (queries or ("",), own if queries else {"": None}, own)
@@ -168,7 +168,7 @@ class Workspace:
         return list(self._queries) + [q for q in self.lists if q not in self._shown]
 
     def query_count(self) -> int:
-        """len(queries()), without making the list (500,000 queries: ~7 ms a list)."""
+        """len(queries()), without making the list (asked often; a big file's list is not free)."""
         return len(self._queries) + sum(q not in self._shown for q in self.lists)
 
     def first_query(self) -> str:

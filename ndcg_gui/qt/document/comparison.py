@@ -193,7 +193,7 @@ class RunComparison(QObject):
         """The statistics as last worked out: what the views show when a notice says they changed.
         Edits made since wait for the background (`statistics.py`) and are announced when they
         land; reading `comparison` in a notice would work them out on the GUI thread instead
-        (~100 ms over 2,000 queries, in the frame of the move that made them)."""
+        (more than a frame over many queries, in the frame of the move that made them)."""
         return self.statistics.cmp
 
     def list_for(self, run: str, query: str) -> RankedList:

@@ -47,8 +47,8 @@ class ComparisonTies(QObject):
         self._cmp: Comparison | None = None  # the statistics the verdicts are to be of
         self._wanted = False  # the figures as they are now are to be worked out
         self._working = False
-        # Worked out once edits pause: started after every edit, the work took a third more time
-        # from each move of a list with a run compared (benchmarks/bench_compare_window.py).
+        # Worked out once edits pause: started after every edit, the work slowed
+        # each move of a list with a run compared (benchmarks/bench_compare_window.py).
         self._pause = QTimer(self)
         self._pause.setSingleShot(True)
         self._pause.setInterval(PAUSE_MS)
@@ -69,7 +69,7 @@ class ComparisonTies(QObject):
         # Read now, as the views read it in this notice: read later, it would take in an edit's
         # pending scores without the comparison announcing them (`RunComparison.comparison`).
         # Statistics an edit left behind are not worked out here (that is the pause's work, and it
-        # took a third more time from each move): their flush announces `summary` again.
+        # slowed each move): their flush announces `summary` again.
         stats = self.comparison.statistics
         self._cmp = stats.cmp if self.comparison.active and not stats.pending else None
         self._wanted = self._cmp is not None

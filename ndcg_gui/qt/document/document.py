@@ -70,7 +70,7 @@ class Document(ListEdits, QObject):
         self._reader: threading.Thread | None = None  # the last read's thread
 
     def _report(self) -> ListReport:
-        # The list as loaded is built from the file once here (~0.4 ms for 1,000 rows; the views
+        # The list as loaded is built from the file once here (not free for a long list; the views
         # ask for the list on screen several times a change) and, unedited, is the list on screen.
         original = self.state.original(self.current_query)
         edited = self.state.lists.get(self.current_query)  # (an edited list may be empty)
@@ -161,7 +161,7 @@ class Document(ListEdits, QObject):
     # ---- navigation (not an undo step) -----------------------------------------------------------
     def set_current_query(self, query: str) -> None:
         """Show another query; its edits are where they were left. A list the dataset reads from
-        its files (a run DuckDB reads where it lies: ~0.2 s a list) is read in the background
+        its files (a run DuckDB reads where it lies: too slow for a frame) is read in the background
         first: meanwhile `reading` names the query, the list on screen stays the one shown and
         takes no edit, and the query is shown when its list is there. The last pick wins: a
         read overtaken by another pick (or by another query shown, another file) is dropped."""

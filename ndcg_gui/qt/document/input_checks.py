@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ndcg_gui.core.analysis.checks import Finding
 
 # From this many rows (run + qrels) the file is read again and checked in the background: the
-# checks take ~6 ms per 1,000 rows (benchmarked on 200,000: 1.2 s), reading it again about as much.
+# checks' time grows with the rows, reading it again about as much: past this, more than a frame.
 BACKGROUND_ROWS = 20_000
 
 Frames = tuple["pd.DataFrame", "pd.DataFrame | None", bool]

@@ -125,9 +125,9 @@ class _Job:
 
     def run(self) -> LoadResult:
         # What installing the result needs, imported here while the file is read: on the GUI
-        # thread pandas' import held the window ~300 ms as the job began (103-216 ms frames at the
-        # 50M and 500M first opens), and two threads importing it at once can meet a module half
-        # made. In this thread the window waits ~40 ms at the most.
+        # thread pandas' import held the window for many frames as the job began (the longest
+        # frames of the big first opens), and two threads importing it at once can meet a module half
+        # made. In this thread the window waits far less.
         import ndcg_gui.core.analysis.unjudged
         import ndcg_gui.core.ndcg.evaluate  # noqa: F401
 

@@ -7,7 +7,7 @@ the first screen and every drag cost no scoring (and no pandas) beyond the edito
 A loader that already scored the file (in its process) offers that result, so a big file
 is not scored twice.
 
-Scoring every query of a big file (2,000 queries x 1,000 documents: ~60 ms) would freeze the
+Scoring every query of a big file (say 2,000 queries x 1,000 documents) would freeze the
 window for longer than a frame, so from `BACKGROUND_ROWS` rows on it runs in a worker thread
 (the document's `Runner`) on the document's state as it was, and is
 installed when it lands, with the lists edited since rescored one by one. Until then `result` is
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from ndcg_gui.core.state.workspace import Workspace
 
 # From this many rows (run + qrels) a full scoring runs in the background: below it, it takes
-# under ~10 ms and is done at once, so small files (and the tests) never see a pending panel.
+# well under a frame and is done at once, so small files (and the tests) never see a pending panel.
 BACKGROUND_ROWS = 200_000
 # The engine's statements a scoring goes through (reading, checking each input, scoring, the
 # queries without judgments).

@@ -124,11 +124,12 @@ def yield_to_gui() -> None:
 
 def engines_below_gui() -> None:
     """`yield_to_gui` for a worker that runs an engine (DuckDB), its threads with it: measured
-    beside the 50M window's engine, frames while it worked 31 ms with this thread niced too, 207 ms
-    with DuckDB's pool alone niced (this thread runs the engine's tasks as well). DuckDB is imported
-    first, at the GUI's priority: importing holds the GIL, and a niced holder of the GIL starves
-    the GUI thread that waits for it when the cores are busy (ticks every 10 ms beside two busy
-    loops: gaps of 217-268 ms while a nice +10 thread imported DuckDB, 31-43 ms at the GUI's)."""
+    beside the 50M window's engine, frames while it worked were several times shorter with this
+    thread niced too than with DuckDB's pool alone niced (this thread runs the engine's tasks as
+    well). DuckDB is imported first, at the GUI's priority: importing holds the GIL, and a niced
+    holder of the GIL starves the GUI thread that waits for it when the cores are busy (a GUI
+    timer beside two busy loops: its gaps were several times longer while a niced thread imported
+    DuckDB than while one at the GUI's priority did)."""
     with contextlib.suppress(ImportError):  # (not installed: the engine says how to install it)
         import duckdb  # noqa: F401  lazy: the optional engine, imported by the worker that runs it
     yield_to_gui()

@@ -1,7 +1,7 @@
 """The run comparison's statistics (`core.analysis.runs.compare.Comparison`), kept up to date with the
 edits of the open run without freezing a frame: the NDCG an edit changed waits in `pending`, and
 once edits pause (`STATS_DELAY_MS`) the statistics are worked out again on the document's `Runner`
-(10,000 sign flips and resamples over 2,000 queries take 70-290 ms; numpy does most of it with the
+(thousands of sign flips and resamples over many queries are several frames; numpy does most with the
 GIL released). A burst of edits (a held Ctrl+Down) pays for them once; reading `current` (or
 `flush`) always gives them up to date, at once.
 """

@@ -8,10 +8,9 @@ natural query order), sorted with numpy and re-sorted after a change only when t
 moving its persistent indexes (the selection) along; and it lists only the queries its filter keeps
 (by query id and, after a click on the histogram, by a set of queries), worked out over every id at
 once in Arrow's kernels. `QueryFilterProxy`, the view's model, passes the rows through as they are
-and hands sorting and filtering to the model: a `QSortFilterProxyModel` sorting in Python took
-0.25 s for 7,000 queries (50,000 `lessThan` calls), filtering in Python ~0.5 s at 500,000 (a call
-per row), and even unfiltered it mapped every row at each reset (13-27 ms at 500,000, in the frame
-that shows a big file).
+and hands sorting and filtering to the model: a `QSortFilterProxyModel` sorting in Python made a
+call per comparison (`lessThan`), filtering in Python a call per row, and even unfiltered it
+mapped every row at each reset, in the frame that shows a big file.
 """
 
 from __future__ import annotations
@@ -156,8 +155,8 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         return True
 
     def _edited_rows(self) -> np.ndarray:
-        """Which entries are edited, over every id at once (a Python test per id took ~60 ms at
-        500,000, each time a column was fitted after an edit)."""
+        """Which entries are edited, over every id at once (a Python test per id cost a big file
+        a frame each time a column was fitted after an edit)."""
         if self._edited_mask is None:
             self._edited_mask = _is_in(self._text, self._queries, frozenset(self._edited))
         return self._edited_mask
@@ -216,7 +215,7 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         n, column = len(self._queries), self._sort_column
         descending = self._sort_order == Qt.SortOrder.DescendingOrder
         if column == COL_QUERY and self._keep is None:
-            # Natural order, worked out with the ids: nothing to sort or invert (~15 ms at 500,000).
+            # Natural order, worked out with the ids: nothing to sort or invert.
             if descending:
                 return self._in_order[::-1], n - 1 - self._natural
             return self._in_order, self._natural
@@ -235,13 +234,13 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
     def _sorted_by(self, keys: np.ndarray, descending: bool) -> np.ndarray:
         """Every entry in the order of `keys` (ties in natural order). The last one is kept while
         its keys are the same array (figures are never changed in place): each keystroke in the
-        filter box then cuts it down instead of sorting every id again (~60 ms at 500,000 by NDCG)."""
+        filter box then cuts it down instead of sorting every id again."""
         last = self._last_sort
         if last is not None and last[0] is keys and last[1] == descending and last[2] is self._natural:
             return last[3]
         ordered = -keys.astype(float if keys.dtype.kind == "f" else np.int64) if descending else keys
-        # A stable sort of the keys taken in natural order leaves ties in natural order: 35-40 ms
-        # at 500,000 where a lexsort of keys and natural ranks took ~100 (at each edit while
+        # A stable sort of the keys taken in natural order leaves ties in natural order, in a
+        # fraction of a lexsort of keys and natural ranks (at each edit while
         # sorted by a figure, and at a big file's install).
         order = self._in_order[np.argsort(ordered[self._in_order], kind="stable")].astype(np.int64)
         self._last_sort = (keys, descending, self._natural, order)
@@ -292,7 +291,7 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
     def _folded_ids(self):
         """The ids casefolded, as Arrow text: made once for the ids shown (kept while they are the
         same array), so a keystroke in the filter box only searches them (their ASCII check and
-        folding at each keystroke took 59 ms at 500,000 non-ASCII ids)."""
+        folding at each keystroke was a frame's work for a big file)."""
         last = self._folded
         if last is None or last[0] is not self._queries:
             last = self._folded = (self._queries, _casefolded(self._text, self._queries))
@@ -313,7 +312,7 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
 
     def _position(self, query: str) -> int:
         """Where `query` is in the result frame, or -1: a dict for up to DICT_ROWS queries; past
-        that a scan of the ids (5 ms at 500,000), where making the dict took 150 ms of the frame
+        that a scan of the ids, since making the dict took far longer, in the frame
         that shows a file of that many queries."""
         if len(self._queries) > DICT_ROWS:
             found = self._found.get(query)  # (the query shown is asked for several times a change)

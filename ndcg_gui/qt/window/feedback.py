@@ -19,5 +19,5 @@ class Feedback:
         self.show_status(message, msecs)
 
     def note(self, message: str) -> None:
-        """A passing status line (5 s)."""
+        """A passing status line (as long as `status` shows one)."""
         self.show_status(message, 5000)

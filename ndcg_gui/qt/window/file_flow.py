@@ -160,8 +160,8 @@ class FileFlow(QObject):
         self._stamps.update(loaded_stamps(dataset))
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         # The objects held until now are left out of the collector's full passes while the new
-        # file is installed: its allocations made one land there (60-110 ms over this process's
-        # objects at 500,000 queries, in the frame that shows them); back in a second later.
+        # file is installed: its allocations made one land there (a long pass over this process's
+        # objects for a big file, in the frame that shows them); back in a second later.
         gc.freeze()
         try:
             self.document.set_dataset(dataset, path, qrels, undoable=undoable)

@@ -184,7 +184,7 @@ class WindowLayout:
         """A narrower dock in a small window, so the list and the figures keep their room.
         resizeDocks is ignored until the layout holds the dock: in a shown window the layout is run
         now, so the window is painted once at its final layout (a big file's install painted the
-        plots twice, at two sizes, in one ~60 ms pass); before the window is shown, a turn later
+        plots twice, at two sizes, in one long pass); before the window is shown, a turn later
         (resizeDocks is also ignored before the window is first laid out)."""
         if not self.isVisible():
             QTimer.singleShot(0, self, lambda: self.resizeDocks([self.query_dock], [self.dock_width()],

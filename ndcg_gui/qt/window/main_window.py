@@ -205,9 +205,9 @@ class MainWindow(WindowLayout, QMainWindow):
         """While a big file is read in the background (the GUI thread idle for seconds), do now
         what installing it would otherwise add to the one pass that shows it: the query panel's
         histogram plot (bench_queries --only big: that pass and the first paint after it are one
-        frame, goal under 100 ms). The modules that score and explain a list are imported by the
+        frame, within the window's frame goal). The modules that score and explain a list are imported by the
         load's worker (`loader._Job.run`), not here: pandas among them, imported here it held the
-        window ~300 ms as the file's job began."""
+        window for many frames as the file's job began."""
         if not self.loader.is_loading():  # a small file, read and shown already
             return
 
@@ -217,8 +217,8 @@ class MainWindow(WindowLayout, QMainWindow):
 
     def _show_query_dock_early(self, _fraction: float = 0.0) -> None:
         """A run DuckDB reads holds many queries: their dock laid out while it works (showing the
-        queries of the document open until then), not in the frame that installs them (~40 ms at
-        500,000); once the job tells its progress (DuckDB imported: the import holds the GIL)."""
+        queries of the document open until then), not in the frame that installs them (a big
+        share of it); once the job tells its progress (DuckDB imported: the import holds the GIL)."""
         if self.loader.reading_by_engine() and not self.query_dock.isVisible():
             self.query_dock.setVisible(True)
             if not getattr(self, "_dock_restored", False):

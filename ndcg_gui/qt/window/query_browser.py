@@ -19,8 +19,8 @@ from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
 from ndcg_gui.qt.window.feedback import Feedback
 
 # A query table of this many queries is filled in a frame of its own after another file is shown
-# (~70 ms at 500,000: the table, its order, mean and histogram), so that showing the file (its
-# list, the dock) and filling the table are each one frame under 100 ms.
+# (the table, its order, mean and histogram: most of a frame), so that showing the file (its
+# list, the dock) and filling the table are each one frame within the window's frame goal.
 FILL_LATER = 20_000
 
 

@@ -1,7 +1,7 @@
 """Edits survive a crash: while the document has unsaved edits, they are written to a recovery
 file every few seconds (core.recovery); a clean exit or a save removes it. The file is written
 (and synced) or removed in a thread of its own, never on the GUI thread: beside an engine's spill
-files a sync or an unlink waits for the disk (a 353 ms frame measured beside DuckDB's 50M job).
+files a sync or an unlink waits for the disk (a long frame, measured beside DuckDB's 50M job).
 At the next start, a recovery file left by a window that is gone is offered back. Each window
 has a file of its own (a random id) and holds its lock while it lives (`RecoveryLock`).
 

@@ -24,7 +24,7 @@ SUM_RTOL = 1e-10
 
 
 def prepare() -> None:
-    """Import what the tests need (scipy.stats: ~1 s) ahead of them, e.g. in a thread while a run to
+    """Import what the tests need (scipy.stats: a long import) ahead of them, e.g. in a thread while a run to
     compare is read, so the comparison that follows does not wait for it."""
     from scipy import stats  # noqa: F401  (lazy: start-up)
 

@@ -36,7 +36,7 @@ class MetricsView(QTableView):
         header.setSectionResizeMode(QHeaderView.Interactive)
         self.column_widths = ColumnWidths(self, "per rank")
         # The rows in view decide the widths: refit when they scroll or change (once edits and
-        # scrolling pause: measuring takes ~5 ms, not in the frame of every edit), and at once when
+        # scrolling pause: measuring is too slow for the frame of every edit), and at once when
         # a list of another length comes, so its first frame shows it fitted.
         self._refit = QTimer(self, singleShot=True, interval=REFIT_DELAY_MS, timeout=self.fit_columns)
         for signal in (model.dataChanged, self.verticalScrollBar().valueChanged):

@@ -62,7 +62,7 @@ class RankingView(QTableView):
         header.setStretchLastSection(True)
         self.column_widths = ColumnWidths(self, "ranked list")
         model.modelReset.connect(self.fit_columns)
-        # Once edits, drags and scrolling pause (measuring the rows in view takes ~5 ms: not in
+        # Once edits, drags and scrolling pause (measuring the rows in view is too slow for
         # the frame of every edit).
         self._grow = QTimer(self, singleShot=True, interval=REFIT_DELAY_MS, timeout=self._grow_columns)
         for signal in (model.dataChanged, model.rowsMoved, self.verticalScrollBar().valueChanged):

@@ -3,7 +3,7 @@ swatch that makes the bar the legend, and "Zoom to k" / "Show all"), the two pan
 (`CurvePanels`: DCG and IDCG above, NDCG on its own 0–1 scale below) and a hover readout. Follows
 the document's `report`; computes nothing.
 
-The unjudged band costs tens of milliseconds (40-70 ms for a 1,000-document list), more than a
+The unjudged band of a long list costs more than a
 frame, so it is searched once edits pause (BAND_DELAY_MS), a slice of ranks at a time with the
 event loop running between slices (BAND_SLICE_MS), and only while its toggle is on; until it is
 drawn the band of the same list before the edit shows, faded.
@@ -229,7 +229,7 @@ class CurvePlot(FollowsScheme, QWidget):
     def _search_band(self) -> None:
         """Search the band of the list on screen for one slice (BAND_SLICE_MS) and come back for the
         next once the event loop has run (painting, input), then draw it: the whole search at once
-        would be one frame of 40-70 ms for a 1,000-document list."""
+        would be one long frame for a long list."""
         search = self._doc.report.band_search if self.shown("Unjudged band") else None
         if search is not None:
             deadline = time.perf_counter() + BAND_SLICE_MS / 1000

@@ -1,6 +1,6 @@
 """A place for a pyqtgraph plot that is made when first shown. The histogram and the runs' scatter
 are hidden until a file with several queries (or a compared run) shows them; making their
-PlotWidgets at start-up cost ~19 ms of the ~330 ms to the first paint. Subclasses keep what they
+PlotWidgets at start-up was a visible share of the time to the first paint. Subclasses keep what they
 are given, answer from it, and draw it in `_draw` once the plot exists."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ class LazyPlot(QWidget):
 
     def showEvent(self, event) -> None:
         # Made once the event loop has had a turn: shown with a big file's install, making and
-        # drawing it in the same pass made that pass ~20 ms longer (bench_queries --only big).
+        # drawing it in the same pass made that pass longer (bench_queries --only big).
         QTimer.singleShot(0, self, self._make_if_shown)  # (not after the widget is deleted)
         super().showEvent(event)
 

@@ -100,7 +100,7 @@ class KAxis(PlainAxis):
 def grade_colours(grades: np.ndarray, colours: Colours) -> list[tuple[float, str]]:
     """The shade of each positive grade level of `grades` (lowest nearest the background): (lowest
     grade of the level, colour), at most GRADE_LEVELS levels (real grades grouped in equal steps)."""
-    # Sorted, then repeats dropped: np.unique would import numpy.ma (~15 ms of the first paint).
+    # Sorted, then repeats dropped: np.unique would import numpy.ma (into the first paint).
     positive = np.sort(grades[np.isfinite(grades) & (grades > 0)])
     keep = np.ones(len(positive), bool)
     keep[1:] = positive[1:] != positive[:-1]

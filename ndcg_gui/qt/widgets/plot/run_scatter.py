@@ -42,8 +42,8 @@ class _Plot(FollowsScheme, pg.PlotWidget):
         # NDCG lies in [0, 1]; both axes show the same range instead (the diagonal is still y = x).
         self.diagonal = pg.InfiniteLine(pos=(0, 0), angle=45)
         plot.addItem(self.diagonal)
-        # One item per kind (wins, losses, ties), each with one brush: setting 2,000 points with
-        # a brush each cost ~5 ms an edit, and an edit usually moves points of one kind only.
+        # One item per kind (wins, losses, ties), each with one brush: setting every point with
+        # a brush each cost every edit, and an edit usually moves points of one kind only.
         self.groups = [pg.ScatterPlotItem(size=9, symbol=symbol, hoverable=True, tip=tip)
                        for _name, symbol, _alpha in GROUPS]
         for item in self.groups:

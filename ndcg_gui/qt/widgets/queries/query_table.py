@@ -37,7 +37,7 @@ class QueryTable(QTableView):
         header = self.horizontalHeader()
         # Figures sized to their content when the queries or k change, not on every edit, from a
         # few texts the model names (`fit_figures`): measuring columns (ResizeToContents) reads a
-        # thousand rows per repaint, and resizeColumnToContents 200 rows per column (20 ms).
+        # thousand rows per repaint, and resizeColumnToContents 200 rows per column.
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(COL_QUERY, QHeaderView.ResizeMode.Stretch)
         header.setResizeContentsPrecision(200)
@@ -91,7 +91,7 @@ class QueryTable(QTableView):
 
     def needed_width(self) -> int:
         """The table's width that shows every column whole: the longest query ids (measured as the
-        delegate measures a cell, not every row: 9 ms for 7,000 queries) beside the fitted
+        delegate measures a cell, not every row, which a big file would feel) beside the fitted
         figures, the scroll bar and the frame."""
         self.fit_figures()  # (fitted when the scores land, which may be after the dock shows)
         model = self.query_model
