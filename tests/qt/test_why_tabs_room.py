@@ -83,8 +83,8 @@ def test_every_why_tab_is_in_view_and_named_whole(qtbot, window, files, size, co
 
 
 def test_the_arrow_keys_step_through_every_tab_at_1024x700(qtbot, window, files):
-    """Qt's arrow keys skip hidden tabs: the bar's step through the ones behind "More" too, each
-    coming into view whole as it is reached."""
+    """Qt's arrow keys and Ctrl+Tab skip hidden tabs: here they step through the ones behind
+    "More" too, each coming into view whole as it is reached."""
     opened(window, qtbot, files, (1024, 700), compared=False)
     bar, why = window.why.tabBar(), window.why
     assert bar.hidden_tabs()
@@ -98,6 +98,14 @@ def test_the_arrow_keys_step_through_every_tab_at_1024x700(qtbot, window, files)
     for _ in range(bar.count() - 1):
         QTest.keyClick(bar, Qt.Key.Key_Left)
     assert why.currentIndex() == 0 and cut_titles(bar) == []
+    ctrl, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
+    turned = []
+    for _ in range(bar.count()):  # Ctrl+Tab from a page (the tab widget's keys skipped hidden tabs)
+        QTest.keyClick(why.currentWidget(), Qt.Key.Key_Tab, ctrl)
+        turned.append(why.currentIndex())
+    assert turned == [*range(1, bar.count()), 0]
+    QTest.keyClick(why.currentWidget(), Qt.Key.Key_Backtab, ctrl | shift)
+    assert why.currentIndex() == bar.count() - 1 and bar.isTabVisible(bar.count() - 1)
     window.resize(1366, 768)  # room again: every tab back in the bar
     qtbot.waitUntil(lambda: bar.hidden_tabs() == [] and bar.more.isHidden())
     assert cut_titles(bar) == []

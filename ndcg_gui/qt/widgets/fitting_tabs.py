@@ -150,8 +150,12 @@ class FittingTabBar(QTabBar):
         return super().event(event)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Resize and watched is self.parentWidget():
-            self._fit()
+        if watched is self.parentWidget():
+            if event.type() == QEvent.Type.Resize:
+                self._fit()
+            elif event.type() == QEvent.Type.KeyPress and (step := _page_step(event)):
+                self._step(step, wrap=True)  # (the tab widget's Ctrl+Tab skips hidden tabs)
+                return True
         return False
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
@@ -162,11 +166,20 @@ class FittingTabBar(QTabBar):
             return
         if self.layoutDirection() == Qt.LayoutDirection.RightToLeft:
             step = -step
-        index = self.currentIndex() + step
-        while 0 <= index < self.count() and not self.isTabEnabled(index):
+        self._step(step, wrap=False)
+
+    def _step(self, step: int, wrap: bool) -> None:
+        """The next enabled tab `step` away, shown or not (around the end when `wrap`)."""
+        index = self.currentIndex()
+        for _ in range(self.count()):
             index += step
-        if 0 <= index < self.count():
-            self.setCurrentIndex(index)
+            if wrap:
+                index %= self.count()
+            elif not 0 <= index < self.count():
+                return
+            if self.isTabEnabled(index):
+                self.setCurrentIndex(index)
+                return
 
     # ---- titles ------------------------------------------------------------------------------------
     def tabInserted(self, index: int) -> None:
@@ -190,3 +203,15 @@ class FittingTabBar(QTabBar):
         tip = f"{title}: {about}" if about else title
         if self.tabToolTip(index) != tip:
             self.setTabToolTip(index, tip)
+
+
+def _page_step(event: QKeyEvent) -> int:
+    """+1 or -1 for the keys a tab widget turns pages with (Ctrl+Tab, Ctrl+Shift+Tab, Ctrl+PgDown,
+    Ctrl+PgUp, as QTabWidget reads them), else 0."""
+    modifiers = event.modifiers()
+    if not modifiers & Qt.KeyboardModifier.ControlModifier:
+        return 0
+    key = event.key()
+    if key == Qt.Key.Key_Backtab or (key == Qt.Key.Key_Tab and modifiers & Qt.KeyboardModifier.ShiftModifier):
+        return -1
+    return {Qt.Key.Key_Tab: 1, Qt.Key.Key_PageDown: 1, Qt.Key.Key_PageUp: -1}.get(Qt.Key(key), 0)
