@@ -6,6 +6,8 @@ SE_HeaderArrow), with a row selected and each column sorted by in turn."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics
@@ -64,3 +66,18 @@ def test_the_lists_headers_are_whole_with_a_row_selected(qtbot, window, files, s
     QApplication.processEvents()
     assert too_narrow(view) == []
     assert too_narrow(window.metrics_view) == []
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1366, 768)])
+def test_a_csvs_own_columns_have_whole_headers_too(qtbot, window, size):
+    """An analyst's CSV (docs/tour/ranking.csv: a title column) with a row selected."""
+    window.resize(*size)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.files.open(Path(__file__).parents[2] / "docs" / "tour" / "ranking.csv", ask=False)
+    view = window.ranking_view
+    model = view.model()
+    assert "title" in [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    view.selectRow(1)
+    QApplication.processEvents()
+    assert too_narrow(view) == []
