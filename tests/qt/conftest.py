@@ -53,8 +53,8 @@ def dialog_log(monkeypatch):
     # A number asked for (Move to rank…, Insert at rank…): cancelled unless a test answers it.
     monkeypatch.setattr(dialogs, "ask_number",
                         lambda _parent, title, _label, value, *_: log.append((title, "")) or (value, False))
-    monkeypatch.setattr(dialogs, "ask_rescore",
-                        lambda _parent, queries, target: log.append(("Rescore", " ".join(queries))) or True)
+    monkeypatch.setattr(dialogs, "ask_rescore", lambda _parent, queries, target, rank=False:
+                        log.append(("Rescore", " ".join(queries))) or "scores")
     return log
 
 

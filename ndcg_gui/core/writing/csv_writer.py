@@ -33,10 +33,12 @@ _GENERATED_DOC = re.compile(r"d[1-9][0-9]*")
 _NUMBER_ROLES = ("grade", "score", "rank")
 
 
-def csv_bytes(dataset: Dataset, queries: Sequence[str] | None = None) -> bytes:
-    """The dataset as CSV bytes, in the loaded file's format when it can hold the lists."""
+def csv_bytes(dataset: Dataset, queries: Sequence[str] | None = None, rank: bool = False) -> bytes:
+    """The dataset as CSV bytes, in the loaded file's format when it can hold the lists (and, with
+    `rank`, has a rank column: else the standard layout, whose rank column keeps every order)."""
     own = dataset.file_format
-    if queries is None and own is not None and own.kind == "csv" and _fits(dataset, own):
+    if (queries is None and own is not None and own.kind == "csv" and (not rank or "rank" in own.columns)
+            and _fits(dataset, own)):
         try:
             return _in_own_format(dataset, own)
         except FileChanged:  # the loaded file is not there as it was: every line anew

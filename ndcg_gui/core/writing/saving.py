@@ -5,6 +5,8 @@ A run or a CSV cannot hold the judged documents a list did not retrieve, so when
 is known (qrels were loaded) the judgments go to a qrels file of their own. `judgment_targets`
 lists the places that lose nothing and overwrite nothing unasked; `backup_copy` keeps the old
 qrels before they are replaced; `refuse_save_over_inputs` keeps the lists off every other file read.
+A list reordered by hand keeps its order in a file read back in score order by new scores or by a
+rank column (`order_columns`).
 """
 
 from __future__ import annotations
@@ -125,6 +127,28 @@ def _same_inode(a: str | Path, b: str | Path) -> bool:
         return os.path.samefile(a, b)
     except OSError:
         return False
+
+
+KeepOrder = Literal["scores", "rank"]
+
+
+@dataclass(frozen=True)
+class OrderColumns:
+    """The score and rank columns a list is saved with (None: no such column)."""
+
+    score: np.ndarray | None
+    rank: np.ndarray | None
+
+
+def order_columns(n: int, scores: np.ndarray | None, by: KeepOrder) -> OrderColumns:
+    """The columns that make a reader rank a list of `n` rows (with these `scores`, if any) in the
+    order it stands: by "scores", scores n, n-1, … 1 and no rank column (a file without one is
+    ranked by its scores); by "rank", its own scores as they are and ranks 1..n, the standard CSV
+    layout's (a rank column places each row; the scores then only tie neighbours:
+    `core.reading.dispatch`, `core.ndcg.ties`)."""
+    if by == "scores":
+        return OrderColumns(np.arange(n, 0, -1, dtype=float), None)
+    return OrderColumns(None if scores is None else np.asarray(scores, dtype=float), np.arange(1, n + 1))
 
 
 def rescored_queries(dataset: Dataset, as_run: bool) -> list[str]:

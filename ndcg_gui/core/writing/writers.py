@@ -101,15 +101,18 @@ def _same_file(a: str | Path, b: str | Path) -> bool:
         return False
 
 
-def write_csv(data: Dataset | RankedList, path: str | Path, queries: Sequence[str] | None = None) -> None:
+def write_csv(data: Dataset | RankedList, path: str | Path, queries: Sequence[str] | None = None,
+              rank: bool = False) -> None:
     """Ranked lists as CSV. A loaded CSV keeps its format (header names and order, delimiter,
     quoting, encoding, decimal comma, line endings, extra columns) and the lines of every query
     that was not edited; otherwise the columns are query (when there is more than one, or it has
     a name), rank, doc, grade (empty = unjudged), score when known, and the extra columns.
-    `queries` limits it to some queries (then in that standard layout). Compressed as `stored`
-    says."""
+    `queries` limits it to some queries (then in that standard layout), `rank` writes a rank
+    column (the standard layout when the file has none), so every list keeps its order and
+    scores. Compressed as `stored` says."""
     dataset = _as_dataset(data)
-    atomic_write_bytes(path, stored(csv_bytes(dataset, queries), path, dataset.path, dataset.file_format))
+    written = csv_bytes(dataset, queries, rank)
+    atomic_write_bytes(path, stored(written, path, dataset.path, dataset.file_format))
 
 
 def write_trec_run(data: Dataset | RankedList, path: str | Path, tag: str | None = None) -> None:

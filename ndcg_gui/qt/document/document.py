@@ -23,7 +23,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
@@ -35,6 +34,7 @@ from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
 from ndcg_gui.core.ndcg.measure import MEAN_FIELDS, Measure
 from ndcg_gui.core.state.workspace import FileRef, Workspace
+from ndcg_gui.core.writing.saving import order_columns
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.commands import K_CHANGE, StepCommand
 from ndcg_gui.qt.document.list_edits import ListEdits
@@ -405,12 +405,13 @@ class Document(ListEdits, QObject):
 
     def rescore(self, queries: Sequence[str], text: str) -> None:
         """The lists of `queries` given scores n, n-1, … 1 in their order, as a save wrote them
-        (`core.writing.saving.rescored_queries`): one undo step, so the window shows what the file
-        says (it kept showing the old scores while the file had the new ones)."""
+        (`core.writing.saving.rescored_queries`, `order_columns`): one undo step, so the window
+        shows what the file says (it kept showing the old scores while the file had the new ones)."""
         new = self.state
         for query in queries:
             lst = new.list_for(query)
-            new = new.with_list(query, replace(lst, scores=np.arange(len(lst), 0, -1, dtype=float)))
+            kept = order_columns(len(lst), lst.scores, "scores")
+            new = new.with_list(query, replace(lst, scores=kept.score))
         self._push(new, text)
 
     def new_from_grades(self, grades: Sequence[float]) -> None:

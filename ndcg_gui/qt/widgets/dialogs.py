@@ -85,28 +85,36 @@ def ask_judgments(parent: QWidget | None, loaded: Path, backup: bool, beside: Pa
     return "loaded" if clicked is over else "beside" if clicked is new else None
 
 
-def rescore_question(queries: list[str], target: Path) -> str:
+def rescore_question(queries: list[str], target: Path, rank: bool = False) -> str:
     """What `ask_rescore` asks, in short sentences, each query id quoted (an id of several words
-    read as part of the sentence)."""
+    read as part of the sentence); `rank`: a rank column is offered too."""
     more = f" and {len(queries) - 5:,} more" if len(queries) > 5 else ""
     named = ", ".join(f"“{q}”" for q in queries[:5]) + more
     one = len(queries) == 1
-    return (f"You changed the order of {'the list of query' if one else 'the lists of queries'} {named}.\n\n"
+    text = (f"You changed the order of {'the list of query' if one else 'the lists of queries'} {named}.\n\n"
             f"{target.name} is read back in score order. To keep your order, {'its' if one else 'their'} "
-            f"scores are saved as n, n-1, … 1 and the window shows them. The old scores are not kept "
+            "scores can be saved as n, n-1, … 1 and the window shows them. The old scores are not kept "
             "in the file (Undo brings them back here).")
+    if rank:
+        text += ("\n\nOr the file gets a rank column (1, 2, 3, …) that gives the order, and every "
+                 "score is kept. Its columns are then written as query, rank, doc, grade, score, "
+                 "then the others.")
+    return text
 
 
-def ask_rescore(parent: QWidget | None, queries: list[str], target: Path) -> bool:
-    """Lists reordered by hand are about to be saved with new scores (n, n-1, … 1): go on?"""
+def ask_rescore(parent: QWidget | None, queries: list[str], target: Path, rank: bool = False) -> str | None:
+    """Lists reordered by hand are about to be saved: keep their order by new scores (n, n-1, … 1:
+    "scores"), by a rank column when `rank` ("rank"), or None: cancel the save."""
     if _headless is not None:
-        return False
-    box = QMessageBox(QMessageBox.Question, "Save with new scores?", rescore_question(queries, target),
+        return None
+    box = QMessageBox(QMessageBox.Question, "Keep the new order?", rescore_question(queries, target, rank),
                       QMessageBox.Cancel, parent)
-    save = box.addButton("Save with new scores", QMessageBox.AcceptRole)
-    box.setDefaultButton(save)
+    scores = box.addButton("New scores n … 1", QMessageBox.AcceptRole)
+    ranks = box.addButton("Add a rank column", QMessageBox.AcceptRole) if rank else None
+    box.setDefaultButton(scores)
     box.exec()
-    return box.clickedButton() is save
+    clicked = box.clickedButton()
+    return "scores" if clicked is scores else "rank" if ranks is not None and clicked is ranks else None
 
 
 def ask_overwrite_changed(parent: QWidget | None, path: Path) -> bool:

@@ -68,6 +68,7 @@ class FileFlow(QObject):
         self.problem: str | None = None  # the last open's failure, for the command line
         self._report = True
         self._rescored_ok: set[str] = set()  # queries whose new scores were accepted (this document)
+        self._rank_column = False  # a CSV save keeps every order by a rank column (asked, this document)
         # Every file read or written here, as it was then: a save over one that another program
         # changed since asks first (for a big file and a small one alike).
         self._stamps: dict[Path, Stamp] = {}
@@ -111,6 +112,7 @@ class FileFlow(QObject):
             self._edited_while_restoring = True
         if changes.dataset:  # another document (a file, a typed list, recovered edits): ask again
             self._rescored_ok.clear()
+            self._rank_column = False
 
     def restore(self, path: Path, qrels: Path | None, read: LoadFn, engine: bool,
                 landed: Callable[[LoadResult], None]) -> None:
@@ -286,11 +288,16 @@ class FileFlow(QObject):
             if data is None:
                 self._status(f"Nothing to save: no list of {doc.display_name} was edited", 5000)
                 return True
-        rescored = rescored_queries(data, as_run=suffix == ".run")
+        as_run = suffix == ".run"
+        rescored = [] if self._rank_column and not as_run else rescored_queries(data, as_run=as_run)
         if set(rescored) - self._rescored_ok:  # asked once for each list
-            if not dialogs.ask_rescore(self._parent, rescored, path):
+            answer = dialogs.ask_rescore(self._parent, rescored, path, rank=not as_run)
+            if answer is None:
                 return False
-            self._rescored_ok.update(rescored)
+            if answer == "rank":
+                self._rank_column, rescored = True, []
+            else:
+                self._rescored_ok.update(rescored)
         target = self._judgments_target(data, path)
         if target is False:
             return False  # the person cancelled
@@ -303,7 +310,7 @@ class FileFlow(QObject):
             if suffix == ".run":
                 writers.write_trec_run(data, path)
             else:
-                writers.write_csv(data, path)
+                writers.write_csv(data, path, rank=self._rank_column)
             if qrels is not None:
                 writers.write_qrels(data, qrels)
         except (InputError, OSError) as err:

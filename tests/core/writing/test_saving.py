@@ -13,7 +13,13 @@ from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.writing import atomic, writers
-from ndcg_gui.core.writing.saving import JudgmentTarget, backup_copy, judgment_targets, rescored_queries
+from ndcg_gui.core.writing.saving import (
+    JudgmentTarget,
+    backup_copy,
+    judgment_targets,
+    order_columns,
+    rescored_queries,
+)
 
 
 @pytest.fixture
@@ -219,3 +225,33 @@ def test_save_as_never_proposes_a_file_that_is_there(tmp_path):
     (tmp_path / "lists-edited.csv").write_text("doc,grade\n")
     assert save_as_name(parquet, ".csv") == tmp_path / "lists-edited-2.csv"
     assert save_as_name(tmp_path / "lists.csv", ".csv") == tmp_path / "lists.csv"  # its own file
+
+
+@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("by", ["scores", "rank"])
+def test_order_columns_make_the_reader_rank_a_list_as_it_stands(tmp_path, seed, by):
+    """Any order of a list with tied scores (and some without any) written with the columns
+    `order_columns` gives is read back in that order by the CSV reader; by rank the scores are the
+    list's own."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 12))
+    scores = None if seed % 5 == 0 else rng.integers(0, 4, n).astype(float)  # ties, often
+    docs = [f"d{i}" for i in rng.permutation(n)]  # the order a person gave
+    cols = order_columns(n, scores, by)
+    assert (cols.rank is None) == (by == "scores")
+    assert (cols.score is None) == (by == "rank" and scores is None)
+    header = ["doc", "grade"] + (["score"] if cols.score is not None else []) + (
+        ["rank"] if cols.rank is not None else [])
+    lines = [",".join(header)]
+    for i, doc in enumerate(docs):
+        row = [doc, "1"] + ([repr(float(cols.score[i]))] if cols.score is not None else []) + (
+            [str(int(cols.rank[i]))] if cols.rank is not None else [])
+        lines.append(",".join(row))
+    path = tmp_path / "order.csv"
+    path.write_text("\n".join(lines) + "\n")
+    back = load(path).ranked_list("")
+    assert back.docs.tolist() == docs
+    if by == "rank" and scores is not None:
+        assert back.scores.tolist() == scores.tolist()

@@ -87,7 +87,7 @@ def test_opening_an_odd_path_is_one_message(window, tmp_path, dialog_log, name):
 def test_save_as_never_replaces_the_qrels_or_a_run_compared(window, files, tmp_path, dialog_log, monkeypatch):
     """Save rewrites the document's own file; Save As over its qrels or a run compared, by name or
     through a link, is refused with one message (issue 33, finding 1)."""
-    monkeypatch.setattr(dialogs, "ask_rescore", lambda *_args: True)
+    monkeypatch.setattr(dialogs, "ask_rescore", lambda *_args, **_kw: "scores")
     assert window.files.open(files[0], files[1], ask=False)
     window.compare.add_run(files[2])
     window.compare.flush()

@@ -167,14 +167,15 @@ def test_saving_lists_reordered_by_hand_asks_once_before_writing_new_scores(own_
     window, run, _qrels = own_copy
     original = run.read_bytes()
     asked = []
-    answer = False
-    monkeypatch.setattr(dialogs, "ask_rescore", lambda _p, queries, target: asked.append(queries) or answer)
+    answer = None
+    monkeypatch.setattr(dialogs, "ask_rescore",
+                        lambda _p, queries, target, rank=False: asked.append(queries) or answer)
     doc = window.document
     doc.set_current_query("402")
     doc.move_rows(3, 1, 0)
     assert not window.files.save()  # cancelled: the file keeps its scores
     assert run.read_bytes() == original and not doc.is_clean()
-    answer = True
+    answer = "scores"
     assert window.files.save()
     assert asked == [["402"], ["402"]]
     doc.set_grade(0, 2)  # the same list again: not asked again

@@ -34,6 +34,8 @@ class MetricsView(QTableView):
         header = self.horizontalHeader()
         header.setMinimumSectionSize(16)
         header.setSectionResizeMode(QHeaderView.Interactive)
+        # A row selected crosses every column: bold titles said nothing, and cut "Rank".
+        header.setHighlightSections(False)
         self.column_widths = ColumnWidths(self, "per rank")
         # The rows in view decide the widths: refit when they scroll or change (once edits and
         # scrolling pause: measuring is too slow for the frame of every edit), and at once when

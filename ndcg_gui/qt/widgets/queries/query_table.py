@@ -45,7 +45,7 @@ class QueryTable(QTableView):
         model.headerDataChanged.connect(self.fit_figures)  # k in the headers
         header.sortIndicatorChanged.connect(self.fit_figures)  # the arrow's room moves with it
         header.setSectionResizeMode(COL_EDITED, QHeaderView.ResizeMode.Fixed)
-        header.resizeSection(COL_EDITED, self.fontMetrics().horizontalAdvance("✎✎") + 8)
+        self.fit_figures()
 
     def minimumSizeHint(self) -> QSize:
         """Room for MIN_ROWS rows under the header (and a scroll bar): at 1024x700 with two long
@@ -60,12 +60,7 @@ class QueryTable(QTableView):
         model = self.query_model
         comparing = model.columnCount() > FIXED_COLUMNS
         self.fit_figures()
-        # While comparing, each run's columns are as wide as a figure or its (short) name.
         header = self.horizontalHeader()
-        figure = self.fontMetrics().horizontalAdvance("+0.0000") + 14
-        for column in range(FIXED_COLUMNS - int(comparing), model.columnCount()):
-            name = str(model.headerData(column, Qt.Orientation.Horizontal))
-            self.setColumnWidth(column, max(figure, header.fontMetrics().horizontalAdvance(name) + 20))
         # While comparing, the ids are as wide as they need (at most QUERY_WIDTH_COMPARING): a
         # stretched column shrinks only part of the way when the dock narrows, hiding the runs.
         if comparing:
@@ -78,14 +73,21 @@ class QueryTable(QTableView):
     def fit_figures(self, *_header_change) -> None:
         """Docs, judged and the open run's NDCG as wide as resizeColumnToContents would make them
         over every row (the header's, `_header_width`, or the widest cell's, plus the grid line),
-        from the few texts the model says could be widest, measured as the delegate measures a cell.
-        A column whose width is right already is left alone (no relayout)."""
+        from the few texts the model says could be widest, measured as the delegate measures a cell;
+        while comparing, each run's columns as wide as a figure or their header; the edited mark's
+        as its header. A column whose width is right already is left alone (no relayout)."""
         model = self.query_model
         comparing = model.columnCount() > FIXED_COLUMNS
         grid = int(self.showGrid())
+        mark = self.fontMetrics().horizontalAdvance("✎✎") + 8
+        widths = {COL_EDITED: max(mark, self._header_width(COL_EDITED))}
         for column in range(COL_QUERY + 1, FIXED_COLUMNS - int(comparing)):
             cells = [self._cell_width(text, bold) for text, bold in model.widest_texts(column)]
-            width = max(self._header_width(column), max(cells, default=0) + grid)
+            widths[column] = max(self._header_width(column), max(cells, default=0) + grid)
+        figure = self.fontMetrics().horizontalAdvance("+0.0000") + 14
+        for column in range(FIXED_COLUMNS - int(comparing), model.columnCount()):
+            widths[column] = max(figure, self._header_width(column))
+        for column, width in widths.items():
             if width != self.columnWidth(column):
                 self.setColumnWidth(column, width)
 

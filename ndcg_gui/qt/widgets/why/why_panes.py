@@ -15,7 +15,8 @@ each, the whole width of the pane.
 - Why they differ: the walk from one preset to another, a choice at a time (a tab of its own: under
   the presets at 1366x768 its answer was cut at the pane's bottom).
 
-The tab bar keeps every tab in view (`FittingTabBar`: titles cut with "…" before any scroll arrow).
+The tab bar keeps its titles whole (`FittingTabBar`: where they do not all fit, those that do and a
+"More" button that lists every tab; no scroll arrow).
 
 What a double-click on a row does, Enter does too, and every row action is in the table's context
 menu (`ReportView`): the keyboard reaches all of it.
