@@ -111,7 +111,8 @@ def test_every_preset_the_sql_accepts_equals_evaluate(name):
         assert "\n" not in str(err) and str(err)
         return
 
-    @SETTINGS
+    # (60 a preset: test_sql_equals_evaluate draws presets too, with 150 examples of its own)
+    @settings(SETTINGS, max_examples=60)
     @given(tables(), st.integers(1, 8), st.sampled_from(["zero", "skip"]))
     def same(data, k, missing):
         run, qrels = data
