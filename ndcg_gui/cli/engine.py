@@ -142,9 +142,9 @@ def main_engine(options: argparse.Namespace, say: Callable[[str], None]) -> None
         write_summary_table(table, cli_output.output(options.summary_csv), measure)
         return
     from ndcg_gui.cli import segments as cli_segments
-    from ndcg_gui.core.analysis.judged import judged_at_k
 
-    judged = judged_at_k(table, measure.k).set_axis(table.index)  # (the engines do not condense lists)
+    judged = cli_output.judged_at(table, measure,
+                                  lambda again: _summary(_score(options, options.file, again).table))
     if options.query is not None:
         picked = (table["query"] == cli_output.pick_query(table["query"].tolist(), options.file,
                                                           options.query)).to_numpy()

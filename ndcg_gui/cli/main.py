@@ -26,6 +26,7 @@ from ndcg_gui.cli.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, measu
 from ndcg_gui.cli.output import (
     PROG,
     check_outputs,
+    judged_at,
     note_left_out,
     note_not_finite,
     output,
@@ -260,20 +261,6 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
         groups = cli_segments.summary_rows(table, judged, maps, say) if maps else None
         sys.stdout.write(render(table, measure.k, options.format, judged, groups))
         sys.stdout.flush()
-
-
-def judged_at(table, measure, rescored):
-    """Each row's Judged@k at the measure's cut-off (`core.analysis.judged`). Condensed lists
-    (judged_only) hold judged documents only, so the share is of the run as retrieved:
-    `rescored(measure)` gives the table scored again under the measure without condensing."""
-    from ndcg_gui.core.analysis.judged import judged_at_k
-
-    if measure.judged_only:
-        again = rescored(measure.with_(judged_only=False))
-        again = again.table if hasattr(again, "table") else again
-        shares = judged_at_k(again, measure.k)
-        return shares.reindex(table["query"]).set_axis(table.index)
-    return judged_at_k(table, measure.k).set_axis(table.index)
 
 
 def explain(options: argparse.Namespace) -> None:

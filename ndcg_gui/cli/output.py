@@ -304,3 +304,17 @@ def pick_query(queries: list[str], path: str, query: str | None) -> str:
         listed = ", ".join(queries[:10]) + (", ..." if len(queries) > 10 else "")
         raise InputError(f"no query {quoted(query)}; it has {len(queries)}: {listed}", path)
     return query
+
+
+def judged_at(table, measure, rescored):
+    """Each row's Judged@k at the measure's cut-off (`core.analysis.judged`). Condensed lists
+    (judged_only) hold judged documents only, so the share is of the run as retrieved:
+    `rescored(measure)` gives the table scored again under the measure without condensing."""
+    from ndcg_gui.core.analysis.judged import judged_at_k
+
+    if measure.judged_only:
+        again = rescored(measure.with_(judged_only=False))
+        again = again.table if hasattr(again, "table") else again
+        shares = judged_at_k(again, measure.k)
+        return shares.reindex(table["query"]).set_axis(table.index)
+    return judged_at_k(table, measure.k).set_axis(table.index)

@@ -62,6 +62,7 @@ _SUPPORTED: dict[str, Callable[[object], bool]] = {
     "gain_table": lambda v: v is None or isinstance(v, GainTable),
     "precision": lambda v: v in (None, "float32", "float64"),
     "truncate_grades": lambda v: isinstance(v, bool),
+    "judged_only": lambda v: isinstance(v, bool),
     "ties": _is_name(*TIES),
     "empty": _is_name(*TREATMENTS),
     "undefined": _is_name(*TREATMENTS),  # (the mean's: the per-query table does not depend on it)
@@ -160,6 +161,19 @@ def ndcg_sql(measure: Measure, run: str = "run", qrels: str = "qrels", row_order
     first_row = ", MIN(row_order) AS first_row" if row_order else ""
     ideal_from = (f"SELECT query, {gain_sql('grade', measure)} AS gain FROM {qrels}"
                   if measure.ideal == "judged" else "SELECT query, gain FROM joined")
+    listed, whole_run = "", run
+    if measure.judged_only:
+        # Condensed lists (`metrics.condensed_keep`): only judged documents are ranked, so those
+        # below an unjudged one move up; with negative="zero" a negative grade is unjudged too.
+        negative = f"WHERE {grade_sql('q.grade', measure)} >= 0" if measure.negative == "zero" else ""
+        listed = f"""listed AS (
+    SELECT c.query, c.doc, c.score{', c.row_order' if row_order else ''}
+    FROM {run} c
+    JOIN {qrels} q ON q.query = c.query AND q.doc = c.doc
+    {negative}
+),
+"""
+        run = "listed"
     if every_row:
         ranked = f"""ranked AS (
     SELECT query, doc{order_col}, {key} AS skey,
@@ -199,7 +213,7 @@ ranked AS (
     ndcg = rounded(f"CASE WHEN COALESCE(i.idcg, CAST(0 AS DOUBLE)) = 0 THEN {undefined} "
                    "ELSE COALESCE(d.dcg, CAST(0 AS DOUBLE)) / i.idcg END", measure.rounding)
     sql = f"""
-WITH {ranked}
+WITH {listed}{ranked}
 joined AS (
     SELECT t.query, t.rnk, t.skey{', t.row_order' if row_order else ''},
            CASE WHEN q.grade IS NULL THEN 0 ELSE 1 END AS judged,
@@ -221,7 +235,7 @@ dcg AS (
     GROUP BY query
 ),
 retrieved AS (
-    SELECT query, COUNT(*) AS n_retrieved{first_row} FROM {run} GROUP BY query
+    SELECT query, COUNT(*) AS n_retrieved{first_row} FROM {whole_run} GROUP BY query
 ),
 ideal AS (
     -- the first k of each query's ideal order only: filtered here, beside its window, an engine
