@@ -136,3 +136,14 @@ def kind(mode: int) -> str:
         if test(mode):
             return what
     return "not a regular file"
+
+
+def notes_beside(run: str | Path | None) -> tuple[dict[str, str], str | None]:
+    """The notes kept beside `run` ({} when none), and, when its sidecar cannot be read, why in one
+    line (the run opens all the same: its notes are not what it is read for)."""
+    if run is None or str(run).startswith(("/dev/", "/proc/")):
+        return {}, None
+    try:
+        return read_notes(notes_path(run)), None
+    except InputError as err:
+        return {}, f"notes not read: {err}"

@@ -101,6 +101,7 @@ class FileRef:
     name: str = "untitled"
     saved_lists: Mapping[str, RankedList] = field(default_factory=dict)
     made_here: bool = False
+    saved_notes: Mapping[str, str] = field(default_factory=dict)  # the notes its sidecar holds
 
     @classmethod
     def of(cls, path: str | Path | None, qrels: str | Path | None = None, name: str | None = None) -> FileRef:
@@ -133,9 +134,11 @@ class Workspace:
     comparing: Comparing = field(default_factory=Comparing)
     policy: MeanPolicy = field(default_factory=MeanPolicy)  # which queries the mean counts
     segments: QueryMap[str] | None = None  # each query's segment (File ▸ Open segments…)
+    notes: Mapping[str, str] = field(default_factory=dict)  # each query's note (its sidecar file)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "lists", MappingProxyType(dict(self.lists)))
+        object.__setattr__(self, "notes", MappingProxyType(dict(self.notes)))
         queries, shown, known = _queries_of(self.dataset)
         object.__setattr__(self, "_queries", queries)
         object.__setattr__(self, "_shown", shown)
@@ -257,7 +260,15 @@ class Workspace:
         """Whether a crash would lose something the person did: unsaved lists, runs compared, a
         mean policy of their own, segments read."""
         return bool(self.unsaved_queries() or self.comparing.runs or self.policy != MeanPolicy()
-                    or self.segments is not None)
+                    or self.segments is not None or self.notes_unsaved())
+
+    def notes_unsaved(self) -> bool:
+        """Whether the notes differ from what the sidecar holds (as read, or as last written)."""
+        return dict(self.notes) != dict(self.file.saved_notes)
+
+    def mark_notes_saved(self) -> None:
+        """The sidecar now holds the notes as they are in this state."""
+        self.file.saved_notes = dict(self.notes)
 
     def mark_saved(self) -> None:
         """The file now holds the lists as they are in this state."""
@@ -343,6 +354,22 @@ class Workspace:
 
     def with_policy(self, policy: MeanPolicy) -> Workspace:
         return self if policy == self.policy else replace(self, policy=policy)
+
+    def with_note(self, query: str, note: str) -> Workspace:
+        """`query` with `note` (an empty note, or one of spaces alone: none)."""
+        notes = dict(self.notes)
+        if note.strip():
+            notes[query] = note
+        else:
+            notes.pop(query, None)
+        return self if notes == dict(self.notes) else replace(self, notes=notes)
+
+    def with_notes(self, notes: Mapping[str, str], saved: bool = False) -> Workspace:
+        """Every note replaced by `notes` (`saved`: as the sidecar holds them, read when opened)."""
+        kept = {str(q): str(n) for q, n in notes.items() if str(n).strip()}
+        if saved:
+            self.file.saved_notes = dict(kept)
+        return self if kept == dict(self.notes) else replace(self, notes=kept)
 
     def with_segments(self, segments: QueryMap[str] | None) -> Workspace:
         """Each query's segment from `segments` (None: none): the query panel filters by them."""

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.formats.query_notes import notes_path, notes_text, parse_notes, read_notes
+from ndcg_gui.core.formats.query_notes import notes_beside, notes_path, notes_text, parse_notes, read_notes
 from ndcg_gui.core.writing.query_notes import write_notes
 
 HOSTILE = {
@@ -103,3 +103,14 @@ def test_a_sidecar_hard_linked_to_an_input_is_not_replaced(tmp_path):
     with pytest.raises(InputError, match="an input too"):
         write_notes(sidecar, {"1": "x"}, [tmp_path / "run.txt", qrels])
     assert qrels.read_text() == "1 0 d1 1\n"
+
+
+def test_notes_beside_a_run_say_a_bad_sidecar_in_one_line(tmp_path):
+    run = tmp_path / "run.txt"
+    assert notes_beside(run) == ({}, None)
+    write_notes(notes_path(run), {"7": "kept"})
+    assert notes_beside(run) == ({"7": "kept"}, None)
+    notes_path(run).write_text("7 no tab\n")
+    notes, problem = notes_beside(run)
+    assert notes == {} and problem == "notes not read: run.txt.notes.tsv:1: expected query<TAB>note " \
+        "(tabs in a note written \\t), found no tab"
