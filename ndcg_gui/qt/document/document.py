@@ -313,6 +313,11 @@ class Document(ListEdits, QObject):
         self.state.mark_saved()
         self.announce(Changes())  # the title and the file name shown follow
 
+    def mark_notes_saved(self) -> None:
+        """After the notes were written beside the run: they are what its sidecar holds."""
+        self.state.mark_notes_saved()
+        self.announce(Changes())  # the title follows
+
     # ---- definition (an undo step) ------------------------------------------------------------------
     def set_definition(self, definition: Definition | None = None, *, undoable: bool = True,
                        **choices: object) -> None:

@@ -41,6 +41,7 @@ class QueryBrowser(QObject):
         panel.policyChanged.connect(document.set_policy)  # the document's state, an undo step
         panel.set_policy(document.state.policy)
         self._show_segments()
+        panel.set_notes(document.state.notes)
         self._show_scores()
         self._feed_comparison(statistics=True)
         panel.set_current_query(document.current_query)
@@ -58,6 +59,8 @@ class QueryBrowser(QObject):
             self.panel.set_policy(self.document.state.policy)
         if changes.segments:
             self._show_segments()
+        if changes.notes or changes.dataset:
+            self.panel.set_notes(self.document.state.notes)
         if changes.scores:
             self._show_scores()
         if changes.comparison is not None:
