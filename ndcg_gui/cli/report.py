@@ -77,13 +77,18 @@ def main_report(options: argparse.Namespace, say):
                 sys.stdout.write(text)
                 sys.stdout.flush()
     else:
+        from ndcg_gui.core.formats.query_notes import notes_beside
         from ndcg_gui.core.reading import load
         from ndcg_gui.core.reports.run_report import run_report
 
         dataset = load(options.file, options.qrels)
+        notes, problem = notes_beside(options.file)  # (a bad sidecar is said; the report is written)
+        if problem is not None:
+            say(problem)
         means = cli_segments.run_means(dataset, k, config, ties, cli_segments.maps(options, dataset.run,
                                                                                   options.file), say)
-        html = run_report(dataset, setting(), run_label(Path(options.file).name), segments=means)
+        html = run_report(dataset, setting(), run_label(Path(options.file).name), segments=means,
+                          notes=notes)
         atomic_write(options.report, lambda f: f.write(html))
     if options.report:
         say(f"wrote {options.report}")

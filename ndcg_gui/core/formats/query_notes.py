@@ -141,7 +141,7 @@ def kind(mode: int) -> str:
 def notes_beside(run: str | Path | None) -> tuple[dict[str, str], str | None]:
     """The notes kept beside `run` ({} when none), and, when its sidecar cannot be read, why in one
     line (the run opens all the same: its notes are not what it is read for)."""
-    if run is None or str(run).startswith(("/dev/", "/proc/")):
+    if run is None or str(run) == "-" or str(run).startswith(("/dev/", "/proc/")):
         return {}, None
     try:
         return read_notes(notes_path(run)), None

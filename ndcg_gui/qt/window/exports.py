@@ -159,7 +159,7 @@ class Exports(QObject):
             # (under the page's own mean policy, as its headline's)
             means = None if segments is None else segment_means(
                 dataset.evaluate(doc.k, doc.config, ties=doc.ties, missing="zero"), segments.values)
-            html = run_report(dataset, setting, doc.display_name, segments=means)
+            html = run_report(dataset, setting, doc.display_name, segments=means, notes=doc.state.notes)
         atomic_write(path, lambda f: f.write(html))
 
     def export_report_dialog(self) -> None:

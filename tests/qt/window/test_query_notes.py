@@ -84,3 +84,13 @@ def test_the_recovery_file_carries_the_notes(qtbot, opened, recovery_folder):
     window.recovery.wait()
     (path,) = recovery_folder.glob("recovery-*.json")
     assert json.loads(path.read_text(encoding="utf-8"))["notes"] == {query: NOTE}
+
+
+def test_the_exported_report_shows_the_note_escaped(qtbot, opened, tmp_path):
+    window = opened
+    query = window.document.current_query
+    window.document.set_note(query, NOTE)
+    out = tmp_path / "report.html"
+    assert window.exports.export_report(out)
+    html = out.read_text(encoding="utf-8")
+    assert "<script>alert(1)</script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
