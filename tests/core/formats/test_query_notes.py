@@ -114,3 +114,16 @@ def test_notes_beside_a_run_say_a_bad_sidecar_in_one_line(tmp_path):
     notes, problem = notes_beside(run)
     assert notes == {} and problem == "notes not read: run.txt.notes.tsv:1: expected query<TAB>note " \
         "(tabs in a note written \\t), found no tab"
+
+
+def test_the_example_in_the_docs_reads_as_it_says():
+    from pathlib import Path
+
+    text = (Path(__file__).parents[3] / "docs" / "files.md").read_text(encoding="utf-8")
+    section = text[text.index("## Notes on queries"):]
+    start = section.index("```text\n") + len("```text\n")
+    block = section[start:section.index("\n```", start)]
+    assert parse_notes(block + "\n", "files.md") == {
+        "301": "bm25 misses the acronym; try the expansion\nsee ticket 42",
+        "402": "judging hole: 7 of the top 10 unjudged"}
+    assert block.splitlines()[0] == notes_text({}).rstrip("\n")  # the header the program writes
