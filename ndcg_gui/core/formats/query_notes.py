@@ -63,6 +63,8 @@ def notes_text(notes: Mapping[str, str]) -> str:
     """The sidecar's text: the header, then one line per query with a note, in the order given."""
     lines = [HEADER]
     for query, note in clean(notes).items():
+        if not query:  # (a typed list's query has no id: a file of it has none to note)
+            continue
         field = escape(query)
         lines.append(("\\" + field if field.startswith("#") else field) + "\t" + escape(note))
     return "\n".join(lines) + "\n"

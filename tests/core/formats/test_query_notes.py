@@ -35,9 +35,10 @@ def test_hostile_notes_round_trip_and_empty_ones_go(tmp_path):
     assert len(path.read_text(encoding="utf-8").splitlines()) == 1 + len(expected)  # one line a query
 
 
-@given(st.dictionaries(st.text(min_size=1), st.text()))
+@given(st.dictionaries(st.text(), st.text()))
 def test_any_text_round_trips(notes):
-    assert parse_notes(notes_text(notes), "n.tsv") == {q: n for q, n in notes.items() if n.strip()}
+    # (a typed list's query "" has no id to keep a note under in a file)
+    assert parse_notes(notes_text(notes), "n.tsv") == {q: n for q, n in notes.items() if n.strip() and q}
 
 
 def test_no_notes_left_removes_the_sidecar(tmp_path):
