@@ -60,3 +60,17 @@ def test_a_bad_sidecar_is_one_line_and_the_report_is_written(run, tmp_path, caps
     assert err == ["ndcg-inspect: notes not read: bm25.run.notes.tsv:1: expected query<TAB>note (tabs in a "
                    "note written \\t), found no tab", f"ndcg-inspect: wrote {out}"]
     assert out.exists()
+
+
+def test_a_comparison_report_shows_the_first_runs_notes(run, tmp_path):
+    run, qrels = run
+    worse = tmp_path / "worse.run"  # q1 as bm25 ranks it, q3 with its relevant document first lost
+    worse.write_text("q1 Q0 a 1 3.0 t\nq1 Q0 b 2 2.0 t\nq1 Q0 c 3 1.0 t\n"
+                     "q2 Q0 d 1 3.0 t\nq2 Q0 e 2 2.0 t\nq3 Q0 f 1 3.0 t\n")
+    write_notes(notes_path(run), {"q3": HOSTILE})
+    out = tmp_path / "c.html"
+    assert main([str(run), str(worse), "--qrels", str(qrels), "--report", str(out)]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert "<script>alert" not in html and re.search(r"<th[^>]*>note</th>", html)
+    loss = html[html.index("<h3>Query q3"):]
+    assert loss.index('<p class="query-note"><b>Note:</b> &lt;script&gt;') < loss.index("</div>")

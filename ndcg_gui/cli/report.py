@@ -59,15 +59,19 @@ def main_report(options: argparse.Namespace, say):
 
     cmp = None
     if options.runs:
+        from ndcg_gui.core.formats.query_notes import notes_beside
         from ndcg_gui.core.reports.compare_report import compare_report
         from ndcg_gui.core.reports.tables import comparison_table
 
         runs = cli_compare.load_runs(options, paths)
+        notes, problem = notes_beside(options.file)  # the first run's (a bad sidecar is said)
+        if problem is not None:
+            say(problem)
         cmp = cli_compare.comparison(options, runs)
         cli_compare._notes(cmp, say)
         segments = cli_segments.by_segment(cmp, cli_segments.maps(options), say)
         if options.report:
-            html = compare_report(runs, cmp, setting(), alpha=alpha, segments=segments)
+            html = compare_report(runs, cmp, setting(), alpha=alpha, segments=segments, notes=notes)
             atomic_write(options.report, lambda f: f.write(html))
         if options.table:
             text = comparison_table(cmp, options.table, alpha)

@@ -151,7 +151,7 @@ class Exports(QObject):
             by_segment = None if segments is None else compare_segments(
                 cmp.per_query, cmp.baseline, segments.values, samples=cmp.samples, seed=cmp.seed,
                 confidence=cmp.confidence)
-            html = compare_report(runs.list_for, cmp, setting, segments=by_segment)
+            html = compare_report(runs.list_for, cmp, setting, segments=by_segment, notes=doc.state.notes)
         else:
             from ndcg_gui.core.analysis.segments import segment_means
 
