@@ -94,3 +94,9 @@ def test_the_exported_report_shows_the_note_escaped(qtbot, opened, tmp_path):
     assert window.exports.export_report(out)
     html = out.read_text(encoding="utf-8")
     assert "<script>alert(1)</script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_the_query_tables_context_menu_offers_the_note(window):
+    table = window.query_panel.table
+    assert table.contextMenuPolicy() == Qt.ContextMenuPolicy.ActionsContextMenu
+    assert window.actions.edit_note in table.actions()
