@@ -87,12 +87,12 @@ def measure(run: Path, qrels: Path, k: int, shot: str | None, fresh: bool, profi
     window = MainWindow(settings=settings)
     window.resize(1366, 768)
     window.show()
-    window.document.set_definition(k=k, undoable=False)
+    window.document.set_measure(k=k, undoable=False)
     app.processEvents()
     from ndcg_gui.core.sql.cache import cache_path
 
     # The cache of the window's definition (its preset, this k): moved aside for a first open.
-    cached = cache_path(str(run), str(qrels), window.document.state.definition)
+    cached = cache_path(str(run), str(qrels), window.document.state.measure)
     aside = None
     if fresh and cached is not None and cached.exists():
         aside = cached.with_name(cached.name + ".aside")

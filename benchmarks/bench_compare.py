@@ -24,8 +24,9 @@ import pandas as pd
 from bench_core import fastest, make_data
 from scipy import stats
 
-from ndcg_gui.core import MetricConfig, compare_runs, evaluate, paired_summary
+from ndcg_gui.core import compare_runs, evaluate, paired_summary
 from ndcg_gui.core.analysis.runs import significance as sig
+from ndcg_gui.core.ndcg.presets import preset
 
 
 def second_run(run: pd.DataFrame, seed: int = 1) -> pd.DataFrame:
@@ -53,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         n_queries, n_docs, n_judged, samples, rounds = 200, 100, 30, 1_000, 1
 
-    trec = MetricConfig.preset("trec_eval")
+    trec = preset("trec_eval")
     k, seed = 10, 0
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {rounds} rounds")
     run_a, _, qrels = make_data(n_queries, n_docs, n_judged)
@@ -63,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(qrels):,} qrels rows; NDCG@{k}; {samples:,} draws, seed {seed}")
 
     # Same numbers first: ours against scipy on the same differences.
-    cmp = compare_runs(runs, qrels, k=k, config=trec, samples=samples, seed=seed)
+    cmp = compare_runs(runs, qrels, trec.with_(k=k), samples=samples, seed=seed)
     row = cmp.summary.loc["b"]
     d = cmp.deltas["b"].to_numpy()
     boot = stats.bootstrap((d,), np.mean, n_resamples=samples, method="percentile", batch=500,
@@ -82,9 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     times = fastest(
         {
             "compare_runs: both evaluate calls + statistics": lambda: compare_runs(
-                runs, qrels, k=k, config=trec, samples=samples, seed=seed),
+                runs, qrels, trec.with_(k=k), samples=samples, seed=seed),
             "  of which evaluate(a) + evaluate(b)": lambda: [
-                evaluate(r, qrels, k=k, config=trec) for r in runs.values()],
+                evaluate(r, qrels, trec.with_(k=k)) for r in runs.values()],
             "paired_summary (statistics only)": lambda: paired_summary(per_query, samples=samples, seed=seed),
             "  sign_flip_p": lambda: sig.sign_flip_p(d, samples, seed),
             "  bootstrap_ci": lambda: sig.bootstrap_ci(d, samples, seed),

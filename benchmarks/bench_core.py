@@ -21,7 +21,8 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from ndcg_gui.core import MetricConfig, evaluate, per_rank
+from ndcg_gui.core import evaluate, per_rank
+from ndcg_gui.core.ndcg.presets import preset
 
 CORPUS = 1_000_003  # a prime, so a per-query stride visits distinct documents
 
@@ -114,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     import pytrec_eval
     from sklearn.metrics import ndcg_score
 
-    trec = MetricConfig.preset("trec_eval")
+    trec = preset("trec_eval")
     k = 10
     measure = f"ndcg_cut_{k}"
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {rounds} rounds")
@@ -123,11 +124,11 @@ def main(argv: list[str] | None = None) -> int:
     y_true, y_score = sklearn_inputs(run, qrels, n_queries, n_docs)
 
     # Same numbers first, so we time like with like.
-    ours = evaluate(run, qrels, k=k, config=trec)
+    ours = evaluate(run, qrels, trec.with_(k=k))
     theirs = pytrec_eval.RelevanceEvaluator(qrels_d, {measure}).evaluate(run_d)
     diff = max(abs(ours.loc[q, "ndcg"] - v[measure]) for q, v in theirs.items())
     assert diff < 1e-9, f"evaluate and pytrec_eval disagree by {diff}"
-    assert np.allclose(evaluate(shuffled, qrels, k=k, config=trec)["ndcg"], ours["ndcg"])
+    assert np.allclose(evaluate(shuffled, qrels, trec.with_(k=k))["ndcg"], ours["ndcg"])
 
     evaluator = pytrec_eval.RelevanceEvaluator(qrels_d, {measure})
     print(
@@ -136,8 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     ndcg_times = fastest(
         {
-            "evaluate, run grouped by query (as TREC files)": lambda: evaluate(run, qrels, k=k, config=trec),
-            "evaluate, the same rows shuffled": lambda: evaluate(shuffled, qrels, k=k, config=trec),
+            "evaluate, run grouped by query (as TREC files)": lambda: evaluate(run, qrels, trec.with_(k=k)),
+            "evaluate, the same rows shuffled": lambda: evaluate(shuffled, qrels, trec.with_(k=k)),
             "pytrec_eval RelevanceEvaluator(qrels).evaluate(run)": lambda: pytrec_eval.RelevanceEvaluator(
                 qrels_d, {measure}
             ).evaluate(run_d),

@@ -101,15 +101,14 @@ def run_sql(run_path: Path, qrels_path: Path, memory_limit: str):
 
 def check_against_evaluate(con, result: pa.Table, queries: list[str]) -> float:
     """The largest difference between the SQL's NDCG and `evaluate`'s on these queries."""
-    from ndcg_gui.core import MetricConfig, evaluate
-    from ndcg_gui.core.ndcg.measure import PRESETS
+    from ndcg_gui.core import Measure, evaluate
+    from ndcg_gui.core.ndcg.presets import PRESETS
 
     listed = ", ".join(f"'{q}'" for q in queries)
     run = con.execute(f"SELECT query, doc, score FROM run WHERE query IN ({listed})").df()
     qrels = con.execute(f"SELECT query, doc, grade FROM qrels WHERE query IN ({listed})").df()
     preset = PRESETS["trec_eval"]
-    ours = evaluate(run, qrels.astype({"grade": float}), k=10, config=preset.config or MetricConfig(),
-                    ties=preset.ties)
+    ours = evaluate(run, qrels.astype({"grade": float}), (preset or Measure()).with_(k=10, ties=preset.ties))
     sql = result.to_pandas().set_index("query").loc[queries, "ndcg"]
     return float(np.max(np.abs(ours.loc[queries, "ndcg"].to_numpy() - sql.to_numpy())))
 
@@ -117,7 +116,7 @@ def check_against_evaluate(con, result: pa.Table, queries: list[str]) -> float:
 def worst_into_the_window(con, result: pa.Table, n: int = 20) -> tuple[float, float]:
     """Write the n worst queries' rows to Parquet, open them with the window's reader, and return
     (seconds, largest difference to the SQL's NDCG)."""
-    from ndcg_gui.core.ndcg.measure import PRESETS
+    from ndcg_gui.core.ndcg.presets import PRESETS
     from ndcg_gui.core.reading import load
 
     start = time.perf_counter()
@@ -130,7 +129,7 @@ def worst_into_the_window(con, result: pa.Table, n: int = 20) -> tuple[float, fl
                 f"TO '{qrels_file}' (HEADER, DELIMITER ',')")
     dataset = load(run_file, qrels_file)
     preset = PRESETS["trec_eval"]
-    shown = dataset.evaluate(10, preset.config, ties=preset.ties)
+    shown = dataset.evaluate(preset.with_(k=10))
     seconds = time.perf_counter() - start
     sql = result.slice(0, n).to_pandas().set_index("query")["ndcg"]
     return seconds, float(np.max(np.abs(shown.loc[worst, "ndcg"].to_numpy() - sql.loc[worst].to_numpy())))

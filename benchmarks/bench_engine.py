@@ -33,6 +33,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
+from ndcg_gui.core.ndcg.measure import Measure
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 DATA = HERE / ".data"
@@ -153,7 +155,6 @@ def steps(run: Path, qrels: Path, memory_limit: str) -> None:
     import resource
 
     from ndcg_gui.core.sql import duckdb_engine
-    from ndcg_gui.core.state.workspace import Definition
 
     def cpu() -> float:
         usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -167,7 +168,7 @@ def steps(run: Path, qrels: Path, memory_limit: str) -> None:
         return True
 
     start, start_cpu = time.perf_counter(), cpu()
-    duckdb_engine.score_files(str(run), str(qrels), Definition(), memory_limit=memory_limit, threads=2,
+    duckdb_engine.score_files(str(run), str(qrels), Measure(k=10), memory_limit=memory_limit, threads=2,
                               progress=told)
     marks.append(("", time.perf_counter(), cpu()))
     for (step, wall, used), (_, next_wall, next_used) in itertools.pairwise(marks):

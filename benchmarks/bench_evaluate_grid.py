@@ -14,8 +14,8 @@ retrieved document judged plus 10 % unretrieved; or only relevant documents, 1-4
 query sizes (even: 4,000 queries x 500 documents; or Zipf-like: 4,000 queries from 50,000
 documents down to ~150, with 5 % of queries under 10).
 
-What is timed: ours is `evaluate(run_df, qrels_df, k=10, config=MetricConfig.preset("trec_eval"),
-ties="trec")` on DataFrames as the readers give them (ids as pandas `str` columns, scores and
+What is timed: ours is `evaluate(run_df, qrels_df, PRESETS["trec_eval"].at(10))` (ties "trec")
+on DataFrames as the readers give them (ids as pandas `str` columns, scores and
 grades as numbers); theirs is `pytrec_eval.RelevanceEvaluator(qrels_dict, {"ndcg_cut_10"})
 .evaluate(run_dict)` on the nested Python dicts its users build. Both inputs are built before the
 timed region, and neither side's input building is timed. The two are timed in the same process,
@@ -38,7 +38,8 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from ndcg_gui.core import MetricConfig, evaluate
+from ndcg_gui.core import Measure, evaluate
+from ndcg_gui.core.ndcg.presets import preset
 
 SCORES = ("float", "2dec", "int", "few", "equal", "scaled")
 DOCS = ("unique", "shared")
@@ -171,18 +172,18 @@ def check(ours: pd.DataFrame, theirs: dict[str, dict[str, float]], what: str) ->
     assert diff < 1e-9, f"{what}: evaluate and pytrec_eval disagree by {diff}"
 
 
-def measure(shape: tuple[str, ...], args, pytrec_eval, trec: MetricConfig) -> tuple:
+def measure(shape: tuple[str, ...], args, pytrec_eval, trec: Measure) -> tuple:
     """(shape, run rows, qrels rows, pytrec_eval s, shuffled s, grouped s, and the two ratios)."""
     shuffled, grouped, qrels, qrels_d, run_d = make_shape(
         *shape, args.queries, args.per_query, args.biggest)
     theirs = pytrec_eval.RelevanceEvaluator(qrels_d, {MEASURE}).evaluate(run_d)
-    check(evaluate(shuffled, qrels, k=K, config=trec, ties="trec"), theirs, f"{shape} shuffled")
-    check(evaluate(grouped, qrels, k=K, config=trec, ties="trec"), theirs, f"{shape} grouped")
+    check(evaluate(shuffled, qrels, trec.with_(k=K, ties="trec")), theirs, f"{shape} shuffled")
+    check(evaluate(grouped, qrels, trec.with_(k=K, ties="trec")), theirs, f"{shape} grouped")
     t = medians(
         {
             "pytrec": lambda: pytrec_eval.RelevanceEvaluator(qrels_d, {MEASURE}).evaluate(run_d),
-            "shuffled": lambda: evaluate(shuffled, qrels, k=K, config=trec, ties="trec"),
-            "grouped": lambda: evaluate(grouped, qrels, k=K, config=trec, ties="trec"),
+            "shuffled": lambda: evaluate(shuffled, qrels, trec.with_(k=K, ties="trec")),
+            "grouped": lambda: evaluate(grouped, qrels, trec.with_(k=K, ties="trec")),
         },
         args.repeats,
     )
@@ -205,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import pytrec_eval
 
-    trec = MetricConfig.preset("trec_eval")
+    trec = preset("trec_eval")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"median of {args.repeats} alternating repeats; NDCG@{K}, trec_eval preset, ties='trec'")
     rows = []

@@ -14,6 +14,7 @@ import pandas as pd
 from ndcg_gui.core import evaluate
 from ndcg_gui.core.analysis.difference import explain_difference
 from ndcg_gui.core.analysis.tie_range import tie_range
+from ndcg_gui.core.ndcg.measure import Measure
 
 
 def make(n_queries: int = 2000, n_docs: int = 100, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -36,8 +37,8 @@ def main() -> None:
             explain_difference(run, qrels, a, b, k=10)
             times.append(time.perf_counter() - start)
         print(f"{a} → {b}: {min(times) * 1000:.0f} ms (best of 5), {len(run):,} rows, 2,000 queries")
-    for name, work in (("evaluate", lambda: evaluate(run, qrels, k=10)),
-                       ("tie_range", lambda: tie_range(run, qrels, k=10))):
+    for name, work in (("evaluate", lambda: evaluate(run, qrels, Measure(k=10))),
+                       ("tie_range", lambda: tie_range(run, qrels, Measure(k=10)))):
         times = []
         for _ in range(5):
             start = time.perf_counter()

@@ -125,13 +125,13 @@ def bench_moves(n: int, rounds: int) -> dict[str, float]:
     doc = window.document
     start = time.perf_counter()
     for _ in range(rounds):
-        report = ListReport(doc.current_list(), doc.k, doc.config, doc.original_list(), doc.ties)
+        report = ListReport(doc.current_list(), doc.measure, doc.original_list())
         _ = report.columns, report.summary
     recompute = (time.perf_counter() - start) * 1000 / rounds
     result = window.scores.result
     start = time.perf_counter()
     for _ in range(rounds // 4):
-        with_list_rescored(result, doc.current_list(), doc.k, doc.config, doc.ties)
+        with_list_rescored(result, doc.current_list(), doc.measure)
     rescore = (time.perf_counter() - start) * 1000 / (rounds // 4)
     print(f"  parts: the core's recompute (metrics table + headline figures) {recompute:.1f} ms; "
           f"the query browser's rescore of the query when its panel shows (many queries) {rescore:.1f} ms")

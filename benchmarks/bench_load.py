@@ -65,12 +65,12 @@ print(t1 - t0, time.perf_counter() - t1)
 _WORKER = """
 import functools, pickle, resource, subprocess, sys, time
 t0 = time.perf_counter()
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.reading.load_worker import command, read_message
 from ndcg_gui.core.reading.packed import unpack
 from ndcg_gui.core.lists.rescoring import score
 process = subprocess.Popen(command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-then = functools.partial(score, k=10, config=MetricConfig(), ties="trec")
+then = functools.partial(score, measure=Measure(k=10, ties="trec"))
 process.stdin.write(pickle.dumps({"path": sys.argv[1], "qrels": sys.argv[2], "then": then}))
 process.stdin.close()
 while (message := read_message(process.stdout)) is not None:

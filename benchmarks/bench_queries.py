@@ -41,6 +41,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ndcg_gui.core.ndcg.presets import preset
+
 HERE = Path(__file__).resolve().parent
 DEFAULT_BACKGROUND_ROWS = 200_000  # ndcg_gui.qt.document.query_scores.BACKGROUND_ROWS
 PYTHON = sys.executable
@@ -147,11 +149,10 @@ def _mb(value: float | None) -> str:
 
 # ---- 2. opening one query -----------------------------------------------------------------
 def bench_open_query(run: Path, qrels: Path) -> None:
-    from ndcg_gui.core.ndcg.measure import MetricConfig
     from ndcg_gui.core.reading import load
 
     dataset = load(run, qrels)
-    config = MetricConfig.preset("trec_eval")
+    config = preset("trec_eval")
     queries = dataset.queries()
     times = []
     for q in queries[:: max(1, len(queries) // 50)]:
@@ -184,8 +185,8 @@ def _open_in_document(dataset, queries) -> None:
 
     doc = window.document
     # As the background loader hands it over: scored already (in its process).
-    window.query_browser.scores.offer(dataset, doc.k, doc.config, doc.ties,
-                                      score(dataset, doc.k, doc.config, doc.ties))
+    window.query_browser.scores.offer(dataset, doc.k, doc.measure, doc.measure.ties,
+                                      score(dataset, doc.measure))
     start = time.perf_counter()
     doc.set_dataset(dataset)
     installed = time.perf_counter()
@@ -210,7 +211,7 @@ def _open_in_document(dataset, queries) -> None:
         app.processEvents()
         edits.append((time.perf_counter() - start) * 1000)
     start = time.perf_counter()
-    doc.set_definition(k=5)  # every query rescored in the GUI thread
+    doc.set_measure(k=5)  # every query rescored in the GUI thread
     app.processEvents()
     print(f"an edit, panel included: median {np.median(edits):.1f} ms, max {max(edits):.1f} ms; "
           f"a new k: {(time.perf_counter() - start) * 1000:.0f} ms")
@@ -235,7 +236,6 @@ def bench_background_load(run: Path, qrels: Path) -> None:
     from PySide6.QtWidgets import QApplication
 
     from ndcg_gui.core.lists.rescoring import score
-    from ndcg_gui.core.ndcg.measure import MetricConfig
     from ndcg_gui.qt.document.loader import BackgroundLoader
     from ndcg_gui.qt.document.runner import Runner
 
@@ -254,12 +254,12 @@ def bench_background_load(run: Path, qrels: Path) -> None:
     timer.timeout.connect(tick)
     done = []
     loader.task.finished.connect(lambda r: done.append((r.data, r.extra) if r.loaded else r.problem))
-    config = MetricConfig.preset("trec_eval")
+    config = preset("trec_eval")
 
     clock.start()
     timer.start()
     start = time.perf_counter()
-    loader.start(run, qrels, then=functools.partial(score, k=10, config=config))
+    loader.start(run, qrels, then=functools.partial(score, measure=config.with_(k=10)))
     while not done:
         app.processEvents()
         time.sleep(0.001)
@@ -332,7 +332,6 @@ def bench_definition_frames(run: Path, qrels: Path, rounds: int) -> None:
     of it)."""
     from PySide6.QtWidgets import QApplication
 
-    from ndcg_gui.core.ndcg.measure import MetricConfig
     from ndcg_gui.core.reading import load
     from ndcg_gui.qt.document import query_scores
     from ndcg_gui.qt.widgets.plot import curve_plot
@@ -380,9 +379,9 @@ def bench_definition_frames(run: Path, qrels: Path, rounds: int) -> None:
         for i in range(rounds):
             change = dict(DEFINITION_CHANGES[i % len(DEFINITION_CHANGES)])
             if "preset" in change:
-                change = {"config": MetricConfig.preset(change.pop("preset"))}
+                change = {"measure": preset(change.pop("preset"))}
             start = time.perf_counter()
-            doc.set_definition(**change)
+            doc.set_measure(**change)
             changed = time.perf_counter()
             app.processEvents()
             parts["change"].append((changed - start) * 1000)
@@ -492,12 +491,11 @@ def bench_memory(run: Path, qrels: Path) -> None:
     """Peak Python-allocated memory of load + evaluate in this process (tracemalloc)."""
     import tracemalloc
 
-    from ndcg_gui.core.ndcg.measure import MetricConfig
     from ndcg_gui.core.reading import load
 
     tracemalloc.start()
     dataset = load(run, qrels)
-    result = dataset.evaluate(10, MetricConfig.preset("trec_eval"))
+    result = dataset.evaluate(preset("trec_eval").with_(k=10))
     current, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     size = (run.stat().st_size + qrels.stat().st_size) / 2**20

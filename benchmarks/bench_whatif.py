@@ -19,7 +19,7 @@ import numpy as np
 from bench_core import fastest
 
 from ndcg_gui.core import (
-    MetricConfig,
+    Measure,
     best_moves,
     compare_definitions,
     judge_first,
@@ -28,23 +28,24 @@ from ndcg_gui.core import (
     unjudged_band,
     unjudged_bounds,
 )
+from ndcg_gui.core.ndcg.presets import preset
 
 
-def brute_move_effects(grades: list[float], k: int, config: MetricConfig, judged) -> None:
+def brute_move_effects(grades: list[float], k: int, config: Measure, judged) -> None:
     for i in range(len(grades)):
         rest = grades[:i] + grades[i + 1 :]
-        ndcg_at([grades[i], *rest], k, config, judged)
-        ndcg_at([*rest[:5], grades[i], *rest[5:]], k, config, judged)  # stands in for the ideal rank
+        ndcg_at([grades[i], *rest], config.with_(k=k), judged)
+        ndcg_at([*rest[:5], grades[i], *rest[5:]], config.with_(k=k), judged)  # stands in for the ideal rank
 
 
-def brute_best_moves(grades: list[float], k: int, config: MetricConfig, judged) -> None:
+def brute_best_moves(grades: list[float], k: int, config: Measure, judged) -> None:
     """Only the moves that touch the first k ranks (the others change nothing)."""
     n = len(grades)
     for i in range(n):
         rest = grades[:i] + grades[i + 1 :]
         for j in range(n) if i < k else range(k):
             if j != i:
-                ndcg_at([*rest[:j], grades[i], *rest[j:]], k, config, judged)
+                ndcg_at([*rest[:j], grades[i], *rest[j:]], config.with_(k=k), judged)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,20 +58,20 @@ def main(argv: list[str] | None = None) -> int:
     grades = np.nan_to_num(with_unjudged)
     known = with_unjudged[~np.isnan(with_unjudged)]
     judged = np.concatenate([known, rng.choice([0.0, 0.0, 1.0, 2.0, 3.0], 300)])
-    config, k = MetricConfig.preset("trec_eval"), 10
+    config, k = preset("trec_eval"), 10
     scores = np.round(np.sort(rng.random(n))[::-1], 2)  # two decimals: ties
     docs = [f"d{i}" for i in range(n)]
     print(f"{n} documents, k = {k}, trec_eval preset, {int(np.isnan(with_unjudged).sum())} unjudged")
 
     best = fastest(
         {
-            "ndcg_at (floor)": lambda: ndcg_at(grades, k, config, judged),
-            "move_effects": lambda: move_effects(grades, k, config, judged),
-            "best_moves": lambda: best_moves(grades, k, config, judged),
-            "best_moves, k = None": lambda: best_moves(grades, None, config, judged),
-            "unjudged_bounds": lambda: unjudged_bounds(with_unjudged, k, config, judged),
-            "unjudged_bounds, k = None": lambda: unjudged_bounds(with_unjudged, None, config, judged),
-            "judge_first": lambda: judge_first(with_unjudged, k, config, judged),
+            "ndcg_at (floor)": lambda: ndcg_at(grades, config.with_(k=k), judged),
+            "move_effects": lambda: move_effects(grades, config.with_(k=k), judged),
+            "best_moves": lambda: best_moves(grades, config.with_(k=k), judged),
+            "best_moves, k = None": lambda: best_moves(grades, config.with_(k=None), judged),
+            "unjudged_bounds": lambda: unjudged_bounds(with_unjudged, config.with_(k=k), judged),
+            "unjudged_bounds, k = None": lambda: unjudged_bounds(with_unjudged, config.with_(k=None), judged),
+            "judge_first": lambda: judge_first(with_unjudged, config.with_(k=k), judged),
             "compare_definitions (scores, docs)": lambda: compare_definitions(
                 grades, k, judged, config, scores=scores, docs=docs
             ),

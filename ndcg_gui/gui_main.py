@@ -95,10 +95,10 @@ def check(options: argparse.Namespace) -> str | None:
     a --screenshot over a file it opens, or a TREC run (or runs to compare) without --qrels.
     Other faults of the file are shown in the window, which then opens on the example."""
     from ndcg_gui.core.errors import InputError
-    from ndcg_gui.core.ndcg.options import config_from_options
+    from ndcg_gui.core.ndcg.options import measure_from_options
 
     try:
-        config_from_options(options.preset, options.gain, options.discount)
+        measure_from_options(options.preset, options.gain, options.discount)
     except InputError as err:
         return str(err)
     if getattr(options, "screenshot", None):  # never over a file it opens (`refuse_inputs`)

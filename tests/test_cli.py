@@ -20,7 +20,8 @@ from scipy import stats
 
 from ndcg_gui.cli.main import main
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.ndcg.options import config_from_options, parse_discount, parse_gain
+from ndcg_gui.core.ndcg.measure import Measure
+from ndcg_gui.core.ndcg.options import measure_from_options, parse_discount, parse_gain
 
 RUN = "1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 c 3 1 t\n2 Q0 x 1 1 t\n"
 QRELS = "1 0 a 3\n1 0 b 2\n1 0 c 3\n1 0 z 1\n2 0 x 0\n3 0 y 2\n"
@@ -166,16 +167,17 @@ def test_with_no_preset_the_definition_is_trec_evals(tmp_path, capsys):
         assert main([str(run), "--qrels", str(qrels), *extra]) == 0
         outputs[name] = capsys.readouterr().out
     assert outputs["default"] == outputs["trec_eval"] == outputs["zeroed"]
-    assert config_from_options(None) == config_from_options("trec_eval")
+    assert measure_from_options(None) == measure_from_options("trec_eval")
 
 
 def test_options_override_the_preset():
-    config, ties = config_from_options("trec_eval", gain="exponential")
-    assert (config.gain, config.negative, config.ideal, ties) == ("exponential", "zero", "judged", "trec")
-    config, ties = config_from_options(None, discount="jarvelin:3")
-    assert (config.discount, config.base, ties) == ("jarvelin", 3.0, "trec")
+    measure = measure_from_options("trec_eval", gain="exponential")
+    assert (measure.gain, measure.negative, measure.ideal, measure.ties) == ("exponential", "zero", "judged",
+                                                                             "trec")
+    measure = measure_from_options(None, discount="jarvelin:3")
+    assert (measure.discount, measure.base, measure.ties) == ("jarvelin", 3.0, "trec")
     with pytest.raises(InputError, match="--preset"):
-        config_from_options("nope")
+        measure_from_options("nope")
 
 
 def test_an_internal_error_is_one_line_too(tmp_path, files, monkeypatch, capsys):
@@ -199,7 +201,7 @@ def test_summary_without_k_has_the_windows_numbers(tmp_path):
     out = tmp_path / "summary.csv"
     with resource_path("examples/sample.run") as run, resource_path("examples/sample.qrels") as qrels:
         assert main([str(run), "--qrels", str(qrels), "--summary-csv", str(out)]) == 0
-        expected = load(run, qrels).summary(DEFAULT_K)
+        expected = load(run, qrels).summary(Measure(k=DEFAULT_K))
     written = pd.read_csv(out, dtype={"query": str})
     assert DEFAULT_K == 10
     pd.testing.assert_series_equal(written["ndcg"], expected["ndcg"], check_exact=False, rtol=1e-12)

@@ -7,7 +7,7 @@ import pytest
 
 from ndcg_gui.cli.main import main
 from ndcg_gui.core import evaluate, load, mean_ndcg
-from ndcg_gui.core.ndcg.measure import PRESETS
+from ndcg_gui.core.ndcg.presets import PRESETS
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "resources" / "examples"
 ARGS = [str(EXAMPLES / "sample.run"), "--qrels", str(EXAMPLES / "sample.qrels"), "--format", "tsv"]
@@ -21,7 +21,7 @@ def test_every_preset_prints_the_same_both_ways(capsys, name):
     assert capsys.readouterr().out == direct
     dataset = load(EXAMPLES / "sample.run", qrels=EXAMPLES / "sample.qrels")
     preset = PRESETS[name]
-    result = evaluate(dataset.run[["query", "doc", "score"]], dataset.qrels[["query", "doc", "grade"]], k=10,
-                      config=preset.config, ties=preset.ties)
+    result = evaluate(dataset.run[["query", "doc", "score"]], dataset.qrels[["query", "doc", "grade"]],
+                      preset.with_(k=10))
     last = direct.strip().splitlines()[-1].split("\t")
     assert last[0] == "all" and float(last[5]) == pytest.approx(mean_ndcg(result), abs=5e-5)  # (then judged)

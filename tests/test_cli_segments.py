@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -289,6 +290,26 @@ def test_a_report_with_segments_names_the_file_and_holds_the_table(capsys, tmp_p
     assert code == 0, err
     html = out.read_text(encoding="utf-8")
     assert "<h2>By segment</h2>" in html and "Judged@10" in html
+
+
+def test_a_reports_segments_count_the_queries_its_mean_counts(capsys, tmp_path):
+    """One run's report under --missing skip: its mean leaves out the judged query the run has no
+    results for (q3), and so does each segment's mean, as the page says."""
+    run, qrels, seg, out = (tmp_path / n for n in ("r.run", "r.qrels", "seg.tsv", "r.html"))
+    run.write_text("q1 Q0 a 1 2.0 t\nq1 Q0 b 2 1.0 t\nq2 Q0 c 1 1.0 t\n")
+    qrels.write_text("q1 0 a 0\nq1 0 b 2\nq2 0 c 1\nq3 0 x 1\n")
+    seg.write_text("q1\ts\nq2\ts\nq3\ts\n")
+    for missing, counted in (("zero", 3), ("skip", 2)):
+        code, _, err = run_cli(capsys, run, "--qrels", qrels, "--segments", seg, "--missing", missing,
+                               "--report", out)
+        assert code == 0, err
+        html = out.read_text(encoding="utf-8")
+        section = html[html.index("<h2>By segment</h2>"):]
+        said = "left out" if missing == "skip" else "count as 0"
+        assert f"(judged queries with no results {said};" in section
+        cells = [c for c in re.findall(r"<td[^>]*>([^<]*)</td>", section)][:8]
+        assert cells[0] == "s" and cells[2:4] == [str(counted), "3"], cells
+        assert cells[4] == "all" and cells[6:8] == [str(counted), "3"], cells
 
 
 @pytest.mark.parametrize(("extra", "said"), [

@@ -10,6 +10,7 @@ from test_cli import cli
 
 from ndcg_gui.core.analysis.runs.compare import compare_runs
 from ndcg_gui.core.analysis.runs.tie_verdicts import tie_verdicts
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.reading import load
 
 
@@ -66,4 +67,4 @@ def _core(paths, samples):
     base, run, qrels = paths
     runs = {"base": load(base, qrels), "tied": load(run, qrels)}
     pool = runs["base"].qrels
-    return compare_runs(runs, pool, k=1, samples=samples), runs, pool
+    return compare_runs(runs, pool, Measure(k=1), samples=samples), runs, pool

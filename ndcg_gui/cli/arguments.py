@@ -124,8 +124,8 @@ def memory_limit(text: str) -> str:
 
 def add_common(parser: argparse.ArgumentParser, file_required: bool, k_help: str) -> None:
     """FILE, --qrels, --query, -k, --preset, --gain, --discount and --version."""
-    from ndcg_gui.core.ndcg.measure import PRESETS
     from ndcg_gui.core.ndcg.options import DISCOUNT_HELP, GAIN_HELP
+    from ndcg_gui.core.ndcg.presets import LABELS, PRESETS
 
     parser.add_argument("file", metavar="FILE", nargs=None if file_required else "?",
                         help="a CSV/TSV ranked list, or a TREC run (with --qrels) or qrels file")
@@ -137,11 +137,23 @@ def add_common(parser: argparse.ArgumentParser, file_required: bool, k_help: str
     parser.add_argument(
         "--preset", choices=list(PRESETS),
         help="a named definition of NDCG (default: trec_eval): "
-        + "; ".join(f"{name} = {p.label}" for name, p in PRESETS.items()),
+        + "; ".join(f"{name} = {LABELS[name]}" for name in PRESETS),
     )
     parser.add_argument("--gain", help=GAIN_HELP + " (overrides the preset's)")
     parser.add_argument("--discount", help=DISCOUNT_HELP + " (overrides the preset's)")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+
+
+def measure_of(options: argparse.Namespace):
+    """The measure the options say: --preset (default trec_eval's), --gain and --discount, at -k
+    (default 10: the window's numbers), with --missing (a comparison's) for the queries a run
+    returned nothing for. `InputError` for a preset, gain or discount it cannot read."""
+    from ndcg_gui.core.ndcg.measure import DEFAULT_K
+    from ndcg_gui.core.ndcg.options import measure_from_options
+
+    measure = measure_from_options(options.preset, options.gain, options.discount)
+    k = options.k if options.k is not None else DEFAULT_K
+    return measure.with_(k=k, empty=getattr(options, "missing", None) or "zero")
 
 
 def needs_qrels_hint(message: str) -> str:

@@ -122,25 +122,20 @@ def run_names(options: argparse.Namespace, paths: list[str]) -> dict[str, str]:
 
 def comparison(options: argparse.Namespace, runs: dict[str, Dataset]) -> Comparison:
     """The runs compared as the options say (also the gate's and the report's comparison)."""
-    from ndcg_gui.core.analysis.runs.compare import compare_runs
-    from ndcg_gui.core.ndcg.measure import DEFAULT_K
-    from ndcg_gui.core.ndcg.options import config_from_options
-
-    config, ties = config_from_options(options.preset, options.gain, options.discount)
-    k = options.k if options.k is not None else DEFAULT_K
     from ndcg_gui.cli import segments as cli_segments
+    from ndcg_gui.cli.arguments import measure_of
+    from ndcg_gui.core.analysis.runs.compare import compare_runs
 
     first = next(iter(runs.values()))
     qrels = first.qrels if options.qrels else None
-    cmp = compare_runs(runs, qrels, k=k, config=config, ties=ties, **statistics(options))
+    cmp = compare_runs(runs, qrels, measure_of(options), **statistics(options))
     # (the first run's own segment and weight columns, when no file is given)
     return cli_segments.weighted(cmp, cli_segments.maps(options, first.run, options.file))
 
 
 def statistics(options: argparse.Namespace) -> dict:
-    """How the options say runs are compared, once each run is scored."""
-    return {"missing": options.missing, "baseline": options.baseline, "samples": options.samples,
-            "seed": options.seed}
+    """How the options say runs are compared, once each run is scored (the measure aside)."""
+    return {"baseline": options.baseline, "samples": options.samples, "seed": options.seed}
 
 
 def _notes(cmp: Comparison, say) -> None:
@@ -150,7 +145,7 @@ def _notes(cmp: Comparison, say) -> None:
         say(f"note: {left_out} of {cmp.judged} judged queries left out: a run returned nothing for them "
             "(--missing skip)")
     for run, scored in cmp.scored.items():
-        if scored < cmp.judged and cmp.missing == "zero":
+        if scored < cmp.judged and cmp.measure.empty == "zero":
             say(f"note: {run} returned nothing for {cmp.judged - scored} of {cmp.judged} judged "
                 "queries, scored 0 there (--missing zero)")
 
@@ -228,7 +223,7 @@ def render_json(cmp: Comparison, per_query: pd.DataFrame | None, ties: dict | No
         runs.append(row)
     data = {
         "k": cmp.k, "baseline": cmp.baseline, "judged": cmp.judged, "compared": cmp.n_queries,
-        "missing": cmp.missing, "ties": cmp.ties, "definition": cmp.config.describe(),
+        "missing": cmp.measure.empty, "ties": cmp.measure.ties, "definition": cmp.measure.describe(),
         "samples": cmp.samples, "seed": cmp.seed, "confidence": cmp.confidence,
         "runs": runs, "methods": cmp.methods,
     }

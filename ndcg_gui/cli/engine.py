@@ -10,6 +10,8 @@ import argparse
 import sys
 from collections.abc import Callable
 
+from ndcg_gui.cli.arguments import measure_of
+
 ENGINES = ("auto", "memory", "duckdb", "spark")
 
 
@@ -97,7 +99,7 @@ def _auto(options: argparse.Namespace) -> str:
     from ndcg_gui.core.sql.duckdb_engine import reads
 
     try:
-        check_expressible(_definition(options), "zero", row_order=True)
+        check_expressible(measure_of(options).per_query(), row_order=True)
     except NotExpressible:
         return "memory"
     if not (all(reads(p, "trec_run") for p in paths[:-1]) and reads(options.qrels, "qrels")):
@@ -125,32 +127,31 @@ def main_engine(options: argparse.Namespace, say: Callable[[str], None]) -> None
     if options.threads is not None and options.threads < 1:
         raise InputError(f"--threads {options.threads}: expected a whole number from 1")
     _check_engine_options(options)
-    definition = _definition(options)
+    measure = measure_of(options)
     if options.runs:
-        _compare(options, definition, say)
+        _compare(options, measure, say)
         return
     cli_output.check_output(options.summary_csv, [options.file, options.qrels])
-    result = _score(options, options.file, definition)
+    result = _score(options, options.file, measure)
     table = _summary(result.table)
     cli_output.note_left_out(table.loc[table["n_docs"] == 0, "query"].tolist(), result.unjudged)
     cli_output.note_not_finite(table, options.file)
-    k, config, ties = definition.k, definition.config, definition.ties
     if options.summary_csv:
         from ndcg_gui.core.writing.writers import write_summary_table
 
-        write_summary_table(table, cli_output.output(options.summary_csv), k, config, ties)
+        write_summary_table(table, cli_output.output(options.summary_csv), measure)
         return
     from ndcg_gui.cli import segments as cli_segments
     from ndcg_gui.core.analysis.judged import judged_at_k
 
-    judged = judged_at_k(table, k).set_axis(table.index)  # (the engines do not condense lists)
+    judged = judged_at_k(table, measure.k).set_axis(table.index)  # (the engines do not condense lists)
     if options.query is not None:
         picked = (table["query"] == cli_output.pick_query(table["query"].tolist(), options.file,
                                                           options.query)).to_numpy()
         table, judged = table[picked], judged[picked]
     maps = cli_segments.maps(options)
     groups = cli_segments.summary_rows(table, judged, maps, say) if maps else None
-    sys.stdout.write(cli_output.render(table, k, options.format, judged, groups))
+    sys.stdout.write(cli_output.render(table, measure.k, options.format, judged, groups))
     sys.stdout.flush()
 
 
@@ -167,16 +168,7 @@ def _check_engine_options(options: argparse.Namespace) -> None:
         raise InputError("--spark-master goes with --engine spark")
 
 
-def _definition(options: argparse.Namespace):
-    from ndcg_gui.core.ndcg.measure import DEFAULT_K
-    from ndcg_gui.core.ndcg.options import config_from_options
-    from ndcg_gui.core.state.workspace import Definition
-
-    config, ties = config_from_options(options.preset, options.gain, options.discount)
-    return Definition(options.k if options.k is not None else DEFAULT_K, config, ties)
-
-
-def _score(options: argparse.Namespace, run: str, definition):
+def _score(options: argparse.Namespace, run: str, measure):
     """One run scored against --qrels by the engine (`EngineResult`)."""
     from ndcg_gui.cli.output import PROG
     from ndcg_gui.core.errors import InputError
@@ -186,7 +178,7 @@ def _score(options: argparse.Namespace, run: str, definition):
         from ndcg_gui.core.sql import spark_engine
 
         try:
-            return spark_engine.score_files_with_spark(run, options.qrels, definition,
+            return spark_engine.score_files_with_spark(run, options.qrels, measure,
                                             options.spark_master or "local[*]")
         except NotExpressible as err:
             raise InputError(f"--engine spark: {err}; leave out --engine") from None
@@ -195,7 +187,7 @@ def _score(options: argparse.Namespace, run: str, definition):
 
     progress = StderrProgress(sys.stderr, f"{PROG}: ")  # (a terminal, or a long job: never stdout)
     try:
-        return per_query_table(run, options.qrels, definition, options.cache, options.memory_limit,
+        return per_query_table(run, options.qrels, measure, options.cache, options.memory_limit,
                                options.threads, progress)
     except NotExpressible as err:
         raise InputError(f"--engine {options.engine}: {err}; leave out --engine") from None
@@ -203,17 +195,16 @@ def _score(options: argparse.Namespace, run: str, definition):
         progress.close()
 
 
-def _compare(options: argparse.Namespace, definition, say: Callable[[str], None]) -> None:
+def _compare(options: argparse.Namespace, measure, say: Callable[[str], None]) -> None:
     """`ndcg-inspect RUN_A RUN_B … --engine E`: each run's per-query NDCG from the engine, then the
     statistics of the in-memory comparison on those rows, printed as it prints them."""
     from ndcg_gui.cli import compare as cli_compare
     from ndcg_gui.core.analysis.runs.compare import compare_scored
 
     names = cli_compare.run_names(options, [options.file, *options.runs])
-    scored = {name: _score(options, path, definition).table.set_index("query")
+    scored = {name: _score(options, path, measure).table.set_index("query")
               for name, path in names.items()}
-    cmp = compare_scored(scored, definition.k, definition.config, definition.ties,
-                         **cli_compare.statistics(options))
+    cmp = compare_scored(scored, measure, **cli_compare.statistics(options))
     sys.stdout.write(cli_compare.printed(cmp, options, say))
     sys.stdout.flush()
 

@@ -79,7 +79,7 @@ def main_gate(options: argparse.Namespace, say, cmp: Comparison | None = None) -
         raise InputError(str(err)) from None
     inputs = file_hashes([*paths, options.qrels])
     if options.junit_xml:
-        write_junit(gate, options.junit_xml, cmp.config.describe(), inputs)
+        write_junit(gate, options.junit_xml, cmp.measure.describe(), inputs)
     if options.format == "json":
         sys.stdout.write(render_json(gate, cmp, inputs))
     else:
@@ -103,7 +103,7 @@ def render_json(gate, cmp, inputs: dict[str, str]) -> str:
         "min_delta": gate.min_delta,
         "k": gate.k,
         "queries": gate.n_queries,
-        "definition": cmp.config.describe(),
+        "definition": cmp.measure.describe(),
         "test": cmp.methods["rand_p"],
         "correction": cmp.methods["p_holm"],
         "inputs": inputs,

@@ -22,7 +22,7 @@ from ndcg_gui.cli import gate as cli_gate
 from ndcg_gui.cli import overlap as cli_overlap
 from ndcg_gui.cli import report as cli_report
 from ndcg_gui.cli import segments as cli_segments
-from ndcg_gui.cli.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, needs_qrels_hint
+from ndcg_gui.cli.arguments import EXIT_BAD_INPUT, FILES_HELP, add_common, measure_of, needs_qrels_hint
 from ndcg_gui.cli.output import (
     PROG,
     check_outputs,
@@ -219,20 +219,17 @@ def importing_meanwhile(module: str) -> Iterator[None]:
 
 
 def export(options: argparse.Namespace, direct: bool = True) -> None:
-    from ndcg_gui.core.ndcg.measure import DEFAULT_K, score_precision
-    from ndcg_gui.core.ndcg.options import config_from_options
     from ndcg_gui.core.reading import load
     from ndcg_gui.core.reading.direct import summarise
 
-    config, ties = config_from_options(options.preset, options.gain, options.discount)
-    k = options.k if options.k is not None else DEFAULT_K  # the window's numbers
+    measure = measure_of(options)  # (at k = 10 unless told: the window's numbers)
     tables = options.summary_csv or options.metrics_csv
     summary = dataset = None
     # (pyarrow imports pandas too, when it first makes a numpy array: after the parse, see `trec_text`)
     with importing_meanwhile("pandas"):
-        if direct and options.qrels is not None and not options.metrics_csv and ties == "trec":
+        if direct and options.qrels is not None and not options.metrics_csv:
             # Only the summary: a TREC run is scored from its rows, without a `Dataset` (`direct`).
-            summary = summarise(options.file, options.qrels, k, config)
+            summary = summarise(options.file, options.qrels, measure)
         if summary is None:
             dataset = load(options.file, options.qrels)
     from ndcg_gui.core.writing.writers import write_metrics_csv, write_summary_table  # (pandas)
@@ -243,48 +240,48 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
         elif dataset.has_pool:
             note_left_out(dataset.queries_without_results(), dataset.unjudged_queries())
     if options.summary_csv or not tables:
-        table = summary.table if summary is not None else dataset.summary(k, config, ties)
+        table = summary.table if summary is not None else dataset.summary(measure)
         note_not_finite(table, options.file)
     if options.summary_csv:
-        write_summary_table(table, output(options.summary_csv), k, config, ties)
+        write_summary_table(table, output(options.summary_csv), measure)
     if options.metrics_csv:
         query = pick_query(dataset.queries(), options.file, options.query)
-        listed = dataset.ranked_list(query).ties_ordered(ties, score_precision(config, ties))
-        write_metrics_csv(listed, output(options.metrics_csv), config, options.k, ties)
+        listed = dataset.ranked_list(query).ties_ordered(measure)
+        # (every rank unless -k is given)
+        write_metrics_csv(listed, output(options.metrics_csv), measure.at(options.k))
     if not tables:
-        judged = judged_at(table, k, config, lambda again: summarise(options.file, options.qrels, k, again)
-                           if summary is not None else dataset.summary(k, again, ties))
+        judged = judged_at(table, measure, lambda again: summarise(options.file, options.qrels, again)
+                           if summary is not None else dataset.summary(again))
         if options.query is not None:
             queries = summary.queries if summary is not None else dataset.queries()
             picked = (table["query"] == pick_query(queries, options.file, options.query)).to_numpy()
             table, judged = table[picked], judged[picked]
         maps = cli_segments.maps(options, dataset.run if dataset is not None else None, options.file)
         groups = cli_segments.summary_rows(table, judged, maps, say) if maps else None
-        sys.stdout.write(render(table, k, options.format, judged, groups))
+        sys.stdout.write(render(table, measure.k, options.format, judged, groups))
         sys.stdout.flush()
 
 
-def judged_at(table, k: int, config, rescored):
-    """Each row's Judged@k (`core.analysis.judged`). Condensed lists (judged_only) hold judged
-    documents only, so the share is of the run as retrieved: `rescored(config)` gives the table
-    scored again under `config` without condensing."""
-    import dataclasses
-
+def judged_at(table, measure, rescored):
+    """Each row's Judged@k at the measure's cut-off (`core.analysis.judged`). Condensed lists
+    (judged_only) hold judged documents only, so the share is of the run as retrieved:
+    `rescored(measure)` gives the table scored again under the measure without condensing."""
     from ndcg_gui.core.analysis.judged import judged_at_k
 
-    if config.judged_only:
-        again = rescored(dataclasses.replace(config, judged_only=False))
+    if measure.judged_only:
+        again = rescored(measure.with_(judged_only=False))
         again = again.table if hasattr(again, "table") else again
-        shares = judged_at_k(again, k)
+        shares = judged_at_k(again, measure.k)
         return shares.reindex(table["query"]).set_axis(table.index)
-    return judged_at_k(table, k).set_axis(table.index)
+    return judged_at_k(table, measure.k).set_axis(table.index)
 
 
 def explain(options: argparse.Namespace) -> None:
     """--explain A B and --which MEAN: printed, for the run's every query at k."""
     from ndcg_gui.core.analysis.difference import explain_difference, presets_giving
     from ndcg_gui.core.errors import InputError
-    from ndcg_gui.core.ndcg.measure import DEFAULT_K, PRESETS
+    from ndcg_gui.core.ndcg.measure import DEFAULT_K
+    from ndcg_gui.core.ndcg.presets import PRESETS
     from ndcg_gui.core.reading import load
 
     for name in options.explain or ():
@@ -298,7 +295,8 @@ def explain(options: argparse.Namespace) -> None:
     else:
         run, qrels = dataset.run[[*keep, "grade"]], None
     if options.explain:
-        print(explain_difference(run, qrels, *options.explain, k=k).text())
+        a, b = (PRESETS[name].at(k) for name in options.explain)
+        print(explain_difference(run, qrels, a, b, tuple(options.explain)).text())
     if options.which is not None:
         text = f"{options.which}"
         digits = len(text.split(".")[1]) if "." in text else 0

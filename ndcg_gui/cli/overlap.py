@@ -46,10 +46,9 @@ def overlap(options: argparse.Namespace, paths: list[str], say) -> str:
     """What stdout gets; notes go to `say`. Runs that all hold grades, with no --overlap, are
     compared by NDCG alone as before."""
     from ndcg_gui.cli import compare as cli_compare
+    from ndcg_gui.cli.arguments import measure_of
     from ndcg_gui.core.analysis.runs.overlap import DEFAULT_P, judging_holes, overlap_table
     from ndcg_gui.core.errors import InputError
-    from ndcg_gui.core.ndcg.measure import DEFAULT_K
-    from ndcg_gui.core.ndcg.options import config_from_options
     from ndcg_gui.core.reading import load
 
     if len(paths) < 2:
@@ -65,15 +64,15 @@ def overlap(options: argparse.Namespace, paths: list[str], say) -> str:
     cmp = cli_compare.comparison(options, runs) if scored else None
     if cmp is not None:
         cli_compare._notes(cmp, say)
-    k = options.k if options.k is not None else DEFAULT_K
-    config, ties = config_from_options(options.preset, options.gain, options.discount)
+    measure = measure_of(options)
+    k = measure.k
     baseline = options.baseline or next(iter(runs))
     tables, holes = [], {}
     for name, run in runs.items():
         if name == baseline:
             continue
         # (each list ranked as the definition's NDCG ranks it: its precision and tie rule)
-        table = overlap_table(runs[baseline].run, run.run, k=k, p=p, config=config, ties=ties)
+        table = overlap_table(runs[baseline].run, run.run, measure, p=p)
         if cmp is not None:
             table["ndcg_baseline"] = cmp.per_query[baseline]
             table["ndcg"] = cmp.per_query[name]

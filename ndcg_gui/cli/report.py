@@ -31,11 +31,10 @@ def main_report(options: argparse.Namespace, say):
     on the same command line need not compare the runs again."""
     from ndcg_gui.cli import compare as cli_compare
     from ndcg_gui.cli import segments as cli_segments
+    from ndcg_gui.cli.arguments import measure_of
     from ndcg_gui.core.errors import InputError
-    from ndcg_gui.core.ndcg.measure import DEFAULT_K
-    from ndcg_gui.core.ndcg.options import config_from_options
     from ndcg_gui.core.reports.provenance import file_hashes
-    from ndcg_gui.core.reports.run_report import Setting
+    from ndcg_gui.core.reports.run_report import Sources
     from ndcg_gui.core.state.workspace import run_label
     from ndcg_gui.core.writing.writers import atomic_write
 
@@ -50,12 +49,11 @@ def main_report(options: argparse.Namespace, say):
     alpha = 0.05 if options.alpha is None else options.alpha
     if not 0 < alpha < 1:
         raise InputError(f"--alpha must be between 0 and 1, not {alpha:g}")
-    config, ties = config_from_options(options.preset, options.gain, options.discount)
-    k = options.k if options.k is not None else DEFAULT_K
+    measure = measure_of(options)
     paths = [options.file, *options.runs]
 
-    def setting() -> Setting:  # once every input is read: the sha256 of what was read (`cli.main`)
-        return Setting(k, config, ties, file_hashes([*paths, options.qrels, *cli_segments.inputs(options)]))
+    def sources() -> Sources:  # once every input is read: the sha256 of what was read (`cli.main`)
+        return Sources(file_hashes([*paths, options.qrels, *cli_segments.inputs(options)]))
 
     cmp = None
     if options.runs:
@@ -71,7 +69,7 @@ def main_report(options: argparse.Namespace, say):
         cli_compare._notes(cmp, say)
         segments = cli_segments.by_segment(cmp, cli_segments.maps(options), say)
         if options.report:
-            html = compare_report(runs, cmp, setting(), alpha=alpha, segments=segments, notes=notes)
+            html = compare_report(runs, cmp, sources(), alpha=alpha, segments=segments, notes=notes)
             atomic_write(options.report, lambda f: f.write(html))
         if options.table:
             text = comparison_table(cmp, options.table, alpha)
@@ -89,10 +87,10 @@ def main_report(options: argparse.Namespace, say):
         notes, problem = notes_beside(options.file)  # (a bad sidecar is said; the report is written)
         if problem is not None:
             say(problem)
-        means = cli_segments.run_means(dataset, k, config, ties, cli_segments.maps(options, dataset.run,
-                                                                                  options.file), say)
-        html = run_report(dataset, setting(), run_label(Path(options.file).name), segments=means,
-                          notes=notes)
+        maps = cli_segments.maps(options, dataset.run, options.file)
+        means = cli_segments.run_means(dataset, measure, maps, say)
+        html = run_report(dataset, measure, run_label(Path(options.file).name), sources=sources(),
+                          segments=means, notes=notes)
         atomic_write(options.report, lambda f: f.write(html))
     if options.report:
         say(f"wrote {options.report}")

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ndcg_gui.core.analysis.runs.segment_compare import SegmentComparison
     from ndcg_gui.core.analysis.segments import SegmentMeans
     from ndcg_gui.core.formats.query_map import QueryMap
+    from ndcg_gui.core.ndcg.measure import Measure
 
 SEGMENTS_HELP = ("each query's segment (locale, device, query type…), one line query<TAB>segment: the mean "
                  "of each segment is printed as a line all:SEGMENT before all, and runs are compared in "
@@ -226,15 +227,16 @@ def segments_text(segments: SegmentComparison, at: str, aligned) -> str:
             + f"  ({segments.methods()})\n")
 
 
-def run_means(dataset, k: int, config, ties: str, maps: Maps, say) -> SegmentMeans | None:
+def run_means(dataset, measure: Measure, maps: Maps, say) -> SegmentMeans | None:
     """One run's mean in each segment (and of all, weighted with --weights) for its report, or
-    None without segments or weights; every judged query counts, as in the command's lines."""
+    None without segments or weights; the queries the measure's mean policy counts, as the report's
+    own mean (every judged query unless --missing skip)."""
     if not maps:
         return None
     from ndcg_gui.core.analysis.segments import segment_means
 
-    result = dataset.evaluate(k, config, ties=ties, missing="zero")
+    result = dataset.evaluate(measure.per_query())
     segments = maps.segments.values if maps.segments is not None else {}
-    means = segment_means(result, segments, weights=maps.weights_for(result.index))
+    means = segment_means(result, segments, measure, weights=maps.weights_for(result.index))
     note_unassigned(means.unassigned, means.unknown, maps, say)
     return means

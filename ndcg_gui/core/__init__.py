@@ -1,16 +1,14 @@
 """The scoring core and file formats: numpy, pandas, pyarrow and scipy, no Qt. Usable from scripts and
 notebooks.
 
-    >>> from ndcg_gui.core import ndcg_at
-    >>> round(ndcg_at([3, 2, 3, 0, 1], k=5), 4)
+    >>> from ndcg_gui.core import Measure, ndcg_at
+    >>> round(ndcg_at([3, 2, 3, 0, 1], Measure(k=5)), 4)
     0.9724
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import TYPE_CHECKING
 
 # Each name is imported from its module when first used (PEP 562), so `import ndcg_gui.core.ndcg.measure`
@@ -20,10 +18,10 @@ _WHERE = {
     "Comparison": "ndcg_gui.core.analysis.runs.compare",
     "compare_runs": "ndcg_gui.core.analysis.runs.compare",
     "paired_summary": "ndcg_gui.core.analysis.runs.compare",
-    "PRESETS": "ndcg_gui.core.ndcg.measure",
+    "PRESETS": "ndcg_gui.core.ndcg.presets",
+    "preset": "ndcg_gui.core.ndcg.presets",
     "GainTable": "ndcg_gui.core.ndcg.measure",
-    "MetricConfig": "ndcg_gui.core.ndcg.measure",
-    "Preset": "ndcg_gui.core.ndcg.measure",
+    "Measure": "ndcg_gui.core.ndcg.measure",
     "Dataset": "ndcg_gui.core.lists.dataset",
     "compare_definitions": "ndcg_gui.core.analysis.definitions",
     "explain_difference": "ndcg_gui.core.analysis.difference",
@@ -40,7 +38,7 @@ _WHERE = {
     "gains": "ndcg_gui.core.ndcg.metrics",
     "ndcg_at": "ndcg_gui.core.ndcg.metrics",
     "per_rank": "ndcg_gui.core.ndcg.metrics",
-    "config_from_options": "ndcg_gui.core.ndcg.options",
+    "measure_from_options": "ndcg_gui.core.ndcg.options",
     "load": "ndcg_gui.core.reading",
     "judge_first": "ndcg_gui.core.analysis.unjudged",
     "unjudged_band": "ndcg_gui.core.analysis.unjudged",
@@ -65,9 +63,10 @@ if TYPE_CHECKING:
     from ndcg_gui.core.errors import InputError, LoadCancelled
     from ndcg_gui.core.lists.dataset import Dataset
     from ndcg_gui.core.ndcg.evaluate import evaluate, mean_ndcg
-    from ndcg_gui.core.ndcg.measure import PRESETS, GainTable, MetricConfig, Preset
+    from ndcg_gui.core.ndcg.measure import GainTable, Measure
     from ndcg_gui.core.ndcg.metrics import dcg_idcg_at, discounts, gains, ndcg_at, per_rank
-    from ndcg_gui.core.ndcg.options import config_from_options
+    from ndcg_gui.core.ndcg.options import measure_from_options
+    from ndcg_gui.core.ndcg.presets import PRESETS, preset
     from ndcg_gui.core.reading import load
     from ndcg_gui.core.writing.writers import (
         write_csv,
@@ -91,18 +90,6 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-class _Core(types.ModuleType):
-    def __setattr__(self, name: str, value: object) -> None:
-        # Importing the submodule `evaluate` binds it as this package's `evaluate`; the name is the
-        # function, as when every name was imported eagerly here.
-        if isinstance(value, types.ModuleType) and _WHERE.get(name) == value.__name__:
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Core
-
-
 __all__ = [
     "PRESETS",
     "Comparison",
@@ -110,13 +97,11 @@ __all__ = [
     "GainTable",
     "InputError",
     "LoadCancelled",
-    "MetricConfig",
-    "Preset",
+    "Measure",
     "best_moves",
     "check",
     "compare_definitions",
     "compare_runs",
-    "config_from_options",
     "dcg_idcg_at",
     "discounts",
     "evaluate",
@@ -126,10 +111,12 @@ __all__ = [
     "list_tie_range",
     "load",
     "mean_ndcg",
+    "measure_from_options",
     "move_effects",
     "ndcg_at",
     "paired_summary",
     "per_rank",
+    "preset",
     "presets_giving",
     "tie_range",
     "unjudged_band",

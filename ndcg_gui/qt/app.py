@@ -149,15 +149,16 @@ def apply_options(window: MainWindow, options: argparse.Namespace) -> str | None
     """Set the definition (-k, --preset, --gain, --discount), then open the file at --query
     through the window's one opener (a big one in the background, the example showing meanwhile).
     Returns a problem to report (the window then shows the example)."""
-    from ndcg_gui.core.ndcg.options import config_from_options
+    from ndcg_gui.core.ndcg.options import measure_from_options
 
     problem = None
     try:
         if any(getattr(options, name, None) for name in ("preset", "gain", "discount")):
-            config, ties = config_from_options(options.preset, options.gain, options.discount)
-            window.document.set_definition(config=config, ties=ties, undoable=False)
+            # (without a k it keeps the window's: `Document.set_measure`)
+            measure = measure_from_options(options.preset, options.gain, options.discount)
+            window.document.set_measure(measure, undoable=False)
         if getattr(options, "k", None):
-            window.document.set_definition(k=options.k, undoable=False)
+            window.document.set_measure(k=options.k, undoable=False)
     except InputError as err:
         problem = str(err)
     open_example(window)

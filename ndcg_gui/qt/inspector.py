@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from ndcg_gui.core.lists.dataset import Dataset
+    from ndcg_gui.core.ndcg.measure import Measure
     from ndcg_gui.qt.window.main_window import MainWindow
 
 
@@ -55,7 +56,7 @@ class Inspection:
     def summary(self) -> pd.DataFrame:
         """One row per query (query, n_docs, n_judged, dcg, idcg, ndcg at k), as the window scores it."""
         doc = self.window.document
-        return self.dataset.summary(doc.k, doc.config, doc.ties)
+        return self.dataset.summary(doc.measure)
 
     def close(self) -> None:
         self.window.close()
@@ -78,20 +79,21 @@ def _ipython():
 
 
 def inspect(run: Any, qrels: Any = None, *, k: int | None = None, preset: str | None = None,
-            name: str = "run", runs_to_compare: Mapping[str, Any] | None = None,
-            block: bool | None = None) -> Inspection:
-    """Open the window on `run` (and its `qrels`), with `runs_to_compare` (name -> run) compared.
+            measure: Measure | None = None, name: str = "run",
+            runs_to_compare: Mapping[str, Any] | None = None, block: bool | None = None) -> Inspection:
+    """Open the window on `run` (and its `qrels`), with `runs_to_compare` (name -> run) compared;
+    under `preset` (default: the window's) at `k`, or `measure` instead of both.
     `block`: wait until the window is closed (default: yes from a script, no under IPython)."""
     if not _has_display():
         raise RuntimeError("no display to open a window on: ndcg_gui.report(run, qrels) shows the "
                            "report inline instead")
-    from ndcg_gui.core.ndcg.metrics import check_k
-    from ndcg_gui.core.reports.notebook import chosen_preset, compared, read_run
+    from ndcg_gui.core.ndcg.measure import check_k
+    from ndcg_gui.core.reports.notebook import chosen_measure, compared, read_run
 
     # Read everything before a window exists, as `report` reads it: bad input is an error here,
     # not an empty window.
-    chosen = chosen_preset(preset) if preset else None
-    k = check_k(k) if k is not None else None
+    chosen = chosen_measure(measure, k, preset) if measure is not None or preset is not None else None
+    k = check_k(k)
     dataset, _ = read_run(run, qrels, name)
     others = {other: read_run(obj, qrels, other)[0] for other, obj in compared(runs_to_compare).items()}
 
@@ -107,9 +109,10 @@ def inspect(run: Any, qrels: Any = None, *, k: int | None = None, preset: str | 
     # The edits come back through the handle, so closing the window never asks to save them.
     window.files.maybe_discard = lambda _what: True
     if chosen is not None:
-        window.document.set_definition(config=chosen.config, ties=chosen.ties, undoable=False)
-    if k is not None:
-        window.document.set_definition(k=k, undoable=False)
+        window.document.set_measure(chosen, undoable=False)
+        window.document.set_mean(chosen.empty, chosen.undefined)  # (the document opened next keeps it)
+    elif k is not None:
+        window.document.set_measure(k=k, undoable=False)
     window.document.set_dataset(dataset, path=None, name=name)
     for other, data in others.items():
         window.comparison.add_run(data, name=other)

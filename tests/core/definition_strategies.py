@@ -5,7 +5,8 @@ list length."""
 
 from hypothesis import strategies as st
 
-from ndcg_gui.core import PRESETS, MetricConfig
+from ndcg_gui.core import PRESETS, Measure
+from ndcg_gui.core.ndcg.presets import preset
 
 GRADE = st.one_of(
     st.integers(-2, 4).map(float),
@@ -16,15 +17,15 @@ CUTOFF = st.one_of(st.none(), st.integers(1, 14))
 
 
 @st.composite
-def configs(draw) -> MetricConfig:
+def configs(draw) -> Measure:
     if draw(st.booleans()):
-        return MetricConfig.preset(draw(st.sampled_from(sorted(PRESETS))))
+        return preset(draw(st.sampled_from(sorted(PRESETS))))
     # Gains as people write them (to 3 decimals): a gain of 1e-293 only tests floating-point noise.
     table = st.dictionaries(
         st.sampled_from([-1.0, 0.0, 0.5, 1.0, 2.0, 3.0]),
         st.floats(-3, 9, allow_nan=False).map(lambda x: round(x, 3)), max_size=4
     )
-    return MetricConfig(
+    return Measure(
         gain=draw(st.one_of(st.sampled_from(["linear", "exponential"]), table)),
         discount=draw(st.sampled_from(["log2", "jarvelin"])),
         base=draw(st.sampled_from([2, 2.5, 3, 1.5])),

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from ndcg_gui.core import evaluate
 from ndcg_gui.core.ndcg.evaluate import mean_ndcg
-from ndcg_gui.core.ndcg.measure import PRESETS
+from ndcg_gui.core.ndcg.presets import PRESETS
 
 pytestmark = pytest.mark.skipif(shutil.which("perl") is None, reason="gdeval.pl needs perl")
 ir_measures = pytest.importorskip("ir_measures")
@@ -58,7 +58,7 @@ def test_gdeval_preset_is_ir_measures_gdeval(data, k):
     run, qrels = data
     theirs, their_mean = gdeval(run, qrels, k)
     preset = PRESETS["gdeval"]
-    mine = evaluate(run, qrels, k=k, config=preset.config, ties=preset.ties, missing="zero")
+    mine = evaluate(run, qrels, preset.with_(k=k, empty="zero"))
     assert set(theirs) == set(qrels["query"]) <= set(mine.index)
     for query, value in theirs.items():
         assert mine.loc[query, "ndcg"] == pytest.approx(value, abs=1e-12), query
@@ -71,6 +71,6 @@ def test_a_tie_broken_by_docno_descending_and_the_five_decimals():
     qrels = pd.DataFrame({"query": "1", "doc": ["d1", "d3", "d2"], "grade": [3, 1, -1]})
     theirs, _ = gdeval(run, qrels, 2)
     preset = PRESETS["gdeval"]
-    mine = evaluate(run, qrels, k=2, config=preset.config, ties=preset.ties)
+    mine = evaluate(run, qrels, preset.with_(k=2))
     assert mine.loc["1", "ndcg"] == theirs["1"]
     assert theirs["1"] == round(theirs["1"], 5) and 0 < theirs["1"] < 1  # (d2's −1 counts 0)

@@ -14,9 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pytrec_child import evaluate as pytrec_evaluate
 
-from ndcg_gui.core import MetricConfig, evaluate
+from ndcg_gui.core import evaluate
+from ndcg_gui.core.ndcg.presets import preset
 
-TREC = MetricConfig.preset("trec_eval")
+TREC = preset("trec_eval")
 DOC_IDS = st.text(alphabet="abcAB01-_.éß中", min_size=1, max_size=4)
 
 
@@ -65,7 +66,7 @@ def test_same_ndcg_as_pytrec_eval(data, k):
     run, qrels, run_d, qrels_d = data
     measure = "ndcg" if k is None else f"ndcg_cut.{k}"
     theirs = pytrec(run_d, qrels_d, measure)
-    ours = evaluate(run, qrels, k=k, config=TREC, ties="trec", missing="skip")
+    ours = evaluate(run, qrels, TREC.with_(k=k, ties="trec", empty="skip"))
     # Queries with results and judgments; pytrec_eval also drops queries whose run is empty.
     assert set(ours.index) == set(theirs)
     for query, value in theirs.items():
@@ -79,7 +80,7 @@ def test_shuffled_rows_score_the_same(data, k):
     run, qrels, run_d, qrels_d = data
     theirs = pytrec(run_d, qrels_d, f"ndcg_cut.{k}")
     shuffled = run.sample(frac=1.0, random_state=0)
-    ours = evaluate(shuffled, qrels.iloc[::-1], k=k, config=TREC, missing="skip")
+    ours = evaluate(shuffled, qrels.iloc[::-1], TREC.with_(k=k, empty="skip"))
     assert set(ours.index) == set(theirs)
     for query, value in theirs.items():
         assert math.isclose(ours.loc[query, "ndcg"], value, rel_tol=1e-9, abs_tol=1e-12)
@@ -88,8 +89,8 @@ def test_shuffled_rows_score_the_same(data, k):
 def test_judged_query_without_results_scores_zero_with_missing_zero():
     run = pd.DataFrame({"query": ["a"], "doc": ["x"], "score": [1.0]})
     qrels = pd.DataFrame({"query": ["a", "b"], "doc": ["x", "y"], "grade": [1, 2]})
-    result = evaluate(run, qrels, k=10, config=TREC, missing="zero")
+    result = evaluate(run, qrels, TREC.with_(k=10, empty="zero"))
     assert result.loc["b", "ndcg"] == 0.0 and result.loc["b", "n_retrieved"] == 0
-    assert "b" not in evaluate(run, qrels, k=10, config=TREC, missing="skip").index
+    assert "b" not in evaluate(run, qrels, TREC.with_(k=10, empty="skip")).index
     theirs = pytrec({"a": {"x": 1.0}}, {"a": {"x": 1}, "b": {"y": 2}}, "ndcg_cut.10")
     assert theirs == {"a": pytest.approx(result.loc["a", "ndcg"])}

@@ -12,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import dcg_score, ndcg_score
 
-from ndcg_gui.core import MetricConfig, evaluate, ndcg_at
+from ndcg_gui.core import evaluate, ndcg_at
+from ndcg_gui.core.ndcg.presets import preset
 
-SKLEARN = MetricConfig.preset("sklearn")
+SKLEARN = preset("sklearn")
 GRADES = st.one_of(st.integers(0, 4).map(float), st.floats(0, 10, allow_nan=False).map(lambda x: round(x, 3)))
 SCORES = st.sampled_from([0.0, 0.25, 1.0, 2.0, 3.5, -1.0])  # few values: ties are common
 
@@ -57,7 +58,7 @@ def close(a: float, b: float) -> bool:
 @given(data=samples(), k=st.one_of(st.none(), st.integers(1, 14)), seed=st.integers(0, 3))
 def test_ndcg_score_with_tied_scores_averaged(data, k, seed):
     y_true, y_score = data
-    result = evaluate(as_run(y_true, y_score, seed), k=k, config=SKLEARN, ties="average")
+    result = evaluate(as_run(y_true, y_score, seed), measure=SKLEARN.with_(k=k, ties="average"))
     for i in range(len(y_true)):
         theirs = ndcg_score(y_true[i : i + 1], y_score[i : i + 1], k=k)
         assert close(result.loc[f"q{i}", "ndcg"], theirs)
@@ -69,7 +70,7 @@ def test_ndcg_score_with_tied_scores_averaged(data, k, seed):
 def test_dcg_score_keeps_negative_grades(data, k):
     # ndcg_score refuses negative grades, dcg_score takes them as they are: negative="keep".
     y_true, y_score = data
-    result = evaluate(as_run(y_true, y_score), k=k, config=SKLEARN, ties="average")
+    result = evaluate(as_run(y_true, y_score), measure=SKLEARN.with_(k=k, ties="average"))
     for i in range(len(y_true)):
         assert close(result.loc[f"q{i}", "dcg"], dcg_score(y_true[i : i + 1], y_score[i : i + 1], k=k))
 
@@ -81,7 +82,7 @@ def test_ignore_ties_is_the_dcg_of_sklearns_own_order(data, k):
     for i in range(len(y_true)):
         order = np.argsort(y_score[i])[::-1]  # the order sklearn uses with ignore_ties=True
         theirs = ndcg_score(y_true[i : i + 1], y_score[i : i + 1], k=k, ignore_ties=True)
-        assert close(ndcg_at(y_true[i][order], k, SKLEARN), theirs)
+        assert close(ndcg_at(y_true[i][order], SKLEARN.with_(k=k)), theirs)
 
 
 @settings(max_examples=200, deadline=None)
@@ -93,7 +94,7 @@ def test_ignore_ties_is_the_dcg_of_sklearns_own_order(data, k):
 )
 def test_without_ties_every_tie_rule_is_sklearns(data, k, ties):
     y_true, y_score = data
-    result = evaluate(as_run(y_true, y_score, 1), k=k, config=SKLEARN, ties=ties)
+    result = evaluate(as_run(y_true, y_score, 1), measure=SKLEARN.with_(k=k, ties=ties))
     for i in range(len(y_true)):
         for ignore_ties in (False, True):
             theirs = ndcg_score(y_true[i : i + 1], y_score[i : i + 1], k=k, ignore_ties=ignore_ties)
@@ -103,5 +104,5 @@ def test_without_ties_every_tie_rule_is_sklearns(data, k, ties):
 def test_all_zero_grades_score_zero_like_sklearn():
     y_true, y_score = np.zeros((1, 4)), np.array([[1.0, 2.0, 3.0, 4.0]])
     assert ndcg_score(y_true, y_score) == 0.0
-    result = evaluate(as_run(y_true, y_score), config=SKLEARN, ties="average")
+    result = evaluate(as_run(y_true, y_score), measure=SKLEARN.with_(ties="average"))
     assert result.loc["q0", "ndcg"] == 0.0 and bool(result.loc["q0", "undefined"])

@@ -22,7 +22,7 @@ from test_against_pytrec_eval import runs_and_qrels
 
 from ndcg_gui.core import evaluate
 from ndcg_gui.core.ndcg.evaluate import mean_ndcg
-from ndcg_gui.core.ndcg.measure import PRESETS
+from ndcg_gui.core.ndcg.presets import DESCRIPTIONS, PRESETS
 
 
 def close(a: float, b: float) -> bool:
@@ -31,7 +31,7 @@ def close(a: float, b: float) -> bool:
 
 def ours(run, qrels, k, preset: str, missing="skip") -> pd.DataFrame:
     chosen = PRESETS[preset]
-    return evaluate(run, qrels, k=k, config=chosen.config, ties=chosen.ties, missing=missing)
+    return evaluate(run, qrels, chosen.with_(k=k, empty=missing))
 
 
 # --- trec_eval -J: pytrec_eval and ir_measures ----------------------------------------------------
@@ -254,7 +254,7 @@ def test_pytrec_eval_refuses_a_fractional_grade_that_trec_eval_cuts():
 
     with pytest.raises(TypeError, match="integer"):  # (refused as made: no evaluation to hang)
         pytrec_eval.RelevanceEvaluator({"q": {"a": 2.5}}, {"ndcg_cut.10"})
-    description = PRESETS["trec_eval"].description
+    description = DESCRIPTIONS["trec_eval"]
     assert "atol" in description and "pytrec_eval refuses" in description
 
 

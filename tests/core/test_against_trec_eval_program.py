@@ -86,8 +86,8 @@ def test_trec_eval_presets_read_grades_and_rank_as_trec_eval_10(trec_eval, tmp_p
     (folder / "run").write_text("".join(run))
     (folder / "qrels").write_text("".join(qrels))
     # trec_eval 10.0 compares scores as double: the preset with precision="float64"
-    config = PRESETS["trec_eval"].config.with_(precision="float64")
-    mine = load(folder / "run", folder / "qrels").evaluate(k, config, "trec")  # never a crash
+    config = PRESETS["trec_eval"].with_(precision="float64")
+    mine = load(folder / "run", folder / "qrels").evaluate(config.with_(k=k, ties="trec"))  # never a crash
     try:
         theirs = _run_program(trec_eval, folder, k)
     except Refused as refused:
@@ -110,9 +110,9 @@ def test_fractional_grades_are_cut_as_trec_eval_cuts_them(trec_eval, tmp_path):
     (tmp_path / "run").write_text("q Q0 a 1 3 t\nq Q0 b 2 2 t\nq Q0 c 3 1 t\n")
     (tmp_path / "qrels").write_text("q 0 a 0.5\nq 0 b 1\nq 0 c 2.5\n")
     theirs = _run_program(trec_eval, tmp_path, 10)["q"]
-    mine = load(tmp_path / "run", tmp_path / "qrels").evaluate(10, PRESETS["trec_eval"].config, "trec")
+    mine = load(tmp_path / "run", tmp_path / "qrels").evaluate(PRESETS["trec_eval"].with_(k=10, ties="trec"))
     assert math.isclose(mine.loc["q", "ndcg"], theirs, abs_tol=5e-5)
-    assert "whole part" in PRESETS["trec_eval"].config.describe()
+    assert "whole part" in PRESETS["trec_eval"].describe()
 
 
 def _unjudged_program(program: Path, folder: Path, k: int) -> dict[str, float]:
@@ -138,8 +138,8 @@ def test_judged_at_k_is_trec_evals_unj_counted_our_way(trec_eval, tmp_path_facto
     folder = tmp_path_factory.mktemp("inputs")
     (folder / "run").write_text("".join(run))
     (folder / "qrels").write_text("".join(qrels))
-    config = PRESETS["trec_eval"].config.with_(precision="float64")  # 10.0 ranks at double
-    mine = load(folder / "run", folder / "qrels").evaluate(k, config, "trec")
+    measure = PRESETS["trec_eval"].with_(k=k, precision="float64")  # 10.0 ranks at double
+    mine = load(folder / "run", folder / "qrels").evaluate(measure)
     shares = judged_at_k(mine, k)
     minus_one = {(q, d) for q, _, d, g in map(str.split, qrels) if int(float(g)) < 0}
     ranked: dict[str, list[tuple[float, str]]] = {}

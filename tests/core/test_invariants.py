@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui.core import MetricConfig, dcg_idcg_at, evaluate, gains, mean_ndcg, ndcg_at, per_rank
+from ndcg_gui.core import Measure, dcg_idcg_at, evaluate, gains, mean_ndcg, ndcg_at, per_rank
 from ndcg_gui.core.ndcg.metrics import undefined_ranks
+from ndcg_gui.core.ndcg.presets import preset
 
 NON_NEGATIVE = st.one_of(
     st.integers(0, 5).map(float), st.floats(0, 5, allow_nan=False).map(lambda x: round(x, 3))
@@ -28,7 +29,7 @@ def configs(draw, non_negative_gains=False):
         st.floats(0 if non_negative_gains else -5, 20, allow_nan=False),
         max_size=4,
     )
-    return MetricConfig(
+    return Measure(
         gain=draw(st.one_of(st.sampled_from(["linear", "exponential"]), table)),
         discount=draw(st.sampled_from(["log2", "jarvelin"])),
         base=draw(st.sampled_from([2, 2.5, 3, 1.5])),
@@ -46,8 +47,8 @@ def test_the_ideal_order_scores_one(grades, config, k):
     defined = table["idcg"] != 0
     np.testing.assert_allclose(table.loc[defined, "ndcg"], 1.0, rtol=1e-12)
     assert (table.loc[~defined, "ndcg"] == 0).all()
-    _, idcg = dcg_idcg_at(ideal, k, config)
-    assert ndcg_at(ideal, k, config) == pytest.approx(1.0 if idcg != 0 else 0.0, rel=1e-12)
+    _, idcg = dcg_idcg_at(ideal, config.with_(k=k))
+    assert ndcg_at(ideal, config.with_(k=k)) == pytest.approx(1.0 if idcg != 0 else 0.0, rel=1e-12)
 
 
 @settings(max_examples=300, deadline=None)
@@ -76,9 +77,9 @@ def test_per_rank_row_k_is_ndcg_at_k(grades, extra, config, data):
     k = data.draw(st.integers(1, len(grades)))
     table = per_rank(grades, config, judged)
     assert table["ndcg"].iloc[k - 1] == pytest.approx(
-        ndcg_at(grades, k, config, judged), rel=1e-12, abs=1e-12
+        ndcg_at(grades, config.with_(k=k), judged), rel=1e-12, abs=1e-12
     )
-    dcg, idcg = dcg_idcg_at(grades, k, config, judged)
+    dcg, idcg = dcg_idcg_at(grades, config.with_(k=k), judged)
     assert table["dcg"].iloc[k - 1] == pytest.approx(dcg, rel=1e-12, abs=1e-12)
     assert table["idcg"].iloc[k - 1] == pytest.approx(idcg, rel=1e-12, abs=1e-12)
 
@@ -107,23 +108,21 @@ def test_row_order_of_the_run_does_not_matter(run, k, ties, seed):
     # order of tied rows is kept for ties="file"), score the same.
     shuffled = run.sample(frac=1.0, random_state=seed)
     ordered = shuffled.sort_values(["query", "score"], ascending=[True, False], kind="stable")
-    a = evaluate(shuffled, k=k, ties=ties)
-    b = evaluate(ordered, k=k, ties=ties)
+    a = evaluate(shuffled, measure=Measure(k=k, ties=ties))
+    b = evaluate(ordered, measure=Measure(k=k, ties=ties))
     pd.testing.assert_frame_equal(a, b, rtol=1e-12)
 
 
 @settings(max_examples=200, deadline=None)
 @given(run=graded_runs(), k=st.one_of(st.none(), st.integers(1, 20)), config=configs())
 def test_evaluate_in_file_order_is_ndcg_at_of_each_list(run, k, config):
-    result = evaluate(run.drop(columns="score"), k=k, config=config)
+    result = evaluate(run.drop(columns="score"), measure=config.with_(k=k))
     for query, rows in run.groupby("query"):
         grades = rows["grade"].to_numpy()
         judged = ~np.isnan(grades)
         # Unjudged documents score 0 and sit in the ideal as gain 0.
         own = gains(np.where(judged, grades, 0.0), config) * judged
-        expected = ndcg_at(
-            own, k, MetricConfig(discount=config.discount, base=config.base, ideal="retrieved")
-        )
+        expected = ndcg_at(own, Measure(discount=config.discount, base=config.base, ideal="retrieved", k=k))
         assert result.loc[query, "ndcg"] == pytest.approx(expected, rel=1e-9, abs=1e-12)
         n = len(rows) if k is None else min(k, len(rows))
         assert result.loc[query, "n_retrieved"] == len(rows)
@@ -135,10 +134,10 @@ def test_idcg_zero_gives_zero_and_says_undefined():
     run = pd.DataFrame(
         {"query": ["a", "a", "b"], "doc": ["x", "y", "z"], "grade": [0, 0, 1], "score": [2, 1, 1]}
     )
-    result = evaluate(run, k=5)
+    result = evaluate(run, measure=Measure(k=5))
     assert result.loc["a", "ndcg"] == 0.0 and bool(result.loc["a", "undefined"])
     assert result.loc["b", "ndcg"] == 1.0 and not result.loc["b", "undefined"]
-    assert mean_ndcg(result) == 0.5 and mean_ndcg(result, undefined="skip") == 1.0
+    assert mean_ndcg(result) == 0.5 and mean_ndcg(result, Measure(undefined="skip")) == 1.0
     table = per_rank([0, 0, 1])
     assert undefined_ranks(table).tolist() == [False, False, False]
     assert undefined_ranks(per_rank([0, 0], judged=[0])).tolist() == [True, True]
@@ -148,8 +147,8 @@ def test_idcg_zero_gives_zero_and_says_undefined():
 def test_query_without_judgments_is_left_out_and_empty_query_kept_or_skipped():
     run = pd.DataFrame({"query": ["a", "n"], "doc": ["x", "y"], "score": [1.0, 1.0]})
     qrels = pd.DataFrame({"query": ["a", "e"], "doc": ["x", "w"], "grade": [1, 1]})
-    assert list(evaluate(run, qrels, k=3).index) == ["a", "e"]
-    assert list(evaluate(run, qrels, k=3, missing="skip").index) == ["a"]
+    assert list(evaluate(run, qrels, Measure(k=3)).index) == ["a", "e"]
+    assert list(evaluate(run, qrels, Measure(k=3, empty="skip")).index) == ["a"]
 
 
 # --- bad arguments --------------------------------------------------------------------------------
@@ -160,20 +159,20 @@ def test_bad_grades_are_refused(bad):
     with pytest.raises(ValueError, match="grades must be"):
         per_rank(bad)
     with pytest.raises(ValueError, match="grades must be"):
-        ndcg_at(bad, 3)
+        ndcg_at(bad, Measure(k=3))
 
 
 def test_bad_judged_pool_is_refused():
     with pytest.raises(ValueError, match="judged grades must be finite"):
-        ndcg_at([1, 2], 2, judged=[1, float("nan")])
+        ndcg_at([1, 2], Measure(k=2), judged=[1, float("nan")])
 
 
 @pytest.mark.parametrize("k", [0, -1, 2.5, True, "3"])
 def test_bad_k_is_refused(k):
     with pytest.raises(ValueError, match="k must be a whole number"):
-        ndcg_at([1, 2], k)
+        ndcg_at([1, 2], Measure(k=k))
     with pytest.raises(ValueError, match="k must be a whole number"):
-        evaluate(pd.DataFrame({"query": ["a"], "doc": ["x"], "grade": [1]}), k=k)
+        evaluate(pd.DataFrame({"query": ["a"], "doc": ["x"], "grade": [1]}), measure=Measure(k=k))
 
 
 @pytest.mark.parametrize(
@@ -192,16 +191,16 @@ def test_bad_k_is_refused(k):
 )
 def test_bad_config_is_refused(field, value, message):
     with pytest.raises(ValueError, match=message):
-        MetricConfig(**{field: value})
+        Measure(**{field: value})
 
 
 def test_bad_evaluate_arguments_are_refused():
     run = pd.DataFrame({"query": ["a"], "doc": ["x"], "score": [1.0]})
     qrels = pd.DataFrame({"query": ["a"], "doc": ["x"], "grade": [1]})
-    with pytest.raises(ValueError, match="ties must be one of trec, file, average"):
-        evaluate(run, qrels, ties="random")
-    with pytest.raises(ValueError, match="missing must be one of zero, skip"):
-        evaluate(run, qrels, missing="drop")
+    with pytest.raises(ValueError, match="ties must be 'trec' or 'file' or 'average'"):
+        evaluate(run, qrels, Measure(ties="random"))
+    with pytest.raises(ValueError, match="empty must be 'zero' or 'skip'"):
+        evaluate(run, qrels, Measure(empty="drop"))
     with pytest.raises(ValueError, match="run needs columns query, doc, grade; missing grade"):
         evaluate(run)
     with pytest.raises(ValueError, match=r"qrels needs columns .* missing grade"):
@@ -217,21 +216,21 @@ def test_bad_evaluate_arguments_are_refused():
     with pytest.raises(ValueError, match="run query has empty values"):
         evaluate(run.assign(query=[None]), qrels)
     with pytest.raises(ValueError, match="undefined must be 'zero' or 'skip'"):
-        mean_ndcg(evaluate(run, qrels), undefined="nan")
+        mean_ndcg(evaluate(run, qrels), Measure(undefined="nan"))
 
 
 def test_numeric_ids_match_their_text_and_empty_inputs_give_empty_results():
-    trec = MetricConfig.preset("trec_eval")
+    trec = preset("trec_eval")
     run = pd.DataFrame({"query": [1, 1, 2], "doc": [10, 11, 12], "score": [2.0, 1.0, 1.0]})
     qrels = pd.DataFrame({"query": ["1", "2"], "doc": ["11", "12"], "grade": [1, 2]})
     as_text = run.astype({"query": str, "doc": str})
     pd.testing.assert_frame_equal(
-        evaluate(run, qrels, k=2, config=trec), evaluate(as_text, qrels, k=2, config=trec)
+        evaluate(run, qrels, trec.with_(k=2)), evaluate(as_text, qrels, trec.with_(k=2))
     )
-    assert evaluate(run, qrels, k=2, config=trec).loc["1", "ndcg"] == pytest.approx(1 / math.log2(3))
-    empty = evaluate(run.iloc[:0], qrels, k=2, config=trec)
+    assert evaluate(run, qrels, trec.with_(k=2)).loc["1", "ndcg"] == pytest.approx(1 / math.log2(3))
+    empty = evaluate(run.iloc[:0], qrels, trec.with_(k=2))
     assert (
         list(empty.index) == ["1", "2"] and (empty["ndcg"] == 0).all() and (empty["n_retrieved"] == 0).all()
     )
-    assert evaluate(run, qrels.iloc[:0], k=2, config=trec).empty
-    assert evaluate(run.iloc[:0].assign(grade=[]), k=2).empty
+    assert evaluate(run, qrels.iloc[:0], trec.with_(k=2)).empty
+    assert evaluate(run.iloc[:0].assign(grade=[]), measure=Measure(k=2)).empty

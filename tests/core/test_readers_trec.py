@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pytrec_child import evaluate as pytrec_evaluate
 
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.ndcg.measure import PRESETS
+from ndcg_gui.core.ndcg.presets import PRESETS
 from ndcg_gui.core.reading import load
 
 RUN = """\
@@ -93,7 +93,7 @@ def test_scores_match_pytrec_eval(tmp_path, seed, k):
     run_path, qrels_path = write(tmp_path, run_text, "run"), write(tmp_path, qrels_text, "qrels")
     dataset = load(run_path, qrels_path)
     preset = PRESETS["trec_eval"]
-    ours = dataset.evaluate(k, preset.config, ties=preset.ties)
+    ours = dataset.evaluate(preset.with_(k=k))
 
     with open(run_path) as f:
         run = pytrec_eval.parse_run(f)

@@ -11,10 +11,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ndcg_gui.core import MetricConfig, evaluate, mean_ndcg
+from ndcg_gui.core import evaluate, mean_ndcg
+from ndcg_gui.core.ndcg.presets import preset
 
 SUITE = Path(__file__).resolve().parents[1] / "data" / "trec_eval"
-TREC = MetricConfig.preset("trec_eval")
+TREC = preset("trec_eval")
 CUTS = [5, 10, 15, 20, 30, 100, 200, 500, 1000]
 
 
@@ -80,7 +81,7 @@ CASES = [
 def test_ndcg_and_every_cut_off(out, run, qrels, missing, k):
     measure = "ndcg" if k is None else f"ndcg_cut_{k}"
     check(
-        evaluate(read_run(run), read_qrels(qrels), k=k, config=TREC, missing=missing), expected(out, measure)
+        evaluate(read_run(run), read_qrels(qrels), TREC.with_(k=k, empty=missing)), expected(out, measure)
     )
 
 
@@ -88,12 +89,12 @@ def test_ndcg_and_every_cut_off(out, run, qrels, missing, k):
 def test_missing_policy_does_not_matter_when_every_topic_has_results(out, run, qrels):
     runs, judged = read_run(run), read_qrels(qrels)
     for missing in ("zero", "skip"):
-        check(evaluate(runs, judged, k=10, config=TREC, missing=missing), expected(out, "ndcg_cut_10"))
+        check(evaluate(runs, judged, TREC.with_(k=10, empty=missing)), expected(out, "ndcg_cut_10"))
 
 
 def test_without_c_the_empty_topic_is_left_out():
     # trec_eval without -c averages over the topics that have results only: 301 and 303 of the .aqc run.
-    result = evaluate(read_run("results.trunc"), read_qrels("qrels.test"), k=10, config=TREC, missing="skip")
+    result = evaluate(read_run("results.trunc"), read_qrels("qrels.test"), TREC.with_(k=10, empty="skip"))
     assert list(result.index) == ["301", "303"]
     with_c = expected("out.test.aqc", "ndcg_cut_10")
     assert round(mean_ndcg(result), 4) == round((with_c["301"] + with_c["303"]) / 2, 4)
@@ -109,9 +110,9 @@ def test_tied_scores_are_resolved_like_trec_eval():
     run, qrels = read_run("results.test"), read_qrels("qrels.rel_level")
     assert run.duplicated(["query", "score"]).any()
     want = expected("out.test.aql", "ndcg_cut_100")
-    check(evaluate(run, qrels, k=100, config=TREC, ties="trec"), want)
+    check(evaluate(run, qrels, TREC.with_(k=100, ties="trec")), want)
     with pytest.raises(AssertionError):
-        check(evaluate(run, qrels, k=100, config=TREC, ties="file"), want)
+        check(evaluate(run, qrels, TREC.with_(k=100, ties="file")), want)
 
 
 @pytest.mark.parametrize("k", [None, 10, 20, 23])
@@ -119,5 +120,5 @@ def test_gain_table_line_of_meas_params(k):
     # `-m ndcg.1=3,2=9,4=4.5` and `-m ndcg_cut.10,20,23` on qrels.test / results.test.
     config = TREC.with_(gain={1: 3, 2: 9, 4: 4.5})
     measure = "ndcg_1=3,2=9,4=4.5" if k is None else f"ndcg_cut_{k}"
-    result = evaluate(read_run("results.test"), read_qrels("qrels.test"), k=k, config=config)
+    result = evaluate(read_run("results.test"), read_qrels("qrels.test"), config.with_(k=k))
     check(result, expected("out.test.meas_params", measure))

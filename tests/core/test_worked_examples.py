@@ -9,11 +9,11 @@ import pandas as pd
 import pytest
 from sklearn.metrics import dcg_score, ndcg_score
 
-from ndcg_gui.core import MetricConfig, dcg_idcg_at, evaluate, ndcg_at, per_rank
+from ndcg_gui.core import Measure, dcg_idcg_at, evaluate, ndcg_at, per_rank
 
-LOG2 = MetricConfig(ideal="retrieved")
-JARVELIN = MetricConfig(discount="jarvelin", base=2, ideal="retrieved")
-EXPONENTIAL = MetricConfig(gain="exponential", ideal="retrieved")
+LOG2 = Measure(ideal="retrieved")
+JARVELIN = Measure(discount="jarvelin", base=2, ideal="retrieved")
+EXPONENTIAL = Measure(gain="exponential", ideal="retrieved")
 
 TABLES = {
     "E1": (
@@ -157,19 +157,19 @@ def test_ndcg_at_and_evaluate_agree_with_the_table_at_every_rank(name):
         {"query": "q", "doc": [f"d{i}" for i in range(len(expected))], "grade": expected["grade"]}
     )
     for k, row in zip(expected["rank"].astype(int), expected.itertuples(), strict=True):
-        assert round(ndcg_at(expected["grade"], k, config), 4) == row.NDCG
-        dcg, idcg = dcg_idcg_at(expected["grade"], k, config)
+        assert round(ndcg_at(expected["grade"], config.with_(k=k)), 4) == row.NDCG
+        dcg, idcg = dcg_idcg_at(expected["grade"], config.with_(k=k))
         assert (round(dcg, 4), round(idcg, 4)) == (row.DCG, row.IDCG)
-        result = evaluate(run, k=int(k), config=config, ties="file")
+        result = evaluate(run, measure=config.with_(k=int(k), ties="file"))
         assert round(result.loc["q", "ndcg"], 4) == row.NDCG
         assert round(result.loc["q", "dcg"], 4) == row.DCG
 
 
 def test_e1_material_rounded_too_early():
     # The material prints 6.150 / 6.325; the right figures are 6.1487 / 6.3235 (code there: 6.149, 6.323).
-    dcg, idcg = dcg_idcg_at([3, 2, 3, 0, 1], 5, LOG2)
+    dcg, idcg = dcg_idcg_at([3, 2, 3, 0, 1], LOG2.with_(k=5))
     assert (round(dcg, 3), round(idcg, 3)) == (6.149, 6.323)
-    assert round(ndcg_at([3, 2, 3, 0, 1], 5, LOG2), 3) == 0.972
+    assert round(ndcg_at([3, 2, 3, 0, 1], LOG2.with_(k=5)), 3) == 0.972
 
 
 def test_e2_as_scikit_learn_input():
@@ -179,16 +179,16 @@ def test_e2_as_scikit_learn_input():
         {"query": "q", "doc": list("abcde"), "grade": [5, 5, 4, 3, 2], "score": [3, 1, 5, 2, 4]}
     )
     assert (
-        round(evaluate(run, k=3, config=MetricConfig.preset("sklearn"), ties="average").loc["q", "ndcg"], 4)
+        round(evaluate(run, measure=preset("sklearn").with_(k=3, ties="average")).loc["q", "ndcg"], 4)
         == 0.7644
     )
 
 
 def test_e3_material_figures():
     # E3a: DCG 7.42 and IDCG 7.58 right, NDCG 0.989 wrong (7.4178 / 7.5794 = 0.9787).
-    assert round(ndcg_at([2, 3, 1, 2, 1, 0, 1], None, JARVELIN), 4) == 0.9787
+    assert round(ndcg_at([2, 3, 1, 2, 1, 0, 1], JARVELIN.with_(k=None)), 4) == 0.9787
     # E3d: the material's 13.11 / 14.96 / 0.563 are wrong; 12.6413 / 12.7612 = 0.9906.
-    dcg, idcg = dcg_idcg_at([3, 2, 2, 1, 2, 1, 0, 0, 1], None, EXPONENTIAL)
+    dcg, idcg = dcg_idcg_at([3, 2, 2, 1, 2, 1, 0, 0, 1], EXPONENTIAL.with_(k=None))
     assert (round(dcg, 4), round(idcg, 4)) == (12.6413, 12.7612)
 
 
@@ -203,8 +203,8 @@ E5C = pd.DataFrame({"query": "q", "doc": list("abcde"), "grade": [3, 2, 1, 0, 0]
 
 
 def test_e5c_ties_averaged_like_scikit_learn():
-    sk = MetricConfig.preset("sklearn")
-    result = evaluate(E5C, config=sk, ties="average").loc["q"]
+    sk = preset("sklearn")
+    result = evaluate(E5C, measure=sk.with_(ties="average")).loc["q"]
     assert (round(result["dcg"], 4), round(result["idcg"], 4), round(result["ndcg"], 4)) == (
         4.6706,
         4.7619,
@@ -217,45 +217,46 @@ def test_e5c_ties_averaged_like_scikit_learn():
 
 def test_e5c_ignore_ties_is_one_fixed_order_of_the_tie():
     # sklearn's ignore_ties=True keeps the tied pair in its argsort order: here grade 0 before grade 1.
-    sk = MetricConfig.preset("sklearn")
+    sk = preset("sklearn")
     assert round(ndcg_score([E5C["grade"].tolist()], [E5C["score"].tolist()], ignore_ties=True), 4) == 0.9854
-    assert round(ndcg_at([3, 2, 0, 1, 0], None, sk), 4) == 0.9854
+    assert round(ndcg_at([3, 2, 0, 1, 0], sk.with_(k=None)), 4) == 0.9854
     # Here that order is the file order of the tied pair (c before d), i.e. ties="file".
-    assert round(evaluate(E5C, config=sk, ties="file").loc["q", "ndcg"], 4) == 0.9854
+    assert round(evaluate(E5C, measure=sk.with_(ties="file")).loc["q", "ndcg"], 4) == 0.9854
 
 
 def test_e6_jarvelin_on_e1_and_e2():
-    dcg, idcg = dcg_idcg_at([3, 2, 3, 0, 1], 5, JARVELIN)
+    dcg, idcg = dcg_idcg_at([3, 2, 3, 0, 1], JARVELIN.with_(k=5))
     # DCG@5 = 3 + 2 + 3/log2(3) + 1/log2(5) = 7.32347: the reference truncates it to 7.3234.
     assert dcg == pytest.approx(7.3234, abs=1e-4)
     assert round(idcg, 4) == 7.7619
-    assert round(ndcg_at([3, 2, 3, 0, 1], 5, JARVELIN), 4) == 0.9435
-    assert round(ndcg_at([4, 2, 5, 3, 5], 3, JARVELIN), 4) == 0.7310
-    assert round(ndcg_at([3, 2, 3, 0, 1], 5, MetricConfig.preset("jarvelin2002")), 4) == 0.9435
+    assert round(ndcg_at([3, 2, 3, 0, 1], JARVELIN.with_(k=5)), 4) == 0.9435
+    assert round(ndcg_at([4, 2, 5, 3, 5], JARVELIN.with_(k=3)), 4) == 0.7310
+    assert round(ndcg_at([3, 2, 3, 0, 1], preset("jarvelin2002").with_(k=5)), 4) == 0.9435
 
 
 def test_e7_judged_versus_retrieved_ideal():
     grades, judged = [3, 2, 3, 0, 1], [3, 2, 3, 0, 1, 3]
-    assert round(ndcg_at(grades, 5, MetricConfig(ideal="retrieved"), judged=judged), 4) == 0.9724
-    assert round(ndcg_at(grades, 5, MetricConfig(ideal="judged"), judged=judged), 4) == 0.8047
-    assert round(dcg_idcg_at(grades, 5, MetricConfig(ideal="judged"), judged=judged)[1], 4) == 7.6410
-    table = per_rank(grades, MetricConfig(ideal="judged"), judged=judged)
+    assert round(ndcg_at(grades, Measure(ideal="retrieved", k=5), judged=judged), 4) == 0.9724
+    assert round(ndcg_at(grades, Measure(ideal="judged", k=5), judged=judged), 4) == 0.8047
+    assert round(dcg_idcg_at(grades, Measure(ideal="judged", k=5), judged=judged)[1], 4) == 7.6410
+    table = per_rank(grades, Measure(ideal="judged"), judged=judged)
     assert round(table["idcg"].iloc[4], 4) == 7.6410
     assert round(table["ndcg"].iloc[4], 4) == 0.8047
     # The same through evaluate, with the unretrieved document only in the qrels.
     run = pd.DataFrame({"query": "q", "doc": list("abcde"), "score": [5, 4, 3, 2, 1]})
     qrels = pd.DataFrame({"query": "q", "doc": list("abcdex"), "grade": judged})
     assert (
-        round(evaluate(run, qrels, k=5, config=MetricConfig.preset("trec_eval")).loc["q", "ndcg"], 4)
+        round(evaluate(run, qrels, preset("trec_eval").with_(k=5)).loc["q", "ndcg"], 4)
         == 0.8047
     )
     assert (
-        round(evaluate(run, qrels, k=5, config=MetricConfig.preset("sklearn")).loc["q", "ndcg"], 4) == 0.9724
+        round(evaluate(run, qrels, preset("sklearn").with_(k=5)).loc["q", "ndcg"], 4) == 0.9724
     )
 
 
 # ---- the project's own copy (resources/examples/worked_examples.json), as the window opens them ----
 from ndcg_gui.core.analysis.list_report import display_table  # noqa: E402
+from ndcg_gui.core.ndcg.presets import preset  # noqa: E402
 from ndcg_gui.core.teaching.examples import figure, worked_examples  # noqa: E402
 
 SHIPPED = {e.id: e for e in worked_examples()}
@@ -270,13 +271,13 @@ def test_every_example_of_the_reference_is_shipped():
 def test_shipped_figures_at_k_are_the_cores(name):
     e = SHIPPED[name]
     for what, expected in e.figures.items():
-        assert round(figure(e.list, e.definition, f"{what.upper()}@{e.k}"), 4) == expected, what
+        assert round(figure(e.list, e.measure, f"{what.upper()}@{e.k}"), 4) == expected, what
 
 
 @pytest.mark.parametrize("name", [n for n, e in SHIPPED.items() if e.table])
 def test_shipped_tables_are_the_cores_at_every_rank(name):
     e = SHIPPED[name]
-    table = display_table(e.list, e.definition.config, e.definition.ties)
+    table = display_table(e.list, e.measure)
     expected = pd.DataFrame(e.table, columns=["rank", "grade", "CG", "DCG", "IDCG", "NDCG"])
     np.testing.assert_array_equal(table["grade"], expected["grade"])
     assert_4dp(table["dcg"], expected["DCG"])
@@ -296,7 +297,7 @@ def test_each_printed_figure_is_judged_against_the_core_and_the_wrong_ones_named
     assert {key for key, wrong in judged.items() if wrong} == PRINTED_WRONG
     for e in SHIPPED.values():
         for p in e.printed:
-            assert round(p.right, 4) == round(figure(e.list, e.definition, p.what), 4)
+            assert round(p.right, 4) == round(figure(e.list, e.measure, p.what), 4)
             line = f"Printed {p.what} = {p.printed}: " + ("wrong" if p.wrong else "right")
             assert line in e.note(), (e.id, p.what)
 
@@ -310,9 +311,9 @@ def test_the_notes_say_why_they_differ():
 def test_each_example_opens_as_a_typed_list_under_its_own_definition():
     e = SHIPPED["E7"]
     ws = e.workspace()
-    assert ws.definition == e.definition and ws.definition.config.ideal == "judged"
+    assert ws.measure == e.measure and ws.measure.ideal == "judged"
     assert ws.file.name == "Worked example E7" and ws.first_query() == ""
     assert ws.list_for("").unretrieved == {"d6": 3.0} and ws.list_for("").has_pool
-    assert SHIPPED["E3a"].definition.config.discount == "jarvelin"
-    assert SHIPPED["E3c"].definition.config.gain == "exponential"
-    assert SHIPPED["E5c"].definition.ties == "average"
+    assert SHIPPED["E3a"].measure.discount == "jarvelin"
+    assert SHIPPED["E3c"].measure.gain == "exponential"
+    assert SHIPPED["E5c"].measure.ties == "average"

@@ -10,6 +10,8 @@ import sys
 import pytest
 from install_checks import ROOT, assert_same_window, clean_env, reference_screenshot, run
 
+from ndcg_gui.core.ndcg.measure import Measure
+
 # One worker builds the bundle for every test of this file (`make test` runs --dist loadgroup): a
 # module fixture on each of two workers ran two PyInstaller builds into one dist/ at once.
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("bundle")]
@@ -69,7 +71,7 @@ def test_bundle_reads_big_files_in_its_own_worker_process(bundle, tmp_path):
     assert last[0] == "done"
     dataset = unpack(last[1])
     assert dataset.queries() == expected.queries()
-    assert dataset.evaluate(10).equals(expected.evaluate(10))
+    assert dataset.evaluate(Measure(k=10)).equals(expected.evaluate(Measure(k=10)))
 
 
 def bundled_modules() -> set[str]:

@@ -75,7 +75,7 @@ def open_run_ndcg(document) -> pd.Series:
             continue
         run = pd.DataFrame({"query": query, "doc": lst.docs.astype(str), "rank": range(1, len(lst) + 1)})
         ties = "file"
-        if document.ties == "average" and lst.scores is not None and len(lst):
+        if document.measure.ties == "average" and lst.scores is not None and len(lst):
             # scikit-learn's averaging over the ties of the list as it stands: scores that keep
             # its order and tie exactly the neighbours with equal scores (a missing one ties none).
             changes = np.concatenate([[True], lst.scores[1:] != lst.scores[:-1]])
@@ -83,7 +83,7 @@ def open_run_ndcg(document) -> pd.Series:
         qrels = pd.DataFrame({"query": query, "doc": list(judgments), "grade": list(judgments.values())})
         if not lst.has_pool:
             run, qrels = run.assign(grade=lst.grades), None
-        values[query] = evaluate(run, qrels, k=document.k, config=document.config, ties=ties)["ndcg"].iloc[0]
+        values[query] = evaluate(run, qrels, document.measure.per_query().with_(ties=ties))["ndcg"].iloc[0]
     return pd.Series(values, dtype=float).sort_index()
 
 
@@ -94,6 +94,6 @@ def ndcg_from_scratch(document, others: dict[str, Path], open_name: str) -> pd.D
     frame = pd.DataFrame({open_name: open_run_ndcg(document)})
     for name, path in others.items():
         run = read_run(path)[["query", "doc", "score"]]
-        frame[name] = evaluate(run, qrels, k=document.k, config=document.config, ties=document.ties)["ndcg"]
+        frame[name] = evaluate(run, qrels, document.measure.per_query())["ndcg"]
     frame.index.name = "query"
     return frame

@@ -14,6 +14,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
 from ndcg_gui.assets import resource_path
+from ndcg_gui.core.ndcg.presets import preset_name
 from ndcg_gui.gui_main import build_parser
 from ndcg_gui.qt import app as gui_app
 from ndcg_gui.qt.window import crash_log
@@ -162,7 +163,7 @@ def test_options_open_the_file_query_and_definition(qtbot, settings):
         assert gui_app.apply_options(window, options) is None
     assert window.document.current_query == queries_in_file[2]
     assert window.document.k == 5
-    assert window.document.config.preset_name() == "trec_eval"
+    assert preset_name(window.document.measure, ignoring_ties=True) == "trec_eval"
     # The file replaced the example shown while it loaded: Ctrl+Z does not go back to it.
     assert not window.document.undo_stack.canUndo() and window.document.is_clean()
 

@@ -51,7 +51,7 @@ def test_every_coloured_cell_says_it_without_its_colour(qtbot, window, files):
     # A list with tied scores and an unjudged document.
     doc.set_lists({"q": RankedList(docs=list("abcde"), grades=[0, 2, 1, np.nan, 3], scores=[5, 4, 4, 4, 1],
                                    query="q")})
-    doc.set_definition(k=2)
+    doc.set_measure(k=2)
     assert uncued(model) == [] and uncued(window.metrics_model) == []
     score = model.column("score")
     assert [model.index(r, score).data() for r in range(5)][1:4] == ["┌ 4", "│ 4", "└ 4"]

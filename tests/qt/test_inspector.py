@@ -14,6 +14,8 @@ import pandas as pd
 import pytest
 from real_display import NEEDS_X
 
+from ndcg_gui.core.ndcg.measure import Measure
+
 ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = r"""
@@ -62,7 +64,7 @@ def test_inspect_from_a_script_returns_the_edited_run(tmp_path):
     assert got["docs"] == ["B", "A", "C", "D", "E"]  # the edit came back
     from ndcg_gui.core.ndcg.metrics import ndcg_at
 
-    assert got["ndcg"] == pytest.approx(ndcg_at([2, 3, 3, 0, 1], k=3))
+    assert got["ndcg"] == pytest.approx(ndcg_at([2, 3, 3, 0, 1], Measure(k=3)))
     assert got["qrels"] == 5
 
 
@@ -91,9 +93,22 @@ def test_inspect_reads_bytes_as_the_file_they_hold(qtbot, tmp_path, monkeypatch)
     qtbot.addWidget(handle.window)
     (tmp_path / "run").write_bytes(RUN_BYTES)
     (tmp_path / "qrels").write_bytes(QRELS_BYTES)
-    expected = load(tmp_path / "run", tmp_path / "qrels").summary(3, handle.window.document.config)
+    expected = load(tmp_path / "run", tmp_path / "qrels").summary(handle.window.document.measure.with_(k=3))
     pd.testing.assert_frame_equal(handle.summary, expected)
     assert handle.window.document.queries() == ["q1", "q2"]
+
+
+def test_inspect_opens_under_a_measure_of_ones_own_its_mean_included(qtbot, monkeypatch):
+    import ndcg_gui
+    from ndcg_gui.core.ndcg.measure import Measure
+
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    own = Measure(k=3, gain="exponential", ties="average", empty="skip")
+    handle = ndcg_gui.inspect(RUN_BYTES, QRELS_BYTES, measure=own, block=False)
+    qtbot.addWidget(handle.window)
+    assert handle.window.document.measure == own
+    with pytest.raises(ValueError, match="a measure, or k and a preset, not both"):
+        ndcg_gui.inspect(RUN_BYTES, QRELS_BYTES, measure=own, k=5, block=False)
 
 
 @pytest.mark.parametrize(("args", "error", "said"), [

@@ -35,6 +35,7 @@ from real_display import XVFB
 from ndcg_gui.core.analysis.whatif import best_insert_row
 from ndcg_gui.core.lists import edits
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import ndcg_at
 from ndcg_gui.qt.widgets.runs.comparison_pane import FocusedScroll
 
@@ -123,7 +124,7 @@ def test_type_a_list_drag_a_row_and_undo_both_with_ctrl_z(qtbot, window, size):
     # The third row (grade 3) dragged with the mouse to the top.
     drag(window, qtbot, view.viewport(), row_point(view, 2), view.viewport(), above_row(view, 0),
          lambda: doc.current_list().grades.tolist() == [3, 0, 1, 2])
-    assert doc.summary.ndcg == pytest.approx(ndcg_at([3, 0, 1, 2], doc.k))
+    assert doc.summary.ndcg == pytest.approx(ndcg_at([3, 0, 1, 2], Measure(k=doc.k)))
     focus = QApplication.focusWidget()
     assert focus is not None
 
@@ -144,7 +145,7 @@ def test_after_typing_a_list_the_headline_compares_with_the_typed_list(qtbot, wi
     view, doc = window.ranking_view, window.document
     drag(window, qtbot, view.viewport(), row_point(view, 2), view.viewport(), above_row(view, 0),
          lambda: doc.current_list().grades.tolist() == [3, 0, 1, 2])
-    typed = ndcg_at([0, 1, 3, 2], doc.k)  # what a person compares the dragged list with
+    typed = ndcg_at([0, 1, 3, 2], Measure(k=doc.k))  # what a person compares the dragged list with
     said = window.headline.change.text()
     assert f"{doc.summary.ndcg - typed:+.4f}</span> vs as loaded ({typed:.4f})" in said, said
     # Edit ▸ Reset to original, from the keyboard: back to the typed list, not to the example.
@@ -160,7 +161,7 @@ def test_after_typing_a_list_the_headline_compares_with_the_typed_list(qtbot, wi
 @pytest.mark.parametrize("size", [(1024, 700), (1366, 768)])
 def test_drag_a_missed_document_from_the_missed_tab_into_the_list(qtbot, window, size):
     window.document.set_lists({"q": pooled_list()})
-    window.document.set_definition(k=3, undoable=False)
+    window.document.set_measure(k=3, undoable=False)
     shown(window, qtbot, size)
     show_tab(window, "Missed")
     missed, view, doc = window.why.missed_view, window.ranking_view, window.document
@@ -171,7 +172,7 @@ def test_drag_a_missed_document_from_the_missed_tab_into_the_list(qtbot, window,
     assert doc.current_list().docs.tolist() == ["a", "z", "b", "c", "u"]
     assert doc.current_list().grades[1] == 3
     assert doc.summary.ndcg == pytest.approx(
-        ndcg_at([0, 3, 1, 2, 0], 3, judged=[0, 1, 2, 3, 1, 0]))
+        ndcg_at([0, 3, 1, 2, 0], Measure(k=3), judged=[0, 1, 2, 3, 1, 0]))
     assert window.why.missed.rowCount() == 2
     key(Qt.Key.Key_Z, CTRL)
     assert doc.current_list() == before
@@ -227,7 +228,7 @@ def menu_key_entry(text: str) -> None:
 
 def test_every_why_tab_by_keyboard_alone(qtbot, window):
     window.document.set_lists({"q": pooled_list()})
-    window.document.set_definition(k=3, undoable=False)
+    window.document.set_measure(k=3, undoable=False)
     shown(window, qtbot, (1024, 700))
     doc, why, view = window.document, window.why, window.ranking_view
     view.setFocus()
@@ -259,7 +260,7 @@ def test_every_why_tab_by_keyboard_alone(qtbot, window):
     key(Qt.Key.Key_Down)
     key(Qt.Key.Key_Home, CTRL)
     lst = doc.current_list()
-    best = best_insert_row(lst.grades, 3.0, doc.k, doc.config)
+    best = best_insert_row(lst.grades, 3.0, doc.measure)
     key(Qt.Key.Key_Return)
     assert doc.current_list().docs.tolist()[best] == "z"
     assert view.selected_rows() == [best]
@@ -307,16 +308,16 @@ def test_every_why_tab_by_keyboard_alone(qtbot, window):
     open_tab_by_keyboard(window, "Definitions")
     tab_to(window, why.definitions_view)
     frame = doc.report.definitions
-    row = next(r for r in range(1, len(frame)) if frame["config"].iloc[r] != doc.config)
+    row = next(r for r in range(1, len(frame)) if frame["measure"].iloc[r] != doc.measure)
     key(Qt.Key.Key_Down)
     key(Qt.Key.Key_Home, CTRL)
     for _ in range(row):
         key(Qt.Key.Key_Down)
-    config = doc.config
+    config = doc.measure
     key(Qt.Key.Key_Return)
-    assert doc.config == frame["config"].iloc[row]
+    assert doc.measure == frame["measure"].iloc[row]
     key(Qt.Key.Key_Z, CTRL)
-    assert doc.config == config
+    assert doc.measure == config.at(doc.k)
 
 
 # ---- (d) Help ▸ Guide from the keyboard --------------------------------------------------------------

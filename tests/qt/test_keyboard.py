@@ -46,7 +46,7 @@ def test_open_pick_the_worst_query_move_and_undo_without_the_mouse(qtbot, window
     assert QApplication.focusWidget() is window.ranking_view  # where an open leaves the keyboard
 
     QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_W, ALT)  # Go ▸ Worst query
-    scores = load(run, qrels).evaluate(doc.k, doc.config, ties=doc.ties)
+    scores = load(run, qrels).evaluate(doc.measure)
     # the worst query with something to learn from: results, and an NDCG (IDCG above 0)
     scores = scores[(scores["n_retrieved"] > 0) & ~scores["undefined"]]
     worst = scores["ndcg"].idxmin()

@@ -81,7 +81,7 @@ def focus_row(window, view, row: int) -> None:
 
 
 def test_enter_on_a_best_move_makes_that_move(qtbot, window):
-    window.document.set_definition(k=4, undoable=False)
+    window.document.set_measure(k=4, undoable=False)
     show_active(window, qtbot)
     moves = window.document.report.best_moves()
     assert len(moves) > 1
@@ -121,26 +121,26 @@ def test_enter_on_an_unjudged_document_starts_typing_its_grade(qtbot, window):
 def test_enter_on_a_definition_uses_it(qtbot, window):
     show_active(window, qtbot)
     frame = window.document.report.definitions
-    row = next(r for r in range(1, len(frame)) if frame["config"].iloc[r] != window.document.config)
+    row = next(r for r in range(1, len(frame)) if frame["measure"].iloc[r] != window.document.measure)
     focus_row(window, window.why.definitions_view, row)
     key(Qt.Key.Key_Return)
-    assert window.document.config == frame["config"].iloc[row]
+    assert window.document.measure == frame["measure"].iloc[row]
     key(Qt.Key.Key_Z, CTRL)  # one undo step, from where the keyboard is
-    assert window.document.config == frame["config"].iloc[0]
+    assert window.document.measure == frame["measure"].iloc[0]
     assert "Use this definition" in menu_texts(window.why.definitions_view)
 
 
 # ---- finding 3: a missed document goes into the list by keyboard -------------------------------
 def test_enter_on_a_missed_document_inserts_it_at_its_best_rank(qtbot, window):
     window.document.set_lists({"q": pooled_list()})
-    window.document.set_definition(k=3, undoable=False)
+    window.document.set_measure(k=3, undoable=False)
     show_active(window, qtbot)
     doc = window.document
     before = doc.current_list()
     focus_row(window, window.why.missed_view, 0)
     assert window.why.missed.text(0, 0) == "z"
     key(Qt.Key.Key_Return)
-    at = best_insert_row(before.grades, 3.0, doc.k, doc.config)
+    at = best_insert_row(before.grades, 3.0, doc.measure)
     assert at == 0  # grade 3 above everything
     assert doc.current_list().docs.tolist() == ["z", "a", "b", "c", "u"]
     assert doc.current_list().grades[0] == 3

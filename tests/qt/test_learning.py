@@ -77,7 +77,7 @@ def test_every_worked_example_opens_from_the_menu_under_its_own_definition(qtbot
     for e in worked_examples():
         open_example_by_keyboard(qtbot, e.id)
         qtbot.waitUntil(lambda e=e: doc.display_name == e.name)
-        assert doc.state.definition == e.definition and doc.k == e.k
+        assert doc.state.measure == e.measure and doc.k == e.k
         qtbot.waitUntil(lambda e=e: window.example_note.example is e)
         assert window.note_dock.isVisible()
         assert f"{e.figures['ndcg']:.4f}" in window.headline.ndcg.text()

@@ -10,6 +10,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from real_display import XVFB
 
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import ndcg_at
 
 pytestmark = XVFB
@@ -20,7 +21,7 @@ def row_center(view, row: int) -> QPoint:
 
 
 def test_dragging_the_last_row_to_the_top_reorders_and_rescores(qtbot, window):
-    window.document.set_definition(k=3, undoable=False)
+    window.document.set_measure(k=3, undoable=False)
     window.move(0, 0)
     window.show()
     qtbot.waitExposed(window)
@@ -29,7 +30,7 @@ def test_dragging_the_last_row_to_the_top_reorders_and_rescores(qtbot, window):
     start = row_center(view, 4)  # E, grade 1
     target = view.visualRect(view.model().index(0, 1)).topLeft() + QPoint(20, 2)  # above row 0
     before = window.document.summary.ndcg
-    assert before == pytest.approx(ndcg_at([3, 2, 3, 0, 1], 3))
+    assert before == pytest.approx(ndcg_at([3, 2, 3, 0, 1], Measure(k=3)))
 
     def finish_drag() -> None:
         # Runs inside QDrag.exec's event loop: move over the target, then let go.
@@ -47,6 +48,6 @@ def test_dragging_the_last_row_to_the_top_reorders_and_rescores(qtbot, window):
     qtbot.waitUntil(lambda: window.document.current_list().docs[0] == "E", timeout=5000)
 
     assert window.document.current_list().docs.tolist() == ["E", "A", "B", "C", "D"]
-    assert window.document.summary.ndcg == pytest.approx(ndcg_at([1, 3, 2, 3, 0], 3))
+    assert window.document.summary.ndcg == pytest.approx(ndcg_at([1, 3, 2, 3, 0], Measure(k=3)))
     assert window.document.summary.ndcg != before
     assert window.document.undo_stack.count() == 1

@@ -134,7 +134,7 @@ class Screen:
         if lst.has_pool:
             judged = ~np.isnan(lst.grades)
             pool = np.concatenate([lst.grades[judged], np.array(list(lst.unretrieved.values()), float)])
-        table = expected_table(lst, doc.config, doc.ties)
+        table = expected_table(lst, doc.measure, doc.measure.ties)
         rm, mm = w.ranking_model, w.metrics_model
         if rm.rowCount() != len(lst) or mm.rowCount() != len(lst):
             return [f"tables have {rm.rowCount()} / {mm.rowCount()} rows, the list {len(lst)}"]
@@ -162,11 +162,12 @@ class Screen:
         if bold != ([k - 1] if k <= len(lst) else []):
             out.append(f"bold NDCG rows {bold}, expected rank k = {k}")
 
-        ndcg = expected_ndcg(table, k, lst, doc.config)
+        ndcg = expected_ndcg(table, k, lst, doc.measure)
         change = w.headline.change.text()
         original = doc.original_list()
         if original != lst and len(original):  # (an empty list as loaded is no reference)
-            then = expected_ndcg(expected_table(original, doc.config, doc.ties), k, original, doc.config)
+            then = expected_ndcg(expected_table(original, doc.measure, doc.measure.ties), k, original,
+                                 doc.measure)
             if f"{ndcg - then:+.4f}" not in change or f"({then:.4f})" not in change:
                 out.append(f"headline change {change!r}, recomputed {ndcg - then:+.4f} from {then:.4f}")
         elif "vs as loaded" in change:
@@ -209,8 +210,8 @@ class Screen:
         if tab == "What if":  # recomputed with core.whatif from the grades alone
             from ndcg_gui.core.analysis.whatif import move_effects
 
-            effects = move_effects(grades, doc.k, doc.config, pool)
-            now = ndcg_at(grades, doc.k, doc.config, judged=pool)  # what-if moves: ties not averaged
+            effects = move_effects(grades, doc.measure, pool)
+            now = ndcg_at(grades, doc.measure, judged=pool)  # what-if moves: ties not averaged
             for r in range(len(lst)):
                 want = effects["ndcg_if_first"].iloc[r] - now
                 shown = why.what_if.text(r, 4).replace("−", "-").replace("±", "")
@@ -220,7 +221,7 @@ class Screen:
         if tab == "Best moves":
             from ndcg_gui.core.analysis.whatif import best_moves
 
-            best = best_moves(grades, doc.k, doc.config, pool, n=1)
+            best = best_moves(grades, doc.measure, pool, n=1)
             if len(best) and why.moves.rowCount() and \
                     abs(float(why.moves.text(0, 1)) - best["ndcg_after"].iloc[0]) > 6e-5:
                 out.append(f"best move shows {why.moves.text(0, 1)}, "
@@ -231,13 +232,13 @@ class Screen:
             shown = [why.ideal.text(r, 4) for r in range(why.ideal.rowCount())]
             # the judged pool, or without one the list's judged grades (unjudged have no place)
             own = np.asarray(lst.grades, float)
-            source = pool if pool is not None and doc.config.ideal == "judged" else own[~np.isnan(own)]
-            want = sorted(gains(np.asarray(source, float), doc.config), reverse=True)
+            source = pool if pool is not None and doc.measure.ideal == "judged" else own[~np.isnan(own)]
+            want = sorted(gains(np.asarray(source, float), doc.measure), reverse=True)
             got = [float(g) for g in shown if g != ""]
-            got_gains = sorted(gains(np.asarray(got, float), doc.config), reverse=True)
+            got_gains = sorted(gains(np.asarray(got, float), doc.measure), reverse=True)
             if not np.allclose(got_gains, want):
                 out.append(f"ideal column grades {shown[:8]} are not the ideal of the pool")
-        missing = len(lst.unretrieved) if doc.config.ideal == "judged" else 0
+        missing = len(lst.unretrieved) if doc.measure.ideal == "judged" else 0
         if tab == "Missed" and why.missed.rowCount() != missing:
             out.append(f"missed list has {why.missed.rowCount()} rows, the list misses {missing}")
         return out
@@ -340,9 +341,9 @@ class Screen:
             # Scores compared at the definition's precision (None: float32 for "trec", float64
             # otherwise, issue 32); tied ones by document id, descending ("trec"), or in the
             # file's order ("file" and "average" alike).
-            precision = doc.config.precision or ("float32" if doc.ties == "trec" else "float64")
+            precision = doc.measure.precision or ("float32" if doc.measure.ties == "trec" else "float64")
             f = f.assign(key=f["score"].astype(precision))
-            if doc.ties != "trec":
+            if doc.measure.ties != "trec":
                 return list(f.sort_values("key", ascending=False, kind="stable")["doc"])
             return list(f.sort_values(["key", "doc"], ascending=[False, False])["doc"])  # trec_eval's
 
@@ -379,7 +380,7 @@ class Screen:
                                   "grade": list(judgments.values())})
         else:
             run["grade"] = lst.grades
-        if doc.ties == "average" and lst.scores is not None:  # (a row without a score ties nothing)
+        if doc.measure.ties == "average" and lst.scores is not None:  # (a row without a score ties nothing)
             # scikit-learn's averaging over the ties of the list as it stands: scores that keep
             # its order and tie exactly the neighbours with equal scores.
             changes = np.concatenate([[True], lst.scores[1:] != lst.scores[:-1]])[: len(lst)]
@@ -387,7 +388,7 @@ class Screen:
             ties = "average"
         else:
             ties = "file"
-        result = evaluate(run, qrels, k=doc.k, config=doc.config, ties=ties)
+        result = evaluate(run, qrels, doc.measure.per_query().with_(ties=ties))
         if doc.current_query not in result.index:
             return []
         want = f"{result.loc[doc.current_query, 'ndcg']:.4f}"
@@ -421,11 +422,11 @@ def plot_problems(plot, doc, lst, table: pd.DataFrame, pool) -> list[str]:
     if plot.baseline.isVisible() != differs:
         out.append(f"'as loaded' curve shown {plot.baseline.isVisible()}, the list differs {differs}")
     elif differs:
-        base = expected_table(original, doc.config, doc.ties)
+        base = expected_table(original, doc.measure, doc.measure.ties)
         if not np.allclose(plot.baseline.yData, base["ndcg"].to_numpy(), atol=1e-12):
             out.append("'as loaded' curve differs from the original list's NDCG recomputed")
     # The band: the report's, drawn when asked for and there are unjudged documents; the line inside.
-    averaged = doc.ties == "average" and lst.scores is not None and len(lst) > 1 and \
+    averaged = doc.measure.ties == "average" and lst.scores is not None and len(lst) > 1 and \
         bool((lst.scores[1:] == lst.scores[:-1]).any())
     want_band = plot.toggles["Unjudged band"].isChecked() and bool(np.isnan(lst.grades).any()) \
         and not averaged  # the band is not worked out for shared gains
@@ -442,25 +443,25 @@ def plot_problems(plot, doc, lst, table: pd.DataFrame, pool) -> list[str]:
         # put them in the pool, where with negative grades kept a 0 sits above a negative grade in
         # the ideal: only without that is the line one of the band's gradings.
         grades_seen = np.concatenate([np.nan_to_num(lst.grades, nan=0.0), list(lst.unretrieved.values())])
-        negatives_kept = doc.config.negative == "keep" and bool((grades_seen < 0).any())
+        negatives_kept = doc.measure.negative == "keep" and bool((grades_seen < 0).any())
         # A condensed list leaves its unjudged documents out now; judged, they are back in: the
         # line is then none of the band's gradings either.
-        line_is_a_grading = not negatives_kept and not doc.config.judged_only
+        line_is_a_grading = not negatives_kept and not doc.measure.judged_only
         if line_is_a_grading and ((line < band["low"] - 1e-9) | (line > band["high"] + 1e-9)).any():
             out.append("the NDCG line leaves the unjudged band")
     # Loss bars: the first k losses, adding up to IDCG@k - DCG@k of the recomputed table.
     # A condensed list that drops rows (judged only: unjudged rows, and negative grades under
     # negative="zero") has no loss per row of the list as shown.
     grades = np.asarray(lst.grades, float)
-    drops = doc.config.judged_only and bool(
-        (np.isnan(grades) | ((grades < 0) & (doc.config.negative == "zero"))).any())
+    drops = doc.measure.judged_only and bool(
+        (np.isnan(grades) | ((grades < 0) & (doc.measure.negative == "zero"))).any())
     if plot.loss.isVisible() != (plot.toggles["Loss per rank"].isChecked() and n > 0 and not drops):
         out.append("loss bars shown against their toggle")
     elif plot.loss.isVisible():
         heights = np.asarray(plot.loss.opts["height"], float)
         cut = min(doc.k, n)
         # Losses are a position analysis: tied scores in list order, gains not shared.
-        plain = table if not averaged else expected_table(lst, doc.config, "trec")
+        plain = table if not averaged else expected_table(lst, doc.measure, "trec")
         gap = plain["idcg"].iloc[cut - 1] - plain["dcg"].iloc[cut - 1]
         if len(heights) != cut or not math.isclose(heights.sum(), gap, abs_tol=1e-9):
             out.append(f"loss bars add up to {heights.sum()}, IDCG@k - DCG@k = {gap}")
@@ -523,7 +524,7 @@ def expected_table(lst, config, ties) -> pd.DataFrame:
 
 def _scored_grades(lst, config) -> np.ndarray:
     """The grades the list is scored with: unjudged as 0, or left as NaN for a condensed list
-    (`MetricConfig.judged_only`) to leave out."""
+    (`Measure.judged_only`) to leave out."""
     grades = np.asarray(lst.grades, float)
     return grades if config.judged_only else np.nan_to_num(grades, nan=0.0)
 
@@ -537,9 +538,9 @@ def expected_ndcg(table: pd.DataFrame, k: int, lst, config) -> float:
         pool = np.concatenate([lst.grades[judged], np.array(list(lst.unretrieved.values()), float)])
     rows = np.flatnonzero(condensed_keep(grades, config)) if config.judged_only else np.arange(len(table))
     if not len(rows):
-        return ndcg_at(grades, k, config, judged=pool)
+        return ndcg_at(grades, config.with_(k=k), judged=pool)
     dcg = float(table["dcg"].iloc[rows[min(k, len(rows)) - 1]])  # at rank k (among the kept rows)
-    _, idcg = dcg_idcg_at(grades, k, config, judged=pool)
+    _, idcg = dcg_idcg_at(grades, config.with_(k=k), judged=pool)
     return float(finish(np.array([dcg]), np.array([idcg]), config)[0])
 
 

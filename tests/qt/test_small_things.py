@@ -10,7 +10,7 @@ from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication, QInputDialog
 
 from ndcg_gui import APP_NAME
-from ndcg_gui.core.ndcg.measure import PRESETS
+from ndcg_gui.core.ndcg.presets import LABELS, PRESETS
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.widgets.dialogs import ask_number as REAL_ASK_NUMBER  # (before conftest's stand-in)
 
@@ -28,7 +28,7 @@ def test_a_gain_that_makes_another_preset_says_so(qtbot, window):
     turned = []
     for name, preset in PRESETS.items():
         offered = panel.preset.model().item(panel.preset.findData(name)).isEnabled()
-        if not offered or preset.config.gain != "linear":
+        if not offered or preset.gain != "linear":
             continue
         pick(panel.preset, name)
         if panel.preset.currentData() != name:  # (the same definition as a preset listed before it)
@@ -41,7 +41,7 @@ def test_a_gain_that_makes_another_preset_says_so(qtbot, window):
             assert "definition" not in said, said
             continue
         turned.append((name, now))
-        assert "2^grade − 1" in said and PRESETS[now].label in said and PRESETS[name].label in said, said
+        assert "2^grade − 1" in said and LABELS[now] in said and LABELS[name] in said, said
         doc.undo_stack.undo()
         assert panel.preset.currentData() == name
     assert ("ranx", "ranx_burges") in turned, turned

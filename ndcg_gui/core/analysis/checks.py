@@ -17,7 +17,7 @@ import pandas as pd
 from ndcg_gui.core.analysis.which_preset import frames_of
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.formats.source import read_source
-from ndcg_gui.core.ndcg.measure import PRESETS
+from ndcg_gui.core.ndcg.presets import PRESETS
 from ndcg_gui.core.reading import dispatch
 
 N_EXAMPLES = 3
@@ -151,8 +151,8 @@ def _negative(judgments: pd.DataFrame | None) -> Finding:
 def fractional_grades_why() -> str:
     """What each preset does with a fractional grade (from the presets' own definitions), and
     the tools that refuse one."""
-    cut = [name for name, p in PRESETS.items() if p.config.truncate_grades]
-    kept = [name for name, p in PRESETS.items() if not p.config.truncate_grades]
+    cut = [name for name, p in PRESETS.items() if p.truncate_grades]
+    kept = [name for name, p in PRESETS.items() if not p.truncate_grades]
     return (f"the presets {', '.join(cut)} read a grade's whole part as their tools do (trec_eval's "
             f"atol: 2.5 is 2, 0.5 is 0, -0.5 is 0 and judged; written 1e1 it is 1; ranx keeps "
             f"integers); {', '.join(kept)} use it as given; pytrec_eval (ir_measures), XGBoost, "

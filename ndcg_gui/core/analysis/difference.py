@@ -13,46 +13,21 @@ Also: which presets give a mean a person has from another tool (`presets_giving`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.ndcg.evaluate import Joined, mean_ndcg
-from ndcg_gui.core.ndcg.measure import PRESETS, MetricConfig, TiesName, check_rules, score_precision
+from ndcg_gui.core.ndcg.measure import DEFAULT_K, Measure
+from ndcg_gui.core.ndcg.presets import LABELS, PRESETS, preset, preset_name
 
-
-@dataclass(frozen=True)
-class MeanDefinition:
-    """Everything that decides a mean NDCG: the metric, the tie rule, judged queries without
-    results (`missing`: "zero" or "skip") and queries whose IDCG is 0 in the mean (`undefined`:
-    "zero" counts their reported figure, "skip" leaves them out)."""
-
-    config: MetricConfig
-    ties: TiesName = "trec"
-    missing: str = "zero"
-    undefined: str = "zero"
-    label: str = "custom"
-
-    @classmethod
-    def of(cls, what: str | MeanDefinition | MetricConfig) -> MeanDefinition:
-        """A preset by name, a `MeanDefinition`, or a `MetricConfig` (ties "trec")."""
-        if isinstance(what, MeanDefinition):
-            return what
-        if isinstance(what, MetricConfig):
-            return cls(what)
-        if what not in PRESETS:
-            raise ValueError(f"unknown preset {what!r}; choose one of: {', '.join(PRESETS)}")
-        preset = PRESETS[what]
-        return cls(preset.config, preset.ties, label=what)
-
-
-# (step, the fields it moves from a to b). MeanDefinition fields first, then MetricConfig fields.
+# (step, the measure's choices it moves from a to b), in the order a walk takes them.
 STEPS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("queries counted", ("missing",)),
+    ("queries counted", ("empty",)),
     ("duplicates", ()),  # no choice: the readers refuse a document twice in a query
-    ("positions and cut-off", ("ideal_depth",)),
+    ("positions and cut-off", ("k", "ideal_depth")),
     ("gain", ("gain", "negative", "truncate_grades")),
     ("discount", ("discount", "base")),
     ("ideal pool and order", ("ideal", "ideal_order")),
@@ -62,24 +37,25 @@ STEPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rounding", ("rounding",)),
     ("mean", ("undefined",)),
 )
-_OWN = ("missing", "ties", "undefined")
 STEP_COLUMNS = ["step", "changed", "mean", "change"]
 
 
 @dataclass(frozen=True)
 class Difference:
-    """The walk from `a` to `b`. `steps`: one row per step (step, changed: what it changed or "",
-    mean after it, change of the mean), first the row "a"; `per_query`: each query's NDCG after
-    each step (columns as `steps.step`; NaN where a query is not counted)."""
+    """The walk from `a` to `b` (named `labels`: a preset's name, or "custom"). `steps`: one row
+    per step (step, changed: what it changed or "", mean after it, change of the mean), first the
+    row "a"; `per_query`: each query's NDCG after each step (columns as `steps.step`; NaN where a
+    query is not counted)."""
 
-    a: MeanDefinition
-    b: MeanDefinition
+    a: Measure
+    b: Measure
     steps: pd.DataFrame
     per_query: pd.DataFrame
+    labels: tuple[str, str] = ("custom", "custom")
 
     def text(self, digits: int = 4) -> str:
         """The walk as lines a person reads."""
-        lines = [f"{self.a.label} → {self.b.label}: mean {self.steps['mean'].iloc[0]:.{digits}f} → "
+        lines = [f"{self.labels[0]} → {self.labels[1]}: mean {self.steps['mean'].iloc[0]:.{digits}f} → "
                  f"{self.steps['mean'].iloc[-1]:.{digits}f}"]
         for row in self.steps.iloc[1:].itertuples():
             if not row.changed:
@@ -92,31 +68,38 @@ class Difference:
         return "\n".join(lines)
 
 
+def measures_of(a: str | Measure, b: str | Measure) -> tuple[Measure, Measure, tuple[str, str]]:
+    """Two measures to walk between, and their labels: a name is that preset at the other's
+    cut-off (both names: at k = DEFAULT_K)."""
+    k = next((m.k for m in (a, b) if isinstance(m, Measure)), DEFAULT_K)
+    ma, mb = (preset(m).at(k) if isinstance(m, str) else m for m in (a, b))
+    labels = tuple(m if isinstance(m, str) else preset_name(m) or "custom" for m in (a, b))
+    return ma, mb, labels  # type: ignore[return-value]
+
+
 def explain_difference(
     grades_or_run: Sequence[float] | np.ndarray | pd.DataFrame,
     qrels: pd.DataFrame | None,
-    a: str | MeanDefinition | MetricConfig,
-    b: str | MeanDefinition | MetricConfig,
-    k: int | None = 10,
+    a: str | Measure,
+    b: str | Measure,
+    labels: tuple[str, str] | None = None,
 ) -> Difference:
-    """Walk from definition `a` to `b` (preset names, `MeanDefinition`s or `MetricConfig`s) over a run
+    """Walk from measure `a` to `b` (`Measure`s, or preset names: `measures_of`) over a run
     (`evaluate`'s columns) and its qrels, or over one list of grades in ranked order (then qrels
-    is None). See the module's text for the order and what a step means."""
-    a, b = MeanDefinition.of(a), MeanDefinition.of(b)
-    for d in (a, b):
-        check_rules(d.ties, d.missing)
-        if d.undefined not in ("zero", "skip"):
-            raise ValueError(f"undefined must be 'zero' or 'skip', not {d.undefined!r}")
+    is None); `labels` name them (default: `measures_of`'s). See the module's text for the order
+    and what a step means."""
+    a, b, named = measures_of(a, b)
+    labels = labels or named
     run = _Run(_as_run(grades_or_run), qrels)
     rows, columns = [("a", "", None, None)], {}
     current = a
-    scored = _score(run, k, current)
+    scored = _score(run, current)
     columns["a"] = scored
     for step, fields in STEPS:
-        moved = [f for f in fields if _get(current, f) != _get(b, f)]
+        moved = [f for f in fields if getattr(current, f) != getattr(b, f)]
         if moved:
-            current = _with(current, b, fields)
-            scored = _score(run, k, current)
+            current = current.with_(**{f: getattr(b, f) for f in fields})
+            scored = _score(run, current)
             changed = "; ".join(_said(current, f) for f in moved)
         else:
             changed = ""
@@ -127,11 +110,11 @@ def explain_difference(
     steps = pd.DataFrame(rows, columns=STEP_COLUMNS)
     steps["mean"] = means
     steps["change"] = np.concatenate([[0.0], np.diff(means)])
-    return Difference(a, b, steps, per_query)
+    return Difference(a, b, steps, per_query, labels)
 
 
-def explain_list(lst: RankedList, a: str | MeanDefinition | MetricConfig,
-                 b: str | MeanDefinition | MetricConfig, k: int | None = 10) -> Difference:
+def explain_list(lst: RankedList, a: str | Measure, b: str | Measure,
+                 labels: tuple[str, str] | None = None) -> Difference:
     """`explain_difference` for one ranked list as the window holds it: its order (its scores
     where they still rank it, so the tie rules have ties to act on) and every judgment of its
     query, the judged documents it missed included (none known without qrels: its own grades)."""
@@ -142,10 +125,10 @@ def explain_list(lst: RankedList, a: str | MeanDefinition | MetricConfig,
         run["score"] = scores  # (an edit that broke their order: the list's order alone)
     if not lst.has_pool:
         run["grade"] = np.asarray(lst.grades, dtype=float)
-        return explain_difference(run, None, a, b, k)
+        return explain_difference(run, None, a, b, labels)
     judged = lst.judgments()
     qrels = pd.DataFrame({"query": "list", "doc": list(judged), "grade": list(judged.values())})
-    return explain_difference(run, qrels, a, b, k)
+    return explain_difference(run, qrels, a, b, labels)
 
 
 def presets_giving(
@@ -170,7 +153,7 @@ def preset_means(run: pd.DataFrame, qrels: pd.DataFrame | None, ks: tuple[int | 
     joined = _Run(run, qrels)
     for k in ks:
         for name in PRESETS:
-            out.append((name, PRESETS[name].label, k, _score(joined, k, MeanDefinition.of(name))[1]))
+            out.append((name, LABELS[name], k, _score(joined, PRESETS[name].at(k))[1]))
     table = pd.DataFrame(out, columns=["preset", "label", "k", "mean"])
     table["k"] = pd.Series([k for _, _, k, _ in out], dtype=object)  # (None: the whole list)
     return table
@@ -188,44 +171,35 @@ def _as_run(grades_or_run) -> pd.DataFrame:
 
 
 class _Run:
-    """A run and its qrels, joined and ranked once per tie rule (a walk needs at most two)."""
+    """A run and its qrels, joined and ranked once per ranking (a walk needs at most two)."""
 
     def __init__(self, run: pd.DataFrame, qrels: pd.DataFrame | None) -> None:
         self.run, self.qrels, self.joined = run, qrels, {}
 
-    def by(self, ties: TiesName, precision: str) -> Joined:
-        if (ties, precision) not in self.joined:
-            self.joined[ties, precision] = Joined.of(self.run, self.qrels, ties, precision)  # type: ignore[arg-type]
-        return self.joined[ties, precision]
+    def by(self, measure: Measure) -> Joined:
+        ranking = (measure.ties, measure.score_precision)
+        if ranking not in self.joined:
+            self.joined[ranking] = Joined.of(self.run, self.qrels, measure)
+        return self.joined[ranking]
 
 
-def _score(run: _Run, k, d: MeanDefinition) -> tuple[pd.Series, float]:
-    """Each query's NDCG@k (NaN where the mean leaves it out) and the mean, under `d`."""
-    result = run.by(d.ties, score_precision(d.config, d.ties)).score(k, d.config, d.missing)
+def _score(run: _Run, measure: Measure) -> tuple[pd.Series, float]:
+    """Each query's NDCG@k (NaN where the mean leaves it out) and the mean, under `measure`."""
+    result = run.by(measure).score(measure)
     ndcg = result["ndcg"].astype(float)
-    if d.undefined == "skip":
+    if measure.undefined == "skip":
         ndcg = ndcg.where(~result["undefined"])
-    return ndcg, mean_ndcg(result, d.undefined)
+    return ndcg, mean_ndcg(result, measure)
 
 
-def _get(d: MeanDefinition, field: str) -> object:
-    return getattr(d, field) if field in _OWN else getattr(d.config, field)
-
-
-def _with(d: MeanDefinition, b: MeanDefinition, fields: tuple[str, ...]) -> MeanDefinition:
-    own = {f: getattr(b, f) for f in fields if f in _OWN}
-    config = {f: getattr(b.config, f) for f in fields if f not in _OWN}
-    if "gain" in config and b.config.gain_table is not None:
-        config["gain"] = dict(b.config.gain_table)
-    return replace(d, config=d.config.with_(**config) if config else d.config, label=d.label, **own)
-
-
-def _said(d: MeanDefinition, field: str) -> str:
-    value = _get(d, field)
+def _said(measure: Measure, field: str) -> str:
+    value = getattr(measure, field)
     if field == "gain":
         return "gain " + ("2^g − 1" if value == "exponential" else "g" if value == "linear" else repr(value))
     if field == "precision":  # (said in words, as `definitions` says it: not a bare field name)
         return f"scores compared as {value or 'the tie rule says'}"
     if field == "truncate_grades":
         return "grades cut to their whole part" if value else "grades used as given"
+    if field == "k":
+        return "no cut-off" if value is None else f"k → {value}"
     return f"{field} → {value}"

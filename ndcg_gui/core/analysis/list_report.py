@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import condensed_keep, dcg_idcg_at, finish, gains, per_rank_columns
 from ndcg_gui.core.ndcg.ties import run_scores, tie_runs
 
@@ -35,20 +35,22 @@ class ListSummary:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-def list_summary(lst: RankedList, k: int, config: MetricConfig, ties: TiesName = "trec") -> ListSummary:
-    """NDCG@k, DCG@k, IDCG@k of one list, and the caveats a reader must see next to them. With
-    ties="average", tied neighbours share their gains (scikit-learn)."""
+def list_summary(lst: RankedList, measure: Measure) -> ListSummary:
+    """NDCG@k, DCG@k, IDCG@k of one list (k the measure's, never None here: the window's), and
+    the caveats a reader must see next to them. With ties="average", tied neighbours share their
+    gains (scikit-learn)."""
+    k = measure.k
     pool = lst.judged_pool()
-    grades = lst.grades if config.judged_only else lst.scoring_grades()  # condensed: unjudged leave
-    dcg, idcg = dcg_idcg_at(grades, k, config, judged=pool, tie_scores=_tie_scores(lst, ties),
+    grades = lst.grades if measure.judged_only else lst.scoring_grades()  # condensed: unjudged leave
+    dcg, idcg = dcg_idcg_at(grades, measure, judged=pool, tie_scores=_tie_scores(lst, measure),
                             unjudged=~lst.judged)
-    ndcg = float(finish(np.array([dcg]), np.array([idcg]), config)[0])
+    ndcg = float(finish(np.array([dcg]), np.array([idcg]), measure)[0])
     warnings: list[str] = []
     notes: list[str] = []
     grades = lst.grades[lst.judged]
     all_grades = grades if pool is None else np.concatenate([grades, pool])
     if (all_grades < 0).any():
-        if config.negative == "keep":
+        if measure.negative == "keep":
             warnings.append("negative grades are kept: NDCG may fall outside [0, 1]")
         else:
             notes.append("negative grades count as gain 0")
@@ -58,9 +60,9 @@ def list_summary(lst: RankedList, k: int, config: MetricConfig, ties: TiesName =
     if unjudged:
         what = "unjudged documents count" if unjudged > 1 else "unjudged document counts"
         warnings.append(f"{unjudged} {what} as gain 0 in the top {k}")
-    if config.ideal == "judged" and not lst.has_pool:
+    if measure.ideal == "judged" and not lst.has_pool:
         notes.append("no qrels: the ideal comes from the list's own grades")
-    if lst.unretrieved and config.ideal == "judged":
+    if lst.unretrieved and measure.ideal == "judged":
         m = len(lst.unretrieved)
         notes.append(f"{m} judged document{'s' if m > 1 else ''} not in the list count in the ideal")
     if len(lst) < k:
@@ -72,19 +74,19 @@ DISPLAY_COLUMNS = ["rank", "doc", "grade", "judged", "gain", "discount", "cg", "
                    "ndcg", "contribution", "ideal_gain", "tied"]
 
 
-def _tie_scores(lst: RankedList, ties: TiesName):
+def _tie_scores(lst: RankedList, measure: Measure):
     """The scores whose ties share gains: under ties="average" only (scikit-learn)."""
-    return lst.scores if ties == "average" and lst.scores is not None else None
+    return lst.scores if measure.ties == "average" and lst.scores is not None else None
 
 
-def display_columns(lst: RankedList, config: MetricConfig, ties: TiesName = "trec") -> dict[str, np.ndarray]:
+def display_columns(lst: RankedList, measure: Measure) -> dict[str, np.ndarray]:
     """What the per-rank table shows, as plain arrays: the `per_rank` columns, the list's `doc` and
     `judged`, the two figures `per_rank` leaves implicit: `contribution` (gain × discount) and
     `ideal_gain` (the gain of the ideal grade at each rank), and `tied`: how many neighbours share
     the row's gain (ties="average"; 1 otherwise)."""
-    tie_scores = _tie_scores(lst, ties)
-    grades = lst.grades if config.judged_only else lst.scoring_grades()
-    columns = per_rank_columns(grades, config, judged=lst.judged_pool(), tie_scores=tie_scores,
+    tie_scores = _tie_scores(lst, measure)
+    grades = lst.grades if measure.judged_only else lst.scoring_grades()
+    columns = per_rank_columns(grades, measure, judged=lst.judged_pool(), tie_scores=tie_scores,
                                unjudged=~lst.judged)
     columns["doc"] = lst.docs
     columns["judged"] = lst.judged
@@ -95,15 +97,15 @@ def display_columns(lst: RankedList, config: MetricConfig, ties: TiesName = "tre
         columns["tied"] = np.bincount(runs)[runs] if len(runs) else np.zeros(0, np.int64)
     columns["contribution"] = columns["gain"] * columns["discount"]
     ideal = columns["ideal_grade"]
-    columns["ideal_gain"] = np.where(np.isnan(ideal), 0.0, gains(np.nan_to_num(ideal), config))
+    columns["ideal_gain"] = np.where(np.isnan(ideal), 0.0, gains(np.nan_to_num(ideal), measure))
     return {name: columns[name] for name in DISPLAY_COLUMNS}
 
 
-def display_table(lst: RankedList, config: MetricConfig, ties: TiesName = "trec") -> pd.DataFrame:
+def display_table(lst: RankedList, measure: Measure) -> pd.DataFrame:
     """`display_columns` as a DataFrame (ids kept as Python objects, not copied to Arrow)."""
     import pandas as pd  # lazy: start-up (pandas: the first screen is painted without it)
 
-    columns = display_columns(lst, config, ties)
+    columns = display_columns(lst, measure)
     columns["doc"] = pd.Series(columns["doc"], dtype=object, copy=False)
     return pd.DataFrame(columns)
 
@@ -145,29 +147,29 @@ def counts(lst: RankedList) -> Counts:
                   relevant + missed)
 
 
-def ideal_order(lst: RankedList, config: MetricConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def ideal_order(lst: RankedList, measure: Measure) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(docs, grades, list_rank) of the ideal ranking, in ideal order (see `ideal_ranking`)."""
-    from_pool = lst.has_pool and config.ideal == "judged"
+    from_pool = lst.has_pool and measure.ideal == "judged"
     judged = lst.judged  # an unjudged document has no place in an ideal ranking of judgments
     missed = list(lst.unretrieved) if from_pool else []
     docs = np.concatenate([lst.docs[judged], np.asarray(missed, dtype=object)])
     grades = np.concatenate([lst.scoring_grades()[judged],
                              np.fromiter(lst.unretrieved.values(), float) if from_pool else np.zeros(0)])
     list_rank = np.concatenate([np.flatnonzero(judged) + 1, np.zeros(len(missed), np.int64)])
-    order = np.argsort(-gains(grades, config), kind="stable")
+    order = np.argsort(-gains(grades, measure), kind="stable")
     return docs[order], grades[order], list_rank[order].astype(np.int64)
 
 
-def ideal_rank_of_rows(lst: RankedList, config: MetricConfig) -> np.ndarray:
+def ideal_rank_of_rows(lst: RankedList, measure: Measure) -> np.ndarray:
     """Each row's rank in the ideal ranking (0 for an unjudged row, or one out of the pool)."""
-    _, _, list_rank = ideal_order(lst, config)
+    _, _, list_rank = ideal_order(lst, measure)
     out = np.zeros(len(lst), np.int64)
     on_list = list_rank > 0
     out[list_rank[on_list] - 1] = np.flatnonzero(on_list) + 1
     return out
 
 
-def slot_marks(lst: RankedList, k: int, config: MetricConfig, ideal: np.ndarray | None = None) -> np.ndarray:
+def slot_marks(lst: RankedList, measure: Measure, ideal: np.ndarray | None = None) -> np.ndarray:
     """What NDCG@k cares about, per row: 1 for a document in the top k holding a place the ideal
     top k gives a document of higher gain, -1 for one past k that belongs in the ideal top k and
     would raise DCG@k there (a top-k place holds less: a lower grade, or an unjudged document
@@ -178,13 +180,13 @@ def slot_marks(lst: RankedList, k: int, config: MetricConfig, ideal: np.ndarray 
     k, the highest ranked (the first to move in); in the top k, also the highest ranked, where a
     better document would add most (the ideal ranking keeps equal gains in list order, so
     there the lowest ranked would have been the ones past its k)."""
-    marks = np.zeros(len(lst), np.int8)
-    if config.judged_only and not condensed_keep(lst.scoring_grades(), config).all():
+    marks, k = np.zeros(len(lst), np.int8), measure.k
+    if measure.judged_only and not condensed_keep(lst.scoring_grades(), measure).all():
         return marks  # a condensed list that leaves rows out: places are not the rows' ranks
-    ideal = ideal_rank_of_rows(lst, config) if ideal is None else ideal
+    ideal = ideal_rank_of_rows(lst, measure) if ideal is None else ideal
     rank = np.arange(1, len(lst) + 1)
     judged = ideal > 0
-    gain = gains(lst.scoring_grades(), config)  # (unjudged: grade 0)
+    gain = gains(lst.scoring_grades(), measure)  # (unjudged: grade 0)
     out = judged & (rank <= k) & (ideal > k)
     top = judged & (rank <= k)
     for value in np.unique(gain[out]):
@@ -201,18 +203,18 @@ def slot_marks(lst: RankedList, k: int, config: MetricConfig, ideal: np.ndarray 
     return marks
 
 
-def ideal_ranking(lst: RankedList, config: MetricConfig) -> pd.DataFrame:
+def ideal_ranking(lst: RankedList, measure: Measure) -> pd.DataFrame:
     """The ideal order of the judged pool (the list's own documents when no pool is known, or the
     definition takes the ideal from the list): rank, doc, grade, gain, list_rank (its rank in the
     list, 0 when the list did not retrieve it). Equal gains keep list order, then the unretrieved
     documents in pool order."""
     import pandas as pd  # lazy: start-up (pandas: the first screen is painted without it)
-    docs, grades, list_rank = ideal_order(lst, config)
+    docs, grades, list_rank = ideal_order(lst, measure)
     return pd.DataFrame({
         "rank": np.arange(1, len(docs) + 1),
         "doc": pd.Series(docs, dtype=object, copy=False),
         "grade": grades,
-        "gain": gains(grades, config),
+        "gain": gains(grades, measure),
         "list_rank": list_rank,
     })
 
@@ -227,15 +229,20 @@ class ListReport:
     what-if of single moves, the best moves, the unjudged bounds and band, and the figures under
     every preset."""
 
-    def __init__(self, lst: RankedList, k: int, config: MetricConfig, baseline: RankedList | None = None,
-                 ties: str = "trec") -> None:
-        self.list, self.k, self.config, self.ties = lst, k, config, ties
+    def __init__(self, lst: RankedList, measure: Measure, baseline: RankedList | None = None) -> None:
+        if measure.k is None:
+            raise ValueError("a list report is at a cut-off: k must be a whole number ≥ 1")
+        self.list, self.measure = lst, measure
         self.baseline = lst if baseline is None else baseline
+
+    @property
+    def k(self) -> int:
+        return self.measure.k  # type: ignore[return-value]  (never None: __init__)
 
     @cached_property
     def columns(self) -> dict[str, np.ndarray]:
         """The per-rank table as plain arrays (what the window redraws from)."""
-        return display_columns(self.list, self.config, self.ties)
+        return display_columns(self.list, self.measure)
 
     @cached_property
     def table(self) -> pd.DataFrame:
@@ -247,7 +254,7 @@ class ListReport:
 
     @cached_property
     def summary(self) -> ListSummary:
-        return list_summary(self.list, self.k, self.config, self.ties)
+        return list_summary(self.list, self.measure)
 
     @cached_property
     def differs_from_loaded(self) -> bool:
@@ -259,13 +266,13 @@ class ListReport:
     def baseline_columns(self) -> dict[str, np.ndarray]:
         if self.baseline is self.list:
             return self.columns
-        return display_columns(self.baseline, self.config, self.ties)
+        return display_columns(self.baseline, self.measure)
 
     @cached_property
     def baseline_summary(self) -> ListSummary:
         if self.baseline is self.list:
             return self.summary
-        return list_summary(self.baseline, self.k, self.config, self.ties)
+        return list_summary(self.baseline, self.measure)
 
     @cached_property
     def baseline_ranks(self) -> np.ndarray:
@@ -279,24 +286,24 @@ class ListReport:
 
     @cached_property
     def ideal(self) -> pd.DataFrame:
-        return ideal_ranking(self.list, self.config)
+        return ideal_ranking(self.list, self.measure)
 
     @cached_property
     def ideal_ranks(self) -> np.ndarray:
         """Each row's rank in the ideal ranking (0 for an unjudged row, or one out of the pool)."""
-        return ideal_rank_of_rows(self.list, self.config)
+        return ideal_rank_of_rows(self.list, self.measure)
 
     @cached_property
     def slot_marks(self) -> np.ndarray:
         """`slot_marks` of the list at k: 1 wastes a top-k place, -1 belongs in the top k."""
-        return slot_marks(self.list, self.k, self.config, self.ideal_ranks)
+        return slot_marks(self.list, self.measure, self.ideal_ranks)
 
     @cached_property
     def move_effects(self) -> pd.DataFrame:
         from ndcg_gui.core.analysis.whatif import move_effects  # lazy: start-up (pandas)
 
-        table = move_effects(self.list.scoring_grades(), self.k, self.config, self.list.judged_pool())
-        if self.config.judged_only and not self.list.judged.all():
+        table = move_effects(self.list.scoring_grades(), self.measure, self.list.judged_pool())
+        if self.measure.judged_only and not self.list.judged.all():
             # A condensed list drops its unjudged rows: no loss per row of the list as shown (the
             # same as `move_effects` says of negative grades dropped).
             table["loss"] = np.nan
@@ -323,17 +330,18 @@ class ListReport:
             return None
         from ndcg_gui.core.analysis.tie_range import list_tie_range  # lazy: start-up (pandas)
 
-        low, high = list_tie_range(self.list.grades, scores, self.k, self.config, pool)
+        low, high = list_tie_range(self.list.grades, scores, self.measure, pool)
         return (low, high) if high - low > 1e-12 else None
 
     def difference(self, a: str, b: str) -> Difference:
-        """Why presets `a` and `b` give this list different NDCG@k, a choice at a time
-        (`difference.explain_list`); kept per pair."""
+        """Why presets `a` and `b` give this list different NDCG@k (both at this report's k), a
+        choice at a time (`difference.explain_list`); kept per pair."""
         walks = self.__dict__.setdefault("_differences", {})
         if (a, b) not in walks:
             from ndcg_gui.core.analysis.difference import explain_list  # lazy: start-up (pandas)
+            from ndcg_gui.core.ndcg.presets import preset
 
-            walks[(a, b)] = explain_list(self.list, a, b, self.k)
+            walks[(a, b)] = explain_list(self.list, preset(a).at(self.k), preset(b).at(self.k), (a, b))
         return walks[(a, b)]
 
     def best_moves(self, n: int = 5) -> pd.DataFrame:
@@ -347,7 +355,7 @@ class ListReport:
     def _moves(self, n: int) -> pd.DataFrame:
         from ndcg_gui.core.analysis.whatif import distinct_moves  # lazy: start-up (pandas)
 
-        return distinct_moves(self.list.scoring_grades(), self.k, self.config, self.list.judged_pool(), n=n)
+        return distinct_moves(self.list.scoring_grades(), self.measure, self.list.judged_pool(), n=n)
 
     @property
     def has_unjudged(self) -> bool:
@@ -359,7 +367,7 @@ class ListReport:
         The analyses of single moves and of unjudged documents then take the list's order as it
         stands, ties broken; the bounds of unjudged documents are not worked out for shared gains."""
         scores = self.list.scores
-        if self.ties != "average" or scores is None:
+        if self.measure.ties != "average" or scores is None:
             return False
         return len(np.unique(tie_runs(scores))) < len(scores)
 
@@ -373,7 +381,7 @@ class ListReport:
         """(low, high, exact) NDCG@k over every grading of the unjudged documents."""
         from ndcg_gui.core.analysis.unjudged import unjudged_bounds  # lazy: start-up (pandas)
 
-        return unjudged_bounds(self.list.grades, self.k, self.config, self.list.judged_pool())
+        return unjudged_bounds(self.list.grades, self.measure, self.list.judged_pool())
 
     @cached_property
     def band_search(self) -> BandSearch | None:
@@ -387,7 +395,7 @@ class ListReport:
         ranks = np.arange(1, min(n, BAND_RANKS) + 1)
         if n > BAND_RANKS:
             ranks = np.unique(np.concatenate([ranks, np.linspace(BAND_RANKS, n, BAND_RANKS).astype(int)]))
-        return BandSearch(self.list.grades, self.config, self.list.judged_pool(), ranks=ranks)
+        return BandSearch(self.list.grades, self.measure, self.list.judged_pool(), ranks=ranks)
 
     @cached_property
     def band(self) -> pd.DataFrame | None:
@@ -401,7 +409,7 @@ class ListReport:
     def judge_first(self) -> pd.DataFrame:
         from ndcg_gui.core.analysis.unjudged import judge_first  # lazy: start-up (pandas)
 
-        return judge_first(self.list.grades, self.k, self.config, self.list.judged_pool())
+        return judge_first(self.list.grades, self.measure, self.list.judged_pool())
 
     @cached_property
     def definitions(self) -> pd.DataFrame:
@@ -410,5 +418,5 @@ class ListReport:
         lst = self.list
         # The list as shown: scores that keep its order and tie exactly the neighbours that tie.
         scores = run_scores(lst.scores) if lst.scores is not None else None
-        return compare_definitions(lst.scoring_grades(), self.k, lst.judged_pool(), self.config,
-                                   scores=scores, docs=lst.docs, ties=self.ties)
+        return compare_definitions(lst.scoring_grades(), self.measure, lst.judged_pool(), scores=scores,
+                                   docs=lst.docs)

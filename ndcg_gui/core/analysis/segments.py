@@ -1,11 +1,11 @@
 """The mean NDCG of each segment of the queries (locale, device, query type…), under the mean policy.
 
-Works on `evaluate`'s per-query table (missing="zero": every judged query listed) and a query ->
-segment map (`core.formats.query_map`): each segment's mean counts the segment's queries that the
-policy counts (`summary.counted`), the same rule as the mean of all, optionally weighted
-(`weights`). A query in no segment still counts in the mean of all; the queries of the map that
-the table does not hold (not judged, or another run's ids) are listed, so a map that matches
-nothing is said rather than giving empty segments.
+Works on `evaluate`'s per-query table (under `Measure.per_query()`: every judged query listed) and
+a query -> segment map (`core.formats.query_map`): each segment's mean counts the segment's queries
+that the measure's mean policy counts (`mean.counted`), the same rule as the mean of all,
+optionally weighted (`weights`). A query in no segment still counts in the mean of all; the
+queries of the map that the table does not hold (not judged, or another run's ids) are listed, so
+a map that matches nothing is said rather than giving empty segments.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import pandas as pd
 
 from ndcg_gui.core.analysis.weights import weighted_mean, weights_of
 from ndcg_gui.core.lists.query_order import natural_key
-from ndcg_gui.core.ndcg.mean import MeanPolicy, counted
+from ndcg_gui.core.ndcg.mean import counted
+from ndcg_gui.core.ndcg.measure import Measure
 
 SEGMENT_MEAN_COLUMNS = ["mean", "counted", "total"]
 
@@ -31,6 +32,7 @@ class SegmentMeans:
 
     unassigned  the table's queries in no segment (counted in `overall` only)
     unknown     the map's queries the table does not hold
+    measure     the measure whose mean policy (`empty`, `undefined`) said which queries count
     weighted    whether the means are weighted
     """
 
@@ -38,7 +40,7 @@ class SegmentMeans:
     overall: pd.Series
     unassigned: list[str]
     unknown: list[str]
-    policy: MeanPolicy
+    measure: Measure
     weighted: bool
 
 
@@ -78,18 +80,19 @@ def members_of(codes: np.ndarray, count: int) -> list[np.ndarray]:
 def segment_means(
     result: pd.DataFrame,
     segments: Mapping[str, str],
-    policy: MeanPolicy | None = None,
+    measure: Measure | None = None,
     weights: Mapping[str, float] | None = None,
     figures: Sequence[str] = (),
     sums: Sequence[str] = (),
 ) -> SegmentMeans:
-    """The mean NDCG of every segment of `result` (a table of `evaluate`, missing="zero"), of the
-    queries `policy` counts; weighted by `weights` (query -> weight, every query of `result`
-    included) when given; and the mean of each of `figures` (other columns of `result`: dcg,
-    idcg…) over the same queries, and the sum of each of `sums` (counts: n_retrieved…) over all the
-    segment's queries. A segment whose queries the policy all leaves out has mean NaN."""
-    policy = policy or MeanPolicy()
-    keep = counted(result, policy).to_numpy()
+    """The mean NDCG of every segment of `result` (a table of `evaluate` under
+    `measure.per_query()`), of the queries `measure`'s mean policy counts; weighted by `weights`
+    (query -> weight, every query of `result` included) when given; and the mean of each of
+    `figures` (other columns of `result`: dcg, idcg…) over the same queries, and the sum of each
+    of `sums` (counts: n_retrieved…) over all the segment's queries. A segment whose queries the
+    policy all leaves out has mean NaN."""
+    measure = measure or Measure()
+    keep = counted(result, measure).to_numpy()
     of = segment_of(result.index, segments)
     ndcg = result["ndcg"].to_numpy(dtype=float)
     others = {name: result[name].to_numpy(dtype=float) for name in figures}
@@ -116,6 +119,6 @@ def segment_means(
         overall=overall,
         unassigned=[texts[i] for i in np.flatnonzero(of.isna().to_numpy())],
         unknown=[q for q in segments if q not in present],
-        policy=policy,
+        measure=measure,
         weighted=weights is not None,
     )

@@ -16,20 +16,20 @@ import numpy as np
 import pandas as pd
 
 from ndcg_gui.core.analysis.unjudged_search import Extreme, Levels, Problem, extremes
-from ndcg_gui.core.ndcg.measure import MetricConfig
-from ndcg_gui.core.ndcg.metrics import as_grades, check_k, dcg_idcg_at, discounts, finish, gains
+from ndcg_gui.core.ndcg.measure import Measure, check_k
+from ndcg_gui.core.ndcg.metrics import as_grades, dcg_idcg_at, discounts, finish, gains
 
 BAND_COLUMNS = ["rank", "low", "high", "exact"]
 JUDGE_FIRST_COLUMNS = ["rank", "low", "high", "spread", "grade_low", "grade_high"]
 
-_DEFAULT = MetricConfig()
+_DEFAULT = Measure()
 
 
 class _Setting:
     """One list with unjudged documents, its judged pool and scale, checked once."""
 
-    def __init__(self, grades, config, judged, scale) -> None:
-        self.config = config or _DEFAULT
+    def __init__(self, grades, measure, judged, scale) -> None:
+        self.measure = measure or _DEFAULT
         self.grades = _with_unjudged(grades)
         self.unjudged = np.isnan(self.grades)
         self.judged = None if judged is None else as_grades(judged, "judged grades")
@@ -41,18 +41,18 @@ class _Setting:
             raise ValueError("scale must hold at least one grade")
         self.scale_all = grades_in_scale  # every grade (equal gains differ in a condensed list)
         # Grades with equal gains are one choice; each gain remembers one grade that gives it.
-        gain = gains(grades_in_scale, self.config)
+        gain = gains(grades_in_scale, self.measure)
         order = np.lexsort((grades_in_scale, -gain))
         gain, first = np.unique(-gain[order], return_index=True)
         self.scale_gain = -gain  # high first
         self.scale_grade = grades_in_scale[order][first]
-        pool = self.judged if self.judged is not None and self.config.ideal == "judged" else None
-        pool_gain = gains(self.grades[~self.unjudged] if pool is None else pool, self.config)
+        pool = self.judged if self.judged is not None and self.measure.ideal == "judged" else None
+        pool_gain = gains(self.grades[~self.unjudged] if pool is None else pool, self.measure)
         self.levels = Levels.of(pool_gain, self.scale_gain)
         n = len(self.grades)
         size = len(pool_gain) + int(self.unjudged.sum())
-        self.disc = discounts(max(n, size), self.config)
-        self.known_part = np.where(self.unjudged, 0.0, gains(np.nan_to_num(self.grades), self.config))
+        self.disc = discounts(max(n, size), self.measure)
+        self.known_part = np.where(self.unjudged, 0.0, gains(np.nan_to_num(self.grades), self.measure))
         self.known_part *= self.disc[:n]
         self.ideal = np.concatenate([[0.0], np.cumsum(self.disc[:size])])
         self.unjudged_before = np.concatenate([[0], np.cumsum(self.unjudged)])
@@ -62,9 +62,9 @@ class _Setting:
         cut = n if k is None else min(k, n)
         at = np.flatnonzero(self.unjudged[:cut])
         size = len(self.ideal) - 1
-        # How deep the ideal goes (`MetricConfig.ideal_depth`): k, min(k, n), or never cut.
-        depth = None if k is None or self.config.ideal_depth == "all" else (
-            min(k, n) if self.config.ideal_depth == "list" else k)
+        # How deep the ideal goes (`Measure.ideal_depth`): k, min(k, n), or never cut.
+        depth = None if k is None or self.measure.ideal_depth == "all" else (
+            min(k, n) if self.measure.ideal_depth == "list" else k)
         ideal = self.ideal if depth is None or depth >= size else np.minimum(self.ideal, self.ideal[depth])
         return Problem(
             d0=float(self.known_part[:cut].sum()),
@@ -82,8 +82,8 @@ class _Setting:
         full[at[at < cut]] = self._grade_of(end.top)
         full[at[at >= cut]] = self._grade_of(end.below)
         judged = None if self.judged is None else np.concatenate([self.judged, full[at]])
-        dcg, idcg = dcg_idcg_at(full, k, self.config, judged)
-        return float(finish(np.array([dcg]), np.array([idcg]), self.config)[0])
+        dcg, idcg = dcg_idcg_at(full, self.measure.at(k), judged)
+        return float(finish(np.array([dcg]), np.array([idcg]), self.measure)[0])
 
     def _grade_of(self, gain: np.ndarray) -> np.ndarray:
         return self.scale_grade[np.searchsorted(-self.scale_gain, -gain)]
@@ -111,22 +111,22 @@ def _modelled(setting: _Setting) -> bool:
     condensed list only where no document leaves it once judged (no negative grade, in the list
     or the scale, that counts as unjudged). Rounding is applied to the bounds after (it keeps
     their order)."""
-    config = setting.config
+    measure = setting.measure
     grades = np.concatenate([setting.grades[~setting.unjudged], setting.scale_grade])
-    drops = config.judged_only and config.negative == "zero" and bool((grades < 0).any())
-    return config.idcg_zero == "zero" and config.ideal_order == "sorted" and not drops
+    drops = measure.judged_only and measure.negative == "zero" and bool((grades < 0).any())
+    return measure.idcg_zero == "zero" and measure.ideal_order == "sorted" and not drops
 
 
 def _bounds_at(setting: _Setting, k: int | None, as_core: bool = True) -> tuple[float, float, bool]:
     if not setting.unjudged.any():
-        dcg, idcg = dcg_idcg_at(np.nan_to_num(setting.grades), k, setting.config, setting.judged)
-        value = float(finish(np.array([dcg]), np.array([idcg]), setting.config)[0])
+        dcg, idcg = dcg_idcg_at(np.nan_to_num(setting.grades), setting.measure.at(k), setting.judged)
+        value = float(finish(np.array([dcg]), np.array([idcg]), setting.measure)[0])
         return value, value, True
     if not _modelled(setting):
         return _every_grading(setting, k)
     low, high, exact = extremes(setting.problem(k))
     if not exact or not as_core:
-        rounded = finish(np.array([low.ndcg, high.ndcg]), np.ones(2), setting.config.with_(idcg_zero="zero"))
+        rounded = finish(np.array([low.ndcg, high.ndcg]), np.ones(2), setting.measure.with_(idcg_zero="zero"))
         return float(rounded[0]), float(rounded[1]), exact
     return setting.graded(k, low), setting.graded(k, high), True
 
@@ -139,14 +139,14 @@ def _every_grading(setting: _Setting, k: int | None) -> tuple[float, float, bool
     if len(choices) ** len(at) > ENUMERATED:
         known = setting.grades[~setting.unjudged]
         every = np.concatenate([known, choices] + ([] if setting.judged is None else [setting.judged]))
-        config = setting.config
-        if _modelled(_Setting(setting.grades, config.with_(idcg_zero="zero"), setting.judged, choices)):
+        measure = setting.measure
+        if _modelled(_Setting(setting.grades, measure.with_(idcg_zero="zero"), setting.judged, choices)):
             # Only IDCG = 0 scored 1 is not modelled: those gradings score 1 instead of 0, so the
             # bounds with IDCG = 0 scored 0, widened to take in 1, hold every grading.
-            plain = _Setting(setting.grades, config.with_(idcg_zero="zero"), setting.judged, choices)
+            plain = _Setting(setting.grades, measure.with_(idcg_zero="zero"), setting.judged, choices)
             low, high, _ = _bounds_at(plain, k, as_core=False)
             return min(low, 1.0), max(high, 1.0), False
-        if config.ideal_order == "sorted" and (gains(every, config) >= 0).all():
+        if measure.ideal_order == "sorted" and (gains(every, measure) >= 0).all():
             return 0.0, 1.0, False
         return float("nan"), float("nan"), False
     values = []
@@ -154,15 +154,14 @@ def _every_grading(setting: _Setting, k: int | None) -> tuple[float, float, bool
         full = setting.grades.copy()
         full[at] = assigned
         judged = None if setting.judged is None else np.concatenate([setting.judged, full[at]])
-        dcg, idcg = dcg_idcg_at(full, k, setting.config, judged)
-        values.append(float(finish(np.array([dcg]), np.array([idcg]), setting.config)[0]))
+        dcg, idcg = dcg_idcg_at(full, setting.measure.at(k), judged)
+        values.append(float(finish(np.array([dcg]), np.array([idcg]), setting.measure)[0]))
     return min(values), max(values), True
 
 
 def unjudged_bounds(
     grades: Sequence[float] | np.ndarray | pd.Series,
-    k: int | None = None,
-    config: MetricConfig | None = None,
+    measure: Measure | None = None,
     judged: Sequence[float] | np.ndarray | None = None,
     scale: Sequence[float] | np.ndarray | None = None,
 ) -> tuple[float, float, bool]:
@@ -182,12 +181,13 @@ def unjudged_bounds(
     enough; past that, exact=False and [low, high] is a sound enclosure, possibly infinite (NDCG
     is unbounded as IDCG nears 0). One search per call: cheap enough to run at every edit.
     """
-    return _bounds_at(_Setting(grades, config, judged, scale), check_k(k))
+    setting = _Setting(grades, measure, judged, scale)
+    return _bounds_at(setting, setting.measure.k)
 
 
 def unjudged_band(
     grades: Sequence[float] | np.ndarray | pd.Series,
-    config: MetricConfig | None = None,
+    measure: Measure | None = None,
     judged: Sequence[float] | np.ndarray | None = None,
     scale: Sequence[float] | np.ndarray | None = None,
     ranks: Sequence[int] | np.ndarray | None = None,
@@ -201,7 +201,7 @@ def unjudged_band(
     A move changes nothing at ranks above the first row it touches (the documents there and the
     multiset below are the same): those rows of an earlier band stay valid.
     """
-    return BandSearch(grades, config, judged, scale, ranks).band()
+    return BandSearch(grades, measure, judged, scale, ranks).band()
 
 
 class BandSearch:
@@ -212,12 +212,12 @@ class BandSearch:
     def __init__(
         self,
         grades: Sequence[float] | np.ndarray | pd.Series,
-        config: MetricConfig | None = None,
+        measure: Measure | None = None,
         judged: Sequence[float] | np.ndarray | None = None,
         scale: Sequence[float] | np.ndarray | None = None,
         ranks: Sequence[int] | np.ndarray | None = None,
     ) -> None:
-        self._setting = _Setting(grades, config, judged, scale)
+        self._setting = _Setting(grades, measure, judged, scale)
         n = len(self._setting.grades)
         self.ranks = np.arange(1, n + 1) if ranks is None else np.asarray(ranks, np.int64)
         self._ks = [check_k(int(i)) for i in self.ranks]  # bad ranks raise here, not half-way
@@ -252,8 +252,7 @@ class BandSearch:
 
 def judge_first(
     grades: Sequence[float] | np.ndarray | pd.Series,
-    k: int | None = None,
-    config: MetricConfig | None = None,
+    measure: Measure | None = None,
     judged: Sequence[float] | np.ndarray | None = None,
     scale: Sequence[float] | np.ndarray | None = None,
 ) -> pd.DataFrame:
@@ -264,32 +263,32 @@ def judge_first(
     judged pool), spread = high − low, and the grades that give low and high (the lowest such
     grade). Widest spread first; equal spreads by rank.
     """
-    config = config or _DEFAULT
-    k = check_k(k)
-    setting = _Setting(grades, config, judged, scale)
+    measure = measure or _DEFAULT
+    k = measure.k
+    setting = _Setting(grades, measure, judged, scale)
     at = np.flatnonzero(setting.unjudged)
     if len(at) == 0:
         return pd.DataFrame({c: [] for c in JUDGE_FIRST_COLUMNS}, columns=JUDGE_FIRST_COLUMNS)
     base = np.where(setting.unjudged, 0.0, setting.grades)
     cut = len(base) if k is None else min(k, len(base))
     weight = np.zeros(len(base))
-    weight[:cut] = discounts(cut, config)
-    dcg0, _ = dcg_idcg_at(base, k, config, None)
+    weight[:cut] = discounts(cut, measure)
+    dcg0, _ = dcg_idcg_at(base, measure, None)
     # DCG is linear in the one grade; IDCG depends on the grade only, not on which document has it
     # (the others are all 0, so any one of them stands for all).
     scale_grades = np.sort(setting.scale_grade)
-    if config.judged_only or not _modelled(setting):
+    if measure.judged_only or not _modelled(setting):
         scale_grades = setting.scale_all
         ndcg = _one_at_a_time(setting, at, scale_grades, k)
     else:
-        dcg = dcg0 + np.outer(weight[at], gains(scale_grades, config) - gains(np.zeros(1), config))
+        dcg = dcg0 + np.outer(weight[at], gains(scale_grades, measure) - gains(np.zeros(1), measure))
         idcg = np.empty(len(scale_grades))
         for s, grade in enumerate(scale_grades):
             one = base.copy()
             one[at[0]] = grade
             pool = None if setting.judged is None else np.append(setting.judged, grade)
-            idcg[s] = dcg_idcg_at(one, k, config, pool)[1]
-        ndcg = finish(dcg, np.broadcast_to(idcg, dcg.shape), config)
+            idcg[s] = dcg_idcg_at(one, measure, pool)[1]
+        ndcg = finish(dcg, np.broadcast_to(idcg, dcg.shape), measure)
     lo, hi = ndcg.argmin(axis=1), ndcg.argmax(axis=1)
     rows = np.arange(len(at))
     table = pd.DataFrame(
@@ -312,15 +311,15 @@ def _one_at_a_time(setting: _Setting, at: np.ndarray, scale_grades: np.ndarray, 
     """NDCG@k with one unjudged document graded at a time (rows) to each grade (columns), the
     others scored as now (0, or left out of a condensed list): each by `ndcg_at`'s arithmetic,
     for the definitions whose DCG is not linear in one grade."""
-    config = setting.config
+    measure = setting.measure
     out = np.empty((len(at), len(scale_grades)))
     for r, i in enumerate(at):
         for c, grade in enumerate(scale_grades):
             full = setting.grades.copy()
             full[i] = grade
-            if not config.judged_only:
+            if not measure.judged_only:
                 full = np.nan_to_num(full)
             pool = None if setting.judged is None else np.append(setting.judged, grade)
-            dcg, idcg = dcg_idcg_at(full, k, config, pool)
-            out[r, c] = finish(np.array([dcg]), np.array([idcg]), config)[0]
+            dcg, idcg = dcg_idcg_at(full, measure.at(k), pool)
+            out[r, c] = finish(np.array([dcg]), np.array([idcg]), measure)[0]
     return out

@@ -13,11 +13,10 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import (
     _pool,
     as_grades,
-    check_k,
     dcg_idcg_at,
     discounts,
     finish,
@@ -28,7 +27,7 @@ from ndcg_gui.core.ndcg.metrics import (
 MOVE_EFFECT_COLUMNS = ["rank", "ideal_rank", "ndcg_if_first", "ndcg_if_ideal", "loss"]
 BEST_MOVE_COLUMNS = ["from_rank", "to_rank", "ndcg_after", "delta"]
 
-_DEFAULT = MetricConfig()
+_DEFAULT = Measure()
 _CHUNK = 1 << 20  # moves scored at once by best_moves (memory, not speed)
 
 
@@ -40,11 +39,11 @@ class _Moves:
     ΔDCG = Σ g[r]·(dk[r±1] − dk[r]) over the shifted rows + g[i]·(dk[j] − dk[i]).
     """
 
-    def __init__(self, gain: np.ndarray, k: int | None, config: MetricConfig) -> None:
-        n = len(gain)
+    def __init__(self, gain: np.ndarray, measure: Measure) -> None:
+        n, k = len(gain), measure.k
         cut = n if k is None else min(k, n)
         dk = np.zeros(n + 1)
-        dk[:cut] = discounts(cut, config)
+        dk[:cut] = discounts(cut, measure)
         self.gain, self.dk, self.cut = gain, dk, cut
         zero = np.zeros(1)
         self.stay = np.concatenate([zero, np.cumsum(gain * dk[:n])])
@@ -64,35 +63,33 @@ class _Moves:
         return np.where(i == j, 0.0, out)
 
 
-def _setup(grades, k, config, judged):
-    config = config or _DEFAULT
-    k = check_k(k)
+def _setup(grades, measure, judged):
+    measure = measure or _DEFAULT
     grades = as_grades(grades)
-    dcg, idcg = dcg_idcg_at(grades, k, config, judged)
-    return config, k, grades, dcg, idcg
+    dcg, idcg = dcg_idcg_at(grades, measure, judged)
+    return measure, measure.k, grades, dcg, idcg
 
 
-def _ratio(dcg: np.ndarray | float, idcg: float, config: MetricConfig) -> np.ndarray:
+def _ratio(dcg: np.ndarray | float, idcg: float, measure: Measure) -> np.ndarray:
     """NDCG as the definition reports it (`metrics.finish`: IDCG = 0 and rounding included)."""
     dcg = np.asarray(dcg, dtype=float)
     flat = np.atleast_1d(dcg)
-    out = finish(flat, np.full(flat.shape, float(idcg)), config)
+    out = finish(flat, np.full(flat.shape, float(idcg)), measure)
     return out.reshape(dcg.shape)
 
 
 BRUTE_FORCE_ROWS = 64  # past this a definition the prefix sums do not model gets no move figures
 
 
-def _unmodelled(grades: np.ndarray, config: MetricConfig, judged) -> bool:
+def _unmodelled(grades: np.ndarray, measure: Measure, judged) -> bool:
     """Definitions where a move changes more than DCG@k by the prefix sums: a condensed list that
     drops rows (negative grades with negative="zero"), or an ideal taken in the list's own order."""
-    drops = config.judged_only and config.negative == "zero" and bool((grades < 0).any())
-    own_order = config.ideal_order == "given" and (judged is None or config.ideal == "retrieved")
+    drops = measure.judged_only and measure.negative == "zero" and bool((grades < 0).any())
+    own_order = measure.ideal_order == "given" and (judged is None or measure.ideal == "retrieved")
     return drops or own_order
 
 
-def _moved_ndcg(grades: np.ndarray, k, config: MetricConfig, judged, i: np.ndarray, j: np.ndarray
-                ) -> np.ndarray:
+def _moved_ndcg(grades: np.ndarray, measure: Measure, judged, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     """NDCG@k after each move i → j, each list rebuilt and scored by `ndcg_at`'s arithmetic; NaN
     past `BRUTE_FORCE_ROWS` rows."""
     out = np.full(np.shape(i), np.nan)
@@ -101,22 +98,22 @@ def _moved_ndcg(grades: np.ndarray, k, config: MetricConfig, judged, i: np.ndarr
     for at, (a, b) in enumerate(zip(np.ravel(i), np.ravel(j), strict=True)):
         order = list(range(len(grades)))
         order.insert(int(b), order.pop(int(a)))
-        dcg, idcg = dcg_idcg_at(grades[order], k, config, judged)
-        out.flat[at] = finish(np.array([dcg]), np.array([idcg]), config)[0]
+        dcg, idcg = dcg_idcg_at(grades[order], measure, judged)
+        out.flat[at] = finish(np.array([dcg]), np.array([idcg]), measure)[0]
     return out
 
 
-def _after(grades, k, config, judged, moves, dcg, idcg, i, j) -> np.ndarray:
+def _after(grades, measure, judged, moves, dcg, idcg, i, j) -> np.ndarray:
     """NDCG@k after moves i → j: from the prefix sums, or each list scored where they do not
     model the definition (`_unmodelled`)."""
-    if _unmodelled(grades, config, judged):
-        return _moved_ndcg(grades, k, config, judged, i, j)
-    return _ratio(dcg + moves.delta(i, j), idcg, config)
+    if _unmodelled(grades, measure, judged):
+        return _moved_ndcg(grades, measure, judged, i, j)
+    return _ratio(dcg + moves.delta(i, j), idcg, measure)
 
 
-def ideal_ranks(grades: np.ndarray, config: MetricConfig) -> np.ndarray:
+def ideal_ranks(grades: np.ndarray, measure: Measure) -> np.ndarray:
     """1-based rank of each row when the list is ordered by gain, high first (stable)."""
-    order = np.argsort(-gains(grades, config), kind="stable")
+    order = np.argsort(-gains(grades, measure), kind="stable")
     ranks = np.empty(len(grades), np.int64)
     ranks[order] = np.arange(1, len(grades) + 1)
     return ranks
@@ -124,8 +121,7 @@ def ideal_ranks(grades: np.ndarray, config: MetricConfig) -> np.ndarray:
 
 def move_effects(
     grades: Sequence[float] | np.ndarray | pd.Series,
-    k: int | None = None,
-    config: MetricConfig | None = None,
+    measure: Measure | None = None,
     judged: Sequence[float] | np.ndarray | None = None,
 ) -> pd.DataFrame:
     """One row per rank: rank, ideal_rank, ndcg_if_first, ndcg_if_ideal, loss.
@@ -144,27 +140,27 @@ def move_effects(
     `attrs` also holds "dcg", "idcg" and "ndcg" of the list as it is. Cut-off and ideal follow
     `ndcg_at`.
     """
-    config, k, grades, dcg, idcg = _setup(grades, k, config, judged)
+    measure, k, grades, dcg, idcg = _setup(grades, measure, judged)
     n = len(grades)
-    gain = gains(grades, config)
-    moves = _Moves(gain, k, config)
+    gain = gains(grades, measure)
+    moves = _Moves(gain, measure)
     rows = np.arange(n)
-    ideal = ideal_ranks(grades, config)
-    _, pool_gain = ideal_gains(_pool(grades, judged, config), config)
-    if k is None or config.ideal_depth == "all":
+    ideal = ideal_ranks(grades, measure)
+    _, pool_gain = ideal_gains(_pool(grades, judged, measure), measure)
+    if k is None or measure.ideal_depth == "all":
         depth = len(pool_gain)
-    else:  # the ideal cut at k, or at min(k, n) (`MetricConfig.ideal_depth`)
-        depth = min(k, n if config.ideal_depth == "list" else k, len(pool_gain))
+    else:  # the ideal cut at k, or at min(k, n) (`Measure.ideal_depth`)
+        depth = min(k, n if measure.ideal_depth == "list" else k, len(pool_gain))
     # The ideal at every rank, not cut at k: past k a row's loss still compares it with what the
     # ideal ranking holds there (the first k losses alone make IDCG@k − DCG@k).
-    disc = discounts(max(n, len(pool_gain)), config)
+    disc = discounts(max(n, len(pool_gain)), measure)
 
     def after(i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        if _unmodelled(grades, config, judged):
-            return _moved_ndcg(grades, k, config, judged, i, j)
-        return _after(grades, k, config, judged, moves, dcg, idcg, i, j)
+        if _unmodelled(grades, measure, judged):
+            return _moved_ndcg(grades, measure, judged, i, j)
+        return _after(grades, measure, judged, moves, dcg, idcg, i, j)
 
-    drops = config.judged_only and config.negative == "zero" and bool((grades < 0).any())
+    drops = measure.judged_only and measure.negative == "zero" and bool((grades < 0).any())
     ideal_part = np.zeros(max(n, len(pool_gain)))
     ideal_part[: len(pool_gain)] = pool_gain * disc[: len(pool_gain)]
     table = pd.DataFrame(
@@ -180,7 +176,7 @@ def move_effects(
     )
     counted = n if k is None else min(k, n)  # the rows whose losses count
     table.attrs.update(
-        dcg=dcg, idcg=idcg, ndcg=float(_ratio(dcg, idcg, config)),
+        dcg=dcg, idcg=idcg, ndcg=float(_ratio(dcg, idcg, measure)),
         loss_beyond_list=float("nan") if drops else float(ideal_part[counted:depth].sum())
     )
     return table
@@ -188,8 +184,7 @@ def move_effects(
 
 def best_moves(
     grades: Sequence[float] | np.ndarray | pd.Series,
-    k: int | None = None,
-    config: MetricConfig | None = None,
+    measure: Measure | None = None,
     judged: Sequence[float] | np.ndarray | None = None,
     n: int = 5,
 ) -> pd.DataFrame:
@@ -201,18 +196,18 @@ def best_moves(
     delta 0. Equal results are ordered by the shorter move, then the smaller from_rank, then the
     smaller to_rank. Fewer than `n` rows when the list has fewer distinct moves.
     """
-    config, k, grades, dcg, idcg, moves = _moves_of(grades, k, config, judged, n)
+    measure, _, grades, dcg, idcg, moves = _moves_of(grades, measure, judged, n)
     size = len(moves.gain)
     picked = [np.zeros((0, 2), np.int64)]
     for i, j in _candidate_blocks(size, moves.cut, int(n)):
-        after = _after(grades, k, config, judged, moves, dcg, idcg, i, j)
+        after = _after(grades, measure, judged, moves, dcg, idcg, i, j)
         keep = _top(after, i, j, size, int(n))
         picked.append(np.column_stack([i[keep], j[keep]]))
     ij = np.concatenate(picked)
     i, j = ij[:, 0], ij[:, 1]
-    after = _after(grades, k, config, judged, moves, dcg, idcg, i, j)
+    after = _after(grades, measure, judged, moves, dcg, idcg, i, j)
     keep = _top(after, i, j, size, int(n))
-    now = float(_ratio(dcg, idcg, config))
+    now = float(_ratio(dcg, idcg, measure))
     return pd.DataFrame(
         {"from_rank": i[keep] + 1, "to_rank": j[keep] + 1, "ndcg_after": after[keep],
          "delta": after[keep] - now},
@@ -222,8 +217,7 @@ def best_moves(
 
 def distinct_moves(
     grades: Sequence[float] | np.ndarray | pd.Series,
-    k: int | None = None,
-    config: MetricConfig | None = None,
+    measure: Measure | None = None,
     judged: Sequence[float] | np.ndarray | None = None,
     n: int = 5,
 ) -> pd.DataFrame:
@@ -231,19 +225,19 @@ def distinct_moves(
     (its best destination: moving it one rank less far is the same idea, not another move), and of
     several documents that would each give the same NDCG@k at the same rank, only the first. Ordered
     as `best_moves` orders them; same columns."""
-    config, k, grades, dcg, idcg, moves = _moves_of(grades, k, config, judged, n)
+    measure, _, grades, dcg, idcg, moves = _moves_of(grades, measure, judged, n)
     size = len(moves.gain)
     picked = [np.zeros((0, 2), np.int64)]
     for i, j in _candidate_blocks(size, moves.cut, 1):
-        after = _after(grades, k, config, judged, moves, dcg, idcg, i, j)
+        after = _after(grades, measure, judged, moves, dcg, idcg, i, j)
         picked.append(_best_per_document(after, i, j, size))
     ij = np.concatenate(picked)
     i, j = ij[:, 0], ij[:, 1]
-    after = _after(grades, k, config, judged, moves, dcg, idcg, i, j)
+    after = _after(grades, measure, judged, moves, dcg, idcg, i, j)
     pairs = _best_per_document(after, i, j, size)
     i, j = pairs[:, 0], pairs[:, 1]
-    after = _after(grades, k, config, judged, moves, dcg, idcg, i, j)
-    now = float(_ratio(dcg, idcg, config))
+    after = _after(grades, measure, judged, moves, dcg, idcg, i, j)
+    now = float(_ratio(dcg, idcg, measure))
     order = _order(after, i, j, size)
     i, j, after = i[order], j[order], after[order]
     helps = after - now > 1e-12
@@ -271,13 +265,13 @@ def _best_per_document(after: np.ndarray, i: np.ndarray, j: np.ndarray, size: in
     return np.column_stack([i[chosen], j[chosen]]).astype(np.int64)
 
 
-def _moves_of(grades, k, config, judged, n):
-    """`_setup`'s (config, k, grades, DCG@k, IDCG@k) and every single move's DCG@k of the list,
+def _moves_of(grades, measure, judged, n):
+    """`_setup`'s (measure, k, grades, DCG@k, IDCG@k) and every single move's DCG@k of the list,
     after checking the arguments."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise ValueError(f"n must be a whole number ≥ 0, not {n!r}")
-    config, k, grades, dcg, idcg = _setup(grades, k, config, judged)
-    return config, k, grades, dcg, idcg, _Moves(gains(grades, config), k, config)
+    measure, k, grades, dcg, idcg = _setup(grades, measure, judged)
+    return measure, k, grades, dcg, idcg, _Moves(gains(grades, measure), measure)
 
 
 def _candidate_blocks(size: int, cut: int, n_best: int):
@@ -326,21 +320,21 @@ def _top(after: np.ndarray, i: np.ndarray, j: np.ndarray, size: int, n_best: int
     return chosen[np.lexsort((tie[chosen], -value[chosen]))]
 
 
-def best_insert_row(grades: Sequence[float] | np.ndarray, grade: float, k: int | None = None,
-                    config: MetricConfig | None = None) -> int:
+def best_insert_row(grades: Sequence[float] | np.ndarray, grade: float,
+                    measure: Measure | None = None) -> int:
     """Where a document of `grade` put into the list (unjudged rows count as 0) raises NDCG@k most:
     the 0-based row it goes before. IDCG is the same wherever it goes, so this is the highest
     DCG@k; of equal ones, the highest DCG of the whole list, then the highest place."""
-    config = config or _DEFAULT
-    k = check_k(k)
-    g = gains(np.nan_to_num(np.asarray(grades, dtype=float), nan=0.0), config)
-    new = float(gains(np.array([grade], dtype=float), config)[0])
+    measure = measure or _DEFAULT
+    k = measure.k
+    g = gains(np.nan_to_num(np.asarray(grades, dtype=float), nan=0.0), measure)
+    new = float(gains(np.array([grade], dtype=float), measure)[0])
     n = len(g)
     at = np.arange(n + 1)
 
     def dcg_with_it(cut: int) -> np.ndarray:  # DCG@cut with the document before row 0, 1, …, n
         d = np.zeros(n + 2)
-        d[: min(cut, n + 1)] = discounts(min(cut, n + 1), config)
+        d[: min(cut, n + 1)] = discounts(min(cut, n + 1), measure)
         above = np.concatenate([[0.0], np.cumsum(g * d[:n])])  # rows above it keep their rank
         pushed = np.concatenate([[0.0], np.cumsum(g * d[1 : n + 1])])  # rows below go one down
         return above[at] + new * d[at] + (pushed[n] - pushed[at])

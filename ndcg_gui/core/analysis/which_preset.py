@@ -13,7 +13,7 @@ import pandas as pd
 
 from ndcg_gui.core.analysis.difference import preset_means
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.ndcg.measure import PRESETS
+from ndcg_gui.core.ndcg.presets import LABELS, PRESETS
 
 COMMON_K = (5, 10, 20, 100, 1000, None)  # None: the whole list
 _NUMBER = re.compile(r"(?<![\w.])([01]?\.\d+|[01](?:\.\d*)?)(?![\w.])")
@@ -39,8 +39,8 @@ def read_figure(text: str) -> Figure:
     number = found.group(1)
     digits = len(number.split(".")[1]) if "." in number else 0
     words = set(re.findall(r"[\w-]+", text.casefold()))
-    named = tuple(name for name, preset in PRESETS.items()
-                  if name.casefold() in words or preset.label.split()[0].casefold() in words)
+    named = tuple(name for name in PRESETS
+                  if name.casefold() in words or LABELS[name].split()[0].casefold() in words)
     return Figure(float(number), digits, number, named)
 
 

@@ -22,7 +22,6 @@ from ndcg_gui.core.lists.query_order import KEEP_FROM, order_keys_of
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.rescoring import list_row, score, with_list_rescored
 from ndcg_gui.core.ndcg.mean import (
-    MeanPolicy,
     MeanSummary,
     bin_index,
     counted,
@@ -30,43 +29,41 @@ from ndcg_gui.core.ndcg.mean import (
     mean_summary,
     worst_query,
 )
-from ndcg_gui.core.ndcg.measure import score_precision
+from ndcg_gui.core.ndcg.measure import MEAN_FIELDS, Measure
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from ndcg_gui.core.analysis.runs.compare import Comparison
-    from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName
-    from ndcg_gui.core.state.workspace import Definition, Workspace
+    from ndcg_gui.core.state.workspace import Workspace
 
 SAMPLES, SEED = 10_000, 0  # the randomization test's and the bootstrap's draws, and their seed
 
 
 # ---- every query's scores --------------------------------------------------------------------------
 def score_state(state: Workspace, scored: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Every query of `state` scored under its definition (a row of `evaluate`, missing="zero"),
-    its edited lists included, `prepared` for the window under the state's mean policy. `scored`:
-    the dataset's own queries already scored so (a loader did it)."""
+    """Every query of `state` scored under its measure (a row of `evaluate` under
+    `Measure.per_query`), its edited lists included, `prepared` for the window under the measure's
+    mean policy. `scored`: the dataset's own queries already scored so (a loader did it)."""
     if scored is None:
-        scored = score(state.dataset, state.k, state.config, state.ties)
-    return prepared(rescored(scored, state, state.edited_queries()), state.policy)
+        scored = score(state.dataset, state.measure)
+    return prepared(rescored(scored, state, state.edited_queries()), state.measure)
 
 
-def score_for_window(dataset: Dataset, k: int | None, config: MetricConfig | None = None,
-                     ties: TiesName = "trec") -> pd.DataFrame:
+def score_for_window(dataset: Dataset, measure: Measure) -> pd.DataFrame:
     """`score`, `prepared` for the window (a loader's worker). Module-level so a loader process
-    can run it (`functools.partial(score_for_window, k=..., config=...)` pickles)."""
-    return prepared(score(dataset, k, config, ties))
+    can run it (`functools.partial(score_for_window, measure=...)` pickles)."""
+    return prepared(score(dataset, measure), measure)
 
 
-def prepared(result: pd.DataFrame, policy: MeanPolicy | None = None) -> pd.DataFrame:
+def prepared(result: pd.DataFrame, measure: Measure) -> pd.DataFrame:
     """`result`, with what the window's query panel works out over every query of a big one (the
-    ids' natural order, lengths and Arrow text; the mean and histogram under `policy`) worked out
+    ids' natural order, lengths and Arrow text; the mean and histogram under `measure`) worked out
     now and kept for it: called in the worker that scored it, so the frame that shows 500,000
     queries only takes them (its keys, mean and histogram made there would fill that frame)."""
     if len(result) >= KEEP_FROM:
         order_keys_of(result.index)
-        QueryMean.keep(result, policy or MeanPolicy())
+        QueryMean.keep(result, measure)
     return result
 
 
@@ -74,38 +71,42 @@ def rescored(result: pd.DataFrame, state: Workspace, queries: Sequence[str] | se
     """`result` with the rows of `queries` scored again from `state`'s lists (each query is scored
     on its own, so this equals scoring every query again)."""
     for query in queries:
-        result = with_list_rescored(result, state.list_for(query), state.k, state.config, state.ties)
+        result = with_list_rescored(result, state.list_for(query), state.measure)
     return result
 
 
-def ndcg_of(lst: RankedList, definition: Definition) -> float:
+def ndcg_of(lst: RankedList, measure: Measure) -> float:
     """NDCG@k of one judged list, its tied scores in the order of the tie rule, as `evaluate`
     scores it in a whole run (0 for a list with nothing to score)."""
-    row = list_row(lst, definition.k, definition.config, definition.ties)
+    row = list_row(lst, measure)
     return float(row["ndcg"].iloc[0]) if len(row) else 0.0
 
 
 # ---- the mean and the histogram ----------------------------------------------------------------------
 class QueryMean:
-    """The mean NDCG of `result` (every query's row) under `policy`, and the queries it counts: the
-    histogram's values. `of` gives the one a worker worked out already (`keep`), if any."""
+    """The mean NDCG of `result` (every query's row) under `measure`'s mean policy, and the queries
+    it counts: the histogram's values. `of` gives the one a worker worked out already (`keep`), if
+    any."""
 
     _kept: tuple[QueryMean, ...] = ()  # the last two kept (their results held: identity is the key)
 
-    def __init__(self, result: pd.DataFrame, policy: MeanPolicy) -> None:
-        self.result, self.policy = result, policy
+    def __init__(self, result: pd.DataFrame, measure: Measure) -> None:
+        self.result, self.measure = result, measure
 
     @classmethod
-    def of(cls, result: pd.DataFrame, policy: MeanPolicy) -> QueryMean:
+    def of(cls, result: pd.DataFrame, measure: Measure) -> QueryMean:
+        """The one kept for `result` under `measure`'s mean policy (its other choices made
+        `result`), else a new one."""
+        policy = tuple(getattr(measure, f) for f in MEAN_FIELDS)
         for kept in cls._kept:
-            if kept.result is result and kept.policy == policy:
+            if kept.result is result and tuple(getattr(kept.measure, f) for f in MEAN_FIELDS) == policy:
                 return kept
-        return cls(result, policy)
+        return cls(result, measure)
 
     @classmethod
-    def keep(cls, result: pd.DataFrame, policy: MeanPolicy) -> QueryMean:
+    def keep(cls, result: pd.DataFrame, measure: Measure) -> QueryMean:
         """Work out the mean and the histogram of `result` now (a worker thread) and keep them."""
-        mean = cls.of(result, policy)
+        mean = cls.of(result, measure)
         _ = mean.summary, mean.histogram
         cls._kept = (mean, *cls._kept[:1])
         return mean
@@ -113,7 +114,7 @@ class QueryMean:
     @cached_property
     def summary(self) -> MeanSummary | None:
         """The mean and what went into it; None when there is no query."""
-        return mean_summary(self.result, self.policy) if len(self.result) else None
+        return mean_summary(self.result, self.measure) if len(self.result) else None
 
     @cached_property
     def counted_ndcg(self) -> np.ndarray:
@@ -121,7 +122,7 @@ class QueryMean:
         by the same mask would copy ids it never reads)."""
         if not len(self.result):
             return np.zeros(0)
-        keep = counted(self.result, self.policy).to_numpy(dtype=bool)
+        keep = counted(self.result, self.measure).to_numpy(dtype=bool)
         return self.result["ndcg"].to_numpy(dtype=float)[keep]
 
     @cached_property
@@ -139,7 +140,7 @@ class QueryMean:
         # (Picked by a numpy mask, not `.loc[Series]`: numpy asks the Series for attributes, and
         # pandas looks each name up among the index's labels: a hash table of every query id
         # made for that, in the frame that shows them.)
-        keep = counted(self.result, self.policy).to_numpy(dtype=bool)
+        keep = counted(self.result, self.measure).to_numpy(dtype=bool)
         return pd.Series(self.result["ndcg"].to_numpy(dtype=float)[keep], index=self.result.index[keep],
                          name="ndcg")
 
@@ -180,8 +181,7 @@ def run_list(state: Workspace, run: str | None, query: str) -> RankedList:
     own = state.list_for(query)
     if run is None:
         return own
-    return judged_by(state.comparing.run(run).dataset, query, own.judgments()).ties_ordered(
-        state.ties, score_precision(state.config, state.ties))
+    return judged_by(state.comparing.run(run).dataset, query, own.judgments()).ties_ordered(state.measure)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -231,26 +231,25 @@ def compare_state(state: Workspace, open_run: str, own: pd.DataFrame, baseline: 
     data = state.dataset.with_lists({q: state.list_for(q) for q in edited}) if edited else state.dataset
     runs = {open_run: data, **{r.name: r.dataset for r in state.comparing.runs}}
     if all(ds.in_memory for ds in runs.values()):
-        every = compare_runs(runs, data.qrels, k=state.k, config=state.config, ties=state.ties,
-                             missing="zero", baseline=baseline, samples=SAMPLES, seed=SEED)
+        every = compare_runs(runs, data.qrels, state.measure.per_query(), baseline=baseline,
+                             samples=SAMPLES, seed=SEED)
     else:  # a run read where it lies (core.sql): each run's scores from its engine, judged by its qrels
-        scored = {name: own if name == open_run else ds.evaluate(state.k, state.config, state.ties)
-                  if ds.in_memory else ds.evaluate(state.k, state.config, state.ties, progress=progress)
+        measure = state.measure.per_query()
+        scored = {name: own if name == open_run else ds.evaluate(measure)
+                  if ds.in_memory else ds.evaluate(measure, progress=progress)
                   for name, ds in runs.items()}
         # Each run scored by its own qrels file: an edited query is judged for every run by the
         # open run's judgments as edited (as `compare_runs` judges them all), each run's list of it
         # read here (a worker) and kept (`Workspace.with_list`, `with_run`).
         for name in [r.name for r in state.comparing.runs]:
             for query in edited:
-                scored[name] = with_list_rescored(scored[name], run_list(state, name, query), state.k,
-                                                  state.config, state.ties)
-        every = compare_scored(scored, k=state.k, config=state.config, ties=state.ties, missing="zero",
-                               baseline=baseline, samples=SAMPLES, seed=SEED)
+                scored[name] = with_list_rescored(scored[name], run_list(state, name, query), measure)
+        every = compare_scored(scored, measure, baseline=baseline, samples=SAMPLES, seed=SEED)
     index = every.per_query.index
     answered = pd.DataFrame({name: index.isin(answered_queries(ds)) for name, ds in runs.items()},
                             index=index)
     every = as_shown(every, open_run, own.reindex(index))
-    cmp = every if state.policy.empty == "zero" else every.skipping(answered)
+    cmp = every if state.measure.empty == "zero" else every.skipping(answered)
     return RunFigures(every.per_query, answered, cmp)
 
 
@@ -294,10 +293,10 @@ def edited_rows(state: Workspace, open_run: str, queries: Sequence[str] | frozen
         if known != judged or (known and answered.at[query, open_run] != bool(len(lst))):
             return None
         if known:
-            shown = own.at[query, "ndcg"] if query in own.index else ndcg_of(lst, state.definition)
+            shown = own.at[query, "ndcg"] if query in own.index else ndcg_of(lst, state.measure)
             last = held.get(query)
             if last is None or last[0] != judgments:
-                others = {r.name: ndcg_of(run_list(state, r.name, query), state.definition)
+                others = {r.name: ndcg_of(run_list(state, r.name, query), state.measure)
                           for r in state.comparing.runs}
                 last = held[query] = (judgments, others)
             rows[query] = {open_run: float(shown)} | last[1]
@@ -317,13 +316,13 @@ class WorkspaceReport:
 
     @cached_property
     def scores(self) -> pd.DataFrame:
-        """Every query's row of `evaluate` (missing="zero"), edits included."""
+        """Every query's row of `evaluate` (every judged query listed), edits included."""
         return score_state(self.state)
 
     @cached_property
     def mean(self) -> QueryMean:
-        """The mean under the state's policy, and the queries it counts."""
-        return QueryMean(self.scores, self.state.policy)
+        """The mean under the state's mean policy, and the queries it counts."""
+        return QueryMean(self.scores, self.state.measure)
 
     def worst_query(self, among: Sequence[str] | None = None) -> tuple[str | None, list[str]]:
         """The query of lowest NDCG with results and IDCG > 0 among `among` (None: every query),

@@ -2,7 +2,7 @@
 (`core.sql.ndcg_sql`, the same rule written once).
 
 Rows grouped by query; within a query, high score first, scores compared at the definition's
-precision (`config.score_precision`: float32 as trec_eval 9.x keeps them, `float sim`, where 1.0
+precision (`Measure.score_precision`: float32 as trec_eval 9.x keeps them, `float sim`, where 1.0
 and 1.0000000001 are tied; or the float64 numbers as given); tied scores by doc id in descending
 byte order (trec_eval's strcmp, the "trec" rule) or in file order ("file", "average"); a rank
 column instead: low rank first, ties in file order; neither: file order.
@@ -24,7 +24,7 @@ _TIES = 1 << 16
 
 
 def score_key(score: np.ndarray, precision: str = "float32") -> np.ndarray:
-    """Scores as the ranking compares them, at `precision` (`config.score_precision`): "float32"
+    """Scores as the ranking compares them, at `precision` (`Measure.score_precision`): "float32"
     rounds them to single precision, so scores equal as float32 are ties (beyond float32's range:
     infinite, as in trec_eval); "float64" compares them exactly."""
     if precision not in ("float32", "float64"):

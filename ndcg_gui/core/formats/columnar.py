@@ -61,10 +61,14 @@ def _table(source: Source, kind: str) -> pa.Table:
         if kind == "parquet":
             import pyarrow.parquet as pq  # lazy: only a file of this format needs it
 
-            return pq.read_table(pa.BufferReader(source.data))
-        if kind == "feather":
-            return _arrow_ipc(source.data)
-        return _jsonl(source)
+            table = pq.read_table(pa.BufferReader(source.data))
+        elif kind == "feather":
+            table = _arrow_ipc(source.data)
+        else:
+            table = _jsonl(source)
+        # pyarrow decodes the names only when asked: a damaged name (not UTF-8) is refused here
+        table.column_names  # noqa: B018
+        return table
     except InputError:
         raise
     except (pa.ArrowException, OSError, ValueError) as exc:

@@ -22,8 +22,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName, check_rules, score_precision
-from ndcg_gui.core.ndcg.metrics import check_k
+from ndcg_gui.core.ndcg.measure import Measure
 
 # pandas, pyarrow, `core.arrays` and `evaluate` are imported where a frame or an Arrow array is made
 # (`lazy: start-up`): importing this module (as `TypedDataset`, the window's first screen, does)
@@ -230,9 +229,9 @@ class Dataset(ABC):
         whether scoring it all takes longer than a frame."""
         return len(self.run) + (0 if self.qrels is None else len(self.qrels))
 
-    def refuses(self, definition) -> str | None:
-        """Why this dataset cannot be scored under `definition` (a `Definition`), in one line;
-        None: it can (every in-memory dataset can)."""
+    def refuses(self, measure) -> str | None:
+        """Why this dataset cannot be scored under `measure` (a `Measure`), in one line; None: it
+        can (every in-memory dataset can)."""
         return None
 
     @property
@@ -270,22 +269,14 @@ class Dataset(ABC):
 
     # ---- scoring ----------------------------------------------------------------------------
     @abstractmethod
-    def evaluate(
-        self,
-        k: int | None,
-        config: MetricConfig | None = None,
-        ties: TiesName = "trec",
-        missing: str = "zero",
-    ) -> pd.DataFrame:
-        """`core.ndcg.evaluate`'s table of every query (`FrameDataset.evaluate`)."""
+    def evaluate(self, measure: Measure | None = None) -> pd.DataFrame:
+        """`core.ndcg.evaluate`'s table of every query under `measure` (`FrameDataset.evaluate`)."""
 
-    def summary(
-        self, k: int | None, config: MetricConfig | None = None, ties: TiesName = "trec"
-    ) -> pd.DataFrame:
+    def summary(self, measure: Measure | None = None) -> pd.DataFrame:
         """One row per scored query, in `queries()` order: query, n_docs, n_judged, dcg, idcg,
-        ndcg at k. Judged queries without results score 0; queries without any judgment are left
-        out when the pool is known (as trec_eval does)."""
-        return summary_table(self.evaluate(k, config, ties=ties, missing="zero"), self.queries())
+        ndcg at the measure's k. Judged queries without results score 0; queries without any
+        judgment are left out when the pool is known (as trec_eval does)."""
+        return summary_table(self.evaluate((measure or Measure()).per_query()), self.queries())
 
 
 @dataclass(frozen=True, eq=False)
@@ -508,19 +499,13 @@ class FrameDataset(Dataset):
         return self._with_frames(self.run.assign(grade=grade), pool)
 
     # ---- scoring ----------------------------------------------------------------------------
-    def evaluate(
-        self,
-        k: int | None,
-        config: MetricConfig | None = None,
-        ties: TiesName = "trec",
-        missing: str = "zero",
-    ) -> pd.DataFrame:
-        """`core.ndcg.evaluate`'s table of every query, with the grades the lists hold (nothing is
-        joined again).
+    def evaluate(self, measure: Measure | None = None) -> pd.DataFrame:
+        """`core.ndcg.evaluate`'s table of every query under `measure`, with the grades the lists
+        hold (nothing is joined again).
 
         A loaded file's lists are in exact score order; each is ranked by the one rule
         (`core.arrays.order`): its runs of tied scores, compared at the definition's precision
-        (`score_precision`), put by doc id ("trec") or file order ("file", "average": neighbours
+        (`Measure.score_precision`), put by doc id ("trec") or file order ("file", "average": neighbours
         with equal scores then share their mean gain). A list of rows without a file, or an edited
         list, is scored in the order it stands (as the window scores one list,
         `metrics.dcg_idcg_at`, proven equal in `tests/core/ndcg/test_evaluate.py`).
@@ -528,16 +513,15 @@ class FrameDataset(Dataset):
         from ndcg_gui.core.arrays.order import order_ties, score_key  # lazy: start-up
         from ndcg_gui.core.ndcg.evaluate import Pool, score_ranked, sorted_union  # lazy: start-up
 
-        config = config or MetricConfig()
-        k = check_k(k)
-        check_rules(ties, missing)
+        measure = measure or Measure()
+        ties = measure.ties
         r = self.rows
         groups, pool_groups = r.groups, r.pool_groups
         labels = [groups.labels] + ([pool_groups.labels] if pool_groups is not None else [])
         queries, to_query = sorted_union(*labels)
         codes, grade, tie_key, scores = groups.codes, r.grades, None, r.scores
         if scores is not None and len(scores):
-            key = score_key(scores, score_precision(config, ties))
+            key = score_key(scores, measure.score_precision)
             if r.origin is not None:
                 rank_key = key
                 if self.edited:  # an edited list as it stands: a falling key, no ties
@@ -555,7 +539,7 @@ class FrameDataset(Dataset):
             pool = Pool(to_query[0][groups.codes], r.grades, judged=False)
         n_retrieved = np.zeros(len(queries), np.int64)
         n_retrieved[to_query[0]] = groups.sizes
-        return score_ranked(queries, row_query, grade, n_retrieved, pool, k, config, missing, tie_key)
+        return score_ranked(queries, row_query, grade, n_retrieved, pool, measure, tie_key)
 
 
 def every_query(run_queries: list[str], pool_queries: list[str]) -> list[str]:
@@ -566,7 +550,7 @@ def every_query(run_queries: list[str], pool_queries: list[str]) -> list[str]:
 
 
 def summary_table(result: pd.DataFrame, queries: list[str]) -> pd.DataFrame:
-    """`Dataset.summary` from `evaluate`'s table (missing="zero"): its queries in the order of
+    """`Dataset.summary` from `evaluate`'s table (every judged query listed): its queries in the order of
     `queries` (`every_query`)."""
     import pandas as pd  # lazy: start-up
 

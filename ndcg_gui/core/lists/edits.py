@@ -15,7 +15,7 @@ import numpy as np
 
 from ndcg_gui.core.lists.clipboard import parse_rows
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
 
 Move = tuple[int, int, int]  # (first, count, destination): rows first..first+count-1 to before destination
 
@@ -117,8 +117,8 @@ def reorder(lst: RankedList, order: Sequence[int] | np.ndarray, text: str) -> Ed
     return _changed(lst, Edit(lst.reordered(order), text))
 
 
-def sort_ideal(lst: RankedList, config: MetricConfig) -> Edit | None:
-    return reorder(lst, lst.ideal_order(config), "Sort to ideal")
+def sort_ideal(lst: RankedList, measure: Measure) -> Edit | None:
+    return reorder(lst, lst.ideal_order(measure), "Sort to ideal")
 
 
 def reverse(lst: RankedList) -> Edit | None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import as_grades, gains, per_rank
 from ndcg_gui.core.ndcg.ties import tie_runs
 
@@ -137,10 +137,10 @@ class RankedList:
             [self.grades[self.judged], np.fromiter(self.unretrieved.values(), float)]
         )
 
-    def metrics(self, config: MetricConfig | None = None) -> pd.DataFrame:
+    def metrics(self, measure: Measure | None = None) -> pd.DataFrame:
         """`per_rank` of this list, with `doc` and `judged` columns added."""
         import pandas as pd  # lazy: start-up (pandas)
-        table = per_rank(self.scoring_grades(), config, judged=self.judged_pool())
+        table = per_rank(self.scoring_grades(), measure, judged=self.judged_pool())
         # As objects: pandas would otherwise copy every id into an Arrow string array (ms a move).
         table.insert(1, "doc", pd.Series(self.docs, dtype=object, copy=False))
         table.insert(3, "judged", self.judged)
@@ -174,20 +174,20 @@ class RankedList:
         at = destination if destination <= first else destination - count
         return self._take(np.concatenate([rest[:at], block, rest[at:]]))
 
-    def ideal_order(self, config: MetricConfig | None = None) -> np.ndarray:
+    def ideal_order(self, measure: Measure | None = None) -> np.ndarray:
         """Row order that sorts the list to its ideal: by gain, high first (stable)."""
-        g = gains(self.scoring_grades(), config or MetricConfig())
+        g = gains(self.scoring_grades(), measure or Measure())
         return np.argsort(-g, kind="stable")
 
-    def ties_ordered(self, rule: TiesName, precision: str | None = None) -> RankedList:
-        """The list with each run of tied scores ordered by `rule`, scores compared at `precision`
-        (`config.score_precision`; None: the rule's usual one): "trec" by document id, descending
-        in byte order (trec_eval), "file" and "average" in the order of the file the rows came
-        from (averaged gains make the order within a run irrelevant to DCG). The list as loaded is
-        in exact score order, so runs at either precision are neighbours."""
+    def ties_ordered(self, measure: Measure) -> RankedList:
+        """The list with each run of tied scores ordered by the measure's tie rule, scores compared
+        at its precision (`Measure.score_precision`): "trec" by document id, descending in byte
+        order (trec_eval), "file" and "average" in the order of the file the rows came from
+        (averaged gains make the order within a run irrelevant to DCG). The list as loaded is in
+        exact score order, so runs at either precision are neighbours."""
         if self.scores is None or len(self) < 2:
             return self
-        precision = precision or ("float32" if rule == "trec" else "float64")
+        rule, precision = measure.ties, measure.score_precision
         runs = tie_runs(self.scores, float32=precision == "float32")
         if len(np.unique(runs)) == len(runs):
             return self  # no ties

@@ -11,35 +11,28 @@ import numpy as np
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.query_order import KEEP_FROM, kept_text, position_of
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName, check_rules
-from ndcg_gui.core.ndcg.metrics import check_k
+from ndcg_gui.core.ndcg.measure import Measure
 
 if TYPE_CHECKING:
     import pandas as pd
 
 
-def score(
-    dataset: Dataset, k: int | None, config: MetricConfig | None = None, ties: TiesName = "trec"
-) -> pd.DataFrame:
+def score(dataset: Dataset, measure: Measure) -> pd.DataFrame:
     """Every query of a dataset scored for the query browser: judged queries without results are
-    listed (NDCG 0), so the mean policy can decide about them."""
-    return dataset.evaluate(k, config, ties=ties, missing="zero")
+    listed (NDCG 0), so the measure's mean policy can decide about them (`Measure.per_query`)."""
+    return dataset.evaluate(measure.per_query())
 
 
-def list_row(
-    ranked_list: RankedList, k: int | None, config: MetricConfig | None = None, ties: TiesName = "trec"
-) -> pd.DataFrame:
-    """One list's row of `evaluate` (missing="zero"), scored in the order the list stands, without
-    making a dataset of it. ties="average": neighbours with equal scores share their gains and
-    rows without a score (pasted, typed) stand alone, as in a dataset's `evaluate`; any other
-    rule scores the list as it stands, as a dataset of that
-    list alone does. No row when the list is empty and nothing judges its query, or when the pool
-    is known and holds no judgment for it."""
+def list_row(ranked_list: RankedList, measure: Measure) -> pd.DataFrame:
+    """One list's row of `evaluate` (under `measure.per_query()`), scored in the order the list
+    stands, without making a dataset of it. ties="average": neighbours with equal scores share
+    their gains and rows without a score (pasted, typed) stand alone, as in a dataset's
+    `evaluate`; any other rule scores the list as it stands, as a dataset of that list alone does.
+    No row when the list is empty and nothing judges its query, or when the pool is known and
+    holds no judgment for it."""
     from ndcg_gui.core.ndcg.evaluate import Pool, score_ranked  # lazy: start-up (pandas)
 
-    config = config or MetricConfig()
-    k = check_k(k)
-    check_rules(ties, "zero")
+    measure = measure.per_query()
     rl, n = ranked_list, len(ranked_list)
     if rl.has_pool:
         judged_grades = np.concatenate([rl.grades[rl.judged], np.fromiter(rl.unretrieved.values(), float)])
@@ -50,9 +43,9 @@ def list_row(
         pool = Pool(np.zeros(len(judged_grades), np.int64), judged_grades, judged=True)
     else:
         pool = Pool(row_query, rl.grades, judged=False)
-    tie_key = rl.scores if ties == "average" and rl.scores is not None else None  # (NaN never ties)
+    tie_key = rl.scores if measure.ties == "average" and rl.scores is not None else None  # (NaN never ties)
     return score_ranked(queries, row_query, rl.grades, np.array([n] if listed else [], np.int64), pool,
-                        k, config, "zero", tie_key)
+                        measure, tie_key)
 
 
 def _place(index: pd.Index, query: str) -> int:
@@ -67,16 +60,14 @@ def _place(index: pd.Index, query: str) -> int:
 def with_list_rescored(
     result: pd.DataFrame,
     ranked_list: RankedList,
-    k: int | None,
-    config: MetricConfig | None = None,
-    ties: TiesName = "trec",
+    measure: Measure,
 ) -> pd.DataFrame:
     """`result` (from `score`) with one query's row recomputed from its edited list: each query is
     scored on its own, so this equals scoring the whole dataset again, at the cost of one list."""
     import pandas as pd  # lazy: start-up (pandas)
 
     query = ranked_list.query
-    rows = list_row(ranked_list, k, config, ties)
+    rows = list_row(ranked_list, measure)
     at = _place(result.index, query)
     if at >= 0 and query not in rows.index:
         # It lost its last judgment (a typed list emptied, say): still listed, so the person can

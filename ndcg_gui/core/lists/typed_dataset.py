@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ndcg_gui.core.lists.dataset import Dataset, FrameDataset, Kind, frame_of, judgment_rows
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName
+from ndcg_gui.core.ndcg.measure import Measure
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -116,11 +116,5 @@ class TypedDataset(Dataset):
     def with_qrels(self, qrels: pd.DataFrame | None) -> FrameDataset:
         return self.frames().with_qrels(qrels)
 
-    def evaluate(
-        self,
-        k: int | None,
-        config: MetricConfig | None = None,
-        ties: TiesName = "trec",
-        missing: str = "zero",
-    ) -> pd.DataFrame:
-        return self.frames().evaluate(k, config, ties, missing)
+    def evaluate(self, measure: Measure | None = None) -> pd.DataFrame:
+        return self.frames().evaluate(measure)

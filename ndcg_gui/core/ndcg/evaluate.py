@@ -23,8 +23,8 @@ from ndcg_gui.core.arrays.ids import Groups, hash_strings, strings, take, whole
 from ndcg_gui.core.arrays.join import label_union, lookup, pair_keys
 from ndcg_gui.core.arrays.order import ranked, score_key
 from ndcg_gui.core.arrays.topk import StringBytes, first_rows_word, score_bits, select_top
-from ndcg_gui.core.ndcg.measure import MetricConfig, PrecisionName, TiesName, check_rules, score_precision
-from ndcg_gui.core.ndcg.metrics import check_k, condensed_keep, discounts, finish, gains
+from ndcg_gui.core.ndcg.measure import Measure, PrecisionName, TiesName
+from ndcg_gui.core.ndcg.metrics import condensed_keep, discounts, finish, gains, judged_gains
 from ndcg_gui.core.ndcg.ties import averaged
 
 Ids = pa.Array | pa.ChunkedArray  # doc ids as Arrow text (`ids.strings`)
@@ -37,45 +37,42 @@ RESULT_COLUMNS = [
 def evaluate(
     run: pd.DataFrame,
     qrels: pd.DataFrame | None = None,
-    k: int | None = None,
-    config: MetricConfig | None = None,
-    ties: TiesName = "trec",
-    missing: str = "zero",
+    measure: Measure | None = None,
 ) -> pd.DataFrame:
-    """One row per query (index `query`, sorted as strings): counts, DCG@k, IDCG@k, NDCG@k.
+    """One row per query (index `query`, sorted as strings): counts, DCG@k, IDCG@k, NDCG@k under
+    `measure` (its cut-off k, tie rule and the precision it compares scores at).
 
     run    columns `query`, `doc` and `score` (ranked high first) or `rank` (low first) or neither
            (file order). Without `qrels` it needs a `grade` column (NaN = unjudged).
     qrels  columns `query`, `doc`, `grade`: every judged document, one row per (query, doc) (the
            readers reject duplicates). Run documents without a judgment get gain 0. A query of the
            run with no judgment at all is left out (as trec_eval does).
-    ties   equal scores: "trec" orders them by doc id in descending byte order; "file" keeps file
-           order; "average" gives each the mean gain of its group (scikit-learn). Scores are
-           compared at `config.precision` (`score_precision`: by default float32 under "trec", as
+    measure.ties  equal scores: "trec" orders them by doc id in descending byte order; "file"
+           keeps file order; "average" gives each the mean gain of its group (scikit-learn).
+           Scores are compared at `measure.score_precision` (by default float32 under "trec", as
            trec_eval 9.x keeps them, 1.0 and 1.0 + 1e-12 tied; float64 otherwise).
            Equal ranks (a `rank` column) keep file order.
-    missing "zero": a judged query with no results scores 0 and is listed; "skip": left out.
+    measure.empty  "zero": a judged query with no results scores 0 and is listed; "skip": left out.
 
     Columns: n_retrieved (documents in the run), n_judged and n_unjudged (among the first k of
     them, all of them for k=None), n_pool (judged documents of the query), n_relevant (judged
     with gain > 0), dcg, idcg, ndcg, and `undefined` where IDCG = 0 (NDCG reported as 0).
     k=None scores whole lists against the whole ideal ranking.
     """
-    config = config or MetricConfig()
-    k = check_k(k)
-    check_rules(ties, missing)
+    measure = measure or Measure()
     _require(run, ["query", "doc"] + ([] if qrels is not None else ["grade"]), "run")
     if qrels is not None:
         _require(qrels, ["query", "doc", "grade"], "qrels")
 
-    key, by_score = _ranking_key(run, score_precision(config, ties))
+    key, by_score = _ranking_key(run, measure.score_precision)
     groups = Groups.of(strings(run["query"], "run query"))
-    docs = strings(run["doc"], "run doc") if qrels is not None or (by_score and ties == "trec") else None
+    trec_ties = by_score and measure.ties == "trec"
+    docs = strings(run["doc"], "run doc") if qrels is not None or trec_ties else None
     if qrels is not None:
         pool_groups = Groups.of(strings(qrels["query"], "qrels query"))
         pool_grade = _finite(qrels["grade"], "qrels grade")
         return evaluate_rows(groups, key, by_score, docs, pool_groups, strings(qrels["doc"], "qrels doc"),
-                             pool_grade, k, config, ties, missing)
+                             pool_grade, measure)
     queries, (to_query,) = sorted_union(groups.labels)
     try:
         run_grade = run["grade"].to_numpy(dtype=float)
@@ -84,7 +81,7 @@ def evaluate(
     if np.isinf(run_grade).any():
         raise ValueError("run grade has infinite values")
     pool = Pool(to_query[groups.codes], run_grade, judged=False)
-    return _scored(groups, key, by_score, docs, queries, to_query, pool, None, k, config, ties, missing)
+    return _scored(groups, key, by_score, docs, queries, to_query, pool, None, measure)
 
 
 def evaluate_rows(
@@ -95,10 +92,7 @@ def evaluate_rows(
     pool_groups: Groups,
     pool_docs: Ids,
     pool_grade: np.ndarray,
-    k: int | None,
-    config: MetricConfig,
-    ties: TiesName = "trec",
-    missing: str = "zero",
+    measure: Measure,
     *,
     union: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     run_keys: tuple[list[np.ndarray], int] | None = None,
@@ -125,12 +119,11 @@ def evaluate_rows(
         if not np.array_equal(to_query, np.arange(len(to_query))):
             raise ValueError("run_keys are keyed by the run's own query codes, not by these positions")
         keys = [held.pop()]
-        if scores_every_row(groups, k, config, judged=True):
+        if scores_every_row(groups, measure, judged=True):
             keys.append(pair_keys(pool.query, hash_strings(pool_docs, skip), in_place=True))
         else:
             keys = None  # (only the first k rows of each list are joined: their ids are few)
-    return _scored(groups, key, by_score, docs, queries, to_query, pool, pool_docs, k, config, ties, missing,
-                   keys)
+    return _scored(groups, key, by_score, docs, queries, to_query, pool, pool_docs, measure, keys)
 
 
 def _with_positions(union: tuple[np.ndarray, list[np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -138,25 +131,27 @@ def _with_positions(union: tuple[np.ndarray, list[np.ndarray]]) -> tuple[np.ndar
     return queries, to_query, qr_to_query
 
 
-def scores_every_row(groups: Groups, k: int | None, config: MetricConfig, judged: bool) -> bool:
+def scores_every_row(groups: Groups, measure: Measure, judged: bool) -> bool:
     """Whether every row of the run is scored (and joined), not only each query's first k
     (`_top_rows`); `judged`: with qrels."""
     # All rows when the ideal needs every retrieved grade from the qrels; all rows too for
     # condensed lists: an unjudged document in the first k lets one below move up.
-    if (judged and config.ideal == "retrieved") or config.judged_only:
+    if (judged and measure.ideal == "retrieved") or measure.judged_only:
         return True
+    k = measure.k
     return k is None or len(groups.codes) == 0 or int(groups.sizes.max()) <= k
 
 
 def _scored(groups: Groups, key: np.ndarray | None, by_score: bool, docs: Ids | None, queries: np.ndarray,
-            to_query: np.ndarray, pool: Pool, pool_docs: Ids | None, k: int | None, config: MetricConfig,
-            ties: TiesName, missing: str, keys: list[np.ndarray] | None = None) -> pd.DataFrame:
+            to_query: np.ndarray, pool: Pool, pool_docs: Ids | None, measure: Measure,
+            keys: list[np.ndarray] | None = None) -> pd.DataFrame:
     """The rows that can reach the first k ranks picked, ranked, joined to the judgments
     (`pool_docs`: the qrels' doc ids, None without qrels) and scored. `keys`: the run's and the
     pool's `pair_keys` in file order, when known (`lookup`; used when every row is scored)."""
+    k, ties = measure.k, measure.ties
     judged = pool_docs is not None
     trec_ties = by_score and ties == "trec"
-    all_rows = scores_every_row(groups, k, config, judged)
+    all_rows = scores_every_row(groups, measure, judged)
     rows = None if all_rows else _top_rows(groups, key, k, ties, by_score, docs)
     rows = np.arange(len(groups.codes)) if rows is None else rows
     rows = ranked(rows, groups.codes, key, docs if trec_ties else None)
@@ -170,14 +165,14 @@ def _scored(groups: Groups, key: np.ndarray | None, by_score: bool, docs: Ids | 
     n_retrieved = np.zeros(len(queries), np.int64)
     n_retrieved[to_query] = groups.sizes
     tie_key = key[rows] if ties == "average" and by_score else None
-    return score_ranked(queries, row_query, grade, n_retrieved, pool, k, config, missing, tie_key)
+    return score_ranked(queries, row_query, grade, n_retrieved, pool, measure, tie_key)
 
 
 @dataclass(frozen=True)
 class Joined:
     """A run joined to its qrels and ranked once, every row kept: `score` is `evaluate` under any
-    definition with this tie rule, without joining or ordering again (what a walk through many
-    definitions of one run needs: `core.analysis.difference`)."""
+    measure that ranks alike (its tie rule and precision), without joining or ordering again (what a
+    walk through many measures of one run needs: `core.analysis.difference`)."""
 
     queries: np.ndarray
     row_query: np.ndarray
@@ -190,12 +185,13 @@ class Joined:
     precision: PrecisionName = "float32"  # the precision the rows were ranked at
 
     @classmethod
-    def of(cls, run: pd.DataFrame, qrels: pd.DataFrame | None = None, ties: TiesName = "trec",
-           precision: PrecisionName | None = None) -> Joined:
-        """The rows `evaluate(run, qrels, ties=ties)` scores, with its checks, ranked with scores
-        compared at `precision` (None: the tie rule's usual one, `score_precision`)."""
-        check_rules(ties)
-        precision = precision or score_precision(MetricConfig(), ties)
+    def of(cls, run: pd.DataFrame, qrels: pd.DataFrame | None = None,
+           measure: Measure | None = None) -> Joined:
+        """The rows `evaluate(run, qrels, measure)` scores, with its checks, ranked by the
+        measure's tie rule with scores compared at its precision: they serve every measure that
+        ranks alike (`ranks_as`), whatever its other choices."""
+        measure = measure or Measure()
+        ties, precision = measure.ties, measure.score_precision
         _require(run, ["query", "doc"] + ([] if qrels is not None else ["grade"]), "run")
         key, by_score = _ranking_key(run, precision)
         groups = Groups.of(strings(run["query"], "run query"))
@@ -225,16 +221,21 @@ class Joined:
         rank_key = None if key is None else key[rows]
         return cls(queries, row_query, grade, n_retrieved, pool, tie_key, rank_key, ties, precision)
 
-    def score(self, k: int | None, config: MetricConfig, missing: str = "zero") -> pd.DataFrame:
-        """`evaluate`'s table under `config` at k (`config` compares scores at the precision the
-        rows were ranked at: another precision is another ranking)."""
-        check_rules("trec", missing)
-        wanted = score_precision(config, self.ties)
-        if self.rank_key is not None and wanted != self.precision:
-            raise ValueError(f"these rows are ranked with scores as {self.precision}; the definition "
-                             f"compares them as {wanted}")
+    def ranks_as(self, measure: Measure) -> bool:
+        """Whether `measure` ranks these rows as they are ranked: its tie rule, and scores compared
+        at the precision they were (file order and ranks have no precision)."""
+        same_precision = self.rank_key is None or measure.score_precision == self.precision
+        return measure.ties == self.ties and same_precision
+
+    def score(self, measure: Measure) -> pd.DataFrame:
+        """`evaluate`'s table under `measure`, which ranks as these rows are ranked (another tie
+        rule or precision is another ranking: ValueError)."""
+        if not self.ranks_as(measure):
+            raise ValueError(f"these rows are ranked by the tie rule {self.ties!r} with scores as "
+                             f"{self.precision}; the measure ranks by {measure.ties!r} with scores as "
+                             f"{measure.score_precision}")
         return score_ranked(self.queries, self.row_query, self.grade, self.n_retrieved, self.pool,
-                            check_k(k), config, missing, self.tie_key)
+                            measure, self.tie_key)
 
 
 @dataclass(frozen=True)
@@ -253,12 +254,11 @@ def score_ranked(
     grade: np.ndarray,
     n_retrieved: np.ndarray,
     pool: Pool,
-    k: int | None,
-    config: MetricConfig,
-    missing: str = "zero",
+    measure: Measure,
     tie_key: np.ndarray | None = None,
 ) -> pd.DataFrame:
-    """`evaluate`'s table from rows already joined and ranked: no join, no ordering.
+    """`evaluate`'s table under `measure` from rows already joined and ranked: no join, no
+    ordering (the measure's tie rule and precision are the caller's to have ranked them by).
 
     queries      the query labels, sorted (the result's index)
     row_query    each row's position in `queries`; each query's rows contiguous, in ranked order
@@ -267,50 +267,50 @@ def score_ranked(
     n_retrieved  each query's whole list length
     tie_key      with ties="average": each row's score (runs of equal scores share their mean gain)
     """
-    nq = len(queries)
-    if config.judged_only:  # condensed lists: unjudged documents leave the list
-        keep = condensed_keep(grade, config)
+    nq, k = len(queries), measure.k
+    if measure.judged_only:  # condensed lists: unjudged documents leave the list
+        keep = condensed_keep(grade, measure)
         row_query, grade = row_query[keep], grade[keep]
         tie_key = None if tie_key is None else tie_key[keep]
-    rank = _rank_within(row_query)
+    rank = rank_within(row_query)
     deepest = int(rank.max()) if len(rank) else 0
     cut = k is not None and deepest > k
-    if cut and tie_key is None and not (pool.judged and config.ideal == "retrieved"):
+    if cut and tie_key is None and not (pool.judged and measure.ideal == "retrieved"):
         # Only the first k rows of each query count: a loaded run's millions of rows are cut here.
         top_rows = np.flatnonzero(rank <= k)
         row_query, grade, rank = row_query[top_rows], grade[top_rows], rank[top_rows]
         deepest = k
     judged = ~np.isnan(grade)
-    gain = _judged_gains(grade, config)
+    gain = judged_gains(grade, measure)
     own_gain = gain  # the ideal ranking sorts true gains, never tie-averaged ones
     if tie_key is not None:
         gain = averaged(gain, tie_key, lists=row_query)
 
-    if pool.judged and config.ideal == "judged":
-        pool_code, pool_gain = pool.query, gains(pool.grade, config)
+    if pool.judged and measure.ideal == "judged":
+        pool_code, pool_gain = pool.query, gains(pool.grade, measure)
     elif pool.judged:
         pool_code, pool_gain = row_query, own_gain
     else:
-        pool_code, pool_gain = pool.query, _judged_gains(pool.grade, config)
-        if config.judged_only:  # the condensed lists are the pool
-            kept = condensed_keep(pool.grade, config)
+        pool_code, pool_gain = pool.query, judged_gains(pool.grade, measure)
+        if measure.judged_only:  # the condensed lists are the pool
+            kept = condensed_keep(pool.grade, measure)
             pool_code, pool_gain = pool_code[kept], pool_gain[kept]
     # (no list longer than k, as 300,000 lists of 10 at k=10: every row, and no copies of them)
     top = slice(None) if k is None or deepest <= k else rank <= k
-    depth = _ideal_depth(row_query[top], nq, k, config)
-    if config.ideal_order == "given":
-        idcg = _given_order_dcg(pool_code, pool_gain, nq, depth, config)
+    depth = _ideal_depth(row_query[top], nq, measure)
+    if measure.ideal_order == "given":
+        idcg = _given_order_dcg(pool_code, pool_gain, nq, depth, measure)
     else:
-        idcg = _ideal_dcg(pool_code, pool_gain, nq, depth, config)
+        idcg = _ideal_dcg(pool_code, pool_gain, nq, depth, measure)
 
-    disc = discounts(deepest, config)
+    disc = discounts(deepest, measure)
     dcg = np.bincount(row_query[top], (gain * disc[rank - 1])[top], minlength=nq)
     n_judged = np.bincount(row_query[top], judged[top], minlength=nq).astype(np.int64)
     n_unjudged = np.bincount(row_query[top], minlength=nq) - n_judged
     if pool.judged:
         n_pool = np.bincount(pool.query, minlength=nq)
-        n_relevant = np.bincount(pool.query, pool_gain > 0 if config.ideal == "judged"
-                                 else gains(pool.grade, config) > 0, minlength=nq).astype(np.int64)
+        n_relevant = np.bincount(pool.query, pool_gain > 0 if measure.ideal == "judged"
+                                 else gains(pool.grade, measure) > 0, minlength=nq).astype(np.int64)
     else:
         n_pool = np.bincount(pool.query, ~np.isnan(pool.grade), minlength=nq).astype(np.int64)
         n_relevant = np.bincount(pool_code, pool_gain > 0, minlength=nq).astype(np.int64)
@@ -323,7 +323,7 @@ def score_ranked(
             "n_relevant": n_relevant,
             "dcg": dcg,
             "idcg": idcg,
-            "ndcg": finish(dcg, idcg, config),
+            "ndcg": finish(dcg, idcg, measure),
             "undefined": idcg == 0,
         },
         index=pd.Index(queries, name="query", dtype=object),
@@ -332,17 +332,23 @@ def score_ranked(
     keep = np.ones(nq, bool)
     if pool.judged:
         keep &= n_pool > 0
-    if missing == "skip":
+    if measure.empty == "skip":
         keep &= n_retrieved > 0
     return result if keep.all() else result[keep]
 
 
-def mean_ndcg(result: pd.DataFrame, undefined: str = "zero") -> float:
-    """The plain mean of per-query NDCG. undefined="zero" counts queries with IDCG = 0 as 0
-    (trec_eval, ranx); "skip" leaves them out. NaN when no query is left."""
-    if undefined not in ("zero", "skip"):
-        raise ValueError(f"undefined must be 'zero' or 'skip', not {undefined!r}")
-    ndcg = result["ndcg"] if undefined == "zero" else result.loc[~result["undefined"], "ndcg"]
+def mean_ndcg(result: pd.DataFrame, measure: Measure | None = None) -> float:
+    """The plain mean of per-query NDCG (a table of `evaluate`) as the measure's mean counts
+    queries: `undefined` "zero" counts those with IDCG = 0 as 0 (trec_eval, ranx), "skip" leaves
+    them out; `empty` "skip" leaves out judged queries the run returned nothing for (a table
+    scored under `per_query()` lists them). NaN when no query is left."""
+    measure = measure or Measure()
+    keep = np.ones(len(result), bool)
+    if measure.empty == "skip":
+        keep &= result["n_retrieved"].to_numpy() > 0
+    if measure.undefined == "skip":
+        keep &= ~result["undefined"].to_numpy(dtype=bool)
+    ndcg = result["ndcg"] if keep.all() else result.loc[keep, "ndcg"]
     return float(ndcg.mean()) if len(ndcg) else float("nan")
 
 
@@ -434,7 +440,7 @@ def _descending_within(key: np.ndarray, starts: np.ndarray) -> bool:
     return not rises.any()
 
 
-def _rank_within(code: np.ndarray) -> np.ndarray:
+def rank_within(code: np.ndarray) -> np.ndarray:
     """1-based position of each row within its (contiguous) run of equal codes."""
     n = len(code)
     if n == 0:
@@ -446,36 +452,30 @@ def _rank_within(code: np.ndarray) -> np.ndarray:
 # --- judgments ----------------------------------------------------------------------------------
 
 
-def _judged_gains(grade: np.ndarray, config: MetricConfig) -> np.ndarray:
-    """Gains of grades, and 0 for unjudged documents (NaN) whatever a gain table says of grade 0."""
-    unjudged = np.isnan(grade)
-    return np.where(unjudged, 0.0, gains(np.where(unjudged, 0.0, grade), config))
-
-
-def _ideal_depth(top_query: np.ndarray, nq: int, k: int | None,
-                 config: MetricConfig) -> int | np.ndarray | None:
+def _ideal_depth(top_query: np.ndarray, nq: int, measure: Measure) -> int | np.ndarray | None:
     """How deep each query's ideal ranking goes: k, or None (never cut), or per query
     min(k, its list's length) with ideal_depth="list" (`top_query`: the query of each row in
     the first k)."""
-    if k is None or config.ideal_depth == "all":
+    k = measure.k
+    if k is None or measure.ideal_depth == "all":
         return None
-    if config.ideal_depth == "list":
+    if measure.ideal_depth == "list":
         return np.bincount(top_query, minlength=nq)
     return k
 
 
-def _given_order_dcg(code: np.ndarray, gain: np.ndarray, nq: int, depth, config) -> np.ndarray:
+def _given_order_dcg(code: np.ndarray, gain: np.ndarray, nq: int, depth, measure) -> np.ndarray:
     """IDCG per query with the pool taken in the order given (Spark's ideal in label order)."""
     order = np.argsort(code, kind="stable")
     code, gain = code[order], gain[order]
-    rank = _rank_within(code)
+    rank = rank_within(code)
     keep = np.ones(len(rank), bool) if depth is None else rank <= (
         depth if np.isscalar(depth) else depth[code])
-    disc = discounts(int(rank.max()) if len(rank) else 0, config)
+    disc = discounts(int(rank.max()) if len(rank) else 0, measure)
     return np.bincount(code[keep], (gain * disc[rank - 1])[keep], minlength=nq) if len(rank) else np.zeros(nq)
 
 
-def _ideal_dcg(code: np.ndarray, gain: np.ndarray, nq: int, depth, config) -> np.ndarray:
+def _ideal_dcg(code: np.ndarray, gain: np.ndarray, nq: int, depth, measure) -> np.ndarray:
     """IDCG per query from each query's pool of gains, without sorting the pool. `depth`: where
     the ideal is cut, one k for all, one per query, or None (never).
 
@@ -492,7 +492,7 @@ def _ideal_dcg(code: np.ndarray, gain: np.ndarray, nq: int, depth, config) -> np
         hi = np.cumsum(count, axis=1)
         lo = hi - count
         cut = int(hi[:, -1].max()) if depth is None else depth if np.isscalar(depth) else depth[:, None]
-        prefix = _prefix(cut, config, int(hi[:, -1].max()))
+        prefix = _prefix(cut, measure, int(hi[:, -1].max()))
         span = prefix[np.minimum(hi, cut)] - prefix[np.minimum(lo, cut)]
         return _cancelled_to_zero((span * levels).sum(axis=1), (span * np.abs(levels)).sum(axis=1),
                                   levels)
@@ -504,7 +504,7 @@ def _ideal_dcg(code: np.ndarray, gain: np.ndarray, nq: int, depth, config) -> np
     before = (end - count)[first][np.cumsum(first) - 1]
     hi, lo = end - before, end - before - count
     cut = int(hi.max()) if depth is None else depth if np.isscalar(depth) else depth[query]
-    prefix = _prefix(cut, config, int(hi.max()))
+    prefix = _prefix(cut, measure, int(hi.max()))
     span = prefix[np.minimum(hi, cut)] - prefix[np.minimum(lo, cut)]
     return _cancelled_to_zero(np.bincount(query, span * levels[level_of], minlength=nq),
                               np.bincount(query, span * np.abs(levels[level_of]), minlength=nq), levels)
@@ -520,8 +520,8 @@ def _cancelled_to_zero(idcg: np.ndarray, size: np.ndarray, levels: np.ndarray) -
     return idcg
 
 
-def _prefix(cut, config: MetricConfig, most: int) -> np.ndarray:
+def _prefix(cut, measure: Measure, most: int) -> np.ndarray:
     """0, then the running sum of the discounts down to the deepest cut, or to the deepest of the
     `most` ranks there are (k may be 10^6 over lists of ten)."""
     depth = min(int(np.max(cut)), most) if np.size(cut) else 0
-    return np.concatenate([[0.0], np.cumsum(discounts(depth, config))])
+    return np.concatenate([[0.0], np.cumsum(discounts(depth, measure))])

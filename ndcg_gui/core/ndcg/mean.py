@@ -1,64 +1,34 @@
 """Over many queries: the mean NDCG under a stated averaging policy, and the histogram bins.
 
-Works on the per-query frame of `evaluate` (run with missing="zero", so every judged query is
-listed); the policy then decides which rows the mean counts, without scoring anything again.
+Works on the per-query frame of `evaluate` under `Measure.per_query()` (every judged query
+listed); the measure's mean policy (`empty`, `undefined`) then decides which rows the mean counts,
+without scoring anything again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+from ndcg_gui.core.ndcg.measure import Measure
 
 if TYPE_CHECKING:
     import pandas as pd
 
-Treatment = Literal["zero", "skip"]
-TREATMENTS = ("zero", "skip")
-
-
-@dataclass(frozen=True)
-class MeanPolicy:
-    """Which queries the mean counts.
-
-    empty      a judged query the run returned nothing for: "zero" counts it as NDCG 0 (trec_eval -c),
-               "skip" leaves it out (trec_eval without -c, pytrec_eval).
-    undefined  a query with IDCG = 0 (no relevant judged document): "zero" counts it as NDCG 0
-               (trec_eval, ranx), "skip" leaves it out.
-    """
-
-    empty: Treatment = "zero"
-    undefined: Treatment = "zero"
-
-    def __post_init__(self) -> None:
-        for name in ("empty", "undefined"):
-            if getattr(self, name) not in TREATMENTS:
-                raise ValueError(f"{name} must be 'zero' or 'skip', not {getattr(self, name)!r}")
-
-    def describe(self) -> str:
-        empty = (
-            "judged queries with no results count as 0"
-            if self.empty == "zero"
-            else "judged queries with no results left out"
-        )
-        undefined = "queries with IDCG = 0 " + (
-            "count as 0" if self.undefined == "zero" else "left out"
-        )
-        return f"{empty}; {undefined}"
-
 
 @dataclass(frozen=True)
 class MeanSummary:
-    """The mean and what went into it."""
+    """The mean and what went into it, under `measure`'s mean policy (`empty`, `undefined`)."""
 
     mean: float  # NaN when no query is counted
     counted: int
     total: int
     empty: int  # judged queries with no results
     undefined: int  # queries with IDCG = 0
-    policy: MeanPolicy
+    measure: Measure
 
     def describe(self, k: int | None = None) -> str:
         at = f"@{k}" if k is not None else ""
@@ -71,31 +41,31 @@ def empty_queries(result: pd.DataFrame) -> pd.Series:
     return result["n_retrieved"] == 0
 
 
-def counted(result: pd.DataFrame, policy: MeanPolicy) -> pd.Series:
-    """True for the queries the mean counts under `policy`."""
+def counted(result: pd.DataFrame, measure: Measure) -> pd.Series:
+    """True for the queries the mean counts under `measure`'s policy."""
     import pandas as pd  # lazy: start-up (pandas)
 
     keep = pd.Series(True, index=result.index)
-    if policy.empty == "skip":
+    if measure.empty == "skip":
         keep &= ~empty_queries(result)
-    if policy.undefined == "skip":
+    if measure.undefined == "skip":
         keep &= ~result["undefined"].astype(bool)
     return keep
 
 
-def mean_summary(result: pd.DataFrame, policy: MeanPolicy | None = None) -> MeanSummary:
-    """The mean NDCG of `result` (a frame of `evaluate`) under `policy`."""
+def mean_summary(result: pd.DataFrame, measure: Measure | None = None) -> MeanSummary:
+    """The mean NDCG of `result` (a frame of `evaluate` under `measure.per_query()`) under
+    `measure`'s policy."""
     from ndcg_gui.core.ndcg.evaluate import mean_ndcg  # lazy: start-up (pandas)
 
-    policy = policy or MeanPolicy()
-    rows = result if policy.empty == "zero" else result[~empty_queries(result)]
+    measure = measure or Measure()
     return MeanSummary(
-        mean=mean_ndcg(rows, undefined=policy.undefined),
-        counted=int(counted(result, policy).sum()),
+        mean=mean_ndcg(result, measure),
+        counted=int(counted(result, measure).sum()),
         total=len(result),
         empty=int(empty_queries(result).sum()),
         undefined=int(result["undefined"].sum()),
-        policy=policy,
+        measure=measure,
     )
 
 

@@ -1,12 +1,15 @@
-"""Which NDCG: the definition of gain, discount, ideal ranking and negative grades.
-
-The variants that tools silently disagree on are all fields of one frozen `MetricConfig`,
-and the named presets reproduce the tools they are named after.
+"""Which NDCG: one frozen, hashable `Measure` carries every choice of it, as ir_measures'
+`nDCG(cutoff=10, judged_only=True)` does: the gain, the discount, the ideal ranking, negative
+grades, condensed lists, IDCG = 0, rounding, how grades are read, the cut-off k, the tie rule and
+the precision at which it compares scores, and which queries the mean counts. Every scorer, the
+SQL writer, the reports, the explanations, the command line and the window take it whole; the
+named presets (`presets.py`) are measures.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, get_args
@@ -21,23 +24,8 @@ IdealDepthName = Literal["k", "list", "all"]
 TiesName = Literal["trec", "file", "average"]
 TIES: tuple[str, ...] = get_args(TiesName)
 PrecisionName = Literal["float32", "float64"]
-MISSING = ("zero", "skip")  # a judged query the run returned nothing for: scored 0, or left out
-
-
-def score_precision(config: MetricConfig, ties: str) -> PrecisionName:
-    """The precision at which the tie rule compares scores: the definition's own, or the rule's
-    usual one (trec_eval's float32 for "trec", the numbers as given otherwise). Every scorer
-    ranks with this (`core.arrays.order.score_key`), in memory and in SQL."""
-    if config.precision is not None:
-        return config.precision
-    return "float32" if ties == "trec" else "float64"
-
-
-def check_rules(ties: str, missing: str = "zero") -> None:
-    """A ValueError naming the choices when the tie rule or the missing-query rule is unknown."""
-    for what, value, choices in (("ties", ties, TIES), ("missing", missing, MISSING)):
-        if value not in choices:
-            raise ValueError(f"{what} must be one of {', '.join(choices)}, not {value!r}")
+Treatment = Literal["zero", "skip"]  # a query the mean counts as 0, or leaves out
+TREATMENTS: tuple[str, ...] = get_args(Treatment)
 
 DEFAULT_K = 10  # the cut-off the window opens with and the summary export uses unless told
 # The largest cut-off, for both command lines and the window's k box (its range before). The work
@@ -46,13 +34,21 @@ MAX_K = 1_000_000
 # The most random draws (and bootstrap resamples) a comparison of runs makes: the bootstrap keeps
 # one mean per resample, and a p-value's resolution of 1e-7 is past what any test set supports.
 MAX_SAMPLES = 10_000_000
-# The definition the window's first session and the command lines (without --preset) use; the
-# library's `MetricConfig()` is the same but keeps negative grades.
-DEFAULT_PRESET = "trec_eval"
+# The choices of the mean: each query's own figure never depends on them (`Measure.per_query`).
+MEAN_FIELDS = ("empty", "undefined")
+
+
+def check_k(k: int | None) -> int | None:
+    """A cut-off as a whole number 1..MAX_K, or None (no cut-off); ValueError otherwise."""
+    if k is None:
+        return None
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 1 <= k <= MAX_K:
+        raise ValueError(f"k must be a whole number from 1 to {MAX_K:,} (or None for no cut-off), not {k!r}")
+    return int(k)
 
 
 class GainTable(Mapping[float, float]):
-    """A read-only, hashable grade → gain mapping (so `MetricConfig` stays frozen and hashable)."""
+    """A read-only, hashable grade → gain mapping (so a `Measure` stays frozen and hashable)."""
 
     def __init__(self, table: Mapping[float, float]) -> None:
         items = {}
@@ -107,10 +103,12 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(x)
 
 
-@dataclass(frozen=True)
-class MetricConfig:
-    """One definition of NDCG.
+@dataclass(frozen=True, kw_only=True)
+class Measure:
+    """One NDCG, every choice of it.
 
+    k         the cut-off: NDCG@k; None scores whole lists against the whole ideal ranking
+              (trec_eval's ndcg, ir_measures' nDCG without a cutoff).
     gain      "linear" (the grade), "exponential" (2^grade − 1), or a mapping grade → gain
               (grades not in the mapping keep their own value, as in trec_eval's `ndcg_1=3,...`).
     discount  "log2": 1/log2(i+1) at rank i. "jarvelin": the original Järvelin–Kekäläinen form with
@@ -121,6 +119,17 @@ class MetricConfig:
               grades only (scikit-learn).
     negative  "keep": negative grades are used as given (NDCG may leave [0, 1]); "zero": they get
               gain 0 and so never enter the ideal ranking (trec_eval).
+    ties      equal scores: "trec" orders them by doc id in descending byte order (trec_eval);
+              "file" keeps the file's order (a stable sort: XGBoost, LightGBM); "average" gives
+              each the mean gain of its group (scikit-learn). Equal ranks keep file order.
+    precision the precision at which tied scores are found and the list is ranked: "float32"
+              (trec_eval 9.x and pytrec_eval keep `float sim`; XGBoost's predictions), "float64"
+              (trec_eval 10.0, scikit-learn, LightGBM), or None: the tie rule's usual one
+              (`score_precision`: float32 under "trec", float64 otherwise).
+    empty     a judged query the run returned nothing for: "zero" scores it 0 and counts it in
+              the mean (trec_eval -c), "skip" leaves it out (trec_eval without -c, pytrec_eval).
+    undefined a query with IDCG = 0 (no relevant judged document) in the mean: "zero" counts its
+              figure (trec_eval, ranx), "skip" leaves it out.
 
     The choices below are those some tools make; their defaults are the common ones.
     discount  also "log": 1/log_base(i+1) at rank i (scikit-learn's `log_base`: DCG changes,
@@ -140,14 +149,11 @@ class MetricConfig:
               ideal ranking, never cut (Quepid's nDCG@k).
     rounding  each query's NDCG rounded half away from zero to this many decimals (OpenSearch
               Search Relevance Workbench: 2), or None.
-    precision the precision at which tied scores are found and the list is ranked: "float32"
-              (trec_eval 9.x and pytrec_eval keep `float sim`; XGBoost's predictions), "float64"
-              (trec_eval 10.0, scikit-learn, LightGBM), or None: the tie rule's usual one
-              (`score_precision`).
     truncate_grades  grades cut to their whole part before anything else, as trec_eval reads
               them (C `atol`: 2.5 is 2, -0.5 is 0), or used as given.
     """
 
+    k: int | None = None
     gain: GainName | Mapping[float, float] = "linear"
     discount: DiscountName | Sequence[float] = "log2"
     base: float = 2
@@ -158,12 +164,16 @@ class MetricConfig:
     ideal_order: IdealOrderName = "sorted"
     ideal_depth: IdealDepthName = "k"
     rounding: int | None = None
-    precision: PrecisionName | None = None
     truncate_grades: bool = False
+    ties: TiesName = "trec"
+    precision: PrecisionName | None = None
+    empty: Treatment = "zero"
+    undefined: Treatment = "zero"
     gain_table: GainTable | None = field(init=False, repr=False, compare=False, default=None)
     discount_table: DiscountTable | None = field(init=False, repr=False, compare=False, default=None)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "k", check_k(self.k))
         if isinstance(self.gain, Mapping):
             table = self.gain if isinstance(self.gain, GainTable) else GainTable(self.gain)
             object.__setattr__(self, "gain", table)
@@ -193,37 +203,50 @@ class MetricConfig:
             raise ValueError(f"ideal must be 'judged' or 'retrieved', not {self.ideal!r}")
         if self.negative not in ("keep", "zero"):
             raise ValueError(f"negative must be 'keep' or 'zero', not {self.negative!r}")
-        if not isinstance(self.judged_only, bool):
-            raise ValueError(f"judged_only must be True or False, not {self.judged_only!r}")
+        for name in ("judged_only", "truncate_grades"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, not {getattr(self, name)!r}")
         for name, kind in (("idcg_zero", IdcgZeroName), ("ideal_order", IdealOrderName),
-                           ("ideal_depth", IdealDepthName)):
+                           ("ideal_depth", IdealDepthName), ("ties", TiesName), ("empty", Treatment),
+                           ("undefined", Treatment)):
             if getattr(self, name) not in get_args(kind):
                 choices = " or ".join(repr(c) for c in get_args(kind))
                 raise ValueError(f"{name} must be {choices}, not {getattr(self, name)!r}")
         if self.precision not in (None, *get_args(PrecisionName)):
             raise ValueError(f"precision must be 'float32', 'float64' or None, not {self.precision!r}")
-        if not isinstance(self.truncate_grades, bool):
-            raise ValueError(f"truncate_grades must be True or False, not {self.truncate_grades!r}")
         r = self.rounding
         if r is not None and (isinstance(r, bool) or not isinstance(r, int) or not 0 <= r <= 15):
             raise ValueError(f"rounding must be a whole number of decimals 0..15 or None, not {r!r}")
 
-    @classmethod
-    def preset(cls, name: str) -> MetricConfig:
-        """The definition a named tool uses: see `PRESETS`."""
-        try:
-            return PRESETS[name].config
-        except KeyError:
-            raise ValueError(
-                f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}"
-            ) from None
+    def with_(self, **changes: object) -> Measure:
+        """A copy with some choices changed (the gain table is rebuilt from `gain`)."""
+        return replace(self, **changes) if changes else self  # type: ignore[arg-type]
 
-    def with_(self, **changes: object) -> MetricConfig:
-        """A copy with some fields changed (the gain table is rebuilt from `gain`)."""
-        return replace(self, **changes)  # type: ignore[arg-type]
+    def at(self, k: int | None) -> Measure:
+        """This measure at cut-off k (ir_measures' `nDCG@10`)."""
+        return self.with_(k=k)
+
+    @property
+    def score_precision(self) -> PrecisionName:
+        """The precision at which the tie rule compares scores: the measure's own, or the rule's
+        usual one (trec_eval's float32 for "trec", the numbers as given otherwise). Every scorer
+        ranks with this (`core.arrays.order.score_key`), in memory and in SQL."""
+        if self.precision is not None:
+            return self.precision
+        return "float32" if self.ties == "trec" else "float64"
+
+    def per_query(self) -> Measure:
+        """The choices each query's figure depends on: this measure with the mean's at their
+        defaults, so every judged query is listed (a query the run left empty scores 0). A
+        table scored under it serves every mean policy (`mean.mean_summary` applies this one's),
+        which is what the window, the reports and the caches keep."""
+        if (self.empty, self.undefined) == ("zero", "zero"):
+            return self
+        return self.with_(empty="zero", undefined="zero")
 
     def describe(self) -> str:
-        """One line that says which NDCG this is, for headlines, tooltips and file headers."""
+        """One line that says which NDCG this is (its gain, discount, ideal, negative grades and
+        rarer choices; not k, the tie rule or the mean), for headlines, tooltips and file headers."""
         if isinstance(self.gain, Mapping):
             gain = f"gain table {self.gain!r}"
         elif self.gain == "exponential":
@@ -269,247 +292,14 @@ class MetricConfig:
             more.append(f"each query's NDCG rounded to {self.rounding} decimals")
         return more
 
-    def preset_name(self) -> str | None:
-        """The name of the preset this definition equals, if any."""
-        for name, preset in PRESETS.items():
-            # (a definition that leaves the precision to its tie rule equals the preset it otherwise is)
-            if preset.config == self or (self.precision is None
-                                         and preset.config.with_(precision=None) == self):
-                return name
-        return None
-
-
-@dataclass(frozen=True)
-class Preset:
-    config: MetricConfig
-    ties: TiesName
-    label: str
-    description: str
-
-
-PRESETS: dict[str, Preset] = {
-    "trec_eval": Preset(
-        MetricConfig(gain="linear", discount="log2", ideal="judged", negative="zero",
-                     precision="float32", truncate_grades=True),
-        ties="trec",
-        label="trec_eval",
-        description=(
-            "trec_eval ndcg / ndcg_cut: gain = grade, 1/log2(i+1), ideal from every judged "
-            "document, negative grades as 0, tied scores by docno descending; as trec_eval 9.x "
-            "and pytrec_eval, which keep scores as float32 (`float sim`: 1.0 and 1.0000001 tie; "
-            "trec_eval 10.0 compares double: precision='float64'); a grade is read with C atol, "
-            "its whole part (2.5 is 2, 0.5 is 0; the text 1e1 is 1), where pytrec_eval refuses "
-            "a fractional grade"
-        ),
-    ),
-    "sklearn": Preset(
-        MetricConfig(gain="linear", discount="log2", ideal="retrieved", negative="keep", precision="float64"),
-        ties="average",
-        label="scikit-learn",
-        description=(
-            "sklearn.metrics.ndcg_score: gain = grade, 1/log2(i+1), ideal from the list's own "
-            "grades, tied scores (equal as the float64 numbers given) share their average gain"
-        ),
-    ),
-    "ranx_burges": Preset(
-        MetricConfig(gain="exponential", discount="log2", ideal="judged", negative="zero",
-                     precision="float64", truncate_grades=True),
-        ties="trec",
-        label="ranx (Burges)",
-        description=(
-            "ranx ndcg_burges: gain 2^rel − 1, 1/log2(i+1), ideal from every judged document, "
-            "cut at k. ranx counts only judgments with grade ≥ 1 (rel_lvl=1): zero and negative "
-            "grades add nothing, as here; ranx keeps grades as integers (Qrels: a grade of 2.5 "
-            "is 2), so grades are cut to their whole part here too. Scores are float64; ranx "
-            "leaves the order of tied scores to its sort; here they go by docno, as trec_eval"
-        ),
-    ),
-    "jarvelin2002": Preset(
-        MetricConfig(gain="linear", discount="jarvelin", base=2, ideal="judged", negative="keep",
-                     precision="float64"),
-        ties="file",
-        label="Järvelin–Kekäläinen 2002",
-        description=(
-            "Järvelin & Kekäläinen (2002): gain = grade, ranks below b = 2 undiscounted, "
-            "then 1/log2(i)"
-        ),
-    ),
-}
-
-# Tools whose NDCG is one of the definitions above, named after the tool. Lines cited from: XGBoost
-# master 379b29f (checked against xgboost 3.2.0), LightGBM master bae0b7b (checked against 4.7.0),
-# ranx 0.3.21, Elasticsearch main, Quepid main, Spark master (mllib RankingMetrics.scala).
-PRESETS.update({
-    "trec_eval_J": Preset(
-        MetricConfig(gain="linear", discount="log2", ideal="judged", negative="zero", judged_only=True,
-                     precision="float32", truncate_grades=True),
-        ties="trec",
-        label="trec_eval -J",
-        description=(
-            "trec_eval -J ndcg_cut (= pytrec_eval judged_docs_only_flag=True, ir_measures "
-            "nDCG(judged_only=True)): as trec_eval, on condensed lists: unjudged documents are "
-            "removed before ranking; quirk: a negative grade is 'in the pool, unjudged' "
-            "(RELVALUE_UNJUDGED) and is removed too (trec_eval form_res_rels.c, "
-            "te_form_res_rels: judged_docs_only_flag keeps only docs with rel >= 0); scores as "
-            "float32 and grades cut to their whole part, as trec_eval (a grade of -0.5 is 0: judged)"
-        ),
-    ),
-    "ranx": Preset(
-        MetricConfig(gain="linear", discount="log2", ideal="judged", negative="zero",
-                     precision="float64", truncate_grades=True),
-        ties="trec",
-        label="ranx (ndcg)",
-        description=(
-            "ranx ndcg (Järvelin gain: the grade): ranx/metrics/ndcg.py:36 rel/log2(i+1); "
-            "_idcg = _dcg(qrels, qrels, k) (line 52), the judged pool cut at k; quirk: "
-            "clean_qrels(qrels, rel_lvl=1) (line 13) drops judgments below 1 and "
-            "Qrels keeps grades as integers (2.5 is 2), so grades are cut to their whole part "
-            "here and those in (0, 1) count 0 as in ranx; scores are float64; IDCG = 0 is "
-            "replaced by 1 (line 62), "
-            "which gives 0 as DCG is 0 then. Tied scores: ranx's sort, here by docno as trec_eval"
-        ),
-    ),
-    "xgboost": Preset(
-        MetricConfig(gain="exponential", discount="log2", ideal="retrieved", negative="keep",
-                     idcg_zero="one", precision="float32"),
-        ties="file",
-        label="XGBoost ndcg",
-        description=(
-            "XGBoost eval_metric ndcg@k: gain 2^label − 1 (src/common/ranking_utils.h:43, "
-            "ndcg_exp_gain=true), 1/log2(i+1) (line 47), ideal from the group's own labels cut at "
-            "k (src/common/ranking_utils.cc:96-105); quirks: a group with IDCG = 0 scores 1 "
-            "(src/metric/rank_metric.cc:384-385, 'ndcg-' scores 0); tied predictions keep the "
-            "data order (StableSort in src/common/algorithm.h:85) and predictions are float32 "
-            "(bst_float), so scores equal as float32 are tied; "
-            "labels must be whole numbers ≥ 0"
-        ),
-    ),
-    "xgboost_minus": Preset(
-        MetricConfig(gain="exponential", discount="log2", ideal="retrieved", negative="keep",
-                     precision="float32"),
-        ties="file",
-        label="XGBoost ndcg-",
-        description=(
-            "XGBoost eval_metric ndcg@k- (the trailing minus): as XGBoost ndcg, but a group "
-            "with IDCG = 0 scores 0 (src/metric/rank_metric.cc:385, minus_ ? 0.0 : 1.0)"
-        ),
-    ),
-    "lightgbm": Preset(
-        MetricConfig(gain="exponential", discount="log2", ideal="retrieved", negative="keep",
-                     idcg_zero="one", precision="float64"),
-        ties="file",
-        label="LightGBM ndcg",
-        description=(
-            "LightGBM metric ndcg, eval_at k: label_gain 2^i − 1 by default "
-            "(src/metric/dcg_calculator.cpp:37-42; another label_gain is a gain table), "
-            "1/log2(2+i) (line 52), ideal from the query's own labels, cut at min(k, n) "
-            "(CalMaxDCGAtK, lines 56-80), ties by std::stable_sort on score (line 122: data "
-            "order; scores are double); quirk: a query with IDCG ≤ 0 scores 1 "
-            "(src/metric/rank_metric.hpp:99-101); "
-            "labels are whole numbers ≥ 0"
-        ),
-    ),
-    "elasticsearch": Preset(
-        MetricConfig(gain="exponential", discount="log2", ideal="judged", negative="keep",
-                     ideal_depth="list", precision="float64"),
-        ties="file",
-        label="Elasticsearch rank_eval dcg (normalize)",
-        description=(
-            "Elasticsearch rank_eval dcg with normalize: true (DiscountedCumulativeGain.java, "
-            "evaluate and computeDCG): gain 2^rating − 1, 1/log2(rank+1), unrated hits add "
-            "nothing (unknown_doc_rating null) but keep their rank; quirk: the ideal is every "
-            "rated document sorted, cut at the number of hits, "
-            "allRatings.subList(0, Math.min(ratingsInSearchHits.size(), allRatings.size())), "
-            "not at k; IDCG = 0 gives 0; hits in the engine's order"
-        ),
-    ),
-    "quepid": Preset(
-        MetricConfig(gain="exponential", discount="log2", ideal="judged", negative="keep",
-                     ideal_depth="all", precision="float64"),
-        ties="file",
-        label="Quepid nDCG@10",
-        description=(
-            "Quepid scorer db/scorers/ndcg@10.js: DCG of the first k ratings (missing rating "
-            "0), gain 2^r − 1, 1/log2(i+2) from 0; quirk: nDCG divides by "
-            "DCG(ideal, ideal.length): every rated document sorted, never cut at k; 0 when "
-            "that is 0; results in the engine's order"
-        ),
-    ),
-    "spark": Preset(
-        MetricConfig(gain="exponential", discount="log", base=math.e, ideal="judged", negative="keep",
-                     ideal_order="given", precision="float64"),
-        ties="file",
-        label="Spark MLlib ndcgAt (graded)",
-        description=(
-            "Spark mllib RankingMetrics.ndcgAt with relevance values (RankingMetrics.scala, "
-            "ndcgAt; lines of Spark 3.5.9): gain 2^rel − 1 over ln(i+2) (lines 188, 191; DCG is "
-            "log2's times 1/ln 2, NDCG the same), positions min(max(|pred|, |labels|), k) (line "
-            "171), which equals the cut at k; quirks: the ideal takes the labels in the order "
-            "given, lab(i), not sorted (line 191), so NDCG can pass 1; a query without labels "
-            "scores 0 and counts in the mean (lines 203-204); an ideal of 0 scores 0 (lines "
-            "196-198). Without relevance values (binary, line 179) every label has gain 1: grades "
-            "1; PySpark's RankingMetrics drops relevance values (PythonMLLibAPI.scala:1066-1067) "
-            "and RankingEvaluator takes none: both are binary"
-        ),
-    ),
-    "tf_ranking": Preset(
-        MetricConfig(gain="exponential", discount="log2", ideal="retrieved", negative="zero",
-                     judged_only=True, precision="float32"),
-        ties="file",
-        label="TF-Ranking NDCGMetric",
-        description=(
-            "TF-Ranking metrics_impl.NDCGMetric: _DEFAULT_GAIN_FN 2^label − 1, "
-            "_DEFAULT_RANK_DISCOUNT_FN log(2)/log1p(rank), ideal from the list's own labels, "
-            "divide_no_nan (IDCG = 0 gives 0); quirks: a label < 0 is padding "
-            "(utils.is_label_valid: labels >= 0) and leaves the list, as a condensed list drops "
-            "it here; tied scores are shuffled at random (utils.sort_by_scores, "
-            "shuffle_ties=True), so its figure is one draw within the tie range, here file "
-            "order; a custom gain_fn or rank_discount_fn is a gain table or a discount table"
-        ),
-    ),
-    "opensearch": Preset(
-        MetricConfig(gain="exponential", discount="log2", ideal="judged", negative="keep", rounding=2,
-                     precision="float64"),
-        ties="file",
-        label="OpenSearch Search Relevance (NDCG@k)",
-        description=(
-            "OpenSearch search-relevance metrics/calculator/Evaluation.java calculateNDCGAtK: "
-            "gain 2^rating − 1 over log2(i+2), unjudged hits 0, ideal from every judgment "
-            "sorted and cut at k (calculateIDCG); quirk: each query's NDCG is rounded to two "
-            "decimals, Math.round(value * 100) / 100 (roundToTwoDecimals), before any mean; "
-            "0 unless IDCG > 0; hits in the engine's order"
-        ),
-    ),
-    "torchmetrics": Preset(
-        MetricConfig(gain="linear", discount="log2", ideal="retrieved", negative="keep", precision="float64"),
-        ties="average",
-        label="torchmetrics retrieval_normalized_dcg",
-        description=(
-            "torchmetrics retrieval_normalized_dcg / RetrievalNormalizedDCG "
-            "(functional/retrieval/ndcg.py): scikit-learn's definition, ported: gain = target, "
-            "1/log2(i+1), ideal from the query's own targets, tied predictions share their "
-            "average gain (_tie_average_dcg), IDCG = 0 gives 0 (empty_target_action='neg')"
-        ),
-    ),
-    # ir_measures 0.4.3's gdeval provider (providers/gdeval_provider.py) runs its bin/gdeval.pl
-    # (TREC 2010 Web track, version 1.2a) under perl; lines cited from those two files.
-    "gdeval": Preset(
-        MetricConfig(gain="exponential", discount="log", base=math.e, ideal="judged", negative="zero",
-                     rounding=5, precision="float64"),
-        ties="trec",
-        label="gdeval (ir_measures)",
-        description=(
-            "gdeval.pl 1.2a as ir_measures' gdeval provider runs it (nDCG(dcg='exp-log2')@k): "
-            "gain 2^judgment − 1 over ln(i+2) (gdeval.pl:151; NDCG is log2's), ideal from every "
-            "judgment > 0 sorted and cut at k (lines 43-49, 73); quirks: judgments ≤ 0 are "
-            "dropped (line 43), so a negative grade counts 0 and leaves the ideal; the run is "
-            "sorted by score (perl numbers: double), ties by docno descending (runOrder, lines "
-            "124-142), its rank "
-            "column ignored; each query's NDCG is printed to 5 decimals, printf '%.5f' (line "
-            "181); a topic without a judgment > 0 is not printed (line 175) and one the run "
-            "lacks is never reached, both then 0 through ir_measures (providers/base.py:22-27, "
-            "measure.DEFAULT); judgments must be whole numbers ≤ 4 and topics numbers "
-            "(lines 39-42), anything up to a topic's last '-' is cut off (line 38)"
-        ),
-    ),
-})
+    def describe_mean(self) -> str:
+        """Which queries the mean counts, in words."""
+        empty = (
+            "judged queries with no results count as 0"
+            if self.empty == "zero"
+            else "judged queries with no results left out"
+        )
+        undefined = "queries with IDCG = 0 " + (
+            "count as 0" if self.undefined == "zero" else "left out"
+        )
+        return f"{empty}; {undefined}"

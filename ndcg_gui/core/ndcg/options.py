@@ -1,14 +1,15 @@
 """Which NDCG, from the words a user types: `--preset`, `--gain`, `--discount` (command line and window).
 
-    >>> config, ties = config_from_options(gain="1=3,2=9", discount="jarvelin:3")
-    >>> config.gain, config.discount, config.base, ties
+    >>> measure = measure_from_options(gain="1=3,2=9", discount="jarvelin:3")
+    >>> measure.gain, measure.discount, measure.base, measure.ties
     ({1: 3, 2: 9}, 'jarvelin', 3.0, 'trec')
 """
 
 from __future__ import annotations
 
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.ndcg.measure import DEFAULT_PRESET, PRESETS, GainTable, MetricConfig, TiesName
+from ndcg_gui.core.ndcg.measure import GainTable, Measure
+from ndcg_gui.core.ndcg.presets import DEFAULT_PRESET, PRESETS
 
 GAIN_HELP = "linear, exponential, or a table such as 1=3,2=9,4=4.5"
 DISCOUNT_HELP = "log2, or jarvelin[:BASE] (base 2 when not given)"
@@ -57,19 +58,17 @@ def parse_discount(text: str) -> tuple[str, float]:
     raise InputError(f'--discount "{text}": expected {DISCOUNT_HELP}')
 
 
-def config_from_options(
+def measure_from_options(
     preset: str | None = None, gain: str | None = None, discount: str | None = None
-) -> tuple[MetricConfig, TiesName]:
-    """The definition and tie rule: a preset's (default: trec_eval's, as the window's first
-    session and the command line's trec_eval-like output), with gain and discount overriding it
-    when given."""
+) -> Measure:
+    """The measure: a preset's (default: trec_eval's, as the window's first session and the
+    command line's trec_eval-like output), with gain and discount overriding it when given."""
     if preset is not None and preset not in PRESETS:
         raise InputError(f'--preset "{preset}": expected one of {", ".join(PRESETS)}')
-    chosen = PRESETS[preset or DEFAULT_PRESET]
-    config, ties = chosen.config, chosen.ties
+    measure = PRESETS[preset or DEFAULT_PRESET]
     if gain is not None:
-        config = config.with_(gain=parse_gain(gain))
+        measure = measure.with_(gain=parse_gain(gain))
     if discount is not None:
         name, base = parse_discount(discount)
-        config = config.with_(discount=name, base=base)
-    return config, ties
+        measure = measure.with_(discount=name, base=base)
+    return measure

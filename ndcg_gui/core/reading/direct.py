@@ -26,7 +26,7 @@ from ndcg_gui.core.formats import trec_text
 from ndcg_gui.core.formats.rows import Rows
 from ndcg_gui.core.formats.source import decode, head_bytes, read_source
 from ndcg_gui.core.lists.dataset import summary_frame
-from ndcg_gui.core.ndcg.measure import MetricConfig, score_precision
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.reading.dispatch import read_pool, refuse_repeats, sniff
 
 if TYPE_CHECKING:
@@ -39,16 +39,17 @@ _HEAD = 1 << 16  # `sniff` reads no further
 class RunSummary:
     """What the command line reports of a run and its qrels, as a loaded `Dataset` says it."""
 
-    table: pd.DataFrame  # `Dataset.summary(k, config, "trec")`
+    table: pd.DataFrame  # `Dataset.summary(measure)`
     queries: list[str]  # `Dataset.queries()`
     without_results: list[str]  # `Dataset.queries_without_results()`
     unjudged: list[str]  # `Dataset.unjudged_queries()`
 
 
-def summarise(path: str | Path, qrels: str | Path, k: int | None, config: MetricConfig) -> RunSummary | None:
-    """The summary at k with trec_eval's tie rule, or None when `path` is not a TREC run (then
-    `load` reads it). Raises `InputError` as `load(path, qrels)` would."""
-    if not _starts_like_a_run(path):
+def summarise(path: str | Path, qrels: str | Path, measure: Measure) -> RunSummary | None:
+    """The summary under `measure` (whose tie rule is trec_eval's), or None when it is another
+    rule or `path` is not a TREC run (then `load` reads it). Raises `InputError` as
+    `load(path, qrels)` would."""
+    if measure.ties != "trec" or not _starts_like_a_run(path):
         return None
     source = read_source(path)
     if sniff(source) != "trec_run":  # (the first bytes misled: a rare file)
@@ -69,18 +70,19 @@ def summarise(path: str | Path, qrels: str | Path, k: int | None, config: Metric
         scores_every_row,
     )
 
+    measure = measure.per_query()
     # The run's keys kept for the join when every row is joined (lists no longer than k), in a
     # list `evaluate_rows` empties; otherwise let go now, before the scoring's peak.
-    kept = [run_keys] if scores_every_row(groups, k, config, judged=True) else None
+    kept = [run_keys] if scores_every_row(groups, measure, judged=True) else None
     del run_keys
     refuse_repeats(pool, pool_groups.codes, "qrels", _keys(pool_groups, pool, skip))
-    key = score_key(run.score, score_precision(config, "trec"))
+    key = score_key(run.score, measure.score_precision)
     # The queries in `Dataset.queries()` order (`every_query`: the run's, then the judged ones it
     # lacks), the labels matched once: scored in that order, the summary needs no sort or lookup
     # of 300,000 labels (benchmarks/README.md, issue 36).
     queries, (to_query, qr_to_query) = label_union(groups.labels, pool_groups.labels)
-    result = evaluate_rows(groups, key, True, run.doc, pool_groups, pool.doc, pool.grade, k, config, "trec",
-                           "zero", union=(queries, to_query, qr_to_query),
+    result = evaluate_rows(groups, key, True, run.doc, pool_groups, pool.doc, pool.grade, measure,
+                           union=(queries, to_query, qr_to_query),
                            run_keys=None if kept is None else (kept, skip))
     n_run = len(groups.labels)
     judged = np.zeros(n_run, bool)

@@ -23,7 +23,7 @@ from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.reports import page, svg
 from ndcg_gui.core.reports.page import Cell, esc, num
-from ndcg_gui.core.reports.run_report import Setting, grade_text, note_html, provenance
+from ndcg_gui.core.reports.run_report import Sources, at, grade_text, note_html, provenance
 from ndcg_gui.core.reports.segment_report import segment_comparison_section
 
 LOSSES = 5  # biggest losses shown per run, with their lists
@@ -96,7 +96,7 @@ def lists_side_by_side(list_of: ListOf, cmp: Comparison, run: str, query: str, n
         rows.append([str(i + 1), *cell(a, i), *cell(b, i)])
     table = page.table(["rank", f"{cmp.baseline}: document", "grade", f"{run}: document", "grade"], rows,
                        numeric=(0,))
-    diff = side_by_side(a, b, judgments, k=cmp.k, config=cmp.config)
+    diff = side_by_side(a, b, judgments, cmp.measure)
     moves = biggest_moves(diff, 5, (cmp.baseline, run))
     said = ("<ul class=fix>" + "".join(f"<li>{esc(m)}</li>" for m in moves) + "</ul>") if moves else ""
     scores = cmp.per_query.loc[query]
@@ -106,20 +106,21 @@ def lists_side_by_side(list_of: ListOf, cmp: Comparison, run: str, query: str, n
             "</div></div>")
 
 
-def compare_parts(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, setting: Setting,
+def compare_parts(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, sources: Sources | None = None,
                   alpha: float = ALPHA, losses: int = LOSSES,
                   segments: SegmentComparison | None = None,
                   notes: Mapping[str, str] | None = None) -> list[str]:
-    """The report's sections (HTML fragments) for a comparison. `runs`: the datasets compared, or
-    a function giving each run's list of a query; `segments`: the comparison in each segment,
-    shown after the statistics; `notes`: the note on each query (the first run's sidecar)."""
+    """The report's sections (HTML fragments) for a comparison (under its measure, `cmp.measure`).
+    `runs`: the datasets compared, or a function giving each run's list of a query; `segments`:
+    the comparison in each segment, shown after the statistics; `notes`: the note on each query
+    (the first run's sidecar)."""
     notes = {str(q): n for q, n in (notes or {}).items() if n.strip()}
     list_of = lists_of(runs)
-    at = setting.at
+    at_k = at(cmp.measure)
     others = list(cmp.summary.index)
-    title = f"NDCG{at}: {', '.join(others)} against {cmp.baseline}" if others else \
-        f"NDCG{at} of {cmp.baseline}"
-    parts = [f"<h1>{esc(title)}</h1>", provenance(setting)]
+    title = f"NDCG{at_k}: {', '.join(others)} against {cmp.baseline}" if others else \
+        f"NDCG{at_k} of {cmp.baseline}"
+    parts = [f"<h1>{esc(title)}</h1>", provenance(cmp.measure, sources or Sources())]
     for run in others:
         kind, text = verdict(cmp, run, alpha)
         parts.append(f'<div class="verdict {kind}">{esc(text)}</div>')
@@ -129,20 +130,20 @@ def compare_parts(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, setting
     parts.append('<div class="meta">' + "".join(f"<div>{esc(line)}</div>" for line in
                                                 cmp.describe().splitlines()) + "</div>")
     if segments is not None:
-        parts.append(segment_comparison_section(segments, at))
+        parts.append(segment_comparison_section(segments, at_k))
     deltas = cmp.deltas
     for run in others:
         charts = [svg.scatter(cmp.per_query[cmp.baseline], cmp.per_query[run], list(cmp.per_query.index),
-                              f"{cmp.baseline} NDCG{at}", f"{run} NDCG{at}",
-                              f"Per-query NDCG{at}: {run} against {cmp.baseline} "
+                              f"{cmp.baseline} NDCG{at_k}", f"{run} NDCG{at_k}",
+                              f"Per-query NDCG{at_k}: {run} against {cmp.baseline} "
                               f"(above the diagonal: {run} better)")]
         if len(deltas):
             edges, counts = delta_histogram(deltas[run].to_numpy())
-            charts.append(svg.histogram_chart(edges, counts, f"Δ NDCG{at} ({run} − {cmp.baseline})",
+            charts.append(svg.histogram_chart(edges, counts, f"Δ NDCG{at_k} ({run} − {cmp.baseline})",
                                         f"Histogram of the differences, {run} − {cmp.baseline}", marker=0.0))
         parts.append(f"<h2>{esc(run)} against {esc(cmp.baseline)}, query by query</h2>"
                      f'<div class="charts">{"".join(charts)}</div>')
-    headers = ["query", *[f"{r} NDCG{at}" for r in cmp.runs], *[f"Δ {r}" for r in others]]
+    headers = ["query", *[f"{r} NDCG{at_k}" for r in cmp.runs], *[f"Δ {r}" for r in others]]
     table_rows = [[str(q), *[num(v) for v in cmp.per_query.loc[q]],
                    *[Cell("0", 0.0, "num") if v == 0 else num(v, "+.4f") for v in deltas.loc[q]]]
                   for q in cmp.per_query.index]  # (a tie is exactly 0: `Comparison.deltas`)
@@ -164,8 +165,9 @@ def compare_parts(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, setting
     return parts
 
 
-def compare_report(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, setting: Setting, **kw) -> str:
+def compare_report(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, sources: Sources | None = None,
+                   **kw) -> str:
     """The whole self-contained HTML page."""
     others = ", ".join(cmp.summary.index)
-    return page.document(f"NDCG{setting.at}: {others} against {cmp.baseline}",
-                         compare_parts(runs, cmp, setting, **kw))
+    return page.document(f"NDCG{at(cmp.measure)}: {others} against {cmp.baseline}",
+                         compare_parts(runs, cmp, sources, **kw))

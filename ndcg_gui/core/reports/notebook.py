@@ -23,12 +23,12 @@ from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
-from ndcg_gui.core.ndcg.measure import DEFAULT_PRESET, PRESETS, Preset
-from ndcg_gui.core.ndcg.metrics import check_k
+from ndcg_gui.core.ndcg.measure import DEFAULT_K, Measure, check_k
+from ndcg_gui.core.ndcg.presets import DEFAULT_PRESET, preset
 from ndcg_gui.core.reports import page
 from ndcg_gui.core.reports.compare_report import compare_parts
 from ndcg_gui.core.reports.inputs import BYTES, load_objects
-from ndcg_gui.core.reports.run_report import Setting, run_parts
+from ndcg_gui.core.reports.run_report import Sources, at, run_parts
 from ndcg_gui.core.writing.writers import atomic_write
 
 
@@ -86,12 +86,18 @@ def _is_grades(obj: Any) -> bool:
         isinstance(g, numbers.Real) and not isinstance(g, bool) for g in obj)
 
 
-def chosen_preset(name: str) -> Preset:
-    """The preset named `name`; a ValueError naming the presets there are."""
-    try:
-        return PRESETS[name]
-    except KeyError:
-        raise ValueError(f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}") from None
+def chosen_measure(measure: Measure | None, k: int | None, preset_name: str | None) -> Measure:
+    """What a notebook asked for: `measure` whole, or the preset named `preset_name` (default
+    trec_eval's) at cut-off `k` (default 10); a ValueError naming the presets when the name is
+    unknown, or when a measure comes with k or a preset (it says both)."""
+    if measure is not None:
+        if k is not None or preset_name is not None:
+            raise ValueError("give a measure, or k and a preset, not both (the measure has its k: "
+                             "measure.at(k))")
+        if not isinstance(measure, Measure):
+            raise ValueError(f"measure must be a Measure, not {type(measure).__name__}")
+        return measure
+    return preset(preset_name or DEFAULT_PRESET).at(DEFAULT_K if k is None else check_k(k))
 
 
 def compared(runs: Any) -> Mapping[str, Any]:
@@ -104,22 +110,20 @@ def compared(runs: Any) -> Mapping[str, Any]:
     return runs
 
 
-def report(run: Any, qrels: Any = None, *, k: int = 10, preset: str | None = None, config=None,
-           ties: str | None = None, name: str = "run", runs_to_compare: Mapping[str, Any] | None = None,
-           alpha: float = 0.05, samples: int = 10_000, seed: int = 0) -> Report:
+def report(run: Any, qrels: Any = None, *, k: int | None = None, preset: str | None = None,
+           measure: Measure | None = None, name: str = "run",
+           runs_to_compare: Mapping[str, Any] | None = None, alpha: float = 0.05, samples: int = 10_000,
+           seed: int = 0) -> Report:
     """The report of `run` (with its `qrels`), or of its comparison with `runs_to_compare`
-    (name -> run, judged by the same qrels). `preset` names a definition (default trec_eval's);
-    `config` a `MetricConfig` of your own (with `ties`, default "trec")."""
-    k = check_k(k)
-    if config is None:
-        chosen = chosen_preset(preset or DEFAULT_PRESET)
-        config, ties = chosen.config, ties or chosen.ties
-    ties = ties or "trec"
+    (name -> run, judged by the same qrels). `preset` names a definition (default trec_eval's) at
+    cut-off `k` (default 10); or `measure`, a `Measure` of your own (its k and tie rule
+    included), instead of both."""
+    measure = chosen_measure(measure, k, preset)
     runs_to_compare = compared(runs_to_compare)
     dataset, inputs = read_run(run, qrels, name)
     if not runs_to_compare:
-        setting = Setting(k, config, ties, inputs)
-        return Report(f"NDCG@{k} of {name}", run_parts(dataset, setting, name))
+        parts = run_parts(dataset, measure, name, sources=Sources(inputs))
+        return Report(f"NDCG{at(measure)} of {name}", parts)
 
     runs = {name: dataset}
     for other, obj in runs_to_compare.items():
@@ -128,7 +132,6 @@ def report(run: Any, qrels: Any = None, *, k: int = 10, preset: str | None = Non
         runs[other], more = read_run(obj, qrels, other)
         inputs |= {key: value for key, value in more.items() if not key.startswith("qrels")}
     pool = dataset.qrels
-    cmp = compare_runs(runs, pool, k=k, config=config, ties=ties, samples=samples, seed=seed)
-    setting = Setting(k, config, ties, inputs)
-    return Report(f"NDCG@{k}: {', '.join(cmp.summary.index)} against {name}",
-                  compare_parts(runs, cmp, setting, alpha=alpha))
+    cmp = compare_runs(runs, pool, measure, samples=samples, seed=seed)
+    return Report(f"NDCG{at(measure)}: {', '.join(cmp.summary.index)} against {name}",
+                  compare_parts(runs, cmp, Sources(inputs), alpha=alpha))

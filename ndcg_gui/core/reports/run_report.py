@@ -7,7 +7,6 @@ says what the window and `ndcg-inspect` say."""
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -20,8 +19,9 @@ from ndcg_gui.core.analysis.segments import SegmentMeans
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.numbers import format_grade
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.mean import MeanPolicy, histogram, mean_summary
-from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName, score_precision
+from ndcg_gui.core.ndcg.mean import histogram, mean_summary
+from ndcg_gui.core.ndcg.measure import Measure
+from ndcg_gui.core.ndcg.presets import preset_name
 from ndcg_gui.core.reports import page, svg
 from ndcg_gui.core.reports.page import Cell, Raw, esc, num
 from ndcg_gui.core.reports.provenance import PROGRAM
@@ -32,32 +32,31 @@ PAST_K = 5  # documents past k that belong in the top k, shown below the cut
 
 
 @dataclass(frozen=True)
-class Setting:
-    """What every figure of a report depends on, said on the page so a reader can reproduce it."""
+class Sources:
+    """What a report's figures were made from, said on its page beside the measure (which says
+    how), so a reader can reproduce them."""
 
-    k: int
-    config: MetricConfig
-    ties: TiesName = "trec"
     inputs: dict[str, str] = field(default_factory=dict)  # name -> sha256
     note: str = ""  # e.g. that the lists were edited since the files were read
 
-    @property
-    def at(self) -> str:
-        return f"@{self.k}"
+
+def at(measure: Measure) -> str:
+    """"@10", or "" without a cut-off."""
+    return "" if measure.k is None else f"@{measure.k}"
 
 
-def provenance(setting: Setting) -> str:
+def provenance(measure: Measure, sources: Sources) -> str:
     """The inputs with their sha256, the definition, the tie rule and the program's version."""
-    preset = setting.config.preset_name()
-    rows = [["definition", f"NDCG@{setting.k}: {setting.config.describe()}"
+    preset = preset_name(measure, ignoring_ties=True)
+    rows = [["definition", f"NDCG{at(measure)}: {measure.describe()}"
              + (f" (preset {preset})" if preset else "")],
             ["tied scores", {"trec": "ordered as trec_eval does (score, then document id, descending)",
                              "average": "tied neighbours share their mean gain (scikit-learn)",
-                             "file": "kept in file order"}.get(setting.ties, setting.ties)]]
+                             "file": "kept in file order"}.get(measure.ties, measure.ties)]]
     rows += [[f"input {name}", Raw(f"sha256 <code>{esc(digest)}</code>")]
-             for name, digest in setting.inputs.items()]
-    if setting.note:
-        rows.append(["note", setting.note])
+             for name, digest in sources.inputs.items()]
+    if sources.note:
+        rows.append(["note", sources.note])
     rows.append(["program", PROGRAM])
     return f'<div class="meta">{page.table([], rows)}</div>'
 
@@ -118,42 +117,41 @@ def note_html(note: str) -> str:
     return f'<p class="query-note"><b>Note:</b> {lines}</p>'
 
 
-def worst_query_section(lst: RankedList, query: str, setting: Setting, note: str = "") -> str:
-    report = ListReport(lst, setting.k, setting.config, ties=setting.ties)
+def worst_query_section(lst: RankedList, query: str, measure: Measure, note: str = "") -> str:
+    report = ListReport(lst, measure)
     s = report.summary
     notes = note_html(note) + "".join(f'<div class="note">{esc(w)}</div>' for w in (*s.warnings, *s.notes))
     fixes = fix_lines(lst, report)
     fix = ("<ul class=fix>" + "".join(f"<li>{esc(line)}</li>" for line in fixes) + "</ul>") if fixes else \
         "<p>No single move raises it: the list's judged documents are in their best order.</p>"
-    return (f'<div class="query"><h3>Query {esc(query)}: NDCG{setting.at} {s.ndcg:.4f} '
+    return (f'<div class="query"><h3>Query {esc(query)}: NDCG{at(measure)} {s.ndcg:.4f} '
             f"(DCG {s.dcg:.4f} / IDCG {s.idcg:.4f})</h3>{notes}"
             f"{list_beside_ideal(lst, report)}<div><b>What would fix it</b> (the best single moves):</div>"
             f"{fix}</div>")
 
 
-def _ranked(dataset, query: str, setting: Setting) -> RankedList:
-    """The query's list with its ties in the definition's order (as the window shows it)."""
-    ties = setting.ties
-    return dataset.ranked_list(query).ties_ordered(ties, score_precision(setting.config, ties))
+def _ranked(dataset, query: str, measure: Measure) -> RankedList:
+    """The query's list with its ties in the measure's order (as the window shows it)."""
+    return dataset.ranked_list(query).ties_ordered(measure)
 
 
-def one_list(lst: RankedList, setting: Setting) -> list[str]:
+def one_list(lst: RankedList, measure: Measure) -> list[str]:
     """The per-rank table and the curves of one list (a notebook's or a typed list's report)."""
-    report = ListReport(lst, setting.k, setting.config, ties=setting.ties)
+    report = ListReport(lst, measure)
     t = report.table
     s = report.summary
-    parts = [f'<p class="headline">NDCG{setting.at} = <b>{s.ndcg:.4f}</b> (DCG{setting.at} {s.dcg:.4f}, '
-             f"IDCG{setting.at} {s.idcg:.4f}, {s.n} documents)</p>"]
+    parts = [f'<p class="headline">NDCG{at(measure)} = <b>{s.ndcg:.4f}</b> (DCG{at(measure)} {s.dcg:.4f}, '
+             f"IDCG{at(measure)} {s.idcg:.4f}, {s.n} documents)</p>"]
     parts += [f'<div class="note">{esc(w)}</div>' for w in (*s.warnings, *s.notes)]
     rows = [[str(int(r["rank"])), str(r["doc"]), grade_text(float(r["grade"])), num(r["gain"], ".4g"),
              num(r["discount"]), num(r["dcg"]), num(r["idcg"]), num(r["ndcg"])] for _, r in t.iterrows()]
-    classes = ["cut" if i == setting.k else "" for i in range(len(rows))]
+    classes = ["cut" if i == measure.k else "" for i in range(len(rows))]
     parts.append("<h2>Per rank</h2>" + page.table(
         ["rank", "doc", "grade", "gain", "discount", "DCG", "IDCG", "NDCG"], rows,
         numeric=(0, 3, 4, 5, 6, 7), scroll=len(rows) > 30, row_classes=classes))
     parts.append('<div class="charts">' + svg.curves(
         {"DCG": t["dcg"].to_numpy(), "IDCG": t["idcg"].to_numpy()}, "rank", "DCG", "DCG and IDCG per rank",
-        setting.k) + svg.curves({"NDCG": t["ndcg"].to_numpy()}, "rank", "NDCG", "NDCG per rank", setting.k)
+        measure.k) + svg.curves({"NDCG": t["ndcg"].to_numpy()}, "rank", "NDCG", "NDCG per rank", measure.k)
         + "</div>")
     fixes = fix_lines(lst, report)
     if fixes:
@@ -162,48 +160,49 @@ def one_list(lst: RankedList, setting: Setting) -> list[str]:
     return parts
 
 
-def run_parts(dataset: Dataset, setting: Setting, name: str = "run", worst: int = WORST,
-              policy: MeanPolicy | None = None, segments: SegmentMeans | None = None,
+def run_parts(dataset: Dataset, measure: Measure, name: str = "run", worst: int = WORST,
+              sources: Sources | None = None, segments: SegmentMeans | None = None,
               notes: Mapping[str, str] | None = None) -> list[str]:
-    """The report's sections (HTML fragments) for a run; `segments`: each segment's mean, shown
-    after the histogram; `notes`: the note on each query (its sidecar's), beside it wherever it is listed."""
+    """The report's sections (HTML fragments) for a run, its mean under the measure's policy;
+    `segments`: each segment's mean, shown after the histogram; `notes`: the note on each query
+    (its sidecar's), beside it wherever it is listed."""
     notes = {str(q): n for q, n in (notes or {}).items() if n.strip()}
-    result = dataset.evaluate(setting.k, setting.config, ties=setting.ties, missing="zero")
-    mean = mean_summary(result, policy)
-    parts = [f"<h1>NDCG{setting.at} of {esc(name)}</h1>", provenance(setting)]
+    result = dataset.evaluate(measure.per_query())
+    mean = mean_summary(result, measure)
+    parts = [f"<h1>NDCG{at(measure)} of {esc(name)}</h1>", provenance(measure, sources or Sources())]
     queries = dataset.queries()
     if len(result) == 1 and len(queries) == 1:
-        lst = _ranked(dataset, queries[0], setting)
-        return [*parts, note_html(notes.get(str(queries[0]), "")), *one_list(lst, setting)]
+        lst = _ranked(dataset, queries[0], measure)
+        return [*parts, note_html(notes.get(str(queries[0]), "")), *one_list(lst, measure)]
     values = result["ndcg"].to_numpy(dtype=float)
-    parts.append(f'<p class="headline">Mean NDCG{setting.at} = <b>{esc(_value(mean.mean))}</b> over '
-                 f"{mean.counted:,} of {mean.total:,} queries ({esc(mean.policy.describe())}).</p>")
+    parts.append(f'<p class="headline">Mean NDCG{at(measure)} = <b>{esc(_value(mean.mean))}</b> over '
+                 f"{mean.counted:,} of {mean.total:,} queries ({esc(measure.describe_mean())}).</p>")
     if len(values):
         parts.append(f"<p>Median {np.median(values):.4f}; lowest {values.min():.4f}, highest "
                      f"{values.max():.4f}; {int((values == 0).sum()):,} queries at 0, "
                      f"{int(mean.undefined):,} without a relevant judged document (IDCG = 0), "
                      f"{int(mean.empty):,} judged but without results.</p>")
         edges, counts = histogram(values)
-        parts.append(svg.histogram_chart(edges, counts, f"NDCG{setting.at} per query (dashed: the mean)",
-                                   f"Histogram of NDCG{setting.at}", marker=mean.mean))
+        parts.append(svg.histogram_chart(edges, counts, f"NDCG{at(measure)} per query (dashed: the mean)",
+                                   f"Histogram of NDCG{at(measure)}", marker=mean.mean))
     if segments is not None:
-        parts.append(segment_means_section(segments, setting.at))
+        parts.append(segment_means_section(segments, at(measure)))
     order = result.sort_values("ndcg", kind="stable").index
     # (with results and a relevant judged document: an empty list or IDCG = 0 has no move to show)
     fixable = (result["n_retrieved"] > 0) & ~result["undefined"].astype(bool)
     shown = [q for q in order if fixable[q]][:worst]
     if shown:
         parts.append(f"<h2>The {len(shown)} worst queries</h2><p>Each list beside its ideal order, to "
-                     f"k = {setting.k}: <span class=key-out>red</span>, a top-k place the ideal gives a "
+                     f"k = {measure.k}: <span class=key-out>red</span>, a top-k place the ideal gives a "
                      "better document; <span class=key-in>green</span>, a document below the line that "
                      "belongs in the top k.</p>")
-        parts += [worst_query_section(_ranked(dataset, q, setting), q, setting, notes.get(str(q), ""))
+        parts += [worst_query_section(_ranked(dataset, q, measure), q, measure, notes.get(str(q), ""))
                   for q in shown]
-    judged = _judged(dataset, result, setting)
+    judged = _judged(dataset, result, measure)
     rows = [[str(q), num(r["n_retrieved"], "d"), num(r["n_judged"], "d"), num(r["n_relevant"], "d"),
              num(r["dcg"]), num(r["idcg"]), num(r["ndcg"]), num(judged[q])] for q, r in result.iterrows()]
-    headers = ["query", "retrieved", "judged", "relevant", f"DCG{setting.at}", f"IDCG{setting.at}",
-               f"NDCG{setting.at}", f"Judged{setting.at}"]
+    headers = ["query", "retrieved", "judged", "relevant", f"DCG{at(measure)}", f"IDCG{at(measure)}",
+               f"NDCG{at(measure)}", f"Judged{at(measure)}"]
     if notes:  # (a column only when there are notes: one line each, whole in its tooltip)
         headers.append(("note", "The analyst's note on the query (kept beside the run)"))
         for row, q in zip(rows, result.index, strict=True):
@@ -217,19 +216,18 @@ def run_parts(dataset: Dataset, setting: Setting, name: str = "run", worst: int 
     return parts
 
 
-def _judged(dataset: Dataset, result, setting: Setting):
+def _judged(dataset: Dataset, result, measure: Measure):
     """Judged@k of every query, of the run as retrieved (condensed lists scored again without
     condensing: every document they keep is judged)."""
-    if setting.config.judged_only:
-        result = dataset.evaluate(setting.k, dataclasses.replace(setting.config, judged_only=False),
-                                  ties=setting.ties, missing="zero")
-    return judged_at_k(result, setting.k)
+    if measure.judged_only:
+        result = dataset.evaluate(measure.per_query().with_(judged_only=False))
+    return judged_at_k(result, measure.k)
 
 
 def _value(x: float) -> str:
     return "n/a" if math.isnan(x) else f"{x:.4f}"
 
 
-def run_report(dataset: Dataset, setting: Setting, name: str = "run", **kw) -> str:
+def run_report(dataset: Dataset, measure: Measure, name: str = "run", **kw) -> str:
     """The whole self-contained HTML page."""
-    return page.document(f"NDCG{setting.at} of {name}", run_parts(dataset, setting, name, **kw))
+    return page.document(f"NDCG{at(measure)} of {name}", run_parts(dataset, measure, name, **kw))

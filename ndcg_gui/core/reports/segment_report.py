@@ -38,7 +38,7 @@ def segment_means_section(means: SegmentMeans, at: str) -> str:
         unknown = (f'<div class="note">{len(means.unknown):,} of the segments\' queries are not among the '
                    f"judged queries of the run: {esc(_listed(means.unknown))}</div>")
     return (f"<h2>By segment</h2><p>Each segment's mean NDCG{esc(at)}{weighted} over its queries that "
-            f"the mean counts ({esc(means.policy.describe())}).</p>"
+            f"the mean counts ({esc(means.measure.describe_mean())}).</p>"
             + page.table(["segment", f"mean NDCG{at}", "queries counted", "judged queries"], rows,
                          sortable=True, numeric=(1, 2, 3))
             + _unassigned_note(means.unassigned) + unknown)

@@ -48,7 +48,7 @@ def _rows(cmp: Comparison, alpha: float):
     at = f"@{cmp.k}" if cmp.k is not None else ""
     weighted = "weighted " if cmp.weights is not None else ""
     what = f"Weighted mean NDCG{at}" if weighted else f"NDCG{at}"
-    note = (f"{what} over {cmp.n_queries:,} queries; {cmp.config.describe()}. A superscript letter marks "
+    note = (f"{what} over {cmp.n_queries:,} queries; {cmp.measure.describe()}. A superscript letter marks "
             f"a run significantly better than the run of that letter ({weighted}paired randomization test, "
             f"{cmp.samples:,} draws, seed {cmp.seed}, Holm-corrected, p < {alpha:g}); "
             "bold: the highest mean.")

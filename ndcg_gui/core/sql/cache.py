@@ -2,18 +2,18 @@
 takes a read of one small Parquet file instead of the engine's scan (issue 24: the window over
 a dataset larger than memory, "opened again").
 
-The cache of run `R` scored against qrels `Q` under a definition is `.R.ndcg-<H>.parquet` in the
+The cache of run `R` scored against qrels `Q` under a measure is `.R.ndcg-<H>.parquet` in the
 run's folder (beside a run folder, in a glob's folder), H a hash of R's name, Q's path and the
-definition's SQL text: one file per (run, qrels, definition). Its Parquet footer holds the key it
+measure's SQL text: one file per (run, qrels, measure). Its Parquet footer holds the key it
 was made for: a hash of every input file's state (`cache_files.file_state`: resolved path, inode,
 size, times with the ctime, and a hash of the bytes) and the SQL text (so a change to the SQL of a
-definition misses too). It is used only when it is a regular file of the user's own
+measure misses too). It is used only when it is a regular file of the user's own
 (`cache_files.open_kept`: never through a link, never a FIFO), its key (read from the footer
 first) matches, its columns are the per-query table's, and what its footer says it holds is at
 most what these inputs can make; anything else is scored again (and written anew). A folder that
 cannot be written to gets no cache and no error. Written as a new file renamed over the name
 (`cache_files.write_new`): a reader never sees half a file, and nothing at the name is written
-through. A run keeps the KEEP caches last used (a hit touches its file): each definition tried,
+through. A run keeps the KEEP caches last used (a hit touches its file): each measure tried,
 and each one whose SQL a new version writes otherwise, would leave a file beside the data for
 ever (a table of every query: large for a big run).
 
@@ -37,12 +37,12 @@ import stat
 import tempfile
 from pathlib import Path
 
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.sql.cache_files import file_state, file_states, open_kept, parquet_footer, write_new
 from ndcg_gui.core.sql.duckdb_engine import EngineResult, copy_rows, score_files
 from ndcg_gui.core.sql.inputs import estimate, files_of, is_folder, is_parquet
 from ndcg_gui.core.sql.ndcg_sql import ndcg_sql
 from ndcg_gui.core.sql.progress import Report
-from ndcg_gui.core.state.workspace import Definition
 
 _META = b"ndcg_gui.per_query_cache"
 _ROWS_META = "ndcg_gui.rows_copy"
@@ -58,49 +58,49 @@ _BYTES_PER_INPUT_BYTE = 64
 _BYTES_AT_LEAST = 1 << 20
 
 
-def per_query_table(run: str, qrels: str, definition: Definition, cache: bool = True,
+def per_query_table(run: str, qrels: str, measure: Measure, cache: bool = True,
                     memory_limit: str | None = None, threads: int | None = None,
                     progress: Report | None = None) -> EngineResult:
-    """`duckdb_engine.score_files(run, qrels, definition)`, from the cache beside the run when
+    """`duckdb_engine.score_files(run, qrels, measure)`, from the cache beside the run when
     its key matches, else scored by the engine and the cache written (when `cache`)."""
     if not cache:
-        return score_files(run, qrels, definition, memory_limit, threads, progress)
-    path = cache_path(run, qrels, definition)
-    key = None if path is None else cache_key(run, qrels, definition)
+        return score_files(run, qrels, measure, memory_limit, threads, progress)
+    path = cache_path(run, qrels, measure)
+    key = None if path is None else cache_key(run, qrels, measure)
     if path is not None and key is not None:
         found = read_cache(path, key, _most_bytes(run, qrels))
         if found is not None:
             with contextlib.suppress(OSError):
                 os.utime(path, follow_symlinks=False)  # (last used: kept longest)
             return found
-    result = score_files(run, qrels, definition, memory_limit, threads, progress)
-    if path is not None and key is not None and key == cache_key(run, qrels, definition):
+    result = score_files(run, qrels, measure, memory_limit, threads, progress)
+    if path is not None and key is not None and key == cache_key(run, qrels, measure):
         write_cache(path, key, result)  # (not when an input changed while it was read)
     return result
 
 
-def cache_path(run: str, qrels: str, definition: Definition) -> Path | None:
-    """Where the cache of these inputs and definition lies; None for an input without a folder
+def cache_path(run: str, qrels: str, measure: Measure) -> Path | None:
+    """Where the cache of these inputs and measure lies; None for an input without a folder
     of its own to hold it (a pipe)."""
     if str(run).startswith(("/dev/", "/proc/")):
         return None
     place = Path(os.path.abspath(run))  # (beside what was named: a link's folder, not its target's)
     name = _UNSAFE.sub("_", place.name) or "run"
     # (the run's own name too: `run[1].txt` and `run_1_.txt` share a cleaned name)
-    which = hashlib.sha256(json.dumps([place.name, str(Path(qrels).resolve()), _sql(definition)]).encode())
+    which = hashlib.sha256(json.dumps([place.name, str(Path(qrels).resolve()), _sql(measure)]).encode())
     return place.parent / f".{name}.ndcg-{which.hexdigest()[:16]}.parquet"
 
 
-def cache_key(run: str, qrels: str, definition: Definition) -> str | None:
+def cache_key(run: str, qrels: str, measure: Measure) -> str | None:
     """What the cache must have been made from: a hash of the input files' states
-    (`cache_files.file_state`) and the definition's SQL; None when an input cannot be looked at
+    (`cache_files.file_state`) and the measure's SQL; None when an input cannot be looked at
     or is not a regular file (a pipe: read once, never kept)."""
     listed = [files_of(pattern) for pattern in (run, qrels)]
     files = file_states([file for files in listed for file in files]) if all(listed) else None
     if files is None:
         return None
     key = json.dumps({"run": str(run), "folder": is_folder(run), "qrels": str(qrels), "files": files,
-                      "sql": _sql(definition)}, ensure_ascii=False)
+                      "sql": _sql(measure)}, ensure_ascii=False)
     return hashlib.sha256(key.encode()).hexdigest()
 
 
@@ -255,5 +255,5 @@ def _digest(*parts: str) -> str:
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:12]
 
 
-def _sql(definition: Definition) -> str:
-    return ndcg_sql(definition, "zero", row_order=True)
+def _sql(measure: Measure) -> str:
+    return ndcg_sql(measure.per_query(), row_order=True)

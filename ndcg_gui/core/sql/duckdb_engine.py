@@ -1,4 +1,4 @@
-"""The definition's SQL run by DuckDB on files read where they lie: TREC run and qrels text, CSV
+"""The measure's SQL run by DuckDB on files read where they lie: TREC run and qrels text, CSV
 and Parquet (files or globs), larger than memory (DuckDB spills to disk under `memory_limit`).
 
 `score_files` returns `evaluate`'s per-query table plus where each query first appears (so the
@@ -40,7 +40,7 @@ from ndcg_gui.core.sql.text_rows import Irregular, write_trec
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ndcg_gui.core.state.workspace import Definition
+    from ndcg_gui.core.ndcg.measure import Measure
 
 INSTALL = "pip install 'ndcg-gui[duckdb]'"
 _TREC = {  # the columns of each TREC text file, read as text (ids) and numbers
@@ -76,14 +76,14 @@ def connect(memory_limit: str | None = None, threads: int | None = None, databas
     return con
 
 
-def score_files(run: str, qrels: str, definition: Definition, memory_limit: str | None = None,
+def score_files(run: str, qrels: str, measure: Measure, memory_limit: str | None = None,
                 threads: int | None = None, progress: Report | None = None) -> EngineResult:
-    """Every judged query of `run` scored against `qrels` by DuckDB, as `evaluate(...,
-    missing="zero")` scores them. `progress(step, percent)` is told how far the job has come
+    """Every judged query of `run` scored against `qrels` by DuckDB, as `evaluate(run, qrels,
+    measure.per_query())` scores them. `progress(step, percent)` is told how far the job has come
     (`core.sql.progress`); when it returns False the job stops with `Cancelled`."""
-    check_expressible(definition, "zero", row_order=True)
+    check_expressible(measure.per_query(), row_order=True)
     return _job(run, ("run", "qrels"), memory_limit, threads, progress,
-                lambda con, split, steps, spill: _scored(con, run, qrels, definition, split, steps, spill))
+                lambda con, split, steps, spill: _scored(con, run, qrels, measure, split, steps, spill))
 
 
 def copy_rows(pattern: str, trec_kind: str, target: Path, memory_limit: str | None = None,
@@ -162,7 +162,7 @@ def _job(first_input: str, names: tuple[str, ...], memory_limit: str | None, thr
         shutil.rmtree(spill, ignore_errors=True)
 
 
-def _scored(con, run: str, qrels: str, definition: Definition, split: bool, steps: Steps,
+def _scored(con, run: str, qrels: str, measure: Measure, split: bool, steps: Steps,
             spill: Path) -> EngineResult:
     steps(f"reading {Path(run).name}")
     run_from = _table(con, "run", run, "trec_run", "score", spill, steps, split)
@@ -180,7 +180,7 @@ def _scored(con, run: str, qrels: str, definition: Definition, split: bool, step
     steps("scoring")
     # Part by part, each a table (on disk, in the job's database) before the next: as one query
     # every part's joins and windows held memory at once (a big run ran out of the limit).
-    parts, final = ndcg_steps(definition, "zero", row_order=True)
+    parts, final = ndcg_steps(measure.per_query(), row_order=True)
     for i, (name, select) in enumerate(parts):
         steps.part(i, len(parts) + 1)
         con.execute(f"CREATE OR REPLACE TABLE {name} AS {select}")

@@ -9,7 +9,7 @@ small Parquet files and reads those with the in-memory reader (`core.reading.loa
 joined and ranked by the one code that ranks every loaded file; each row keeps its record in the
 big file (`RankedList.origin`). Lists read are kept (`MEMO` of them). Edited lists lie over the
 file (`with_lists`), as a `FrameDataset`'s do; saving writes only those (`for_saving` in the
-window). Scoring under another definition runs the engine again (`evaluate`, slow: the window does
+window). Scoring under another measure runs the engine again (`evaluate`, slow: the window does
 it in the background); `run` / `qrels`, which would hold every row, raise `NotInMemory`.
 """
 
@@ -32,13 +32,13 @@ from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset, FrameDataset, Kind, frame_of, judgment_rows
 from ndcg_gui.core.lists.id_sets import id_keys
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.sql.cache import parquet_rows, per_query_table
 from ndcg_gui.core.sql.duckdb_engine import EngineResult, connect
 from ndcg_gui.core.sql.inputs import files_of, is_folder
 from ndcg_gui.core.sql.ndcg_sql import NotExpressible, check_expressible
 from ndcg_gui.core.sql.progress import Report
-from ndcg_gui.core.state.workspace import Definition, Workspace
+from ndcg_gui.core.state.workspace import Workspace
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -55,11 +55,11 @@ class NotInMemory(InputError):
 @dataclass(frozen=True, eq=False, kw_only=True)
 class EngineDataset(Dataset):
     """The run `run_input` judged by `qrels_input` (Parquet: files, a glob or a hive folder), scored
-    by DuckDB under `definition` (`result`); `lists`: edited lists over the file's."""
+    by DuckDB under `measure` (`result`); `lists`: edited lists over the file's."""
 
     run_input: str
     qrels_input: str
-    definition: Definition
+    measure: Measure
     result: EngineResult = field(repr=False)
     lists: Mapping[str, RankedList] = field(default_factory=dict)
     memory_limit: str | None = None
@@ -68,11 +68,11 @@ class EngineDataset(Dataset):
     _memo: _Memo = field(default_factory=lambda: _Memo(), repr=False)
 
     @classmethod
-    def of(cls, run: str, qrels: str, definition: Definition, result: EngineResult,
+    def of(cls, run: str, qrels: str, measure: Measure, result: EngineResult,
            memory_limit: str | None = None, threads: int | None = None,
            named: str | None = None) -> EngineDataset:
         """`named`: the qrels file the person opened, when `qrels` is a copy of its rows."""
-        return cls(run_input=str(run), qrels_input=str(qrels), definition=definition, result=result,
+        return cls(run_input=str(run), qrels_input=str(qrels), measure=measure, result=result,
                    memory_limit=memory_limit, threads=threads, path=Path(run),
                    qrels_path=Path(named if named is not None else qrels))
 
@@ -212,19 +212,18 @@ class EngineDataset(Dataset):
                           self.path)
 
     # ---- scoring -------------------------------------------------------------------------------
-    def evaluate(self, k: int | None, config: MetricConfig | None = None, ties: TiesName = "trec",
-                 missing: str = "zero", progress: Report | None = None) -> pd.DataFrame:
-        """`evaluate`'s table of every query (missing="zero"): the per-query table of the
-        definition it was opened under, or scored again by the engine (slow: minutes on billions
+    def evaluate(self, measure: Measure | None = None, progress: Report | None = None) -> pd.DataFrame:
+        """`evaluate`'s table of every query (every judged query listed): the per-query table of the
+        measure it was opened under, or scored again by the engine (slow: minutes on billions
         of rows; the window asks in the background, `progress` returning False stops it with
         `Cancelled`), the edited lists scored as they stand."""
         from ndcg_gui.core.lists.rescoring import with_list_rescored  # lazy: start-up (pandas)
         from ndcg_gui.core.ndcg.evaluate import RESULT_COLUMNS  # lazy: start-up (pandas)
 
-        if k is None or missing != "zero":
+        measure = measure or Measure()
+        if measure.k is None or measure.empty != "zero":
             raise NotInMemory("is scored by DuckDB at a cut-off k, missing queries as 0", self.path)
-        definition = Definition(k, config or MetricConfig(), ties)
-        table = self.scored(definition, progress).table
+        table = self.scored(measure, progress).table
         import pandas as pd  # lazy: start-up
 
         queries = np.asarray(table["query"].astype(str).to_numpy(), dtype=object)
@@ -232,24 +231,25 @@ class EngineDataset(Dataset):
                               index=pd.Index(queries, dtype=object, name="query"))
         result = result.iloc[_text_order(queries)]
         for rl in self.lists.values():
-            result = with_list_rescored(result, rl, k, definition.config, ties)
+            result = with_list_rescored(result, rl, measure)
         return result
 
-    def scored(self, definition: Definition, progress: Report | None = None) -> EngineResult:
-        """The engine's per-query table under `definition` (the cache beside the run, else DuckDB)."""
-        if definition == self.definition:
+    def scored(self, measure: Measure, progress: Report | None = None) -> EngineResult:
+        """The engine's per-query table under `measure` (the cache beside the run, else DuckDB)."""
+        measure = measure.per_query()  # (the engine's table lists every judged query)
+        if measure == self.measure.per_query():
             return self.result
-        return self._memo.scored(definition, lambda: per_query_table(
-            self.run_input, self.qrels_input, definition, memory_limit=self.memory_limit,
+        return self._memo.scored(measure, lambda: per_query_table(
+            self.run_input, self.qrels_input, measure, memory_limit=self.memory_limit,
             threads=self.threads, progress=progress))
 
-    def refuses(self, definition: Definition) -> str | None:
-        return refusal(definition)
+    def refuses(self, measure: Measure) -> str | None:
+        return refusal(measure)
 
 
 class _Memo:
     """What an `EngineDataset` read or scored and keeps (lists by query, the last few; tables by
-    definition), shared by its copies (`with_lists`) and safe across threads (the window's and a
+    measure), shared by its copies (`with_lists`) and safe across threads (the window's and a
     background scoring's)."""
 
     def __init__(self) -> None:
@@ -259,7 +259,7 @@ class _Memo:
         # thread would be a visible frame each time once arrow keys had pushed it out.
         self._pinned: dict[str, RankedList] = {}
         self._kept: set[str] = set()  # (pinned once read)
-        self._tables: dict[Definition, EngineResult] = {}
+        self._tables: dict[Measure, EngineResult] = {}
         self._made: dict[str, object] = {}
         self._lock = threading.Lock()
 
@@ -297,13 +297,13 @@ class _Memo:
                 self._made[name] = make()
             return self._made[name]
 
-    def scored(self, definition: Definition, make) -> EngineResult:
+    def scored(self, measure: Measure, make) -> EngineResult:
         with self._lock:
-            known = self._tables.get(definition)
+            known = self._tables.get(measure)
         if known is None:
             known = make()
             with self._lock:
-                self._tables = {definition: known}  # (one other definition kept: the last)
+                self._tables = {measure: known}  # (one other measure kept: the last)
         return known
 
 
@@ -317,10 +317,10 @@ def _text_order(texts: np.ndarray) -> np.ndarray:
     return pc.sort_indices(pa.array(texts, pa.string())).to_numpy()
 
 
-def refusal(definition: Definition) -> str | None:
-    """Why the engine cannot score `definition` (one line), or None."""
+def refusal(measure: Measure) -> str | None:
+    """Why the engine cannot score `measure` (one line), or None."""
     try:
-        check_expressible(definition, "zero", row_order=True)
+        check_expressible(measure.per_query(), row_order=True)
     except NotExpressible as exc:
         return str(exc)
     return None
@@ -398,20 +398,20 @@ def _file_offsets(files: tuple[str, ...]) -> np.ndarray:
     return _OFFSETS[files]
 
 
-def open_engine(run: str, qrels: str, definition: Definition, progress: Report | None = None,
+def open_engine(run: str, qrels: str, measure: Measure, progress: Report | None = None,
                 memory_limit: str | None = None, threads: int | None = None) -> EngineDataset:
-    """`run` judged by `qrels` as an `EngineDataset` scored under `definition`: the per-query table
+    """`run` judged by `qrels` as an `EngineDataset` scored under `measure`: the per-query table
     from the cache beside the run, else DuckDB's (`progress`: `core.sql.progress`; returning False
-    stops it with `Cancelled`). A definition the SQL cannot express is refused in one line."""
-    reason = refusal(definition)
+    stops it with `Cancelled`). A measure the SQL cannot express is refused in one line."""
+    reason = refusal(measure)
     if reason is not None:
         raise InputError(f"too big to load, and {reason}; choose another definition first", run)
     # Text qrels are read from a Parquet copy of their rows (kept beside them): a query's
     # judgments are then found by Parquet's statistics, not a scan of the text.
     rows = parquet_rows(str(qrels), "qrels", memory_limit, threads, progress)
-    result = per_query_table(str(run), rows, definition, memory_limit=memory_limit, threads=threads,
+    result = per_query_table(str(run), rows, measure, memory_limit=memory_limit, threads=threads,
                              progress=progress)
-    dataset = EngineDataset.of(run, rows, definition, result, memory_limit, threads, named=str(qrels))
+    dataset = EngineDataset.of(run, rows, measure, result, memory_limit, threads, named=str(qrels))
     # What showing it asks first, worked out here (a window's worker thread, not its GUI thread):
     # the order of the queries, the state's sets of them (kept per dataset), the first list.
     queries = Workspace.of(dataset).queries()

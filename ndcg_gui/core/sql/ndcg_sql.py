@@ -1,4 +1,4 @@
-"""A `Definition` of NDCG as one SQL query: the per-query table of `core.ndcg.evaluate`, from tables.
+"""A `Measure` of NDCG as one SQL query: the per-query table of `core.ndcg.evaluate`, from tables.
 
 Inputs are two tables (or views) the caller names:
     run(query, doc, score[, row_order])   one row per retrieved document, no (query, doc) twice
@@ -10,16 +10,16 @@ file order as the in-memory command line does).
 
 The result has one row per judged query, sorted by query: query and `evaluate`'s RESULT_COLUMNS
 (n_retrieved, n_judged, n_unjudged, n_pool, n_relevant, dcg, idcg, ndcg, undefined), equal to
-`evaluate(run, qrels, k, config, ties, missing)` (tests/core/sql/test_ndcg_sql.py, hypothesis).
+`evaluate(run, qrels, measure)` (tests/core/sql/test_ndcg_sql.py, hypothesis).
 
 Kept to what DuckDB and Spark SQL both run: WITH, LEFT JOIN, GROUP BY, CASE, COALESCE, CAST to
 DOUBLE / FLOAT / BIGINT / BOOLEAN, the window functions ROW_NUMBER, COUNT and AVG OVER (PARTITION
 BY ... ORDER BY ...), LN, LOG2 and POWER; numbers written as CAST(<literal> AS DOUBLE) (Spark reads
 1.5 as a DECIMAL). No list functions, no QUALIFY, no engine-specific casts or names.
 
-A definition SQL cannot express is refused with `NotExpressible`, one line naming the choice;
-the check compares every field of `MetricConfig` with the values written here, so a choice added
-to the config later is refused until someone writes its SQL.
+A measure SQL cannot express is refused with `NotExpressible`, one line naming the choice; the
+check compares every field of `Measure` with the values written here, so a choice added to the
+measure later is refused until someone writes its SQL.
 """
 
 from __future__ import annotations
@@ -28,12 +28,8 @@ import dataclasses
 import math
 import re
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
 
-from ndcg_gui.core.ndcg.measure import GainTable, MetricConfig, score_precision
-
-if TYPE_CHECKING:  # (numpy and pandas stay out: `--engine auto` imports this package on every run)
-    from ndcg_gui.core.state.workspace import Definition
+from ndcg_gui.core.ndcg.measure import TIES, TREATMENTS, GainTable, Measure
 
 # float32's largest value, and where doubles round past it to infinity (half an ulp above:
 # 2^103; the tie goes to infinity, FLT_MAX's last bit being odd). numpy rounds so; a DuckDB
@@ -42,20 +38,19 @@ _FLT_MAX = 3.4028234663852886e38
 _FLT_INF_FROM = _FLT_MAX + 2.0**103
 _BEYOND = 1e300  # any key above every float32: the order of "infinite" scores among themselves ties
 
-MISSING = ("zero", "skip")
-TIES = ("trec", "file", "average")
 
 
 class NotExpressible(ValueError):
-    """A definition (or rule) the SQL does not express: one line naming the choice."""
+    """A measure's choice the SQL does not express: one line naming it."""
 
 
 def _is_name(*names: str) -> Callable[[object], bool]:
     return lambda value: isinstance(value, str) and value in names
 
 
-# Each MetricConfig field and the values the SQL below writes; any other field must keep its default.
+# Each Measure field and the values the SQL below writes; any other field must keep its default.
 _SUPPORTED: dict[str, Callable[[object], bool]] = {
+    "k": lambda v: isinstance(v, int),  # (None, no cut-off, is not written)
     "gain": lambda v: _is_name("linear", "exponential")(v) or isinstance(v, Mapping),
     "discount": _is_name("log2", "log", "jarvelin"),
     "idcg_zero": _is_name("zero", "one"),
@@ -67,29 +62,27 @@ _SUPPORTED: dict[str, Callable[[object], bool]] = {
     "gain_table": lambda v: v is None or isinstance(v, GainTable),
     "precision": lambda v: v in (None, "float32", "float64"),
     "truncate_grades": lambda v: isinstance(v, bool),
+    "ties": _is_name(*TIES),
+    "empty": _is_name(*TREATMENTS),
+    "undefined": _is_name(*TREATMENTS),  # (the mean's: the per-query table does not depend on it)
 }
 
 
-def check_expressible(definition: Definition, missing: str = "zero", row_order: bool = False) -> None:
-    """`NotExpressible` naming the first choice of `definition` (or `missing`) SQL cannot express."""
-    config = definition.config
-    for f in dataclasses.fields(config):
-        value = getattr(config, f.name)
+def check_expressible(measure: Measure, row_order: bool = False) -> None:
+    """`NotExpressible` naming the first choice of `measure` SQL cannot express."""
+    for f in dataclasses.fields(measure):
+        value = getattr(measure, f.name)
         check = _SUPPORTED.get(f.name)
         if check is not None:
             ok = check(value)
-        else:  # a field added to the config since: only its default means "as before"
+        else:  # a field added to the measure since: only its default means "as before"
             default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
             ok = value == default
         if not ok:
             raise NotExpressible(f"the SQL engines cannot compute NDCG with {f.name}={value!r} (yet)")
-    if definition.ties not in TIES:
-        raise NotExpressible(f"the SQL engines cannot compute NDCG with ties={definition.ties!r} (yet)")
-    if definition.ties in ("file", "average") and not row_order:
+    if measure.ties in ("file", "average") and not row_order:
         # ("average": which of the tied rows fall within k, so n_judged, goes by file order)
-        raise NotExpressible(f"ties={definition.ties!r} needs the rows' file order (a row_order column)")
-    if missing not in MISSING:
-        raise NotExpressible(f"the SQL engines cannot compute NDCG with missing={missing!r} (yet)")
+        raise NotExpressible(f"ties={measure.ties!r} needs the rows' file order (a row_order column)")
 
 
 def number(x: float) -> str:
@@ -100,35 +93,36 @@ def number(x: float) -> str:
     return f"CAST({x!r} AS DOUBLE)"
 
 
-def grade_sql(grade: str, config: MetricConfig) -> str:
+def grade_sql(grade: str, measure: Measure) -> str:
     """The grade as the definition reads it (`metrics.read_grades`): its whole part with
     `truncate_grades` (toward zero, as C's atol), or as given."""
-    if not config.truncate_grades:
+    if not measure.truncate_grades:
         return grade
     return (f"CAST(CASE WHEN {grade} >= 0 THEN FLOOR({grade}) ELSE CEIL({grade}) END AS DOUBLE)")
 
 
-def gain_sql(grade: str, config: MetricConfig) -> str:
+def gain_sql(grade: str, measure: Measure) -> str:
     """The gain of grade expression `grade` (NULL for unjudged: NULL)."""
-    grade = grade_sql(grade, config)
-    if config.gain_table:  # (an empty table: every grade keeps its value)
-        cases = " ".join(f"WHEN {grade} = {number(g)} THEN {number(v)}" for g, v in config.gain_table.items())
+    grade = grade_sql(grade, measure)
+    if measure.gain_table:  # (an empty table: every grade keeps its value)
+        cases = " ".join(f"WHEN {grade} = {number(g)} THEN {number(v)}"
+                         for g, v in measure.gain_table.items())
         gain = f"CASE {cases} ELSE {grade} END"
-    elif config.gain == "exponential":
+    elif measure.gain == "exponential":
         gain = f"(POWER(CAST(2 AS DOUBLE), {grade}) - CAST(1 AS DOUBLE))"
     else:
         gain = grade
-    if config.negative == "zero":
+    if measure.negative == "zero":
         gain = f"CASE WHEN {grade} < 0 THEN CAST(0 AS DOUBLE) ELSE {gain} END"
     return gain
 
 
-def discount_sql(rank: str, config: MetricConfig) -> str:
+def discount_sql(rank: str, measure: Measure) -> str:
     """The discount at the (1-based, integer) rank expression `rank`, as `metrics.discounts`."""
-    if config.discount == "log2":
+    if measure.discount == "log2":
         return f"(CAST(1 AS DOUBLE) / LOG2(CAST({rank} AS DOUBLE) + CAST(1 AS DOUBLE)))"
-    base = number(config.base)
-    if config.discount == "log":
+    base = number(measure.base)
+    if measure.discount == "log":
         return f"(LN({base}) / LN(CAST({rank} AS DOUBLE) + CAST(1 AS DOUBLE)))"
     return (f"(CASE WHEN CAST({rank} AS DOUBLE) < {base} THEN CAST(1 AS DOUBLE) "
             f"ELSE LN({base}) / LN(CAST({rank} AS DOUBLE)) END)")
@@ -147,27 +141,25 @@ def score_key_sql(score: str, precision: str) -> str:
             f"ELSE CAST(CAST({s} AS FLOAT) AS DOUBLE) END)")
 
 
-def ndcg_sql(definition: Definition, missing: str = "zero", run: str = "run", qrels: str = "qrels",
-             row_order: bool = False) -> str:
-    """The SQL text of `evaluate(run, qrels, definition.k, definition.config, definition.ties,
-    missing)` over the tables named `run` and `qrels`. With `row_order` both tables have a
-    `row_order` column; the result then also has `first_row` (NULL without results) and
-    `first_judged`."""
-    check_expressible(definition, missing, row_order)
-    config, k, ties = definition.config, int(definition.k), definition.ties
-    precision = score_precision(config, ties)
+def ndcg_sql(measure: Measure, run: str = "run", qrels: str = "qrels", row_order: bool = False) -> str:
+    """The SQL text of `evaluate(run, qrels, measure)` over the tables named `run` and `qrels`.
+    With `row_order` both tables have a `row_order` column; the result then also has `first_row`
+    (NULL without results) and `first_judged`."""
+    check_expressible(measure, row_order)
+    k, ties, missing = int(measure.k), measure.ties, measure.empty  # type: ignore[arg-type]
+    precision = measure.score_precision
     key = score_key_sql("score", precision)
     tie_break = "doc DESC" if ties == "trec" else "row_order ASC"
     order_col = ", row_order" if row_order else ""
     # Only the first k rows need their grade, unless the ideal is the list's own or ties share gains.
-    every_row = config.ideal == "retrieved" or ties == "average"
-    gain = f"COALESCE({gain_sql('q.grade', config)}, CAST(0 AS DOUBLE))"
+    every_row = measure.ideal == "retrieved" or ties == "average"
+    gain = f"COALESCE({gain_sql('q.grade', measure)}, CAST(0 AS DOUBLE))"
     # scikit-learn: tied scores (exactly equal) share their mean gain
     shown_gain = "AVG(gain) OVER (PARTITION BY query, skey)" if ties == "average" else "gain"
     firsts = ", r.first_row, p.first_judged" if row_order else ""
     first_row = ", MIN(row_order) AS first_row" if row_order else ""
-    ideal_from = (f"SELECT query, {gain_sql('grade', config)} AS gain FROM {qrels}"
-                  if config.ideal == "judged" else "SELECT query, gain FROM joined")
+    ideal_from = (f"SELECT query, {gain_sql('grade', measure)} AS gain FROM {qrels}"
+                  if measure.ideal == "judged" else "SELECT query, gain FROM joined")
     if every_row:
         ranked = f"""ranked AS (
     SELECT query, doc{order_col}, {key} AS skey,
@@ -198,14 +190,14 @@ ranked AS (
            ROW_NUMBER() OVER (PARTITION BY query ORDER BY skey DESC, {tie_break}) AS rnk
     FROM candidates
 ),"""
-    idisc = discount_sql("irnk", config)
+    idisc = discount_sql("irnk", measure)
     # How deep the ideal goes (`evaluate._ideal_depth`): k, the list's first k rows, or all of it.
     ideal_cut = {"k": f"WHERE o.irnk <= {k}", "all": "",
                  "list": "LEFT JOIN dcg d ON d.query = o.query WHERE o.irnk <= COALESCE(d.n_top, 0)"
-                 }[config.ideal_depth]
-    undefined = "CAST(1 AS DOUBLE)" if config.idcg_zero == "one" else "CAST(0 AS DOUBLE)"
+                 }[measure.ideal_depth]
+    undefined = "CAST(1 AS DOUBLE)" if measure.idcg_zero == "one" else "CAST(0 AS DOUBLE)"
     ndcg = rounded(f"CASE WHEN COALESCE(i.idcg, CAST(0 AS DOUBLE)) = 0 THEN {undefined} "
-                   "ELSE COALESCE(d.dcg, CAST(0 AS DOUBLE)) / i.idcg END", config.rounding)
+                   "ELSE COALESCE(d.dcg, CAST(0 AS DOUBLE)) / i.idcg END", measure.rounding)
     sql = f"""
 WITH {ranked}
 joined AS (
@@ -221,7 +213,7 @@ shown AS (
 ),
 dcg AS (
     SELECT query,
-           SUM(CASE WHEN rnk <= {k} THEN gain * {discount_sql('rnk', config)} ELSE CAST(0 AS DOUBLE) END)
+           SUM(CASE WHEN rnk <= {k} THEN gain * {discount_sql('rnk', measure)} ELSE CAST(0 AS DOUBLE) END)
                AS dcg,
            SUM(CASE WHEN rnk <= {k} THEN judged ELSE 0 END) AS n_judged,
            SUM(CASE WHEN rnk <= {k} THEN 1 ELSE 0 END) AS n_top
@@ -249,7 +241,7 @@ idcg AS (
 ),
 pool AS (
     SELECT query, COUNT(*) AS n_pool,
-           SUM(CASE WHEN {gain_sql('grade', config)} > 0 THEN 1 ELSE 0 END) AS n_relevant
+           SUM(CASE WHEN {gain_sql('grade', measure)} > 0 THEN 1 ELSE 0 END) AS n_relevant
            {', MIN(row_order) AS first_judged' if row_order else ''}
     FROM {qrels}
     GROUP BY query
@@ -285,14 +277,14 @@ def rounded(value: str, decimals: int | None) -> str:
 _CTE = re.compile(r"^(?:WITH )?(\w+) AS \($", re.M)
 
 
-def ndcg_steps(definition: Definition, missing: str = "zero", run: str = "run", qrels: str = "qrels",
+def ndcg_steps(measure: Measure, run: str = "run", qrels: str = "qrels",
                row_order: bool = False) -> tuple[list[tuple[str, str]], str]:
     """`ndcg_sql` as steps: each named part (`kth`, `ranked`, `dcg`, …) as a SELECT of its own, in
     order, and the final SELECT over them. An engine that makes each part a table before the next
     holds one part's working memory at a time: DuckDB ran out of its limit on a big run running them as
     one query (every join's and window's state at once), where each part alone fits in a small
     share of it."""
-    sql = ndcg_sql(definition, missing, run, qrels, row_order)
+    sql = ndcg_sql(measure, run, qrels, row_order)
     parts, at = [], 0
     for match in _CTE.finditer(sql):
         # A part ends at the first line that starts with ")" (the parts' own brackets are indented).

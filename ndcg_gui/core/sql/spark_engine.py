@@ -1,4 +1,4 @@
-"""The definition's SQL run by Spark SQL on files read where they lie: TREC run and qrels text, CSV
+"""The measure's SQL run by Spark SQL on files read where they lie: TREC run and qrels text, CSV
 and Parquet (files, globs, hive-partitioned folders), on one machine (`local[*]`), a cluster
 (`spark://…`, `yarn`, …) or a Spark Connect server (`sc://…`).
 
@@ -28,10 +28,10 @@ from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.formats import trec_text
 from ndcg_gui.core.formats.csv_text import ALIASES, detect_delimiter
 from ndcg_gui.core.formats.source import decode, head_bytes
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.reading.dispatch import sniff
 from ndcg_gui.core.sql.duckdb_engine import EngineResult, repeat_said, text_repeat, value_problem
 from ndcg_gui.core.sql.ndcg_sql import check_expressible, ndcg_sql
-from ndcg_gui.core.state.workspace import Definition
 
 INSTALL = "pip install 'ndcg-gui[spark]'"
 JAVA = "a Java runtime, 17 or later (Debian: apt-get install openjdk-17-jre-headless)"
@@ -131,11 +131,11 @@ def _partitions(master: str) -> int:
     return max(2, 2 * cores)
 
 
-def score_files_with_spark(run: str, qrels: str, definition: Definition,
+def score_files_with_spark(run: str, qrels: str, measure: Measure,
                            master: str = "local[*]") -> EngineResult:
-    """Every judged query of `run` scored against `qrels` by Spark SQL, as `evaluate(...,
-    missing="zero")` scores them."""
-    check_expressible(definition, "zero", row_order=True)
+    """Every judged query of `run` scored against `qrels` by Spark SQL, as `evaluate(run, qrels,
+    measure.per_query())` scores them."""
+    check_expressible(measure.per_query(), row_order=True)
     spark = session(master)
     from py4j.protocol import Py4JError  # lazy: optional extra
     from pyspark.errors import PySparkException  # lazy: optional extra
@@ -147,7 +147,7 @@ def score_files_with_spark(run: str, qrels: str, definition: Definition,
         except (PySparkException, Py4JError) as exc:  # (a file Spark cannot read: said of that file)
             raise InputError(f"Spark: {_first_line(exc)}", pattern) from None
     try:
-        table = to_frame(spark.sql(ndcg_sql(definition, "zero", row_order=True)))
+        table = to_frame(spark.sql(ndcg_sql(measure.per_query(), row_order=True)))
         unjudged = [row[0] for row in spark.sql(
             "SELECT r.query FROM run r LEFT JOIN (SELECT DISTINCT query FROM qrels) q "
             "ON q.query = r.query WHERE q.query IS NULL GROUP BY r.query ORDER BY MIN(r.row_order)"

@@ -33,7 +33,7 @@ from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.formats.query_map import QueryMap
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.mean import MeanPolicy
+from ndcg_gui.core.ndcg.measure import MEAN_FIELDS, Measure
 from ndcg_gui.core.state.workspace import FileRef, Workspace
 from ndcg_gui.core.writing.atomic import atomic_write_bytes, sweep_stale
 
@@ -100,7 +100,9 @@ class Snapshot:
     compared: list[tuple[str, Path]] = field(default_factory=list)  # runs compared: (name, file)
     baseline: str | None = None
     focus: str | None = None
-    policy: MeanPolicy = field(default_factory=MeanPolicy)
+    # which queries the mean counts: the measure's mean policy (MEAN_FIELDS), the rest of the
+    # measure being the window's settings' (QSettings)
+    policy: dict[str, str] = field(default_factory=dict)
     segments: QueryMap[str] | None = None  # as read (a pipe cannot be read again)
     notes: dict[str, str] = field(default_factory=dict)  # every note on a query (none in older files)
 
@@ -129,7 +131,7 @@ class Snapshot:
             ws, _ = ws.with_run(load(path, self.qrels_path), path, name)
         names = {name for name, _ in self.compared}
         ws = ws.with_baseline(self.baseline if self.baseline in names else None)
-        ws = ws.with_focus(self.focus).with_policy(self.policy).with_segments(self.segments)
+        ws = ws.with_focus(self.focus).with_measure(**self.policy).with_segments(self.segments)
         return ws.with_notes(self.notes)
 
 
@@ -142,7 +144,7 @@ def snapshot_json(ws: Workspace, pid: int | None = None, shown: str | None = Non
         "compared": [{"name": r.name, "path": str(Path(r.path).resolve())} for r in c.runs if r.path],
         "baseline": c.baseline,
         "focus": c.focus,
-        "policy": {"empty": ws.policy.empty, "undefined": ws.policy.undefined},
+        "policy": {name: getattr(ws.measure, name) for name in MEAN_FIELDS},
         "segments": None if ws.segments is None else {
             "origin": ws.segments.origin, "values": dict(ws.segments.values),
             "path": None if ws.segments.path is None else str(Path(ws.segments.path).resolve())},
@@ -156,6 +158,15 @@ def snapshot_json(ws: Workspace, pid: int | None = None, shown: str | None = Non
         "queries": list(queries),
         "lists": {q: list_to_json(ws.list_for(q)) for q in queries},
     }
+
+
+def _mean_policy(policy: dict) -> dict[str, str]:
+    """A recovery file's mean policy, checked as a measure checks it (TypeError, ValueError: the
+    file is damaged); the file's keys since the first format, `empty` and `undefined`."""
+    if not isinstance(policy, dict) or not set(policy) <= set(MEAN_FIELDS):
+        raise TypeError(f"its mean policy is not one of {', '.join(MEAN_FIELDS)}")
+    Measure(**policy)  # (the values checked)
+    return {str(name): str(value) for name, value in policy.items()}
 
 
 def write_recovery(path: str | Path, ws: Workspace, shown: str | None = None) -> None:
@@ -268,7 +279,7 @@ def _read_snapshot(path: Path) -> tuple[Snapshot, float]:
             compared=[(str(r["name"]), Path(r["path"])) for r in data.get("compared", [])],
             baseline=None if data.get("baseline") is None else str(data["baseline"]),
             focus=None if data.get("focus") is None else str(data["focus"]),
-            policy=MeanPolicy(**data.get("policy", {})),
+            policy=_mean_policy(data.get("policy", {})),
             segments=_segments_from_json(data.get("segments")),
             notes=_notes_from_json(data.get("notes")),
         ), written

@@ -1,5 +1,6 @@
 """What an open document is, as one immutable value: the loaded dataset, the lists edited since,
-the definition of NDCG in use, and the file it is saved to.
+the measure in use (which NDCG, at which k, and which queries the mean counts), and the file it
+is saved to.
 
 Every change makes a new `Workspace` (the lists and arrays are shared, never copied), so undo keeps
 the state before and after a step for the cost of a dictionary, and a script can do what the
@@ -7,7 +8,7 @@ window does:
 
     ws = Workspace.of(load("run.txt", "qrels.txt"))
     ws = ws.with_list("301", edits.reverse(ws.list_for("301")).after)
-    ws.evaluate()            # every query at ws.k, edits included
+    ws.evaluate()            # every query under ws.measure, edits included
     write_trec_run(ws.for_saving(), "edited.run")
 """
 
@@ -27,9 +28,7 @@ from ndcg_gui.core.lists import id_sets
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
-from ndcg_gui.core.ndcg.mean import MeanPolicy
-from ndcg_gui.core.ndcg.measure import DEFAULT_K, MetricConfig, TiesName, check_rules, score_precision
-from ndcg_gui.core.ndcg.metrics import check_k
+from ndcg_gui.core.ndcg.measure import DEFAULT_K, MEAN_FIELDS, Measure
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -46,18 +45,9 @@ def run_label(file_name: str) -> str:
     return name[len("input."):] if name.startswith("input.") and len(name) > len("input.") else name
 
 
-@dataclass(frozen=True)
-class Definition:
-    """Which NDCG the figures are: cut-off k, the metric's definition, and the rule for tied scores."""
-
-    k: int = DEFAULT_K
-    config: MetricConfig = field(default_factory=MetricConfig)
-    ties: TiesName = "trec"
-
-    def __post_init__(self) -> None:
-        if check_k(self.k) is None:
-            raise ValueError("k must be a whole number ≥ 1")
-        check_rules(self.ties)
+def window_measure() -> Measure:
+    """A new document's measure: the library's default at the window's cut-off."""
+    return Measure(k=DEFAULT_K)
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,14 +119,15 @@ def _queries_of(dataset: Dataset) -> tuple[tuple[str, ...], Container[str], Cont
 class Workspace:
     dataset: Dataset
     lists: Mapping[str, RankedList] = field(default_factory=dict)  # edited queries only
-    definition: Definition = field(default_factory=Definition)
+    measure: Measure = field(default_factory=window_measure)  # which NDCG, at k; what the mean counts
     file: FileRef = field(default_factory=FileRef)
     comparing: Comparing = field(default_factory=Comparing)
-    policy: MeanPolicy = field(default_factory=MeanPolicy)  # which queries the mean counts
     segments: QueryMap[str] | None = None  # each query's segment (File ▸ Open segments…)
     notes: Mapping[str, str] = field(default_factory=dict)  # each query's note (its sidecar file)
 
     def __post_init__(self) -> None:
+        if self.measure.k is None:
+            raise ValueError("a document is scored at a cut-off: k must be a whole number ≥ 1")
         object.__setattr__(self, "lists", MappingProxyType(dict(self.lists)))
         object.__setattr__(self, "notes", MappingProxyType(dict(self.notes)))
         queries, shown, known = _queries_of(self.dataset)
@@ -145,18 +136,18 @@ class Workspace:
         object.__setattr__(self, "_known", known)
 
     @classmethod
-    def of(cls, dataset: Dataset, definition: Definition | None = None,
+    def of(cls, dataset: Dataset, measure: Measure | None = None,
            file: FileRef | None = None) -> Workspace:
         file = file or FileRef.of(dataset.path, dataset.qrels_path)
-        return cls(dataset, {}, definition or Definition(), file)
+        return cls(dataset, {}, measure or window_measure(), file)
 
     @classmethod
-    def empty(cls, definition: Definition | None = None) -> Workspace:
-        return cls.of(TypedDataset.of(RankedList.from_grades([])), definition)
+    def empty(cls, measure: Measure | None = None) -> Workspace:
+        return cls.of(TypedDataset.of(RankedList.from_grades([])), measure)
 
     @classmethod
     def typed(cls, lists: Mapping[str, RankedList], name: str = "Typed list",
-              definition: Definition | None = None) -> Workspace:
+              measure: Measure | None = None) -> Workspace:
         """Lists typed or pasted in, as a new untitled document: they are its lists "as loaded" (the
         reference of 'vs as loaded', Moved and Reset), and unsaved work until saved."""
         named = {str(q): lst if lst.query == str(q) else replace(lst, query=str(q))
@@ -168,20 +159,12 @@ class Workspace:
         if rest:
             dataset = dataset.with_lists(rest)
         made_here = any(len(lst) for lst in named.values())
-        return cls.of(dataset, definition, FileRef(None, None, name, made_here=made_here))
+        return cls.of(dataset, measure, FileRef(None, None, name, made_here=made_here))
 
     # ---- reading ----------------------------------------------------------------------------
     @property
     def k(self) -> int:
-        return self.definition.k
-
-    @property
-    def config(self) -> MetricConfig:
-        return self.definition.config
-
-    @property
-    def ties(self) -> TiesName:
-        return self.definition.ties
+        return self.measure.k  # type: ignore[return-value]  (never None: __post_init__)
 
     def queries(self) -> list[str]:
         """Every query: the dataset's, then queries typed in (a new list in an empty document)."""
@@ -203,8 +186,7 @@ class Workspace:
         if query not in self._known:
             return RankedList.from_grades([], query=query)
         # Tied scores in the order the tie rule in use gives them.
-        rule = self.ties
-        return self.dataset.ranked_list(query).ties_ordered(rule, score_precision(self.config, rule))
+        return self.dataset.ranked_list(query).ties_ordered(self.measure)
 
     def at_hand(self, query: str) -> bool:
         """Whether `list_for(query)` answers at once (False: the dataset reads it from its files)."""
@@ -259,8 +241,9 @@ class Workspace:
     def worth_recovering(self) -> bool:
         """Whether a crash would lose something the person did: unsaved lists, runs compared, a
         mean policy of their own, segments read."""
-        return bool(self.unsaved_queries() or self.comparing.runs or self.policy != MeanPolicy()
-                    or self.segments is not None or self.notes_unsaved())
+        own_mean = any(getattr(self.measure, f) != getattr(window_measure(), f) for f in MEAN_FIELDS)
+        return bool(self.unsaved_queries() or self.comparing.runs or own_mean or self.segments is not None
+                    or self.notes_unsaved())
 
     def notes_unsaved(self) -> bool:
         """Whether the notes differ from what the sidecar holds (as read, or as last written)."""
@@ -285,8 +268,9 @@ class Workspace:
         return self.dataset.with_lists(edited) if edited else self.dataset
 
     def evaluate(self) -> pd.DataFrame:
-        """Every query scored at k under the definition, edits included (`Dataset.evaluate`)."""
-        return self.for_saving().evaluate(self.k, self.config, ties=self.ties)
+        """Every query scored under the measure, edits included, every judged query listed (the
+        mean policy is the mean's: `Measure.per_query`; `Dataset.evaluate`)."""
+        return self.for_saving().evaluate(self.measure.per_query())
 
     # ---- changing: each returns a new workspace -----------------------------------------------
     def with_list(self, query: str, lst: RankedList) -> Workspace:
@@ -300,13 +284,10 @@ class Workspace:
         lists[query] = replace(lst, query=query) if lst.query != query else lst
         return replace(self, lists=lists)
 
-    def with_definition(self, definition: Definition | None = None, *, k: int | None = None,
-                        config: MetricConfig | None = None, ties: TiesName | None = None) -> Workspace:
-        """Under `definition`, or the one in use with k, config or ties changed."""
-        d = definition or self.definition
-        new = Definition(d.k if k is None else int(k), d.config if config is None else config,
-                         d.ties if ties is None else ties)
-        return self if new == self.definition else replace(self, definition=new)
+    def with_measure(self, measure: Measure | None = None, **choices: object) -> Workspace:
+        """Under `measure`, or the one in use, with some choices changed (`Measure.with_`)."""
+        new = (measure or self.measure).with_(**choices)
+        return self if new == self.measure else replace(self, measure=new)
 
     # ---- runs compared with this one ------------------------------------------------------------
     def with_run(self, dataset: Dataset, path: str | Path | None = None, name: str | None = None,
@@ -352,9 +333,6 @@ class Workspace:
         c = self.comparing
         return self if name == c.focus else replace(self, comparing=replace(c, focus=name))
 
-    def with_policy(self, policy: MeanPolicy) -> Workspace:
-        return self if policy == self.policy else replace(self, policy=policy)
-
     def with_note(self, query: str, note: str) -> Workspace:
         """`query` with `note` (an empty note, or one of spaces alone: none)."""
         notes = dict(self.notes)
@@ -377,12 +355,13 @@ class Workspace:
 
     def carrying(self, old: Workspace, setup: bool = True) -> Workspace:
         """This newly opened document with what the person set up in `old` that still holds: the
-        definition, and (`setup`) the mean policy and the segments, and the runs compared when
-        the judgments are the same qrels file (they were compared on them). `setup` False: a document
-        that comes with its own (edits recovered after a crash)."""
+        measure (`setup`: its mean policy too), and (`setup`) the segments and the runs compared
+        when the judgments are the same qrels file (they were compared on them). `setup` False: a
+        document that comes with its own mean policy and runs (edits recovered after a crash)."""
         if not setup:
-            return replace(self, definition=old.definition)
-        new = replace(self, definition=old.definition, policy=old.policy, segments=old.segments)
+            own = {f: getattr(self.measure, f) for f in MEAN_FIELDS}
+            return replace(self, measure=old.measure.with_(**own))
+        new = replace(self, measure=old.measure, segments=old.segments)
         same_qrels = (old.comparing.runs and self.dataset.has_pool and self.file.qrels_path is not None
                       and self.file.qrels_path == old.file.qrels_path)
         return replace(new, comparing=old.comparing) if same_qrels else new

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from ndcg_gui.core.analysis.list_report import list_summary
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
-from ndcg_gui.core.ndcg.measure import MetricConfig
-from ndcg_gui.core.state.workspace import Definition, FileRef, Workspace
+from ndcg_gui.core.ndcg.measure import Measure
+from ndcg_gui.core.state.workspace import FileRef, Workspace
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -36,12 +36,12 @@ class Printed:
     printed: str
     why: str
     list: RankedList = field(repr=False, compare=False)
-    definition: Definition = field(repr=False, compare=False)
+    measure: Measure = field(repr=False, compare=False)
 
     @cached_property
     def right(self) -> float:
         """The core's figure (worked out when first asked: the menus list the examples at start-up)."""
-        return figure(self.list, self.definition, self.what)
+        return figure(self.list, self.measure, self.what)
 
     @property
     def decimals(self) -> int:
@@ -66,7 +66,7 @@ class WorkedExample:
     title: str
     about: str
     list: RankedList
-    definition: Definition
+    measure: Measure
     figures: Mapping[str, float]  # the reference's DCG@k, IDCG@k, NDCG@k (those it gives)
     table: tuple[tuple[float, ...], ...]  # rank, grade, CG, DCG, IDCG, NDCG (the reference's)
     printed: tuple[Printed, ...]
@@ -78,12 +78,12 @@ class WorkedExample:
 
     @property
     def k(self) -> int:
-        return self.definition.k
+        return self.measure.k  # type: ignore[return-value]  (an example's measure has its k)
 
     def workspace(self) -> Workspace:
         """The example as a typed list under its own definition; not unsaved work (a file opened
         is not), so opening another asks nothing until it is edited."""
-        return Workspace.of(TypedDataset.of(self.list), self.definition, FileRef(None, None, self.name))
+        return Workspace.of(TypedDataset.of(self.list), self.measure, FileRef(None, None, self.name))
 
     def note(self) -> str:
         """What the window says beside the headline: the example, and each printed figure against
@@ -93,12 +93,13 @@ class WorkedExample:
         return "\n".join(lines)
 
 
-def figure(lst: RankedList, definition: Definition, what: str) -> float:
-    """`what` ("DCG@5", "IDCG@5", "NDCG@3") of `lst` under `definition`, from the core."""
+def figure(lst: RankedList, measure: Measure, what: str) -> float:
+    """`what` ("DCG@5", "IDCG@5", "NDCG@3") of `lst` under `measure` (at the figure's k), from the
+    core."""
     match = _FIGURE.match(what)
     if match is None:
         raise ValueError(f"a figure is DCG@k, IDCG@k or NDCG@k, not {what!r}")
-    summary = list_summary(lst, int(match[2]), definition.config, definition.ties)
+    summary = list_summary(lst, measure.at(int(match[2])))
     return {"DCG": summary.dcg, "IDCG": summary.idcg, "NDCG": summary.ndcg}[match[1]]
 
 
@@ -106,9 +107,9 @@ def _example(item: dict) -> WorkedExample:
     unretrieved = {str(d): float(g) for d, g in item.get("unretrieved", {}).items()}
     lst = RankedList(docs=item["docs"], grades=item["grades"], scores=item.get("scores"),
                      unretrieved=unretrieved, has_pool=bool(unretrieved))
-    definition = Definition(k=int(item["k"]), config=MetricConfig(**item["config"]), ties=item["ties"])
-    printed = tuple(Printed(p["what"], p["printed"], p["why"], lst, definition) for p in item["printed"])
-    return WorkedExample(item["id"], item["title"], item["about"], lst, definition,
+    measure = Measure(k=int(item["k"]), **item["config"], ties=item["ties"])
+    printed = tuple(Printed(p["what"], p["printed"], p["why"], lst, measure) for p in item["printed"])
+    return WorkedExample(item["id"], item["title"], item["about"], lst, measure,
                          dict(item["figures"]), tuple(tuple(row) for row in item["table"]), printed)
 
 

@@ -24,9 +24,8 @@ from ndcg_gui.core.analysis.explain import explain_cell
 from ndcg_gui.core.analysis.list_report import display_table, list_summary
 from ndcg_gui.core.lists.numbers import format_grade, format_value
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import discount_formula, discounts, round_half_away
-from ndcg_gui.core.state.workspace import Definition
 from ndcg_gui.core.teaching.steps import sum_text
 
 if TYPE_CHECKING:
@@ -114,19 +113,20 @@ def close(given: float, right: float, decimals: int) -> bool:
 
 @dataclass(frozen=True)
 class Exercise:
-    """A list, its definition and the questions asked of it; `source` says where it came from."""
+    """A list, its measure and the questions asked of it; `source` says where it came from."""
 
     list: RankedList
-    definition: Definition
+    measure: Measure
     questions: tuple[Question, ...]
     source: str = ""
 
     @classmethod
-    def at_k(cls, lst: RankedList, definition: Definition, source: str = "") -> Exercise:
-        """DCG@k, IDCG@k and NDCG@k of `lst` (k no deeper than the list and its missed documents)."""
+    def at_k(cls, lst: RankedList, measure: Measure, source: str = "") -> Exercise:
+        """DCG@k, IDCG@k and NDCG@k of `lst` at the measure's k (no deeper than the list and its
+        missed documents)."""
         pool = len(lst) + len(lst.unretrieved) if lst.has_pool else len(lst)
-        k = max(1, min(definition.k, pool))
-        return cls(lst, definition, tuple(Question(f, k) for f in FIGURES), source)
+        k = max(1, min(measure.k or pool, pool))
+        return cls(lst, measure, tuple(Question(f, k) for f in FIGURES), source)
 
     def row(self, rank: int) -> Exercise:
         """The same list, asking rank `rank`'s row: its gain, discount, DCG, IDCG and NDCG."""
@@ -136,10 +136,10 @@ class Exercise:
 
     @cached_property
     def table(self) -> pd.DataFrame:
-        return display_table(self.list, self.definition.config, self.definition.ties)
+        return display_table(self.list, self.measure)
 
     def answer(self, q: Question) -> float:
-        return figure_of(self.list, self.definition, q)
+        return figure_of(self.list, self.measure, q)
 
     def check(self, q: Question, text: str, decimals: int, prefer: frozenset[str] = frozenset()) -> Check:
         """The student's `text` for `q`, checked to `decimals` decimals and diagnosed when wrong
@@ -170,13 +170,13 @@ def parse_answer(text: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def figure_of(lst: RankedList, definition: Definition, q: Question) -> float:
-    """The figure `q` asks, from the core: the headline's scoring for DCG/IDCG/NDCG, the per-rank
-    table for a rank's gain and discount."""
+def figure_of(lst: RankedList, measure: Measure, q: Question) -> float:
+    """The figure `q` asks (at its rank, whatever the measure's k), from the core: the headline's
+    scoring for DCG/IDCG/NDCG, the per-rank table for a rank's gain and discount."""
     if q.figure in FIGURES:
-        s = list_summary(lst, q.rank, definition.config, definition.ties)
+        s = list_summary(lst, measure.at(q.rank))
         return {"dcg": s.dcg, "idcg": s.idcg, "ndcg": s.ndcg}[q.figure]
-    table = display_table(lst, definition.config, definition.ties)
+    table = display_table(lst, measure)
     return float(table[q.figure].iat[q.rank - 1])
 
 
@@ -204,11 +204,11 @@ def draw(difficulty: Difficulty, rng: random.Random) -> Exercise:
     lst = RankedList(docs=docs, grades=grades, scores=scores, unretrieved=unretrieved,
                      has_pool=bool(unretrieved))
     k = rng.randint(max(1, n // 2), n - 1) if d.cutoff_below and n > 1 else n
-    config = MetricConfig(gain=d.gain, ideal="judged" if unretrieved else "retrieved")
+    measure = Measure(k=k, gain=d.gain, ideal="judged" if unretrieved else "retrieved", ties=ties)
     said = [f"length {n}", f"grades 0–{d.max_grade}" + (" (real)" if d.real_grades else "")]
     said += ["tied scores"] * bool(scores) + [f"{d.missed} missed"] * bool(d.missed)
     said += [f"k = {k}"] * (k < n) + ["exponential gain"] * (d.gain == "exponential")
-    return Exercise(lst, Definition(k=k, config=config, ties=ties),
+    return Exercise(lst, measure,
                     tuple(Question(f, k) for f in FIGURES), "a random list: " + ", ".join(said))
 
 
@@ -223,10 +223,8 @@ class _Slip:
 
 
 def _under(ex: Exercise, q: Question, **changes) -> float:
-    """`q`'s figure under the exercise's definition with config fields (or ties) changed."""
-    ties = changes.pop("ties", ex.definition.ties)
-    config = ex.definition.config.with_(**changes) if changes else ex.definition.config
-    return figure_of(ex.list, replace(ex.definition, config=config, ties=ties), q)
+    """`q`'s figure under the exercise's measure with some choices changed."""
+    return figure_of(ex.list, ex.measure.with_(**changes), q)
 
 
 def _gains_of(ex: Exercise) -> tuple[np.ndarray, np.ndarray]:
@@ -247,7 +245,7 @@ def _rounded(ex: Exercise, q: Question, places: int, what: str) -> float | None:
     if what == "before dividing":
         if q.figure != "ndcg":
             return None
-        dcg, idcg = (float(half_up(figure_of(ex.list, ex.definition, Question(f, q.rank)), places))
+        dcg, idcg = (float(half_up(figure_of(ex.list, ex.measure, Question(f, q.rank)), places))
                      for f in ("dcg", "idcg"))
         return dcg / idcg if idcg else 0.0
     if ex.list.has_pool and q.rank > len(ex.table):
@@ -265,7 +263,7 @@ def half_up(values, places: int) -> np.ndarray:
 
 
 def _list_order_ideal(ex: Exercise, q: Question) -> float | None:
-    dcg = figure_of(ex.list, ex.definition, Question("dcg", q.rank))
+    dcg = figure_of(ex.list, ex.measure, Question("dcg", q.rank))
     return {"idcg": dcg, "ndcg": 1.0 if dcg else 0.0}.get(q.figure)
 
 
@@ -275,7 +273,7 @@ def _ideal_grades(ex: Exercise, r: int) -> str:
 
 
 def _gain_message(ex: Exercise, q: Question) -> str:
-    exponential = ex.definition.config.gain == "exponential"
+    exponential = ex.measure.gain == "exponential"
     i = max(1, min(q.rank, len(ex.list)))
     g = float(ex.list.scoring_grades()[i - 1])
     if exponential:
@@ -291,7 +289,7 @@ def _has_tie(ex: Exercise) -> bool:
 
 
 def _slips(ex: Exercise) -> list[_Slip]:
-    c = ex.definition.config
+    c = ex.measure
     log2, jk = c.discount == "log2", c.discount == "jarvelin"
     other_gain = "linear" if c.gain == "exponential" else "exponential"
     missed = {d: g for d, g in ex.list.unretrieved.items() if g > 0}
@@ -302,7 +300,7 @@ def _slips(ex: Exercise) -> list[_Slip]:
               lambda e, q: _under(e, q, gain=other_gain) if c.gain_table is None else None,
               _gain_message, ("gain", *FIGURES)),
         _Slip("ties_not_shared", gain_step,
-              lambda e, q: _under(e, q, ties="file") if e.definition.ties == "average" and _has_tie(e)
+              lambda e, q: _under(e, q, ties="file") if e.measure.ties == "average" and _has_tie(e)
               else None,
               lambda e, q: ("tied scores share their gains under this definition (scikit-learn's rule): each "
                             "of the tied documents counts the mean of their gains; yours kept each its own"),
@@ -360,7 +358,7 @@ def _slips(ex: Exercise) -> list[_Slip]:
           for p in (1, 2, 3) for what in ("discount", "terms", "before dividing")],
         _Slip("ndcg_inverted", "Step 6, the division",
               lambda e, q: (lambda d, i: i / d if d else None)(
-                  *(figure_of(e.list, e.definition, Question(f, q.rank)) for f in ("dcg", "idcg"))),
+                  *(figure_of(e.list, e.measure, Question(f, q.rank)) for f in ("dcg", "idcg"))),
               lambda e, q: "you divided IDCG by DCG; NDCG is DCG / IDCG", ("ndcg",)),
     ]
 
@@ -373,12 +371,12 @@ def _rounding_message(places: int, what: str) -> str:
 
 
 def _formula(ex: Exercise, rank: int) -> str:
-    return discount_formula(rank, ex.definition.config)
+    return discount_formula(rank, ex.measure)
 
 
 def arithmetic(ex: Exercise, q: Question) -> str:
     """The right arithmetic of `q`'s figure, written out."""
-    c, r = ex.definition.config, q.rank
+    c, r = ex.measure, q.rank
     table = ex.table
     if q.figure not in FIGURES:
         return explain_cell(table, r - 1, q.figure, c)
@@ -388,7 +386,7 @@ def arithmetic(ex: Exercise, q: Question) -> str:
         return dcg
     if q.figure == "idcg":
         return f"{ideal}\n{idcg}"
-    d, i = (figure_of(ex.list, ex.definition, Question(f, r)) for f in ("dcg", "idcg"))
+    d, i = (figure_of(ex.list, ex.measure, Question(f, r)) for f in ("dcg", "idcg"))
     ndcg = (f"NDCG@{r} = DCG@{r} / IDCG@{r} = {format_value(d)} / {format_value(i)} = "
             f"{format_value(ex.answer(q))}")
     return f"{dcg}\n{ideal}\n{idcg}\n{ndcg}"
@@ -434,7 +432,7 @@ def _depth_slip(ex: Exercise, q: Question, gives: Callable[[float], bool]) -> in
     """The other depth whose figure the student gave (summed too far, or stopped early)."""
     deepest = len(ex.list) + (len(ex.list.unretrieved) if ex.list.has_pool else 0)
     for depth in range(1, max(deepest, q.rank) + 1):
-        if depth != q.rank and gives(figure_of(ex.list, ex.definition, Question(q.figure, depth))):
+        if depth != q.rank and gives(figure_of(ex.list, ex.measure, Question(q.figure, depth))):
             return depth
     return None
 

@@ -10,7 +10,8 @@ import numpy as np
 
 from ndcg_gui.core.analysis.list_report import ListSummary, display_table, list_summary
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.measure import PRESETS, MetricConfig, TiesName
+from ndcg_gui.core.ndcg.measure import Measure
+from ndcg_gui.core.ndcg.presets import PRESETS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -19,8 +20,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Side:
     name: str
-    config: MetricConfig
-    ties: TiesName
+    measure: Measure
     table: pd.DataFrame
     summary: ListSummary
 
@@ -39,21 +39,20 @@ class SideBySide:
                 f"{self.b.name}; {where}")
 
 
-def choices(config: MetricConfig, ties: TiesName) -> dict[str, tuple[MetricConfig, TiesName]]:
-    """The definitions offered side by side: the one in use with linear or exponential gain, then
-    every preset."""
-    out = {"linear gain": (config.with_(gain="linear"), ties),
-           "exponential gain": (config.with_(gain="exponential"), ties)}
-    out.update({name: (p.config, p.ties) for name, p in PRESETS.items()})
+def choices(measure: Measure) -> dict[str, Measure]:
+    """The measures offered side by side: the one in use with linear or exponential gain, then
+    every preset, all at the cut-off of the one in use."""
+    out = {"linear gain": measure.with_(gain="linear"), "exponential gain": measure.with_(gain="exponential")}
+    out.update({name: p.at(measure.k) for name, p in PRESETS.items()})
     return out
 
 
-def side_by_side(lst: RankedList, k: int, a: tuple[str, MetricConfig, TiesName],
-                 b: tuple[str, MetricConfig, TiesName]) -> SideBySide:
+def side_by_side(lst: RankedList, a: tuple[str, Measure], b: tuple[str, Measure]) -> SideBySide:
+    """`lst` under the measures `a` and `b` (each named), at their cut-off."""
     sides = []
-    for name, config, ties in (a, b):
-        table = display_table(lst, config, ties)
-        sides.append(Side(name, config, ties, table, list_summary(lst, k, config, ties)))
+    for name, measure in (a, b):
+        table = display_table(lst, measure)
+        sides.append(Side(name, measure, table, list_summary(lst, measure)))
     first, second = (s.table for s in sides)
 
     def own(table, gain: str) -> np.ndarray:

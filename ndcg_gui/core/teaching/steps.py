@@ -15,7 +15,7 @@ from ndcg_gui.core.ndcg.metrics import discount_formula
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ndcg_gui.core.ndcg.measure import MetricConfig
+    from ndcg_gui.core.ndcg.measure import Measure
 
 LINES = ("gain", "discount", "contribution", "dcg", "ideal_grade", "idcg", "ndcg")
 
@@ -33,20 +33,23 @@ class RankStep:
     beyond_k: bool
 
 
-def rank_steps(table: pd.DataFrame, config: MetricConfig, k: int) -> list[RankStep]:
-    """One `RankStep` per rank of a per-rank table (`display_table`'s columns)."""
-    steps = []
+def rank_steps(table: pd.DataFrame, measure: Measure) -> list[RankStep]:
+    """One `RankStep` per rank of a per-rank table (`display_table`'s columns), `beyond_k` past
+    the measure's cut-off."""
+    steps, k = [], measure.k
+    whole = measure.at(None)  # (each line as the table's hover says it; the cut-off is said once)
     for row in range(len(table)):
         values = {c: float(table[c].iat[row]) for c in ("gain", "discount", "contribution", "cg", "dcg",
                                                          "ideal_grade", "ideal_gain", "idcg", "ndcg")}
-        lines = tuple((c, explain_cell(table, row, c, config)) for c in LINES)
+        lines = tuple((c, explain_cell(table, row, c, whole)) for c in LINES)
         judged = bool(table["judged"].iat[row])
         grade = format_grade(float(table["grade"].iat[row])) if judged else "unjudged"
-        steps.append(RankStep(row + 1, str(table["doc"].iat[row]), grade, values, lines, row + 1 > k))
+        steps.append(RankStep(row + 1, str(table["doc"].iat[row]), grade, values, lines,
+                              k is not None and row + 1 > k))
     return steps
 
 
-def sum_text(table: pd.DataFrame, config: MetricConfig, depth: int, ideal: bool = False) -> str:
+def sum_text(table: pd.DataFrame, measure: Measure, depth: int, ideal: bool = False) -> str:
     """DCG@depth (or IDCG@depth) written out: each term with its discount, then their values,
     then the sum: `DCG@3 = 3 / log2(2) + 2 / log2(3) + 3 / log2(4) = 3 + 1.2619 + 1.5 = 5.7619`."""
     depth = min(depth, len(table))
@@ -54,7 +57,7 @@ def sum_text(table: pd.DataFrame, config: MetricConfig, depth: int, ideal: bool 
     terms, values = [], []
     for row in range(depth):
         g = format_value(float(table[gain].iat[row]))
-        formula = discount_formula(row + 1, config)
+        formula = discount_formula(row + 1, measure)
         terms.append(g if formula == "1" else f"{g} / {formula.removeprefix('1 / ')}")
         discount = float(table["discount"].iat[row])
         values.append(format_value(float(table[gain].iat[row]) * discount))

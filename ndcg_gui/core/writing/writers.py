@@ -30,7 +30,8 @@ from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.numbers import number_text
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
-from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName
+from ndcg_gui.core.ndcg.measure import Measure
+from ndcg_gui.core.ndcg.presets import preset_name
 from ndcg_gui.core.writing.atomic import atomic_write_bytes, umask
 from ndcg_gui.core.writing.csv_writer import csv_bytes
 from ndcg_gui.core.writing.trec_writer import qrels_bytes, run_bytes
@@ -138,11 +139,11 @@ def write_qrels(data: Dataset | RankedList, path: str | Path) -> None:
 
 
 # ---- metric tables --------------------------------------------------------------------------
-def metrics_csv_frame(rl: RankedList, config: MetricConfig | None = None,
-                      k: int | None = None) -> pd.DataFrame:
-    """The per-rank table of one list (`RankedList.metrics`), cut at rank k when given."""
-    table = rl.metrics(config)
+def metrics_csv_frame(rl: RankedList, measure: Measure | None = None) -> pd.DataFrame:
+    """The per-rank table of one list (`RankedList.metrics`), cut at the measure's k (if any)."""
+    table = rl.metrics(measure)
     table["grade"] = rl.grades  # unjudged shown as an empty cell, not as the 0 it scores as
+    k = measure.k if measure is not None else None
     return table.iloc[:k] if k is not None else table
 
 
@@ -160,46 +161,38 @@ def write_frame(frame: pd.DataFrame, path: str | Path) -> None:
     _write_rows(path, [str(c) for c in frame.columns], zip(*columns, strict=True))
 
 
-def write_metrics_csv(
-    rl: RankedList, path: str | Path, config: MetricConfig | None = None, k: int | None = None,
-    ties: TiesName = "trec",
-) -> None:
-    """The per-rank metrics of one list: rank, doc, grade, judged, gain, discount, cg, dcg,
-    ideal_grade, idcg, ndcg, then its query and the definition on every row (a file read later,
-    or several joined, still says what it measured)."""
-    table = metrics_csv_frame(rl, config, k)
+def write_metrics_csv(rl: RankedList, path: str | Path, measure: Measure | None = None) -> None:
+    """The per-rank metrics of one list (to the measure's k, every rank without one): rank, doc,
+    grade, judged, gain, discount, cg, dcg, ideal_grade, idcg, ndcg, then its query and the
+    definition on every row (a file read later, or several joined, still says what it measured)."""
+    measure = measure or Measure()
+    table = metrics_csv_frame(rl, measure)
     table["query"] = rl.query  # appended: readers of the first columns keep working
-    table["definition"] = definition_cell(config or MetricConfig(), ties)
+    table["definition"] = definition_cell(measure)
     write_frame(table, path)
 
 
-def write_summary_csv(
-    dataset: Dataset,
-    path: str | Path,
-    k: int | None,
-    config: MetricConfig | None = None,
-    ties: TiesName = "trec",
-) -> None:
-    """One row per query: query, n_docs, n_judged, dcg, idcg, ndcg at k (see `Dataset.summary`),
-    then k (empty: every rank) and the definition on every row, so the file says what it measured."""
-    write_summary_table(dataset.summary(k, config, ties), path, k, config, ties)
+def write_summary_csv(dataset: Dataset, path: str | Path, measure: Measure | None = None) -> None:
+    """One row per query: query, n_docs, n_judged, dcg, idcg, ndcg at the measure's k (see
+    `Dataset.summary`), then k (empty: every rank) and the definition on every row, so the file
+    says what it measured."""
+    measure = measure or Measure()
+    write_summary_table(dataset.summary(measure), path, measure)
 
 
-def write_summary_table(
-    table: pd.DataFrame, path: str | Path, k: int | None, config: MetricConfig | None = None,
-    ties: TiesName = "trec",
-) -> None:
+def write_summary_table(table: pd.DataFrame, path: str | Path, measure: Measure | None = None) -> None:
     """`write_summary_csv` of a `Dataset.summary` table already made (left as it is)."""
+    measure = measure or Measure()
     # Appended: readers of the first columns keep working.
-    write_frame(table.assign(k="" if k is None else str(k),
-                             definition=definition_cell(config or MetricConfig(), ties)), path)
+    write_frame(table.assign(k="" if measure.k is None else str(measure.k),
+                             definition=definition_cell(measure)), path)
 
 
-def definition_cell(config: MetricConfig, ties: TiesName = "trec") -> str:
+def definition_cell(measure: Measure) -> str:
     """The definition as one cell of a CSV: the preset's name (or "custom"), what it computes, and
     the tie rule when it is not trec_eval's."""
-    text = f"{config.preset_name() or 'custom'}: {config.describe()}"
-    return text if ties == "trec" else f"{text}; tied scores: {ties}"
+    text = f"{preset_name(measure, ignoring_ties=True) or 'custom'}: {measure.describe()}"
+    return text if measure.ties == "trec" else f"{text}; tied scores: {measure.ties}"
 
 
 __all__ = [

@@ -47,7 +47,7 @@ class StepCommand(QUndoCommand):
             return False
         self.after = other.after
         self.setText(other.text())
-        if self.after.definition == self.before.definition:
+        if self.after.measure == self.before.measure:
             self.setObsolete(True)  # back where it started: nothing to undo
         return True
 

@@ -59,7 +59,7 @@ class RunComparison(QObject):
         super().__init__(parent)
         self.document, self.scores = document, scores
         # What is compared (runs, baseline, focus) and the mean policy are the document's state
-        # (`Workspace.comparing`, `.policy`): changed through it, undoable and recovered. This
+        # (`Workspace.comparing`, `.measure`'s mean policy): changed through it, undoable and recovered. This
         # object holds what is worked out from them.
         self._doc_name = run_label(document.display_name)
         self._ndcg: pd.DataFrame | None = None  # (None until a run is added: no pandas at start-up)
@@ -96,7 +96,7 @@ class RunComparison(QObject):
 
     @property
     def _missing(self) -> str:
-        return self.document.state.policy.empty
+        return self.document.state.measure.empty
 
     @property
     def active(self) -> bool:
@@ -230,9 +230,7 @@ class RunComparison(QObject):
     def set_missing(self, missing: str) -> None:
         """"zero": a judged query a run returned nothing for scores 0; "skip": only queries every
         run answered are compared (the mean policy's choice for empty queries, the document's)."""
-        from ndcg_gui.core.ndcg.mean import MeanPolicy
-
-        self.document.set_policy(MeanPolicy(missing, self.document.state.policy.undefined))
+        self.document.set_mean(empty=missing)
 
     def flush(self) -> None:
         """Bring the statistics up to date now, and say so if an edit had left them behind."""
@@ -280,7 +278,7 @@ class RunComparison(QObject):
         runs = self._ndcg is None or list(self._ndcg.columns) != self.names
         cmp = self.statistics.cmp
         if redo or runs or (changes.comparing and cmp is not None and cmp.baseline != self.baseline) \
-                or (changes.policy and cmp is not None and cmp.missing != self._missing):
+                or (changes.policy and cmp is not None and cmp.measure.empty != self._missing):
             self._rescore_all()
         elif changes.comparing:  # only the run in the plots
             self._tell(ComparisonChanges(runs=True))

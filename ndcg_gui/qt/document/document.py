@@ -32,9 +32,8 @@ from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.edits import Edit, Move
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
-from ndcg_gui.core.ndcg.mean import MeanPolicy
-from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName
-from ndcg_gui.core.state.workspace import Definition, FileRef, Workspace
+from ndcg_gui.core.ndcg.measure import MEAN_FIELDS, Measure
+from ndcg_gui.core.state.workspace import FileRef, Workspace
 from ndcg_gui.core.writing.saving import order_columns
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.commands import K_CHANGE, StepCommand
@@ -75,7 +74,7 @@ class Document(ListEdits, QObject):
         # ask for the list on screen several times a change) and, unedited, is the list on screen.
         original = self.state.original(self.current_query)
         edited = self.state.lists.get(self.current_query)  # (an edited list may be empty)
-        return ListReport(original if edited is None else edited, self.k, self.config, original, self.ties)
+        return ListReport(original if edited is None else edited, self.measure, original)
 
     @property
     def metrics(self) -> pd.DataFrame:
@@ -109,16 +108,14 @@ class Document(ListEdits, QObject):
         return self.state.file.name
 
     @property
-    def config(self) -> MetricConfig:
-        return self.state.config
+    def measure(self) -> Measure:
+        """Which NDCG the document's figures are, at which k, and what its mean counts."""
+        return self.state.measure
 
     @property
     def k(self) -> int:
         return self.state.k
 
-    @property
-    def ties(self) -> TiesName:
-        return self.state.ties
 
     def queries(self) -> list[str]:
         return self.state.queries()
@@ -269,7 +266,7 @@ class Document(ListEdits, QObject):
         `own_definition`: it keeps its own definition (a worked example is taught under its own)."""
         new = ws.carrying(self.state, setup=not own_setup)
         if own_definition:
-            new = replace(new, definition=ws.definition)
+            new = replace(new, measure=ws.measure)
         if undoable and self._worth_keeping(new):
             self.undo_stack.push(StepCommand(self._show, self.state, new, text or f"Open {new.file.name}",
                                              self.current_query, query))
@@ -319,19 +316,25 @@ class Document(ListEdits, QObject):
         self.announce(Changes())  # the title follows
 
     # ---- definition (an undo step) ------------------------------------------------------------------
-    def set_definition(self, definition: Definition | None = None, *, undoable: bool = True,
-                       **choices: object) -> None:
-        """Use `definition`, or the one in use with `choices` (k=, config=, ties=; None: as it is)
-        changed. An undo step unless `undoable` is False (the definition a session starts with)."""
-        d = definition or self.state.definition
+    def set_measure(self, measure: Measure | None = None, *, undoable: bool = True,
+                    **choices: object) -> None:
+        """Use `measure` (a preset's, say: without a k it keeps the one in use), or the one in use,
+        with some of its choices changed (`Measure.with_`: k=, gain=, ties=, …; None: as it is).
+        The mean policy stays the one in use (`set_mean` changes it). An undo step unless
+        `undoable` is False (the measure a session starts with)."""
+        if measure is not None:
+            own = self.state.measure
+            measure = measure.with_(k=measure.k or own.k, **{f: getattr(own, f) for f in MEAN_FIELDS})
         choices = {name: value for name, value in choices.items() if value is not None}
         k = choices.get("k")
         if k is not None and int(k) < 1:
             raise ValueError(f"k must be at least 1, not {k}")
-        new = self.state.with_definition(replace(d, **choices) if choices else d)
+        if "k" in choices:
+            choices["k"] = int(choices["k"])  # (a spin box's value, numpy's integers)
+        new = self.state.with_measure(measure, **choices)
         if new is self.state:
             return
-        reason = self._refusal(new.definition)
+        reason = self._refusal(new.measure)
         if reason is not None:  # (a run read by DuckDB: what its SQL cannot express)
             # (Nothing changed: no notice, which would stop and restart the engine's work.)
             self.refused.emit(reason)
@@ -339,19 +342,19 @@ class Document(ListEdits, QObject):
         if not undoable:  # the definition a session starts with (settings, command line)
             self._show(new, self.current_query)
             return
-        only_k = replace(new.definition, k=self.k) == self.state.definition
+        only_k = new.measure.at(self.k) == self.state.measure
         text = f"Set k = {new.k}" if only_k else "Change the definition"
         query = self.current_query
         self.undo_stack.push(StepCommand(self._show, self.state, new, text, query, query,
                                          merge=K_CHANGE if only_k else -1))
 
-    def _refusal(self, definition: Definition) -> str | None:
-        """Why a run an engine scores, the open one or one compared, cannot take `definition`."""
-        reason = self.dataset.refuses(definition)
+    def _refusal(self, measure: Measure) -> str | None:
+        """Why a run an engine scores, the open one or one compared, cannot take `measure`."""
+        reason = self.dataset.refuses(measure)
         if reason is not None:
             return f"{self.display_name} is scored by DuckDB, and {reason}"
         for run in self.state.comparing.runs:
-            reason = run.dataset.refuses(definition)
+            reason = run.dataset.refuses(measure)
             if reason is not None:
                 name = run.path.name if run.path is not None else run.name
                 return f"{name}, compared with the open run, is scored by DuckDB, and {reason}"
@@ -377,8 +380,11 @@ class Document(ListEdits, QObject):
     def set_focus(self, name: str | None) -> None:
         self._push(self.state.with_focus(name), f"Plot {name}")
 
-    def set_policy(self, policy: MeanPolicy) -> None:
-        self._push(self.state.with_policy(policy), "Change which queries the mean counts")
+    def set_mean(self, empty: str | None = None, undefined: str | None = None) -> None:
+        """Which queries the mean counts (the measure's `empty` and `undefined`; None: as they are)."""
+        choices = {name: value for name, value in (("empty", empty), ("undefined", undefined))
+                   if value is not None}
+        self._push(self.state.with_measure(**choices), "Change which queries the mean counts")
 
     def set_segments(self, segments: QueryMap[str] | None) -> None:
         """Each query's segment (None: none), one undo step."""
@@ -454,9 +460,9 @@ class Document(ListEdits, QObject):
             lists=frozenset(q for q in set(state.lists) | set(old.lists)
                             if state.lists.get(q) is not old.lists.get(q)),
             move=move if not dataset and query == old_query else None,
-            definition=state.definition != old.definition,
+            definition=state.measure.per_query() != old.measure.per_query(),
             comparing=state.comparing != old.comparing,
-            policy=state.policy != old.policy,
+            policy=any(getattr(state.measure, f) != getattr(old.measure, f) for f in MEAN_FIELDS),
             segments=state.segments is not old.segments,
             notes=frozenset() if state.notes is old.notes else frozenset(
                 q for q in set(state.notes) | set(old.notes) if state.notes.get(q) != old.notes.get(q)),

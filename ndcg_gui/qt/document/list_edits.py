@@ -58,7 +58,7 @@ class ListEdits:
         self.apply(edits.reorder(self.current_list(), order, text))
 
     def sort_ideal(self) -> None:
-        self.apply(edits.sort_ideal(self.current_list(), self.config))
+        self.apply(edits.sort_ideal(self.current_list(), self.measure))
 
     def reverse(self) -> None:
         self.apply(edits.reverse(self.current_list()))

@@ -28,6 +28,7 @@ from typing import Any
 from PySide6.QtCore import QObject
 
 from ndcg_gui.core.errors import InputError, LoadCancelled
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.sql.inputs import (
     INSTALL_DUCKDB,
     duckdb_installed,
@@ -35,7 +36,6 @@ from ndcg_gui.core.sql.inputs import (
     is_parquet,
     window_wants_engine,
 )
-from ndcg_gui.core.state.workspace import Definition
 from ndcg_gui.qt.document.runner import Process, Runner, Task, engines_below_gui, start_process, worker_env
 
 log = logging.getLogger(__name__)
@@ -101,9 +101,9 @@ class _Job:
     and its loader process, if any."""
 
     def __init__(self, ticket: int, load: LoadFn | None, then: ThenFn | None, path, qrels,
-                 progress: Callable[[float], None], engine: Definition | None = None) -> None:
+                 progress: Callable[[float], None], engine: Measure | None = None) -> None:
         self.ticket = ticket
-        self._engine = engine  # scored by DuckDB under this definition, not loaded
+        self._engine = engine  # scored by DuckDB under this measure, not loaded
         self.cancel_flag = Event()
         self._load, self._then = load, then
         self._path, self._qrels = path, qrels
@@ -234,9 +234,9 @@ class BackgroundLoader(QObject):
         return _size(path) + _size(qrels) >= PROCESS_THRESHOLD
 
     def start(self, path: str | Path, qrels: str | Path | None = None, then: ThenFn | None = None,
-              definition: Definition | None = None) -> None:
-        """Load `path` (with `qrels`); a load under way is cancelled first. `definition`: the one
-        in use, under which a run too big to load is scored by DuckDB instead (None: never)."""
+              measure: Measure | None = None) -> None:
+        """Load `path` (with `qrels`); a load under way is cancelled first. `measure`: the one in
+        use, under which a run too big to load is scored by DuckDB instead (None: never)."""
         if self._job is not None:
             self.cancel()
         self._ticket += 1
@@ -246,9 +246,9 @@ class BackgroundLoader(QObject):
             self.task.finished.emit(LoadResult(problem=str(InputError(
                 "is Parquet files read by DuckDB, which needs their judgments: give its qrels too", path))))
             return
-        wanted = self._load is None and definition is not None and window_wants_engine(
+        wanted = self._load is None and measure is not None and window_wants_engine(
             str(path), None if qrels is None else str(qrels))
-        engine = definition if wanted and duckdb_installed() else None
+        engine = measure if wanted and duckdb_installed() else None
         if wanted and engine is None and (engine_only(str(path)) or engine_only(str(qrels))):
             self.task.started.emit(Path(path).name)
             self.task.finished.emit(LoadResult(problem=str(InputError(
@@ -276,7 +276,7 @@ class BackgroundLoader(QObject):
             return
         self._run(path, qrels, read, None, None, " with DuckDB" if engine else "")
 
-    def _run(self, path, qrels, load: LoadFn | None, then: ThenFn | None, engine: Definition | None,
+    def _run(self, path, qrels, load: LoadFn | None, then: ThenFn | None, engine: Measure | None,
              said: str) -> None:
         """The load in a worker thread (`load` None: a loader process), told on `task` as NAME`said`."""
         ticket = self._ticket

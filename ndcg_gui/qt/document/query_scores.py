@@ -36,7 +36,8 @@ from ndcg_gui.qt.document.runner import Task, engines_below_gui
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ndcg_gui.core.state.workspace import Definition, Workspace
+    from ndcg_gui.core.ndcg.measure import Measure
+    from ndcg_gui.core.state.workspace import Workspace
 
 # From this many rows (run + qrels) a full scoring runs in the background: below it, it takes
 # well under a frame and is done at once, so small files (and the tests) never see a pending panel.
@@ -57,7 +58,7 @@ class QueryScores(QObject):
         self._of: Workspace | None = None  # the state `_result` was scored for
         self._dirty = True  # the dataset or the definition changed since
         self._stale: set[str] = set()  # queries edited since, not rescored yet
-        self._offered: tuple[object, Definition, pd.DataFrame] | None = None
+        self._offered: tuple[object, Measure, pd.DataFrame] | None = None
         self._ticket = 0  # counts dataset and definition changes: a scoring of an older one is dropped
         self._wanted = False  # a background scoring of the document as it is now is wanted
         self._working = False  # the worker thread is busy (one at a time)
@@ -87,7 +88,7 @@ class QueryScores(QObject):
     def condensed(self) -> bool:
         """Whether `result` was scored on condensed lists (judged documents only)."""
         state = self._of if self._wanted and self._of is not None else self.document.state
-        return state.config.judged_only
+        return state.measure.judged_only
 
     @property
     def result(self) -> pd.DataFrame:
@@ -156,14 +157,16 @@ class QueryScores(QObject):
             return False
         return self.document.state.size() >= BACKGROUND_ROWS
 
-    def offer(self, dataset: object, definition: Definition, result: pd.DataFrame) -> None:
-        """A result already computed for `dataset` under `definition`: used instead of scoring
-        again when that dataset is opened under that definition."""
-        self._offered = (dataset, definition, result)
+    def offer(self, dataset: object, measure: Measure, result: pd.DataFrame) -> None:
+        """A result already computed for `dataset` under `measure`: used instead of scoring again
+        when that dataset is opened under a measure that scores each query alike (its mean policy
+        aside: `Measure.per_query`)."""
+        self._offered = (dataset, measure.per_query(), result)
 
     def _offer_fits(self) -> bool:
         offered, doc = self._offered, self.document
-        return offered is not None and offered[0] is doc.dataset and offered[1] == doc.state.definition
+        return (offered is not None and offered[0] is doc.dataset
+                and offered[1] == doc.state.measure.per_query())
 
     def rescore_all(self) -> None:
         """Score every query of the document now, in this thread."""
@@ -254,7 +257,7 @@ def _score_engine(state: Workspace, report: Callable[[str, float], bool]) -> pd.
 
     engines_below_gui()  # (DuckDB's threads below the window; this one holds the GIL between calls)
     try:
-        scored = state.dataset.evaluate(state.k, state.config, state.ties, progress=report)
+        scored = state.dataset.evaluate(state.measure.per_query(), progress=report)
     except Cancelled:
         return None
     return score_state(state, scored)

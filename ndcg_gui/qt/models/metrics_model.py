@@ -154,4 +154,4 @@ class MetricsTableModel(QAbstractTableModel):
 
     def explain(self, row: int, name: str) -> str:
         """The arithmetic behind one cell, e.g. `DCG@3 = 4.2619 + 3 / log2(4) = 5.7619`."""
-        return explain_cell(self._report.table, row, name, self._report.config, self._k)
+        return explain_cell(self._report.table, row, name, self._report.measure.at(self._k))

@@ -116,7 +116,7 @@ class RunCompare(QObject):
                 self.document.runner.run("import the statistics", significance.prepare, _ignore)
             # (a Parquet run too big to hold, against Parquet qrels: scored by DuckDB, as an open)
             self.loader.start(self._loading, self.document.qrels_path,
-                              definition=self.document.state.definition)
+                              measure=self.document.measure)
 
     def _landed(self, result: LoadResult) -> None:
         if result.problem is not None:
@@ -221,7 +221,7 @@ class RunCompare(QObject):
             # worker, and its figures, when they land, bring the lines (not read here, frozen).
             return
         a, b = c.list_for(base, query), c.list_for(focus, query)
-        diff = side_by_side(a.docs, b.docs, c.list_for(c.doc_name, query).judgments(), doc.k, doc.config)
+        diff = side_by_side(a.docs, b.docs, c.list_for(c.doc_name, query).judgments(), doc.measure)
         self.pane.diff_model.set_diff(diff, (base, focus), lines_depth(doc.k), doc.k)
         self.pane.set_moves(f"Query {query}: {base} (left) and {focus} (right)",
                             biggest_moves(diff, MOVES_SAID, (base, focus)))

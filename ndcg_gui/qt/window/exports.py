@@ -92,7 +92,7 @@ class Exports(QObject):
         doc = self.document
 
         return self._report("the metrics", path, lambda: writers.write_metrics_csv(
-            doc.current_list(), path, doc.config, ties=doc.ties))
+            doc.current_list(), path, doc.measure.at(None)))
 
     def export_metrics_dialog(self) -> None:
         if path := self._ask("Export the metrics table", default_name(self.document, "-metrics.csv", k=False),
@@ -113,7 +113,7 @@ class Exports(QObject):
 
         doc = self.document
         return self._report("the per-query summary", path, lambda: writers.write_summary_csv(
-            doc.lists_for_saving(), path, doc.k, doc.config, doc.ties))
+            doc.lists_for_saving(), path, doc.measure))
 
     def export_summary_dialog(self) -> None:
         if path := self._ask("Export the per-query summary",
@@ -127,7 +127,7 @@ class Exports(QObject):
 
     def _write_report(self, path: str | Path) -> None:
         from ndcg_gui.core.reports.provenance import file_hashes
-        from ndcg_gui.core.reports.run_report import Setting, run_report
+        from ndcg_gui.core.reports.run_report import Sources, run_report
         from ndcg_gui.core.writing.writers import atomic_write
 
         doc, runs = self.document, self.comparison
@@ -143,7 +143,7 @@ class Exports(QObject):
         note = (f"{len(edited)} {'query' if len(edited) == 1 else 'queries'} edited in the window since the "
                 "file was read: the figures are of the lists as edited") if edited else ""
         segments = doc.state.segments  # (their table too, of what was read)
-        setting = Setting(doc.k, doc.config, doc.ties, file_hashes([*files, doc.qrels_path]), note)
+        sources = Sources(file_hashes([*files, doc.qrels_path]), note)
         if cmp is not None:
             from ndcg_gui.core.analysis.runs.segment_compare import compare_segments
             from ndcg_gui.core.reports.compare_report import compare_report
@@ -151,15 +151,16 @@ class Exports(QObject):
             by_segment = None if segments is None else compare_segments(
                 cmp.per_query, cmp.baseline, segments.values, samples=cmp.samples, seed=cmp.seed,
                 confidence=cmp.confidence)
-            html = compare_report(runs.list_for, cmp, setting, segments=by_segment, notes=doc.state.notes)
+            html = compare_report(runs.list_for, cmp, sources, segments=by_segment, notes=doc.state.notes)
         else:
             from ndcg_gui.core.analysis.segments import segment_means
 
             dataset = doc.lists_for_saving()
             # (under the page's own mean policy, as its headline's)
             means = None if segments is None else segment_means(
-                dataset.evaluate(doc.k, doc.config, ties=doc.ties, missing="zero"), segments.values)
-            html = run_report(dataset, setting, doc.display_name, segments=means, notes=doc.state.notes)
+                dataset.evaluate(doc.measure.per_query()), segments.values, doc.measure)
+            html = run_report(dataset, doc.measure, doc.display_name, sources=sources, segments=means,
+                              notes=doc.state.notes)
         atomic_write(path, lambda f: f.write(html))
 
     def export_report_dialog(self) -> None:

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 from ndcg_gui.core.analysis.workspace_report import score_for_window
 from ndcg_gui.core.errors import InputError, NeedsQrels
 from ndcg_gui.core.formats.query_notes import notes_beside
-from ndcg_gui.core.state.workspace import Definition
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.writing.saving import (
     Stamp,
     backup_copy,
@@ -61,8 +61,8 @@ class FileFlow(QObject):
         self.document, self.scores, self.loader, self.recent = document, scores, loader, recent
         self._parent, self._status = feedback.parent, feedback.status
         self.notes = QueryNotes(document, feedback)  # the notes on queries, saved beside the run
-        # (run, qrels, --query, the definition the loader scores under, undoable) of the open under way
-        self._pending: tuple[Path, Path | None, str | None, Definition, bool] | None = None
+        # (run, qrels, --query, the measure the loader scores under, undoable) of the open under way
+        self._pending: tuple[Path, Path | None, str | None, Measure, bool] | None = None
         self._edited_while_loading = False
         self._restoring: Callable[[LoadResult], None] | None = None  # (a recovered session's read)
         self._edited_while_restoring = False
@@ -101,12 +101,10 @@ class FileFlow(QObject):
         self._after_open = after
         self.problem = None
         self._report = report
-        self._pending = (Path(path), Path(qrels) if qrels else None, query, doc.state.definition,
-                         undoable)
+        self._pending = (Path(path), Path(qrels) if qrels else None, query, doc.measure, undoable)
         self._edited_while_loading = False
-        self.loader.start(path, qrels, then=functools.partial(score_for_window, k=doc.k,
-                                                                config=doc.config, ties=doc.ties),
-                          definition=doc.state.definition)
+        self.loader.start(path, qrels, then=functools.partial(score_for_window, measure=doc.measure),
+                          measure=doc.measure)
         self._report = True  # a big file failing later is reported whatever the caller asked
         return self.problem is None
 
@@ -158,12 +156,12 @@ class FileFlow(QObject):
         pending, self._pending = self._pending, None
         if pending is None:
             return
-        path, qrels, query, definition, undoable = pending
+        path, qrels, query, measure, undoable = pending
         # Unsaved changes were asked about before loading; edits made since are asked about now.
         if self._edited_while_loading and not self.maybe_discard(f"opening {path.name}"):
             return
-        # Scored while loading under the definition of the time: used if that still holds.
-        self.scores.offer(dataset, definition, scored)
+        # Scored while loading under the measure of the time: used if that still holds.
+        self.scores.offer(dataset, measure, scored)
         self._stamps.update(loaded_stamps(dataset))
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         # The objects held until now are left out of the collector's full passes while the new

@@ -38,8 +38,9 @@ class QueryBrowser(QObject):
         self._filling = False
         panel.querySelected.connect(self._open_query)
         document.changed.connect(self._follow)
-        panel.policyChanged.connect(document.set_policy)  # the document's state, an undo step
-        panel.set_policy(document.state.policy)
+        # The document's state, an undo step:
+        panel.policyChanged.connect(lambda policy: document.set_mean(policy.empty, policy.undefined))
+        panel.set_policy(document.measure)
         self._show_segments()
         panel.set_notes(document.state.notes)
         self._show_scores()
@@ -56,7 +57,7 @@ class QueryBrowser(QObject):
             QTimer.singleShot(10, self, self._fill)  # (a timer lets a frame in between; a zero one would not)
             return
         if changes.policy:
-            self.panel.set_policy(self.document.state.policy)
+            self.panel.set_policy(self.document.measure)
         if changes.segments:
             self._show_segments()
         if changes.notes or changes.dataset:

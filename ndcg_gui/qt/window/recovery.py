@@ -34,7 +34,8 @@ from ndcg_gui.qt.widgets import dialogs
 
 if TYPE_CHECKING:
     from ndcg_gui.core.lists.dataset import Dataset
-    from ndcg_gui.core.state.workspace import Definition, Workspace
+    from ndcg_gui.core.ndcg.measure import Measure
+    from ndcg_gui.core.state.workspace import Workspace
     from ndcg_gui.qt.window.file_flow import FileFlow
 
 INTERVAL_MS = 3000
@@ -169,7 +170,7 @@ class _Writer:
                 self.failure = str(err)
 
 
-def _restore(snapshot: Snapshot, definition: Definition, _path=None, _qrels=None, cancel=None,
+def _restore(snapshot: Snapshot, measure: Measure, _path=None, _qrels=None, cancel=None,
              progress=None) -> tuple[Workspace, str | None]:
     """A recovered document, its files read again as they were opened (a Parquet run too big to
     hold through DuckDB, any other file loaded) and its edits put back, with the query to show
@@ -194,7 +195,7 @@ def _restore(snapshot: Snapshot, definition: Definition, _path=None, _qrels=None
             from ndcg_gui.core.sql.inputs import window_memory_limit
 
             engines_below_gui()  # (DuckDB's threads below the window)
-            return open_engine(str(path), str(qrels), definition, told, memory_limit=window_memory_limit())
+            return open_engine(str(path), str(qrels), measure, told, memory_limit=window_memory_limit())
         return load(path, qrels, cancel=cancel, progress=progress if path == snapshot.path else None)
 
     try:
@@ -274,8 +275,8 @@ class _Offers:
                     item.done()
                     continue
                 self._reading = item
-                snapshot, definition = item.snapshot, self.files.document.state.definition
-                read = functools.partial(_restore, snapshot, definition)
+                snapshot, measure = item.snapshot, self.files.document.state.measure
+                read = functools.partial(_restore, snapshot, measure)
                 if snapshot.path is None:  # typed: nothing to read
                     self._landed(LoadResult(data=read()))
                     continue

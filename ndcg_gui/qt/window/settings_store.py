@@ -10,8 +10,9 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.ndcg.measure import DEFAULT_K, DEFAULT_PRESET, PRESETS
+from ndcg_gui.core.ndcg.measure import DEFAULT_K
 from ndcg_gui.core.ndcg.options import format_gain_table, parse_gain
+from ndcg_gui.core.ndcg.presets import DEFAULT_PRESET, PRESETS, preset_name
 from ndcg_gui.qt.document.document import Document
 
 FIELDS = ("gain", "discount", "base", "ideal", "negative", "judged_only", "idcg_zero", "ideal_order",
@@ -19,7 +20,9 @@ FIELDS = ("gain", "discount", "base", "ideal", "negative", "judged_only", "idcg_
 
 
 def save_definition(settings: QSettings, document: Document) -> None:
-    config = document.config
+    """The measure in use, its mean policy aside (the recovery file keeps that with the session),
+    under the keys every version has written: each field, k and ties."""
+    config = document.measure
     settings.beginGroup("definition")
     for name in FIELDS:
         value = getattr(config, name)
@@ -31,7 +34,7 @@ def save_definition(settings: QSettings, document: Document) -> None:
             value = "" if value is None else str(value)  # (INI files hold text)
         settings.setValue(name, value)
     settings.setValue("k", document.k)
-    settings.setValue("ties", document.ties)
+    settings.setValue("ties", config.ties)
     settings.endGroup()
 
 
@@ -66,32 +69,33 @@ def restore_definition(settings: QSettings, document: Document) -> str:
             value = None if value in ("", None) else int(value) if str(value).isdigit() else value
         fields[name] = value
     # A first session starts on trec_eval's definition, so the preset box names a tool (on
-    # MetricConfig's own defaults it said "Custom": trec_eval's, but negative grades kept). A
+    # Measure's own defaults it said "Custom": trec_eval's, but negative grades kept). A
     # broken value is dropped alone: the other saved fields are still the person's.
-    config = PRESETS[DEFAULT_PRESET].config
+    measure = PRESETS[DEFAULT_PRESET]
+    if ties in ("trec", "file", "average"):
+        fields["ties"] = ties
     for name, value in fields.items():
         try:
-            config = replace(config, **{name: value})
+            measure = replace(measure, **{name: value})
         except (TypeError, ValueError):
             continue
     try:
         k = int(k) if k is not None and int(k) >= 1 else None
     except (TypeError, ValueError):
         k = None
-    # The definition a session starts with: not an undo step.
-    document.set_definition(config=config, k=k, ties=ties if ties in ("trec", "file", "average") else None,
-                            undoable=False)
-    return kept_note(document.k, document.config, document.ties)
+    # The measure a session starts with: not an undo step (without a saved k, the window's).
+    document.set_measure(measure.at(k), undoable=False)
+    return kept_note(document.measure)
 
 
-def kept_note(k: int, config, ties: str) -> str:
-    """What of (k, config, ties) is not a first session's, as the headline says it: "" if none."""
+def kept_note(measure) -> str:
+    """What of `measure` (its k and definition) is not a first session's, as the headline says it:
+    "" if none."""
     first = PRESETS[DEFAULT_PRESET]
-    kept = [f"k = {k}"] if k != DEFAULT_K else []
-    if config != first.config or ties != first.ties:
-        name = config.preset_name()
-        kept.append(f"the {name} definition" if name is not None and PRESETS[name].ties == ties
-                    else "this definition")
+    kept = [f"k = {measure.k}"] if measure.k != DEFAULT_K else []
+    if measure.with_(k=None, empty="zero", undefined="zero") != first:
+        name = preset_name(measure)
+        kept.append(f"the {name} definition" if name is not None else "this definition")
     if not kept:
         return ""
     return (f"{' and '.join(kept)} kept from the last session (a new session, like ndcg-inspect, "

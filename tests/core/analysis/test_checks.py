@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from ndcg_gui.cli.main import main
 from ndcg_gui.core.analysis.checks import check, raw_frames, would_change
-from ndcg_gui.core.ndcg.measure import PRESETS
+from ndcg_gui.core.ndcg.presets import PRESETS
 
 
 def by_name(findings):
@@ -181,7 +181,7 @@ def test_fractional_grades_are_named_with_what_each_preset_does(tmp_path, capsys
     assert found.count == 2 and found.examples == ("q: a = 2.5", "q: c = 0.5") and found.changes_figure
     for name, preset in PRESETS.items():  # every preset is said, with what it does
         assert name in found.why
-        assert (preset.config.truncate_grades and "whole part" in preset.config.describe()) or \
-            not preset.config.truncate_grades
+        assert (preset.truncate_grades and "whole part" in preset.describe()) or \
+            not preset.truncate_grades
     assert main(["check", str(tmp_path / "run"), "--qrels", str(tmp_path / "qrels")]) == 1
     assert "!  fractional grades: 2" in capsys.readouterr().out

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from ndcg_gui.core.analysis.judged import judged_at_k, judged_share
 from ndcg_gui.core.lists.dataset import summary_table
 from ndcg_gui.core.ndcg.evaluate import evaluate
+from ndcg_gui.core.ndcg.measure import Measure
 
 
 def random_run(seed: int, distinct: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -47,7 +48,7 @@ def ir_measures_judged(run: pd.DataFrame, qrels: pd.DataFrame, k: int | None) ->
 @given(st.integers(0, 10_000), st.sampled_from([1, 3, 10, 30, None]))
 def test_equal_to_ir_measures(seed, k):
     run, qrels = random_run(seed)
-    result = evaluate(run, qrels, k=k)
+    result = evaluate(run, qrels, Measure(k=k))
     got = judged_at_k(result, k)
     want = ir_measures_judged(run, qrels, k)
     assert set(got.index) == set(want)  # every judged query (0 without results), none without judgments
@@ -62,7 +63,7 @@ def test_ties_at_the_cut_follow_the_definitions_tie_rule(seed, k):
     """Scores of 0, 1 and 2 only: which documents are the first k is trec_eval's rule (score
     descending, then doc id descending), as NDCG@k counts them."""
     run, qrels = random_run(seed, distinct=False)
-    got = judged_at_k(evaluate(run, qrels, k=k), k)
+    got = judged_at_k(evaluate(run, qrels, Measure(k=k)), k)
     judged = set(zip(qrels["query"], qrels["doc"], strict=True))
     for query, rows in run.groupby("query"):
         if query not in set(qrels["query"]):
@@ -78,7 +79,7 @@ def test_trec_eval_unj_counts_over_k():
     run, qrels = random_run(5)
     judged = set(zip(qrels["query"], qrels["doc"], strict=True))
     k = 10
-    result = evaluate(run, qrels, k=k)
+    result = evaluate(run, qrels, Measure(k=k))
     share = judged_at_k(result, k)
     for query, rows in run.groupby("query"):
         if query not in result.index:
@@ -97,7 +98,7 @@ def test_trec_eval_unj_counts_over_k():
 
 def test_a_summary_table():
     run, qrels = random_run(8)
-    result = evaluate(run, qrels, k=5)
+    result = evaluate(run, qrels, Measure(k=5))
     table = summary_table(result, list(result.index))
     np.testing.assert_array_equal(judged_at_k(table, 5).to_numpy(), judged_at_k(result, 5).to_numpy())
     assert list(judged_at_k(table, 5).index) == list(result.index)

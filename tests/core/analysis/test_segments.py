@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from ndcg_gui.core.analysis.segments import segment_means
 from ndcg_gui.core.ndcg.evaluate import evaluate
-from ndcg_gui.core.ndcg.mean import MeanPolicy, mean_summary
+from ndcg_gui.core.ndcg.mean import mean_summary
+from ndcg_gui.core.ndcg.measure import Measure
 
-POLICIES = [MeanPolicy(e, u) for e in ("zero", "skip") for u in ("zero", "skip")]
+POLICIES = [Measure(k=5, empty=e, undefined=u) for e in ("zero", "skip") for u in ("zero", "skip")]
 
 
 def scored(seed: int, queries: int = 30) -> pd.DataFrame:
@@ -29,10 +30,10 @@ def scored(seed: int, queries: int = 30) -> pd.DataFrame:
             docs = rng.choice(12, rng.integers(1, 12), replace=False)
             run += [(f"q{q}", f"d{d}", float(rng.random())) for d in docs]
     return evaluate(pd.DataFrame(run, columns=["query", "doc", "score"]),
-                    pd.DataFrame(qrels, columns=["query", "doc", "grade"]), k=5, missing="zero")
+                    pd.DataFrame(qrels, columns=["query", "doc", "grade"]), Measure(k=5))
 
 
-def reference(result: pd.DataFrame, segments: dict, policy: MeanPolicy, weights: dict | None) -> pd.DataFrame:
+def reference(result: pd.DataFrame, segments: dict, policy: Measure, weights: dict | None) -> pd.DataFrame:
     """Each segment's (weighted) mean by pandas, from the per-query rows the policy counts."""
     frame = result.assign(segment=[segments.get(q) for q in result.index],
                           w=[1.0 if weights is None else weights[q] for q in result.index])
@@ -86,8 +87,9 @@ def test_equal_to_a_groupby_of_the_per_query_rows(seed, policy, n_segments, weig
 def test_a_segment_the_policy_leaves_empty_has_no_mean_and_unknown_queries_are_listed():
     run = pd.DataFrame({"query": ["a", "b"], "doc": ["x", "y"], "score": [1.0, 1.0]})
     qrels = pd.DataFrame({"query": ["a", "b", "c"], "doc": ["x", "z", "w"], "grade": [1.0, 0.0, 2.0]})
-    result = evaluate(run, qrels, k=3)
-    got = segment_means(result, {"a": "one", "b": "two", "c": "two", "zz": "two"}, MeanPolicy("skip", "skip"))
+    result = evaluate(run, qrels, Measure(k=3))
+    got = segment_means(result, {"a": "one", "b": "two", "c": "two", "zz": "two"},
+                        Measure(k=3, empty="skip", undefined="skip"))
     # b has IDCG 0 and c no results: "two" counts nothing
     assert got.table.loc["one"].tolist() == [1.0, 1, 1]
     assert np.isnan(got.table.at["two", "mean"])

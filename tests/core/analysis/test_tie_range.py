@@ -11,12 +11,12 @@ import pandas as pd
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui.core import MetricConfig, ndcg_at
+from ndcg_gui.core import Measure, ndcg_at
 from ndcg_gui.core.analysis.tie_range import list_tie_range, mean_range, tie_range
 from ndcg_gui.core.ndcg.metrics import dcg_idcg_at
 
 CONFIGS = st.builds(
-    MetricConfig,
+    Measure,
     gain=st.sampled_from(["linear", "exponential", {1: 5, 2: 1}]),
     discount=st.sampled_from(["log2", "jarvelin", (0.2, 1.0, 0.5)]),  # a table need not fall
     ideal=st.sampled_from(["judged", "retrieved"]),
@@ -47,23 +47,23 @@ def test_bounds_are_the_least_and_greatest_over_every_order(grades, extra, k, co
     figures = []
     for order in every_order(scores):
         listed = grades[order] if config.judged_only else np.nan_to_num(grades[order])
-        idcg = dcg_idcg_at(listed, k, config, pool)[1] if len(pool) else 0.0
+        idcg = dcg_idcg_at(listed, config.with_(k=k), pool)[1] if len(pool) else 0.0
         assume(config.negative == "zero" or not 0 < abs(idcg) < 1e-9)  # cancellation noise
-        figures.append(ndcg_at(listed, k, config, judged=pool if len(pool) else None))
+        figures.append(ndcg_at(listed, config.with_(k=k), judged=pool if len(pool) else None))
     if not len(pool):
         return  # no judgment: the query is not scored
-    least, greatest = list_tie_range(grades, scores, k, config, judged=pool)
+    least, greatest = list_tie_range(grades, scores, config.with_(k=k), judged=pool)
     assert math.isclose(least, min(figures), abs_tol=1e-9)
     assert math.isclose(greatest, max(figures), abs_tol=1e-9)
 
 
 def test_worked_example_E5c_and_the_mean():
     # E5c: grades 3 2 1 0 0, scores 3 2 0 0 1: the tied pair at ranks 4-5.
-    least, greatest = list_tie_range([3, 2, 1, 0, 0], [3, 2, 0, 0, 1], 5, MetricConfig(ideal="retrieved"))
+    least, greatest = list_tie_range([3, 2, 1, 0, 0], [3, 2, 0, 0, 1], Measure(ideal="retrieved", k=5))
     assert round(greatest, 4) == 0.9854 and least < 0.9808 < greatest  # sklearn's average between
     run = pd.DataFrame({"query": ["a"] * 3 + ["b"] * 2, "doc": list("xyzuv"), "score": [1, 1, 0, 2, 1],
                         "grade": [0, 2, 1, 1, 0]})
-    table = tie_range(run, None, k=1)
+    table = tie_range(run, None, Measure(k=1))
     assert table.loc["a", "tied_at_k"] and not table.loc["b", "tied_at_k"]
     assert table.loc["a", "least"] == 0 and table.loc["a", "greatest"] == 1
     assert table.loc["b", "least"] == table.loc["b", "greatest"] == table.loc["b", "ndcg"] == 1
@@ -89,7 +89,7 @@ def test_one_list_is_bounded_as_its_run_is(n, k, config, data):
     run = pd.DataFrame({"query": "q", "doc": docs, "score": scores})
     qrels = pd.DataFrame({"query": "q", "doc": [d for d, j in zip(docs, known, strict=True) if j]
                           + [f"x{i}" for i in range(len(extra))], "grade": pool})
-    table = tie_range(run, qrels, k, config)
-    least, greatest = list_tie_range(grades, scores, k, config, judged=pool)
+    table = tie_range(run, qrels, config.with_(k=k))
+    least, greatest = list_tie_range(grades, scores, config.with_(k=k), judged=pool)
     assert math.isclose(least, table["least"].iloc[0], abs_tol=1e-12)
     assert math.isclose(greatest, table["greatest"].iloc[0], abs_tol=1e-12)

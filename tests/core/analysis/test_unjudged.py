@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import ndcg_gui.core.analysis.unjudged_search as search
 from ndcg_gui.core import (
-    MetricConfig,
+    Measure,
     dcg_idcg_at,
     judge_first,
     ndcg_at,
@@ -22,6 +22,7 @@ from ndcg_gui.core import (
     unjudged_bounds,
 )
 from ndcg_gui.core.analysis.unjudged import BandSearch
+from ndcg_gui.core.ndcg.presets import preset
 
 NAN = float("nan")
 
@@ -51,10 +52,10 @@ def every_grading(grades, k, config, judged, scale):
         for i, g in zip(at, assigned, strict=True):
             full[i] = g
         pool = None if judged is None else [*judged, *assigned]
-        idcg = dcg_idcg_at(full, k, config, pool)[1]
+        idcg = dcg_idcg_at(full, config.with_(k=k), pool)[1]
         if 0 < abs(idcg) < 1e-9:
             return None
-        values.append(ndcg_at(full, k, config, pool))
+        values.append(ndcg_at(full, config.with_(k=k), pool))
     return values
 
 
@@ -64,14 +65,14 @@ def close(a: float, b: float) -> bool:
 
 @settings(max_examples=600, deadline=None)
 @given(case=cases())
-@example(case=([1.0, NAN, 2.0], 3, MetricConfig(), None, [0.0, 1.0, 2.0, 3.0]))  # best at grade 2
-@example(case=([1.0, 0.0, NAN], 2, MetricConfig(), None, None))  # worst is not "unjudged = 0"
-@example(case=([NAN, 0.0, NAN], None, MetricConfig(ideal="retrieved"), None, [1.0, 0.5, -2.0]))
+@example(case=([1.0, NAN, 2.0], 3, Measure(), None, [0.0, 1.0, 2.0, 3.0]))  # best at grade 2
+@example(case=([1.0, 0.0, NAN], 2, Measure(), None, None))  # worst is not "unjudged = 0"
+@example(case=([NAN, 0.0, NAN], None, Measure(ideal="retrieved"), None, [1.0, 0.5, -2.0]))
 def test_bounds_are_the_least_and_greatest_of_every_grading(case):
     grades, k, config, judged, scale = case
     values = every_grading(grades, k, config, judged, scale)
     assume(values is not None)
-    low, high, exact = unjudged_bounds(grades, k, config, judged, scale)
+    low, high, exact = unjudged_bounds(grades, config.with_(k=k), judged, scale)
     assert exact  # small inputs are always exact
     assert close(low, min(values)) and close(high, max(values))
 
@@ -84,7 +85,7 @@ def test_past_the_enumeration_limit_the_bounds_still_enclose_every_grading(case)
     assume(values is not None)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(search, "ENUMERATION_LIMIT", 0)
-        low, high, exact = unjudged_bounds(grades, k, config, judged, scale)
+        low, high, exact = unjudged_bounds(grades, config.with_(k=k), judged, scale)
     if exact:
         assert close(low, min(values)) and close(high, max(values))
     else:
@@ -93,13 +94,13 @@ def test_past_the_enumeration_limit_the_bounds_still_enclose_every_grading(case)
 
 def test_the_traps_named_in_the_issue():
     # A relevant unjudged document below k raises IDCG@k, not DCG@k: "unjudged = 0" is not the low.
-    low, high, _ = unjudged_bounds([1.0, 0.0, NAN], k=2)
-    assert ndcg_at([1.0, 0.0, 0.0], 2) == high == 1.0
-    assert low == pytest.approx(ndcg_at([1.0, 0.0, 1.0], 2)) and low < 1.0
+    low, high, _ = unjudged_bounds([1.0, 0.0, NAN], Measure(k=2))
+    assert ndcg_at([1.0, 0.0, 0.0], Measure(k=2)) == high == 1.0
+    assert low == pytest.approx(ndcg_at([1.0, 0.0, 1.0], Measure(k=2))) and low < 1.0
     # The greatest NDCG may need a middle grade, neither 0 nor the top of the scale.
     scale = [0.0, 1.0, 2.0, 3.0]
-    by_grade = {g: ndcg_at([1.0, g, 2.0], 3) for g in scale}
-    _, high, _ = unjudged_bounds([1.0, NAN, 2.0], 3, scale=scale)
+    by_grade = {g: ndcg_at([1.0, g, 2.0], Measure(k=3)) for g in scale}
+    _, high, _ = unjudged_bounds([1.0, NAN, 2.0], Measure(k=3), scale=scale)
     assert high == pytest.approx(by_grade[2.0]) and high > max(by_grade[0.0], by_grade[3.0])
 
 
@@ -121,7 +122,7 @@ def test_band_is_the_bounds_at_every_rank(case):
 @given(case=cases())
 def test_judge_first_ranges_over_one_document_at_a_time(case):
     grades, k, config, judged, scale = case
-    table = judge_first(grades, k, config, judged, scale)
+    table = judge_first(grades, config.with_(k=k), judged, scale)
     at = [i for i, g in enumerate(grades) if math.isnan(g)]
     assert sorted(table["rank"]) == [i + 1 for i in at]
     scale = default_scale(grades, judged) if scale is None else scale
@@ -132,7 +133,7 @@ def test_judge_first_ranges_over_one_document_at_a_time(case):
             # out of a condensed list).
             full = [0.0 if math.isnan(x) and not config.judged_only else x for x in grades]
             full[row.rank - 1] = g
-            values[g] = ndcg_at(full, k, config, None if judged is None else [*judged, g])
+            values[g] = ndcg_at(full, config.with_(k=k), None if judged is None else [*judged, g])
         assert close(row.low, min(values.values())) and close(row.high, max(values.values()))
         assert close(values[row.grade_low], row.low) and close(values[row.grade_high], row.high)
         assert close(row.spread, row.high - row.low)
@@ -144,10 +145,10 @@ def test_a_thousand_documents_are_exact_and_no_grading_found_by_search_escapes()
     grades = rng.choice([0.0, 0.0, 1.0, 2.0, 3.0, NAN, NAN], 1000)
     known = grades[~np.isnan(grades)]
     judged = np.concatenate([known, rng.integers(0, 4, 300).astype(float)])
-    config = MetricConfig.preset("trec_eval")
+    config = preset("trec_eval")
     at = np.flatnonzero(np.isnan(grades))
     for k in (10, 100, None):
-        low, high, exact = unjudged_bounds(grades, k, config, judged)
+        low, high, exact = unjudged_bounds(grades, config.with_(k=k), judged)
         assert exact and low <= high
         # Random gradings, each improved one document at a time, never leave [low, high].
         for _ in range(3):
@@ -160,16 +161,17 @@ def test_a_thousand_documents_are_exact_and_no_grading_found_by_search_escapes()
                         a[i] = g
                         full = grades.copy()
                         full[at] = a
-                        v = direction * ndcg_at(full, k, config, np.concatenate([judged, a]))
+                        v = direction * ndcg_at(full, config.with_(k=k), np.concatenate([judged, a]))
                         best = (v, g) if best is None or v > best[0] else best
                     a[i] = best[1]
                     assert low - 1e-12 <= direction * best[0] <= high + 1e-12
 
 
 def test_no_unjudged_document_gives_the_ndcg_itself_and_bad_input_is_refused():
-    assert unjudged_bounds([3.0, 2.0, 0.0], 2) == (ndcg_at([3.0, 2.0, 0.0], 2),) * 2 + (True,)
-    assert unjudged_bounds([], 3) == (0.0, 0.0, True)
-    assert len(judge_first([1.0, 2.0], 2)) == 0
+    at2 = Measure(k=2)
+    assert unjudged_bounds([3.0, 2.0, 0.0], at2) == (ndcg_at([3.0, 2.0, 0.0], at2),) * 2 + (True,)
+    assert unjudged_bounds([], Measure(k=3)) == (0.0, 0.0, True)
+    assert len(judge_first([1.0, 2.0], Measure(k=2))) == 0
     with pytest.raises(ValueError, match="finite"):
         unjudged_bounds([1.0, float("inf")])
     with pytest.raises(ValueError, match="scale"):

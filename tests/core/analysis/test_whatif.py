@@ -9,9 +9,10 @@ from definition_strategies import CUTOFF, GRADE, configs, judged_pools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui.core import MetricConfig, best_moves, dcg_idcg_at, discounts, gains, move_effects, ndcg_at
+from ndcg_gui.core import Measure, best_moves, dcg_idcg_at, discounts, gains, move_effects, ndcg_at
 from ndcg_gui.core.analysis.whatif import best_insert_row
 from ndcg_gui.core.ndcg.metrics import ideal_gains
+from ndcg_gui.core.ndcg.presets import preset
 
 
 def moved(grades: list[float], i: int, j: int) -> list[float]:
@@ -34,7 +35,7 @@ def cases(draw, max_size=10):
 @given(case=cases())
 def test_move_effects_is_each_moved_list_scored(case):
     grades, k, config, judged = case
-    table = move_effects(grades, k, config, judged)
+    table = move_effects(grades, config.with_(k=k), judged)
     n = len(grades)
     assert list(table["rank"]) == list(range(1, n + 1))
     gain = gains(np.array(grades, float), config)
@@ -43,12 +44,13 @@ def test_move_effects_is_each_moved_list_scored(case):
     for i in range(n):
         ideal_rank = by_gain.index(i) + 1
         assert table["ideal_rank"].iloc[i] == ideal_rank
-        assert close(table["ndcg_if_first"].iloc[i], ndcg_at(moved(grades, i, 0), k, config, judged))
+        assert close(table["ndcg_if_first"].iloc[i], ndcg_at(moved(grades, i, 0), config.with_(k=k), judged))
         assert close(
-            table["ndcg_if_ideal"].iloc[i], ndcg_at(moved(grades, i, ideal_rank - 1), k, config, judged)
+            table["ndcg_if_ideal"].iloc[i],
+            ndcg_at(moved(grades, i, ideal_rank - 1), config.with_(k=k), judged)
         )
-    dcg, idcg = dcg_idcg_at(grades, k, config, judged)
-    assert close(table.attrs["ndcg"], ndcg_at(grades, k, config, judged))
+    dcg, idcg = dcg_idcg_at(grades, config.with_(k=k), judged)
+    assert close(table.attrs["ndcg"], ndcg_at(grades, config.with_(k=k), judged))
     assert close(table.attrs["dcg"], dcg) and close(table.attrs["idcg"], idcg)
 
 
@@ -56,7 +58,7 @@ def test_move_effects_is_each_moved_list_scored(case):
 @given(case=cases())
 def test_losses_of_the_first_k_rows_add_up_to_idcg_minus_dcg(case):
     grades, k, config, judged = case
-    table = move_effects(grades, k, config, judged)
+    table = move_effects(grades, config.with_(k=k), judged)
     n = len(grades)
     if config.judged_only and config.negative == "zero" and min(grades, default=0) < 0:
         assert table["loss"].isna().all()  # a condensed list that drops rows: no loss per row
@@ -72,7 +74,7 @@ def test_losses_of_the_first_k_rows_add_up_to_idcg_minus_dcg(case):
     gain = gains(np.array(grades, float), config)
     for r in range(n):
         assert close(table["loss"].iloc[r], ideal[r] * disc[r] - gain[r] * disc[r])
-    dcg, idcg = dcg_idcg_at(grades, k, config, judged)
+    dcg, idcg = dcg_idcg_at(grades, config.with_(k=k), judged)
     first_k = table["loss"].iloc[: n if k is None else k].sum()
     assert close(first_k + table.attrs["loss_beyond_list"], idcg - dcg)
     if depth <= (n if k is None else min(k, n)):  # the ideal no deeper than the rows counted
@@ -94,17 +96,17 @@ def every_move(n: int):
 @given(case=cases(), n_best=st.integers(0, 8))
 def test_best_moves_are_the_best_of_every_move(case, n_best):
     grades, k, config, judged = case
-    result = best_moves(grades, k, config, judged, n=n_best)
+    result = best_moves(grades, config.with_(k=k), judged, n=n_best)
     assert list(result.columns) == ["from_rank", "to_rank", "ndcg_after", "delta"]
     brute = sorted(
-        (ndcg_at(moved(grades, i, j), k, config, judged) for i, j, _ in every_move(len(grades))),
+        (ndcg_at(moved(grades, i, j), config.with_(k=k), judged) for i, j, _ in every_move(len(grades))),
         reverse=True,
     )
     assert len(result) == min(n_best, len(brute))
-    now = ndcg_at(grades, k, config, judged)
+    now = ndcg_at(grades, config.with_(k=k), judged)
     orders = set()
     for row, best in zip(result.itertuples(), brute, strict=False):
-        after = ndcg_at(moved(grades, row.from_rank - 1, row.to_rank - 1), k, config, judged)
+        after = ndcg_at(moved(grades, row.from_rank - 1, row.to_rank - 1), config.with_(k=k), judged)
         assert close(row.ndcg_after, after) and close(row.delta, after - now)
         assert close(row.ndcg_after, best)  # the i-th best value of all moves
         assert row.from_rank != row.to_rank != row.from_rank + 1
@@ -115,28 +117,28 @@ def test_best_moves_are_the_best_of_every_move(case, n_best):
 
 def test_a_move_below_k_changes_nothing_and_is_listed_after_every_gain():
     grades = [0.0, 3.0, 2.0, 0.0, 1.0, 0.0, 2.0]
-    result = best_moves(grades, k=2, n=40)
+    result = best_moves(grades, Measure(k=2), n=40)
     assert (np.diff(result["ndcg_after"]) <= 1e-12).all()  # best first
     below = result[(result["from_rank"] > 2) & (result["to_rank"] > 2)]
     assert len(below) and (below["delta"] == 0).all()
     assert result.iloc[0]["ndcg_after"] == pytest.approx(
-        max(ndcg_at(moved(grades, i, j), 2) for i, j, _ in every_move(len(grades)))
+        max(ndcg_at(moved(grades, i, j), Measure(k=2)) for i, j, _ in every_move(len(grades)))
     )
 
 
 def test_empty_single_and_undefined_lists():
     for grades in ([], [2.0]):
-        assert len(best_moves(grades, 3)) == 0
-        assert len(move_effects(grades, 3)) == len(grades)
+        assert len(best_moves(grades, Measure(k=3))) == 0
+        assert len(move_effects(grades, Measure(k=3))) == len(grades)
     # IDCG = 0: every figure is 0, as ndcg_at says.
-    table = move_effects([0.0, 0.0, -1.0], 2, MetricConfig.preset("trec_eval"))
+    table = move_effects([0.0, 0.0, -1.0], preset("trec_eval").with_(k=2))
     assert (table[["ndcg_if_first", "ndcg_if_ideal"]] == 0).all().all()
-    assert (best_moves([0.0, 0.0, -1.0], 2, MetricConfig.preset("trec_eval"))["ndcg_after"] == 0).all()
+    assert (best_moves([0.0, 0.0, -1.0], preset("trec_eval").with_(k=2))["ndcg_after"] == 0).all()
 
 
 def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="k must be"):
-        move_effects([1.0, 2.0], k=0)
+        move_effects([1.0, 2.0], Measure(k=0))
     with pytest.raises(ValueError, match="n must be"):
         best_moves([1.0, 2.0], n=-1)
     with pytest.raises(ValueError, match="finite"):
@@ -148,7 +150,7 @@ def test_bad_arguments_are_refused():
 def test_distinct_moves_are_the_best_moves_that_help_one_of_each_idea(grades, k):
     from ndcg_gui.core.analysis.whatif import best_moves, distinct_moves
 
-    shown = distinct_moves(grades, k=k, n=5)
+    shown = distinct_moves(grades, Measure(k=k), n=5)
     assert (shown["delta"] > 0).all()
     assert not shown.duplicated(["from_rank"]).any()  # one move per document: its best
     assert not shown.duplicated(["to_rank", "ndcg_after"]).any()
@@ -157,8 +159,8 @@ def test_distinct_moves_are_the_best_moves_that_help_one_of_each_idea(grades, k)
     def after(f: int, t: int) -> float:
         moved = list(grades)
         moved.insert(t, moved.pop(f))
-        return ndcg_at(moved, k)
-    now = ndcg_at(grades, k)
+        return ndcg_at(moved, Measure(k=k))
+    now = ndcg_at(grades, Measure(k=k))
     best_of = {f: max(after(f, t) for t in range(len(grades)) if t != f + 1) for f in range(len(grades))}
     for row in shown.itertuples():
         assert row.ndcg_after == pytest.approx(best_of[row.from_rank - 1], abs=1e-12)
@@ -170,7 +172,7 @@ def test_distinct_moves_are_the_best_moves_that_help_one_of_each_idea(grades, k)
             if f not in listed and best - now > 1e-9:
                 assert best <= shown["ndcg_after"].iloc[-1] + 1e-12 or any(
                     (t, round(best, 9)) in places for t in range(len(grades)))
-    best = best_moves(grades, k=k, n=1)
+    best = best_moves(grades, Measure(k=k), n=1)
     if len(best) and best["delta"].iloc[0] > 1e-12:
         assert shown.iloc[0].tolist() == best.iloc[0].tolist()
     else:
@@ -183,7 +185,7 @@ def test_best_moves_list_one_move_per_document():
     from ndcg_gui.core.analysis.whatif import distinct_moves
 
     grades = [0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 2]
-    shown = distinct_moves(grades, k=10, n=5)
+    shown = distinct_moves(grades, Measure(k=10), n=5)
     assert shown["from_rank"].tolist()[:2] == [16, 20]
     assert shown["to_rank"].tolist()[:2] == [1, 1]
     assert not shown.duplicated(["from_rank"]).any()
@@ -198,7 +200,7 @@ def test_best_moves_list_one_move_per_document():
     ([], 2, 10, 0),
 ])
 def test_best_insert_row_examples(grades, grade, k, expected):
-    assert best_insert_row(grades, grade, k) == expected
+    assert best_insert_row(grades, grade, Measure(k=k)) == expected
 
 
 @settings(max_examples=200, deadline=None)
@@ -206,10 +208,10 @@ def test_best_insert_row_examples(grades, grade, k, expected):
        st.integers(1, 6))
 def test_best_insert_row_gives_the_highest_ndcg_at_k_of_every_place(grades, grade, k):
     # IDCG is the same wherever it goes: the highest DCG@k is the highest NDCG@k (when IDCG > 0).
-    scores = [dcg_idcg_at([*grades[:p], grade, *grades[p:]], k)[0] for p in range(len(grades) + 1)]
-    at = best_insert_row(grades, grade, k)
+    scores = [dcg_idcg_at([*grades[:p], grade, *grades[p:]], Measure(k=k))[0] for p in range(len(grades) + 1)]
+    at = best_insert_row(grades, grade, Measure(k=k))
     assert scores[at] == pytest.approx(max(scores), abs=1e-12)
     # Of equal DCG@k, the place that gives the whole list the highest DCG.
-    whole = [dcg_idcg_at([*grades[:p], grade, *grades[p:]], None)[0] if scores[p] == pytest.approx(
+    whole = [dcg_idcg_at([*grades[:p], grade, *grades[p:]], Measure())[0] if scores[p] == pytest.approx(
         max(scores), abs=1e-12) else -np.inf for p in range(len(grades) + 1)]
     assert whole[at] == pytest.approx(max(whole), abs=1e-12)

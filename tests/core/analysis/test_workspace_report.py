@@ -12,7 +12,8 @@ from ndcg_gui.core.analysis import workspace_report as report
 from ndcg_gui.core.analysis.runs.compare import compare_runs
 from ndcg_gui.core.lists import edits
 from ndcg_gui.core.lists.rescoring import score
-from ndcg_gui.core.ndcg.mean import MeanPolicy, bin_index, counted, histogram_edges, mean_summary
+from ndcg_gui.core.ndcg.mean import bin_index, counted, histogram_edges, mean_summary
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.state.workspace import Workspace
 
@@ -44,19 +45,19 @@ def state(files) -> Workspace:
 def test_scores_are_every_query_scored_with_the_edits(state):
     edited = state.edited_queries()
     assert edited
-    expected = score(state.dataset.with_lists({q: state.list_for(q) for q in edited}), state.k,
-                     state.config, state.ties)
+    expected = score(state.dataset.with_lists({q: state.list_for(q) for q in edited}), state.measure)
     got = report.WorkspaceReport(state).scores
     pd.testing.assert_frame_equal(got[expected.columns], expected, check_dtype=False)
-    unedited = score(state.dataset, state.k, state.config, state.ties)
+    unedited = score(state.dataset, state.measure)
     assert got.loc[edited[0], "ndcg"] != pytest.approx(unedited.loc[edited[0], "ndcg"])
 
 
-@pytest.mark.parametrize("policy", [MeanPolicy(), MeanPolicy("skip", "skip"), MeanPolicy("zero", "skip")])
+@pytest.mark.parametrize("policy", [Measure(), Measure(undefined="skip", empty="skip"),
+                                    Measure(undefined="skip", empty="zero")])
 def test_the_mean_and_the_histogram_are_those_of_the_policy(state, policy):
-    ws = state.with_policy(policy)
+    ws = state.with_measure(empty=policy.empty, undefined=policy.undefined)
     r = report.WorkspaceReport(ws)
-    assert r.mean.summary == mean_summary(r.scores, policy)
+    assert r.mean.summary == mean_summary(r.scores, ws.measure)
     counted_rows = r.scores[counted(r.scores, policy)]
     np.testing.assert_array_equal(r.mean.values.to_numpy(), counted_rows["ndcg"].to_numpy())
     edges = histogram_edges(r.mean.values.to_numpy())
@@ -66,7 +67,7 @@ def test_the_mean_and_the_histogram_are_those_of_the_policy(state, policy):
 
 
 def test_no_query_has_no_mean():
-    r = report.QueryMean(pd.DataFrame({"ndcg": [], "n_retrieved": [], "undefined": []}), MeanPolicy())
+    r = report.QueryMean(pd.DataFrame({"ndcg": [], "n_retrieved": [], "undefined": []}), Measure())
     assert r.summary is None and len(r.values) == 0
 
 
@@ -83,11 +84,10 @@ def test_the_worst_query_is_the_lowest_ndcg_with_results_and_an_idcg(state):
 @pytest.mark.parametrize("empty", ["zero", "skip"])
 def test_runs_compared_are_compare_runs_on_the_lists_as_edited(state, files, empty):
     ws, name = state.with_run(load(files[2], files[1]), files[2], open_name="open")
-    ws = ws.with_policy(MeanPolicy(empty, "zero"))
+    ws = ws.with_measure(undefined="zero", empty=empty)
     figures = report.WorkspaceReport(ws).runs("open")
     edited = ws.dataset.with_lists({q: ws.list_for(q) for q in ws.edited_queries()})
-    expected = compare_runs({"open": edited, name: ws.comparing.run(name).dataset}, edited.qrels,
-                            k=ws.k, config=ws.config, ties=ws.ties, missing=empty,
+    expected = compare_runs({"open": edited, name: ws.comparing.run(name).dataset}, edited.qrels, ws.measure,
                             samples=report.SAMPLES, seed=report.SEED)
     pd.testing.assert_frame_equal(figures.comparison.per_query, expected.per_query)
     pd.testing.assert_frame_equal(figures.comparison.summary, expected.summary)
@@ -101,7 +101,7 @@ def test_an_edit_rescores_its_query_for_every_run_until_it_changes_what_is_compa
     ws, name = state.with_run(load(files[2], files[1]), files[2], open_name="open")
     figures = report.WorkspaceReport(ws).runs("open")
     query = "401"
-    moved = ws.with_list(query, edits.sort_ideal(ws.list_for(query), ws.config).after)
+    moved = ws.with_list(query, edits.sort_ideal(ws.list_for(query), ws.measure).after)
     held: report.Judged = {}
     own = report.score_state(moved)
     rows = report.edited_rows(moved, "open", [query], figures.ndcg, figures.answered, own, held)
@@ -133,7 +133,7 @@ def test_a_grade_edited_judges_a_run_an_engine_scores_as_it_judges_a_run_in_memo
         ws = ws.with_list(query, edits.set_grade(lst, row, 3.0 if lst.grades[row] != 3 else 0.0).after)
     own = report.score_state(ws)
     memory = report.compare_state(ws.with_run(load(second, qrels), second, "b")[0], "a", own, "a")
-    engine = open_engine(str(second), str(qrels), ws.definition)
+    engine = open_engine(str(second), str(qrels), ws.measure)
     read = report.compare_state(ws.with_run(engine, second, "b")[0], "a", own, "a")
     pd.testing.assert_frame_equal(read.ndcg, memory.ndcg, rtol=0, atol=1e-12)
     assert all(engine.at_hand(q) for q in ws.lists)  # (read there, and kept)

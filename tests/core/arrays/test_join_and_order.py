@@ -18,7 +18,8 @@ from ndcg_gui.core import evaluate
 from ndcg_gui.core.arrays.ids import Groups, edge_spaced, hash_strings, shared_prefix
 from ndcg_gui.core.arrays.join import lookup, repeated_pair
 from ndcg_gui.core.arrays.order import ranked, score_key
-from ndcg_gui.core.ndcg.measure import PRESETS
+from ndcg_gui.core.ndcg.measure import Measure
+from ndcg_gui.core.ndcg.presets import PRESETS
 from ndcg_gui.core.reading import load
 
 IDS = st.text("ab\u00e9\U0001f600xyz0123456789-", max_size=20)
@@ -128,10 +129,11 @@ def test_scores_tied_in_float32_are_tied_in_a_loaded_dataset_as_in_trec_eval(tmp
     dataset = load(tmp_path / "run", tmp_path / "qrels")
     # The reader keeps the exact scores' order; trec_eval's rule at float32 decides their tie.
     assert dataset.ranked_list("q").docs.tolist() == ["a", "b"]
-    assert dataset.ranked_list("q").ties_ordered("trec", "float32").docs.tolist() == ["b", "a"]
+    trec32 = Measure(ties="trec", precision="float32")
+    assert dataset.ranked_list("q").ties_ordered(trec32).docs.tolist() == ["b", "a"]
     theirs = pytrec_evaluate({"q": {"a": 1, "b": 0}}, {"ndcg_cut.1"}, {"q": {"a": 1.0000000001, "b": 1.0}})
     assert theirs["q"]["ndcg_cut_1"] == 0.0
-    assert dataset.evaluate(1).loc["q", "ndcg"] == 0.0
+    assert dataset.evaluate(Measure(k=1)).loc["q", "ndcg"] == 0.0
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -159,8 +161,8 @@ def test_loaded_datasets_and_evaluate_agree_with_trec_eval_on_float32_ties(tmp_p
     pool = pd.DataFrame([(q, d, g) for q, ds in qrels.items() for d, g in ds.items()],
                         columns=["query", "doc", "grade"])
     for k in (1, 5, 10):
-        loaded = dataset.evaluate(k, preset.config, ties=preset.ties)
-        direct = evaluate(frame, pool, k=k, config=preset.config, ties=preset.ties)
+        loaded = dataset.evaluate(preset.with_(k=k))
+        direct = evaluate(frame, pool, preset.with_(k=k))
         for q, values in theirs.items():
             assert loaded.loc[q, "ndcg"] == pytest.approx(values[f"ndcg_cut_{k}"], abs=1e-9), (q, k)
             assert direct.loc[q, "ndcg"] == loaded.loc[q, "ndcg"], (q, k)
@@ -178,8 +180,8 @@ def test_dataset_evaluate_does_not_join_again_and_equals_evaluate(tmp_path, data
     dataset = load(tmp_path / "run", tmp_path / "qrels")
     frame = pd.DataFrame(rows, columns=["query", "doc", "score"])
     for k in (1, 3, None):
-        want = evaluate(frame, dataset.qrels, k=k)
-        got = dataset.evaluate(k)
+        want = evaluate(frame, dataset.qrels, Measure(k=k))
+        got = dataset.evaluate(Measure(k=k))
         pd.testing.assert_frame_equal(got, want)
 
 
@@ -204,7 +206,7 @@ def test_a_saved_run_keeps_scores_that_trec_eval_orders_as_the_list_is(tmp_path)
 
     (tmp_path / "run").write_text("q Q0 a 1 1.0000000001 t\nq Q0 b 2 1.0 t\n")
     dataset = load(tmp_path / "run", need_grades=False)
-    shown = dataset.ranked_list("q").ties_ordered("trec")  # (as the window shows it)
+    shown = dataset.ranked_list("q").ties_ordered(Measure(ties="trec"))  # (as the window shows it)
     edited = dataset.with_lists({"q": shown.with_grade(0, 2)})
     write_trec_run(edited, tmp_path / "out")
     assert (tmp_path / "out").read_text().split("\n")[:2] == ["q Q0 b 1 1.0 t", "q Q0 a 2 1.0000000001 t"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.reading import load
 
 
@@ -127,7 +128,7 @@ def test_an_id_starting_with_a_quote_matches_its_qrels_line(tmp_path):
     qrels = write(tmp_path, "q 0 '-abc 2\nq 0 '=b 1\nq 0 c 0\n", "qrels.txt")
     dataset = load(run, qrels)
     assert dataset.ranked_list("q").grades.tolist() == [2, 1, 0]
-    assert dataset.summary(10)["ndcg"].tolist() == [1.0]
+    assert dataset.summary(Measure(k=10))["ndcg"].tolist() == [1.0]
 
 
 def test_ids_that_look_like_numbers_or_na_stay_text(tmp_path):

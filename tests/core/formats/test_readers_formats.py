@@ -190,6 +190,18 @@ def test_a_damaged_parquet_file_says_so(tmp_path):
         load(tmp_path / "bad.parquet")
 
 
+def test_a_parquet_file_whose_column_name_is_not_utf8_says_so(tmp_path):
+    """pyarrow decodes a column's name only when asked: a damaged byte in it is one line, not a
+    UnicodeDecodeError (found by tests/core/test_fuzz_inputs.py)."""
+    table = pa.table({"query": ["1"], "doc": ["a"], "score": [0.5], "grade": [1]})
+    pq.write_table(table, tmp_path / "r.parquet")
+    data = (tmp_path / "r.parquet").read_bytes()
+    at = data.index(b"\x05grade", data.rindex(b"\x06schema")) + 1  # (the footer's schema)
+    (tmp_path / "bad.parquet").write_bytes(data[:at] + b"\x80" + data[at + 1:])
+    with pytest.raises(InputError, match=r"^bad\.parquet: cannot be read as a Parquet file \(.*utf-8"):
+        load(tmp_path / "bad.parquet")
+
+
 def test_a_parquet_run_takes_its_grades_from_qrels(tmp_path):
     pq.write_table(pa.table({"qid": ["301", "301", "301", "302"], "docno": ["d1", "d2", "d3", "a"],
                              "score": [2.5, 2.5, 1.0, 7.0]}), tmp_path / "run.parquet")

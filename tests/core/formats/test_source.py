@@ -13,6 +13,7 @@ import pytest
 import ndcg_gui.cli.main as cli
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.formats import source
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.reading import load
 
 
@@ -47,8 +48,8 @@ def test_a_run_from_a_pipe_is_read_whole(tmp_path):
     run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
     run.write_text(text)
     qrels.write_text(qrels_for())
-    expected = load(run, qrels).summary(10)
-    got = load(piped(text.encode()), piped(qrels.read_bytes())).summary(10)
+    expected = load(run, qrels).summary(Measure(k=10))
+    got = load(piped(text.encode()), piped(qrels.read_bytes())).summary(Measure(k=10))
     assert got.equals(expected)
 
 

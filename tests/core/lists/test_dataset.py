@@ -22,8 +22,9 @@ from ndcg_gui.core.lists.dataset import ORIGIN, Dataset, FrameDataset, origin_ar
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
 from ndcg_gui.core.memory import give_back
-from ndcg_gui.core.ndcg.measure import PRESETS, MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import ndcg_at
+from ndcg_gui.core.ndcg.presets import PRESETS
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.writing.writers import write_qrels, write_trec_run
 
@@ -51,8 +52,8 @@ def random_dataset(seed: int, pool: bool) -> Dataset:
 @pytest.mark.parametrize("preset", ["trec_eval", "ranx_burges", "jarvelin2002"])
 def test_vectorised_scores_equal_per_list_scores(seed, pool, preset):
     dataset = random_dataset(seed, pool)
-    config = PRESETS[preset].config
-    result = dataset.evaluate(5, config)
+    config = PRESETS[preset]
+    result = dataset.evaluate(config.with_(k=5))
     for q in dataset.queries():
         rl = dataset.ranked_list(q)
         if pool and not rl.has_pool:
@@ -60,7 +61,8 @@ def test_vectorised_scores_equal_per_list_scores(seed, pool, preset):
         if q not in result.index:  # no judgment at all: left out, as trec_eval does
             assert pool and not (rl.judged.any() or rl.unretrieved)
             continue
-        expected = ndcg_at(rl.scoring_grades(), 5, config, judged=rl.judged_pool()) if len(rl) else 0.0
+        expected = ndcg_at(rl.scoring_grades(), config.with_(k=5),
+                           judged=rl.judged_pool()) if len(rl) else 0.0
         assert result.loc[q, "ndcg"] == pytest.approx(expected, abs=1e-12), q
     if pool:
         assert result.loc["q-none", "ndcg"] == 0 and result.loc["q-none", "n_retrieved"] == 0
@@ -71,7 +73,7 @@ def test_average_ties_match_scikit_learn(tmp_path):
     path = tmp_path / "e5c.csv"
     path.write_text("doc,grade,score\na,3,3\nb,2,2\nc,1,0\nd,0,0\ne,0,1\n")
     preset = PRESETS["sklearn"]
-    result = load(path).evaluate(None, preset.config, ties=preset.ties)
+    result = load(path).evaluate(preset.with_(k=None))
     expected = ndcg_score([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]])
     assert result["ndcg"].iloc[0] == pytest.approx(expected) == pytest.approx(0.9808, abs=1e-4)
 
@@ -97,8 +99,8 @@ def test_with_lists_replaces_edited_queries_and_their_judgments():
     assert new.ranked_list(q1) == dataset.ranked_list(q1)
     pool = new.qrels[new.qrels["query"] == q0].set_index("doc")["grade"]
     assert pool[edited.docs[0]] == 3.0  # the grade change reached the judged pool
-    assert new.evaluate(10).loc[q0, "ndcg"] == pytest.approx(
-        ndcg_at(edited.scoring_grades(), 10, MetricConfig(), judged=edited.judged_pool())
+    assert new.evaluate(Measure(k=10)).loc[q0, "ndcg"] == pytest.approx(
+        ndcg_at(edited.scoring_grades(), Measure(k=10), judged=edited.judged_pool())
     )
     assert dataset.ranked_list(q0) == rl  # the original is untouched
 
@@ -113,7 +115,7 @@ def test_from_ranked_list_keeps_scores_and_pool():
 
 def test_summary_in_query_order_with_the_issue_columns():
     dataset = random_dataset(2, pool=True)
-    summary = dataset.summary(10)
+    summary = dataset.summary(Measure(k=10))
     assert list(summary.columns) == ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg"]
     order = [q for q in dataset.queries() if q in set(summary["query"])]
     assert summary["query"].tolist() == order
@@ -139,7 +141,7 @@ def test_queries_without_judgments_are_named():
     qrels = pd.DataFrame({"query": ["a", "c"], "doc": ["x", "w"], "grade": [1.0, 2.0]})
     ds = Dataset.of(run, qrels)
     assert ds.unjudged_queries() == ["b"]
-    assert "b" not in ds.evaluate(10).index
+    assert "b" not in ds.evaluate(Measure(k=10)).index
     assert Dataset.of(run.assign(grade=1.0)).unjudged_queries() == []
 
 
@@ -148,7 +150,7 @@ def test_judged_queries_without_results_are_named_and_score_zero():
     qrels = pd.DataFrame({"query": ["c", "a", "d"], "doc": ["w", "x", "v"], "grade": [2.0, 1.0, 0.0]})
     ds = Dataset.of(run, qrels)
     assert ds.queries_without_results() == ["c", "d"]
-    assert ds.evaluate(10).loc["c", "ndcg"] == 0
+    assert ds.evaluate(Measure(k=10)).loc["c", "ndcg"] == 0
     assert Dataset.of(run).queries_without_results() == []
 
 
@@ -163,12 +165,12 @@ def test_each_query_scores_as_the_window_scores_its_list_edited_or_not(tmp_path,
     path.write_text("query,doc,score,grade\nq,a,2,0\nq,b,1,3\nq,c,1,0\nq,d,1,0\nq,e,0.5,1\n"
                     "p,x,1,1\np,y,1,0\np,z,0,2\n")
     loaded = load(path)
-    shown = {q: loaded.ranked_list(q).ties_ordered(ties) for q in loaded.queries()}
+    shown = {q: loaded.ranked_list(q).ties_ordered(Measure(ties=ties)) for q in loaded.queries()}
     shown["q"] = shown["q"].moved(3, 1, 1)  # a tied document dragged up, past its tied neighbours
     edited = loaded.with_lists({"q": shown["q"]})
-    scored = edited.evaluate(3, MetricConfig(), ties=ties)
+    scored = edited.evaluate(Measure(k=3, ties=ties))
     for query, lst in shown.items():
-        assert scored.loc[query, "ndcg"] == pytest.approx(list_summary(lst, 3, MetricConfig(), ties).ndcg)
+        assert scored.loc[query, "ndcg"] == pytest.approx(list_summary(lst, Measure(k=3, ties=ties)).ndcg)
 
 
 # --- A typed list's dataset answers from the list until scoring or a change needs its frames: it
@@ -216,7 +218,7 @@ def test_a_typed_list_answers_as_its_rows_loaded_as_frames(rl):
     with pytest.raises(KeyError):
         typed.ranked_list("no such query")
     for k in (1, 3, None):
-        pd.testing.assert_frame_equal(typed.evaluate(k), loaded.evaluate(k))
+        pd.testing.assert_frame_equal(typed.evaluate(Measure(k=k)), loaded.evaluate(Measure(k=k)))
     for query in loaded.queries():  # the same once its frames are made
         assert typed.ranked_list(query) == loaded.ranked_list(query)
     pd.testing.assert_frame_equal(typed.run, loaded.run)
@@ -240,7 +242,8 @@ def test_no_pandas_or_pyarrow_until_asked():
             "d = TypedDataset.of(RankedList.from_grades([3, 2, 3, 0, 1]))\n"
             "d.ranked_list(d.queries()[0]), d.has_pool, d.has_scores, d.unjudged_queries()\n"
             "print('pandas' in sys.modules, 'pyarrow' in sys.modules)\n"
-            "d.evaluate(10)\nprint('pandas' in sys.modules, 'pyarrow' in sys.modules)\n")
+            "from ndcg_gui.core.ndcg.measure import Measure\n"
+            "d.evaluate(Measure(k=10))\nprint('pandas' in sys.modules, 'pyarrow' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.split() == ["False", "False", "True", "True"], out.stderr
 
@@ -312,13 +315,13 @@ def test_a_qrels_file_read_alone_groups_its_rows_once_and_scores_as_two_frames_d
     for k in (None, 1, 2):
         for name, preset in PRESETS.items():
             for ties in ("trec", "file", "average"):
-                got, want = (d.evaluate(k, preset.config, ties=ties) for d in (dataset, apart))
+                got, want = (d.evaluate(preset.with_(k=k, ties=ties)) for d in (dataset, apart))
                 pd.testing.assert_frame_equal(got, want, obj=f"{name} {ties}")
-        pd.testing.assert_frame_equal(dataset.summary(k), apart.summary(k))
+        pd.testing.assert_frame_equal(dataset.summary(Measure(k=k)), apart.summary(Measure(k=k)))
     # An edit makes the lists and the judgments different rows: grouped apart, scored alike.
     edited = dataset.with_lists({"301": dataset.ranked_list("301").with_grade(0, 3)})
     assert edited.rows.pool_groups is not edited.rows.groups
-    pd.testing.assert_frame_equal(edited.summary(3), _fresh_copy(edited).summary(3))
+    pd.testing.assert_frame_equal(edited.summary(Measure(k=3)), _fresh_copy(edited).summary(Measure(k=3)))
     write_qrels(dataset, tmp_path / "out")
     assert (tmp_path / "out").read_bytes() == path.read_bytes()
 
@@ -342,9 +345,9 @@ def test_giving_back_freed_memory_leaves_every_array_as_it_was(tmp_path):
     path = tmp_path / "in.qrels"
     path.write_text(SHUFFLED_QRELS)
     dataset = load(path)
-    before = dataset.summary(None)
+    before = dataset.summary(Measure())
     give_back()
-    pd.testing.assert_frame_equal(dataset.summary(None), before)
+    pd.testing.assert_frame_equal(dataset.summary(Measure()), before)
 
 
 # --- A plain value (issue 21, item 6): every field set once when made, nothing added later; one
@@ -363,7 +366,7 @@ def test_a_dataset_is_a_value_whose_fields_are_set_once_when_made(make):
     before = _attributes(dataset)
     assert set(before) == {f.name for f in dataclasses.fields(dataset)}
     dataset.queries(), dataset.ranked_list("q"), dataset.unjudged_queries(), dataset.has_scores
-    dataset.evaluate(2, ties="average"), dataset.summary(2), dataset.run, dataset.qrels
+    dataset.evaluate(Measure(k=2, ties="average")), dataset.summary(Measure(k=2)), dataset.run, dataset.qrels
     dataset.with_lists({"q": rl.moved(0, 1, 2)})
     after = _attributes(dataset)
     assert after.keys() == before.keys() and all(after[n] is before[n] for n in before)

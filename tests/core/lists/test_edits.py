@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from ndcg_gui.core.lists import edits
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import ndcg_at
 
 
@@ -115,9 +115,9 @@ def test_remove_sort_reverse_reset():
     lst = make(5)
     assert edits.remove(lst, [4, 0, 0]).after.docs.tolist() == ["x1", "x2", "x3"]
     assert edits.remove(lst, []) is None
-    ideal = edits.sort_ideal(lst, MetricConfig())
+    ideal = edits.sort_ideal(lst, Measure())
     assert ideal.after.grades.tolist() == sorted(lst.grades.tolist(), reverse=True)
-    assert edits.sort_ideal(ideal.after, MetricConfig()) is None
+    assert edits.sort_ideal(ideal.after, Measure()) is None
     assert edits.reverse(lst).after.docs.tolist() == lst.docs.tolist()[::-1]
     assert edits.reset(ideal.after, lst).after == lst
     assert edits.reset(lst, lst) is None
@@ -138,11 +138,11 @@ def test_move_to_puts_the_document_at_the_rank_best_moves_names(data):
     n = data.draw(st.integers(2, 10))
     grades = data.draw(st.lists(st.sampled_from([0.0, 1.0, 2.0, 3.0]), min_size=n, max_size=n))
     lst = RankedList(docs=[f"x{i}" for i in range(n)], grades=grades)
-    for _, move in best_moves(grades, k=3, n=3).iterrows():
+    for _, move in best_moves(grades, Measure(k=3), n=3).iterrows():
         edit = edits.move_to(lst, int(move.from_rank), int(move.to_rank))
         doc = lst.docs[int(move.from_rank) - 1]
         assert edit.after.docs.tolist().index(doc) == int(move.to_rank) - 1
-        assert ndcg_at(edit.after.grades, 3) == pytest.approx(move.ndcg_after)
+        assert ndcg_at(edit.after.grades, Measure(k=3)) == pytest.approx(move.ndcg_after)
 
 
 def test_a_judgment_belongs_to_its_document_not_to_the_row():

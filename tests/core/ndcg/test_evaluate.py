@@ -17,15 +17,16 @@ from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.rescoring import list_row
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
 from ndcg_gui.core.ndcg.evaluate import Joined, evaluate
-from ndcg_gui.core.ndcg.measure import MetricConfig, score_precision
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import dcg_idcg_at, finish
+from ndcg_gui.core.ndcg.presets import preset
 from ndcg_gui.core.reading import direct, load
 
 TIES = ["trec", "file", "average"]
 
 
 @st.composite
-def definitions(draw) -> MetricConfig:
+def definitions(draw) -> Measure:
     """`configs()` and the rarer choices on top: condensed lists, the ideal in the given order or
     cut at the list's length or never, IDCG = 0 scoring 1, rounding."""
     config = draw(configs())
@@ -62,15 +63,15 @@ def lists_of_a_run(draw) -> list[RankedList]:
     return lists
 
 
-def _one_list(rl: RankedList, k: int | None, config: MetricConfig, ties: str) -> tuple[float, float, float]:
+def _one_list(rl: RankedList, k: int | None, config: Measure, ties: str) -> tuple[float, float, float]:
     """(DCG, IDCG, NDCG) at k as the window's headline has them (`list_summary`; the window's k is
     never None, and `list_summary` makes the same call of `dcg_idcg_at` then)."""
     if k is not None:
-        one = list_summary(rl, k, config, ties)
+        one = list_summary(rl, config.with_(k=k, ties=ties))
         return one.dcg, one.idcg, one.ndcg
     grades = rl.grades if config.judged_only else rl.scoring_grades()
     tie_scores = rl.scores if ties == "average" else None
-    dcg, idcg = dcg_idcg_at(grades, None, config, judged=rl.judged_pool(), tie_scores=tie_scores,
+    dcg, idcg = dcg_idcg_at(grades, config.with_(k=None), judged=rl.judged_pool(), tie_scores=tie_scores,
                             unjudged=~rl.judged)
     return dcg, idcg, float(finish(np.array([dcg]), np.array([idcg]), config)[0])
 
@@ -85,7 +86,7 @@ def _dataset(lists: list[RankedList]) -> Dataset:
 @given(lists_of_a_run(), definitions(), CUTOFF, st.sampled_from(TIES))
 @settings(max_examples=400, deadline=None)
 def test_every_query_at_once_is_the_one_list_function_over_each_list(lists, config, k, ties):
-    result = _dataset(lists).evaluate(k, config, ties=ties, missing="zero")
+    result = _dataset(lists).evaluate(config.with_(k=k, ties=ties, empty="zero"))
     for rl in lists:
         listed = len(rl) > 0 or (rl.has_pool and len(rl.judgments()) > 0)
         if not listed or (rl.has_pool and not rl.judgments()):  # nothing judges it: left out
@@ -97,7 +98,7 @@ def test_every_query_at_once_is_the_one_list_function_over_each_list(lists, conf
         assert row["ndcg"] == pytest.approx(ndcg, rel=1e-9, abs=1e-12, nan_ok=True)
         assert row["n_retrieved"] == len(rl)
         # ...and one list scored alone (the window's row of the edited query) is that row too.
-        pd.testing.assert_series_equal(list_row(rl, k, config, ties).loc[rl.query], row)
+        pd.testing.assert_series_equal(list_row(rl, config.with_(k=k, ties=ties)).loc[rl.query], row)
 
 
 @given(lists_of_a_run(), definitions(), CUTOFF, st.sampled_from(TIES))
@@ -109,17 +110,16 @@ def test_a_run_and_qrels_as_frames_score_as_their_dataset(lists, config, k, ties
         return
     if any(np.isnan(rl.scores).any() for rl in lists):  # a run file has a score on every line
         return
-    precision = score_precision(config, ties)
-    lists = [rl.reordered(np.argsort(-rl.scores, kind="stable")).ties_ordered(ties, precision)
-             for rl in lists]
+    measure = config.with_(k=k, ties=ties)
+    lists = [rl.reordered(np.argsort(-rl.scores, kind="stable")).ties_ordered(measure) for rl in lists]
     run = pd.DataFrame([(rl.query, d, s) for rl in lists for d, s in zip(rl.docs, rl.scores, strict=True)],
                        columns=["query", "doc", "score"])
     qrels = pd.DataFrame([(rl.query, d, g) for rl in lists for d, g in rl.judgments().items()],
                          columns=["query", "doc", "grade"])
-    expected = _dataset(lists).evaluate(k, config, ties=ties)
-    got = evaluate(run, qrels, k, config, ties=ties)
+    expected = _dataset(lists).evaluate(measure)
+    got = evaluate(run, qrels, measure)
     pd.testing.assert_frame_equal(got, expected, rtol=1e-9, atol=1e-12)
-    pd.testing.assert_frame_equal(Joined.of(run, qrels, ties, precision).score(k, config), expected,
+    pd.testing.assert_frame_equal(Joined.of(run, qrels, measure).score(measure), expected,
                                   rtol=1e-9, atol=1e-12)
 
 
@@ -137,11 +137,11 @@ def test_the_command_lines_direct_path_is_the_loaded_datasets(tmp_path_factory, 
     qrels.write_text("".join(f"{rl.query} 0 {d} {g:g}\n" for rl in lists for d, g in rl.judgments().items()))
     if not run.read_text() or not qrels.read_text():
         return
-    config = MetricConfig.preset("trec_eval")
-    summary = direct.summarise(run, qrels, k, config)
+    config = preset("trec_eval")
+    summary = direct.summarise(run, qrels, config.with_(k=k))
     assert summary is not None
     loaded = load(run, qrels)
-    pd.testing.assert_frame_equal(summary.table, loaded.summary(k, config, "trec"))
+    pd.testing.assert_frame_equal(summary.table, loaded.summary(config.with_(k=k, ties="trec")))
     assert summary.queries == loaded.queries()
 
 
@@ -151,10 +151,10 @@ def test_an_ideal_whose_negative_gains_cancel_is_zero_on_every_path(ties):
     # at once took it from differences of discount prefix sums, a few ulps off 0, and reported
     # NDCG = 1.6e15 where the one-list path, the SQL and a direct sum find IDCG = 0 (hypothesis
     # found it comparing the SQL with `evaluate`, torchmetrics' preset).
-    config = MetricConfig(negative="keep", ideal="retrieved")
+    config = Measure(negative="keep", ideal="retrieved")
     rl = RankedList(docs=["d1", "d2", "d3"], grades=[-2.0, 1.0, np.nan], scores=[1.0, 1.0, 1.0],
                     query="q", unretrieved={}, has_pool=True)
-    row = _dataset([rl]).evaluate(3, config, ties=ties, missing="zero").loc["q"]
+    row = _dataset([rl]).evaluate(config.with_(k=3, ties=ties, empty="zero")).loc["q"]
     assert row["idcg"] == 0.0 and row["undefined"]
     assert row["ndcg"] == 0.0
     assert (row["dcg"], row["idcg"], row["ndcg"]) == pytest.approx(_one_list(rl, 3, config, ties), abs=1e-12)

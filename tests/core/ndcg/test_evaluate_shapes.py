@@ -12,9 +12,10 @@ import pandas as pd
 import pytest
 from pytrec_child import evaluate as pytrec_evaluate
 
-from ndcg_gui.core import MetricConfig, evaluate
+from ndcg_gui.core import Measure, evaluate
+from ndcg_gui.core.ndcg.presets import preset
 
-TREC = MetricConfig.preset("trec_eval")
+TREC = preset("trec_eval")
 
 
 def scores_of(kind: str, q: np.ndarray, rng) -> np.ndarray:
@@ -105,7 +106,7 @@ def test_same_ndcg_as_pytrec_eval_on_every_shape(shape, k):
     shuffled = run.sample(frac=1.0, random_state=1)
     grouped = run.sort_values(["query", "score"], ascending=[True, False])
     for frame in (run, shuffled, grouped):
-        ours = evaluate(frame, qrels, k=k, config=TREC, ties="trec", missing="skip")
+        ours = evaluate(frame, qrels, TREC.with_(k=k, ties="trec", empty="skip"))
         assert set(ours.index) == set(theirs)
         for query, values in theirs.items():
             assert math.isclose(ours.loc[query, "ndcg"], values[measure], rel_tol=1e-9,
@@ -130,7 +131,7 @@ def test_many_tied_long_ids_with_a_shared_prefix():
     for a, b, g in zip(qrels["query"], qrels["doc"], qrels["grade"], strict=True):
         qrels_d.setdefault(a, {})[b] = int(g)
     theirs = pytrec_evaluate(qrels_d, {"ndcg_cut.10"}, run_d)
-    ours = evaluate(run.sample(frac=1.0, random_state=0), qrels, k=10, config=TREC)
+    ours = evaluate(run.sample(frac=1.0, random_state=0), qrels, TREC.with_(k=10))
     for query, values in theirs.items():
         assert math.isclose(ours.loc[query, "ndcg"], values["ndcg_cut_10"], rel_tol=1e-9)
 
@@ -138,9 +139,9 @@ def test_many_tied_long_ids_with_a_shared_prefix():
 @pytest.mark.parametrize("dtype", ["object", "str", "category", "string[python]"])
 def test_id_columns_of_any_pandas_type_score_the_same(dtype):
     run, qrels, _, _ = make("few", "shared", "dense", "uneven", seed=5)
-    expected = evaluate(run, qrels, k=10, config=TREC)
+    expected = evaluate(run, qrels, TREC.with_(k=10))
     ids = {"query": dtype, "doc": dtype}
-    got = evaluate(run.astype(ids), qrels.astype(ids), k=10, config=TREC)
+    got = evaluate(run.astype(ids), qrels.astype(ids), TREC.with_(k=10))
     pd.testing.assert_frame_equal(got, expected)
 
 
@@ -152,7 +153,7 @@ def test_ids_that_are_not_valid_unicode_are_compared_as_their_bytes():
                         "score": [1.0, 1.0, 0.5]})
     qrels = pd.DataFrame({"query": pd.Series(["q"], dtype=object),
                           "doc": pd.Series(["\ud800x"], dtype=object), "grade": [2]})
-    result = evaluate(run, qrels, k=1, config=TREC)
+    result = evaluate(run, qrels, TREC.with_(k=1))
     assert result.loc["q", "ndcg"] == 1.0 and result.loc["q", "n_judged"] == 1
 
 
@@ -174,6 +175,6 @@ def test_evaluate_at_the_largest_k_works_on_the_lists_not_on_k(monkeypatch):
     monkeypatch.setattr(evaluate_module, "discounts", counted)
     run = pd.DataFrame({"query": ["q"] * 5, "doc": list("abcde"), "score": [5.0, 4, 3, 2, 1]})
     qrels = pd.DataFrame({"query": ["q"] * 6, "doc": list("abcdef"), "grade": [3.0, 2, 3, 0, 1, 3]})
-    row = evaluate_module.evaluate(run, qrels, k=MAX_K).iloc[0]
-    assert row["ndcg"] == pytest.approx(evaluate_module.evaluate(run, qrels, k=6).iloc[0]["ndcg"])
+    row = evaluate_module.evaluate(run, qrels, Measure(k=MAX_K)).iloc[0]
+    assert row["ndcg"] == pytest.approx(evaluate_module.evaluate(run, qrels, Measure(k=6)).iloc[0]["ndcg"])
     assert asked and max(asked) <= 6

@@ -14,12 +14,12 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui.core import MetricConfig, dcg_idcg_at, evaluate, ndcg_at, per_rank
+from ndcg_gui.core import Measure, dcg_idcg_at, evaluate, ndcg_at, per_rank
 
 # --- the reference -------------------------------------------------------------------------------
 
 
-def ref_gain(grade: float, config: MetricConfig) -> float:
+def ref_gain(grade: float, config: Measure) -> float:
     if config.negative == "zero" and grade < 0:
         return 0.0
     if isinstance(config.gain, Mapping):
@@ -29,7 +29,7 @@ def ref_gain(grade: float, config: MetricConfig) -> float:
     return grade
 
 
-def ref_discount(rank: int, config: MetricConfig) -> float:
+def ref_discount(rank: int, config: Measure) -> float:
     if config.discount == "log2":
         return 1.0 / math.log2(rank + 1)
     if rank < config.base:
@@ -60,7 +60,7 @@ TABLE = st.dictionaries(st.integers(-2, 5).map(float), st.floats(-3, 20, allow_n
 
 @st.composite
 def configs(draw):
-    return MetricConfig(
+    return Measure(
         gain=draw(st.one_of(st.sampled_from(["linear", "exponential"]), TABLE)),
         discount=draw(st.sampled_from(["log2", "jarvelin"])),
         base=draw(st.sampled_from([2, 2.5, 3, 1.5, 10, math.e])),
@@ -86,9 +86,9 @@ def close(a: float, b: float) -> bool:
 def test_ndcg_at_and_dcg_idcg_at_equal_the_reference(grades, extra, config, k):
     judged = None if extra is None else grades + extra
     dcg, idcg, ndcg = reference(grades, k, config, judged)
-    ours_dcg, ours_idcg = dcg_idcg_at(grades, k, config, judged)
+    ours_dcg, ours_idcg = dcg_idcg_at(grades, config.with_(k=k), judged)
     assert close(ours_dcg, dcg) and close(ours_idcg, idcg)
-    assert close(ndcg_at(grades, k, config, judged), ndcg)
+    assert close(ndcg_at(grades, config.with_(k=k), judged), ndcg)
 
 
 @settings(max_examples=300, deadline=None)
@@ -156,7 +156,7 @@ def test_evaluate_equals_the_reference_query_by_query(lists, unjudged, config, k
             expected[query] = (dcg, idcg)
     run = pd.DataFrame(run_rows, columns=["query", "doc", "score"])
     qrels = pd.DataFrame(qrels_rows, columns=["query", "doc", "grade"])
-    result = evaluate(run, qrels, k=k, config=config, ties="trec")
+    result = evaluate(run, qrels, config.with_(k=k, ties="trec"))
     assert sorted(result.index) == sorted(expected)
     for query, (dcg, idcg) in expected.items():
         assert close(result.loc[query, "dcg"], dcg) and close(result.loc[query, "idcg"], idcg)
@@ -167,7 +167,7 @@ def test_jarvelin_discount_by_hand():
     # Base 2: ranks 1 and 2 undiscounted, then 1/log2(i). Base 2.5: ranks 1 and 2 undiscounted,
     # rank 3 gets 1/log_2.5(3). Base 3: ranks 1, 2 undiscounted, rank 3 gets 1/log_3(3) = 1.
     def disc(base):
-        return per_rank([1, 1, 1, 1], MetricConfig(discount="jarvelin", base=base))["discount"].tolist()
+        return per_rank([1, 1, 1, 1], Measure(discount="jarvelin", base=base))["discount"].tolist()
 
     np.testing.assert_allclose(disc(2), [1.0, 1.0, 1 / math.log2(3), 0.5])
     np.testing.assert_allclose(
@@ -177,14 +177,14 @@ def test_jarvelin_discount_by_hand():
 
 
 def test_gain_table_keeps_unlisted_grades_and_exponential_gain():
-    table = per_rank([1, 2, 3], MetricConfig(gain={1: 3, 2: 9}))
+    table = per_rank([1, 2, 3], Measure(gain={1: 3, 2: 9}))
     assert table["gain"].tolist() == [3.0, 9.0, 3.0]
-    assert per_rank([0, 1, 3], MetricConfig(gain="exponential"))["gain"].tolist() == [0.0, 1.0, 7.0]
+    assert per_rank([0, 1, 3], Measure(gain="exponential"))["gain"].tolist() == [0.0, 1.0, 7.0]
 
 
 def test_negative_grades_kept_or_zeroed():
-    keep = per_rank([-1, 2], MetricConfig(negative="keep"))
-    zero = per_rank([-1, 2], MetricConfig(negative="zero"))
+    keep = per_rank([-1, 2], Measure(negative="keep"))
+    zero = per_rank([-1, 2], Measure(negative="zero"))
     assert keep["gain"].tolist() == [-1.0, 2.0] and zero["gain"].tolist() == [0.0, 2.0]
     # With negatives kept, NDCG may leave [0, 1]: here it is negative at rank 1.
     assert keep["ndcg"].iloc[0] < 0
@@ -192,15 +192,15 @@ def test_negative_grades_kept_or_zeroed():
 
 
 def test_ideal_grade_column_is_nan_past_a_shorter_pool():
-    table = per_rank([0, 2, 1], MetricConfig(ideal="judged"), judged=[2])
+    table = per_rank([0, 2, 1], Measure(ideal="judged"), judged=[2])
     assert table["ideal_grade"].iloc[0] == 2 and table["ideal_grade"].iloc[1:].isna().all()
 
 
 def test_k_longer_than_the_list_keeps_the_ideal_cut_at_k():
     # trec_eval's ndcg_cut_K: the list is all scored, the judged pool is cut at K.
     grades, judged = [1], [1, 1, 1]
-    assert close(ndcg_at(grades, 2, judged=judged), 1 / (1 + 1 / math.log2(3)))
-    assert close(ndcg_at(grades, None, judged=judged), 1 / (1 + 1 / math.log2(3) + 0.5))
+    assert close(ndcg_at(grades, Measure(k=2), judged=judged), 1 / (1 + 1 / math.log2(3)))
+    assert close(ndcg_at(grades, Measure(), judged=judged), 1 / (1 + 1 / math.log2(3) + 0.5))
 
 
 def test_evaluate_with_scores_a_subnormal_apart():
@@ -209,5 +209,5 @@ def test_evaluate_with_scores_a_subnormal_apart():
 
     run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "score": [0.0, 2.2e-311],
                         "grade": [1.0, 2.0]})
-    result = evaluate(run, k=1, ties="trec")
+    result = evaluate(run, measure=Measure(k=1, ties="trec"))
     assert result.loc["q", "ndcg"] == 1.0  # b (the higher score, grade 2) is first

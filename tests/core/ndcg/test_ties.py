@@ -11,10 +11,11 @@ from sklearn.metrics import ndcg_score
 
 from ndcg_gui.core.analysis.list_report import display_columns, list_summary
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
+from ndcg_gui.core.ndcg.presets import preset
 from ndcg_gui.core.ndcg.ties import averaged, run_scores, tie_runs
 
-SKLEARN = MetricConfig.preset("sklearn")
+SKLEARN = preset("sklearn")
 
 
 def test_runs_are_neighbours_with_equal_scores():
@@ -30,12 +31,13 @@ def test_runs_are_neighbours_with_equal_scores():
 def test_each_rule_orders_tied_documents_its_own_way():
     lst = RankedList(docs=["b", "c", "a", "d"], grades=[0, 1, 2, 3], scores=[5, 5, 5, 1],
                      origin=[2, 0, 1, 3])
-    assert lst.ties_ordered("trec").docs.tolist() == ["c", "b", "a", "d"]  # doc id, descending
-    assert lst.ties_ordered("file").docs.tolist() == ["c", "a", "b", "d"]  # as the file had them
+    assert lst.ties_ordered(Measure(ties="trec")).docs.tolist() == ["c", "b", "a", "d"]  # doc id, descending
+    # as the file had them
+    assert lst.ties_ordered(Measure(ties="file")).docs.tolist() == ["c", "a", "b", "d"]
     # averaged: in file order, as the SQL and `evaluate` rank them (n_judged within k follows it)
-    assert lst.ties_ordered("average").docs.tolist() == ["c", "a", "b", "d"]
+    assert lst.ties_ordered(Measure(ties="average")).docs.tolist() == ["c", "a", "b", "d"]
     untied = RankedList(docs=["b", "a"], grades=[0, 1], scores=[2, 1])
-    assert untied.ties_ordered("trec") is untied
+    assert untied.ties_ordered(Measure(ties="trec")) is untied
 
 
 @settings(max_examples=200, deadline=None)
@@ -49,8 +51,8 @@ def test_averaged_ties_equal_sklearn_at_every_cut(data):
     order = np.argsort(-np.asarray(scores), kind="stable")  # the list as loaded: by score
     lst = RankedList(docs=[f"d{i}" for i in order], grades=np.asarray(grades)[order],
                      scores=np.asarray(scores)[order])
-    columns = display_columns(lst, SKLEARN, "average")
+    columns = display_columns(lst, SKLEARN.with_(ties="average"))
     for k in range(1, n + 1):
         theirs = ndcg_score([grades], [scores], k=k)
-        assert list_summary(lst, k, SKLEARN, "average").ndcg == pytest.approx(theirs)
+        assert list_summary(lst, SKLEARN.with_(k=k, ties="average")).ndcg == pytest.approx(theirs)
         assert columns["ndcg"][k - 1] == pytest.approx(theirs)

@@ -18,7 +18,8 @@ import ndcg_gui
 from ndcg_gui.cli.main import main
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.measure import PRESETS
+from ndcg_gui.core.ndcg.measure import Measure
+from ndcg_gui.core.ndcg.presets import PRESETS
 from ndcg_gui.core.reports.inputs import load_objects
 
 # Valid but unusual: near-ties equal in float32 only, exact ties, comments, CRLF, runs of blanks,
@@ -61,7 +62,7 @@ def test_bytes_are_read_as_the_file_they_hold(tmp_path, capsys, run, qrels):
         (tmp_path / "qrels").write_bytes(qrels)
     expected = cli_figures(capsys, tmp_path / "run", qrels and tmp_path / "qrels")
     trec_eval = PRESETS["trec_eval"]  # (ndcg-inspect's default definition)
-    got = load_objects(run, qrels).dataset.evaluate(10, trec_eval.config, trec_eval.ties)["ndcg"]
+    got = load_objects(run, qrels).dataset.evaluate(trec_eval.at(10))["ndcg"]
     assert got.to_dict() == expected  # equal, not close: one reader
     assert len(expected) == 2  # (q3 has no judgments: skipped by both, as trec_eval does)
 
@@ -98,13 +99,13 @@ def test_generated_runs_as_bytes_give_ndcg_inspects_figures(tmp_path, capsys, se
     (tmp_path / "qrels").write_bytes(qrels)
     expected = cli_figures(capsys, tmp_path / "run", tmp_path / "qrels")
     trec_eval = PRESETS["trec_eval"]  # (ndcg-inspect's default definition)
-    got = load_objects(run, qrels).dataset.evaluate(10, trec_eval.config, trec_eval.ties)["ndcg"]
+    got = load_objects(run, qrels).dataset.evaluate(trec_eval.at(10))["ndcg"]
     assert got.to_dict() == expected
 
 
 def test_bytes_with_a_typed_dict_of_qrels():
     run = b"q Q0 a 1 1 t"
-    got = load_objects(run, {"q": {"a": 1}}).dataset.evaluate(10)
+    got = load_objects(run, {"q": {"a": 1}}).dataset.evaluate(Measure(k=10))
     assert got["ndcg"].to_dict() == {"q": 1.0} and got["n_retrieved"].to_dict() == {"q": 1}
 
 
@@ -145,9 +146,9 @@ def test_number_keys_are_read_as_a_number_column_is():
     """An int or float key is the query a DataFrame column of those numbers gives (401.0 is 401),
     and a query named by text in the qrels is the same query."""
     qrels = {"401": {"7": 1, "8": 2}, "402": {"7": 1}}
-    by_dict = load_objects({401.0: {7: 2.0, 8: 1.0}, 402: {7: 1.0}}, qrels).dataset.evaluate(10)
+    by_dict = load_objects({401.0: {7: 2.0, 8: 1.0}, 402: {7: 1.0}}, qrels).dataset.evaluate(Measure(k=10))
     frame = pd.DataFrame({"qid": [401.0, 401.0, 402.0], "docno": [7, 8, 7], "score": [2.0, 1.0, 1.0]})
-    by_frame = load_objects(frame, qrels).dataset.evaluate(10)
+    by_frame = load_objects(frame, qrels).dataset.evaluate(Measure(k=10))
     pd.testing.assert_frame_equal(by_dict, by_frame)
     assert by_dict.index.tolist() == ["401", "402"] and by_dict["n_judged"].tolist() == [2, 1]
 
@@ -193,6 +194,19 @@ def test_an_unknown_preset_names_the_presets():
     with pytest.raises(ValueError, match=r"^unknown preset 'nope'; choose one of: trec_eval, ") as info:
         ndcg_gui.report({"q": {"a": 1.0}}, {"q": {"a": 1}}, preset="nope")
     assert all(name in str(info.value) for name in PRESETS)
+
+
+def test_a_report_is_under_a_preset_at_k_or_a_measure_of_ones_own():
+    run, qrels = {"q": {"a": 2.0, "b": 1.0, "c": 0.5}}, {"q": {"a": 0, "b": 0, "c": 3}}
+    text = ndcg_gui.report(run, qrels, k=2, preset="sklearn").html
+    same = ndcg_gui.report(run, qrels, measure=PRESETS["sklearn"].at(2)).html
+    assert "NDCG@2" in text and text == same
+    at10 = ndcg_gui.report(run, qrels).html  # trec_eval's at 10, as before
+    assert "NDCG@10" in at10 and PRESETS["trec_eval"].describe() in at10
+    with pytest.raises(ValueError, match="a measure, or k and a preset, not both"):
+        ndcg_gui.report(run, qrels, measure=Measure(k=2), preset="sklearn")
+    with pytest.raises(ValueError, match="measure must be a Measure, not str"):
+        ndcg_gui.report(run, qrels, measure="sklearn")
 
 
 @pytest.mark.parametrize(("compare", "said"), [

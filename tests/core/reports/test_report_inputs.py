@@ -14,6 +14,7 @@ import pytest
 import ndcg_gui
 from ndcg_gui.core import load
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.reports.inputs import load_objects
 
 RUN = {"q1": {"a": 3.0, "b": 2.0, "c": 1.0, "d": 0.5}, "q2": {"x": 5.0, "y": 4.0}}
@@ -30,7 +31,7 @@ def expected(tmp_path_factory):
     qrels = "".join(f"{q} 0 {d} {g}\n" for q, docs in QRELS.items() for d, g in docs.items())
     (folder / "run").write_text(run)
     (folder / "qrels").write_text(qrels)
-    return load(folder / "run", folder / "qrels").evaluate(10)
+    return load(folder / "run", folder / "qrels").evaluate(Measure(k=10))
 
 
 def rows(data, value):
@@ -87,7 +88,7 @@ QRELS_FORMS = {
 @pytest.mark.parametrize("qrels_form", list(QRELS_FORMS))
 def test_every_form_gives_the_files_figures(expected, run_form, qrels_form):
     loaded = load_objects(RUN_FORMS[run_form], QRELS_FORMS[qrels_form])
-    got = loaded.dataset.evaluate(10)
+    got = loaded.dataset.evaluate(Measure(k=10))
     pd.testing.assert_frame_equal(got, expected)
     assert loaded.dataset.path is None and loaded.dataset.has_pool
     assert all(len(h) == 64 for h in loaded.inputs.values()) and len(loaded.inputs) == 2
@@ -97,7 +98,8 @@ def test_a_frame_with_its_own_grades_needs_no_qrels():
     frame = pd.DataFrame({"query": ["1", "1", "1"], "doc": ["a", "b", "c"], "relevance": [0, 3, 1]})
     data = load_objects(frame).dataset
     assert data.ranked_list("1").docs.tolist() == ["a", "b", "c"]  # file order without score or rank
-    assert data.evaluate(3)["ndcg"].iloc[0] == pytest.approx(ndcg_gui.core.ndcg_at([0, 3, 1], k=3))
+    at3 = Measure(k=3)
+    assert data.evaluate(at3)["ndcg"].iloc[0] == pytest.approx(ndcg_gui.core.ndcg_at([0, 3, 1], at3))
 
 
 @pytest.mark.parametrize(("run", "qrels", "message"), [

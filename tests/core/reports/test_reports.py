@@ -14,16 +14,17 @@ import pandas as pd
 import pytest
 
 from ndcg_gui import __version__
-from ndcg_gui.core import Dataset, MetricConfig, compare_runs
+from ndcg_gui.core import Dataset, compare_runs
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
+from ndcg_gui.core.ndcg.presets import preset
 from ndcg_gui.core.reports import svg
 from ndcg_gui.core.reports.compare_report import compare_report, verdict
 from ndcg_gui.core.reports.provenance import file_hashes
-from ndcg_gui.core.reports.run_report import Setting, run_report
+from ndcg_gui.core.reports.run_report import Sources, run_report
 from ndcg_gui.core.reports.tables import better_than, comparison_table, letters
 
-TREC = MetricConfig.preset("trec_eval")
+TREC = preset("trec_eval")
 EVIL = '<img src=x onerror="alert(1)">'
 GRADES = {"d1": 3, "d2": 2, "d3": 1, "d4": 0, "d5": 0}
 
@@ -67,8 +68,8 @@ def text_of(html: str) -> str:
 def test_a_run_report_says_the_definition_mean_and_worst_queries():
     orders = {q: (WORST if i == 3 else IDEAL if i % 2 else BASE) for i, q in enumerate(QUERIES)}
     data = dataset(orders)
-    result = data.evaluate(10, TREC)
-    html = run_report(data, Setting(10, TREC, inputs={"run.txt": "ab" * 32}), name="bm25")
+    result = data.evaluate(TREC.with_(k=10))
+    html = run_report(data, TREC.at(10), name="bm25", sources=Sources({"run.txt": "ab" * 32}))
     text = text_of(html)
     assert html.startswith("<!DOCTYPE html>") and "Content-Security-Policy" in html
     assert f"Mean NDCG@10 = {result['ndcg'].mean():.4f} over 12 of 12 queries" in text
@@ -82,7 +83,7 @@ def test_a_run_report_says_the_definition_mean_and_worst_queries():
 
 def test_a_one_list_report_has_the_per_rank_table_and_curves():
     data = TypedDataset.of(RankedList.from_grades([3, 2, 3, 0, 1], query="e1"))
-    html = run_report(data, Setting(3, TREC))
+    html = run_report(data, TREC.at(3))
     text = text_of(html)
     assert "NDCG@3 = 0.9778" in text and "Per rank" in text
     assert "5.7619" in text  # DCG@3 of 3 2 3
@@ -90,8 +91,8 @@ def test_a_one_list_report_has_the_per_rank_table_and_curves():
 
 
 def test_a_comparison_report_has_verdict_statistics_scatter_and_losses(runs):
-    cmp = compare_runs(runs, k=10, config=TREC, samples=2000)
-    html = compare_report(runs, cmp, Setting(10, TREC))
+    cmp = compare_runs(runs, measure=TREC.with_(k=10), samples=2000)
+    html = compare_report(runs, cmp)
     text = text_of(html)
     kinds = {run: verdict(cmp, run)[0] for run in cmp.summary.index}
     assert kinds == {"better": "better", EVIL: "worse"}
@@ -105,17 +106,17 @@ def test_a_comparison_report_has_verdict_statistics_scatter_and_losses(runs):
 
 
 def test_text_from_files_is_escaped(runs):
-    cmp = compare_runs(runs, k=10, config=TREC, samples=200)
-    html = compare_report(runs, cmp, Setting(10, TREC, inputs={EVIL: "0" * 64}))
+    cmp = compare_runs(runs, measure=TREC.with_(k=10), samples=200)
+    html = compare_report(runs, cmp, Sources({EVIL: "0" * 64}))
     assert EVIL not in html and "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
     data = dataset({"<q>&1": BASE, "q2": IDEAL})
-    html = run_report(data, Setting(10, TREC), name=EVIL)
+    html = run_report(data, TREC.at(10), name=EVIL)
     assert "<q>" not in html and EVIL not in html and "&lt;q&gt;&amp;1" in html
 
 
 def test_the_page_fetches_nothing(runs):
-    cmp = compare_runs(runs, k=10, config=TREC, samples=200)
-    html = compare_report(runs, cmp, Setting(10, TREC))
+    cmp = compare_runs(runs, measure=TREC.with_(k=10), samples=200)
+    html = compare_report(runs, cmp)
     for pattern in (r"https?://(?!www\.w3\.org/2000/svg)", r"<[a-z][^>]*\ssrc=", r"<link", r"@import",
                     r"url\("):
         assert not re.search(pattern, html), pattern
@@ -139,7 +140,7 @@ def test_scatter_places_the_dots_by_their_figures():
 
 
 def test_table_letters_mark_runs_significantly_better(runs):
-    cmp = compare_runs(runs, k=10, config=TREC, samples=2000)
+    cmp = compare_runs(runs, measure=TREC.with_(k=10), samples=2000)
     assert letters(cmp) == {"base": "a", "better": "b", EVIL: "c"}
     marks = better_than(cmp)
     # better beats both (12 and 12 wins); base beats the worse run on 8 queries: p = 2/256, Holm x2
@@ -154,7 +155,7 @@ def test_table_letters_mark_runs_significantly_better(runs):
 
 def test_no_marks_when_nothing_is_significant():
     few = {"a": dataset({q: BASE for q in QUERIES[:3]}), "b": dataset({q: IDEAL for q in QUERIES[:3]})}
-    cmp = compare_runs(few, k=10, config=TREC, samples=2000)  # 3 wins: p = 2/8 = 0.25
+    cmp = compare_runs(few, measure=TREC.with_(k=10), samples=2000)  # 3 wins: p = 2/8 = 0.25
     assert better_than(cmp) == {"a": [], "b": []}
     assert "<sup>" not in comparison_table(cmp, "md")
 
@@ -174,7 +175,7 @@ def test_a_report_of_many_queries_stays_small():
     many = [f"q{i}" for i in range(2000)]
     orders = {q: list(rng.permutation(list(GRADES))) for q in many}
     run = frame(orders).merge(qrels(many), on=["query", "doc"], how="left")
-    html = run_report(Dataset.of(run[["query", "doc", "grade", "score"]], qrels(many)), Setting(10, TREC))
+    html = run_report(Dataset.of(run[["query", "doc", "grade", "score"]], qrels(many)), TREC.at(10))
     assert len(html) < 1_000_000 and html.count("<tr>") > 2000
 
 
@@ -219,7 +220,7 @@ def hostile():
     datasets = {"base": dataset(dict.fromkeys(queries, BASE))}
     for i, name in enumerate(texts):
         datasets[name] = dataset({q: (WORST if j <= i else BASE) for j, q in enumerate(queries)})
-    return datasets, compare_runs(datasets, k=10, config=TREC, samples=500)
+    return datasets, compare_runs(datasets, measure=TREC.with_(k=10), samples=500)
 
 
 def test_junit_xml_of_hostile_names_parses(hostile):
@@ -253,9 +254,9 @@ def test_markdown_and_latex_keep_each_run_on_its_row(hostile):
 
 def test_html_reports_of_hostile_names_hold_only_what_html_takes(hostile):
     datasets, cmp = hostile
-    setting = Setting(10, TREC, "trec", {f"{n}.run": "0" * 64 for n in HOSTILE})
-    one = run_report(datasets["non\ufffe"], setting, "bad\udcff")
-    for html in (compare_report(datasets, cmp, setting), one):
+    sources = Sources({f"{n}.run": "0" * 64 for n in HOSTILE})
+    one = run_report(datasets["non\ufffe"], TREC.at(10), "bad\udcff", sources=sources)
+    for html in (compare_report(datasets, cmp, sources), one):
         assert not RAW_CONTROL.search(html)
         html.encode("utf-8")  # (a lone surrogate cannot be written)
         assert r"esc\x1b[31mred" in html and r"bad\udcff" in html

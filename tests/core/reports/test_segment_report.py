@@ -13,6 +13,7 @@ import pytest
 from ndcg_gui.core.analysis.runs.segment_compare import compare_segments
 from ndcg_gui.core.analysis.segments import segment_means
 from ndcg_gui.core.ndcg.evaluate import evaluate
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.reports.segment_report import segment_comparison_section, segment_means_section
 
 HOSTILE = '<script>alert("x")</script>&amp;'
@@ -56,7 +57,7 @@ def result() -> pd.DataFrame:
                        columns=["query", "doc", "score"])
     qrels = pd.DataFrame([(f"q{q}", f"d{d}", float(rng.integers(0, 3))) for q in range(12) for d in range(4)],
                          columns=["query", "doc", "grade"])
-    return evaluate(run, qrels, k=3)
+    return evaluate(run, qrels, Measure(k=3))
 
 
 def test_segment_means_table_holds_each_segment_and_all_and_escapes_names():

@@ -19,17 +19,16 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.sql import cache as cache_module
 from ndcg_gui.core.sql import cache_files
 from ndcg_gui.core.sql.cache import cache_key, cache_path, parquet_rows, per_query_table
 from ndcg_gui.core.sql.duckdb_engine import score_files
-from ndcg_gui.core.state.workspace import Definition
 
 pytest.importorskip("duckdb")
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
-TREC = Definition(10, MetricConfig(), "trec")
+TREC = Measure(k=10, ties="trec")
 # A job that waits on a FIFO never ends: it is given this long, generously, to end.
 JOB_ENDS_WITHIN = 120.0
 

@@ -30,18 +30,17 @@ from fuzz_files import budget
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.sql import cache as cache_module
 from ndcg_gui.core.sql.cache import cache_path, parquet_rows, per_query_table
 from ndcg_gui.core.sql.duckdb_engine import score_files
 from ndcg_gui.core.sql.engine_dataset import open_engine
 from ndcg_gui.core.sql.inputs import files_of, is_pattern
-from ndcg_gui.core.state.workspace import Definition
 
 pytest.importorskip("duckdb")
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
-TREC = Definition(10, MetricConfig(), "trec")
+TREC = Measure(k=10, ties="trec")
 JOB_ENDS_WITHIN = 120.0  # a job waiting on a FIFO never ends: this long, generously, to end
 KINDS = ["fifo", "link to a victim", "link to /dev/zero", "dangling link", "looping link", "directory",
          "hard link to a victim", "sparse giant", "giant footer claimed", "junk"]

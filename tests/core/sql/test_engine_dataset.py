@@ -16,18 +16,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui.core import PRESETS, MetricConfig
+from ndcg_gui.core import PRESETS, Measure
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.ndcg.presets import preset
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.sql.engine_dataset import NotInMemory, open_engine, refusal
-from ndcg_gui.core.state.workspace import Definition, Workspace
+from ndcg_gui.core.state.workspace import Workspace
 
 pytest.importorskip("duckdb")
 
-DEFINITIONS = [Definition(k, MetricConfig.preset(p), ties) for p in sorted(PRESETS) for k in (1, 3, 10)
+DEFINITIONS = [preset(p).with_(k=k, ties=ties) for p in sorted(PRESETS) for k in (1, 3, 10)
                for ties in ("trec", "file", "average")
-               if refusal(Definition(k, MetricConfig.preset(p), ties)) is None]
+               if refusal(preset(p).with_(k=k, ties=ties)) is None]
 
 
 @st.composite
@@ -52,10 +53,10 @@ def files(draw) -> tuple[pd.DataFrame, pd.DataFrame]:
             pd.DataFrame(qrels, columns=["query", "doc", "grade"]))
 
 
-TREC = Definition()
+TREC = Measure(k=10)
 
 
-def _both(folder: Path, run: pd.DataFrame, qrels: pd.DataFrame, definition: Definition = TREC,
+def _both(folder: Path, run: pd.DataFrame, qrels: pd.DataFrame, definition: Measure = TREC,
           qrels_as: str = "parquet"):
     """The files loaded in memory and opened through DuckDB; the qrels as Parquet or TREC text."""
     run_path = folder / "run.parquet"
@@ -83,8 +84,8 @@ def test_an_engine_dataset_answers_as_the_loaded_files(rows, definition, qrels_a
             assert engine.ranked_list(query) == memory.ranked_list(query)
         with pytest.raises(KeyError):
             engine.ranked_list("no such query")
-        want = memory.evaluate(definition.k, definition.config, definition.ties)
-        got = engine.evaluate(definition.k, definition.config, definition.ties)
+        want = memory.evaluate(definition)
+        got = engine.evaluate(definition)
         if definition.ties == "average":
             # Which rows of a tie that straddles k count as within k (n_judged, n_unjudged): the
             # engine (as `core.ndcg.evaluate.evaluate`) takes them in file order, a loaded dataset in
@@ -106,7 +107,7 @@ def test_edited_lists_lie_over_the_file_and_are_what_is_saved(rows, data):
         ws_memory = Workspace.of(memory).with_list(query, edited)
         ws_engine = Workspace.of(engine).with_list(query, edited)
         assert ws_engine.edited_queries() == ws_memory.edited_queries()
-        d = Definition()
+        d = Measure(k=10)
         pd.testing.assert_frame_equal(ws_engine.evaluate(), ws_memory.evaluate(), check_dtype=False,
                                       check_index_type=False, rtol=0, atol=1e-12)
         saved = ws_engine.for_saving().edited_only()
@@ -117,7 +118,8 @@ def test_edited_lists_lie_over_the_file_and_are_what_is_saved(rows, data):
         assert saved.ranked_list(query).docs.tolist() == edited.docs.tolist()
         want = ws_memory.evaluate()
         if query in want.index:  # (a query without judgments is not scored)
-            assert saved.evaluate(d.k).loc[query, "ndcg"] == pytest.approx(want.loc[query, "ndcg"], abs=1e-12)
+            got = saved.evaluate(Measure(k=d.k)).loc[query, "ndcg"]
+            assert got == pytest.approx(want.loc[query, "ndcg"], abs=1e-12)
 
 
 def test_no_question_reads_every_row(tmp_path):
@@ -143,14 +145,14 @@ def test_a_run_with_a_missing_score_is_one_line_naming_the_file(tmp_path):
 def test_a_definition_sql_cannot_express_is_refused_in_one_line(tmp_path):
     run = pd.DataFrame({"query": ["a"], "doc": ["x"], "score": [1.0]})
     qrels = pd.DataFrame({"query": ["a"], "doc": ["x"], "grade": [1]})
-    odd = [Definition(3, MetricConfig.preset(p)) for p in sorted(PRESETS)
-           if refusal(Definition(3, MetricConfig.preset(p))) is not None]
+    odd = [preset(p).with_(k=3) for p in sorted(PRESETS)
+           if refusal(preset(p).with_(k=3)) is not None]
     if not odd:
         pytest.skip("every preset is expressible in SQL")
     with pytest.raises(InputError, match="too big to load, and the SQL engines cannot"):
         _both(tmp_path, run, qrels, odd[0])
     _, engine = _both(tmp_path, run, qrels)
-    assert engine.refuses(odd[0]) == refusal(odd[0]) and engine.refuses(Definition()) is None
+    assert engine.refuses(odd[0]) == refusal(odd[0]) and engine.refuses(Measure(k=10)) is None
 
 
 def test_which_files_the_window_opens_through_duckdb(tmp_path, monkeypatch):
@@ -201,11 +203,11 @@ def test_text_qrels_are_read_once_into_a_copy_kept_beside_them(tmp_path, monkeyp
     _, engine = _both(tmp_path, run, qrels, qrels_as="trec")
     kept = list(tmp_path.glob(".qrels.txt.ndcg-rows-*.parquet"))
     assert len(kept) == 1 and engine.qrels_input == str(kept[0]) and copies == [str(tmp_path / "qrels.txt")]
-    assert engine.evaluate(10).loc["a", "ndcg"] == pytest.approx(1 / np.log2(3))
+    assert engine.evaluate(Measure(k=10)).loc["a", "ndcg"] == pytest.approx(1 / np.log2(3))
     again = open_engine(str(tmp_path / "run.parquet"), str(tmp_path / "qrels.txt"), TREC)
     assert again.qrels_input == str(kept[0]) and len(copies) == 1
     _, changed = _both(tmp_path, run, qrels.assign(doc=["x", "x"]), qrels_as="trec")
-    assert len(copies) == 2 and changed.evaluate(10).loc["a", "ndcg"] == 1.0
+    assert len(copies) == 2 and changed.evaluate(Measure(k=10)).loc["a", "ndcg"] == 1.0
     assert list(tmp_path.glob(".qrels.txt.ndcg-rows-*")) == [Path(changed.qrels_input)]  # (old one gone)
     assert changed.ranked_list("a").grades.tolist()[0] == 1.0  # (x judged now; y no longer)
 

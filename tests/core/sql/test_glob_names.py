@@ -12,15 +12,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.sql.duckdb_engine import score_files
 from ndcg_gui.core.sql.inputs import engine_only, files_of, how_named, is_pattern
-from ndcg_gui.core.state.workspace import Definition
 
 pytest.importorskip("duckdb")
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
-TREC = Definition(10, MetricConfig(), "trec")
+TREC = Measure(k=10, ties="trec")
 
 
 def _run_rows() -> pd.DataFrame:

@@ -20,16 +20,16 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ndcg_gui.core import PRESETS, MetricConfig, evaluate
+from ndcg_gui.core import PRESETS, Measure, evaluate
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.ndcg.evaluate import RESULT_COLUMNS
 from ndcg_gui.core.ndcg.measure import MAX_K, TIES
+from ndcg_gui.core.ndcg.presets import preset
 from ndcg_gui.core.reading.direct import summarise
 from ndcg_gui.core.reading.dispatch import load
 from ndcg_gui.core.sql import NotExpressible, check_expressible, ndcg_sql
 from ndcg_gui.core.sql.duckdb_engine import score_files
 from ndcg_gui.core.sql.ndcg_sql import ndcg_steps
-from ndcg_gui.core.state.workspace import Definition
 from tests.core.definition_strategies import configs, engine_inputs, write_inputs
 
 duckdb = pytest.importorskip("duckdb")  # (the test extra declares it: never skipped there)
@@ -49,7 +49,7 @@ def _arrow(frame: pd.DataFrame, number: str) -> pa.Table:
                      "row_order": pa.array(range(len(frame)), pa.int64())})
 
 
-def run_sql(run: pd.DataFrame, qrels: pd.DataFrame, definition: Definition, missing: str,
+def run_sql(run: pd.DataFrame, qrels: pd.DataFrame, definition: Measure, missing: str,
             steps: bool = False) -> pd.DataFrame:
     """The SQL's table: one query (as Spark runs it), or part by part, each made a table before
     the next (`ndcg_steps`, as the DuckDB engine runs it)."""
@@ -57,12 +57,12 @@ def run_sql(run: pd.DataFrame, qrels: pd.DataFrame, definition: Definition, miss
     con.register("run", _arrow(run, "score"))
     con.register("qrels", _arrow(qrels, "grade"))
     if steps:
-        parts, final = ndcg_steps(definition, missing, row_order=True)
+        parts, final = ndcg_steps(definition.with_(empty=missing), row_order=True)
         for name, select in parts:
             con.execute(f"CREATE TABLE {name} AS {select}")
         out = con.sql(final).df()
     else:
-        out = con.sql(ndcg_sql(definition, missing, row_order=True)).df()
+        out = con.sql(ndcg_sql(definition.with_(empty=missing), row_order=True)).df()
     con.close()
     return out
 
@@ -78,8 +78,8 @@ def assert_same(sql: pd.DataFrame, ours: pd.DataFrame) -> None:
             assert [type(w)(g) for g, w in zip(got, want, strict=True)] == want, (column, got, want)
 
 
-def check(run, qrels, definition: Definition, missing: str) -> None:
-    ours = evaluate(run, qrels, definition.k, definition.config, definition.ties, missing)
+def check(run, qrels, definition: Measure, missing: str) -> None:
+    ours = evaluate(run, qrels, definition.with_(empty=missing))
     assert_same(run_sql(run, qrels, definition, missing), ours)
     assert_same(run_sql(run, qrels, definition, missing, steps=True), ours)
 
@@ -92,7 +92,7 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
        st.sampled_from(["zero", "skip"]))
 def test_sql_equals_evaluate(data, config, ties, k, missing):
     run, qrels = data
-    definition = Definition(k, config, ties)
+    definition = config.with_(k=k, ties=ties)
     try:  # (the tool presets' newer choices have no SQL yet: refused, tested apart)
         check_expressible(definition, row_order=True)
     except NotExpressible:
@@ -104,14 +104,15 @@ def test_sql_equals_evaluate(data, config, ties, k, missing):
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_every_preset_the_sql_accepts_equals_evaluate(name):
     preset = PRESETS[name]
-    definition = Definition(5, preset.config, preset.ties)
+    definition = preset.with_(k=5)
     try:
         check_expressible(definition, row_order=True)
     except NotExpressible as err:  # a choice added to the config without its SQL: said, in one line
         assert "\n" not in str(err) and str(err)
         return
 
-    @SETTINGS
+    # (60 a preset: test_sql_equals_evaluate draws presets too, with 150 examples of its own)
+    @settings(SETTINGS, max_examples=60)
     @given(tables(), st.integers(1, 8), st.sampled_from(["zero", "skip"]))
     def same(data, k, missing):
         run, qrels = data
@@ -125,7 +126,7 @@ def test_the_sql_orders_like_trec_eval_and_first_appearances_are_given():
     run = pd.DataFrame({"query": ["b", "b", "b", "a"], "doc": ["d2", "é5", "z", "d1"],
                         "score": [1.0, 1.0 + 1e-9, 1.0, 0.5]})
     qrels = pd.DataFrame({"query": ["c", "b", "a"], "doc": ["x", "z", "d1"], "grade": [1.0, 3.0, 1.0]})
-    sql = run_sql(run, qrels, Definition(1, MetricConfig.preset("trec_eval")), "zero")
+    sql = run_sql(run, qrels, preset("trec_eval").with_(k=1), "zero")
     assert sql["query"].tolist() == ["a", "b", "c"]
     assert sql["dcg"].tolist() == [1.0, 0.0, 0.0]  # b's first is é5, unjudged
     assert sql["first_row"].fillna(-1).tolist() == [3, 0, -1]
@@ -133,7 +134,7 @@ def test_the_sql_orders_like_trec_eval_and_first_appearances_are_given():
 
 
 @dataclasses.dataclass(frozen=True)
-class _Later(MetricConfig):
+class _Later(Measure):
     """A config with a choice added after the SQL was written."""
 
     condensed: bool = False
@@ -141,17 +142,17 @@ class _Later(MetricConfig):
 
 def test_a_choice_the_sql_does_not_write_is_refused_in_one_line():
     with pytest.raises(NotExpressible, match=r"condensed=True"):
-        ndcg_sql(Definition(10, _Later(condensed=True)))
-    ndcg_sql(Definition(10, _Later()))  # the new field at its default: as before
-    odd = MetricConfig()
-    object.__setattr__(odd, "discount", "log10")  # a discount added to the config later
+        ndcg_sql(_Later(condensed=True, k=10))
+    ndcg_sql(_Later(k=10))  # the new field at its default: as before
+    odd = Measure(k=10)
+    object.__setattr__(odd, "discount", "log10")  # a discount added to the measure later
     with pytest.raises(NotExpressible, match=r"discount='log10'"):
-        ndcg_sql(Definition(10, odd))
+        ndcg_sql(odd)
     for ties in ("file", "average"):
         with pytest.raises(NotExpressible, match="row_order"):
-            ndcg_sql(Definition(10, MetricConfig(), ties))
-    with pytest.raises(NotExpressible, match="missing='drop'"):
-        ndcg_sql(Definition(10), missing="drop")
+            ndcg_sql(Measure(k=10, ties=ties))
+    with pytest.raises(NotExpressible, match="k=None"):  # whole lists: not written yet
+        ndcg_sql(Measure())
 
 
 def test_average_ties_count_judged_rows_within_k_in_file_order():
@@ -159,8 +160,8 @@ def test_average_ties_count_judged_rows_within_k_in_file_order():
     # is 1 (the averaged gains make DCG the same whichever stands first).
     run = pd.DataFrame({"query": ["1", "1"], "doc": ["d1", "d2"], "score": [1.0, 1.0]})
     qrels = pd.DataFrame({"query": ["1"], "doc": ["d1"], "grade": [-2.0]})
-    check(run, qrels, Definition(1, MetricConfig(discount="jarvelin"), "average"), "zero")
-    assert run_sql(run, qrels, Definition(1, MetricConfig(), "average"), "zero")["n_judged"].tolist() == [1]
+    check(run, qrels, Measure(discount="jarvelin", k=1, ties="average"), "zero")
+    assert run_sql(run, qrels, Measure(k=1, ties="average"), "zero")["n_judged"].tolist() == [1]
 
 
 def test_an_ideal_whose_negative_gains_cancel_is_zero_as_in_evaluate():
@@ -169,8 +170,8 @@ def test_an_ideal_whose_negative_gains_cancel_is_zero_as_in_evaluate():
     run = pd.DataFrame({"query": ["1", "10", "1", "1"], "doc": ["d1", "d1", "d2", "d3"], "score": [1.0] * 4})
     qrels = pd.DataFrame({"query": ["1", "10", "1"], "doc": ["d1", "d1", "d2"], "grade": [-2.0, -2.0, 1.0]})
     preset = PRESETS["torchmetrics"]
-    got = run_sql(run, qrels, Definition(3, preset.config, preset.ties), "zero").set_index("query")
-    want = evaluate(run, qrels, 3, preset.config, preset.ties, "zero")
+    got = run_sql(run, qrels, preset.with_(k=3), "zero").set_index("query")
+    want = evaluate(run, qrels, preset.with_(k=3, empty="zero"))
     assert got.loc["1", "idcg"] == want.loc["1", "idcg"] == 0.0
     assert got.loc["1", "ndcg"] == want.loc["1", "ndcg"] == 0.0
 
@@ -178,7 +179,7 @@ def test_an_ideal_whose_negative_gains_cancel_is_zero_as_in_evaluate():
 # --- the engines from the files -------------------------------------------------------------------
 
 
-def _expressible(definition: Definition) -> bool:
+def _expressible(definition: Measure) -> bool:
     try:
         check_expressible(definition, row_order=True)
     except NotExpressible:
@@ -188,7 +189,7 @@ def _expressible(definition: Definition) -> bool:
 
 # (preset, tie rule): each preset with its own rule and with every other one
 WRITTEN = [(name, ties) for name in sorted(PRESETS) for ties in (PRESETS[name].ties, *TIES)
-           if _expressible(Definition(1, PRESETS[name].config, ties))]
+           if _expressible(PRESETS[name].with_(k=1, ties=ties))]
 
 
 # (each example reads files with both engines: about a third of a second; 40 of them)
@@ -198,24 +199,24 @@ WRITTEN = [(name, ties) for name in sorted(PRESETS) for ties in (PRESETS[name].t
 def test_memory_and_duckdb_score_the_same_files_alike(tmp_path_factory, data, chosen, k):
     run, qrels, form = data
     name, ties = chosen
-    config = PRESETS[name].config
+    config = PRESETS[name]
     run_path, qrels_path = write_inputs(tmp_path_factory.mktemp("inputs"), run, qrels, form)
     try:
-        memory = load(run_path, qrels_path).evaluate(k, config, ties, "zero")
+        memory = load(run_path, qrels_path).evaluate(config.with_(k=k, ties=ties, empty="zero"))
     except InputError as refused:
         # A CSV with "d1" and "d1 " in one query lists d1 twice: both readers drop the spaces
         # around an unquoted id, so the generator's distinct ids are one id there; both engines
         # must refuse the file, for the same file.
         with pytest.raises(InputError) as theirs:
-            score_files(str(run_path), str(qrels_path), Definition(k, config, ties))
+            score_files(str(run_path), str(qrels_path), config.with_(k=k, ties=ties))
         assert theirs.value.path == refused.path and "listed twice" in str(refused), (refused, theirs.value)
         assert "listed twice" in str(theirs.value), theirs.value
         return
-    engine = score_files(str(run_path), str(qrels_path), Definition(k, config, ties)).table
+    engine = score_files(str(run_path), str(qrels_path), config.with_(k=k, ties=ties)).table
     assert_same(engine, memory)
     assert math.isclose(engine["ndcg"].mean(), memory["ndcg"].mean(), rel_tol=1e-12, abs_tol=1e-12)
     if form == "trec" and ties == "trec":  # the command line's direct path for TREC runs
-        direct = summarise(run_path, qrels_path, k, config)
+        direct = summarise(run_path, qrels_path, config.with_(k=k, ties="trec"))
         assert direct is not None
         by_query = memory["ndcg"].to_dict()
         for query, value in zip(direct.table["query"], direct.table["ndcg"], strict=True):
@@ -236,8 +237,8 @@ def test_near_ties_are_ranked_by_each_presets_rule_at_its_precision(tmp_path):
                 "xgboost_minus": 0.6442869262030828, "lightgbm": 0.6442869262030828}
     for name, value in expected.items():
         preset = PRESETS[name]
-        got = dataset.evaluate(10, preset.config, preset.ties).loc["q", "ndcg"]
+        got = dataset.evaluate(preset.with_(k=10)).loc["q", "ndcg"]
         assert math.isclose(got, value, rel_tol=1e-12), name
-        if _expressible(Definition(10, preset.config, preset.ties)):
-            sql = score_files(str(run_path), str(qrels_path), Definition(10, preset.config, preset.ties))
+        if _expressible(preset.with_(k=10)):
+            sql = score_files(str(run_path), str(qrels_path), preset.with_(k=10))
             assert math.isclose(sql.table["ndcg"].iloc[0], value, rel_tol=1e-12), name

@@ -7,17 +7,15 @@ apart by a prefix, in one SQL run."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
 from ndcg_gui.core import PRESETS, evaluate
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.sql import NotExpressible, check_expressible, ndcg_sql
 from ndcg_gui.core.sql.spark_engine import to_frame
-from ndcg_gui.core.state.workspace import Definition
 from tests.core.definition_strategies import configs
 from tests.core.sql.test_ndcg_sql import assert_same, tables
 
@@ -49,20 +47,20 @@ def _stacked(sets, column: int, number: str) -> pd.DataFrame:
     return out.assign(row_order=range(len(out)))
 
 
-def _on_spark(spark, sets, definition: Definition, missing: str) -> pd.DataFrame:
+def _on_spark(spark, sets, definition: Measure, missing: str) -> pd.DataFrame:
     for name, column, number in (("run", 0, "score"), ("qrels", 1, "grade")):
         rows = _stacked(sets, column, number)
         schema = f"query string, doc string, {number} double, row_order bigint"
         records = list(rows[["query", "doc", number, "row_order"]].itertuples(index=False, name=None))
         spark.createDataFrame(records, schema).createOrReplaceTempView(name)
-    return to_frame(spark.sql(ndcg_sql(definition, missing, row_order=True)))
+    return to_frame(spark.sql(ndcg_sql(definition.with_(empty=missing), row_order=True)))
 
 
-def check(spark, sets, definition: Definition, missing: str) -> None:
+def check(spark, sets, definition: Measure, missing: str) -> None:
     got = _on_spark(spark, sets, definition, missing)
     part = got["query"].str.split("/", n=1)
     for i, (run, qrels) in enumerate(sets):
-        ours = evaluate(run, qrels, definition.k, definition.config, definition.ties, missing)
+        ours = evaluate(run, qrels, definition.with_(empty=missing))
         mine = got[part.str[0] == str(i)].assign(query=lambda t: t["query"].str.split("/", n=1).str[1])
         # (sorted by query within the set: "1/10" < "1/a" as "10" < "a")
         assert_same(mine.reset_index(drop=True), ours)
@@ -72,7 +70,7 @@ def check(spark, sets, definition: Definition, missing: str) -> None:
 @given(sets=SETS, config=configs(), ties=st.sampled_from(["trec", "file", "average"]), k=st.integers(1, 8),
        missing=st.sampled_from(["zero", "skip"]))
 def test_spark_sql_equals_evaluate(spark, sets, config, ties, k, missing):
-    definition = Definition(k, config, ties)
+    definition = config.with_(k=k, ties=ties)
     try:  # (the tool presets' newer choices have no SQL yet: refused, tested in test_ndcg_sql.py)
         check_expressible(definition, row_order=True)
     except NotExpressible:
@@ -83,7 +81,7 @@ def test_spark_sql_equals_evaluate(spark, sets, config, ties, k, missing):
 ACCEPTED = []
 for _name, _preset in sorted(PRESETS.items()):
     try:
-        check_expressible(Definition(5, _preset.config, _preset.ties), row_order=True)
+        check_expressible(_preset.at(5), row_order=True)
         ACCEPTED.append(_name)
     except NotExpressible:
         pass
@@ -96,7 +94,7 @@ def test_every_preset_the_sql_accepts_equals_evaluate_on_spark(spark, name):
     @settings(SETTINGS, max_examples=1)
     @given(sets=SETS, k=st.integers(1, 8), missing=st.sampled_from(["zero", "skip"]))
     def same(sets, k, missing):
-        check(spark, sets, dataclasses.replace(Definition(k, preset.config, preset.ties)), missing)
+        check(spark, sets, preset.at(k), missing)
 
     same()
 

@@ -72,7 +72,7 @@ def _ours(queries, k: int) -> dict[str, float]:
                         for d, s in zip(docs, scores, strict=True)], columns=["query", "doc", "score"])
     qrels = pd.DataFrame([(q, d, g) for q, (_, labels, grades, _) in queries.items()
                           for d, g in zip(labels, grades, strict=True)], columns=["query", "doc", "grade"])
-    table = evaluate(run, qrels, k, SPARK.config, SPARK.ties, "zero")
+    table = evaluate(run, qrels, SPARK.with_(k=k, empty="zero"))
     return table["ndcg"].to_dict()
 
 

@@ -11,16 +11,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.sql import cache as cache_module
 from ndcg_gui.core.sql.cache import cache_path, per_query_table
 from ndcg_gui.core.sql.duckdb_engine import score_files
-from ndcg_gui.core.state.workspace import Definition
 
 pytest.importorskip("duckdb")
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
-TREC = Definition(10, MetricConfig(), "trec")
+TREC = Measure(k=10, ties="trec")
 
 
 @pytest.fixture
@@ -85,8 +84,8 @@ def test_a_changed_input_misses(files, engine_runs):
 def test_another_definition_or_qrels_misses_and_keeps_its_own_cache(files, engine_runs, tmp_path):
     run, qrels = files
     ten = per_query_table(run, qrels, TREC)
-    five = per_query_table(run, qrels, Definition(5, MetricConfig(), "trec"))
-    exponential = per_query_table(run, qrels, Definition(10, MetricConfig(gain="exponential"), "trec"))
+    five = per_query_table(run, qrels, Measure(k=5, ties="trec"))
+    exponential = per_query_table(run, qrels, Measure(gain="exponential", k=10, ties="trec"))
     assert len(engine_runs) == 3
     assert not five.table["ndcg"].equals(ten.table["ndcg"])
     assert not exponential.table["ndcg"].equals(ten.table["ndcg"])
@@ -109,12 +108,12 @@ def test_a_run_keeps_the_caches_last_used(files, engine_runs, monkeypatch):
     (folder / ".sample.qrels.ndcg-rows-0123456789ab-0123456789ab.parquet").write_bytes(b"a copy")
     at = {}
     for k in (1, 2, 3):
-        per_query_table(run, qrels, Definition(k, MetricConfig(), "trec"))
-        at[k] = cache_path(run, qrels, Definition(k, MetricConfig(), "trec"))
+        per_query_table(run, qrels, Measure(k=k, ties="trec"))
+        at[k] = cache_path(run, qrels, Measure(k=k, ties="trec"))
         os.utime(at[k], ns=(k * 10**9, k * 10**9))  # (times a second apart: the order is sure)
-    per_query_table(run, qrels, Definition(1, MetricConfig(), "trec"))  # read: last used now
+    per_query_table(run, qrels, Measure(k=1, ties="trec"))  # read: last used now
     assert len(engine_runs) == 3 and at[1].stat().st_mtime_ns > 3 * 10**9
-    per_query_table(run, qrels, Definition(4, MetricConfig(), "trec"))
+    per_query_table(run, qrels, Measure(k=4, ties="trec"))
     assert not at[2].exists() and at[1].exists() and at[3].exists()
     assert len(_cached(folder)) == 5  # three of this run's, the other run's, the copy
 

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.sql import progress
 from ndcg_gui.core.sql.progress import Cancelled, StderrProgress, watching
-from ndcg_gui.core.state.workspace import Definition
 
 duckdb = pytest.importorskip("duckdb")
 
@@ -59,8 +58,8 @@ def test_score_files_stopped_by_its_report_raises_cancelled(tmp_path, monkeypatc
     monkeypatch.setattr(progress, "POLL", 0.001)
     run, qrels = _parquet(tmp_path, 3_000_000)
     with pytest.raises(Cancelled):
-        score_files(str(run), str(qrels), Definition(10, MetricConfig(), "trec"), threads=1,
-                    progress=lambda step, percent: False)
+        score_files(str(run), str(qrels), Measure(k=10, ties="trec"), threads=1, progress=lambda step,
+                    percent: False)
 
 
 def _parquet(folder: Path, rows: int) -> tuple[Path, Path]:
@@ -167,13 +166,12 @@ def test_the_scoring_step_names_each_of_its_statements(tmp_path, monkeypatch):
     """Each statement of the scoring is told as its part, in order, so its percentage goes on."""
     from ndcg_gui.core.sql import progress
     from ndcg_gui.core.sql.duckdb_engine import score_files
-    from ndcg_gui.core.state.workspace import Definition
 
     run, qrels = _parquet(tmp_path, 30_000)
     parts: list[tuple[str, int, int]] = []
     real = progress.Steps.part
     monkeypatch.setattr(progress.Steps, "part", lambda self, i, n: (parts.append((self.now, i, n)),
                                                                     real(self, i, n)))
-    score_files(str(run), str(qrels), Definition(), progress=lambda step, percent: True)
+    score_files(str(run), str(qrels), Measure(k=10), progress=lambda step, percent: True)
     count = parts[0][2]
     assert count > 5 and parts == [("scoring", i, count) for i in range(count)]

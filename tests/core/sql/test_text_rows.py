@@ -14,10 +14,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from ndcg_gui.cli.main import main
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.sql import duckdb_engine, progress, text_rows
 from ndcg_gui.core.sql.progress import Cancelled, Steps
-from ndcg_gui.core.state.workspace import Definition
 
 duckdb = pytest.importorskip("duckdb")
 
@@ -182,8 +181,8 @@ def test_a_window_or_command_line_sees_the_reading_and_can_cancel_it(tmp_path, m
             return True
 
         try:
-            duckdb_engine.score_files(str(tmp_path / "big.run"), str(tmp_path / "qrels"),
-                                      Definition(10, MetricConfig(), "trec"), threads=1, progress=report)
+            duckdb_engine.score_files(str(tmp_path / "big.run"), str(tmp_path / "qrels"), Measure(k=10),
+                                      threads=1, progress=report)
         except Cancelled:
             break
         lines *= 4

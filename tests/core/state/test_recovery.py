@@ -109,6 +109,39 @@ def test_a_huge_pid_is_read(tmp_path):
     assert read_recovery(path).lists[""].grades.tolist() == [1, 0]
 
 
+# A recovery file as the code before the one `Measure` wrote it (its mean policy a `MeanPolicy`,
+# written as {"empty", "undefined"}): still read, its policy now the measure's.
+_BEFORE_THE_MEASURE = (
+    '{"shown": "q1", "compared": [], "baseline": null, "focus": null, "policy": {"empty": "skip", '
+    '"undefined": "skip"}, "format": "ndcg-inspector-recovery/1", "written": "2026-12-01T10:00:00", '
+    '"pid": 1, "path": "RUN", "qrels_path": "QRELS", "name": "r.run", "queries": ["q1"], "lists": {"q1": '
+    '{"query": "q1", "docs": ["b", "a"], "grades": [2.0, 0.0], "scores": [1.0, 2.0], "unretrieved": {}, '
+    '"has_pool": true, "origin": [1, 0]}}}'
+)
+
+
+def test_a_recovery_file_written_before_the_measure_opens_with_its_mean_policy(tmp_path):
+    run, qrels = tmp_path / "r.run", tmp_path / "r.qrels"
+    run.write_text("q1 Q0 a 1 2.0 t\nq1 Q0 b 2 1.0 t\nq2 Q0 c 1 1.0 t\n")
+    qrels.write_text("q1 0 a 0\nq1 0 b 2\nq2 0 c 1\nq3 0 x 1\n")
+    path = tmp_path / "recovery-1.json"
+    path.write_text(_BEFORE_THE_MEASURE.replace("RUN", str(run)).replace("QRELS", str(qrels)))
+    back = read_recovery(path).restore(load)
+    assert (back.measure.empty, back.measure.undefined) == ("skip", "skip")
+    assert back.list_for("q1").docs.tolist() == ["b", "a"] and back.unsaved_queries() == ["q1"]
+    # Written again, it is the same file: the policy under the keys it always had.
+    write_recovery(tmp_path / "again.json", back, shown="q1")
+    again = json.loads((tmp_path / "again.json").read_text())
+    assert again["policy"] == {"empty": "skip", "undefined": "skip"}
+    assert again["lists"] == json.loads(path.read_text())["lists"]
+
+
+@pytest.mark.parametrize("policy", ['{"empty": "drop"}', '{"k": 3}', '["skip"]'])
+def test_a_recovery_file_whose_mean_policy_is_not_one_is_damaged(tmp_path, policy):
+    path = tmp_path / "recovery-1.json"
+    path.write_text(_BEFORE_THE_MEASURE.replace('{"empty": "skip", "undefined": "skip"}', policy))
+    with pytest.raises(ValueError, match=r"recovery-1\.json: damaged recovery file"):
+        read_recovery(path)
 def test_segments_come_back_as_they_were_read(tmp_path):
     """Segments read (a file, or a pipe read once) are part of the document: kept in the recovery
     file as read, and the only thing worth recovering in an unedited document."""

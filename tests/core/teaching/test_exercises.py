@@ -11,8 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.measure import MetricConfig
-from ndcg_gui.core.state.workspace import Definition
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.teaching.exercises import Difficulty, Exercise, Question, close, draw
 
 
@@ -23,7 +22,7 @@ def by_hand(x: float, places: int) -> float:
 
 # ---- brute force: a list's figures, and the slips, by loops ---------------------------------------
 def bf(ex: Exercise, q: Question, slip: str = "", places: int = 0) -> float | None:
-    lst, c, r = ex.list, ex.definition.config, q.rank
+    lst, c, r = ex.list, ex.measure, q.rank
     exponential = (c.gain == "exponential") != (slip == "gain_exponential" or slip == "gain_linear")
 
     def gain(x: float) -> float:
@@ -37,7 +36,7 @@ def bf(ex: Exercise, q: Question, slip: str = "", places: int = 0) -> float | No
 
     grades = [float(g) for g in lst.grades]
     gains = [gain(g) for g in grades]
-    if ex.definition.ties == "average" and lst.scores is not None and slip != "ties_not_shared":
+    if ex.measure.ties == "average" and lst.scores is not None and slip != "ties_not_shared":
         i = 0
         while i < len(gains):
             j = i
@@ -107,18 +106,18 @@ MISSED = RankedList(docs=list("abcde"), grades=[3, 2, 3, 0, 1], unretrieved={"x"
 
 
 @pytest.mark.parametrize(("lst", "config", "ask", "slip", "places", "decimals", "step"), [
-    (E1, MetricConfig(ideal="retrieved"), "dcg", "gain_exponential", 0, 4, "Step 1, the gains"),
-    (E1, MetricConfig(gain="exponential"), "ndcg", "gain_linear", 0, 4, "Step 1, the gains"),
-    (E1, MetricConfig(), "dcg", "discount_ln", 0, 4, "Step 2, the discounts"),
-    (E1, MetricConfig(), "dcg", "discount_log2_i", 0, 4, "Step 2, the discounts"),
-    (E1, MetricConfig(), "idcg", "ideal_list_order", 0, 4, "Step 4, the ideal ranking"),
-    (MISSED, MetricConfig(), "idcg", "ideal_missed_left_out", 0, 4, "Step 4, the ideal ranking"),
-    (MISSED, MetricConfig(), "ndcg", "ideal_missed_left_out", 0, 4, "Step 4, the ideal ranking"),
-    (E1, MetricConfig(), "dcg", "rounded_terms", 1, 2, "Step 5, rounding"),
-    (E1, MetricConfig(), "ndcg", "ndcg_inverted", 0, 3, "Step 6, the division"),
+    (E1, Measure(ideal="retrieved"), "dcg", "gain_exponential", 0, 4, "Step 1, the gains"),
+    (E1, Measure(gain="exponential"), "ndcg", "gain_linear", 0, 4, "Step 1, the gains"),
+    (E1, Measure(), "dcg", "discount_ln", 0, 4, "Step 2, the discounts"),
+    (E1, Measure(), "dcg", "discount_log2_i", 0, 4, "Step 2, the discounts"),
+    (E1, Measure(), "idcg", "ideal_list_order", 0, 4, "Step 4, the ideal ranking"),
+    (MISSED, Measure(), "idcg", "ideal_missed_left_out", 0, 4, "Step 4, the ideal ranking"),
+    (MISSED, Measure(), "ndcg", "ideal_missed_left_out", 0, 4, "Step 4, the ideal ranking"),
+    (E1, Measure(), "dcg", "rounded_terms", 1, 2, "Step 5, rounding"),
+    (E1, Measure(), "ndcg", "ndcg_inverted", 0, 3, "Step 6, the division"),
 ])
 def test_each_slip_on_e1_is_named_at_its_step(lst, config, ask, slip, places, decimals, step):
-    ex = Exercise.at_k(lst, Definition(k=5, config=config))
+    ex = Exercise.at_k(lst, config.with_(k=5))
     q = next(q for q in ex.questions if q.figure == ask)
     wrong = bf(ex, q, slip, places)
     check = ex.check(q, f"{wrong:.{decimals}f}", decimals)
@@ -130,20 +129,20 @@ def test_each_slip_on_e1_is_named_at_its_step(lst, config, ask, slip, places, de
 
 
 def test_idcg_in_the_lists_order_is_said_so_with_the_ideal():
-    ex = Exercise.at_k(E1, Definition(k=5, config=MetricConfig()))
+    ex = Exercise.at_k(E1, Measure(k=5))
     d = ex.check(Question("idcg", 5), "6.1487", 4).diagnosis
     assert d.message.startswith("your IDCG used the list's order, not the ideal's")
     assert "3 3 2 1 0" in d.message and "6.3235" in d.arithmetic
 
 
 def test_a_figure_at_another_depth_names_the_cut_off():
-    ex = Exercise.at_k(E1, Definition(k=3, config=MetricConfig()))
+    ex = Exercise.at_k(E1, Measure(k=3))
     d = ex.check(Question("dcg", 3), "6.1487", 4).diagnosis  # DCG@5: the whole list summed
     assert (d.mistake, d.step) == ("cut_off", "Step 3, the cut-off") and "DCG@5" in d.message
 
 
 def test_right_answers_pass_at_the_precision_asked_and_only_there():
-    ex = Exercise.at_k(E1, Definition(k=5, config=MetricConfig()))
+    ex = Exercise.at_k(E1, Measure(k=5))
     q = Question("ndcg", 5)  # 0.97236…
     assert ex.check(q, "0.97", 2).correct and ex.check(q, "0.972", 3).correct
     assert ex.check(q, "0,9724", 4).correct  # a decimal comma
@@ -188,18 +187,18 @@ def test_draw_follows_its_difficulty():
         ex = draw(d, random.Random(seed))
         lst = ex.list
         assert len(lst) == 6 and set(lst.grades) <= {0, 1, 2, 3, 4} and lst.grades.max() > 0
-        assert len(lst.unretrieved) == 2 and ex.definition.config.ideal == "judged"
-        assert ex.definition.k < 6 and ex.definition.ties == "average"
+        assert len(lst.unretrieved) == 2 and ex.measure.ideal == "judged"
+        assert ex.measure.k < 6 and ex.measure.ties == "average"
         tied = [i for i in range(5) if lst.scores[i] == lst.scores[i + 1]]
         assert len(tied) == 1 and lst.grades[tied[0]] != lst.grades[tied[0] + 1]
-        assert ex.definition.config.gain == "exponential"
+        assert ex.measure.gain == "exponential"
     plain = draw(Difficulty(length=4), random.Random(1))
-    assert plain.list.scores is None and not plain.list.unretrieved and plain.definition.k == 4
+    assert plain.list.scores is None and not plain.list.unretrieved and plain.measure.k == 4
     assert [q.label for q in plain.questions] == ["DCG@4", "IDCG@4", "NDCG@4"]
 
 
 def test_a_slip_found_in_one_answer_is_named_first_for_the_others():
-    ex = Exercise.at_k(E1, Definition(k=5, config=MetricConfig(ideal="retrieved")))
+    ex = Exercise.at_k(E1, Measure(ideal="retrieved", k=5))
     dcg, idcg, ndcg = ex.questions
     alone = ex.check(ndcg, "1", 3).diagnosis  # NDCG = 1: CG / ideal CG, or DCG over itself
     assert alone.mistake == "no_discount"  # (the first step that gives it)

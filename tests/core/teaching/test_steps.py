@@ -8,15 +8,15 @@ import pytest
 
 from ndcg_gui.core.analysis.list_report import display_table
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.teaching.steps import rank_steps, sum_text
 
 E1 = RankedList(docs=list("abcde"), grades=[3, 2, 3, 0, 1])
 
 
 def test_each_rank_tells_gain_discount_term_running_dcg_ideal_idcg_and_ndcg():
-    config = MetricConfig(ideal="retrieved")
-    steps = rank_steps(display_table(E1, config), config, k=3)
+    config = Measure(ideal="retrieved")
+    steps = rank_steps(display_table(E1, config), config.with_(k=3))
     assert [s.rank for s in steps] == [1, 2, 3, 4, 5]
     said = dict(steps[2].lines)
     assert said["gain"] == "gain = grade = 3"
@@ -34,11 +34,11 @@ def test_each_rank_tells_gain_discount_term_running_dcg_ideal_idcg_and_ndcg():
 
 
 def test_sums_written_out_add_up():
-    config = MetricConfig(ideal="retrieved")
+    config = Measure(ideal="retrieved")
     table = display_table(E1, config)
     assert sum_text(table, config, 5) == ("DCG@5 = 3 / log2(2) + 2 / log2(3) + 3 / log2(4) + 0 / log2(5) + "
                                           "1 / log2(6) = 3 + 1.2619 + 1.5000 + 0 + 0.3869 = 6.1487")
     assert sum_text(table, config, 2, ideal=True) == \
         "IDCG@2 = 3 / log2(2) + 3 / log2(3) = 3 + 1.8928 = 4.8928"
-    jk = MetricConfig(discount="jarvelin", base=2, ideal="retrieved")
+    jk = Measure(discount="jarvelin", base=2, ideal="retrieved")
     assert sum_text(display_table(E1, jk), jk, 3).startswith("DCG@3 = 3 + 2 / log2(2) + 3 / log2(3)")

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.writing.writers import write_csv
 
@@ -312,12 +313,12 @@ def test_a_grade_edit_keeps_the_file_order_of_tied_rows(tmp_path, ties):
     """Issue 19.10: rows 3 and 4 tie on score; the window shows them in the tie rule's order. One
     grade edited: Save changes that cell alone, not the order of the tied lines."""
     from ndcg_gui.core.lists import edits
-    from ndcg_gui.core.state.workspace import Definition, Workspace
+    from ndcg_gui.core.state.workspace import Workspace
 
     data = b"doc,grade,score\na,3,0.9\nb,2,0.8\nc,0,0.5\nd,1,0.5\ne,0,0.1\n"
     path = tmp_path / "in.csv"
     path.write_bytes(data)
-    ws = Workspace.of(load(path), Definition(ties=ties))
+    ws = Workspace.of(load(path), Measure(k=10, ties=ties))
     shown = ws.list_for("")
     if ties == "trec":
         assert shown.docs.tolist() == ["a", "b", "d", "c", "e"]  # docno descending among ties
@@ -347,7 +348,7 @@ def test_a_csv_with_scores_and_ranks_reopens_after_an_insert(tmp_path):
     assert got.docs.tolist() == ["a", "new", "b", "c"]
     assert np.array_equal(got.scores, want.scores, equal_nan=True)  # 0.9, nan, 0.5, 0.1: exactly as edited
     assert np.array_equal(got.grades, want.grades, equal_nan=True)
-    assert back.evaluate(3)["ndcg"].tolist() == edited.evaluate(3)["ndcg"].tolist()
+    assert back.evaluate(Measure(k=3))["ndcg"].tolist() == edited.evaluate(Measure(k=3))["ndcg"].tolist()
 
 
 def test_a_run_saved_as_csv_after_an_insert_reopens(tmp_path):

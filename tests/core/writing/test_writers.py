@@ -15,7 +15,8 @@ from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
+from ndcg_gui.core.ndcg.presets import preset_name
 from ndcg_gui.core.reading import load
 from ndcg_gui.core.writing import atomic, writers
 
@@ -57,7 +58,7 @@ def same_lists(a: Dataset, b: Dataset, scores: bool = True, ties: str | None = N
     for q in a.queries():
         x, y = a.ranked_list(q), b.ranked_list(q)
         if ties is not None:
-            y = y.ties_ordered(ties)
+            y = y.ties_ordered(Measure(ties=ties))
         assert list(x.docs) == list(y.docs)
         assert np.array_equal(x.grades, y.grades, equal_nan=True)
         if scores:
@@ -160,13 +161,14 @@ def test_replacing_a_file_keeps_its_permissions(tmp_path):
 def test_metrics_csv_is_the_per_rank_table_with_doc_ids(tmp_path):
     rl = RankedList(docs=["a", "b", "c", "d", "e"], grades=[3, 2, 3, np.nan, 1], has_pool=True, query="q7",
                     unretrieved={"z": 3.0})
-    config = MetricConfig(gain="exponential")
-    writers.write_metrics_csv(rl, tmp_path / "m.csv", config, k=4)
+    config = Measure(gain="exponential")
+    writers.write_metrics_csv(rl, tmp_path / "m.csv", config.with_(k=4))
     table = pd.read_csv(tmp_path / "m.csv")
     expected = rl.metrics(config).iloc[:4]
     assert list(table.columns) == [*expected.columns, "query", "definition"]
     assert set(table["query"]) == {"q7"}
-    assert set(table["definition"]) == {f"{config.preset_name() or 'custom'}: {config.describe()}"}
+    named = preset_name(config, ignoring_ties=True) or "custom"
+    assert set(table["definition"]) == {f"{named}: {config.describe()}"}
     assert table["doc"].tolist() == ["a", "b", "c", "d"]
     assert table["judged"].tolist() == [True, True, True, False]
     assert np.isnan(table["grade"].iloc[3])  # unjudged: an empty cell
@@ -180,12 +182,12 @@ def test_summary_csv_lists_judged_queries_without_results(tmp_path):
     qrels = tmp_path / "qrels"
     qrels.write_text("1 0 a 1\n1 0 z 2\n3 0 x 1\n")
     dataset = load(run, qrels)
-    writers.write_summary_csv(dataset, tmp_path / "s.csv", k=10)
+    writers.write_summary_csv(dataset, tmp_path / "s.csv", Measure(k=10))
     table = pd.read_csv(tmp_path / "s.csv", dtype={"query": str})
     assert list(table.columns) == ["query", "n_docs", "n_judged", "dcg", "idcg", "ndcg", "k", "definition"]
     assert table["query"].tolist() == ["1", "3"]  # query 2 has no judgment at all: left out
     assert table["k"].tolist() == [10, 10]
-    assert table["definition"].iloc[0].endswith(": " + MetricConfig().describe())  # the default
+    assert table["definition"].iloc[0].endswith(": " + Measure().describe())  # the default
     one = table.iloc[0]
     assert (one.n_docs, one.n_judged, one.dcg) == (2, 1, 1.0)
     assert one.idcg == pytest.approx(2 + 1 / np.log2(3))
@@ -194,11 +196,11 @@ def test_summary_csv_lists_judged_queries_without_results(tmp_path):
 
 def test_summary_csv_states_k_and_a_custom_definition_with_its_tie_rule(tmp_path):
     dataset = TypedDataset.of(RankedList.from_grades([2, 0, 1], query="q"))
-    config = MetricConfig(gain="exponential", discount="log2")
-    writers.write_summary_csv(dataset, tmp_path / "s.csv", k=None, config=config, ties="average")
+    config = Measure(gain="exponential", discount="log2")
+    writers.write_summary_csv(dataset, tmp_path / "s.csv", config.with_(k=None, ties="average"))
     table = pd.read_csv(tmp_path / "s.csv", dtype={"k": str}, keep_default_na=False)
     assert table["k"].tolist() == [""]  # every rank
-    named = config.preset_name() or "custom"
+    named = preset_name(config, ignoring_ties=True) or "custom"
     assert table["definition"].iloc[0] == f"{named}: {config.describe()}; tied scores: average"
 
 

@@ -178,7 +178,7 @@ def test_skip_compares_only_the_queries_every_run_answered(doc, cmp, files):
 
 
 def test_a_new_definition_rescores_every_run(doc, cmp, files):
-    doc.set_definition(k=3)
+    doc.set_measure(k=3)
     assert cmp.comparison.k == 3
     assert_matches(doc, cmp, files)
 
@@ -219,7 +219,7 @@ def test_the_open_run_scores_as_the_panel_shows_it_with_tied_scores_averaged(qtb
     other.write_text("".join(f"q{q} Q0 d{5 - d} {d + 1} {10.0 - d} other\n" for q, d in pairs))
     doc = Document()
     doc.set_dataset(load(run, qrels), run, qrels)
-    doc.set_definition(ties="average")
+    doc.set_measure(ties="average")
     scores = QueryScores(doc)
     cmp = RunComparison(doc, scores)
     cmp.add_run(load(other, qrels), path=other)
@@ -231,7 +231,7 @@ def test_the_open_run_scores_as_the_panel_shows_it_with_tied_scores_averaged(qtb
     stats = paired_summary(expected, "tied", SAMPLES, SEED)
     pd.testing.assert_frame_equal(cmp.comparison.summary, stats, check_exact=False, rtol=1e-9)
     # The whole file scored at once gives the same figures, the edited query's included:
-    whole = doc.lists_for_saving().evaluate(doc.k, doc.config, ties="average")["ndcg"]
+    whole = doc.lists_for_saving().evaluate(doc.measure.with_(ties="average"))["ndcg"]
     np.testing.assert_allclose(whole.to_numpy(), expected["tied"].to_numpy(), rtol=1e-12)
 
 
@@ -242,7 +242,7 @@ def test_with_a_big_file_scored_in_the_background_the_comparison_waits_for_its_s
     from ndcg_gui.qt.document import query_scores
 
     monkeypatch.setattr(query_scores, "BACKGROUND_ROWS", 0)
-    doc.set_definition(k=3)
+    doc.set_measure(k=3)
     assert cmp.scores.pending and cmp.waiting
     doc.set_current_query("405")
     doc.reverse()  # an edit while the scores are on their way

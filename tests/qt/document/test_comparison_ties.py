@@ -9,6 +9,7 @@ from conftest import show_active
 from ndcg_gui.core.analysis.runs.compare import compare_runs
 from ndcg_gui.core.analysis.runs.tie_verdicts import tie_verdicts
 from ndcg_gui.core.analysis.workspace_report import SAMPLES, SEED
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.reading import load
 
 
@@ -28,7 +29,7 @@ def test_the_comparison_line_says_the_tie_order_overturns_the_verdict(qtbot, win
     base, run, qrels = tied
     window.resize(1366, 768)
     assert window.files.open(base, qrels, ask=False)
-    window.document.set_definition(k=1)
+    window.document.set_measure(k=1)
     show_active(window, qtbot)
     window.compare.add_run(run)
     window.compare.flush()
@@ -38,13 +39,14 @@ def test_the_comparison_line_says_the_tie_order_overturns_the_verdict(qtbot, win
     assert notices and notices[-1].ties  # the verdicts came in the document's notice
     runs = {"base": load(base, qrels), "tied": load(run, qrels)}
     pool = runs["base"].qrels
-    expected = tie_verdicts(compare_runs(runs, pool, k=1, samples=SAMPLES, seed=SEED), runs, pool)["tied"]
+    expected = tie_verdicts(compare_runs(runs, pool, Measure(k=1), samples=SAMPLES, seed=SEED), runs,
+                            pool)["tied"]
     label = window.query_panel.compare_label.text()
     assert expected.short() in label
     assert ("⚠ ties: no detectable difference (Δ +0.0000) under the worst order, better (Δ +1.0000) "
             "under the best") in label
     # Another definition: the verdicts go until worked out again, then come back for k = 2.
-    window.document.set_definition(k=2)
+    window.document.set_measure(k=2)
     assert "ties:" not in window.query_panel.compare_label.text()
     assert window.comparison_ties.wait()
     assert "ties:" in window.query_panel.compare_label.text()
@@ -65,7 +67,7 @@ def test_the_line_at_small_sizes(qtbot, window, tied, size, tmp_path):
     base, run, qrels = tied
     window.resize(*size)
     assert window.files.open(base, qrels, ask=False)
-    window.document.set_definition(k=1)
+    window.document.set_measure(k=1)
     show_active(window, qtbot)
     window.compare.add_run(run)
     window.compare.flush()

@@ -8,7 +8,7 @@ import pytest
 
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import per_rank
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import KEEP_FOR_UNDO_ROWS, Document
@@ -110,7 +110,7 @@ def test_one_history_for_every_query_undo_shows_the_query_it_changes(qtbot):
 def test_evaluate_includes_edits(qtbot):
     doc = Document()
     doc.set_lists({"q1": RankedList.from_grades([0, 1]), "q2": RankedList.from_grades([1, 0])})
-    doc.set_definition(k=1)
+    doc.set_measure(k=1)
     assert doc.evaluate().loc["q1", "ndcg"] == 0
     doc.reverse()
     assert doc.evaluate().loc["q1", "ndcg"] == pytest.approx(1.0)
@@ -118,30 +118,30 @@ def test_evaluate_includes_edits(qtbot):
 
 def test_definition_change_recomputes_and_is_undoable(qtbot, document):
     with qtbot.waitSignal(document.changed) as notice:
-        document.set_definition(config=MetricConfig(gain="exponential"), k=3)
+        document.set_measure(Measure(gain="exponential"), k=3)
     assert notice.args[0] == Changes(definition=True)
-    expected = per_rank([3, 2, 3, 0, 1], MetricConfig(gain="exponential"))
+    expected = per_rank([3, 2, 3, 0, 1], Measure(gain="exponential"))
     np.testing.assert_allclose(document.metrics["idcg"], expected["idcg"])
     assert document.summary.k == 3
     assert document.summary.ndcg == pytest.approx(expected["ndcg"][2])
     document.undo_stack.undo()
-    assert document.config == MetricConfig() and document.k == 10
+    assert document.measure == Measure().at(document.k) and document.k == 10
     assert document.summary.ndcg == pytest.approx(0.9724, abs=5e-5)
 
 
 def test_steps_of_k_merge_into_one_undo_step(document):
     for k in (3, 4, 5):
-        document.set_definition(k=k)
+        document.set_measure(k=k)
     assert document.undo_stack.count() == 1 and document.undo_stack.undoText() == "Set k = 5"
     document.undo_stack.undo()
     assert document.k == 10
     document.undo_stack.redo()
-    document.set_definition(k=10)  # back where it started: the merged step has nothing to undo
+    document.set_measure(k=10)  # back where it started: the merged step has nothing to undo
     assert document.k == 10 and document.undo_stack.count() == 0
 
 
 def test_a_starting_definition_is_not_an_undo_step(document):
-    document.set_definition(k=4, undoable=False)
+    document.set_measure(k=4, undoable=False)
     assert document.k == 4 and document.undo_stack.count() == 0
 
 
@@ -229,9 +229,9 @@ def test_the_list_on_screen_and_as_loaded_are_the_reports_and_follow_every_step(
     built = []
     original = Workspace.original
     monkeypatch.setattr(Workspace, "original", lambda self, q: (built.append(q), original(self, q))[1])
-    steps = [lambda: doc.set_definition(ties="file"), doc.reverse, lambda: doc.set_current_query("403"),
+    steps = [lambda: doc.set_measure(ties="file"), doc.reverse, lambda: doc.set_current_query("403"),
              lambda: doc.move_rows(0, 1, 3), doc.undo_stack.undo, doc.undo_stack.undo,
-             doc.undo_stack.redo, lambda: doc.set_definition(k=3), doc.reset_to_original,
+             doc.undo_stack.redo, lambda: doc.set_measure(k=3), doc.reset_to_original,
              lambda: doc.set_dataset(TypedDataset.of(RankedList.from_grades([1, 0, 2])))]
     for step in steps:
         built.clear()

@@ -38,7 +38,7 @@ def test_a_big_file_is_checked_in_a_worker_process(qtbot, window, files, monkeyp
     assert found["ties across the cut-off"] == 0 and found["queries only in the qrels"] == 1
     assert found["ids that differ only by case or spaces"] == 1
     # k changes: checked again there (ties at k = 1 in query 1: a and b both score 2.0).
-    window.document.set_definition(k=1)
+    window.document.set_measure(k=1)
     assert checks.wait()
     assert checks.k == 1 and {f.name: f.count for f in checks.findings}["ties across the cut-off"] == 1
 

@@ -11,13 +11,13 @@ import pytest
 
 from ndcg_gui.core.errors import InputError, LoadCancelled
 from ndcg_gui.core.lists.rescoring import score
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.presets import preset
 from ndcg_gui.core.reading import load
 from ndcg_gui.qt.document.loader import PROCESS_THRESHOLD, BackgroundLoader, LoadResult
 from ndcg_gui.qt.document.runner import Runner
 from ndcg_gui.qt.widgets.load_progress import LoadProgress
 
-TREC = MetricConfig.preset("trec_eval")
+TREC = preset("trec_eval")
 
 
 class SlowReader:
@@ -197,14 +197,14 @@ def write_run(path, queries, docs):
 def test_the_loader_process_gives_the_same_dataset_and_scores(qtbot, tmp_path):
     run, qrels = write_run(tmp_path / "run.txt", 30, 50)
     loader = loader_of(process=True)
-    then = functools.partial(score, k=10, config=TREC)
+    then = functools.partial(score, measure=TREC.with_(k=10))
     with qtbot.waitSignal(loader.task.finished, timeout=30000) as blocker:
         loader.start(run, qrels, then=then)
     dataset, result = blocker.args[0].data, blocker.args[0].extra
     here = load(run, qrels)
     pd.testing.assert_frame_equal(dataset.run, here.run)
     pd.testing.assert_frame_equal(dataset.qrels, here.qrels)
-    pd.testing.assert_frame_equal(result, here.evaluate(10, TREC, missing="zero"))
+    pd.testing.assert_frame_equal(result, here.evaluate(TREC.with_(k=10, empty="zero")))
     assert dataset.ranked_list("3") == here.ranked_list("3")
     assert loader.wait(5000)
 

@@ -7,7 +7,7 @@ import importlib.util
 import pandas as pd
 import pytest
 
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.presets import preset
 from ndcg_gui.qt.document.loader import BackgroundLoader
 from ndcg_gui.qt.document.runner import Runner
 
@@ -38,7 +38,7 @@ def load_told(qtbot, path, qrels, **options):
     started, results = [], []
     loader.task.started.connect(started.append)
     loader.task.finished.connect(results.append)
-    loader.start(path, qrels, definition=MetricConfig.preset("trec_eval"))
+    loader.start(path, qrels, measure=preset("trec_eval").at(10))
     qtbot.waitUntil(lambda: bool(results), timeout=30_000)  # (a loader process reads the file)
     return started, results[0]
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from ndcg_gui.assets import resource_path
 from ndcg_gui.core.analysis import workspace_report
 from ndcg_gui.core.lists.rescoring import score
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.presets import preset
 from ndcg_gui.core.reading import load
 from ndcg_gui.qt.document import query_scores
 from ndcg_gui.qt.document.document import Document
@@ -32,7 +32,7 @@ def doc(qtbot, sample):
 
 
 def from_scratch(doc):
-    return doc.lists_for_saving().evaluate(doc.k, doc.config, ties=doc.ties, missing="zero")
+    return doc.lists_for_saving().evaluate(doc.measure.with_(empty="zero"))
 
 
 def test_a_new_dataset_is_scored(qtbot, sample):
@@ -66,14 +66,14 @@ def test_edits_undo_and_switching_keep_the_scores_exact(qtbot, doc):
     assert scores.result.loc["405", "ndcg"] != before.loc["405", "ndcg"]  # its edit was kept
 
 
-@pytest.mark.parametrize("change", [{"k": 3}, {"config": MetricConfig.preset("ranx_burges")},
-                                    {"config": MetricConfig.preset("sklearn"), "ties": "average"}])
+@pytest.mark.parametrize("change", [{"k": 3}, {"measure": preset("ranx_burges")},
+                                    {"measure": preset("sklearn"), "ties": "average"}])
 def test_a_new_definition_rescores_every_query_edits_included(qtbot, doc, change):
     scores = QueryScores(doc)
     doc.set_current_query("401")
     doc.reverse()
     with qtbot.waitSignal(doc.changed, check_params_cb=lambda c: c.scores):
-        doc.set_definition(**change)
+        doc.set_measure(**change)
     pd.testing.assert_frame_equal(scores.result, from_scratch(doc))
 
 
@@ -82,11 +82,11 @@ def test_an_offered_result_is_used_once_and_only_for_its_definition(qtbot, sampl
     scores = QueryScores(doc)
     calls = []
     monkeypatch.setattr(workspace_report, "score", lambda *a, **kw: calls.append(a) or score(*a, **kw))
-    offered = score(sample, doc.k, doc.config, doc.ties)
-    scores.offer(sample, doc.state.definition, offered)
+    offered = score(sample, doc.measure)
+    scores.offer(sample, doc.state.measure, offered)
     doc.set_dataset(sample)
     assert calls == [] and scores.result is offered
-    scores.offer(sample, dataclasses.replace(doc.state.definition, k=3), offered)  # another k: not usable
+    scores.offer(sample, dataclasses.replace(doc.state.measure, k=3), offered)  # another k: not usable
     doc.set_dataset(sample)
     pd.testing.assert_frame_equal(scores.result, from_scratch(doc))
     assert len(calls) == 1
@@ -124,7 +124,7 @@ def test_a_new_definition_is_scored_in_the_background_edits_included(qtbot, doc,
     assert not scores.pending and scores.k == 10
     doc.set_current_query("401")
     doc.reverse()
-    doc.set_definition(k=3)
+    doc.set_measure(k=3)
     assert scores.pending
     assert scores.k == 10  # what `result` holds until the new scoring lands
     assert scores.result.index.equals(before.index)
@@ -141,10 +141,10 @@ def test_a_scoring_overtaken_by_another_change_is_dropped(qtbot, doc, background
     real = query_scores.score_state
     monkeypatch.setattr(query_scores, "score_state", lambda state: scored.append(state.k) or real(state))
     for k in (3, 4):  # before the event loop runs: the worker starts once, on k = 4
-        doc.set_definition(k=k)
+        doc.set_measure(k=k)
     qtbot.waitUntil(lambda: scored == [4])
     for k in (5, 6, 7):  # while it scores k = 4
-        doc.set_definition(k=k)
+        doc.set_measure(k=k)
     assert scores.wait()
     assert scored == [4, 7]  # then it took the document as it is
     pd.testing.assert_frame_equal(scores.result, from_scratch(doc))
@@ -179,7 +179,7 @@ def test_the_query_panel_is_greyed_while_its_scores_are_of_another_definition(qt
         return model.headerData(COL_NDCG, Qt.Orientation.Horizontal)
 
     assert ndcg_header() == "NDCG@10"
-    window.document.set_definition(k=3)
+    window.document.set_measure(k=3)
     assert not window.query_panel.isEnabled()
     assert ndcg_header() == "NDCG@10"  # the figures shown are still those at 10, greyed
     assert window.scores.wait()

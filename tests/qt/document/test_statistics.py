@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from ndcg_gui.core.analysis.runs.compare import compare_runs
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.qt.document.runner import Runner
 from ndcg_gui.qt.document.statistics import Statistics
 
@@ -19,7 +20,7 @@ def cmp():
                                 "score": [3, 2, 1] * 4 if name == "A" else [1, 2, 3] * 4})
             for name in ("A", "B")}
     qrels = pd.DataFrame({"query": list("abcd"), "doc": ["d0", "d1", "d2", "d0"], "grade": [1, 2, 1, 3]})
-    return compare_runs(runs, qrels, k=3, samples=200, seed=0)
+    return compare_runs(runs, qrels, Measure(k=3), samples=200, seed=0)
 
 
 def test_an_edit_is_pending_until_read(qtbot, cmp):

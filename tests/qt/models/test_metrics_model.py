@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import per_rank
 from ndcg_gui.qt.models.colours import LIGHT
 from ndcg_gui.qt.models.metrics_model import COLUMNS, MetricsTableModel
@@ -27,10 +27,10 @@ def test_passes_qtmodeltester(qtmodeltester, model, document):
     qtmodeltester.check(model, force_py=True)
 
 
-@pytest.mark.parametrize("config", [MetricConfig(), MetricConfig(gain="exponential"),
-                                    MetricConfig(discount="jarvelin", base=3)])
+@pytest.mark.parametrize("config", [Measure(), Measure(gain="exponential"),
+                                    Measure(discount="jarvelin", base=3)])
 def test_cells_equal_per_rank(document, model, config):
-    document.set_definition(config=config)
+    document.set_measure(config)
     document.move_rows(4, 1, 0)
     expected = per_rank(document.current_list().grades, config)
     for name in ("gain", "discount", "cg", "dcg", "idcg", "ndcg"):
@@ -48,13 +48,13 @@ def test_tooltips_show_the_arithmetic(model):
 
 
 def test_jarvelin_tooltip_says_no_discount_below_the_base(document, model):
-    document.set_definition(config=MetricConfig(discount="jarvelin", base=2))
+    document.set_measure(Measure(discount="jarvelin", base=2))
     assert model.index(0, COL["dcg"]).data(Qt.ToolTipRole).startswith("DCG@1 = 3 × 1 = 3")
     assert "log2(3)" in model.index(2, COL["dcg"]).data(Qt.ToolTipRole)
 
 
 def test_ranks_beyond_k_are_set_apart(document, model):
-    document.set_definition(k=3)
+    document.set_measure(k=3)
     assert model.index(2, 0).data(Qt.BackgroundRole) is None
     assert model.index(3, 0).data(Qt.BackgroundRole).color().name() == LIGHT.beyond_k
     assert "beyond the cut-off k = 3" in model.index(4, COL["dcg"]).data(Qt.ToolTipRole)

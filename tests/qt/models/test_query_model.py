@@ -7,7 +7,8 @@ from PySide6.QtCore import QPersistentModelIndex, Qt
 from query_samples import sample_frames
 
 from ndcg_gui.core.ndcg.evaluate import evaluate
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
+from ndcg_gui.core.ndcg.presets import preset
 from ndcg_gui.qt.models.query_model import (
     COL_DOCS,
     COL_EDITED,
@@ -20,13 +21,13 @@ from ndcg_gui.qt.models.query_model import (
     QueryTableModel,
 )
 
-TREC = MetricConfig.preset("trec_eval")
+TREC = preset("trec_eval")
 
 
 @pytest.fixture
 def result():
     run, qrels = sample_frames()
-    return evaluate(run, qrels, k=10, config=TREC)
+    return evaluate(run, qrels, TREC.with_(k=10))
 
 
 @pytest.fixture
@@ -121,7 +122,7 @@ def test_query_ids_sort_naturally(qtbot):
         {"query": ["q10", "q2", "q1"], "doc": ["a", "b", "c"], "grade": [1.0, 0.0, 2.0]}
     )
     model = QueryTableModel()
-    model.set_result(evaluate(frame, k=5), 5)
+    model.set_result(evaluate(frame, measure=Measure(k=5)), 5)
     proxy = QueryFilterProxy()
     proxy.setSourceModel(model)
     proxy.sort(COL_QUERY, Qt.SortOrder.AscendingOrder)
@@ -145,7 +146,7 @@ def test_rescore_keeps_rows_and_selection_and_renames_the_header(qtbot, model, r
     changed = []
     model.dataChanged.connect(lambda a, b: changed.append((a.row(), b.row())))
     with qtbot.assertNotEmitted(model.modelReset), qtbot.waitSignal(model.headerDataChanged):
-        model.set_result(evaluate(*sample_frames(), k=5, config=TREC), 5)
+        model.set_result(evaluate(*sample_frames(), TREC.with_(k=5)), 5)
     assert keep.isValid() and keep.row() == 3
     assert changed == [(0, model.rowCount() - 1)]
     assert model.headerData(COL_NDCG, Qt.Orientation.Horizontal) == "NDCG@5"
@@ -286,7 +287,7 @@ def test_longest_queries_are_the_ids_a_view_measures(qtbot):
     frame = pd.DataFrame({"query": ["q10", "query-long", "q2", "q-1000"], "doc": list("abcd"),
                           "grade": [1.0, 0.0, 2.0, 1.0]})
     model = QueryTableModel()
-    model.set_result(evaluate(frame, k=5), 5)
+    model.set_result(evaluate(frame, measure=Measure(k=5)), 5)
     model.set_edited(["q-1000"])
     assert model.longest_queries(2) == [("query-long", False), ("q-1000", True)]
     assert {t for t, _bold in model.longest_queries(10)} == {"q10", "query-long", "q2", "q-1000"}

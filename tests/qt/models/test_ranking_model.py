@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import ndcg_at
 from ndcg_gui.qt.models.ranking_model import ROWS_MIME, RankingModel
 
@@ -55,7 +56,7 @@ def test_move_rows_emits_a_real_move_and_is_one_undo_step(qtbot, document, model
     with qtbot.waitSignals([model.rowsAboutToBeMoved, model.rowsMoved]):
         assert model.moveRows(QModelIndex(), 2, 1, QModelIndex(), 0)
     assert docs(model) == ["C", "A", "B", "D", "E"]
-    assert document.summary.ndcg == pytest.approx(ndcg_at([3, 3, 2, 0, 1], 10))
+    assert document.summary.ndcg == pytest.approx(ndcg_at([3, 3, 2, 0, 1], Measure(k=10)))
     assert document.undo_stack.count() == 1
     document.undo_stack.undo()
     assert docs(model) == list("ABCDE")
@@ -156,7 +157,7 @@ def test_the_ideal_column_shades_what_ndcg_at_k_cares_about(qtbot, document, mod
     from ndcg_gui.qt.models.colours import LIGHT
 
     document.set_lists({"q": RankedList.from_grades([0, 0, 0, 1, 2, 0], query="q")})
-    document.set_definition(k=3)
+    document.set_measure(k=3)
     ideal = model.column("ideal")
 
     def shades():
@@ -171,7 +172,7 @@ def test_the_ideal_column_shades_what_ndcg_at_k_cares_about(qtbot, document, mod
 
     assert shades() == ["red", "red", "", "green", "green", ""]  # not the lowest-ranked zeros
     with qtbot.waitSignal(model.dataChanged):
-        document.set_definition(k=4)  # two places for zeros now: one zero too many
+        document.set_measure(k=4)  # two places for zeros now: one zero too many
     assert shades() == ["red", "", "", "", "green", ""]
     with qtbot.waitSignal(model.dataChanged):
         document.move_rows(4, 1, 0)  # the 2 to the top

@@ -9,8 +9,8 @@ from conftest import show_active
 from PySide6.QtWidgets import QApplication, QTextBrowser
 
 from ndcg_gui import assets
-from ndcg_gui.core import best_moves, compare_definitions, ndcg_at, per_rank
-from ndcg_gui.core.ndcg.measure import DEFAULT_PRESET, MetricConfig
+from ndcg_gui.core import Measure, best_moves, compare_definitions, ndcg_at, per_rank
+from ndcg_gui.core.ndcg.presets import DEFAULT_PRESET, preset
 
 E1 = [3, 2, 3, 0, 1]
 FIGURE = re.compile(r"(?<![\d.])[+−-]?\d+\.\d{4}(?!\d)")
@@ -27,8 +27,8 @@ def worked_example() -> str:
 
 
 def test_the_worked_example_table_is_the_cores_per_rank_table():
-    config = MetricConfig.preset(DEFAULT_PRESET)  # the definition the window opens on
-    table = per_rank(E1, config=config)
+    config = preset(DEFAULT_PRESET)  # the definition the window opens on
+    table = per_rank(E1, config)
     section = worked_example()
     rows = re.findall(r"<tr>((?:<td>[^<]*</td>)+)</tr>", section)
     cells = [re.findall(r"<td>([^<]*)</td>", row) for row in rows]
@@ -38,23 +38,23 @@ def test_the_worked_example_table_is_the_cores_per_rank_table():
 
 
 def test_every_figure_of_the_worked_example_comes_from_the_core():
-    config = MetricConfig.preset(DEFAULT_PRESET)
-    table = per_rank(E1, config=config)
+    config = preset(DEFAULT_PRESET)
+    table = per_rank(E1, config)
     figures = {f"{x:.4f}" for column in ("discount", "dcg", "idcg", "ndcg") for x in table[column]}
-    figures |= {f"{ndcg_at(E1, k, config=config):.4f}" for k in (5, 10)}
-    figures.add(f"{ndcg_at(E1, 5, config=config, judged=[*E1, 3]):.4f}")  # a grade-3 document missed
-    moves = best_moves(E1, 10, config=config)
+    figures |= {f"{ndcg_at(E1, config.with_(k=k)):.4f}" for k in (5, 10)}
+    figures.add(f"{ndcg_at(E1, config.with_(k=5), judged=[*E1, 3]):.4f}")  # a grade-3 document missed
+    moves = best_moves(E1, config.with_(k=10))
     figures |= {f"{x:.4f}" for x in moves["ndcg_after"]} | {f"+{x:.4f}" for x in moves["delta"]}
-    figures |= {f"{x:.4f}" for x in compare_definitions(E1, k=5)["ndcg"]}
+    figures |= {f"{x:.4f}" for x in compare_definitions(E1, Measure(k=5), current=False)["ndcg"]}
     figures.add(f"{3 / 2:.4f}")  # 3 / log2(4), written out
     said = FIGURE.findall(worked_example())
     assert said and set(said) <= figures, sorted(set(said) - figures)
     # What it says in words is what the core says: NDCG@5, the best move, the missed document.
     text = worked_example()
-    assert f"<b>{ndcg_at(E1, 5, config=config):.4f}</b>" in text
+    assert f"<b>{ndcg_at(E1, config.with_(k=5)):.4f}</b>" in text
     assert f"{moves['from_rank'].iloc[0]} → {moves['to_rank'].iloc[0]}" in text
-    assert f"would be {ndcg_at(E1, 5, config=config, judged=[*E1, 3]):.4f}" in text
-    presets = compare_definitions(E1, k=5).set_index("preset")["ndcg"]
+    assert f"would be {ndcg_at(E1, config.with_(k=5), judged=[*E1, 3]):.4f}" in text
+    presets = compare_definitions(E1, Measure(k=5), current=False).set_index("preset")["ndcg"]
     assert f"ranx_burges) the same list scores {presets['ranx_burges']:.4f}" in text
     assert f"(preset jarvelin2002), {presets['jarvelin2002']:.4f}" in text
 

@@ -72,7 +72,7 @@ def shown_dark(window, qtbot, dark: bool) -> None:
 
 def test_the_window_reads_in_the_desktops_dark_palette_and_back_in_its_light_one(qtbot, window):
     window.document.set_lists({"q": marked_list()})
-    window.document.set_definition(k=3)
+    window.document.set_measure(k=3)
     window.document.move_rows(6, 1, 0)  # (moved: ▲ and ▼ in their colours)
     window.resize(1280, 800)
     window.show()

@@ -267,7 +267,7 @@ def test_the_lines_view_repaints_when_only_the_gains_change(qtbot):
     """The lines view draws relevant documents from their gain: a new gain with the same ranks and
     effects is announced and reaches the view."""
     from ndcg_gui.core.analysis.runs.run_diff import side_by_side
-    from ndcg_gui.core.ndcg.measure import MetricConfig
+    from ndcg_gui.core.ndcg.measure import Measure
     from ndcg_gui.qt.models.run_diff_model import RunDiffModel
     from ndcg_gui.qt.widgets.runs.run_lines import RunLines
 
@@ -275,11 +275,11 @@ def test_the_lines_view_repaints_when_only_the_gains_change(qtbot):
     view = RunLines(model)
     qtbot.addWidget(view)
     a, b, judged = np.array(["x", "y", "z"]), np.array(["x", "z", "y"]), {"x": 1.0, "y": 0.0, "z": 0.0}
-    model.set_diff(side_by_side(a, b, judged, 10, MetricConfig()), ("A", "B"), 20, 10)
+    model.set_diff(side_by_side(a, b, judged, Measure(k=10)), ("A", "B"), 20, 10)
     assert [e.gain for e in view._entries] == [1.0, 0.0, 0.0]
-    none_count = MetricConfig(gain={0: 0.0, 1: 0.0, 2: 1.0, 3: 2.0})
+    none_count = Measure(gain={0: 0.0, 1: 0.0, 2: 1.0, 3: 2.0})
     with qtbot.waitSignal(model.dataChanged):
-        model.set_diff(side_by_side(a, b, judged, 10, none_count), ("A", "B"), 20, 10)
+        model.set_diff(side_by_side(a, b, judged, none_count.with_(k=10)), ("A", "B"), 20, 10)
     assert [e.gain for e in view._entries] == model.frame["gain"].tolist() == [0.0, 0.0, 0.0]
 
 
@@ -427,11 +427,11 @@ def test_what_is_compared_and_the_mean_policy_are_undo_steps_of_the_document(qtb
     assert c.comparison.baseline == "second"
     panel = w.query_panel
     panel.empty_combo.setCurrentIndex(panel.empty_combo.findData("skip"))  # as a person picks it
-    assert doc.state.policy.empty == "skip" and c.comparison.missing == "skip"
+    assert doc.state.measure.empty == "skip" and c.comparison.measure.empty == "skip"
     assert doc.undo_stack.count() == steps + 2
     w.actions.undo.trigger()
-    assert doc.state.policy.empty == "zero" and panel.empty_combo.currentData() == "zero"
-    assert c.comparison.missing == "zero"
+    assert doc.state.measure.empty == "zero" and panel.empty_combo.currentData() == "zero"
+    assert c.comparison.measure.empty == "zero"
     w.actions.undo.trigger()
     assert c.baseline == "sample" and c.comparison.baseline == "sample"
     w.actions.undo.trigger()  # the run added

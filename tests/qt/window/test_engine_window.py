@@ -81,13 +81,13 @@ def test_the_query_table_and_lists_are_those_of_the_files_loaded(opened, sample,
     doc, memory = opened.document, load(*sample)
     assert not doc.dataset.in_memory and doc.path == sample[0]
     assert "scored by DuckDB" in opened.statusBar().currentMessage()
-    want = memory.evaluate(doc.k, doc.config, ties=doc.ties)
+    want = memory.evaluate(doc.measure)
     shown = opened.scores.result
     assert list(shown.index) == list(want.index)
     assert np.abs(shown["ndcg"].to_numpy() - want["ndcg"].to_numpy()).max() <= 1e-12
     model = opened.query_panel.model
     assert sorted(model.query_at(r) for r in range(model.rowCount())) == sorted(want.index)
-    mean = mean_summary(want, doc.state.policy).mean
+    mean = mean_summary(want, doc.state.measure).mean
     assert opened.query_panel.summary.mean == pytest.approx(mean, abs=1e-12)
     assert doc.queries() == memory.queries()
 
@@ -112,12 +112,12 @@ def test_an_edit_is_scored_in_the_query_table_and_undone(opened, sample):
     QTest.keyClick(view, Qt.Key.Key_Down, CTRL)  # the first document one rank down
     after = doc.current_list()
     assert after.docs[1] == before.docs[0] and doc.edited_queries() == [query]
-    assert opened.scores.result.loc[query, "ndcg"] == pytest.approx(ndcg_of(after, doc.state.definition),
+    assert opened.scores.result.loc[query, "ndcg"] == pytest.approx(ndcg_of(after, doc.state.measure),
                                                                     abs=1e-12)
     assert not doc.is_clean()
     QTest.keyClick(view, Qt.Key.Key_Z, CTRL)
     assert doc.current_list() == before and doc.is_clean()
-    want = load(*sample).evaluate(doc.k, doc.config, ties=doc.ties)
+    want = load(*sample).evaluate(doc.measure)
     assert opened.scores.result.loc[query, "ndcg"] == pytest.approx(want.loc[query, "ndcg"], abs=1e-12)
 
 
@@ -125,7 +125,7 @@ def test_another_k_is_scored_again_by_the_engine(opened, sample):
     doc = opened.document
     opened.headline.k.setValue(3)  # the k box, as a person sets it
     assert opened.scores.wait(30) and doc.k == 3
-    want = load(*sample).evaluate(3, doc.config, ties=doc.ties)
+    want = load(*sample).evaluate(doc.measure.with_(k=3))
     assert np.abs(opened.scores.result["ndcg"] - want["ndcg"]).max() <= 1e-12
 
 
@@ -216,14 +216,14 @@ def test_a_bad_file_is_one_line_naming_it(qtbot, window, tmp_path, dialog_log):
 
 def test_a_preset_sql_cannot_express_is_refused_in_one_line(opened):
     doc, box = opened.document, opened.headline.definition.preset
-    before, shown = doc.state.definition, box.currentData()
+    before, shown = doc.state.measure, box.currentData()
     notices = []
     doc.changed.connect(notices.append)
     # (spark: a preset the SQL still cannot express, its judgments' given order making the ideal)
     assert box.findData("spark") >= 0
     box.setCurrentIndex(box.findData("spark"))  # picked from the list, as a click does
     box.activated.emit(box.currentIndex())
-    assert doc.state.definition == before and not opened.scores.pending
+    assert doc.state.measure == before and not opened.scores.pending
     # Nothing changed, so no notice (one saying the definition changed stopped and restarted a
     # rescoring DuckDB had under way).
     assert not any(n.definition for n in notices)
@@ -277,8 +277,8 @@ def test_a_run_compared_with_it_is_scored_by_duckdb_too(opened, qtbot, sample, t
     doc = opened.document
     assert not doc.state.comparing.runs[0].dataset.in_memory
     got = opened.comparison.comparison
-    want = compare_runs({"a": load(run, qrels), "b": load(second, qrels)}, load(run, qrels), k=doc.k,
-                        config=doc.config, ties=doc.ties, samples=SAMPLES, seed=SEED)
+    want = compare_runs({"a": load(run, qrels), "b": load(second, qrels)}, load(run, qrels), doc.measure,
+                        samples=SAMPLES, seed=SEED)
     assert np.abs(got.per_query.to_numpy() - want.per_query.to_numpy()).max() <= 1e-12
     assert list(got.per_query.index) == list(want.per_query.index)
     assert np.allclose(got.summary.drop(columns=["run"], errors="ignore").select_dtypes("number").to_numpy(),
@@ -308,7 +308,7 @@ def test_a_folder_of_parquet_with_its_qrels_opens(qtbot, window, sample):
     drop(qtbot, window, folder, sample[1])
     doc, memory = window.document, load(*sample)
     assert not doc.dataset.in_memory and doc.queries() == memory.queries()
-    want = memory.evaluate(doc.k, doc.config, ties=doc.ties)
+    want = memory.evaluate(doc.measure)
     assert np.abs(window.scores.result["ndcg"] - want["ndcg"]).max() <= 1e-12
 
 
@@ -335,7 +335,7 @@ def test_a_rescoring_overtaken_by_another_k_is_stopped(opened, qtbot, sample, mo
     assert opened.scores.pending
     k.setValue(4)
     assert opened.scores.wait(30) and jobs == [3, 4]
-    want = load(*sample).evaluate(4, doc.config, ties=doc.ties)
+    want = load(*sample).evaluate(doc.measure.with_(k=4))
     assert np.abs(opened.scores.result["ndcg"] - want["ndcg"]).max() <= 1e-12
 
 
@@ -363,7 +363,7 @@ def test_a_parquet_run_with_trec_text_qrels_goes_through_duckdb_too(qtbot, windo
     doc, memory = window.document, load(run, qrels)
     assert not doc.dataset.in_memory and doc.qrels_path == qrels
     assert list(tmp_path.glob(".sample.qrels.ndcg-rows-*.parquet"))
-    want = memory.evaluate(doc.k, doc.config, ties=doc.ties)
+    want = memory.evaluate(doc.measure)
     assert np.abs(window.scores.result["ndcg"].to_numpy() - want["ndcg"].to_numpy()).max() <= 1e-12
     assert doc.current_list() == Workspace.of(memory).list_for(doc.current_query)
 
@@ -455,7 +455,7 @@ def test_a_preset_a_compared_runs_sql_cannot_express_is_refused_naming_it(compar
     choice, no notice, the panel back on the definition in use), not an error raised."""
     window = compared_by_engine
     doc, box = window.document, window.headline.definition.preset
-    before, shown = doc.state.definition, box.currentData()
+    before, shown = doc.state.measure, box.currentData()
     notices = []
     doc.changed.connect(notices.append)
     box.setFocus()
@@ -463,7 +463,7 @@ def test_a_preset_a_compared_runs_sql_cannot_express_is_refused_naming_it(compar
     assert box.findData("spark") >= 0
     box.setCurrentIndex(box.findData("spark"))  # picked from the list, as a click does
     box.activated.emit(box.currentIndex())
-    assert doc.state.definition == before and not any(n.definition for n in notices)
+    assert doc.state.measure == before and not any(n.definition for n in notices)
     assert box.currentData() == shown
     assert window.statusBar().currentMessage() == (
         "⚠ second.parquet, compared with the open run, is scored by DuckDB, and the SQL engines "
@@ -535,8 +535,7 @@ def test_a_run_compared_is_scored_again_in_the_background_and_undo_brings_back_i
     qtbot.waitUntil(lambda: not c.waiting, timeout=30000)
     assert stopped == [7, 7] and 4 in jobs and not any(on_gui)
     memory = {"run": load(*sample), "second": load(second, sample[1])}
-    want = compare_runs(memory, memory["run"], k=4, config=doc.config, ties=doc.ties, samples=SAMPLES,
-                        seed=SEED)
+    want = compare_runs(memory, memory["run"], doc.measure.with_(k=4), samples=SAMPLES, seed=SEED)
     c.flush()
     assert np.abs(c.comparison.per_query.to_numpy() - want.per_query.to_numpy()).max() <= 1e-12
 
@@ -694,7 +693,7 @@ def test_an_edit_made_while_the_runs_compared_are_scored_again_is_in_the_figures
     want = workspace_report.compare_state(doc.state, c.doc_name, window.scores.result, c.baseline)
     pd.testing.assert_frame_equal(c.ndcg, want.ndcg)
     assert c.ndcg.at[doc.current_query, c.doc_name] == pytest.approx(
-        workspace_report.ndcg_of(doc.current_list(), doc.state.definition), abs=1e-12)
+        workspace_report.ndcg_of(doc.current_list(), doc.state.measure), abs=1e-12)
     assert np.abs(c.comparison.per_query.to_numpy() - want.comparison.per_query.to_numpy()).max() <= 1e-12
 
 
@@ -883,7 +882,7 @@ def test_a_run_compared_that_fails_to_be_scored_again_is_said_in_one_line_its_fi
     hidden.rename(second)  # back: the next k scores
     type_into(k, "5")
     assert c.wait(30) and window.compare_pane.isEnabled() and hooked == []
-    want = ndcg_of(c.list_for(name, query), doc.state.definition)
+    want = ndcg_of(c.list_for(name, query), doc.state.measure)
     assert c.ndcg.at[query, name] == pytest.approx(want, abs=1e-12)
 
 
@@ -1112,7 +1111,7 @@ def test_a_list_edited_while_the_runs_compared_are_scored_is_rescored_without_re
     assert read_on_gui == []
     name = c.added[0]
     assert c.ndcg.at[queries[0], name] == pytest.approx(
-        ndcg_of(c.list_for(name, queries[0]), doc.state.definition), abs=1e-12)
+        ndcg_of(c.list_for(name, queries[0]), doc.state.measure), abs=1e-12)
     qtbot.waitUntil(lambda: not c.working, timeout=10000)  # (no statistics left to land in the next test)
 
 
@@ -1167,9 +1166,9 @@ def test_an_edit_made_before_a_run_added_has_read_its_list_reads_nothing_on_the_
     release.set()
     assert c.wait(30)
     c.flush()
-    assert c.ndcg.at[query, name] == pytest.approx(ndcg_of(c.list_for(name, query), doc.state.definition),
+    assert c.ndcg.at[query, name] == pytest.approx(ndcg_of(c.list_for(name, query), doc.state.measure),
                                                    abs=1e-12)
-    assert c.ndcg.at[query, c.doc_name] == pytest.approx(ndcg_of(edited, doc.state.definition), abs=1e-12)
+    assert c.ndcg.at[query, c.doc_name] == pytest.approx(ndcg_of(edited, doc.state.measure), abs=1e-12)
     assert window.compare_pane.isEnabled() and window.compare_pane.diff_model.rowCount() == len(
         set(c.list_for(name, query).docs) | set(edited.docs))  # (the lines came with the figures)
     table = window.query_panel.table
@@ -1222,7 +1221,7 @@ def test_a_run_added_after_an_edit_keeps_its_list_of_the_edited_query_as_read_wh
     doc.set_current_query(query)  # back: nothing of the run read again
     qtbot.waitUntil(lambda: doc.current_query == query and not doc.reads_pending(), timeout=10000)
     assert [q for q, _run in reads].count(query) == 1
-    assert c.ndcg.at[query, name] == pytest.approx(ndcg_of(c.list_for(name, query), doc.state.definition),
+    assert c.ndcg.at[query, name] == pytest.approx(ndcg_of(c.list_for(name, query), doc.state.measure),
                                                    abs=1e-12)
 
 

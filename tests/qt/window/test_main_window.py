@@ -12,8 +12,9 @@ from PySide6.QtGui import QGuiApplication
 
 from ndcg_gui.assets import resource_path
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import ndcg_at
+from ndcg_gui.core.ndcg.presets import LABELS, preset
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window.layout import QUERY_DOCK_WIDTH
 from ndcg_gui.qt.window.main_window import MainWindow
@@ -27,7 +28,7 @@ def test_headline_plot_and_tables_show_one_recompute(window):
     window.ranking_view.select_rows(4, 1)
     window.actions.move_up.trigger()
     assert order(window) == ["A", "B", "C", "E", "D"]
-    expected = ndcg_at([3, 2, 3, 1, 0], 10)
+    expected = ndcg_at([3, 2, 3, 1, 0], Measure(k=10))
     assert f"{expected:.4f}" in window.headline.ndcg.text()
     assert window.plot.ndcg.getData()[1][-1] == pytest.approx(expected)
     assert float(window.metrics_model.index(4, 10).data()) == pytest.approx(expected, abs=5e-5)
@@ -178,13 +179,14 @@ def test_settings_keep_definition_and_recent_files(qtbot, tmp_path, dialog_log):
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat)
     first = MainWindow(settings=settings)
     qtbot.addWidget(first)
-    first.document.set_definition(config=MetricConfig(gain="exponential", discount="jarvelin", base=3), k=4)
+    first.document.set_measure(Measure(gain="exponential", discount="jarvelin", base=3), k=4)
     with resource_path("examples/e1.csv") as e1:
         first.files.open(e1)
     first.save_settings()
     second = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
     qtbot.addWidget(second)
-    assert second.document.config == MetricConfig(gain="exponential", discount="jarvelin", base=3)
+    assert second.document.measure == Measure(gain="exponential", discount="jarvelin",
+                                              base=3).at(second.document.k)
     assert second.document.k == 4
     assert second.files.recent.entries and second.files.recent.entries[0].endswith("e1.csv")
 
@@ -193,10 +195,10 @@ def test_definition_panel_applies_presets_and_fields(window):
     panel = window.headline.definition
     panel.preset.setCurrentIndex(panel.preset.findData("sklearn"))
     panel.preset.activated.emit(panel.preset.currentIndex())
-    assert window.document.config == MetricConfig.preset("sklearn")
+    assert window.document.measure == preset("sklearn").at(window.document.k)
     panel.gain.setCurrentIndex(panel.gain.findData("exponential"))
     panel.gain.activated.emit(panel.gain.currentIndex())
-    assert window.document.config.gain == "exponential"
+    assert window.document.measure.gain == "exponential"
     assert panel.preset.currentData() == "custom"
     assert "2^rel" in window.headline.describe.text()
     window.headline.k.setValue(3)
@@ -457,7 +459,7 @@ def test_every_figure_follows_the_tie_rule(window, tmp_path):
     doc = window.document
     panel = window.query_panel
     for rule in ("trec", "file", "average"):
-        doc.set_definition(ties=rule, k=3)
+        doc.set_measure(k=3, ties=rule)
         lst = doc.current_list()
         if rule == "file":
             assert lst.docs.tolist() == ["d1", "d3", "d4", "d2"]
@@ -490,19 +492,19 @@ def test_a_typed_list_over_an_open_file_is_a_new_untitled_document(window, tmp_p
 
 
 def test_a_first_session_starts_on_trec_evals_definition_and_a_saved_one_is_kept(qtbot, tmp_path, dialog_log):
-    """With no saved definition the preset box names a tool (on MetricConfig's own defaults it
+    """With no saved definition the preset box names a tool (on Measure's own defaults it
     said "Custom": trec_eval's but with negative grades kept); a definition saved is restored."""
-    from ndcg_gui.core.ndcg.measure import PRESETS
+    from ndcg_gui.core.ndcg.presets import PRESETS
 
     first = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
     qtbot.addWidget(first)
-    assert first.document.config == PRESETS["trec_eval"].config and first.document.ties == "trec"
-    assert first.headline.definition.preset.currentText() == PRESETS["trec_eval"].label
-    first.document.set_definition(config=MetricConfig(negative="keep", gain="exponential"))
+    assert first.document.measure == PRESETS["trec_eval"].at(first.document.k)  # (ties "trec" included)
+    assert first.headline.definition.preset.currentText() == LABELS["trec_eval"]
+    first.document.set_measure(Measure(negative="keep", gain="exponential"))
     first.save_settings()
     second = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
     qtbot.addWidget(second)
-    assert second.document.config == MetricConfig(negative="keep", gain="exponential")
+    assert second.document.measure == Measure(negative="keep", gain="exponential").at(second.document.k)
 
 
 def test_the_definitions_reasons_wrap_in_view(qtbot, window):
@@ -530,14 +532,14 @@ def test_the_definitions_reasons_wrap_in_view(qtbot, window):
 
 def test_a_broken_saved_value_is_dropped_alone(qtbot, tmp_path, dialog_log):
     """A hand-edited settings file with one bad value keeps the other saved fields, on trec_eval's
-    definition (not MetricConfig's defaults)."""
-    from ndcg_gui.core.ndcg.measure import PRESETS
+    definition (not Measure's defaults)."""
+    from ndcg_gui.core.ndcg.presets import PRESETS
 
     path = tmp_path / "s.ini"
     path.write_text("[definition]\nideal=bogus\nbase=abc\ngain=exponential\n")
     window = MainWindow(settings=QSettings(str(path), QSettings.IniFormat))
     qtbot.addWidget(window)
-    assert window.document.config == PRESETS["trec_eval"].config.with_(gain="exponential")
+    assert window.document.measure == PRESETS["trec_eval"].with_(gain="exponential").at(window.document.k)
 
 
 def _type_list(window: MainWindow, text: str) -> None:
@@ -583,8 +585,8 @@ def test_a_typed_list_is_the_new_list_as_loaded(window):
     window.actions.move_up.trigger()
     moved = [3, 2, 0, 1, 0, 2, 1, 0, 0, 3, 1]
     assert doc.current_list().grades.tolist() == moved
-    expected = ndcg_at(moved, 10) - ndcg_at(typed, 10)
-    assert f"▲ {expected:+.4f} vs as loaded ({ndcg_at(typed, 10):.4f})" in _change(window)
+    expected = ndcg_at(moved, Measure(k=10)) - ndcg_at(typed, Measure(k=10))
+    assert f"▲ {expected:+.4f} vs as loaded ({ndcg_at(typed, Measure(k=10)):.4f})" in _change(window)
     assert _moved_texts(window)[:3] == ["Rank 3 in the list as loaded", "Rank 1 in the list as loaded",
                                         "Rank 2 in the list as loaded"]
     window.editing.reset()
@@ -607,7 +609,7 @@ def test_after_file_new_nothing_is_compared_with_the_empty_list(window):
     _type_list(window, "1 0 2")
     window.ranking_view.select_rows(2, 1)
     window.actions.move_up.trigger()
-    assert f"vs as loaded ({ndcg_at([1, 0, 2], 10):.4f})" in _change(window)
+    assert f"vs as loaded ({ndcg_at([1, 0, 2], Measure(k=10)):.4f})" in _change(window)
     while window.document.undo_stack.canUndo():
         window.actions.undo.trigger()
     assert order(window) == list("ABCDE")  # nothing the person had is lost
@@ -665,7 +667,8 @@ def test_without_qrels_the_ideal_box_does_not_claim_all_judged_documents(window,
 def test_a_definition_kept_from_the_last_session_is_said_until_another_is_set(qtbot, tmp_path, dialog_log):
     """Issue 34.4: a session ended at k = 6; the next opened the example and a CSV at NDCG@6 and
     nothing said so (ndcg-inspect scores at k = 10). The headline says where k came from."""
-    from ndcg_gui.core.ndcg.measure import DEFAULT_K, PRESETS
+    from ndcg_gui.core.ndcg.measure import DEFAULT_K
+    from ndcg_gui.core.ndcg.presets import PRESETS
 
     def window_of(settings_file: str) -> MainWindow:
         win = MainWindow(settings=QSettings(str(tmp_path / settings_file), QSettings.IniFormat))
@@ -677,7 +680,7 @@ def test_a_definition_kept_from_the_last_session_is_said_until_another_is_set(qt
 
     first = window_of("s.ini")
     assert "last session" not in caveats(first)  # a first session: nothing kept
-    first.document.set_definition(k=6)
+    first.document.set_measure(k=6)
     first.save_settings()
     second = window_of("s.ini")
     assert second.document.k == 6
@@ -685,13 +688,13 @@ def test_a_definition_kept_from_the_last_session_is_said_until_another_is_set(qt
     assert "k = 6 kept from the last session" in said and f"k = {DEFAULT_K}" in said, said
     second.document.set_lists({"q": RankedList.from_grades([1, 3])})  # another list: still k = 6
     assert "k = 6 kept from the last session" in caveats(second)  # still said
-    second.document.set_definition(k=5)  # the person's own k: no longer the last session's
+    second.document.set_measure(k=5)  # the person's own k: no longer the last session's
     assert "last session" not in caveats(second)
-    second.document.set_definition(k=6)
+    second.document.set_measure(k=6)
     assert "last session" not in caveats(second)
     # A definition kept (k as a first session's) is named too.
     sklearn = PRESETS["sklearn"]
-    second.document.set_definition(config=sklearn.config, ties=sklearn.ties, k=DEFAULT_K)
+    second.document.set_measure(sklearn.at(DEFAULT_K))
     second.save_settings()
     third = window_of("s.ini")
     assert "the sklearn definition kept from the last session" in caveats(third), caveats(third)

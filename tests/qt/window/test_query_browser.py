@@ -85,7 +85,7 @@ def test_edits_are_kept_per_query_with_undo_and_marked(qtbot, loaded):
 
 def test_k_and_definition_changes_rescore_the_panel(qtbot, loaded):
     panel, doc = loaded.query_panel, loaded.document
-    doc.set_definition(k=3)
+    doc.set_measure(k=3)
     result = doc.evaluate()
     assert panel.model.headerData(COL_NDCG, Qt.Orientation.Horizontal) == "NDCG@3"
     assert ndcg_cell(panel, "401") == f"{result.loc['401', 'ndcg']:.4f}"
@@ -131,7 +131,7 @@ def test_save_of_a_run_keeps_grade_edits_in_its_qrels_and_its_tag(own_copy, monk
     assert window.document.is_clean() and not window.isWindowModified()
     assert (qrels.parent / f"{qrels.name}.bak").read_bytes() == original
     reopened = load(run, qrels)
-    pd.testing.assert_frame_equal(reopened.evaluate(doc.k, doc.config), expected)
+    pd.testing.assert_frame_equal(reopened.evaluate(doc.measure), expected)
     assert reopened.ranked_list("403").grades[0] == 3
     assert {line.split()[5] for line in run.read_text().splitlines()} == {"sample"}
 
@@ -204,7 +204,7 @@ def test_save_as_csv_writes_the_judgments_beside_it(own_copy, tmp_path):
     assert window.files.save_to(out, ".csv")
     beside = tmp_path / "edited.qrels"
     assert beside.exists() and doc.qrels_path == beside and doc.path == out
-    pd.testing.assert_frame_equal(load(out, beside).evaluate(doc.k, doc.config), expected)
+    pd.testing.assert_frame_equal(load(out, beside).evaluate(doc.measure), expected)
     assert window.files.recent.entries[0] == f"{out.resolve()}\n{beside.resolve()}"
 
 

@@ -84,7 +84,7 @@ COMPARE_THEN_WAIT = textwrap.dedent("""
         window.comparison.add_run(load(sys.argv[3], sys.argv[2]), path=sys.argv[3])
         window.query_panel.empty_combo.setCurrentIndex(window.query_panel.empty_combo.findData("skip"))
         window.document.set_current_query("q2")
-        print("set up", window.document.state.policy.empty, flush=True)
+        print("set up", window.document.state.measure.empty, flush=True)
 
     QTimer.singleShot(100, setup)
     app.exec()
@@ -117,8 +117,8 @@ def test_runs_compared_and_the_mean_policy_survive_a_kill(qtbot, tmp_path, recov
     assert offer_recovery(window.files, window, recovery_folder) == 1
     doc, c = window.document, window.comparison
     assert doc.path == run.resolve() and doc.current_query == "q2"
-    assert doc.state.policy.empty == "skip" and window.query_panel.empty_combo.currentData() == "skip"
-    assert c.names == ["r", "other"] and c.comparison.missing == "skip"
+    assert doc.state.measure.empty == "skip" and window.query_panel.empty_combo.currentData() == "skip"
+    assert c.names == ["r", "other"] and c.comparison.measure.empty == "skip"
     assert c.ndcg.at["q1", "other"] == pytest.approx(1.0)
 
 

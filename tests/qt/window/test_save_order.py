@@ -66,7 +66,7 @@ def test_a_reordered_csv_saved_either_way_reads_back_in_its_order_and_shows_the_
     column = model.column("score")
     cells = [model.index(r, column).data() for r in range(model.rowCount())]
     assert [float(c.split()[-1]) for c in cells] == saved.scores.tolist()  # (tied: "┌ 7")
-    pd.testing.assert_frame_equal(back.evaluate(doc.k, doc.config, doc.ties), doc.evaluate())
+    pd.testing.assert_frame_equal(back.evaluate(doc.measure.per_query()), doc.evaluate())
     assert back.ranked_list("other").docs.tolist() == ["X1", "X2"]
     if choice == "rank":  # every score as it was, the order in a rank column
         assert sorted(saved.scores.tolist()) == [1, 3, 5, 7, 7, 9]

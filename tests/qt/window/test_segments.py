@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from ndcg_gui.core.analysis.segments import segment_means
-from ndcg_gui.core.ndcg.mean import MeanPolicy, histogram
+from ndcg_gui.core.ndcg.mean import histogram
+from ndcg_gui.core.ndcg.measure import Measure
 
 DEVICES = ("mobile", "desktop", "tablet")
 
@@ -43,7 +44,7 @@ def test_open_segments_then_pick_one(qtbot, opened, segments_file, dialog_log):
     assert [combo.itemText(i) for i in range(combo.count())] == \
         ["All segments", *(f"{d} ({counts[d]})" for d in sorted(DEVICES))]
     scores = opened.scores.result
-    means = segment_means(scores, chosen, MeanPolicy())
+    means = segment_means(scores, chosen, Measure())
     for device in DEVICES:
         panel.pick_segment(device)
         members = [q for q in listed if chosen.get(q) == device]

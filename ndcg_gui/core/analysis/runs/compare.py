@@ -1,6 +1,6 @@
 """Run A against run B (and C …): per-query NDCG side by side, and whether the differences are real.
 
-    >>> cmp = compare_runs({"bm25": run_a, "rerank": run_b}, qrels, k=10)
+    >>> cmp = compare_runs({"bm25": run_a, "rerank": run_b}, qrels, Measure(k=10))
     >>> cmp.summary          # one row per run against the baseline: delta, W/L/T, p-values, CI
     >>> print(cmp.describe())  # which test gave which figure, with its draws and seed
 
@@ -24,7 +24,7 @@ from ndcg_gui.core.analysis.runs.weighted import BOOTSTRAP_WORDS, TEST_WORDS
 from ndcg_gui.core.analysis.weights import weighted_mean, weights_of
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.ndcg.evaluate import evaluate
-from ndcg_gui.core.ndcg.measure import MAX_SAMPLES, MetricConfig, TiesName, check_rules
+from ndcg_gui.core.ndcg.measure import MAX_SAMPLES, Measure
 
 SUMMARY_COLUMNS = [
     "mean", "delta", "wins", "losses", "ties",
@@ -48,13 +48,14 @@ class Comparison:
     """The result of `compare_runs`; every frame is plain pandas, ready for a table or a plot.
 
     per_query  index query (sorted as text, as `evaluate`), one NDCG@k column per run in the
-               order given: the queries compared (see `missing`).
+               order given: the queries compared (see `measure.empty`).
     summary    index run, every run but the baseline; columns SUMMARY_COLUMNS (see `methods`).
     baseline   the run the others are compared with.
     scored     per run: how many judged queries it returned at least one document for.
     judged     how many judged queries there are in all (runs' queries without any judgment are
                never scored, as in trec_eval).
     exact      per compared run: True when rand_p enumerated every sign pattern.
+    measure    which NDCG, at which k; its `empty` says which queries are compared.
     weights    query -> weight when the queries are weighted (`weighted_by`): the means, Δ, the
                randomization test and the bootstrap are then the weighted ones (`weighted`), the
                t-test and the effect size are not given; None: unweighted.
@@ -66,10 +67,7 @@ class Comparison:
     scored: pd.Series
     judged: int
     exact: pd.Series
-    k: int | None
-    config: MetricConfig
-    ties: str
-    missing: str
+    measure: Measure
     samples: int
     seed: int
     confidence: float
@@ -77,12 +75,16 @@ class Comparison:
     weights_from: str = ""  # where the weights were read, for the method text
 
     @property
+    def k(self) -> int | None:
+        return self.measure.k
+
+    @property
     def runs(self) -> list[str]:
         return list(self.per_query.columns)
 
     @property
     def n_queries(self) -> int:
-        """Queries compared: every judged one (missing="zero") or those every run answered."""
+        """Queries compared: every judged one (empty="zero") or those every run answered."""
         return len(self.per_query)
 
     @property
@@ -133,12 +135,12 @@ class Comparison:
         gone = self.judged - self.n_queries
         what = (
             "judged queries a run returned nothing for score 0"
-            if self.missing == "zero"
+            if self.measure.empty == "zero"
             else f"only queries every run returned results for ({gone:,} of {self.judged:,} left out)"
         )
         lines = [
             f"NDCG{at} over {self.n_queries:,} queries ({what}); baseline {self.baseline}; "
-            f"{self.config.describe()}; tied scores: {self.ties}",
+            f"{self.measure.describe()}; tied scores: {self.measure.ties}",
             "queries scored: " + ", ".join(f"{r} {n:,} of {self.judged:,}" for r, n in self.scored.items()),
         ]
         grouped: dict[str, list[str]] = {}
@@ -165,14 +167,15 @@ class Comparison:
 
     def skipping(self, answered: pd.DataFrame) -> Comparison:
         """This comparison over only the queries every run answered: what `compare_runs` gives
-        with missing="skip", without scoring the runs again. `answered`: True where a run returned
+        with empty="skip", without scoring the runs again. `answered`: True where a run returned
         at least one document for a query (a row per compared query, a column per run)."""
         keep = answered.reindex(index=self.per_query.index, columns=self.per_query.columns,
                                 fill_value=False).all(axis=1).to_numpy()
         per_query = self.per_query[keep]
         summary, exact = _paired(per_query, self.baseline, self.samples, self.seed, self.confidence,
                                  self.weights)
-        return dataclasses.replace(self, per_query=per_query, summary=summary, exact=exact, missing="skip")
+        return dataclasses.replace(self, per_query=per_query, summary=summary, exact=exact,
+                                   measure=self.measure.with_(empty="skip"))
 
     def weighted_by(self, weights: Mapping[str, float], source: str = "") -> Comparison:
         """This comparison with the queries weighted (query -> weight, at least 0, every compared
@@ -207,10 +210,7 @@ class Comparison:
 def compare_runs(
     runs: Mapping[str, Run],
     qrels: pd.DataFrame | Dataset | None = None,
-    k: int | None = 10,
-    config: MetricConfig | None = None,
-    ties: TiesName = "trec",
-    missing: str = "zero",
+    measure: Measure | None = None,
     baseline: str | None = None,
     samples: int = 10_000,
     seed: int = 0,
@@ -222,39 +222,37 @@ def compare_runs(
               a loaded `Dataset` (scored in its loaded order, as the window shows it).
     qrels     DataFrame (query, doc, grade) or a Dataset holding qrels, used for every run. None:
               each run's own grades (a `grade` column, or a Dataset's own qrels).
-    missing   a judged query a run returned nothing for: "zero" scores it 0 (every judged query
-              is compared); "skip" compares only the queries every run returned results for.
+    measure   which NDCG (default: `Measure(k=10)`); its `empty`, for a judged query a run
+              returned nothing for: "zero" scores it 0 (every judged query is compared); "skip"
+              compares only the queries every run returned results for.
     baseline  the run the others are compared with; the first one when None.
     samples   random draws of the randomization test, and resamples of the bootstrap; each
               comparison draws from a fresh np.random.default_rng(seed).
     confidence  of the bootstrap interval (0.95: the 2.5 % and 97.5 % quantiles).
     """
-    config = config or MetricConfig()
-    names = _check(runs, ties, missing, baseline, samples, seed, confidence)
+    measure = measure or Measure(k=10)
+    names = _check(runs, baseline, samples, seed, confidence)
     baseline = names[0] if baseline is None else baseline
     pool = qrels.qrels if isinstance(qrels, Dataset) else qrels
     if isinstance(qrels, Dataset) and pool is None:
         raise ValueError("the qrels dataset holds no judgments")
-    scored_frames = {name: _score(runs[name], pool, k, config, ties) for name in names}
-    return compare_scored(scored_frames, k, config, ties, missing, baseline, samples, seed, confidence)
+    scored_frames = {name: _score(runs[name], pool, measure) for name in names}
+    return compare_scored(scored_frames, measure, baseline, samples, seed, confidence)
 
 
 def compare_scored(
     scored: Mapping[str, pd.DataFrame],
-    k: int | None = 10,
-    config: MetricConfig | None = None,
-    ties: TiesName = "trec",
-    missing: str = "zero",
+    measure: Measure | None = None,
     baseline: str | None = None,
     samples: int = 10_000,
     seed: int = 0,
     confidence: float = 0.95,
 ) -> Comparison:
-    """`compare_runs` from runs already scored: name -> `evaluate(..., missing="zero")`'s table
-    (index query; columns ndcg and n_retrieved at least), made by `evaluate` or by an engine
-    that reads files larger than memory (`core.sql`)."""
-    config = config or MetricConfig()
-    names = _check(scored, ties, missing, baseline, samples, seed, confidence)
+    """`compare_runs` from runs already scored: name -> `evaluate`'s table under
+    `measure.per_query()` (index query; columns ndcg and n_retrieved at least), made by `evaluate`
+    or by an engine that reads files larger than memory (`core.sql`)."""
+    measure = measure or Measure(k=10)
+    names = _check(scored, baseline, samples, seed, confidence)
     baseline = names[0] if baseline is None else baseline
     scored_frames = {name: scored[name] for name in names}
     queries = _union_index([f.index for f in scored_frames.values()])
@@ -266,7 +264,7 @@ def compare_scored(
         {n: f["n_retrieved"].reindex(queries, fill_value=0).to_numpy() > 0 for n, f in scored_frames.items()},
         index=queries,
     )
-    if missing == "skip":
+    if measure.empty == "skip":
         ndcg = ndcg[answered.all(axis=1)]
     ndcg.columns.name = "run"
     summary, exact = _paired(ndcg, baseline, samples, seed, confidence)
@@ -277,10 +275,7 @@ def compare_scored(
         scored=answered.sum().astype(np.int64).rename("scored"),
         judged=len(queries),
         exact=exact,
-        k=k,
-        config=config,
-        ties=ties,
-        missing=missing,
+        measure=measure,
         samples=samples,
         seed=seed,
         confidence=confidence,
@@ -298,7 +293,7 @@ def paired_summary(
     """The summary of `compare_runs` from per-query NDCG alone (one column per run, no NaN);
     weighted as `Comparison.weighted_by` weighs it when `weights` (query -> weight) are given."""
     names = list(per_query.columns)
-    _check(dict.fromkeys(names), "trec", "zero", baseline, samples, seed, confidence)
+    _check(dict.fromkeys(names), baseline, samples, seed, confidence)
     if per_query.isna().any().any():
         raise ValueError("per-query NDCG has missing values; score them 0 or leave the query out")
     return _paired(per_query, names[0] if baseline is None else baseline, samples, seed, confidence,
@@ -308,13 +303,12 @@ def paired_summary(
 # --- the work -----------------------------------------------------------------------------------
 
 
-def _check(runs, ties, missing, baseline, samples, seed, confidence) -> list[str]:
+def _check(runs, baseline, samples, seed, confidence) -> list[str]:
     names = list(runs)
     if not names:
         raise ValueError("compare_runs needs at least one run")
     if not all(isinstance(n, str) for n in names):
         raise ValueError("run names must be text")
-    check_rules(ties, missing)
     if baseline is not None and baseline not in names:
         raise ValueError(f"baseline {baseline!r} is not one of the runs ({', '.join(names)})")
     if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or \
@@ -327,13 +321,13 @@ def _check(runs, ties, missing, baseline, samples, seed, confidence) -> list[str
     return names
 
 
-def _score(run: Run, qrels: pd.DataFrame | None, k, config, ties) -> pd.DataFrame:
-    # missing="zero" always: the frame then says which judged queries the run left empty, and
-    # compare_runs decides about them once for all runs.
+def _score(run: Run, qrels: pd.DataFrame | None, measure: Measure) -> pd.DataFrame:
+    # Every judged query listed (`per_query`): the frame then says which judged queries the run
+    # left empty, and compare_runs decides about them once for all runs.
     if isinstance(run, Dataset):
         dataset = run if qrels is None else run.with_qrels(qrels)  # (the one join of these lists)
-        return dataset.evaluate(k, config, ties=ties, missing="zero")
-    return evaluate(run, qrels, k=k, config=config, ties=ties, missing="zero")
+        return dataset.evaluate(measure.per_query())
+    return evaluate(run, qrels, measure.per_query())
 
 
 def _union_index(indexes: list[pd.Index]) -> pd.Index:

@@ -28,7 +28,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ndcg_gui.core.arrays.order import ranked, score_key
-from ndcg_gui.core.ndcg.measure import MetricConfig, TiesName, check_rules, score_precision
+from ndcg_gui.core.ndcg.measure import Measure
 
 DEFAULT_P = 0.9  # the persistence Webber et al. use: the first 10 ranks hold 86 % of the weight
 COLUMNS = ["rbo", "jaccard", "tau"]
@@ -80,16 +80,15 @@ def _ranks(ranking: Sequence, union: list) -> np.ndarray:
     return np.array([at.get(doc, len(ranking)) for doc in union], dtype=np.int64)
 
 
-def overlap_table(baseline: pd.DataFrame, run: pd.DataFrame, k: int | None, p: float = DEFAULT_P,
-                  config: MetricConfig | None = None, ties: TiesName = "trec") -> pd.DataFrame:
-    """One row per query either run returned (index query): rbo, jaccard (@k), tau; the queries
-    ranked most differently first (lowest RBO, then as text). `baseline` and `run`: rows with
-    columns query and doc (a `Dataset.run`); with a score column each query's rows are ranked as
-    NDCG ranks them under `config` and `ties` (`ranked_as_ndcg`), without one they are taken in
-    the order given."""
-    config = config or MetricConfig()
-    check_rules(ties)
-    lists_a, lists_b = (_lists(ranked_as_ndcg(frame, config, ties)) for frame in (baseline, run))
+def overlap_table(baseline: pd.DataFrame, run: pd.DataFrame, measure: Measure, p: float = DEFAULT_P
+                  ) -> pd.DataFrame:
+    """One row per query either run returned (index query): rbo, jaccard (@k, the measure's),
+    tau; the queries ranked most differently first (lowest RBO, then as text). `baseline` and
+    `run`: rows with columns query and doc (a `Dataset.run`); with a score column each query's
+    rows are ranked as NDCG ranks them under `measure` (`ranked_as_ndcg`), without one they are
+    taken in the order given."""
+    k = measure.k
+    lists_a, lists_b = (_lists(ranked_as_ndcg(frame, measure)) for frame in (baseline, run))
     queries = sorted(lists_a.keys() | lists_b.keys())
     rows = []
     for q in queries:
@@ -99,15 +98,15 @@ def overlap_table(baseline: pd.DataFrame, run: pd.DataFrame, k: int | None, p: f
     return table.sort_values("rbo", kind="stable")
 
 
-def ranked_as_ndcg(frame: pd.DataFrame, config: MetricConfig, ties: TiesName) -> pd.DataFrame:
+def ranked_as_ndcg(frame: pd.DataFrame, measure: Measure) -> pd.DataFrame:
     """The rows ranked by the one ranking rule (`core.arrays.order.ranked`): scores at the
-    definition's precision high first, ties by doc id descending ("trec") or by file order
+    measure's precision high first, ties by doc id descending ("trec") or by file order
     ("file", "average": the `_origin` column where the loader kept it, else the rows' order)."""
     if "score" not in frame.columns or len(frame) < 2:
         return frame
     codes = pd.factorize(frame["query"], sort=False)[0]
-    key = score_key(frame["score"].to_numpy(dtype=np.float64), score_precision(config, ties))
-    if ties == "trec":
+    key = score_key(frame["score"].to_numpy(dtype=np.float64), measure.score_precision)
+    if measure.ties == "trec":
         order = ranked(None, codes, key, pa.array(frame["doc"].astype(str).to_numpy(dtype=object)))
     else:
         origin = frame["_origin"].to_numpy() if "_origin" in frame.columns else np.arange(len(frame))

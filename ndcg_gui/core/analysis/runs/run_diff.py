@@ -1,7 +1,7 @@
 """One query's two ranked lists side by side (run A against run B), the moves said in words, and
 the figures a window shows of a run comparison (the delta histogram's bins, one summary line).
 
-    >>> diff = side_by_side(["d1", "d2", "d3"], ["d3", "d1"], {"d3": 2, "d1": 0}, k=10)
+    >>> diff = side_by_side(["d1", "d2", "d3"], ["d3", "d1"], {"d3": 2, "d1": 0}, Measure(k=10))
     >>> biggest_moves(diff, 2)
     ['d3 (grade 2) rose from 3 to 1', 'd2 (unjudged) is not in B (was 2)']
 
@@ -21,7 +21,7 @@ import numpy as np
 
 from ndcg_gui.core.lists.numbers import format_grade
 from ndcg_gui.core.ndcg.mean import bin_index
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import discounts, gains
 
 if TYPE_CHECKING:
@@ -37,12 +37,12 @@ def side_by_side(
     a: Sequence[str] | np.ndarray,
     b: Sequence[str] | np.ndarray,
     judgments: Mapping[str, float],
-    k: int | None = 10,
-    config: MetricConfig | None = None,
+    measure: Measure | None = None,
 ) -> pd.DataFrame:
     """Every document of list `a` or list `b` (ranked, best first), one row each, index `doc`:
 
-    grade    from `judgments` (NaN: unjudged); gain under `config` (0 for unjudged)
+    grade    from `judgments` (NaN: unjudged); gain under `measure` (default `Measure(k=10)`; 0
+             for unjudged)
     rank_a, rank_b   1-based rank in each list, NaN where the list does not hold it
     move     rank_a - rank_b: > 0 when the document is higher in b (NaN if in one list only)
     effect   its change of DCG@k from a to b: gain x (discount(rank_b) - discount(rank_a)), a
@@ -52,15 +52,16 @@ def side_by_side(
     one list keeps its first rank (a list's later copy scores like any other row, but one line
     joins one document).
     """
-    config = config or MetricConfig()
+    measure = measure or Measure(k=10)
+    k = measure.k
     rank_a, rank_b = _first_ranks(a), _first_ranks(b)
     docs = list(rank_a) + [d for d in rank_b if d not in rank_a]
     ra = np.array([rank_a.get(d, np.nan) for d in docs], dtype=float)
     rb = np.array([rank_b.get(d, np.nan) for d in docs], dtype=float)
     grade = np.array([judgments.get(d, np.nan) for d in docs], dtype=float)
-    gain = np.where(np.isnan(grade), 0.0, gains(np.nan_to_num(grade), config))
+    gain = np.where(np.isnan(grade), 0.0, gains(np.nan_to_num(grade), measure))
     longest = int(np.nanmax(np.concatenate([ra, rb, [0.0]])))
-    disc = np.concatenate([[0.0], discounts(longest, config)])  # disc[0]: not ranked
+    disc = np.concatenate([[0.0], discounts(longest, measure)])  # disc[0]: not ranked
     if k is not None:
         disc[k + 1:] = 0.0
 

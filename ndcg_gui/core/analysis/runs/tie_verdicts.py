@@ -91,7 +91,7 @@ def tie_verdicts(cmp: Comparison, runs: Mapping[str, pd.DataFrame | Dataset],
         if frames is None:
             out[name] = same
             continue
-        table = tie_range(frames[0], frames[1], cmp.k, cmp.config, missing="zero")
+        table = tie_range(frames[0], frames[1], cmp.measure.per_query())
         table = table.reindex(cmp.per_query.index).dropna(subset=["least"])
         moving = table[(table["greatest"] - table["least"]) > MOVES]
         if not len(moving):

@@ -1,6 +1,6 @@
 """Which NDCG: preset, gain, discount (with base), where the ideal comes from, negative grades.
 
-Widgets only: every choice becomes a `MetricConfig` handed to the document, and the widgets are
+Widgets only: every choice becomes a `Measure` handed to the document, and the widgets are
 set back from the document whenever the definition changes (so presets and settings show). When
 a choice in one box makes the definition another preset's (2^grade − 1 under trec_eval is ranx
 (Burges)'s), the preset box names it and `said` tells the person so: it had changed silently."""
@@ -22,8 +22,9 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.ndcg.measure import PRESETS, GainTable
+from ndcg_gui.core.ndcg.measure import GainTable
 from ndcg_gui.core.ndcg.options import format_gain_table, parse_gain
+from ndcg_gui.core.ndcg.presets import LABELS, PRESETS, preset_name
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 
@@ -52,9 +53,9 @@ def _list_only_given_order(box: QComboBox) -> None:
     for i in range(box.count()):
         name = box.itemData(i)
         preset = PRESETS.get(name)
-        if preset is not None and preset.config.ideal_order != "sorted":
+        if preset is not None and preset.ideal_order != "sorted":
             box.model().item(i).setEnabled(False)
-            box.setItemData(i, GIVEN_ORDER_TIP.format(label=preset.label, name=name),
+            box.setItemData(i, GIVEN_ORDER_TIP.format(label=LABELS[name], name=name),
                             Qt.ItemDataRole.ToolTipRole)
 
 
@@ -68,7 +69,7 @@ class DefinitionPanel(QWidget):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._doc = document
-        self.preset = _combo([("Custom", CUSTOM)] + [(p.label, name) for name, p in PRESETS.items()],
+        self.preset = _combo([("Custom", CUSTOM)] + [(LABELS[name], name) for name in PRESETS],
                              "A named definition that reproduces a tool's NDCG")
         _list_only_given_order(self.preset)
         self.gain = _combo([("grade (linear)", "linear"), ("2^grade − 1", "exponential")],
@@ -133,7 +134,7 @@ class DefinitionPanel(QWidget):
         """Ask the document for another definition; the boxes then show the one in use (the asked
         one, or the one before when it was refused: a run DuckDB reads and a choice its SQL does
         not express, which changes nothing and so sends no notice)."""
-        self._doc.set_definition(**choices)
+        self._doc.set_measure(**choices)
         self.show_definition()
 
     def _follow(self, changes: Changes) -> None:
@@ -182,14 +183,14 @@ class DefinitionPanel(QWidget):
     def _preset_chosen(self) -> None:
         name = self.preset.currentData()
         if name != CUSTOM:
-            preset = PRESETS[name]
-            self._set(config=preset.config, ties=preset.ties)
+            self._doc.set_measure(PRESETS[name])  # (at the k in use, the mean as it is)
+            self.show_definition()
 
     def _gain_chosen(self) -> None:
         if self.gain.currentData() != TABLE:
             self._field_changed(None, self.gain)
             return
-        table = self._doc.config.gain_table
+        table = self._doc.measure.gain_table
         text, ok = QInputDialog.getText(
             self, "Gain table", "Gain of each grade, as grade=gain pairs (grades not listed keep their "
             "own value, as in trec_eval):", text=format_gain_table(table) if table else "0=0,1=1,2=3,3=7")
@@ -205,7 +206,7 @@ class DefinitionPanel(QWidget):
         self._field_changed(gain, self.gain)
 
     def _field_changed(self, gain: str | GainTable | None = None, box: QWidget | None = None) -> None:
-        self._changed_by(box or self.gain, config=self._config_from_boxes(gain))
+        self._changed_by(box or self.gain, **self._choices_from_boxes(gain))
 
     def _changed_by(self, box: QWidget, **choices: object) -> None:
         """Set `choices`, made in `box`; say so when the preset box names another preset now."""
@@ -214,38 +215,36 @@ class DefinitionPanel(QWidget):
         after = self.preset.currentData()
         if after != before and after != CUSTOM:
             chosen = box.currentText() if isinstance(box, QComboBox) else box.text()
-            rest = f"the rest of {PRESETS[before].label}" if before != CUSTOM else "the other choices"
-            self._say(f"{chosen} with {rest} is {PRESETS[after].label}'s definition: the preset box says "
+            rest = f"the rest of {LABELS[before]}" if before != CUSTOM else "the other choices"
+            self._say(f"{chosen} with {rest} is {LABELS[after]}'s definition: the preset box says "
                       "so now (Ctrl+Z goes back)")
 
     def _say(self, message: str) -> None:
         QToolTip.showText(self.preset.mapToGlobal(self.preset.rect().bottomLeft()), message, self.preset)
         self.said.emit(message)
 
-    def _config_from_boxes(self, gain: str | GainTable | None):
+    def _choices_from_boxes(self, gain: str | GainTable | None) -> dict[str, object]:
         gain = gain if gain is not None else self.gain.currentData()
         if gain in (None, TABLE):  # the gain table in use stays as it is
-            gain = self._doc.config.gain
-        # Built on the definition in use, so the choices this panel does not show (IDCG = 0,
+            gain = self._doc.measure.gain
+        # Built on the measure in use, so the choices this panel does not show (IDCG = 0,
         # ideal depth and order, condensed lists, rounding, a discount table) stay as they are.
         discount = self.discount.currentData()
-        return self._doc.config.with_(
+        own = self._doc.measure
+        return dict(
             gain=dict(gain) if isinstance(gain, GainTable) else gain,
-            discount=discount if discount is not None else self._doc.config.discount,
+            discount=discount if discount is not None else own.discount,
             # The box shows two decimals: e (Spark's ln) stays e unless the box was changed.
-            base=self._doc.config.base if round(self._doc.config.base, 2) == self.base.value()
-            else self.base.value(),
+            base=own.base if round(own.base, 2) == self.base.value() else self.base.value(),
             ideal=self.ideal.currentData(),
             negative=self.negative.currentData(),
         )
 
     def show_definition(self) -> None:
-        config = self._doc.config
+        config = self._doc.measure
         blockers = [QSignalBlocker(w) for w in (self.preset, self.gain, self.discount, self.base,
                                                  self.ideal, self.negative, self.ties)]
-        name = config.preset_name()
-        if name is not None and PRESETS[name].ties != self._doc.ties:
-            name = None  # the preset's definition with another tie rule is not the preset
+        name = preset_name(config)  # (a preset's definition with another tie rule is not the preset)
         self.preset.setCurrentIndex(max(self.preset.findData(name or CUSTOM), 0))
         table_index = self.gain.findData(None)
         if config.gain_table is not None:
@@ -263,5 +262,5 @@ class DefinitionPanel(QWidget):
         self.base.setEnabled(config.discount in ("jarvelin", "log"))
         self.ideal.setCurrentIndex(self.ideal.findData(config.ideal))
         self.negative.setCurrentIndex(self.negative.findData(config.negative))
-        self.ties.setCurrentIndex(self.ties.findData(self._doc.ties))
+        self.ties.setCurrentIndex(self.ties.findData(config.ties))
         del blockers

@@ -7,7 +7,8 @@ from PySide6.QtCore import QSignalBlocker, QSize, Qt
 from PySide6.QtGui import QPalette, QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
-from ndcg_gui.core.ndcg.measure import MAX_K, PRESETS
+from ndcg_gui.core.ndcg.measure import MAX_K
+from ndcg_gui.core.ndcg.presets import preset_name
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.models.colours import current
 from ndcg_gui.qt.widgets.editor.caveats import NOTE, WARNING, CaveatsLabel
@@ -44,7 +45,7 @@ class Headline(FollowsScheme, QFrame):
         self.k.setPrefix("k = ")
         self.k.setToolTip("Cut-off: NDCG@k counts the top k ranks (the ideal is cut at k too)")
         self.k.setKeyboardTracking(False)
-        self.k.valueChanged.connect(lambda v: self._doc.set_definition(k=v))
+        self.k.valueChanged.connect(lambda v: self._doc.set_measure(k=v))
         self.definition = DefinitionPanel(document)
         self.describe = QLabel()
         self.describe.setObjectName("definitionText")
@@ -113,8 +114,8 @@ class Headline(FollowsScheme, QFrame):
         self._kept = (self._definition(), note) if note else None
         self.refresh()
 
-    def _definition(self) -> tuple:
-        return self._doc.k, self._doc.config, self._doc.ties
+    def _definition(self) -> object:
+        return self._doc.measure.per_query()
 
     def _change_text(self) -> str:
         report = self._doc.report
@@ -145,12 +146,10 @@ class Headline(FollowsScheme, QFrame):
         _set_text(self.dcg, f"DCG@{s.k} <b>{s.dcg:.4f}</b>")
         _set_text(self.idcg, f"IDCG@{s.k} <b>{s.idcg:.4f}</b>")
         _set_text(self.change, self._change_text())
-        preset = self._doc.config.preset_name()
-        if preset is not None and PRESETS[preset].ties != self._doc.ties:
-            preset = None  # the preset's definition with another tie rule is not the preset
+        preset = preset_name(self._doc.measure)  # (its definition with another tie rule is not it)
         has_scores = self._doc.current_list().scores is not None
-        ties = f"; tied scores: {self._doc.ties}" if has_scores else ""
-        described = self._doc.config.describe()
+        ties = f"; tied scores: {self._doc.measure.ties}" if has_scores else ""
+        described = self._doc.measure.describe()
         if not self._doc.current_list().has_pool:  # (no qrels: the list's grades are every judgment)
             described = described.replace("ideal from all judged documents",
                                           "ideal from all judged documents (no qrels: the list's own)")

@@ -86,7 +86,7 @@ class ExampleNote(FollowsScheme, QFrame):
         self.shown.emit(example is not None)
         if example is None:
             return
-        own = self._doc.state.definition == example.definition
+        own = self._doc.measure.per_query() == example.measure.per_query()
         self.label.setHtml(note_html(example, self._doc.report.differs_from_loaded, own, current()))
         self.setToolTip(example.note())
 
@@ -106,8 +106,8 @@ def note_html(example: WorkedExample, edited: bool = False, own_definition: bool
     changed = ("<br><i>The list was edited since it opened: the headline's figures are the edited "
                "list's (Ctrl+Z goes back).</i>" if edited else "")
     if not own_definition:
-        d = example.definition
-        gain = d.config.describe().split(";")[0]
+        d = example.measure
+        gain = d.describe().split(";")[0]
         changed += (f"<br><i>The headline's definition is not the example's ({gain}, k = {d.k}): "
                     f"Help ▸ Worked examples ▸ {escape(example.id)} opens it under its own.</i>")
     # (The ways on first: in view however little of the note the headline leaves room for.)

@@ -197,11 +197,11 @@ class ExerciseDialog(QDialog):
     def new_exercise(self) -> None:
         source = self.source.currentData()
         if source == "list":
-            exercise = Exercise.at_k(self._doc.current_list(), self._doc.state.definition,
+            exercise = Exercise.at_k(self._doc.current_list(), self._doc.measure,
                                      "the list on screen")
         elif source == "example":
             e = next(e for e in worked_examples() if e.id == self.example.currentData())
-            exercise = Exercise.at_k(e.list, e.definition, f"worked example {e.id}")
+            exercise = Exercise.at_k(e.list, e.measure, f"worked example {e.id}")
         else:
             exercise = draw(self.difficulty(), self._rng)
         self.hidingFigures.emit(source == "list" and self.isVisible())
@@ -221,7 +221,7 @@ class ExerciseDialog(QDialog):
             exercise = exercise.row(self.rank.value())
         self.exercise, self.checks = exercise, []
         self._counted: dict = {}  # question -> the answer last counted in the score
-        lst, d = exercise.list, exercise.definition
+        lst, d = exercise.list, exercise.measure
         scores = lst.scores is not None
         self.table.setColumnCount(4 if scores else 3)
         self.table.setHorizontalHeaderLabels(["Rank", "Doc", "Grade", *(["Score"] if scores else [])])
@@ -232,7 +232,7 @@ class ExerciseDialog(QDialog):
                 cells.append(format_value(float(lst.scores[row])))
             for column, text in enumerate(cells):
                 self.table.setItem(row, column, QTableWidgetItem(text))
-        said = [f"<b>On {exercise.source}</b>. Definition: {d.config.describe()}; k = {d.k}"]
+        said = [f"<b>On {exercise.source}</b>. Definition: {d.describe()}; k = {d.k}"]
         if scores and d.ties == "average":
             said.append("Tied scores share the mean of their gains (scikit-learn's rule).")
         if lst.unretrieved and lst.has_pool:

@@ -137,7 +137,7 @@ class StepDialog(FollowsScheme, QDialog):
     # ---- what is shown -----------------------------------------------------------------------------------
     def _follow(self, _changes: Changes) -> None:
         report = self._doc.report
-        self.steps = rank_steps(report.table, report.config, report.k)
+        self.steps = rank_steps(report.table, report.measure)
         self.k = report.k
         self.table.setRowCount(len(self.steps))
         rows = min(max(len(self.steps), 1), 10)  # (every rank in view, up to ten)
@@ -179,7 +179,7 @@ class StepDialog(FollowsScheme, QDialog):
         n = len(self.steps)
         if not n:
             return "The list is empty: type grades in the list's box (e.g. 3 2 3 0 1), then come back."
-        gain = self._doc.config.describe().split(";")[0]
+        gain = self._doc.measure.describe().split(";")[0]
         return (f"<b>Rank {self.rank} of {n}</b> ({gain}; k = {self.k}) — "
                 "Space or → the next rank, ← back, Home the first, End the last, Esc closes")
 

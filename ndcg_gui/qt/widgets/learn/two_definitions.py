@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_gui.core.lists.numbers import format_grade, format_metric
-from ndcg_gui.core.ndcg.measure import PRESETS
+from ndcg_gui.core.ndcg.presets import PRESETS
 from ndcg_gui.core.teaching.side_by_side import SideBySide, choices, side_by_side
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
@@ -80,7 +80,7 @@ class TwoDefinitionsDialog(FollowsScheme, QDialog):
         self.refresh()
 
     def _fill_choices(self) -> None:
-        self._choices = choices(self._doc.config, self._doc.ties)
+        self._choices = choices(self._doc.measure)
         for box, start in ((self.a, "linear gain"), (self.b, "exponential gain")):
             box.blockSignals(True)
             current = box.currentText() or start
@@ -100,11 +100,11 @@ class TwoDefinitionsDialog(FollowsScheme, QDialog):
 
     def refresh(self, _index: int = 0) -> None:
         a, b = self.a.currentText(), self.b.currentText()
-        self.result = both = side_by_side(self._doc.current_list(), self._doc.k, (a, *self._choices[a]),
-                                          (b, *self._choices[b]))
+        self.result = both = side_by_side(self._doc.current_list(), (a, self._choices[a]),
+                                          (b, self._choices[b]))
         for title, table, side in zip(self.titles, self.tables, (both.a, both.b), strict=True):
             title.setText(f"<b>{side.name}</b>: NDCG@{side.summary.k} = {side.summary.ndcg:.4f}<br>"
-                          f"<small>{side.config.describe()}</small>")
+                          f"<small>{side.measure.describe()}</small>")
             title.setWordWrap(True)
             _fill(table, side.table, both.differs)
         self.summary.setText(both.text() + " (marked ≠).")

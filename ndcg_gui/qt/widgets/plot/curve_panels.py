@@ -210,10 +210,10 @@ class CurvePanels(FollowsScheme, FigureRows, pg.GraphicsLayoutWidget):
     def _draw_baseline(self, report: ListReport) -> None:
         """The NDCG of the list as loaded, while the list differs from it."""
         show = report.differs_from_loaded and self._shown("As loaded")
-        if show and self._baseline_of != (report.baseline, report.config, report.ties):
+        if show and self._baseline_of != (report.baseline, report.measure):
             base = report.baseline_columns
             self.baseline.setData(base["rank"].astype(float), base["ndcg"].astype(float))
-            self._baseline_of = (report.baseline, report.config, report.ties)
+            self._baseline_of = (report.baseline, report.measure)
         self.baseline.setVisible(show)
 
     def _draw_loss(self, report: ListReport) -> None:

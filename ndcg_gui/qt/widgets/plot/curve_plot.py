@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QCheckBox, QLabel, QToolButton, QVBoxLayout, QWidg
 
 from ndcg_gui.core.analysis.list_report import ListReport
 from ndcg_gui.core.lists.numbers import format_metric
+from ndcg_gui.core.ndcg.presets import preset_name
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.models.colours import current
@@ -263,7 +264,7 @@ class CurvePlot(FollowsScheme, QWidget):
     def figure_title(self) -> str:
         """What the exported figure shows: file, query, k, definition and NDCG@k."""
         doc = self._doc
-        definition = doc.config.preset_name() or "custom definition"
+        definition = preset_name(doc.measure, ignoring_ties=True) or "custom definition"
         query = f"query {doc.current_query} · " if doc.current_query else ""
         return f"{doc.display_name} · {query}NDCG@{doc.k} = {format_metric(doc.summary.ndcg)} · {definition}"
 
@@ -273,7 +274,7 @@ class CurvePlot(FollowsScheme, QWidget):
         no cursor) for the duration of the block, which gets the scene rectangle to render."""
         self.settle()
         title = html.escape(title if title is not None else self.figure_title())
-        describe = html.escape(self._doc.config.describe())
+        describe = html.escape(self._doc.measure.describe())
         subtitle = f"<span style='font-size:9pt; color:#555'>{describe}</span>"  # (a figure: on white)
         with self.plot.figure(size, f"{title}<br>{subtitle}") as rect:
             yield rect

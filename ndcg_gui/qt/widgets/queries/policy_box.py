@@ -1,20 +1,21 @@
-"""The two boxes that say which queries the mean counts (the document's `MeanPolicy`): a judged
-query the run returned nothing for, and a query with IDCG = 0."""
+"""The two boxes that say which queries the mean counts (the document's measure's `empty` and
+`undefined`): a judged query the run returned nothing for, and a query with IDCG = 0."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QWidget
 
-from ndcg_gui.core.ndcg.mean import MeanPolicy
+from ndcg_gui.core.ndcg.measure import Measure
 
 _TREATMENTS = [("count as 0", "zero"), ("leave out", "skip")]
 
 
 class PolicyBox(QWidget):
-    """`picked(policy)` when the person changes a box; `show_policy` sets both without asking."""
+    """`picked(policy)` when the person changes a box; `show_policy` sets both without asking. A
+    policy is a `Measure` whose mean choices (`empty`, `undefined`) are read; its others are not."""
 
-    picked = Signal(object)  # MeanPolicy
+    picked = Signal(object)  # Measure
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -46,11 +47,11 @@ class PolicyBox(QWidget):
         combo.currentIndexChanged.connect(self._on_combo)
         return combo
 
-    def policy(self) -> MeanPolicy:
-        return MeanPolicy(empty=self.empty_combo.currentData() or "zero",
-                          undefined=self.undefined_combo.currentData() or "zero")
+    def policy(self) -> Measure:
+        return Measure(empty=self.empty_combo.currentData() or "zero",
+                       undefined=self.undefined_combo.currentData() or "zero")
 
-    def show_policy(self, policy: MeanPolicy) -> None:
+    def show_policy(self, policy: Measure) -> None:
         with QSignalBlocker(self.empty_combo), QSignalBlocker(self.undefined_combo):
             self.empty_combo.setCurrentIndex(self.empty_combo.findData(policy.empty))
             self.undefined_combo.setCurrentIndex(self.undefined_combo.findData(policy.undefined))

@@ -29,7 +29,8 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_gui.core.analysis.workspace_report import QueryMean, in_bin
-from ndcg_gui.core.ndcg.mean import MeanPolicy, MeanSummary
+from ndcg_gui.core.ndcg.mean import MeanSummary
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.qt.models.query_model import (
     COL_DOCS,
     COL_JUDGED,
@@ -67,7 +68,7 @@ class QueryPanel(QWidget):
     """Browse many queries, worst first in one click; pick one to open it."""
 
     querySelected = Signal(str)
-    policyChanged = Signal(object)  # MeanPolicy
+    policyChanged = Signal(object)  # a Measure: its `empty` and `undefined` (`PolicyBox`)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -75,7 +76,7 @@ class QueryPanel(QWidget):
         self.proxy = QueryFilterProxy(self)
         self.proxy.setSourceModel(self.model)
         self._scores: pd.DataFrame | None = None  # what `_result` reads
-        self._policy = MeanPolicy()  # the document's, shown in the boxes
+        self._policy = Measure()  # the document's mean policy (`empty`, `undefined`), in the boxes
         self._mean: QueryMean | None = None  # the mean under it and the queries it counts (the core's)
         self._syncing = False
         self._current: str | None = None  # the query open in the editor
@@ -283,11 +284,13 @@ class QueryPanel(QWidget):
         return index.data(QUERY_ROLE) if index.isValid() else None
 
     @property
-    def policy(self) -> MeanPolicy:
+    def policy(self) -> Measure:
         return self._policy
 
-    def set_policy(self, policy: MeanPolicy) -> None:
-        """Show `policy` (the document's): the boxes follow without asking for it again."""
+    def set_policy(self, measure: Measure) -> None:
+        """Show the mean policy of `measure` (the document's): the boxes follow without asking for
+        it again."""
+        policy = Measure(empty=measure.empty, undefined=measure.undefined)
         self.policy_box.show_policy(policy)
         if policy != self._policy:
             self._policy = policy
@@ -449,7 +452,7 @@ class QueryPanel(QWidget):
         self.mean_label.setText(f"{self._runs.open_run}: {text}" if self._runs is not None
                                 else text[0].upper() + text[1:])
         self.mean_label.setToolTip(f"Plain mean of per-query NDCG{'@' + str(k) if k else ''}: "
-                                   f"{self._policy.describe()}")
+                                   f"{self._policy.describe_mean()}")
         notes = []
         if summary.empty:
             notes.append(f"{summary.empty} judged {_queries(summary.empty)} with no results")
@@ -479,7 +482,7 @@ class QueryPanel(QWidget):
         else:
             self.histogram.set_bins(*self._mean.histogram, k, self.summary.mean)
 
-    def _on_policy_picked(self, policy: MeanPolicy) -> None:
+    def _on_policy_picked(self, policy: Measure) -> None:
         if policy == self._policy:
             return
         self._policy = policy

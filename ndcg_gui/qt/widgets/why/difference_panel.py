@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_gui.core.ndcg.measure import PRESETS
+from ndcg_gui.core.ndcg.presets import LABELS, PRESETS
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 
@@ -32,9 +32,9 @@ class DifferencePanel(QWidget):
         self._doc = document
         self.a, self.b = QComboBox(), QComboBox()
         for box, start in ((self.a, "trec_eval"), (self.b, "sklearn")):
-            for name, preset in PRESETS.items():
+            for name in PRESETS:
                 box.addItem(name, name)
-                box.setItemData(box.count() - 1, preset.label, Qt.ItemDataRole.ToolTipRole)
+                box.setItemData(box.count() - 1, LABELS[name], Qt.ItemDataRole.ToolTipRole)
             box.setCurrentIndex(box.findData(start))
             # As narrow as a short name: the preset names are long, the pane may not be.
             box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)

@@ -289,9 +289,7 @@ class WhyTabs(QTabWidget):
     def apply_definition(self, row: int) -> None:
         frame = self._doc.report.definitions
         if 0 <= row < len(frame):
-            ties = frame["ties"].iloc[row]
-            self._doc.set_definition(config=frame["config"].iloc[row],
-                                     ties=ties if ties in ("trec", "file", "average") else None)
+            self._doc.set_measure(frame["measure"].iloc[row])
 
     def find_ideal_document(self, row: int) -> None:
         """Select, in the ranked list, the document at ideal rank row + 1 (if the list has it)."""
@@ -310,7 +308,7 @@ class WhyTabs(QTabWidget):
         from ndcg_gui.core.analysis.whatif import best_insert_row  # (pandas: not before the first paint)
 
         lst = self._doc.report.list
-        return best_insert_row(lst.grades, lst.unretrieved[doc], self._doc.k, self._doc.config)
+        return best_insert_row(lst.grades, lst.unretrieved[doc], self._doc.measure)
 
     def insert_missed(self, row: int) -> None:
         """The selected missed documents into the list, where the first raises NDCG@k most."""

@@ -11,10 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from ndcg_gui.core import Comparison, Dataset, MetricConfig, compare_runs, evaluate, paired_summary
+from ndcg_gui.core import Comparison, Dataset, Measure, compare_runs, evaluate, paired_summary
 from ndcg_gui.core.analysis.runs.compare import SUMMARY_COLUMNS
+from ndcg_gui.core.ndcg.presets import preset
 
-TREC = MetricConfig.preset("trec_eval")
+TREC = preset("trec_eval")
 
 
 def make_qrels(n_queries: int, seed: int = 0) -> pd.DataFrame:
@@ -38,7 +39,7 @@ RUNS = {"bm25": make_run(30, 1), "rerank": make_run(30, 2), "dense": make_run(30
 
 @pytest.fixture(scope="module")
 def cmp() -> Comparison:
-    return compare_runs(RUNS, QRELS, k=10, config=TREC, samples=2000, seed=0)
+    return compare_runs(RUNS, QRELS, TREC.with_(k=10), samples=2000, seed=0)
 
 
 # --- per-query NDCG ---------------------------------------------------------------------------------
@@ -46,13 +47,13 @@ def cmp() -> Comparison:
 
 @pytest.mark.parametrize(
     ("k", "config", "ties"),
-    [(10, TREC, "trec"), (5, MetricConfig.preset("sklearn"), "average"), (None, MetricConfig(), "file")],
+    [(10, TREC, "trec"), (5, preset("sklearn"), "average"), (None, Measure(), "file")],
 )
 def test_per_query_equals_evaluate_of_each_run(k, config, ties):
-    cmp = compare_runs(RUNS, QRELS, k=k, config=config, ties=ties, samples=100)
+    cmp = compare_runs(RUNS, QRELS, config.with_(k=k, ties=ties), samples=100)
     assert list(cmp.per_query.columns) == list(RUNS)
     for name, run in RUNS.items():
-        ref = evaluate(run, QRELS, k=k, config=config, ties=ties)["ndcg"]
+        ref = evaluate(run, QRELS, config.with_(k=k, ties=ties))["ndcg"]
         pd.testing.assert_series_equal(cmp.per_query[name], ref, check_names=False)
 
 
@@ -63,11 +64,11 @@ def test_missing_zero_compares_every_judged_query(cmp):
 
 
 def test_missing_skip_compares_the_queries_every_run_answered():
-    cmp = compare_runs(RUNS, QRELS, k=10, missing="skip", samples=100)
+    cmp = compare_runs(RUNS, QRELS, Measure(k=10, empty="skip"), samples=100)
     assert cmp.judged == 30 and cmp.n_queries == 28
     assert "q4" not in cmp.per_query.index and "q7" not in cmp.per_query.index
     for name, run in RUNS.items():
-        ref = evaluate(run, QRELS, k=10, missing="skip")["ndcg"]
+        ref = evaluate(run, QRELS, Measure(k=10, empty="skip"))["ndcg"]
         pd.testing.assert_series_equal(cmp.per_query[name], ref.loc[cmp.per_query.index], check_names=False)
     assert cmp.scored.to_dict() == {"bm25": 30, "rerank": 30, "dense": 28}
     assert "2 of 30 left out" in cmp.describe()
@@ -76,9 +77,9 @@ def test_missing_skip_compares_the_queries_every_run_answered():
 def test_runs_own_grades_without_qrels():
     # Without qrels, each run's `grade` column judges it; a query one run lacks scores 0 for it.
     graded = {n: r.merge(QRELS, on=["query", "doc"], how="left") for n, r in RUNS.items()}
-    cmp = compare_runs(graded, None, k=10, samples=100)
+    cmp = compare_runs(graded, None, Measure(k=10), samples=100)
     assert cmp.per_query.loc[["q4", "q7"], "dense"].tolist() == [0.0, 0.0]
-    ref = evaluate(graded["bm25"], None, k=10)["ndcg"]
+    ref = evaluate(graded["bm25"], None, Measure(k=10))["ndcg"]
     pd.testing.assert_series_equal(cmp.per_query["bm25"], ref, check_names=False)
 
 
@@ -90,10 +91,11 @@ def test_loaded_datasets_are_scored_as_loaded():
         ordered = r.sort_values(["query", "score", "doc"], ascending=[True, False, False])
         datasets[n] = Dataset.of(ordered.assign(grade=np.nan).reset_index(drop=True))
     qrels_only = Dataset.of(QRELS.iloc[:0].assign(score=np.nan), QRELS)
-    a = compare_runs(datasets, qrels_only, k=10, samples=100)
-    b = compare_runs(RUNS, QRELS, k=10, samples=100)
+    a = compare_runs(datasets, qrels_only, Measure(k=10), samples=100)
+    b = compare_runs(RUNS, QRELS, Measure(k=10), samples=100)
     pd.testing.assert_frame_equal(a.per_query, b.per_query)
-    own = compare_runs({n: d.with_qrels(QRELS) for n, d in datasets.items()}, None, k=10, samples=100)
+    own = compare_runs({n: d.with_qrels(QRELS) for n, d in datasets.items()}, None, Measure(k=10),
+                       samples=100)
     pd.testing.assert_frame_equal(own.per_query, b.per_query)
 
 
@@ -131,7 +133,7 @@ def test_summary_figures_equal_scipy(cmp):
 
 
 def test_baseline_can_be_named(cmp):
-    other = compare_runs(RUNS, QRELS, k=10, config=TREC, baseline="rerank", samples=2000, seed=0)
+    other = compare_runs(RUNS, QRELS, TREC.with_(k=10), baseline="rerank", samples=2000, seed=0)
     assert other.baseline == "rerank" and list(other.summary.index) == ["bm25", "dense"]
     assert other.baseline_mean == pytest.approx(cmp.summary.loc["rerank", "mean"])
     # Swapping baseline and run negates every difference: same p-values, mirrored figures.
@@ -143,9 +145,9 @@ def test_baseline_can_be_named(cmp):
 
 
 def test_seeded_figures_are_reproducible(cmp):
-    again = compare_runs(RUNS, QRELS, k=10, config=TREC, samples=2000, seed=0)
+    again = compare_runs(RUNS, QRELS, TREC.with_(k=10), samples=2000, seed=0)
     pd.testing.assert_frame_equal(again.summary, cmp.summary)
-    other = compare_runs(RUNS, QRELS, k=10, config=TREC, samples=2000, seed=1)
+    other = compare_runs(RUNS, QRELS, TREC.with_(k=10), samples=2000, seed=1)
     drawn = ["rand_p", "ci_low", "ci_high"]
     assert not other.summary[drawn].equals(cmp.summary[drawn])
 
@@ -162,7 +164,7 @@ def test_identical_runs_all_ties():
 
 def test_one_query():
     qrels = QRELS[QRELS["query"] == "q0"]
-    cmp = compare_runs(RUNS, qrels, k=10, samples=500)
+    cmp = compare_runs(RUNS, qrels, Measure(k=10), samples=500)
     assert cmp.n_queries == 1
     d = cmp.per_query["rerank"].iloc[0] - cmp.per_query["bm25"].iloc[0]
     assert d != 0
@@ -173,8 +175,8 @@ def test_one_query():
 
 
 def test_no_query_in_common():
-    cmp = compare_runs({"a": make_run(5, 1, skip=("q0", "q1")), "b": make_run(5, 2, skip=("q2", "q3", "q4"))},
-                       make_qrels(5), missing="skip", samples=100)
+    runs = {"a": make_run(5, 1, skip=("q0", "q1")), "b": make_run(5, 2, skip=("q2", "q3", "q4"))}
+    cmp = compare_runs(runs, make_qrels(5), Measure(k=10, empty="skip"), samples=100)
     assert cmp.n_queries == 0 and cmp.judged == 5
     row = cmp.summary.loc["b"]
     assert (row["wins"], row["losses"], row["ties"]) == (0, 0, 0)
@@ -187,7 +189,7 @@ def test_single_run_has_an_empty_summary():
     cmp = compare_runs({"only": RUNS["bm25"]}, QRELS, samples=100)
     assert cmp.summary.empty and list(cmp.summary.columns) == SUMMARY_COLUMNS
     assert cmp.baseline == "only"
-    assert cmp.baseline_mean == pytest.approx(evaluate(RUNS["bm25"], QRELS, k=10)["ndcg"].mean())
+    assert cmp.baseline_mean == pytest.approx(evaluate(RUNS["bm25"], QRELS, Measure(k=10))["ndcg"].mean())
     table = cmp.table()
     assert list(table.index) == ["only"] and table.loc["only", "scored"] == 30
     assert "over the 0 runs compared" in cmp.describe()
@@ -232,9 +234,9 @@ def test_with_scores_equals_comparing_the_edited_run(cmp):
     edited = RUNS["rerank"].copy()
     rows = edited["query"] == "q3"
     edited.loc[rows, "score"] = -edited.loc[rows, "score"]  # reverse its list
-    new = evaluate(edited[rows], QRELS[QRELS["query"] == "q3"], k=10, config=TREC)["ndcg"]
+    new = evaluate(edited[rows], QRELS[QRELS["query"] == "q3"], TREC.with_(k=10))["ndcg"]
     updated = cmp.with_scores("rerank", new)
-    fresh = compare_runs({**RUNS, "rerank": edited}, QRELS, k=10, config=TREC, samples=2000, seed=0)
+    fresh = compare_runs({**RUNS, "rerank": edited}, QRELS, TREC.with_(k=10), samples=2000, seed=0)
     pd.testing.assert_frame_equal(updated.per_query, fresh.per_query)
     pd.testing.assert_frame_equal(updated.summary, fresh.summary)
     with pytest.raises(KeyError):
@@ -254,8 +256,6 @@ def test_paired_summary_from_per_query_frame(cmp):
         ({"baseline": "nope"}, "baseline 'nope' is not one of the runs"),
         ({"samples": 0}, "samples must be"),
         ({"seed": -1}, "seed must be"),
-        ({"missing": "drop"}, "missing must be one of"),
-        ({"ties": "random"}, "ties must be one of"),
         ({"confidence": 1.0}, "confidence must be"),
         ({"runs": {1: RUNS["bm25"]}}, "run names must be text"),
     ],
@@ -302,10 +302,11 @@ def test_summary_invariants(per_query, seed):
 
 def test_skipping_a_zero_comparison_is_the_skip_comparison():
     """The window works out "skip" from the "zero" comparison it holds (no scoring again)."""
-    zero = compare_runs(RUNS, QRELS, k=10, missing="zero", samples=200)
+    zero = compare_runs(RUNS, QRELS, Measure(k=10, empty="zero"), samples=200)
     answered = pd.DataFrame({name: zero.per_query.index.isin(run["query"]) for name, run in RUNS.items()},
                             index=zero.per_query.index)
-    got, expected = zero.skipping(answered), compare_runs(RUNS, QRELS, k=10, missing="skip", samples=200)
+    got, expected = zero.skipping(answered), compare_runs(RUNS, QRELS, Measure(k=10, empty="skip"),
+                                                          samples=200)
     assert len(got.per_query) < len(zero.per_query)  # the dense run left queries out
     pd.testing.assert_frame_equal(got.per_query, expected.per_query)
     pd.testing.assert_frame_equal(got.summary, expected.summary)
@@ -316,7 +317,7 @@ def test_skipping_a_zero_comparison_is_the_skip_comparison():
 def test_the_summary_cells_are_the_comparisons_figures():
     from ndcg_gui.core.analysis.runs.run_diff import summary_cells
 
-    two = compare_runs({"bm25": RUNS["bm25"], "rerank": RUNS["rerank"]}, QRELS, k=10, samples=200)
+    two = compare_runs({"bm25": RUNS["bm25"], "rerank": RUNS["rerank"]}, QRELS, Measure(k=10), samples=200)
     columns, rows = summary_cells(two)
     headers = [h for h, _ in columns]
     assert headers == ["Run", "NDCG@10", "Δ mean", "W / T / L", "p", "p (t-test)", "95 % CI of Δ",
@@ -332,7 +333,7 @@ def test_the_summary_cells_are_the_comparisons_figures():
                        f"{int(s['wins'])} / {int(s['ties'])} / {int(s['losses'])}", f"{s['rand_p']:.3g}",
                        f"{s['t_p']:.3g}", f"[{s['ci_low']:+.4f}, {s['ci_high']:+.4f}]",
                        f"{s['effect_size']:+.2f}", verdict]
-    three = compare_runs(RUNS, QRELS, k=10, samples=200)
+    three = compare_runs(RUNS, QRELS, Measure(k=10), samples=200)
     columns, rows = summary_cells(three)
     assert [h for h, _ in columns][5] == "p (Holm)" and len(rows) == 3
     assert rows[2][5] == f"{three.summary.at['dense', 'p_holm']:.3g}"
@@ -353,18 +354,19 @@ def test_a_p_no_draw_reached_is_a_bound_and_the_verdict_is_plain_words():
     qrels = QRELS[QRELS["grade"] > 0].drop_duplicates(["query"]).reset_index(drop=True)
     qrels = pd.concat([qrels, QRELS[QRELS["grade"] == 0]]).reset_index(drop=True)
     good, bad = _ranked(qrels, True), _ranked(qrels, False)
-    cmp = compare_runs({"mid": bad, "good": good, "same": bad.copy()}, qrels, k=1, samples=200, seed=0)
+    cmp = compare_runs({"mid": bad, "good": good, "same": bad.copy()}, qrels, Measure(k=1), samples=200,
+                       seed=0)
     row = cmp.summary.loc["good"]
     assert row["rand_p"] == pytest.approx(1 / 201) and cmp.at_floor("good")
     assert p_texts(cmp, "good") == ("< 0.005", "< 0.01")  # Holm: 2 runs x 1/201
     assert cmp.verdict("good") == "better" and cmp.verdict("same") == "no detectable difference"
-    back = compare_runs({"good": good, "bad": bad}, qrels, k=1, samples=200, seed=0)
+    back = compare_runs({"good": good, "bad": bad}, qrels, Measure(k=1), samples=200, seed=0)
     assert back.verdict("bad") == "worse" and p_texts(back, "bad")[0] == "< 0.005"
     _, rows = summary_cells(cmp)
     assert rows[1][4] == "< 0.005" and rows[1][-1] == "better"
     line = delta_line(cmp, "good")
     assert line.startswith("good − mid: better · ") and "p < 0.005 (" in line
-    exact = compare_runs({"mid": bad, "good": good}, qrels[qrels["query"].isin(["q0", "q1", "q2"])], k=1,
-                         samples=200)
+    exact = compare_runs({"mid": bad, "good": good}, qrels[qrels["query"].isin(["q0", "q1", "q2"])],
+                         Measure(k=1), samples=200)
     assert not exact.at_floor("good")  # enumerated: p = 2/8 (two-sided) is the p, not a bound
     assert p_texts(exact, "good")[0] == "0.25"

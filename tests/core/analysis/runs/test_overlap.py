@@ -19,6 +19,7 @@ from ndcg_gui.core.analysis.runs.overlap import (
     overlap_table,
     rbo_ext,
 )
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.reading import load
 
 DOCS = [f"d{i}" for i in range(12)]
@@ -130,7 +131,7 @@ def test_table_ranks_each_list_as_the_run_is_ranked(tmp_path_factory, rows_a, ro
     write_run(folder / "b.run", rows_b)
     run_a = load(folder / "a.run", need_grades=False).run
     run_b = load(folder / "b.run", need_grades=False).run
-    table = overlap_table(run_a, run_b, k=k, p=p)
+    table = overlap_table(run_a, run_b, Measure(k=k), p=p)
     queries = {q for q, _, _ in rows_a} | {q for q, _, _ in rows_b}
     assert set(table.index) == queries
     for q in queries:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import dcg_score
 
-from ndcg_gui.core import MetricConfig, compare_runs
+from ndcg_gui.core import Measure, compare_runs
 from ndcg_gui.core.analysis.runs.run_diff import biggest_moves, delta_histogram, delta_line, side_by_side
 
 DOCS = [f"d{i}" for i in range(30)]
@@ -42,8 +42,8 @@ def sklearn_dcg(docs: list[str], judgments: dict[str, float], k, exponential: bo
 @given(two_lists(), st.booleans())
 def test_ranks_and_effects_against_brute_force_and_sklearn(case, exponential):
     a, b, judgments, k = case
-    config = MetricConfig(gain="exponential" if exponential else "linear")
-    diff = side_by_side(a, b, judgments, k=k, config=config)
+    config = Measure(gain="exponential" if exponential else "linear")
+    diff = side_by_side(a, b, judgments, config.with_(k=k))
     assert list(diff.index) == a + [d for d in b if d not in a]
     for doc, row in diff.iterrows():
         for rank, docs in ((row["rank_a"], a), (row["rank_b"], b)):
@@ -59,7 +59,7 @@ def test_moves_in_words_largest_effect_first():
     a = [f"x{i}" for i in range(1, 40)]
     b = ["x37", "x2", "x1", *[d for d in a if d not in ("x37", "x2", "x1", "x5")], "new"]
     judgments = {"x37": 2.0, "x1": 1.0, "x5": 3.0, "new": 0.0}
-    diff = side_by_side(a, b, judgments, k=10)
+    diff = side_by_side(a, b, judgments, Measure(k=10))
     moves = biggest_moves(diff, 4, ("bm25", "rerank"))
     # x37 (grade 2) into rank 1 is the biggest change of DCG@10; x5 (grade 3) left the top 10;
     # x1 (grade 1) went from 1 to 3; then the longest move of a document without gain.
@@ -98,7 +98,7 @@ def test_delta_line_states_the_comparisons_own_figures():
         return pd.DataFrame([(f"q{q}", f"d{d}", float(r.random())) for q in range(12) for d in range(10)],
                             columns=["query", "doc", "score"])
 
-    cmp = compare_runs({"a": run(1), "b": run(2), "c": run(3)}, qrels, k=5, samples=500, seed=4)
+    cmp = compare_runs({"a": run(1), "b": run(2), "c": run(3)}, qrels, Measure(k=5), samples=500, seed=4)
     for name in ("b", "c"):
         row = cmp.summary.loc[name]
         line = delta_line(cmp, name)
@@ -116,5 +116,5 @@ def test_delta_line_says_when_every_pattern_was_counted():
     qrels = pd.DataFrame({"query": ["q1", "q2", "q3"], "doc": ["x", "x", "x"], "grade": [1.0, 1.0, 1.0]})
     a = pd.DataFrame({"query": ["q1", "q2", "q3"], "doc": ["x", "y", "x"], "score": [1.0, 1.0, 1.0]})
     b = pd.DataFrame({"query": ["q1", "q2", "q3"], "doc": ["x", "x", "y"], "score": [1.0, 1.0, 1.0]})
-    cmp = compare_runs({"a": a, "b": b}, qrels, k=10)
+    cmp = compare_runs({"a": a, "b": b}, qrels, Measure(k=10))
     assert "all 4 sign patterns" in delta_line(cmp, "b")

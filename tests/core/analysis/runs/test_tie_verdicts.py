@@ -13,6 +13,7 @@ import pytest
 from ndcg_gui.core import evaluate
 from ndcg_gui.core.analysis.runs.compare import compare_runs
 from ndcg_gui.core.analysis.runs.tie_verdicts import tie_verdicts
+from ndcg_gui.core.ndcg.measure import Measure
 
 SAMPLES = 500
 
@@ -40,7 +41,7 @@ def every_order(run: pd.DataFrame, k: int, qrels: pd.DataFrame) -> dict[str, lis
         for orders in itertools.product(*[itertools.permutations(g) for g in groups]):
             docs = [d for order in orders for d in order]
             ranked = pd.DataFrame({"query": query, "doc": docs, "score": -np.arange(len(docs), dtype=float)})
-            values.add(float(evaluate(ranked, qrels[qrels["query"] == query], k=k)["ndcg"].iloc[0]))
+            values.add(float(evaluate(ranked, qrels[qrels["query"] == query], Measure(k=k))["ndcg"].iloc[0]))
         out[query] = sorted(values)
     return out
 
@@ -55,7 +56,7 @@ def realized(run: pd.DataFrame, k: int, qrels: pd.DataFrame, pick) -> pd.DataFra
         for orders in itertools.product(*[itertools.permutations(g) for g in groups]):
             docs = [d for order in orders for d in order]
             ranked = pd.DataFrame({"query": query, "doc": docs, "score": -np.arange(len(docs), dtype=float)})
-            value = float(evaluate(ranked, qrels[qrels["query"] == query], k=k)["ndcg"].iloc[0])
+            value = float(evaluate(ranked, qrels[qrels["query"] == query], Measure(k=k))["ndcg"].iloc[0])
             if best is None or (pick(value, best[0]) == value and value != best[0]):
                 best = (value, ranked)
         frames.append(best[1])
@@ -67,7 +68,7 @@ def realized(run: pd.DataFrame, k: int, qrels: pd.DataFrame, pick) -> pd.DataFra
 def test_worst_and_best_orders_against_every_order(seed, k):
     base, run, qrels = small_runs(seed)
     runs = {"base": base, "run": run}
-    cmp = compare_runs(runs, qrels, k=k, samples=SAMPLES, seed=1)
+    cmp = compare_runs(runs, qrels, Measure(k=k), samples=SAMPLES, seed=1)
     verdict = tie_verdicts(cmp, runs, qrels)["run"]
     # Δ mean over every joint order of the run's ties: the least and greatest are the two orders'.
     base_ndcg = cmp.per_query["base"]
@@ -80,7 +81,7 @@ def test_worst_and_best_orders_against_every_order(seed, k):
     # The verdict at each: what compare_runs says of the run with its ties broken that way.
     for i, pick in enumerate((min, max)):
         explicit = {"base": base, "run": realized(run, k, qrels, pick)}
-        other = compare_runs(explicit, qrels, k=k, samples=SAMPLES, seed=1)
+        other = compare_runs(explicit, qrels, Measure(k=k), samples=SAMPLES, seed=1)
         assert verdict.verdicts[i] == other.verdict("run")
         assert verdict.p[i] == pytest.approx(other.summary.at["run", "rand_p"])
     assert verdict.changes == (verdict.verdicts[0] != verdict.verdicts[1]
@@ -100,7 +101,7 @@ def test_a_verdict_that_the_tie_order_overturns():
     """a is relevant everywhere: the run's best order wins all 8 queries (exact p = 2/256), its
     worst order ties them all."""
     runs, qrels = eight_queries([1.0] * 8)
-    cmp = compare_runs(runs, qrels, k=1, samples=SAMPLES, seed=0)
+    cmp = compare_runs(runs, qrels, Measure(k=1), samples=SAMPLES, seed=0)
     verdict = tie_verdicts(cmp, runs, qrels)["run"]
     assert verdict.queries == 8 and verdict.delta == (0.0, 1.0)
     assert verdict.verdicts == ("no detectable difference", "better")
@@ -111,7 +112,7 @@ def test_a_verdict_that_the_tie_order_overturns():
 def test_the_sign_of_the_difference_changes_and_the_verdict_does_not():
     """Half the queries judge a relevant, half b: the worst order loses 4, the best wins 4."""
     runs, qrels = eight_queries([1.0] * 4 + [0.0] * 4)
-    cmp = compare_runs(runs, qrels, k=1, samples=SAMPLES, seed=0)
+    cmp = compare_runs(runs, qrels, Measure(k=1), samples=SAMPLES, seed=0)
     verdict = tie_verdicts(cmp, runs, qrels)["run"]
     assert verdict.delta == (-0.5, 0.5)
     assert verdict.verdicts == ("no detectable difference",) * 2  # (4 differences: p >= 2/16)
@@ -122,7 +123,7 @@ def test_no_tie_that_moves_a_figure_costs_no_statistics(monkeypatch):
     base, run, qrels = small_runs(3)
     run = run.assign(score=np.arange(len(run), dtype=float))  # no ties at all
     runs = {"base": base, "run": run}
-    cmp = compare_runs(runs, qrels, k=2, samples=SAMPLES)
+    cmp = compare_runs(runs, qrels, Measure(k=2), samples=SAMPLES)
     import ndcg_gui.core.analysis.runs.tie_verdicts as tv
 
     monkeypatch.setattr(tv, "tie_range", lambda *a, **kw: pytest.fail("scored again without a tie"))
@@ -149,7 +150,7 @@ def test_a_list_without_a_score_or_edited_out_of_score_order_keeps_its_order():
                                        scores=q1.scores[::-1])}
     edited = loaded.with_lists(lists)
     runs = {"base": base, "run": edited}
-    cmp = compare_runs(runs, qrels, k=3, samples=SAMPLES)
+    cmp = compare_runs(runs, qrels, Measure(k=3), samples=SAMPLES)
     verdict = tie_verdicts(cmp, runs, qrels)["run"]
     q2 = every_order(run[run["query"] == "q2"], 3, qrels)["q2"]
     assert verdict.queries == (1 if q2[-1] - q2[0] > 1e-12 else 0)

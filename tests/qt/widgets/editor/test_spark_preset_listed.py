@@ -6,21 +6,21 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from ndcg_gui.core.ndcg.measure import PRESETS
+from ndcg_gui.core.ndcg.presets import LABELS, PRESETS
 
 
 def test_spark_is_listed_greyed_with_why_and_the_keys_step_over_it(qtbot, window):
     box = window.headline.definition.preset
     index = box.findData("spark")
-    assert index >= 0 and box.itemText(index) == PRESETS["spark"].label
+    assert index >= 0 and box.itemText(index) == LABELS["spark"]
     assert not box.model().item(index).isEnabled()
     tip = box.itemData(index, Qt.ItemDataRole.ToolTipRole)
     assert "order they are given" in tip and "ndcg-inspect RUN --qrels Q --preset spark" in tip
     assert all(box.findData(name) >= 0 and box.model().item(box.findData(name)).isEnabled()
-               for name, preset in PRESETS.items() if preset.config.ideal_order == "sorted")
+               for name, preset in PRESETS.items() if preset.ideal_order == "sorted")
     # Down from the preset before it lands on the one after it.
     box.setCurrentIndex(index - 1)
     box.setFocus()
     qtbot.keyClick(box, Qt.Key.Key_Down)
     assert box.currentIndex() == index + 1
-    assert window.document.config == PRESETS[box.currentData()].config  # (offered, and used)
+    assert window.document.measure == PRESETS[box.currentData()].at(window.document.k)  # (offered, and used)

@@ -29,7 +29,7 @@ def test_an_example_opens_under_its_own_definition_as_one_undo_step(document):
     before = document.current_list()
     open_example(document, "E3a")
     assert document.display_name == "Worked example E3a"
-    assert document.state.definition == EXAMPLES["E3a"].definition
+    assert document.state.measure == EXAMPLES["E3a"].measure
     assert round(document.summary.ndcg, 4) == 0.9787 and document.is_clean()
     document.undo_stack.undo()
     assert document.current_list() == before and document.display_name != "Worked example E3a"
@@ -49,7 +49,7 @@ def test_the_note_shows_beside_an_example_only_and_names_the_wrong_figures(qtbot
     text = note.label.toPlainText()
     assert shown[-1] is True and "6.150" in text and "✗ wrong" in text and "6.1487" in text
     assert "rounded too early" in text and "✓ right" in text  # (0.972 is right to 3 decimals)
-    document.set_definition(k=3)  # another definition: the note says the headline's is not the example's
+    document.set_measure(k=3)  # another definition: the note says the headline's is not the example's
     qtbot.waitUntil(lambda: "not the example's" in note.label.toPlainText())
     with qtbot.waitSignal(note.asked) as asked:
         note.label.anchorClicked.emit(QUrl("steps"))
@@ -96,7 +96,7 @@ def test_step_by_step_reveals_one_rank_at_a_time_by_keys(qtbot, document):
     assert steps.rank == 5 and steps.table.item(4, 9).text() == "0.9724"
     document.new_from_grades([1, 2])  # another list: the walk follows it
     assert len(steps.steps) == 2 and steps.rank == 2
-    assert steps.table.item(1, 9).text() == f"{ndcg_at([1, 2], 2, document.config):.4f}"
+    assert steps.table.item(1, 9).text() == f"{ndcg_at([1, 2], document.measure.with_(k=2)):.4f}"
 
 
 def test_an_exercise_checks_right_and_wrong_answers_and_keeps_the_score(qtbot, document, tmp_path):
@@ -158,8 +158,8 @@ def test_two_definitions_side_by_side_mark_the_ranks_that_differ_and_lead_to_the
     marks = [two.tables[0].item(r, 0).text() for r in range(4)]
     assert marks == ["≠", "", "≠", ""]  # grade 2 at rank 3, and the ideal's grade 2 at rank 1
     assert two.titles[1].text().startswith("<b>exponential gain</b>: NDCG@")
-    exponential = window.document.config.with_(gain="exponential")
-    assert f"{ndcg_at([1, 0, 2, 1], window.document.k, exponential):.4f}" in two.titles[1].text()
+    exponential = window.document.measure.with_(gain="exponential")
+    assert f"{ndcg_at([1, 0, 2, 1], exponential.with_(k=window.document.k)):.4f}" in two.titles[1].text()
     two.walk_button.click()
     why = window.why
     assert why.tabText(why.currentIndex()) == "Why they differ"

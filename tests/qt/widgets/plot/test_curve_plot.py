@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication
 from sklearn.metrics import dcg_score, ndcg_score
 
 from ndcg_gui.core.lists.ranked_list import RankedList
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import ndcg_at
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.widgets.plot.curve_panels import FIRST_VIEW
@@ -25,7 +25,7 @@ from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot
 def make_plot(qtbot, lists: dict[str, RankedList], k: int = 10) -> tuple[Document, CurvePlot]:
     doc = Document()
     doc.set_lists(lists)
-    doc.set_definition(k=k, undoable=False)
+    doc.set_measure(k=k, undoable=False)
     plot = CurvePlot(doc)
     qtbot.addWidget(plot)
     plot.resize(900, 500)
@@ -96,7 +96,7 @@ def test_view_opens_on_the_first_ranks_and_zooms_to_k_or_all(qtbot, n, k, end):
     plot.show_all()
     assert plot.visible_ranks() == pytest.approx((0.5, n + 0.5))
     # Another k opens the view on its own first ranks; an edit keeps the view a person chose.
-    doc.set_definition(k=k + 1)
+    doc.set_measure(k=k + 1)
     assert plot.visible_ranks() == pytest.approx((0.5, min(n, max(2 * k + 2, FIRST_VIEW)) + 0.5))
     plot.show_all()
     doc.move_rows(n - 1, 1, 0)
@@ -139,7 +139,7 @@ def test_k_is_labelled_above_the_plot_not_on_a_curve(qtbot):
     assert axis.isVisible() and axis._tickLevels == [[(7.0, "k = 7")], []]
     assert getattr(plot.k_line, "label", None) is None  # no text inside the panels
     assert plot.k_line.value() == 7
-    doc.set_definition(k=80)  # past the end of the list: no line, no label
+    doc.set_measure(k=80)  # past the end of the list: no line, no label
     assert not plot.k_line.isVisible() and axis._tickLevels == [[], []]
 
 
@@ -161,7 +161,7 @@ def test_relevant_ranks_are_marked_by_grade(qtbot):
     assert not any(item.isVisible() for item in plot.mark_items)
 
 
-def brute_force_band(lst: RankedList, config: MetricConfig, ranks) -> tuple[np.ndarray, np.ndarray]:
+def brute_force_band(lst: RankedList, config: Measure, ranks) -> tuple[np.ndarray, np.ndarray]:
     """The least and greatest NDCG@i over every grading of the unjudged documents, each grade
     from 0 and the grades seen, the graded documents joining the judged pool."""
     pool = lst.judged_pool()
@@ -173,7 +173,7 @@ def brute_force_band(lst: RankedList, config: MetricConfig, ranks) -> tuple[np.n
         full = lst.grades.copy()
         full[at] = choice
         judged = None if pool is None else np.concatenate([pool, choice])
-        values.append([ndcg_at(full, int(i), config, judged=judged) for i in ranks])
+        values.append([ndcg_at(full, config.with_(k=int(i)), judged=judged) for i in ranks])
     values = np.array(values)
     return values.min(axis=0), values.max(axis=0)
 
@@ -188,7 +188,7 @@ def test_unjudged_band_equals_the_report_and_brute_force_and_waits_for_a_pause(q
     np.testing.assert_array_equal(plot.band_low.xData, band["rank"])
     np.testing.assert_array_equal(plot.band_low.yData, band["low"])
     np.testing.assert_array_equal(plot.band_high.yData, band["high"])
-    low, high = brute_force_band(lst, doc.config, band["rank"])
+    low, high = brute_force_band(lst, doc.measure, band["rank"])
     np.testing.assert_allclose(plot.band_low.yData, low, atol=1e-12)
     np.testing.assert_allclose(plot.band_high.yData, high, atol=1e-12)
     assert (low - 1e-12 <= plot.ndcg.yData).all() and (plot.ndcg.yData <= high + 1e-12).all()
@@ -200,7 +200,7 @@ def test_unjudged_band_equals_the_report_and_brute_force_and_waits_for_a_pause(q
     assert "band" not in vars(doc.report) and not plot.band_is_current()
     plot.settle()
     assert plot.band_is_current()
-    low, high = brute_force_band(doc.current_list(), doc.config, doc.report.band["rank"])
+    low, high = brute_force_band(doc.current_list(), doc.measure, doc.report.band["rank"])
     np.testing.assert_allclose(plot.band_low.yData, low, atol=1e-12)
 
     plot.toggles["Unjudged band"].setChecked(False)  # hidden: never computed
@@ -248,7 +248,7 @@ def test_loss_bars_are_the_first_k_losses_and_add_up_to_idcg_minus_dcg(qtbot):
     dcg = dcg_score(grades[None, :], np.arange(30, 0, -1)[None, :], k=8)
     idcg = dcg_score(grades[None, :], grades[None, :], k=8)
     assert heights.sum() == pytest.approx(idcg - dcg, abs=1e-9)
-    doc.set_definition(k=3)
+    doc.set_measure(k=3)
     assert len(plot.loss.opts["height"]) == 3
 
 
@@ -349,7 +349,7 @@ def test_the_band_is_searched_a_slice_at_a_time_and_an_edit_starts_the_new_lists
     assert not plot._band_slices.isActive() and plot._band_timer.isActive()
     qtbot.waitUntil(plot.band_is_current)
     assert len(search._rows) == 2 and doc.report.band_search.done
-    low, high = brute_force_band(doc.current_list(), doc.config, doc.report.band["rank"])
+    low, high = brute_force_band(doc.current_list(), doc.measure, doc.report.band["rank"])
     np.testing.assert_allclose(plot.band_low.yData, low, atol=1e-12)
     np.testing.assert_allclose(plot.band_high.yData, high, atol=1e-12)
 

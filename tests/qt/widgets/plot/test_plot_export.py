@@ -17,6 +17,7 @@ from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QFileDialog
 from sklearn.metrics import dcg_score, ndcg_score
 
+from ndcg_gui.core.ndcg.presets import preset
 from ndcg_gui.qt.widgets.plot.plot_export import FIGURE_SIZE
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -159,9 +160,8 @@ def test_metrics_csv_has_query_and_definition_columns(window, tmp_path):
 
 
 def test_a_preset_is_named_in_the_title_and_the_csv(window, tmp_path):
-    from ndcg_gui.core.ndcg.measure import MetricConfig
 
-    window.document.set_definition(config=MetricConfig.preset("trec_eval"))
+    window.document.set_measure(preset("trec_eval"))
     assert window.plot.figure_title().endswith("· trec_eval")
     path = tmp_path / "m.csv"
     assert window.exports.export_metrics(path)

@@ -3,7 +3,7 @@ asked for again."""
 
 from __future__ import annotations
 
-from ndcg_gui.core.ndcg.mean import MeanPolicy
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.qt.widgets.queries.policy_box import PolicyBox
 
 
@@ -12,13 +12,13 @@ def test_a_change_in_a_box_asks_for_both_boxes_policy(qtbot):
     qtbot.addWidget(box)
     with qtbot.waitSignal(box.picked) as blocker:
         box.undefined_combo.setCurrentIndex(box.undefined_combo.findData("skip"))
-    assert blocker.args == [MeanPolicy(empty="zero", undefined="skip")]
-    assert box.policy() == MeanPolicy(empty="zero", undefined="skip")
+    assert blocker.args == [Measure(undefined="skip", empty="zero")]
+    assert box.policy() == Measure(undefined="skip", empty="zero")
 
 
 def test_a_policy_shown_is_not_asked_for(qtbot):
     box = PolicyBox()
     qtbot.addWidget(box)
     with qtbot.assertNotEmitted(box.picked):
-        box.show_policy(MeanPolicy(empty="skip", undefined="skip"))
-    assert box.policy() == MeanPolicy(empty="skip", undefined="skip")
+        box.show_policy(Measure(undefined="skip", empty="skip"))
+    assert box.policy() == Measure(undefined="skip", empty="skip")

@@ -9,18 +9,18 @@ from PySide6.QtTest import QTest
 from query_samples import sample_frames
 
 from ndcg_gui.core.ndcg.evaluate import evaluate
-from ndcg_gui.core.ndcg.mean import MeanPolicy
-from ndcg_gui.core.ndcg.measure import MetricConfig
+from ndcg_gui.core.ndcg.measure import Measure
+from ndcg_gui.core.ndcg.presets import preset
 from ndcg_gui.qt.models.query_model import COL_JUDGED, COL_NDCG, COL_QUERY
 from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
 
-TREC = MetricConfig.preset("trec_eval")
+TREC = preset("trec_eval")
 # The offscreen platform says this whenever a top-level window is shown; it is not our warning.
 
 
 @pytest.fixture
 def result():
-    return evaluate(*sample_frames(), k=10, config=TREC)
+    return evaluate(*sample_frames(), TREC.with_(k=10))
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ def test_mean_follows_the_policy_chosen_in_the_combos(qtbot, panel, result, empt
     panel.empty_combo.setCurrentIndex(panel.empty_combo.findData(empty))
     panel.undefined_combo.setCurrentIndex(panel.undefined_combo.findData(undefined))
     mean, n = expected_mean(result, empty, undefined)
-    assert panel.policy == MeanPolicy(empty=empty, undefined=undefined)
+    assert panel.policy == Measure(undefined=undefined, empty=empty)
     assert panel.summary.mean == pytest.approx(mean)
     assert panel.mean_label.text() == f"Mean NDCG@10 = {mean:.4f} over {n} of {len(result)} queries"
     assert panel.histogram.counts.sum() == n
@@ -63,17 +63,17 @@ def test_mean_follows_the_policy_chosen_in_the_combos(qtbot, panel, result, empt
 def test_a_policy_picked_in_the_box_is_announced_and_one_shown_is_not(qtbot, panel):
     with qtbot.waitSignal(panel.policyChanged) as blocker:
         panel.empty_combo.setCurrentIndex(panel.empty_combo.findData("skip"))  # as a person picks it
-    assert blocker.args == [MeanPolicy(empty="skip", undefined="zero")]
+    assert blocker.args == [Measure(undefined="zero", empty="skip")]
     assert "1 judged query with no results" in panel.policy_note.text()
     assert "1 query with IDCG = 0" in panel.policy_note.text()
     with qtbot.assertNotEmitted(panel.policyChanged):  # the document's policy shown: not asked again
-        panel.set_policy(MeanPolicy(empty="zero", undefined="skip"))
-    assert panel.policy == MeanPolicy(empty="zero", undefined="skip")
+        panel.set_policy(Measure(undefined="skip", empty="zero"))
+    assert panel.policy == Measure(undefined="skip", empty="zero")
     assert panel.undefined_combo.currentData() == "skip"
 
 
 def test_rescore_with_new_k_updates_table_mean_and_histogram(panel):
-    at5 = evaluate(*sample_frames(), k=5, config=TREC)
+    at5 = evaluate(*sample_frames(), TREC.with_(k=5))
     panel.set_result(at5, 5)
     mean, _ = expected_mean(at5, "zero", "zero")
     assert panel.mean_label.text().startswith(f"Mean NDCG@5 = {mean:.4f}")
@@ -151,7 +151,7 @@ def test_syncing_to_a_filtered_away_query_drops_the_filters(qtbot, panel):
 def test_no_queries_says_so(qtbot):
     panel = QueryPanel()
     qtbot.addWidget(panel)
-    empty = evaluate(pd.DataFrame({"query": [], "doc": [], "grade": []}), k=10)
+    empty = evaluate(pd.DataFrame({"query": [], "doc": [], "grade": []}), measure=Measure(k=10))
     panel.set_result(empty, 10)
     assert panel.mean_label.text() == "No queries"
     assert panel.summary is None
@@ -279,7 +279,7 @@ def test_the_same_scores_shown_again_leave_the_histogram_as_drawn(qtbot, panel, 
     bars = panel.histogram._plot.bars
     panel.set_result(result, 10)
     assert drawn == []
-    at5 = evaluate(*sample_frames(), k=5, config=TREC)
+    at5 = evaluate(*sample_frames(), TREC.with_(k=5))
     panel.set_result(at5, 5)
     assert len(drawn) == 1
     counts, _ = np.histogram(at5["ndcg"], bins=np.linspace(0, 1, 11))
@@ -322,7 +322,7 @@ def test_each_keystroke_in_the_filter_box_searches_ids_folded_once(qtbot, monkey
     frame = pd.DataFrame({"query": ids, "doc": list("abcd"), "grade": [1.0, 0.0, 2.0, 1.0]})
     p = QueryPanel()
     qtbot.addWidget(p)
-    p.set_result(evaluate(frame, k=5), 5)
+    p.set_result(evaluate(frame, measure=Measure(k=5)), 5)
     p.show()
     qtbot.waitExposed(p)
     calls = {"string_is_ascii": 0, "ascii_lower": 0}

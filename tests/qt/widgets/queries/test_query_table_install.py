@@ -13,6 +13,7 @@ from screen_mirror import ScreenMirror
 from ndcg_gui.core.lists import query_order
 from ndcg_gui.core.lists.query_order import natural_key
 from ndcg_gui.core.ndcg.evaluate import RESULT_COLUMNS
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.qt.models.query_model import COL_NDCG, COL_QUERY, QueryTableModel
 from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
 
@@ -185,7 +186,7 @@ def test_a_big_result_a_loader_scored_is_shown_from_what_its_worker_worked_out(q
         def evaluate(self, *_args, **_kwargs):
             return result
 
-    scored = in_worker(score_for_window, Scored(), 10)
+    scored = in_worker(score_for_window, Scored(), Measure(k=10))
     panel = shown_from_the_worker(qtbot, monkeypatch, scored, 10)
     model = panel.model
     assert [model.query_at(r) for r in range(model.rowCount())] == natural(ids)
@@ -205,13 +206,13 @@ def test_a_big_run_duckdb_scores_again_is_shown_from_what_its_worker_worked_out(
 
     from ndcg_gui.core.ndcg.mean import histogram
     from ndcg_gui.core.sql.engine_dataset import open_engine
-    from ndcg_gui.core.state.workspace import Definition, Workspace
+    from ndcg_gui.core.state.workspace import Workspace
     from ndcg_gui.qt.document.query_scores import _score_engine
 
     kept_from(monkeypatch, 10)
     run, qrels = write_sample(tmp_path, queries=30)
-    state = Workspace.of(open_engine(str(run), str(qrels), Definition(k=10)))
-    state = state.with_definition(Definition(k=5))
+    state = Workspace.of(open_engine(str(run), str(qrels), Measure(k=10)))
+    state = state.with_measure(Measure(k=5))
     result = in_worker(_score_engine, state, lambda *_: True)
     expected = histogram(result["ndcg"].to_numpy())
     panel = shown_from_the_worker(qtbot, monkeypatch, result, 5)

@@ -98,7 +98,7 @@ def test_the_window_checks_the_file_it_opens(qtbot, window, messy):
     assert "would change a figure" in panel.note.text() and "the file as written" in panel.note.text()
     # k follows: at k = 2 the tie at ranks 2-3 of query 2 crosses the cut-off.
     assert rows["ties across the cut-off"][1] == "0"
-    window.document.set_definition(k=2)
+    window.document.set_measure(k=2)
     assert panel_rows(panel)["ties across the cut-off"][1] == "1"
     assert "at k = 2" in panel.note.text()
 
@@ -168,8 +168,8 @@ def test_a_big_file_is_checked_in_the_background(qtbot, window, messy, monkeypat
     assert checks.findings is not None and notices[-1] is True
     assert window.why.tabText(tab_index(window, "Checks")).startswith("Checks ⚠")
     # Two k changes in a row: only the last one's findings are kept.
-    window.document.set_definition(k=2)
-    window.document.set_definition(k=3)
+    window.document.set_measure(k=2)
+    window.document.set_measure(k=3)
     assert checks.wait()
     assert checks.k == 3
 

@@ -8,6 +8,7 @@ import pytest
 from sklearn.metrics import ndcg_score
 
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import ndcg_at
 
 GRADES, SCORES = [3.0, 2.0, 3.0, 0.0, 1.0], [5.0, 4.0, 4.0, 2.0, 1.0]  # b and c tie on score
@@ -17,7 +18,7 @@ def show_definitions(window, qtbot):
     lst = RankedList(docs=np.array(list("abcde"), dtype=object), grades=np.array(GRADES),
                      scores=np.array(SCORES))
     window.document.set_lists({"q": lst})
-    window.document.set_definition(k=3, undoable=False)
+    window.document.set_measure(k=3, undoable=False)
     window.resize(1366, 768)
     window.show()
     qtbot.waitExposed(window)
@@ -34,7 +35,7 @@ def cells(panel) -> list[list[str]]:
 
 def test_trec_eval_against_scikit_learn_on_a_tied_list(qtbot, window):
     panel = show_definitions(window, qtbot)
-    trec = ndcg_at([3, 3, 2, 0, 1], 3)  # trec_eval: tied b, c by docno descending (c first)
+    trec = ndcg_at([3, 3, 2, 0, 1], Measure(k=3))  # trec_eval: tied b, c by docno descending (c first)
     sk = ndcg_score([GRADES], [SCORES], k=3)  # scikit-learn averages the tie
     rows = cells(panel)
     assert rows[0][0] == "as trec_eval" and rows[0][2] == f"{trec:.4f}"
@@ -58,15 +59,15 @@ def test_another_pair_and_the_list_edited(qtbot, window):
     shown = window.document.current_list().grades.tolist()
     assert shown == [1, 0, 2, 3, 3]  # (shown in trec_eval's tie order: c before b, then reversed)
     rows = cells(panel)
-    assert rows[0][2] == f"{ndcg_at(shown, 3):.4f}"
+    assert rows[0][2] == f"{ndcg_at(shown, Measure(k=3)):.4f}"
 
 
 def test_the_headline_gives_the_range_over_every_order_of_tied_scores(qtbot, window):
     """Issue 22.3: the tie at ranks 2-3 crosses k = 2: either document may come first."""
     show_definitions(window, qtbot)
-    window.document.set_definition(k=2, undoable=False)
-    one, other = ndcg_at([3, 2, 3, 0, 1], 2), ndcg_at([3, 3, 2, 0, 1], 2)
+    window.document.set_measure(k=2, undoable=False)
+    one, other = ndcg_at([3, 2, 3, 0, 1], Measure(k=2)), ndcg_at([3, 3, 2, 0, 1], Measure(k=2))
     assert f"any order of ties: [{min(one, other):.4f}, {max(one, other):.4f}]" in \
         window.headline.change.text()
-    window.document.set_definition(k=1, undoable=False)  # the tie below k: no range to give
+    window.document.set_measure(k=1, undoable=False)  # the tie below k: no range to give
     assert "order of ties" not in window.headline.change.text()

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from ndcg_gui.core import evaluate
 from ndcg_gui.core.ndcg.evaluate import mean_ndcg
-from ndcg_gui.core.ndcg.measure import PRESETS
+from ndcg_gui.core.ndcg.presets import PRESETS
 from ndcg_gui.qt.widgets.why import which_preset_box
 
 
@@ -35,8 +35,8 @@ def preset_mean(files, preset: str, k: int) -> float:
 
     run, qrels = read_run(files[0]), read_qrels(files[1])
     chosen = PRESETS[preset]
-    return mean_ndcg(evaluate(run[["query", "doc", "score"]], qrels[["query", "doc", "grade"]], k=k,
-                              config=chosen.config, ties=chosen.ties))
+    return mean_ndcg(evaluate(run[["query", "doc", "score"]], qrels[["query", "doc", "grade"]],
+                              chosen.with_(k=k)))
 
 
 def ask(window, qtbot, text: str):
