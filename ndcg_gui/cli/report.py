@@ -57,15 +57,19 @@ def main_report(options: argparse.Namespace, say):
 
     cmp = None
     if options.runs:
+        from ndcg_gui.core.formats.query_notes import notes_beside
         from ndcg_gui.core.reports.compare_report import compare_report
         from ndcg_gui.core.reports.tables import comparison_table
 
         runs = cli_compare.load_runs(options, paths)
+        notes, problem = notes_beside(options.file)  # the first run's (a bad sidecar is said)
+        if problem is not None:
+            say(problem)
         cmp = cli_compare.comparison(options, runs)
         cli_compare._notes(cmp, say)
         segments = cli_segments.by_segment(cmp, cli_segments.maps(options), say)
         if options.report:
-            html = compare_report(runs, cmp, sources(), alpha=alpha, segments=segments)
+            html = compare_report(runs, cmp, sources(), alpha=alpha, segments=segments, notes=notes)
             atomic_write(options.report, lambda f: f.write(html))
         if options.table:
             text = comparison_table(cmp, options.table, alpha)
@@ -75,14 +79,18 @@ def main_report(options: argparse.Namespace, say):
                 sys.stdout.write(text)
                 sys.stdout.flush()
     else:
+        from ndcg_gui.core.formats.query_notes import notes_beside
         from ndcg_gui.core.reading import load
         from ndcg_gui.core.reports.run_report import run_report
 
         dataset = load(options.file, options.qrels)
+        notes, problem = notes_beside(options.file)  # (a bad sidecar is said; the report is written)
+        if problem is not None:
+            say(problem)
         maps = cli_segments.maps(options, dataset.run, options.file)
         means = cli_segments.run_means(dataset, measure, maps, say)
         html = run_report(dataset, measure, run_label(Path(options.file).name), sources=sources(),
-                          segments=means)
+                          segments=means, notes=notes)
         atomic_write(options.report, lambda f: f.write(html))
     if options.report:
         say(f"wrote {options.report}")

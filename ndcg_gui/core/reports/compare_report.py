@@ -23,7 +23,7 @@ from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.reports import page, svg
 from ndcg_gui.core.reports.page import Cell, esc, num
-from ndcg_gui.core.reports.run_report import Sources, at, grade_text, provenance
+from ndcg_gui.core.reports.run_report import Sources, at, grade_text, note_html, provenance
 from ndcg_gui.core.reports.segment_report import segment_comparison_section
 
 LOSSES = 5  # biggest losses shown per run, with their lists
@@ -72,7 +72,7 @@ def lists_of(runs: Mapping[str, Dataset] | ListOf) -> ListOf:
     return list_of
 
 
-def lists_side_by_side(list_of: ListOf, cmp: Comparison, run: str, query: str) -> str:
+def lists_side_by_side(list_of: ListOf, cmp: Comparison, run: str, query: str, note: str = "") -> str:
     """The baseline's and the run's lists of one query, the first k ranks side by side (relevant
     documents green, unjudged grey), then the moves that changed NDCG most, in words."""
     base, other = list_of(cmp.baseline, query), list_of(run, query)
@@ -101,17 +101,20 @@ def lists_side_by_side(list_of: ListOf, cmp: Comparison, run: str, query: str) -
     said = ("<ul class=fix>" + "".join(f"<li>{esc(m)}</li>" for m in moves) + "</ul>") if moves else ""
     scores = cmp.per_query.loc[query]
     return (f'<div class="query"><h3>Query {esc(query)}: {esc(cmp.baseline)} {scores[cmp.baseline]:.4f} → '
-            f"{esc(run)} {scores[run]:.4f} ({scores[run] - scores[cmp.baseline]:+.4f})</h3>"
+            f"{esc(run)} {scores[run]:.4f} ({scores[run] - scores[cmp.baseline]:+.4f})</h3>{note_html(note)}"
             f'<div class="lists">{table}<div><b>What moved</b> (largest effect on DCG first):{said}</div>'
             "</div></div>")
 
 
 def compare_parts(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, sources: Sources | None = None,
                   alpha: float = ALPHA, losses: int = LOSSES,
-                  segments: SegmentComparison | None = None) -> list[str]:
+                  segments: SegmentComparison | None = None,
+                  notes: Mapping[str, str] | None = None) -> list[str]:
     """The report's sections (HTML fragments) for a comparison (under its measure, `cmp.measure`).
     `runs`: the datasets compared, or a function giving each run's list of a query; `segments`:
-    the comparison in each segment, shown after the statistics."""
+    the comparison in each segment, shown after the statistics; `notes`: the note on each query
+    (the first run's sidecar)."""
+    notes = {str(q): n for q, n in (notes or {}).items() if n.strip()}
     list_of = lists_of(runs)
     at_k = at(cmp.measure)
     others = list(cmp.summary.index)
@@ -144,6 +147,11 @@ def compare_parts(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, sources
     table_rows = [[str(q), *[num(v) for v in cmp.per_query.loc[q]],
                    *[Cell("0", 0.0, "num") if v == 0 else num(v, "+.4f") for v in deltas.loc[q]]]
                   for q in cmp.per_query.index]  # (a tie is exactly 0: `Comparison.deltas`)
+    if notes:  # (a column only when there are notes: one line each, whole in its tooltip)
+        headers.append(("note", "The analyst's note on the query (kept beside the run)"))
+        for row, q in zip(table_rows, cmp.per_query.index, strict=True):
+            note = notes.get(str(q), "")
+            row.append(Cell(" ".join(note.split()), tip=note) if note else "")
     parts.append("<h2>Every query</h2><p>Click a heading to sort (Δ: the run minus the baseline).</p>"
                  + page.table(headers, table_rows, sortable=True, numeric=tuple(range(1, len(headers))),
                               scroll=len(table_rows) > 25))
@@ -152,7 +160,8 @@ def compare_parts(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, sources
         worst = worst[worst < 0].head(losses)
         if len(worst):
             parts.append(f"<h2>The biggest losses of {esc(run)}</h2>")
-            parts += [lists_side_by_side(list_of, cmp, run, str(q)) for q in worst.index]
+            parts += [lists_side_by_side(list_of, cmp, run, str(q), notes.get(str(q), ""))
+                      for q in worst.index]
     return parts
 
 

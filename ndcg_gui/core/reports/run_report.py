@@ -8,6 +8,7 @@ says what the window and `ndcg-inspect` say."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -108,10 +109,18 @@ def list_beside_ideal(lst: RankedList, report: ListReport) -> str:
                       numeric=(0,), row_classes=classes)
 
 
-def worst_query_section(lst: RankedList, query: str, measure: Measure) -> str:
+def note_html(note: str) -> str:
+    """An analyst's note on a query, escaped, its line breaks kept (empty: nothing)."""
+    if not note.strip():
+        return ""
+    lines = "<br>".join(esc(line) for line in note.splitlines())
+    return f'<p class="query-note"><b>Note:</b> {lines}</p>'
+
+
+def worst_query_section(lst: RankedList, query: str, measure: Measure, note: str = "") -> str:
     report = ListReport(lst, measure)
     s = report.summary
-    notes = "".join(f'<div class="note">{esc(w)}</div>' for w in (*s.warnings, *s.notes))
+    notes = note_html(note) + "".join(f'<div class="note">{esc(w)}</div>' for w in (*s.warnings, *s.notes))
     fixes = fix_lines(lst, report)
     fix = ("<ul class=fix>" + "".join(f"<li>{esc(line)}</li>" for line in fixes) + "</ul>") if fixes else \
         "<p>No single move raises it: the list's judged documents are in their best order.</p>"
@@ -152,15 +161,19 @@ def one_list(lst: RankedList, measure: Measure) -> list[str]:
 
 
 def run_parts(dataset: Dataset, measure: Measure, name: str = "run", worst: int = WORST,
-              sources: Sources | None = None, segments: SegmentMeans | None = None) -> list[str]:
+              sources: Sources | None = None, segments: SegmentMeans | None = None,
+              notes: Mapping[str, str] | None = None) -> list[str]:
     """The report's sections (HTML fragments) for a run, its mean under the measure's policy;
-    `segments`: each segment's mean, shown after the histogram."""
+    `segments`: each segment's mean, shown after the histogram; `notes`: the note on each query
+    (its sidecar's), beside it wherever it is listed."""
+    notes = {str(q): n for q, n in (notes or {}).items() if n.strip()}
     result = dataset.evaluate(measure.per_query())
     mean = mean_summary(result, measure)
     parts = [f"<h1>NDCG{at(measure)} of {esc(name)}</h1>", provenance(measure, sources or Sources())]
     queries = dataset.queries()
     if len(result) == 1 and len(queries) == 1:
-        return parts + one_list(_ranked(dataset, queries[0], measure), measure)
+        lst = _ranked(dataset, queries[0], measure)
+        return [*parts, note_html(notes.get(str(queries[0]), "")), *one_list(lst, measure)]
     values = result["ndcg"].to_numpy(dtype=float)
     parts.append(f'<p class="headline">Mean NDCG{at(measure)} = <b>{esc(_value(mean.mean))}</b> over '
                  f"{mean.counted:,} of {mean.total:,} queries ({esc(measure.describe_mean())}).</p>")
@@ -183,15 +196,22 @@ def run_parts(dataset: Dataset, measure: Measure, name: str = "run", worst: int 
                      f"k = {measure.k}: <span class=key-out>red</span>, a top-k place the ideal gives a "
                      "better document; <span class=key-in>green</span>, a document below the line that "
                      "belongs in the top k.</p>")
-        parts += [worst_query_section(_ranked(dataset, q, measure), q, measure) for q in shown]
+        parts += [worst_query_section(_ranked(dataset, q, measure), q, measure, notes.get(str(q), ""))
+                  for q in shown]
     judged = _judged(dataset, result, measure)
     rows = [[str(q), num(r["n_retrieved"], "d"), num(r["n_judged"], "d"), num(r["n_relevant"], "d"),
              num(r["dcg"]), num(r["idcg"]), num(r["ndcg"]), num(judged[q])] for q, r in result.iterrows()]
+    headers = ["query", "retrieved", "judged", "relevant", f"DCG{at(measure)}", f"IDCG{at(measure)}",
+               f"NDCG{at(measure)}", f"Judged{at(measure)}"]
+    if notes:  # (a column only when there are notes: one line each, whole in its tooltip)
+        headers.append(("note", "The analyst's note on the query (kept beside the run)"))
+        for row, q in zip(rows, result.index, strict=True):
+            note = notes.get(str(q), "")
+            row.append(page.Cell(" ".join(note.split()), tip=note) if note else "")
     parts.append("<h2>Every query</h2><p>Click a heading to sort. Judged: the share of the first k "
                  "documents that are judged (ir_measures' Judged@k): a low NDCG with a low share is a "
                  "judging hole rather than a bad ranking.</p>" + page.table(
-        ["query", "retrieved", "judged", "relevant", f"DCG{at(measure)}", f"IDCG{at(measure)}",
-         f"NDCG{at(measure)}", f"Judged{at(measure)}"], rows, sortable=True, numeric=(1, 2, 3, 4, 5, 6, 7),
+        headers, rows, sortable=True, numeric=(1, 2, 3, 4, 5, 6, 7),
         scroll=len(rows) > 25))
     return parts
 

@@ -104,12 +104,15 @@ class Snapshot:
     # measure being the window's settings' (QSettings)
     policy: dict[str, str] = field(default_factory=dict)
     segments: QueryMap[str] | None = None  # as read (a pipe cannot be read again)
+    notes: dict[str, str] = field(default_factory=dict)  # every note on a query (none in older files)
 
     def describe(self) -> str:
         n = len(self.lists)
         what = f"{n} edited {'query' if n == 1 else 'queries'}" if self.path else "a typed list"
         if self.compared:
             what += f", compared with {', '.join(name for name, _ in self.compared)}"
+        if self.notes:
+            what += f", {len(self.notes)} note{'' if len(self.notes) == 1 else 's'} on queries"
         when = self.written.replace("T", " ")[:16]
         return f"{self.name}: {what}, last written {when}"
 
@@ -119,7 +122,7 @@ class Snapshot:
         file is gone or unreadable."""
         if self.path is None:  # typed: its lists are the document, as typed in (and unsaved)
             order = dict.fromkeys([q for q in self.queries if q in self.lists] + list(self.lists))
-            return Workspace.typed({q: self.lists[q] for q in order}, self.name)
+            return Workspace.typed({q: self.lists[q] for q in order}, self.name).with_notes(self.notes)
         dataset = load(self.path, self.qrels_path)
         ws = Workspace.of(dataset, file=FileRef.of(self.path, self.qrels_path, self.name))
         for query, lst in self.lists.items():
@@ -128,7 +131,8 @@ class Snapshot:
             ws, _ = ws.with_run(load(path, self.qrels_path), path, name)
         names = {name for name, _ in self.compared}
         ws = ws.with_baseline(self.baseline if self.baseline in names else None)
-        return ws.with_focus(self.focus).with_measure(**self.policy).with_segments(self.segments)
+        ws = ws.with_focus(self.focus).with_measure(**self.policy).with_segments(self.segments)
+        return ws.with_notes(self.notes)
 
 
 def snapshot_json(ws: Workspace, pid: int | None = None, shown: str | None = None) -> dict:
@@ -144,6 +148,7 @@ def snapshot_json(ws: Workspace, pid: int | None = None, shown: str | None = Non
         "segments": None if ws.segments is None else {
             "origin": ws.segments.origin, "values": dict(ws.segments.values),
             "path": None if ws.segments.path is None else str(Path(ws.segments.path).resolve())},
+        "notes": dict(ws.notes),
         "format": FORMAT,
         "written": datetime.now().isoformat(timespec="seconds"),
         "pid": os.getpid() if pid is None else pid,
@@ -241,6 +246,16 @@ def _segments_from_json(data) -> QueryMap[str] | None:
                     None if path is None else Path(path))
 
 
+def _notes_from_json(data) -> dict[str, str]:
+    """The notes a recovery file holds ({} in files written before notes); TypeError when they are
+    not text by query."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(n, str) for n in data.values()):
+        raise TypeError("its notes are not text by query")
+    return {str(q): n for q, n in data.items()}
+
+
 def _read_snapshot(path: Path) -> tuple[Snapshot, float]:
     """`read_recovery`, with when the file was written."""
     name = path.name
@@ -266,6 +281,7 @@ def _read_snapshot(path: Path) -> tuple[Snapshot, float]:
             focus=None if data.get("focus") is None else str(data["focus"]),
             policy=_mean_policy(data.get("policy", {})),
             segments=_segments_from_json(data.get("segments")),
+            notes=_notes_from_json(data.get("notes")),
         ), written
     except _Unread as err:
         raise ValueError(f"{name}: {err}") from None

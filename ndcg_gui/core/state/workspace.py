@@ -91,6 +91,7 @@ class FileRef:
     name: str = "untitled"
     saved_lists: Mapping[str, RankedList] = field(default_factory=dict)
     made_here: bool = False
+    saved_notes: Mapping[str, str] = field(default_factory=dict)  # the notes its sidecar holds
 
     @classmethod
     def of(cls, path: str | Path | None, qrels: str | Path | None = None, name: str | None = None) -> FileRef:
@@ -122,11 +123,13 @@ class Workspace:
     file: FileRef = field(default_factory=FileRef)
     comparing: Comparing = field(default_factory=Comparing)
     segments: QueryMap[str] | None = None  # each query's segment (File ▸ Open segments…)
+    notes: Mapping[str, str] = field(default_factory=dict)  # each query's note (its sidecar file)
 
     def __post_init__(self) -> None:
         if self.measure.k is None:
             raise ValueError("a document is scored at a cut-off: k must be a whole number ≥ 1")
         object.__setattr__(self, "lists", MappingProxyType(dict(self.lists)))
+        object.__setattr__(self, "notes", MappingProxyType(dict(self.notes)))
         queries, shown, known = _queries_of(self.dataset)
         object.__setattr__(self, "_queries", queries)
         object.__setattr__(self, "_shown", shown)
@@ -239,7 +242,16 @@ class Workspace:
         """Whether a crash would lose something the person did: unsaved lists, runs compared, a
         mean policy of their own, segments read."""
         own_mean = any(getattr(self.measure, f) != getattr(window_measure(), f) for f in MEAN_FIELDS)
-        return bool(self.unsaved_queries() or self.comparing.runs or own_mean or self.segments is not None)
+        return bool(self.unsaved_queries() or self.comparing.runs or own_mean or self.segments is not None
+                    or self.notes_unsaved())
+
+    def notes_unsaved(self) -> bool:
+        """Whether the notes differ from what the sidecar holds (as read, or as last written)."""
+        return dict(self.notes) != dict(self.file.saved_notes)
+
+    def mark_notes_saved(self) -> None:
+        """The sidecar now holds the notes as they are in this state."""
+        self.file.saved_notes = dict(self.notes)
 
     def mark_saved(self) -> None:
         """The file now holds the lists as they are in this state."""
@@ -320,6 +332,22 @@ class Workspace:
     def with_focus(self, name: str | None) -> Workspace:
         c = self.comparing
         return self if name == c.focus else replace(self, comparing=replace(c, focus=name))
+
+    def with_note(self, query: str, note: str) -> Workspace:
+        """`query` with `note` (an empty note, or one of spaces alone: none)."""
+        notes = dict(self.notes)
+        if note.strip():
+            notes[query] = note
+        else:
+            notes.pop(query, None)
+        return self if notes == dict(self.notes) else replace(self, notes=notes)
+
+    def with_notes(self, notes: Mapping[str, str], saved: bool = False) -> Workspace:
+        """Every note replaced by `notes` (`saved`: as the sidecar holds them, read when opened)."""
+        kept = {str(q): str(n) for q, n in notes.items() if str(n).strip()}
+        if saved:
+            self.file.saved_notes = dict(kept)
+        return self if kept == dict(self.notes) else replace(self, notes=kept)
 
     def with_segments(self, segments: QueryMap[str] | None) -> Workspace:
         """Each query's segment from `segments` (None: none): the query panel filters by them."""

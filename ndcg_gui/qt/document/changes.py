@@ -35,6 +35,7 @@ class Changes:
     comparing: bool = False  # the runs compared, the baseline or the run in the plots
     policy: bool = False  # which queries the mean counts
     segments: bool = False  # each query's segment (read, or dropped)
+    notes: frozenset[str] = field(default_factory=frozenset)  # queries whose note changed
     scores: bool = False  # every query's NDCG (the query panel's), or whether it is being worked out
     comparison: ComparisonChanges | None = None  # the run comparison's figures
     checks: bool = False  # the input checks' findings (or whether they are being worked out)
@@ -50,6 +51,7 @@ class Changes:
             lists=self.lists | other.lists, move=self.move if other.move is None else other.move,
             definition=self.definition or other.definition, comparing=self.comparing or other.comparing,
             policy=self.policy or other.policy, segments=self.segments or other.segments,
+            notes=self.notes | other.notes,
             scores=self.scores or other.scores, comparison=comparison,
             checks=self.checks or other.checks, reading=self.reading or other.reading,
             problem="; ".join(p for p in (self.problem, other.problem) if p) or None,

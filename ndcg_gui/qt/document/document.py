@@ -156,7 +156,7 @@ class Document(ListEdits, QObject):
     def is_clean(self) -> bool:
         """Whether the lists are what the file holds (a definition change does not touch the file;
         undoing back to the saved lists is clean again, whatever was opened in between)."""
-        return not self.state.unsaved_queries()
+        return not self.state.unsaved_queries() and not self.state.notes_unsaved()
 
     # ---- navigation (not an undo step) -----------------------------------------------------------
     def set_current_query(self, query: str) -> None:
@@ -250,10 +250,12 @@ class Document(ListEdits, QObject):
     # ---- opening ---------------------------------------------------------------------------------
     def set_dataset(self, dataset: Dataset, path: str | Path | None = None,
                     qrels_path: str | Path | None = None, name: str | None = None,
-                    undoable: bool = False) -> None:
+                    undoable: bool = False, notes: Mapping[str, str] | None = None) -> None:
         """Show a loaded dataset at its first query, under the definition in use. `path` is where
-        Save writes (None: Save asks). `undoable`: the open is an undo step (see the module doc)."""
-        self.open_workspace(Workspace.of(dataset, file=FileRef.of(path, qrels_path, name)), undoable=undoable)
+        Save writes (None: Save asks). `undoable`: the open is an undo step (see the module doc).
+        `notes`: the notes on its queries its sidecar holds."""
+        ws = Workspace.of(dataset, file=FileRef.of(path, qrels_path, name))
+        self.open_workspace(ws.with_notes(notes, saved=True) if notes else ws, undoable=undoable)
 
     def open_workspace(self, ws: Workspace, text: str | None = None, undoable: bool = True,
                        query: str | None = None, own_setup: bool = False,
@@ -307,6 +309,11 @@ class Document(ListEdits, QObject):
             ref.qrels_path = Path(qrels_path)
         self.state.mark_saved()
         self.announce(Changes())  # the title and the file name shown follow
+
+    def mark_notes_saved(self) -> None:
+        """After the notes were written beside the run: they are what its sidecar holds."""
+        self.state.mark_notes_saved()
+        self.announce(Changes())  # the title follows
 
     # ---- definition (an undo step) ------------------------------------------------------------------
     def set_measure(self, measure: Measure | None = None, *, undoable: bool = True,
@@ -384,6 +391,15 @@ class Document(ListEdits, QObject):
         text = f"Open segments {segments.origin}" if segments is not None else "Drop the segments"
         self._push(self.state.with_segments(segments), text)
 
+    def note(self, query: str) -> str:
+        """The note on `query` ("" when none)."""
+        return self.state.notes.get(query, "")
+
+    def set_note(self, query: str, note: str) -> None:
+        """`note` on `query` (empty: none), one undo step."""
+        text = f"Note on query {query}" if note.strip() else f"Remove the note on query {query}"
+        self._push(self.state.with_note(query, note), text)
+
     def _push(self, new: Workspace, text: str) -> None:
         if new is not self.state:
             query = self.current_query
@@ -448,6 +464,8 @@ class Document(ListEdits, QObject):
             comparing=state.comparing != old.comparing,
             policy=any(getattr(state.measure, f) != getattr(old.measure, f) for f in MEAN_FIELDS),
             segments=state.segments is not old.segments,
+            notes=frozenset() if state.notes is old.notes else frozenset(
+                q for q in set(state.notes) | set(old.notes) if state.notes.get(q) != old.notes.get(q)),
         )
         if changes.shown_list(query) or changes.definition:
             self.report = self._report()

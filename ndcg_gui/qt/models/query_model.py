@@ -15,7 +15,7 @@ mapped every row at each reset, in the frame that shows a big file.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
 COL_EDITED, COL_QUERY, COL_DOCS, COL_JUDGED, COL_NDCG = range(5)
 EDITED_MARK = "✎"
+NOTE_MARK = "¶"  # a note on the query (`Workspace.notes`), whole in the cell's tooltip
 _GREY = QColor(128, 128, 128)
 
 
@@ -75,6 +76,8 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         self._undefined = self._empty = np.array([], dtype=bool)
         self._edited: set[str] = set()
         self._edited_mask: np.ndarray | None = None  # which entries are edited (None: not worked out)
+        self._notes: dict[str, str] = {}
+        self._noted_mask: np.ndarray | None = None  # which entries have a note (None: not worked out)
         self._k: int | None = None
         self._runs: RunColumns | None = None
         self._run_ndcg = self._delta = np.zeros((0, 0), dtype=float)
@@ -107,7 +110,7 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
             # (worked out in the worker that scored a big file, `workspace_report.prepared`: kept by index)
             self._natural, self._lengths, self._text, self._in_order = order_keys_of(result.index)
             self._keep = self._kept()
-            self._edited_mask = None
+            self._edited_mask = self._noted_mask = None
             self._align_runs()
         self._docs = result["n_retrieved"].to_numpy(dtype=np.int64)
         self._judged = result["n_judged"].to_numpy(dtype=np.int64)
@@ -153,6 +156,28 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         self._rows_changed(np.flatnonzero(before != self._edited_rows()))
         self._resort()
         return True
+
+    def set_notes(self, notes: Mapping[str, str]) -> bool:
+        """The note on each query (a mark beside its id, the note in its tooltip); False: as they were."""
+        notes = {str(q): str(n) for q, n in notes.items()}
+        if notes == self._notes:
+            return False
+        before = self._noted_rows()
+        changed = [q for q in set(notes) | set(self._notes) if notes.get(q) != self._notes.get(q)]
+        self._notes, self._noted_mask = notes, None
+        positions = [p for q in changed if (p := self._position(q)) >= 0]
+        self._rows_changed(np.union1d(np.flatnonzero(before != self._noted_rows()),
+                                      np.array(positions, dtype=np.int64)))
+        self._resort()
+        return True
+
+    def note(self, query: str) -> str:
+        return self._notes.get(str(query), "")
+
+    def _noted_rows(self) -> np.ndarray:
+        if self._noted_mask is None:
+            self._noted_mask = _is_in(self._text, self._queries, frozenset(self._notes))
+        return self._noted_mask
 
     def _edited_rows(self) -> np.ndarray:
         """Which entries are edited, over every id at once (a Python test per id cost a big file
@@ -351,7 +376,7 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
             return [EDITED_MARK, "Query", "Docs", f"Judged{at}", f"NDCG{at}"][section]
         if role == Qt.ItemDataRole.ToolTipRole:
             return [
-                "Edited in this session",
+                f"{EDITED_MARK} edited in this session; {NOTE_MARK} a note on the query (in its tooltip)",
                 "Query id",
                 "Documents retrieved for the query",
                 f"Judged@{self._k or 'all'}: the share of the first {self._k or 'all'} documents "
@@ -392,7 +417,9 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
 
     def _display(self, row: int, col: int) -> str:
         if col == COL_EDITED:
-            return EDITED_MARK if str(self._queries[row]) in self._edited else ""
+            query = str(self._queries[row])
+            edited = EDITED_MARK if query in self._edited else ""
+            return edited + (NOTE_MARK if query in self._notes else "")
         if col == COL_QUERY:
             return str(self._queries[row])
         return self._figure_text(col, self._figures(col)[row])
@@ -444,8 +471,8 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
 
     def sort_keys(self, col: int) -> np.ndarray:
         """Every entry's sort key in column `col`, in the frame's order."""
-        if col == COL_EDITED:
-            return self._edited_rows().astype(np.int64)
+        if col == COL_EDITED:  # (edited, then noted, then both)
+            return self._edited_rows().astype(np.int64) + 2 * self._noted_rows().astype(np.int64)
         run = self.run_column(col)
         if run is not None:
             kind, j = run
@@ -457,6 +484,8 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         return bool(self._undefined[row] or self._empty[row])
 
     def _tooltip(self, row: int, col: int) -> str | None:
+        if col in (COL_EDITED, COL_QUERY) and (note := self._notes.get(str(self._queries[row]))):
+            return f"Note: {note}"
         if col == COL_JUDGED:
             if self._condensed:
                 return "Not given on condensed lists: every document they keep is judged"

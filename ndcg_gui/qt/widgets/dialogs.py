@@ -205,3 +205,17 @@ def show_info(parent: QWidget | None, title: str, message: str) -> None:
     if _headless is not None:
         return
     QMessageBox.information(parent, title, message)
+
+
+def ask_note(parent: QWidget | None, query: str, note: str) -> tuple[str, bool]:
+    """The note on `query`, typed (several lines; empty: none); (note, False) when cancelled, or headless."""
+    if _headless is not None:
+        return note, False
+    dialog = QInputDialog(parent)
+    dialog.setOption(QInputDialog.InputDialogOption.UsePlainTextEditForTextInput)
+    dialog.setWindowTitle(f"Note on query {query}")
+    dialog.setLabelText("Why this query ranks as it does (empty: no note). Kept beside the run when saved.")
+    dialog.setTextValue(note)
+    fit_title(dialog)
+    accepted = dialog.exec() == QDialog.DialogCode.Accepted
+    return dialog.textValue(), accepted

@@ -21,6 +21,7 @@ from ndcg_gui.qt.window.exports import Exports
 from ndcg_gui.qt.window.file_flow import FileFlow
 from ndcg_gui.qt.window.learning import Learning
 from ndcg_gui.qt.window.navigation import Navigation
+from ndcg_gui.qt.window.query_notes import QueryNotes
 from ndcg_gui.qt.window.segments import SegmentsFlow
 
 
@@ -53,6 +54,8 @@ class Commands:
     learn: Learning | None = None
     colours: ColourScheme | None = None
     segments: SegmentsFlow | None = None
+    notes: QueryNotes | None = None
+    query_table: QWidget | None = None  # (its context menu offers the note)
 
 
 class Actions(QObject):
@@ -165,6 +168,13 @@ class Actions(QObject):
         self.open_segments = a("Open se&gments…", segments.open_dialog if segments else lambda: None, None,
                                "Read each query's segment (lines query<TAB>segment): the query panel "
                                "then filters by segment and gives each one's mean")
+        notes = commands.notes
+        self.edit_note = a("&Note on query…", notes.edit if notes else lambda: None, "Ctrl+Alt+M",
+                           "Type a note on the query on screen (why it ranks as it does): kept beside the "
+                           "run when saved, shown in the query table and the report")
+        if commands.query_table is not None:
+            commands.query_table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+            commands.query_table.addAction(self.edit_note)
         self.remove_run_menu = QMenu("Re&move compared run", w)
         self.remove_run_menu.aboutToShow.connect(self._fill_remove_run)
         self.colours_menu = self._colours_menu(commands.colours)
@@ -193,7 +203,7 @@ class Actions(QObject):
         edit = bar.addMenu("&Edit")
         for action in (self.undo, self.redo, None, self.copy, self.paste, self.add_row, self.delete,
                        None, self.move_up, self.move_down, self.move_to_rank, self.sort, self.reverse,
-                       self.reset):
+                       self.reset, None, self.edit_note):
             _add(edit, action)
         go = bar.addMenu("&Go")
         for action in (self.worst_query, self.next_query, self.previous_query, self.find_query, None,

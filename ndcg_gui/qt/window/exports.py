@@ -151,7 +151,7 @@ class Exports(QObject):
             by_segment = None if segments is None else compare_segments(
                 cmp.per_query, cmp.baseline, segments.values, samples=cmp.samples, seed=cmp.seed,
                 confidence=cmp.confidence)
-            html = compare_report(runs.list_for, cmp, sources, segments=by_segment)
+            html = compare_report(runs.list_for, cmp, sources, segments=by_segment, notes=doc.state.notes)
         else:
             from ndcg_gui.core.analysis.segments import segment_means
 
@@ -159,7 +159,8 @@ class Exports(QObject):
             # (under the page's own mean policy, as its headline's)
             means = None if segments is None else segment_means(
                 dataset.evaluate(doc.measure.per_query()), segments.values, doc.measure)
-            html = run_report(dataset, doc.measure, doc.display_name, sources=sources, segments=means)
+            html = run_report(dataset, doc.measure, doc.display_name, sources=sources, segments=means,
+                              notes=doc.state.notes)
         atomic_write(path, lambda f: f.write(html))
 
     def export_report_dialog(self) -> None:

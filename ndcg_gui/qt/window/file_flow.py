@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 
 from ndcg_gui.core.analysis.workspace_report import score_for_window
 from ndcg_gui.core.errors import InputError, NeedsQrels
+from ndcg_gui.core.formats.query_notes import notes_beside
 from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.writing.saving import (
     Stamp,
@@ -41,6 +42,7 @@ from ndcg_gui.qt.document.loader import BackgroundLoader, LoadFn, LoadResult
 from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window.feedback import Feedback
+from ndcg_gui.qt.window.query_notes import QueryNotes
 from ndcg_gui.qt.window.settings_store import RecentFiles
 
 # A TREC run is usually named input.NAME with no extension: the dialogs show every file.
@@ -58,6 +60,7 @@ class FileFlow(QObject):
         super().__init__(feedback.parent)
         self.document, self.scores, self.loader, self.recent = document, scores, loader, recent
         self._parent, self._status = feedback.parent, feedback.status
+        self.notes = QueryNotes(document, feedback)  # the notes on queries, saved beside the run
         # (run, qrels, --query, the measure the loader scores under, undoable) of the open under way
         self._pending: tuple[Path, Path | None, str | None, Measure, bool] | None = None
         self._edited_while_loading = False
@@ -164,9 +167,10 @@ class FileFlow(QObject):
         # The objects held until now are left out of the collector's full passes while the new
         # file is installed: its allocations made one land there (a long pass over this process's
         # objects for a big file, in the frame that shows them); back in a second later.
+        notes, notes_problem = notes_beside(path)  # (a bad sidecar is said; the run opens all the same)
         gc.freeze()
         try:
-            self.document.set_dataset(dataset, path, qrels, undoable=undoable)
+            self.document.set_dataset(dataset, path, qrels, undoable=undoable, notes=notes)
         finally:
             QApplication.restoreOverrideCursor()
             QTimer.singleShot(1000, self, gc.unfreeze)
@@ -175,7 +179,9 @@ class FileFlow(QObject):
         back = " (Ctrl+Z goes back to the previous document)" if self.document.undo_stack.canUndo() else ""
         engine = "" if dataset.in_memory else ", scored by DuckDB where it lies (too big to load)"
         count = f": {queries:,} queries" if queries > 1 else ""
-        self._status(f"Opened {path.name}{count}{engine}{back}", 8000)
+        noted = f", {len(notes):,} note{'' if len(notes) == 1 else 's'} on queries" if notes else ""
+        said = f"; {notes_problem}" if notes_problem else ""
+        self._status(f"Opened {path.name}{count}{noted}{engine}{back}{said}", 8000)
         if query is not None:
             if self.document.has_query(query):
                 self.document.set_current_query(query)
@@ -249,6 +255,8 @@ class FileFlow(QObject):
     def save(self) -> bool:
         doc = self.document
         kind = getattr(doc.dataset, "kind", "csv")
+        if doc.path is not None and not doc.state.unsaved_queries() and doc.state.notes_unsaved():
+            return self.notes.save()  # only notes typed: the run itself is not written again
         if doc.path is None or kind not in ("csv", "trec_run"):
             return self.save_as()
         return self.save_to(doc.path, ".run" if kind == "trec_run" else ".csv")
@@ -324,12 +332,16 @@ class FileFlow(QObject):
         saved = path.name + (f" and {qrels.name}" if qrels is not None else "")
         if engine:  # the document stays the big file; its edits are kept in `path`
             doc.mark_saved()
+            if (problem := self.notes.save_beside(doc.path)) is not None:
+                dialogs.show_error(self._parent, "Could not save the notes", problem)
             n = len(data.queries())
             self._status(f"Saved the {n} edited quer{'y' if n == 1 else 'ies'} to {saved} "
                          f"({doc.display_name} itself is not rewritten)", 8000)
             return True
         moved = path != doc.path or (qrels is not None and qrels != doc.qrels_path)
         doc.mark_saved(path, qrels)
+        if (problem := self.notes.save_beside(path)) is not None:
+            dialogs.show_error(self._parent, "Could not save the notes", problem)
         if moved:
             self.recent.add(path, doc.qrels_path)
         self._status(f"Saved {saved}", 5000)

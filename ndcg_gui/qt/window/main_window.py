@@ -138,7 +138,7 @@ class MainWindow(WindowLayout, QMainWindow):
         self.actions = Actions(place, Commands(self.document, self.editing, self.files, self.exports,
                                                self.navigation, self.compare, self.ranking_view, self.plot,
                                                self.query_dock, self.learning, self.colour_scheme,
-                                               self.segments))
+                                               self.segments, self.files.notes, self.query_panel.table))
         self.why.showRank.connect(self.navigation.show_rank)
         self.why.judgeRank.connect(self.navigation.judge_rank)
         self.why.insertMissed.connect(self.ranking_model.insert_judged)

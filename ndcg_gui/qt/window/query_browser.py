@@ -42,6 +42,7 @@ class QueryBrowser(QObject):
         panel.policyChanged.connect(lambda policy: document.set_mean(policy.empty, policy.undefined))
         panel.set_policy(document.measure)
         self._show_segments()
+        panel.set_notes(document.state.notes)
         self._show_scores()
         self._feed_comparison(statistics=True)
         panel.set_current_query(document.current_query)
@@ -59,6 +60,8 @@ class QueryBrowser(QObject):
             self.panel.set_policy(self.document.measure)
         if changes.segments:
             self._show_segments()
+        if changes.notes or changes.dataset:
+            self.panel.set_notes(self.document.state.notes)
         if changes.scores:
             self._show_scores()
         if changes.comparison is not None:

@@ -14,6 +14,7 @@ from ndcg_gui.qt.models.colours import current
 from ndcg_gui.qt.widgets.editor.caveats import NOTE, WARNING, CaveatsLabel
 from ndcg_gui.qt.widgets.editor.definition_panel import DefinitionPanel
 from ndcg_gui.qt.widgets.scheme import FollowsScheme, set_colour
+from ndcg_gui.qt.widgets.wrapped_label import WrappedLabel
 
 
 def _figure(object_name: str) -> QLabel:
@@ -56,6 +57,11 @@ class Headline(FollowsScheme, QFrame):
                                "(another tool's tie rule gives one of those)")
         self.warnings = CaveatsLabel()
         self.warnings.setObjectName("warnings")
+        # The note typed on the query on screen (Edit ▸ Note on query…), shown only when there is one.
+        self.note = WrappedLabel(max_lines=2)
+        self.note.setObjectName("queryNote")
+        self.note.setTextFormat(Qt.PlainText)
+        self.note.hide()
 
         figures = QHBoxLayout()
         figures.addWidget(self.ndcg)
@@ -75,6 +81,7 @@ class Headline(FollowsScheme, QFrame):
         layout.addLayout(figures)
         layout.addWidget(self.definition)
         layout.addWidget(self.describe)
+        layout.addWidget(self.note)
 
         self._kept: tuple[object, str] | None = None  # the definition kept from the last session
         document.changed.connect(self.refresh)
@@ -154,3 +161,9 @@ class Headline(FollowsScheme, QFrame):
         kept = [(f"ⓘ {self._kept[1]}", NOTE)] if self._kept is not None else []
         warnings = [(f"⚠ {w}", WARNING) for w in s.warnings]
         self.warnings.set_caveats(warnings + kept + [(n, NOTE) for n in s.notes])
+        note = self._doc.note(self._doc.current_query)
+        said = f"Note on query {self._doc.current_query}: {note}" if note else ""
+        if self.note.text() != said:
+            self.note.setText(said)
+            self.note.setToolTip(said)
+            self.note.setVisible(bool(note))

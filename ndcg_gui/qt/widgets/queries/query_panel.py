@@ -254,6 +254,10 @@ class QueryPanel(QWidget):
         if self.model.set_edited(queries):
             self.table.fit_figures()  # (an edited query's figures are bold: wider)
 
+    def set_notes(self, notes) -> None:
+        """The note on each query: a mark beside its id, the note in the tooltip."""
+        self.model.set_notes(notes)
+
     def set_current_query(self, query: str) -> None:
         """Select `query` in the table without announcing it (the document already knows)."""
         self._current = query
