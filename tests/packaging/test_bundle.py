@@ -19,7 +19,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("bundle")]
 BINARY = ROOT / "dist" / "ndcg-gui" / "ndcg-gui"
 
 
-@pytest.fixture(scope="module")
+# Session-scoped: a worker may run another file's tests between this file's, and a module fixture
+# is then set up again: a second build, whose clean-up of the first bundle's folder failed.
+@pytest.fixture(scope="session")
 def bundle() -> None:
     result = subprocess.run(["make", "package"], cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
