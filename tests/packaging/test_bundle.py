@@ -3,6 +3,8 @@ the same window as the source tree when run from elsewhere."""
 
 from __future__ import annotations
 
+import fcntl
+import os
 import re
 import subprocess
 import sys
@@ -12,19 +14,28 @@ from install_checks import ROOT, assert_same_window, clean_env, reference_screen
 
 from ndcg_gui.core.ndcg.measure import Measure
 
-# One worker builds the bundle for every test of this file (`make test` runs --dist loadgroup): a
-# module fixture on each of two workers ran two PyInstaller builds into one dist/ at once.
+# (the file's tests on one worker where --dist loadgroup keeps them together; `bundle` holds if not)
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("bundle")]
 
 BINARY = ROOT / "dist" / "ndcg-gui" / "ndcg-gui"
 
 
-# Session-scoped: a worker may run another file's tests between this file's, and a module fixture
-# is then set up again: a second build, whose clean-up of the first bundle's folder failed.
 @pytest.fixture(scope="session")
 def bundle() -> None:
-    result = subprocess.run(["make", "package"], cwd=ROOT, capture_output=True, text=True, timeout=900)
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    """`make package`, once for the whole run: whichever worker comes first builds under a lock,
+    the others wait and use it (two workers' builds into one dist/ removed each other's files,
+    and a worker that runs another file's tests between this file's set a module fixture up again)."""
+    build = ROOT / "build"
+    build.mkdir(exist_ok=True)
+    stamp = build / "bundle-run"
+    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID", f"pid {os.getpid()}")
+    with open(build / "bundle.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (BINARY.is_file() and stamp.is_file() and stamp.read_text() == run_id):
+            result = subprocess.run(["make", "package"], cwd=ROOT, capture_output=True, text=True,
+                                    timeout=900)
+            assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+            stamp.write_text(run_id)
     assert BINARY.is_file()
 
 
