@@ -188,7 +188,13 @@ def _view(spark, name: str, pattern: str, kind: str, number: str) -> None:
                  .option("sep", sep or ",").csv(files))
         columns = _roles(frame.columns, first, number)
         frame = _with_line_order(spark, frame)[0]
-        rows = _typed(frame, columns, number, frame["row_order"])
+        from pyspark.sql import functions as F  # lazy: optional extra
+
+        # Spaces and tabs around an id dropped, as the in-memory CSV reader and DuckDB drop them:
+        # "d1 " is the id d1 on every engine.
+        quoted = {role: "`" + columns[role].replace("`", "``") + "`" for role in ("query", "doc")}
+        ids = {role: F.expr(f"trim(BOTH ' \t' FROM CAST({name} AS STRING))") for role, name in quoted.items()}
+        rows = _typed(frame, columns, number, frame["row_order"], ids)
     elif text_kind == kind:  # (its numbers and ids checked line by line as it is read)
         rows = _trec_rows(spark, files, kind, number)
     else:
