@@ -495,7 +495,7 @@ def test_auto_reads_a_glob_with_duckdb(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("options", [
-    ("--metrics-csv", "-"), ("--explain", "trec_eval", "sklearn"), ("--preset", "spark"),
+    ("--metrics-csv", "-"), ("--explain", "trec_eval", "sklearn"),
 ])
 def test_auto_stays_in_memory_for_what_the_engine_does_not_do(capsys, small_machine, no_engine, options):
     want = output(capsys, RUN, "--qrels", QRELS, *options, "--engine", "memory")
@@ -503,11 +503,12 @@ def test_auto_stays_in_memory_for_what_the_engine_does_not_do(capsys, small_mach
     assert output(capsys, RUN, "--qrels", QRELS, *options) == want
 
 
-@pytest.mark.parametrize("preset", ["trec_eval_J", "tf_ranking"])
+@pytest.mark.parametrize("preset", ["trec_eval_J", "tf_ranking", "spark"])
 @pytest.mark.parametrize("form", ["text", "tsv"])
-def test_condensed_lists_on_the_engine_print_as_in_memory(capsys, preset, form):
-    """trec_eval -J and TF-Ranking rank judged documents only (issue 32: every preset on every
-    engine); Judged@k is still the share of the run as retrieved, not of the condensed list."""
+def test_the_presets_sql_took_last_print_on_the_engine_as_in_memory(capsys, preset, form):
+    """trec_eval -J and TF-Ranking rank judged documents only, Spark's ideal keeps the judgments'
+    order (issue 32: every preset on every engine); Judged@k is still the share of the run as
+    retrieved, not of the condensed list."""
     want = output(capsys, RUN, "--qrels", QRELS, "--preset", preset, "--format", form, "--engine", "memory")
     got = output(capsys, RUN, "--qrels", QRELS, "--preset", preset, "--format", form, "--engine", "duckdb")
     assert want[0] == 0 and (got[0], got[2]) == (want[0], want[2])

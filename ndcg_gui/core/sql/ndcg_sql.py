@@ -63,6 +63,7 @@ _SUPPORTED: dict[str, Callable[[object], bool]] = {
     "precision": lambda v: v in (None, "float32", "float64"),
     "truncate_grades": lambda v: isinstance(v, bool),
     "judged_only": lambda v: isinstance(v, bool),
+    "ideal_order": _is_name("sorted", "given"),
     "ties": _is_name(*TIES),
     "empty": _is_name(*TREATMENTS),
     "undefined": _is_name(*TREATMENTS),  # (the mean's: the per-query table does not depend on it)
@@ -81,6 +82,8 @@ def check_expressible(measure: Measure, row_order: bool = False) -> None:
             ok = value == default
         if not ok:
             raise NotExpressible(f"the SQL engines cannot compute NDCG with {f.name}={value!r} (yet)")
+    if measure.ideal_order == "given" and measure.ideal == "judged" and not row_order:
+        raise NotExpressible("ideal_order='given' needs the judgments' file order (a row_order column)")
     if measure.ties in ("file", "average") and not row_order:
         # ("average": which of the tied rows fall within k, so n_judged, goes by file order)
         raise NotExpressible(f"ties={measure.ties!r} needs the rows' file order (a row_order column)")
@@ -159,8 +162,16 @@ def ndcg_sql(measure: Measure, run: str = "run", qrels: str = "qrels", row_order
     shown_gain = "AVG(gain) OVER (PARTITION BY query, skey)" if ties == "average" else "gain"
     firsts = ", r.first_row, p.first_judged" if row_order else ""
     first_row = ", MIN(row_order) AS first_row" if row_order else ""
-    ideal_from = (f"SELECT query, {gain_sql('grade', measure)} AS gain FROM {qrels}"
-                  if measure.ideal == "judged" else "SELECT query, gain FROM joined")
+    given = measure.ideal_order == "given"
+    # The ideal ranking: the pool sorted by gain, or (Spark MLlib) in the order it is given: the
+    # judgments' file order, or the list's own order for the ideal from the list.
+    if measure.ideal == "judged":
+        kept = ", row_order" if given else ""
+        ideal_from = f"SELECT query, {gain_sql('grade', measure)} AS gain{kept} FROM {qrels}"
+        ideal_by = "row_order ASC" if given else "gain DESC"
+    else:
+        ideal_from = "SELECT query, gain, rnk FROM joined"
+        ideal_by = "rnk ASC" if given else "gain DESC"
     listed, whole_run = "", run
     if measure.judged_only:
         # Condensed lists (`metrics.condensed_keep`): only judged documents are ranked, so those
@@ -205,6 +216,10 @@ ranked AS (
     FROM candidates
 ),"""
     idisc = discount_sql("irnk", measure)
+    # (an ideal in the given order is summed as `evaluate._given_order_dcg` sums it: as it comes)
+    idcg_sum = f"SUM(gain * {idisc})" if given else (
+        f"CASE WHEN ABS(SUM(gain * {idisc})) <= CAST(1e-12 AS DOUBLE) * SUM(ABS(gain * {idisc})) "
+        f"THEN CAST(0 AS DOUBLE) ELSE SUM(gain * {idisc}) END")
     # How deep the ideal goes (`evaluate._ideal_depth`): k, the list's first k rows, or all of it.
     ideal_cut = {"k": f"WHERE o.irnk <= {k}", "all": "",
                  "list": "LEFT JOIN dcg d ON d.query = o.query WHERE o.irnk <= COALESCE(d.n_top, 0)"
@@ -241,15 +256,14 @@ ideal AS (
     -- the first k of each query's ideal order only: filtered here, beside its window, an engine
     -- keeps a top k per query instead of ranking every judgment (DuckDB, 15M: 0.4 s against 2.4 s)
     SELECT o.query, o.gain, o.irnk
-    FROM (SELECT query, gain, ROW_NUMBER() OVER (PARTITION BY query ORDER BY gain DESC) AS irnk
+    FROM (SELECT query, gain, ROW_NUMBER() OVER (PARTITION BY query ORDER BY {ideal_by}) AS irnk
           FROM ({ideal_from}) judgments) o
     {ideal_cut}
 ),
 idcg AS (
     -- 0 where negative gains cancel the positive ones exactly (1, 0, -2 at ranks 1-3): a sum in
     -- another order than `evaluate`'s leaves a few ulps there, and NDCG would be 10^15
-    SELECT query, CASE WHEN ABS(SUM(gain * {idisc})) <= CAST(1e-12 AS DOUBLE) * SUM(ABS(gain * {idisc}))
-                       THEN CAST(0 AS DOUBLE) ELSE SUM(gain * {idisc}) END AS idcg
+    SELECT query, {idcg_sum} AS idcg
     FROM ideal
     GROUP BY query
 ),

@@ -214,12 +214,22 @@ def test_a_bad_file_is_one_line_naming_it(qtbot, window, tmp_path, dialog_log):
     assert "\n" not in message
 
 
-def test_a_preset_sql_cannot_express_is_refused_in_one_line(opened):
+def _sql_refuses_the_given_order(monkeypatch):
+    """Every preset is SQL now; a choice the SQL does not express (a discount table, a choice added
+    to the measure before its SQL) still takes this path: spark's given order stands for one."""
+    import importlib
+
+    sql = importlib.import_module("ndcg_gui.core.sql.ndcg_sql")  # (the module, not its function)
+    monkeypatch.setitem(sql._SUPPORTED, "ideal_order", lambda v: v == "sorted")
+
+
+def test_a_preset_sql_cannot_express_is_refused_in_one_line(opened, monkeypatch):
+    _sql_refuses_the_given_order(monkeypatch)
     doc, box = opened.document, opened.headline.definition.preset
     before, shown = doc.state.measure, box.currentData()
     notices = []
     doc.changed.connect(notices.append)
-    # (spark: a preset the SQL still cannot express, its judgments' given order making the ideal)
+    # (spark: its judgments' given order making the ideal, refused here as the SQL once refused it)
     assert box.findData("spark") >= 0
     box.setCurrentIndex(box.findData("spark"))  # picked from the list, as a click does
     box.activated.emit(box.currentIndex())
@@ -449,17 +459,18 @@ def compared_by_engine(qtbot, window, sample, tmp_path, monkeypatch):
     return window
 
 
-def test_a_preset_a_compared_runs_sql_cannot_express_is_refused_naming_it(compared_by_engine):
+def test_a_preset_a_compared_runs_sql_cannot_express_is_refused_naming_it(compared_by_engine, monkeypatch):
     """The open run takes any definition, the run compared with it is read by DuckDB: a choice
     its SQL cannot express is refused as the open run's is (one line naming the run and the
     choice, no notice, the panel back on the definition in use), not an error raised."""
+    _sql_refuses_the_given_order(monkeypatch)
     window = compared_by_engine
     doc, box = window.document, window.headline.definition.preset
     before, shown = doc.state.measure, box.currentData()
     notices = []
     doc.changed.connect(notices.append)
     box.setFocus()
-    # (spark: a preset the SQL still cannot express, its judgments' given order making the ideal)
+    # (spark: its judgments' given order making the ideal, refused here as the SQL once refused it)
     assert box.findData("spark") >= 0
     box.setCurrentIndex(box.findData("spark"))  # picked from the list, as a click does
     box.activated.emit(box.currentIndex())
