@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ndcg_gui.core.errors import InputError, path_problem, shown
-from ndcg_gui.core.formats.source import LINE_BREAK
+from ndcg_gui.core.formats.source import LINE_BREAK, file_kind
 
 SUFFIX = ".notes.tsv"
 HEADER = "# notes on queries (ndcg-inspect): query<TAB>note, with \\t \\n \\r \\\\ escaped"
@@ -108,8 +108,8 @@ def read_notes(path: str | Path) -> dict[str, str]:
     except OSError as exc:
         raise InputError(path_problem(exc), path) from None
     if not stat.S_ISREG(info.st_mode):  # (not even opened: a FIFO's writer would wake)
-        raise InputError(f"is {kind(info.st_mode)}, not a notes file; notes are read from a regular file",
-                         path)
+        raise InputError(f"is {file_kind(info.st_mode)}, not a notes file; notes are read from a "
+                         "regular file", path)
     try:
         fd = os.open(path, _OPEN_FLAGS)
     except OSError as exc:  # (replaced by a link meanwhile: ELOOP)
@@ -117,7 +117,7 @@ def read_notes(path: str | Path) -> dict[str, str]:
     with open(fd, "rb") as file:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise InputError(f"is {kind(info.st_mode)}, not a notes file", path)
+            raise InputError(f"is {file_kind(info.st_mode)}, not a notes file", path)
         if info.st_size > MAX_NOTES_BYTES:
             raise InputError(f"is {info.st_size >> 20:,} MiB, over the {MAX_NOTES_BYTES >> 20} MiB a notes "
                              "file may hold; is it the right file?", path)
@@ -128,16 +128,6 @@ def read_notes(path: str | Path) -> dict[str, str]:
         line = data[: exc.start].count(b"\n") + 1
         raise InputError("is not UTF-8 text; expected query<TAB>note lines", path, line) from None
     return parse_notes(text, path)
-
-
-def kind(mode: int) -> str:
-    """What a file that is not a regular file is, in words."""
-    for test, what in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe"),
-                       (stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
-                       (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return what
-    return "not a regular file"
 
 
 def notes_beside(run: str | Path | None) -> tuple[dict[str, str], str | None]:

@@ -27,6 +27,7 @@ import itertools
 import os
 import re
 import select
+import stat
 import stat as stat_kind
 import time
 from collections.abc import Callable, Iterator
@@ -491,3 +492,13 @@ def _check_text(path: Path, data: bytes) -> None:
 def check_cancel(cancel: Cancel, path: Path) -> None:
     if cancel is not None and cancel():
         raise LoadCancelled(str(path))
+
+
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular file is, in words."""
+    for test, what in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe"),
+                       (stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return what
+    return "not a regular file"

@@ -31,6 +31,7 @@ import numpy as np
 
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.formats.query_map import QueryMap
+from ndcg_gui.core.formats.source import file_kind
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.ndcg.measure import MEAN_FIELDS, Measure
@@ -193,21 +194,12 @@ class _Unread(ValueError):
     """A file in the recovery folder that is not read: not a regular file, or too big."""
 
 
-def _kind(mode: int) -> str:
-    for test, what in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe"),
-                       (stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
-                       (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return what
-    return "not a regular file"
-
-
 def _read_bytes(path: Path) -> tuple[bytes, float]:
     """The bytes of a regular file of at most MAX_RECOVERY_BYTES, and when it was written;
     ValueError saying what else it is. What is not a regular file is never read (nor waited on)."""
     info = os.lstat(path)
     if not stat.S_ISREG(info.st_mode):
-        raise _Unread(f"{_kind(info.st_mode)}, not a recovery file")
+        raise _Unread(f"{file_kind(info.st_mode)}, not a recovery file")
     try:
         fd = os.open(path, _OPEN_FLAGS)
     except OSError as err:  # (replaced by a link meanwhile: ELOOP)
@@ -215,7 +207,7 @@ def _read_bytes(path: Path) -> tuple[bytes, float]:
     with open(fd, "rb") as file:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):  # (replaced by something else between the two looks)
-            raise _Unread(f"{_kind(info.st_mode)}, not a recovery file")
+            raise _Unread(f"{file_kind(info.st_mode)}, not a recovery file")
         if info.st_size > MAX_RECOVERY_BYTES:
             raise _Unread(f"{info.st_size:,} bytes, over the {MAX_RECOVERY_BYTES >> 20} MiB a recovery "
                           "file holds")

@@ -14,7 +14,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ndcg_gui.core.errors import InputError, path_problem
-from ndcg_gui.core.formats.query_notes import clean, kind, notes_text
+from ndcg_gui.core.formats.query_notes import clean, notes_text
+from ndcg_gui.core.formats.source import file_kind
 from ndcg_gui.core.writing.atomic import atomic_write_bytes, refuse_inputs
 
 
@@ -32,7 +33,7 @@ def write_notes(path: str | Path, notes: Mapping[str, str],
     except OSError as exc:
         raise InputError(path_problem(exc), path) from None
     if info is not None and not stat.S_ISREG(info.st_mode):
-        raise InputError(f"is {kind(info.st_mode)}; notes are written to a regular file only "
+        raise InputError(f"is {file_kind(info.st_mode)}; notes are written to a regular file only "
                          "(move it away to keep notes here)", path)
     kept = clean(notes)
     if not kept:
