@@ -48,7 +48,8 @@ def main(argv: list[str] | None = None) -> int:
                         "--color-scheme", scheme, "--screenshot", str(out)]
                 done = subprocess.run(argv, env=env, capture_output=True, text=True)
                 said = [line for line in done.stderr.splitlines() if "propagateSizeHints" not in line]
-                print(f"{out.relative_to(ROOT)}" + ("" if done.returncode == 0 else f": failed, {said[-1:]}"))
+                shown = out.relative_to(ROOT) if out.is_relative_to(ROOT) else out  # --out may be anywhere
+                print(f"{shown}" + ("" if done.returncode == 0 else f": failed, {said[-1:]}"))
                 failed += done.returncode != 0
     return 1 if failed else 0
 
