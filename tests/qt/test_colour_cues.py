@@ -15,7 +15,7 @@ from ndcg_gui.qt.models.colours import LIGHT
 GLYPHS = "↓↑┌│└▲▼+−-"
 WORDS = ("unjudged", "new")
 # Greyed is a lightness, read without hue (ranks past k, figures of before): not a colour cue.
-GREYS = {LIGHT.beyond_k, LIGHT.beyond_k_text, "#808080"}
+GREYS = {LIGHT.beyond_k, LIGHT.beyond_k_text, LIGHT.muted}
 
 
 def uncued(model) -> list[str]:

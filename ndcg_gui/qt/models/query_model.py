@@ -26,10 +26,10 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     Qt,
 )
-from PySide6.QtGui import QBrush, QColor
 
 from ndcg_gui.core.lists.query_order import order_keys_of, position_of
 from ndcg_gui.qt.models.cells import ALIGN_RIGHT, differing_rows, font
+from ndcg_gui.qt.models.colours import current
 from ndcg_gui.qt.models.query_runs import (
     FIXED_COLUMNS,
     QUERY_ROLE,
@@ -44,7 +44,6 @@ if TYPE_CHECKING:
 COL_EDITED, COL_QUERY, COL_DOCS, COL_JUDGED, COL_NDCG = range(5)
 EDITED_MARK = "✎"
 NOTE_MARK = "¶"  # a note on the query (`Workspace.notes`), whole in the cell's tooltip
-_GREY = QColor(128, 128, 128)
 
 
 Index = QModelIndex | QPersistentModelIndex
@@ -410,7 +409,7 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and col == COL_EDITED:
             return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.ForegroundRole and col == COL_NDCG and self._not_scored(row):
-            return QBrush(_GREY)
+            return current().brush("muted")
         if role == Qt.ItemDataRole.FontRole and str(self._queries[row]) in self._edited:
             return font(bold=True)
         return None

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
 
 from ndcg_gui.qt.models.cells import ALIGN_RIGHT, font
 from ndcg_gui.qt.models.colours import current
@@ -22,7 +21,6 @@ if TYPE_CHECKING:
 QUERY_ROLE = Qt.ItemDataRole.UserRole + 2
 FIXED_COLUMNS = 5  # the edited mark, query, docs, judged, NDCG (`query_model.py`)
 NAME_CHARS = 9  # a run's name in a header is cut to this many characters (the tooltip has it all)
-_GREY = QColor(128, 128, 128)
 
 
 @dataclass(frozen=True)
@@ -182,9 +180,9 @@ class RunColumnsPart:
             return ALIGN_RIGHT
         if role == Qt.ItemDataRole.ForegroundRole:
             if self._runs.waiting:
-                return QBrush(_GREY)
+                return current().brush("muted")
             if kind == "ndcg":
-                return QBrush(_GREY) if not self._run_answered[row, j] else None
+                return current().brush("muted") if not self._run_answered[row, j] else None
             d = self._delta[row, j]
             return None if np.isnan(d) or d == 0 else current().brush("up" if d > 0 else "down")
         if role == Qt.ItemDataRole.FontRole and str(self._queries[row]) in self._edited:

@@ -163,3 +163,29 @@ def test_the_guide_and_the_example_note_read_in_a_dark_window(qtbot, window):
     note = window.example_note
     qtbot.waitUntil(lambda: note.label.palette().color(QPalette.ColorRole.Base) == QColor(DARK.note))
     assert contrast(note.label.palette().color(QPalette.ColorRole.Text), QColor(DARK.note)) >= 4.5
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_runs_compared_read_in_either_scheme(qtbot, window, files, dark):
+    """Runs compared add their own coloured cells (the query table's Δ and W/T/L, the figures'
+    table, the side-by-side lists' moves): each reads against its background in both schemes."""
+    run, qrels, second = files
+    window.actions.colour_actions["dark" if dark else "light"].trigger()
+    assert window.files.open(run, qrels, ask=False)
+    window.compare.add_run(second)
+    qtbot.waitUntil(lambda: window.comparison.active and window.right_tabs.count() == 2, timeout=10000)
+    window.compare.flush()
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    shown_dark(window, qtbot, dark)
+    tables = (window.query_panel.table, window.compare_pane.stats, window.ranking_view)
+    coloured = 0
+    for view in tables:
+        assert is_dark(view.palette()) == dark
+        assert cells_read(view) == [], type(view).__name__
+        model = view.model()
+        coloured += sum(model.index(r, c).data(Qt.ItemDataRole.ForegroundRole) is not None
+                        or model.index(r, c).data(Qt.ItemDataRole.BackgroundRole) is not None
+                        for r in range(model.rowCount()) for c in range(model.columnCount()))
+    assert coloured >= 3  # (the comparison's colours are there to be read)

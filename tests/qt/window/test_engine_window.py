@@ -22,6 +22,7 @@ from ndcg_gui.core.reading import load
 from ndcg_gui.core.sql import cache
 from ndcg_gui.core.sql.progress import Cancelled
 from ndcg_gui.core.state.workspace import Workspace
+from ndcg_gui.qt.models.colours import current
 
 pytest.importorskip("duckdb")
 # The offscreen platform's limits, not our warnings.
@@ -520,7 +521,7 @@ def test_a_run_compared_is_scored_again_in_the_background_and_undo_brings_back_i
     def greyed() -> bool:
         brush = model.data(cell, Qt.ItemDataRole.ForegroundRole)
         said = model.data(cell, Qt.ItemDataRole.ToolTipRole)
-        grey = brush is not None and brush.color().name() == "#808080" and "worked out again" in said
+        grey = brush is not None and brush.color().name() == current().muted and "worked out again" in said
         assert grey != panel.compare_label.isEnabled()
         histogram = panel.histogram.plot_widget().bottom_label
         assert grey == ("worked out again" in histogram) != ("NDCG@" in histogram)
