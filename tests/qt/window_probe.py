@@ -43,6 +43,8 @@ def probe() -> None:
     settings = QSettings(str(folder / "probe.ini"), QSettings.IniFormat)
     settings.clear()
     window = MainWindow(settings=settings)
+    if len(sys.argv) > 2:  # a colour scheme, as View ▸ Colours picks it
+        window.colour_scheme.choose(sys.argv[2], remember=False)
     open_example(window)
     window.show()
 
@@ -70,6 +72,7 @@ def probe() -> None:
     cut["side by side"] = measured(cut_lines, window.compare_pane)
     cut["figures"] = measured(cut_cells, window.compare_pane.stats)
     found = {"off_screen": placed, "cut": cut, "size": window.size().toTuple(),
+             "dark": window.palette().color(window.palette().ColorRole.Window).lightness() < 128,
              "screen": window.screen().availableGeometry().getRect()}
     window.document.undo_stack.setClean()
     print(json.dumps(found))
