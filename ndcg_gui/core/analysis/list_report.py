@@ -189,7 +189,7 @@ def slot_marks(lst: RankedList, measure: Measure, ideal: np.ndarray | None = Non
     gain = gains(lst.scoring_grades(), measure)  # (unjudged: grade 0)
     out = judged & (rank <= k) & (ideal > k)
     top = judged & (rank <= k)
-    for value in np.unique(gain[out]):
+    for value in set(gain[out].tolist()):  # (np.unique imports numpy.ma, into the first paint)
         rows = np.flatnonzero(top & (gain == value))
         marks[rows[: int((out & (gain == value)).sum())]] = 1
     # Past k: each needs a top-k place of lower gain to take (the lowest places to the highest

@@ -5,7 +5,7 @@ stay in view. A hidden step is still in the tooltip of the DCG cell beside it.""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
@@ -37,6 +37,11 @@ class MetricsView(QTableView):
         # A row selected crosses every column: bold titles said nothing, and cut "Rank".
         header.setHighlightSections(False)
         self.column_widths = ColumnWidths(self, "per rank")
+        # What the rows in view need, kept until they or their texts change: the layout resizes
+        # the view several times before its first paint, and each resize only shares out room.
+        self._needs: tuple[tuple[int, ...], list[int]] | None = None
+        for signal in (model.dataChanged, model.modelReset, model.layoutChanged, model.headerDataChanged):
+            signal.connect(self._forget_needs)  # (first: Qt calls the refits connected after it)
         # The rows in view decide the widths: refit when they scroll or change (once edits and
         # scrolling pause: measuring is too slow for the frame of every edit), and at once when
         # a list of another length comes, so its first frame shows it fitted.
@@ -44,6 +49,14 @@ class MetricsView(QTableView):
         for signal in (model.dataChanged, self.verticalScrollBar().valueChanged):
             signal.connect(self._refit.start)
         model.modelReset.connect(self.fit_columns)
+
+    def _forget_needs(self, *_args) -> None:
+        self._needs = None
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._needs = None
+        super().changeEvent(event)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -64,12 +77,13 @@ class MetricsView(QTableView):
         columns that the width cannot hold are hidden, in order; spare width is shared out."""
         header = self.horizontalHeader()
         names = [name for _, name, _ in COLUMNS]
-        rows = rows_in_view(self, MEASURE_MORE)
+        rows = tuple(rows_in_view(self, MEASURE_MORE))
+        if self._needs is None or self._needs[0] != rows:
+            self._needs = (rows, [needed_width(self, column, list(rows)) for column in range(len(COLUMNS))])
         remembered = self.column_widths.widths
         widths = {}
         for column, (title, name, _) in enumerate(COLUMNS):
-            need = needed_width(self, column, rows)
-            widths[name] = max(need, remembered.get(title, 0))  # the person may widen, not cut
+            widths[name] = max(self._needs[1][column], remembered.get(title, 0))  # may widen, not cut
         room = self.viewport().width() - self._bar_to_come()
         need = sum(widths.values())
         hidden = set()
