@@ -31,6 +31,7 @@ from ndcg_gui.core.formats.number_text import is_finite_number, number_problem
 from ndcg_gui.core.formats.source import decode, head_bytes
 from ndcg_gui.core.reading.dispatch import sniff
 from ndcg_gui.core.sql.cache_files import move_new
+from ndcg_gui.core.sql.inputs import INSTALL_DUCKDB as INSTALL
 from ndcg_gui.core.sql.inputs import PARQUET as _PARQUET
 from ndcg_gui.core.sql.inputs import files_of, is_folder
 from ndcg_gui.core.sql.ndcg_sql import check_expressible, ndcg_steps
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
 
     from ndcg_gui.core.ndcg.measure import Measure
 
-INSTALL = "pip install 'ndcg-gui[duckdb]'"
 _TREC = {  # the columns of each TREC text file, read as text (ids) and numbers
     "trec_run": ("query", "q0", "doc", "rank", "score", "tag"),
     "qrels": ("query", "iter", "doc", "grade"),
