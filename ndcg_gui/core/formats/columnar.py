@@ -21,8 +21,8 @@ import pyarrow.compute as pc
 from ndcg_gui.core.arrays.ids import is_text, whole
 from ndcg_gui.core.errors import InputError, shown
 from ndcg_gui.core.formats.csv_text import ALIASES, header_roles, no_roles_problem, unique_names
-from ndcg_gui.core.formats.number_text import number_problem, to_floats
 from ndcg_gui.core.formats.doc_weights import check_doc_weights
+from ndcg_gui.core.formats.number_text import number_problem, to_floats
 from ndcg_gui.core.formats.rows import Rows, record_numbers
 from ndcg_gui.core.formats.source import LINE_BREAK, Source, is_blank
 

@@ -19,9 +19,9 @@ import pyarrow.csv as pa_csv
 
 from ndcg_gui.core.arrays.ids import edge_spaced, whole
 from ndcg_gui.core.errors import shown
+from ndcg_gui.core.formats.doc_weights import check_doc_weights
 from ndcg_gui.core.formats.number_text import is_number_text, number_problem, to_floats
 from ndcg_gui.core.formats.rows import Rows, chunks_of, record_numbers
-from ndcg_gui.core.formats.doc_weights import check_doc_weights
 from ndcg_gui.core.formats.source import (
     LINE_BREAK,
     Cancel,

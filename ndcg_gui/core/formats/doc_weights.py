@@ -33,7 +33,8 @@ def check_doc_weights(rows: Rows) -> None:
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         cell = str(cells[i].as_py()).strip()
-        raise rows.error(f"{COLUMN} {shown(cell)} {_problem(cell, value[i])}; {EXPECTED}", int(rows.record[i]))
+        problem = f"{COLUMN} {shown(cell)} {_problem(cell, value[i])}; {EXPECTED}"
+        raise rows.error(problem, int(rows.record[i]))
 
 
 def _problem(cell: str, value: float) -> str:

@@ -511,7 +511,12 @@ class FrameDataset(Dataset):
         `metrics.dcg_idcg_at`, proven equal in `tests/core/ndcg/test_evaluate.py`).
         """
         from ndcg_gui.core.arrays.order import order_ties, score_key  # lazy: start-up
-        from ndcg_gui.core.ndcg.evaluate import Pool, doc_weights, score_ranked, sorted_union  # lazy: start-up
+        from ndcg_gui.core.ndcg.evaluate import (  # lazy: start-up
+            Pool,
+            doc_weights,
+            score_ranked,
+            sorted_union,
+        )
 
         measure = measure or Measure()
         ties = measure.ties
