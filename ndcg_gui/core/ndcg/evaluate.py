@@ -305,6 +305,8 @@ def score_ranked(
                  TF-Ranking's way (`Measure.doc_weights`); None: unweighted
     """
     nq, k = len(queries), measure.k
+    if measure.doc_weights != "none" and weight is None:  # (never scored unweighted unsaid)
+        raise ValueError(f"doc_weights={measure.doc_weights!r} needs each row's document weight")
     weight = weight if measure.doc_weights != "none" else None
     lists = None if weight is None else _list_weights(row_query, grade, weight, nq, measure)
     if measure.judged_only or weight is not None:

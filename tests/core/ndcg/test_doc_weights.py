@@ -20,7 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_gui.core.errors import InputError
-from ndcg_gui.core.ndcg.evaluate import evaluate, list_weights, mean_ndcg
+from ndcg_gui.core.lists.dataset import FrameDataset
+from ndcg_gui.core.ndcg.evaluate import Joined, evaluate, list_weights, mean_ndcg, score_ranked
 from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.presets import PRESETS
 
@@ -163,6 +164,13 @@ def test_weighted_ndcg_and_mean_are_tf_rankings_definition(lists, k):
     assert result.loc[queries, "ndcg"].to_numpy() == pytest.approx(ndcg, abs=1e-12)
     assert list_weights(result.loc[queries]) == pytest.approx(weight, abs=1e-12)
     assert mean_ndcg(result, measure) == pytest.approx(mean, abs=1e-12, nan_ok=True)
+    # a dataset's lists (in score order, as the loader keeps them; doc_weight cells as text, as a
+    # reader keeps them) are scored the same
+    ranked = run.assign(doc_weight=run["doc_weight"].map(repr), key=-run["score"])
+    ranked = ranked.sort_values(["query", "key"], kind="stable").drop(columns="key")
+    loaded = FrameDataset.of(ranked, None).evaluate(measure)
+    pd.testing.assert_frame_equal(loaded.loc[queries], result.loc[queries], check_exact=False, rtol=0,
+                                  atol=1e-12)
 
 
 def test_weights_of_one_leave_every_figure_as_it_was():
@@ -233,6 +241,15 @@ def test_the_measure_refuses_what_tf_ranking_has_no_weights_for():
         Measure(doc_weights="gain")
     with pytest.raises(ValueError, match="needs a doc_weight column"):
         evaluate(frame([[1]], [[1]], [[1]]).drop(columns="doc_weight"), None, TF)
+
+
+def test_rows_without_document_weights_are_never_scored_unweighted_unsaid():
+    run = frame([[1, 0]], [[2, 1]], [[3, 1]])
+    with pytest.raises(ValueError, match="scored without document weights"):
+        Joined.of(run.drop(columns="doc_weight")).score(TF)
+    with pytest.raises(ValueError, match="needs each row's document weight"):
+        score_ranked(np.array(["q0"], object), np.zeros(2, np.intp), np.array([1.0, 0.0]), np.array([2]),
+                     None, TF)
 
 
 def test_the_sql_engines_refuse_document_weights_in_one_line():
