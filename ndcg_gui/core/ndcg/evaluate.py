@@ -379,8 +379,8 @@ def score_ranked(
         index=pd.Index(queries, name="query", dtype=object),
         columns=RESULT_COLUMNS,
     )
-    if lists is not None:
-        result["list_weight"], result["weight_sum"] = lists
+    for name, values in zip(WEIGHT_COLUMNS if lists is not None else (), lists or (), strict=True):
+        result[name] = values
     keep = np.ones(nq, bool)
     if pool.judged:
         keep &= n_pool > 0
@@ -408,8 +408,8 @@ def list_weights(result: pd.DataFrame) -> np.ndarray:
     `WEIGHT_COLUMNS`) in the weighted mean, as TF-Ranking gives them over one batch, the lists
     of `result`: its own where it has gain; where it has none, the mean weight of the lists that
     have gain and a weight, or 1 when no list has; 0 where every weight of the list is 0."""
-    own = result["list_weight"].to_numpy(dtype=float)
-    weighed = result["weight_sum"].to_numpy(dtype=float) > 0
+    own = result[WEIGHT_COLUMNS[0]].to_numpy(dtype=float)
+    weighed = result[WEIGHT_COLUMNS[1]].to_numpy(dtype=float) > 0
     has_gain = ~np.isnan(own)
     counted = weighed & has_gain
     fallback = float(own[counted].sum() / counted.sum()) if counted.any() else 1.0
@@ -417,10 +417,11 @@ def list_weights(result: pd.DataFrame) -> np.ndarray:
 
 
 def mean_ndcg(result: pd.DataFrame, measure: Measure | None = None) -> float:
-    """The plain mean of per-query NDCG (a table of `evaluate`) as the measure's mean counts
-    queries: `undefined` "zero" counts those with IDCG = 0 as 0 (trec_eval, ranx), "skip" leaves
-    them out; `empty` "skip" leaves out judged queries the run returned nothing for (a table
-    scored under `per_query()` lists them). NaN when no query is left."""
+    """The plain mean of per-query NDCG (a table of `evaluate`; scored with document weights,
+    TF-Ranking's mean weighted by `list_weights`) as the measure's mean counts queries:
+    `undefined` "zero" counts those with IDCG = 0 as 0 (trec_eval, ranx), "skip" leaves them out;
+    `empty` "skip" leaves out judged queries the run returned nothing for (a table scored under
+    `per_query()` lists them). NaN when no query is left."""
     measure = measure or Measure()
     keep = np.ones(len(result), bool)
     if measure.empty == "skip":
@@ -428,7 +429,7 @@ def mean_ndcg(result: pd.DataFrame, measure: Measure | None = None) -> float:
     if measure.undefined == "skip":
         keep &= ~result["undefined"].to_numpy(dtype=bool)
     ndcg = result["ndcg"] if keep.all() else result.loc[keep, "ndcg"]
-    if "list_weight" in result.columns:  # TF-Ranking's mean, weighted by the lists' weights
+    if WEIGHT_COLUMNS[0] in result.columns:  # TF-Ranking's mean, weighted by the lists' weights
         w = list_weights(result if keep.all() else result[keep])
         return float(np.dot(w, ndcg.to_numpy()) / w.sum()) if w.sum() > 0 else float("nan")
     return float(ndcg.mean()) if len(ndcg) else float("nan")

@@ -164,6 +164,10 @@ def test_weighted_ndcg_and_mean_are_tf_rankings_definition(lists, k):
     assert result.loc[queries, "ndcg"].to_numpy() == pytest.approx(ndcg, abs=1e-12)
     assert list_weights(result.loc[queries]) == pytest.approx(weight, abs=1e-12)
     assert mean_ndcg(result, measure) == pytest.approx(mean, abs=1e-12, nan_ok=True)
+    # with the grades as qrels, the ideal from the list's own documents is the same
+    judged = evaluate(run.drop(columns="grade"), run[["query", "doc", "grade"]], measure)
+    assert judged.loc[queries, "ndcg"].to_numpy() == pytest.approx(ndcg, abs=1e-12)
+    assert list_weights(judged.loc[queries]) == pytest.approx(weight, abs=1e-12)
     # a dataset's lists (in score order, as the loader keeps them; doc_weight cells as text, as a
     # reader keeps them) are scored the same
     ranked = run.assign(doc_weight=run["doc_weight"].map(repr), key=-run["score"])
