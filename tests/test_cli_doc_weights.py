@@ -102,3 +102,14 @@ def test_a_bad_doc_weight_is_refused_naming_its_line(capsys, tmp_path):
     assert code != 0 and out == ""
     assert err.strip().splitlines() == ['ndcg-inspect: bad.csv:6: doc_weight "-5" is negative; expected a '
                                         "number of at least 0 (the document's weight)"]
+
+
+def test_an_engine_refuses_document_weights_in_one_line(capsys, run, tmp_path):
+    pytest.importorskip("duckdb")  # (the optional extra the engine needs)
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("a 0 d3 1\n")
+    code, out, err = run_cli(capsys, run, "--qrels", qrels, "--preset", "tf_ranking", "--doc-weights",
+                             "--engine", "duckdb")
+    assert code != 0 and out == ""
+    assert err.strip().splitlines() == ["ndcg-inspect: --engine duckdb: the SQL engines cannot compute NDCG "
+                                        "with doc_weights='tf_ranking' (yet); leave out --engine"]
