@@ -148,8 +148,7 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
             warnings.simplefilter("ignore", RuntimeWarning)
             check_outputs(options)  # every output, before the work: none replaces an input
             cli_segments.refuse_unused(options, _unused_by(options))
-            if not cli_engine.wanted(options):  # (an engine refuses document weights itself)
-                cli_segments.refuse_doc_weights(options, _doc_weights_refused_by(options))
+            cli_segments.refuse_doc_weights(options, _doc_weights_refused_by(options))
             cli_segments.maps(options)  # (their files, before the runs: a bad line stops it at once)
             if cli_engine.wanted(options):  # (it refuses what it does not do yet)
                 cli_engine.main_engine(options, say)

@@ -98,12 +98,12 @@ def refuse_doc_weights(options: argparse.Namespace, mode: str | None) -> None:
 
     if not getattr(options, "doc_weights", False):
         return
-    if mode is not None:
-        raise InputError(f"--doc-weights goes with the per-query lines (or --engine, which refuses it), "
-                         f"not with {mode} (yet)")
     if getattr(options, "weights", None):
         raise InputError("--doc-weights and --weights: give one; TF-Ranking's list weights come from the "
                          "documents' weights")
+    if mode is not None:
+        raise InputError(f"--doc-weights goes with the per-query lines (or --engine, which refuses it), "
+                         f"not with {mode} (yet)")
 
 
 def with_list_weights(maps: Maps, result: pd.DataFrame, path: str) -> Maps:
