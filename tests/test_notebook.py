@@ -81,3 +81,15 @@ def test_a_bad_sidecar_is_one_warning_and_the_report_is_made(tmp_path):
     assert message.startswith("notes not read: ") and "run.csv.notes.tsv:2" in message
     assert "\n" not in message and "Every query" in made.html
 
+
+
+def test_a_report_under_document_weights_is_refused_not_half_weighted(tmp_path):
+    import pytest
+
+    from ndcg_gui.core.ndcg.presets import PRESETS
+    from ndcg_gui.core.reports.notebook import report
+
+    run = tmp_path / "run.csv"
+    run.write_text("query,doc,score,grade,doc_weight\nq1,A,3,1,2\nq1,B,2,0,1\n")
+    with pytest.raises(ValueError, match=r"^the report does not weigh documents yet \(doc_weights\)"):
+        report(run, measure=PRESETS["tf_ranking"].with_(doc_weights="tf_ranking", k=3))

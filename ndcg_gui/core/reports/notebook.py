@@ -134,6 +134,9 @@ def report(run: Any, qrels: Any = None, *, k: int | None = None, preset: str | N
     cut-off `k` (default 10); or `measure`, a `Measure` of your own (its k and tie rule
     included), instead of both."""
     measure = chosen_measure(measure, k, preset)
+    if measure.doc_weights != "none":  # (its one-list sections would show unweighted figures)
+        raise ValueError("the report does not weigh documents yet (doc_weights); score them with "
+                         "evaluate(run, qrels, measure) and mean_ndcg")
     runs_to_compare = compared(runs_to_compare)
     dataset, inputs = read_run(run, qrels, name)
     notes = notes_of(run)
