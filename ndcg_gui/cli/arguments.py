@@ -148,11 +148,17 @@ def measure_of(options: argparse.Namespace):
     """The measure the options say: --preset (default trec_eval's), --gain and --discount, at -k
     (default 10: the window's numbers), with --missing (a comparison's) for the queries a run
     returned nothing for. `InputError` for a preset, gain or discount it cannot read."""
+    from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.ndcg.measure import DEFAULT_K
     from ndcg_gui.core.ndcg.options import measure_from_options
 
     measure = measure_from_options(options.preset, options.gain, options.discount)
     k = options.k if options.k is not None else DEFAULT_K
+    if getattr(options, "doc_weights", False):  # (ndcg-inspect's; TF-Ranking's ideal is the list's own)
+        if measure.ideal != "retrieved" or measure.ideal_order != "sorted" or measure.ties == "average":
+            raise InputError("--doc-weights weighs documents as TF-Ranking does, with the ideal from each "
+                             "list's own documents: give --preset tf_ranking")
+        measure = measure.with_(doc_weights="tf_ranking")
     return measure.with_(k=k, empty=getattr(options, "missing", None) or "zero")
 
 

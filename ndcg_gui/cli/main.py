@@ -148,6 +148,7 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
             warnings.simplefilter("ignore", RuntimeWarning)
             check_outputs(options)  # every output, before the work: none replaces an input
             cli_segments.refuse_unused(options, _unused_by(options))
+            cli_segments.refuse_doc_weights(options, _doc_weights_refused_by(options))
             cli_segments.maps(options)  # (their files, before the runs: a bad line stops it at once)
             if cli_engine.wanted(options):  # (it refuses what it does not do yet)
                 cli_engine.main_engine(options, say)
@@ -186,6 +187,17 @@ def main(argv: Sequence[str] | None = None, *, direct: bool = True) -> int:
         say(f"internal error ({type(exc).__name__}: {exc}); please report it")
         return 1
     return code
+
+
+def _doc_weights_refused_by(options: argparse.Namespace) -> str | None:
+    """The option of a mode that does not weigh documents yet, None for the per-query lines."""
+    for wanted, name in ((options.runs, "runs compared"), (cli_report.wanted(options), "--report"),
+                         (cli_gate.wanted(options), "the gate"), (cli_overlap.wanted(options), "--overlap"),
+                         (options.explain, "--explain"), (options.which is not None, "--which"),
+                         (options.summary_csv, "--summary-csv"), (options.metrics_csv, "--metrics-csv")):
+        if wanted:
+            return name
+    return None
 
 
 def _unused_by(options: argparse.Namespace) -> str | None:
@@ -228,11 +240,14 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
     summary = dataset = None
     # (pyarrow imports pandas too, when it first makes a numpy array: after the parse, see `trec_text`)
     with importing_meanwhile("pandas"):
-        if direct and options.qrels is not None and not options.metrics_csv:
+        weighed = measure.doc_weights != "none"  # (a TREC run has no column of document weights)
+        if direct and options.qrels is not None and not options.metrics_csv and not weighed:
             # Only the summary: a TREC run is scored from its rows, without a `Dataset` (`direct`).
             summary = summarise(options.file, options.qrels, measure)
         if summary is None:
             dataset = load(options.file, options.qrels)
+            if weighed:
+                refuse_without_doc_weights(dataset, options.file)
     from ndcg_gui.core.writing.writers import write_metrics_csv, write_summary_table  # (pandas)
 
     if options.summary_csv or not tables:
@@ -258,9 +273,22 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
             picked = (table["query"] == pick_query(queries, options.file, options.query)).to_numpy()
             table, judged = table[picked], judged[picked]
         maps = cli_segments.maps(options, dataset.run if dataset is not None else None, options.file)
+        if weighed:
+            scored = dataset.evaluate(measure.per_query())
+            maps = cli_segments.with_list_weights(maps, scored, options.file)
         groups = cli_segments.summary_rows(table, judged, maps, say) if maps else None
         sys.stdout.write(render(table, measure.k, options.format, judged, groups))
         sys.stdout.flush()
+
+
+def refuse_without_doc_weights(dataset, path: str) -> None:
+    """`InputError` for --doc-weights on a run without a doc_weight column."""
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.formats.doc_weights import COLUMN
+
+    if COLUMN not in dataset.run:
+        raise InputError(f"--doc-weights: the run has no {COLUMN} column (a CSV or Parquet run holds one)",
+                         path)
 
 
 def explain(options: argparse.Namespace) -> None:

@@ -30,10 +30,17 @@ WEIGHTS_HELP = ("each query's weight (its traffic, say), one line query<TAB>weig
 LISTED = 10  # queries named in a note before "..."
 
 
+DOC_WEIGHTS_HELP = ("weigh each document by the run's doc_weight column (a CSV or Parquet run) as TF-Ranking "
+                    "does: weight x gain in DCG and in the ideal, a weight of 0 leaves the list, and the all "
+                    "line the mean weighted by each list's weight (its documents' weights averaged by gain); "
+                    "with --preset tf_ranking, for the per-query lines")
+
+
 def add_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("segments and query weights")
     group.add_argument("--segments", metavar="FILE", help=SEGMENTS_HELP)
     group.add_argument("--weights", metavar="FILE", help=WEIGHTS_HELP)
+    group.add_argument("--doc-weights", action="store_true", help=DOC_WEIGHTS_HELP)
 
 
 def inputs(options: argparse.Namespace) -> list[str]:
@@ -82,6 +89,37 @@ def refuse_unused(options: argparse.Namespace, mode: str | None) -> None:
         given = "--segments" if getattr(options, "segments", None) else "--weights"
         raise InputError(f"{given} goes with the per-query lines, a comparison, --report or the gate, "
                          f"not with {mode}")
+
+
+def refuse_doc_weights(options: argparse.Namespace, mode: str | None) -> None:
+    """An `InputError` when --doc-weights is given where its weighted mean is not printed yet
+    (`mode`: the option that asked for that), or beside query weights (one weight per list)."""
+    from ndcg_gui.core.errors import InputError
+
+    if not getattr(options, "doc_weights", False):
+        return
+    if getattr(options, "weights", None):
+        raise InputError("--doc-weights and --weights: give one; TF-Ranking's list weights come from the "
+                         "documents' weights")
+    if mode is not None:
+        raise InputError(f"--doc-weights goes with the per-query lines (or --engine, which refuses it), "
+                         f"not with {mode} (yet)")
+
+
+def with_list_weights(maps: Maps, result: pd.DataFrame, path: str) -> Maps:
+    """`maps` with TF-Ranking's list weights (`evaluate.list_weights` of `result`, scored with
+    document weights) as the queries' weights: the all line becomes TF-Ranking's weighted mean.
+    An `InputError` when the run also has a query weight column (one weight per list)."""
+    from ndcg_gui.core.errors import InputError, file_name
+    from ndcg_gui.core.formats.query_map import QueryMap
+    from ndcg_gui.core.ndcg.evaluate import list_weights
+
+    if maps.weights is not None:
+        raise InputError(f"--doc-weights and {maps.weights.origin}: give one; TF-Ranking's list weights "
+                         f"come from the documents' weights")
+    origin = f'TF-Ranking\'s list weights of column "doc_weight" of {file_name(path)}'
+    weights = dict(zip(map(str, result.index), list_weights(result).tolist(), strict=True))
+    return Maps(maps.segments, QueryMap(weights, "weight", origin))
 
 
 def _read_maps(options: argparse.Namespace, run: pd.DataFrame | None, path: str | None) -> Maps:

@@ -21,6 +21,7 @@ import pyarrow.compute as pc
 from ndcg_gui.core.arrays.ids import is_text, whole
 from ndcg_gui.core.errors import InputError, shown
 from ndcg_gui.core.formats.csv_text import ALIASES, header_roles, no_roles_problem, unique_names
+from ndcg_gui.core.formats.doc_weights import check_doc_weights
 from ndcg_gui.core.formats.number_text import number_problem, to_floats
 from ndcg_gui.core.formats.rows import Rows, record_numbers
 from ndcg_gui.core.formats.source import LINE_BREAK, Source, is_blank
@@ -52,8 +53,10 @@ def read_columnar_table(source: Source, kind: str, need_grade: bool) -> Rows:
     extra = [i for i in range(len(names)) if i not in roles.values()]
     extras = {name: _cells(whole(table.column(i)))
               for name, i in zip(unique_names([names[i] for i in extra], extra), extra, strict=True)}
-    return Rows(ids.get("query"), ids.get("doc"), record_numbers(0, table.num_rows), source.path, line_of,
+    rows = Rows(ids.get("query"), ids.get("doc"), record_numbers(0, table.num_rows), source.path, line_of,
                 numbers.get("grade"), numbers.get("score"), numbers.get("rank"), extras)
+    check_doc_weights(rows)
+    return rows
 
 
 def _table(source: Source, kind: str) -> pa.Table:

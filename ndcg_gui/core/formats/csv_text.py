@@ -19,6 +19,7 @@ import pyarrow.csv as pa_csv
 
 from ndcg_gui.core.arrays.ids import edge_spaced, whole
 from ndcg_gui.core.errors import shown
+from ndcg_gui.core.formats.doc_weights import check_doc_weights
 from ndcg_gui.core.formats.number_text import is_number_text, number_problem, to_floats
 from ndcg_gui.core.formats.rows import Rows, chunks_of, record_numbers
 from ndcg_gui.core.formats.source import (
@@ -167,6 +168,7 @@ def read_csv_table(source: Source, need_grade: bool, cancel: Cancel = None) -> t
                 lambda record: source.record(record, delim, blank_rows=blank_rows)[0],
                 values.get("grade"), values.get("score"),
                 values.get("rank"), {n: cells.pop(c) for n, c in zip(extra_names, extra_cols, strict=True)})
+    check_doc_weights(rows)
     layout = CsvLayout(
         delimiter=delim,
         columns=tuple(next((r for r, c in roles.items() if c == i), "") for i in range(n_fields)),

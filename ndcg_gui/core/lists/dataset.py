@@ -511,11 +511,17 @@ class FrameDataset(Dataset):
         `metrics.dcg_idcg_at`, proven equal in `tests/core/ndcg/test_evaluate.py`).
         """
         from ndcg_gui.core.arrays.order import order_ties, score_key  # lazy: start-up
-        from ndcg_gui.core.ndcg.evaluate import Pool, score_ranked, sorted_union  # lazy: start-up
+        from ndcg_gui.core.ndcg.evaluate import (  # lazy: start-up
+            Pool,
+            doc_weights,
+            score_ranked,
+            sorted_union,
+        )
 
         measure = measure or Measure()
         ties = measure.ties
         r = self.rows
+        weight = doc_weights(r.run, measure)  # (None unless the measure applies them)
         groups, pool_groups = r.groups, r.pool_groups
         labels = [groups.labels] + ([pool_groups.labels] if pool_groups is not None else [])
         queries, to_query = sorted_union(*labels)
@@ -530,6 +536,7 @@ class FrameDataset(Dataset):
                 order = order_ties(codes, rank_key, r.docs if ties == "trec" else None,
                                    None if ties == "trec" else r.origin)
                 codes, grade, key = codes[order], grade[order], key[order]
+                weight = None if weight is None else weight[order]
             if ties == "average":
                 tie_key = key  # `score_ranked` averages runs of equal neighbours (NaN never ties)
         row_query = to_query[0][codes]
@@ -539,7 +546,7 @@ class FrameDataset(Dataset):
             pool = Pool(to_query[0][groups.codes], r.grades, judged=False)
         n_retrieved = np.zeros(len(queries), np.int64)
         n_retrieved[to_query[0]] = groups.sizes
-        return score_ranked(queries, row_query, grade, n_retrieved, pool, measure, tie_key)
+        return score_ranked(queries, row_query, grade, n_retrieved, pool, measure, tie_key, weight)
 
 
 def every_query(run_queries: list[str], pool_queries: list[str]) -> list[str]:

@@ -23,7 +23,7 @@ from ndcg_gui.core.arrays.ids import Groups, hash_strings, strings, take, whole
 from ndcg_gui.core.arrays.join import label_union, lookup, pair_keys
 from ndcg_gui.core.arrays.order import ranked, score_key
 from ndcg_gui.core.arrays.topk import StringBytes, first_rows_word, score_bits, select_top
-from ndcg_gui.core.ndcg.measure import Measure, PrecisionName, TiesName
+from ndcg_gui.core.ndcg.measure import DOC_WEIGHT_COLUMN, Measure, PrecisionName, TiesName
 from ndcg_gui.core.ndcg.metrics import condensed_keep, discounts, finish, gains, judged_gains
 from ndcg_gui.core.ndcg.ties import averaged
 
@@ -32,6 +32,9 @@ RESULT_COLUMNS = [
     "n_retrieved", "n_judged", "n_unjudged", "n_pool", "n_relevant",
     "dcg", "idcg", "ndcg", "undefined",
 ]
+# With measure.doc_weights: each list's TF-Ranking weight (NaN: no gain, the mean's fallback) and
+# the sum of its documents' weights (0: the list counts for nothing), for the mean (`list_weights`).
+WEIGHT_COLUMNS = ["list_weight", "weight_sum"]
 
 
 def evaluate(
@@ -53,6 +56,8 @@ def evaluate(
            trec_eval 9.x keeps them, 1.0 and 1.0 + 1e-12 tied; float64 otherwise).
            Equal ranks (a `rank` column) keep file order.
     measure.empty  "zero": a judged query with no results scores 0 and is listed; "skip": left out.
+    measure.doc_weights  "tf_ranking": the run's `doc_weight` column weighs each document
+           (`doc_weights`), and the table gains `WEIGHT_COLUMNS`.
 
     Columns: n_retrieved (documents in the run), n_judged and n_unjudged (among the first k of
     them, all of them for k=None), n_pool (judged documents of the query), n_relevant (judged
@@ -68,11 +73,12 @@ def evaluate(
     groups = Groups.of(strings(run["query"], "run query"))
     trec_ties = by_score and measure.ties == "trec"
     docs = strings(run["doc"], "run doc") if qrels is not None or trec_ties else None
+    weight = doc_weights(run, measure)
     if qrels is not None:
         pool_groups = Groups.of(strings(qrels["query"], "qrels query"))
         pool_grade = _finite(qrels["grade"], "qrels grade")
         return evaluate_rows(groups, key, by_score, docs, pool_groups, strings(qrels["doc"], "qrels doc"),
-                             pool_grade, measure)
+                             pool_grade, measure, weight=weight)
     queries, (to_query,) = sorted_union(groups.labels)
     try:
         run_grade = run["grade"].to_numpy(dtype=float)
@@ -81,7 +87,29 @@ def evaluate(
     if np.isinf(run_grade).any():
         raise ValueError("run grade has infinite values")
     pool = Pool(to_query[groups.codes], run_grade, judged=False)
-    return _scored(groups, key, by_score, docs, queries, to_query, pool, None, measure)
+    return _scored(groups, key, by_score, docs, queries, to_query, pool, None, measure, weight=weight)
+
+
+def doc_weights(run: pd.DataFrame, measure: Measure) -> np.ndarray | None:
+    """Each row's document weight from the run's `doc_weight` column when the measure applies
+    them (`Measure.doc_weights`), else None. An empty cell (a row added by hand) weighs 1; a
+    ValueError for a missing column or a weight that is not a number of at least 0 (the readers
+    refuse those in a file, naming its line: `formats.doc_weights`)."""
+    if measure.doc_weights == "none":
+        return None
+    if DOC_WEIGHT_COLUMN not in run:
+        raise ValueError(f"doc_weights={measure.doc_weights!r} needs a {DOC_WEIGHT_COLUMN} column in the run "
+                         f"(found {', '.join(map(str, run.columns))})")
+    cells = run[DOC_WEIGHT_COLUMN]
+    text = cells.astype(str).str.strip() if not pd.api.types.is_numeric_dtype(cells) else None
+    weight = pd.to_numeric(cells if text is None else text.mask(text == "", "1"),
+                           errors="coerce").to_numpy(dtype=float)
+    bad = ~(np.isfinite(weight) & (weight >= 0))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"run {DOC_WEIGHT_COLUMN} must be numbers of at least 0; row {i + 1} is "
+                         f"{cells.iloc[i]!r}")
+    return weight
 
 
 def evaluate_rows(
@@ -96,6 +124,7 @@ def evaluate_rows(
     *,
     union: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     run_keys: tuple[list[np.ndarray], int] | None = None,
+    weight: np.ndarray | None = None,
 ) -> pd.DataFrame:
     """`evaluate`'s table from a run and its qrels already read: the run's `groups`, ranking `key`
     (a `score_key` when `by_score`, minus the rank otherwise, None for file order) and doc ids, the
@@ -110,6 +139,7 @@ def evaluate_rows(
               list is emptied (its only holder: the keys are let go before the scoring needs the
               memory). Only where the run's codes are the queries' positions (`label_union`'s first
               set)
+    weight    each run row's document weight (`doc_weights`), in file order, or None
     """
     queries, to_query, qr_to_query = union or _with_positions(sorted_union(groups.labels, pool_groups.labels))
     pool = Pool(qr_to_query[pool_groups.codes], pool_grade, judged=True)
@@ -123,7 +153,7 @@ def evaluate_rows(
             keys.append(pair_keys(pool.query, hash_strings(pool_docs, skip), in_place=True))
         else:
             keys = None  # (only the first k rows of each list are joined: their ids are few)
-    return _scored(groups, key, by_score, docs, queries, to_query, pool, pool_docs, measure, keys)
+    return _scored(groups, key, by_score, docs, queries, to_query, pool, pool_docs, measure, keys, weight)
 
 
 def _with_positions(union: tuple[np.ndarray, list[np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -136,7 +166,8 @@ def scores_every_row(groups: Groups, measure: Measure, judged: bool) -> bool:
     (`_top_rows`); `judged`: with qrels."""
     # All rows when the ideal needs every retrieved grade from the qrels; all rows too for
     # condensed lists: an unjudged document in the first k lets one below move up.
-    if (judged and measure.ideal == "retrieved") or measure.judged_only:
+    # All rows for document weights too: a list's weight is over all its documents.
+    if (judged and measure.ideal == "retrieved") or measure.judged_only or measure.doc_weights != "none":
         return True
     k = measure.k
     return k is None or len(groups.codes) == 0 or int(groups.sizes.max()) <= k
@@ -144,7 +175,7 @@ def scores_every_row(groups: Groups, measure: Measure, judged: bool) -> bool:
 
 def _scored(groups: Groups, key: np.ndarray | None, by_score: bool, docs: Ids | None, queries: np.ndarray,
             to_query: np.ndarray, pool: Pool, pool_docs: Ids | None, measure: Measure,
-            keys: list[np.ndarray] | None = None) -> pd.DataFrame:
+            keys: list[np.ndarray] | None = None, weight: np.ndarray | None = None) -> pd.DataFrame:
     """The rows that can reach the first k ranks picked, ranked, joined to the judgments
     (`pool_docs`: the qrels' doc ids, None without qrels) and scored. `keys`: the run's and the
     pool's `pair_keys` in file order, when known (`lookup`; used when every row is scored)."""
@@ -165,7 +196,8 @@ def _scored(groups: Groups, key: np.ndarray | None, by_score: bool, docs: Ids | 
     n_retrieved = np.zeros(len(queries), np.int64)
     n_retrieved[to_query] = groups.sizes
     tie_key = key[rows] if ties == "average" and by_score else None
-    return score_ranked(queries, row_query, grade, n_retrieved, pool, measure, tie_key)
+    return score_ranked(queries, row_query, grade, n_retrieved, pool, measure, tie_key,
+                        None if weight is None else weight[rows])
 
 
 @dataclass(frozen=True)
@@ -230,6 +262,8 @@ class Joined:
     def score(self, measure: Measure) -> pd.DataFrame:
         """`evaluate`'s table under `measure`, which ranks as these rows are ranked (another tie
         rule or precision is another ranking: ValueError)."""
+        if measure.doc_weights != "none":  # (the rows hold no document weights)
+            raise ValueError("these rows are scored without document weights; use evaluate")
         if not self.ranks_as(measure):
             raise ValueError(f"these rows are ranked by the tie rule {self.ties!r} with scores as "
                              f"{self.precision}; the measure ranks by {measure.ties!r} with scores as "
@@ -256,6 +290,7 @@ def score_ranked(
     pool: Pool,
     measure: Measure,
     tie_key: np.ndarray | None = None,
+    weight: np.ndarray | None = None,
 ) -> pd.DataFrame:
     """`evaluate`'s table under `measure` from rows already joined and ranked: no join, no
     ordering (the measure's tie rule and precision are the caller's to have ranked them by).
@@ -266,27 +301,42 @@ def score_ranked(
     grade        each row's grade (NaN = unjudged)
     n_retrieved  each query's whole list length
     tie_key      with ties="average": each row's score (runs of equal scores share their mean gain)
+    weight       with measure.doc_weights: each row's document weight (every row of each list),
+                 TF-Ranking's way (`Measure.doc_weights`); None: unweighted
     """
     nq, k = len(queries), measure.k
-    if measure.judged_only:  # condensed lists: unjudged documents leave the list
-        keep = condensed_keep(grade, measure)
+    if measure.doc_weights != "none" and weight is None:  # (never scored unweighted unsaid)
+        raise ValueError(f"doc_weights={measure.doc_weights!r} needs each row's document weight")
+    weight = weight if measure.doc_weights != "none" else None
+    lists = None if weight is None else _list_weights(row_query, grade, weight, nq, measure)
+    if measure.judged_only or weight is not None:
+        # condensed lists: unjudged documents leave the list; as does a document of weight 0
+        # (TF-Ranking's mask: metrics_impl.py:261)
+        keep = condensed_keep(grade, measure) if measure.judged_only else np.ones(len(grade), bool)
+        if weight is not None:
+            keep &= weight > 0
         row_query, grade = row_query[keep], grade[keep]
         tie_key = None if tie_key is None else tie_key[keep]
+        weight = None if weight is None else weight[keep]
     rank = rank_within(row_query)
     deepest = int(rank.max()) if len(rank) else 0
     cut = k is not None and deepest > k
-    if cut and tie_key is None and not (pool.judged and measure.ideal == "retrieved"):
+    if cut and tie_key is None and weight is None and not (pool.judged and measure.ideal == "retrieved"):
         # Only the first k rows of each query count: a loaded run's millions of rows are cut here.
         top_rows = np.flatnonzero(rank <= k)
         row_query, grade, rank = row_query[top_rows], grade[top_rows], rank[top_rows]
         deepest = k
     judged = ~np.isnan(grade)
     gain = judged_gains(grade, measure)
+    if weight is not None:  # weight × gain, in DCG and in the ideal (NDCGMetric._compute_impl)
+        gain = gain * weight
     own_gain = gain  # the ideal ranking sorts true gains, never tie-averaged ones
     if tie_key is not None:
         gain = averaged(gain, tie_key, lists=row_query)
 
-    if pool.judged and measure.ideal == "judged":
+    if weight is not None:  # the ideal: the list's documents sorted by weight × gain
+        pool_code, pool_gain = row_query, own_gain
+    elif pool.judged and measure.ideal == "judged":
         pool_code, pool_gain = pool.query, gains(pool.grade, measure)
     elif pool.judged:
         pool_code, pool_gain = row_query, own_gain
@@ -329,6 +379,8 @@ def score_ranked(
         index=pd.Index(queries, name="query", dtype=object),
         columns=RESULT_COLUMNS,
     )
+    for name, values in zip(WEIGHT_COLUMNS if lists is not None else (), lists or (), strict=True):
+        result[name] = values
     keep = np.ones(nq, bool)
     if pool.judged:
         keep &= n_pool > 0
@@ -337,11 +389,39 @@ def score_ranked(
     return result if keep.all() else result[keep]
 
 
+def _list_weights(row_query: np.ndarray, grade: np.ndarray, weight: np.ndarray, nq: int,
+                  measure: Measure) -> tuple[np.ndarray, np.ndarray]:
+    """Each list's TF-Ranking weight before the mean's fallback, Σ w·g / Σ g over all its documents
+    (NaN where Σ g ≤ 0), and Σ w (_per_example_weights_to_per_list_weights, metrics_impl.py:63-118;
+    the gains of an unjudged document, 0, as of TF-Ranking's padding, whose label it sets to 0)."""
+    gain = judged_gains(grade, measure)
+    gain_sum = np.bincount(row_query, gain, minlength=nq)
+    weighted = np.bincount(row_query, weight * gain, minlength=nq)
+    has_gain = gain_sum > 0
+    own = np.full(nq, np.nan)
+    own[has_gain] = weighted[has_gain] / gain_sum[has_gain]
+    return own, np.bincount(row_query, weight, minlength=nq)
+
+
+def list_weights(result: pd.DataFrame) -> np.ndarray:
+    """The weight of each list of `result` (a table scored with document weights: its
+    `WEIGHT_COLUMNS`) in the weighted mean, as TF-Ranking gives them over one batch, the lists
+    of `result`: its own where it has gain; where it has none, the mean weight of the lists that
+    have gain and a weight, or 1 when no list has; 0 where every weight of the list is 0."""
+    own = result[WEIGHT_COLUMNS[0]].to_numpy(dtype=float)
+    weighed = result[WEIGHT_COLUMNS[1]].to_numpy(dtype=float) > 0
+    has_gain = ~np.isnan(own)
+    counted = weighed & has_gain
+    fallback = float(own[counted].sum() / counted.sum()) if counted.any() else 1.0
+    return np.where(weighed, np.where(has_gain, own, fallback), 0.0)
+
+
 def mean_ndcg(result: pd.DataFrame, measure: Measure | None = None) -> float:
-    """The plain mean of per-query NDCG (a table of `evaluate`) as the measure's mean counts
-    queries: `undefined` "zero" counts those with IDCG = 0 as 0 (trec_eval, ranx), "skip" leaves
-    them out; `empty` "skip" leaves out judged queries the run returned nothing for (a table
-    scored under `per_query()` lists them). NaN when no query is left."""
+    """The plain mean of per-query NDCG (a table of `evaluate`; scored with document weights,
+    TF-Ranking's mean weighted by `list_weights`) as the measure's mean counts queries:
+    `undefined` "zero" counts those with IDCG = 0 as 0 (trec_eval, ranx), "skip" leaves them out;
+    `empty` "skip" leaves out judged queries the run returned nothing for (a table scored under
+    `per_query()` lists them). NaN when no query is left."""
     measure = measure or Measure()
     keep = np.ones(len(result), bool)
     if measure.empty == "skip":
@@ -349,6 +429,9 @@ def mean_ndcg(result: pd.DataFrame, measure: Measure | None = None) -> float:
     if measure.undefined == "skip":
         keep &= ~result["undefined"].to_numpy(dtype=bool)
     ndcg = result["ndcg"] if keep.all() else result.loc[keep, "ndcg"]
+    if WEIGHT_COLUMNS[0] in result.columns:  # TF-Ranking's mean, weighted by the lists' weights
+        w = list_weights(result if keep.all() else result[keep])
+        return float(np.dot(w, ndcg.to_numpy()) / w.sum()) if w.sum() > 0 else float("nan")
     return float(ndcg.mean()) if len(ndcg) else float("nan")
 
 

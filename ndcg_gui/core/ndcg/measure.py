@@ -24,6 +24,8 @@ IdealDepthName = Literal["k", "list", "all"]
 TiesName = Literal["trec", "file", "average"]
 TIES: tuple[str, ...] = get_args(TiesName)
 PrecisionName = Literal["float32", "float64"]
+DocWeightsName = Literal["none", "tf_ranking"]
+DOC_WEIGHT_COLUMN = "doc_weight"  # the run's column of document weights (not `weight`: a query's)
 Treatment = Literal["zero", "skip"]  # a query the mean counts as 0, or leaves out
 TREATMENTS: tuple[str, ...] = get_args(Treatment)
 
@@ -151,6 +153,18 @@ class Measure:
               Search Relevance Workbench: 2), or None.
     truncate_grades  grades cut to their whole part before anything else, as trec_eval reads
               them (C `atol`: 2.5 is 2, -0.5 is 0), or used as given.
+    doc_weights  "none": a run's `doc_weight` column is only carried; "tf_ranking": each
+              document's weight applies as TF-Ranking's per-example weights do
+              (tensorflow_ranking/python/metrics_impl.py: NDCGMetric._compute_impl, lines
+              652-670; _per_example_weights_to_per_list_weights, lines 63-118; metrics.py:503,
+              tf.compat.v1.metrics.mean(per_list_ndcg, per_list_weights)): it multiplies
+              the document's gain in DCG, the ideal ranking is the list's documents sorted by
+              weight × gain (so IDCG is weighted too), a document of weight 0 leaves the list
+              (the mask, line 261), and the mean over lists is weighted by each list's weight:
+              the gain-weighted mean of its documents' weights, Σ w·g / Σ g; a list without gain
+              gets the mean of the other lists' weights, a list whose weights are all 0 gets 0.
+              Needs the ideal from the list (ideal="retrieved", as TF-Ranking has no other),
+              sorted, and ties by doc id or file order.
     """
 
     k: int | None = None
@@ -169,6 +183,7 @@ class Measure:
     precision: PrecisionName | None = None
     empty: Treatment = "zero"
     undefined: Treatment = "zero"
+    doc_weights: DocWeightsName = "none"
     gain_table: GainTable | None = field(init=False, repr=False, compare=False, default=None)
     discount_table: DiscountTable | None = field(init=False, repr=False, compare=False, default=None)
 
@@ -214,9 +229,21 @@ class Measure:
                 raise ValueError(f"{name} must be {choices}, not {getattr(self, name)!r}")
         if self.precision not in (None, *get_args(PrecisionName)):
             raise ValueError(f"precision must be 'float32', 'float64' or None, not {self.precision!r}")
+        self._check_doc_weights()
         r = self.rounding
         if r is not None and (isinstance(r, bool) or not isinstance(r, int) or not 0 <= r <= 15):
             raise ValueError(f"rounding must be a whole number of decimals 0..15 or None, not {r!r}")
+
+    def _check_doc_weights(self) -> None:
+        if self.doc_weights not in get_args(DocWeightsName):
+            raise ValueError(f"doc_weights must be 'none' or 'tf_ranking', not {self.doc_weights!r}")
+        if self.doc_weights == "none":
+            return
+        # (TF-Ranking's ideal is the list's own documents, sorted by weight × gain)
+        if self.ideal != "retrieved" or self.ideal_order != "sorted" or self.ties == "average":
+            raise ValueError("doc_weights='tf_ranking' needs ideal='retrieved', ideal_order='sorted' and "
+                             f"ties 'trec' or 'file' (TF-Ranking's), not ideal={self.ideal!r}, "
+                             f"ideal_order={self.ideal_order!r}, ties={self.ties!r}")
 
     def with_(self, **changes: object) -> Measure:
         """A copy with some choices changed (the gain table is rebuilt from `gain`)."""
@@ -290,6 +317,8 @@ class Measure:
             more.append("IDCG = 0 scores 1")
         if self.rounding is not None:
             more.append(f"each query's NDCG rounded to {self.rounding} decimals")
+        if self.doc_weights == "tf_ranking":
+            more.append("document weights × gain, lists weighted as TF-Ranking weights them")
         return more
 
     def describe_mean(self) -> str:

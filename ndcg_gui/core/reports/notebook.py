@@ -12,6 +12,8 @@ worst queries with their fixes, every query. With `runs_to_compare`: the compari
 from __future__ import annotations
 
 import numbers
+import os
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ import numpy as np
 
 from ndcg_gui.core.analysis.runs.compare import compare_runs
 from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.formats.query_notes import notes_beside
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.core.lists.typed_dataset import TypedDataset
@@ -77,6 +80,18 @@ def read_run(obj: Any, qrels: Any, name: str) -> tuple[Dataset, dict[str, str]]:
     return loaded.dataset, loaded.inputs
 
 
+def notes_of(run: Any) -> dict[str, str]:
+    """The notes kept beside a run given as a path (`RUN.notes.tsv`, as the window and
+    `ndcg-inspect --report` read them), else {}. A sidecar that cannot be read is said in one line,
+    a warning, and the report made all the same (its notes are not what it is made from)."""
+    if not isinstance(run, str | os.PathLike):
+        return {}
+    notes, problem = notes_beside(os.fspath(run))
+    if problem is not None:
+        warnings.warn(problem, stacklevel=3)
+    return notes
+
+
 def _is_grades(obj: Any) -> bool:
     """A non-empty sequence of numbers (Python's or numpy's, or a numpy array of them), not the
     bytes of a file."""
@@ -119,10 +134,14 @@ def report(run: Any, qrels: Any = None, *, k: int | None = None, preset: str | N
     cut-off `k` (default 10); or `measure`, a `Measure` of your own (its k and tie rule
     included), instead of both."""
     measure = chosen_measure(measure, k, preset)
+    if measure.doc_weights != "none":  # (its one-list sections would show unweighted figures)
+        raise ValueError("the report does not weigh documents yet (doc_weights); score them with "
+                         "evaluate(run, qrels, measure) and mean_ndcg")
     runs_to_compare = compared(runs_to_compare)
     dataset, inputs = read_run(run, qrels, name)
+    notes = notes_of(run)
     if not runs_to_compare:
-        parts = run_parts(dataset, measure, name, sources=Sources(inputs))
+        parts = run_parts(dataset, measure, name, sources=Sources(inputs), notes=notes)
         return Report(f"NDCG{at(measure)} of {name}", parts)
 
     runs = {name: dataset}
@@ -134,4 +153,4 @@ def report(run: Any, qrels: Any = None, *, k: int | None = None, preset: str | N
     pool = dataset.qrels
     cmp = compare_runs(runs, pool, measure, samples=samples, seed=seed)
     return Report(f"NDCG{at(measure)}: {', '.join(cmp.summary.index)} against {name}",
-                  compare_parts(runs, cmp, Sources(inputs), alpha=alpha))
+                  compare_parts(runs, cmp, Sources(inputs), alpha=alpha, notes=notes))

@@ -1,0 +1,45 @@
+"""A run's `doc_weight` column, checked where it is read: each document's weight, as TF-Ranking
+takes per-example weights (`Measure.doc_weights` says how they apply). The column is carried as
+text like any other column the readers do not use; a cell that is not a finite number of at least
+0 is refused in one line naming the file and its line (or row), so a scorer never meets one. An
+empty cell weighs 1 (a row added by hand has none). Not `weight`: that column is a query's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from ndcg_gui.core.arrays.ids import whole
+from ndcg_gui.core.errors import shown
+from ndcg_gui.core.formats.number_text import to_floats
+from ndcg_gui.core.formats.rows import Rows
+
+COLUMN = "doc_weight"  # (`core.ndcg.measure.DOC_WEIGHT_COLUMN`: the scorers read it by this name)
+EXPECTED = "expected a number of at least 0 (the document's weight)"
+
+
+def check_doc_weights(rows: Rows) -> None:
+    """Refuse the first bad cell of the rows' `doc_weight` column (any case), if they have one."""
+    name = next((n for n in rows.extras if str(n).strip().lower() == COLUMN), None)
+    if name is None:
+        return
+    cells = whole(rows.extras[name])
+    if not pa.types.is_string(cells.type) and not pa.types.is_large_string(cells.type):
+        cells = cells.cast(pa.string())
+    value, empty, bad = to_floats(cells)
+    with np.errstate(invalid="ignore"):
+        bad = bad | (~empty & (value < 0))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        cell = str(cells[i].as_py()).strip()
+        problem = f"{COLUMN} {shown(cell)} {_problem(cell, value[i])}; {EXPECTED}"
+        raise rows.error(problem, int(rows.record[i]))
+
+
+def _problem(cell: str, value: float) -> str:
+    if value < 0:
+        return "is negative"
+    if np.isinf(value):
+        return "is not a finite number"
+    return "is not a number (NaN)" if cell.lower().lstrip("+-") == "nan" else "is not a number"
