@@ -1,7 +1,8 @@
 """The query browser: the query panel kept in step with the document and its per-query scores.
 The panel says which query the person picked; the document opens it; the panel follows the query
 on screen and the scores of every edit. While runs are compared, it also shows the comparison's
-columns, one summary line per run (`core.run_diff.delta_line`) and the histogram of differences;
+columns (each run's NDCG and Δ, how differently the focus run ranks each query: RBO, Jaccard, τ),
+one summary line per run (`core.run_diff.delta_line`) and the histogram of differences;
 the document's mean policy (which queries the panel's mean counts) is the comparison's too."""
 
 from __future__ import annotations
@@ -124,7 +125,8 @@ class QueryBrowser(QObject):
             self._lines = [delta_line(cmp, run) + self._ties_of(run) for run in cmp.summary.index]
         columns = RunColumns(runs=c.added, deltas=c.others, baseline=c.baseline, open_run=c.doc_name,
                              ndcg=c.ndcg, answered=c.answered, delta=c.deltas, waiting=c.waiting,
-                             failed=c.failed)
+                             failed=c.failed, overlap=c.overlap, overlap_of=(c.baseline, c.focus or ""),
+                             judged=c.judged)
         self.panel.set_comparison(columns, self._lines, self._details, c.focus)
 
     def _ties_of(self, run: str) -> str:

@@ -21,7 +21,7 @@ the way NDCG sees it, not as the loader left it (exact float64 order).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -87,15 +87,32 @@ def overlap_table(baseline: pd.DataFrame, run: pd.DataFrame, measure: Measure, p
     `run`: rows with columns query and doc (a `Dataset.run`); with a score column each query's
     rows are ranked as NDCG ranks them under `measure` (`ranked_as_ndcg`), without one they are
     taken in the order given."""
-    k = measure.k
-    lists_a, lists_b = (_lists(ranked_as_ndcg(frame, measure)) for frame in (baseline, run))
-    queries = sorted(lists_a.keys() | lists_b.keys())
+    lists_a, lists_b = (ranked_lists(frame, measure) for frame in (baseline, run))
+    return most_different_first(lists_overlap(lists_a, lists_b, measure.k, p))
+
+
+def lists_overlap(lists_a: Mapping[str, Sequence], lists_b: Mapping[str, Sequence], k: int | None,
+                  p: float = DEFAULT_P, queries: Sequence[str] | None = None) -> pd.DataFrame:
+    """rbo, jaccard (@k), tau of each query's two lists (query -> doc ids, best first; a query one
+    side lacks is an empty list), index query; `queries`: those (None: every query of either side,
+    as text in order)."""
+    if queries is None:
+        queries = sorted(lists_a.keys() | lists_b.keys())
     rows = []
     for q in queries:
-        a, b = lists_a.get(q, []), lists_b.get(q, [])
+        a, b = list(lists_a.get(q, [])), list(lists_b.get(q, []))
         rows.append((rbo_ext(a, b, p), jaccard_at(a, b, k), kendall_tau(a, b)))
-    table = pd.DataFrame(rows, columns=COLUMNS, index=pd.Index(queries, name="query", dtype=object))
-    return table.sort_values("rbo", kind="stable")
+    return pd.DataFrame(rows, columns=COLUMNS, index=pd.Index(list(queries), name="query", dtype=object))
+
+
+def most_different_first(table: pd.DataFrame) -> pd.DataFrame:
+    """The queries ranked most differently first: lowest RBO, ties by query id as text."""
+    return table.sort_index(kind="stable").sort_values("rbo", kind="stable")
+
+
+def ranked_lists(frame: pd.DataFrame, measure: Measure) -> dict[str, list]:
+    """Each query's doc ids of a run's rows, ranked as NDCG ranks them under `measure`."""
+    return _lists(ranked_as_ndcg(frame, measure))
 
 
 def ranked_as_ndcg(frame: pd.DataFrame, measure: Measure) -> pd.DataFrame:
@@ -123,5 +140,14 @@ def _lists(frame: pd.DataFrame) -> dict[str, list]:
 def judging_holes(rbo: pd.Series, delta: pd.Series) -> pd.Index:
     """The queries whose ranking changed a lot (RBO below HOLE_RBO) while their NDCG did not: the
     documents that moved are unjudged, so the judgments cannot tell the runs apart there."""
+    return rbo.index[is_hole(rbo, delta)]
+
+
+def is_hole(rbo: pd.Series, delta: pd.Series) -> np.ndarray:
+    """Per query of `rbo`'s index, whether it is a judging hole (`judging_holes`); a query with no
+    Δ (not compared by NDCG) is not."""
     delta = delta.reindex(rbo.index)
-    return rbo.index[(rbo < HOLE_RBO) & (delta.abs() < NO_CHANGE)]
+    return ((rbo < HOLE_RBO) & (delta.abs() < NO_CHANGE)).to_numpy(dtype=bool)
+
+
+HOLE_TEXT = "ranking changed, NDCG did not: unjudged documents?"
