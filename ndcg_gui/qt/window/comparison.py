@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QFileDialog, QTabWidget, QWidget
 
 from ndcg_gui.core.analysis.runs import significance
+from ndcg_gui.core.analysis.runs.overlap import methods, overlap_cells
 from ndcg_gui.core.analysis.runs.run_diff import biggest_moves, side_by_side, summary_cells
 from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
 from ndcg_gui.qt.document.comparison import RunComparison
@@ -231,7 +232,13 @@ class RunCompare(QObject):
             self._show_lines()
         if changes.runs or changes.queries:
             self._show_scatter()
-        if changes.runs or changes.summary:
+        if not c.judged and c.overlap is not None and c.focus is not None:
+            # (no judgments: the figures are the rankings' overlap, not NDCG's)
+            if changes.runs or changes.summary or changes.queries:
+                self.pane.set_summary(*overlap_cells(c.overlap, c.baseline, c.focus, self.document.k))
+                self.pane.set_method("\n".join(["No judgments: the runs are compared by how they rank "
+                                                 "each query.", *methods(self.document.k)]))
+        elif changes.runs or changes.summary:
             cmp = c.latest
             self.pane.set_summary(*summary_cells(cmp))
             self.pane.set_method(cmp.describe())

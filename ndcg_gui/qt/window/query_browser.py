@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer
 
+from ndcg_gui.core.analysis.runs.overlap import holes_line, overlap_line
 from ndcg_gui.core.analysis.runs.run_diff import delta_line
 from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
 from ndcg_gui.qt.document.comparison import RunComparison
@@ -123,11 +124,18 @@ class QueryBrowser(QObject):
             # (the verdicts under tie orders alone: the statistics shown, not read again)
             cmp = self._shown
             self._lines = [delta_line(cmp, run) + self._ties_of(run) for run in cmp.summary.index]
+        lines = self._lines
+        overlap = c.overlap
+        if overlap is not None and c.focus is not None:
+            if not c.judged:  # (NDCG says nothing without judgments: the rankings' overlap does)
+                lines = [overlap_line(overlap, c.baseline, c.focus, self.document.k)]
+            elif said := holes_line(list(overlap.index[overlap["hole"].to_numpy(dtype=bool)]), c.focus):
+                lines = [*lines, said]
         columns = RunColumns(runs=c.added, deltas=c.others, baseline=c.baseline, open_run=c.doc_name,
                              ndcg=c.ndcg, answered=c.answered, delta=c.deltas, waiting=c.waiting,
                              failed=c.failed, overlap=c.overlap, overlap_of=(c.baseline, c.focus or ""),
                              judged=c.judged)
-        self.panel.set_comparison(columns, self._lines, self._details, c.focus)
+        self.panel.set_comparison(columns, lines, self._details, c.focus)
 
     def _ties_of(self, run: str) -> str:
         """What the order of `run`'s tied documents can do to its verdict, once worked out."""

@@ -151,3 +151,57 @@ def is_hole(rbo: pd.Series, delta: pd.Series) -> np.ndarray:
 
 
 HOLE_TEXT = "ranking changed, NDCG did not: unjudged documents?"
+
+
+def methods(k: int | None, p: float = DEFAULT_P) -> list[str]:
+    """How each figure is made, in words (the window's and the report's notes)."""
+    at = k if k is not None else "all"
+    return [
+        f"RBO: rank-biased overlap, extrapolated (RBO_ext, Webber, Moffat & Zobel 2010, eq. 32), "
+        f"p = {p:g}, over the whole lists: 1 the same ranking, 0 no document in common",
+        f"Jaccard@{at}: the documents both runs rank among their first {at}, over those either does",
+        "τ: Kendall's τ-b over the union of the two lists, a document a list lacks tied below its last "
+        "one; undefined (–) with fewer than two documents",
+        f"hole (with judgments): RBO below {HOLE_RBO:g} with the same NDCG — {HOLE_TEXT}",
+    ]
+
+
+def overlap_cells(table: pd.DataFrame, baseline: str, run: str, k: int | None
+                  ) -> tuple[list[tuple[str, str]], list[list[str]]]:
+    """The overlap of `run` with `baseline` (a table of `lists_overlap`) as a window's figures table
+    shows it: ([(header, how it was made)], a row for the baseline and one for the run): the
+    mean of each figure over the queries (τ over those it is defined for) and the query ranked
+    most differently."""
+    how = methods(k)
+    at = f"@{k}" if k is not None else ""
+    columns = [("Run", "The baseline, then the run compared with it"), ("RBO (mean)", how[0]),
+               (f"J{at} (mean)", how[1]), ("τ (mean)", how[2]),
+               ("Most different", "The query of lowest RBO (ties by query id)")]
+    first = most_different_first(table)
+    cells = [_mean_text(table[c]) for c in COLUMNS]
+    most = f"{first.index[0]} (RBO {first['rbo'].iloc[0]:.4f})" if len(first) else "n/a"
+    return columns, [[baseline, "", "", "", ""], [run, *cells, most]]
+
+
+def overlap_line(table: pd.DataFrame, baseline: str, run: str, k: int | None) -> str:
+    """One line on how differently `run` ranks the queries than `baseline`, without judgments."""
+    at = f"@{k}" if k is not None else ""
+    first = most_different_first(table)
+    most = f" · most different: {first.index[0]} (RBO {first['rbo'].iloc[0]:.4f})" if len(first) else ""
+    rbo, jaccard, tau = (_mean_text(table[c]) for c in COLUMNS)
+    return (f"{run} against {baseline}, no judgments: mean RBO {rbo} · Jaccard{at} {jaccard} · τ {tau} "
+            f"({len(table)} queries){most}")
+
+
+def holes_line(holes: Sequence[str], run: str) -> str:
+    """What the judging holes of `run` say, in one line ("" without any)."""
+    if not len(holes):
+        return ""
+    shown = ", ".join(list(holes)[:5]) + (f" and {len(holes) - 5} more" if len(holes) > 5 else "")
+    return (f"{run}: {len(holes)} quer{'y' if len(holes) == 1 else 'ies'} ranked very differently with "
+            f"the same NDCG (judging holes: unjudged documents?): {shown}")
+
+
+def _mean_text(values: pd.Series) -> str:
+    values = values.dropna()
+    return f"{values.mean():.4f}" if len(values) else "n/a"
