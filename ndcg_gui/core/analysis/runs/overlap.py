@@ -28,6 +28,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ndcg_gui.core.arrays.order import ranked, score_key
+from ndcg_gui.core.lists.query_order import natural_order
 from ndcg_gui.core.ndcg.measure import Measure
 
 DEFAULT_P = 0.9  # the persistence Webber et al. use: the first 10 ranks hold 86 % of the weight
@@ -83,7 +84,7 @@ def _ranks(ranking: Sequence, union: list) -> np.ndarray:
 def overlap_table(baseline: pd.DataFrame, run: pd.DataFrame, measure: Measure, p: float = DEFAULT_P
                   ) -> pd.DataFrame:
     """One row per query either run returned (index query): rbo, jaccard (@k, the measure's),
-    tau; the queries ranked most differently first (lowest RBO, then as text). `baseline` and
+    tau; the queries ranked most differently first (`most_different_first`). `baseline` and
     `run`: rows with columns query and doc (a `Dataset.run`); with a score column each query's
     rows are ranked as NDCG ranks them under `measure` (`ranked_as_ndcg`), without one they are
     taken in the order given."""
@@ -106,8 +107,11 @@ def lists_overlap(lists_a: Mapping[str, Sequence], lists_b: Mapping[str, Sequenc
 
 
 def most_different_first(table: pd.DataFrame) -> pd.DataFrame:
-    """The queries ranked most differently first: lowest RBO, ties by query id as text."""
-    return table.sort_index(kind="stable").sort_values("rbo", kind="stable")
+    """The queries ranked most differently first: lowest RBO, ties in the order people expect
+    query ids in (q2 before q10: `natural_order`, the window's query table's too)."""
+    rank = natural_order(table.index.to_numpy(dtype=object))  # (each id's rank in that order)
+    natural = table.iloc[np.argsort(rank, kind="stable")]
+    return natural.sort_values("rbo", kind="stable")
 
 
 def ranked_lists(frame: pd.DataFrame, measure: Measure) -> dict[str, list]:
