@@ -15,7 +15,6 @@ import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
-from ndcg_gui.core.analysis.runs.overlap import HOLE_TEXT
 from ndcg_gui.qt.models.cells import ALIGN_RIGHT, font
 from ndcg_gui.qt.models.colours import current
 
@@ -66,6 +65,12 @@ class RunColumns:
     def layout(self) -> tuple:
         return (tuple(self.runs), tuple(self.deltas), self.baseline, self.open_run,
                 self.overlap is not None, self.overlap_of, self.judged)
+
+
+def _hole_text() -> str:
+    from ndcg_gui.core.analysis.runs.overlap import HOLE_TEXT  # lazy: start-up (pandas)
+
+    return HOLE_TEXT
 
 
 def _no_frame() -> pd.DataFrame:
@@ -223,7 +228,7 @@ class RunColumnsPart:
         if role == Qt.ItemDataRole.ToolTipRole:
             return [f"Rank-biased overlap of {focus} with {base} (extrapolated, p = 0.9): 1 the same "
                     "ranking, 0 no document in common; sort ascending (Go ▸ Most different first) for "
-                    f"the queries ranked most differently first. “{HOLE_WORD}”: {HOLE_TEXT}",
+                    f"the queries ranked most differently first. “{HOLE_WORD}”: {_hole_text()}",
                     f"Jaccard@{k or 'all'}: the documents {focus} and {base} share among their first "
                     f"{k or 'all'}, over those of either",
                     f"Kendall's τ-b of {focus} and {base} over the documents of either (one a run lacks "
@@ -252,7 +257,7 @@ class RunColumnsPart:
                     f"{n} {v}" for n, v in zip(names, said, strict=True))
             else:
                 text = f"{names[j]} of {focus} with {base}: {said[j]}"
-            return text + (f" — {HOLE_TEXT}" if hole else "")
+            return text + (f" — {_hole_text()}" if hole else "")
         if role == Qt.ItemDataRole.FontRole and str(self._queries[row]) in self._edited:
             return font(bold=True)
         return None

@@ -18,7 +18,6 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QFileDialog, QTabWidget, QWidget
 
 from ndcg_gui.core.analysis.runs import significance
-from ndcg_gui.core.analysis.runs.overlap import methods, overlap_cells
 from ndcg_gui.core.analysis.runs.run_diff import biggest_moves, side_by_side, summary_cells
 from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
 from ndcg_gui.qt.document.comparison import RunComparison
@@ -235,6 +234,8 @@ class RunCompare(QObject):
         if not c.judged and c.overlap is not None and c.focus is not None:
             # (no judgments: the figures are the rankings' overlap, not NDCG's)
             if changes.runs or changes.summary or changes.queries:
+                from ndcg_gui.core.analysis.runs.overlap import methods, overlap_cells  # lazy: start-up
+
                 self.pane.set_summary(*overlap_cells(c.overlap, c.baseline, c.focus, self.document.k))
                 self.pane.set_method("\n".join(["No judgments: the runs are compared by how they rank "
                                                  "each query.", *methods(self.document.k)]))

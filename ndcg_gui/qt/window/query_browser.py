@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer
 
-from ndcg_gui.core.analysis.runs.overlap import holes_line, overlap_line
 from ndcg_gui.core.analysis.runs.run_diff import delta_line
 from ndcg_gui.qt.document.changes import Changes, ComparisonChanges
 from ndcg_gui.qt.document.comparison import RunComparison
@@ -127,6 +126,8 @@ class QueryBrowser(QObject):
         lines = self._lines
         overlap = c.overlap
         if overlap is not None and c.focus is not None:
+            from ndcg_gui.core.analysis.runs.overlap import holes_line, overlap_line  # lazy: start-up
+
             if not c.judged:  # (NDCG says nothing without judgments: the rankings' overlap does)
                 lines = [overlap_line(overlap, c.baseline, c.focus, self.document.k)]
             elif said := holes_line(list(overlap.index[overlap["hole"].to_numpy(dtype=bool)]), c.focus):

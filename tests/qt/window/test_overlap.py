@@ -211,21 +211,3 @@ def test_a_run_with_its_own_grades_but_no_qrels_is_still_refused(qtbot, window, 
     assert window.files.open(tmp_path / "a.csv", ask=False)
     window.compare.add_run(tmp_path / "a.csv")
     assert dialog_log and dialog_log[-1][0] == "Add a run to compare" and not window.comparison.active
-
-
-def test_ndcg_gui_with_runs_and_no_qrels_compares_them(qtbot, window, files, dialog_log):
-    """`ndcg-gui A B` without --qrels: the first opened unjudged, the second compared with it."""
-    import argparse
-
-    from ndcg_gui.gui_main import check
-    from ndcg_gui.qt.app import compare_once_open
-
-    run, _, second = files
-    options = argparse.Namespace(file=str(run), qrels=None, runs=[str(second)], preset=None, gain=None,
-                                 discount=None, screenshot=None)
-    assert check(options) is None
-    assert window.files.open(run, None, ask=False, judged=False)
-    compare_once_open(window, [str(second)])
-    qtbot.waitUntil(lambda: window.comparison.active and not window.compare.busy(), timeout=20_000)
-    assert not dialog_log and window.comparison.overlap is not None
-    assert np.isfinite(window.comparison.overlap["rbo"]).all()
