@@ -422,8 +422,12 @@ def _top_rows(groups: Groups, key: np.ndarray | None, k: int | None, ties: str, 
         rows = leading_rows(key, starts, sizes, k)
         if ties == "average":
             return rows
-    else:
-        rows = np.arange(n)
+        # The select numbers these few rows anew: their doc ids taken, not a joined copy of all.
+        top = select_top(np.arange(len(rows)), codes[rows], np.minimum(sizes, k),
+                         [lambda r: score_bits(key[rows[r]])],
+                         StringBytes(take(docs, rows)) if ties == "trec" else None)
+        return rows[top]
+    rows = np.arange(n)
     words = [] if key is None else [lambda r: score_bits(key[r])]
     if not by_score or ties == "file":
         words.append(first_rows_word(n))
