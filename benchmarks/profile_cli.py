@@ -28,6 +28,7 @@ STEPS = [
     ("ndcg_gui.core.reading.direct", "read_source"),
     ("ndcg_gui.core.reading.direct", "read_pool"),
     ("ndcg_gui.core.formats.trec_text", "read_run"),
+    ("ndcg_gui.core.formats.trec_text", "read_plain_run"),
     ("ndcg_gui.core.reading.direct", "_keys"),
     ("ndcg_gui.core.reading.direct", "refuse_repeats"),
     ("ndcg_gui.core.reading.direct", "label_union"),

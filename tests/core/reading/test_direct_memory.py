@@ -37,3 +37,30 @@ def test_ties_at_the_kth_place_take_those_rows_doc_ids_not_a_joined_copy_of_the_
     # the first 10, so the one relevant document (9) is not.
     assert (table["ndcg"] == 0).all() and len(table) == n_queries
     assert COUNTED.max_memory() < doc.nbytes / 10
+
+
+def test_a_plain_run_is_never_whole_in_memory_while_it_is_scored(tmp_path, monkeypatch):
+    # Long lines (long ids and tag), so the file's bytes outweigh the arrays of a value a row.
+    import tracemalloc
+
+    from ndcg_gui.core.formats import trec_text
+    from ndcg_gui.core.reading.direct import summarise
+
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    tag = "a-run-tag-long-enough-to-weigh-" + "x" * 60
+    with run.open("w") as f:
+        for q in range(200):
+            for i in range(100):
+                f.write(f"query-{q} Q0 clueweb12-0000tw-{q:04d}-{i:05d} {i + 1} {100 - i}.25 {tag}\n")
+    qrels.write_text("".join(f"query-{q} 0 clueweb12-0000tw-{q:04d}-00003 1\n" for q in range(200)))
+    monkeypatch.setattr(trec_text, "_PIECE", 1 << 16)  # pieces far smaller than the file
+    measure = PRESETS["trec_eval"].at(10)
+    summarise(run, qrels, measure)  # (imports and caches first)
+    tracemalloc.start()
+    try:
+        summary = summarise(run, qrels, measure)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert summary is not None and (summary.table["ndcg"] > 0).all()
+    assert peak < run.stat().st_size / 3
