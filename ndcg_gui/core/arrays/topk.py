@@ -87,6 +87,37 @@ class StringBytes:
         return out
 
 
+def leading_rows(key: np.ndarray | None, starts: np.ndarray, sizes: np.ndarray, k: int) -> np.ndarray:
+    """The rows (ascending) of each group's first k, and with `key` those after them whose key
+    equals the k-th's, for rows grouped (group g is rows starts[g] .. starts[g]+sizes[g]-1) and
+    ranked (key never rises within a group). Tied rows after the k-th follow it, so each group
+    keeps a leading run, whose end a binary search per group finds: no array a row long (a
+    million rows' temporaries were a command's peak of memory)."""
+    starts, sizes = np.asarray(starts, np.int64), np.asarray(sizes, np.int64)
+    ends = np.minimum(sizes, k)
+    if key is not None and len(starts):
+        kth = key[starts + ends - 1]
+        # Only groups whose next row ties with the k-th go on past it.
+        more = np.flatnonzero(ends < sizes)
+        more = more[key[starts[more] + ends[more]] == kth[more]]
+        low, high = ends[more] + 1, sizes[more]  # rows before `low` tie; from `high` on they fall
+        while len(more):
+            done = low >= high
+            ends[more[done]] = low[done]
+            more, low, high = more[~done], low[~done], high[~done]
+            mid = (low + high) // 2
+            ties = key[starts[more] + mid] == kth[more]
+            low, high = np.where(ties, mid + 1, low), np.where(ties, high, mid)
+    return _ranges(starts, ends)
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """starts[g] .. starts[g]+lengths[g]-1 for every g, one after another."""
+    total = int(lengths.sum())
+    offsets = np.cumsum(lengths) - lengths
+    return np.repeat(starts - offsets, lengths) + np.arange(total, dtype=np.int64)
+
+
 def select_top(
     rows: np.ndarray,
     group: np.ndarray,

@@ -247,9 +247,20 @@ def recording_digests() -> Iterator[None]:
 
 
 def _record(path: Path, data: bytes) -> None:
+    if digests_wanted():
+        record_digest(path, hashlib.sha256(data).hexdigest())
+
+
+def digests_wanted() -> bool:
+    """Whether a read is to keep the sha256 of what it read (inside `recording_digests`)."""
+    return _DIGESTS.get() is not None
+
+
+def record_digest(path: Path, sha256: str) -> None:
+    """Keep the sha256 of a file's bytes as read by a reader that reads it without `read_source`."""
     digests = _DIGESTS.get()
     if digests is not None:
-        digests.setdefault(os.fspath(path), set()).add(hashlib.sha256(data).hexdigest())
+        digests.setdefault(os.fspath(path), set()).add(sha256)
 
 
 def read_digests(path: str | Path) -> set[str]:

@@ -9,8 +9,13 @@ A line that is still wrong is found by walking the records (`Source.records`) to
 
 from __future__ import annotations
 
+import codecs
+import hashlib
+import os
 import re
-from collections.abc import Iterator
+import stat as stat_kind
+from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -18,10 +23,11 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from ndcg_gui.core.arrays.ids import whole
-from ndcg_gui.core.errors import shown
+from ndcg_gui.core.errors import InputError, shown
+from ndcg_gui.core.formats.compression import COLUMNAR, columnar_kind, compression_of
 from ndcg_gui.core.formats.number_text import is_finite_number, is_number_text, looks_numeric
 from ndcg_gui.core.formats.rows import Rows, record_numbers
-from ndcg_gui.core.formats.source import Cancel, Source, check_cancel
+from ndcg_gui.core.formats.source import Cancel, Source, check_cancel, decode, digests_wanted, record_digest
 
 RUN_SHAPE = "qid Q0 docno rank score tag"
 QRELS_SHAPE = "qid iter docno grade"
@@ -47,8 +53,113 @@ def shape_of(fields: list[str]) -> str | None:
 def read_run(source: Source, cancel: Cancel = None) -> Rows:
     """Query, doc and score of every line (no grades: a run holds no judgments)."""
     # The rank field is not read: trec_eval ranks by score and ignores it too.
-    columns = _parse(source, 6, {0: "query", 2: "doc", 4: "score"}, cancel, "trec_run")
+    columns = _parse(source, 6, _RUN, cancel, "trec_run")
     return _rows(source, columns, score=columns["score"])
+
+
+def read_plain_run(path: str | Path) -> Rows | None:
+    """`read_run(read_source(path))` for most runs, parsed as the file is read, a piece at a time:
+    its bytes are never whole in memory beside the parsed columns (a TREC-sized run's were the
+    command's peak). Only a plain file goes this way: a regular file, not compressed, UTF-8 with
+    no byte-order mark, one space (or one tab) alone between fields, no `#`, every line six
+    non-empty fields with finite numbers. Any other, or one it cannot open: None (`read_run`
+    then reads it whole and names what is wrong)."""
+    path = Path(path)
+    try:
+        with path.open("rb") as f:
+            status = os.fstat(f.fileno())
+            if not stat_kind.S_ISREG(status.st_mode):
+                return None
+            sep = _plain_separator(path, f.read(_HEAD))
+            if sep is None:
+                return None
+            f.seek(0)
+            digest = hashlib.sha256() if digests_wanted() else None
+            try:
+                columns, wrong, _ = _read("utf-8", _plain_pieces(f, sep, digest), sep.decode(), 6, _RUN)
+            except _NotPlain:
+                return None
+    except OSError:
+        return None
+    if columns is None or wrong or not len(columns["doc"]):
+        return None
+    if digest is not None:
+        record_digest(path, digest.hexdigest())
+    source = Source(path, None, "utf-8", file_encoding="utf-8", stat=status)  # type: ignore[arg-type]
+    return _rows(source, columns, score=columns["score"])
+
+
+_HEAD = 1 << 16  # `_simple_separator` looks for the separator in these first bytes
+_RUN = {0: "query", 2: "doc", 4: "score"}
+_BOMS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
+class _NotPlain(Exception):
+    """A piece of the file is not plain (`read_plain_run`): read it whole instead."""
+
+
+def _plain_separator(path: Path, head: bytes) -> bytes | None:
+    """The separator `_simple_separator` would find, as far as the first bytes tell (the other
+    one is looked for in every piece as it is read), or None when the file is not plain text."""
+    if compression_of(head) is not None or columnar_kind(head) in COLUMNAR or head.startswith(_BOMS):
+        return None
+    try:
+        decode(path, head)  # a binary or blank file: `read_source` says so
+    except InputError:
+        return None
+    for sep, other in ((b" ", b"\t"), (b"\t", b" ")):
+        if sep in head and other not in head:
+            return sep
+    return None
+
+
+def _plain_pieces(f, sep: bytes, digest) -> Iterator[pa.Buffer]:
+    """The file in the pieces `_pieces` cuts its bytes into, each read, checked (UTF-8, no NUL,
+    no `#`, not the other separator: else `_NotPlain`) and hashed into `digest` (if any). A
+    piece is a view of what was read (no copy); only the part line after it is carried over."""
+    other = b"\t" if sep == b" " else b" "
+    pending, at_end = b"", False
+
+    def fill(size: int) -> None:
+        nonlocal pending, at_end
+        more = f.read(size)
+        at_end = not more
+        pending = pending + more if pending else more
+
+    while True:
+        if not at_end and len(pending) < _PIECE + _SLACK:
+            fill(_PIECE + _SLACK - len(pending))
+        if not pending:
+            return
+        end = pending.find(b"\n", min(_PIECE, len(pending)) - 1)
+        while end < 0 and not at_end:
+            fill(_SLACK)
+            end = pending.find(b"\n", min(_PIECE, len(pending)) - 1)
+        end = len(pending) if end < 0 else end + 1
+        for wrong in (other, b"#", b"\0"):
+            if pending.find(wrong, 0, end) >= 0:
+                raise _NotPlain
+        piece = memoryview(pending)[:end]
+        if not (pending.isascii() or _utf8(piece)):
+            raise _NotPlain
+        if digest is not None:
+            digest.update(piece)
+        yield pa.py_buffer(piece)
+        pending = pending[end:]
+
+
+_SLACK = 1 << 16  # read past a piece's size, to find the line's end without a second read
+
+
+def _utf8(data: memoryview) -> bool:
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        for start in range(0, len(data), 1 << 20):  # (not a second copy of the piece as text)
+            decoder.decode(data[start:start + (1 << 20)])
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def separator(source: Source) -> str:
@@ -87,14 +198,14 @@ def _parse(source: Source, width: int, wanted: dict[int, str], cancel: Cancel, k
     data = source.data
     separator = _simple_separator(data)
     if separator is not None:  # (most files) fields as they are
-        columns, wrong, _ = _read(source, _without_comments(data), separator, width, wanted)
+        columns, wrong, _ = _read(source.encoding, _pieces(_without_comments(data)), separator, width, wanted)
         if columns is not None and not wrong:
             return columns
     check_cancel(cancel, source.path)  # the general way: it also finds the line at fault
     text = _normalised(data)
-    columns, wrong, longer = _read(source, text, " ", width, wanted)
+    columns, wrong, longer = _read(source.encoding, _pieces(text), " ", width, wanted)
     if longer and columns is not None:  # extra fields, as trec_eval's own results.trunc has
-        columns, wrong, longer = _read(source, _truncated(text, width), " ", width, wanted)
+        columns, wrong, longer = _read(source.encoding, _pieces(_truncated(text, width)), " ", width, wanted)
     if columns is not None and not wrong:
         return columns
     raise _first_bad(source, width, wanted, kind)
@@ -145,9 +256,10 @@ def _truncated(data: bytes, width: int) -> bytes:
     return re.sub(pattern, rb"\1", data)
 
 
-def _read(source: Source, data: bytes, sep: str, width: int, wanted: dict[int, str]):
+def _read(encoding: str, pieces: Iterable[pa.Buffer], sep: str, width: int, wanted: dict[int, str]):
     """(columns, whether some line had the wrong number of fields or an empty one, whether some
-    line had more); columns None when a number field is not a finite number."""
+    line had more) of the text in `pieces` (whole lines each); columns None when a number field
+    is not a finite number."""
     counts: list[int] = []
 
     def odd_line(row) -> str:
@@ -159,7 +271,7 @@ def _read(source: Source, data: bytes, sep: str, width: int, wanted: dict[int, s
     types = {name: pa.binary() for name in names}
     types.update({names[i]: pa.string() if name in ("query", "doc") else pa.float64()
                   for i, name in wanted.items()})
-    read = pa_csv.ReadOptions(column_names=names, encoding=_codec(source.encoding), block_size=4 << 20)
+    read = pa_csv.ReadOptions(column_names=names, encoding=_codec(encoding), block_size=4 << 20)
     parse = pa_csv.ParseOptions(delimiter=sep, quote_char=False, invalid_row_handler=odd_line)
     convert = pa_csv.ConvertOptions(column_types=types, strings_can_be_null=False,
                                     quoted_strings_can_be_null=False, null_values=[])
@@ -167,7 +279,7 @@ def _read(source: Source, data: bytes, sep: str, width: int, wanted: dict[int, s
     parts: dict[str, list[pa.ChunkedArray]] = {name: [] for name in wanted.values()}
     # In pieces of whole lines: a piece's unused fields (a run's Q0, rank and tag: half its
     # parsed size) are checked and let go before the next piece is parsed.
-    for piece in _pieces(data):
+    for piece in pieces:
         try:
             table = pa_csv.read_csv(pa.BufferReader(piece), read, parse, convert)
         except (pa.ArrowInvalid, UnicodeDecodeError):  # a field that is not a number (or is empty)

@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 from ndcg_gui.core.arrays.ids import Groups, hash_strings, strings, take, whole
 from ndcg_gui.core.arrays.join import label_union, lookup, pair_keys
 from ndcg_gui.core.arrays.order import ranked, score_key
-from ndcg_gui.core.arrays.topk import StringBytes, first_rows_word, score_bits, select_top
+from ndcg_gui.core.arrays.topk import StringBytes, first_rows_word, leading_rows, score_bits, select_top
 from ndcg_gui.core.ndcg.measure import DOC_WEIGHT_COLUMN, Measure, PrecisionName, TiesName
 from ndcg_gui.core.ndcg.metrics import condensed_keep, discounts, finish, gains, judged_gains
 from ndcg_gui.core.ndcg.ties import averaged
@@ -498,16 +498,19 @@ def _top_rows(groups: Groups, key: np.ndarray | None, k: int | None, ties: str, 
     n = len(codes)
     if n == 0 or sizes.max() <= k:
         return None
-    rows = np.arange(n)
     if starts is not None and (key is None or _descending_within(key, starts)):
-        take = rows - np.repeat(starts, sizes) < k
         if not by_score or ties == "file":
-            return np.flatnonzero(take)
+            return leading_rows(None, starts, sizes, k)
         # Ranked already: only rows tied with the k-th can still move in or out.
-        take |= key == key[starts + np.minimum(sizes, k) - 1][codes]
-        rows = np.flatnonzero(take)
+        rows = leading_rows(key, starts, sizes, k)
         if ties == "average":
             return rows
+        # The select numbers these few rows anew: their doc ids taken, not a joined copy of all.
+        top = select_top(np.arange(len(rows)), codes[rows], np.minimum(sizes, k),
+                         [lambda r: score_bits(key[rows[r]])],
+                         StringBytes(take(docs, rows)) if ties == "trec" else None)
+        return rows[top]
+    rows = np.arange(n)
     words = [] if key is None else [lambda r: score_bits(key[r])]
     if not by_score or ties == "file":
         words.append(first_rows_word(n))

@@ -51,14 +51,20 @@ def summarise(path: str | Path, qrels: str | Path, measure: Measure) -> RunSumma
     `load(path, qrels)` would."""
     if measure.ties != "trec" or not _starts_like_a_run(path):
         return None
-    source = read_source(path)
-    if sniff(source) != "trec_run":  # (the first bytes misled: a rare file)
-        return None
+    # Most runs are parsed as they are read (never whole in memory); the others read whole, as
+    # `load` reads them, so their messages come in its order (the run's bytes, the qrels, the
+    # run's lines).
+    run = trec_text.read_plain_run(path)
+    if run is None:
+        source = read_source(path)
+        if sniff(source) != "trec_run":  # (the first bytes misled: a rare file)
+            return None
     qsource = read_source(qrels)
     pool, _ = read_pool(qsource, sniff(qsource), None)
     qsource.release()
-    run = trec_text.read_run(source)
-    source.release()
+    if run is None:
+        run = trec_text.read_run(source)
+        source.release()
     groups, pool_groups = Groups.of(run.query), Groups.of(pool.query)
     skip = shared_prefix(run.doc, pool.doc)
     # `load`'s checks, in its order: grouped rows are in `ranked` order as far as queries go.
@@ -75,13 +81,14 @@ def summarise(path: str | Path, qrels: str | Path, measure: Measure) -> RunSumma
     # list `evaluate_rows` empties; otherwise let go now, before the scoring's peak.
     kept = [run_keys] if scores_every_row(groups, measure, judged=True) else None
     del run_keys
+    key, docs = score_key(run.score, measure.score_precision), run.doc
+    del run  # its query text, scores and line numbers, past its checks: let go before the scoring
     refuse_repeats(pool, pool_groups.codes, "qrels", _keys(pool_groups, pool, skip))
-    key = score_key(run.score, measure.score_precision)
     # The queries in `Dataset.queries()` order (`every_query`: the run's, then the judged ones it
     # lacks), the labels matched once: scored in that order, the summary needs no sort or lookup
     # of 300,000 labels (benchmarks/README.md, issue 36).
     queries, (to_query, qr_to_query) = label_union(groups.labels, pool_groups.labels)
-    result = evaluate_rows(groups, key, True, run.doc, pool_groups, pool.doc, pool.grade, measure,
+    result = evaluate_rows(groups, key, True, docs, pool_groups, pool.doc, pool.grade, measure,
                            union=(queries, to_query, qr_to_query),
                            run_keys=None if kept is None else (kept, skip))
     n_run = len(groups.labels)

@@ -244,7 +244,9 @@ class RunColumnsPart:
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return ALIGN_RIGHT
         if role == Qt.ItemDataRole.ForegroundRole:
-            return current().brush("muted") if self._runs.waiting else current().brush("down") if hole else None
+            if self._runs.waiting:
+                return current().brush("muted")
+            return current().brush("down") if hole else None
         if role == Qt.ItemDataRole.ToolTipRole:
             base, focus = self._runs.overlap_of
             names = ["RBO", f"Jaccard@{self._k or 'all'}", "Kendall's τ"]
