@@ -97,3 +97,15 @@ def ndcg_from_scratch(document, others: dict[str, Path], open_name: str) -> pd.D
         frame[name] = evaluate(run, qrels, document.measure.per_query())["ndcg"]
     frame.index.name = "query"
     return frame
+
+
+def show_compared(window, qtbot, files, size=(1366, 768)) -> None:
+    """The sample run and its qrels open in `window`, the second run compared, shown at `size`."""
+    run, qrels, second = files
+    assert window.files.open(run, qrels, ask=False)
+    window.compare.add_run(second)
+    qtbot.waitUntil(lambda: window.comparison.active and window.right_tabs.count() == 2, timeout=10000)
+    window.compare.flush()
+    window.resize(*size)
+    window.show()
+    qtbot.waitExposed(window)

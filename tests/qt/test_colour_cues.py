@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import Qt
+from run_samples import show_compared
 
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.qt.models.colours import LIGHT
@@ -58,14 +59,7 @@ def test_every_coloured_cell_says_it_without_its_colour(qtbot, window, files):
 
 
 def test_the_comparisons_plots_tell_wins_losses_and_moves_by_shape(qtbot, window, files):
-    run, qrels, second = files
-    assert window.files.open(run, qrels, ask=False)
-    window.compare.add_run(second)
-    qtbot.waitUntil(lambda: window.comparison.active and window.right_tabs.count() == 2, timeout=10000)
-    window.compare.flush()
-    window.resize(1366, 768)
-    window.show()
-    qtbot.waitExposed(window)
+    show_compared(window, qtbot, files)
     window.right_tabs.setCurrentWidget(window.compare_pane)
     scatter = window.compare_pane.scatter
     plot = scatter.plot_widget()

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette, QStyleHints
+from run_samples import show_compared
 
 from ndcg_gui.core.lists.ranked_list import RankedList
 from ndcg_gui.qt.models.colours import DARK, LIGHT, current, is_dark
@@ -169,15 +170,8 @@ def test_the_guide_and_the_example_note_read_in_a_dark_window(qtbot, window):
 def test_runs_compared_read_in_either_scheme(qtbot, window, files, dark):
     """Runs compared add their own coloured cells (the query table's Δ and W/T/L, the figures'
     table, the side-by-side lists' moves): each reads against its background in both schemes."""
-    run, qrels, second = files
     window.actions.colour_actions["dark" if dark else "light"].trigger()
-    assert window.files.open(run, qrels, ask=False)
-    window.compare.add_run(second)
-    qtbot.waitUntil(lambda: window.comparison.active and window.right_tabs.count() == 2, timeout=10000)
-    window.compare.flush()
-    window.resize(1366, 768)
-    window.show()
-    qtbot.waitExposed(window)
+    show_compared(window, qtbot, files)
     shown_dark(window, qtbot, dark)
     tables = (window.query_panel.table, window.compare_pane.stats, window.ranking_view)
     coloured = 0
