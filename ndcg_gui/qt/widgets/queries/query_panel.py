@@ -64,6 +64,16 @@ class _FilterEdit(QLineEdit):
         super().keyPressEvent(event)
 
 
+def _hidden(runs: RunColumns | None, column: tuple[str, int] | None) -> bool:
+    """Whether a comparison's column is left out of a narrow dock: without judgments the runs' NDCG
+    and Δ (the open run's NDCG column says "no judgments"); with them Jaccard and τ (the RBO
+    cell's tooltip gives them), so the NDCG, Δ and RBO of a query read side by side."""
+    if runs is None or column is None:
+        return False
+    kind, j = column
+    return kind in ("ndcg", "delta") if not runs.judged else kind == "overlap" and j > 0
+
+
 class QueryPanel(QWidget):
     """Browse many queries, worst first in one click; pick one to open it."""
 
@@ -203,6 +213,8 @@ class QueryPanel(QWidget):
         self.model.set_runs(runs)
         for column in (COL_DOCS, COL_JUDGED):  # room for the runs' columns in a narrow dock
             self.table.setColumnHidden(column, runs is not None)
+        for column in range(FIXED_COLUMNS, self.model.columnCount()):
+            self.table.setColumnHidden(column, _hidden(runs, self.model.run_column(column)))
         if not same:
             self.table.fit_columns()
         self.compare_label.setVisible(runs is not None)
@@ -213,8 +225,10 @@ class QueryPanel(QWidget):
         if not same:
             self._set_subset(None, -1)
             if runs is not None and focus is not None and (before is None or sort_column >= FIXED_COLUMNS):
-                # Comparing starts with the biggest losses first.
-                self.table.sortByColumn(self.model.column_of("delta", focus), Qt.SortOrder.AscendingOrder)
+                # Comparing starts with the biggest losses first; without judgments, the queries
+                # ranked most differently first.
+                first = self.model.column_of("delta", focus) if runs.judged else self.model.overlap_column()
+                self.table.sortByColumn(first, Qt.SortOrder.AscendingOrder)
             elif sort_column >= self.model.columnCount():
                 self.table.sortByColumn(COL_QUERY, Qt.SortOrder.AscendingOrder)
         elif subset is not None:

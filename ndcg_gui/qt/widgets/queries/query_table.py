@@ -86,7 +86,8 @@ class QueryTable(QTableView):
             widths[column] = max(self._header_width(column), max(cells, default=0) + grid)
         figure = self.fontMetrics().horizontalAdvance("+0.0000") + 14
         for column in range(FIXED_COLUMNS - int(comparing), model.columnCount()):
-            widths[column] = max(figure, self._header_width(column))
+            wider = [self._cell_width(text, False) + grid for text in model.run_texts(column)]
+            widths[column] = max(figure, self._header_width(column), *wider)
         for column, width in widths.items():
             if width != self.columnWidth(column):
                 self.setColumnWidth(column, width)
