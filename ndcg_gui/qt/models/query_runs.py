@@ -239,10 +239,8 @@ class RunColumnsPart:
         if role == Qt.ItemDataRole.DisplayRole:
             text = "–" if np.isnan(value) else f"{round(value, 4) + 0.0:.4f}"
             return f"{text} {HOLE_WORD}" if hole else text
-        if role == QUERY_ROLE:
-            return str(self._queries[row])
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return ALIGN_RIGHT
+        if role in (QUERY_ROLE, Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.FontRole):
+            return self._cell_role(row, role)
         if role == Qt.ItemDataRole.ForegroundRole:
             if self._runs.waiting:
                 return current().brush("muted")
@@ -258,9 +256,15 @@ class RunColumnsPart:
             else:
                 text = f"{names[j]} of {focus} with {base}: {said[j]}"
             return text + (f" — {_hole_text()}" if hole else "")
-        if role == Qt.ItemDataRole.FontRole and str(self._queries[row]) in self._edited:
-            return font(bold=True)
         return None
+
+    def _cell_role(self, row: int, role: int):
+        """What every run's cell of `row` says alike: its query, its alignment, bold if edited."""
+        if role == QUERY_ROLE:
+            return str(self._queries[row])
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return ALIGN_RIGHT
+        return font(bold=True) if str(self._queries[row]) in self._edited else None
 
     def _run_data(self, row: int, kind: str, j: int, role: int):
         if kind == "overlap":
@@ -275,10 +279,8 @@ class RunColumnsPart:
                 return "" if np.isnan(value) else f"{round(value, 4) + 0.0:.4f}"  # never "-0.0000"
             d = self._delta[row, j]
             return "" if np.isnan(d) else ("0" if d == 0 else f"{d:+.4f}")
-        if role == QUERY_ROLE:
-            return str(self._queries[row])
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return ALIGN_RIGHT
+        if role in (QUERY_ROLE, Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.FontRole):
+            return self._cell_role(row, role)
         if role == Qt.ItemDataRole.ForegroundRole:
             if self._runs.waiting:
                 return current().brush("muted")
@@ -286,8 +288,6 @@ class RunColumnsPart:
                 return current().brush("muted") if not self._run_answered[row, j] else None
             d = self._delta[row, j]
             return None if np.isnan(d) or d == 0 else current().brush("up" if d > 0 else "down")
-        if role == Qt.ItemDataRole.FontRole and str(self._queries[row]) in self._edited:
-            return font(bold=True)
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._run_tooltip(row, kind, j)
         return None
