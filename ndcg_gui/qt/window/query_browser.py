@@ -126,12 +126,18 @@ class QueryBrowser(QObject):
         lines = self._lines
         overlap = c.overlap
         if overlap is not None and c.focus is not None:
-            from ndcg_gui.core.analysis.runs.overlap import holes_line, overlap_line  # lazy: start-up
+            from ndcg_gui.core.analysis.runs.overlap import (  # lazy: start-up
+                holes_line,
+                most_different_first,
+                overlap_line,
+            )
 
             if not c.judged:  # (NDCG says nothing without judgments: the rankings' overlap does)
                 lines = [overlap_line(overlap, c.baseline, c.focus, self.document.k)]
-            elif said := holes_line(list(overlap.index[overlap["hole"].to_numpy(dtype=bool)]), c.focus):
-                lines = [*lines, said]
+            else:  # (most different first: an edit re-works its query's row out of the frame's order)
+                holes = most_different_first(overlap[overlap["hole"].to_numpy(dtype=bool)]).index
+                if said := holes_line(list(holes), c.focus):
+                    lines = [*lines, said]
         columns = RunColumns(runs=c.added, deltas=c.others, baseline=c.baseline, open_run=c.doc_name,
                              ndcg=c.ndcg, answered=c.answered, delta=c.deltas, waiting=c.waiting,
                              failed=c.failed, overlap=c.overlap, overlap_of=(c.baseline, c.focus or ""),
