@@ -171,6 +171,10 @@ class RunColumnsPart:
             return -1
         return FIXED_COLUMNS + self._run_ndcg.shape[1] + self._delta.shape[1] + OVERLAP.index(name)
 
+    def has_holes(self) -> bool:
+        """Whether a query shown is a judging hole (`core.analysis.runs.overlap.is_hole`)."""
+        return bool(self._hole.any())
+
     def run_texts(self, col: int) -> list[str]:
         """The texts wider than a figure a run's column may show (a view fits the column to them)."""
         run = self.run_column(col) if col >= FIXED_COLUMNS else ("open", 0)

@@ -86,10 +86,12 @@ def test_runs_compared_with_qrels_show_the_command_lines_overlap_beside_ndcg(qtb
     listed = opened.scores.result.index
     assert "424" in listed and "426" not in listed and "426" in want.index
     assert_shown_as(panel, want, holes, listed=list(listed))
-    # With judgments the table keeps NDCG, Δ and RBO side by side; the RBO cell's tooltip gives all three.
+    # With judgments and no judging hole the table keeps NDCG and Δ (RBO, Jaccard and τ hidden: the
+    # side-by-side lists keep their room); the RBO cell's tooltip gives all three.
     model = panel.model
+    assert not holes
     assert not panel.table.isColumnHidden(model.column_of("delta", "second"))
-    assert not panel.table.isColumnHidden(model.overlap_column("rbo"))
+    assert panel.table.isColumnHidden(model.overlap_column("rbo"))
     assert panel.table.isColumnHidden(model.overlap_column("tau"))
     row = model.row_of("401")
     tip = model.index(row, model.overlap_column("rbo")).data(Qt.ItemDataRole.ToolTipRole)
@@ -199,6 +201,8 @@ def test_a_big_change_of_ranking_with_no_change_of_ndcg_is_marked_a_judging_hole
     cell = model.index(model.row_of("hole"), rbo)
     assert cell.data() == f"{want.at['hole', 'rbo']:.4f} {HOLE_WORD}"
     assert HOLE_TEXT in cell.data(Qt.ItemDataRole.ToolTipRole)
+    table = window.query_panel.table  # (a hole: the RBO column shown beside NDCG and Δ, Jaccard and τ not)
+    assert not table.isColumnHidden(rbo) and table.isColumnHidden(model.overlap_column("tau"))
     assert model.index(model.row_of("moved"), rbo).data() == f"{want.at['moved', 'rbo']:.4f}"
     lines = window.query_panel.compare_label.text().splitlines()
     assert lines[-1].startswith("cand: 1 query ranked very differently with the same NDCG")

@@ -64,14 +64,18 @@ class _FilterEdit(QLineEdit):
         super().keyPressEvent(event)
 
 
-def _hidden(runs: RunColumns | None, column: tuple[str, int] | None) -> bool:
+def _hidden(runs: RunColumns | None, column: tuple[str, int] | None, holes: bool) -> bool:
     """Whether a comparison's column is left out of a narrow dock: without judgments the runs' NDCG
     and Δ (the open run's NDCG column says "no judgments"); with them Jaccard and τ (the RBO
-    cell's tooltip gives them), so the NDCG, Δ and RBO of a query read side by side."""
+    cell's tooltip gives them), and RBO too unless a query is a judging hole (`holes`), where it
+    says what NDCG cannot: beside NDCG and Δ alone the side-by-side lists keep their room at
+    1366x768 (an RBO column more took it from them and from the Why tabs)."""
     if runs is None or column is None:
         return False
     kind, j = column
-    return kind in ("ndcg", "delta") if not runs.judged else kind == "overlap" and j > 0
+    if not runs.judged:
+        return kind in ("ndcg", "delta")
+    return kind == "overlap" and (j > 0 or not holes)
 
 
 class QueryPanel(QWidget):
@@ -214,7 +218,8 @@ class QueryPanel(QWidget):
         for column in (COL_DOCS, COL_JUDGED):  # room for the runs' columns in a narrow dock
             self.table.setColumnHidden(column, runs is not None)
         for column in range(FIXED_COLUMNS, self.model.columnCount()):
-            self.table.setColumnHidden(column, _hidden(runs, self.model.run_column(column)))
+            self.table.setColumnHidden(column, _hidden(runs, self.model.run_column(column),
+                                                      self.model.has_holes()))
         if not same:
             self.table.fit_columns()
         self.compare_label.setVisible(runs is not None)
