@@ -54,6 +54,12 @@ def lines_depth(k: int | None) -> int:
     return min(100, max(20, 2 * (k or 10)))
 
 
+HINT = ("One point per query; above the diagonal the run beats the baseline. "
+        "Click a point to open its query.")
+NO_JUDGMENTS_HINT = ("No judgments: no NDCG to plot. The runs are compared by how they rank each query "
+                     "(the query table's RBO, Jaccard and τ; the open query's lists side by side).")
+
+
 class RunCompare(QObject):
     def __init__(self, document: Document, comparison: RunComparison, pane: ComparisonPane,
                  tabs: QTabWidget, feedback: Feedback) -> None:
@@ -256,6 +262,11 @@ class RunCompare(QObject):
 
     def _show_scatter(self) -> None:
         c = self.comparison
+        # Without judgments every NDCG is 0: no scatter of zeros, the hint says why.
+        self.pane.scatter.setVisible(c.judged)
+        self.pane.hint.setText(HINT if c.judged else NO_JUDGMENTS_HINT)
+        if not c.judged:
+            return
         compared = c.compared
         ndcg = c.ndcg.loc[compared]
         self.pane.scatter.set_points(list(compared), ndcg[c.baseline].to_numpy(), ndcg[c.focus].to_numpy(),

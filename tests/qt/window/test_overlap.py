@@ -215,3 +215,15 @@ def test_a_run_with_its_own_grades_but_no_qrels_is_still_refused(qtbot, window, 
     assert window.files.open(tmp_path / "a.csv", ask=False)
     window.compare.add_run(tmp_path / "a.csv")
     assert dialog_log and dialog_log[-1][0] == "Add a run to compare" and not window.comparison.active
+
+
+def test_without_judgments_no_ndcg_is_plotted_at_zero(qtbot, unjudged):
+    """Every NDCG is 0 without judgments: the scatter is not drawn and the histogram has no bar,
+    each saying why, rather than plotting zeros as if they were figures."""
+    w = unjudged
+    qtbot.waitUntil(lambda: w.comparison.active and w.comparison.overlap is not None, timeout=10000)
+    w.compare.flush()
+    pane, histogram = w.compare_pane, w.query_panel.histogram
+    assert not pane.scatter.isVisibleTo(pane) and pane.hint.text().startswith("No judgments")
+    plot = histogram.plot_widget()
+    assert histogram.counts.sum() == 0 and plot.bottom_label.startswith("No judgments: no NDCG to plot")

@@ -492,7 +492,10 @@ class QueryPanel(QWidget):
             deltas = self._focus_deltas()
             mean = float(deltas.mean()) if len(deltas) else None
             label = f"Δ NDCG{at}: {self._focus} − {runs.baseline}"
-            if runs.waiting:  # (the figures of before the change: not of k as shown)
+            if not runs.judged:  # (every NDCG is 0 without judgments: no bars that pretend)
+                deltas, mean = deltas.iloc[:0], None
+                label = "No judgments: no NDCG to plot (the table's RBO compares the rankings)"
+            elif runs.waiting:  # (the figures of before the change: not of k as shown)
                 why = "not scored again" if runs.failed else "worked out again"
                 label = f"Δ NDCG before the change ({why}): {self._focus} − {runs.baseline}"
             self.histogram.set_deltas(deltas.to_numpy(), label, mean)
