@@ -127,7 +127,9 @@ def test_runs_without_judgments_compare_by_their_rankings_most_different_first(q
     want = from_cli(run, second)  # (no qrels: the overlap alone)
     assert_shown_as(panel, want)
     model = panel.model
-    # The NDCG columns say there are no judgments (not 0.0000); the Δ columns are left out.
+    # The NDCG columns say there are no judgments (not 0.0000); they and the Δ columns are left out
+    # of the dock, so RBO, Jaccard and τ show whole.
+    assert panel.table.isColumnHidden(COL_NDCG)
     for query in want.index:
         row = model.row_of(query)
         assert model.index(row, COL_NDCG).data() == UNJUDGED

@@ -34,6 +34,7 @@ from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.qt.models.query_model import (
     COL_DOCS,
     COL_JUDGED,
+    COL_NDCG,
     COL_QUERY,
     FIXED_COLUMNS,
     QUERY_ROLE,
@@ -66,7 +67,7 @@ class _FilterEdit(QLineEdit):
 
 def _hidden(runs: RunColumns | None, column: tuple[str, int] | None, holes: bool) -> bool:
     """Whether a comparison's column is left out of a narrow dock: without judgments the runs' NDCG
-    and Δ (the open run's NDCG column says "no judgments"); with them Jaccard and τ (the RBO
+    and Δ (and the open run's NDCG, `set_comparison`); with them Jaccard and τ (the RBO
     cell's tooltip gives them), and RBO too unless a query is a judging hole (`holes`), where it
     says what NDCG cannot: beside NDCG and Δ alone the side-by-side lists keep their room at
     1366x768 (an RBO column more took it from them and from the Why tabs)."""
@@ -217,6 +218,9 @@ class QueryPanel(QWidget):
         self.model.set_runs(runs)
         for column in (COL_DOCS, COL_JUDGED):  # room for the runs' columns in a narrow dock
             self.table.setColumnHidden(column, runs is not None)
+        # Without judgments the open run's NDCG says only "no judgments" (the summary says so once):
+        # its room goes to RBO, Jaccard and τ, whole at 1366 px wide (it made the table scroll).
+        self.table.setColumnHidden(COL_NDCG, runs is not None and not runs.judged)
         for column in range(FIXED_COLUMNS, self.model.columnCount()):
             self.table.setColumnHidden(column, _hidden(runs, self.model.run_column(column),
                                                       self.model.has_holes()))
@@ -494,7 +498,7 @@ class QueryPanel(QWidget):
             label = f"Δ NDCG{at}: {self._focus} − {runs.baseline}"
             if not runs.judged:  # (every NDCG is 0 without judgments: no bars that pretend)
                 deltas, mean = deltas.iloc[:0], None
-                label = "No judgments: no NDCG to plot (the table's RBO compares the rankings)"
+                label = "No judgments: no NDCG to plot"
             elif runs.waiting:  # (the figures of before the change: not of k as shown)
                 why = "not scored again" if runs.failed else "worked out again"
                 label = f"Δ NDCG before the change ({why}): {self._focus} − {runs.baseline}"
