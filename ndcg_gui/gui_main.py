@@ -92,7 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def check(options: argparse.Namespace) -> str | None:
     """What makes the command line unusable before any window: a wrong --preset/--gain/--discount,
-    a --screenshot over a file it opens, or a TREC run (or runs to compare) without --qrels.
+    a --screenshot over a file it opens, or a TREC run without --qrels (runs to compare without
+    them are compared by their rankings).
     Other faults of the file are shown in the window, which then opens on the example."""
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.ndcg.options import measure_from_options
@@ -108,10 +109,7 @@ def check(options: argparse.Namespace) -> str | None:
             refuse_inputs(options.screenshot, [options.file, options.qrels, *options.runs], "--screenshot")
         except InputError as err:
             return str(err)
-    if options.runs and not options.qrels:  # (runs are compared on judgments)
-        runs = ", ".join(options.runs)
-        return f"comparing {options.file} with {runs} needs their judgments (--qrels QRELS)"
-    if options.file and not options.qrels and _is_trec_run(Path(options.file)):
+    if options.file and not options.qrels and not options.runs and _is_trec_run(Path(options.file)):
         from ndcg_gui.core.errors import NeedsQrels
 
         return needs_qrels_hint(str(NeedsQrels.of(options.file)))

@@ -56,12 +56,23 @@ def main_report(options: argparse.Namespace, say):
         return Sources(file_hashes([*paths, options.qrels, *cli_segments.inputs(options)]))
 
     cmp = None
+    overlap = _overlap_lists(options, paths, measure) if options.runs else None
+    if overlap is not None and overlap[1] is None:  # no judgments: the rankings compared alone
+        from ndcg_gui.core.reports.compare_report import overlap_report
+
+        if options.table or options.fail_if_worse:
+            raise InputError("--table and --fail-if-worse compare NDCG: give the runs' --qrels")
+        lists, _, p = overlap
+        html = overlap_report(lists, options.baseline or next(iter(lists)), measure, sources(), p)
+        atomic_write(options.report, lambda f: f.write(html))
+        say(f"wrote {options.report}")
+        return None
     if options.runs:
         from ndcg_gui.core.formats.query_notes import notes_beside
         from ndcg_gui.core.reports.compare_report import compare_report
         from ndcg_gui.core.reports.tables import comparison_table
 
-        runs = cli_compare.load_runs(options, paths)
+        runs = overlap[1] if overlap is not None else cli_compare.load_runs(options, paths)
         notes, problem = notes_beside(options.file)  # the first run's (a bad sidecar is said)
         if problem is not None:
             say(problem)
@@ -69,7 +80,8 @@ def main_report(options: argparse.Namespace, say):
         cli_compare._notes(cmp, say)
         segments = cli_segments.by_segment(cmp, cli_segments.maps(options), say)
         if options.report:
-            html = compare_report(runs, cmp, sources(), alpha=alpha, segments=segments, notes=notes)
+            more = {"overlap": overlap[0], "p": overlap[2]} if overlap is not None else {}
+            html = compare_report(runs, cmp, sources(), alpha=alpha, segments=segments, notes=notes, **more)
             atomic_write(options.report, lambda f: f.write(html))
         if options.table:
             text = comparison_table(cmp, options.table, alpha)
@@ -95,3 +107,27 @@ def main_report(options: argparse.Namespace, say):
     if options.report:
         say(f"wrote {options.report}")
     return cmp
+
+
+def _overlap_lists(options: argparse.Namespace, paths: list[str], measure):
+    """(each run's ranked lists, the runs loaded — None without judgments —, RBO's p) when the
+    report compares the runs' rankings (`cli.overlap.wanted`: no qrels, or --overlap); else None.
+    Runs that all hold grades of their own, without --overlap, are compared by NDCG alone."""
+    from ndcg_gui.cli import compare as cli_compare
+    from ndcg_gui.cli import overlap as cli_overlap
+    from ndcg_gui.core.analysis.runs.overlap import DEFAULT_P, ranked_lists
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.reading import load
+
+    if not cli_overlap.wanted(options):
+        return None
+    p = DEFAULT_P if options.rbo_p is None else options.rbo_p
+    if not 0 < p < 1:
+        raise InputError(f"--rbo-p must be between 0 and 1 (exclusive), not {p:g}")
+    runs = {name: load(path, options.qrels, need_grades=False)
+            for name, path in cli_compare.run_names(options, paths).items()}
+    scored = options.qrels is not None or all(bool(r.run["grade"].notna().any()) for r in runs.values())
+    if scored and not options.overlap:
+        return None
+    lists = {name: ranked_lists(run.run, measure) for name, run in runs.items()}
+    return lists, (runs if scored else None), p

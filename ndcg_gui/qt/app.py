@@ -164,8 +164,10 @@ def apply_options(window: MainWindow, options: argparse.Namespace) -> str | None
     open_example(window)
     file = getattr(options, "file", None)
     if file:
-        window.files.open(file, getattr(options, "qrels", None), query=getattr(options, "query", None),
-                          ask=False, report=False, undoable=False)
+        qrels, runs = getattr(options, "qrels", None), getattr(options, "runs", None) or []
+        # (runs to compare without qrels: the first opened unjudged, compared by their rankings)
+        window.files.open(file, qrels, query=getattr(options, "query", None),
+                          ask=False, report=False, undoable=False, judged=qrels is not None or not runs)
         problem = problem or window.files.problem
         compare_once_open(window, getattr(options, "runs", None) or [])
     return problem

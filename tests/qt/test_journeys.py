@@ -583,3 +583,73 @@ def test_open_segments_pick_one_and_read_its_mean(qtbot, window, files, tmp_path
     key(Qt.Key.Key_End, CTRL)
     last = panel.visible_queries()[-1]
     assert window.document.current_query == last and last in members and panel.segment == "mobile"
+
+
+# ---- (f) issue 35.3: two runs compared without qrels, the most different query opened ------------
+def test_compare_two_runs_without_qrels_and_open_the_most_different_query(qtbot, window, files, monkeypatch,
+                                                                          tmp_path):
+    """File ▸ Compare runs without judgments… (its dialog answered as a person would pick the two
+    files), the query table clicked to sort by id, then Go ▸ Most different first from the keyboard:
+    the table lists the lowest RBO first and its query is open with the two lists side by side. A
+    grab of the window, light and dark, goes to NDCG_SCREENSHOTS (or the test's folder) to look at."""
+    import os
+
+    import ndcg_gui.qt.window.comparison as comparison
+    from ndcg_gui.core.lists.query_order import natural_key
+    from ndcg_gui.qt.models.query_model import COL_NDCG, COL_QUERY
+    from ndcg_gui.qt.models.query_runs import UNJUDGED
+    from ndcg_gui.qt.models.run_diff_model import COL_DOC, COL_RANK_A, COL_RANK_B
+
+    run, _, second = files
+    monkeypatch.setattr(comparison.QFileDialog, "getOpenFileNames",
+                        staticmethod(lambda *_args, **_kw: ([str(run), str(second)], "")))
+    shown(window, qtbot, (1366, 768))
+    key(Qt.Key.Key_F, Qt.KeyboardModifier.AltModifier)
+    menu = QApplication.activePopupWidget()
+    assert isinstance(menu, QMenu)
+    entry = next(a for a in menu.actions() if a.text().replace("&", "") == "Compare runs without judgments…")
+    menu.setActiveAction(entry)
+    QTest.keyClick(menu, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.comparison.active and not window.compare.busy(), timeout=20_000)
+    panel, c = window.query_panel, window.comparison
+    assert not c.judged and window.right_tabs.currentWidget() is window.compare_pane
+    # A click on the Query header (a person's mouse): sorted by id, then most different first by keys.
+    header = panel.table.horizontalHeader()
+    x = header.sectionViewportPosition(COL_QUERY) + header.sectionSize(COL_QUERY) // 2
+    QTest.mouseClick(header.viewport(), Qt.LeftButton, NONE, QPoint(x, header.height() // 2))
+    qtbot.waitUntil(lambda: header.sortIndicatorSection() == COL_QUERY)
+    window.ranking_view.setFocus()
+    key(Qt.Key.Key_G, Qt.KeyboardModifier.AltModifier)
+    menu = QApplication.activePopupWidget()
+    assert isinstance(menu, QMenu)
+    entry = next(a for a in menu.actions() if a.text().replace("&", "") == "Most different first")
+    menu.setActiveAction(entry)
+    QTest.keyClick(menu, Qt.Key.Key_Return)
+    QApplication.processEvents()
+    overlap = c.overlap
+    order = sorted(overlap.index, key=lambda q: (overlap.at[q, "rbo"], natural_key(q)))
+    listed = panel.visible_queries()
+    assert listed == [q for q in order if q in listed] and header.sortIndicatorSection() == \
+        panel.model.overlap_column("rbo")
+    top = listed[0]
+    qtbot.waitUntil(lambda: window.document.current_query == top)
+    assert panel.model.index(0, COL_NDCG).data() == UNJUDGED
+    # Its lists side by side, each document at its rank in either run.
+    diff = window.compare_pane.diff_model
+    qtbot.waitUntil(lambda: diff.rowCount() > 0)
+    ranks = [{d: i + 1 for i, d in enumerate(c.list_for(name, top).docs)} for name in ("sample", "second")]
+    for row in range(diff.rowCount()):
+        doc = diff.index(row, COL_DOC).data()
+        assert diff.index(row, COL_RANK_A).data() == str(ranks[0].get(doc, "–"))
+        assert diff.index(row, COL_RANK_B).data() == str(ranks[1].get(doc, "–"))
+    assert window.compare_pane.lines_title.text() == f"Query {top}: sample (left) and second (right)"
+    # The table whole in its dock: every shown column inside the viewport, no scroll bar.
+    table = panel.table
+    assert not table.horizontalScrollBar().isVisible()
+    last = max(col for col in range(panel.model.columnCount()) if not table.isColumnHidden(col))
+    assert header.sectionViewportPosition(last) + header.sectionSize(last) <= table.viewport().width()
+    folder = os.environ.get("NDCG_SCREENSHOTS") or str(tmp_path)
+    for scheme in ("light", "dark"):
+        window.colour_scheme.choose(scheme, remember=False)
+        QApplication.processEvents()
+        assert window.grab().save(os.path.join(folder, f"compare-without-judgments-{scheme}.png"))

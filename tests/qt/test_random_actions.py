@@ -36,9 +36,11 @@ from run_samples import ndcg_from_scratch, read_run
 from screen_mirror import ScreenMirror
 
 from ndcg_gui.core.analysis.runs.compare import paired_summary
+from ndcg_gui.core.analysis.runs.overlap import HOLE_RBO, holes_line, rbo_ext
 from ndcg_gui.core.analysis.runs.run_diff import delta_line
 from ndcg_gui.core.analysis.workspace_report import SAMPLES, SEED
 from ndcg_gui.core.lists import edits
+from ndcg_gui.core.lists.query_order import natural_order
 from ndcg_gui.core.ndcg.evaluate import evaluate
 from ndcg_gui.core.ndcg.metrics import condensed_keep, dcg_idcg_at, finish, ndcg_at, per_rank
 from ndcg_gui.core.reading import load
@@ -274,11 +276,24 @@ class Screen:
         ties = self.w.comparison_ties.verdicts  # (checked against brute force in test_tie_verdicts)
         said = {n: ties[n].short() for n in ties}
         lines = [delta_line(c.comparison, n) + (f" · {said[n]}" if said.get(n) else "") for n in c.others]
+        if said := holes_line(self.judging_holes(ndcg), c.focus):
+            lines.append(said)
         if panel.compare_label.text() != "\n".join(lines):
             out.append(f"summary lines {panel.compare_label.text()!r}, expected {lines!r}")
         out += self.panel_run_problems(ndcg)
         out += self.scatter_and_lines_problems(ndcg, runs)
         return out
+
+    def judging_holes(self, ndcg: pd.DataFrame) -> list[str]:
+        """The compared queries the focus run ranks very differently (RBO of the two lists on
+        screen below HOLE_RBO) with the same NDCG as the baseline, lowest RBO first, ties by id."""
+        c = self.w.comparison
+        rbo = {q: rbo_ext(c.list_for(c.baseline, q).docs.tolist(), c.list_for(c.focus, q).docs.tolist())
+               for q in c.compared}
+        holes = [q for q in c.compared
+                 if rbo[q] < HOLE_RBO and abs(ndcg.at[q, c.focus] - ndcg.at[q, c.baseline]) < 1e-9]
+        rank = dict(zip(holes, natural_order(np.array(holes, dtype=object)), strict=True))
+        return sorted(holes, key=lambda q: (rbo[q], rank[q]))
 
     def panel_run_problems(self, ndcg: pd.DataFrame) -> list[str]:
         c, panel, q = self.w.comparison, self.w.query_panel, self.doc.current_query

@@ -303,6 +303,26 @@ def edited_rows(state: Workspace, open_run: str, queries: Sequence[str] | frozen
     return rows
 
 
+def run_overlap(state: Workspace, open_run: str, baseline: str, other: str,
+                queries: Sequence[str] | None = None) -> pd.DataFrame | None:
+    """How differently `other` ranks each query than `baseline` (`core.analysis.runs.overlap`:
+    rbo, jaccard@k, tau; index query), both ranked as NDCG ranks them under the state's
+    definition, the open run's edited lists as they stand; `queries`: those only (None: every
+    query of either run). None when a run is read where it lies (its rows are not at hand)."""
+    from ndcg_gui.core.analysis.runs.overlap import lists_overlap, ranked_lists  # lazy: start-up
+
+    sides = []
+    for name in (baseline, other):
+        dataset = state.dataset if name == open_run else state.comparing.run(name).dataset
+        if not dataset.in_memory:
+            return None
+        lists = ranked_lists(dataset.run, state.measure)
+        if name == open_run:
+            lists |= {q: state.list_for(q).docs.tolist() for q in state.edited_queries()}
+        sides.append(lists)
+    return lists_overlap(sides[0], sides[1], state.measure.k, queries=queries)
+
+
 # ---- the report ------------------------------------------------------------------------------------------
 class WorkspaceReport:
     """What the window shows across queries of `state`, each part worked out when first read.

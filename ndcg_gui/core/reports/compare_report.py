@@ -1,15 +1,20 @@
 """The report of a run comparison: the statistics table (`run_diff.summary_cells`, as the window
 shows it) with a plain verdict per run, the scatter of per-query NDCG and the histogram of the
 differences, every query's difference sortable, and the biggest losses with the two lists side
-by side and the moves that made them, in words (`run_diff.side_by_side`, `biggest_moves`)."""
+by side and the moves that made them, in words (`run_diff.side_by_side`, `biggest_moves`). With
+the runs' ranked lists, or without any judgment (`overlap_report`), how differently each run ranks
+each query (`core.analysis.runs.overlap`: RBO, Jaccard@k, Kendall's τ), the most different first,
+with NDCG beside it where there are judgments and the judging holes named."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
+import pandas as pd
 
+from ndcg_gui.core.analysis.runs import overlap as runs_overlap
 from ndcg_gui.core.analysis.runs.compare import ALPHA, Comparison
 from ndcg_gui.core.analysis.runs.run_diff import (
     biggest_moves,
@@ -21,12 +26,15 @@ from ndcg_gui.core.analysis.runs.run_diff import (
 from ndcg_gui.core.analysis.runs.segment_compare import SegmentComparison
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.ranked_list import RankedList
+from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.reports import page, svg
 from ndcg_gui.core.reports.page import Cell, esc, num
 from ndcg_gui.core.reports.run_report import Sources, at, grade_text, note_html, provenance
 from ndcg_gui.core.reports.segment_report import segment_comparison_section
 
 LOSSES = 5  # biggest losses shown per run, with their lists
+MOST_DIFFERENT = 3  # queries ranked most differently shown per run, with their lists
+Lists = Mapping[str, Mapping[str, Sequence[str]]]  # run -> query -> its doc ids, ranked as NDCG ranks them
 
 
 def verdict(cmp: Comparison, run: str, alpha: float = ALPHA) -> tuple[str, str]:
@@ -109,11 +117,13 @@ def lists_side_by_side(list_of: ListOf, cmp: Comparison, run: str, query: str, n
 def compare_parts(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, sources: Sources | None = None,
                   alpha: float = ALPHA, losses: int = LOSSES,
                   segments: SegmentComparison | None = None,
-                  notes: Mapping[str, str] | None = None) -> list[str]:
+                  notes: Mapping[str, str] | None = None, overlap: Lists | None = None,
+                  p: float = runs_overlap.DEFAULT_P) -> list[str]:
     """The report's sections (HTML fragments) for a comparison (under its measure, `cmp.measure`).
     `runs`: the datasets compared, or a function giving each run's list of a query; `segments`:
     the comparison in each segment, shown after the statistics; `notes`: the note on each query
-    (the first run's sidecar)."""
+    (the first run's sidecar); `overlap`: every run's ranked lists, for how differently each run
+    ranks each query beside its NDCG (RBO at persistence `p`)."""
     notes = {str(q): n for q, n in (notes or {}).items() if n.strip()}
     list_of = lists_of(runs)
     at_k = at(cmp.measure)
@@ -162,7 +172,94 @@ def compare_parts(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, sources
             parts.append(f"<h2>The biggest losses of {esc(run)}</h2>")
             parts += [lists_side_by_side(list_of, cmp, run, str(q), notes.get(str(q), ""))
                       for q in worst.index]
+    if overlap is not None:
+        parts += overlap_parts(overlap, cmp.baseline, cmp.measure, p, cmp)
     return parts
+
+
+def overlap_tables(lists: Lists, baseline: str, measure: Measure, p: float = runs_overlap.DEFAULT_P,
+                   cmp: Comparison | None = None) -> dict[str, pd.DataFrame]:
+    """Per run (not the baseline), each query's rbo, jaccard, tau against the baseline, the most
+    different first, as `ndcg-inspect A B --overlap` gives them; with `cmp`, each query's NDCG
+    of both runs, its Δ and whether it is a judging hole beside them."""
+    tables = {}
+    for run in (r for r in lists if r != baseline):
+        table = runs_overlap.most_different_first(
+            runs_overlap.lists_overlap(lists[baseline], lists[run], measure.k, p))
+        if cmp is not None and run in cmp.deltas.columns:
+            table["ndcg_baseline"] = cmp.per_query[baseline].reindex(table.index)
+            table["ndcg"] = cmp.per_query[run].reindex(table.index)
+            table["delta"] = cmp.deltas[run].reindex(table.index)
+            table["hole"] = runs_overlap.is_hole(table["rbo"], table["delta"])
+        tables[run] = table
+    return tables
+
+
+def overlap_parts(lists: Lists, baseline: str, measure: Measure, p: float = runs_overlap.DEFAULT_P,
+                  cmp: Comparison | None = None, shown: int = MOST_DIFFERENT) -> list[str]:
+    """How differently each run ranks each query than the baseline: a table per run, the most
+    different first (with NDCG and Δ beside, and the judging holes named, under `cmp`), and the
+    `shown` most different queries' lists side by side."""
+    k, at_k = measure.k, at(measure)
+    how = runs_overlap.methods(k, p)
+    parts = ["<h2>How differently the runs rank each query</h2>"
+             + ("" if cmp is not None else "<p>No judgments: the runs are compared by their rankings "
+                "alone; NDCG needs qrels.</p>")
+             + '<div class="meta">' + "".join(f"<div>{esc(line)}</div>" for line in how) + "</div>"]
+    for run, table in overlap_tables(lists, baseline, measure, p, cmp).items():
+        headers = ["query", ("RBO", how[0]), (f"Jaccard{at_k}", how[1]), ("τ", how[2])]
+        judged = "delta" in table.columns
+        if judged:
+            headers += [f"{baseline} NDCG{at_k}", f"{run} NDCG{at_k}", (f"Δ {run}", f"{run} − {baseline}"),
+                        ("judging hole", how[3])]
+        rows = []
+        for q, r in table.iterrows():
+            row = [str(q), num(r["rbo"]), num(r["jaccard"]), num(r["tau"])]
+            if judged:
+                row += [num(r["ndcg_baseline"]), num(r["ndcg"]),
+                        Cell("0", 0.0, "num") if r["delta"] == 0 else num(r["delta"], "+.4f"),
+                        Cell("yes", 1.0, tip=runs_overlap.HOLE_TEXT) if r["hole"] else Cell("", 0.0)]
+            rows.append(row)
+        holes = list(table.index[table["hole"].to_numpy(dtype=bool)]) if judged else []
+        said = runs_overlap.holes_line(holes, run)
+        parts.append(f"<h3>{esc(run)} against {esc(baseline)}, the most different first</h3>"
+                     + (f'<div class="verdict same">{esc(said)}</div>' if said else "")
+                     + "<p>Click a heading to sort.</p>"
+                     + page.table(headers, rows, sortable=True, numeric=tuple(range(1, len(headers))),
+                                  scroll=len(rows) > 25))
+        parts += [ranked_side_by_side(lists, baseline, run, str(q), table.loc[q], k)
+                  for q in table.index[:shown]]
+    return parts
+
+
+def ranked_side_by_side(lists: Lists, baseline: str, run: str, query: str, figures: pd.Series,
+                        k: int | None) -> str:
+    """One query's two ranked lists, the first k ranks side by side, each document of the run with
+    where the baseline ranked it."""
+    a, b = list(lists[baseline].get(query, [])), list(lists[run].get(query, []))
+    at_a = {d: i + 1 for i, d in enumerate(a)}
+    rows = []
+    for i in range(min(k or max(len(a), len(b)), max(len(a), len(b)))):
+        doc_a = a[i] if i < len(a) else ""
+        doc_b = b[i] if i < len(b) else ""
+        was = at_a.get(doc_b)
+        moved = "" if not doc_b else f"new (not in {baseline})" if was is None else \
+            "=" if was == i + 1 else f"{'↑' if was > i + 1 else '↓'}{abs(was - i - 1)} (was {was})"
+        rows.append([str(i + 1), doc_a, doc_b, moved])
+    table = page.table(["rank", f"{baseline}: document", f"{run}: document", f"in {baseline}"], rows,
+                       numeric=(0,))
+    tau = "n/a" if math.isnan(figures["tau"]) else f"{figures['tau']:.4f}"
+    return (f'<div class="query"><h3>Query {esc(query)}: RBO {figures["rbo"]:.4f}, Jaccard '
+            f'{figures["jaccard"]:.4f}, τ {esc(tau)}</h3><div class="lists">{table}</div></div>')
+
+
+def overlap_report(lists: Lists, baseline: str, measure: Measure, sources: Sources | None = None,
+                   p: float = runs_overlap.DEFAULT_P) -> str:
+    """The whole page for runs without judgments: how differently they rank each query."""
+    others = ", ".join(r for r in lists if r != baseline)
+    title = f"Rankings compared without judgments: {others} against {baseline}"
+    return page.document(title, [f"<h1>{esc(title)}</h1>", provenance(measure, sources or Sources()),
+                                 *overlap_parts(lists, baseline, measure, p)])
 
 
 def compare_report(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, sources: Sources | None = None,

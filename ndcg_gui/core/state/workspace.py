@@ -215,6 +215,14 @@ class Workspace:
                     with contextlib.suppress(InputError):
                         dataset.ranked_list(q)
 
+    def has_judgments(self) -> bool:
+        """Whether there is anything to score NDCG by: qrels, or grades in the run or its edits."""
+        if self.dataset.has_pool or any(lst.judgments() for lst in self.lists.values()):
+            return True
+        if not self.dataset.in_memory:
+            return True  # (read where it lies: only with its qrels)
+        return bool(self.dataset.run["grade"].notna().any())
+
     def list_for(self, query: str) -> RankedList:
         lst = self.lists.get(query)  # (an edited list may be empty: every row deleted)
         return lst if lst is not None else self.original(query)
@@ -293,8 +301,10 @@ class Workspace:
     def with_run(self, dataset: Dataset, path: str | Path | None = None, name: str | None = None,
                  open_name: str = "") -> tuple[Workspace, str]:
         """`dataset` compared too, under a name of its own (its file's, told apart by (2), (3)…
-        from the others and from `open_name`, the open run's). ValueError without judgments."""
-        if not self.dataset.has_pool:
+        from the others and from `open_name`, the open run's). ValueError for an open run with
+        grades of its own but no qrels (the runs would share no judgments); one with no judgments
+        at all is compared by its rankings alone (`core.analysis.runs.overlap`)."""
+        if not self.dataset.has_pool and self.has_judgments():
             raise ValueError("open a run with its qrels first: runs are compared on judgments")
         stem = name or (run_label(Path(path).name) if path else "run")
         taken = {open_name, *self.comparing.names()}

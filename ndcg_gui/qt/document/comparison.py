@@ -64,6 +64,7 @@ class RunComparison(QObject):
         self._doc_name = run_label(document.display_name)
         self._ndcg: pd.DataFrame | None = None  # (None until a run is added: no pandas at start-up)
         self._answered: pd.DataFrame | None = None
+        self._overlap: pd.DataFrame | None = None  # the focus run against the baseline, per query
         self._after_scores = False  # a rescore waits for the open run's scores (a big file)
         # query -> (the judgments, the other runs' NDCG under them), since the last full scoring
         self._others: dict[str, tuple[dict[str, float], dict[str, float]]] = {}
@@ -196,6 +197,18 @@ class RunComparison(QObject):
         (more than a frame over many queries, in the frame of the move that made them)."""
         return self.statistics.cmp
 
+    @property
+    def overlap(self) -> pd.DataFrame | None:
+        """How differently the focus run ranks each query than the baseline (`run_overlap`: rbo,
+        jaccard, tau, and hole: a big change of ranking with no change of NDCG), index query; None
+        while no run is compared or a run is read where it lies."""
+        return self._overlap
+
+    @property
+    def judged(self) -> bool:
+        """Whether the runs are compared on judgments (False: by their rankings alone)."""
+        return self.document.state.has_judgments()
+
     def list_for(self, run: str, query: str) -> RankedList:
         """The list `run` holds for `query`, judged by the document's judgments (the open run:
         its list as edited)."""
@@ -203,8 +216,9 @@ class RunComparison(QObject):
 
     # ---- changing -----------------------------------------------------------------------------------
     def can_add(self) -> bool:
-        """Runs are compared on judgments: the open document must have them."""
-        return self.document.dataset.has_pool
+        """Runs are compared on the open document's qrels, or, without any judgment, by their
+        rankings alone; a run with grades of its own but no qrels judges the others by nothing."""
+        return self.document.dataset.has_pool or not self.judged
 
     def add_run(self, dataset: Dataset, name: str | None = None, path: str | Path | None = None) -> str:
         """Compare `dataset` too (an undo step of the document); returns the name it is shown under."""
@@ -281,6 +295,7 @@ class RunComparison(QObject):
                 or (changes.policy and cmp is not None and cmp.measure.empty != self._missing):
             self._rescore_all()
         elif changes.comparing:  # only the run in the plots
+            self._work_out_overlap()
             self._tell(ComparisonChanges(runs=True))
         elif changes.lists and not self.waiting:  # (waiting: the rescore covers the edits)
             self._rescore(changes.lists)
@@ -302,6 +317,7 @@ class RunComparison(QObject):
         self._others.clear()
         if not self._runs:
             self._ndcg, self._answered, self._stale = _no_frame(), _no_frame(), False
+            self._overlap = None
             self.statistics.reset(None)
             self._tell(ComparisonChanges(runs=True, summary=True))
             return
@@ -320,7 +336,36 @@ class RunComparison(QObject):
     def _install(self, figures: report.RunFigures) -> None:
         self._ndcg, self._answered, self._stale = figures.ndcg, figures.answered, False
         self.statistics.reset(figures.comparison)
+        self._work_out_overlap()
         self._tell(ComparisonChanges(runs=True, summary=True))
+
+    def _work_out_overlap(self, queries: frozenset[str] | None = None) -> None:
+        """The focus run's overlap with the baseline, worked out with the other per-query figures
+        (every query, or again for the edited `queries`), with the judging holes where NDCG
+        judges them."""
+        focus = self.focus
+        if focus is None:
+            self._overlap = None
+            return
+        state = self.document.state
+        if queries is not None and self._overlap is not None:
+            rows = report.run_overlap(state, self._doc_name, self.baseline, focus, sorted(queries))
+            if rows is None:
+                return
+            import pandas as pd
+
+            before = self._overlap.drop(columns="hole")
+            table = pd.concat([before.drop(index=rows.index, errors="ignore"), rows])
+        else:
+            table = report.run_overlap(state, self._doc_name, self.baseline, focus)
+            if table is None:
+                self._overlap = None
+                return
+        from ndcg_gui.core.analysis.runs.overlap import is_hole  # lazy: start-up
+
+        judged = self.judged and self._ndcg is not None and focus in self.deltas.columns
+        table["hole"] = is_hole(table["rbo"], self.deltas[focus]) if judged else False
+        self._overlap = table
 
     def _wait_for_figures(self) -> None:
         """Until the figures come from the background, those of before are shown (`waiting`:
@@ -416,7 +461,11 @@ class RunComparison(QObject):
         if rows is None:
             self._rescore_all()
             return
+        moved = self._overlap is not None  # (a move changes the overlap, judged or not)
         if not rows:
+            if moved:
+                self._work_out_overlap(queries)
+                self._tell(ComparisonChanges(queries=frozenset(queries)))
             return
         import pandas as pd
 
@@ -432,10 +481,14 @@ class RunComparison(QObject):
                     changed.add(query)
                     if query in compared:
                         self.statistics.add(run, query, row[run])
-        if not changed:  # (a move among documents of one grade, say): nothing shown changes
+        if not changed and not moved:  # (a move among documents of one grade, say): nothing shown changes
             return
-        self._ndcg = pd.DataFrame(values, index=self._ndcg.index, columns=self._ndcg.columns)
-        self._tell(ComparisonChanges(queries=frozenset(changed)))
+        if changed:
+            self._ndcg = pd.DataFrame(values, index=self._ndcg.index, columns=self._ndcg.columns)
+        self._work_out_overlap(frozenset(queries))
+        self._tell(ComparisonChanges(queries=frozenset(changed | set(queries))))
+        if not changed:
+            return
         self.statistics.edited()
 
 

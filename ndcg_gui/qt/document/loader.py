@@ -17,6 +17,7 @@ ended (or the reader stops at its next cancel check) and a late result is droppe
 
 from __future__ import annotations
 
+import functools
 import logging
 import pickle
 from collections.abc import Callable
@@ -66,10 +67,10 @@ class LoadResult:
         return self.problem is None and not self.cancelled
 
 
-def _default_load(path, qrels=None, cancel=None, progress=None):
+def _default_load(path, qrels=None, cancel=None, progress=None, need_grades=True):
     from ndcg_gui.core.reading import load  # imported late: the readers are only needed to load
 
-    return load(path, qrels, cancel=cancel, progress=progress)
+    return load(path, qrels, cancel=cancel, progress=progress, need_grades=need_grades)
 
 
 def _size(path: str | Path | None) -> int:
@@ -234,12 +235,17 @@ class BackgroundLoader(QObject):
         return _size(path) + _size(qrels) >= PROCESS_THRESHOLD
 
     def start(self, path: str | Path, qrels: str | Path | None = None, then: ThenFn | None = None,
-              measure: Measure | None = None) -> None:
+              measure: Measure | None = None, need_grades: bool = True) -> None:
         """Load `path` (with `qrels`); a load under way is cancelled first. `measure`: the one in
-        use, under which a run too big to load is scored by DuckDB instead (None: never)."""
+        use, under which a run too big to load is scored by DuckDB instead (None: never).
+        `need_grades=False`: a TREC run without qrels is read with every document unjudged (runs
+        compared by their rankings), in a thread (not by an engine, which scores on judgments)."""
         if self._job is not None:
             self.cancel()
         self._ticket += 1
+        if not need_grades and qrels is None and self._load is None:
+            self._run(path, qrels, functools.partial(_default_load, need_grades=False), then, None, "")
+            return
         if qrels is None and self._load is None and engine_only(str(path)) and is_parquet(str(path)):
             # (a folder or glob of Parquet files: only DuckDB reads it, and it needs the judgments)
             self.task.started.emit(Path(path).name)

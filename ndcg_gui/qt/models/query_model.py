@@ -79,8 +79,9 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         self._noted_mask: np.ndarray | None = None  # which entries have a note (None: not worked out)
         self._k: int | None = None
         self._runs: RunColumns | None = None
-        self._run_ndcg = self._delta = np.zeros((0, 0), dtype=float)
+        self._run_ndcg = self._delta = self._overlap = np.zeros((0, 0), dtype=float)
         self._run_answered = np.zeros((0, 0), dtype=bool)
+        self._hole = np.zeros(0, dtype=bool)
         # Arrays are kept in the frame's order; row r shows its entry _order[r] (_row_at: inverse,
         # -1 for an entry the filter leaves out).
         self._order = self._row_at = np.array([], dtype=np.int64)
@@ -359,7 +360,7 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         if parent.isValid():
             return 0
-        return FIXED_COLUMNS + self._run_ndcg.shape[1] + self._delta.shape[1]
+        return FIXED_COLUMNS + self._run_column_count()
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation != Qt.Orientation.Horizontal:
@@ -398,6 +399,9 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
         run = self.run_column(col)
         if run is not None:
             return self._run_data(row, *run, role)
+        if col == COL_NDCG and self._runs is not None and not self._runs.judged and role in (
+                Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.ForegroundRole):
+            return self._run_data(row, "open", 0, role)
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(row, col)
         if role == QUERY_ROLE:
@@ -474,9 +478,7 @@ class QueryTableModel(RunColumnsPart, QAbstractTableModel):
             return self._edited_rows().astype(np.int64) + 2 * self._noted_rows().astype(np.int64)
         run = self.run_column(col)
         if run is not None:
-            kind, j = run
-            values = self._run_ndcg[:, j] if kind == "ndcg" else self._delta[:, j]
-            return np.where(np.isnan(values), np.inf, values)  # not compared: last, ascending
+            return self._run_sort_keys(*run)
         return {COL_QUERY: self._natural, COL_DOCS: self._docs, COL_JUDGED: self._share}.get(col, self._ndcg)
 
     def _not_scored(self, row: int) -> bool:

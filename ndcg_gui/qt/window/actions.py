@@ -128,6 +128,9 @@ class Actions(QObject):
                                 "Open the previous query of the query table")
         self.worst_query = a("&Worst query", nav.worst_query, "Alt+W",
                              "Sort the query table by NDCG, lowest first, and open the worst query")
+        self.most_different = a("Most &different first", nav.most_different, "Alt+D",
+                                "Sort the query table by rank-biased overlap, lowest first (the queries "
+                                "the runs compared rank most differently), and open the first")
         self.next_relevant = a("Next &relevant document", lambda: nav.step_relevant(1), "F3",
                                "Select the next document with a grade above 0")
         self.previous_relevant = a("Previous relevant document", lambda: nav.step_relevant(-1), "Shift+F3",
@@ -159,6 +162,10 @@ class Actions(QObject):
         self._compare = compare
         self.add_run = a("Add run to &compare…", compare.add_run_dialog if compare else lambda: None,
                          "Ctrl+Shift+A", "Compare another run of the same topics with the open one")
+        self.compare_unjudged = a("Compare runs &without judgments…",
+                                  compare.compare_unjudged_dialog if compare else lambda: None, None,
+                                  "Open two runs or more without qrels: how differently they rank each "
+                                  "query (rank-biased overlap, Jaccard, Kendall's τ)")
         # The pane's two tabs, from the keyboard wherever it is (the tab bar is a Tab stop too).
         self.show_curves = a("NDCG at each ran&k", lambda: compare and compare.show_page(False), "Ctrl+1",
                              "Show the curves and the per-rank tables beside the list")
@@ -196,7 +203,7 @@ class Actions(QObject):
         w, bar = self._place.owner, self._place.menu_bar
         file_menu = bar.addMenu("&File")
         for action in (self.new, self.open, self.open_qrels, self.recent_menu, None, self.add_run,
-                       self.remove_run_menu, self.open_segments, None, self.save,
+                       self.compare_unjudged, self.remove_run_menu, self.open_segments, None, self.save,
                        self.save_as, None, self.export_metrics, self.export_summary, self.export_png,
                        self.export_svg, self.export_report, None, self.quit):
             _add(file_menu, action)
@@ -206,8 +213,8 @@ class Actions(QObject):
                        self.reset, None, self.edit_note):
             _add(edit, action)
         go = bar.addMenu("&Go")
-        for action in (self.worst_query, self.next_query, self.previous_query, self.find_query, None,
-                       self.next_relevant,
+        for action in (self.worst_query, self.most_different, self.next_query, self.previous_query,
+                       self.find_query, None, self.next_relevant,
                        self.previous_relevant, None, self.set_k):
             _add(go, action)
         view = bar.addMenu("&View")

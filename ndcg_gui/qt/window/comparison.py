@@ -54,6 +54,12 @@ def lines_depth(k: int | None) -> int:
     return min(100, max(20, 2 * (k or 10)))
 
 
+HINT = ("One point per query; above the diagonal the run beats the baseline. "
+        "Click a point to open its query.")
+NO_JUDGMENTS_HINT = ("No judgments: no NDCG to plot. The runs are compared by how they rank each query "
+                     "(the query table's RBO, Jaccard and τ; the open query's lists side by side).")
+
+
 class RunCompare(QObject):
     def __init__(self, document: Document, comparison: RunComparison, pane: ComparisonPane,
                  tabs: QTabWidget, feedback: Feedback) -> None:
@@ -64,6 +70,8 @@ class RunCompare(QObject):
         self._queue: list[Path] = []
         self._loading: Path | None = None
         self.problem: str | None = None  # the last add's failure (tests, the command line)
+        self.files = None  # the window's `FileFlow` (`attach_files`)
+        self._after_open: list[Path] = []  # runs to compare once the run opened unjudged is open
         self.loader.task.finished.connect(self._landed)
         document.changed.connect(self._follow_document)
         pane.baselineChosen.connect(comparison.set_baseline)
@@ -87,6 +95,37 @@ class RunCompare(QObject):
         if self._loading is None:
             self._next()
 
+    def compare_unjudged_dialog(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self._parent, "Compare runs without judgments (two or more)",
+                                                self._start_dir(), "All files (*)")
+        if paths:
+            self.compare_unjudged(paths)
+
+    def compare_unjudged(self, paths: list[str | Path]) -> bool:
+        """Open the first of `paths` without judgments and compare the others with it, by their
+        rankings (a TREC run read with every document unjudged); False: not opened."""
+        if len(paths) < 2 or self.files is None:
+            dialogs.show_info(self._parent, "Compare runs without judgments",
+                              "Pick two runs or more: the first is opened, the others compared with it.")
+            return False
+        self._after_open = [Path(p) for p in paths[1:]]
+        if not self.files.open(paths[0], None, ask=True, judged=False):
+            self._after_open = []
+            return False
+        if not self.files.loader.is_loading():  # (a small file: open already)
+            self._add_after_open()
+        return True
+
+    def _add_after_open(self, _path: object = None) -> None:
+        runs, self._after_open = self._after_open, []
+        for run in runs:
+            self.add_run(run)
+
+    def attach_files(self, files) -> None:
+        """The window's file flow: `compare_unjudged` opens the first run through it."""
+        self.files = files
+        files.opened.connect(lambda path: self._add_after_open() if self._after_open else None)
+
     def remove_run(self, name: str) -> None:
         self.comparison.remove_run(name)
         self._status(f"{name} is no longer compared", 5000)
@@ -104,7 +143,9 @@ class RunCompare(QObject):
             return True
         dialogs.show_info(self._parent, "Add a run to compare",
                           "Runs are compared on judgments: open a TREC run with its qrels first "
-                          "(File ▸ Open run with qrels…), then add the runs to compare with it.")
+                          "(File ▸ Open run with qrels…), then add the runs to compare with it; "
+                          "without any judgments, File ▸ Compare runs without judgments… compares "
+                          "their rankings.")
         return False
 
     def _next(self) -> None:
@@ -115,8 +156,9 @@ class RunCompare(QObject):
             if "scipy.stats" not in sys.modules:  # (its import overlaps the read, not the scoring)
                 self.document.runner.run("import the statistics", significance.prepare, _ignore)
             # (a Parquet run too big to hold, against Parquet qrels: scored by DuckDB, as an open)
-            self.loader.start(self._loading, self.document.qrels_path,
-                              measure=self.document.measure)
+            # (no judgments at all: a TREC run is read unjudged, the runs compared by their rankings)
+            self.loader.start(self._loading, self.document.qrels_path, measure=self.document.measure,
+                              need_grades=self.comparison.judged)
 
     def _landed(self, result: LoadResult) -> None:
         if result.problem is not None:
@@ -133,6 +175,10 @@ class RunCompare(QObject):
         self._show_tab(select=True)
         if self.comparison.waiting:  # (scored in the background: DuckDB reads it, or a big open run)
             self._status(f"Comparing {name}: scoring it…", 8000)
+            return
+        if not self.comparison.judged:
+            self._status(f"Comparing {name} without judgments: by how differently the runs rank "
+                         "each query (RBO, Jaccard, Kendall's τ)", 8000)
             return
         scored, judged = self._scored(name)
         self._status(f"Comparing {name}: results for {scored:,} of {judged:,} judged queries", 8000)
@@ -191,7 +237,15 @@ class RunCompare(QObject):
             self._show_lines()
         if changes.runs or changes.queries:
             self._show_scatter()
-        if changes.runs or changes.summary:
+        if not c.judged and c.overlap is not None and c.focus is not None:
+            # (no judgments: the figures are the rankings' overlap, not NDCG's)
+            if changes.runs or changes.summary or changes.queries:
+                from ndcg_gui.core.analysis.runs.overlap import methods, overlap_cells  # lazy: start-up
+
+                self.pane.set_summary(*overlap_cells(c.overlap, c.baseline, c.focus, self.document.k))
+                self.pane.set_method("\n".join(["No judgments: the runs are compared by how they rank "
+                                                 "each query.", *methods(self.document.k)]))
+        elif changes.runs or changes.summary:
             cmp = c.latest
             self.pane.set_summary(*summary_cells(cmp))
             self.pane.set_method(cmp.describe())
@@ -208,6 +262,11 @@ class RunCompare(QObject):
 
     def _show_scatter(self) -> None:
         c = self.comparison
+        # Without judgments every NDCG is 0: no scatter of zeros, the hint says why.
+        self.pane.scatter.setVisible(c.judged)
+        self.pane.hint.setText(HINT if c.judged else NO_JUDGMENTS_HINT)
+        if not c.judged:
+            return
         compared = c.compared
         ndcg = c.ndcg.loc[compared]
         self.pane.scatter.set_points(list(compared), ndcg[c.baseline].to_numpy(), ndcg[c.focus].to_numpy(),

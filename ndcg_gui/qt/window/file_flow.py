@@ -80,12 +80,13 @@ class FileFlow(QObject):
 
     # ---- opening ---------------------------------------------------------------------------------
     def open(self, path: str | Path, qrels: str | Path | None = None, query: str | None = None,
-             ask: bool = True, report: bool = True, undoable: bool = True) -> bool:
+             ask: bool = True, report: bool = True, undoable: bool = True, judged: bool = True) -> bool:
         """Open a file (with its qrels), then `query` in it. False when the person cancelled or the
         file could not be read at once; a big file answers True and opens when it is read.
         `report=False`: a failure to read at once is left in `problem` (the command line reports it)
         instead of a dialog. `undoable=False`: not an undo step (the command line's file replaces
-        the example shown while it loads, which the person never chose)."""
+        the example shown while it loads, which the person never chose). `judged=False`: a TREC run
+        without qrels opens with every document unjudged (to compare runs by their rankings)."""
         if self._restoring is not None and not dialogs.ask_stop_restore(
                 self._parent, self._restoring_name, Path(path).name):  # (the person said yes to it)
             self._status(f"{Path(path).name} not opened: the edits of {self._restoring_name} are "
@@ -104,7 +105,7 @@ class FileFlow(QObject):
         self._pending = (Path(path), Path(qrels) if qrels else None, query, doc.measure, undoable)
         self._edited_while_loading = False
         self.loader.start(path, qrels, then=functools.partial(score_for_window, measure=doc.measure),
-                          measure=doc.measure)
+                          measure=doc.measure, need_grades=judged)
         self._report = True  # a big file failing later is reported whatever the caller asked
         return self.problem is None
 

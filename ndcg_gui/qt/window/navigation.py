@@ -9,7 +9,8 @@ from PySide6.QtWidgets import QDockWidget, QSpinBox
 
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.query_scores import QueryScores
-from ndcg_gui.qt.models.query_model import COL_NDCG
+from ndcg_gui.qt.models.query_model import COL_NDCG, COL_QUERY
+from ndcg_gui.qt.models.query_runs import QUERY_ROLE
 from ndcg_gui.qt.widgets.editor.ranking_view import RankingView
 from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
 from ndcg_gui.qt.window.feedback import Feedback
@@ -49,6 +50,22 @@ class Navigation(QObject):
             listed = ", ".join(skipped[:4]) + more
             self._note(f"Query {query}: the lowest NDCG of the queries with results and IDCG > 0; "
                        f"skipped {listed}")
+        return True
+
+    def most_different(self) -> bool:
+        """Sort the query table by RBO, lowest first (the queries the runs compared rank most
+        differently, ties by query id), and open the first one listed."""
+        column = self.panel.model.overlap_column("rbo")
+        if column < 0:
+            self._note("No runs compared: File ▸ Add run to compare… (or Compare runs without "
+                       "judgments…) first")
+            return False
+        self.panel.table.sortByColumn(column, Qt.SortOrder.AscendingOrder)
+        first = self.panel.proxy.index(0, COL_QUERY).data(QUERY_ROLE)
+        if first is None:
+            self._note("No query listed")
+            return False
+        self.document.set_current_query(first)
         return True
 
     def step_relevant(self, delta: int) -> bool:

@@ -1,7 +1,8 @@
 """The query browser: the query panel kept in step with the document and its per-query scores.
 The panel says which query the person picked; the document opens it; the panel follows the query
 on screen and the scores of every edit. While runs are compared, it also shows the comparison's
-columns, one summary line per run (`core.run_diff.delta_line`) and the histogram of differences;
+columns (each run's NDCG and Δ, how differently the focus run ranks each query: RBO, Jaccard, τ),
+one summary line per run (`core.run_diff.delta_line`) and the histogram of differences;
 the document's mean policy (which queries the panel's mean counts) is the comparison's too."""
 
 from __future__ import annotations
@@ -122,10 +123,26 @@ class QueryBrowser(QObject):
             # (the verdicts under tie orders alone: the statistics shown, not read again)
             cmp = self._shown
             self._lines = [delta_line(cmp, run) + self._ties_of(run) for run in cmp.summary.index]
+        lines = self._lines
+        overlap = c.overlap
+        if overlap is not None and c.focus is not None:
+            from ndcg_gui.core.analysis.runs.overlap import (  # lazy: start-up
+                holes_line,
+                most_different_first,
+                overlap_line,
+            )
+
+            if not c.judged:  # (NDCG says nothing without judgments: the rankings' overlap does)
+                lines = [overlap_line(overlap, c.baseline, c.focus, self.document.k)]
+            else:  # (most different first: an edit re-works its query's row out of the frame's order)
+                holes = most_different_first(overlap[overlap["hole"].to_numpy(dtype=bool)]).index
+                if said := holes_line(list(holes), c.focus):
+                    lines = [*lines, said]
         columns = RunColumns(runs=c.added, deltas=c.others, baseline=c.baseline, open_run=c.doc_name,
                              ndcg=c.ndcg, answered=c.answered, delta=c.deltas, waiting=c.waiting,
-                             failed=c.failed)
-        self.panel.set_comparison(columns, self._lines, self._details, c.focus)
+                             failed=c.failed, overlap=c.overlap, overlap_of=(c.baseline, c.focus or ""),
+                             judged=c.judged)
+        self.panel.set_comparison(columns, lines, self._details, c.focus)
 
     def _ties_of(self, run: str) -> str:
         """What the order of `run`'s tied documents can do to its verdict, once worked out."""

@@ -107,7 +107,8 @@ def test_a_move_leaves_the_other_runs_figures_and_says_only_what_changed(qtbot, 
                                                                            monkeypatch):
     """A move changes no judgment: the other runs' figures of the query stand (not scored again,
     the reason a move with a run compared costs about what it costs alone). A move that changes
-    no figure is not announced; a grade edit scores the other runs again."""
+    no NDCG says only its query (its overlap with the other run changed); a grade edit scores the
+    other runs again."""
     import ndcg_gui.core.analysis.workspace_report as comparison
 
     doc.set_current_query("401")
@@ -119,8 +120,12 @@ def test_a_move_leaves_the_other_runs_figures_and_says_only_what_changed(qtbot, 
     same = next(i for i in range(len(grades) - 1) if grades[i] == grades[i + 1])
     notices = []
     doc.changed.connect(notices.append)
-    doc.move_rows(same, 1, same + 2)  # two documents of one grade swap: no figure changes
-    assert notices and not any(c.comparison for c in notices)
+    ndcg = cmp.ndcg.copy()
+    rbo = cmp.overlap.at["401", "rbo"]
+    doc.move_rows(same, 1, same + 2)  # two documents of one grade swap: no NDCG changes
+    said = [c.comparison for c in notices if c.comparison]
+    assert said == [ComparisonChanges(queries=frozenset({"401"}))]  # (the overlap's row only)
+    assert cmp.ndcg.equals(ndcg) and cmp.overlap.at["401", "rbo"] != rbo
     differ = next(i for i in range(len(grades) - 1) if grades[i] != grades[i + 1])
     with comparison_notice(qtbot, doc) as blocker:
         doc.move_rows(differ, 1, differ + 2)

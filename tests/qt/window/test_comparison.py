@@ -49,7 +49,7 @@ def test_adding_a_run_adds_its_columns_and_the_compare_tab(qtbot, comparing, fil
     assert w.right_tabs.count() == 2 and w.right_tabs.currentWidget() is w.compare_pane
     assert w.right_tabs.tabText(1) == TAB_TITLE
     headers = [panel.model.headerData(c, Qt.Orientation.Horizontal) for c in range(panel.model.columnCount())]
-    assert headers[COL_NDCG:] == ["sample", "second", "Δ second"]
+    assert headers[COL_NDCG:] == ["sample", "second", "Δ second", "RBO", "J@10", "τ"]
     assert panel.table.isColumnHidden(COL_DOCS) and panel.table.isColumnHidden(COL_JUDGED)
     ndcg, _ = scratch(w, files)
     for query in ndcg.index:

@@ -34,6 +34,7 @@ from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.qt.models.query_model import (
     COL_DOCS,
     COL_JUDGED,
+    COL_NDCG,
     COL_QUERY,
     FIXED_COLUMNS,
     QUERY_ROLE,
@@ -62,6 +63,20 @@ class _FilterEdit(QLineEdit):
             self.downPressed.emit()
             return
         super().keyPressEvent(event)
+
+
+def _hidden(runs: RunColumns | None, column: tuple[str, int] | None, holes: bool) -> bool:
+    """Whether a comparison's column is left out of a narrow dock: without judgments the runs' NDCG
+    and Δ (and the open run's NDCG, `set_comparison`); with them Jaccard and τ (the RBO
+    cell's tooltip gives them), and RBO too unless a query is a judging hole (`holes`), where it
+    says what NDCG cannot: beside NDCG and Δ alone the side-by-side lists keep their room at
+    1366x768 (an RBO column more took it from them and from the Why tabs)."""
+    if runs is None or column is None:
+        return False
+    kind, j = column
+    if not runs.judged:
+        return kind in ("ndcg", "delta")
+    return kind == "overlap" and (j > 0 or not holes)
 
 
 class QueryPanel(QWidget):
@@ -203,6 +218,12 @@ class QueryPanel(QWidget):
         self.model.set_runs(runs)
         for column in (COL_DOCS, COL_JUDGED):  # room for the runs' columns in a narrow dock
             self.table.setColumnHidden(column, runs is not None)
+        # Without judgments the open run's NDCG says only "no judgments" (the summary says so once):
+        # its room goes to RBO, Jaccard and τ, whole at 1366 px wide (it made the table scroll).
+        self.table.setColumnHidden(COL_NDCG, runs is not None and not runs.judged)
+        for column in range(FIXED_COLUMNS, self.model.columnCount()):
+            self.table.setColumnHidden(column, _hidden(runs, self.model.run_column(column),
+                                                      self.model.has_holes()))
         if not same:
             self.table.fit_columns()
         self.compare_label.setVisible(runs is not None)
@@ -213,8 +234,10 @@ class QueryPanel(QWidget):
         if not same:
             self._set_subset(None, -1)
             if runs is not None and focus is not None and (before is None or sort_column >= FIXED_COLUMNS):
-                # Comparing starts with the biggest losses first.
-                self.table.sortByColumn(self.model.column_of("delta", focus), Qt.SortOrder.AscendingOrder)
+                # Comparing starts with the biggest losses first; without judgments, the queries
+                # ranked most differently first.
+                first = self.model.column_of("delta", focus) if runs.judged else self.model.overlap_column()
+                self.table.sortByColumn(first, Qt.SortOrder.AscendingOrder)
             elif sort_column >= self.model.columnCount():
                 self.table.sortByColumn(COL_QUERY, Qt.SortOrder.AscendingOrder)
         elif subset is not None:
@@ -473,7 +496,10 @@ class QueryPanel(QWidget):
             deltas = self._focus_deltas()
             mean = float(deltas.mean()) if len(deltas) else None
             label = f"Δ NDCG{at}: {self._focus} − {runs.baseline}"
-            if runs.waiting:  # (the figures of before the change: not of k as shown)
+            if not runs.judged:  # (every NDCG is 0 without judgments: no bars that pretend)
+                deltas, mean = deltas.iloc[:0], None
+                label = "No judgments: no NDCG to plot"
+            elif runs.waiting:  # (the figures of before the change: not of k as shown)
                 why = "not scored again" if runs.failed else "worked out again"
                 label = f"Δ NDCG before the change ({why}): {self._focus} − {runs.baseline}"
             self.histogram.set_deltas(deltas.to_numpy(), label, mean)

@@ -85,8 +85,12 @@ class QueryTable(QTableView):
             cells = [self._cell_width(text, bold) for text, bold in model.widest_texts(column)]
             widths[column] = max(self._header_width(column), max(cells, default=0) + grid)
         figure = self.fontMetrics().horizontalAdvance("+0.0000") + 14
+        # (RBO, Jaccard and τ have no sign: a figure less its "+", so the three fit a 1366 px window)
+        unsigned = self.fontMetrics().horizontalAdvance("0.0000") + 10
         for column in range(FIXED_COLUMNS - int(comparing), model.columnCount()):
-            widths[column] = max(figure, self._header_width(column))
+            wider = [self._cell_width(text, False) + grid for text in model.run_texts(column)]
+            least = unsigned if 0 <= model.overlap_column() <= column else figure
+            widths[column] = max(least, self._header_width(column), *wider)
         for column, width in widths.items():
             if width != self.columnWidth(column):
                 self.setColumnWidth(column, width)

@@ -147,3 +147,81 @@ def test_judging_holes_are_big_ranking_changes_without_an_ndcg_change():
     rbo_col = pd.Series({"same": 1.0, "moved": 0.2, "better": 0.2, "unjudged": 0.2}, name="rbo")
     delta = pd.Series({"same": 0.0, "moved": 0.0, "better": 0.3})  # "unjudged": no NDCG figure
     assert list(judging_holes(rbo_col, delta)) == ["moved"]
+
+
+# ---- the window's and the report's order, and the overlap of a document's runs (issue 35.3) -------
+@given(st.lists(st.tuples(st.sampled_from(["q1", "q2", "q10", "Q2", "a", "q3"]),
+                          st.sampled_from([0.0, 0.25, 1.0])), unique_by=lambda r: r[0], max_size=6))
+def test_most_different_first_is_lowest_rbo_then_query_ids_as_people_order_them(rows):
+    from ndcg_gui.core.analysis.runs.overlap import most_different_first
+    from ndcg_gui.core.lists.query_order import natural_key
+
+    table = pd.DataFrame({"rbo": [r for _, r in rows], "jaccard": 0.0, "tau": 0.0},
+                         index=pd.Index([q for q, _ in rows], dtype=object))
+    want = [q for q, _ in sorted(rows, key=lambda r: (r[1], natural_key(r[0])))]
+    assert list(most_different_first(table).index) == want
+
+
+def test_a_documents_runs_overlap_with_the_open_runs_lists_as_edited(tmp_path):
+    """`run_overlap` over a window's state: each list ranked as NDCG ranks it, the open run's edited
+    list as it stands; the `rbo` package, sets and scipy on those lists are the truth."""
+    import dataclasses
+
+    from ndcg_gui.core.analysis.workspace_report import run_overlap
+    from ndcg_gui.core.state.workspace import Workspace
+
+    rng = np.random.default_rng(5)
+    texts = []
+    for name in ("a", "b"):
+        rows = [(q, f"d{d}", round(float(rng.random()), 1)) for q in ("q1", "q2", "q10")
+                for d in rng.choice(15, 8, replace=False)]
+        (tmp_path / f"{name}.run").write_text("".join(f"{q} Q0 {d} {i} {s} t\n" for i, (q, d, s) in
+                                                      enumerate(rows, 1)))
+        texts.append(rows)
+    a, b = (load(tmp_path / f"{n}.run", need_grades=False) for n in ("a", "b"))
+    state, name = Workspace.of(a).with_run(b, tmp_path / "b.run", open_name="a")
+    lst = state.list_for("q2")
+    edited = dataclasses.replace(lst, docs=lst.docs[::-1].copy(), grades=lst.grades[::-1].copy(),
+                                 scores=None)
+    state = state.with_list("q2", edited)
+    got = run_overlap(state, "a", "a", name)
+
+    def ranked(rows, q):  # trec_eval's rule: score (float32) high first, ties by doc id descending
+        mine = sorted(((d, s) for qq, d, s in rows if qq == q), key=lambda r: r[0], reverse=True)
+        return [d for d, _ in sorted(mine, key=lambda r: -float(np.float32(r[1])))]
+
+    for q in ("q1", "q2", "q10"):
+        x = list(edited.docs) if q == "q2" else ranked(texts[0], q)
+        y = ranked(texts[1], q)
+        assert got.at[q, "rbo"] == pytest.approx(rbo.RankingSimilarity(x, y).rbo_ext(0.9), abs=1e-12)
+        assert got.at[q, "jaccard"] == len(set(x[:10]) & set(y[:10])) / len(set(x[:10]) | set(y[:10]))
+        union = list(dict.fromkeys(x + y))
+        tau = stats.kendalltau([x.index(d) if d in x else len(x) for d in union],
+                               [y.index(d) if d in y else len(y) for d in union]).statistic
+        assert got.at[q, "tau"] == pytest.approx(tau, abs=1e-12)
+    assert run_overlap(state, "a", "a", name, queries=["q2"]).index.tolist() == ["q2"]
+    assert not state.has_judgments()  # (runs without qrels: compared by their rankings alone)
+
+
+def test_a_run_with_grades_of_its_own_but_no_qrels_is_not_compared(tmp_path):
+    from ndcg_gui.core.state.workspace import Workspace
+
+    (tmp_path / "a.csv").write_text("query,doc,score,grade\nq,x,2,1\nq,y,1,0\n")
+    a = load(tmp_path / "a.csv")
+    with pytest.raises(ValueError, match="runs are compared on judgments"):
+        Workspace.of(a).with_run(a, tmp_path / "a.csv", open_name="a")
+
+
+def test_the_windows_lines_and_cells_of_the_overlap_say_the_means_and_the_most_different():
+    from ndcg_gui.core.analysis.runs.overlap import holes_line, overlap_cells, overlap_line
+
+    table = pd.DataFrame({"rbo": [0.9, 0.2, 0.2], "jaccard": [1.0, 0.5, 0.0], "tau": [0.5, np.nan, 0.1]},
+                         index=pd.Index(["q3", "q10", "q2"], dtype=object))
+    line = overlap_line(table, "A", "B", 10)
+    assert line == ("B against A, no judgments: mean RBO 0.4333 · Jaccard@10 0.5000 · τ 0.3000 (3 queries) "
+                    "· most different: q2 (RBO 0.2000)")
+    columns, rows = overlap_cells(table, "A", "B", 10)
+    assert [c for c, _ in columns] == ["Run", "RBO (mean)", "J@10 (mean)", "τ (mean)", "Most different"]
+    assert rows == [["A", "", "", "", ""], ["B", "0.4333", "0.5000", "0.3000", "q2 (RBO 0.2000)"]]
+    assert holes_line([], "B") == ""
+    assert holes_line(["q2"], "B").startswith("B: 1 query ranked very differently with the same NDCG")
