@@ -46,6 +46,18 @@ def differing_rows(old: dict[str, np.ndarray], new: dict[str, np.ndarray]) -> tu
     return int(hits[0]), int(hits[-1])
 
 
+class OneCallPerCell:
+    """For a table model whose `data()` is Python: a view asks for all the roles it paints a cell
+    with (display, alignment, font, colours…) in one `multiData` call, which Qt's own answers by
+    calling `data()` once per role, each a call from C++ into Python; here they are answered in
+    one call, the roles `data()` gives nothing for included (no role is left unanswered)."""
+
+    def multiData(self, index, roles) -> None:
+        data = self.data
+        for role_data in roles:
+            role_data.setData(data(index, role_data.role()))
+
+
 def announce_rows(model: QAbstractItemModel, first: int, last: int) -> None:
     """One dataChanged over whole rows first..last (clipped to the model)."""
     last = min(last, model.rowCount() - 1)

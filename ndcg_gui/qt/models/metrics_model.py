@@ -27,6 +27,7 @@ from ndcg_gui.qt.models.cells import (
     FOREGROUND,
     TOOLTIP,
     UNJUDGED_TEXT,
+    OneCallPerCell,
     announce_rows,
     differing_rows,
     font,
@@ -54,7 +55,7 @@ GRADE_COLUMNS = ("grade", "ideal_grade")  # shown as given; every other figure t
 CELL_FLAGS = Qt.ItemIsEnabled | Qt.ItemIsSelectable
 
 
-class MetricsTableModel(QAbstractTableModel):
+class MetricsTableModel(OneCallPerCell, QAbstractTableModel):
     def __init__(self, document: Document, parent=None) -> None:
         super().__init__(parent)
         self._doc = document

@@ -39,6 +39,7 @@ from ndcg_gui.qt.models.cells import (
     FOREGROUND,
     TOOLTIP,
     UNJUDGED_TEXT,
+    OneCallPerCell,
     announce_rows,
     differing_rows,
     font,
@@ -72,7 +73,7 @@ HEADERS = {
 }
 
 
-class RankingModel(QAbstractTableModel):
+class RankingModel(OneCallPerCell, QAbstractTableModel):
     # The first columns never move; score, ideal and moved follow when present.
     RANK, DOC, GRADE = range(3)
 
