@@ -103,11 +103,8 @@ class MetricsTableModel(OneCallPerCell, QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole):
         if orientation != Qt.Horizontal or not 0 <= section < len(COLUMNS):
             return None
-        if role == Qt.DisplayRole:
-            return COLUMNS[section][0]
-        if role == Qt.ToolTipRole:
-            return COLUMNS[section][2]
-        return None
+        role = int(role)  # (plain ints: an enum's comparison costs more than the answer)
+        return COLUMNS[section][0] if role == DISPLAY else COLUMNS[section][2] if role == TOOLTIP else None
 
     def value(self, row: int, name: str):
         """The raw figure behind a cell (tests compare these with `per_rank`)."""
