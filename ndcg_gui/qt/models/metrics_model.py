@@ -28,8 +28,8 @@ from ndcg_gui.qt.models.cells import (
     TOOLTIP,
     UNJUDGED_TEXT,
     OneCallPerCell,
+    announce_cells,
     announce_rows,
-    differing_rows,
     font,
 )
 from ndcg_gui.qt.models.colours import current
@@ -51,6 +51,8 @@ COLUMNS = [
     ("IDCG", "idcg", "DCG of the ideal ranking at ranks 1..i"),
     ("NDCG", "ndcg", "DCG / IDCG at rank i (0 where IDCG = 0)"),
 ]
+# What each column's cells are drawn from (an unjudged grade reads "unjudged", in italics).
+SHOWN_FROM = [(name, "judged") if name == "grade" else (name,) for _, name, _ in COLUMNS]
 GRADE_COLUMNS = ("grade", "ideal_grade")  # shown as given; every other figure to 4 decimals
 CELL_FLAGS = Qt.ItemIsEnabled | Qt.ItemIsSelectable
 
@@ -90,9 +92,7 @@ class MetricsTableModel(OneCallPerCell, QAbstractTableModel):
         if k_before != self._k:  # greyed ranks and the bold NDCG@k row move
             announce_rows(self, 0, self._n - 1)
             return
-        rows = differing_rows(before, self._cols)
-        if rows is not None:
-            announce_rows(self, *rows)
+        announce_cells(self, before, self._cols, SHOWN_FROM)
 
     def rowCount(self, parent: Index = _ROOT) -> int:
         return 0 if parent.isValid() else self._n
