@@ -118,8 +118,14 @@ class RankedList:
         return ~np.isnan(self.grades)
 
     def scoring_grades(self) -> np.ndarray:
-        """Grades with unjudged documents as 0 (they get gain 0)."""
-        return np.nan_to_num(self.grades, nan=0.0)
+        """Grades with unjudged documents as 0 (they get gain 0); read-only, made once per list
+        (a list's recompute asks for them several times)."""
+        made = self.__dict__.get("_scoring_grades")
+        if made is None:
+            made = np.nan_to_num(self.grades, nan=0.0)
+            made.setflags(write=False)
+            object.__setattr__(self, "_scoring_grades", made)
+        return made
 
     def judgments(self) -> dict[str, float]:
         """Every judged document of the query and its grade: the list's judged rows, then the

@@ -27,8 +27,9 @@ from ndcg_gui.qt.models.cells import (
     FOREGROUND,
     TOOLTIP,
     UNJUDGED_TEXT,
+    OneCallPerCell,
+    announce_cells,
     announce_rows,
-    differing_rows,
     font,
 )
 from ndcg_gui.qt.models.colours import current
@@ -50,11 +51,13 @@ COLUMNS = [
     ("IDCG", "idcg", "DCG of the ideal ranking at ranks 1..i"),
     ("NDCG", "ndcg", "DCG / IDCG at rank i (0 where IDCG = 0)"),
 ]
+# What each column's cells are drawn from (an unjudged grade reads "unjudged", in italics).
+SHOWN_FROM = [(name, "judged") if name == "grade" else (name,) for _, name, _ in COLUMNS]
 GRADE_COLUMNS = ("grade", "ideal_grade")  # shown as given; every other figure to 4 decimals
 CELL_FLAGS = Qt.ItemIsEnabled | Qt.ItemIsSelectable
 
 
-class MetricsTableModel(QAbstractTableModel):
+class MetricsTableModel(OneCallPerCell, QAbstractTableModel):
     def __init__(self, document: Document, parent=None) -> None:
         super().__init__(parent)
         self._doc = document
@@ -89,9 +92,7 @@ class MetricsTableModel(QAbstractTableModel):
         if k_before != self._k:  # greyed ranks and the bold NDCG@k row move
             announce_rows(self, 0, self._n - 1)
             return
-        rows = differing_rows(before, self._cols)
-        if rows is not None:
-            announce_rows(self, *rows)
+        announce_cells(self, before, self._cols, SHOWN_FROM)
 
     def rowCount(self, parent: Index = _ROOT) -> int:
         return 0 if parent.isValid() else self._n
@@ -102,11 +103,8 @@ class MetricsTableModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole):
         if orientation != Qt.Horizontal or not 0 <= section < len(COLUMNS):
             return None
-        if role == Qt.DisplayRole:
-            return COLUMNS[section][0]
-        if role == Qt.ToolTipRole:
-            return COLUMNS[section][2]
-        return None
+        role = int(role)  # (plain ints: an enum's comparison costs more than the answer)
+        return COLUMNS[section][0] if role == DISPLAY else COLUMNS[section][2] if role == TOOLTIP else None
 
     def value(self, row: int, name: str):
         """The raw figure behind a cell (tests compare these with `per_rank`)."""

@@ -161,21 +161,33 @@ class RankingModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole):
         if orientation != Qt.Horizontal or not 0 <= section < len(self._names):
             return None
+        role = int(role)  # (plain ints: an enum's comparison costs more than the answer)
+        if role not in (DISPLAY, TOOLTIP):
+            return None
         name = self._names[section]
         header = HEADERS.get(name, (name.removeprefix("extra:"), "A column of the file, kept with its row"))
-        if role == Qt.DisplayRole:
-            return header[0]
-        if role == Qt.ToolTipRole:
-            return header[1]
-        return None
+        return header[0] if role == DISPLAY else header[1]
 
     def data(self, index: Index, role: int = Qt.DisplayRole):
-        # Called for every visible cell and role on each repaint: plain ints, cached objects.
-        role = int(role)
         row, col = index.row(), index.column()
         if not 0 <= row < self._n or not 0 <= col < len(self._names):
             return None
-        name = self._names[col]
+        return self._cell(self._names[col], row, int(role))
+
+    def multiData(self, index: Index, roles) -> None:
+        """Every role a view paints the cell with, in one call (see `cells.OneCallPerCell`), the
+        cell found once."""
+        row, col = index.row(), index.column()
+        if not 0 <= row < self._n or not 0 <= col < len(self._names):
+            for role_data in roles:
+                role_data.clearData()
+            return
+        name, cell = self._names[col], self._cell
+        for role_data in roles:
+            role_data.setData(cell(name, row, role_data.role()))
+
+    def _cell(self, name: str, row: int, role: int):
+        # Called for every visible cell and role on each repaint: plain ints, cached objects.
         if role in (DISPLAY, EDIT):
             return self._text(name, row, role)
         if role == ALIGNMENT:

@@ -50,6 +50,21 @@ class MetricsView(QTableView):
             signal.connect(self._refit.start)
         model.modelReset.connect(self.fit_columns)
 
+    def dataChanged(self, top_left, bottom_right, roles=()) -> None:
+        """Only the changed cells in view are repainted: Qt repaints the whole view for a range of
+        more than about 200 rows (after a move, DCG and NDCG change down the whole list), so the
+        range is cut to the rows in view first. The table has no editors to update."""
+        height = self.viewport().height()
+        first, last = max(self.rowAt(0), 0), self.rowAt(height - 1)
+        if last < 0:
+            last = self.model().rowCount() - 1
+        top, bottom = max(top_left.row(), first), min(bottom_right.row(), last)
+        if top > bottom or not top_left.isValid() or not bottom_right.isValid():
+            return
+        model = self.model()
+        super().dataChanged(model.index(top, top_left.column()), model.index(bottom, bottom_right.column()),
+                            roles)
+
     def _forget_needs(self, *_args) -> None:
         self._needs = None
 

@@ -32,6 +32,7 @@ from ndcg_gui.qt.widgets.plot.plot_parts import (
     KAxis,
     PlainAxis,
     RankAxis,
+    distinct,
     grade_colours,
     no_tab_stop,
     paint_plot,
@@ -185,10 +186,13 @@ class CurvePanels(FollowsScheme, FigureRows, pg.GraphicsLayoutWidget):
         table = report.columns  # plain arrays: a DataFrame costs more than the drawing
         self.n, self.k = len(table["rank"]), report.k
         rank = table["rank"].astype(float)
+        before = self.columns
         self.columns = {name: table[name].astype(float) for name in ("dcg", "idcg", "ndcg")}
         self.docs = table["doc"]
         for curve, name in ((self.dcg, "dcg"), (self.idcg, "idcg"), (self.ndcg, "ndcg")):
-            curve.setData(rank, self.columns[name])
+            # A curve the edit left as it was keeps its points (IDCG after a move).
+            if not np.array_equal(before[name], self.columns[name], equal_nan=True):
+                curve.setData(rank, self.columns[name])
             curve.setVisible(self._shown(name.upper()))
         self._draw_baseline(report)
         self._draw_loss(report)
@@ -248,7 +252,7 @@ class CurvePanels(FollowsScheme, FigureRows, pg.GraphicsLayoutWidget):
             return
         relevant = np.flatnonzero(grades > 0)
         level = np.searchsorted(np.array([g for g, _ in levels]), grades[relevant], side="right") - 1
-        exact = len(levels) == len(set(grades[relevant].tolist()))  # (np.unique imports numpy.ma)
+        exact = len(levels) == len(distinct(grades[relevant]))
         for i, (g, colour) in enumerate(levels):
             label = f"grade {format_grade(g)}" if exact else f"grade ≥ {format_grade(round(g, 2))}"
             self.marks.append((label, colour, relevant[level == i] + 1.0))

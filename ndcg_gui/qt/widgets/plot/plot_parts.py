@@ -4,6 +4,8 @@ grades, and the swatches that make the curve plot's check boxes its legend."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt
@@ -100,19 +102,32 @@ class KAxis(PlainAxis):
 def grade_colours(grades: np.ndarray, colours: Colours) -> list[tuple[float, str]]:
     """The shade of each positive grade level of `grades` (lowest nearest the background): (lowest
     grade of the level, colour), at most GRADE_LEVELS levels (real grades grouped in equal steps)."""
-    # Sorted, then repeats dropped: np.unique would import numpy.ma (into the first paint).
-    positive = np.sort(grades[np.isfinite(grades) & (grades > 0)])
-    keep = np.ones(len(positive), bool)
-    keep[1:] = positive[1:] != positive[:-1]
-    positive = positive[keep]
+    positive = distinct(grades[np.isfinite(grades) & (grades > 0)])
     if not len(positive):
         return []
     if len(positive) > GRADE_LEVELS:
         positive = np.linspace(positive[0], positive[-1], GRADE_LEVELS + 1)[:-1]
-    ramp = pg.ColorMap([0.0, 1.0], [QColor(colours.grade_low), QColor(colours.grade_high)])
-    where = np.linspace(0.0, 1.0, len(positive)) if len(positive) > 1 else np.ones(1)
-    return [(float(g), ramp.map(float(t), mode="qcolor").name())
-            for g, t in zip(positive, where, strict=True)]
+    return list(_shades(tuple(positive.tolist()), colours.grade_low, colours.grade_high))
+
+
+@lru_cache(maxsize=32)
+def _shades(levels: tuple[float, ...], low: str, high: str) -> tuple[tuple[float, str], ...]:
+    """The ramp's colour of each level (made again only when the levels or colours change: an edit
+    seldom changes which grades a list has)."""
+    ramp = pg.ColorMap([0.0, 1.0], [QColor(low), QColor(high)])
+    where = np.linspace(0.0, 1.0, len(levels)) if len(levels) > 1 else np.ones(1)
+    return tuple((float(g), ramp.map(float(t), mode="qcolor").name())
+                 for g, t in zip(levels, where, strict=True))
+
+
+def distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values (no NaN among them), sorted: sorted, then repeats dropped (np.unique
+    would import numpy.ma into the first paint)."""
+    values = np.sort(values)
+    keep = np.ones(len(values), bool)
+    keep[1:] = values[1:] != values[:-1]
+    return values[keep]
+
 
 
 def swatch(pen: QPen | None = None, brush: QBrush | QColor | None = None) -> QIcon:
