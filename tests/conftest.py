@@ -3,6 +3,7 @@ import os
 import sys
 
 import pytest
+from _pytest.nodeid import NodeId
 
 # Qt tests run headless unless a test run asks for a real display (the xvfb marker).
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -40,3 +41,33 @@ def pytest_runtest_teardown(item, nextitem):
         if all(counts[g] > _THRESHOLD[g] for g in range(generation + 1)):
             gc.collect(generation)
             break
+
+
+# pytest-xdist's `--dist loadgroup` keeps an `xdist_group`'s tests on one worker by a suffix it adds
+# to each test's id on the worker (`tests/test_cli_spark.py::test_x@spark`), which the scheduler
+# splits off. It sets the suffix as `item._nodeid`, where pytest 9.2 keeps the id as `item._id` (a
+# NodeId): the suffix was lost, and every test of a group went to either worker, each setting up the
+# group's JVM, ranx's compile, the wheel's venv or the bundle again (pytest-xdist#1386). The suffix
+# is set here where pytest keeps the id (as pytest-xdist#1388 would); once xdist sets it, nothing is
+# left to do. A pytest that keeps the id elsewhere again fails the run, rather than the groups
+# coming apart unseen.
+#
+# The scheduler hands out the groups first (the biggest first), then the other tests in collection
+# order: the slow ones are put first there, so that no long test starts when the other worker is
+# nearly done (the two workers finish together).
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    if not getattr(config.option, "loadgroup", False):  # (set on a worker of --dist loadgroup)
+        return
+    for item in items:
+        names = {str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                 for mark in item.iter_markers("xdist_group")}
+        if not names:
+            continue
+        suffix = "@" + "_".join(sorted(names))
+        if not item.nodeid.endswith(suffix):
+            item._id = NodeId.parse(item.nodeid + suffix)
+        if not item.nodeid.endswith(suffix):
+            raise pytest.UsageError(f"{item.nodeid}: its xdist_group suffix {suffix} did not hold (see "
+                                    "tests/conftest.py)")
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # (stable: else as collected)

@@ -17,7 +17,9 @@ from tests.test_cli_engine import QRELS, RUN, _cells, _frames, output
 
 pytest.importorskip("pyspark")  # (make test installs the spark extra: never skipped there)
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("spark")]  # one JVM: one worker
+# One JVM for these on one worker; the Spark tests of core/sql are a group of their own, so that the
+# two halves of Spark's tests run side by side, each worker with one JVM.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("spark-cli")]
 MASTER = ("--spark-master", "local[2]")
 
 

@@ -258,6 +258,8 @@ def test_pytrec_eval_refuses_a_fractional_grade_that_trec_eval_cuts():
     assert "atol" in description and "pytrec_eval refuses" in description
 
 
+@pytest.mark.slow  # (ranx compiles its numba functions first: once, on one worker)
+@pytest.mark.xdist_group("ranx")
 @settings(max_examples=40, deadline=None)
 @given(run=near_groups(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.75, 4.0])), k=st.integers(1, 12))
 @pytest.mark.parametrize(("metric", "preset"), [("ndcg", "ranx"), ("ndcg_burges", "ranx_burges")])

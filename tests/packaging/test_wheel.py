@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from install_checks import ROOT, assert_same_window, reference_screenshot, run
 
-pytestmark = pytest.mark.slow  # builds the sdist and wheel, and installs PySide6 & co. into a new venv
+# Builds the sdist and wheel, and installs PySide6 & co. into a new venv: once, on one worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
 # Left out of the copy the wheel is built from: caches, the venv, and earlier build output (a stale
 # build/lib would hide a file missing from the package list).

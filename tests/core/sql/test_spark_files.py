@@ -19,7 +19,7 @@ from tests.core.sql.test_ndcg_sql import WRITTEN, assert_same
 
 pytest.importorskip("pyspark")  # (make test installs the spark extra: never skipped there)
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("spark")]  # one JVM: one worker
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("spark")]  # one JVM, one worker (the CLI's: another)
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -21,7 +21,7 @@ from tests.core.sql.test_ndcg_sql import assert_same, tables
 
 pytest.importorskip("pyspark")  # (make test installs the spark extra: never skipped there)
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("spark")]  # one JVM: one worker
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("spark")]  # one JVM, one worker (the CLI's: another)
 
 # (no shrinking: each step is a Spark run; the failing example is printed as drawn)
 SETTINGS = settings(max_examples=5, deadline=None, derandomize=True,

@@ -32,7 +32,7 @@ from ndcg_gui.core import PRESETS, evaluate
 pytest.importorskip("pyspark")  # (make test installs the spark extra: never skipped there)
 
 # (PySpark's RankingMetrics makes an SQLContext, deprecated since 3.0, itself)
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("spark"),  # one JVM: one worker
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("spark"),  # one JVM, one worker (the CLI's: another)
               pytest.mark.filterwarnings("ignore:Deprecated in 3.0.0:FutureWarning")]
 
 SPARK = PRESETS["spark"]
