@@ -318,6 +318,13 @@ def score_ranked(
         row_query, grade = row_query[keep], grade[keep]
         tie_key = None if tie_key is None else tie_key[keep]
         weight = None if weight is None else weight[keep]
+    # A list's NDCG is the same whatever the scale of its weights, but weight × gain and its sums
+    # overflow (weights of 1e308): each list's weights are divided by a power of two at its
+    # largest, exactly, and its DCG and IDCG multiplied back for the table (inf where no double
+    # holds them, the NDCG still a figure).
+    scale = None if weight is None else _list_scales(row_query, weight, nq)
+    if scale is not None:
+        weight = weight / scale[row_query]
     rank = rank_within(row_query)
     deepest = int(rank.max()) if len(rank) else 0
     cut = k is not None and deepest > k
@@ -329,7 +336,8 @@ def score_ranked(
     judged = ~np.isnan(grade)
     gain = judged_gains(grade, measure)
     if weight is not None:  # weight × gain, in DCG and in the ideal (NDCGMetric._compute_impl)
-        gain = gain * weight
+        with np.errstate(over="ignore"):  # (past a double: inf, as a gain of 2^1024 is)
+            gain = gain * weight
     own_gain = gain  # the ideal ranking sorts true gains, never tie-averaged ones
     if tie_key is not None:
         gain = averaged(gain, tie_key, lists=row_query)
@@ -371,8 +379,8 @@ def score_ranked(
             "n_unjudged": n_unjudged,
             "n_pool": n_pool,
             "n_relevant": n_relevant,
-            "dcg": dcg,
-            "idcg": idcg,
+            "dcg": dcg if scale is None else _scaled_back(dcg, scale),
+            "idcg": idcg if scale is None else _scaled_back(idcg, scale),
             "ndcg": finish(dcg, idcg, measure),
             "undefined": idcg == 0,
         },
@@ -395,12 +403,36 @@ def _list_weights(row_query: np.ndarray, grade: np.ndarray, weight: np.ndarray, 
     (NaN where Σ g ≤ 0), and Σ w (_per_example_weights_to_per_list_weights, metrics_impl.py:63-118;
     the gains of an unjudged document, 0, as of TF-Ranking's padding, whose label it sets to 0)."""
     gain = judged_gains(grade, measure)
-    gain_sum = np.bincount(row_query, gain, minlength=nq)
-    weighted = np.bincount(row_query, weight * gain, minlength=nq)
+    # Σ w·g / Σ g is a mean of the list's weights: never past its largest, but its sums can
+    # overflow (two weights of 1e308). Each list's weights and gains are divided by a power of
+    # two at their largest (exactly), and the mean multiplied back.
+    w_scale, g_scale = _list_scales(row_query, weight, nq), _list_scales(row_query, np.abs(gain), nq)
+    w, g = weight / w_scale[row_query], gain / g_scale[row_query]
+    gain_sum = np.bincount(row_query, g, minlength=nq)
+    weighted = np.bincount(row_query, w * g, minlength=nq)
     has_gain = gain_sum > 0
     own = np.full(nq, np.nan)
-    own[has_gain] = weighted[has_gain] / gain_sum[has_gain]
-    return own, np.bincount(row_query, weight, minlength=nq)
+    own[has_gain] = weighted[has_gain] / gain_sum[has_gain] * w_scale[has_gain]
+    return own, _scaled_back(np.bincount(row_query, w, minlength=nq), w_scale)
+
+
+def _list_scales(row_query: np.ndarray, values: np.ndarray, nq: int) -> np.ndarray:
+    """Per list, the power of two at or just below its largest finite value (1 for a list with
+    none above 0): dividing by it is exact and leaves every value below 2."""
+    top = np.zeros(nq)
+    finite = np.isfinite(values)
+    np.maximum.at(top, row_query[finite], values[finite])
+    return _power_of_two_below(top)
+
+
+def _power_of_two_below(top: np.ndarray) -> np.ndarray:
+    # (2^(e-1) <= top < 2^e: below rather than above, which is 2^1024 for 1e308)
+    return np.where(top > 0, np.ldexp(1.0, np.frexp(top)[1] - 1), 1.0)
+
+
+def _scaled_back(values: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):  # (past a double: inf, said by whoever shows it)
+        return values * scale
 
 
 def list_weights(result: pd.DataFrame) -> np.ndarray:
@@ -412,7 +444,9 @@ def list_weights(result: pd.DataFrame) -> np.ndarray:
     weighed = result[WEIGHT_COLUMNS[1]].to_numpy(dtype=float) > 0
     has_gain = ~np.isnan(own)
     counted = weighed & has_gain
-    fallback = float(own[counted].sum() / counted.sum()) if counted.any() else 1.0
+    # (a sum of weights of 1e308 overflows: divided by a power of two at the largest, exactly)
+    top = float(_power_of_two_below(np.array([own[counted].max()]))[0]) if counted.any() else 1.0
+    fallback = float((own[counted] / top).sum() / counted.sum() * top) if counted.any() else 1.0
     return np.where(weighed, np.where(has_gain, own, fallback), 0.0)
 
 
@@ -431,6 +465,8 @@ def mean_ndcg(result: pd.DataFrame, measure: Measure | None = None) -> float:
     ndcg = result["ndcg"] if keep.all() else result.loc[keep, "ndcg"]
     if WEIGHT_COLUMNS[0] in result.columns:  # TF-Ranking's mean, weighted by the lists' weights
         w = list_weights(result if keep.all() else result[keep])
+        w = w / _power_of_two_below(np.array([w.max() if len(w) else 0.0]))[0]  # (the mean is the
+        # same at any scale, and weights of 1e308 overflow a sum: divided exactly)
         return float(np.dot(w, ndcg.to_numpy()) / w.sum()) if w.sum() > 0 else float("nan")
     return float(ndcg.mean()) if len(ndcg) else float("nan")
 
@@ -580,8 +616,8 @@ def _ideal_dcg(code: np.ndarray, gain: np.ndarray, nq: int, depth, measure) -> n
         cut = int(hi[:, -1].max()) if depth is None else depth if np.isscalar(depth) else depth[:, None]
         prefix = _prefix(cut, measure, int(hi[:, -1].max()))
         span = prefix[np.minimum(hi, cut)] - prefix[np.minimum(lo, cut)]
-        return _cancelled_to_zero((span * levels).sum(axis=1), (span * np.abs(levels)).sum(axis=1),
-                                  levels)
+        return _cancelled_to_zero((_block_dcg(span, levels)).sum(axis=1),
+                                  _block_dcg(span, np.abs(levels)).sum(axis=1), levels)
     # Many levels (continuous grades): only the (query, level) pairs that occur.
     pair, count = np.unique(code * g + level, return_counts=True)
     query, level_of = pair // g, pair % g
@@ -592,8 +628,18 @@ def _ideal_dcg(code: np.ndarray, gain: np.ndarray, nq: int, depth, measure) -> n
     cut = int(hi.max()) if depth is None else depth if np.isscalar(depth) else depth[query]
     prefix = _prefix(cut, measure, int(hi.max()))
     span = prefix[np.minimum(hi, cut)] - prefix[np.minimum(lo, cut)]
-    return _cancelled_to_zero(np.bincount(query, span * levels[level_of], minlength=nq),
-                              np.bincount(query, span * np.abs(levels[level_of]), minlength=nq), levels)
+    return _cancelled_to_zero(np.bincount(query, _block_dcg(span, levels[level_of]), minlength=nq),
+                              np.bincount(query, _block_dcg(span, np.abs(levels[level_of])), minlength=nq),
+                              levels)
+
+
+def _block_dcg(span: np.ndarray, level: np.ndarray) -> np.ndarray:
+    """Each block's DCG, its gain times its share of the discounts; 0 for a block that holds no
+    rank (no document of the query at that gain, or all of them past the cut), whatever the gain:
+    an infinite gain of one query (2^g of a huge grade) is 0 * inf = NaN in every other query's
+    row of the table, and in its own past the cut."""
+    with np.errstate(invalid="ignore"):
+        return np.where(span != 0, span * level, 0.0)
 
 
 def _cancelled_to_zero(idcg: np.ndarray, size: np.ndarray, levels: np.ndarray) -> np.ndarray:
@@ -601,8 +647,8 @@ def _cancelled_to_zero(idcg: np.ndarray, size: np.ndarray, levels: np.ndarray) -
     ranks 1-3: 1 + 0 - 2/2). Differences of discount prefix sums leave a few ulps there, and
     NDCG = DCG / 1e-16 would be a figure of 10^15 where the one-list path, the SQL and the tools
     computing the sum directly find IDCG = 0."""
-    if levels.size and levels.min() < 0:
-        idcg[np.abs(idcg) <= 1e-12 * size] = 0.0
+    if levels.size and levels.min() < 0:  # (an infinite sum cancels nothing: inf <= 1e-12 * inf)
+        idcg[(np.abs(idcg) <= 1e-12 * size) & np.isfinite(size)] = 0.0
     return idcg
 
 

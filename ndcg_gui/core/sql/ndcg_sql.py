@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+import sys
 from collections.abc import Callable, Mapping
 
 from ndcg_gui.core.ndcg.measure import TIES, TREATMENTS, GainTable, Measure
@@ -219,6 +220,7 @@ ranked AS (
     # (an ideal in the given order is summed as `evaluate._given_order_dcg` sums it: as it comes)
     idcg_sum = f"SUM(gain * {idisc})" if given else (
         f"CASE WHEN ABS(SUM(gain * {idisc})) <= CAST(1e-12 AS DOUBLE) * SUM(ABS(gain * {idisc})) "
+        f"AND SUM(ABS(gain * {idisc})) <= {number(sys.float_info.max)} "  # (inf cancels nothing)
         f"THEN CAST(0 AS DOUBLE) ELSE SUM(gain * {idisc}) END")
     # How deep the ideal goes (`evaluate._ideal_depth`): k, the list's first k rows, or all of it.
     ideal_cut = {"k": f"WHERE o.irnk <= {k}", "all": "",
