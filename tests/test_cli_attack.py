@@ -46,3 +46,40 @@ def test_doc_weights_whose_sums_overflow_still_score_and_weigh_the_mean(capsys, 
     own = [1e308, 1.0]
     mean = (own[0] / 1e308 * tf_ndcg([1, 2], [1e308, 1e308]) + own[1] / 1e308 * 1.0) / (1 + 1 / 1e308)
     assert float(table["all"]["ndcg"]) == pytest.approx(mean, abs=1e-4)
+
+
+HUGE = "query,doc,grade,score\n1,a,1e308,3\n1,b,0,2\n2,c,1,3\n2,d,0,2\n"
+
+
+@pytest.mark.parametrize("preset", ["tf_ranking", "trec_eval"])
+def test_a_grade_whose_gain_is_infinite_is_refused_by_its_line(capsys, tmp_path, preset):
+    run = tmp_path / "run.csv"
+    run.write_text("# judged by hand\n" + HUGE if preset == "trec_eval" else HUGE)
+    gain = ["--gain", "exponential"] if preset == "trec_eval" else []
+    code, out, err = run_cli(capsys, run, "--preset", preset, *gain)
+    line = 2 if preset == "tf_ranking" else None
+    assert code == 2 and out == ""
+    if line is not None:
+        assert err.startswith(f"ndcg-inspect: run.csv:{line}: grade 1e+308 (query \"1\", doc \"a\") gives an "
+                              "infinite gain under 2^g - 1"), err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_qrels_grade_whose_gain_is_infinite_is_refused_by_its_line(capsys, tmp_path):
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run.write_text("1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n2 Q0 c 1 3 t\n2 Q0 d 2 2 t\n")
+    qrels.write_text("2 0 c 1\n\n1 0 a 2000\n1 0 b 0\n")
+    code, out, err = run_cli(capsys, run, "--qrels", qrels, "--preset", "tf_ranking")
+    assert code == 2 and out == ""
+    assert err.startswith('ndcg-inspect: qrels.txt:3: grade 2000 (query "1", doc "a")'), err
+
+
+def test_figures_past_a_double_without_an_infinite_gain_leave_the_other_queries_alone(capsys, tmp_path):
+    # Linear gains of 1e308: each finite, their DCG not; query 2 is what it is alone.
+    run = tmp_path / "run.csv"
+    run.write_text("query,doc,grade,score\n1,a,1.5e308,3\n1,b,1.5e308,2\n2,c,1,3\n2,d,0,2\n")
+    code, out, err = run_cli(capsys, run, "--format", "tsv")
+    assert code == 0, err
+    table = rows_of(out)
+    assert float(table["2"]["ndcg"]) == 1.0 and float(table["2"]["idcg"]) == 1.0
+    assert 'figures too big for a floating-point number' in err and '"1"' in err

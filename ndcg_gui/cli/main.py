@@ -31,6 +31,7 @@ from ndcg_gui.cli.output import (
     note_not_finite,
     output,
     pick_query,
+    refuse_infinite_gains,
     render,
     say,
 )
@@ -248,6 +249,8 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
             dataset = load(options.file, options.qrels)
             if weighed:
                 refuse_without_doc_weights(dataset, options.file)
+    import numpy as np
+
     from ndcg_gui.core.writing.writers import write_metrics_csv, write_summary_table  # (pandas)
 
     if options.summary_csv or not tables:
@@ -257,6 +260,9 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
             note_left_out(dataset.queries_without_results(), dataset.unjudged_queries())
     if options.summary_csv or not tables:
         table = summary.table if summary is not None else dataset.summary(measure)
+        if not np.isfinite(table[["dcg", "idcg"]].to_numpy(dtype=float)).all():
+            # (a grade of 1e308 under 2^g - 1: refused by its line, the rows loaded to find it)
+            refuse_infinite_gains(dataset or load(options.file, options.qrels), measure)
         note_not_finite(table, options.file)
     if options.summary_csv:
         write_summary_table(table, output(options.summary_csv), measure)

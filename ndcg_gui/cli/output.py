@@ -318,3 +318,47 @@ def judged_at(table, measure, rescored):
         shares = judged_at_k(again, measure.k)
         return shares.reindex(table["query"]).set_axis(table.index)
     return judged_at_k(table, measure.k).set_axis(table.index)
+
+
+def refuse_infinite_gains(dataset, measure) -> None:
+    """An `InputError` naming the first line (of the qrels, else the run) whose grade has a gain
+    no double holds under `measure` (2^g - 1 of a grade of 1024 or more): its query's DCG and
+    IDCG would be inf and its NDCG NaN. Asked only once a figure is not finite."""
+    import numpy as np
+
+    from ndcg_gui.core.errors import InputError, shown
+    from ndcg_gui.core.lists.dataset import ORIGIN
+    from ndcg_gui.core.ndcg.metrics import judged_gains
+
+    for frame, path, form in ((dataset.qrels, dataset.qrels_path, dataset.qrels_format),
+                              (dataset.run, dataset.path, dataset.file_format)):
+        if frame is None or "grade" not in frame:
+            continue
+        grade = frame["grade"].to_numpy(dtype=float)
+        with np.errstate(over="ignore"):
+            infinite = np.flatnonzero(np.isinf(judged_gains(grade, measure)))
+        if not len(infinite):
+            continue
+        i = int(infinite[0])
+        record = int(frame[ORIGIN].iloc[i]) if ORIGIN in frame else -1
+        problem = (f"grade {grade[i]:g} (query {shown(frame['query'].iloc[i])}, doc "
+                   f"{shown(frame['doc'].iloc[i])}) gives an infinite gain under 2^g - 1; expected a "
+                   "grade below 1024 under the exponential gain")
+        raise InputError(problem, path, _line_of(path, form, record))
+
+
+def _line_of(path, form, record: int) -> int | None:
+    """The line of a loaded file's record as its reader counted it, or None (a pipe, read once,
+    or a columnar file)."""
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.formats.source import read_source
+
+    if path is None or form is None or record < 0 or str(path).startswith(("/dev/", "/proc/")):
+        return None
+    try:
+        source = read_source(path)
+    except (OSError, InputError):
+        return None
+    if form.kind == "csv":
+        return source.record(record, form.delimiter, blank_rows=form.blank_rows)[0]
+    return source.record(record, None, comments=True)[0]
