@@ -83,3 +83,14 @@ def test_figures_past_a_double_without_an_infinite_gain_leave_the_other_queries_
     table = rows_of(out)
     assert float(table["2"]["ndcg"]) == 1.0 and float(table["2"]["idcg"]) == 1.0
     assert 'figures too big for a floating-point number' in err and '"1"' in err
+
+
+@pytest.mark.parametrize("header", ["Doc_Weight", " DOC_WEIGHT", "doc_weight"])
+def test_the_doc_weight_column_is_found_in_any_case(capsys, tmp_path, header):
+    run = tmp_path / "run.csv"
+    run.write_text(f"query,doc,grade,score,{header}\n1,a,1,3,2\n1,b,2,2,1\n2,c,1,3,1\n2,d,0,2,1\n")
+    code, out, err = run_cli(capsys, run, "--preset", "tf_ranking", "--doc-weights", "--format", "tsv")
+    assert code == 0, err
+    table = rows_of(out)
+    assert float(table["1"]["ndcg"]) == pytest.approx(tf_ndcg([1, 2], [2, 1]))
+    assert float(table["2"]["ndcg"]) == 1.0

@@ -291,8 +291,9 @@ def refuse_without_doc_weights(dataset, path: str) -> None:
     """`InputError` for --doc-weights on a run without a doc_weight column."""
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.formats.doc_weights import COLUMN
+    from ndcg_gui.core.ndcg.evaluate import doc_weight_column
 
-    if COLUMN not in dataset.run:
+    if doc_weight_column(dataset.run.columns) is None:
         raise InputError(f"--doc-weights: the run has no {COLUMN} column (a CSV or Parquet run holds one)",
                          path)
 

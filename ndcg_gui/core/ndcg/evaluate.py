@@ -97,10 +97,11 @@ def doc_weights(run: pd.DataFrame, measure: Measure) -> np.ndarray | None:
     refuse those in a file, naming its line: `formats.doc_weights`)."""
     if measure.doc_weights == "none":
         return None
-    if DOC_WEIGHT_COLUMN not in run:
+    name = doc_weight_column(run.columns)
+    if name is None:
         raise ValueError(f"doc_weights={measure.doc_weights!r} needs a {DOC_WEIGHT_COLUMN} column in the run "
                          f"(found {', '.join(map(str, run.columns))})")
-    cells = run[DOC_WEIGHT_COLUMN]
+    cells = run[name]
     text = cells.astype(str).str.strip() if not pd.api.types.is_numeric_dtype(cells) else None
     weight = pd.to_numeric(cells if text is None else text.mask(text == "", "1"),
                            errors="coerce").to_numpy(dtype=float)
@@ -110,6 +111,12 @@ def doc_weights(run: pd.DataFrame, measure: Measure) -> np.ndarray | None:
         raise ValueError(f"run {DOC_WEIGHT_COLUMN} must be numbers of at least 0; row {i + 1} is "
                          f"{cells.iloc[i]!r}")
     return weight
+
+
+def doc_weight_column(columns) -> object | None:
+    """The run's column of document weights: `doc_weight` in any case, spaces around it aside
+    (the rule `formats.doc_weights` checks the column's cells by), or None."""
+    return next((c for c in columns if str(c).strip().lower() == DOC_WEIGHT_COLUMN), None)
 
 
 def evaluate_rows(
