@@ -94,3 +94,31 @@ def test_the_doc_weight_column_is_found_in_any_case(capsys, tmp_path, header):
     table = rows_of(out)
     assert float(table["1"]["ndcg"]) == pytest.approx(tf_ndcg([1, 2], [2, 1]))
     assert float(table["2"]["ndcg"]) == 1.0
+
+
+DECIMAL_COMMA = ("query;doc;grade;score;doc_weight;weight\n"
+                 "1;a;1;3,5;0,5;1,5\n1;b;2;2,5;1;1,5\n2;c;1;3;1;2\n2;d;0;2;1;2\n")
+
+
+def test_weight_and_doc_weight_columns_read_the_files_decimal_comma(capsys, tmp_path):
+    run = tmp_path / "run.csv"
+    run.write_text(DECIMAL_COMMA)
+    code, out, err = run_cli(capsys, run, "--format", "tsv")
+    assert code == 0, err
+    table = rows_of(out)
+    ndcg1 = float(table["1"]["ndcg"])
+    # trec_eval's NDCG of query 1 (grades 1 then 2): (1 + 2/log2 3) / (2 + 1/log2 3)
+    assert ndcg1 == pytest.approx((1 + 2 / math.log2(3)) / (2 + 1 / math.log2(3)))
+    assert float(table["all"]["ndcg"]) == pytest.approx((1.5 * ndcg1 + 2 * 1.0) / 3.5)
+    run.write_text(DECIMAL_COMMA.replace(";weight", ";other"))
+    code, out, err = run_cli(capsys, run, "--preset", "tf_ranking", "--doc-weights", "--format", "tsv")
+    assert code == 0, err
+    assert float(rows_of(out)["1"]["ndcg"]) == pytest.approx(tf_ndcg([1, 2], [0.5, 1]))
+
+
+def test_a_comma_in_a_comma_separated_files_weight_is_still_refused(capsys, tmp_path):
+    run = tmp_path / "run.csv"
+    run.write_text('query,doc,grade,score,weight\n1,a,1,3,"1,5"\n1,b,0,2,"1,5"\n')
+    code, out, err = run_cli(capsys, run)
+    assert code == 2 and out == ""
+    assert 'weight "1,5" is not a number' in err

@@ -130,7 +130,8 @@ def comparison(options: argparse.Namespace, runs: dict[str, Dataset]) -> Compari
     qrels = first.qrels if options.qrels else None
     cmp = compare_runs(runs, qrels, measure_of(options), **statistics(options))
     # (the first run's own segment and weight columns, when no file is given)
-    return cli_segments.weighted(cmp, cli_segments.maps(options, first.run, options.file))
+    return cli_segments.weighted(cmp, cli_segments.maps(options, first.run, options.file,
+                                                        cli_segments.comma_decimal(first)))
 
 
 def statistics(options: argparse.Namespace) -> dict:

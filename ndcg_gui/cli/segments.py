@@ -65,17 +65,19 @@ class Maps:
         return None if self.weights is None else query_weights(self.weights, queries)
 
 
-def maps(options: argparse.Namespace, run: pd.DataFrame | None = None, path: str | None = None) -> Maps:
+def maps(options: argparse.Namespace, run: pd.DataFrame | None = None, path: str | None = None,
+         decimal_comma: bool = False) -> Maps:
     """The maps of --segments and --weights, else of the `segment` and `weight` columns of `run`
     (the first run's rows, read from `path`). Each file is read once for the command (a pipe can
     be read only once: `main` reads them before the runs, so a bad line stops it at once), each
-    column once a run is given; kept on `options`."""
+    column once a run is given; kept on `options`. `decimal_comma`: the run's file takes a comma
+    as the decimal mark (`comma_decimal`), so its weight column does too."""
     kept = getattr(options, "_query_maps", None)
     if kept is None:
         kept = options._query_maps = _read_maps(options, None, None)
     if run is not None and not getattr(options, "_query_columns", False):
         options._query_columns = True
-        columns = _read_maps(options, run, path)
+        columns = _read_maps(options, run, path, decimal_comma)
         kept = options._query_maps = Maps(kept.segments or columns.segments, kept.weights or columns.weights)
     return kept
 
@@ -122,7 +124,17 @@ def with_list_weights(maps: Maps, result: pd.DataFrame, path: str) -> Maps:
     return Maps(maps.segments, QueryMap(weights, "weight", origin))
 
 
-def _read_maps(options: argparse.Namespace, run: pd.DataFrame | None, path: str | None) -> Maps:
+def comma_decimal(dataset) -> bool:
+    """Whether a dataset's file reads a comma as the decimal mark, as its reader takes grades
+    and scores: a text table whose cells are not split by commas."""
+    form = getattr(dataset, "file_format", None)
+    return form is not None and form.kind == "csv" and form.delimiter != ","
+
+
+def _read_maps(options: argparse.Namespace, run: pd.DataFrame | None, path: str | None,
+               decimal_comma: bool = False) -> Maps:
+    from functools import partial
+
     from ndcg_gui.core.analysis.weights import parse_weight
     from ndcg_gui.core.formats.query_map import column_map, named_column, read_query_map
 
@@ -132,8 +144,10 @@ def _read_maps(options: argparse.Namespace, run: pd.DataFrame | None, path: str 
         column = named_column(tuple(run.columns), what) if run is not None else None
         return column_map(run, column, path, what, parse) if column is not None else None
 
+    # (a file of query<TAB>weight lines is split by tabs: a comma there is a decimal mark)
+    weight = partial(parse_weight, decimal_comma=decimal_comma or run is None)
     return Maps(one(getattr(options, "segments", None), "segment", str),
-                one(getattr(options, "weights", None), "weight", parse_weight))
+                one(getattr(options, "weights", None), "weight", weight))
 
 
 def _listed(queries: list[str]) -> str:

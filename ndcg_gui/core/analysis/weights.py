@@ -21,8 +21,12 @@ from ndcg_gui.core.formats.query_map import QueryMap, ValueProblem
 EXPECTED = "expected a number of at least 0"
 
 
-def parse_weight(text: str) -> float:
-    """A weight's text as a number; `ValueProblem` saying what it is instead."""
+def parse_weight(text: str, decimal_comma: bool = False) -> float:
+    """A weight's text as a number; `ValueProblem` saying what it is instead. `decimal_comma`: a
+    comma is the decimal mark too (`0,5`), as the readers take grades in a file whose cells are
+    not split by commas."""
+    if decimal_comma and not is_number_text(text) and is_number_text(text.replace(",", ".", 1)):
+        text = text.replace(",", ".", 1)
     if not is_number_text(text):
         raise ValueProblem(f"weight {shown(text)} is not a number; {EXPECTED}")
     value = float(text)

@@ -168,7 +168,7 @@ def read_csv_table(source: Source, need_grade: bool, cancel: Cancel = None) -> t
                 lambda record: source.record(record, delim, blank_rows=blank_rows)[0],
                 values.get("grade"), values.get("score"),
                 values.get("rank"), {n: cells.pop(c) for n, c in zip(extra_names, extra_cols, strict=True)})
-    check_doc_weights(rows)
+    check_doc_weights(rows, decimal_comma=delim != ",")
     layout = CsvLayout(
         delimiter=delim,
         columns=tuple(next((r for r, c in roles.items() if c == i), "") for i in range(n_fields)),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ndcg_gui.core.arrays.ids import whole
 from ndcg_gui.core.errors import shown
@@ -19,8 +20,10 @@ COLUMN = "doc_weight"  # (`core.ndcg.measure.DOC_WEIGHT_COLUMN`: the scorers rea
 EXPECTED = "expected a number of at least 0 (the document's weight)"
 
 
-def check_doc_weights(rows: Rows) -> None:
-    """Refuse the first bad cell of the rows' `doc_weight` column (any case), if they have one."""
+def check_doc_weights(rows: Rows, decimal_comma: bool = False) -> None:
+    """Refuse the first bad cell of the rows' `doc_weight` column (any case), if they have one;
+    `decimal_comma`: a comma is the decimal mark too, as the reader takes grades and scores in a
+    file whose cells are not split by commas."""
     name = next((n for n in rows.extras if str(n).strip().lower() == COLUMN), None)
     if name is None:
         return
@@ -28,6 +31,10 @@ def check_doc_weights(rows: Rows) -> None:
     if not pa.types.is_string(cells.type) and not pa.types.is_large_string(cells.type):
         cells = cells.cast(pa.string())
     value, empty, bad = to_floats(cells)
+    if decimal_comma and bad.any():  # (the readers' rule for grade and score: `csv_text._numbers`)
+        fixed, _, _ = to_floats(pc.replace_substring(cells, ",", "."))
+        use = bad & np.isfinite(fixed)
+        value, bad = np.where(use, fixed, value), bad & ~use
     with np.errstate(invalid="ignore"):
         bad = bad | (~empty & (value < 0))
     if bad.any():

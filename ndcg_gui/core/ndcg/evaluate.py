@@ -105,6 +105,9 @@ def doc_weights(run: pd.DataFrame, measure: Measure) -> np.ndarray | None:
     text = cells.astype(str).str.strip() if not pd.api.types.is_numeric_dtype(cells) else None
     weight = pd.to_numeric(cells if text is None else text.mask(text == "", "1"),
                            errors="coerce").to_numpy(dtype=float)
+    if text is not None and np.isnan(weight).any():  # a decimal comma, which the reader let by
+        comma = pd.to_numeric(text.str.replace(",", ".", regex=False), errors="coerce").to_numpy(dtype=float)
+        weight = np.where(np.isnan(weight), comma, weight)
     bad = ~(np.isfinite(weight) & (weight >= 0))
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
