@@ -4,6 +4,7 @@ brute-forced here, each refusal one line naming the file (and line) with exit st
 from __future__ import annotations
 
 import math
+import os
 
 import pytest
 
@@ -122,3 +123,36 @@ def test_a_comma_in_a_comma_separated_files_weight_is_still_refused(capsys, tmp_
     code, out, err = run_cli(capsys, run)
     assert code == 2 and out == ""
     assert 'weight "1,5" is not a number' in err
+
+
+def test_a_weight_column_compares_numbers_and_names_the_line_of_a_bad_cell(capsys, tmp_path):
+    run = tmp_path / "run.csv"
+    run.write_text("query,doc,grade,score,weight\n1,a,1,3,1\n1,b,0,2,1.0\n2,c,1,3,2\n2,d,0,2,2e0\n")
+    code, out, err = run_cli(capsys, run, "--format", "tsv")
+    assert code == 0, err
+    assert float(rows_of(out)["all"]["ndcg"]) == 1.0
+    run.write_text("query,doc,grade,score,weight\n1,a,1,3,1\n1,b,0,2,1.0\n2,c,1,3,2\n\n2,d,0,2,x\n")
+    code, out, err = run_cli(capsys, run)
+    assert (code, out) == (2, "")
+    assert err.startswith('ndcg-inspect: run.csv:6: column "weight": query "2": '
+                          'weight "x" is not a number'), err
+    run.write_text("query,doc,grade,score,weight\n1,a,1,3,1\n1,b,0,2,3\n")
+    code, out, err = run_cli(capsys, run)
+    assert code == 2
+    assert err.startswith('ndcg-inspect: run.csv:3: column "weight": query "1" has two weights'), err
+
+
+def test_a_pipe_given_as_qrels_and_as_weights_is_refused(capsys, tmp_path):
+    run = tmp_path / "run.txt"
+    run.write_text("1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n")
+    read, write = os.pipe()
+    os.write(write, b"1 0 a 1\n1 0 b 0\n")
+    os.close(write)
+    try:
+        pipe = f"/dev/fd/{read}"
+        code, out, err = run_cli(capsys, run, "--qrels", pipe, "--weights", pipe)
+    finally:
+        os.close(read)
+    assert (code, out) == (2, "")
+    assert err == (f"ndcg-inspect: --qrels and --weights are one pipe ({pipe}): it holds one file; "
+                   "give each its own (a file, or another <(cmd))\n")

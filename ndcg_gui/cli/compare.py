@@ -131,7 +131,7 @@ def comparison(options: argparse.Namespace, runs: dict[str, Dataset]) -> Compari
     cmp = compare_runs(runs, qrels, measure_of(options), **statistics(options))
     # (the first run's own segment and weight columns, when no file is given)
     return cli_segments.weighted(cmp, cli_segments.maps(options, first.run, options.file,
-                                                        cli_segments.comma_decimal(first)))
+                                                        cli_segments.format_of(first)))
 
 
 def statistics(options: argparse.Namespace) -> dict:

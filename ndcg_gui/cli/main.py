@@ -279,7 +279,7 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
             picked = (table["query"] == pick_query(queries, options.file, options.query)).to_numpy()
             table, judged = table[picked], judged[picked]
         maps = cli_segments.maps(options, dataset.run if dataset is not None else None, options.file,
-                                 cli_segments.comma_decimal(dataset))
+                                 cli_segments.format_of(dataset))
         if weighed:
             scored = dataset.evaluate(measure.per_query())
             maps = cli_segments.with_list_weights(maps, scored, options.file)

@@ -344,12 +344,12 @@ def refuse_infinite_gains(dataset, measure) -> None:
         problem = (f"grade {grade[i]:g} (query {shown(frame['query'].iloc[i])}, doc "
                    f"{shown(frame['doc'].iloc[i])}) gives an infinite gain under 2^g - 1; expected a "
                    "grade below 1024 under the exponential gain")
-        raise InputError(problem, path, _line_of(path, form, record))
+        raise InputError(problem, path, record_line(path, form, record))
 
 
-def _line_of(path, form, record: int) -> int | None:
-    """The line of a loaded file's record as its reader counted it, or None (a pipe, read once,
-    or a columnar file)."""
+def record_line(path, form, record: int) -> int | None:
+    """The line of a loaded file's record (a `Dataset` row's `_origin`) as its reader counted
+    it, or None (a pipe, read once, or a columnar file)."""
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.formats.source import read_source
 

@@ -99,7 +99,7 @@ def main_report(options: argparse.Namespace, say):
         notes, problem = notes_beside(options.file)  # (a bad sidecar is said; the report is written)
         if problem is not None:
             say(problem)
-        maps = cli_segments.maps(options, dataset.run, options.file, cli_segments.comma_decimal(dataset))
+        maps = cli_segments.maps(options, dataset.run, options.file, cli_segments.format_of(dataset))
         means = cli_segments.run_means(dataset, measure, maps, say)
         html = run_report(dataset, measure, run_label(Path(options.file).name), sources=sources(),
                           segments=means, notes=notes)

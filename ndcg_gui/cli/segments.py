@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ndcg_gui.core.analysis.runs.compare import Comparison
     from ndcg_gui.core.analysis.runs.segment_compare import SegmentComparison
     from ndcg_gui.core.analysis.segments import SegmentMeans
+    from ndcg_gui.core.formats.file_format import FileFormat
     from ndcg_gui.core.formats.query_map import QueryMap
     from ndcg_gui.core.ndcg.measure import Measure
 
@@ -48,6 +49,35 @@ def inputs(options: argparse.Namespace) -> list[str]:
     return [p for p in (getattr(options, "segments", None), getattr(options, "weights", None)) if p]
 
 
+def refuse_shared_streams(options: argparse.Namespace) -> None:
+    """An `InputError` when --segments or --weights is the pipe another input is read from
+    (`--qrels /dev/stdin --weights /dev/stdin`): a pipe holds one file, and each reader would
+    get the same bytes, read as the wrong format."""
+    import os
+    import stat
+
+    from ndcg_gui.core.errors import InputError
+
+    named = {"FILE": getattr(options, "file", None), "--qrels": getattr(options, "qrels", None)}
+    named.update({f"RUN {r}": r for r in getattr(options, "runs", None) or ()})
+    named.update({flag: getattr(options, flag[2:], None) for flag in ("--segments", "--weights")})
+    seen: dict[tuple[int, int], str] = {}
+    for flag, path in named.items():
+        if not path or not isinstance(path, str):
+            continue
+        try:
+            info = os.stat(path)
+        except OSError:  # (its reader says what is wrong with it)
+            continue
+        if stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode):
+            continue
+        key = (info.st_dev, info.st_ino)
+        if key in seen and flag in ("--segments", "--weights"):
+            raise InputError(f"{seen[key]} and {flag} are one pipe ({path}): it holds one file; give each "
+                             "its own (a file, or another <(cmd))")
+        seen.setdefault(key, flag)
+
+
 @dataclass(frozen=True)
 class Maps:
     """The segments and the weights the options (or the run's columns) give; None: none."""
@@ -66,18 +96,20 @@ class Maps:
 
 
 def maps(options: argparse.Namespace, run: pd.DataFrame | None = None, path: str | None = None,
-         decimal_comma: bool = False) -> Maps:
+         form: FileFormat | None = None) -> Maps:
     """The maps of --segments and --weights, else of the `segment` and `weight` columns of `run`
     (the first run's rows, read from `path`). Each file is read once for the command (a pipe can
     be read only once: `main` reads them before the runs, so a bad line stops it at once), each
-    column once a run is given; kept on `options`. `decimal_comma`: the run's file takes a comma
-    as the decimal mark (`comma_decimal`), so its weight column does too."""
+    column once a run is given; kept on `options`. `form`: how the run's file was written
+    (`format_of`): its decimal mark, which its weight column reads too, and its lines, which a
+    message about a cell names."""
     kept = getattr(options, "_query_maps", None)
     if kept is None:
+        refuse_shared_streams(options)
         kept = options._query_maps = _read_maps(options, None, None)
     if run is not None and not getattr(options, "_query_columns", False):
         options._query_columns = True
-        columns = _read_maps(options, run, path, decimal_comma)
+        columns = _read_maps(options, run, path, form)
         kept = options._query_maps = Maps(kept.segments or columns.segments, kept.weights or columns.weights)
     return kept
 
@@ -124,17 +156,22 @@ def with_list_weights(maps: Maps, result: pd.DataFrame, path: str) -> Maps:
     return Maps(maps.segments, QueryMap(weights, "weight", origin))
 
 
-def comma_decimal(dataset) -> bool:
-    """Whether a dataset's file reads a comma as the decimal mark, as its reader takes grades
-    and scores: a text table whose cells are not split by commas."""
-    form = getattr(dataset, "file_format", None)
+def format_of(dataset) -> FileFormat | None:
+    """How a dataset's file was written (None: not read from a text file, or no dataset)."""
+    return getattr(dataset, "file_format", None)
+
+
+def _comma_decimal(form: FileFormat | None) -> bool:
+    """Whether a file reads a comma as the decimal mark, as its reader takes grades and scores:
+    a text table whose cells are not split by commas."""
     return form is not None and form.kind == "csv" and form.delimiter != ","
 
 
 def _read_maps(options: argparse.Namespace, run: pd.DataFrame | None, path: str | None,
-               decimal_comma: bool = False) -> Maps:
+               form: FileFormat | None = None) -> Maps:
     from functools import partial
 
+    from ndcg_gui.cli.output import record_line
     from ndcg_gui.core.analysis.weights import parse_weight
     from ndcg_gui.core.formats.query_map import column_map, named_column, read_query_map
 
@@ -142,10 +179,11 @@ def _read_maps(options: argparse.Namespace, run: pd.DataFrame | None, path: str 
         if option:
             return read_query_map(option, what, parse) if run is None else None
         column = named_column(tuple(run.columns), what) if run is not None else None
-        return column_map(run, column, path, what, parse) if column is not None else None
+        line_of = partial(record_line, path, form)
+        return column_map(run, column, path, what, parse, line_of) if column is not None else None
 
     # (a file of query<TAB>weight lines is split by tabs: a comma there is a decimal mark)
-    weight = partial(parse_weight, decimal_comma=decimal_comma or run is None)
+    weight = partial(parse_weight, decimal_comma=_comma_decimal(form) or run is None)
     return Maps(one(getattr(options, "segments", None), "segment", str),
                 one(getattr(options, "weights", None), "weight", weight))
 

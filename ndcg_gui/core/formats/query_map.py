@@ -34,6 +34,7 @@ V = TypeVar("V")
 MAX_MAP_BYTES = 256 << 20
 MAX_MAP_TEXT = "256 MiB"
 _QUERY_NAMES = ("query", "qid", "query_id", "topic")
+_ORIGIN = "_origin"  # (`core.lists.dataset.ORIGIN`: each row's record in the file it was read from)
 
 
 class ValueProblem(ValueError):
@@ -121,26 +122,45 @@ def read_query_map(path: str | Path, what: str, parse: Callable[[str], V] = _tex
 def column_map(
     run: pd.DataFrame, column: str, path: str | Path | None, what: str,
     parse: Callable[[str], V] = _text_value,
+    line_of: Callable[[int], int | None] | None = None,
 ) -> QueryMap[V]:
     """Each query's value from `column` of `run` (columns `query` and `column`, cells as text):
-    every row of a query holds the same value (spaces around it trimmed); a query whose cells are
-    all empty has none. An `InputError` naming the query for two values (an empty cell beside a
-    value counts as a second one) or a value `parse` refuses."""
+    every row of a query holds the same value (spaces around it trimmed; `1` and `1.0` are one
+    weight: values are compared as `parse` reads them); a query whose cells are all empty has
+    none. An `InputError` naming the query for two values (an empty cell beside a value counts as
+    a second one) or a value `parse` refuses, and the line: `line_of` a row's record (the run's
+    `_origin` column), when both are known."""
     origin = f"column {shown(column)}" + (f" of {file_name(path)}" if path is not None else "")
     cells = run[column].fillna("").astype(str).str.strip(" ")
     distinct = cells.groupby(run["query"].astype(str), sort=False).unique()
+    records = run.get(_ORIGIN)
+
+    def error(message: str, query: str, cell: str) -> InputError:
+        """`message` about the first row of `query` holding `cell`, by its line when known."""
+        line = None
+        if records is not None and line_of is not None and path is not None:
+            at = ((run["query"].astype(str) == query) & (cells == cell)).to_numpy().argmax()
+            line = line_of(int(records.iloc[at]))
+        if line is None:
+            return InputError(f"{origin}: {message}")
+        return InputError(f"column {shown(column)}: {message}", path, line)
+
     values: dict[str, V] = {}
     for query, found in distinct.items():
-        if len(found) > 1:
-            named = " and ".join(shown(c) if c else "an empty cell" for c in found[:2])
-            raise InputError(f"{origin}: query {shown(query)} has two {what}s on its rows: {named}; "
-                             f"give every row of a query its one {what}")
-        if found[0] == "":
-            continue
-        try:
-            values[str(query)] = parse(found[0])
-        except ValueProblem as problem:
-            raise InputError(f"{origin}: query {shown(query)}: {problem}") from None
+        query = str(query)
+        read: dict[str, V | None] = {}
+        for cell in found:
+            try:
+                read[cell] = parse(cell) if cell != "" else None
+            except ValueProblem as problem:
+                raise error(f"query {shown(query)}: {problem}", query, cell) from None
+        kinds = list({repr(v): c for c, v in read.items()}.values())  # (one cell a value)
+        if len(kinds) > 1:
+            named = " and ".join(shown(c) if c else "an empty cell" for c in kinds[:2])
+            raise error(f"query {shown(query)} has two {what}s on its rows: {named}; "
+                        f"give every row of a query its one {what}", query, kinds[1])
+        if read[found[0]] is not None:
+            values[query] = read[found[0]]
     return QueryMap(values, what, origin, None, {})
 
 
