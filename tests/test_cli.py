@@ -56,7 +56,7 @@ def test_summary_csv_without_qt(tmp_path, files):
     out = tmp_path / "summary.csv"
     result = cli(run, "--qrels", qrels, "-k", "3", "--summary-csv", out)
     assert result.returncode == 0, result.stderr
-    assert result.stderr == "ndcg-inspect: note: 1 query judged but without results, scored 0: 3\n"
+    assert result.stderr == "ndcg-inspect: note: 1 query judged but without results, scored 0: \"3\"\n"
     table = pd.read_csv(out, dtype={"query": str})
     assert table["query"].tolist() == ["1", "2", "3"]
     assert table.loc[2, "ndcg"] == 0 and table.loc[2, "n_docs"] == 0  # judged, no results
@@ -267,7 +267,7 @@ def test_csv_and_json_carry_the_same_figures_as_the_summary(tmp_path, files, for
     assert set(expected["k"]) == {3} and expected["definition"].nunique() == 1  # the file says what it is
     expected = expected.drop(columns=["k", "definition"])  # (the command line printing it says that)
     result = cli(run, "--qrels", qrels, "-k", "3", "--format", form)
-    assert result.returncode == 0 and "judged but without results, scored 0: 3" in result.stderr
+    assert result.returncode == 0 and "judged but without results, scored 0: \"3\"" in result.stderr
     if form == "csv":
         got = pd.read_csv(io.StringIO(result.stdout), dtype={"query": str}).iloc[:-1]
     else:
@@ -626,8 +626,18 @@ def test_odd_paths_are_one_line_and_status_2(tmp_path, files):
         assert done.stderr.count("\n") == 1 and message in done.stderr, (args, done.stderr)
     assert os.readlink(tmp_path / "loop.a") == "loop.b"
 
+@pytest.mark.parametrize("form", ["json", "text", "tsv"])
+def test_a_gain_no_double_holds_is_refused_by_its_line(tmp_path, form):
+    """2^1024 - 1 is inf: the grade is named by its line, not printed as a figure (issue 35)."""
+    path = tmp_path / "huge.csv"
+    path.write_text("doc,grade\nb,1\na,1024\n")
+    result = cli(path, "--gain", "exponential", "--format", form)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == ('ndcg-inspect: huge.csv:3: grade 1024 (query "", doc "a") gives an infinite '
+                             "gain under 2^g - 1; expected a grade below 1024 under the exponential gain\n")
+
+
 @pytest.mark.parametrize(("text", "args"), [
-    ("doc,grade\na,1024\nb,1\n", ["--gain", "exponential"]),  # 2^1024 - 1: no double holds it
     ("doc,grade\na,1.5e308\nb,1.5e308\nc,1\n", []),  # each fits, their sum does not
 ])
 @pytest.mark.parametrize("form", ["json", "text", "tsv"])

@@ -156,3 +156,11 @@ def test_a_pipe_given_as_qrels_and_as_weights_is_refused(capsys, tmp_path):
     assert (code, out) == (2, "")
     assert err == (f"ndcg-inspect: --qrels and --weights are one pipe ({pipe}): it holds one file; "
                    "give each its own (a file, or another <(cmd))\n")
+
+
+def test_an_empty_query_id_is_quoted_in_the_notes(capsys, tmp_path):
+    run = tmp_path / "run.csv"
+    run.write_text('query,doc,grade,score,segment\n2,a,1,3,x\n2,b,0,2,x\n"",c,1,3,\n"",d,0,2,\n')
+    code, _, err = run_cli(capsys, run)
+    assert code == 0, err
+    assert 'counted in all only: ""\n' in err

@@ -141,5 +141,5 @@ def test_a_trec_runs_summary_is_scored_without_loading_a_dataset(tmp_path, monke
     stderr = io.StringIO()
     with contextlib.redirect_stderr(stderr):
         assert main(args) == 0
-    assert stderr.getvalue() == "ndcg-inspect: note: 1 query judged but without results, scored 0: 302\n"
+    assert stderr.getvalue() == "ndcg-inspect: note: 1 query judged but without results, scored 0: \"302\"\n"
     assert out.read_text().count("\n") == 1 + 3  # a header, queries 301, 302 (without results), 303

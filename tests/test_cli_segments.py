@@ -83,8 +83,8 @@ def test_segment_lines_are_the_groupby_of_the_query_lines(capsys, segments):
     assert err.count("in no segment") == 1
     missing = [q for q in rows if q not in chosen]
     assert f"note: {len(missing)} judged queries are in no segment of segments.tsv, counted in all only: " \
-        f"{', '.join(missing)}" in err
-    assert "segments.tsv names 1 query that no judged query of the run is: 999" in err
+        + ", ".join('"' + q + '"' for q in missing) in err
+    assert 'segments.tsv names 1 query that no judged query of the run is: "999"' in err
 
 
 def test_text_and_json_carry_the_same_lines(capsys, segments):
@@ -195,7 +195,7 @@ def test_a_csv_runs_own_segment_and_weight_columns(capsys, tmp_path):
     pd.DataFrame([(*r[:3], "mobile" if i else "web", 1) for i, r in enumerate(rows)],
                  columns=["query", "doc", "grade", "segment", "weight"]).to_csv(bad, index=False)
     code, _, err = run_cli(capsys, bad)
-    assert code == 2 and err == ('ndcg-inspect: column "segment" of bad.csv: query "q1" has two segments on '
+    assert code == 2 and err == ('ndcg-inspect: bad.csv:3: column "segment": query "q1" has two segments on '
                                  'its rows: "web" and "mobile"; give every row of a query its one segment\n')
 
 

@@ -229,8 +229,8 @@ def test_a_whole_command_prints_nothing_of_spark_and_leaves_no_file(tmp_path):
                           text=True, env={**os.environ, "TMPDIR": str(temp)}, timeout=600)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[1].split()[:3] == ["401", "30", "10"]
-    assert done.stderr == ("ndcg-inspect: note: 1 query judged but without results, scored 0: 424\n"
-                           "ndcg-inspect: note: 1 query with results but no judgment, left out: 426\n")
+    assert done.stderr == ("ndcg-inspect: note: 1 query judged but without results, scored 0: \"424\"\n"
+                           "ndcg-inspect: note: 1 query with results but no judgment, left out: \"426\"\n")
     for _ in range(100):  # (the JVM ends on its own once its stdin is closed)
         if not list(temp.iterdir()):
             break

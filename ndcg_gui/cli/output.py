@@ -91,8 +91,9 @@ def note_left_out(without_results: list[str], unjudged: list[str]) -> None:
         (without_results, "judged but without results, scored 0"),
         (unjudged, "with results but no judgment, left out"),
     ):
-        if queries:
-            listed = ", ".join(queries[:10]) + (", ..." if len(queries) > 10 else "")
+        if queries:  # (each quoted: an empty id is "", not nothing)
+            listed = ", ".join(json.dumps(str(q), ensure_ascii=False) for q in queries[:10])
+            listed += ", ..." if len(queries) > 10 else ""
             say(f"note: {len(queries)} {'query' if len(queries) == 1 else 'queries'} {what}: {listed}")
 
 

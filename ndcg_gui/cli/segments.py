@@ -189,7 +189,10 @@ def _read_maps(options: argparse.Namespace, run: pd.DataFrame | None, path: str 
 
 
 def _listed(queries: list[str]) -> str:
-    return ", ".join(queries[:LISTED]) + (", ..." if len(queries) > LISTED else "")
+    """Query ids for a note, each quoted (an empty id is "", not nothing)."""
+    from ndcg_gui.core.errors import shown
+
+    return ", ".join(map(shown, queries[:LISTED])) + (", ..." if len(queries) > LISTED else "")
 
 
 def note_unassigned(unassigned: list[str], unknown: list[str], maps: Maps, say) -> None:
