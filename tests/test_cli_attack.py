@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import os
 
+import numpy as np
 import pytest
 
 from ndcg_gui.cli.main import main
@@ -164,3 +165,19 @@ def test_an_empty_query_id_is_quoted_in_the_notes(capsys, tmp_path):
     code, _, err = run_cli(capsys, run)
     assert code == 0, err
     assert 'counted in all only: ""\n' in err
+
+
+def test_a_weight_too_small_to_count_beside_the_largest_is_refused_by_its_line(capsys, tmp_path):
+    run, weights = tmp_path / "run.csv", tmp_path / "w.tsv"
+    run.write_text("query,doc,grade,score\n1,a,1,3\n1,b,0,2\n2,c,0,3\n2,d,1,2\n")
+    weights.write_text("1\t1e308\n2\t1e-320\n")
+    code, out, err = run_cli(capsys, run, "--weights", weights)
+    assert (code, out) == (2, "")
+    assert err.startswith('ndcg-inspect: w.tsv:2: the weight 9.99989e-321 of query "2" is too small'), err
+    # tiny weights alone, or beside weights that leave room, are kept: the mean is numpy's
+    weights.write_text("1\t3e-320\n2\t1e-320\n")
+    code, out, err = run_cli(capsys, run, "--weights", weights, "--format", "tsv")
+    assert code == 0, err
+    table = rows_of(out)
+    ndcg = [float(table[q]["ndcg"]) for q in ("1", "2")]
+    assert float(table["all"]["ndcg"]) == pytest.approx(float(np.average(ndcg, weights=[3, 1])))

@@ -3,8 +3,8 @@
 A weight scales how much a query counts in a mean and in a comparison's statistics; the per-query
 figures do not change. A weight is a finite number of at least 0 (0: the query counts for
 nothing), and every judged query needs one: a query left without a weight would otherwise count
-as 0 or 1 unsaid. Any positive multiple of the weights gives the same means, so they are divided
-by the largest first: weights of 1e308 do not overflow a sum.
+as 0 or 1 unsaid. Any positive multiple of the weights gives the same means, so weights near the
+largest double are divided by a power of two first (`weights_of`): 1e308 does not overflow a sum.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from ndcg_gui.core.formats.number_text import is_number_text
 from ndcg_gui.core.formats.query_map import QueryMap, ValueProblem
 
 EXPECTED = "expected a number of at least 0"
+_ROOM = math.ldexp(1.0, 1000)  # (a sum of up to n weights stays well inside a double below it)
 
 
 def parse_weight(text: str, decimal_comma: bool = False) -> float:
@@ -53,17 +54,33 @@ def query_weights(weights: QueryMap[float], judged: Iterable[str]) -> dict[str, 
     chosen = {q: weights.values[q] for q in judged}
     if chosen and not any(chosen.values()):
         raise weights.error("every judged query's weight is 0: nothing to weight a mean by")
+    values = np.fromiter(chosen.values(), float, len(chosen))
+    lost = np.flatnonzero((values > 0) & (values / _scale(values) == 0))
+    if len(lost):  # (it would count as 0, unsaid, where a segment of such weights has no mean)
+        query = list(chosen)[int(lost[0])]
+        raise weights.error(f"the weight {values[lost[0]]:g} of query {shown(query)} is too small beside the "
+                            f"largest, {values.max():g}, to count (it would be 0); {EXPECTED}, within "
+                            "2^1000 of the largest", query)
     return chosen
 
 
 def weights_of(weights: Mapping[str, float], queries: Iterable[str]) -> np.ndarray:
-    """The weights of `queries` in their order, divided by the largest (a positive multiple of
-    the weights changes no weighted figure); a `KeyError` for a query without one."""
+    """The weights of `queries` in their order; a `KeyError` for a query without one. A positive
+    multiple of the weights changes no weighted figure: where n times the largest would come near
+    overflowing (a bootstrap's resample may draw it n times), they are divided by a power of two
+    at the largest, exactly; else kept as given, so a tiny weight beside a big one (1e-320 and
+    1e308) is not made 0 unless it must (`query_weights` refuses that one)."""
     w = np.array([weights[str(q)] for q in queries], dtype=float)
     if (w < 0).any() or not np.isfinite(w).all():
         raise InputError("weights must be finite numbers of at least 0")
-    top = w.max() if len(w) else 0.0
-    return w / top if top > 0 else w
+    return w / _scale(w)
+
+
+def _scale(w: np.ndarray) -> float:
+    """What `weights_of` divides by: a power of two at the largest weight where n times it comes
+    near overflowing, else 1."""
+    top = float(w.max()) if len(w) else 0.0
+    return math.ldexp(1.0, math.frexp(top)[1] - 1) if top > 0 and top * len(w) > _ROOM else 1.0
 
 
 def weighted_mean(values: np.ndarray, weights: np.ndarray) -> float:
