@@ -181,3 +181,15 @@ def test_a_weight_too_small_to_count_beside_the_largest_is_refused_by_its_line(c
     table = rows_of(out)
     ndcg = [float(table[q]["ndcg"]) for q in ("1", "2")]
     assert float(table["all"]["ndcg"]) == pytest.approx(float(np.average(ndcg, weights=[3, 1])))
+
+
+def test_a_report_over_the_runs_notes_sidecar_is_refused(capsys, tmp_path):
+    run = tmp_path / "run.csv"
+    run.write_text("query,doc,grade,score\n1,a,1,3\n1,b,0,2\n")
+    notes = tmp_path / "run.csv.notes.tsv"
+    notes.write_text("1\tlooked at it\n")
+    code, out, err = run_cli(capsys, run, "--report", notes)
+    assert (code, out) == (2, "")
+    assert err == ("ndcg-inspect: run.csv.notes.tsv: --report is run.csv.notes.tsv, an input too; writing "
+                   "there would replace it (choose another name)\n")
+    assert notes.read_text() == "1\tlooked at it\n"

@@ -37,10 +37,13 @@ def check_outputs(options) -> None:
     after `>> run.txt` it is that file; `core.writing.atomic.refuse_inputs`), cannot be written
     (a symbolic-link loop, a name too long), or shares its file with another output."""
     from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.formats.query_notes import notes_path
     from ndcg_gui.core.writing.atomic import refuse_inputs
 
-    inputs = [options.file, *getattr(options, "runs", ()), options.qrels,
-              getattr(options, "segments", None), getattr(options, "weights", None)]
+    runs = [options.file, *getattr(options, "runs", ())]
+    # (each run's notes sidecar is read too: a report shows them)
+    inputs = [*runs, options.qrels, getattr(options, "segments", None), getattr(options, "weights", None),
+              *(str(notes_path(run)) for run in runs if run)]
     refuse_inputs(sys.stdout.fileno() if _has_descriptor(sys.stdout) else None, inputs)
     named = [(f"--{name.replace('_', '-')}", getattr(options, name, None)) for name in OUTPUTS]
     named = [(flag, out) for flag, out in named if out is not None and out != "-"]
