@@ -193,3 +193,25 @@ def test_a_report_over_the_runs_notes_sidecar_is_refused(capsys, tmp_path):
     assert err == ("ndcg-inspect: run.csv.notes.tsv: --report is run.csv.notes.tsv, an input too; writing "
                    "there would replace it (choose another name)\n")
     assert notes.read_text() == "1\tlooked at it\n"
+
+
+def test_a_quoted_decimal_comma_doc_weight_in_a_comma_separated_file_is_refused_by_its_line(capsys, tmp_path):
+    run = tmp_path / "run.csv"
+    run.write_text('query,doc,grade,score,doc_weight\n1,a,1,3,1\n1,b,0,2,"0,5"\n')
+    code, out, err = run_cli(capsys, run, "--preset", "tf_ranking", "--doc-weights")
+    assert (code, out) == (2, "")
+    assert err.startswith('ndcg-inspect: run.csv:3: doc_weight "0,5" is not a number'), err
+
+
+@pytest.mark.parametrize("extra", [[], ["--fail-if-worse"], ["--report", "out.html"]])
+def test_a_comparison_the_gate_and_a_report_refuse_an_infinite_gain_too(capsys, tmp_path, extra, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.run").write_text("1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n2 Q0 c 1 3 t\n2 Q0 d 2 2 t\n")
+    (tmp_path / "b.run").write_text("1 Q0 b 1 3 t\n1 Q0 a 2 2 t\n2 Q0 c 1 3 t\n2 Q0 d 2 2 t\n")
+    (tmp_path / "qrels.txt").write_text("1 0 a 1e308\n1 0 b 0\n2 0 c 1\n2 0 d 0\n")
+    code, out, err = run_cli(capsys, "a.run", "b.run", "--qrels", "qrels.txt", "--preset", "tf_ranking",
+                             *extra)
+    assert (code, out) == (2, "")
+    assert err.startswith('ndcg-inspect: qrels.txt:1: grade 1e+308 (query "1", doc "a") gives an '
+                          'infinite gain'), err
+    assert not (tmp_path / "out.html").exists()

@@ -89,9 +89,14 @@ def printed(cmp: Comparison, options: argparse.Namespace, say, ties: dict | None
 def load_runs(options: argparse.Namespace, paths: list[str]) -> dict[str, Dataset]:
     """Every run of `paths` loaded against --qrels, by its name in the output (the file name
     without a run's extension; a repeated name numbered)."""
+    from ndcg_gui.cli.arguments import measure_of
+    from ndcg_gui.cli.output import refuse_infinite_gains
     from ndcg_gui.core.reading import load
 
-    return {name: load(path, options.qrels) for name, path in run_names(options, paths).items()}
+    runs = {name: load(path, options.qrels) for name, path in run_names(options, paths).items()}
+    for dataset in runs.values():  # (a NaN NDCG would be left out of a mean and a verdict unsaid)
+        refuse_infinite_gains(dataset, measure_of(options))
+    return runs
 
 
 def run_names(options: argparse.Namespace, paths: list[str]) -> dict[str, str]:

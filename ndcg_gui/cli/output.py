@@ -327,8 +327,11 @@ def judged_at(table, measure, rescored):
 def refuse_infinite_gains(dataset, measure) -> None:
     """An `InputError` naming the first line (of the qrels, else the run) whose grade has a gain
     no double holds under `measure` (2^g - 1 of a grade of 1024 or more): its query's DCG and
-    IDCG would be inf and its NDCG NaN. Asked only once a figure is not finite."""
+    IDCG would be inf and its NDCG NaN."""
     import numpy as np
+
+    if measure.gain != "exponential" or measure.gain_table is not None:  # (every other gain is finite)
+        return
 
     from ndcg_gui.core.errors import InputError, shown
     from ndcg_gui.core.lists.dataset import ORIGIN

@@ -68,6 +68,7 @@ def main_report(options: argparse.Namespace, say):
         say(f"wrote {options.report}")
         return None
     if options.runs:
+        from ndcg_gui.cli.output import refuse_infinite_gains
         from ndcg_gui.core.formats.query_notes import notes_beside
         from ndcg_gui.core.reports.compare_report import compare_report
         from ndcg_gui.core.reports.tables import comparison_table
@@ -91,11 +92,13 @@ def main_report(options: argparse.Namespace, say):
                 sys.stdout.write(text)
                 sys.stdout.flush()
     else:
+        from ndcg_gui.cli.output import refuse_infinite_gains
         from ndcg_gui.core.formats.query_notes import notes_beside
         from ndcg_gui.core.reading import load
         from ndcg_gui.core.reports.run_report import run_report
 
         dataset = load(options.file, options.qrels)
+        refuse_infinite_gains(dataset, measure)
         notes, problem = notes_beside(options.file)  # (a bad sidecar is said; the report is written)
         if problem is not None:
             say(problem)
