@@ -229,3 +229,55 @@ def test_without_judgments_no_ndcg_is_plotted_at_zero(qtbot, unjudged):
     assert not pane.scatter.isVisibleTo(pane) and pane.hint.text().startswith("No judgments")
     plot = histogram.plot_widget()
     assert histogram.counts.sum() == 0 and plot.bottom_label.startswith("No judgments: no NDCG to plot")
+
+
+def shown_labels(window) -> list[str]:
+    """The text of every label the window shows (rich text as a person reads it)."""
+    from PySide6.QtGui import QTextDocumentFragment
+    from PySide6.QtWidgets import QLabel
+
+    texts = []
+    for label in window.findChildren(QLabel):
+        if label.isVisibleTo(window) and label.text():
+            texts.append(QTextDocumentFragment.fromHtml(label.text()).toPlainText())
+    return texts
+
+
+def test_without_judgments_no_figure_says_ndcg_0_where_it_is_unknown(qtbot, unjudged, files):
+    """Issue 35: without judgments the headline, the query panel's mean and the status bar said
+    "NDCG@10 0.0000", "mean NDCG@10 = 0.0000", "0 judged · 0 relevant" and the per-rank table's NDCG
+    column 0s: a 0 that means "unknown". Now each says there are no judgments (the tooltip how to
+    get them), and the headline shows what there is instead: the query's overlap of the runs, the
+    command line's figures."""
+    import re
+
+    w = unjudged
+    w.compare.flush()
+    query = w.document.current_query
+    headline = w.headline
+    assert headline.ndcg.text().count("no judgments") == 1 and "0.0000" not in headline.ndcg.text()
+    assert "qrels" in headline.ndcg.toolTip()
+    assert not headline.dcg.isVisible() and not headline.idcg.isVisible()
+    want = from_cli(*files[::2]).loc[query]
+    assert headline.change.text() == (f"second against sample: RBO {text_of(want['rbo'])} · J@10 "
+                                      f"{text_of(want['jaccard'])} · τ {text_of(want['tau'])}")
+    assert headline.warnings.toolTip() == ""  # (IDCG = 0, unjudged as gain 0: of figures not shown)
+    panel = w.query_panel
+    listed = len(panel.visible_queries())
+    assert panel.mean_label.text() == f"sample: no judgments, no mean NDCG@10 ({listed} queries)"
+    assert "qrels" in panel.mean_label.toolTip()
+    assert not panel.policy_box.isVisible() and not panel.policy_note.isVisible()
+    assert not panel.histogram.isVisible()
+    counts = w.status_counts.text()
+    assert "no judgments" in counts and "judged ·" not in counts and "relevant" not in counts
+    metrics = w.metrics_model
+    ndcg = [c for c in range(metrics.columnCount()) if metrics.headerData(c, Qt.Horizontal) == "NDCG"][0]
+    cells = {metrics.index(r, ndcg).data() for r in range(metrics.rowCount())}
+    assert cells == {"–"} and "No judgments" in metrics.index(0, ndcg).data(Qt.ItemDataRole.ToolTipRole)
+    for text in shown_labels(w):  # nowhere a mean or an NDCG of 0 for want of judgments
+        assert not re.search(r"NDCG\S*\s*=?\s*0\.0000", text), text
+    # A grade typed judges the list: its NDCG is a figure again, the caveats back.
+    w.document.set_grade(0, 2)
+    assert "no judgments" not in headline.ndcg.text() and re.search(r"\d\.\d{4}", headline.ndcg.text())
+    assert headline.dcg.isVisible() and "no judgments" not in w.status_counts.text()
+    assert metrics.index(0, ndcg).data() != "–"

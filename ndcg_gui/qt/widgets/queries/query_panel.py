@@ -96,6 +96,7 @@ class QueryPanel(QWidget):
         self._syncing = False
         self._current: str | None = None  # the query open in the editor
         self._unscored = 0  # queries with results but no judgments: not listed
+        self._has_judgments = True  # the document has something to score NDCG by (`set_judged`)
         self._runs: RunColumns | None = None  # the run comparison shown, if any
         self._focus: str | None = None  # the run whose differences the histogram shows
         self._segments: dict[str, str] = {}  # each query's segment (none: no segment box)
@@ -220,7 +221,7 @@ class QueryPanel(QWidget):
             self.table.setColumnHidden(column, runs is not None)
         # Without judgments the open run's NDCG says only "no judgments" (the summary says so once):
         # its room goes to RBO, Jaccard and τ, whole at 1366 px wide (it made the table scroll).
-        self.table.setColumnHidden(COL_NDCG, runs is not None and not runs.judged)
+        self.table.setColumnHidden(COL_NDCG, not self.judged)
         for column in range(FIXED_COLUMNS, self.model.columnCount()):
             self.table.setColumnHidden(column, _hidden(runs, self.model.run_column(column),
                                                       self.model.has_holes()))
@@ -242,6 +243,19 @@ class QueryPanel(QWidget):
                 self.table.sortByColumn(COL_QUERY, Qt.SortOrder.AscendingOrder)
         elif subset is not None:
             self.histogram.set_picked(picked)
+
+    @property
+    def judged(self) -> bool:
+        """Whether there is an NDCG to show: the document has judgments (and so the runs compared)."""
+        return self._has_judgments and (self._runs is None or self._runs.judged)
+
+    def set_judged(self, judged: bool) -> None:
+        """Whether the document has anything to score NDCG by (False: the mean, its policy and the
+        histogram say there is no NDCG rather than show 0)."""
+        if judged != self._has_judgments:
+            self._has_judgments = judged
+            self.table.setColumnHidden(COL_NDCG, not self.judged)
+            self._show_summary()
 
     @property
     def comparing(self) -> bool:
@@ -469,13 +483,18 @@ class QueryPanel(QWidget):
             self.policy_note.setText("")
             self._show_histogram()
             return
-        text = summary.describe(k)
+        judged = self.judged
+        at = f"@{k}" if k else ""
+        # (without judgments every NDCG is 0 for want of any: no mean to show, nor a policy for it)
+        text = summary.describe(k) if judged else f"no judgments, no mean NDCG{at} ({len(result):,} queries)"
         if self._segment is not None:
             text = f"segment {self._segment}: {text}"
         self.mean_label.setText(f"{self._runs.open_run}: {text}" if self._runs is not None
                                 else text[0].upper() + text[1:])
-        self.mean_label.setToolTip(f"Plain mean of per-query NDCG{'@' + str(k) if k else ''}: "
-                                   f"{self._policy.describe_mean()}")
+        self.mean_label.setToolTip(f"Plain mean of per-query NDCG{at}: {self._policy.describe_mean()}"
+                                   if judged else NO_MEAN_TIP)
+        self.policy_box.setVisible(judged)
+        self.histogram.setVisible(judged)
         notes = []
         if summary.empty:
             notes.append(f"{summary.empty} judged {_queries(summary.empty)} with no results")
@@ -485,7 +504,7 @@ class QueryPanel(QWidget):
             notes.append(f"{self._unscored} {_queries(self._unscored)} without judgments, not listed "
                          "(nothing to score them by)")
         self.policy_note.setText("; ".join(notes))
-        self.policy_note.setVisible(bool(notes))
+        self.policy_note.setVisible(bool(notes) and judged)
         self._show_histogram()
 
     def _show_histogram(self) -> None:
@@ -523,6 +542,11 @@ class QueryPanel(QWidget):
         if self._syncing or not current.isValid():
             return
         self.querySelected.emit(current.data(QUERY_ROLE))
+
+
+NO_MEAN_TIP = ("No judgments: no query has an NDCG to average. Open the run with its qrels (File ▸ Open "
+               "run with qrels…, then File ▸ Add run to compare…) to score them; meanwhile runs compared "
+               "are told apart by how they rank each query (RBO, Jaccard, τ).")
 
 
 def _queries(n: int) -> str:
