@@ -276,8 +276,15 @@ def test_without_judgments_no_figure_says_ndcg_0_where_it_is_unknown(qtbot, unju
     assert cells == {"–"} and "No judgments" in metrics.index(0, ndcg).data(Qt.ItemDataRole.ToolTipRole)
     for text in shown_labels(w):  # nowhere a mean or an NDCG of 0 for want of judgments
         assert not re.search(r"NDCG\S*\s*=?\s*0\.0000", text), text
+    why = w.why
+    for index in range(1, 7):  # Ideal … Definitions: their tables' 0s said to be for want of grades
+        why.setCurrentIndex(index)
+        note = why.notes[why._models[index]]
+        assert note.text().startswith("<b>No judgments</b>"), why.tabText(index)
+    assert not why.apply_button.isEnabled()
     # A grade typed judges the list: its NDCG is a figure again, the caveats back.
     w.document.set_grade(0, 2)
     assert "no judgments" not in headline.ndcg.text() and re.search(r"\d\.\d{4}", headline.ndcg.text())
     assert headline.dcg.isVisible() and "no judgments" not in w.status_counts.text()
     assert metrics.index(0, ndcg).data() != "–"
+    assert not why.notes[why._models[why.currentIndex()]].text().startswith("<b>No judgments")

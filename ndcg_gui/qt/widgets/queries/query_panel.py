@@ -118,6 +118,10 @@ class QueryPanel(QWidget):
 
         self.table = QueryTable(self.model, self.proxy)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
+        self._dropped: dict[int, int] = {}  # overlap columns left out for room, their widths (`_fit_room`)
+        self.table.widthChanged.connect(self._fit_room)
+        self.model.headerDataChanged.connect(self._fit_room)  # (after the table fits them: k, sort)
+        self.model.modelReset.connect(self._fit_room)
 
         # Shown while a histogram bar filters the table.
         self.bin_label = QLabel()
@@ -225,8 +229,10 @@ class QueryPanel(QWidget):
         for column in range(FIXED_COLUMNS, self.model.columnCount()):
             self.table.setColumnHidden(column, _hidden(runs, self.model.run_column(column),
                                                       self.model.has_holes()))
+        self._dropped = {}
         if not same:
             self.table.fit_columns()
+        self._fit_room()
         self.compare_label.setVisible(runs is not None)
         self.compare_label.setEnabled(runs is None or not runs.waiting)  # (greyed: figures of before)
         self.compare_label.setText("\n".join(lines))
@@ -243,6 +249,32 @@ class QueryPanel(QWidget):
                 self.table.sortByColumn(COL_QUERY, Qt.SortOrder.AscendingOrder)
         elif subset is not None:
             self.histogram.set_picked(picked)
+
+    def dropped_columns(self) -> list[str]:
+        """The headers of the columns left out for room (`_fit_room`)."""
+        return [str(self.model.headerData(c, Qt.Orientation.Horizontal)) for c in sorted(self._dropped)]
+
+    def _fit_room(self) -> None:
+        """In a dock too narrow for every column (a window opened small and made wider keeps its
+        dock; a dock the person narrowed) the least needed go, rather than the table scrolling
+        sideways: τ first, then Jaccard (the RBO cell's tooltip gives both), then, beside NDCG, the
+        RBO of a judging hole (the summary's line names the holes); each comes back once it fits."""
+        if self._runs is None or self.model.overlap_column() < 0:
+            return
+        table = self.table
+        for column in self._dropped:
+            table.setColumnHidden(column, False)
+        self._dropped = {}
+        optional = [self.model.overlap_column(name) for name in ("tau", "jaccard", "rbo")]
+        optional = [c for c in optional if not table.isColumnHidden(c)]
+        if not self._runs.judged:
+            optional = optional[:2]  # (without judgments RBO is what the table is sorted by)
+        room = table.room()
+        while optional and table.columns_width(set(self._dropped)) > room:
+            column = optional.pop(0)
+            self._dropped[column] = table.columnWidth(column)
+        for column in self._dropped:
+            table.setColumnHidden(column, True)
 
     @property
     def judged(self) -> bool:
@@ -384,7 +416,8 @@ class QueryPanel(QWidget):
     def needed_width(self) -> int:
         """The panel's width that shows every column of the table whole."""
         margins = self.layout().contentsMargins() if self.layout() is not None else None
-        return self.table.needed_width() + (margins.left() + margins.right() if margins else 0)
+        dropped = sum(self._dropped.values())  # (left out for room: needed all the same)
+        return self.table.needed_width() + dropped + (margins.left() + margins.right() if margins else 0)
 
     def _refilter(self, change) -> None:
         """Apply a filter change without opening another query: the table's current row moves when
