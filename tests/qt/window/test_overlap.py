@@ -271,7 +271,7 @@ def test_without_judgments_no_figure_says_ndcg_0_where_it_is_unknown(qtbot, unju
     counts = w.status_counts.text()
     assert "no judgments" in counts and "judged ·" not in counts and "relevant" not in counts
     metrics = w.metrics_model
-    ndcg = [c for c in range(metrics.columnCount()) if metrics.headerData(c, Qt.Horizontal) == "NDCG"][0]
+    ndcg = next(c for c in range(metrics.columnCount()) if metrics.headerData(c, Qt.Horizontal) == "NDCG")
     cells = {metrics.index(r, ndcg).data() for r in range(metrics.rowCount())}
     assert cells == {"–"} and "No judgments" in metrics.index(0, ndcg).data(Qt.ItemDataRole.ToolTipRole)
     for text in shown_labels(w):  # nowhere a mean or an NDCG of 0 for want of judgments

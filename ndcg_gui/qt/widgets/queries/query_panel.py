@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 from ndcg_gui.core.analysis.workspace_report import QueryMean, in_bin
 from ndcg_gui.core.ndcg.mean import MeanSummary
 from ndcg_gui.core.ndcg.measure import Measure
+from ndcg_gui.qt.models.colours import current
 from ndcg_gui.qt.models.query_model import (
     COL_DOCS,
     COL_JUDGED,
@@ -45,6 +47,7 @@ from ndcg_gui.qt.models.query_model import (
 from ndcg_gui.qt.widgets.plot.histogram import NdcgHistogram
 from ndcg_gui.qt.widgets.queries.policy_box import PolicyBox
 from ndcg_gui.qt.widgets.queries.query_table import QueryTable
+from ndcg_gui.qt.widgets.scheme import FollowsScheme, set_colour
 from ndcg_gui.qt.widgets.wrapped_label import WrappedLabel
 
 if TYPE_CHECKING:
@@ -79,7 +82,7 @@ def _hidden(runs: RunColumns | None, column: tuple[str, int] | None, holes: bool
     return kind == "overlap" and (j > 0 or not holes)
 
 
-class QueryPanel(QWidget):
+class QueryPanel(FollowsScheme, QWidget):
     """Browse many queries, worst first in one click; pick one to open it."""
 
     querySelected = Signal(str)
@@ -145,8 +148,7 @@ class QueryPanel(QWidget):
         self.empty_combo, self.undefined_combo = self.policy_box.empty_combo, self.policy_box.undefined_combo
         # (two lines at most, whole in the tooltip: four in a narrow dock made the window taller
         # than a 700-pixel screen with its window manager's title bar)
-        self.policy_note = WrappedLabel(max_lines=2)
-        self.policy_note.setStyleSheet("color: gray")
+        self.policy_note = WrappedLabel(max_lines=2)  # (in the scheme's muted colour: `restyle`)
         # One line per run compared with the baseline; the tooltip says how each figure was made.
         self.compare_label = WrappedLabel(max_lines=4,
                                           textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -180,6 +182,11 @@ class QueryPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.splitter)
         self._show_summary()
+        self.follow_scheme()
+
+    def restyle(self) -> None:
+        # (a grey of its own, #808080, read about 3:1 in either scheme: text needs 4.5:1)
+        set_colour(self.policy_note, QPalette.ColorRole.WindowText, current().muted)
 
     @property
     def _result(self) -> pd.DataFrame:
