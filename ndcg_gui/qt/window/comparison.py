@@ -257,8 +257,9 @@ class RunCompare(QObject):
                 from ndcg_gui.core.analysis.runs.overlap import methods, overlap_cells  # lazy: start-up
 
                 self.pane.set_summary(*overlap_cells(c.overlap, c.baseline, c.focus, self.document.k))
+                # (RBO, Jaccard and τ: not the judging hole's line, which needs judgments)
                 self.pane.set_method("\n".join(["No judgments: the runs are compared by how they rank "
-                                                 "each query.", *methods(self.document.k)]))
+                                                 "each query.", *methods(self.document.k)[:3]]))
         elif changes.runs or changes.summary:
             cmp = c.latest
             self.pane.set_summary(*summary_cells(cmp))

@@ -262,6 +262,8 @@ def test_without_judgments_no_figure_says_ndcg_0_where_it_is_unknown(qtbot, unju
     assert headline.change.text() == (f"second against sample: RBO {text_of(want['rbo'])} · J@10 "
                                       f"{text_of(want['jaccard'])} · τ {text_of(want['tau'])}")
     assert headline.warnings.toolTip() == ""  # (IDCG = 0, unjudged as gain 0: of figures not shown)
+    method = w.compare_pane.method_text.toPlainText()  # (how RBO, J and τ are made; no judging hole)
+    assert method.startswith("No judgments") and "RBO" in method and "hole (with judgments)" not in method
     panel = w.query_panel
     listed = len(panel.visible_queries())
     assert panel.mean_label.text() == f"sample: no judgments, no mean NDCG@10 ({listed} queries)"
