@@ -276,6 +276,9 @@ def test_without_judgments_no_figure_says_ndcg_0_where_it_is_unknown(qtbot, unju
     ndcg = next(c for c in range(metrics.columnCount()) if metrics.headerData(c, Qt.Horizontal) == "NDCG")
     cells = {metrics.index(r, ndcg).data() for r in range(metrics.rowCount())}
     assert cells == {"–"} and "No judgments" in metrics.index(0, ndcg).data(Qt.ItemDataRole.ToolTipRole)
+    w.plot.show_rank(1)  # (the curves' readout, as the mouse over rank 1 shows it)
+    readout = w.plot.readout.text().replace("\xa0", " ")
+    assert "NDCG – (no judgments)" in readout and "band" not in readout
     for text in shown_labels(w):  # nowhere a mean or an NDCG of 0 for want of judgments
         assert not re.search(r"NDCG\S*\s*=?\s*0\.0000", text), text
     why = w.why
@@ -289,4 +292,6 @@ def test_without_judgments_no_figure_says_ndcg_0_where_it_is_unknown(qtbot, unju
     assert "no judgments" not in headline.ndcg.text() and re.search(r"\d\.\d{4}", headline.ndcg.text())
     assert headline.dcg.isVisible() and "no judgments" not in w.status_counts.text()
     assert metrics.index(0, ndcg).data() != "–"
+    w.plot.show_rank(1)
+    assert "no judgments" not in w.plot.readout.text()
     assert not why.notes[why._models[why.currentIndex()]].text().startswith("<b>No judgments")
