@@ -144,6 +144,19 @@ def _named(widget) -> str:
     return f"{type(widget).__name__} {widget.accessibleName() or widget.objectName()!r}"
 
 
+def shoot(state: str, size: str, scheme: str, picture: Path) -> dict:
+    """`drive` in an X server of `size` of its own: what it found, or {"failed": why}."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "xcb", "PYTHONPATH": str(ROOT)}
+    env.pop("DISPLAY", None)
+    command = ["xvfb-run", "-a", "-s", f"-screen 0 {size}x24", sys.executable, __file__, state, scheme,
+               str(picture)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        return {"failed": done.stderr[-300:]}
+    return json.loads(lines[-1])
+
+
 def desktop_grid(only: str | None, out: Path) -> int:
     """Every state at each size and scheme, each in an X server of its own; prints each picture's
     path and what was found there. 1 when a picture could not be made."""
@@ -158,15 +171,9 @@ def desktop_grid(only: str | None, out: Path) -> int:
         for size in SIZES:
             for scheme in SCHEMES:
                 picture = out / f"{state}-{size}-{scheme}.png"
-                env = {**os.environ, "QT_QPA_PLATFORM": "xcb", "PYTHONPATH": str(ROOT)}
-                env.pop("DISPLAY", None)
-                command = ["xvfb-run", "-a", "-s", f"-screen 0 {size}x24", sys.executable, __file__,
-                           state, scheme, str(picture)]
-                done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
-                lines = done.stdout.strip().splitlines()
-                said = lines[-1] if done.returncode == 0 and lines else f"failed: {done.stderr[-300:]}"
-                print(f"{picture.name}: {said}")
-                failed += done.returncode != 0
+                found = shoot(state, size, scheme, picture)
+                print(f"{picture.name}: {json.dumps(found)}")
+                failed += "failed" in found
     return 1 if failed else 0
 
 
