@@ -78,7 +78,7 @@ class MetricsTableModel(OneCallPerCell, QAbstractTableModel):
         self._judged = self._cols["judged"] = columns["judged"]
         self._n = len(columns["rank"])
         self._k = report.k
-        self._no_judgments = not (report.list.judged.any() or report.list.unretrieved)
+        self._no_judgments = not (report.list.judged.any() or report.list.unretrieved) and self._n > 0
         if self._no_judgments:  # (NDCG's 0 where IDCG = 0 would read as a figure: shown "–")
             self._cols["ndcg"] = np.full(self._n, np.nan)
 

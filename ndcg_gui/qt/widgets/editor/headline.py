@@ -41,8 +41,9 @@ NO_JUDGMENTS_TIP = ("No judgments for this query: there is no NDCG to show (a 0 
 
 
 def has_judgments(lst) -> bool:
-    """Whether a list has anything to score NDCG by: a graded document, or judged ones it missed."""
-    return bool(lst.judged.any()) or bool(lst.unretrieved)
+    """Whether a list has anything to score NDCG by: a graded document, or judged ones it missed
+    (an empty list has its NDCG, 0: nothing retrieved, and how the edits changed it)."""
+    return not len(lst) or bool(lst.judged.any()) or bool(lst.unretrieved)
 
 
 class Headline(FollowsScheme, QFrame):

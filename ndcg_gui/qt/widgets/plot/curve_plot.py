@@ -303,7 +303,7 @@ class CurvePlot(FollowsScheme, QWidget):
     def _judged(self) -> bool:
         """Whether the list has anything to score NDCG by (else its 0 would read as a figure)."""
         lst = self._doc.report.list
-        return bool(lst.judged.any()) or bool(lst.unretrieved)
+        return not len(lst) or bool(lst.judged.any()) or bool(lst.unretrieved)
 
     def show_rank(self, rank: int) -> None:
         """Put the cursor on `rank` and show its figures."""
