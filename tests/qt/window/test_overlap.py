@@ -295,3 +295,19 @@ def test_without_judgments_no_figure_says_ndcg_0_where_it_is_unknown(qtbot, unju
     w.plot.show_rank(1)
     assert "no judgments" not in w.plot.readout.text()
     assert not why.notes[why._models[why.currentIndex()]].text().startswith("<b>No judgments")
+
+
+def test_a_run_open_without_judgments_before_any_is_compared_has_no_mean_of_zeros(qtbot, window, files):
+    """The first run of Compare runs without judgments is open alone until the others are read
+    (and again once they are removed): its panel says there is no mean, not "0.0000"."""
+    run = files[0]
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.files.open(run, None, ask=False, judged=False)
+    panel = window.query_panel
+    qtbot.waitUntil(lambda: panel.isVisible() and len(panel.visible_queries()) > 1)
+    assert not window.comparison.active
+    assert panel.mean_label.text() == f"No judgments, no mean NDCG@10 ({len(panel.visible_queries())} queries)"
+    assert panel.table.isColumnHidden(COL_NDCG) and not panel.histogram.isVisible()
+    assert not panel.policy_box.isVisible() and "no judgments" in window.headline.ndcg.text()
