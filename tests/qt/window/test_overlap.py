@@ -308,6 +308,7 @@ def test_a_run_open_without_judgments_before_any_is_compared_has_no_mean_of_zero
     panel = window.query_panel
     qtbot.waitUntil(lambda: panel.isVisible() and len(panel.visible_queries()) > 1)
     assert not window.comparison.active
-    assert panel.mean_label.text() == f"No judgments, no mean NDCG@10 ({len(panel.visible_queries())} queries)"
+    listed = len(panel.visible_queries())
+    assert panel.mean_label.text() == f"No judgments, no mean NDCG@10 ({listed} queries)"
     assert panel.table.isColumnHidden(COL_NDCG) and not panel.histogram.isVisible()
     assert not panel.policy_box.isVisible() and "no judgments" in window.headline.ndcg.text()
