@@ -312,3 +312,19 @@ def test_a_run_open_without_judgments_before_any_is_compared_has_no_mean_of_zero
     assert panel.mean_label.text() == f"No judgments, no mean NDCG@10 ({listed} queries)"
     assert panel.table.isColumnHidden(COL_NDCG) and not panel.histogram.isVisible()
     assert not panel.policy_box.isVisible() and "no judgments" in window.headline.ndcg.text()
+
+
+def test_a_query_the_qrels_do_not_judge_says_so_where_its_ndcg_would_be(opened):
+    """With qrels open, a query they judge none of (426 of the sample: results, no judgment) showed
+    "NDCG@10 0.0000" with the IDCG = 0 caveat; now the headline says there are no judgments, its
+    tooltip how to score it (grades typed: the qrels are open already), the status bar likewise;
+    the panel's mean is still the judged queries'."""
+    doc, headline = opened.document, opened.headline
+    (query,) = doc.unjudged_queries()
+    doc.set_current_query(query)
+    assert "no judgments" in headline.ndcg.text() and "0.0000" not in headline.ndcg.text()
+    assert "qrels judge none" in headline.ndcg.toolTip() and "Type grades" in headline.ndcg.toolTip()
+    assert "no judgments" in opened.status_counts.text()
+    assert opened.query_panel.mean_label.text().startswith("Mean NDCG@10 = ")
+    doc.set_grade(0, 2)
+    assert "no judgments" not in headline.ndcg.text() and headline.ndcg.toolTip() == ""

@@ -40,6 +40,11 @@ NO_JUDGMENTS_TIP = ("No judgments for this query: there is no NDCG to show (a 0 
                     "grades in the list's Grade column, to score it.")
 
 
+NO_QRELS_OF_QUERY_TIP = ("No judgments for this query: the qrels judge none of its documents, so "
+                         "there is no NDCG to show (the query panel's mean leaves it out). Type grades "
+                         "in the list's Grade column to score it.")
+
+
 def has_judgments(lst) -> bool:
     """Whether a list has anything to score NDCG by: a graded document, or judged ones it missed
     (an empty list has its NDCG, 0: nothing retrieved, and how the edits changed it)."""
@@ -171,7 +176,8 @@ class Headline(FollowsScheme, QFrame):
                               f"<span style='font-size:22pt; font-weight:600'>{s.ndcg:.4f}</span>")
         else:  # (every figure would be 0, meaning "unknown": said in words)
             _set_text(self.ndcg, f"<span style='font-size:15pt'>NDCG@{s.k} — no judgments</span>")
-        self.ndcg.setToolTip("" if judged else NO_JUDGMENTS_TIP)
+        self.ndcg.setToolTip("" if judged else NO_JUDGMENTS_TIP if self._doc.qrels_path is None
+                             else NO_QRELS_OF_QUERY_TIP)
         self.dcg.setVisible(judged)
         self.idcg.setVisible(judged)
         _set_text(self.dcg, f"DCG@{s.k} <b>{s.dcg:.4f}</b>")
