@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+import numpy as np
 from ndcg_gui.core.errors import InputError, file_name, shown
 from ndcg_gui.core.formats.source import LINE_BREAK, check_readable, read_source
 
@@ -120,27 +121,39 @@ def read_query_map(path: str | Path, what: str, parse: Callable[[str], V] = _tex
 
 def column_map(
     run: pd.DataFrame, column: str, path: str | Path | None, what: str,
-    parse: Callable[[str], V] = _text_value,
+    parse: Callable[[str], V] = _text_value, line_of: Callable[[np.ndarray], int | None] | None = None,
 ) -> QueryMap[V]:
     """Each query's value from `column` of `run` (columns `query` and `column`, cells as text):
     every row of a query holds the same value (spaces around it trimmed); a query whose cells are
     all empty has none. An `InputError` naming the query for two values (an empty cell beside a
-    value counts as a second one) or a value `parse` refuses."""
+    value counts as a second one) or a value `parse` refuses; with `line_of` (the positions in
+    `run` of the query's rows holding the value refused -> the first of their lines in `path`) it
+    names that line."""
     origin = f"column {shown(column)}" + (f" of {file_name(path)}" if path is not None else "")
     cells = run[column].fillna("").astype(str).str.strip(" ")
-    distinct = cells.groupby(run["query"].astype(str), sort=False).unique()
+    queries = run["query"].astype(str)
+    distinct = cells.groupby(queries, sort=False).unique()
+
+    def refused(message: str, query: str, cell: str) -> InputError:
+        line = None
+        if line_of is not None and path is not None:  # (only once refused: a pass over the rows)
+            line = line_of(np.flatnonzero((queries.to_numpy() == query) & (cells.to_numpy() == cell)))
+        if line is None:
+            return InputError(f"{origin}: {message}")
+        return InputError(f"column {shown(column)}: {message}", Path(path), line)
+
     values: dict[str, V] = {}
     for query, found in distinct.items():
         if len(found) > 1:
             named = " and ".join(shown(c) if c else "an empty cell" for c in found[:2])
-            raise InputError(f"{origin}: query {shown(query)} has two {what}s on its rows: {named}; "
-                             f"give every row of a query its one {what}")
+            raise refused(f"query {shown(query)} has two {what}s on its rows: {named}; "
+                          f"give every row of a query its one {what}", str(query), found[1])
         if found[0] == "":
             continue
         try:
             values[str(query)] = parse(found[0])
         except ValueProblem as problem:
-            raise InputError(f"{origin}: query {shown(query)}: {problem}") from None
+            raise refused(f"query {shown(query)}: {problem}", str(query), found[0]) from None
     return QueryMap(values, what, origin, None, {})
 
 

@@ -39,6 +39,7 @@ from ndcg_gui.core.writing.saving import (
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.loader import BackgroundLoader, LoadFn, LoadResult
+from ndcg_gui.qt.document.own_columns import own_columns, own_said
 from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window.feedback import Feedback
@@ -169,9 +170,10 @@ class FileFlow(QObject):
         # file is installed: its allocations made one land there (a long pass over this process's
         # objects for a big file, in the frame that shows them); back in a second later.
         notes, notes_problem = notes_beside(path)  # (a bad sidecar is said; the run opens all the same)
+        own = own_columns(dataset)  # (its segment and weight columns; a bad cell is said, as a sidecar's)
         gc.freeze()
         try:
-            self.document.set_dataset(dataset, path, qrels, undoable=undoable, notes=notes)
+            self.document.set_dataset(dataset, path, qrels, undoable=undoable, notes=notes, own=own)
         finally:
             QApplication.restoreOverrideCursor()
             QTimer.singleShot(1000, self, gc.unfreeze)
@@ -181,7 +183,7 @@ class FileFlow(QObject):
         engine = "" if dataset.in_memory else ", scored by DuckDB where it lies (too big to load)"
         count = f": {queries:,} queries" if queries > 1 else ""
         noted = f", {len(notes):,} note{'' if len(notes) == 1 else 's'} on queries" if notes else ""
-        said = f"; {notes_problem}" if notes_problem else ""
+        said = "".join(f"; {p}" for p in (*own.problems, notes_problem) if p) + own_said(own)
         self._status(f"Opened {path.name}{count}{noted}{engine}{back}{said}", 8000)
         if query is not None:
             if self.document.has_query(query):

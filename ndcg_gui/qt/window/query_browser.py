@@ -87,6 +87,7 @@ class QueryBrowser(QObject):
     def _show_segments(self) -> None:
         segments = self.document.state.segments
         self.panel.set_segments(segments.values if segments is not None else None)
+        self.panel.set_weights(self.document.state.weights)
 
     def _show_scores(self) -> None:
         doc = self.document

@@ -53,6 +53,7 @@ from ndcg_gui.qt.widgets.wrapped_label import WrappedLabel
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ndcg_gui.core.formats.query_map import QueryMap
 
 
 class _FilterEdit(QLineEdit):
@@ -106,6 +107,8 @@ class QueryPanel(FollowsScheme, QWidget):
         self._segment: str | None = None  # the segment picked (None: every query)
         self._members: tuple | None = None  # (index, segment, its queries): `_segment_queries`
         self._labels: tuple | None = None  # (index, segments, each query's segment): `_segment_labels`
+        self._weights: QueryMap[float] | None = None  # each query's weight (none: a plain mean)
+        self._weighted: tuple[float | None, str] = (None, "")  # its weighted mean, or why none
 
         self.filter_edit = _FilterEdit(placeholderText="Filter query ids…", clearButtonEnabled=True)
         self.filter_edit.textChanged.connect(lambda text: self._refilter(lambda: self.proxy.set_text(text)))
@@ -307,6 +310,17 @@ class QueryPanel(FollowsScheme, QWidget):
         self._fill_segments()
         self._show_summary()
         self._set_subset(None, -1)
+
+    def set_weights(self, weights: QueryMap[float] | None) -> None:
+        """Each query's weight (the run's `weight` column; None: none): the mean line adds the
+        mean weighted by them, of the same queries (the segment's picked, if any)."""
+        self._weights = weights
+        self._show_summary()
+
+    @property
+    def weighted_mean(self) -> float | None:
+        """The mean shown weighted by the weights (None: no weights, or none to weigh by)."""
+        return self._weighted[0] if self._weights is not None else None
 
     @property
     def segment(self) -> str | None:
@@ -529,6 +543,11 @@ class QueryPanel(FollowsScheme, QWidget):
         text = summary.describe(k) if judged else f"no judgments, no mean NDCG{at} ({len(result):,} queries)"
         if self._segment is not None:
             text = f"segment {self._segment}: {text}"
+        if judged and self._weights is not None:
+            self._weighted = _weighted(result, self._policy, self._weights)
+            value, problem = self._weighted
+            text += (f"; {problem}" if problem else
+                     f"; weighted by {self._weights.origin}: {'n/a' if value != value else f'{value:.4f}'}")
         self.mean_label.setText(f"{self._runs.open_run}: {text}" if self._runs is not None
                                 else text[0].upper() + text[1:])
         self.mean_label.setToolTip(f"Plain mean of per-query NDCG{at}: {self._policy.describe_mean()}"
@@ -582,6 +601,20 @@ class QueryPanel(FollowsScheme, QWidget):
         if self._syncing or not current.isValid():
             return
         self.querySelected.emit(current.data(QUERY_ROLE))
+
+
+def _weighted(result: pd.DataFrame, policy: Measure, weights: QueryMap[float]) -> tuple[float | None, str]:
+    """(the mean of `result` under `policy` weighted by `weights`, the core's as `ndcg-inspect`'s
+    all line; why there is none, in words)."""
+    from ndcg_gui.core.analysis.segments import segment_means  # lazy: start-up (pandas)
+    from ndcg_gui.core.analysis.weights import query_weights
+    from ndcg_gui.core.errors import InputError
+
+    try:
+        chosen = query_weights(weights, result.index)
+    except InputError as err:
+        return None, f"no weighted mean: {err}"
+    return float(segment_means(result, {}, policy, weights=chosen).overall["mean"]), ""
 
 
 NO_MEAN_TIP = ("No judgments: no query has an NDCG to average. Open the run with its qrels (File ▸ Open "
