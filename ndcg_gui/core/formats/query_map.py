@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 import numpy as np
+
 from ndcg_gui.core.errors import InputError, file_name, shown
 from ndcg_gui.core.formats.source import LINE_BREAK, check_readable, read_source
 

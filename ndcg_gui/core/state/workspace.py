@@ -370,8 +370,9 @@ class Workspace:
 
     def carrying(self, old: Workspace, setup: bool = True) -> Workspace:
         """This newly opened document with what the person set up in `old` that still holds: the
-        measure (`setup`: its mean policy too), and (`setup`) the segments (unless it has its own) and the runs compared
-        when the judgments are the same qrels file (they were compared on them). `setup` False: a
+        measure (`setup`: its mean policy too), and (`setup`) the segments (unless it has its own)
+        and the runs compared when the judgments are the same qrels file (they were compared on
+        them). `setup` False: a
         document that comes with its own mean policy and runs (edits recovered after a crash)."""
         if not setup:
             own = {f: getattr(self.measure, f) for f in MEAN_FIELDS}
