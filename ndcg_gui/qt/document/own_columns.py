@@ -12,8 +12,11 @@ from typing import TYPE_CHECKING
 from ndcg_gui.core.errors import InputError
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ndcg_gui.core.formats.query_map import QueryMap
     from ndcg_gui.core.lists.dataset import Dataset
+    from ndcg_gui.core.ndcg.measure import Measure
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,15 @@ class OwnColumns:
     segments: QueryMap[str] | None = None
     weights: QueryMap[float] | None = None
     problems: tuple[str, ...] = ()
+
+
+def scored_with_own_columns(dataset: Dataset, measure: Measure) -> tuple[pd.DataFrame, OwnColumns]:
+    """`score_for_window` and `own_columns`, in the loader's worker (a big run's column is
+    grouped by query there, not in a frame of the window). Module-level: a loader process runs it
+    (`functools.partial(scored_with_own_columns, measure=...)` pickles; no Qt imported)."""
+    from ndcg_gui.core.analysis.workspace_report import score_for_window
+
+    return score_for_window(dataset, measure), own_columns(dataset)
 
 
 def own_columns(dataset: Dataset) -> OwnColumns:

@@ -141,3 +141,24 @@ def test_a_run_without_the_columns_keeps_the_segments_read_before(qtbot, window,
     assert window.document.state.segments.values == segment  # (carried, as a segments file's are)
     assert window.document.state.weights is None  # (weights are a file's own)
     assert "weighted" not in window.query_panel.mean_label.text()
+
+
+def test_a_big_run_s_columns_are_read_in_the_loader_process(qtbot, window, tmp_path, monkeypatch):
+    """A file past the loader's threshold is read, and its columns grouped by query, in the loader
+    process (`scored_with_own_columns`), the bad cell's line named there from the file's text."""
+    from ndcg_gui.qt.document import loader as loader_module
+
+    monkeypatch.setattr(loader_module, "PROCESS_THRESHOLD", 0)
+    plain, _, _ = write_csv(tmp_path / "plain.csv")
+    first_q5 = next(i for i, line in enumerate(plain.read_text().splitlines(), start=1)
+                    if line.startswith("q5,"))
+    path, segment, _ = write_csv(tmp_path / "run.csv", {first_q5 + 2: ("segment", "kiosk")})
+    window.resize(1280, 800)
+    window.files.open(path, ask=False)
+    assert window.loader.is_loading()  # (in the process, not at once)
+    qtbot.waitUntil(lambda: not window.loader.is_loading() and window.document.query_count() == 24,
+                    timeout=60_000)
+    state = window.document.state
+    assert state.segments is None and state.weights is not None
+    assert (f'run.csv:{first_q5 + 2}: column "segment": query "q5" has two segments on its rows: '
+            f'"{segment["q5"]}" and "kiosk"') in window.statusBar().currentMessage()
