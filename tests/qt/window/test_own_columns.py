@@ -162,3 +162,22 @@ def test_a_big_run_s_columns_are_read_in_the_loader_process(qtbot, window, tmp_p
     assert state.segments is None and state.weights is not None
     assert (f'run.csv:{first_q5 + 2}: column "segment": query "q5" has two segments on its rows: '
             f'"{segment["q5"]}" and "kiosk"') in window.statusBar().currentMessage()
+
+
+def test_a_judged_query_without_a_weight_leaves_no_weighted_mean_and_says_why(qtbot, window, tmp_path):
+    plain, _, _ = write_csv(tmp_path / "plain.csv")
+    q7 = {n: ("weight", "") for n, line in enumerate(plain.read_text().splitlines(), start=1)
+          if line.startswith("q7,")}
+    path, _, weight = write_csv(tmp_path / "run.csv", q7)
+    open_file(window, path)
+    assert "q7" not in window.document.state.weights.values  # (empty cells: no weight, as the CLI reads)
+    panel = window.query_panel
+    assert panel.weighted_mean is None
+    assert panel.mean_label.text().endswith(
+        '; no weighted mean: column "weight" of run.csv: a judged query has no weight: "q7"; give every '
+        "judged query a weight (0 to leave it out)")
+    panel.pick_segment("mobile")  # (q7's segment: still without one)
+    assert panel.weighted_mean is None and "no weighted mean" in panel.mean_label.text()
+    panel.pick_segment(SEGMENTS[0])  # (a segment of weighted queries alone: its weighted mean)
+    frame = per_query(window, {}, weight).loc[sorted(panel.visible_queries())]
+    assert panel.weighted_mean == pytest.approx(np.average(frame["ndcg"], weights=frame["weight"]), rel=1e-12)

@@ -550,8 +550,10 @@ class QueryPanel(FollowsScheme, QWidget):
                      f"; weighted by {self._weights.origin}: {'n/a' if value != value else f'{value:.4f}'}")
         self.mean_label.setText(f"{self._runs.open_run}: {text}" if self._runs is not None
                                 else text[0].upper() + text[1:])
-        self.mean_label.setToolTip(f"Plain mean of per-query NDCG{at}: {self._policy.describe_mean()}"
-                                   if judged else NO_MEAN_TIP)
+        weighed = (f"; then the mean weighted by {self._weights.origin} (each query's NDCG as it is)"
+                   if self._weights is not None else "")
+        plain = f"Plain mean of per-query NDCG{at}: {self._policy.describe_mean()}"
+        self.mean_label.setToolTip(plain + weighed if judged else NO_MEAN_TIP)
         self.policy_box.setVisible(judged)
         self.histogram.setVisible(judged)
         notes = []
