@@ -181,3 +181,21 @@ def test_a_judged_query_without_a_weight_leaves_no_weighted_mean_and_says_why(qt
     panel.pick_segment(SEGMENTS[0])  # (a segment of weighted queries alone: its weighted mean)
     frame = per_query(window, {}, weight).loc[sorted(panel.visible_queries())]
     assert panel.weighted_mean == pytest.approx(np.average(frame["ndcg"], weights=frame["weight"]), rel=1e-12)
+
+
+def test_the_columns_maps_are_recovered_after_a_crash(qtbot, window, tmp_path):
+    from ndcg_gui.core.reading import load
+    from ndcg_gui.core.state.recovery import read_recovery, write_recovery
+
+    path, segment, weight = write_csv(tmp_path / "run.csv")
+    open_file(window, path)
+    written = tmp_path / "session.json"
+    write_recovery(written, window.document.state)
+    restored = read_recovery(written).restore(lambda p, q: load(p, q))
+    assert restored.segments.values == segment and restored.weights.values == weight
+    assert restored.weights.origin == 'column "weight" of run.csv'
+    bad = written.read_text().replace(f'"q0": {weight["q0"]}', '"q0": -1.0')
+    assert bad != written.read_text()
+    written.write_text(bad)
+    with pytest.raises(ValueError, match="its weights are not numbers of at least 0 by query"):
+        read_recovery(written)
