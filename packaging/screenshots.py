@@ -5,6 +5,15 @@ dark. Each is `ndcg-gui … --size WxH --color-scheme SCHEME --screenshot OUT.pn
 drawing itself, into packaging/screenshots/grid/NAME-WxH-SCHEME.png.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python packaging/screenshots.py [--only csv,compare]
+
+`--desktop`: the states a person reaches (`desktop.py`: one typed list, a CSV with columns of its
+own, a TREC run with qrels, two runs compared with and without qrels, notes on a query), each on a
+real desktop: an X server of the size (xvfb-run) with a window manager (openbox: a title bar and
+a frame), the window as a person starts it, the screen grabbed, frame and all, into
+packaging/screenshots/desktop/STATE-WxH-SCHEME.png; beside each, one line of what it measured
+(the window off its screen, texts cut in the tables in view, a Tab that never left a widget).
+
+    .venv/bin/python packaging/screenshots.py --desktop [--only unjudged,notes]
 """
 
 from __future__ import annotations
@@ -30,10 +39,20 @@ SCHEMES = ("light", "dark")
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", default=",".join(CASES), help=f"cases, comma-separated: {', '.join(CASES)}")
-    parser.add_argument("--out", type=Path, default=ROOT / "packaging" / "screenshots" / "grid")
+    parser.add_argument("--only", default=None, help=f"cases, comma-separated: {', '.join(CASES)} "
+                        "(with --desktop: the states of desktop.py)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder (default packaging/screenshots/grid, or …/desktop)")
+    parser.add_argument("--desktop", action="store_true",
+                        help="the states a person reaches, on an X server with a window manager")
     options = parser.parse_args(argv)
-    cases = options.only.split(",")
+    if options.desktop:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from desktop import desktop_grid  # (beside this file)
+
+        return desktop_grid(options.only, options.out or ROOT / "packaging" / "screenshots" / "desktop")
+    options.out = options.out or ROOT / "packaging" / "screenshots" / "grid"
+    cases = (options.only or ",".join(CASES)).split(",")
     unknown = sorted(set(cases) - set(CASES))
     if unknown:
         parser.error(f"unknown case {', '.join(unknown)}: one of {', '.join(CASES)}")

@@ -164,7 +164,7 @@ def format_of(dataset) -> FileFormat | None:
 def _comma_decimal(form: FileFormat | None) -> bool:
     """Whether a file reads a comma as the decimal mark, as its reader takes grades and scores:
     a text table whose cells are not split by commas."""
-    return form is not None and form.kind == "csv" and form.delimiter != ","
+    return form is not None and form.comma_may_be_decimal()
 
 
 def _read_maps(options: argparse.Namespace, run: pd.DataFrame | None, path: str | None,

@@ -127,9 +127,12 @@ def opened(qtbot, window, files):
 @pytest.fixture(scope="session", autouse=True)
 def window_manager():
     """A window manager (openbox) on the real X display the xvfb tests run on, for the session:
-    title bars, frames and focus as on a desktop. None offscreen or without openbox."""
-    from real_display import start_window_manager, stop_window_manager
+    title bars, frames and focus as on a desktop. None offscreen or without openbox. Under
+    pytest-xdist each worker has a display of its own (`real_display.own_display`)."""
+    from real_display import own_display, start_window_manager, stop_display, stop_window_manager
 
+    display = own_display()  # (under xdist: a display per worker, before Qt connects to one)
     manager = start_window_manager()
     yield manager
     stop_window_manager(manager)
+    stop_display(display)

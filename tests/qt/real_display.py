@@ -18,12 +18,47 @@ XVFB = [pytest.mark.xvfb, NEEDS_X]
 READY = "window manager ready"
 
 
+def on_xcb(env) -> bool:
+    return env.get("QT_QPA_PLATFORM", "").split(":")[0] == "xcb"
+
+
+def own_display() -> subprocess.Popen | None:
+    """Under pytest-xdist, an X server of this worker's own (DISPLAY set to it), started before Qt
+    connects: the workers' windows on one display took the keyboard focus from each other as each
+    was shown and activated (openbox gives a new window the focus; a second window manager cannot
+    start on a display that has one), so a key pressed in one worker found no focus widget, a menu
+    opened in the other window. None outside xdist, offscreen, or without Xvfb."""
+    if not os.environ.get("PYTEST_XDIST_WORKER") or not on_xcb(os.environ):
+        return None
+    if shutil.which("Xvfb") is None or not os.environ.get("DISPLAY"):
+        return None
+    screen = os.environ.get("NDCG_XVFB_SCREEN", "1600x1000x24")  # (the Makefile's xvfb-run screen)
+    read, write = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", screen, "-nolisten", "tcp"],
+                              pass_fds=(write,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as said:  # (Xvfb writes its display number once it accepts connections)
+        number = said.readline().strip()
+    if not number:
+        server.wait()
+        return None
+    os.environ["DISPLAY"] = f":{number}"
+    return server
+
+
+def stop_display(server: subprocess.Popen | None) -> None:
+    if server is not None:
+        server.terminate()
+        server.wait(timeout=30)
+
+
 def start_window_manager(env: dict[str, str] | None = None) -> subprocess.Popen | None:
     """openbox on the X display of `env` (os.environ by default), returned once it manages windows
     (it runs its --startup command then, whose line is waited for); None without an X display or
     openbox, or when another window manager holds the display already."""
     env = dict(os.environ if env is None else env)
-    if env.get("QT_QPA_PLATFORM", "").split(":")[0] != "xcb" or not env.get("DISPLAY"):
+    if not on_xcb(env) or not env.get("DISPLAY"):
         return None
     if shutil.which("openbox") is None:
         return None

@@ -14,7 +14,7 @@ import itertools
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtCore import QPoint, Qt, QThread, QTimer
 from PySide6.QtGui import QAccessible, QContextMenuEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
@@ -82,10 +82,23 @@ def drag(window, qtbot, source, start: QPoint, target_widget, target: QPoint, do
         QApplication.processEvents()
         QTest.mouseRelease(target_widget, Qt.LeftButton, NONE, target)
 
+    # The moves and the release go once Qt's drag loop runs (an event loop nested in the test's),
+    # not after a guessed delay: under load a delay could pass before the drag had started, and the
+    # release then came first (the drag never ended).
+    outside = QThread.currentThread().loopLevel()
+    watch = QTimer(interval=10)
+
+    def in_drag_loop() -> None:
+        if QThread.currentThread().loopLevel() > outside:
+            watch.stop()
+            finish()
+
+    watch.timeout.connect(in_drag_loop)
     QTest.mousePress(source, Qt.LeftButton, NONE, start)
-    QTimer.singleShot(100, finish)
+    watch.start()
     distance = QApplication.startDragDistance() + 5
     QTest.mouseMove(source, start + QPoint(distance, 0))  # the drag starts (returns after the drop)
+    watch.stop()
     qtbot.waitUntil(done, timeout=5000)
 
 
@@ -605,8 +618,8 @@ def test_compare_two_runs_without_qrels_and_open_the_most_different_query(qtbot,
                         staticmethod(lambda *_args, **_kw: ([str(run), str(second)], "")))
     shown(window, qtbot, (1366, 768))
     key(Qt.Key.Key_F, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(lambda: isinstance(QApplication.activePopupWidget(), QMenu))
     menu = QApplication.activePopupWidget()
-    assert isinstance(menu, QMenu)
     entry = next(a for a in menu.actions() if a.text().replace("&", "") == "Compare runs without judgments…")
     menu.setActiveAction(entry)
     QTest.keyClick(menu, Qt.Key.Key_Return)
@@ -620,8 +633,8 @@ def test_compare_two_runs_without_qrels_and_open_the_most_different_query(qtbot,
     qtbot.waitUntil(lambda: header.sortIndicatorSection() == COL_QUERY)
     window.ranking_view.setFocus()
     key(Qt.Key.Key_G, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(lambda: isinstance(QApplication.activePopupWidget(), QMenu))
     menu = QApplication.activePopupWidget()
-    assert isinstance(menu, QMenu)
     entry = next(a for a in menu.actions() if a.text().replace("&", "") == "Most different first")
     menu.setActiveAction(entry)
     QTest.keyClick(menu, Qt.Key.Key_Return)
@@ -645,7 +658,7 @@ def test_compare_two_runs_without_qrels_and_open_the_most_different_query(qtbot,
     assert window.compare_pane.lines_title.text() == f"Query {top}: sample (left) and second (right)"
     # The table whole in its dock: every shown column inside the viewport, no scroll bar.
     table = panel.table
-    assert not table.horizontalScrollBar().isVisible()
+    qtbot.waitUntil(lambda: not table.horizontalScrollBar().isVisible())  # (once the table is laid out)
     last = max(col for col in range(panel.model.columnCount()) if not table.isColumnHidden(col))
     assert header.sectionViewportPosition(last) + header.sectionSize(last) <= table.viewport().width()
     folder = os.environ.get("NDCG_SCREENSHOTS") or str(tmp_path)

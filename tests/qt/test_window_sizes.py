@@ -394,3 +394,41 @@ def test_the_comparison_at_a_laptops_size_shows_eight_rows_side_by_side_and_ndcg
     (x0, x1), (y0, y1) = pane.scatter.plot_widget().getPlotItem().vb.viewRange()
     for low, high in ((x0, x1), (y0, y1)):
         assert -0.1 <= low <= 0 and 1 <= high <= 1.1, (x0, x1, y0, y1)
+
+
+def _compared_without_judgments(window, qtbot, files, size: tuple[int, int]):
+    run, _, second = files
+    window.resize(*size)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.compare.compare_unjudged([run, second])
+    qtbot.waitUntil(lambda: window.comparison.active and not window.compare.busy(), timeout=20_000)
+    return window.query_panel
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1366, 743)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_without_judgments_the_query_tables_columns_fit_a_laptops_width(window, qtbot, files, size):
+    """Issue 35: without judgments the query table scrolled sideways at 1366 px, τ cut. At 1366x768
+    (and less a title bar) every column shows whole; a window opened at 1024x700 and made that wide
+    keeps its narrower dock: there the least needed column goes, τ (the RBO cell's tooltip gives
+    it), never the RBO the table is sorted by; a dock narrowed by hand drops Jaccard next, and each
+    comes back once the dock has room."""
+    panel = _compared_without_judgments(window, qtbot, files, size)
+    table = panel.table
+    qtbot.waitUntil(lambda: cut_cells(table) == [])
+    assert panel.dropped_columns() == [] and not table.isColumnHidden(panel.model.overlap_column("tau"))
+    window.resize(1024, 700)
+    qtbot.waitUntil(lambda: window.size().toTuple() == (1024, 700))
+    window.resize(*size)
+    qtbot.waitUntil(lambda: window.size().toTuple() == size)
+    qtbot.waitUntil(lambda: cut_cells(table) == [])
+    assert set(panel.dropped_columns()) <= {"τ"}
+    dock = window.query_dock
+    window.resizeDocks([dock], [200], Qt.Horizontal)
+    qtbot.waitUntil(lambda: dock.width() <= 210)
+    qtbot.waitUntil(lambda: cut_cells(table) == [])
+    assert panel.dropped_columns() == ["J@10", "τ"]
+    assert not table.isColumnHidden(panel.model.overlap_column("rbo"))
+    window.resizeDocks([dock], [420], Qt.Horizontal)
+    qtbot.waitUntil(lambda: panel.dropped_columns() == [])
+    qtbot.waitUntil(lambda: cut_cells(table) == [])

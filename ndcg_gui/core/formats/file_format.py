@@ -123,6 +123,11 @@ class FileFormat:
             raise FileChanged("was not kept")
         return self.disk.read()
 
+    def comma_may_be_decimal(self) -> bool:
+        """Whether a comma in a cell may be the decimal mark, as the reader takes grades and
+        scores: a text table whose cells are not split by commas (a query's weight is read so too)."""
+        return self.kind == "csv" and self.delimiter != ","
+
     def first_records(self) -> Mapping[str, int]:
         """Each query's first record: where a rewritten query's lines go."""
         codes, first = np.unique(self.record_query, return_index=True)

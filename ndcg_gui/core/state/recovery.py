@@ -105,6 +105,7 @@ class Snapshot:
     # measure being the window's settings' (QSettings)
     policy: dict[str, str] = field(default_factory=dict)
     segments: QueryMap[str] | None = None  # as read (a pipe cannot be read again)
+    weights: QueryMap[float] | None = None  # the run's weight column, as read (none in older files)
     notes: dict[str, str] = field(default_factory=dict)  # every note on a query (none in older files)
 
     def describe(self) -> str:
@@ -133,6 +134,7 @@ class Snapshot:
         names = {name for name, _ in self.compared}
         ws = ws.with_baseline(self.baseline if self.baseline in names else None)
         ws = ws.with_focus(self.focus).with_measure(**self.policy).with_segments(self.segments)
+        ws = ws.with_weights(self.weights)
         return ws.with_notes(self.notes)
 
 
@@ -149,6 +151,8 @@ def snapshot_json(ws: Workspace, pid: int | None = None, shown: str | None = Non
         "segments": None if ws.segments is None else {
             "origin": ws.segments.origin, "values": dict(ws.segments.values),
             "path": None if ws.segments.path is None else str(Path(ws.segments.path).resolve())},
+        "weights": None if ws.weights is None else {
+            "origin": ws.weights.origin, "values": dict(ws.weights.values)},
         "notes": dict(ws.notes),
         "format": FORMAT,
         "written": datetime.now().isoformat(timespec="seconds"),
@@ -238,6 +242,20 @@ def _segments_from_json(data) -> QueryMap[str] | None:
                     None if path is None else Path(path))
 
 
+def _weights_from_json(data) -> QueryMap[float] | None:
+    """The query weights a recovery file holds (None: none, as in files written before them);
+    TypeError when they are not numbers of at least 0 by query."""
+    if data is None:
+        return None
+    values = data["values"]
+    if not isinstance(values, dict) or not all(
+            isinstance(w, int | float) and not isinstance(w, bool) and math.isfinite(w) and w >= 0
+            for w in values.values()):
+        raise TypeError("its weights are not numbers of at least 0 by query")
+    origin = str(data.get("origin", "weights"))
+    return QueryMap({str(q): float(w) for q, w in values.items()}, "weight", origin)
+
+
 def _notes_from_json(data) -> dict[str, str]:
     """The notes a recovery file holds ({} in files written before notes); TypeError when they are
     not text by query."""
@@ -273,6 +291,7 @@ def _read_snapshot(path: Path) -> tuple[Snapshot, float]:
             focus=None if data.get("focus") is None else str(data["focus"]),
             policy=_mean_policy(data.get("policy", {})),
             segments=_segments_from_json(data.get("segments")),
+            weights=_weights_from_json(data.get("weights")),
             notes=_notes_from_json(data.get("notes")),
         ), written
     except _Unread as err:

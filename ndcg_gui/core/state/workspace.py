@@ -122,7 +122,8 @@ class Workspace:
     measure: Measure = field(default_factory=window_measure)  # which NDCG, at k; what the mean counts
     file: FileRef = field(default_factory=FileRef)
     comparing: Comparing = field(default_factory=Comparing)
-    segments: QueryMap[str] | None = None  # each query's segment (File ▸ Open segments…)
+    segments: QueryMap[str] | None = None  # each query's segment (File ▸ Open segments…, its column)
+    weights: QueryMap[float] | None = None  # each query's weight (the run's `weight` column)
     notes: Mapping[str, str] = field(default_factory=dict)  # each query's note (its sidecar file)
 
     def __post_init__(self) -> None:
@@ -363,15 +364,22 @@ class Workspace:
         """Each query's segment from `segments` (None: none): the query panel filters by them."""
         return self if segments is self.segments else replace(self, segments=segments)
 
+    def with_weights(self, weights: QueryMap[float] | None) -> Workspace:
+        """Each query's weight from `weights` (None: none): the query panel's mean is weighted."""
+        return self if weights is self.weights else replace(self, weights=weights)
+
     def carrying(self, old: Workspace, setup: bool = True) -> Workspace:
         """This newly opened document with what the person set up in `old` that still holds: the
-        measure (`setup`: its mean policy too), and (`setup`) the segments and the runs compared
-        when the judgments are the same qrels file (they were compared on them). `setup` False: a
+        measure (`setup`: its mean policy too), and (`setup`) the segments (unless it has its own)
+        and the runs compared when the judgments are the same qrels file (they were compared on
+        them). `setup` False: a
         document that comes with its own mean policy and runs (edits recovered after a crash)."""
         if not setup:
             own = {f: getattr(self.measure, f) for f in MEAN_FIELDS}
             return replace(self, measure=old.measure.with_(**own))
-        new = replace(self, measure=old.measure, segments=old.segments)
+        # (a file with its own segment column keeps it; the weights are always the file's own)
+        new = replace(self, measure=old.measure,
+                      segments=self.segments if self.segments is not None else old.segments)
         same_qrels = (old.comparing.runs and self.dataset.has_pool and self.file.qrels_path is not None
                       and self.file.qrels_path == old.file.qrels_path)
         return replace(new, comparing=old.comparing) if same_qrels else new

@@ -34,7 +34,7 @@ class Changes:
     definition: bool = False  # k, the metric's definition or the tie rule
     comparing: bool = False  # the runs compared, the baseline or the run in the plots
     policy: bool = False  # which queries the mean counts
-    segments: bool = False  # each query's segment (read, or dropped)
+    segments: bool = False  # each query's segment or weight (read, or dropped)
     notes: frozenset[str] = field(default_factory=frozenset)  # queries whose note changed
     scores: bool = False  # every query's NDCG (the query panel's), or whether it is being worked out
     comparison: ComparisonChanges | None = None  # the run comparison's figures

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from ndcg_gui.core.formats.query_map import QueryMap
+    from ndcg_gui.qt.document.own_columns import OwnColumns
 
 # A query's neighbours are read ahead this long after it is shown (`read_ahead`).
 AHEAD_AFTER_MS = 150
@@ -250,11 +251,15 @@ class Document(ListEdits, QObject):
     # ---- opening ---------------------------------------------------------------------------------
     def set_dataset(self, dataset: Dataset, path: str | Path | None = None,
                     qrels_path: str | Path | None = None, name: str | None = None,
-                    undoable: bool = False, notes: Mapping[str, str] | None = None) -> None:
+                    undoable: bool = False, notes: Mapping[str, str] | None = None,
+                    own: OwnColumns | None = None) -> None:
         """Show a loaded dataset at its first query, under the definition in use. `path` is where
         Save writes (None: Save asks). `undoable`: the open is an undo step (see the module doc).
-        `notes`: the notes on its queries its sidecar holds."""
+        `notes`: the notes on its queries its sidecar holds. `own`: the maps of its own `segment`
+        and `weight` columns (`own_columns`), which replace the segments the last document had."""
         ws = Workspace.of(dataset, file=FileRef.of(path, qrels_path, name))
+        if own is not None:
+            ws = ws.with_segments(own.segments).with_weights(own.weights)
         self.open_workspace(ws.with_notes(notes, saved=True) if notes else ws, undoable=undoable)
 
     def open_workspace(self, ws: Workspace, text: str | None = None, undoable: bool = True,
@@ -463,7 +468,7 @@ class Document(ListEdits, QObject):
             definition=state.measure.per_query() != old.measure.per_query(),
             comparing=state.comparing != old.comparing,
             policy=any(getattr(state.measure, f) != getattr(old.measure, f) for f in MEAN_FIELDS),
-            segments=state.segments is not old.segments,
+            segments=state.segments is not old.segments or state.weights is not old.weights,
             notes=frozenset() if state.notes is old.notes else frozenset(
                 q for q in set(state.notes) | set(old.notes) if state.notes.get(q) != old.notes.get(q)),
         )

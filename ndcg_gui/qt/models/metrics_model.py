@@ -78,6 +78,9 @@ class MetricsTableModel(OneCallPerCell, QAbstractTableModel):
         self._judged = self._cols["judged"] = columns["judged"]
         self._n = len(columns["rank"])
         self._k = report.k
+        self._no_judgments = not (report.list.judged.any() or report.list.unretrieved) and self._n > 0
+        if self._no_judgments:  # (NDCG's 0 where IDCG = 0 would read as a figure: shown "–")
+            self._cols["ndcg"] = np.full(self._n, np.nan)
 
     def _follow(self, changes: Changes) -> None:
         if self._doc.report is self._report:
@@ -144,6 +147,8 @@ class MetricsTableModel(OneCallPerCell, QAbstractTableModel):
                 return font(italic=True)
             return None
         if role == TOOLTIP:
+            if name == "ndcg" and self._no_judgments:
+                return "No judgments: no NDCG (open the run with its qrels, or type grades, to score it)"
             return self.explain(row, name)
         return None
 

@@ -201,6 +201,20 @@ class RunCompare(QObject):
         except KeyError as err:
             self._status(str(err), 5000)
 
+    def query_overlap(self, query: str) -> str | None:
+        """How differently the focus run ranks `query` than the baseline, in one line (the
+        headline's, where NDCG would be without judgments); None while no overlap is worked out."""
+        c = self.comparison
+        overlap = c.overlap if c.active and c.focus is not None else None
+        if overlap is None or query not in overlap.index:
+            return None
+        k = self.document.k
+        figures = [(name, overlap.at[query, column]) for name, column in
+                   (("RBO", "rbo"), (f"J@{k}" if k is not None else "Jaccard", "jaccard"), ("τ", "tau"))]
+        said = " · ".join(  # (as the query table's cells: never "-0.0000")
+            f"{name} {'–' if value != value else f'{round(value, 4) + 0.0:.4f}'}" for name, value in figures)
+        return f"{c.focus} against {c.baseline}: {said}"
+
     def show_page(self, comparison: bool) -> None:
         """View ▸ Compare runs (`comparison`) or NDCG at each rank: that tab shown and the keyboard
         in it, as a click on the tab would leave it (its tab bar shows only while runs are compared)."""
@@ -243,8 +257,9 @@ class RunCompare(QObject):
                 from ndcg_gui.core.analysis.runs.overlap import methods, overlap_cells  # lazy: start-up
 
                 self.pane.set_summary(*overlap_cells(c.overlap, c.baseline, c.focus, self.document.k))
+                # (RBO, Jaccard and τ: not the judging hole's line, which needs judgments)
                 self.pane.set_method("\n".join(["No judgments: the runs are compared by how they rank "
-                                                 "each query.", *methods(self.document.k)]))
+                                                 "each query.", *methods(self.document.k)[:3]]))
         elif changes.runs or changes.summary:
             cmp = c.latest
             self.pane.set_summary(*summary_cells(cmp))

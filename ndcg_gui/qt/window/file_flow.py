@@ -22,7 +22,6 @@ from pathlib import Path
 from PySide6.QtCore import QMimeData, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QFileDialog
 
-from ndcg_gui.core.analysis.workspace_report import score_for_window
 from ndcg_gui.core.errors import InputError, NeedsQrels
 from ndcg_gui.core.formats.query_notes import notes_beside
 from ndcg_gui.core.ndcg.measure import Measure
@@ -39,6 +38,7 @@ from ndcg_gui.core.writing.saving import (
 from ndcg_gui.qt.document.changes import Changes
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.loader import BackgroundLoader, LoadFn, LoadResult
+from ndcg_gui.qt.document.own_columns import own_columns, own_said, scored_with_own_columns
 from ndcg_gui.qt.document.query_scores import QueryScores
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.window.feedback import Feedback
@@ -104,7 +104,7 @@ class FileFlow(QObject):
         self._report = report
         self._pending = (Path(path), Path(qrels) if qrels else None, query, doc.measure, undoable)
         self._edited_while_loading = False
-        self.loader.start(path, qrels, then=functools.partial(score_for_window, measure=doc.measure),
+        self.loader.start(path, qrels, then=functools.partial(scored_with_own_columns, measure=doc.measure),
                           measure=doc.measure, need_grades=judged)
         self._report = True  # a big file failing later is reported whatever the caller asked
         return self.problem is None
@@ -153,7 +153,8 @@ class FileFlow(QObject):
         edited, self._edited_while_restoring = self._edited_while_restoring, False
         return not edited or self.maybe_discard(what)
 
-    def _loaded(self, dataset, scored) -> None:
+    def _loaded(self, dataset, extra) -> None:
+        scored, own = extra if extra is not None else (None, None)  # (`scored_with_own_columns`)
         pending, self._pending = self._pending, None
         if pending is None:
             return
@@ -169,9 +170,11 @@ class FileFlow(QObject):
         # file is installed: its allocations made one land there (a long pass over this process's
         # objects for a big file, in the frame that shows them); back in a second later.
         notes, notes_problem = notes_beside(path)  # (a bad sidecar is said; the run opens all the same)
+        if own is None:  # (its segment and weight columns; a bad cell is said, as a sidecar's)
+            own = own_columns(dataset)
         gc.freeze()
         try:
-            self.document.set_dataset(dataset, path, qrels, undoable=undoable, notes=notes)
+            self.document.set_dataset(dataset, path, qrels, undoable=undoable, notes=notes, own=own)
         finally:
             QApplication.restoreOverrideCursor()
             QTimer.singleShot(1000, self, gc.unfreeze)
@@ -181,7 +184,7 @@ class FileFlow(QObject):
         engine = "" if dataset.in_memory else ", scored by DuckDB where it lies (too big to load)"
         count = f": {queries:,} queries" if queries > 1 else ""
         noted = f", {len(notes):,} note{'' if len(notes) == 1 else 's'} on queries" if notes else ""
-        said = f"; {notes_problem}" if notes_problem else ""
+        said = "".join(f"; {p}" for p in (*own.problems, notes_problem) if p) + own_said(own)
         self._status(f"Opened {path.name}{count}{noted}{engine}{back}{said}", 8000)
         if query is not None:
             if self.document.has_query(query):

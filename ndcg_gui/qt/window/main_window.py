@@ -128,6 +128,7 @@ class MainWindow(WindowLayout, QMainWindow):
         self.compare = RunCompare(self.document, self.comparison, self.compare_pane, self.right_tabs,
                                   feedback)
         self.compare.attach_files(self.files)  # (Compare runs without judgments… opens the first)
+        self.headline.show_overlap(self.compare.query_overlap)  # (said instead of NDCG without judgments)
         self.segments = SegmentsFlow(self.document, feedback)  # File ▸ Open segments…
         self.guide: GuideDialog | None = None  # Help ▸ Guide, made when first asked for
         self.learning = Learning(self.document, self, self.settings, self.files.maybe_discard,

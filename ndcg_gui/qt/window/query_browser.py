@@ -87,12 +87,14 @@ class QueryBrowser(QObject):
     def _show_segments(self) -> None:
         segments = self.document.state.segments
         self.panel.set_segments(segments.values if segments is not None else None)
+        self.panel.set_weights(self.document.state.weights)
 
     def _show_scores(self) -> None:
         doc = self.document
         if doc.query_count() < 2:  # the panel is hidden: nothing to show, so nothing to score
             return
         self.panel.set_unscored(len(doc.unjudged_queries()))
+        self.panel.set_judged(doc.state.has_judgments())  # (no judgments: no mean of zeros)
         # While a big file is scored anew in the background the panel shows the previous scores
         # under their own k, greyed out: not the figures of the definition in use.
         self.panel.set_result(self.scores.result, self.scores.k, self.scores.condensed)

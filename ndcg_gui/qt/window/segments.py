@@ -60,6 +60,9 @@ class SegmentsFlow(QObject):
             self.problem = str(segments)
             dialogs.show_error(self._parent, "Could not read the segments", self.problem)
             return
+        before = self.document.state.segments
         self.document.set_segments(segments)
         names = len(set(segments.values.values()))
-        self._status(f"{names:,} segment{'' if names == 1 else 's'} read from {segments.origin}", 8000)
+        replaced = f", in place of {before.origin}'s" if before is not None else ""
+        self._status(f"{names:,} segment{'' if names == 1 else 's'} read from {segments.origin}{replaced}",
+                     8000)

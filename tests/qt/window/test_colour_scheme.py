@@ -183,3 +183,35 @@ def test_runs_compared_read_in_either_scheme(qtbot, window, files, dark):
                         or model.index(r, c).data(Qt.ItemDataRole.BackgroundRole) is not None
                         for r in range(model.rowCount()) for c in range(model.columnCount()))
     assert coloured >= 3  # (the comparison's colours are there to be read)
+
+
+def labels_read(window) -> list[str]:
+    """Every visible label whose text does not stand out from what is behind it (4.5:1): its
+    palette's text colour (a style sheet's too, once polished) and each colour its rich text names."""
+    from PySide6.QtWidgets import QLabel
+
+    poor = []
+    for label in window.findChildren(QLabel):
+        if not (label.isVisibleTo(window) and label.text() and label.isEnabled()):
+            continue
+        label.ensurePolished()
+        palette = label.palette()
+        behind = palette.color(label.backgroundRole())
+        colours = [palette.color(label.foregroundRole())]
+        colours += [QColor(c) for c in re.findall(r"color:\s*(#[0-9a-fA-F]{6})", label.text())]
+        for colour in colours:
+            if contrast(colour, behind) < 4.5:
+                poor.append(f"{label.text()[:50]!r}: {colour.name()} on {behind.name()}")
+    return poor
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_every_label_of_the_window_reads_with_runs_compared(qtbot, window, files, dark):
+    """The query dock's note under the mean ("1 judged query with no results; …") was grey by a
+    style sheet (#808080): 3.4:1 on the light window, about 3:1 on the dark one. Every label the
+    window shows with two runs compared reads in both schemes."""
+    window.colour_scheme.choose("dark" if dark else "light", remember=False)
+    show_compared(window, qtbot, files)
+    shown_dark(window, qtbot, dark)
+    assert window.query_panel.policy_note.isVisible()  # (what is measured is there)
+    assert labels_read(window) == []

@@ -229,3 +229,102 @@ def test_without_judgments_no_ndcg_is_plotted_at_zero(qtbot, unjudged):
     assert not pane.scatter.isVisibleTo(pane) and pane.hint.text().startswith("No judgments")
     plot = histogram.plot_widget()
     assert histogram.counts.sum() == 0 and plot.bottom_label.startswith("No judgments: no NDCG to plot")
+
+
+def shown_labels(window) -> list[str]:
+    """The text of every label the window shows (rich text as a person reads it)."""
+    from PySide6.QtGui import QTextDocumentFragment
+    from PySide6.QtWidgets import QLabel
+
+    texts = []
+    for label in window.findChildren(QLabel):
+        if label.isVisibleTo(window) and label.text():
+            texts.append(QTextDocumentFragment.fromHtml(label.text()).toPlainText())
+    return texts
+
+
+def test_without_judgments_no_figure_says_ndcg_0_where_it_is_unknown(qtbot, unjudged, files):
+    """Issue 35: without judgments the headline, the query panel's mean and the status bar said
+    "NDCG@10 0.0000", "mean NDCG@10 = 0.0000", "0 judged · 0 relevant" and the per-rank table's NDCG
+    column 0s: a 0 that means "unknown". Now each says there are no judgments (the tooltip how to
+    get them), and the headline shows what there is instead: the query's overlap of the runs, the
+    command line's figures."""
+    import re
+
+    w = unjudged
+    w.compare.flush()
+    query = w.document.current_query
+    headline = w.headline
+    assert headline.ndcg.text().count("no judgments") == 1 and "0.0000" not in headline.ndcg.text()
+    assert "qrels" in headline.ndcg.toolTip()
+    assert not headline.dcg.isVisible() and not headline.idcg.isVisible()
+    want = from_cli(*files[::2]).loc[query]
+    assert headline.change.text() == (f"second against sample: RBO {text_of(want['rbo'])} · J@10 "
+                                      f"{text_of(want['jaccard'])} · τ {text_of(want['tau'])}")
+    assert headline.warnings.toolTip() == ""  # (IDCG = 0, unjudged as gain 0: of figures not shown)
+    method = w.compare_pane.method_text.toPlainText()  # (how RBO, J and τ are made; no judging hole)
+    assert method.startswith("No judgments") and "RBO" in method and "hole (with judgments)" not in method
+    panel = w.query_panel
+    listed = len(panel.visible_queries())
+    assert panel.mean_label.text() == f"sample: no judgments, no mean NDCG@10 ({listed} queries)"
+    assert "qrels" in panel.mean_label.toolTip()
+    assert not panel.policy_box.isVisible() and not panel.policy_note.isVisible()
+    assert not panel.histogram.isVisible()
+    counts = w.status_counts.text()
+    assert "no judgments" in counts and "judged ·" not in counts and "relevant" not in counts
+    metrics = w.metrics_model
+    ndcg = next(c for c in range(metrics.columnCount()) if metrics.headerData(c, Qt.Horizontal) == "NDCG")
+    cells = {metrics.index(r, ndcg).data() for r in range(metrics.rowCount())}
+    assert cells == {"–"} and "No judgments" in metrics.index(0, ndcg).data(Qt.ItemDataRole.ToolTipRole)
+    w.plot.show_rank(1)  # (the curves' readout, as the mouse over rank 1 shows it)
+    readout = w.plot.readout.text().replace("\xa0", " ")
+    assert "NDCG – (no judgments)" in readout and "band" not in readout
+    for text in shown_labels(w):  # nowhere a mean or an NDCG of 0 for want of judgments
+        assert not re.search(r"NDCG\S*\s*=?\s*0\.0000", text), text
+    why = w.why
+    for index in range(1, 7):  # Ideal … Definitions: their tables' 0s said to be for want of grades
+        why.setCurrentIndex(index)
+        note = why.notes[why._models[index]]
+        assert note.text().startswith("<b>No judgments</b>"), why.tabText(index)
+    assert not why.apply_button.isEnabled()
+    # A grade typed judges the list: its NDCG is a figure again, the caveats back.
+    w.document.set_grade(0, 2)
+    assert "no judgments" not in headline.ndcg.text() and re.search(r"\d\.\d{4}", headline.ndcg.text())
+    assert headline.dcg.isVisible() and "no judgments" not in w.status_counts.text()
+    assert metrics.index(0, ndcg).data() != "–"
+    w.plot.show_rank(1)
+    assert "no judgments" not in w.plot.readout.text()
+    assert not why.notes[why._models[why.currentIndex()]].text().startswith("<b>No judgments")
+
+
+def test_a_run_open_without_judgments_before_any_is_compared_has_no_mean_of_zeros(qtbot, window, files):
+    """The first run of Compare runs without judgments is open alone until the others are read
+    (and again once they are removed): its panel says there is no mean, not "0.0000"."""
+    run = files[0]
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.files.open(run, None, ask=False, judged=False)
+    panel = window.query_panel
+    qtbot.waitUntil(lambda: panel.isVisible() and len(panel.visible_queries()) > 1)
+    assert not window.comparison.active
+    listed = len(panel.visible_queries())
+    assert panel.mean_label.text() == f"No judgments, no mean NDCG@10 ({listed} queries)"
+    assert panel.table.isColumnHidden(COL_NDCG) and not panel.histogram.isVisible()
+    assert not panel.policy_box.isVisible() and "no judgments" in window.headline.ndcg.text()
+
+
+def test_a_query_the_qrels_do_not_judge_says_so_where_its_ndcg_would_be(opened):
+    """With qrels open, a query they judge none of (426 of the sample: results, no judgment) showed
+    "NDCG@10 0.0000" with the IDCG = 0 caveat; now the headline says there are no judgments, its
+    tooltip how to score it (grades typed: the qrels are open already), the status bar likewise;
+    the panel's mean is still the judged queries'."""
+    doc, headline = opened.document, opened.headline
+    (query,) = doc.unjudged_queries()
+    doc.set_current_query(query)
+    assert "no judgments" in headline.ndcg.text() and "0.0000" not in headline.ndcg.text()
+    assert "qrels judge none" in headline.ndcg.toolTip() and "Type grades" in headline.ndcg.toolTip()
+    assert "no judgments" in opened.status_counts.text()
+    assert opened.query_panel.mean_label.text().startswith("Mean NDCG@10 = ")
+    doc.set_grade(0, 2)
+    assert "no judgments" not in headline.ndcg.text() and headline.ndcg.toolTip() == ""

@@ -30,6 +30,27 @@ def _set_text(label: QLabel, text: str) -> None:
         label.setText(text)
 
 
+CHANGE_TIP = ("NDCG@k of the list as loaded, and how the edits changed it; where documents are "
+              "unjudged, the range NDCG@k could take once they are judged; where tied scores cross "
+              "the cut-off, the range over every order of them (another tool's tie rule gives one of those)")
+OVERLAP_TIP = ("Without judgments the runs compared are told apart by how they rank this query: "
+               "rank-biased overlap (RBO, 1 the same ranking), Jaccard@k of their first k, Kendall's τ")
+NO_JUDGMENTS_TIP = ("No judgments for this query: there is no NDCG to show (a 0 would read as a "
+                    "figure). Open the run with its qrels (File ▸ Open run with qrels…), or type "
+                    "grades in the list's Grade column, to score it.")
+
+
+NO_QRELS_OF_QUERY_TIP = ("No judgments for this query: the qrels judge none of its documents, so "
+                         "there is no NDCG to show (the query panel's mean leaves it out). Type grades "
+                         "in the list's Grade column to score it.")
+
+
+def has_judgments(lst) -> bool:
+    """Whether a list has anything to score NDCG by: a graded document, or judged ones it missed
+    (an empty list has its NDCG, 0: nothing retrieved, and how the edits changed it)."""
+    return not len(lst) or bool(lst.judged.any()) or bool(lst.unretrieved)
+
+
 class Headline(FollowsScheme, QFrame):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -51,10 +72,7 @@ class Headline(FollowsScheme, QFrame):
         self.describe.setObjectName("definitionText")
         self.describe.setWordWrap(True)
         self.change = _figure("changeFigure")
-        self.change.setToolTip("NDCG@k of the list as loaded, and how the edits changed it; where "
-                               "documents are unjudged, the range NDCG@k could take once they are judged; "
-                               "where tied scores cross the cut-off, the range over every order of them "
-                               "(another tool's tie rule gives one of those)")
+        self.change.setToolTip(CHANGE_TIP)
         self.warnings = CaveatsLabel()
         self.warnings.setObjectName("warnings")
         # The note typed on the query on screen (Edit ▸ Note on query…), shown only when there is one.
@@ -84,6 +102,7 @@ class Headline(FollowsScheme, QFrame):
         layout.addWidget(self.note)
 
         self._kept: tuple[object, str] | None = None  # the definition kept from the last session
+        self._overlap = None  # the query's overlap of the runs compared, said instead of NDCG
         document.changed.connect(self.refresh)
         self.follow_scheme()
 
@@ -114,6 +133,12 @@ class Headline(FollowsScheme, QFrame):
         self._kept = (self._definition(), note) if note else None
         self.refresh()
 
+    def show_overlap(self, of) -> None:
+        """`of(query)`: how differently the runs compared rank the query (a line; None: not
+        compared), shown where NDCG would be when the list has no judgments."""
+        self._overlap = of
+        self.refresh()
+
     def _definition(self) -> object:
         return self._doc.measure.per_query()
 
@@ -136,16 +161,29 @@ class Headline(FollowsScheme, QFrame):
             parts.append(f"if judged: [{low:.4f}, {high:.4f}]" + ("" if exact else " (bound)"))
         return "<br>".join(parts)
 
+    def _overlap_text(self) -> str:
+        said = self._overlap(self._doc.current_query) if self._overlap is not None else None
+        return said or ""
+
     def refresh(self, _changes: object = None) -> None:
         s = self._doc.summary
         if self.k.value() != s.k:
             with QSignalBlocker(self.k):
                 self.k.setValue(s.k)
-        _set_text(self.ndcg, f"<span style='font-size:15pt'>NDCG@{s.k}</span> "
-                          f"<span style='font-size:22pt; font-weight:600'>{s.ndcg:.4f}</span>")
+        judged = has_judgments(self._doc.current_list())
+        if judged:
+            _set_text(self.ndcg, f"<span style='font-size:15pt'>NDCG@{s.k}</span> "
+                              f"<span style='font-size:22pt; font-weight:600'>{s.ndcg:.4f}</span>")
+        else:  # (every figure would be 0, meaning "unknown": said in words)
+            _set_text(self.ndcg, f"<span style='font-size:15pt'>NDCG@{s.k} — no judgments</span>")
+        self.ndcg.setToolTip("" if judged else NO_JUDGMENTS_TIP if self._doc.qrels_path is None
+                             else NO_QRELS_OF_QUERY_TIP)
+        self.dcg.setVisible(judged)
+        self.idcg.setVisible(judged)
         _set_text(self.dcg, f"DCG@{s.k} <b>{s.dcg:.4f}</b>")
         _set_text(self.idcg, f"IDCG@{s.k} <b>{s.idcg:.4f}</b>")
-        _set_text(self.change, self._change_text())
+        _set_text(self.change, self._change_text() if judged else self._overlap_text())
+        self.change.setToolTip(CHANGE_TIP if judged else OVERLAP_TIP)
         preset = preset_name(self._doc.measure)  # (its definition with another tie rule is not it)
         has_scores = self._doc.current_list().scores is not None
         ties = f"; tied scores: {self._doc.measure.ties}" if has_scores else ""
@@ -159,8 +197,9 @@ class Headline(FollowsScheme, QFrame):
         if self._kept is not None and self._kept[0] != self._definition():
             self._kept = None  # the person has set their own since
         kept = [(f"ⓘ {self._kept[1]}", NOTE)] if self._kept is not None else []
-        warnings = [(f"⚠ {w}", WARNING) for w in s.warnings]
-        self.warnings.set_caveats(warnings + kept + [(n, NOTE) for n in s.notes])
+        # (without judgments the caveats are of figures not shown: IDCG = 0, unjudged as gain 0)
+        warnings = [(f"⚠ {w}", WARNING) for w in s.warnings] if judged else []
+        self.warnings.set_caveats(warnings + kept + ([(n, NOTE) for n in s.notes] if judged else []))
         note = self._doc.note(self._doc.current_query)
         said = f"Note on query {self._doc.current_query}: {note}" if note else ""
         if self.note.text() != said:

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QLabel
 
 from ndcg_gui.core.analysis.list_report import counts
 from ndcg_gui.qt.document.document import Document
+from ndcg_gui.qt.widgets.editor.headline import has_judgments
 
 
 class StatusCounts(QLabel):
@@ -18,12 +19,17 @@ class StatusCounts(QLabel):
         self.refresh()
 
     def refresh(self, _changes: object = None) -> None:
-        c = counts(self._doc.current_list())
+        lst = self._doc.current_list()
+        c = counts(lst)
         # Short, so a status message fits beside it at 1024 px; the tooltip says it in full.
         parts = [f"{c.documents:,} docs", f"{c.judged:,} judged", f"{c.unjudged:,} unjudged"]
         tips = [f"{c.documents:,} documents in the list, {c.judged:,} of them judged, "
                 f"{c.unjudged:,} unjudged"]
-        if self._doc.current_list().has_pool:
+        if not has_judgments(lst):  # (not "0 judged · 0 relevant": nothing is known of relevance)
+            parts[1:] = ["no judgments"]
+            tips = [f"{c.documents:,} documents in the list, none judged: nothing says which are "
+                    "relevant (open the run with its qrels to score it)"]
+        elif lst.has_pool:
             parts.append(f"{c.relevant:,}/{c.relevant_judged:,} relevant retrieved")
             tips.append(f"{c.relevant:,} of the query's {c.relevant_judged:,} relevant judged documents "
                         "retrieved")

@@ -300,15 +300,20 @@ class CurvePlot(FollowsScheme, QWidget):
         self.readout.setText(" ")
         self.readout.hide()
 
+    def _judged(self) -> bool:
+        """Whether the list has anything to score NDCG by (else its 0 would read as a figure)."""
+        lst = self._doc.report.list
+        return not len(lst) or bool(lst.judged.any()) or bool(lst.unretrieved)
+
     def show_rank(self, rank: int) -> None:
         """Put the cursor on `rank` and show its figures."""
-        i, c, colours = rank - 1, self.plot.columns, current()
+        i, c, colours, judged = rank - 1, self.plot.columns, current(), self._judged()
         self.plot.set_cursor(rank)
         parts = [f"<b>{_keep('rank', rank)}</b>", html.escape(str(self.plot.docs[i])),
                  _keep("DCG", format_metric(c["dcg"][i]), colours.dcg),
                  _keep("IDCG", format_metric(c["idcg"][i]), colours.idcg),
-                 _keep("NDCG", format_metric(c["ndcg"][i]), colours.ndcg)]
-        if self.band_is_current() and self.band.isVisible():
+                 _keep("NDCG", format_metric(c["ndcg"][i]) if judged else "– (no judgments)", colours.ndcg)]
+        if judged and self.band_is_current() and self.band.isVisible():  # (none: a band of [0, 0])
             x, low, high = self.band_low.xData, self.band_low.yData, self.band_high.yData
             at = int(np.searchsorted(x, rank))
             if at < len(x) and x[at] == rank:

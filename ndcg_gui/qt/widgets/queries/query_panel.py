@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 from ndcg_gui.core.analysis.workspace_report import QueryMean, in_bin
 from ndcg_gui.core.ndcg.mean import MeanSummary
 from ndcg_gui.core.ndcg.measure import Measure
+from ndcg_gui.qt.models.colours import current
 from ndcg_gui.qt.models.query_model import (
     COL_DOCS,
     COL_JUDGED,
@@ -45,11 +47,13 @@ from ndcg_gui.qt.models.query_model import (
 from ndcg_gui.qt.widgets.plot.histogram import NdcgHistogram
 from ndcg_gui.qt.widgets.queries.policy_box import PolicyBox
 from ndcg_gui.qt.widgets.queries.query_table import QueryTable
+from ndcg_gui.qt.widgets.scheme import FollowsScheme, set_colour
 from ndcg_gui.qt.widgets.wrapped_label import WrappedLabel
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ndcg_gui.core.formats.query_map import QueryMap
 
 
 class _FilterEdit(QLineEdit):
@@ -79,7 +83,7 @@ def _hidden(runs: RunColumns | None, column: tuple[str, int] | None, holes: bool
     return kind == "overlap" and (j > 0 or not holes)
 
 
-class QueryPanel(QWidget):
+class QueryPanel(FollowsScheme, QWidget):
     """Browse many queries, worst first in one click; pick one to open it."""
 
     querySelected = Signal(str)
@@ -96,12 +100,15 @@ class QueryPanel(QWidget):
         self._syncing = False
         self._current: str | None = None  # the query open in the editor
         self._unscored = 0  # queries with results but no judgments: not listed
+        self._has_judgments = True  # the document has something to score NDCG by (`set_judged`)
         self._runs: RunColumns | None = None  # the run comparison shown, if any
         self._focus: str | None = None  # the run whose differences the histogram shows
         self._segments: dict[str, str] = {}  # each query's segment (none: no segment box)
         self._segment: str | None = None  # the segment picked (None: every query)
         self._members: tuple | None = None  # (index, segment, its queries): `_segment_queries`
         self._labels: tuple | None = None  # (index, segments, each query's segment): `_segment_labels`
+        self._weights: QueryMap[float] | None = None  # each query's weight (none: a plain mean)
+        self._weighted: tuple[float | None, str] = (None, "")  # its weighted mean, or why none
 
         self.filter_edit = _FilterEdit(placeholderText="Filter query ids…", clearButtonEnabled=True)
         self.filter_edit.textChanged.connect(lambda text: self._refilter(lambda: self.proxy.set_text(text)))
@@ -117,6 +124,10 @@ class QueryPanel(QWidget):
 
         self.table = QueryTable(self.model, self.proxy)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
+        self._dropped: dict[int, int] = {}  # overlap columns left out for room, their widths (`_fit_room`)
+        self.table.widthChanged.connect(self._fit_room)
+        self.model.headerDataChanged.connect(self._fit_room)  # (after the table fits them: k, sort)
+        self.model.modelReset.connect(self._fit_room)
 
         # Shown while a histogram bar filters the table.
         self.bin_label = QLabel()
@@ -140,8 +151,7 @@ class QueryPanel(QWidget):
         self.empty_combo, self.undefined_combo = self.policy_box.empty_combo, self.policy_box.undefined_combo
         # (two lines at most, whole in the tooltip: four in a narrow dock made the window taller
         # than a 700-pixel screen with its window manager's title bar)
-        self.policy_note = WrappedLabel(max_lines=2)
-        self.policy_note.setStyleSheet("color: gray")
+        self.policy_note = WrappedLabel(max_lines=2)  # (in the scheme's muted colour: `restyle`)
         # One line per run compared with the baseline; the tooltip says how each figure was made.
         self.compare_label = WrappedLabel(max_lines=4,
                                           textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -175,6 +185,11 @@ class QueryPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.splitter)
         self._show_summary()
+        self.follow_scheme()
+
+    def restyle(self) -> None:
+        # (a grey of its own, #808080, read about 3:1 in either scheme: text needs 4.5:1)
+        set_colour(self.policy_note, QPalette.ColorRole.WindowText, current().muted)
 
     @property
     def _result(self) -> pd.DataFrame:
@@ -220,12 +235,14 @@ class QueryPanel(QWidget):
             self.table.setColumnHidden(column, runs is not None)
         # Without judgments the open run's NDCG says only "no judgments" (the summary says so once):
         # its room goes to RBO, Jaccard and τ, whole at 1366 px wide (it made the table scroll).
-        self.table.setColumnHidden(COL_NDCG, runs is not None and not runs.judged)
+        self.table.setColumnHidden(COL_NDCG, not self.judged)
         for column in range(FIXED_COLUMNS, self.model.columnCount()):
             self.table.setColumnHidden(column, _hidden(runs, self.model.run_column(column),
                                                       self.model.has_holes()))
+        self._dropped = {}
         if not same:
             self.table.fit_columns()
+        self._fit_room()
         self.compare_label.setVisible(runs is not None)
         self.compare_label.setEnabled(runs is None or not runs.waiting)  # (greyed: figures of before)
         self.compare_label.setText("\n".join(lines))
@@ -243,6 +260,45 @@ class QueryPanel(QWidget):
         elif subset is not None:
             self.histogram.set_picked(picked)
 
+    def dropped_columns(self) -> list[str]:
+        """The headers of the columns left out for room (`_fit_room`)."""
+        return [str(self.model.headerData(c, Qt.Orientation.Horizontal)) for c in sorted(self._dropped)]
+
+    def _fit_room(self) -> None:
+        """In a dock too narrow for every column (a window opened small and made wider keeps its
+        dock; a dock the person narrowed) the least needed go, rather than the table scrolling
+        sideways: τ first, then Jaccard (the RBO cell's tooltip gives both), then, beside NDCG, the
+        RBO of a judging hole (the summary's line names the holes); each comes back once it fits."""
+        if self._runs is None or self.model.overlap_column() < 0:
+            return
+        table = self.table
+        for column in self._dropped:
+            table.setColumnHidden(column, False)
+        self._dropped = {}
+        optional = [self.model.overlap_column(name) for name in ("tau", "jaccard", "rbo")]
+        optional = [c for c in optional if not table.isColumnHidden(c)]
+        if not self._runs.judged:
+            optional = optional[:2]  # (without judgments RBO is what the table is sorted by)
+        room = table.room()
+        while optional and table.columns_width(set(self._dropped)) > room:
+            column = optional.pop(0)
+            self._dropped[column] = table.columnWidth(column)
+        for column in self._dropped:
+            table.setColumnHidden(column, True)
+
+    @property
+    def judged(self) -> bool:
+        """Whether there is an NDCG to show: the document has judgments (and so the runs compared)."""
+        return self._has_judgments and (self._runs is None or self._runs.judged)
+
+    def set_judged(self, judged: bool) -> None:
+        """Whether the document has anything to score NDCG by (False: the mean, its policy and the
+        histogram say there is no NDCG rather than show 0)."""
+        if judged != self._has_judgments:
+            self._has_judgments = judged
+            self.table.setColumnHidden(COL_NDCG, not self.judged)
+            self._show_summary()
+
     @property
     def comparing(self) -> bool:
         return self._runs is not None and self._focus is not None
@@ -254,6 +310,17 @@ class QueryPanel(QWidget):
         self._fill_segments()
         self._show_summary()
         self._set_subset(None, -1)
+
+    def set_weights(self, weights: QueryMap[float] | None) -> None:
+        """Each query's weight (the run's `weight` column; None: none): the mean line adds the
+        mean weighted by them, of the same queries (the segment's picked, if any)."""
+        self._weights = weights
+        self._show_summary()
+
+    @property
+    def weighted_mean(self) -> float | None:
+        """The mean shown weighted by the weights (None: no weights, or none to weigh by)."""
+        return self._weighted[0] if self._weights is not None else None
 
     @property
     def segment(self) -> str | None:
@@ -370,7 +437,8 @@ class QueryPanel(QWidget):
     def needed_width(self) -> int:
         """The panel's width that shows every column of the table whole."""
         margins = self.layout().contentsMargins() if self.layout() is not None else None
-        return self.table.needed_width() + (margins.left() + margins.right() if margins else 0)
+        dropped = sum(self._dropped.values())  # (left out for room: needed all the same)
+        return self.table.needed_width() + dropped + (margins.left() + margins.right() if margins else 0)
 
     def _refilter(self, change) -> None:
         """Apply a filter change without opening another query: the table's current row moves when
@@ -469,13 +537,25 @@ class QueryPanel(QWidget):
             self.policy_note.setText("")
             self._show_histogram()
             return
-        text = summary.describe(k)
+        judged = self.judged
+        at = f"@{k}" if k else ""
+        # (without judgments every NDCG is 0 for want of any: no mean to show, nor a policy for it)
+        text = summary.describe(k) if judged else f"no judgments, no mean NDCG{at} ({len(result):,} queries)"
         if self._segment is not None:
             text = f"segment {self._segment}: {text}"
+        if judged and self._weights is not None:
+            self._weighted = _weighted(result, self._policy, self._weights)
+            value, problem = self._weighted
+            text += (f"; {problem}" if problem else
+                     f"; weighted by {self._weights.origin}: {'n/a' if value != value else f'{value:.4f}'}")
         self.mean_label.setText(f"{self._runs.open_run}: {text}" if self._runs is not None
                                 else text[0].upper() + text[1:])
-        self.mean_label.setToolTip(f"Plain mean of per-query NDCG{'@' + str(k) if k else ''}: "
-                                   f"{self._policy.describe_mean()}")
+        weighed = (f"; then the mean weighted by {self._weights.origin} (each query's NDCG as it is)"
+                   if self._weights is not None else "")
+        plain = f"Plain mean of per-query NDCG{at}: {self._policy.describe_mean()}"
+        self.mean_label.setToolTip(plain + weighed if judged else NO_MEAN_TIP)
+        self.policy_box.setVisible(judged)
+        self.histogram.setVisible(judged)
         notes = []
         if summary.empty:
             notes.append(f"{summary.empty} judged {_queries(summary.empty)} with no results")
@@ -485,7 +565,7 @@ class QueryPanel(QWidget):
             notes.append(f"{self._unscored} {_queries(self._unscored)} without judgments, not listed "
                          "(nothing to score them by)")
         self.policy_note.setText("; ".join(notes))
-        self.policy_note.setVisible(bool(notes))
+        self.policy_note.setVisible(bool(notes) and judged)
         self._show_histogram()
 
     def _show_histogram(self) -> None:
@@ -523,6 +603,25 @@ class QueryPanel(QWidget):
         if self._syncing or not current.isValid():
             return
         self.querySelected.emit(current.data(QUERY_ROLE))
+
+
+def _weighted(result: pd.DataFrame, policy: Measure, weights: QueryMap[float]) -> tuple[float | None, str]:
+    """(the mean of `result` under `policy` weighted by `weights`, the core's as `ndcg-inspect`'s
+    all line; why there is none, in words)."""
+    from ndcg_gui.core.analysis.segments import segment_means  # lazy: start-up (pandas)
+    from ndcg_gui.core.analysis.weights import query_weights
+    from ndcg_gui.core.errors import InputError
+
+    try:
+        chosen = query_weights(weights, result.index)
+    except InputError as err:
+        return None, f"no weighted mean: {err}"
+    return float(segment_means(result, {}, policy, weights=chosen).overall["mean"]), ""
+
+
+NO_MEAN_TIP = ("No judgments: no query has an NDCG to average. Open the run with its qrels (File ▸ Open "
+               "run with qrels…, then File ▸ Add run to compare…) to score them; meanwhile runs compared "
+               "are told apart by how they rank each query (RBO, Jaccard, τ).")
 
 
 def _queries(n: int) -> str:

@@ -4,8 +4,8 @@ could be widest (measuring every row, ResizeToContents, read a thousand rows per
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QStyleOptionViewItem, QTableView
 
 from ndcg_gui.qt.models.query_model import (
@@ -21,7 +21,11 @@ MIN_ROWS = 5  # rows the table keeps in a crowded dock (the texts under it are c
 
 
 class QueryTable(QTableView):
-    """The queries of `model` through `proxy`, one selected at a time, sorted by a header click."""
+    """The queries of `model` through `proxy`, one selected at a time, sorted by a header click.
+    `widthChanged`: the room for the columns changed (the panel then drops or brings back the
+    columns it can do without, `QueryPanel._fit_room`)."""
+
+    widthChanged = Signal()
 
     def __init__(self, model: QueryTableModel, proxy: QueryFilterProxy) -> None:
         super().__init__()
@@ -55,6 +59,25 @@ class QueryTable(QTableView):
         height = (self.horizontalHeader().sizeHint().height() + rows
                   + self.horizontalScrollBar().sizeHint().height() + 2 * self.frameWidth())
         return QSize(hint.width(), max(hint.height(), height))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.widthChanged.emit()
+
+    def columns_width(self, leaving: set[int] = frozenset()) -> int:
+        """The width of the columns shown, less those of `leaving`."""
+        return sum(self.columnWidth(c) for c in range(self.query_model.columnCount())
+                   if not self.isColumnHidden(c) and c not in leaving)
+
+    def room(self) -> int:
+        """The width the columns have before the table scrolls sideways: the viewport's, less the
+        vertical scroll bar's while the rows need it (it may show only once a column has gone)."""
+        room = self.width() - 2 * self.frameWidth()
+        rows = self.verticalHeader().length() + self.horizontalHeader().height()
+        if rows > self.height() - 2 * self.frameWidth() - self.horizontalScrollBar().sizeHint().height():
+            room -= self.verticalScrollBar().sizeHint().width()
+        return room
 
     def fit_columns(self) -> None:
         model = self.query_model
