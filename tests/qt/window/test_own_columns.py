@@ -199,3 +199,12 @@ def test_the_columns_maps_are_recovered_after_a_crash(qtbot, window, tmp_path):
     written.write_text(bad)
     with pytest.raises(ValueError, match="its weights are not numbers of at least 0 by query"):
         read_recovery(written)
+
+
+def test_a_semicolon_csv_s_decimal_comma_weights_are_read_as_its_grades_are(qtbot, window, tmp_path):
+    path = tmp_path / "run.csv"  # (cells split by ';': a comma is the decimal mark, as for the scores)
+    path.write_text("query;doc;score;grade;weight\n"
+                    "a;d1;0,9;2;1,5\na;d2;0,4;0;1,5\nb;d1;0,8;0;0,25\nb;d2;0,3;1;0,25\n")
+    open_file(window, path)
+    assert window.document.state.weights.values == {"a": 1.5, "b": 0.25}
+    assert "query weights from its own columns" in window.statusBar().currentMessage()
