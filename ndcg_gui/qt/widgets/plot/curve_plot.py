@@ -103,7 +103,7 @@ class CurvePlot(FollowsScheme, QWidget):
         document.changed.connect(self._follow)
         self.refresh()
         self.plot.reset_view()
-        self.plot.refresh_legend()
+        # (no legend yet: it shows only in an exported figure, which makes it, `figure`)
         self.follow_scheme()
 
     def restyle(self) -> None:
