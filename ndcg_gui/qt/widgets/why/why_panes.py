@@ -27,6 +27,7 @@ Widgets only: the tables are models of the document's report; choices go to the 
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
@@ -49,9 +50,10 @@ from ndcg_gui.qt.models.report_tables import ReportTable
 from ndcg_gui.qt.widgets import dialogs
 from ndcg_gui.qt.widgets.column_widths import ColumnWidths, parse_widths
 from ndcg_gui.qt.widgets.fitting_tabs import FittingTabBar
-from ndcg_gui.qt.widgets.report_view import ReportView
 from ndcg_gui.qt.widgets.why.difference_panel import DifferencePanel, scrolled
-from ndcg_gui.qt.widgets.why.which_preset_box import WhichPresetBox
+
+if TYPE_CHECKING:
+    from ndcg_gui.qt.widgets.report_view import ReportView
 
 WIDEST_COLUMN = 34  # characters: a long id or reason is cut at its end beyond this
 # The widgets of the panes made on first need (`WhyTabs._build`), and their tables' names.
@@ -61,6 +63,8 @@ WIDTH_NAMES = ("ideal", "missed", "what if", "best moves", "unjudged", "definiti
 
 
 def table_view(model, drag: bool = False, name: str = "") -> ReportView:
+    from ndcg_gui.qt.widgets.report_view import ReportView  # (with the panes: not before the first paint)
+
     view = ReportView()
     view.setModel(model)
     view.setSelectionBehavior(QAbstractItemView.SelectRows)
@@ -259,6 +263,8 @@ class WhyTabs(QTabWidget):
         view.horizontalHeader().setStretchLastSection(False)
         self._fills = _LastColumnFills(view)
         # Another tool's mean: which presets give it (under the presets it names).
+        from ndcg_gui.qt.widgets.why.which_preset_box import WhichPresetBox  # (made with the panes)
+
         self.which = WhichPresetBox(document)
         views = (self.ideal_view, self.missed_view, self.what_if_view, self.moves_view, self.judge_view,
                  self.definitions_view)
