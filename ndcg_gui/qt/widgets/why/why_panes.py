@@ -201,7 +201,8 @@ class WhyTabs(QTabWidget):
              "How far unjudged documents could move NDCG@k, and which to judge first"),
             ("Definitions", self.definitions, "This list's NDCG under every preset, and why they differ"),
         ):
-            page = QWidget()  # (filled by `_build`)
+            page = QWidget()  # (filled by `_build` when first shown)
+            page.installEventFilter(self)
             self._pages.append(page)
             index = self.addTab(page, title)
             self.setTabToolTip(index, tip)
@@ -215,6 +216,13 @@ class WhyTabs(QTabWidget):
         self.currentChanged.connect(self._activate)
         document.changed.connect(self._follow)
         self._activate(self.currentIndex())
+
+    def eventFilter(self, watched, event) -> bool:
+        # Built on a page's Show, not on currentChanged: Qt also changes the current tab while it
+        # destroys the tabs, and building then crashed the interpreter at exit.
+        if event.type() == QEvent.Type.Show and not self._built:
+            self._build()
+        return False
 
     def __getattr__(self, name: str):
         """A pane's widget asked for before its tab was shown: the panes are made now."""
@@ -279,6 +287,7 @@ class WhyTabs(QTabWidget):
                 for child in page.findChildren(QWidget, options=Qt.FindDirectChildrenOnly):
                     child.show()
         self._tab_after_bar()
+        self._follow(Changes())  # (the note above the table in view)
 
     def _tab_after_bar(self) -> None:
         """Tab from the tab bar reaches the pane's widgets first, as when they were made with the
@@ -304,8 +313,6 @@ class WhyTabs(QTabWidget):
 
     def _activate(self, index: int) -> None:
         """Only the table in view is built on each change (some cost tens of milliseconds)."""
-        if index > 0 and self.widget(index) in self._pages:
-            self._build()
         for tab, model in self._models.items():
             model.set_active(tab == index)
         self._follow(Changes())
@@ -313,7 +320,7 @@ class WhyTabs(QTabWidget):
     def _follow(self, _changes: Changes) -> None:
         """The line above the table in view: what it says of this list."""
         model = self._models.get(self.currentIndex())  # (None: the per-rank table, which has no note)
-        if model is None:
+        if model is None or model not in self.notes:  # (or a pane not made yet: made, it says it)
             return
         note, report = self.notes[model], self._doc.report
         k = report.k
