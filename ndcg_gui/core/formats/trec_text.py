@@ -57,13 +57,17 @@ def read_run(source: Source, cancel: Cancel = None) -> Rows:
     return _rows(source, columns, score=columns["score"])
 
 
-def read_plain_run(path: str | Path) -> Rows | None:
+def read_plain_run(path: str | Path, score_type: type = np.float64) -> Rows | None:
     """`read_run(read_source(path))` for most runs, parsed as the file is read, a piece at a time:
     its bytes are never whole in memory beside the parsed columns (a TREC-sized run's were the
     command's peak). Only a plain file goes this way: a regular file, not compressed, UTF-8 with
     no byte-order mark, one space (or one tab) alone between fields, no `#`, every line six
     non-empty fields with finite numbers. Any other, or one it cannot open: None (`read_run`
-    then reads it whole and names what is wrong)."""
+    then reads it whole and names what is wrong).
+
+    score_type  the scores' type: np.float32 for a caller that ranks at single precision
+                (`score_key(score, "float32")` is then `score.astype(np.float64)`), half the
+                memory; finite as float64, beyond float32's range they are infinite."""
     path = Path(path)
     try:
         with path.open("rb") as f:
@@ -76,7 +80,8 @@ def read_plain_run(path: str | Path) -> Rows | None:
             f.seek(0)
             digest = hashlib.sha256() if digests_wanted() else None
             try:
-                columns, wrong, _ = _read("utf-8", _plain_pieces(f, sep, digest), sep.decode(), 6, _RUN)
+                columns, wrong, _ = _read("utf-8", _plain_pieces(f, sep, digest), sep.decode(), 6, _RUN,
+                                          score_type)
             except _NotPlain:
                 return None
     except OSError:
@@ -256,10 +261,11 @@ def _truncated(data: bytes, width: int) -> bytes:
     return re.sub(pattern, rb"\1", data)
 
 
-def _read(encoding: str, pieces: Iterable[pa.Buffer], sep: str, width: int, wanted: dict[int, str]):
+def _read(encoding: str, pieces: Iterable[pa.Buffer], sep: str, width: int, wanted: dict[int, str],
+          number_type: type = np.float64):
     """(columns, whether some line had the wrong number of fields or an empty one, whether some
     line had more) of the text in `pieces` (whole lines each); columns None when a number field
-    is not a finite number."""
+    is not a finite number (as float64). Numbers are numpy arrays of `number_type`."""
     counts: list[int] = []
 
     def odd_line(row) -> str:
@@ -271,14 +277,16 @@ def _read(encoding: str, pieces: Iterable[pa.Buffer], sep: str, width: int, want
     types = {name: pa.binary() for name in names}
     types.update({names[i]: pa.string() if name in ("query", "doc") else pa.float64()
                   for i, name in wanted.items()})
-    read = pa_csv.ReadOptions(column_names=names, encoding=_codec(encoding), block_size=4 << 20)
+    read = pa_csv.ReadOptions(column_names=names, encoding=_codec(encoding), block_size=_BLOCK)
     parse = pa_csv.ParseOptions(delimiter=sep, quote_char=False, invalid_row_handler=odd_line)
     convert = pa_csv.ConvertOptions(column_types=types, strings_can_be_null=False,
                                     quoted_strings_can_be_null=False, null_values=[])
     empty = False
-    parts: dict[str, list[pa.ChunkedArray]] = {name: [] for name in wanted.values()}
+    texts = {role: [] for role in wanted.values() if role in ("query", "doc")}
+    numbers: dict[str, list[np.ndarray]] = {role: [] for role in wanted.values() if role not in texts}
     # In pieces of whole lines: a piece's unused fields (a run's Q0, rank and tag: half its
-    # parsed size) are checked and let go before the next piece is parsed.
+    # parsed size) are checked and let go before the next piece is parsed, and its numbers made
+    # numpy (so the whole column is never both Arrow's and numpy's at once).
     for piece in pieces:
         try:
             table = pa_csv.read_csv(pa.BufferReader(piece), read, parse, convert)
@@ -286,34 +294,59 @@ def _read(encoding: str, pieces: Iterable[pa.Buffer], sep: str, width: int, want
             return None, True, False
         for i, name in enumerate(names):
             values = table.column(name)
-            if wanted.get(i) in (None, "query", "doc"):
+            role = wanted.get(i)
+            if role in (None, "query", "doc"):
                 empty = empty or (len(values) > 0 and pc.min(pc.binary_length(values)).as_py() == 0)
-            if i in wanted:
-                parts[wanted[i]].append(values)
+            if role in texts:
+                texts[role].append(values)
+            elif role is not None:
+                parsed = _floats(whole(values))
+                if not np.isfinite(parsed).all():
+                    return None, True, False
+                with np.errstate(over="ignore"):  # (float32: beyond its range, infinite)
+                    numbers[role].append(parsed.astype(number_type))
         del table, values
+    if not all(texts.values()):  # no text at all (a file of comments alone): no TREC line
+        return None, True, False
     longer = any(c > width for c in counts)
     empty = empty or bool(counts)
-    columns = {}
-    for role, pieces in parts.items():
-        values = pa.chunked_array([c for p in pieces for c in p.chunks], pieces[0].type)
-        if role in ("query", "doc"):
-            columns[role] = values
-        else:
-            numbers = _floats(whole(values))
-            if not np.isfinite(numbers).all():
-                return None, True, False
-            columns[role] = numbers
+    columns: dict = {}
+    for role, parts in texts.items():
+        columns[role] = pa.chunked_array([c for p in parts for c in p.chunks], parts[0].type)
+    for role, parts in numbers.items():
+        columns[role] = _joined(parts, number_type)
     return columns, empty, longer
+
+
+def _joined(parts: list[np.ndarray], dtype: type) -> np.ndarray:
+    """The parts as one array; `parts` emptied as they are copied, so each goes as the whole
+    fills (the whole's untouched pages take no memory yet): about one column, not two."""
+    if len(parts) == 1:
+        return parts.pop()
+    joined = np.empty(sum(len(p) for p in parts), dtype)
+    at = 0
+    parts.reverse()
+    while parts:
+        part = parts.pop()
+        joined[at:at + len(part)] = part
+        at += len(part)
+        del part
+    return joined
 
 
 def _floats(values: pa.Array) -> np.ndarray:
     """A float64 column without nulls (as parsed here) as numpy, a view of its buffer. Not
     `to_numpy`: pyarrow imports pandas on its first conversion, and the command line imports it
     in another thread meanwhile, so the files are parsed before the reader waits for it."""
+    if not len(values):  # (a piece whose lines were all skipped: maybe no buffer at all)
+        return np.zeros(0)
     return np.frombuffer(values.buffers()[1], np.float64, len(values), values.offset * 8)
 
 
-_PIECE = 8 << 20
+# A piece's bytes and its parse are in memory beside the columns made so far (a run's peak while
+# it is read): small pieces, each parsed as two blocks, one a core.
+_PIECE = 4 << 20
+_BLOCK = _PIECE // 2
 
 
 def _pieces(data: bytes) -> Iterator[pa.Buffer]:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pyarrow as pa
 
 from ndcg_gui.core.arrays.ids import Groups, hash_strings, shared_prefix
 from ndcg_gui.core.arrays.join import label_union, pair_keys
@@ -54,7 +55,8 @@ def summarise(path: str | Path, qrels: str | Path, measure: Measure) -> RunSumma
     # Most runs are parsed as they are read (never whole in memory); the others read whole, as
     # `load` reads them, so their messages come in its order (the run's bytes, the qrels, the
     # run's lines).
-    run = trec_text.read_plain_run(path)
+    single = measure.score_precision == "float32"  # (scores kept as the ranking compares them)
+    run = trec_text.read_plain_run(path, np.float32 if single else np.float64)
     if run is None:
         source = read_source(path)
         if sniff(source) != "trec_run":  # (the first bytes misled: a rare file)
@@ -66,6 +68,7 @@ def summarise(path: str | Path, qrels: str | Path, measure: Measure) -> RunSumma
         run = trec_text.read_run(source)
         source.release()
     groups, pool_groups = Groups.of(run.query), Groups.of(pool.query)
+    run.query = _coded(groups)  # (its text let go: the codes say it, for a message)
     skip = shared_prefix(run.doc, pool.doc)
     # `load`'s checks, in its order: grouped rows are in `ranked` order as far as queries go.
     run_keys = _keys(groups, run, skip)
@@ -81,8 +84,11 @@ def summarise(path: str | Path, qrels: str | Path, measure: Measure) -> RunSumma
     # list `evaluate_rows` empties; otherwise let go now, before the scoring's peak.
     kept = [run_keys] if scores_every_row(groups, measure, judged=True) else None
     del run_keys
-    key, docs = score_key(run.score, measure.score_precision), run.doc
-    del run  # its query text, scores and line numbers, past its checks: let go before the scoring
+    docs, score = run.doc, run.score
+    del run  # its query codes, scores and line numbers, past its checks: let go before the scoring
+    # (scores read as float32 are the key itself: made float64 without a third copy in between)
+    key = score.astype(np.float64) if score.dtype == np.float32 else score_key(score, measure.score_precision)
+    del score
     refuse_repeats(pool, pool_groups.codes, "qrels", _keys(pool_groups, pool, skip))
     # The queries in `Dataset.queries()` order (`every_query`: the run's, then the judged ones it
     # lacks), the labels matched once: scored in that order, the summary needs no sort or lookup
@@ -96,6 +102,12 @@ def summarise(path: str | Path, qrels: str | Path, measure: Measure) -> RunSumma
     judged[qr_to_query[qr_to_query < n_run]] = True
     listed = queries.tolist()
     return RunSummary(summary_frame(result), listed, listed[n_run:], groups.labels[~judged].tolist())
+
+
+def _coded(groups: Groups) -> pa.DictionaryArray:
+    """The rows' query ids as the codes of `groups` into its labels: the same values (a message
+    names them) in a few bytes a row, sharing the codes' memory."""
+    return pa.DictionaryArray.from_arrays(pa.array(groups.codes), pa.array(groups.labels, pa.string()))
 
 
 def _keys(groups: Groups, rows: Rows, skip: int) -> np.ndarray:

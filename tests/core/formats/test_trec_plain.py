@@ -116,3 +116,39 @@ def test_a_run_parsed_as_read_keeps_its_sha256_for_a_report(tmp_path):
     with source_module.recording_digests():
         assert trec_text.read_plain_run(path) is not None
         assert source_module.read_digests(path) == {hashlib.sha256(path.read_bytes()).hexdigest()}
+
+
+@settings(max_examples=300, deadline=None)
+@given(scores=st.lists(st.one_of(st.floats(allow_nan=False, allow_infinity=False),
+                                 st.sampled_from([3.4028235e38, 3.4028236e38, 1e39, -1e39, 1e-46, 0.1])),
+                       min_size=1, max_size=60),
+       piece=st.sampled_from([1, 16, 1 << 20]))
+def test_scores_read_as_float32_are_the_rankings_key_of_the_scores_read_whole(scores, piece):
+    # The key trec_eval's rule ranks by (`score_key` at float32), from the float64 scores of
+    # `read_run`: the same, pieces or not, also where float32 rounds to infinity.
+    import numpy as np
+
+    from ndcg_gui.core.arrays.order import score_key
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "run.txt"
+        path.write_text("".join(f"q Q0 d{i} {i + 1} {s!r} t\n" for i, s in enumerate(scores)))
+        trec_text._PIECE, old = piece, trec_text._PIECE
+        try:
+            single = trec_text.read_plain_run(path, np.float32)
+        finally:
+            trec_text._PIECE = old
+        expected = score_key(trec_text.read_run(read_source(path)).score, "float32")
+    assert single is not None and single.score.dtype == np.float32
+    assert np.array_equal(single.score.astype(np.float64), expected)
+
+
+def test_a_run_of_a_comment_alone_without_a_line_break_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "run.txt"
+    path.write_bytes(b"# 1 Q0 1 1 1 tag")  # (was an IndexError: no piece of text to parse)
+    try:
+        trec_text.read_run(read_source(path))
+    except InputError as exc:
+        assert str(exc) == "run.txt: cannot be read as a TREC run file"
+    else:
+        raise AssertionError("a file of a comment alone was read")

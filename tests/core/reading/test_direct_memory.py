@@ -11,6 +11,7 @@ from ndcg_gui.core.ndcg.presets import PRESETS
 # Counts what Arrow makes through it; kept for the whole session, as every array made through it
 # refers to it until freed.
 COUNTED = pa.proxy_memory_pool(pa.default_memory_pool())
+COUNTED_RUN = pa.proxy_memory_pool(pa.default_memory_pool())  # (one a test: each its own maximum)
 
 
 def test_ties_at_the_kth_place_take_those_rows_doc_ids_not_a_joined_copy_of_the_column():
@@ -64,3 +65,41 @@ def test_a_plain_run_is_never_whole_in_memory_while_it_is_scored(tmp_path, monke
         tracemalloc.stop()
     assert summary is not None and (summary.table["ndcg"] > 0).all()
     assert peak < run.stat().st_size / 3
+
+
+def _short_run(tmp_path, queries: int = 2000, docs: int = 100):
+    """A ranked run of short lines (where the arrays of a value a row outweigh the file's bytes)
+    and one judgment a query."""
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    with run.open("w") as f:
+        for q in range(queries):
+            f.write("".join(f"{q} Q0 D{q * 1000 + i} {i + 1} {(docs - i) / 7:.3f} t\n" for i in range(docs)))
+    qrels.write_text("".join(f"{q} 0 D{q * 1000 + 3} 1\n" for q in range(queries)))
+    return run, qrels, queries * docs
+
+
+def test_the_direct_path_holds_each_column_once_and_its_scores_at_ranking_precision(tmp_path, monkeypatch):
+    # Numbers made numpy a piece at a time (no whole Arrow column of scores beside numpy's), the
+    # scores read at the precision trec_eval's rule ranks at (float32), the query text let go once
+    # grouped, the key made once the pair keys are gone. The two peaks (numpy's, traced; Arrow's,
+    # through a counting pool) bound what is held at once: 62 bytes a row before, 51 after.
+    import tracemalloc
+
+    from ndcg_gui.core.formats import trec_text
+    from ndcg_gui.core.reading.direct import summarise
+
+    run, qrels, rows = _short_run(tmp_path)
+    monkeypatch.setattr(trec_text, "_PIECE", 1 << 16)  # pieces far smaller than the file
+    measure = PRESETS["trec_eval"].at(10)
+    expected = summarise(run, qrels, measure)  # (imports and caches first)
+    before = pa.default_memory_pool()
+    pa.set_memory_pool(COUNTED_RUN)
+    tracemalloc.start()
+    try:
+        summary = summarise(run, qrels, measure)
+        numpy_peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        pa.set_memory_pool(before)
+    assert summary is not None and summary.table.equals(expected.table) and len(summary.table) == 2000
+    assert (numpy_peak + COUNTED_RUN.max_memory()) / rows < 56
