@@ -282,6 +282,7 @@ def test_without_judgments_no_figure_says_ndcg_0_where_it_is_unknown(qtbot, unju
     for text in shown_labels(w):  # nowhere a mean or an NDCG of 0 for want of judgments
         assert not re.search(r"NDCG\S*\s*=?\s*0\.0000", text), text
     why = w.why
+    assert why.apply_button is not None  # (the panes made, as a first Show makes them)
     for index in range(1, 7):  # Ideal … Definitions: their tables' 0s said to be for want of grades
         why.setCurrentIndex(index)
         note = why.notes[why._models[index]]
