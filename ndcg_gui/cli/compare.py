@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ndcg_gui.cli.output import aligned
+
 if TYPE_CHECKING:  # pandas and the comparison load only when runs are compared: the one-file path
     import pandas as pd  # starts sooner (see `cli.main`)
 
@@ -290,21 +292,6 @@ def render_text(cmp: Comparison, per_query: pd.DataFrame | None, ties: dict | No
     described = "".join(f"  {line}\n" for line in cmp.describe().splitlines())
     blocks.append("How each figure was made:\n" + described)
     return "\n".join(blocks)
-
-
-def aligned(header: list[str], rows: list[list[str]]) -> str:
-    """A text table: the first column left-aligned, the others right-aligned, two spaces apart;
-    each cell on its line, as a terminal shows it (`printable`: a query id from a file may hold
-    a line break or an escape sequence)."""
-    from ndcg_gui.core.errors import printable
-
-    cells = [[printable(c) for c in row] for row in [header, *rows]]
-    width = [max(len(row[i]) for row in cells) for i in range(len(header))]
-    return "".join(
-        "  ".join([row[0].ljust(width[0]), *(c.rjust(w) for c, w in zip(row[1:], width[1:], strict=True))])
-        .rstrip() + "\n"
-        for row in cells
-    )
 
 
 def main_compare(options: argparse.Namespace, say) -> None:

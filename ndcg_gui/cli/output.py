@@ -167,7 +167,6 @@ def render(summary, k: int, form: str, judged=None, groups: tuple[list[dict], di
     if form in ("tsv", "csv"):
         return delimited_rows([*rows, *extra], mean, "\t" if form == "tsv" else ",", columns, counts)
     header = [c if c in ("query", *counts) else f"{c}@{k}" for c in columns]
-    from ndcg_gui.cli.compare import aligned
 
     def line(r: dict, own: bool) -> list[str]:  # (a query's own line averages one query: said by none)
         return [str(r["query"]), *("" if own and c == "queries" else str(int(r[c])) if c in counts
@@ -369,3 +368,18 @@ def record_line(path, form, record: int) -> int | None:
     if form.kind == "csv":
         return source.record(record, form.delimiter, blank_rows=form.blank_rows)[0]
     return source.record(record, None, comments=True)[0]
+
+
+def aligned(header: list[str], rows: list[list[str]]) -> str:
+    """A text table: the first column left-aligned, the others right-aligned, two spaces apart;
+    each cell on its line, as a terminal shows it (`printable`: a query id from a file may hold
+    a line break or an escape sequence)."""
+    from ndcg_gui.core.errors import printable
+
+    cells = [[printable(c) for c in row] for row in [header, *rows]]
+    width = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    return "".join(
+        "  ".join([row[0].ljust(width[0]), *(c.rjust(w) for c, w in zip(row[1:], width[1:], strict=True))])
+        .rstrip() + "\n"
+        for row in cells
+    )

@@ -184,7 +184,7 @@ def _json(table, means, baseline, k, p, holes, methods) -> str:
 
 
 def _text(table: pd.DataFrame, k: int, baseline: str, notes: list[str]) -> str:
-    from ndcg_gui.cli.compare import aligned
+    from ndcg_gui.cli.output import aligned
     from ndcg_gui.core.errors import printable
 
     names = {"jaccard": f"jaccard@{k}", "ndcg_baseline": f"ndcg@{k} {baseline}", "ndcg": f"ndcg@{k}",

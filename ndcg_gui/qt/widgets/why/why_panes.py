@@ -364,7 +364,7 @@ class WhyTabs(QTabWidget):
         else:
             text = ("This list under each definition tools use, why each differs from the first row; Enter "
                     "uses one (Ctrl+Z: back).")
-        if len(report.list) and not (report.list.judged.any() or report.list.unretrieved):  # (0s: no grade)
+        if len(report.list) and not (report.list.judged.any() or report.list.unretrieved):  # (no grades)
             self.apply_button.setEnabled(False)
             text = ("<b>No judgments</b>: the figures below are 0 for want of grades, not measured. Open "
                     "the run with its qrels (File ▸ Open run with qrels…) or type grades to score it.")
