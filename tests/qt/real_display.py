@@ -11,6 +11,9 @@ import shutil
 import subprocess
 
 import pytest
+from PySide6.QtCore import QPoint, Qt, QThread, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 NEEDS_X = pytest.mark.skipif(os.environ.get("QT_QPA_PLATFORM", "") != "xcb",
                              reason="needs a real X display: QT_QPA_PLATFORM=xcb xvfb-run -a pytest -m xvfb")
@@ -77,3 +80,40 @@ def stop_window_manager(manager: subprocess.Popen | None) -> None:
         manager.terminate()
         manager.wait(timeout=30)
         manager.stdout.close()
+
+
+def in_window(window, widget, point: QPoint) -> QPoint:
+    return widget.mapTo(window, point)
+
+
+def drag(window, qtbot, source, start: QPoint, target_widget, target: QPoint, done) -> None:
+    """Press on `source` at `start`, move past the drag distance (Qt's drag loop starts and blocks),
+    then, inside the loop, move over `target_widget` to `target` in steps and let go."""
+    a, b = in_window(window, source, start), in_window(window, target_widget, target)
+
+    def finish() -> None:
+        for step in range(1, 9):
+            QTest.mouseMove(window, a + (b - a) * step / 8)
+            QApplication.processEvents()
+        QTest.mouseMove(target_widget, target)
+        QApplication.processEvents()
+        QTest.mouseRelease(target_widget, Qt.LeftButton, Qt.KeyboardModifier.NoModifier, target)
+
+    # The moves and the release go once Qt's drag loop runs (an event loop nested in the test's),
+    # not after a guessed delay: under load a delay could pass before the drag had started, and the
+    # release then came first (the drag never ended).
+    outside = QThread.currentThread().loopLevel()
+    watch = QTimer(interval=10)
+
+    def in_drag_loop() -> None:
+        if QThread.currentThread().loopLevel() > outside:
+            watch.stop()
+            finish()
+
+    watch.timeout.connect(in_drag_loop)
+    QTest.mousePress(source, Qt.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    watch.start()
+    distance = QApplication.startDragDistance() + 5
+    QTest.mouseMove(source, start + QPoint(distance, 0))  # the drag starts (returns after the drop)
+    watch.stop()
+    qtbot.waitUntil(done, timeout=5000)

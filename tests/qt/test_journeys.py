@@ -14,7 +14,7 @@ import itertools
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, Qt, QThread, QTimer
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAccessible, QContextMenuEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QTextBrowser,
     QTextEdit,
 )
-from real_display import XVFB
+from real_display import XVFB, drag
 
 from ndcg_gui.core.analysis.whatif import best_insert_row
 from ndcg_gui.core.lists import edits
@@ -63,43 +63,6 @@ def shown(window, qtbot, size=(1280, 800)) -> None:
     qtbot.waitExposed(window)
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
-
-
-def in_window(window, widget, point: QPoint) -> QPoint:
-    return widget.mapTo(window, point)
-
-
-def drag(window, qtbot, source, start: QPoint, target_widget, target: QPoint, done) -> None:
-    """Press on `source` at `start`, move past the drag distance (Qt's drag loop starts and blocks),
-    then, inside the loop, move over `target_widget` to `target` in steps and let go."""
-    a, b = in_window(window, source, start), in_window(window, target_widget, target)
-
-    def finish() -> None:
-        for step in range(1, 9):
-            QTest.mouseMove(window, a + (b - a) * step / 8)
-            QApplication.processEvents()
-        QTest.mouseMove(target_widget, target)
-        QApplication.processEvents()
-        QTest.mouseRelease(target_widget, Qt.LeftButton, NONE, target)
-
-    # The moves and the release go once Qt's drag loop runs (an event loop nested in the test's),
-    # not after a guessed delay: under load a delay could pass before the drag had started, and the
-    # release then came first (the drag never ended).
-    outside = QThread.currentThread().loopLevel()
-    watch = QTimer(interval=10)
-
-    def in_drag_loop() -> None:
-        if QThread.currentThread().loopLevel() > outside:
-            watch.stop()
-            finish()
-
-    watch.timeout.connect(in_drag_loop)
-    QTest.mousePress(source, Qt.LeftButton, NONE, start)
-    watch.start()
-    distance = QApplication.startDragDistance() + 5
-    QTest.mouseMove(source, start + QPoint(distance, 0))  # the drag starts (returns after the drop)
-    watch.stop()
-    qtbot.waitUntil(done, timeout=5000)
 
 
 def row_point(view, row: int, column: int = 1) -> QPoint:

@@ -5,10 +5,8 @@ rows, Qt calls the model's moveRows, and the order and NDCG change. Run by `make
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, Qt, QTimer
-from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
-from real_display import XVFB
+from PySide6.QtCore import QPoint
+from real_display import XVFB, drag
 
 from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import ndcg_at
@@ -32,20 +30,10 @@ def test_dragging_the_last_row_to_the_top_reorders_and_rescores(qtbot, window):
     before = window.document.summary.ndcg
     assert before == pytest.approx(ndcg_at([3, 2, 3, 0, 1], Measure(k=3)))
 
-    def finish_drag() -> None:
-        # Runs inside QDrag.exec's event loop: move over the target, then let go.
-        for step in range(1, 6):
-            point = start + (target - start) * step / 5
-            QTest.mouseMove(viewport, point)
-            QApplication.processEvents()
-        QTest.mouseMove(viewport, target)
-        QTest.mouseRelease(viewport, Qt.LeftButton, Qt.NoModifier, target)
-
-    QTest.mousePress(viewport, Qt.LeftButton, Qt.NoModifier, start)
-    QTimer.singleShot(100, finish_drag)
-    distance = QApplication.startDragDistance() + 5
-    QTest.mouseMove(viewport, start + QPoint(0, -distance))  # starts the drag (blocks until the drop)
-    qtbot.waitUntil(lambda: window.document.current_list().docs[0] == "E", timeout=5000)
+    # Qt's drag loop (QDrag.exec) blocks the move that starts it; the rest of the drag runs inside
+    # that loop once it is entered, not after a guessed delay.
+    drag(window, qtbot, viewport, start, viewport, target,
+         lambda: window.document.current_list().docs[0] == "E")
 
     assert window.document.current_list().docs.tolist() == ["E", "A", "B", "C", "D"]
     assert window.document.summary.ndcg == pytest.approx(ndcg_at([1, 3, 2, 3, 0], Measure(k=3)))

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from layout_checks import LONG_IDS, cut_cells, cut_lines, off_screen, title_outside
-from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt
+from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
@@ -29,6 +29,18 @@ ROOT = Path(__file__).resolve().parents[2]
 SIZES = [(1024, 700), (1366, 768), (1920, 1080)]
 
 
+def settle(qtbot, window) -> None:
+    """Wait for the layout to settle: every short single-shot timer of the window (the columns'
+    refit after edits or scrolling pause, a deferred layout) has fired, then the posted layout
+    requests have run. Events, not a guessed delay."""
+    def idle() -> bool:
+        return not any(t.isActive() and t.isSingleShot() and t.interval() <= REFIT_DELAY_MS
+                       for t in window.findChildren(QTimer))
+    qtbot.waitUntil(idle, timeout=5000)
+    QApplication.sendPostedEvents()
+    QApplication.processEvents()
+
+
 def comparing_long_ids(window, qtbot, size: tuple[int, int]):
     run, other, qrels = (ROOT / p for p in LONG_IDS)
     window.resize(*size)
@@ -39,7 +51,7 @@ def comparing_long_ids(window, qtbot, size: tuple[int, int]):
     window.compare.add_run(other)
     qtbot.waitUntil(lambda: window.comparison.active and window.right_tabs.count() == 2, timeout=10000)
     window.compare.flush()
-    qtbot.wait(REFIT_DELAY_MS + 100)  # the layout settles (the dock widens, the columns refit)
+    settle(qtbot, window)  # the dock widens, the columns refit
     assert window.size().toTuple() == size
     return window
 
@@ -51,19 +63,19 @@ def test_ids_and_figures_show_whole_at_every_size(window, qtbot, size):
     view = window.ranking_view
     assert cut_cells(view) == []
     view.scrollToBottom()  # rows scrolled into view are measured too (once scrolling pauses)
-    qtbot.wait(REFIT_DELAY_MS + 100)
+    settle(qtbot, window)
     assert cut_cells(view) == []
     window.right_tabs.setCurrentIndex(0)  # the per-rank table
-    qtbot.wait(50)
+    settle(qtbot, window)
     metrics = window.metrics_view
     shown = [c for c in range(metrics.model().columnCount()) if not metrics.isColumnHidden(c)]
     assert {"Rank", "DCG", "IDCG", "NDCG"} <= {metrics.model().headerData(c, Qt.Horizontal) for c in shown}
     assert cut_cells(metrics) == []
     metrics.scrollToBottom()  # CG, DCG and IDCG above 10 at the bottom
-    qtbot.wait(REFIT_DELAY_MS + 100)
+    settle(qtbot, window)
     assert cut_cells(metrics) == []
     window.right_tabs.setCurrentIndex(1)  # the comparison
-    qtbot.wait(100)
+    settle(qtbot, window)
     pane = window.compare_pane
     assert pane.lines.doc_boxes() and cut_lines(pane) == []
     assert cut_cells(pane.stats) == []  # finding 9: the CI column was cut at 1280x800
@@ -90,7 +102,7 @@ def test_the_scatters_axis_labels_are_whole(window, qtbot, size):
     comparing_long_ids(window, qtbot, size)
     scatter = window.compare_pane.scatter
     qtbot.waitUntil(lambda: scatter.made)
-    qtbot.wait(50)
+    settle(qtbot, window)
     plot = scatter.getPlotItem()
     for side, length in (("bottom", plot.vb.width()), ("left", plot.vb.height())):
         label = plot.getAxis(side).label
@@ -252,7 +264,7 @@ def test_the_headline_caveats_fit_their_room_and_are_whole_in_the_tooltip(window
     window.show()
     qtbot.waitExposed(window)
     assert window.files.open(run, qrels, ask=False)
-    qtbot.wait(100)
+    settle(qtbot, window)
     label = window.headline.warnings
     summary = window.document.summary
     caveats = [f"⚠ {w}" for w in summary.warnings] + list(summary.notes)
@@ -313,7 +325,7 @@ def test_long_run_names_leave_the_window_and_the_figures_in_view(window, qtbot, 
     qtbot.waitUntil(lambda: window.comparison.active and window.right_tabs.count() == 2, timeout=10000)
     window.compare.flush()
     window.right_tabs.setCurrentIndex(1)
-    qtbot.wait(REFIT_DELAY_MS + 100)
+    settle(qtbot, window)
     assert window.size().toTuple() == (1024, 700)
     panel = window.query_panel
     for label in (panel.mean_label, panel.compare_label):
@@ -358,7 +370,7 @@ def test_a_status_message_longer_than_its_room_is_cut_at_its_end(window, qtbot):
     bar = window.statusBar()
     long = "Comparing bm25_rm3_query_expansion_tuned_final_v2: results for 3 of 3 judged queries " * 2
     bar.showMessage(long)
-    qtbot.wait(50)
+    settle(qtbot, window)
     shown = bar.shown_message()
     assert shown.endswith("…") and long.startswith(shown[:-1]) and bar.currentMessage() == long
     assert bar.fontMetrics().horizontalAdvance(shown) <= bar.message_room()
@@ -383,7 +395,7 @@ def test_the_comparison_at_a_laptops_size_shows_eight_rows_side_by_side_and_ndcg
     qtbot.waitUntil(lambda: window.comparison.active and window.right_tabs.count() == 2, timeout=10000)
     window.compare.flush()
     window.right_tabs.setCurrentIndex(1)
-    qtbot.wait(REFIT_DELAY_MS + 100)
+    settle(qtbot, window)
     pane = window.compare_pane
     rows = pane.lines_scroll.viewport().height() / pane.lines._row_height()
     assert rows >= 8, f"the side-by-side lists show {rows:.1f} rows"
