@@ -288,8 +288,20 @@ def finish(dcg: np.ndarray, idcg: np.ndarray, measure: Measure) -> np.ndarray:
     return ndcg
 
 
+SNAP_DECIMALS = 12  # below every rounding a measure states (0..15 allowed, tools use 2 and 5)
+
+
 def round_half_away(values: np.ndarray, decimals: int) -> np.ndarray:
-    """Rounded to `decimals` places, halves away from zero (np.round rounds halves to even)."""
+    """Rounded to `decimals` places, halves away from zero (np.round rounds halves to even),
+    after snapping to 12 places: an NDCG that is exactly a half (1.5 = -0.5 / -1/3) comes out of
+    one path as 1.5 and of another, whose IDCG is a difference of discount sums, as
+    1.4999999999999993, and rounded unsnapped the two paths said 2 and 1."""
+    if decimals < SNAP_DECIMALS:
+        values = _half_away(values, SNAP_DECIMALS)
+    return _half_away(values, decimals)
+
+
+def _half_away(values, decimals: int) -> np.ndarray:
     scale = 10.0 ** decimals
     with np.errstate(invalid="ignore", over="ignore"):
         return np.sign(values) * np.floor(np.abs(values) * scale + 0.5) / scale

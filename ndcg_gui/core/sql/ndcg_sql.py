@@ -31,6 +31,7 @@ import sys
 from collections.abc import Callable, Mapping
 
 from ndcg_gui.core.ndcg.measure import TIES, TREATMENTS, GainTable, Measure
+from ndcg_gui.core.ndcg.metrics import SNAP_DECIMALS
 
 # float32's largest value, and where doubles round past it to infinity (half an ulp above:
 # 2^103; the tie goes to infinity, FLT_MAX's last bit being odd). numpy rounds so; a DuckDB
@@ -300,6 +301,12 @@ def rounded(value: str, decimals: int | None) -> str:
     """`value` rounded half away from zero to `decimals` places, as `metrics.round_half_away`."""
     if decimals is None:
         return value
+    if decimals < SNAP_DECIMALS:  # (snapped first, as there)
+        value = _half_away(value, SNAP_DECIMALS)
+    return _half_away(value, decimals)
+
+
+def _half_away(value: str, decimals: int) -> str:
     scale = number(10.0**decimals)
     return f"(SIGN({value}) * FLOOR(ABS({value}) * {scale} + CAST(0.5 AS DOUBLE)) / {scale})"
 

@@ -259,7 +259,7 @@ def _rounded(ex: Exercise, q: Question, places: int, what: str) -> float | None:
 def half_up(values, places: int) -> np.ndarray:
     """Rounded as a person rounds by hand: halves away from zero, at the decimal the figure shows
     (0.95 to 1 place is 1.0, though the float 0.95 lies just below it)."""
-    return round_half_away(np.round(np.asarray(values, float), 12), places)
+    return round_half_away(np.asarray(values, float), places)
 
 
 def _list_order_ideal(ex: Exercise, q: Question) -> float | None:

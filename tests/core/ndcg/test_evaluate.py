@@ -158,3 +158,17 @@ def test_an_ideal_whose_negative_gains_cancel_is_zero_on_every_path(ties):
     assert row["idcg"] == 0.0 and row["undefined"]
     assert row["ndcg"] == 0.0
     assert (row["dcg"], row["idcg"], row["ndcg"]) == pytest.approx(_one_list(rl, 3, config, ties), abs=1e-12)
+
+
+def test_an_ndcg_that_is_exactly_a_half_is_rounded_alike_by_every_path():
+    """Found by the property above: grades (-1 among unjudged, all tied) make NDCG exactly 1.5;
+    the one-list path had 1.5 and every query at once 1.4999999999999993 (its IDCG a difference of
+    discount sums), so rounded to 0 places one said 2 and the other 1. Both snap first now."""
+    rl = RankedList(docs=np.array([f"d{i}" for i in range(7)], dtype=object),
+                    grades=np.array([np.nan, np.nan, -1.0, np.nan, np.nan, np.nan, np.nan]),
+                    scores=np.ones(7), query="q0")
+    measure = Measure(gain="linear", ideal="judged", negative="keep", ties="trec", rounding=0)
+    exact = _dataset([rl]).evaluate(measure.with_(rounding=None)).loc["q0"]
+    assert exact["dcg"] / exact["idcg"] == pytest.approx(1.5) and exact["dcg"] / exact["idcg"] != 1.5
+    assert _one_list(rl, None, measure, "trec")[2] == 2.0
+    assert _dataset([rl]).evaluate(measure).loc["q0", "ndcg"] == 2.0
