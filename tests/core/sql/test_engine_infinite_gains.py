@@ -84,3 +84,24 @@ def test_a_gain_that_fits_is_scored_as_in_memory(tmp_path):
     assert got.loc["1", "ndcg"] == pytest.approx(expected.loc["1", "ndcg"], rel=1e-12)
     linear = score_files(str(run), str(write(tmp_path, QRELS)[1]), TF.with_(gain="linear"))
     assert linear.table["idcg"].notna().all() and (linear.table["idcg"] < float("inf")).all()
+
+
+def test_a_table_kept_with_an_infinite_gain_is_not_used_again(tmp_path):
+    """A cache written before the engine refused infinite gains (its IDCG inf) is scored again,
+    and refused, instead of being read back."""
+    import dataclasses
+
+    from ndcg_gui.core.sql.cache import cache_key, cache_path, per_query_table, write_cache
+    from ndcg_gui.core.sql.duckdb_engine import score_files
+
+    elsewhere = tmp_path / "fits"
+    elsewhere.mkdir()
+    fits = score_files(*map(str, write(elsewhere, [(q, d, min(g, 3.0)) for q, d, g in QRELS])), TF)
+    run, qrels = map(str, write(tmp_path))
+    table = fits.table.copy()
+    table.loc[table["query"] == "2", ["dcg", "idcg"]] = float("inf")
+    path, key = cache_path(run, qrels, TF), cache_key(run, qrels, TF)
+    write_cache(path, key, dataclasses.replace(fits, table=table))
+    said = r'^qrels.txt:4: grade 5000 \(query "2", doc "d"\) gives an infinite'
+    with pytest.raises(InputError, match=said):
+        per_query_table(run, qrels, TF, cache=True)
