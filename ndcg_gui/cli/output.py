@@ -332,9 +332,10 @@ def refuse_infinite_gains(dataset, measure) -> None:
     if measure.gain != "exponential" or measure.gain_table is not None:  # (every other gain is finite)
         return
 
-    from ndcg_gui.core.errors import InputError, shown
+    from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.lists.dataset import ORIGIN
     from ndcg_gui.core.ndcg.metrics import judged_gains
+    from ndcg_gui.core.sql.gains import infinite_gain_problem  # (the engines' words too)
 
     for frame, path, form in ((dataset.qrels, dataset.qrels_path, dataset.qrels_format),
                               (dataset.run, dataset.path, dataset.file_format)):
@@ -345,11 +346,11 @@ def refuse_infinite_gains(dataset, measure) -> None:
             infinite = np.flatnonzero(np.isinf(judged_gains(grade, measure)))
         if not len(infinite):
             continue
-        i = int(infinite[0])
+        # (the first in the file: the rows are grouped by query, the file's order is their ORIGIN)
+        at = frame[ORIGIN].to_numpy()[infinite].argmin() if ORIGIN in frame else 0
+        i = int(infinite[at])
         record = int(frame[ORIGIN].iloc[i]) if ORIGIN in frame else -1
-        problem = (f"grade {grade[i]:g} (query {shown(frame['query'].iloc[i])}, doc "
-                   f"{shown(frame['doc'].iloc[i])}) gives an infinite gain under 2^g - 1; expected a "
-                   "grade below 1024 under the exponential gain")
+        problem = infinite_gain_problem(grade[i], frame["query"].iloc[i], frame["doc"].iloc[i])
         raise InputError(problem, path, record_line(path, form, record))
 
 

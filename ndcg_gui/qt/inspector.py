@@ -3,7 +3,8 @@ of dicts, ranx or ir_measures objects: `core.reports.inputs`), and a handle whos
 and `summary` follow the window, edits included.
 
 From a script it blocks until the window is closed; from IPython or Jupyter it returns at once,
-Qt's events run by the kernel's own loop integration (what `%gui qt` turns on). A window cannot
+Qt's events run by the kernel's own loop integration (what `%gui qt` turns on). A frame's own
+`segment` and `weight` columns are read as a file's are when the window opens it. A window cannot
 open without a display: there, `ndcg_gui.report` shows the report inline instead.
 """
 
@@ -88,13 +89,14 @@ def inspect(run: Any, qrels: Any = None, *, k: int | None = None, preset: str | 
         raise RuntimeError("no display to open a window on: ndcg_gui.report(run, qrels) shows the "
                            "report inline instead")
     from ndcg_gui.core.ndcg.measure import check_k
-    from ndcg_gui.core.reports.notebook import chosen_measure, compared, read_run
+    from ndcg_gui.core.reports.notebook import chosen_measure, compared, own_maps, read_run
 
     # Read everything before a window exists, as `report` reads it: bad input is an error here,
     # not an empty window.
     chosen = chosen_measure(measure, k, preset) if measure is not None or preset is not None else None
     k = check_k(k)
     dataset, _ = read_run(run, qrels, name)
+    own = own_maps(dataset)  # (its segment and weight columns, as the window's loader reads a file's)
     others = {other: read_run(obj, qrels, other)[0] for other, obj in compared(runs_to_compare).items()}
 
     from PySide6.QtCore import QSettings
@@ -113,7 +115,7 @@ def inspect(run: Any, qrels: Any = None, *, k: int | None = None, preset: str | 
         window.document.set_mean(chosen.empty, chosen.undefined)  # (the document opened next keeps it)
     elif k is not None:
         window.document.set_measure(k=k, undoable=False)
-    window.document.set_dataset(dataset, path=None, name=name)
+    window.document.set_dataset(dataset, path=None, name=name, own=own)
     for other, data in others.items():
         window.comparison.add_run(data, name=other)
     window.show()

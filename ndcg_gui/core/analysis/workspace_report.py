@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ndcg_gui.core.analysis.runs.significance import snap_ties
+from ndcg_gui.core.analysis.weights import query_weights
+from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.query_order import KEEP_FROM, order_keys_of
 from ndcg_gui.core.lists.ranked_list import RankedList
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from ndcg_gui.core.analysis.runs.compare import Comparison
+    from ndcg_gui.core.formats.query_map import QueryMap
     from ndcg_gui.core.state.workspace import Workspace
 
 SAMPLES, SEED = 10_000, 0  # the randomization test's and the bootstrap's draws, and their seed
@@ -250,7 +253,26 @@ def compare_state(state: Workspace, open_run: str, own: pd.DataFrame, baseline: 
                             index=index)
     every = as_shown(every, open_run, own.reindex(index))
     cmp = every if state.measure.empty == "zero" else every.skipping(answered)
-    return RunFigures(every.per_query, answered, cmp)
+    return RunFigures(every.per_query, answered, weighted(cmp, state.weights))
+
+
+def weighted(cmp: Comparison, weights: QueryMap[float] | None) -> Comparison:
+    """`cmp` weighted by the document's query weights as `ndcg-inspect` weighs a comparison
+    (`query_weights` of the queries compared, then `Comparison.weighted_by`); as it is without
+    weights or when they do not weigh it (`weights_problem` says why, for the window)."""
+    if weights is None or weights_problem(cmp, weights) is not None:
+        return cmp
+    return cmp.weighted_by(query_weights(weights, cmp.per_query.index), weights.origin)
+
+
+def weights_problem(cmp: Comparison, weights: QueryMap[float]) -> str | None:
+    """Why `weights` cannot weigh `cmp` (a compared query without a weight, every weight 0), in
+    `query_weights`' one line; None when they can."""
+    try:
+        query_weights(weights, cmp.per_query.index)
+    except InputError as err:
+        return str(err)
+    return None
 
 
 def as_shown(cmp: Comparison, open_run: str, own: pd.DataFrame) -> Comparison:

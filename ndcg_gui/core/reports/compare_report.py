@@ -140,7 +140,8 @@ def compare_parts(runs: Mapping[str, Dataset] | ListOf, cmp: Comparison, sources
     parts.append('<div class="meta">' + "".join(f"<div>{esc(line)}</div>" for line in
                                                 cmp.describe().splitlines()) + "</div>")
     if segments is not None:
-        parts.append(segment_comparison_section(segments, at_k))
+        weighted_by = cmp.weights_from if segments.weighted else ""
+        parts.append(segment_comparison_section(segments, at_k, weighted_by))
     deltas = cmp.deltas
     for run in others:
         charts = [svg.scatter(cmp.per_query[cmp.baseline], cmp.per_query[run], list(cmp.per_query.index),

@@ -7,6 +7,9 @@ kernel: wherever a window cannot open), and the same page written to a file.
 
 One query: the headline, the per-rank table and the curves. Many: the mean, the histogram, the
 worst queries with their fixes, every query. With `runs_to_compare`: the comparison's report.
+A run's own `segment` and `weight` columns are read as the window reads them
+(`core.analysis.own_columns`): each segment's mean, the comparison in each segment, and the
+means and statistics weighted, as `ndcg-inspect` gives them for the same file.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from ndcg_gui.core.analysis.runs.compare import compare_runs
+from ndcg_gui.core.analysis.own_columns import OwnColumns, own_columns
+from ndcg_gui.core.analysis.runs.compare import Comparison, compare_runs
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.formats.query_notes import notes_beside
 from ndcg_gui.core.lists.dataset import Dataset
@@ -92,6 +96,43 @@ def notes_of(run: Any) -> dict[str, str]:
     return notes
 
 
+def own_maps(dataset: Dataset) -> OwnColumns:
+    """The run's own `segment` and `weight` columns (`own_columns`, the window's rule); a bad
+    cell is refused, in its one line (a notebook is told at once, as a command line is)."""
+    own = own_columns(dataset)
+    if own.problems:
+        raise InputError(own.problems[0])
+    return own
+
+
+def segment_figures(dataset: Dataset, measure: Measure, own: OwnColumns):
+    """Each segment's mean (and all's), weighted by the run's weights, under the measure's mean
+    policy, as `ndcg-inspect --report` makes them; None without segments or weights."""
+    if own.segments is None and own.weights is None:
+        return None
+    from ndcg_gui.core.analysis.segments import segment_means
+    from ndcg_gui.core.analysis.weights import query_weights
+
+    result = dataset.evaluate(measure.per_query())
+    weights = None if own.weights is None else query_weights(own.weights, result.index)
+    return segment_means(result, own.segments.values if own.segments is not None else {}, measure,
+                         weights=weights)
+
+
+def weighted_comparison(cmp: Comparison, own: OwnColumns):
+    """(`cmp` weighted by the first run's weights, its comparison in each segment) as `ndcg-inspect`
+    weighs them (a compared query without a weight refused); (cmp, None) without them."""
+    from ndcg_gui.core.analysis.runs.segment_compare import compare_segments
+    from ndcg_gui.core.analysis.weights import query_weights
+
+    if own.weights is not None:
+        cmp = cmp.weighted_by(query_weights(own.weights, cmp.per_query.index), own.weights.origin)
+    segments = None if own.segments is None else compare_segments(
+        cmp.per_query, cmp.baseline, own.segments.values, weights=cmp.weights, samples=cmp.samples,
+        seed=cmp.seed, confidence=cmp.confidence)
+    return cmp, segments
+
+
 def _is_grades(obj: Any) -> bool:
     """A non-empty sequence of numbers (Python's or numpy's, or a numpy array of them), not the
     bytes of a file."""
@@ -140,8 +181,10 @@ def report(run: Any, qrels: Any = None, *, k: int | None = None, preset: str | N
     runs_to_compare = compared(runs_to_compare)
     dataset, inputs = read_run(run, qrels, name)
     notes = notes_of(run)
+    own = own_maps(dataset)
     if not runs_to_compare:
-        parts = run_parts(dataset, measure, name, sources=Sources(inputs), notes=notes)
+        parts = run_parts(dataset, measure, name, sources=Sources(inputs), notes=notes,
+                          segments=segment_figures(dataset, measure, own))
         return Report(f"NDCG{at(measure)} of {name}", parts)
 
     runs = {name: dataset}
@@ -151,6 +194,6 @@ def report(run: Any, qrels: Any = None, *, k: int | None = None, preset: str | N
         runs[other], more = read_run(obj, qrels, other)
         inputs |= {key: value for key, value in more.items() if not key.startswith("qrels")}
     pool = dataset.qrels
-    cmp = compare_runs(runs, pool, measure, samples=samples, seed=seed)
+    cmp, segments = weighted_comparison(compare_runs(runs, pool, measure, samples=samples, seed=seed), own)
     return Report(f"NDCG{at(measure)}: {', '.join(cmp.summary.index)} against {name}",
-                  compare_parts(runs, cmp, Sources(inputs), alpha=alpha, notes=notes))
+                  compare_parts(runs, cmp, Sources(inputs), alpha=alpha, notes=notes, segments=segments))

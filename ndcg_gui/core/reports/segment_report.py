@@ -50,9 +50,11 @@ def _p(value: float, exact: bool) -> Cell:
     return Cell(f"{value:.3g}", float(value), "num", "exact: every sign pattern" if exact else "")
 
 
-def segment_comparison_section(segments: SegmentComparison, at: str) -> str:
-    """Per compared run: where it won and lost in words, then a table of every segment."""
-    parts = ["<h2>By segment</h2>"]
+def segment_comparison_section(segments: SegmentComparison, at: str, weighted_by: str = "") -> str:
+    """Per compared run: where it won and lost in words, then a table of every segment;
+    `weighted_by`: where the weights of a weighted comparison come from, said in its heading."""
+    weighted = f" (weighted by {weighted_by})" if weighted_by else " (weighted)" if segments.weighted else ""
+    parts = [f"<h2>By segment{esc(weighted)}</h2>"]
     for run in segments.runs:
         rows = []
         for name, row in segments.table.xs(run, level="run").iterrows():

@@ -69,7 +69,8 @@ def per_query_table(run: str, qrels: str, measure: Measure, cache: bool = True,
     key = None if path is None else cache_key(run, qrels, measure)
     if path is not None and key is not None:
         found = read_cache(path, key, _most_bytes(run, qrels))
-        if found is not None:
+        # (a table kept before the engine refused infinite gains holds one: scored again, refused)
+        if found is not None and not _infinite(found.table):
             with contextlib.suppress(OSError):
                 os.utime(path, follow_symlinks=False)  # (last used: kept longest)
             return found
@@ -77,6 +78,13 @@ def per_query_table(run: str, qrels: str, measure: Measure, cache: bool = True,
     if path is not None and key is not None and key == cache_key(run, qrels, measure):
         write_cache(path, key, result)  # (not when an input changed while it was read)
     return result
+
+
+def _infinite(table) -> bool:
+    """Whether a kept table holds a query whose DCG or IDCG is infinite."""
+    import numpy as np  # lazy: start-up
+
+    return bool(np.isinf(table[["dcg", "idcg"]].to_numpy(dtype=float)).any())
 
 
 def cache_path(run: str, qrels: str, measure: Measure) -> Path | None:

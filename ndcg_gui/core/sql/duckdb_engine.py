@@ -177,6 +177,7 @@ def _scored(con, run: str, qrels: str, measure: Measure, split: bool, steps: Ste
                                         ("qrels", qrels, qrels_from, "grade")):
         steps(f"checking {Path(path).name}")
         _check(con, name, pattern, path, number)
+    refuse_infinite_gains(lambda sql: con.sql(sql).fetchall(), qrels, qrels_from, measure)
     steps("scoring")
     # Part by part, each a table (on disk, in the job's database) before the next: as one query
     # every part's joins and windows held memory at once (a big run ran out of the limit).
@@ -478,6 +479,40 @@ def _check(con, name: str, pattern: str, path: str, number: str) -> None:
     con.execute(f"DROP TABLE {name}_twice")
     if twice:
         raise _repeated(pattern, path, number, *twice[0])
+
+
+def refuse_infinite_gains(rows: Callable[[str], list], pattern: str, path: str, measure: Measure,
+                          place: Callable[[int], int | None] | None = None) -> None:
+    """An `InputError` for the first qrels row (table `qrels`, in file order) whose grade has an
+    infinite gain under `measure`, in the in-memory path's words (`gains`), named by its line in
+    local text (a scan of the text, TREC or CSV: an error's cost only), by its row in Parquet
+    (`place`: a row_order's 1-based row, None where the engine cannot tell it; default DuckDB's
+    numbering), else by its file alone. `rows(sql)`: the engine's rows of a query."""
+    from ndcg_gui.core.sql.gains import infinite_gain_problem, infinite_gain_sql
+
+    infinite = infinite_gain_sql(measure)
+    if infinite is None:
+        return
+    found = rows(f"SELECT query, doc, grade, row_order FROM qrels WHERE {infinite} "
+                 "ORDER BY row_order LIMIT 1")
+    if not found:
+        return
+    query, doc, grade, row_order = found[0]
+    problem = infinite_gain_problem(grade, query, doc)
+    files = files_of(pattern)
+    if path.lower().endswith(_PARQUET):
+        if place is None:  # (DuckDB's row_order: the file's place in the list, then its row)
+            file, row = divmod(int(row_order), 1 << 40)
+            raise InputError(f"row {row + 1}: {problem}", files[file - 1])
+        row = place(int(row_order))
+        raise InputError(f"row {row}: {problem}", path) if row is not None else InputError(problem, pattern)
+    local = [f for f in files if "://" not in f]
+    kind = _kind(path) if local else ""
+    at = text_lines(local, str(query), str(doc), 1) if kind in _TREC else \
+        [place[:2] for place in csv_lines(local, str(query), str(doc), 1)] if kind == "csv" else []
+    if at:
+        raise InputError(problem, *at[0])
+    raise InputError(problem, path)  # (not found as written, or not local: its file, without a line)
 
 
 def value_problem(query: str | None, doc: str | None, value: float | None, number: str, parquet: bool) -> str:

@@ -30,7 +30,13 @@ from ndcg_gui.core.formats.csv_text import ALIASES, detect_delimiter
 from ndcg_gui.core.formats.source import decode, head_bytes
 from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.reading.dispatch import sniff
-from ndcg_gui.core.sql.duckdb_engine import EngineResult, repeat_said, text_repeat, value_problem
+from ndcg_gui.core.sql.duckdb_engine import (
+    EngineResult,
+    refuse_infinite_gains,
+    repeat_said,
+    text_repeat,
+    value_problem,
+)
 from ndcg_gui.core.sql.ndcg_sql import check_expressible, ndcg_sql
 
 INSTALL = "pip install 'ndcg-gui[spark]'"
@@ -146,7 +152,12 @@ def score_files_with_spark(run: str, qrels: str, measure: Measure,
             _view(spark, name, pattern, kind, number)
         except (PySparkException, Py4JError) as exc:  # (a file Spark cannot read: said of that file)
             raise InputError(f"Spark: {_first_line(exc)}", pattern) from None
+    first = _local(_files(qrels)[0][0])
     try:
+        # (a line of local text, a row of one Parquet file; of a URL or several Parquet files, the
+        # input alone: Spark's row numbers there are not the file's)
+        refuse_infinite_gains(lambda sql: [tuple(r) for r in spark.sql(sql).collect()], qrels, first, measure,
+                              place=lambda row_order: _row_of(qrels, first, row_order))
         table = to_frame(spark.sql(ndcg_sql(measure.per_query(), row_order=True)))
         unjudged = [row[0] for row in spark.sql(
             "SELECT r.query FROM run r LEFT JOIN (SELECT DISTINCT query FROM qrels) q "

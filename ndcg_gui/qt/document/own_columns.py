@@ -1,32 +1,22 @@
-"""A run's own `segment` and `weight` columns, read when the window opens it, as `ndcg-inspect`
-reads them (`cli.segments`): each through `core.formats.query_map.column_map`, a weight checked by
-`core.analysis.weights.parse_weight`. The segments become the document's as File ▸ Open segments…
+"""A run's own `segment` and `weight` columns, read when the window opens it by the core's rule
+(`core.analysis.own_columns`, which `ndcg_gui.inspect` and `ndcg_gui.report` read them by too), as
+`ndcg-inspect` reads them (`cli.segments`). The segments become the document's as File ▸ Open segments…
 makes them; the weights weigh the query panel's mean. A bad cell is one line naming the file and
 its line, and the run opens all the same, without that column's map."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ndcg_gui.core.errors import InputError
+from ndcg_gui.core.analysis.own_columns import OwnColumns, own_columns
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ndcg_gui.core.formats.query_map import QueryMap
     from ndcg_gui.core.lists.dataset import Dataset
     from ndcg_gui.core.ndcg.measure import Measure
 
-
-@dataclass(frozen=True)
-class OwnColumns:
-    """The maps the run's columns give (None: no such column, or a bad cell in it) and, for a bad
-    cell, the one line saying so (`problems`)."""
-
-    segments: QueryMap[str] | None = None
-    weights: QueryMap[float] | None = None
-    problems: tuple[str, ...] = ()
+__all__ = ["OwnColumns", "own_columns", "own_said", "scored_with_own_columns"]
 
 
 def scored_with_own_columns(dataset: Dataset, measure: Measure) -> tuple[pd.DataFrame, OwnColumns]:
@@ -36,70 +26,6 @@ def scored_with_own_columns(dataset: Dataset, measure: Measure) -> tuple[pd.Data
     from ndcg_gui.core.analysis.workspace_report import score_for_window
 
     return score_for_window(dataset, measure), own_columns(dataset)
-
-
-def own_columns(dataset: Dataset) -> OwnColumns:
-    """The `segment` and `weight` columns of the dataset's run, if it has them (any case)."""
-    from ndcg_gui.core.formats.query_map import named_column
-
-    names = tuple(dataset.extra_columns)
-    wanted = {what: named_column(names, what) for what in ("segment", "weight")}
-    if not any(wanted.values()) or not dataset.in_memory:
-        return OwnColumns()
-    from functools import partial
-
-    from ndcg_gui.core.analysis.weights import parse_weight
-    from ndcg_gui.core.formats.query_map import column_map
-
-    run = _in_file_order(dataset.run)  # (a query's two values are then named as the file has them)
-    line_of = _line_of(dataset, run)
-    found: dict[str, QueryMap | None] = {}
-    problems: list[str] = []
-    fmt = dataset.file_format
-    weight = partial(parse_weight, decimal_comma=fmt is not None and fmt.comma_may_be_decimal())
-    for what, parse in (("segment", str), ("weight", weight)):
-        column = wanted[what]
-        if column is None:
-            found[what] = None
-            continue
-        try:
-            found[what] = column_map(run, column, dataset.path, what, parse, line_of)
-        except InputError as err:
-            found[what] = None
-            problems.append(str(err))
-    return OwnColumns(found["segment"], found["weight"], tuple(problems))
-
-
-def _in_file_order(run):
-    from ndcg_gui.core.lists.dataset import ORIGIN
-
-    if ORIGIN not in run.columns:
-        return run
-    return run.iloc[run[ORIGIN].to_numpy().argsort(kind="stable")]
-
-
-def _line_of(dataset: Dataset, run):
-    """A row's record in the file (its `ORIGIN`) -> its line (None: a row added since, or a file
-    without lines), read from the file's kept text only when a cell is refused."""
-    from ndcg_gui.core.lists.dataset import ORIGIN
-
-    fmt = dataset.file_format
-    if fmt is None or ORIGIN not in run.columns or dataset.path is None:
-        return None
-
-    def line_of(record: int) -> int | None:
-        from ndcg_gui.core.formats.source import Source
-
-        if record < 0:
-            return None
-        try:
-            source = Source(path=dataset.path, data=fmt.text_bytes(), encoding=fmt.encoding)
-        except InputError:  # (changed on disk since: the message names the query alone)
-            return None
-        line, _fields = source.record(record, fmt.delimiter, blank_rows=fmt.blank_rows)
-        return line
-
-    return line_of
 
 
 def own_said(own: OwnColumns) -> str:

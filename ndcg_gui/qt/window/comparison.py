@@ -60,6 +60,15 @@ NO_JUDGMENTS_HINT = ("No judgments: no NDCG to plot. The runs are compared by ho
                      "(the query table's RBO, Jaccard and τ; the open query's lists side by side).")
 
 
+def weighted_cells(cmp) -> tuple[list[tuple[str, str]], list[list[str]]]:
+    """`summary_cells`, its mean and Δ headed "weighted" when the queries are weighted."""
+    columns, rows = summary_cells(cmp)
+    if cmp.weights is not None:
+        columns = [(f"weighted {name}", tip) if tip in (cmp.methods["mean"], cmp.methods["delta"]) else
+                   (name, tip) for name, tip in columns]
+    return columns, rows
+
+
 class RunCompare(QObject):
     def __init__(self, document: Document, comparison: RunComparison, pane: ComparisonPane,
                  tabs: QTabWidget, feedback: Feedback) -> None:
@@ -262,8 +271,21 @@ class RunCompare(QObject):
                                                  "each query.", *methods(self.document.k)[:3]]))
         elif changes.runs or changes.summary:
             cmp = c.latest
-            self.pane.set_summary(*summary_cells(cmp))
-            self.pane.set_method(cmp.describe())
+            self.pane.set_summary(*weighted_cells(cmp))
+            self.pane.set_method("\n".join([*self._weighing(cmp), cmp.describe()]))
+
+    def _weighing(self, cmp) -> list[str]:
+        """The method's first line when the document has query weights: what the statistics are
+        weighted by, or why they are not (a compared query without a weight)."""
+        weights = self.document.state.weights
+        if weights is None:
+            return []
+        if cmp.weights is not None:
+            return [f"Weighted by {weights.origin}: the means, Δ, the weighted paired randomization test "
+                    "and the weighted bootstrap; each query's NDCG is its own."]
+        from ndcg_gui.core.analysis.workspace_report import weights_problem  # lazy: start-up (pandas)
+
+        return [f"Not weighted: {weights_problem(cmp, weights) or 'no query compared'}"]
 
     def _follow_document(self, changes: Changes) -> None:
         if changes.comparison is not None:

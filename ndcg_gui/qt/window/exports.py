@@ -148,17 +148,24 @@ class Exports(QObject):
             from ndcg_gui.core.analysis.runs.segment_compare import compare_segments
             from ndcg_gui.core.reports.compare_report import compare_report
 
+            # (weighted as the comparison is, by the document's weights: `ndcg-inspect`'s by_segment)
             by_segment = None if segments is None else compare_segments(
-                cmp.per_query, cmp.baseline, segments.values, samples=cmp.samples, seed=cmp.seed,
-                confidence=cmp.confidence)
+                cmp.per_query, cmp.baseline, segments.values, weights=cmp.weights, samples=cmp.samples,
+                seed=cmp.seed, confidence=cmp.confidence)
             html = compare_report(runs.list_for, cmp, sources, segments=by_segment, notes=doc.state.notes)
         else:
             from ndcg_gui.core.analysis.segments import segment_means
+            from ndcg_gui.core.analysis.weights import query_weights
 
             dataset = doc.lists_for_saving()
-            # (under the page's own mean policy, as its headline's)
-            means = None if segments is None else segment_means(
-                dataset.evaluate(doc.measure.per_query()), segments.values, doc.measure)
+            weights = doc.state.weights
+            means = None
+            if segments is not None or weights is not None:  # (as `ndcg-inspect --report` makes them)
+                result = dataset.evaluate(doc.measure.per_query())
+                # (under the page's own mean policy, as its headline's; every judged query weighed)
+                chosen = None if weights is None else query_weights(weights, result.index)
+                means = segment_means(result, segments.values if segments is not None else {}, doc.measure,
+                                      weights=chosen)
             html = run_report(dataset, doc.measure, doc.display_name, sources=sources, segments=means,
                               notes=doc.state.notes)
         atomic_write(path, lambda f: f.write(html))
