@@ -57,3 +57,9 @@ def test_weighted_mean_equals_numpy_average_at_any_scale(pairs, scale):
         assert np.isnan(weighted_mean(x, scaled))
         return
     assert weighted_mean(x, scaled) == pytest.approx(np.average(x, weights=w), rel=1e-9, abs=1e-300)
+
+
+def test_a_tiny_weight_times_a_tiny_ndcg_does_not_underflow_to_a_mean_of_0():
+    """Drawn by the property above: weight 1e-300 times NDCG 3.4e-217 was 0 in the dot product."""
+    assert weighted_mean(np.array([3.4e-217]), np.array([1e-300])) == pytest.approx(3.4e-217, rel=1e-12)
+    assert weighted_mean(np.array([0.5, 0.25]), np.array([1e-300, 3e-300])) == pytest.approx(0.3125)
