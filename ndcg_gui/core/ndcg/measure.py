@@ -14,6 +14,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, get_args
 
+# Where every path's rounded NDCG is snapped first (`metrics.round_half_away`, the SQL's `rounded`):
+# well below the places any preset rounds to (2 and 5).
+SNAP_DECIMALS = 12
+
 GainName = Literal["linear", "exponential"]
 DiscountName = Literal["log2", "log", "jarvelin"]
 IdealName = Literal["judged", "retrieved"]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ndcg_gui.core.ndcg.measure import Measure
+from ndcg_gui.core.ndcg.measure import SNAP_DECIMALS, Measure
 from ndcg_gui.core.ndcg.ties import averaged
 
 if TYPE_CHECKING:
@@ -286,9 +286,6 @@ def finish(dcg: np.ndarray, idcg: np.ndarray, measure: Measure) -> np.ndarray:
     if measure.rounding is not None:
         ndcg = round_half_away(ndcg, measure.rounding)
     return ndcg
-
-
-SNAP_DECIMALS = 12  # below every rounding a measure states (0..15 allowed, tools use 2 and 5)
 
 
 def round_half_away(values: np.ndarray, decimals: int) -> np.ndarray:

@@ -30,8 +30,7 @@ import re
 import sys
 from collections.abc import Callable, Mapping
 
-from ndcg_gui.core.ndcg.measure import TIES, TREATMENTS, GainTable, Measure
-from ndcg_gui.core.ndcg.metrics import SNAP_DECIMALS
+from ndcg_gui.core.ndcg.measure import SNAP_DECIMALS, TIES, TREATMENTS, GainTable, Measure
 
 # float32's largest value, and where doubles round past it to infinity (half an ulp above:
 # 2^103; the tie goes to infinity, FLT_MAX's last bit being odd). numpy rounds so; a DuckDB

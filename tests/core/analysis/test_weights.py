@@ -63,3 +63,4 @@ def test_a_tiny_weight_times_a_tiny_ndcg_does_not_underflow_to_a_mean_of_0():
     """Drawn by the property above: weight 1e-300 times NDCG 3.4e-217 was 0 in the dot product."""
     assert weighted_mean(np.array([3.4e-217]), np.array([1e-300])) == pytest.approx(3.4e-217, rel=1e-12)
     assert weighted_mean(np.array([0.5, 0.25]), np.array([1e-300, 3e-300])) == pytest.approx(0.3125)
+    assert weighted_mean(np.array([0.5, 0.25]), np.array([5e-324, 1.5e-323])) == pytest.approx(0.3125)
