@@ -325,6 +325,11 @@ class MainWindow(WindowLayout, QMainWindow):
         self.save_settings()
         self.recovery.discard()
         self.document.runner.stop()  # (a worker's late result has no window to show it in)
+        # The history goes with the window, deleted by its stack now. Its steps are Python objects
+        # the C++ stack owns; left to the cycle collector (a closed window's objects are in cycles),
+        # a step's wrapper may be cleared before the stack, which gives the step back to Python to
+        # delete while the stack still lists it: a double delete at the interpreter's exit.
+        self.document.undo_stack.clear()
         event.accept()
 
     def dragEnterEvent(self, event) -> None:
