@@ -315,9 +315,8 @@ class MainWindow(WindowLayout, QMainWindow):
 
     def _column_widths(self) -> list:
         """The tables whose column widths a person may set, each remembered on its own."""
-        views = [self.ranking_view, self.metrics_view, self.why.ideal_view, self.why.missed_view,
-                 self.why.what_if_view, self.why.moves_view, self.why.judge_view, self.why.definitions_view]
-        return [view.column_widths for view in views]
+        # (the why tabs' as they keep them: their tables are made when first shown)
+        return [self.ranking_view.column_widths, self.metrics_view.column_widths, *self.why.column_memories()]
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.files.maybe_discard("closing"):
@@ -326,6 +325,11 @@ class MainWindow(WindowLayout, QMainWindow):
         self.save_settings()
         self.recovery.discard()
         self.document.runner.stop()  # (a worker's late result has no window to show it in)
+        # The history goes with the window, deleted by its stack now. Its steps are Python objects
+        # the C++ stack owns; left to the cycle collector (a closed window's objects are in cycles),
+        # a step's wrapper may be cleared before the stack, which gives the step back to Python to
+        # delete while the stack still lists it: a double delete at the interpreter's exit.
+        self.document.undo_stack.clear()
         event.accept()
 
     def dragEnterEvent(self, event) -> None:
