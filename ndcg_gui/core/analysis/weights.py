@@ -86,9 +86,10 @@ def _scale(w: np.ndarray) -> float:
 def weighted_mean(values: np.ndarray, weights: np.ndarray) -> float:
     """sum(w * x) / sum(w); NaN with no value or a total weight of 0. The weights are first
     brought to a largest of about 1 by a power of two (exact): weights of 1e-300 times an NDCG
-    of 1e-217 underflowed to a mean of 0."""
+    of 1e-217 underflowed to a mean of 0. (np.ldexp scales in one step: for subnormal weights the
+    power of two itself, 2^1062, is past the largest double.)"""
     values, weights = np.asarray(values, dtype=float), np.asarray(weights, dtype=float)
     if not len(values) or not weights.max() > 0:
         return float("nan")
-    weights = weights * math.ldexp(1.0, -math.frexp(float(weights.max()))[1])
+    weights = np.ldexp(weights, -math.frexp(float(weights.max()))[1])
     return float(np.dot(weights, values) / weights.sum())
