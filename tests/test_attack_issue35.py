@@ -35,3 +35,21 @@ def test_a_run_weighted_by_subnormal_weights_gets_its_mean(tmp_path, capsys):
     per_query = {q["query"]: q["ndcg"] for q in got["queries"]}
     expected = np.average([per_query["q1"], per_query["q2"]], weights=[1.0, 3.0])
     assert got["all"]["ndcg"] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("column", ["weight", "score"])
+def test_a_frame_with_an_int_past_int64_is_refused_in_one_line(column):
+    """A notebook's object column holding 10**20 (a Python int): pyarrow raised OverflowError,
+    which reached the user as a traceback instead of the frame's one line."""
+    import pandas as pd
+
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.reports.notebook import read_run
+
+    frame = pd.DataFrame({"query": ["q1", "q2"], "doc": ["a", "b"], "grade": [1, 0], "score": [2, 1],
+                          "weight": [1, 3]})
+    frame[column] = pd.Series([10**20, 3], dtype=object)
+    with pytest.raises(InputError) as info:
+        read_run(frame, None, "run")
+    assert "\n" not in str(info.value)
+    assert str(info.value).startswith("run: cannot be made a table (")
