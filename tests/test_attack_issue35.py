@@ -53,3 +53,55 @@ def test_a_frame_with_an_int_past_int64_is_refused_in_one_line(column):
         read_run(frame, None, "run")
     assert "\n" not in str(info.value)
     assert str(info.value).startswith("run: cannot be made a table (")
+
+
+RUN_ROWS = [("q1", "a", 3, 1, "x"), ("q1", "b", 2, 1, "x"), ("q2", "c", 2, 3, "y"), ("q2", "d", 1, 3, "y"),
+            ("q3", "e", 1, 2, "x")]
+
+
+def _own_columns_run(tmp_path, kind: str, weight_name: str = "weight"):
+    import pandas as pd
+
+    frame = pd.DataFrame(RUN_ROWS, columns=["query", "doc", "score", weight_name, "segment"])
+    run = tmp_path / f"run.{kind}"
+    frame.to_parquet(run) if kind == "parquet" else frame.to_csv(run, index=False)
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 a 1\nq1 0 b 0\nq2 0 c 0\nq2 0 d 1\nq3 0 e 1\n")
+    return run, qrels
+
+
+@pytest.mark.parametrize("kind", ["csv", "parquet"])
+@pytest.mark.parametrize("weight_name", ["weight", " Weight "])
+def test_duckdb_refuses_a_run_s_own_weight_column_it_would_not_read(tmp_path, capsys, kind, weight_name):
+    """The in-memory path weighs the mean by the run's own weight column; DuckDB printed the
+    unweighted mean, exit 0, without a word."""
+    pytest.importorskip("duckdb")
+    run, qrels = _own_columns_run(tmp_path, kind, weight_name)
+    segments = tmp_path / "s.tsv"
+    segments.write_text("q1\tx\nq2\ty\nq3\tx\n")
+    code, got, err = _run_json(capsys, run, "--qrels", qrels, "--engine", "duckdb", "--segments", segments)
+    assert code == 2 and got is None
+    said = weight_name.strip() if kind == "csv" else weight_name  # (both readers trim a CSV's header)
+    assert err == (f'ndcg-inspect: {run.name}: has its own "{said}" column, which --engine duckdb '
+                   "does not read; give it as --weights FILE (query<TAB>weight), or use --engine memory\n")
+    code, _, err = _run_json(capsys, run, run, "--qrels", qrels, "--engine", "duckdb", "--segments", segments)
+    assert code == 2 and "has its own" in err
+
+
+@pytest.mark.parametrize("kind", ["csv", "parquet"])
+def test_duckdb_given_the_files_weighs_as_memory_weighs_by_the_columns(tmp_path, capsys, kind):
+    pytest.importorskip("duckdb")
+    run, qrels = _own_columns_run(tmp_path, kind)
+    weights, segments = tmp_path / "w.tsv", tmp_path / "s.tsv"
+    weights.write_text("q1\t1\nq2\t3\nq3\t2\n")
+    segments.write_text("q1\tx\nq2\ty\nq3\tx\n")
+    code, memory, err = _run_json(capsys, run, "--qrels", qrels, "--engine", "memory")
+    assert code == 0, err
+    code, duck, err = _run_json(capsys, run, "--qrels", qrels, "--engine", "duckdb", "--weights", weights,
+                                "--segments", segments)
+    assert code == 0, err
+    per_query = {q["query"]: q["ndcg"] for q in memory["queries"]}
+    expected = np.average([per_query[q] for q in ("q1", "q2", "q3")], weights=[1, 3, 2])
+    assert memory["all"]["ndcg"] == pytest.approx(expected, rel=1e-12)
+    assert duck["all"]["ndcg"] == pytest.approx(memory["all"]["ndcg"], rel=1e-12)
+    assert duck.get("segments") == memory.get("segments")
