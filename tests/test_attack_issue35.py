@@ -105,3 +105,21 @@ def test_duckdb_given_the_files_weighs_as_memory_weighs_by_the_columns(tmp_path,
     assert memory["all"]["ndcg"] == pytest.approx(expected, rel=1e-12)
     assert duck["all"]["ndcg"] == pytest.approx(memory["all"]["ndcg"], rel=1e-12)
     assert duck.get("segments") == memory.get("segments")
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_an_infinite_gain_in_parquet_qrels_is_named_by_its_row_on_every_path(tmp_path, capsys, engine):
+    """DuckDB said "row 3:", the in-memory path the file alone."""
+    import pandas as pd
+
+    if engine == "duckdb":
+        pytest.importorskip("duckdb")
+    qrels = tmp_path / "qrels.parquet"
+    pd.DataFrame({"query": ["q1", "q1", "q2", "q2"], "doc": list("abcd"),
+                  "grade": [1.0, 0.0, 1024.5, 2000.0]}).to_parquet(qrels)
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq2 Q0 c 1 1 r\nq2 Q0 d 2 0 r\n")
+    code, _, err = _run_json(capsys, run, "--qrels", qrels, "--gain", "exponential", "--engine", engine)
+    assert code == 2
+    assert err == ('ndcg-inspect: qrels.parquet: row 3: grade 1024.5 (query "q2", doc "c") gives an '
+                   "infinite gain under 2^g - 1; expected a grade below 1024 under the exponential gain\n")

@@ -178,9 +178,11 @@ def _refuse_own_columns(options: argparse.Namespace) -> None:
     from ndcg_gui.core.formats.query_map import named_column
 
     try:
-        from ndcg_gui.core.sql.duckdb_engine import column_names
-    except ImportError:  # (no DuckDB: Spark reads the files alone, and says what it cannot)
+        import duckdb  # noqa: F401  (the header is read by DuckDB's reader, as it scores)
+    except ImportError:  # (--engine duckdb then says how to install it; Spark is not checked)
         return
+    from ndcg_gui.core.sql.duckdb_engine import column_names
+
     names = column_names(options.file)
     for what, given in (("segment", options.segments), ("weight", options.weights)):
         column = named_column(names, what) if given is None else None

@@ -351,7 +351,23 @@ def refuse_infinite_gains(dataset, measure) -> None:
         i = int(infinite[at])
         record = int(frame[ORIGIN].iloc[i]) if ORIGIN in frame else -1
         problem = infinite_gain_problem(grade[i], frame["query"].iloc[i], frame["doc"].iloc[i])
-        raise InputError(problem, path, record_line(path, form, record))
+        line = record_line(path, form, record)
+        if line is None and form is None and _is_table_file(path) and record >= 0:
+            problem = f"row {record + 1}: {problem}"  # (a Parquet row, as the engines name it)
+        raise InputError(problem, path, line)
+
+
+def _is_table_file(path) -> bool:
+    """Whether `path` is a Parquet or Feather file (rows, not lines), read again: an error's cost."""
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.formats.source import read_source
+
+    if path is None or str(path).startswith(("/dev/", "/proc/")):
+        return False
+    try:
+        return read_source(path).container != "text"
+    except (OSError, InputError):
+        return False
 
 
 def record_line(path, form, record: int) -> int | None:
