@@ -123,3 +123,23 @@ def test_an_infinite_gain_in_parquet_qrels_is_named_by_its_row_on_every_path(tmp
     assert code == 2
     assert err == ('ndcg-inspect: qrels.parquet: row 3: grade 1024.5 (query "q2", doc "c") gives an '
                    "infinite gain under 2^g - 1; expected a grade below 1024 under the exponential gain\n")
+
+
+@pytest.mark.parametrize("missing", ["zero", "skip"])
+def test_weights_refused_in_a_comparison_by_the_engine_are_one_line_as_in_memory(tmp_path, capsys, missing):
+    """DuckDB's comparison said its --missing note first, then the refusal: two lines where the
+    in-memory path says one."""
+    pytest.importorskip("duckdb")
+    a, b, qrels = tmp_path / "A.txt", tmp_path / "B.txt", tmp_path / "qrels.txt"
+    a.write_text("q1 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq2 Q0 c 1 1 r\nq2 Q0 d 2 0 r\nq3 Q0 e 1 1 r\n")
+    b.write_text("q1 Q0 b 1 3 r\nq1 Q0 a 2 2 r\nq2 Q0 d 1 1 r\nq2 Q0 c 2 0 r\n")
+    qrels.write_text("q1 0 a 1\nq1 0 b 0\nq2 0 c 0\nq2 0 d 1\nq3 0 e 1\n")
+    weights = tmp_path / "w.tsv"
+    weights.write_text("q1\t1\nq2\t3\n" if missing == "zero" else "q1\t0\nq2\t0\nq3\t5\n")
+    said = {}
+    for engine in ("memory", "duckdb"):
+        code, _, said[engine] = _run_json(capsys, a, b, "--qrels", qrels, "--weights", weights,
+                                          "--missing", missing, "--engine", engine)
+        assert code == 2
+    assert said["duckdb"] == said["memory"]
+    assert said["memory"].count("\n") == 1 and said["memory"].startswith("ndcg-inspect: w.tsv: ")
