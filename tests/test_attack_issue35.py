@@ -143,3 +143,22 @@ def test_weights_refused_in_a_comparison_by_the_engine_are_one_line_as_in_memory
         assert code == 2
     assert said["duckdb"] == said["memory"]
     assert said["memory"].count("\n") == 1 and said["memory"].startswith("ndcg-inspect: w.tsv: ")
+
+
+@pytest.mark.parametrize("text", ["1e-400", "2.5E-330", "0.000001e-320"])
+def test_a_weight_whose_text_is_not_0_but_underflows_to_0_is_refused(tmp_path, capsys, text):
+    """parse_weight read "1e-400" as 0: the query counted for nothing, unsaid."""
+    from ndcg_gui.core.analysis.weights import parse_weight
+    from ndcg_gui.core.formats.query_map import ValueProblem
+
+    assert float(text) == 0.0
+    with pytest.raises(ValueProblem, match="too small for a floating-point number"):
+        parse_weight(text)
+    assert [parse_weight(t) for t in ("0", "0.0", "-0", "0e-400", "00.000e5")] == [0.0] * 5
+    run, qrels, weights = tmp_path / "run.txt", tmp_path / "qrels.txt", tmp_path / "w.tsv"
+    run.write_text("q1 Q0 a 1 3 r\nq2 Q0 c 1 1 r\nq2 Q0 d 2 0 r\n")
+    qrels.write_text("q1 0 a 1\nq2 0 c 0\nq2 0 d 1\n")
+    weights.write_text(f"q1\t{text}\nq2\t1\n")
+    code, _, err = _run_json(capsys, run, "--qrels", qrels, "--weights", weights)
+    assert code == 2
+    assert err.startswith(f'ndcg-inspect: w.tsv:1: query "q1": weight "{text}" is too small')

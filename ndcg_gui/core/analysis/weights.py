@@ -37,6 +37,9 @@ def parse_weight(text: str, decimal_comma: bool = False) -> float:
         raise ValueProblem(f"weight {shown(text)} is not a finite number; {EXPECTED}")
     if value < 0:
         raise ValueProblem(f"weight {shown(text)} is negative; {EXPECTED}")
+    if value == 0 and any(c in "123456789" for c in text.lower().partition("e")[0]):
+        raise ValueProblem(f"weight {shown(text)} is too small for a floating-point number (it would be "
+                           f"0); {EXPECTED}, 0 itself to leave a query out")
     return value
 
 
