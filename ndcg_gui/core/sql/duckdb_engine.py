@@ -349,7 +349,9 @@ def column_names(pattern: str) -> list[str]:
     con = duckdb.connect()
     try:
         source = _table_source(pattern, files[0]) if files and Path(files[0]).is_file() else None
-        return [] if source is None else [r[0] for r in con.sql(f"DESCRIBE SELECT * FROM {source}").fetchall()]
+        if source is None:
+            return []
+        return [row[0] for row in con.sql(f"DESCRIBE SELECT * FROM {source}").fetchall()]
     except (OSError, InputError, duckdb.Error):
         return []
     finally:
