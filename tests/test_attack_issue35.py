@@ -162,3 +162,15 @@ def test_a_weight_whose_text_is_not_0_but_underflows_to_0_is_refused(tmp_path, c
     code, _, err = _run_json(capsys, run, "--qrels", qrels, "--weights", weights)
     assert code == 2
     assert err.startswith(f'ndcg-inspect: w.tsv:1: query "q1": weight "{text}" is too small')
+
+
+def test_an_infinite_gain_in_jsonl_qrels_is_named_by_its_line(tmp_path, capsys):
+    """The in-memory path named the file alone, where its JSON Lines reader names a bad cell's line."""
+    qrels = tmp_path / "qrels.jsonl"
+    qrels.write_text('{"query":"q1","doc":"a","grade":1}\n\n{"query":"q2","doc":"c","grade":1100}\n')
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 a 1 3 r\nq2 Q0 c 1 1 r\n")
+    code, _, err = _run_json(capsys, run, "--qrels", qrels, "--gain", "exponential")
+    assert code == 2
+    assert err == ('ndcg-inspect: qrels.jsonl:3: grade 1100 (query "q2", doc "c") gives an infinite gain '
+                   "under 2^g - 1; expected a grade below 1024 under the exponential gain\n")

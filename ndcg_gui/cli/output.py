@@ -352,22 +352,32 @@ def refuse_infinite_gains(dataset, measure) -> None:
         record = int(frame[ORIGIN].iloc[i]) if ORIGIN in frame else -1
         problem = infinite_gain_problem(grade[i], frame["query"].iloc[i], frame["doc"].iloc[i])
         line = record_line(path, form, record)
-        if line is None and form is None and _is_table_file(path) and record >= 0:
+        kind = _kept_kind(path) if line is None and form is None and record >= 0 else None
+        if kind == "jsonl":  # (a record a line, blank lines aside, as its reader names it)
+            from ndcg_gui.core.formats.columnar import _jsonl_line
+            from ndcg_gui.core.formats.source import read_source
+
+            line = _jsonl_line(read_source(path), record)
+        elif kind is not None:
             problem = f"row {record + 1}: {problem}"  # (a Parquet row, as the engines name it)
         raise InputError(problem, path, line)
 
 
-def _is_table_file(path) -> bool:
-    """Whether `path` is a Parquet or Feather file (rows, not lines), read again: an error's cost."""
+def _kept_kind(path) -> str | None:
+    """"jsonl", or the columnar kind ("parquet", "feather") of a file read without a text format
+    (`record_line` gave no line), read again: an error's cost; None for anything else."""
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.formats.source import read_source
 
     if path is None or str(path).startswith(("/dev/", "/proc/")):
-        return False
+        return None
+    from ndcg_gui.core.reading.dispatch import sniff
+
     try:
-        return read_source(path).container != "text"
-    except (OSError, InputError):
-        return False
+        kind = sniff(read_source(path))
+        return kind if kind in ("jsonl", "parquet", "feather") else None
+    except (OSError, InputError, ValueError):
+        return None
 
 
 def record_line(path, form, record: int) -> int | None:
