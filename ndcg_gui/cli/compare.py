@@ -66,9 +66,9 @@ def printed(cmp: Comparison, options: argparse.Namespace, say, ties: dict | None
     an engine returns each query's figure, not its list)."""
     from ndcg_gui.cli import segments as cli_segments
 
-    _notes(cmp, say)
     maps = cli_segments.maps(options)  # (read with the runs; an engine's comparison: the files only)
-    cmp = cli_segments.weighted(cmp, maps)
+    cmp = cli_segments.weighted(cmp, maps)  # (before the notes: weights refused, in one line alone)
+    _notes(cmp, say)
     segments = cli_segments.by_segment(cmp, maps, say)
     per_query = _per_query(cmp, options.query) if options.per_query else None
     if options.format == "json":

@@ -127,6 +127,7 @@ def main_engine(options: argparse.Namespace, say: Callable[[str], None]) -> None
     if options.threads is not None and options.threads < 1:
         raise InputError(f"--threads {options.threads}: expected a whole number from 1")
     _check_engine_options(options)
+    _refuse_own_columns(options)
     measure = measure_of(options)
     if options.runs:
         _compare(options, measure, say)
@@ -166,6 +167,29 @@ def _check_engine_options(options: argparse.Namespace) -> None:
                                  "(and its own settings from spark-defaults.conf)")
     elif options.spark_master is not None:
         raise InputError("--spark-master goes with --engine spark")
+
+
+def _refuse_own_columns(options: argparse.Namespace) -> None:
+    """The first run's own `segment` or `weight` column, which the in-memory path reads and the
+    engines do not (their rows hold query, doc and score only): refused, since the mean printed
+    would be unweighted (or not by segment) without a word. A --segments/--weights file instead
+    is read, as in memory, where it replaces the column."""
+    from ndcg_gui.core.errors import InputError, shown
+    from ndcg_gui.core.formats.query_map import named_column
+
+    try:
+        import duckdb  # noqa: F401  (the header is read by DuckDB's reader, as it scores)
+    except ImportError:  # (--engine duckdb then says how to install it; Spark is not checked)
+        return
+    from ndcg_gui.core.sql.duckdb_engine import column_names
+
+    names = column_names(options.file)
+    for what, given in (("segment", options.segments), ("weight", options.weights)):
+        column = named_column(names, what) if given is None else None
+        if column is not None:
+            raise InputError(f"has its own {shown(column)} column, which --engine {options.engine} does "
+                             f"not read; give it as --{what}s FILE (query<TAB>{what}), or use --engine "
+                             "memory", options.file)
 
 
 def _score(options: argparse.Namespace, run: str, measure):

@@ -351,7 +351,33 @@ def refuse_infinite_gains(dataset, measure) -> None:
         i = int(infinite[at])
         record = int(frame[ORIGIN].iloc[i]) if ORIGIN in frame else -1
         problem = infinite_gain_problem(grade[i], frame["query"].iloc[i], frame["doc"].iloc[i])
-        raise InputError(problem, path, record_line(path, form, record))
+        line = record_line(path, form, record)
+        kind = _kept_kind(path) if line is None and form is None and record >= 0 else None
+        if kind == "jsonl":  # (a record a line, blank lines aside, as its reader names it)
+            from ndcg_gui.core.formats.columnar import _jsonl_line
+            from ndcg_gui.core.formats.source import read_source
+
+            line = _jsonl_line(read_source(path), record)
+        elif kind is not None:
+            problem = f"row {record + 1}: {problem}"  # (a Parquet row, as the engines name it)
+        raise InputError(problem, path, line)
+
+
+def _kept_kind(path) -> str | None:
+    """"jsonl", or the columnar kind ("parquet", "feather") of a file read without a text format
+    (`record_line` gave no line), read again: an error's cost; None for anything else."""
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.formats.source import read_source
+
+    if path is None or str(path).startswith(("/dev/", "/proc/")):
+        return None
+    from ndcg_gui.core.reading.dispatch import sniff
+
+    try:
+        kind = sniff(read_source(path))
+        return kind if kind in ("jsonl", "parquet", "feather") else None
+    except (OSError, InputError, ValueError):
+        return None
 
 
 def record_line(path, form, record: int) -> int | None:

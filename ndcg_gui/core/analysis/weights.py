@@ -37,6 +37,9 @@ def parse_weight(text: str, decimal_comma: bool = False) -> float:
         raise ValueProblem(f"weight {shown(text)} is not a finite number; {EXPECTED}")
     if value < 0:
         raise ValueProblem(f"weight {shown(text)} is negative; {EXPECTED}")
+    if value == 0 and any(c in "123456789" for c in text.lower().partition("e")[0]):
+        raise ValueProblem(f"weight {shown(text)} is too small for a floating-point number (it would be "
+                           f"0); {EXPECTED}, 0 itself to leave a query out")
     return value
 
 
@@ -86,7 +89,8 @@ def _scale(w: np.ndarray) -> float:
 def weighted_mean(values: np.ndarray, weights: np.ndarray) -> float:
     """sum(w * x) / sum(w); NaN with no value or a total weight of 0. The weights are first
     brought to a largest of about 1 by a power of two (exact): weights of 1e-300 times an NDCG
-    of 1e-217 underflowed to a mean of 0."""
+    of 1e-217 underflowed to a mean of 0. (np.ldexp scales in one step: for subnormal weights the
+    power of two itself, 2^1062, is past the largest double.)"""
     values, weights = np.asarray(values, dtype=float), np.asarray(weights, dtype=float)
     if not len(values) or not weights.max() > 0:
         return float("nan")

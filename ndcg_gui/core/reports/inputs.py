@@ -187,7 +187,7 @@ def _arrow_bytes(frame: pd.DataFrame, label: str) -> bytes:
 
     try:
         table = pa.Table.from_pandas(frame, preserve_index=False)
-    except (pa.ArrowException, TypeError, ValueError) as exc:
+    except (pa.ArrowException, TypeError, ValueError, OverflowError) as exc:  # (an int past int64)
         raise InputError(f"cannot be made a table ({exc})", label) from None
     sink = pa.BufferOutputStream()
     with pa.ipc.new_file(sink, table.schema) as writer:

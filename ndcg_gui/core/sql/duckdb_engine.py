@@ -329,22 +329,44 @@ def reads(pattern: str, trec_kind: str) -> bool:
     first, number = files[0], "score" if trec_kind == "trec_run" else "grade"
     con = duckdb.connect()
     try:
-        if first.lower().endswith(_PARQUET):
-            hive = "true" if is_folder(pattern) else "false"
-            source = f"read_parquet({duck_files([first])[0]}, hive_partitioning={hive})"
-        else:
-            kind = _kind(first)
-            if kind == trec_kind:
-                return True
-            if kind != "csv":
-                return False
-            source = f"read_csv({duck_files([first])[0]}{_gzip_option([first])}, header=true)"
+        source = _table_source(pattern, first)
+        if source is None:
+            return _kind(first) == trec_kind
         _roles(con, source, first, number)
         return True
     except (InputError, duckdb.Error):
         return False
     finally:
         con.close()
+
+
+def column_names(pattern: str) -> list[str]:
+    """The columns of a CSV or Parquet input, by its first file, as `score_files` reads them; []
+    for TREC text, or an input that cannot be looked at (the scoring says why)."""
+    import duckdb  # lazy: optional extra
+
+    files = files_of(pattern)
+    con = duckdb.connect()
+    try:
+        source = _table_source(pattern, files[0]) if files and Path(files[0]).is_file() else None
+        if source is None:
+            return []
+        return [row[0] for row in con.sql(f"DESCRIBE SELECT * FROM {source}").fetchall()]
+    except (OSError, InputError, duckdb.Error):
+        return []
+    finally:
+        con.close()
+
+
+def _table_source(pattern: str, first: str) -> str | None:
+    """DuckDB's reader of the input's first file when it is a table (Parquet, CSV); None for text
+    of another kind (TREC)."""
+    if first.lower().endswith(_PARQUET):
+        hive = "true" if is_folder(pattern) else "false"
+        return f"read_parquet({duck_files([first])[0]}, hive_partitioning={hive})"
+    if _kind(first) != "csv":
+        return None
+    return f"read_csv({duck_files([first])[0]}{_gzip_option([first])}, header=true)"
 
 
 def _gzip_option(files: list[str]) -> str:

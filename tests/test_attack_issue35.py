@@ -1,0 +1,176 @@
+"""Issue 35's last items attacked as a hostile user would (weights, segments, infinite gains): each
+case found broken, kept as a test that failed on the code before its fix."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from ndcg_gui.cli.main import main
+from ndcg_gui.core.analysis.weights import weighted_mean
+
+
+def _run_json(capsys, *args) -> tuple[int, dict | None, str]:
+    code = main([*map(str, args), "--format", "json"])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if code == 0 else None), err
+
+
+def test_a_weighted_mean_of_subnormal_weights_is_the_plain_mean():
+    """Weights all below 2^-1022 (subnormal): the power of two that brings them near 1 is past the
+    largest double, so math.ldexp overflowed (an internal error in ndcg-inspect)."""
+    x = np.array([1.0, 0.5, 0.25])
+    for w in (np.array([1e-320, 1e-320, 1e-320]), np.array([5e-324, 1e-323, 5e-324])):
+        assert weighted_mean(x, w) == pytest.approx(np.average(x, weights=w / w.max()), rel=1e-12)
+
+
+def test_a_run_weighted_by_subnormal_weights_gets_its_mean(tmp_path, capsys):
+    run = tmp_path / "w.csv"
+    run.write_text("query,doc,grade,score,weight\nq1,a,1,3,1e-320\nq1,b,0,2,1e-320\n"
+                   "q2,c,0,2,3e-320\nq2,d,1,1,3e-320\n")
+    code, got, err = _run_json(capsys, run)
+    assert code == 0, err
+    per_query = {q["query"]: q["ndcg"] for q in got["queries"]}
+    expected = np.average([per_query["q1"], per_query["q2"]], weights=[1.0, 3.0])
+    assert got["all"]["ndcg"] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("column", ["weight", "score"])
+def test_a_frame_with_an_int_past_int64_is_refused_in_one_line(column):
+    """A notebook's object column holding 10**20 (a Python int): pyarrow raised OverflowError,
+    which reached the user as a traceback instead of the frame's one line."""
+    import pandas as pd
+
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.reports.notebook import read_run
+
+    frame = pd.DataFrame({"query": ["q1", "q2"], "doc": ["a", "b"], "grade": [1, 0], "score": [2, 1],
+                          "weight": [1, 3]})
+    frame[column] = pd.Series([10**20, 3], dtype=object)
+    with pytest.raises(InputError) as info:
+        read_run(frame, None, "run")
+    assert "\n" not in str(info.value)
+    assert str(info.value).startswith("run: cannot be made a table (")
+
+
+RUN_ROWS = [("q1", "a", 3, 1, "x"), ("q1", "b", 2, 1, "x"), ("q2", "c", 2, 3, "y"), ("q2", "d", 1, 3, "y"),
+            ("q3", "e", 1, 2, "x")]
+
+
+def _own_columns_run(tmp_path, kind: str, weight_name: str = "weight"):
+    import pandas as pd
+
+    frame = pd.DataFrame(RUN_ROWS, columns=["query", "doc", "score", weight_name, "segment"])
+    run = tmp_path / f"run.{kind}"
+    frame.to_parquet(run) if kind == "parquet" else frame.to_csv(run, index=False)
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 a 1\nq1 0 b 0\nq2 0 c 0\nq2 0 d 1\nq3 0 e 1\n")
+    return run, qrels
+
+
+@pytest.mark.parametrize("kind", ["csv", "parquet"])
+@pytest.mark.parametrize("weight_name", ["weight", " Weight "])
+def test_duckdb_refuses_a_run_s_own_weight_column_it_would_not_read(tmp_path, capsys, kind, weight_name):
+    """The in-memory path weighs the mean by the run's own weight column; DuckDB printed the
+    unweighted mean, exit 0, without a word."""
+    pytest.importorskip("duckdb")
+    run, qrels = _own_columns_run(tmp_path, kind, weight_name)
+    segments = tmp_path / "s.tsv"
+    segments.write_text("q1\tx\nq2\ty\nq3\tx\n")
+    code, got, err = _run_json(capsys, run, "--qrels", qrels, "--engine", "duckdb", "--segments", segments)
+    assert code == 2 and got is None
+    said = weight_name.strip() if kind == "csv" else weight_name  # (both readers trim a CSV's header)
+    assert err == (f'ndcg-inspect: {run.name}: has its own "{said}" column, which --engine duckdb '
+                   "does not read; give it as --weights FILE (query<TAB>weight), or use --engine memory\n")
+    code, _, err = _run_json(capsys, run, run, "--qrels", qrels, "--engine", "duckdb", "--segments", segments)
+    assert code == 2 and "has its own" in err
+
+
+@pytest.mark.parametrize("kind", ["csv", "parquet"])
+def test_duckdb_given_the_files_weighs_as_memory_weighs_by_the_columns(tmp_path, capsys, kind):
+    pytest.importorskip("duckdb")
+    run, qrels = _own_columns_run(tmp_path, kind)
+    weights, segments = tmp_path / "w.tsv", tmp_path / "s.tsv"
+    weights.write_text("q1\t1\nq2\t3\nq3\t2\n")
+    segments.write_text("q1\tx\nq2\ty\nq3\tx\n")
+    code, memory, err = _run_json(capsys, run, "--qrels", qrels, "--engine", "memory")
+    assert code == 0, err
+    code, duck, err = _run_json(capsys, run, "--qrels", qrels, "--engine", "duckdb", "--weights", weights,
+                                "--segments", segments)
+    assert code == 0, err
+    per_query = {q["query"]: q["ndcg"] for q in memory["queries"]}
+    expected = np.average([per_query[q] for q in ("q1", "q2", "q3")], weights=[1, 3, 2])
+    assert memory["all"]["ndcg"] == pytest.approx(expected, rel=1e-12)
+    assert duck["all"]["ndcg"] == pytest.approx(memory["all"]["ndcg"], rel=1e-12)
+    assert duck.get("segments") == memory.get("segments")
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_an_infinite_gain_in_parquet_qrels_is_named_by_its_row_on_every_path(tmp_path, capsys, engine):
+    """DuckDB said "row 3:", the in-memory path the file alone."""
+    import pandas as pd
+
+    if engine == "duckdb":
+        pytest.importorskip("duckdb")
+    qrels = tmp_path / "qrels.parquet"
+    pd.DataFrame({"query": ["q1", "q1", "q2", "q2"], "doc": list("abcd"),
+                  "grade": [1.0, 0.0, 1024.5, 2000.0]}).to_parquet(qrels)
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq2 Q0 c 1 1 r\nq2 Q0 d 2 0 r\n")
+    code, _, err = _run_json(capsys, run, "--qrels", qrels, "--gain", "exponential", "--engine", engine)
+    assert code == 2
+    assert err == ('ndcg-inspect: qrels.parquet: row 3: grade 1024.5 (query "q2", doc "c") gives an '
+                   "infinite gain under 2^g - 1; expected a grade below 1024 under the exponential gain\n")
+
+
+@pytest.mark.parametrize("missing", ["zero", "skip"])
+def test_weights_refused_in_a_comparison_by_the_engine_are_one_line_as_in_memory(tmp_path, capsys, missing):
+    """DuckDB's comparison said its --missing note first, then the refusal: two lines where the
+    in-memory path says one."""
+    pytest.importorskip("duckdb")
+    a, b, qrels = tmp_path / "A.txt", tmp_path / "B.txt", tmp_path / "qrels.txt"
+    a.write_text("q1 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq2 Q0 c 1 1 r\nq2 Q0 d 2 0 r\nq3 Q0 e 1 1 r\n")
+    b.write_text("q1 Q0 b 1 3 r\nq1 Q0 a 2 2 r\nq2 Q0 d 1 1 r\nq2 Q0 c 2 0 r\n")
+    qrels.write_text("q1 0 a 1\nq1 0 b 0\nq2 0 c 0\nq2 0 d 1\nq3 0 e 1\n")
+    weights = tmp_path / "w.tsv"
+    weights.write_text("q1\t1\nq2\t3\n" if missing == "zero" else "q1\t0\nq2\t0\nq3\t5\n")
+    said = {}
+    for engine in ("memory", "duckdb"):
+        code, _, said[engine] = _run_json(capsys, a, b, "--qrels", qrels, "--weights", weights,
+                                          "--missing", missing, "--engine", engine)
+        assert code == 2
+    assert said["duckdb"] == said["memory"]
+    assert said["memory"].count("\n") == 1 and said["memory"].startswith("ndcg-inspect: w.tsv: ")
+
+
+@pytest.mark.parametrize("text", ["1e-400", "2.5E-330", "0.000001e-320"])
+def test_a_weight_whose_text_is_not_0_but_underflows_to_0_is_refused(tmp_path, capsys, text):
+    """parse_weight read "1e-400" as 0: the query counted for nothing, unsaid."""
+    from ndcg_gui.core.analysis.weights import parse_weight
+    from ndcg_gui.core.formats.query_map import ValueProblem
+
+    assert float(text) == 0.0
+    with pytest.raises(ValueProblem, match="too small for a floating-point number"):
+        parse_weight(text)
+    assert [parse_weight(t) for t in ("0", "0.0", "-0", "0e-400", "00.000e5")] == [0.0] * 5
+    run, qrels, weights = tmp_path / "run.txt", tmp_path / "qrels.txt", tmp_path / "w.tsv"
+    run.write_text("q1 Q0 a 1 3 r\nq2 Q0 c 1 1 r\nq2 Q0 d 2 0 r\n")
+    qrels.write_text("q1 0 a 1\nq2 0 c 0\nq2 0 d 1\n")
+    weights.write_text(f"q1\t{text}\nq2\t1\n")
+    code, _, err = _run_json(capsys, run, "--qrels", qrels, "--weights", weights)
+    assert code == 2
+    assert err.startswith(f'ndcg-inspect: w.tsv:1: query "q1": weight "{text}" is too small')
+
+
+def test_an_infinite_gain_in_jsonl_qrels_is_named_by_its_line(tmp_path, capsys):
+    """The in-memory path named the file alone, where its JSON Lines reader names a bad cell's line."""
+    qrels = tmp_path / "qrels.jsonl"
+    qrels.write_text('{"query":"q1","doc":"a","grade":1}\n\n{"query":"q2","doc":"c","grade":1100}\n')
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 a 1 3 r\nq2 Q0 c 1 1 r\n")
+    code, _, err = _run_json(capsys, run, "--qrels", qrels, "--gain", "exponential")
+    assert code == 2
+    assert err == ('ndcg-inspect: qrels.jsonl:3: grade 1100 (query "q2", doc "c") gives an infinite gain '
+                   "under 2^g - 1; expected a grade below 1024 under the exponential gain\n")
