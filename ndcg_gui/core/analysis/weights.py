@@ -94,5 +94,5 @@ def weighted_mean(values: np.ndarray, weights: np.ndarray) -> float:
     values, weights = np.asarray(values, dtype=float), np.asarray(weights, dtype=float)
     if not len(values) or not weights.max() > 0:
         return float("nan")
-    weights = np.ldexp(weights, -math.frexp(float(weights.max()))[1])  # (2^1074 is past a float)
+    weights = np.ldexp(weights, -math.frexp(float(weights.max()))[1])
     return float(np.dot(weights, values) / weights.sum())
