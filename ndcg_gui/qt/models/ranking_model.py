@@ -58,6 +58,8 @@ _ROOT = QModelIndex()
 WASTED_MARK, BELONGS_MARK = "↓", "↑"
 # Tied scores: a bracket beside the shade joins each group's rows (first, middle, last).
 TIE_MARKS = ("", "┌ ", "│ ", "└ ")
+_DERIVED = frozenset(("tie", "tie_mark", "ideal", "mark", "moved"))  # worked out from the rows
+_STYLED = frozenset((TOOLTIP, FOREGROUND, BACKGROUND, FONT))  # the roles `_cell` answers past the text
 
 HEADERS = {
     "rank": ("Rank", "Position in the list (1 = top)"),
@@ -132,7 +134,10 @@ class RankingModel(QAbstractTableModel):
                 # (their ideal rank, how far they moved) may change too: announce what differs.
                 lo, hi = min(first, destination), max(first + count, destination) - 1
                 order = move_order(old_n, first, count, destination)
-                rows = differing_rows({k: v[order] for k, v in old_cols.items()}, self._cols)
+                # (the list's own columns moved with their rows: only the derived ones can differ)
+                derived = [k for k in self._cols if k in _DERIVED]
+                rows = differing_rows({k: old_cols[k][order] for k in derived if k in old_cols},
+                                      {k: self._cols[k] for k in derived})
                 if rows is not None:
                     lo, hi = min(lo, rows[0]), max(hi, rows[1])
                 announce_rows(self, lo, hi)
@@ -192,7 +197,10 @@ class RankingModel(QAbstractTableModel):
             return self._text(name, row, role)
         if role == ALIGNMENT:
             return ALIGN_LEFT if name == "doc" or name.startswith("extra:") else ALIGN_RIGHT
-        unjudged = self._cols["grade"][row] != self._cols["grade"][row]
+        if role not in _STYLED:  # (a delegate asks for the check state and the decoration too)
+            return None
+        grade = self._cols["grade"][row]
+        unjudged = grade != grade
         if role == TOOLTIP:
             if name == "doc" or name.startswith("extra:"):
                 return str(self._cols[name][row])  # the whole text, however narrow the column
@@ -217,9 +225,7 @@ class RankingModel(QAbstractTableModel):
             if name == "score" and self._cols["tie"][row] >= 0:
                 return brush(current().ties[self._cols["tie"][row] % 2])
             return None
-        if role == FONT:
-            return font(italic=True) if unjudged and name in ("doc", "grade") else None
-        return None
+        return font(italic=True) if unjudged and name in ("doc", "grade") else None  # (FONT)
 
     def _text(self, name: str, row: int, role: int) -> str:
         if name == "rank":
