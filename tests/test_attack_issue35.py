@@ -174,3 +174,35 @@ def test_an_infinite_gain_in_jsonl_qrels_is_named_by_its_line(tmp_path, capsys):
     assert code == 2
     assert err == ('ndcg-inspect: qrels.jsonl:3: grade 1100 (query "q2", doc "c") gives an infinite gain '
                    "under 2^g - 1; expected a grade below 1024 under the exponential gain\n")
+
+
+@pytest.mark.parametrize("header", ["weight,Weight", "weight,weight", "weight, weight "])
+def test_two_columns_that_could_be_the_weight_are_refused_not_the_first_taken(tmp_path, capsys, header):
+    """A run with `weight` and `Weight` (or `weight` twice: the reader names the second
+    `weight (2)`) was weighted by the first without a word."""
+    run = tmp_path / "two.csv"
+    run.write_text(f"query,doc,score,grade,{header}\nq1,a,3,1,2,1\nq1,b,2,0,2,1\nq2,c,1,1,1,5\n")
+    code, _, err = _run_json(capsys, run)
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("ndcg-inspect: two.csv: has 2 columns that could be its weight: ")
+    assert err.rstrip().endswith("expected one (rename the others)")
+
+
+def test_a_column_named_like_the_weight_but_for_a_number_is_no_weight():
+    from ndcg_gui.core.formats.query_map import named_column
+
+    assert named_column(["query", "weight (2)"], "weight") is None  # (one column: not called weight)
+    assert named_column(["query", " Weight "], "weight") == " Weight "
+    assert named_column(["query", "weights"], "weight") is None
+
+
+def test_a_notebook_frame_with_two_weight_columns_is_refused_in_one_line():
+    import pandas as pd
+
+    import ndcg_gui
+    from ndcg_gui.core.errors import InputError
+
+    frame = pd.DataFrame({"query": ["q1", "q1"], "doc": ["a", "b"], "score": [2.0, 1.0], "grade": [1, 0],
+                          "weight": [1.0, 1.0], "WEIGHT": [2.0, 2.0]})
+    with pytest.raises(InputError, match=r'has 2 columns that could be its weight: "weight", "WEIGHT"'):
+        ndcg_gui.report(frame)

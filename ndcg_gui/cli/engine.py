@@ -185,7 +185,7 @@ def _refuse_own_columns(options: argparse.Namespace) -> None:
 
     names = column_names(options.file)
     for what, given in (("segment", options.segments), ("weight", options.weights)):
-        column = named_column(names, what) if given is None else None
+        column = named_column(names, what, options.file) if given is None else None
         if column is not None:
             raise InputError(f"has its own {shown(column)} column, which --engine {options.engine} does "
                              f"not read; give it as --{what}s FILE (query<TAB>{what}), or use --engine "

@@ -178,7 +178,7 @@ def _read_maps(options: argparse.Namespace, run: pd.DataFrame | None, path: str 
     def one(option: str | None, what: str, parse):
         if option:
             return read_query_map(option, what, parse) if run is None else None
-        column = named_column(tuple(run.columns), what) if run is not None else None
+        column = named_column(tuple(run.columns), what, path) if run is not None else None
         line_of = partial(record_line, path, form)
         return column_map(run, column, path, what, parse, line_of) if column is not None else None
 

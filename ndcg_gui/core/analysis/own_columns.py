@@ -32,9 +32,16 @@ def own_columns(dataset: Dataset) -> OwnColumns:
     from ndcg_gui.core.formats.query_map import named_column
 
     names = tuple(dataset.extra_columns)
-    wanted = {what: named_column(names, what) for what in ("segment", "weight")}
+    wanted: dict[str, str | None] = {}
+    ambiguous: list[str] = []
+    for what in ("segment", "weight"):
+        try:
+            wanted[what] = named_column(names, what, dataset.path)
+        except InputError as err:  # (two columns that could be it: neither is read)
+            wanted[what] = None
+            ambiguous.append(str(err))
     if not any(wanted.values()) or not dataset.in_memory:
-        return OwnColumns()
+        return OwnColumns(problems=tuple(ambiguous))
     from functools import partial
 
     from ndcg_gui.core.analysis.weights import parse_weight
@@ -43,7 +50,7 @@ def own_columns(dataset: Dataset) -> OwnColumns:
     run = _in_file_order(dataset.run)  # (a query's two values are then named as the file has them)
     line_of = _line_of(dataset, run)
     found: dict[str, QueryMap | None] = {}
-    problems: list[str] = []
+    problems: list[str] = ambiguous
     fmt = dataset.file_format
     weight = partial(parse_weight, decimal_comma=fmt is not None and fmt.comma_may_be_decimal())
     for what, parse in (("segment", str), ("weight", weight)):

@@ -164,9 +164,19 @@ def column_map(
     return QueryMap(values, what, origin, None, {})
 
 
-def named_column(columns: list[str] | tuple[str, ...], name: str) -> str | None:
-    """The column called `name` (case and surrounding spaces aside), or None."""
-    return next((c for c in columns if str(c).strip().lower() == name), None)
+def named_column(columns: list[str] | tuple[str, ...], name: str, path: str | None = None) -> str | None:
+    """The column called `name` (case and surrounding spaces aside), or None. Two such columns
+    (`weight` and `Weight`, or `weight` twice, which the CSV reader names `weight (2)`) are
+    refused in one line: the first was taken without a word."""
+    import re
+
+    from ndcg_gui.core.errors import InputError, shown
+
+    same = [c for c in columns if re.fullmatch(rf"{re.escape(name)}(?: \(\d+\))?", str(c).strip().lower())]
+    if len(same) > 1:
+        raise InputError(f"has {len(same)} columns that could be its {name}: {', '.join(map(shown, same))}; "
+                         f"expected one (rename the others)", path)
+    return same[0] if same and str(same[0]).strip().lower() == name else None
 
 
 def _is_header(fields: list[str], what: str) -> bool:

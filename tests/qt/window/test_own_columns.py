@@ -208,3 +208,13 @@ def test_a_semicolon_csv_s_decimal_comma_weights_are_read_as_its_grades_are(qtbo
     open_file(window, path)
     assert window.document.state.weights.values == {"a": 1.5, "b": 0.25}
     assert "query weights from its own columns" in window.statusBar().currentMessage()
+
+
+def test_two_columns_that_could_be_the_weight_weigh_nothing_and_say_so(qtbot, window, tmp_path, dialog_log):
+    path = tmp_path / "two.csv"
+    path.write_text("query,doc,score,grade,weight,Weight\nq1,a,3,1,2,1\nq1,b,2,0,2,1\nq2,c,1,1,1,5\n")
+    open_file(window, path)
+    assert window.document.query_count() == 2 and not dialog_log
+    assert window.document.state.weights is None and window.query_panel.weighted_mean is None
+    assert ('two.csv: has 2 columns that could be its weight: "weight", "Weight"; expected one'
+            in window.statusBar().currentMessage())
