@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ndcg_gui.core.analysis.runs.significance import snap_ties
-from ndcg_gui.core.analysis.weights import query_weights
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.lists.query_order import KEEP_FROM, order_keys_of
@@ -262,12 +261,16 @@ def weighted(cmp: Comparison, weights: QueryMap[float] | None) -> Comparison:
     weights or when they do not weigh it (`weights_problem` says why, for the window)."""
     if weights is None or weights_problem(cmp, weights) is not None:
         return cmp
+    from ndcg_gui.core.analysis.weights import query_weights  # lazy: start-up (pyarrow)
+
     return cmp.weighted_by(query_weights(weights, cmp.per_query.index), weights.origin)
 
 
 def weights_problem(cmp: Comparison, weights: QueryMap[float]) -> str | None:
     """Why `weights` cannot weigh `cmp` (a compared query without a weight, every weight 0), in
     `query_weights`' one line; None when they can."""
+    from ndcg_gui.core.analysis.weights import query_weights  # lazy: start-up (pyarrow)
+
     try:
         query_weights(weights, cmp.per_query.index)
     except InputError as err:
