@@ -15,6 +15,12 @@ settings.register_profile("quick")
 QUICK_SHARE = 5
 QUICK_LEAST = 10
 
+# The JVMs that Spark's tests start (this process's, and a command's in a child) compile with the
+# JIT's quick tier only, and collect with the serial collector: the runs are short, and the JVM's
+# optimising compiler and parallel collector spent more CPU than the queries did (benchmarks/
+# README.md, "Test suite time"). Options of the JVM, not of Spark: every query runs as a user's.
+os.environ.setdefault("PYSPARK_SUBMIT_ARGS",
+                      "--driver-java-options '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC' pyspark-shell")
 # Qt tests run headless unless a test run asks for a real display (the xvfb marker).
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Qt's offscreen screen is 800x800, and the window keeps within its screen (a 1366x768 laptop's
