@@ -48,14 +48,15 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 
-# The quick loop: ruff, the import contracts and every test but the marked ones, on both cores.
+# The quick loop: ruff, the import contracts and every test but the marked ones, on both cores, with
+# a fifth of each property test's examples (the quick profile: tests/conftest.py).
 check: lint
-	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "$(QUICK)" -q $(XDIST)
+	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "$(QUICK)" -q $(XDIST) --hypothesis-profile quick
 
 # Every test and check: the quick loop's, the documentation built strictly, the marked tests
 # (offscreen, on both cores) and the real-mouse tests under Xvfb.
 test: lint docs-build
-	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "not xvfb" $(XDIST) --durations=40
+	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "not xvfb" $(XDIST) --hypothesis-profile full --durations=40
 	@if command -v xvfb-run >/dev/null; then \
 		QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1600x1000x24" $(PYTEST) -m xvfb; \
 	else echo "xvfb-run not found (not root?): the real-mouse tests did not run"; exit 1; fi

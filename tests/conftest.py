@@ -4,7 +4,23 @@ import sys
 
 import pytest
 from _pytest.nodeid import NodeId
+from hypothesis import settings
 
+# Hypothesis' budgets: `full` (each test's own max_examples; `make test`, and a bare pytest) and
+# `quick` (`make check`: a fifth of each test's examples, at least QUICK_LEAST, its own if fewer).
+# A test's own `@settings(max_examples=...)` outranks any profile, so the quick one is applied to
+# each collected test below, rather than by the profile's values.
+settings.register_profile("full")
+settings.register_profile("quick")
+QUICK_SHARE = 5
+QUICK_LEAST = 10
+
+# The JVMs that Spark's tests start (this process's, and a command's in a child) compile with the
+# JIT's quick tier only, and collect with the serial collector: the runs are short, and the JVM's
+# optimising compiler and parallel collector spent more CPU than the queries did (benchmarks/
+# README.md, "Test suite time"). Options of the JVM, not of Spark: every query runs as a user's.
+os.environ.setdefault("PYSPARK_SUBMIT_ARGS",
+                      "--driver-java-options '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC' pyspark-shell")
 # Qt tests run headless unless a test run asks for a real display (the xvfb marker).
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Qt's offscreen screen is 800x800, and the window keeps within its screen (a 1366x768 laptop's
@@ -57,6 +73,8 @@ def pytest_runtest_teardown(item, nextitem):
 # nearly done (the two workers finish together).
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
+    if settings.get_current_profile_name() == "quick":
+        _quick_budgets(items)
     if not getattr(config.option, "loadgroup", False):  # (set on a worker of --dist loadgroup)
         return
     for item in items:
@@ -71,3 +89,21 @@ def pytest_collection_modifyitems(config, items):
             raise pytest.UsageError(f"{item.nodeid}: its xdist_group suffix {suffix} did not hold (see "
                                     "tests/conftest.py)")
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # (stable: else as collected)
+
+
+def _quick_budgets(items) -> None:
+    """Each hypothesis test's max_examples cut to its quick share. Hypothesis reads the settings a
+    test runs with from the attribute below when it runs (hypothesis/core.py): one that no longer
+    does fails the run, rather than the quick loop running the full budgets unseen."""
+    done: set[int] = set()
+    for item in items:
+        test = getattr(item, "obj", None)
+        if not getattr(test, "is_hypothesis_test", False) or id(test) in done:
+            continue  # (a parametrized test's cases share one function: cut once)
+        done.add(id(test))
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if not isinstance(own, settings):
+            raise pytest.UsageError(f"{item.nodeid}: hypothesis keeps a test's settings elsewhere now; "
+                                    "the quick profile cannot cut its budget (see tests/conftest.py)")
+        fewer = min(own.max_examples, max(QUICK_LEAST, own.max_examples // QUICK_SHARE))
+        test._hypothesis_internal_use_settings = settings(own, max_examples=fewer)
