@@ -8,6 +8,7 @@ opens the run all the same, without that column's map; a notebook refuses it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 from ndcg_gui.core.errors import InputError
@@ -29,7 +30,7 @@ class OwnColumns:
 
 def own_columns(dataset: Dataset) -> OwnColumns:
     """The `segment` and `weight` columns of the dataset's run, if it has them (any case)."""
-    from ndcg_gui.core.formats.query_map import named_column
+    from ndcg_gui.core.formats.query_map import named_column  # lazy: start-up (the window imports this)
 
     names = tuple(dataset.extra_columns)
     wanted: dict[str, str | None] = {}
@@ -42,10 +43,8 @@ def own_columns(dataset: Dataset) -> OwnColumns:
             ambiguous.append(str(err))
     if not any(wanted.values()) or not dataset.in_memory:
         return OwnColumns(problems=tuple(ambiguous))
-    from functools import partial
-
-    from ndcg_gui.core.analysis.weights import parse_weight
-    from ndcg_gui.core.formats.query_map import column_map
+    from ndcg_gui.core.analysis.weights import parse_weight  # lazy: start-up (pyarrow)
+    from ndcg_gui.core.formats.query_map import column_map  # lazy: start-up (the window imports this)
 
     run = _in_file_order(dataset.run)  # (a query's two values are then named as the file has them)
     line_of = _line_of(dataset, run)
@@ -67,7 +66,7 @@ def own_columns(dataset: Dataset) -> OwnColumns:
 
 
 def _in_file_order(run):
-    from ndcg_gui.core.lists.dataset import ORIGIN
+    from ndcg_gui.core.lists.dataset import ORIGIN  # lazy: start-up (pandas)
 
     if ORIGIN not in run.columns:
         return run
@@ -77,14 +76,14 @@ def _in_file_order(run):
 def _line_of(dataset: Dataset, run):
     """A row's record in the file (its `ORIGIN`) -> its line (None: a row added since, or a file
     without lines), read from the file's kept text only when a cell is refused."""
-    from ndcg_gui.core.lists.dataset import ORIGIN
+    from ndcg_gui.core.lists.dataset import ORIGIN  # lazy: start-up (pandas)
 
     fmt = dataset.file_format
     if fmt is None or ORIGIN not in run.columns or dataset.path is None:
         return None
 
     def line_of(record: int) -> int | None:
-        from ndcg_gui.core.formats.source import Source
+        from ndcg_gui.core.formats.source import Source  # lazy: only a refused cell reads its line
 
         if record < 0:
             return None

@@ -16,6 +16,7 @@ line naming both, so a mean is never counted under the wrong segment without a w
 from __future__ import annotations
 
 import os
+import re
 import stat as stat_kind
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -168,10 +169,6 @@ def named_column(columns: list[str] | tuple[str, ...], name: str, path: str | No
     """The column called `name` (case and surrounding spaces aside), or None. Two such columns
     (`weight` and `Weight`, or `weight` twice, which the CSV reader names `weight (2)`) are
     refused in one line: the first was taken without a word."""
-    import re
-
-    from ndcg_gui.core.errors import InputError, shown
-
     same = [c for c in columns if re.fullmatch(rf"{re.escape(name)}(?: \(\d+\))?", str(c).strip().lower())]
     if len(same) > 1:
         raise InputError(f"has {len(same)} columns that could be its {name}: {', '.join(map(shown, same))}; "

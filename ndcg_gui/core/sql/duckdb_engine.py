@@ -510,6 +510,7 @@ def refuse_infinite_gains(rows: Callable[[str], list], pattern: str, path: str, 
     local text (a scan of the text, TREC or CSV: an error's cost only), by its row in Parquet
     (`place`: a row_order's 1-based row, None where the engine cannot tell it; default DuckDB's
     numbering), else by its file alone. `rows(sql)`: the engine's rows of a query."""
+    # lazy: only a run with grades asks
     from ndcg_gui.core.sql.gains import infinite_gain_problem, infinite_gain_sql
 
     infinite = infinite_gain_sql(measure)
