@@ -354,10 +354,10 @@ def refuse_infinite_gains(dataset, measure) -> None:
         line = record_line(path, form, record)
         kind = _kept_kind(path) if line is None and form is None and record >= 0 else None
         if kind == "jsonl":  # (a record a line, blank lines aside, as its reader names it)
-            from ndcg_gui.core.formats.columnar import _jsonl_line
+            from ndcg_gui.core.formats.columnar import jsonl_line
             from ndcg_gui.core.formats.source import read_source
 
-            line = _jsonl_line(read_source(path), record)
+            line = jsonl_line(read_source(path), record)
         elif kind is not None:
             problem = f"row {record + 1}: {problem}"  # (a Parquet row, as the engines name it)
         raise InputError(problem, path, line)

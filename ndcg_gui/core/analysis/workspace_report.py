@@ -259,11 +259,15 @@ def weighted(cmp: Comparison, weights: QueryMap[float] | None) -> Comparison:
     """`cmp` weighted by the document's query weights as `ndcg-inspect` weighs a comparison
     (`query_weights` of the queries compared, then `Comparison.weighted_by`); as it is without
     weights or when they do not weigh it (`weights_problem` says why, for the window)."""
-    if weights is None or weights_problem(cmp, weights) is not None:
+    if weights is None:
         return cmp
     from ndcg_gui.core.analysis.weights import query_weights  # lazy: start-up (pyarrow)
 
-    return cmp.weighted_by(query_weights(weights, cmp.per_query.index), weights.origin)
+    try:
+        each = query_weights(weights, cmp.per_query.index)
+    except InputError:  # (the window says why: `weights_problem`)
+        return cmp
+    return cmp.weighted_by(each, weights.origin)
 
 
 def weights_problem(cmp: Comparison, weights: QueryMap[float]) -> str | None:

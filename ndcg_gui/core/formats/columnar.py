@@ -35,7 +35,7 @@ def read_columnar_table(source: Source, kind: str, need_grade: bool) -> Rows:
     names = [str(n) for n in table.column_names]
     roles = header_roles(names) or {}
 
-    line_of = (lambda record: _jsonl_line(source, record)) if kind == "jsonl" else None
+    line_of = (lambda record: jsonl_line(source, record)) if kind == "jsonl" else None
     error = Rows(None, None, np.zeros(0), source.path, line_of).error
 
     found = ", ".join(shown(n) for n in names) or "no columns"
@@ -187,7 +187,7 @@ def _column(values: list) -> pa.Array:
         return pa.array(texts, pa.string())
 
 
-def _jsonl_line(source: Source, record: int) -> int | None:
+def jsonl_line(source: Source, record: int) -> int | None:
     """The line of record `record` (blank lines are not records)."""
     index = -1
     for number, line in enumerate(LINE_BREAK.split(source.text), start=1):

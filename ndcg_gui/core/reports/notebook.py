@@ -110,9 +110,8 @@ def segment_figures(dataset: Dataset, measure: Measure, own: OwnColumns):
     policy, as `ndcg-inspect --report` makes them; None without segments or weights."""
     if own.segments is None and own.weights is None:
         return None
-    # lazy: start-up (a notebook's `import ndcg_gui` reads no segments)
-    from ndcg_gui.core.analysis.segments import segment_means  # lazy: as above
-    from ndcg_gui.core.analysis.weights import query_weights  # lazy: as above
+    from ndcg_gui.core.analysis.segments import segment_means  # lazy: start-up (only segments need it)
+    from ndcg_gui.core.analysis.weights import query_weights  # lazy: start-up (pyarrow)
 
     result = dataset.evaluate(measure.per_query())
     weights = None if own.weights is None else query_weights(own.weights, result.index)
@@ -123,8 +122,8 @@ def segment_figures(dataset: Dataset, measure: Measure, own: OwnColumns):
 def weighted_comparison(cmp: Comparison, own: OwnColumns):
     """(`cmp` weighted by the first run's weights, its comparison in each segment) as `ndcg-inspect`
     weighs them (a compared query without a weight refused); (cmp, None) without them."""
-    from ndcg_gui.core.analysis.runs.segment_compare import compare_segments  # lazy: as segment_figures
-    from ndcg_gui.core.analysis.weights import query_weights  # lazy: as segment_figures
+    from ndcg_gui.core.analysis.runs.segment_compare import compare_segments  # lazy: only segments need it
+    from ndcg_gui.core.analysis.weights import query_weights  # lazy: start-up (pyarrow)
 
     if own.weights is not None:
         cmp = cmp.weighted_by(query_weights(own.weights, cmp.per_query.index), own.weights.origin)

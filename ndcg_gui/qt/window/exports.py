@@ -154,18 +154,12 @@ class Exports(QObject):
                 seed=cmp.seed, confidence=cmp.confidence)
             html = compare_report(runs.list_for, cmp, sources, segments=by_segment, notes=doc.state.notes)
         else:
-            from ndcg_gui.core.analysis.segments import segment_means
-            from ndcg_gui.core.analysis.weights import query_weights
+            from ndcg_gui.core.analysis.own_columns import OwnColumns
+            from ndcg_gui.core.reports.notebook import segment_figures
 
             dataset = doc.lists_for_saving()
-            weights = doc.state.weights
-            means = None
-            if segments is not None or weights is not None:  # (as `ndcg-inspect --report` makes them)
-                result = dataset.evaluate(doc.measure.per_query())
-                # (under the page's own mean policy, as its headline's; every judged query weighed)
-                chosen = None if weights is None else query_weights(weights, result.index)
-                means = segment_means(result, segments.values if segments is not None else {}, doc.measure,
-                                      weights=chosen)
+            # (as `ndcg-inspect --report` and a notebook's report make them, under the page's mean policy)
+            means = segment_figures(dataset, doc.measure, OwnColumns(segments, doc.state.weights))
             html = run_report(dataset, doc.measure, doc.display_name, sources=sources, segments=means,
                               notes=doc.state.notes)
         atomic_write(path, lambda f: f.write(html))
