@@ -40,21 +40,13 @@ class ColumnWidths(QObject):
 
     def load(self, text: object) -> None:
         """Widths saved by `to_text` (anything else is ignored)."""
-        widths = parse_widths(text)
-        if widths is not None:
-            self.widths = widths
+        try:
+            widths = json.loads(str(text)) if text else {}
+        except ValueError:
+            return
+        if isinstance(widths, dict):
+            self.widths = {str(k): v for k, v in widths.items() if isinstance(v, int) and 16 <= v <= 4000}
             self.apply()
-
-
-def parse_widths(text: object) -> dict[str, int] | None:
-    """The widths `ColumnWidths.to_text` saved, each in a sane range; None for anything else."""
-    try:
-        widths = json.loads(str(text)) if text else {}
-    except ValueError:
-        return None
-    if not isinstance(widths, dict):
-        return None
-    return {str(k): v for k, v in widths.items() if isinstance(v, int) and 16 <= v <= 4000}
 
 
 # ---- widths measured from what a column shows ---------------------------------------------------------

@@ -315,8 +315,9 @@ class MainWindow(WindowLayout, QMainWindow):
 
     def _column_widths(self) -> list:
         """The tables whose column widths a person may set, each remembered on its own."""
-        # (the why tabs' as they keep them: their tables are made when first shown)
-        return [self.ranking_view.column_widths, self.metrics_view.column_widths, *self.why.column_memories()]
+        views = [self.ranking_view, self.metrics_view, self.why.ideal_view, self.why.missed_view,
+                 self.why.what_if_view, self.why.moves_view, self.why.judge_view, self.why.definitions_view]
+        return [view.column_widths for view in views]
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.files.maybe_discard("closing"):

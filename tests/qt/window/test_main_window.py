@@ -3,7 +3,6 @@ the unsaved-changes question, settings, and the query panel's place."""
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
@@ -700,31 +699,3 @@ def test_a_definition_kept_from_the_last_session_is_said_until_another_is_set(qt
     third = window_of("s.ini")
     assert "the sklearn definition kept from the last session" in caveats(third), caveats(third)
     assert "k = " not in caveats(third).split("kept")[0]
-
-
-def test_a_why_tab_keeps_its_column_widths_through_sessions_it_was_not_shown_in(qtbot, tmp_path, monkeypatch):
-    """The why tabs' tables are made when one is first shown: a width set in one session is kept
-    through a session that never showed the tab, then applied once it shows."""
-    from PySide6.QtWidgets import QApplication
-
-    def session() -> MainWindow:
-        window = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
-        qtbot.addWidget(window)
-        return window
-
-    first = session()
-    header = first.why.ideal_view.horizontalHeader()  # (asked for: made now)
-    title = str(first.why.ideal.headerData(0, Qt.Horizontal, Qt.DisplayRole))
-    monkeypatch.setattr(QApplication, "mouseButtons", staticmethod(lambda: Qt.LeftButton))  # a drag
-    header.resizeSection(0, 137)
-    monkeypatch.undo()
-    first.save_settings()
-    second = session()
-    assert not second.why._built  # nothing showed the tabs
-    second.save_settings()
-    assert json.loads(second.settings.value("columns/ideal")) == {title: 137}
-    third = session()
-    third.show()
-    third.why.setCurrentIndex(1)  # Ideal
-    qtbot.waitUntil(lambda: third.why.ideal_view.isVisible())
-    assert third.why.ideal_view.horizontalHeader().sectionSize(0) == 137

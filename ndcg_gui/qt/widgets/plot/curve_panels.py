@@ -100,18 +100,16 @@ class CurvePanels(FollowsScheme, FigureRows, pg.GraphicsLayoutWidget):
         layout = self.ci
         layout.setContentsMargins(2, 2, 12, 2)
         layout.setSpacing(6)
-        # No context menus: made without them (a panel's menus, made and then disabled, were a share
-        # of the window's making before its first paint).
-        self.top = pg.PlotItem(enableMenu=False, axisItems={"left": PlainAxis("left"),
-                                                            "bottom": RankAxis("bottom"), "top": KAxis()})
-        self.bottom = pg.PlotItem(enableMenu=False,
-                                  axisItems={"left": PlainAxis("left"), "bottom": RankAxis("bottom")})
+        self.top = pg.PlotItem(axisItems={"left": PlainAxis("left"), "bottom": RankAxis("bottom"),
+                                          "top": KAxis()})
+        self.bottom = pg.PlotItem(axisItems={"left": PlainAxis("left"), "bottom": RankAxis("bottom")})
         self.top.showAxis("top")
         layout.addItem(self.top, row=3, col=0)  # rows 0–2: the figure's title and legends
         layout.addItem(self.bottom, row=4, col=0)
         layout.layout.setRowStretchFactor(3, 11)
         layout.layout.setRowStretchFactor(4, 9)
         for panel, label in ((self.top, "DCG, IDCG"), (self.bottom, "NDCG")):
+            panel.setMenuEnabled(False)
             panel.hideButtons()
             panel.setLabel("left", label)
             panel.getAxis("left").setWidth(LEFT_AXIS_WIDTH)

@@ -58,7 +58,7 @@ class CurvePlot(FollowsScheme, QWidget):
         self.top, self.bottom, self.dcg, self.idcg, self.ndcg = p.top, p.bottom, p.dcg, p.idcg, p.ndcg
         self.baseline, self.loss, self.mark_items, self.k_line = p.baseline, p.loss, p.mark_items, p.k_line
         self.band, self.band_low, self.band_high = p.band, p.band_low, p.band_high
-        self.cursor = p.cursor
+        self.cursor, self.legend, self.marks_legend, self.title = p.cursor, p.legend, p.marks_legend, p.title
 
         # Over the upper panel's top left corner (where cumulative curves are lowest), only while
         # it shows a rank: a row of its own would take height from a small plot.
@@ -103,13 +103,8 @@ class CurvePlot(FollowsScheme, QWidget):
         document.changed.connect(self._follow)
         self.refresh()
         self.plot.reset_view()
-        # (no legend yet: it shows only in an exported figure, which makes it, `figure`)
+        self.plot.refresh_legend()
         self.follow_scheme()
-
-    # The export's figure rows, made when first asked for (`FigureRows`).
-    legend = property(lambda self: self.plot.legend)
-    marks_legend = property(lambda self: self.plot.marks_legend)
-    title = property(lambda self: self.plot.title)
 
     def restyle(self) -> None:
         """The swatches and the readout in the window's colours (the panels restyle themselves)."""

@@ -21,52 +21,24 @@ class FigureRows:
     def _make_figure_rows(self) -> None:
         # The figure's title and legends: rows of the layout only while exporting (`figure`); on
         # screen the headline says what the list is and the bar's swatches are the legend. A
-        # figure is drawn on white, in the light set of colours. Made when first needed (an
-        # export, a toggle, a test), not with the window.
+        # figure is drawn on white, in the light set of colours.
         self._legend_key: tuple = ()
-        self._rows: tuple | None = None
-        self._band_style: tuple[QPen, QBrush] | None = None
-
-    def _made_rows(self) -> tuple:
-        if self._rows is None:
-            title = pg.LabelItem("", size="12pt", color="#222")
-            legend = pg.LegendItem(labelTextColor="#333", frame=False, horSpacing=8)
-            marks_legend = pg.LegendItem(labelTextColor="#333", frame=False, horSpacing=8)
-            for item in (title, legend, marks_legend):
-                item.setSizePolicy(QSizePolicy.Maximum, QSizePolicy.Fixed)
-            self._band_sample = pg.PlotDataItem(fillLevel=0)
-            self._rows = (title, legend, marks_legend)
-            if self._band_style is not None:
-                self.restyle_figure_rows(*self._band_style)
-        return self._rows
-
-    @property
-    def title(self) -> pg.LabelItem:
-        return self._made_rows()[0]
-
-    @property
-    def legend(self) -> pg.LegendItem:
-        return self._made_rows()[1]
-
-    @property
-    def marks_legend(self) -> pg.LegendItem:
-        return self._made_rows()[2]
-
-    @property
-    def _figure_rows(self) -> tuple:
-        return self._made_rows()
+        self.title = pg.LabelItem("", size="12pt", color="#222")
+        self.legend = pg.LegendItem(labelTextColor="#333", frame=False, horSpacing=8)
+        self.marks_legend = pg.LegendItem(labelTextColor="#333", frame=False, horSpacing=8)
+        self._figure_rows = (self.title, self.legend, self.marks_legend)
+        for item in self._figure_rows:
+            item.setSizePolicy(QSizePolicy.Maximum, QSizePolicy.Fixed)
+        self._band_sample = pg.PlotDataItem(fillLevel=0)
 
     def restyle_figure_rows(self, band_pen: QPen, band_brush: QBrush) -> None:
-        self._band_style = (band_pen, band_brush)
+        self._band_sample.setPen(band_pen)
+        self._band_sample.setFillBrush(band_brush)
         self._legend_key = ()  # (made again with the marks' shades)
-        if self._rows is not None:
-            self._band_sample.setPen(band_pen)
-            self._band_sample.setFillBrush(band_brush)
 
     def refresh_legend(self) -> None:
         """The legends list what is drawn (a hidden item would stay as a blank mark). Made for a
         figure and when a toggle changes, not on every edit: it costs milliseconds."""
-        self._made_rows()
         entries = [(self.dcg, "DCG"), (self.idcg, "IDCG"), (self.loss, "loss per rank (ideal − actual)"),
                    (self.ndcg, "NDCG"), (self.baseline, "NDCG as loaded"),
                    (self._band_sample, "unjudged band (NDCG low–high)")]

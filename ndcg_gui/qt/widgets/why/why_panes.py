@@ -26,9 +26,6 @@ Widgets only: the tables are models of the document's report; choices go to the 
 
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -48,23 +45,16 @@ from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.models import report_tables
 from ndcg_gui.qt.models.report_tables import ReportTable
 from ndcg_gui.qt.widgets import dialogs
-from ndcg_gui.qt.widgets.column_widths import ColumnWidths, parse_widths
+from ndcg_gui.qt.widgets.column_widths import ColumnWidths
 from ndcg_gui.qt.widgets.fitting_tabs import FittingTabBar
+from ndcg_gui.qt.widgets.report_view import ReportView
 from ndcg_gui.qt.widgets.why.difference_panel import DifferencePanel, scrolled
-
-if TYPE_CHECKING:
-    from ndcg_gui.qt.widgets.report_view import ReportView
+from ndcg_gui.qt.widgets.why.which_preset_box import WhichPresetBox
 
 WIDEST_COLUMN = 34  # characters: a long id or reason is cut at its end beyond this
-# The widgets of the panes made on first need (`WhyTabs._build`), and their tables' names.
-LAZY = frozenset({"ideal_view", "missed_view", "what_if_view", "moves_view", "judge_view", "definitions_view",
-                  "apply_button", "which", "_fills"})
-WIDTH_NAMES = ("ideal", "missed", "what if", "best moves", "unjudged", "definitions")
 
 
 def table_view(model, drag: bool = False, name: str = "") -> ReportView:
-    from ndcg_gui.qt.widgets.report_view import ReportView  # (with the panes: not before the first paint)
-
     view = ReportView()
     view.setModel(model)
     view.setSelectionBehavior(QAbstractItemView.SelectRows)
@@ -100,20 +90,6 @@ def table_view(model, drag: bool = False, name: str = "") -> ReportView:
     return view
 
 
-class PendingWidths:
-    """A table's remembered column widths, as loaded, until the table is made (then its
-    `ColumnWidths` takes them)."""
-
-    def __init__(self, name: str) -> None:
-        self.name, self.text = name, ""
-
-    def load(self, text: object) -> None:
-        self.text = text if parse_widths(text) is not None else ""
-
-    def to_text(self) -> str:
-        return json.dumps(parse_widths(self.text) or {})
-
-
 class _LastColumnFills(QObject):
     """Keeps a table's last column as wide as the room the others leave (at least `least` px),
     so its text wraps in view instead of running past the edge."""
@@ -145,9 +121,8 @@ def _note() -> QLabel:
     return label
 
 
-def _fill_pane(pane: QWidget, note: QLabel, view: QTableView, *buttons: QPushButton,
-               below: QWidget | None = None) -> None:
-    """A tab's page: the note (and buttons) above its table."""
+def _pane(note: QLabel, view: QTableView, *buttons: QPushButton, below: QWidget | None = None) -> QWidget:
+    pane = QWidget()
     layout = QVBoxLayout(pane)
     layout.setContentsMargins(4, 4, 4, 4)
     layout.setSpacing(4)
@@ -159,6 +134,7 @@ def _fill_pane(pane: QWidget, note: QLabel, view: QTableView, *buttons: QPushBut
     layout.addWidget(view, 1)
     if below is not None:
         layout.addWidget(below)
+    return pane
 
 
 class WhyTabs(QTabWidget):
@@ -183,85 +159,28 @@ class WhyTabs(QTabWidget):
         self.definitions = report_tables.definitions(document)
         self.notes: dict[ReportTable, QLabel] = {}  # the line above each table, by its model
         self._models: dict[int, ReportTable] = {}
-        # Only the per-rank table shows at first: the other tabs' panes are made the first time one
-        # is shown or asked for (`_build`), each tab holding an empty page until then.
-        self._pages: list[QWidget] = []
-        self._built = False
-        self._tips: dict[QWidget, str] = {}
-        self._widths = {name: PendingWidths(name) for name in WIDTH_NAMES}
 
-        self.addTab(metrics_view, "Per rank")
-        self.setTabToolTip(0, "CG, DCG, IDCG and NDCG at every rank; hover a cell for its arithmetic")
-        for title, model, tip in (
-            ("Ideal", self.ideal, "The ideal order beside the list, rank by rank"),
-            ("Missed", self.missed, "The judged documents the list did not retrieve"),
-            ("What if", self.what_if, "What moving one document would do to NDCG@k"),
-            ("Best moves", self.moves, "The single moves that raise NDCG@k most"),
-            ("Unjudged", self.judge,
-             "How far unjudged documents could move NDCG@k, and which to judge first"),
-            ("Definitions", self.definitions, "This list's NDCG under every preset, and why they differ"),
-        ):
-            page = QWidget()  # (filled by `_build` when first shown)
-            page.installEventFilter(self)
-            self._pages.append(page)
-            index = self.addTab(page, title)
-            self.setTabToolTip(index, tip)
-            self._tips[page] = tip
-            self._models[index] = model
-        # The walk from one preset to another, a choice at a time: a tab of its own (made now: a
-        # scroll area fits a panel set in it while hidden only once shown).
-        self.difference = DifferencePanel(document)
-        index = self.addTab(scrolled(self.difference), "Why they differ")
-        self.setTabToolTip(index, "Why two presets' figures differ on this list, a choice at a time")
-        self.currentChanged.connect(self._activate)
-        document.changed.connect(self._follow)
-        self._activate(self.currentIndex())
-
-    def eventFilter(self, watched, event) -> bool:
-        # Built on a page's Show, not on currentChanged: Qt also changes the current tab while it
-        # destroys the tabs, and building then crashed the interpreter at exit.
-        if event.type() == QEvent.Type.Show and not self._built:
-            self._build()
-        return False
-
-    def __getattr__(self, name: str):
-        """A pane's widget asked for before its tab was shown: the panes are made now."""
-        if name in LAZY and not self.__dict__.get("_built", True):
-            self._build()
-            return getattr(self, name)
-        raise AttributeError(name)
-
-    def column_memories(self) -> list:
-        """Each tab's remembered column widths (kept as loaded until its table is made)."""
-        return list(self._widths.values())
-
-    def _build(self) -> None:
-        """The panes of every tab but the per-rank one (made together: they are one pane's worth)."""
-        if self._built:
-            return
-        self._built = True
-        document = self._doc
-        self.ideal_view = self._table(self.ideal, name="ideal")
+        self.ideal_view = table_view(self.ideal, name="ideal")
         self.ideal_view.add_row_action("Show this rank in the list", lambda row: self.showRank.emit(row + 1),
                                        default=True)
         self.ideal_view.add_row_action("Find the ideal document in the list", self.find_ideal_document)
-        self.missed_view = self._table(self.missed, drag=True, name="missed")
+        self.missed_view = table_view(self.missed, drag=True, name="missed")
         self.missed_view.add_row_action("Insert into list at its best rank", self.insert_missed, default=True,
                                         tip="Where it raises NDCG@k most (one undo step)")
         self.missed_view.add_row_action("Insert into list at rank…", self.insert_missed_at, keys=("Ins",))
-        self.what_if_view = self._table(self.what_if, name="what if")
+        self.what_if_view = table_view(self.what_if, name="what if")
         self.what_if_view.add_row_action("Find this document in the list",
                                          lambda row: self.showRank.emit(row + 1), default=True)
-        self.moves_view = self._table(self.moves, name="best moves")
+        self.moves_view = table_view(self.moves, name="best moves")
         self.moves_view.add_row_action("Make this move", self.apply_move, default=True)
         self.apply_button = QPushButton("Apply best move")
         self.apply_button.setToolTip("Make the best single move (one undo step)")
         self.apply_button.clicked.connect(lambda: self.apply_move(0))
-        self.judge_view = self._table(self.judge, name="unjudged")
+        self.judge_view = table_view(self.judge, name="unjudged")
         self.judge_view.add_row_action("Grade this document…",
                                        lambda row: self.judgeRank.emit(int(self.judge.text(row, 0))),
                                        default=True)
-        self.definitions_view = view = self._table(self.definitions, name="definitions")
+        self.definitions_view = view = table_view(self.definitions, name="definitions")
         view.add_row_action("Use this definition", self.apply_definition, default=True)
         # "Why it differs" is the point of the tab: its reasons wrap within the column's width
         # (elided in the middle, "same figure: negative grad…— makes no d" said nothing).
@@ -271,41 +190,35 @@ class WhyTabs(QTabWidget):
         view.horizontalHeader().setStretchLastSection(False)
         self._fills = _LastColumnFills(view)
         # Another tool's mean: which presets give it (under the presets it names).
-        from ndcg_gui.qt.widgets.why.which_preset_box import WhichPresetBox  # (made with the panes)
-
         self.which = WhichPresetBox(document)
-        views = (self.ideal_view, self.missed_view, self.what_if_view, self.moves_view, self.judge_view,
-                 self.definitions_view)
-        for page, view, model in zip(self._pages, views, self._models.values(), strict=True):
+
+        self.addTab(metrics_view, "Per rank")
+        self.setTabToolTip(0, "CG, DCG, IDCG and NDCG at every rank; hover a cell for its arithmetic")
+        for title, view, model, tip, buttons in (
+            ("Ideal", self.ideal_view, self.ideal, "The ideal order beside the list, rank by rank", ()),
+            ("Missed", self.missed_view, self.missed, "The judged documents the list did not retrieve", ()),
+            ("What if", self.what_if_view, self.what_if, "What moving one document would do to NDCG@k", ()),
+            ("Best moves", self.moves_view, self.moves, "The single moves that raise NDCG@k most",
+             (self.apply_button,)),
+            ("Unjudged", self.judge_view, self.judge,
+             "How far unjudged documents could move NDCG@k, and which to judge first", ()),
+            ("Definitions", self.definitions_view, self.definitions,
+             "This list's NDCG under every preset, and why they differ", ()),
+        ):
             self.notes[model] = note = _note()
-            buttons = (self.apply_button,) if model is self.moves else ()
             below = self.which if model is self.definitions else None
-            _fill_pane(page, note, view, *buttons, below=below)
-            view.setAccessibleName(f"{self.tabText(self.indexOf(page))} table")  # (a screen reader says it)
-            view.setAccessibleDescription(self._tips[page])
-            if page.isVisible():  # (the tab being shown: its widgets at once, not a turn later)
-                for child in page.findChildren(QWidget, options=Qt.FindDirectChildrenOnly):
-                    child.show()
-        self._tab_after_bar()
-        self._follow(Changes())  # (the note above the table in view)
-
-    def _tab_after_bar(self) -> None:
-        """Tab from the tab bar reaches the pane's widgets first, as when they were made with the
-        tabs (made later, Qt put them at the window's end of the Tab order)."""
-        bar, chain = self.tabBar(), []
-        widget = bar.nextInFocusChain()
-        while widget is not None and widget is not bar:
-            if widget.focusPolicy() & Qt.TabFocus and any(page.isAncestorOf(widget) for page in self._pages):
-                chain.append(widget)
-            widget = widget.nextInFocusChain()
-        for before, after in zip([bar, *chain], chain, strict=False):
-            QWidget.setTabOrder(before, after)
-
-    def _table(self, model: ReportTable, drag: bool = False, name: str = "") -> ReportView:
-        view = table_view(model, drag=drag, name=name)
-        view.column_widths.load(self._widths[name].text)  # (as saved, or as the person set them since)
-        self._widths[name] = view.column_widths
-        return view
+            index = self.addTab(_pane(note, view, *buttons, below=below), title)
+            self.setTabToolTip(index, tip)
+            view.setAccessibleName(f"{title} table")  # (what a screen reader says on reaching it)
+            view.setAccessibleDescription(tip)
+            self._models[index] = model
+        # The walk from one preset to another, a choice at a time: a tab of its own.
+        self.difference = DifferencePanel(document)
+        index = self.addTab(scrolled(self.difference), "Why they differ")
+        self.setTabToolTip(index, "Why two presets' figures differ on this list, a choice at a time")
+        self.currentChanged.connect(self._activate)
+        document.changed.connect(self._follow)
+        self._activate(self.currentIndex())
 
     def setTabToolTip(self, index: int, tip: str) -> None:
         """`tip` after the tab's whole title (the title may be cut on the tab)."""
@@ -320,7 +233,7 @@ class WhyTabs(QTabWidget):
     def _follow(self, _changes: Changes) -> None:
         """The line above the table in view: what it says of this list."""
         model = self._models.get(self.currentIndex())  # (None: the per-rank table, which has no note)
-        if model is None or model not in self.notes:  # (or a pane not made yet: made, it says it)
+        if model is None:
             return
         note, report = self.notes[model], self._doc.report
         k = report.k
