@@ -112,8 +112,11 @@ def _nices() -> dict[int, int]:
 
     found = {}
     for task in os.listdir("/proc/self/task"):
-        with open(f"/proc/self/task/{task}/stat") as stat:
-            found[int(task)] = int(stat.read().rsplit(")", 1)[1].split()[16])
+        try:
+            with open(f"/proc/self/task/{task}/stat") as stat:
+                found[int(task)] = int(stat.read().rsplit(")", 1)[1].split()[16])
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # the thread ended between the listing and the read
     return found
 
 
