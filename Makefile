@@ -4,6 +4,8 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTEST := $(PY) -m pytest
+# uv installs the versions pip would (the same `pip freeze`, checked), fetching in parallel.
+INSTALL := $(VENV)/bin/uv pip install --quiet --python $(PY)
 # The window's dependencies and Qt's Debian libraries: what `make run` needs.
 RUN_STAMP := $(VENV)/.run-stamp
 # ...and the Python test tools: what `make check` needs (no Chromium, Java, Spark or Xvfb).
@@ -22,23 +24,23 @@ XDIST := -n 2 --dist loadgroup --max-worker-restart 0
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet uv
 
 $(RUN_STAMP): pyproject.toml packaging/install-debian-deps.sh | $(PY)
 	bash packaging/install-debian-deps.sh
-	$(PY) -m pip install --quiet -e .
+	$(INSTALL) -e .
 	touch $@
 
 $(STAMP): $(RUN_STAMP)
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(INSTALL) -e '.[test]'
 	# rbo (the check of RBO in tests) declares numpy < 2 but runs on numpy 2: no dependencies.
-	$(PY) -m pip install --quiet --no-deps rbo
+	$(INSTALL) --no-deps rbo
 	touch $@
 
 $(TEST_STAMP): $(STAMP)
 	bash packaging/install-debian-deps.sh --test
 	bash packaging/install-debian-deps.sh --java
-	$(PY) -m pip install --quiet -e '.[test,spark,package,docs]'
+	$(INSTALL) -e '.[test,spark,package,docs]'
 	touch $@
 
 run: $(RUN_STAMP)
@@ -70,7 +72,7 @@ docs: $(TEST_STAMP)
 
 # A release: the sdist and the wheel in dist/, checked as PyPI would.
 dist: $(RUN_STAMP)
-	$(PY) -m pip install --quiet 'build>=1.2' 'twine>=6'
+	$(INSTALL) 'build>=1.2' 'twine>=6'
 	rm -f dist/ndcg_gui-*.whl dist/ndcg_gui-*.tar.gz
 	$(PY) -m build --outdir dist .
 	$(VENV)/bin/twine check --strict dist/ndcg_gui-*
@@ -87,7 +89,7 @@ screenshots: $(RUN_STAMP)
 
 # The window's dependencies, DuckDB and nothing else of the venv (packaging/bundle_contents.py).
 package: $(RUN_STAMP)
-	$(PY) -m pip install --quiet -e '.[duckdb,package]'
+	$(INSTALL) -e '.[duckdb,package]'
 	$(PY) -m PyInstaller --noconfirm --clean --distpath dist --workpath build/pyinstaller packaging/ndcg-gui.spec
 
 clean:

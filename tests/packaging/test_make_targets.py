@@ -22,8 +22,11 @@ def planned(target: str, tmp_path) -> str:
 
 
 def pip_installs(commands: str) -> list[str]:
-    return [line.split("install --quiet", 1)[1].strip() for line in commands.splitlines()
-            if "pip install --quiet" in line and "--upgrade pip" not in line]
+    """What uv installs into the venv (after `--python VENV/bin/python`); uv itself comes first."""
+    lines = commands.splitlines()
+    assert any(line.endswith("-m pip install --quiet uv") for line in lines), commands
+    return [line.split("--python ", 1)[1].split(" ", 1)[1].strip() for line in lines
+            if "uv pip install --quiet --python " in line]
 
 
 def test_make_run_installs_the_window_and_nothing_of_the_tests(tmp_path):
