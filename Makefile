@@ -4,8 +4,9 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTEST := $(PY) -m pytest
-# uv installs the versions pip would (the same `pip freeze`, checked), fetching in parallel.
-INSTALL := $(VENV)/bin/uv pip install --quiet --python $(PY)
+# uv installs the versions pip would (the same `pip freeze`, checked), fetching in parallel, and
+# compiles them as pip does (with PYTHONDONTWRITEBYTECODE set, each process would compile them again).
+INSTALL := $(VENV)/bin/uv pip install --quiet --compile-bytecode --python $(PY)
 # The window's dependencies and Qt's Debian libraries: what `make run` needs.
 RUN_STAMP := $(VENV)/.run-stamp
 # ...and the Python test tools: what `make check` needs (no Chromium, Java, Spark or Xvfb).
