@@ -4,6 +4,7 @@ case found broken, kept as a test that failed on the code before its fix."""
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -206,3 +207,95 @@ def test_a_notebook_frame_with_two_weight_columns_is_refused_in_one_line():
                           "weight": [1.0, 1.0], "WEIGHT": [2.0, 2.0]})
     with pytest.raises(InputError, match=r'has 2 columns that could be its weight: "weight", "WEIGHT"'):
         ndcg_gui.report(frame)
+
+
+# A qrels row with query and doc but no grade. The in-memory reader reads it as unjudged (docs/files.md:
+# "An empty grade cell means unjudged"), the row dropped (`dispatch.read_pool`); DuckDB refused it
+# ("grade is empty; expected a number"). trec_eval, pytrec_eval, ir_measures and ranx have no empty
+# cell to read (a short qrels line is malformed; their relevance is an integer), so the rule is this
+# program's own, and one for every engine: unjudged.
+EMPTY_GRADE_QRELS = [("q1", "a", 1.0), ("q1", "b", None), ("q2", "c", 2.0), ("q2", "d", 0.0),
+                     ("q3", "e", None), ("q4", "f", None), ("q1", "b2", None), ("q1", "b2", 1.0)]
+EMPTY_GRADE_RUN = ("q1 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq1 Q0 b2 3 1 r\nq2 Q0 c 1 1 r\nq2 Q0 d 2 0 r\n"
+                   "q3 Q0 e 1 1 r\n")
+
+
+def _empty_grade_qrels(tmp_path, kind: str, rows) -> object:
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if kind == "csv":
+        path = tmp_path / "qrels.csv"
+        path.write_text("query,doc,grade\n" + "".join(
+            f"{q},{d},{'' if g is None else int(g)}\n" for q, d, g in rows))
+        return path
+    path = tmp_path / "qrels.parquet"
+    grades = [g for _, _, g in rows]
+    if kind == "parquet-int":  # (an integer column with nulls)
+        column = pa.array([None if g is None else int(g) for g in grades], pa.int64())
+    else:  # a float column: null, or NaN (pandas' empty cell)
+        column = pa.array([(math.nan if kind == "parquet-nan" else None) if g is None else g for g in grades])
+    # Row groups of 2: statistics that leave a NaN out must not decide which rows are judged.
+    pq.write_table(pa.table({"query": [q for q, _, _ in rows], "doc": [d for _, d, _ in rows],
+                             "grade": column}), path, row_group_size=2)
+    assert pd.read_parquet(path)["grade"].isna().sum() == sum(g is None for g in grades)
+    return path
+
+
+@pytest.mark.parametrize("kind", ["csv", "parquet", "parquet-nan", "parquet-int"])
+@pytest.mark.parametrize("missing", ["zero", "skip"])
+def test_an_empty_grade_in_qrels_is_unjudged_on_every_engine(tmp_path, capsys, kind, missing):
+    """Memory, DuckDB, and the qrels with those rows deleted (an independent reading: an unjudged
+    row is no row) print the same, to the byte: q3 and q4, judged by empty cells alone, are no
+    judged queries (q3 said once as a query without judgment; q4 not counted as judged under
+    --missing zero); b2's empty row is no second judgment of it."""
+    pytest.importorskip("duckdb")
+    run = tmp_path / "run.txt"
+    run.write_text(EMPTY_GRADE_RUN)
+    qrels = _empty_grade_qrels(tmp_path, kind, EMPTY_GRADE_QRELS)
+    judged = tmp_path / "judged"
+    judged.mkdir()
+    without = _empty_grade_qrels(judged, kind, [r for r in EMPTY_GRADE_QRELS if r[2] is not None])
+    said = {}
+    for name, path, engine in (("memory", qrels, "memory"), ("duckdb", qrels, "duckdb"),
+                               ("without", without, "memory")):
+        code = main([str(run), "--qrels", str(path), "--missing", missing, "--engine", engine,
+                     "--format", "tsv"])
+        said[name] = (code, *capsys.readouterr())
+    assert said["memory"][0] == 0, said
+    assert said["memory"] == said["duckdb"] == said["without"]
+    assert said["memory"][2] == 'ndcg-inspect: note: 1 query with results but no judgment, left out: "q3"\n'
+
+
+def test_nan_written_in_a_csv_grade_is_refused_on_both_engines_alike(tmp_path, capsys):
+    """Unlike an empty cell, the text "nan" is no grade: refused in the same words."""
+    pytest.importorskip("duckdb")
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.csv"
+    run.write_text(EMPTY_GRADE_RUN)
+    qrels.write_text("query,doc,grade\nq1,a,1\nq1,b,\nq2,c,nan\n")
+    said = []
+    for engine in ("memory", "duckdb"):
+        code = main([str(run), "--qrels", str(qrels), "--engine", engine])
+        said.append((code, *capsys.readouterr()))
+    assert said[0] == said[1]
+    assert said[0][:2] == (2, "")
+    assert said[0][2].startswith('ndcg-inspect: qrels.csv:4: grade "nan" is not a number')
+
+
+@pytest.mark.parametrize("kind", ["parquet", "parquet-nan"])
+def test_a_parquet_row_without_doc_nor_grade_is_refused_on_both_engines(tmp_path, capsys, kind):
+    """The row's missing doc is refused before its grade is read as unjudged, as in memory."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pytest.importorskip("duckdb")
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.parquet"
+    run.write_text(EMPTY_GRADE_RUN)
+    pq.write_table(pa.table({"query": ["q1", "q1"], "doc": ["a", None],
+                             "grade": [1.0, math.nan if kind == "parquet-nan" else None]}), qrels)
+    said = []
+    for engine in ("memory", "duckdb"):
+        code = main([str(run), "--qrels", str(qrels), "--engine", engine])
+        said.append((code, *capsys.readouterr()))
+    assert said[0] == said[1] == (2, "", "ndcg-inspect: qrels.parquet: row 2: doc is empty; expected an id\n")
