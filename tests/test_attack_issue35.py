@@ -299,3 +299,33 @@ def test_a_parquet_row_without_doc_nor_grade_is_refused_on_both_engines(tmp_path
         code = main([str(run), "--qrels", str(qrels), "--engine", engine])
         said.append((code, *capsys.readouterr()))
     assert said[0] == said[1] == (2, "", "ndcg-inspect: qrels.parquet: row 2: doc is empty; expected an id\n")
+
+
+@pytest.mark.parametrize("form", ["trec", "csv", "parquet"])
+@pytest.mark.parametrize("runs", [1, 2])
+def test_an_infinite_gain_is_refused_alone_with_nothing_said_before(tmp_path, capsys, form, runs):
+    """The run has a query without judgment (q3) and the qrels one without results (q4): the
+    in-memory path said its "no judgment" note, then refused; DuckDB refused alone. Refused alone on
+    both, in the words of the line of the grade."""
+    import pandas as pd
+
+    pytest.importorskip("duckdb")
+    rows = [("q1", "a", 1), ("q2", "c", 1100), ("q4", "f", 1)]
+    if form == "trec":
+        qrels = tmp_path / "qrels.txt"
+        qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in rows))
+    elif form == "csv":
+        qrels = tmp_path / "qrels.csv"
+        qrels.write_text("query,doc,grade\n" + "".join(f"{q},{d},{g}\n" for q, d, g in rows))
+    else:
+        qrels = tmp_path / "qrels.parquet"
+        pd.DataFrame(rows, columns=["query", "doc", "grade"]).to_parquet(qrels)
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 a 1 3 r\nq2 Q0 c 1 1 r\nq3 Q0 e 1 1 r\n")
+    place = "row 2: " if form == "parquet" else ""
+    line = "" if form == "parquet" else (":2" if form == "trec" else ":3")
+    refusal = (f'ndcg-inspect: {qrels.name}{line}: {place}grade 1100 (query "q2", doc "c") gives an infinite '
+               "gain under 2^g - 1; expected a grade below 1024 under the exponential gain\n")
+    for engine in ("memory", "duckdb"):
+        code = main([*[str(run)] * runs, "--qrels", str(qrels), "--gain", "exponential", "--engine", engine])
+        assert (code, *capsys.readouterr()) == (2, "", refusal), engine

@@ -254,15 +254,15 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
     from ndcg_gui.core.writing.writers import write_metrics_csv, write_summary_table  # (pandas)
 
     if options.summary_csv or not tables:
-        if summary is not None:
-            note_left_out(summary.without_results, summary.unjudged)
-        elif dataset.has_pool:
-            note_left_out(dataset.queries_without_results(), dataset.unjudged_queries())
-    if options.summary_csv or not tables:
         table = summary.table if summary is not None else dataset.summary(measure)
         if not np.isfinite(table[["dcg", "idcg"]].to_numpy(dtype=float)).all():
             # (a grade of 1e308 under 2^g - 1: refused by its line, the rows loaded to find it)
             refuse_infinite_gains(dataset or load(options.file, options.qrels), measure)
+        # The notes after the refusal: nothing is said before one (the engines refuse first too).
+        if summary is not None:
+            note_left_out(summary.without_results, summary.unjudged)
+        elif dataset.has_pool:
+            note_left_out(dataset.queries_without_results(), dataset.unjudged_queries())
         note_not_finite(table, options.file)
     if options.summary_csv:
         write_summary_table(table, output(options.summary_csv), measure)
