@@ -329,3 +329,71 @@ def test_an_infinite_gain_is_refused_alone_with_nothing_said_before(tmp_path, ca
     for engine in ("memory", "duckdb"):
         code = main([*[str(run)] * runs, "--qrels", str(qrels), "--gain", "exponential", "--engine", engine])
         assert (code, *capsys.readouterr()) == (2, "", refusal), engine
+
+
+def _three_runs_compared(tmp_path):
+    a, b, qrels = tmp_path / "A.txt", tmp_path / "B.txt", tmp_path / "qrels.txt"
+    a.write_text("q1 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq2 Q0 c 1 1 r\nq2 Q0 d 2 0 r\nq3 Q0 e 1 1 r\nq4 Q0 g 1 1 r\n"
+                 "q4 Q0 h 2 0 r\n")
+    b.write_text("q1 Q0 b 1 3 r\nq1 Q0 a 2 2 r\nq2 Q0 d 1 1 r\nq2 Q0 c 2 0 r\nq4 Q0 h 1 1 r\nq4 Q0 g 2 0 r\n")
+    qrels.write_text("q1 0 a 1\nq1 0 b 0\nq2 0 c 0\nq2 0 d 1\nq3 0 e 1\nq4 0 g 2\nq4 0 h 1\n")
+    return a, b, qrels
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_with_missing_skip_all_zero_weights_are_said_of_the_compared_queries(tmp_path, capsys, engine):
+    """q3 is judged (weight 5) but B returned nothing for it: under --missing skip the queries
+    compared are q1, q2, q4, all of weight 0. "every judged query's weight is 0" was untrue."""
+    if engine == "duckdb":
+        pytest.importorskip("duckdb")
+    a, b, qrels = _three_runs_compared(tmp_path)
+    weights = tmp_path / "w.tsv"
+    weights.write_text("q1\t0\nq2\t0\nq3\t5\nq4\t0\n")
+    code = main([str(a), str(b), "--qrels", str(qrels), "--weights", str(weights), "--missing", "skip",
+                 "--engine", engine])
+    assert (code, *capsys.readouterr()) == (
+        2, "", "ndcg-inspect: w.tsv: every compared query's weight is 0: nothing to weight a mean by\n")
+    # Under --missing zero q3 is compared, and its weight makes the mean: A 1 at q3, B 0.
+    code, got, err = _run_json(capsys, a, b, "--qrels", qrels, "--weights", weights, "--engine", engine)
+    assert code == 0, err
+    assert got["runs"][1]["delta"] == pytest.approx(-1.0, rel=1e-12)
+
+
+def test_the_cli_the_notebook_and_the_window_weigh_a_comparison_by_one_function(tmp_path):
+    """`compare.weighed` behind all three: the same figures, the weighted Δ that np.average gives
+    of the per-query differences, and the same one line when the weights cannot weigh it."""
+    from ndcg_gui.core.analysis.own_columns import OwnColumns
+    from ndcg_gui.core.analysis.runs.compare import compare_runs, weighed
+    from ndcg_gui.core.analysis.workspace_report import weighted, weights_problem
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.formats.query_map import QueryMap
+    from ndcg_gui.core.ndcg.measure import Measure
+    from ndcg_gui.core.reading import load
+    from ndcg_gui.core.reports.notebook import weighted_comparison
+
+    a, b, qrels = _three_runs_compared(tmp_path)
+    runs = {"A": load(str(a), str(qrels)), "B": load(str(b), str(qrels))}
+    cmp = compare_runs(runs, runs["A"].qrels, Measure(k=10), samples=200)
+    given = {"q1": 1.0, "q2": 3.0, "q3": 0.5, "q4": 2.0}
+    weights = QueryMap(given, "weight", "w.tsv")
+    ours = weighed(cmp, weights)
+    d = cmp.per_query["B"] - cmp.per_query["A"]
+    assert ours.summary.loc["B", "delta"] == pytest.approx(
+        np.average(d, weights=[given[q] for q in d.index]), rel=1e-12)
+    window = weighted(cmp, weights)
+    notebook, _ = weighted_comparison(cmp, OwnColumns(weights=weights))
+    for other in (window, notebook):
+        assert other.weights == ours.weights and other.weights_from == "w.tsv"
+        assert other.summary.equals(ours.summary)
+    # None of them weighs by all-zero weights of the compared queries, in the same words.
+    skipped = compare_runs(runs, runs["A"].qrels, Measure(k=10, empty="skip"), samples=200)
+    zero = QueryMap({"q1": 0.0, "q2": 0.0, "q3": 5.0, "q4": 0.0}, "weight", "w.tsv")
+    said = "w.tsv: every compared query's weight is 0: nothing to weight a mean by"
+    assert weights_problem(skipped, zero) == said
+    assert weighted(skipped, zero) is skipped  # (the window shows it unweighted, saying why)
+    with pytest.raises(InputError) as info:
+        weighed(skipped, zero)
+    assert str(info.value) == said
+    with pytest.raises(InputError) as info:
+        weighted_comparison(skipped, OwnColumns(weights=zero))
+    assert str(info.value) == said

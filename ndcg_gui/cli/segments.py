@@ -257,9 +257,9 @@ def summary_rows(table: pd.DataFrame, judged: pd.Series | None, maps: Maps, say)
 
 def weighted(cmp: Comparison, maps: Maps) -> Comparison:
     """The comparison weighted by the queries' weights (its tests the weighted ones), or as it is."""
-    if maps.weights is None:
-        return cmp
-    return cmp.weighted_by(maps.weights_for(cmp.per_query.index), maps.weights.origin)
+    from ndcg_gui.core.analysis.runs.compare import weighed
+
+    return weighed(cmp, maps.weights)
 
 
 def by_segment(cmp: Comparison, maps: Maps, say) -> SegmentComparison | None:

@@ -43,10 +43,13 @@ def parse_weight(text: str, decimal_comma: bool = False) -> float:
     return value
 
 
-def query_weights(weights: QueryMap[float], judged: Iterable[str]) -> dict[str, float]:
+def query_weights(weights: QueryMap[float], judged: Iterable[str], what: str = "judged") -> dict[str, float]:
     """The weight of every judged query (`judged`: the per-query table's queries), checked: an
     `InputError` naming the first judged queries without a weight, or saying that every weight
-    is 0 (no weighted mean then). Weights of queries that are not judged are left out."""
+    is 0 (no weighted mean then). Weights of queries that are not judged are left out. `what`
+    the queries are, in the all-zero message: "compared" for a comparison's (under --missing skip,
+    the judged queries every run returned: a judged query left out may weigh more than 0). (A
+    query without a weight is a judged one either way.)"""
     judged = [str(q) for q in judged]
     lacking = [q for q in judged if q not in weights.values]
     if lacking:
@@ -56,7 +59,7 @@ def query_weights(weights: QueryMap[float], judged: Iterable[str]) -> dict[str, 
         raise weights.error(f"{many}: {listed}; give every judged query a weight (0 to leave it out)")
     chosen = {q: weights.values[q] for q in judged}
     if chosen and not any(chosen.values()):
-        raise weights.error("every judged query's weight is 0: nothing to weight a mean by")
+        raise weights.error(f"every {what} query's weight is 0: nothing to weight a mean by")
     values = np.fromiter(chosen.values(), float, len(chosen))
     lost = np.flatnonzero((values > 0) & (values / _scale(values) == 0))
     if len(lost):  # (it would count as 0, unsaid, where a segment of such weights has no mean)
