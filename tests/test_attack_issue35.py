@@ -397,3 +397,71 @@ def test_the_cli_the_notebook_and_the_window_weigh_a_comparison_by_one_function(
     with pytest.raises(InputError) as info:
         weighted_comparison(skipped, OwnColumns(weights=zero))
     assert str(info.value) == said
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_weights_keyed_otherwise_than_parquet_float_ids_are_read_say_how_they_were_read(
+        tmp_path, capsys, engine):
+    """A Parquet float query id 1.0 reads as "1" (`formats.columnar`, on every engine); a weights
+    file keyed "1.0" was refused with no hint why "1" has no weight. Keys match as text, as
+    --segments keys do; the message now names the unmatched keys and how the run's ids read."""
+    import pandas as pd
+
+    if engine == "duckdb":
+        pytest.importorskip("duckdb")
+    run = tmp_path / "run.parquet"
+    pd.DataFrame({"query": [1.0, 1.0, 2.0, 2.0, 3.0], "doc": list("abcde"), "score": [3.0, 2, 1, 0, 1],
+                  "grade": [1, 0, 0, 1, 1]}).to_parquet(run)
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n2 0 c 0\n2 0 d 1\n3 0 e 1\n")
+    weights, segments = tmp_path / "w.tsv", tmp_path / "s.tsv"
+    weights.write_text("1.0\t2\n2.0\t1\n3\t1\n")
+    segments.write_text("1.0\tx\n2.0\ty\n3\tx\n")
+    base = [run, "--qrels", qrels, "--engine", engine]
+    code, _, err = _run_json(capsys, *base, "--weights", weights)
+    assert (code, err) == (2, 'ndcg-inspect: w.tsv: 2 judged queries have no weight: "1", "2"; give every '
+                              'judged query a weight (0 to leave it out); ids match as text: "1.0" is not '
+                              '"1", "2.0" is not "2"\n')
+    code, _, err = _run_json(capsys, *base, "--segments", segments)
+    assert code == 0, err
+    assert ('ndcg-inspect: note: s.tsv names 2 queries that no judged query of the run is: "1.0", "2.0" '
+            '(ids match as text: "1.0" is not "1", "2.0" is not "2")\n') in err
+    weights.write_text("1\t2\n2\t1\n3\t1\n")  # (keyed as the ids read: weighted)
+    code, got, err = _run_json(capsys, *base, "--weights", weights)
+    assert code == 0, err
+    ndcg = {q["query"]: q["ndcg"] for q in got["queries"]}
+    expected = np.average([ndcg["1"], ndcg["2"], ndcg["3"]], weights=[2, 1, 1])
+    assert got["all"]["ndcg"] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_a_weight_refused_is_said_alone_with_no_hint_about_its_own_column_s_ids(tmp_path, capsys, engine):
+    """A run's own column has the run's ids: a run query without judgment (q9) is no sign of ids
+    read otherwise. And the refusal comes alone: the "no judgment" note was said before it."""
+    if engine == "duckdb":
+        pytest.importorskip("duckdb")
+    run = tmp_path / "run.csv"
+    run.write_text("query,doc,score,weight\nq1,a,2,1\nq1,b,1,1\nq2,c,1,\nq9,z,1,4\n")
+    qrels, weights = tmp_path / "qrels.txt", tmp_path / "w.tsv"
+    qrels.write_text("q1 0 a 1\nq2 0 c 1\n")
+    if engine == "memory":
+        code, _, err = _run_json(capsys, run, "--qrels", qrels)
+        assert (code, err) == (2, 'ndcg-inspect: column "weight" of run.csv: a judged query has no weight: '
+                                  '"q2"; give every judged query a weight (0 to leave it out)\n')
+    weights.write_text("q1\t1\n")  # (a file: the engines read it)
+    for query in ((), ("--query", "q2")):
+        code, _, err = _run_json(capsys, run, "--qrels", qrels, "--weights", weights, *query,
+                                 "--engine", engine)
+        assert (code, err) == (2, 'ndcg-inspect: w.tsv: a judged query has no weight: "q2"; give every '
+                                  "judged query a weight (0 to leave it out)\n")
+
+
+def test_respelled_names_only_keys_that_spell_a_left_id_s_number():
+    from ndcg_gui.core.formats.query_map import respelled
+
+    said = respelled(["1.0", "01", "q1", "3"], ["1", "2"])
+    assert said == 'ids match as text: "1.0" is not "1", "01" is not "1"'
+    assert respelled(["1", "nan", "inf", "1e400"], ["2", "q"]) == ""  # (another number, or none)
+    assert respelled(["1.0"], ["1", "1.00"]) == 'ids match as text: "1.0" is not "1"'  # (the first)
+    many = respelled([f"{i}.0" for i in range(5)], [str(i) for i in range(5)])
+    assert many.endswith('"2.0" is not "2", ...')

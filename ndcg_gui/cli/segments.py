@@ -206,8 +206,12 @@ def note_unassigned(unassigned: list[str], unknown: list[str], maps: Maps, say) 
             f"all only: {_listed(unassigned)}")
     if unknown:
         many = "query" if len(unknown) == 1 else "queries"
+        from ndcg_gui.core.formats.query_map import respelled
+
+        hint = respelled(unknown, unassigned)  # (1.0 against a Parquet float id read as "1")
+        hint = f" ({hint})" if hint else ""
         say(f"note: {maps.segments.origin} names {len(unknown):,} {many} that no judged query of the run "
-            f"is: {_listed(unknown)}")
+            f"is: {_listed(unknown)}{hint}")
 
 
 # --- one run: the all:SEGMENT lines ----------------------------------------------------------------

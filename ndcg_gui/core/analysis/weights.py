@@ -16,7 +16,7 @@ import numpy as np
 
 from ndcg_gui.core.errors import InputError, shown
 from ndcg_gui.core.formats.number_text import is_number_text
-from ndcg_gui.core.formats.query_map import QueryMap, ValueProblem
+from ndcg_gui.core.formats.query_map import QueryMap, ValueProblem, respelled
 
 EXPECTED = "expected a number of at least 0"
 _ROOM = math.ldexp(1.0, 1000)  # (a sum of up to n weights stays well inside a double below it)
@@ -53,10 +53,12 @@ def query_weights(weights: QueryMap[float], judged: Iterable[str], what: str = "
     judged = [str(q) for q in judged]
     lacking = [q for q in judged if q not in weights.values]
     if lacking:
-        listed = ", ".join(shown(q) for q in lacking[:5]) + (", ..." if len(lacking) > 5 else "")
+        listed = _few(lacking)
         many = (f"{len(lacking):,} judged queries have no weight" if len(lacking) > 1
                 else "a judged query has no weight")
-        raise weights.error(f"{many}: {listed}; give every judged query a weight (0 to leave it out)")
+        hint = respelled(weights.values, lacking)  # (1.0 against a Parquet float id read as "1")
+        raise weights.error(f"{many}: {listed}; give every judged query a weight (0 to leave it out)"
+                            + (f"; {hint}" if hint else ""))
     chosen = {q: weights.values[q] for q in judged}
     if chosen and not any(chosen.values()):
         raise weights.error(f"every {what} query's weight is 0: nothing to weight a mean by")
@@ -68,6 +70,10 @@ def query_weights(weights: QueryMap[float], judged: Iterable[str], what: str = "
                             f"largest, {values.max():g}, to count (it would be 0); {EXPECTED}, within "
                             "2^1000 of the largest", query)
     return chosen
+
+
+def _few(queries: list[str]) -> str:
+    return ", ".join(shown(q) for q in queries[:5]) + (", ..." if len(queries) > 5 else "")
 
 
 def weights_of(weights: Mapping[str, float], queries: Iterable[str]) -> np.ndarray:

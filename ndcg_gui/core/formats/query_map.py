@@ -15,10 +15,11 @@ line naming both, so a mean is never counted under the wrong segment without a w
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import stat as stat_kind
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
@@ -65,6 +66,35 @@ class QueryMap(Generic[V]):
         if self.path is None:
             return InputError(f"{self.origin}: {message}")
         return InputError(message, self.path, line)
+
+
+def respelled(keys: Iterable[str], left: Iterable[str], limit: int = 3) -> str:
+    """A tail for a message about queries `left` without a value while the map has `keys`: the
+    keys that are another spelling of one of their numbers (a file's "1.0" against a Parquet float
+    id read as "1", `formats.columnar`; "01" against "1"), as `ids match as text: "1.0" is not "1"`;
+    "" when none is. Keys match ids as text, for segments and weights alike: no spelling is guessed."""
+    by_number: dict[float, str] = {}
+    for query in left:
+        if (number := _number(query)) is not None:
+            by_number.setdefault(number, query)
+    if not by_number:
+        return ""
+    ids = set(by_number.values())
+    pairs = [(key, by_number[number]) for key in keys
+             if key not in ids and (number := _number(key)) is not None and number in by_number]
+    if not pairs:
+        return ""
+    listed = ", ".join(f"{shown(key)} is not {shown(query)}" for key, query in pairs[:limit])
+    return f"ids match as text: {listed}" + (", ..." if len(pairs) > limit else "")
+
+
+def _number(text: str) -> float | None:
+    """The number an id spells (Python's float; what it reads is only compared), else None."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
 
 
 def _text_value(text: str) -> str:
