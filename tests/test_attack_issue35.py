@@ -465,3 +465,50 @@ def test_respelled_names_only_keys_that_spell_a_left_id_s_number():
     assert respelled(["1.0"], ["1", "1.00"]) == 'ids match as text: "1.0" is not "1"'  # (the first)
     many = respelled([f"{i}.0" for i in range(5)], [str(i) for i in range(5)])
     assert many.endswith('"2.0" is not "2", ...')
+
+
+@pytest.mark.parametrize("kind", ["parquet", "csv", "tsv-file", "frame"])
+def test_a_bool_weight_is_refused_as_a_bool_in_one_line_like_the_others(tmp_path, capsys, kind):
+    """A bool weight column (read as text "true"/"false", as the readers carry a column they do
+    not use) was "not a number", where a bool score or grade "holds bool values"; in Parquet the
+    cell had no row, where every other Parquet cell is named by its row."""
+    import pandas as pd
+
+    import ndcg_gui
+    from ndcg_gui.core.errors import InputError
+
+    frame = pd.DataFrame({"query": ["q1", "q1", "q2"], "doc": list("abc"), "score": [3.0, 2, 1],
+                          "grade": [1, 0, 1], "weight": [True, True, False]})
+    tail = 'query "q1": weight "true" is a bool value, not a number; expected a number of at least 0'
+    if kind == "frame":
+        with pytest.raises(InputError) as info:
+            ndcg_gui.report(frame)
+        assert str(info.value) == f'column "weight": {tail}'
+        return
+    run = tmp_path / f"run.{'parquet' if kind == 'parquet' else 'csv'}"
+    frame.to_parquet(run) if kind == "parquet" else frame.assign(weight=["true", "true", "FALSE"]).to_csv(
+        run, index=False)
+    args = [run]
+    if kind == "tsv-file":
+        (tmp_path / "w.tsv").write_text("q1\ttrue\nq2\t1\n")
+        args = [run, "--weights", tmp_path / "w.tsv"]
+    code, _, err = _run_json(capsys, *args)
+    said = {"parquet": f'run.parquet: row 1: column "weight": {tail}',
+            "csv": f'run.csv:2: column "weight": {tail}', "tsv-file": f"w.tsv:1: {tail}"}[kind]
+    assert (code, err) == (2, f"ndcg-inspect: {said}\n")
+    if kind == "parquet":  # (the window's and the notebook's reading of the file: the same line)
+        from ndcg_gui.core.analysis.own_columns import own_columns
+        from ndcg_gui.core.reading import load
+
+        assert own_columns(load(str(run))).problems == (said,)
+
+
+def test_a_bool_doc_weight_is_refused_as_a_bool(tmp_path, capsys):
+    import pandas as pd
+
+    run = tmp_path / "run.parquet"
+    pd.DataFrame({"query": ["q1", "q1"], "doc": ["a", "b"], "score": [2.0, 1], "grade": [1, 0],
+                  "doc_weight": [True, False]}).to_parquet(run)
+    code, _, err = _run_json(capsys, run, "--doc-weights", "--preset", "tf_ranking")
+    assert (code, err) == (2, 'ndcg-inspect: run.parquet: row 1: doc_weight "true" is a bool value, not a '
+                              "number; expected a number of at least 0 (the document's weight)\n")

@@ -174,13 +174,15 @@ def _read_maps(options: argparse.Namespace, run: pd.DataFrame | None, path: str 
     from ndcg_gui.cli.output import record_line
     from ndcg_gui.core.analysis.weights import parse_weight
     from ndcg_gui.core.formats.query_map import column_map, named_column, read_query_map
+    from ndcg_gui.core.reading.dispatch import columnar_row
 
     def one(option: str | None, what: str, parse):
         if option:
             return read_query_map(option, what, parse) if run is None else None
         column = named_column(tuple(run.columns), what, path) if run is not None else None
         line_of = partial(record_line, path, form)
-        return column_map(run, column, path, what, parse, line_of) if column is not None else None
+        return column_map(run, column, path, what, parse, line_of, partial(columnar_row, path)) \
+            if column is not None else None
 
     # (a file of query<TAB>weight lines is split by tabs: a comma there is a decimal mark)
     weight = partial(parse_weight, decimal_comma=_comma_decimal(form) or run is None)

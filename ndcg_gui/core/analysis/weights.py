@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 from ndcg_gui.core.errors import InputError, shown
-from ndcg_gui.core.formats.number_text import is_number_text
+from ndcg_gui.core.formats.number_text import is_bool_text, is_number_text
 from ndcg_gui.core.formats.query_map import QueryMap, ValueProblem, respelled
 
 EXPECTED = "expected a number of at least 0"
@@ -28,6 +28,8 @@ def parse_weight(text: str, decimal_comma: bool = False) -> float:
     not split by commas."""
     if decimal_comma and not is_number_text(text) and is_number_text(text.replace(",", ".", 1)):
         text = text.replace(",", ".", 1)
+    if is_bool_text(text):
+        raise ValueProblem(f"weight {shown(text)} is a bool value, not a number; {EXPECTED}")
     if not is_number_text(text):
         raise ValueProblem(f"weight {shown(text)} is not a number; {EXPECTED}")
     value = float(text)

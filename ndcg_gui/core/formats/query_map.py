@@ -154,13 +154,15 @@ def column_map(
     run: pd.DataFrame, column: str, path: str | Path | None, what: str,
     parse: Callable[[str], V] = _text_value,
     line_of: Callable[[int], int | None] | None = None,
+    row_of: Callable[[int], int | None] | None = None,
 ) -> QueryMap[V]:
     """Each query's value from `column` of `run` (columns `query` and `column`, cells as text):
     every row of a query holds the same value (spaces around it trimmed; `1` and `1.0` are one
     weight: values are compared as `parse` reads them); a query whose cells are all empty has
     none. An `InputError` naming the query for two values (an empty cell beside a value counts as
     a second one) or a value `parse` refuses, and the line: `line_of` a row's record (the run's
-    `_origin` column), when both are known."""
+    `_origin` column), when both are known; else its row, `row_of` a record (Parquet's, 1-based),
+    as the readers name a Parquet cell."""
     origin = f"column {shown(column)}" + (f" of {file_name(path)}" if path is not None else "")
     cells = run[column].fillna("").astype(str).str.strip(" ")
     distinct = cells.groupby(run["query"].astype(str), sort=False).unique()
@@ -168,10 +170,13 @@ def column_map(
 
     def error(message: str, query: str, cell: str) -> InputError:
         """`message` about the first row of `query` holding `cell`, by its line when known."""
-        line = None
-        if records is not None and line_of is not None and path is not None:
+        line = row = None
+        if records is not None and (line_of or row_of) is not None and path is not None:
             at = ((run["query"].astype(str) == query) & (cells == cell)).to_numpy().argmax()
-            line = line_of(int(records.iloc[at]))
+            line = line_of(int(records.iloc[at])) if line_of is not None else None
+            row = row_of(int(records.iloc[at])) if line is None and row_of is not None else None
+        if row is not None:
+            return InputError(f"row {row}: column {shown(column)}: {message}", path)
         if line is None:
             return InputError(f"{origin}: {message}")
         return InputError(f"column {shown(column)}: {message}", path, line)
