@@ -512,3 +512,31 @@ def test_a_bool_doc_weight_is_refused_as_a_bool(tmp_path, capsys):
     code, _, err = _run_json(capsys, run, "--doc-weights", "--preset", "tf_ranking")
     assert (code, err) == (2, 'ndcg-inspect: run.parquet: row 1: doc_weight "true" is a bool value, not a '
                               "number; expected a number of at least 0 (the document's weight)\n")
+
+
+def test_a_comparison_weighted_so_already_is_not_weighted_again(tmp_path, monkeypatch):
+    """ndcg-inspect weighed its comparison twice (once made, once printed): the bootstrap twice."""
+    from ndcg_gui.core.analysis.runs import compare
+    from ndcg_gui.core.formats.query_map import QueryMap
+    from ndcg_gui.core.ndcg.measure import Measure
+    from ndcg_gui.core.reading import load
+
+    a, b, qrels = _three_runs_compared(tmp_path)
+    runs = {"A": load(str(a), str(qrels)), "B": load(str(b), str(qrels))}
+    cmp = compare.compare_runs(runs, runs["A"].qrels, Measure(k=10), samples=200)
+    weights = QueryMap({"q1": 1.0, "q2": 3.0, "q3": 0.5, "q4": 2.0}, "weight", "w.tsv")
+    calls = []
+    real = compare.Comparison.weighted_by
+    monkeypatch.setattr(compare.Comparison, "weighted_by", lambda self, *a: calls.append(a) or real(self, *a))
+    once = compare.weighed(cmp, weights)
+    assert compare.weighed(once, weights) is once and len(calls) == 1
+    other = QueryMap({**weights.values, "q1": 2.0}, "weight", "w.tsv")
+    assert compare.weighed(once, other).weights["q1"] == 2.0 and len(calls) == 2  # (other weights: again)
+    code = main([str(a), str(b), "--qrels", str(qrels), "--weights", str(_write(tmp_path / "w.tsv",
+                 "q1\t1\nq2\t3\nq3\t0.5\nq4\t2\n")), "-q"])
+    assert code == 0 and len(calls) == 3
+
+
+def _write(path, text: str):
+    path.write_text(text)
+    return path

@@ -215,7 +215,10 @@ def weighed(cmp: Comparison, weights: QueryMap[float] | None) -> Comparison:
     `cmp` as it is without weights."""
     if weights is None:
         return cmp
-    return cmp.weighted_by(compared_weights(cmp, weights), weights.origin)
+    each = compared_weights(cmp, weights)
+    if cmp.weights == each and cmp.weights_from == weights.origin:
+        return cmp  # (weighted so already: the command line's comparison, then its output)
+    return cmp.weighted_by(each, weights.origin)
 
 
 def compared_weights(cmp: Comparison, weights: QueryMap[float]) -> dict[str, float]:
