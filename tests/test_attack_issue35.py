@@ -4,6 +4,7 @@ case found broken, kept as a test that failed on the code before its fix."""
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -206,3 +207,336 @@ def test_a_notebook_frame_with_two_weight_columns_is_refused_in_one_line():
                           "weight": [1.0, 1.0], "WEIGHT": [2.0, 2.0]})
     with pytest.raises(InputError, match=r'has 2 columns that could be its weight: "weight", "WEIGHT"'):
         ndcg_gui.report(frame)
+
+
+# A qrels row with query and doc but no grade. The in-memory reader reads it as unjudged (docs/files.md:
+# "An empty grade cell means unjudged"), the row dropped (`dispatch.read_pool`); DuckDB refused it
+# ("grade is empty; expected a number"). trec_eval, pytrec_eval, ir_measures and ranx have no empty
+# cell to read (a short qrels line is malformed; their relevance is an integer), so the rule is this
+# program's own, and one for every engine: unjudged.
+EMPTY_GRADE_QRELS = [("q1", "a", 1.0), ("q1", "b", None), ("q2", "c", 2.0), ("q2", "d", 0.0),
+                     ("q3", "e", None), ("q4", "f", None), ("q1", "b2", None), ("q1", "b2", 1.0)]
+EMPTY_GRADE_RUN = ("q1 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq1 Q0 b2 3 1 r\nq2 Q0 c 1 1 r\nq2 Q0 d 2 0 r\n"
+                   "q3 Q0 e 1 1 r\n")
+
+
+def _empty_grade_qrels(tmp_path, kind: str, rows) -> object:
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if kind == "csv":
+        path = tmp_path / "qrels.csv"
+        path.write_text("query,doc,grade\n" + "".join(
+            f"{q},{d},{'' if g is None else int(g)}\n" for q, d, g in rows))
+        return path
+    path = tmp_path / "qrels.parquet"
+    grades = [g for _, _, g in rows]
+    if kind == "parquet-int":  # (an integer column with nulls)
+        column = pa.array([None if g is None else int(g) for g in grades], pa.int64())
+    else:  # a float column: null, or NaN (pandas' empty cell)
+        column = pa.array([(math.nan if kind == "parquet-nan" else None) if g is None else g for g in grades])
+    # Row groups of 2: statistics that leave a NaN out must not decide which rows are judged.
+    pq.write_table(pa.table({"query": [q for q, _, _ in rows], "doc": [d for _, d, _ in rows],
+                             "grade": column}), path, row_group_size=2)
+    assert pd.read_parquet(path)["grade"].isna().sum() == sum(g is None for g in grades)
+    return path
+
+
+@pytest.mark.parametrize("kind", ["csv", "parquet", "parquet-nan", "parquet-int"])
+@pytest.mark.parametrize("missing", ["zero", "skip"])
+def test_an_empty_grade_in_qrels_is_unjudged_on_every_engine(tmp_path, capsys, kind, missing):
+    """Memory, DuckDB, and the qrels with those rows deleted (an independent reading: an unjudged
+    row is no row) print the same, to the byte: q3 and q4, judged by empty cells alone, are no
+    judged queries (q3 said once as a query without judgment; q4 not counted as judged under
+    --missing zero); b2's empty row is no second judgment of it."""
+    pytest.importorskip("duckdb")
+    run = tmp_path / "run.txt"
+    run.write_text(EMPTY_GRADE_RUN)
+    qrels = _empty_grade_qrels(tmp_path, kind, EMPTY_GRADE_QRELS)
+    judged = tmp_path / "judged"
+    judged.mkdir()
+    without = _empty_grade_qrels(judged, kind, [r for r in EMPTY_GRADE_QRELS if r[2] is not None])
+    said = {}
+    for name, path, engine in (("memory", qrels, "memory"), ("duckdb", qrels, "duckdb"),
+                               ("without", without, "memory")):
+        code = main([str(run), "--qrels", str(path), "--missing", missing, "--engine", engine,
+                     "--format", "tsv"])
+        said[name] = (code, *capsys.readouterr())
+    assert said["memory"][0] == 0, said
+    assert said["memory"] == said["duckdb"] == said["without"]
+    assert said["memory"][2] == 'ndcg-inspect: note: 1 query with results but no judgment, left out: "q3"\n'
+
+
+def test_nan_written_in_a_csv_grade_is_refused_on_both_engines_alike(tmp_path, capsys):
+    """Unlike an empty cell, the text "nan" is no grade: refused in the same words."""
+    pytest.importorskip("duckdb")
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.csv"
+    run.write_text(EMPTY_GRADE_RUN)
+    qrels.write_text("query,doc,grade\nq1,a,1\nq1,b,\nq2,c,nan\n")
+    said = []
+    for engine in ("memory", "duckdb"):
+        code = main([str(run), "--qrels", str(qrels), "--engine", engine])
+        said.append((code, *capsys.readouterr()))
+    assert said[0] == said[1]
+    assert said[0][:2] == (2, "")
+    assert said[0][2].startswith('ndcg-inspect: qrels.csv:4: grade "nan" is not a number')
+
+
+@pytest.mark.parametrize("kind", ["parquet", "parquet-nan"])
+def test_a_parquet_row_without_doc_nor_grade_is_refused_on_both_engines(tmp_path, capsys, kind):
+    """The row's missing doc is refused before its grade is read as unjudged, as in memory."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pytest.importorskip("duckdb")
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.parquet"
+    run.write_text(EMPTY_GRADE_RUN)
+    pq.write_table(pa.table({"query": ["q1", "q1"], "doc": ["a", None],
+                             "grade": [1.0, math.nan if kind == "parquet-nan" else None]}), qrels)
+    said = []
+    for engine in ("memory", "duckdb"):
+        code = main([str(run), "--qrels", str(qrels), "--engine", engine])
+        said.append((code, *capsys.readouterr()))
+    assert said[0] == said[1] == (2, "", "ndcg-inspect: qrels.parquet: row 2: doc is empty; expected an id\n")
+
+
+@pytest.mark.parametrize("form", ["trec", "csv", "parquet"])
+@pytest.mark.parametrize("runs", [1, 2])
+def test_an_infinite_gain_is_refused_alone_with_nothing_said_before(tmp_path, capsys, form, runs):
+    """The run has a query without judgment (q3) and the qrels one without results (q4): the
+    in-memory path said its "no judgment" note, then refused; DuckDB refused alone. Refused alone on
+    both, in the words of the line of the grade."""
+    import pandas as pd
+
+    pytest.importorskip("duckdb")
+    rows = [("q1", "a", 1), ("q2", "c", 1100), ("q4", "f", 1)]
+    if form == "trec":
+        qrels = tmp_path / "qrels.txt"
+        qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in rows))
+    elif form == "csv":
+        qrels = tmp_path / "qrels.csv"
+        qrels.write_text("query,doc,grade\n" + "".join(f"{q},{d},{g}\n" for q, d, g in rows))
+    else:
+        qrels = tmp_path / "qrels.parquet"
+        pd.DataFrame(rows, columns=["query", "doc", "grade"]).to_parquet(qrels)
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 a 1 3 r\nq2 Q0 c 1 1 r\nq3 Q0 e 1 1 r\n")
+    place = "row 2: " if form == "parquet" else ""
+    line = "" if form == "parquet" else (":2" if form == "trec" else ":3")
+    refusal = (f'ndcg-inspect: {qrels.name}{line}: {place}grade 1100 (query "q2", doc "c") gives an infinite '
+               "gain under 2^g - 1; expected a grade below 1024 under the exponential gain\n")
+    for engine in ("memory", "duckdb"):
+        code = main([*[str(run)] * runs, "--qrels", str(qrels), "--gain", "exponential", "--engine", engine])
+        assert (code, *capsys.readouterr()) == (2, "", refusal), engine
+
+
+def _three_runs_compared(tmp_path):
+    a, b, qrels = tmp_path / "A.txt", tmp_path / "B.txt", tmp_path / "qrels.txt"
+    a.write_text("q1 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq2 Q0 c 1 1 r\nq2 Q0 d 2 0 r\nq3 Q0 e 1 1 r\nq4 Q0 g 1 1 r\n"
+                 "q4 Q0 h 2 0 r\n")
+    b.write_text("q1 Q0 b 1 3 r\nq1 Q0 a 2 2 r\nq2 Q0 d 1 1 r\nq2 Q0 c 2 0 r\nq4 Q0 h 1 1 r\nq4 Q0 g 2 0 r\n")
+    qrels.write_text("q1 0 a 1\nq1 0 b 0\nq2 0 c 0\nq2 0 d 1\nq3 0 e 1\nq4 0 g 2\nq4 0 h 1\n")
+    return a, b, qrels
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_with_missing_skip_all_zero_weights_are_said_of_the_compared_queries(tmp_path, capsys, engine):
+    """q3 is judged (weight 5) but B returned nothing for it: under --missing skip the queries
+    compared are q1, q2, q4, all of weight 0. "every judged query's weight is 0" was untrue."""
+    if engine == "duckdb":
+        pytest.importorskip("duckdb")
+    a, b, qrels = _three_runs_compared(tmp_path)
+    weights = tmp_path / "w.tsv"
+    weights.write_text("q1\t0\nq2\t0\nq3\t5\nq4\t0\n")
+    code = main([str(a), str(b), "--qrels", str(qrels), "--weights", str(weights), "--missing", "skip",
+                 "--engine", engine])
+    assert (code, *capsys.readouterr()) == (
+        2, "", "ndcg-inspect: w.tsv: every compared query's weight is 0: nothing to weight a mean by\n")
+    # Under --missing zero q3 is compared, and its weight makes the mean: A 1 at q3, B 0.
+    code, got, err = _run_json(capsys, a, b, "--qrels", qrels, "--weights", weights, "--engine", engine)
+    assert code == 0, err
+    assert got["runs"][1]["delta"] == pytest.approx(-1.0, rel=1e-12)
+
+
+def test_the_cli_the_notebook_and_the_window_weigh_a_comparison_by_one_function(tmp_path):
+    """`compare.weighed` behind all three: the same figures, the weighted Δ that np.average gives
+    of the per-query differences, and the same one line when the weights cannot weigh it."""
+    from ndcg_gui.core.analysis.own_columns import OwnColumns
+    from ndcg_gui.core.analysis.runs.compare import compare_runs, weighed
+    from ndcg_gui.core.analysis.workspace_report import weighted, weights_problem
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.formats.query_map import QueryMap
+    from ndcg_gui.core.ndcg.measure import Measure
+    from ndcg_gui.core.reading import load
+    from ndcg_gui.core.reports.notebook import weighted_comparison
+
+    a, b, qrels = _three_runs_compared(tmp_path)
+    runs = {"A": load(str(a), str(qrels)), "B": load(str(b), str(qrels))}
+    cmp = compare_runs(runs, runs["A"].qrels, Measure(k=10), samples=200)
+    given = {"q1": 1.0, "q2": 3.0, "q3": 0.5, "q4": 2.0}
+    weights = QueryMap(given, "weight", "w.tsv")
+    ours = weighed(cmp, weights)
+    d = cmp.per_query["B"] - cmp.per_query["A"]
+    assert ours.summary.loc["B", "delta"] == pytest.approx(
+        np.average(d, weights=[given[q] for q in d.index]), rel=1e-12)
+    window = weighted(cmp, weights)
+    notebook, _ = weighted_comparison(cmp, OwnColumns(weights=weights))
+    for other in (window, notebook):
+        assert other.weights == ours.weights and other.weights_from == "w.tsv"
+        assert other.summary.equals(ours.summary)
+    # None of them weighs by all-zero weights of the compared queries, in the same words.
+    skipped = compare_runs(runs, runs["A"].qrels, Measure(k=10, empty="skip"), samples=200)
+    zero = QueryMap({"q1": 0.0, "q2": 0.0, "q3": 5.0, "q4": 0.0}, "weight", "w.tsv")
+    said = "w.tsv: every compared query's weight is 0: nothing to weight a mean by"
+    assert weights_problem(skipped, zero) == said
+    assert weighted(skipped, zero) is skipped  # (the window shows it unweighted, saying why)
+    with pytest.raises(InputError) as info:
+        weighed(skipped, zero)
+    assert str(info.value) == said
+    with pytest.raises(InputError) as info:
+        weighted_comparison(skipped, OwnColumns(weights=zero))
+    assert str(info.value) == said
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_weights_keyed_otherwise_than_parquet_float_ids_are_read_say_how_they_were_read(
+        tmp_path, capsys, engine):
+    """A Parquet float query id 1.0 reads as "1" (`formats.columnar`, on every engine); a weights
+    file keyed "1.0" was refused with no hint why "1" has no weight. Keys match as text, as
+    --segments keys do; the message now names the unmatched keys and how the run's ids read."""
+    import pandas as pd
+
+    if engine == "duckdb":
+        pytest.importorskip("duckdb")
+    run = tmp_path / "run.parquet"
+    pd.DataFrame({"query": [1.0, 1.0, 2.0, 2.0, 3.0], "doc": list("abcde"), "score": [3.0, 2, 1, 0, 1],
+                  "grade": [1, 0, 0, 1, 1]}).to_parquet(run)
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n2 0 c 0\n2 0 d 1\n3 0 e 1\n")
+    weights, segments = tmp_path / "w.tsv", tmp_path / "s.tsv"
+    weights.write_text("1.0\t2\n2.0\t1\n3\t1\n")
+    segments.write_text("1.0\tx\n2.0\ty\n3\tx\n")
+    base = [run, "--qrels", qrels, "--engine", engine]
+    code, _, err = _run_json(capsys, *base, "--weights", weights)
+    assert (code, err) == (2, 'ndcg-inspect: w.tsv: 2 judged queries have no weight: "1", "2"; give every '
+                              'judged query a weight (0 to leave it out); ids match as text: "1.0" is not '
+                              '"1", "2.0" is not "2"\n')
+    code, _, err = _run_json(capsys, *base, "--segments", segments)
+    assert code == 0, err
+    assert ('ndcg-inspect: note: s.tsv names 2 queries that no judged query of the run is: "1.0", "2.0" '
+            '(ids match as text: "1.0" is not "1", "2.0" is not "2")\n') in err
+    weights.write_text("1\t2\n2\t1\n3\t1\n")  # (keyed as the ids read: weighted)
+    code, got, err = _run_json(capsys, *base, "--weights", weights)
+    assert code == 0, err
+    ndcg = {q["query"]: q["ndcg"] for q in got["queries"]}
+    expected = np.average([ndcg["1"], ndcg["2"], ndcg["3"]], weights=[2, 1, 1])
+    assert got["all"]["ndcg"] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_a_weight_refused_is_said_alone_with_no_hint_about_its_own_column_s_ids(tmp_path, capsys, engine):
+    """A run's own column has the run's ids: a run query without judgment (q9) is no sign of ids
+    read otherwise. And the refusal comes alone: the "no judgment" note was said before it."""
+    if engine == "duckdb":
+        pytest.importorskip("duckdb")
+    run = tmp_path / "run.csv"
+    run.write_text("query,doc,score,weight\nq1,a,2,1\nq1,b,1,1\nq2,c,1,\nq9,z,1,4\n")
+    qrels, weights = tmp_path / "qrels.txt", tmp_path / "w.tsv"
+    qrels.write_text("q1 0 a 1\nq2 0 c 1\n")
+    if engine == "memory":
+        code, _, err = _run_json(capsys, run, "--qrels", qrels)
+        assert (code, err) == (2, 'ndcg-inspect: column "weight" of run.csv: a judged query has no weight: '
+                                  '"q2"; give every judged query a weight (0 to leave it out)\n')
+    weights.write_text("q1\t1\n")  # (a file: the engines read it)
+    for query in ((), ("--query", "q2")):
+        code, _, err = _run_json(capsys, run, "--qrels", qrels, "--weights", weights, *query,
+                                 "--engine", engine)
+        assert (code, err) == (2, 'ndcg-inspect: w.tsv: a judged query has no weight: "q2"; give every '
+                                  "judged query a weight (0 to leave it out)\n")
+
+
+def test_respelled_names_only_keys_that_spell_a_left_id_s_number():
+    from ndcg_gui.core.formats.query_map import respelled
+
+    said = respelled(["1.0", "01", "q1", "3"], ["1", "2"])
+    assert said == 'ids match as text: "1.0" is not "1", "01" is not "1"'
+    assert respelled(["1", "nan", "inf", "1e400"], ["2", "q"]) == ""  # (another number, or none)
+    assert respelled(["1.0"], ["1", "1.00"]) == 'ids match as text: "1.0" is not "1"'  # (the first)
+    many = respelled([f"{i}.0" for i in range(5)], [str(i) for i in range(5)])
+    assert many.endswith('"2.0" is not "2", ...')
+
+
+@pytest.mark.parametrize("kind", ["parquet", "csv", "tsv-file", "frame"])
+def test_a_bool_weight_is_refused_as_a_bool_in_one_line_like_the_others(tmp_path, capsys, kind):
+    """A bool weight column (read as text "true"/"false", as the readers carry a column they do
+    not use) was "not a number", where a bool score or grade "holds bool values"; in Parquet the
+    cell had no row, where every other Parquet cell is named by its row."""
+    import pandas as pd
+
+    import ndcg_gui
+    from ndcg_gui.core.errors import InputError
+
+    frame = pd.DataFrame({"query": ["q1", "q1", "q2"], "doc": list("abc"), "score": [3.0, 2, 1],
+                          "grade": [1, 0, 1], "weight": [True, True, False]})
+    tail = 'query "q1": weight "true" is a bool value, not a number; expected a number of at least 0'
+    if kind == "frame":
+        with pytest.raises(InputError) as info:
+            ndcg_gui.report(frame)
+        assert str(info.value) == f'column "weight": {tail}'
+        return
+    run = tmp_path / f"run.{'parquet' if kind == 'parquet' else 'csv'}"
+    frame.to_parquet(run) if kind == "parquet" else frame.assign(weight=["true", "true", "FALSE"]).to_csv(
+        run, index=False)
+    args = [run]
+    if kind == "tsv-file":
+        (tmp_path / "w.tsv").write_text("q1\ttrue\nq2\t1\n")
+        args = [run, "--weights", tmp_path / "w.tsv"]
+    code, _, err = _run_json(capsys, *args)
+    said = {"parquet": f'run.parquet: row 1: column "weight": {tail}',
+            "csv": f'run.csv:2: column "weight": {tail}', "tsv-file": f"w.tsv:1: {tail}"}[kind]
+    assert (code, err) == (2, f"ndcg-inspect: {said}\n")
+    if kind == "parquet":  # (the window's and the notebook's reading of the file: the same line)
+        from ndcg_gui.core.analysis.own_columns import own_columns
+        from ndcg_gui.core.reading import load
+
+        assert own_columns(load(str(run))).problems == (said,)
+
+
+def test_a_bool_doc_weight_is_refused_as_a_bool(tmp_path, capsys):
+    import pandas as pd
+
+    run = tmp_path / "run.parquet"
+    pd.DataFrame({"query": ["q1", "q1"], "doc": ["a", "b"], "score": [2.0, 1], "grade": [1, 0],
+                  "doc_weight": [True, False]}).to_parquet(run)
+    code, _, err = _run_json(capsys, run, "--doc-weights", "--preset", "tf_ranking")
+    assert (code, err) == (2, 'ndcg-inspect: run.parquet: row 1: doc_weight "true" is a bool value, not a '
+                              "number; expected a number of at least 0 (the document's weight)\n")
+
+
+def test_a_comparison_weighted_so_already_is_not_weighted_again(tmp_path, monkeypatch):
+    """ndcg-inspect weighed its comparison twice (once made, once printed): the bootstrap twice."""
+    from ndcg_gui.core.analysis.runs import compare
+    from ndcg_gui.core.formats.query_map import QueryMap
+    from ndcg_gui.core.ndcg.measure import Measure
+    from ndcg_gui.core.reading import load
+
+    a, b, qrels = _three_runs_compared(tmp_path)
+    runs = {"A": load(str(a), str(qrels)), "B": load(str(b), str(qrels))}
+    cmp = compare.compare_runs(runs, runs["A"].qrels, Measure(k=10), samples=200)
+    weights = QueryMap({"q1": 1.0, "q2": 3.0, "q3": 0.5, "q4": 2.0}, "weight", "w.tsv")
+    calls = []
+    real = compare.Comparison.weighted_by
+    monkeypatch.setattr(compare.Comparison, "weighted_by", lambda self, *a: calls.append(a) or real(self, *a))
+    once = compare.weighed(cmp, weights)
+    assert compare.weighed(once, weights) is once and len(calls) == 1
+    other = QueryMap({**weights.values, "q1": 2.0}, "weight", "w.tsv")
+    assert compare.weighed(once, other).weights["q1"] == 2.0 and len(calls) == 2  # (other weights: again)
+    code = main([str(a), str(b), "--qrels", str(qrels), "--weights", str(_write(tmp_path / "w.tsv",
+                 "q1\t1\nq2\t3\nq3\t0.5\nq4\t2\n")), "-q"])
+    assert code == 0 and len(calls) == 3
+
+
+def _write(path, text: str):
+    path.write_text(text)
+    return path

@@ -135,25 +135,38 @@ def main_engine(options: argparse.Namespace, say: Callable[[str], None]) -> None
     cli_output.check_output(options.summary_csv, [options.file, options.qrels])
     result = _score(options, options.file, measure)
     table = _summary(result.table)
-    cli_output.note_left_out(table.loc[table["n_docs"] == 0, "query"].tolist(), result.unjudged)
-    cli_output.note_not_finite(table, options.file)
     if options.summary_csv:
         from ndcg_gui.core.writing.writers import write_summary_table
 
+        _notes(table, result, options.file)
         write_summary_table(table, cli_output.output(options.summary_csv), measure)
         return
     from ndcg_gui.cli import segments as cli_segments
 
+    # What the lines need, refused before a note is said (as in memory): the query, the weights.
     judged = cli_output.judged_at(table, measure,
                                   lambda again: _summary(_score(options, options.file, again).table))
+    shown = table
     if options.query is not None:
         picked = (table["query"] == cli_output.pick_query(table["query"].tolist(), options.file,
                                                           options.query)).to_numpy()
-        table, judged = table[picked], judged[picked]
+        shown, judged = table[picked], judged[picked]
     maps = cli_segments.maps(options)
+    maps.weights_for(shown["query"])  # (an `InputError` for a judged query without a weight)
+    _notes(table, result, options.file)
+    table = shown
     groups = cli_segments.summary_rows(table, judged, maps, say) if maps else None
     sys.stdout.write(cli_output.render(table, measure.k, options.format, judged, groups))
     sys.stdout.flush()
+
+
+def _notes(table, result, path: str) -> None:
+    """The notes on the queries left out and the figures no double holds, said once nothing
+    more can be refused."""
+    from ndcg_gui.cli import output as cli_output
+
+    cli_output.note_left_out(table.loc[table["n_docs"] == 0, "query"].tolist(), result.unjudged)
+    cli_output.note_not_finite(table, path)
 
 
 def _check_engine_options(options: argparse.Namespace) -> None:

@@ -254,15 +254,30 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
     from ndcg_gui.core.writing.writers import write_metrics_csv, write_summary_table  # (pandas)
 
     if options.summary_csv or not tables:
-        if summary is not None:
-            note_left_out(summary.without_results, summary.unjudged)
-        elif dataset.has_pool:
-            note_left_out(dataset.queries_without_results(), dataset.unjudged_queries())
-    if options.summary_csv or not tables:
         table = summary.table if summary is not None else dataset.summary(measure)
         if not np.isfinite(table[["dcg", "idcg"]].to_numpy(dtype=float)).all():
             # (a grade of 1e308 under 2^g - 1: refused by its line, the rows loaded to find it)
             refuse_infinite_gains(dataset or load(options.file, options.qrels), measure)
+    if not tables:  # (what the lines need, refused before a note is said: the query, the weights)
+        judged = judged_at(table, measure, lambda again: summarise(options.file, options.qrels, again)
+                           if summary is not None else dataset.summary(again))
+        shown = table
+        if options.query is not None:
+            queries = summary.queries if summary is not None else dataset.queries()
+            picked = (table["query"] == pick_query(queries, options.file, options.query)).to_numpy()
+            shown, judged = table[picked], judged[picked]
+        maps = cli_segments.maps(options, dataset.run if dataset is not None else None, options.file,
+                                 cli_segments.format_of(dataset))
+        if weighed:
+            scored = dataset.evaluate(measure.per_query())
+            maps = cli_segments.with_list_weights(maps, scored, options.file)
+        maps.weights_for(shown["query"])  # (an `InputError` for a judged query without a weight)
+    if options.summary_csv or not tables:
+        # The notes after any refusal: nothing is said before one (the engines refuse first too).
+        if summary is not None:
+            note_left_out(summary.without_results, summary.unjudged)
+        elif dataset.has_pool:
+            note_left_out(dataset.queries_without_results(), dataset.unjudged_queries())
         note_not_finite(table, options.file)
     if options.summary_csv:
         write_summary_table(table, output(options.summary_csv), measure)
@@ -272,19 +287,8 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
         # (every rank unless -k is given)
         write_metrics_csv(listed, output(options.metrics_csv), measure.at(options.k))
     if not tables:
-        judged = judged_at(table, measure, lambda again: summarise(options.file, options.qrels, again)
-                           if summary is not None else dataset.summary(again))
-        if options.query is not None:
-            queries = summary.queries if summary is not None else dataset.queries()
-            picked = (table["query"] == pick_query(queries, options.file, options.query)).to_numpy()
-            table, judged = table[picked], judged[picked]
-        maps = cli_segments.maps(options, dataset.run if dataset is not None else None, options.file,
-                                 cli_segments.format_of(dataset))
-        if weighed:
-            scored = dataset.evaluate(measure.per_query())
-            maps = cli_segments.with_list_weights(maps, scored, options.file)
-        groups = cli_segments.summary_rows(table, judged, maps, say) if maps else None
-        sys.stdout.write(render(table, measure.k, options.format, judged, groups))
+        groups = cli_segments.summary_rows(shown, judged, maps, say) if maps else None
+        sys.stdout.write(render(shown, measure.k, options.format, judged, groups))
         sys.stdout.flush()
 
 

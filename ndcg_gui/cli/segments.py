@@ -174,13 +174,15 @@ def _read_maps(options: argparse.Namespace, run: pd.DataFrame | None, path: str 
     from ndcg_gui.cli.output import record_line
     from ndcg_gui.core.analysis.weights import parse_weight
     from ndcg_gui.core.formats.query_map import column_map, named_column, read_query_map
+    from ndcg_gui.core.reading.dispatch import columnar_row
 
     def one(option: str | None, what: str, parse):
         if option:
             return read_query_map(option, what, parse) if run is None else None
         column = named_column(tuple(run.columns), what, path) if run is not None else None
         line_of = partial(record_line, path, form)
-        return column_map(run, column, path, what, parse, line_of) if column is not None else None
+        return column_map(run, column, path, what, parse, line_of, partial(columnar_row, path)) \
+            if column is not None else None
 
     # (a file of query<TAB>weight lines is split by tabs: a comma there is a decimal mark)
     weight = partial(parse_weight, decimal_comma=_comma_decimal(form) or run is None)
@@ -206,8 +208,12 @@ def note_unassigned(unassigned: list[str], unknown: list[str], maps: Maps, say) 
             f"all only: {_listed(unassigned)}")
     if unknown:
         many = "query" if len(unknown) == 1 else "queries"
+        from ndcg_gui.core.formats.query_map import respelled
+
+        hint = respelled(unknown, unassigned)  # (1.0 against a Parquet float id read as "1")
+        hint = f" ({hint})" if hint else ""
         say(f"note: {maps.segments.origin} names {len(unknown):,} {many} that no judged query of the run "
-            f"is: {_listed(unknown)}")
+            f"is: {_listed(unknown)}{hint}")
 
 
 # --- one run: the all:SEGMENT lines ----------------------------------------------------------------
@@ -257,9 +263,9 @@ def summary_rows(table: pd.DataFrame, judged: pd.Series | None, maps: Maps, say)
 
 def weighted(cmp: Comparison, maps: Maps) -> Comparison:
     """The comparison weighted by the queries' weights (its tests the weighted ones), or as it is."""
-    if maps.weights is None:
-        return cmp
-    return cmp.weighted_by(maps.weights_for(cmp.per_query.index), maps.weights.origin)
+    from ndcg_gui.core.analysis.runs.compare import weighed
+
+    return weighed(cmp, maps.weights)
 
 
 def by_segment(cmp: Comparison, maps: Maps, say) -> SegmentComparison | None:

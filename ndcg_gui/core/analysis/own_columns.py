@@ -48,6 +48,10 @@ def own_columns(dataset: Dataset) -> OwnColumns:
 
     run = _in_file_order(dataset.run)  # (a query's two values are then named as the file has them)
     line_of = _line_of(dataset, run)
+    from ndcg_gui.core.reading.dispatch import columnar_row  # lazy: start-up (pyarrow)
+
+    # (a Parquet cell by its row, as the command line names it; a file with lines by its line)
+    row_of = partial(columnar_row, dataset.path) if dataset.file_format is None else None
     found: dict[str, QueryMap | None] = {}
     problems: list[str] = ambiguous
     fmt = dataset.file_format
@@ -58,7 +62,7 @@ def own_columns(dataset: Dataset) -> OwnColumns:
             found[what] = None
             continue
         try:
-            found[what] = column_map(run, column, dataset.path, what, parse, line_of)
+            found[what] = column_map(run, column, dataset.path, what, parse, line_of, row_of)
         except InputError as err:
             found[what] = None
             problems.append(str(err))

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 from ndcg_gui.core.errors import InputError, shown
-from ndcg_gui.core.formats.number_text import is_number_text
-from ndcg_gui.core.formats.query_map import QueryMap, ValueProblem
+from ndcg_gui.core.formats.number_text import is_bool_text, is_number_text
+from ndcg_gui.core.formats.query_map import QueryMap, ValueProblem, respelled
 
 EXPECTED = "expected a number of at least 0"
 _ROOM = math.ldexp(1.0, 1000)  # (a sum of up to n weights stays well inside a double below it)
@@ -28,6 +28,8 @@ def parse_weight(text: str, decimal_comma: bool = False) -> float:
     not split by commas."""
     if decimal_comma and not is_number_text(text) and is_number_text(text.replace(",", ".", 1)):
         text = text.replace(",", ".", 1)
+    if is_bool_text(text):
+        raise ValueProblem(f"weight {shown(text)} is a bool value, not a number; {EXPECTED}")
     if not is_number_text(text):
         raise ValueProblem(f"weight {shown(text)} is not a number; {EXPECTED}")
     value = float(text)
@@ -43,20 +45,25 @@ def parse_weight(text: str, decimal_comma: bool = False) -> float:
     return value
 
 
-def query_weights(weights: QueryMap[float], judged: Iterable[str]) -> dict[str, float]:
+def query_weights(weights: QueryMap[float], judged: Iterable[str], what: str = "judged") -> dict[str, float]:
     """The weight of every judged query (`judged`: the per-query table's queries), checked: an
     `InputError` naming the first judged queries without a weight, or saying that every weight
-    is 0 (no weighted mean then). Weights of queries that are not judged are left out."""
+    is 0 (no weighted mean then). Weights of queries that are not judged are left out. `what`
+    the queries are, in the all-zero message: "compared" for a comparison's (under --missing skip,
+    the judged queries every run returned: a judged query left out may weigh more than 0). (A
+    query without a weight is a judged one either way.)"""
     judged = [str(q) for q in judged]
     lacking = [q for q in judged if q not in weights.values]
     if lacking:
-        listed = ", ".join(shown(q) for q in lacking[:5]) + (", ..." if len(lacking) > 5 else "")
+        listed = _few(lacking)
         many = (f"{len(lacking):,} judged queries have no weight" if len(lacking) > 1
                 else "a judged query has no weight")
-        raise weights.error(f"{many}: {listed}; give every judged query a weight (0 to leave it out)")
+        hint = respelled(weights.values, lacking)  # (1.0 against a Parquet float id read as "1")
+        raise weights.error(f"{many}: {listed}; give every judged query a weight (0 to leave it out)"
+                            + (f"; {hint}" if hint else ""))
     chosen = {q: weights.values[q] for q in judged}
     if chosen and not any(chosen.values()):
-        raise weights.error("every judged query's weight is 0: nothing to weight a mean by")
+        raise weights.error(f"every {what} query's weight is 0: nothing to weight a mean by")
     values = np.fromiter(chosen.values(), float, len(chosen))
     lost = np.flatnonzero((values > 0) & (values / _scale(values) == 0))
     if len(lost):  # (it would count as 0, unsaid, where a segment of such weights has no mean)
@@ -65,6 +72,10 @@ def query_weights(weights: QueryMap[float], judged: Iterable[str]) -> dict[str, 
                             f"largest, {values.max():g}, to count (it would be 0); {EXPECTED}, within "
                             "2^1000 of the largest", query)
     return chosen
+
+
+def _few(queries: list[str]) -> str:
+    return ", ".join(shown(q) for q in queries[:5]) + (", ..." if len(queries) > 5 else "")
 
 
 def weights_of(weights: Mapping[str, float], queries: Iterable[str]) -> np.ndarray:

@@ -257,26 +257,23 @@ def compare_state(state: Workspace, open_run: str, own: pd.DataFrame, baseline: 
 
 def weighted(cmp: Comparison, weights: QueryMap[float] | None) -> Comparison:
     """`cmp` weighted by the document's query weights as `ndcg-inspect` weighs a comparison
-    (`query_weights` of the queries compared, then `Comparison.weighted_by`); as it is without
-    weights or when they do not weigh it (`weights_problem` says why, for the window)."""
-    if weights is None:
-        return cmp
-    from ndcg_gui.core.analysis.weights import query_weights  # lazy: start-up (pyarrow)
+    (`compare.weighed`); as it is without weights or when they do not weigh it (`weights_problem`
+    says why, for the window)."""
+    from ndcg_gui.core.analysis.runs.compare import weighed  # lazy: start-up (pandas)
 
     try:
-        each = query_weights(weights, cmp.per_query.index)
+        return weighed(cmp, weights)
     except InputError:  # (the window says why: `weights_problem`)
         return cmp
-    return cmp.weighted_by(each, weights.origin)
 
 
 def weights_problem(cmp: Comparison, weights: QueryMap[float]) -> str | None:
     """Why `weights` cannot weigh `cmp` (a compared query without a weight, every weight 0), in
-    `query_weights`' one line; None when they can."""
-    from ndcg_gui.core.analysis.weights import query_weights  # lazy: start-up (pyarrow)
+    `compare.weighed`'s one line; None when they can."""
+    from ndcg_gui.core.analysis.runs.compare import compared_weights  # lazy: start-up (pandas)
 
     try:
-        query_weights(weights, cmp.per_query.index)
+        compared_weights(cmp, weights)
     except InputError as err:
         return str(err)
     return None

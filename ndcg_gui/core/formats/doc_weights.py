@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 
 from ndcg_gui.core.arrays.ids import whole
 from ndcg_gui.core.errors import shown
-from ndcg_gui.core.formats.number_text import to_floats
+from ndcg_gui.core.formats.number_text import is_bool_text, to_floats
 from ndcg_gui.core.formats.rows import Rows
 
 COLUMN = "doc_weight"  # (`core.ndcg.measure.DOC_WEIGHT_COLUMN`: the scorers read it by this name)
@@ -49,4 +49,6 @@ def _problem(cell: str, value: float) -> str:
         return "is negative"
     if np.isinf(value):
         return "is not a finite number"
+    if is_bool_text(cell):
+        return "is a bool value, not a number"
     return "is not a number (NaN)" if cell.lower().lstrip("+-") == "nan" else "is not a number"

@@ -32,6 +32,13 @@ def number_problem(role: str, cell: str, infinite: bool) -> str:
     return f"{role} {shown(cell)} is not a number{hint}"
 
 
+def is_bool_text(text: str) -> bool:
+    """Whether a cell is true or false (any case): a bool column read as text, as the readers
+    carry a column they do not use (`columnar._cells`: Parquet's or a frame's True is "true"). A
+    weight refuses it as a bool, in the words of a bool score's refusal ("bool values")."""
+    return text.strip(_SPACES).lower() in ("true", "false")
+
+
 def is_number_text(text: str) -> bool:
     """Whether a cell is meant as a number, "inf" and "nan" included (a reader then says what is
     wrong with it, rather than taking it for a word)."""

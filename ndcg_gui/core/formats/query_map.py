@@ -15,10 +15,11 @@ line naming both, so a mean is never counted under the wrong segment without a w
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import stat as stat_kind
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
@@ -65,6 +66,35 @@ class QueryMap(Generic[V]):
         if self.path is None:
             return InputError(f"{self.origin}: {message}")
         return InputError(message, self.path, line)
+
+
+def respelled(keys: Iterable[str], left: Iterable[str], limit: int = 3) -> str:
+    """A tail for a message about queries `left` without a value while the map has `keys`: the
+    keys that are another spelling of one of their numbers (a file's "1.0" against a Parquet float
+    id read as "1", `formats.columnar`; "01" against "1"), as `ids match as text: "1.0" is not "1"`;
+    "" when none is. Keys match ids as text, for segments and weights alike: no spelling is guessed."""
+    by_number: dict[float, str] = {}
+    for query in left:
+        if (number := _number(query)) is not None:
+            by_number.setdefault(number, query)
+    if not by_number:
+        return ""
+    ids = set(by_number.values())
+    pairs = [(key, by_number[number]) for key in keys
+             if key not in ids and (number := _number(key)) is not None and number in by_number]
+    if not pairs:
+        return ""
+    listed = ", ".join(f"{shown(key)} is not {shown(query)}" for key, query in pairs[:limit])
+    return f"ids match as text: {listed}" + (", ..." if len(pairs) > limit else "")
+
+
+def _number(text: str) -> float | None:
+    """The number an id spells (Python's float; what it reads is only compared), else None."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
 
 
 def _text_value(text: str) -> str:
@@ -124,13 +154,15 @@ def column_map(
     run: pd.DataFrame, column: str, path: str | Path | None, what: str,
     parse: Callable[[str], V] = _text_value,
     line_of: Callable[[int], int | None] | None = None,
+    row_of: Callable[[int], int | None] | None = None,
 ) -> QueryMap[V]:
     """Each query's value from `column` of `run` (columns `query` and `column`, cells as text):
     every row of a query holds the same value (spaces around it trimmed; `1` and `1.0` are one
     weight: values are compared as `parse` reads them); a query whose cells are all empty has
     none. An `InputError` naming the query for two values (an empty cell beside a value counts as
     a second one) or a value `parse` refuses, and the line: `line_of` a row's record (the run's
-    `_origin` column), when both are known."""
+    `_origin` column), when both are known; else its row, `row_of` a record (Parquet's, 1-based),
+    as the readers name a Parquet cell."""
     origin = f"column {shown(column)}" + (f" of {file_name(path)}" if path is not None else "")
     cells = run[column].fillna("").astype(str).str.strip(" ")
     distinct = cells.groupby(run["query"].astype(str), sort=False).unique()
@@ -138,10 +170,13 @@ def column_map(
 
     def error(message: str, query: str, cell: str) -> InputError:
         """`message` about the first row of `query` holding `cell`, by its line when known."""
-        line = None
-        if records is not None and line_of is not None and path is not None:
+        line = row = None
+        if records is not None and (line_of or row_of) is not None and path is not None:
             at = ((run["query"].astype(str) == query) & (cells == cell)).to_numpy().argmax()
-            line = line_of(int(records.iloc[at]))
+            line = line_of(int(records.iloc[at])) if line_of is not None else None
+            row = row_of(int(records.iloc[at])) if line is None and row_of is not None else None
+        if row is not None:
+            return InputError(f"row {row}: column {shown(column)}: {message}", path)
         if line is None:
             return InputError(f"{origin}: {message}")
         return InputError(f"column {shown(column)}: {message}", path, line)

@@ -39,6 +39,21 @@ COLUMNAR_KINDS = ("parquet", "feather", "jsonl")
 KEEP_IN_MEMORY = 16 << 20  # text up to this size is kept with the dataset for byte-preserving saves
 
 
+def columnar_row(path: str | Path | None, record: int) -> int | None:
+    """The 1-based row of a loaded columnar file's record (Parquet, Feather: a `Dataset` row's
+    `ORIGIN`), as the readers and engines name a cell there ("row 3"); None for a file of another
+    kind, a pipe or a device (read again to tell: an error's cost only)."""
+    if path is None or record < 0 or str(path).startswith(("/dev/", "/proc/")):
+        return None
+    from ndcg_gui.core.formats.source import read_source  # lazy: only a refused cell asks
+
+    try:
+        kind = sniff(read_source(path))
+    except (OSError, InputError, ValueError):
+        return None
+    return record + 1 if kind in ("parquet", "feather") else None
+
+
 def sniff(source: Source) -> str:
     """'trec_run', 'qrels', 'csv', 'jsonl', 'parquet' or 'feather': columnar files by their
     first bytes, text from the first line that is not blank or a `#` comment."""

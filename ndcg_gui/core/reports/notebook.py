@@ -122,11 +122,10 @@ def segment_figures(dataset: Dataset, measure: Measure, own: OwnColumns):
 def weighted_comparison(cmp: Comparison, own: OwnColumns):
     """(`cmp` weighted by the first run's weights, its comparison in each segment) as `ndcg-inspect`
     weighs them (a compared query without a weight refused); (cmp, None) without them."""
+    from ndcg_gui.core.analysis.runs.compare import weighed  # lazy: start-up (pandas)
     from ndcg_gui.core.analysis.runs.segment_compare import compare_segments  # lazy: only segments need it
-    from ndcg_gui.core.analysis.weights import query_weights  # lazy: start-up (pyarrow)
 
-    if own.weights is not None:
-        cmp = cmp.weighted_by(query_weights(own.weights, cmp.per_query.index), own.weights.origin)
+    cmp = weighed(cmp, own.weights)
     segments = None if own.segments is None else compare_segments(
         cmp.per_query, cmp.baseline, own.segments.values, weights=cmp.weights, samples=cmp.samples,
         seed=cmp.seed, confidence=cmp.confidence)

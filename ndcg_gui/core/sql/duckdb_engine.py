@@ -152,7 +152,7 @@ def _job(first_input: str, names: tuple[str, ...], memory_limit: str | None, thr
                     if split or "CSV Error" not in str(exc):
                         raise _input_error(exc, first_input) from None
                 for name in names:
-                    for table in (name, f"{name}_lines"):
+                    for table in (name, f"{name}_lines", f"{name}_read", f"{name}_read_lines"):
                         for kind in ("TABLE", "VIEW"):  # (a view of Parquet, or a table of split text)
                             with contextlib.suppress(duckdb.Error):
                                 con.execute(f"DROP {kind} IF EXISTS {table}")
@@ -197,9 +197,25 @@ def _scored(con, run: str, qrels: str, measure: Measure, split: bool, steps: Ste
 
 def _table(con, name: str, pattern: str, trec_kind: str, number: str, spill: Path, steps: Steps,
            split: bool = False) -> str:
-    """Make table or view `name` (query, doc, <number>, row_order, odd) of the files of `pattern`
-    (`odd`: the line has an empty field; text is read into a Parquet file in `spill`, told to
-    `steps`); returns the first file (for messages)."""
+    """Make view `name` (query, doc, <number>, row_order, odd) of the files of `pattern` (`odd`:
+    the line has an empty field; text is read into a Parquet file in `spill`, told to `steps`);
+    returns the first file (for messages). Of qrels, a row without a grade (an empty CSV cell; a
+    null or NaN in Parquet) is left out: it is unjudged, as the in-memory reader reads it
+    (`dispatch.read_pool`), not a judgment to refuse. A row whose ids or line are also wrong is
+    kept, so the checks refuse it as that reader does."""
+    if number != "grade":
+        return _read_table(con, name, pattern, trec_kind, number, spill, steps, split)
+    first = _read_table(con, f"{name}_read", pattern, trec_kind, number, spill, steps, split)
+    # (NaN in CSV or TREC text is the text "nan": refused by the checks, as that reader refuses it)
+    empty = "grade IS NULL OR isnan(grade)" if first.lower().endswith(_PARQUET) else "grade IS NULL"
+    con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM {name}_read "
+                f"WHERE odd OR query IS NULL OR doc IS NULL OR NOT ({empty})")
+    return first
+
+
+def _read_table(con, name: str, pattern: str, trec_kind: str, number: str, spill: Path, steps: Steps,
+                split: bool = False) -> str:
+    """Make table or view `name` of every row of the files of `pattern`, as `_table` says."""
     folder = is_folder(pattern)  # a (hive-partitioned) folder of Parquet: `query=401/part-0.parquet`
     files = files_of(pattern)
     if folder and not files:

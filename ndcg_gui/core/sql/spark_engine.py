@@ -211,6 +211,11 @@ def _view(spark, name: str, pattern: str, kind: str, number: str) -> None:
     else:
         want = "a TREC run" if kind == "trec_run" else "TREC qrels"
         raise InputError(f"is {text_kind.replace('_', ' ')}, not {want}, CSV or Parquet", first)
+    if number == "grade" and text_kind != kind:
+        # A row without a grade is unjudged, left out as the in-memory reader and DuckDB leave it
+        # (a NaN in CSV is the text "nan": refused); kept when an id is missing too, to be refused.
+        empty = rows.grade.isNull() | (F.isnan(rows.grade) if text_kind == "parquet" else F.lit(False))
+        rows = rows.where(~empty | rows.query.isNull() | rows.doc.isNull())
     rows.createOrReplaceTempView(name)
     _check(spark, name, pattern, first, number)
 

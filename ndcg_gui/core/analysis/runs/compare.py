@@ -21,7 +21,8 @@ import pandas as pd
 from ndcg_gui.core.analysis.runs import significance as sig
 from ndcg_gui.core.analysis.runs.segment_compare import paired_rows
 from ndcg_gui.core.analysis.runs.weighted import BOOTSTRAP_WORDS, TEST_WORDS
-from ndcg_gui.core.analysis.weights import weighted_mean, weights_of
+from ndcg_gui.core.analysis.weights import query_weights, weighted_mean, weights_of
+from ndcg_gui.core.formats.query_map import QueryMap
 from ndcg_gui.core.lists.dataset import Dataset
 from ndcg_gui.core.ndcg.evaluate import evaluate
 from ndcg_gui.core.ndcg.measure import MAX_SAMPLES, Measure
@@ -205,6 +206,24 @@ class Comparison:
         summary, exact = _paired(per_query, self.baseline, self.samples, self.seed, self.confidence,
                                  self.weights)
         return dataclasses.replace(self, per_query=per_query, summary=summary, exact=exact)
+
+
+def weighed(cmp: Comparison, weights: QueryMap[float] | None) -> Comparison:
+    """`cmp` weighted by the queries' `weights` (a file's or a run's column), as every caller weighs
+    a comparison (`ndcg-inspect`, `ndcg_gui.report`, the window): the weights of the queries
+    compared, checked by `query_weights` (an `InputError` in its one line), then `weighted_by`;
+    `cmp` as it is without weights."""
+    if weights is None:
+        return cmp
+    each = compared_weights(cmp, weights)
+    if cmp.weights == each and cmp.weights_from == weights.origin:
+        return cmp  # (weighted so already: the command line's comparison, then its output)
+    return cmp.weighted_by(each, weights.origin)
+
+
+def compared_weights(cmp: Comparison, weights: QueryMap[float]) -> dict[str, float]:
+    """The weight of each query `cmp` compares, checked by `query_weights` (`InputError`)."""
+    return query_weights(weights, cmp.per_query.index, "compared")
 
 
 def compare_runs(
