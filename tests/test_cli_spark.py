@@ -203,18 +203,6 @@ def test_a_semicolon_csv_and_a_file_spark_cannot_read(capsys, tmp_path):
     assert err.startswith("ndcg-inspect: qrels.parquet: Spark: ") and err.count("\n") == 1, err
 
 
-def test_a_master_spark_cannot_use_is_said_in_one_line(capsys):
-    from ndcg_gui.core.sql.spark_engine import session
-
-    try:
-        code, out, err = output(capsys, RUN, "--qrels", QRELS, "--engine", "spark", "--spark-master", "bogus")
-    finally:
-        session("local[2]")  # (the module's Spark again, for the tests after this one)
-    assert (code, out) == (2, "")
-    assert err == ("ndcg-inspect: --spark-master bogus: Spark did not start: Master must either be yarn or "
-                   "start with spark, mesos, k8s, or local\n")
-
-
 def test_a_whole_command_prints_nothing_of_spark_and_leaves_no_file(tmp_path):
     # In a process of its own: the JVM writes to the process's stderr itself (capsys sees only
     # Python's), and ndcg-inspect leaves by os._exit (no atexit clean-up).
@@ -251,3 +239,12 @@ def test_runs_compared_by_spark_print_as_in_memory_and_duckdb(capsys, tmp_path, 
     for engine in (("--engine", "duckdb"), ("--engine", "spark", *MASTER)):
         got = output(capsys, RUN, a, b, again, "--qrels", QRELS, *options, *engine)
         same_output(got, _without_tie_orders(want), options)
+
+
+# Last of the module (tests run in the file's order; the loadgroup scheduler keeps it): a master
+# Spark cannot use stops the module's JVM first, and the next command would start and warm a new one.
+def test_a_master_spark_cannot_use_is_said_in_one_line(capsys):
+    code, out, err = output(capsys, RUN, "--qrels", QRELS, "--engine", "spark", "--spark-master", "bogus")
+    assert (code, out) == (2, "")
+    assert err == ("ndcg-inspect: --spark-master bogus: Spark did not start: Master must either be yarn or "
+                   "start with spark, mesos, k8s, or local\n")

@@ -212,13 +212,7 @@ def _score(options: argparse.Namespace, run: str, measure):
     from ndcg_gui.core.sql import NotExpressible
 
     if options.engine == "spark":
-        from ndcg_gui.core.sql import spark_engine
-
-        try:
-            return spark_engine.score_files_with_spark(run, options.qrels, measure,
-                                            options.spark_master or "local[*]")
-        except NotExpressible as err:
-            raise InputError(f"--engine spark: {err}; leave out --engine") from None
+        return _score_runs(options, [run], measure)[0]
     from ndcg_gui.core.sql.cache import per_query_table
     from ndcg_gui.core.sql.progress import StderrProgress
 
@@ -232,6 +226,20 @@ def _score(options: argparse.Namespace, run: str, measure):
         progress.close()
 
 
+def _score_runs(options: argparse.Namespace, runs: list[str], measure) -> list:
+    """Each run scored against --qrels by the engine; Spark reads and checks the qrels once."""
+    if options.engine != "spark":
+        return [_score(options, run, measure) for run in runs]
+    from ndcg_gui.core.errors import InputError
+    from ndcg_gui.core.sql import NotExpressible, spark_engine
+
+    try:
+        return spark_engine.score_runs_with_spark(runs, options.qrels, measure,
+                                                  options.spark_master or "local[*]")
+    except NotExpressible as err:
+        raise InputError(f"--engine spark: {err}; leave out --engine") from None
+
+
 def _compare(options: argparse.Namespace, measure, say: Callable[[str], None]) -> None:
     """`ndcg-inspect RUN_A RUN_B … --engine E`: each run's per-query NDCG from the engine, then the
     statistics of the in-memory comparison on those rows, printed as it prints them."""
@@ -239,8 +247,8 @@ def _compare(options: argparse.Namespace, measure, say: Callable[[str], None]) -
     from ndcg_gui.core.analysis.runs.compare import compare_scored
 
     names = cli_compare.run_names(options, [options.file, *options.runs])
-    scored = {name: _score(options, path, measure).table.set_index("query")
-              for name, path in names.items()}
+    results = _score_runs(options, list(names.values()), measure)
+    scored = {name: result.table.set_index("query") for name, result in zip(names, results, strict=True)}
     cmp = compare_scored(scored, measure, **cli_compare.statistics(options))
     sys.stdout.write(cli_compare.printed(cmp, options, say))
     sys.stdout.flush()

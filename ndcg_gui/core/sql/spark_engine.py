@@ -141,23 +141,78 @@ def score_files_with_spark(run: str, qrels: str, measure: Measure,
                            master: str = "local[*]") -> EngineResult:
     """Every judged query of `run` scored against `qrels` by Spark SQL, as `evaluate(run, qrels,
     measure.per_query())` scores them."""
+    return score_runs_with_spark([run], qrels, measure, master)[0]
+
+
+def score_runs_with_spark(runs: list[str], qrels: str, measure: Measure,
+                          master: str = "local[*]") -> list[EngineResult]:
+    """Each of `runs` scored against `qrels` as `score_files_with_spark` scores it, the qrels read
+    and checked once (runs compared). Each input's rows are kept (cached) while it is used: every
+    query after its check reads them there, not the files again (a pass over a file is a job per
+    query, and a TREC line's split, each time a query names the view)."""
     check_expressible(measure.per_query(), row_order=True)
     spark = session(master)
+    kept: list = []  # (the cached rows not yet let go)
+    qrels_rows = None
+    try:
+        results = []
+        for run in runs:  # (a run's view before the qrels': its bad line is said first, as before)
+            run_rows = _kept_view(spark, "run", run, "trec_run", "score")
+            kept.append(run_rows)
+            if qrels_rows is None:
+                qrels_rows = _kept_view(spark, "qrels", qrels, "qrels", "grade")
+                kept.append(qrels_rows)
+                _refuse_infinite_gains(spark, qrels, measure, run)
+            results.append(_scored(spark, measure, run))
+            kept.remove(run_rows)
+            _unkept(run_rows)
+        return results
+    finally:
+        for rows in kept:
+            _unkept(rows)
+
+
+def _kept_view(spark, name: str, pattern: str, kind: str, number: str):
+    """`_view`'s rows, read from the files once, as the view `name`: a Spark error said of `pattern`."""
     from py4j.protocol import Py4JError  # lazy: optional extra
     from pyspark.errors import PySparkException  # lazy: optional extra
 
-    for name, pattern, kind, number in (("run", run, "trec_run", "score"),
-                                        ("qrels", qrels, "qrels", "grade")):
-        try:
-            _view(spark, name, pattern, kind, number)
-        except (PySparkException, Py4JError) as exc:  # (a file Spark cannot read: said of that file)
-            raise InputError(f"Spark: {_first_line(exc)}", pattern) from None
+    try:
+        return _view(spark, name, pattern, kind, number)
+    except (PySparkException, Py4JError) as exc:  # (a file Spark cannot read: said of that file)
+        raise InputError(f"Spark: {_first_line(exc)}", pattern) from None
+
+
+def _unkept(rows) -> None:
+    """The cached rows let go (a stopped session has none left to free: nothing said of it, so
+    the error that ended the scoring is the one the user sees)."""
+    from py4j.protocol import Py4JError  # lazy: optional extra
+    from pyspark.errors import PySparkException  # lazy: optional extra
+
+    with contextlib.suppress(PySparkException, Py4JError):
+        rows.unpersist()
+
+
+def _refuse_infinite_gains(spark, qrels: str, measure: Measure, run: str) -> None:
+    from py4j.protocol import Py4JError  # lazy: optional extra
+    from pyspark.errors import PySparkException  # lazy: optional extra
+
     first = _local(_files(qrels)[0][0])
     try:
         # (a line of local text, a row of one Parquet file; of a URL or several Parquet files, the
         # input alone: Spark's row numbers there are not the file's)
         refuse_infinite_gains(lambda sql: [tuple(r) for r in spark.sql(sql).collect()], qrels, first, measure,
                               place=lambda row_order: _row_of(qrels, first, row_order))
+    except (PySparkException, Py4JError) as exc:
+        raise InputError(f"Spark: {_first_line(exc)}", run) from None
+
+
+def _scored(spark, measure: Measure, run: str) -> EngineResult:
+    """The views `run` and `qrels` scored: the per-query table and the run's unjudged queries."""
+    from py4j.protocol import Py4JError  # lazy: optional extra
+    from pyspark.errors import PySparkException  # lazy: optional extra
+
+    try:
         table = to_frame(spark.sql(ndcg_sql(measure.per_query(), row_order=True)))
         unjudged = [row[0] for row in spark.sql(
             "SELECT r.query FROM run r LEFT JOIN (SELECT DISTINCT query FROM qrels) q "
@@ -176,8 +231,9 @@ def to_frame(result):
     return pd.DataFrame(result.collect(), columns=result.columns)
 
 
-def _view(spark, name: str, pattern: str, kind: str, number: str) -> None:
-    """Temporary view `name` (query, doc, <number>, row_order) of the files of `pattern`."""
+def _view(spark, name: str, pattern: str, kind: str, number: str):
+    """Temporary view `name` (query, doc, <number>, row_order) of the files of `pattern`, its rows
+    cached (filled by the check, which reads every row; returned, to be unpersisted)."""
     from pyspark.sql import functions as F  # lazy: optional extra
 
     files, folder = _files(pattern)
@@ -216,8 +272,14 @@ def _view(spark, name: str, pattern: str, kind: str, number: str) -> None:
         # (a NaN in CSV is the text "nan": refused); kept when an id is missing too, to be refused.
         empty = rows.grade.isNull() | (F.isnan(rows.grade) if text_kind == "parquet" else F.lit(False))
         rows = rows.where(~empty | rows.query.isNull() | rows.doc.isNull())
+    rows = rows.cache()
     rows.createOrReplaceTempView(name)
-    _check(spark, name, pattern, first, number)
+    try:
+        _check(spark, name, pattern, first, number)
+    except BaseException:
+        _unkept(rows)
+        raise
+    return rows
 
 
 def _parquet_ids(frame, columns: dict[str, str], number: str, first: str, order) -> dict:
