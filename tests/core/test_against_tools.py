@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pytrec_child import call as in_child
 from pytrec_child import evaluate as pytrec_evaluate
+from ranx_width import one_width
 from test_against_pytrec_eval import runs_and_qrels
 
 from ndcg_gui.core import evaluate
@@ -98,6 +99,7 @@ def test_ranx_ndcg_and_ndcg_burges(data, k):
                 for q, g in run.groupby("query")}
     qrels_dict = {q: dict(zip(g["doc"], g["grade"].astype(int), strict=True))
                   for q, g in qrels.groupby("query")}
+    run_dict, qrels_dict = one_width(run_dict, qrels_dict)  # (one compile: ranx_width.py)
     for metric, preset in (("ndcg", "ranx"), ("ndcg_burges", "ranx_burges")):
         r = Run(run_dict)
         ranx_evaluate(Qrels(qrels_dict), r, f"{metric}@{k}", return_mean=False, make_comparable=True)
@@ -272,6 +274,7 @@ def test_ranx_on_near_tied_scores_and_fractional_grades(metric, preset, run, k):
     run = run.assign(score=run["score"] + 1e-6 * np.arange(len(run)))
     run_d = {q: dict(zip(g["doc"], g["score"], strict=True)) for q, g in run.groupby("query")}
     qrels_d = {q: dict(zip(g["doc"], g["grade"], strict=True)) for q, g in run.groupby("query")}
+    run_d, qrels_d = one_width(run_d, qrels_d)  # (one compile: ranx_width.py)
     r = Run(run_d)
     ranx_evaluate(Qrels(qrels_d), r, f"{metric}@{k}", return_mean=False, make_comparable=True)
     mine = ours(run[["query", "doc", "score"]], run[["query", "doc", "grade"]], k, preset)

@@ -149,14 +149,34 @@ def _every_grading(setting: _Setting, k: int | None) -> tuple[float, float, bool
         if measure.ideal_order == "sorted" and (gains(every, measure) >= 0).all():
             return 0.0, 1.0, False
         return float("nan"), float("nan"), False
-    values = []
-    for assigned in itertools.product(choices, repeat=len(at)):
-        full = setting.grades.copy()
+    # The measure at k made once, not per grading (a Measure is validated whenever it is made), and
+    # `finish` applied to all the gradings at once: it works element by element.
+    measure = setting.measure.at(k)
+    gradings = _gradings(setting, at, choices, k)
+    dcg, idcg = np.empty(len(gradings)), np.empty(len(gradings))
+    full = setting.grades.copy()
+    for i, assigned in enumerate(gradings):
         full[at] = assigned
         judged = None if setting.judged is None else np.concatenate([setting.judged, full[at]])
-        dcg, idcg = dcg_idcg_at(full, setting.measure.at(k), judged)
-        values.append(float(finish(np.array([dcg]), np.array([idcg]), setting.measure)[0]))
-    return min(values), max(values), True
+        dcg[i], idcg[i] = dcg_idcg_at(full, measure, judged)
+    values = finish(dcg, idcg, setting.measure)
+    return float(values.min()), float(values.max()), True
+
+
+def _gradings(setting: _Setting, at: np.ndarray, choices: np.ndarray, k: int | None) -> list[tuple]:
+    """The gradings of the unjudged documents at `at` worth scoring at k: every one, or, where the
+    ideal is sorted and no graded document leaves the list, those below k as a multiset only (below
+    k a grade counts in the ideal alone, which is sorted, so which of them has it changes nothing;
+    a condensed list that drops negative grades moves documents up into the top k, so it needs them
+    all). The same least and greatest NDCG, from fewer gradings."""
+    measure = setting.measure
+    drops = measure.judged_only and measure.negative == "zero"
+    if measure.ideal_order != "sorted" or drops:
+        return list(itertools.product(choices, repeat=len(at)))
+    cut = len(setting.grades) if k is None else min(k, len(setting.grades))
+    top = int((at < cut).sum())
+    below = list(itertools.combinations_with_replacement(choices, len(at) - top))
+    return [a + b for a in itertools.product(choices, repeat=top) for b in below]
 
 
 def unjudged_bounds(

@@ -68,6 +68,10 @@ def close(a: float, b: float) -> bool:
 @example(case=([1.0, NAN, 2.0], 3, Measure(), None, [0.0, 1.0, 2.0, 3.0]))  # best at grade 2
 @example(case=([1.0, 0.0, NAN], 2, Measure(), None, None))  # worst is not "unjudged = 0"
 @example(case=([NAN, 0.0, NAN], None, Measure(ideal="retrieved"), None, [1.0, 0.5, -2.0]))
+# Enumerated (IDCG = 0 scored 1), unjudged documents below k taken as a multiset; a gain table
+# that is not monotone in the grade.
+@example(case=([NAN, 1.0, NAN, 0.0, NAN, NAN], 2, Measure(idcg_zero="one", gain={1.0: 3.0, 2.0: 1.0}),
+               [1.0, 0.0, 2.0], None))
 def test_bounds_are_the_least_and_greatest_of_every_grading(case):
     grades, k, config, judged, scale = case
     values = every_grading(grades, k, config, judged, scale)

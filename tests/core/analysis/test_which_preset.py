@@ -8,6 +8,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from ranx_width import one_width
 
 from ndcg_gui.core.analysis.difference import presets_giving
 from ndcg_gui.core.analysis.which_preset import answer, presets_giving_figure, read_figure
@@ -51,6 +52,7 @@ def test_ranx_own_mean_is_answered_with_ranx_at_its_k():
     run_dict = {q: dict(zip(g["doc"], g["score"], strict=True)) for q, g in run.groupby("query")}
     qrels_dict = {q: dict(zip(g["doc"], g["grade"].astype(int), strict=True))
                   for q, g in qrels.groupby("query")}
+    run_dict, qrels_dict = one_width(run_dict, qrels_dict)  # (one compile: ranx_width.py)
     theirs = float(ranx_evaluate(Qrels(qrels_dict), Run(run_dict), "ndcg@5"))
     figure = read_figure(f"{theirs:.4f} from ranx")
     table = presets_giving_figure(figure, run, qrels, (5, 10))
