@@ -191,6 +191,13 @@ class RankingModel(QAbstractTableModel):
         for role_data in roles:
             role_data.setData(cell(name, row, role_data.role()))
 
+    def look(self, row: int, column: int) -> tuple:
+        """What a cell is painted with, in one call (the list's delegate, `TextCells`): its
+        display, alignment, foreground, background and font roles, as `data()` gives them."""
+        name, cell = self._names[column], self._cell
+        return (self._text(name, row, DISPLAY), cell(name, row, ALIGNMENT), cell(name, row, FOREGROUND),
+                cell(name, row, BACKGROUND), cell(name, row, FONT))
+
     def _cell(self, name: str, row: int, role: int):
         # Called for every visible cell and role on each repaint: plain ints, cached objects.
         if role in (DISPLAY, EDIT):
