@@ -56,9 +56,11 @@ class TextCells(QStyledItemDelegate):
         view.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
-            self._fonts.clear()
-        return False
+        if watched is self.parent():
+            if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+                self._fonts.clear()
+            return False
+        return super().eventFilter(watched, event)  # (an editor's: Enter commits, Esc leaves)
 
     def _font(self, given: QFont | None, option: QStyleOptionViewItem
               ) -> tuple[QFont | None, QFont, QFontMetricsF, int, int]:
