@@ -114,12 +114,13 @@ class MetricsTableModel(OneCallPerCell, QAbstractTableModel):
         return self._cols[name][row]
 
     def data(self, index: Index, role: int = Qt.DisplayRole):
-        # Called for every visible cell and role on each repaint: plain ints, cached objects.
-        role = int(role)
         row, col = index.row(), index.column()
-        if not 0 <= row < self._n:
+        if not 0 <= row < self._n or not 0 <= col < len(COLUMNS):
             return None
-        name = COLUMNS[col][1]
+        return self._cell(COLUMNS[col][1], row, int(role))
+
+    def _cell(self, name: str, row: int, role: int):
+        # Called for every visible cell and role on each repaint: plain ints, cached objects.
         if role == DISPLAY:
             if name == "doc":
                 return str(self._cols["doc"][row])
@@ -151,6 +152,13 @@ class MetricsTableModel(OneCallPerCell, QAbstractTableModel):
                 return "No judgments: no NDCG (open the run with its qrels, or type grades, to score it)"
             return self.explain(row, name)
         return None
+
+    def look(self, row: int, column: int) -> tuple:
+        """What a cell is painted with, in one call (the table's delegate, `TextCells`): its
+        display, alignment, foreground, background and font roles, as `data()` gives them."""
+        name, cell = COLUMNS[column][1], self._cell
+        return (cell(name, row, DISPLAY), cell(name, row, ALIGNMENT), cell(name, row, FOREGROUND),
+                cell(name, row, BACKGROUND), cell(name, row, FONT))
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         return CELL_FLAGS if index.isValid() else Qt.NoItemFlags

@@ -86,6 +86,7 @@ class RankingModel(QAbstractTableModel):
         self._report: ListReport = document.report
         self._names: list[str] = []
         self._cols: dict[str, np.ndarray] = {}
+        self._base = np.zeros(0, np.int64)  # each row's rank in the list as loaded (0: added since)
         self._read()
         document.changed.connect(self._follow)
 
@@ -94,7 +95,9 @@ class RankingModel(QAbstractTableModel):
         return self._names.index(name) if name in self._names else -1
 
     # ---- what is shown ---------------------------------------------------------------------------
-    def _read(self) -> None:
+    def _read(self, base: np.ndarray | None = None) -> None:
+        """The columns shown, from the report; `base`: each row's rank in the list as loaded,
+        when known without the report's look-up of every id (after a move: the rows' own, moved)."""
         report = self._report
         lst = report.list
         n = len(lst)
@@ -109,7 +112,7 @@ class RankingModel(QAbstractTableModel):
         names += ["ideal", "moved"]
         cols["ideal"] = report.ideal_ranks
         cols["mark"] = report.slot_marks  # the ideal column's shade
-        base = report.baseline_ranks
+        base = self._base = report.baseline_ranks if base is None else base
         cols["moved"] = np.where(base > 0, base - np.arange(1, n + 1), NEW_ROW)
         extras = getattr(lst, "extras", {}) or {}
         for name, values in extras.items():
@@ -127,13 +130,16 @@ class RankingModel(QAbstractTableModel):
         if move is not None and same_shape:
             first, count, destination = move
             if self.beginMoveRows(_ROOT, first, first + count - 1, _ROOT, destination):
+                order = move_order(old_n, first, count, destination)
+                # A row's rank as loaded moves with it: the list as loaded is the file's, in the
+                # tie rule's order, so only another file, query or definition makes another one.
+                same_base = not (changes.dataset or changes.query or changes.definition)
                 self._report = report
-                self._read()
+                self._read(self._base[order] if same_base else None)
                 self.endMoveRows()
                 # The rows between the move's two ends sit at other ranks; figures of other rows
                 # (their ideal rank, how far they moved) may change too: announce what differs.
                 lo, hi = min(first, destination), max(first + count, destination) - 1
-                order = move_order(old_n, first, count, destination)
                 # (the list's own columns moved with their rows: only the derived ones can differ)
                 derived = [k for k in self._cols if k in _DERIVED]
                 rows = differing_rows({k: old_cols[k][order] for k in derived if k in old_cols},
@@ -151,6 +157,10 @@ class RankingModel(QAbstractTableModel):
         rows = differing_rows(old_cols, self._cols)  # (a new k: the shades, in "mark")
         if rows is not None:
             announce_rows(self, *rows)
+
+    def value_moved(self, row: int) -> int:
+        """How far the document at `row` moved from the list as loaded (NEW_ROW: added since)."""
+        return int(self._cols["moved"][row])
 
     def rows_of_kind(self, kind: str) -> np.ndarray:
         """Which rows shown are relevant / judged / unjudged (core.list_report.rows_of_kind)."""
@@ -190,6 +200,13 @@ class RankingModel(QAbstractTableModel):
         name, cell = self._names[col], self._cell
         for role_data in roles:
             role_data.setData(cell(name, row, role_data.role()))
+
+    def look(self, row: int, column: int) -> tuple:
+        """What a cell is painted with, in one call (the list's delegate, `TextCells`): its
+        display, alignment, foreground, background and font roles, as `data()` gives them."""
+        name, cell = self._names[column], self._cell
+        return (self._text(name, row, DISPLAY), cell(name, row, ALIGNMENT), cell(name, row, FOREGROUND),
+                cell(name, row, BACKGROUND), cell(name, row, FONT))
 
     def _cell(self, name: str, row: int, role: int):
         # Called for every visible cell and role on each repaint: plain ints, cached objects.

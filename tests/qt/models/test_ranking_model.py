@@ -177,3 +177,46 @@ def test_the_ideal_column_shades_what_ndcg_at_k_cares_about(qtbot, document, mod
     with qtbot.waitSignal(model.dataChanged):
         document.move_rows(4, 1, 0)  # the 2 to the top
     assert shades() == ["", "red", "", "", "green", ""]
+
+
+def test_how_far_each_row_moved_is_kept_through_every_kind_of_change(document):
+    """After a move the model moves each row's rank as loaded with it instead of looking every id
+    up again: after moves, blocks, grade edits, undo, redo, rows added and removed, another tie
+    rule (which reorders the list as loaded) and another query, "moved" is what the report worked
+    out from scratch gives (`ListReport.baseline_ranks`)."""
+    rng = np.random.default_rng(11)
+    scores = np.repeat(np.arange(20.0, 0, -1), 2)  # tied pairs: the tie rule orders the list as loaded
+    lists = {q: RankedList(docs=[f"{q}-{i:02d}" for i in range(40)],
+                           grades=rng.integers(0, 3, 40).astype(float), scores=scores, query=q)
+             for q in ("q1", "q2")}
+    document.set_lists(lists)
+    model = RankingModel(document)
+    moved = model.column("moved")
+
+    def check() -> None:
+        report = document.report
+        fresh = type(report)(report.list, report.measure, report.baseline)  # no cached figure reused
+        base = fresh.baseline_ranks
+        want = np.where(base > 0, base - np.arange(1, len(base) + 1), np.iinfo(np.int64).min)
+        assert model.rowCount() == len(want)
+        assert [model.value_moved(r) for r in range(model.rowCount())] == want.tolist()
+        shown = [model.index(r, moved).data() for r in range(model.rowCount())]
+        assert shown == ["new" if m == np.iinfo(np.int64).min else f"▲{m}" if m > 0 else f"▼{-m}" if m < 0
+                         else "" for m in want.tolist()]
+
+    steps = [
+        lambda: document.move_rows(3, 1, 0), lambda: document.move_rows(30, 2, 1),
+        lambda: document.move_block([1, 5, 9], 20), lambda: document.set_grade(4, math.nan),
+        lambda: document.undo_stack.undo(), lambda: document.undo_stack.undo(),
+        lambda: document.undo_stack.redo(), lambda: document.move_rows(0, 1, 40),
+        lambda: document.set_measure(ties="file"), lambda: document.move_rows(10, 3, 2),
+        lambda: document.set_measure(ties="trec"), lambda: document.insert_rows(2, ["new"], [2.0], "Insert"),
+        lambda: document.move_rows(2, 1, 7), lambda: document.remove_rows([0, 1]),
+        lambda: document.move_rows(5, 1, 1), lambda: document.set_current_query("q2"),
+        lambda: document.move_rows(12, 1, 3), lambda: document.set_current_query("q1"),
+        lambda: document.move_rows(6, 2, 0),
+    ]
+    check()
+    for step in steps:
+        step()
+        check()

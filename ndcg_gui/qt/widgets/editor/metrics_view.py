@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 from ndcg_gui.qt.models.metrics_model import COLUMNS, MetricsTableModel
 from ndcg_gui.qt.widgets.column_widths import ColumnWidths, needed_width, rows_in_view
 from ndcg_gui.qt.widgets.editor.ranking_view import REFIT_DELAY_MS
+from ndcg_gui.qt.widgets.editor.text_cells import TextCells
 
 # Given up, in this order, when the pane is narrow: the steps of the arithmetic, then what the
 # ranked list beside the table already shows (the id, the grade) and CG. Rank, DCG, IDCG and NDCG stay.
@@ -23,6 +24,7 @@ class MetricsView(QTableView):
     def __init__(self, model: MetricsTableModel) -> None:
         super().__init__()
         self.setModel(model)
+        self.setItemDelegate(TextCells(self))  # (Qt's own delegate cost more than the drawing)
         self.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.setAlternatingRowColors(True)
         self.setWordWrap(False)

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView,
 from ndcg_gui.qt.models.cells import UNJUDGED_TEXT, font
 from ndcg_gui.qt.models.ranking_model import RankingModel
 from ndcg_gui.qt.widgets.column_widths import ColumnWidths, cell_margin, needed_width, rows_in_view
+from ndcg_gui.qt.widgets.editor.text_cells import TextCells
 
 EMPTY_HINT = ("No documents yet.\n\nType grades in ranked order above (e.g. 3 2 3 0 1) and press Enter, "
               "open a ranked list or a TREC run with Ctrl+O, or drop a file here.\n\nThen drag rows to "
@@ -25,6 +26,7 @@ class RankingView(QTableView):
     def __init__(self, model: RankingModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setModel(model)
+        self.setItemDelegate(TextCells(self))  # (Qt's own delegate cost more than the drawing)
         self.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.setSelectionMode(QAbstractItemView.ExtendedSelection)
         # The drag-and-drop set-up that makes Qt call moveRows (see shared STYLE.md). DragDrop, not
