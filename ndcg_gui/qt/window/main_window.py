@@ -62,8 +62,6 @@ from ndcg_gui.qt.window.recovery import Recovery
 from ndcg_gui.qt.window.segments import SegmentsFlow
 from ndcg_gui.qt.window.settings_store import RecentFiles, restore_definition, save_definition
 
-FIRST_SIZE = (1280, 800)  # the first window's size, less on a smaller screen (fit_on_screen)
-
 
 class MainWindow(WindowLayout, QMainWindow):
     def __init__(self, document: Document | None = None, settings: QSettings | None = None,
@@ -175,7 +173,7 @@ class MainWindow(WindowLayout, QMainWindow):
             # The frame's size is known once shown: fit again, unless a size was asked for since
             # (a screenshot's is a picture's, not a screen's).
             if self.size() == self._start_size:
-                QTimer.singleShot(0, self, self.fit_on_screen)
+                QTimer.singleShot(0, self, self._refit)
 
     # ---- what the person is told -----------------------------------------------------------------
     def show_problem(self, message: str) -> None:
@@ -282,7 +280,7 @@ class MainWindow(WindowLayout, QMainWindow):
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)
         else:
-            self.resize(*FIRST_SIZE)
+            self._place_first()
         self.fit_on_screen()
         self._start_size = self.size()
         state = s.value("window/state")  # the query dock's width and place
