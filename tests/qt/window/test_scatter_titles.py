@@ -70,3 +70,25 @@ def test_the_titles_lie_inside_the_scatter_at_its_smallest(qtbot):
     qtbot.waitUntil(lambda: scatter.made)
     QApplication.processEvents()
     assert titles_outside(scatter.plot_widget()) == []
+
+
+@pytest.mark.parametrize("width", [560, 640, 760])
+def test_the_scatter_is_laid_over_by_neither_its_hint_nor_the_method(qtbot, width):
+    """At 1366x768 with a worked example's note open, the hint above the scatter took three lines
+    where a wrapping label's minimum said one: in a short pane the method's text was then laid
+    over the scatter's x axis and its title. Each keeps its own rows, however short the pane."""
+    from ndcg_gui.qt.widgets.runs.comparison_pane import ComparisonPane
+
+    pane = ComparisonPane()
+    qtbot.addWidget(pane)
+    pane.set_method("how it was made\n" * 6)
+    pane.resize(width, 300)  # (shorter than the pane's content: it scrolls)
+    pane.show()
+    qtbot.waitExposed(pane)
+    qtbot.waitUntil(lambda: pane.scatter.made)
+    QApplication.processEvents()
+    assert not pane.narrow and pane.method_text.isVisible()
+    hint, scatter, method = (w.geometry() for w in (pane.hint, pane.scatter, pane.method_text))
+    assert hint.height() >= pane.hint.heightForWidth(hint.width())
+    assert hint.bottom() < scatter.top() and scatter.bottom() < method.top()
+    assert scatter.height() >= pane.scatter.minimumHeight()
