@@ -4,7 +4,7 @@ document and the controllers; this part arranges them (mixed into it)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
@@ -24,6 +24,24 @@ from ndcg_gui.qt.widgets.why.why_panes import WhyTabs
 QUERY_DOCK_WIDTH = 320
 LIST_PANE_MIN = 320  # the list's pane at its narrowest as fitted (short ids): room to type grades
 RIGHT_MIN = 430  # the plot and the tables' narrowest beside a query dock that grows
+# The first window (no saved geometry): this share of the screen's free area, at least USUAL_SIZE
+# where that fits (a laptop's screen is used whole), at most LARGEST_SIZE (on a wall-sized screen a
+# window that wide only moves the figures apart); centred.
+FIRST_SHARE = 0.9
+USUAL_SIZE = QSize(1280, 800)
+LARGEST_SIZE = QSize(2400, 1500)
+
+
+def first_geometry(area: QRect) -> QRect:
+    """The first window's place in a screen's available area."""
+    def side(free: int, usual: int, largest: int) -> int:
+        return min(free, largest, max(usual, round(free * FIRST_SHARE)))
+
+    size = QSize(side(area.width(), USUAL_SIZE.width(), LARGEST_SIZE.width()),
+                 side(area.height(), USUAL_SIZE.height(), LARGEST_SIZE.height()))
+    place = QRect(area.topLeft(), size)
+    place.moveCenter(area.center())
+    return place
 
 
 def pane_title(text: str) -> QLabel:
@@ -228,6 +246,29 @@ class WindowLayout:
         super().resizeEvent(event)
         self._fit_frame_once()
 
+    def _place_first(self) -> None:
+        """No saved geometry: the first window's size and place (`first_geometry`), centred by its
+        frame once a window manager has framed it (`_refit`)."""
+        self._first_window = True
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            self.resize(USUAL_SIZE)
+            return
+        place = first_geometry(screen.availableGeometry())
+        self.resize(place.size())
+        self.move(place.topLeft())
+
+    def _refit(self) -> None:
+        """Within the screen again, frame and all; a first window centred again by its frame."""
+        self.fit_on_screen()
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None or not getattr(self, "_first_window", False):
+            return
+        frame = self.frameGeometry()
+        frame.moveCenter(screen.availableGeometry().center())
+        if frame.topLeft() != self.frameGeometry().topLeft():
+            self.move(frame.topLeft())
+
     def _fit_frame_once(self) -> None:
         """The first window fitted again, frame and all, once a window manager has framed it: it
         tells the frame's size after the window is shown (a move or resize comes with it), and a
@@ -239,12 +280,12 @@ class WindowLayout:
             return
         self._frame_fitted = True
         if self.size() == self._start_size:  # (not a size asked for since: a screenshot's)
-            self.fit_on_screen()
+            self._refit()
 
     def fit_on_screen(self) -> None:
         """Within the screen's available area (a saved size from a bigger screen, or the first
-        1280x800 on a 1366x768 laptop, would put the status bar below its edge): shrunk to fit,
-        frame and all, and moved onto it."""
+        window on a 1366x768 laptop, sized before its title bar was known, would put the status bar
+        below its edge): shrunk to fit, frame and all, and moved onto it."""
         screen = self.screen() or QGuiApplication.primaryScreen()
         if screen is None:
             return

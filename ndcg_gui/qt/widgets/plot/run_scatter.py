@@ -27,11 +27,47 @@ def point_size(points: int) -> int:
     return 9 if points <= 300 else 7 if points <= 1000 else 5
 
 
+class TitledAxis(PlainAxis):
+    """An axis whose title lies wholly within it. pyqtgraph reserves 0.8 of the title's height
+    (AxisItem._updateHeight: "bounding rect is usually an overestimate") and draws it 5 px past
+    the axis's outer edge (resizeEvent's nudge), so at 1366x768 the plot widget's edge cut the
+    x axis's title through its letters. Here the whole height is reserved and the title placed
+    inside."""
+
+    def _title_room(self) -> float:
+        """What the whole title takes beyond what pyqtgraph reserved for it."""
+        shown = self.isVisible() and self.label is not None and self.label.isVisible()
+        return 0.2 * self.label.boundingRect().height() if shown else 0.0
+
+    def _updateHeight(self) -> None:
+        super()._updateHeight()
+        if self.fixedHeight is None and (extra := self._title_room()):
+            self.setMaximumHeight(self.maximumHeight() + extra)
+            self.setMinimumHeight(self.maximumHeight())
+
+    def _updateWidth(self) -> None:
+        super()._updateWidth()
+        if self.fixedWidth is None and (extra := self._title_room()):
+            self.setMaximumWidth(self.maximumWidth() + extra)
+            self.setMinimumWidth(self.maximumWidth())
+
+    def resizeEvent(self, ev=None) -> None:
+        super().resizeEvent(ev)
+        if self.label is None:  # (pyqtgraph clears it when the axis is closed)
+            return
+        at = self.label.pos()
+        if self.orientation == "bottom":
+            at.setY(self.size().height() - self.label.boundingRect().height())
+        elif self.orientation == "left":
+            at.setX(0)
+        self.label.setPos(at)
+
+
 class _Plot(FollowsScheme, pg.PlotWidget):
     """The drawing: the diagonal, the points, the ring round the open query's."""
 
     def __init__(self, parent: QWidget, tip) -> None:
-        super().__init__(parent, axisItems={"bottom": PlainAxis("bottom"), "left": PlainAxis("left")})
+        super().__init__(parent, axisItems={"bottom": TitledAxis("bottom"), "left": TitledAxis("left")})
         no_tab_stop(self)
         plot = self.getPlotItem()
         plot.setMouseEnabled(x=False, y=False)  # a click picks a query; nothing pans or zooms

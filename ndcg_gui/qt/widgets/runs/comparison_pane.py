@@ -75,12 +75,14 @@ class FocusedScroll(QScrollArea):
         self.update()
 
 
-def _small(text: str = "", rich: bool = False) -> QLabel:
-    label = QLabel(text, wordWrap=True, textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
+def _small(text: str = "", rich: bool = False, label: QLabel | None = None) -> QLabel:
+    label = label if label is not None else QLabel(wordWrap=True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
     font = label.font()
     font.setPointSizeF(font.pointSizeF() * 0.9)
     label.setFont(font)
+    label.setText(text)
     return label
 
 
@@ -119,8 +121,10 @@ class ComparisonPane(FollowsScheme, QWidget):
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
+        # Asking for the lines it takes at its width: a plain wrapping label's minimum is a line or
+        # two less, and at 1366x768 the method's text was then laid over the scatter's x axis.
         self.hint = hint = _small("One point per query; above the diagonal the run beats the baseline. "
-                                  "Click a point to open its query.")
+                                  "Click a point to open its query.", label=WrappedLabel(max_lines=4))
         # The figures themselves, a row per run (headers' tooltips say how each was made).
         self.stats = QTableWidget(0, 0, editTriggers=QAbstractItemView.EditTrigger.NoEditTriggers,
                                   selectionMode=QAbstractItemView.SelectionMode.NoSelection)
