@@ -27,6 +27,21 @@ def run(
     return result
 
 
+def uv() -> str | None:
+    """The uv that `make` installs beside this interpreter (None without it): it builds and installs
+    from its cache, where pip would unpack PySide6 and the rest into each new venv again."""
+    found = Path(sys.executable).with_name("uv")
+    return str(found) if found.is_file() else None
+
+
+def pip_install(env_dir: Path, *what: str) -> None:
+    """Install into the venv at env_dir as a user would, by uv where there is one, else by pip."""
+    python = str(env_dir / "bin" / "python")
+    tool = uv()
+    cmd = [tool, "pip", "install", "--python", python] if tool else [python, "-m", "pip", "install"]
+    run([*cmd, "--quiet", *what], cwd=env_dir.parent)
+
+
 def reference_screenshot(out: Path) -> Path:
     """The window as the source tree (editable install) draws it: what an installed copy must match."""
     run([sys.executable, "-m", "ndcg_gui", "--screenshot", str(out)], cwd=out.parent)

@@ -9,7 +9,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from install_checks import ROOT, assert_same_window, reference_screenshot, run
+from install_checks import ROOT, assert_same_window, pip_install, reference_screenshot, run, uv
 
 # Builds the sdist and wheel, and installs PySide6 & co. into a new venv: once, on one worker.
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
@@ -26,7 +26,8 @@ def release(tmp_path_factory) -> Path:
     src = tmp_path_factory.mktemp("src") / "ndcg-gui"
     shutil.copytree(ROOT, src, ignore=IGNORE)
     out = tmp_path_factory.mktemp("dist")
-    run([sys.executable, "-m", "build", "--outdir", str(out), str(src)], cwd=out)
+    installer = ["--installer", "uv"] if uv() else []  # the build's isolated env, made by uv too
+    run([sys.executable, "-m", "build", *installer, "--outdir", str(out), str(src)], cwd=out)
     return out
 
 
@@ -51,7 +52,7 @@ def venv(wheel, tmp_path_factory) -> Path:
     """A fresh venv (no --system-site-packages) holding the wheel and its dependencies."""
     env_dir = tmp_path_factory.mktemp("venv") / "env"
     run([sys.executable, "-m", "venv", str(env_dir)], cwd=env_dir.parent)
-    run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)], cwd=env_dir.parent)
+    pip_install(env_dir, str(wheel))
     return env_dir
 
 
