@@ -57,11 +57,12 @@ check: lint
 	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "$(QUICK)" -q $(XDIST) --hypothesis-profile quick
 
 # Every test and check: the quick loop's, the documentation built strictly, the marked tests
-# (offscreen, on both cores) and the real-mouse tests under Xvfb.
+# (offscreen, on both cores) and the real-mouse tests under Xvfb (on both cores too: each worker
+# starts an X server and a window manager of its own, tests/qt/real_display.py).
 test: lint docs-build
 	QT_QPA_PLATFORM=offscreen $(PYTEST) -m "not xvfb" $(XDIST) --hypothesis-profile full --durations=40
 	@if command -v xvfb-run >/dev/null; then \
-		QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1600x1000x24" $(PYTEST) -m xvfb; \
+		QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1600x1000x24" $(PYTEST) -m xvfb $(XDIST); \
 	else echo "xvfb-run not found (not root?): the real-mouse tests did not run"; exit 1; fi
 
 # The documentation site (docs/, mkdocs.yml): a broken link or reference fails the build.
