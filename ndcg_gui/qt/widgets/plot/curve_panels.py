@@ -79,6 +79,13 @@ FAST = {"autoDownsample": True, "downsampleMethod": "peak", "clipToView": True,
 Shown = Callable[[str], bool]  # whether the toggle of that name is on
 
 
+def _same_bytes(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two float arrays hold the same values bit for bit: a memory comparison, where
+    `array_equal(equal_nan=True)` makes several temporary arrays. A NaN or a zero of another bit
+    pattern only reads as a change (one `setData` more), never as no change."""
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
 class CurvePanels(FollowsScheme, FigureRows, pg.GraphicsLayoutWidget):
     def __init__(self, shown: Shown) -> None:
         super().__init__()
@@ -187,11 +194,12 @@ class CurvePanels(FollowsScheme, FigureRows, pg.GraphicsLayoutWidget):
         self.n, self.k = len(table["rank"]), report.k
         rank = table["rank"].astype(float)
         before = self.columns
-        self.columns = {name: table[name].astype(float) for name in ("dcg", "idcg", "ndcg")}
+        # (No copy of a column that is float already: the report's arrays are not written to.)
+        self.columns = {name: np.asarray(table[name], dtype=float) for name in ("dcg", "idcg", "ndcg")}
         self.docs = table["doc"]
         for curve, name in ((self.dcg, "dcg"), (self.idcg, "idcg"), (self.ndcg, "ndcg")):
             # A curve the edit left as it was keeps its points (IDCG after a move).
-            if not np.array_equal(before[name], self.columns[name], equal_nan=True):
+            if not _same_bytes(before[name], self.columns[name]):
                 curve.setData(rank, self.columns[name])
             curve.setVisible(self._shown(name.upper()))
         self._draw_baseline(report)
