@@ -83,6 +83,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # numpy's overflow warnings (a gain of 2^1024) name source lines: the window shows inf or nan
     warnings.simplefilter("ignore", RuntimeWarning)
     try:
+        from ndcg_gui.qt.window.pyside_scan import skip_source_scan
+
+        skip_source_scan()  # before the window's modules are imported: PySide6 reads none of their files
         from ndcg_gui.qt.app import run_gui  # Qt only now
 
         return run_gui(options)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QFileDialog, QTabWidget, QWidget
@@ -24,10 +24,8 @@ from ndcg_gui.qt.document.comparison import RunComparison
 from ndcg_gui.qt.document.document import Document
 from ndcg_gui.qt.document.loader import BackgroundLoader, LoadResult
 from ndcg_gui.qt.widgets import dialogs
+from ndcg_gui.qt.widgets.runs.comparison_pane import ComparisonPane
 from ndcg_gui.qt.window.feedback import Feedback
-
-if TYPE_CHECKING:
-    from ndcg_gui.qt.widgets.runs.comparison_pane import ComparisonPane
 
 TAB_TITLE = "Compare runs"
 MOVES_SAID = 5
@@ -72,13 +70,10 @@ def weighted_cells(cmp) -> tuple[list[tuple[str, str]], list[list[str]]]:
 
 
 class RunCompare(QObject):
-    def __init__(self, document: Document, comparison: RunComparison,
-                 make_pane: Callable[[], ComparisonPane], tabs: QTabWidget, feedback: Feedback) -> None:
-        """`make_pane` makes the "Compare runs" pane, when runs are first compared (`pane`)."""
+    def __init__(self, document: Document, comparison: RunComparison, pane: ComparisonPane,
+                 tabs: QTabWidget, feedback: Feedback) -> None:
         super().__init__(feedback.parent)
-        self.document, self.comparison, self.tabs = document, comparison, tabs
-        self._make_pane = make_pane
-        self._pane: ComparisonPane | None = None
+        self.document, self.comparison, self.pane, self.tabs = document, comparison, pane, tabs
         self._status, self._parent = feedback.status, feedback.parent
         self.loader = BackgroundLoader(document.runner, parent=self)
         self._queue: list[Path] = []
@@ -88,21 +83,9 @@ class RunCompare(QObject):
         self._after_open: list[Path] = []  # runs to compare once the run opened unjudged is open
         self.loader.task.finished.connect(self._landed)
         document.changed.connect(self._follow_document)
-
-    @property
-    def pane(self) -> ComparisonPane:
-        """The "Compare runs" pane, made when first asked for: runs first compared (or a caller).
-        Hidden until then, it was a share of the work before the first paint."""
-        if self._pane is None:
-            self._pane = pane = self._make_pane()
-            pane.baselineChosen.connect(self.comparison.set_baseline)
-            pane.focusChosen.connect(self.comparison.set_focus)
-            pane.queryClicked.connect(self._open_query)
-        return self._pane
-
-    @property
-    def pane_made(self) -> bool:
-        return self._pane is not None
+        pane.baselineChosen.connect(comparison.set_baseline)
+        pane.focusChosen.connect(comparison.set_focus)
+        pane.queryClicked.connect(self._open_query)
 
     # ---- adding and removing runs ---------------------------------------------------------------
     def add_run_dialog(self) -> None:
@@ -255,7 +238,7 @@ class RunCompare(QObject):
 
     # ---- keeping the pane in step --------------------------------------------------------------------
     def _show_tab(self, select: bool = False) -> None:
-        at = self.tabs.indexOf(self._pane) if self._pane is not None else -1
+        at = self.tabs.indexOf(self.pane)
         if self.comparison.active and at < 0:
             at = self.tabs.addTab(self.pane, TAB_TITLE)
         elif not self.comparison.active and at >= 0:

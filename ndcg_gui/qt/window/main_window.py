@@ -15,8 +15,6 @@ dock around one `Document` and wires them, and keeps the title and status bar; w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
@@ -46,6 +44,7 @@ from ndcg_gui.qt.widgets.learn.example_note import ExampleNote
 from ndcg_gui.qt.widgets.load_progress import LoadProgress, TaskProgress
 from ndcg_gui.qt.widgets.plot.curve_plot import CurvePlot
 from ndcg_gui.qt.widgets.queries.query_panel import QueryPanel
+from ndcg_gui.qt.widgets.runs.comparison_pane import ComparisonPane
 from ndcg_gui.qt.widgets.status_bar import StatusBar
 from ndcg_gui.qt.widgets.why.checks_panel import ChecksPanel
 from ndcg_gui.qt.window.actions import Actions, Commands, Place
@@ -62,16 +61,6 @@ from ndcg_gui.qt.window.query_browser import QueryBrowser
 from ndcg_gui.qt.window.recovery import Recovery
 from ndcg_gui.qt.window.segments import SegmentsFlow
 from ndcg_gui.qt.window.settings_store import RecentFiles, restore_definition, save_definition
-
-if TYPE_CHECKING:
-    from ndcg_gui.qt.widgets.runs.comparison_pane import ComparisonPane
-
-
-def comparison_pane() -> ComparisonPane:
-    """The "Compare runs" pane, imported and made when runs are first compared."""
-    from ndcg_gui.qt.widgets.runs.comparison_pane import ComparisonPane  # lazy: not on the first screen
-
-    return ComparisonPane()
 
 
 class MainWindow(WindowLayout, QMainWindow):
@@ -133,7 +122,9 @@ class MainWindow(WindowLayout, QMainWindow):
         self.navigation = Navigation(self.document, self.ranking_view, self.query_panel, self.query_dock,
                                      self.headline.k, self.scores, feedback)
         # Run comparison: a "Compare runs" tab beside the metrics while runs are compared.
-        self.compare = RunCompare(self.document, self.comparison, comparison_pane, self.right_tabs, feedback)
+        self.compare_pane = ComparisonPane()
+        self.compare = RunCompare(self.document, self.comparison, self.compare_pane, self.right_tabs,
+                                  feedback)
         self.compare.attach_files(self.files)  # (Compare runs without judgments… opens the first)
         self.headline.show_overlap(self.compare.query_overlap)  # (said instead of NDCG without judgments)
         self.segments = SegmentsFlow(self.document, feedback)  # File ▸ Open segments…
@@ -183,11 +174,6 @@ class MainWindow(WindowLayout, QMainWindow):
             # (a screenshot's is a picture's, not a screen's).
             if self.size() == self._start_size:
                 QTimer.singleShot(0, self, self._refit)
-
-    @property
-    def compare_pane(self) -> ComparisonPane:
-        """The "Compare runs" pane (made now if runs were never compared)."""
-        return self.compare.pane
 
     # ---- what the person is told -----------------------------------------------------------------
     def show_problem(self, message: str) -> None:
