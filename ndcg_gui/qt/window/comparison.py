@@ -162,7 +162,7 @@ class RunCompare(QObject):
         if self._queue and not self.loader.is_loading():
             self._loading = self._queue.pop(0)
             self.problem = None
-            if "scipy.stats" not in sys.modules:  # (its import overlaps the read, not the scoring)
+            if "scipy.special" not in sys.modules:  # (its import overlaps the read, not the scoring)
                 self.document.runner.run("import the statistics", significance.prepare, _ignore)
             # (a Parquet run too big to hold, against Parquet qrels: scored by DuckDB, as an open)
             # (no judgments at all: a TREC run is read unjudged, the runs compared by their rankings)
