@@ -540,3 +540,67 @@ def test_a_comparison_weighted_so_already_is_not_weighted_again(tmp_path, monkey
 def _write(path, text: str):
     path.write_text(text)
     return path
+
+
+# A CSV row missing an id: the in-memory reader kept "" as an id (the row a document, or a query,
+# of the empty text), DuckDB refused it without its line. One rule for every engine: refused by its
+# line, its query said before its doc, before any number is looked at (docs/files.md).
+EMPTY_ID_CASES = {  # (the cells of the bad row's query and doc, and which is missing)
+    "doc": (("q1", ""), "doc"), "query": (("", "b"), "query"), "spaces": (("q1", "  "), "doc"),
+    "quoted": (("q1", '""'), "doc"), "both": (("", ""), "query"),
+}
+
+
+def _empty_id_files(tmp_path, case: str, side: str):
+    """A run and qrels as CSV, one of them (`side`) with the case's row on line 4, and a score
+    that is not finite on line 5 (said after the id: the ids are looked at first)."""
+    (query, doc), _ = EMPTY_ID_CASES[case]
+    lines = {"run": ["query,doc,score", "q1,a,3", "q2,c,1", f"{query},{doc},2", "q2,d,inf"],
+             "qrels": ["query,doc,grade", "q1,a,1", "q2,c,1", f"{query},{doc},0", "q2,d,inf"]}
+    good = {"run": "query,doc,score\nq1,a,3\nq2,c,1\n", "qrels": "query,doc,grade\nq1,a,1\nq2,c,1\n"}
+    paths = {}
+    for name in ("run", "qrels"):
+        paths[name] = tmp_path / f"{name}.csv"
+        paths[name].write_text("\n".join(lines[name]) + "\n" if name == side else good[name])
+    return paths["run"], paths["qrels"]
+
+
+@pytest.mark.parametrize("side", ["run", "qrels"])
+@pytest.mark.parametrize("case", sorted(EMPTY_ID_CASES))
+def test_a_csv_row_missing_an_id_is_refused_by_its_line_on_both_engines(tmp_path, capsys, case, side):
+    pytest.importorskip("duckdb")
+    run, qrels = _empty_id_files(tmp_path, case, side)
+    said = {}
+    for engine in ("memory", "duckdb"):
+        code = main([str(run), "--qrels", str(qrels), "--engine", engine])
+        said[engine] = (code, *capsys.readouterr())
+    assert said["memory"] == said["duckdb"]
+    # The line and role as Python's csv module reads the file: its first record with an empty id.
+    import csv
+
+    path = run if side == "run" else qrels
+    with open(path, newline="") as f:
+        records = list(csv.reader(f))
+    line = next(i for i, r in enumerate(records[1:], start=2) if not r[0].strip() or not r[1].strip())
+    role = "query" if not records[line - 1][0].strip() else "doc"
+    assert (line, role) == (4, EMPTY_ID_CASES[case][1])
+    assert said["memory"] == (2, "", f"ndcg-inspect: {path.name}:{line}: {role} is empty; expected an id\n")
+
+
+def test_a_parquet_row_missing_an_id_is_named_by_its_first_row_on_both_engines(tmp_path, capsys):
+    """A doc missing on row 2 and a query on row 3: the first row is said (the in-memory reader
+    said the query's, its column looked at first), before a score that is no number on row 1."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pytest.importorskip("duckdb")
+    run, qrels = tmp_path / "run.parquet", tmp_path / "qrels.txt"
+    pq.write_table(pa.table({"query": ["q1", "q1", None], "doc": ["a", None, "c"],
+                             "score": [math.nan, 2.0, 1.0]}), run)
+    qrels.write_text("q1 0 a 1\n")
+    said = []
+    for engine in ("memory", "duckdb"):
+        code = main([str(run), "--qrels", str(qrels), "--engine", engine])
+        said.append((code, *capsys.readouterr()))
+    assert said[0] == said[1] == (2, "", "ndcg-inspect: run.parquet: row 2: doc is empty; expected an id\n")
+
