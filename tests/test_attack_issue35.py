@@ -604,3 +604,40 @@ def test_a_parquet_row_missing_an_id_is_named_by_its_first_row_on_both_engines(t
         said.append((code, *capsys.readouterr()))
     assert said[0] == said[1] == (2, "", "ndcg-inspect: run.parquet: row 2: doc is empty; expected an id\n")
 
+
+# --query naming no query: the in-memory lines listed the file's queries ("it has 4", a query
+# without judgment among them, which then printed an empty table), DuckDB the queries scored ("it
+# has 3"), a comparison "no query 'zz' among the 3 compared" after its notes, with no list. One
+# function (cli.output.pick_query), one message: the queries the output would show, in its order.
+def _query_files(tmp_path):
+    a, b, qrels = tmp_path / "A.txt", tmp_path / "B.txt", tmp_path / "qrels.txt"
+    a.write_text("q1 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq2 Q0 c 1 1 r\nq3 Q0 e 1 1 r\n")  # (q3: no judgment)
+    b.write_text("q1 Q0 b 1 3 r\nq2 Q0 c 1 1 r\n")
+    qrels.write_text("q2 0 c 1\nq1 0 a 1\nq4 0 z 1\n")  # (q4: judged, no results)
+    return a, b, qrels
+
+
+@pytest.mark.parametrize("missing", ["zero", "skip"])
+@pytest.mark.parametrize("runs", [1, 2])
+def test_an_unknown_query_is_refused_alike_on_every_path_naming_what_is_shown(tmp_path, capsys, missing,
+                                                                             runs):
+    pytest.importorskip("duckdb")
+    a, b, qrels = _query_files(tmp_path)
+    files = [a, b][:runs]
+    base = [*map(str, files), "--qrels", str(qrels), "--missing", missing, "--format", "tsv"]
+    per_query = ["-q"] if runs == 2 else []
+    # What the output shows, read from it: its query column, "all" and the means left out.
+    assert main([*base, *per_query]) == 0
+    shown = [line.split("\t")[0] for line in capsys.readouterr().out.splitlines()[1:]]
+    shown = [q for q in shown if q != "all"]
+    assert shown[:2] == ["q1", "q2"] and set(shown) <= {"q1", "q2", "q4"}  # (the judged queries)
+    listed = ", ".join(f'"{q}"' for q in shown)
+    where = "A.txt: " if runs == 1 else ""
+    what = "scored" if runs == 1 else "compared"
+    for query in ("zz", "q3"):  # (q3 is in the run, without judgment: no line to show)
+        said = {}
+        for engine in ("memory", "duckdb"):
+            code = main([*base, *per_query, "--query", query, "--engine", engine])
+            said[engine] = (code, *capsys.readouterr())
+        assert said["memory"] == said["duckdb"] == (
+            2, "", f'ndcg-inspect: {where}no query "{query}" among the {len(shown)} {what}: {listed}\n')
