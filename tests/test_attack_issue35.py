@@ -641,3 +641,31 @@ def test_an_unknown_query_is_refused_alike_on_every_path_naming_what_is_shown(tm
             said[engine] = (code, *capsys.readouterr())
         assert said["memory"] == said["duckdb"] == (
             2, "", f'ndcg-inspect: {where}no query "{query}" among the {len(shown)} {what}: {listed}\n')
+
+
+@pytest.mark.parametrize("cell", ['"heavy"', "-1", "true"])
+def test_a_jsonl_run_s_bad_weight_is_named_by_its_line_as_csv_names_its_own(tmp_path, capsys, cell):
+    """The JSON Lines run said 'column "weight" of run.jsonl: ...' without the line, where the
+    CSV run names its line and Parquet its row, and the JSON Lines reader every other cell's line."""
+    from ndcg_gui.core.analysis.own_columns import own_columns
+    from ndcg_gui.core.reading import load
+
+    rows = [("q1", "a", 3, 1, "1"), ("q1", "b", 2, 0, "1"), ("q2", "c", 1, 1, cell)]
+    jsonl, csv_run = tmp_path / "run.jsonl", tmp_path / "run.csv"
+    lines = [f'{{"query":"{q}","doc":"{d}","score":{s},"grade":{g},"weight":{w}}}' for q, d, s, g, w in rows]
+    jsonl.write_text("\n".join([*lines[:2], "", "  ", lines[2]]) + "\n")  # (blank lines: no records)
+    csv_run.write_text("query,doc,score,grade,weight\n" + "".join(
+        f"{q},{d},{s},{g},{w.strip(chr(34))}\n" for q, d, s, g, w in rows))
+    said = {}
+    for path in (jsonl, csv_run):
+        code = main([str(path)])
+        said[path.suffix] = (code, *capsys.readouterr())
+        assert said[path.suffix][0] == 2
+    # The line of the bad cell, found in the text itself: the JSON Lines file has a blank line.
+    line = next(i for i, text in enumerate(jsonl.read_text().splitlines(), start=1) if '"q2"' in text)
+    assert line == 5
+    csv_said = said[".csv"][2]
+    assert csv_said.startswith("ndcg-inspect: run.csv:4: column \"weight\": ")
+    assert said[".jsonl"][2] == csv_said.replace("run.csv:4:", f"run.jsonl:{line}:")
+    window = own_columns(load(str(jsonl))).problems  # (the window's and the notebook's reading)
+    assert window == (said[".jsonl"][2].removeprefix("ndcg-inspect: ").strip(),)

@@ -383,12 +383,16 @@ def _kept_kind(path) -> str | None:
 
 def record_line(path, form, record: int) -> int | None:
     """The line of a loaded file's record (a `Dataset` row's `_origin`) as its reader counted
-    it, or None (a pipe, read once, or a columnar file)."""
+    it (a JSON Lines file's too, `columnar_line`), or None (a pipe, read once, or a Parquet or
+    Feather file: named by its row)."""
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.formats.source import read_source
+    from ndcg_gui.core.reading.dispatch import columnar_line
 
-    if path is None or form is None or record < 0 or str(path).startswith(("/dev/", "/proc/")):
+    if path is None or record < 0 or str(path).startswith(("/dev/", "/proc/")):
         return None
+    if form is None:
+        return columnar_line(path, record)
     try:
         source = read_source(path)
     except (OSError, InputError):
