@@ -669,3 +669,22 @@ def test_a_jsonl_run_s_bad_weight_is_named_by_its_line_as_csv_names_its_own(tmp_
     assert said[".jsonl"][2] == csv_said.replace("run.csv:4:", f"run.jsonl:{line}:")
     window = own_columns(load(str(jsonl))).problems  # (the window's and the notebook's reading)
     assert window == (said[".jsonl"][2].removeprefix("ndcg-inspect: ").strip(),)
+
+
+def test_the_docs_example_of_a_missing_id_is_what_every_engine_says(tmp_path, capsys):
+    """docs/files.md and docs/engines.md quote the refusal of a CSV row missing its doc: the words
+    memory and DuckDB print for such a file (`_empty_id_files`: the doc missing on line 4)."""
+    import re
+    from pathlib import Path
+
+    pytest.importorskip("duckdb")
+    docs = Path(__file__).parents[1] / "docs"
+    pattern = r"`(run\.csv:\d+: doc is empty; expected an id)`"
+    quoted = {m for name in ("files.md", "engines.md")
+              for m in re.findall(pattern, (docs / name).read_text())}
+    assert len(quoted) == 1
+    said = quoted.pop()
+    run, qrels = _empty_id_files(tmp_path, "doc", "run")
+    for engine in ("memory", "duckdb"):
+        assert main([str(run), "--qrels", str(qrels), "--engine", engine]) == 2
+        assert capsys.readouterr().err == f"ndcg-inspect: {said}\n"
