@@ -688,3 +688,20 @@ def test_the_docs_example_of_a_missing_id_is_what_every_engine_says(tmp_path, ca
     for engine in ("memory", "duckdb"):
         assert main([str(run), "--qrels", str(qrels), "--engine", engine]) == 2
         assert capsys.readouterr().err == f"ndcg-inspect: {said}\n"
+
+
+@pytest.mark.parametrize(("cell", "said"), [("", "score is empty; expected a number"),
+                                           ("inf", 'score "inf" is not a finite number')])
+def test_a_csv_score_that_is_no_finite_number_is_named_by_its_line_on_both_engines(tmp_path, capsys, cell,
+                                                                                    said):
+    """DuckDB named an empty score cell by its file alone, and missed the line of a row whose ids
+    have spaces at their edges (its ids trimmed, the line looked for as written)."""
+    pytest.importorskip("duckdb")
+    run, qrels = tmp_path / "run.csv", tmp_path / "qrels.csv"
+    run.write_text(f"query,doc,score\nq1,a,3\nq1, b ,{cell}\n")
+    qrels.write_text("query,doc,grade\nq1,a,1\n")
+    out = []
+    for engine in ("memory", "duckdb"):
+        code = main([str(run), "--qrels", str(qrels), "--engine", engine])
+        out.append((code, *capsys.readouterr()))
+    assert out[0] == out[1] == (2, "", f"ndcg-inspect: run.csv:3: {said}\n")

@@ -483,26 +483,18 @@ def _check(con, name: str, pattern: str, path: str, number: str) -> None:
             "ORDER BY (query IS NULL OR doc IS NULL) DESC, row_order LIMIT 1").fetchall()[0]
         parquet = path.lower().endswith(_PARQUET)
         problem = value_problem(query, doc, value, number, parquet)
-        if not parquet and query is not None and doc is not None and value is not None:
-            kind = _kind(path)
-            if kind in _TREC:  # (inf, nan: DuckDB reads them as numbers) its line, in the reader's words
-                at = text_lines(files_of(pattern), query, doc, 1, lambda fields: not all(
-                    is_finite_number(fields[i].decode("utf-8", "replace")) for i in _NUMBER_FIELDS[kind]
-                    if i < len(fields)))
-                if at:
-                    file, line = at[0]
-                    fields = [f.decode("utf-8", "replace") for f in _fields(file, line)]
-                    raise InputError(trec_text.describe_line(fields, kind), file, line)
-            elif kind == "csv":  # (its line, and the cell as written: "inf", "NaN")
-                at = csv_lines(files_of(pattern), query, doc, 1, number)
-                if at:
-                    file, line, cell = at[0]
-                    raise InputError(number_problem(number, cell.strip(), math.isinf(value)), file, line)
-        elif not parquet and (query is None or doc is None) and _kind(path) == "csv":
-            # (an id missing: its line, found as the file has it)
-            at = csv_empty_id(files_of(pattern))
+        kind = "" if parquet else _kind(path)
+        if kind == "csv":  # (its line, the cell as written)
+            refuse_csv_row(files_of(pattern), query, doc, value, number)
+        if kind in _TREC and None not in (query, doc, value):
+            # (inf, nan: DuckDB reads them as numbers) its line, in the reader's words
+            at = text_lines(files_of(pattern), query, doc, 1, lambda fields: not all(
+                is_finite_number(fields[i].decode("utf-8", "replace")) for i in _NUMBER_FIELDS[kind]
+                if i < len(fields)))
             if at:
-                raise InputError(empty_id_problem(at[2]), at[0], at[1])
+                file, line = at[0]
+                fields = [f.decode("utf-8", "replace") for f in _fields(file, line)]
+                raise InputError(trec_text.describe_line(fields, kind), file, line)
         if path.lower().endswith(_PARQUET):  # (row_order: the file's place in the list, then its row)
             file, row = divmod(int(row_order), 1 << 40)
             path, problem = files_of(pattern)[file - 1], f"row {row + 1}: {problem}"
@@ -637,11 +629,30 @@ def csv_lines(files: list[str], query: str, doc: str, count: int,
     for `query` (with `number`: whose cell of that column is not a finite number)."""
     found = []
     for file, start, row, at in _csv_records(files, number or "query"):
-        if row[at[0]] == query and row[at[1]] == doc and (number is None or not is_finite_number(row[at[2]])):
+        # (ids compared as the engines read them: spaces and tabs at their edges dropped)
+        if row[at[0]].strip(" \t") == query and row[at[1]].strip(" \t") == doc and (
+                number is None or not is_finite_number(row[at[2]])):
             found.append((file, start, row[at[2]] if number else ""))
             if len(found) == count:
                 return found
     return found if len(found) == count else []
+
+
+def refuse_csv_row(files: list[str], query: str | None, doc: str | None, value: float | None,
+                   number: str) -> None:
+    """An `InputError` naming the line of a CSV row an engine refused (its ids, or its `value`
+    that is not a finite number) in the in-memory reader's words, its cell as written ("inf",
+    "NaN", empty); nothing when it is not found as written (the caller then names the file)."""
+    if query is None or doc is None:  # (an id missing: the first such record)
+        missing = csv_empty_id(files)
+        if missing:
+            raise InputError(empty_id_problem(missing[2]), missing[0], missing[1])
+        return
+    at = csv_lines(files, query, doc, 1, number)
+    if at:
+        file, line, cell = at[0]
+        infinite = value is not None and math.isinf(value)
+        raise InputError(number_problem(number, cell.strip(), infinite), file, line)
 
 
 def csv_empty_id(files: list[str]) -> tuple[str, int, str] | None:

@@ -27,13 +27,12 @@ from urllib.parse import unquote, urlparse
 from ndcg_gui.core.errors import InputError
 from ndcg_gui.core.formats import trec_text
 from ndcg_gui.core.formats.csv_text import ALIASES, detect_delimiter
-from ndcg_gui.core.formats.rows import empty_id_problem
 from ndcg_gui.core.formats.source import decode, head_bytes
 from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.reading.dispatch import sniff
 from ndcg_gui.core.sql.duckdb_engine import (
     EngineResult,
-    csv_empty_id,
+    refuse_csv_row,
     refuse_infinite_gains,
     repeat_said,
     text_repeat,
@@ -470,11 +469,8 @@ def _check(spark, name: str, pattern: str, path: str, number: str) -> None:
             LIMIT 1""").collect()[0]
         problem = value_problem(query, doc, value, number, path.lower().endswith(_PARQUET))
         files = _files(pattern)[0]
-        local = not any("://" in f for f in files)
-        if (query is None or doc is None) and local and _kind(path, "") == "csv":
-            at = csv_empty_id(files)  # (its line, as DuckDB finds it)
-            if at:
-                raise InputError(empty_id_problem(at[2]), at[0], at[1])
+        if not any("://" in f for f in files) and _kind(path, "") == "csv":
+            refuse_csv_row(files, query, doc, value, number)  # (its line, as DuckDB finds it)
         row = _row_of(pattern, path, row_order)
         raise InputError(problem if row is None else f"row {row}: {problem}", path)
     raise _repeated(spark, name, pattern, path, number)

@@ -1,5 +1,5 @@
-"""Spark refuses a CSV row missing an id by its line, as the in-memory path and DuckDB refuse it
-(tests/test_attack_issue35.py): the same output, to the byte."""
+"""Spark refuses a CSV row missing an id (or a number) by its line, as the in-memory path and DuckDB
+refuse it (tests/test_attack_issue35.py): the same output, to the byte."""
 
 from __future__ import annotations
 
@@ -25,4 +25,18 @@ def test_spark_refuses_a_csv_row_missing_an_id_as_memory_does(spark, tmp_path, c
         code = main([str(run), "--qrels", str(qrels), "--engine", engine, *spark_master])
         said[engine] = (code, *capsys.readouterr())
     assert said["memory"][0] == 2 and "is empty; expected an id" in said["memory"][2]
+    assert said["spark"] == said["memory"]
+
+
+def test_spark_names_a_csv_score_that_is_no_finite_number_by_its_line(spark, tmp_path, capsys):  # noqa: F811
+    """(DuckDB and memory: tests/test_attack_issue35.py) Spark named the file alone."""
+    run, qrels = tmp_path / "run.csv", tmp_path / "qrels.csv"
+    run.write_text("query,doc,score\nq1,a,3\nq1, b ,\n")
+    qrels.write_text("query,doc,grade\nq1,a,1\n")
+    said = {}
+    for engine in ("memory", "spark"):
+        spark_master = MASTER if engine == "spark" else ()
+        code = main([str(run), "--qrels", str(qrels), "--engine", engine, *spark_master])
+        said[engine] = (code, *capsys.readouterr())
+    assert said["memory"] == (2, "", "ndcg-inspect: run.csv:3: score is empty; expected a number\n")
     assert said["spark"] == said["memory"]
