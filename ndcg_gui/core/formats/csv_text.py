@@ -415,7 +415,7 @@ def _refuse_empty_ids(source: Source, ids: dict, roles: dict[str, int], delim: s
     """A row missing its query or doc (an empty cell, or spaces only) is refused by its line, the
     first such row (its query before its doc), as DuckDB and Spark refuse it (`empty_id_problem`)."""
     lengths = [pc.binary_length(values) for values in ids.values()]
-    if not any(pc.any(pc.equal(n, 0)).as_py() for n in lengths if len(n)):
+    if all(not len(n) or pc.min(n).as_py() > 0 for n in lengths):  # (one pass: no empty id)
         return
     empty = [pc.equal(n, 0).to_numpy(zero_copy_only=False) for n in lengths]
     row = int(np.flatnonzero(np.logical_or.reduce(empty))[0])
