@@ -540,3 +540,168 @@ def test_a_comparison_weighted_so_already_is_not_weighted_again(tmp_path, monkey
 def _write(path, text: str):
     path.write_text(text)
     return path
+
+
+# A CSV row missing an id: the in-memory reader kept "" as an id (the row a document, or a query,
+# of the empty text), DuckDB refused it without its line. One rule for every engine: refused by its
+# line, its query said before its doc, before any number is looked at (docs/files.md).
+EMPTY_ID_CASES = {  # (the cells of the bad row's query and doc, and which is missing)
+    "doc": (("q1", ""), "doc"), "query": (("", "b"), "query"), "spaces": (("q1", "  "), "doc"),
+    "quoted": (("q1", '""'), "doc"), "both": (("", ""), "query"),
+}
+
+
+def _empty_id_files(tmp_path, case: str, side: str):
+    """A run and qrels as CSV, one of them (`side`) with the case's row on line 4, and a score
+    that is not finite on line 5 (said after the id: the ids are looked at first)."""
+    (query, doc), _ = EMPTY_ID_CASES[case]
+    lines = {"run": ["query,doc,score", "q1,a,3", "q2,c,1", f"{query},{doc},2", "q2,d,inf"],
+             "qrels": ["query,doc,grade", "q1,a,1", "q2,c,1", f"{query},{doc},0", "q2,d,inf"]}
+    good = {"run": "query,doc,score\nq1,a,3\nq2,c,1\n", "qrels": "query,doc,grade\nq1,a,1\nq2,c,1\n"}
+    paths = {}
+    for name in ("run", "qrels"):
+        paths[name] = tmp_path / f"{name}.csv"
+        paths[name].write_text("\n".join(lines[name]) + "\n" if name == side else good[name])
+    return paths["run"], paths["qrels"]
+
+
+@pytest.mark.parametrize("side", ["run", "qrels"])
+@pytest.mark.parametrize("case", sorted(EMPTY_ID_CASES))
+def test_a_csv_row_missing_an_id_is_refused_by_its_line_on_both_engines(tmp_path, capsys, case, side):
+    pytest.importorskip("duckdb")
+    run, qrels = _empty_id_files(tmp_path, case, side)
+    said = {}
+    for engine in ("memory", "duckdb"):
+        code = main([str(run), "--qrels", str(qrels), "--engine", engine])
+        said[engine] = (code, *capsys.readouterr())
+    assert said["memory"] == said["duckdb"]
+    # The line and role as Python's csv module reads the file: its first record with an empty id.
+    import csv
+
+    path = run if side == "run" else qrels
+    with open(path, newline="") as f:
+        records = list(csv.reader(f))
+    line = next(i for i, r in enumerate(records[1:], start=2) if not r[0].strip() or not r[1].strip())
+    role = "query" if not records[line - 1][0].strip() else "doc"
+    assert (line, role) == (4, EMPTY_ID_CASES[case][1])
+    assert said["memory"] == (2, "", f"ndcg-inspect: {path.name}:{line}: {role} is empty; expected an id\n")
+
+
+def test_a_parquet_row_missing_an_id_is_named_by_its_first_row_on_both_engines(tmp_path, capsys):
+    """A doc missing on row 2 and a query on row 3: the first row is said (the in-memory reader
+    said the query's, its column looked at first), before a score that is no number on row 1."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pytest.importorskip("duckdb")
+    run, qrels = tmp_path / "run.parquet", tmp_path / "qrels.txt"
+    pq.write_table(pa.table({"query": ["q1", "q1", None], "doc": ["a", None, "c"],
+                             "score": [math.nan, 2.0, 1.0]}), run)
+    qrels.write_text("q1 0 a 1\n")
+    said = []
+    for engine in ("memory", "duckdb"):
+        code = main([str(run), "--qrels", str(qrels), "--engine", engine])
+        said.append((code, *capsys.readouterr()))
+    assert said[0] == said[1] == (2, "", "ndcg-inspect: run.parquet: row 2: doc is empty; expected an id\n")
+
+
+# --query naming no query: the in-memory lines listed the file's queries ("it has 4", a query
+# without judgment among them, which then printed an empty table), DuckDB the queries scored ("it
+# has 3"), a comparison "no query 'zz' among the 3 compared" after its notes, with no list. One
+# function (cli.output.pick_query), one message: the queries the output would show, in its order.
+def _query_files(tmp_path):
+    a, b, qrels = tmp_path / "A.txt", tmp_path / "B.txt", tmp_path / "qrels.txt"
+    a.write_text("q1 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq2 Q0 c 1 1 r\nq3 Q0 e 1 1 r\n")  # (q3: no judgment)
+    b.write_text("q1 Q0 b 1 3 r\nq2 Q0 c 1 1 r\n")
+    qrels.write_text("q2 0 c 1\nq1 0 a 1\nq4 0 z 1\n")  # (q4: judged, no results)
+    return a, b, qrels
+
+
+@pytest.mark.parametrize("missing", ["zero", "skip"])
+@pytest.mark.parametrize("runs", [1, 2])
+def test_an_unknown_query_is_refused_alike_on_every_path_naming_what_is_shown(tmp_path, capsys, missing,
+                                                                             runs):
+    pytest.importorskip("duckdb")
+    a, b, qrels = _query_files(tmp_path)
+    files = [a, b][:runs]
+    base = [*map(str, files), "--qrels", str(qrels), "--missing", missing, "--format", "tsv"]
+    per_query = ["-q"] if runs == 2 else []
+    # What the output shows, read from it: its query column, "all" and the means left out.
+    assert main([*base, *per_query]) == 0
+    shown = [line.split("\t")[0] for line in capsys.readouterr().out.splitlines()[1:]]
+    shown = [q for q in shown if q != "all"]
+    assert shown[:2] == ["q1", "q2"] and set(shown) <= {"q1", "q2", "q4"}  # (the judged queries)
+    listed = ", ".join(f'"{q}"' for q in shown)
+    where = "A.txt: " if runs == 1 else ""
+    what = "scored" if runs == 1 else "compared"
+    for query in ("zz", "q3"):  # (q3 is in the run, without judgment: no line to show)
+        said = {}
+        for engine in ("memory", "duckdb"):
+            code = main([*base, *per_query, "--query", query, "--engine", engine])
+            said[engine] = (code, *capsys.readouterr())
+        assert said["memory"] == said["duckdb"] == (
+            2, "", f'ndcg-inspect: {where}no query "{query}" among the {len(shown)} {what}: {listed}\n')
+
+
+@pytest.mark.parametrize("cell", ['"heavy"', "-1", "true"])
+def test_a_jsonl_run_s_bad_weight_is_named_by_its_line_as_csv_names_its_own(tmp_path, capsys, cell):
+    """The JSON Lines run said 'column "weight" of run.jsonl: ...' without the line, where the
+    CSV run names its line and Parquet its row, and the JSON Lines reader every other cell's line."""
+    from ndcg_gui.core.analysis.own_columns import own_columns
+    from ndcg_gui.core.reading import load
+
+    rows = [("q1", "a", 3, 1, "1"), ("q1", "b", 2, 0, "1"), ("q2", "c", 1, 1, cell)]
+    jsonl, csv_run = tmp_path / "run.jsonl", tmp_path / "run.csv"
+    lines = [f'{{"query":"{q}","doc":"{d}","score":{s},"grade":{g},"weight":{w}}}' for q, d, s, g, w in rows]
+    jsonl.write_text("\n".join([*lines[:2], "", "  ", lines[2]]) + "\n")  # (blank lines: no records)
+    csv_run.write_text("query,doc,score,grade,weight\n" + "".join(
+        f"{q},{d},{s},{g},{w.strip(chr(34))}\n" for q, d, s, g, w in rows))
+    said = {}
+    for path in (jsonl, csv_run):
+        code = main([str(path)])
+        said[path.suffix] = (code, *capsys.readouterr())
+        assert said[path.suffix][0] == 2
+    # The line of the bad cell, found in the text itself: the JSON Lines file has a blank line.
+    line = next(i for i, text in enumerate(jsonl.read_text().splitlines(), start=1) if '"q2"' in text)
+    assert line == 5
+    csv_said = said[".csv"][2]
+    assert csv_said.startswith("ndcg-inspect: run.csv:4: column \"weight\": ")
+    assert said[".jsonl"][2] == csv_said.replace("run.csv:4:", f"run.jsonl:{line}:")
+    window = own_columns(load(str(jsonl))).problems  # (the window's and the notebook's reading)
+    assert window == (said[".jsonl"][2].removeprefix("ndcg-inspect: ").strip(),)
+
+
+def test_the_docs_example_of_a_missing_id_is_what_every_engine_says(tmp_path, capsys):
+    """docs/files.md and docs/engines.md quote the refusal of a CSV row missing its doc: the words
+    memory and DuckDB print for such a file (`_empty_id_files`: the doc missing on line 4)."""
+    import re
+    from pathlib import Path
+
+    pytest.importorskip("duckdb")
+    docs = Path(__file__).parents[1] / "docs"
+    pattern = r"`(run\.csv:\d+: doc is empty; expected an id)`"
+    quoted = {m for name in ("files.md", "engines.md")
+              for m in re.findall(pattern, (docs / name).read_text())}
+    assert len(quoted) == 1
+    said = quoted.pop()
+    run, qrels = _empty_id_files(tmp_path, "doc", "run")
+    for engine in ("memory", "duckdb"):
+        assert main([str(run), "--qrels", str(qrels), "--engine", engine]) == 2
+        assert capsys.readouterr().err == f"ndcg-inspect: {said}\n"
+
+
+@pytest.mark.parametrize(("cell", "said"), [("", "score is empty; expected a number"),
+                                           ("inf", 'score "inf" is not a finite number')])
+def test_a_csv_score_that_is_no_finite_number_is_named_by_its_line_on_both_engines(tmp_path, capsys, cell,
+                                                                                    said):
+    """DuckDB named an empty score cell by its file alone, and missed the line of a row whose ids
+    have spaces at their edges (its ids trimmed, the line looked for as written)."""
+    pytest.importorskip("duckdb")
+    run, qrels = tmp_path / "run.csv", tmp_path / "qrels.csv"
+    run.write_text(f"query,doc,score\nq1,a,3\nq1, b ,{cell}\n")
+    qrels.write_text("query,doc,grade\nq1,a,1\n")
+    out = []
+    for engine in ("memory", "duckdb"):
+        code = main([str(run), "--qrels", str(qrels), "--engine", engine])
+        out.append((code, *capsys.readouterr()))
+    assert out[0] == out[1] == (2, "", f"ndcg-inspect: run.csv:3: {said}\n")

@@ -98,7 +98,7 @@ def test_example_csv_through_the_cli(tmp_path):
     [
         ("doc,grade\na,1\nb,high\n", [], 'bad.csv:3: grade "high" is not a number'),
         (None, [], "bad.csv: file not found"),
-        ("doc,grade\na,1\n", ["--query", "nope"], 'bad.csv: no query "nope"; it has 1: '),
+        ("doc,grade\na,1\n", ["--query", "nope"], 'bad.csv: no query "nope" among the 1 in the run: ""'),
         ("doc,grade\na,1\n", ["--gain", "1=x"], '--gain "1=x": "1=x" is not grade=gain'),
         ("doc,grade\na,1\n", ["--discount", "jarvelin:1"], "the base must be a number greater than 1"),
     ],
@@ -456,7 +456,7 @@ def test_three_runs_with_holms_correction_and_a_chosen_baseline(tmp_path, real_r
         (["--baseline", "nope"], "--baseline 'nope' is not one of the runs: results.test, results.trunc"),
         (["--summary-csv", "{tmp}/s.csv"],
          "--summary-csv writes the table of one file, not of 2 compared runs"),
-        (["-q", "--query", "999"], "no query '999' among the 3 compared"),
+        (["-q", "--query", "999"], 'no query "999" among the 3 compared: "301", "302", "303"'),
     ],
 )
 def test_comparison_errors_are_one_line(real_runs, tmp_path, args, message):

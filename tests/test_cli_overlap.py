@@ -128,7 +128,8 @@ def test_runs_with_their_own_grades_are_still_compared_by_ndcg(tmp_path):
 
 @pytest.mark.parametrize(("args", "message"), [
     (("--rbo-p", "1"), "--rbo-p must be between 0 and 1 (exclusive), not 1"),
-    (("--query", "nope"), "no query 'nope' among the 8 compared"),
+    (("--query", "nope"), 'no query "nope" among the 8 compared: "lonely", "hole", "q2", "q3", "q4", "q0", '
+                          '"q1", "q5"'),
     (("--baseline", "other"), "--baseline 'other' is not one of the runs: base, cand"),
     (("--overlap",), "--overlap compares runs: give two files or more"),
 ])

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ndcg_gui.cli.output import aligned
+from ndcg_gui.cli.output import aligned, pick_query
 
 if TYPE_CHECKING:  # pandas and the comparison load only when runs are compared: the one-file path
     import pandas as pd  # starts sooner (see `cli.main`)
@@ -68,9 +68,9 @@ def printed(cmp: Comparison, options: argparse.Namespace, say, ties: dict | None
 
     maps = cli_segments.maps(options)  # (read with the runs; an engine's comparison: the files only)
     cmp = cli_segments.weighted(cmp, maps)  # (before the notes: weights refused, in one line alone)
+    per_query = _per_query(cmp, options.query) if options.per_query else None  # (--query refused first)
     _notes(cmp, say)
     segments = cli_segments.by_segment(cmp, maps, say)
-    per_query = _per_query(cmp, options.query) if options.per_query else None
     if options.format == "json":
         return render_json(cmp, per_query, ties, segments)
     if options.format in ("csv", "tsv"):
@@ -162,16 +162,12 @@ def _per_query(cmp: Comparison, query: str | None) -> pd.DataFrame:
     """One row per query compared: each run's NDCG, then each run's difference from the baseline."""
     import pandas as pd
 
-    from ndcg_gui.core.errors import InputError
-
     frame = cmp.per_query.copy()
     deltas = cmp.deltas.add_prefix("delta ")
     table = pd.concat([frame, deltas], axis=1)
     table.index.name = "query"
     if query is not None:
-        if query not in table.index:
-            raise InputError(f"no query {query!r} among the {len(table)} compared")
-        table = table.loc[[query]]
+        table = table.loc[[pick_query(table.index.tolist(), None, query, "compared")]]
     return table.reset_index()
 
 

@@ -263,8 +263,9 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
                            if summary is not None else dataset.summary(again))
         shown = table
         if options.query is not None:
-            queries = summary.queries if summary is not None else dataset.queries()
-            picked = (table["query"] == pick_query(queries, options.file, options.query)).to_numpy()
+            # (the table's queries, as an engine's: a query without judgment has no line to show)
+            picked = (table["query"] == pick_query(table["query"].tolist(), options.file,
+                                                   options.query)).to_numpy()
             shown, judged = table[picked], judged[picked]
         maps = cli_segments.maps(options, dataset.run if dataset is not None else None, options.file,
                                  cli_segments.format_of(dataset))
@@ -282,7 +283,7 @@ def export(options: argparse.Namespace, direct: bool = True) -> None:
     if options.summary_csv:
         write_summary_table(table, output(options.summary_csv), measure)
     if options.metrics_csv:
-        query = pick_query(dataset.queries(), options.file, options.query)
+        query = pick_query(dataset.queries(), options.file, options.query, "in the run")
         listed = dataset.ranked_list(query).ties_ordered(measure)
         # (every rank unless -k is given)
         write_metrics_csv(listed, output(options.metrics_csv), measure.at(options.k))

@@ -293,9 +293,10 @@ def _joined(lines) -> str:
     return data.slice(int(at[0]), int(at[-1] - at[0])).to_pybytes().decode()
 
 
-def pick_query(queries: list[str], path: str, query: str | None) -> str:
-    """The query asked for, else the first, of the file at `path`; an `InputError` naming some
-    queries when absent."""
+def pick_query(queries: list[str], path: str | None, query: str | None, among: str = "scored") -> str:
+    """The query asked for (--query), else the first, of `queries` (what the output can show: the
+    queries `among` says, in its order); an `InputError` naming some of them when absent, in one
+    message for every path (memory, DuckDB, Spark; one run, runs compared)."""
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.errors import shown as quoted
 
@@ -304,8 +305,8 @@ def pick_query(queries: list[str], path: str, query: str | None) -> str:
             raise InputError("has no queries", path)
         return queries[0]
     if query not in queries:
-        listed = ", ".join(queries[:10]) + (", ..." if len(queries) > 10 else "")
-        raise InputError(f"no query {quoted(query)}; it has {len(queries)}: {listed}", path)
+        listed = ", ".join(map(quoted, queries[:10])) + (", ..." if len(queries) > 10 else "")
+        raise InputError(f"no query {quoted(query)} among the {len(queries)} {among}: {listed}", path)
     return query
 
 
@@ -382,12 +383,16 @@ def _kept_kind(path) -> str | None:
 
 def record_line(path, form, record: int) -> int | None:
     """The line of a loaded file's record (a `Dataset` row's `_origin`) as its reader counted
-    it, or None (a pipe, read once, or a columnar file)."""
+    it (a JSON Lines file's too, `columnar_line`), or None (a pipe, read once, or a Parquet or
+    Feather file: named by its row)."""
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.formats.source import read_source
+    from ndcg_gui.core.reading.dispatch import columnar_line
 
-    if path is None or form is None or record < 0 or str(path).startswith(("/dev/", "/proc/")):
+    if path is None or record < 0 or str(path).startswith(("/dev/", "/proc/")):
         return None
+    if form is None:
+        return columnar_line(path, record)
     try:
         source = read_source(path)
     except (OSError, InputError):

@@ -47,6 +47,7 @@ def overlap(options: argparse.Namespace, paths: list[str], say) -> str:
     compared by NDCG alone as before."""
     from ndcg_gui.cli import compare as cli_compare
     from ndcg_gui.cli.arguments import measure_of
+    from ndcg_gui.cli.output import pick_query
     from ndcg_gui.core.analysis.runs.overlap import DEFAULT_P, judging_holes, overlap_table
     from ndcg_gui.core.errors import InputError
     from ndcg_gui.core.reading import load
@@ -85,9 +86,8 @@ def overlap(options: argparse.Namespace, paths: list[str], say) -> str:
 
     table = pd.concat(tables, ignore_index=True)
     if options.query is not None:
-        if options.query not in set(table["query"]):
-            raise InputError(f"no query {options.query!r} among the {table['query'].nunique()} compared")
-        table = table[table["query"] == options.query]
+        queries = list(dict.fromkeys(table["query"]))  # (each run's rows: the queries once, in order)
+        table = table[table["query"] == pick_query(queries, None, options.query, "compared")]
     means = _means(table)
     methods = _methods(baseline, k, p, cmp is not None)
     notes = _hole_notes(holes)

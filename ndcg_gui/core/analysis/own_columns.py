@@ -47,11 +47,12 @@ def own_columns(dataset: Dataset) -> OwnColumns:
     from ndcg_gui.core.formats.query_map import column_map  # lazy: start-up (the window imports this)
 
     run = _in_file_order(dataset.run)  # (a query's two values are then named as the file has them)
-    line_of = _line_of(dataset, run)
-    from ndcg_gui.core.reading.dispatch import columnar_row  # lazy: start-up (pyarrow)
+    from ndcg_gui.core.reading.dispatch import columnar_line, columnar_row  # lazy: start-up (pyarrow)
 
     # (a Parquet cell by its row, as the command line names it; a file with lines by its line)
-    row_of = partial(columnar_row, dataset.path) if dataset.file_format is None else None
+    columnar = dataset.file_format is None
+    line_of = partial(columnar_line, dataset.path) if columnar else _line_of(dataset, run)
+    row_of = partial(columnar_row, dataset.path) if columnar else None
     found: dict[str, QueryMap | None] = {}
     problems: list[str] = ambiguous
     fmt = dataset.file_format

@@ -23,7 +23,7 @@ from ndcg_gui.core.errors import InputError, shown
 from ndcg_gui.core.formats.csv_text import ALIASES, header_roles, no_roles_problem, unique_names
 from ndcg_gui.core.formats.doc_weights import check_doc_weights
 from ndcg_gui.core.formats.number_text import number_problem, to_floats
-from ndcg_gui.core.formats.rows import Rows, record_numbers
+from ndcg_gui.core.formats.rows import Rows, empty_id_problem, record_numbers
 from ndcg_gui.core.formats.source import LINE_BREAK, Source, is_blank
 
 _NAMES = {"parquet": "Parquet", "feather": "Arrow/Feather", "jsonl": "JSON Lines"}
@@ -47,6 +47,7 @@ def read_columnar_table(source: Source, kind: str, need_grade: bool) -> Rows:
             f"{', '.join(ALIASES['grade'])} (or give --qrels)"
         )
     columns = {role: whole(table.column(i)) for role, i in roles.items()}
+    _refuse_missing_ids(columns, error)
     ids = {role: _ids(columns[role], role, error) for role in ("query", "doc") if role in columns}
     numbers = {role: _numbers(columns[role], role, role == "grade", error)
                for role in ("grade", "score", "rank") if role in columns}
@@ -227,10 +228,19 @@ def whole_ids(values: np.ndarray) -> np.ndarray:
         return np.isfinite(values) & (np.trunc(values) == values) & (np.abs(values) < _WHOLE_BELOW)
 
 
+def _refuse_missing_ids(columns: dict[str, pa.Array], error) -> None:
+    """The first row missing its query or doc (a null; its query said before its doc) refused
+    before any number, as the CSV reader, DuckDB and Spark refuse it."""
+    held = [(role, columns[role]) for role in ("query", "doc")
+            if role in columns and columns[role].null_count]
+    if not held:
+        return
+    row = min(int(np.flatnonzero(values.is_null().to_numpy(zero_copy_only=False))[0]) for _, values in held)
+    role = next(role for role, values in held if not values[row].is_valid)
+    raise error(empty_id_problem(role), row)
+
+
 def _ids(values: pa.Array, role: str, error) -> pa.Array:
-    if values.null_count:
-        row = int(np.flatnonzero(values.is_null().to_numpy(zero_copy_only=False))[0])
-        raise error(f"{role} is empty; expected an id", row)
     kind = values.type.value_type if pa.types.is_dictionary(values.type) else values.type
     if pa.types.is_floating(kind):  # 401.0 is the id 401, as an integer column would say it
         if pa.types.is_dictionary(values.type):

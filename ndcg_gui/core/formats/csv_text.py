@@ -21,7 +21,7 @@ from ndcg_gui.core.arrays.ids import edge_spaced, whole
 from ndcg_gui.core.errors import shown
 from ndcg_gui.core.formats.doc_weights import check_doc_weights
 from ndcg_gui.core.formats.number_text import is_number_text, number_problem, to_floats
-from ndcg_gui.core.formats.rows import Rows, chunks_of, record_numbers
+from ndcg_gui.core.formats.rows import Rows, chunks_of, empty_id_problem, record_numbers
 from ndcg_gui.core.formats.source import (
     LINE_BREAK,
     Cancel,
@@ -153,6 +153,7 @@ def read_csv_table(source: Source, need_grade: bool, cancel: Cancel = None) -> t
 
     ids = {r: _ids(source, cells.pop(roles[r]), delim, roles[r], records)
            for r in ("query", "doc") if r in roles}
+    _refuse_empty_ids(source, ids, roles, delim, records, blank_rows)
     comma = False
     values: dict[str, np.ndarray] = {}
     # An empty score is allowed beside a rank column (the rank places the row: a document
@@ -407,6 +408,20 @@ def _ids(source: Source, values: pa.ChunkedArray, delim: str | None, column: int
                 values = pc.replace_with_mask(whole(values), pa.array(mask), pa.array([v for _, v in quoted],
                                                                                          values.type))
     return values
+
+
+def _refuse_empty_ids(source: Source, ids: dict, roles: dict[str, int], delim: str | None,
+                      records: np.ndarray, blank_rows: bool) -> None:
+    """A row missing its query or doc (an empty cell, or spaces only) is refused by its line, the
+    first such row (its query before its doc), as DuckDB and Spark refuse it (`empty_id_problem`)."""
+    lengths = [pc.binary_length(values) for values in ids.values()]
+    if all(not len(n) or pc.min(n).as_py() > 0 for n in lengths):  # (one pass: no empty id)
+        return
+    empty = [pc.equal(n, 0).to_numpy(zero_copy_only=False) for n in lengths]
+    row = int(np.flatnonzero(np.logical_or.reduce(empty))[0])
+    role = next(r for r, e in zip(ids, empty, strict=True) if e[row])
+    line, _ = source.record(int(records[row]), delim, blank_rows=blank_rows)
+    raise source.error(empty_id_problem(role), line, roles[role] + 1)
 
 
 def _raw_cells(source: Source, delim: str | None, column: int, records: np.ndarray) -> list[str]:

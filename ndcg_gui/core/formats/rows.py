@@ -14,6 +14,11 @@ from ndcg_gui.core.errors import InputError
 _PIECE = 1 << 16
 
 
+def empty_id_problem(role: str) -> str:
+    """A row missing its query or doc id, in one set of words for every reader and engine."""
+    return f"{role} is empty; expected an id"
+
+
 def record_numbers(start: int, stop: int) -> np.ndarray:
     """Record indices start..stop-1 (`Rows.record`): int32 when they fit, as they do but for
     files of billions of lines (one of the loader's arrays of a value a row: half the memory)."""

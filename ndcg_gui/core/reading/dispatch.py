@@ -54,6 +54,21 @@ def columnar_row(path: str | Path | None, record: int) -> int | None:
     return record + 1 if kind in ("parquet", "feather") else None
 
 
+def columnar_line(path: str | Path | None, record: int) -> int | None:
+    """The line of a loaded JSON Lines file's record (a `Dataset` row's `ORIGIN`), as its reader
+    names a cell there ("run.jsonl:3"); None for a file of another kind, a pipe or a device (read
+    again to tell: an error's cost only)."""
+    if path is None or record < 0 or str(path).startswith(("/dev/", "/proc/")):
+        return None
+    from ndcg_gui.core.formats.source import read_source  # lazy: only a refused cell asks
+
+    try:
+        source = read_source(path)
+        return columnar.jsonl_line(source, record) if sniff(source) == "jsonl" else None
+    except (OSError, InputError, ValueError):
+        return None
+
+
 def sniff(source: Source) -> str:
     """'trec_run', 'qrels', 'csv', 'jsonl', 'parquet' or 'feather': columnar files by their
     first bytes, text from the first line that is not blank or a `#` comment."""

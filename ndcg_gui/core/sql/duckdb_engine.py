@@ -28,6 +28,7 @@ from ndcg_gui.core.errors import InputError, path_problem, shown
 from ndcg_gui.core.formats import trec_text
 from ndcg_gui.core.formats.csv_text import ALIASES, detect_delimiter
 from ndcg_gui.core.formats.number_text import is_finite_number, number_problem
+from ndcg_gui.core.formats.rows import empty_id_problem
 from ndcg_gui.core.formats.source import decode, head_bytes
 from ndcg_gui.core.reading.dispatch import sniff
 from ndcg_gui.core.sql.cache_files import move_new
@@ -272,8 +273,9 @@ def _read_table(con, name: str, pattern: str, trec_kind: str, number: str, spill
             # (`csv_text._ids`): "d1 " is the id d1 on both engines. (That reader keeps a quoted
             # id exactly; read_csv does not say which cells were quoted, so here a quoted id with
             # spaces at its edges is trimmed too.)
+            # An id of spaces only is then empty: missing, as an empty cell is (NULL, refused).
             for role in ("query", "doc"):
-                columns[role] = f"trim(CAST({columns[role]} AS VARCHAR), chr(32) || chr(9))"
+                columns[role] = f"NULLIF(trim(CAST({columns[role]} AS VARCHAR), chr(32) || chr(9)), '')"
         else:
             want = "a TREC run" if trec_kind == "trec_run" else "TREC qrels"
             raise InputError(f"is {kind.replace('_', ' ')}, not {want}, CSV or Parquet", first)
@@ -476,24 +478,23 @@ def _check(con, name: str, pattern: str, path: str, number: str) -> None:
         # The first bad row, named as the in-memory readers name it.
         query, doc, value, row_order = con.sql(
             f"SELECT query, doc, {number}, row_order FROM {name} WHERE query IS NULL OR doc IS NULL "
-            f"OR {number} IS NULL OR NOT isfinite({number}) ORDER BY row_order LIMIT 1").fetchall()[0]
+            f"OR {number} IS NULL OR NOT isfinite({number}) "
+            # (a missing id before a number, as the in-memory readers check the ids first)
+            "ORDER BY (query IS NULL OR doc IS NULL) DESC, row_order LIMIT 1").fetchall()[0]
         parquet = path.lower().endswith(_PARQUET)
         problem = value_problem(query, doc, value, number, parquet)
-        if not parquet and query is not None and doc is not None and value is not None:
-            kind = _kind(path)
-            if kind in _TREC:  # (inf, nan: DuckDB reads them as numbers) its line, in the reader's words
-                at = text_lines(files_of(pattern), query, doc, 1, lambda fields: not all(
-                    is_finite_number(fields[i].decode("utf-8", "replace")) for i in _NUMBER_FIELDS[kind]
-                    if i < len(fields)))
-                if at:
-                    file, line = at[0]
-                    fields = [f.decode("utf-8", "replace") for f in _fields(file, line)]
-                    raise InputError(trec_text.describe_line(fields, kind), file, line)
-            elif kind == "csv":  # (its line, and the cell as written: "inf", "NaN")
-                at = csv_lines(files_of(pattern), query, doc, 1, number)
-                if at:
-                    file, line, cell = at[0]
-                    raise InputError(number_problem(number, cell.strip(), math.isinf(value)), file, line)
+        kind = "" if parquet else _kind(path)
+        if kind == "csv":  # (its line, the cell as written)
+            refuse_csv_row(files_of(pattern), query, doc, value, number)
+        if kind in _TREC and None not in (query, doc, value):
+            # (inf, nan: DuckDB reads them as numbers) its line, in the reader's words
+            at = text_lines(files_of(pattern), query, doc, 1, lambda fields: not all(
+                is_finite_number(fields[i].decode("utf-8", "replace")) for i in _NUMBER_FIELDS[kind]
+                if i < len(fields)))
+            if at:
+                file, line = at[0]
+                fields = [f.decode("utf-8", "replace") for f in _fields(file, line)]
+                raise InputError(trec_text.describe_line(fields, kind), file, line)
         if path.lower().endswith(_PARQUET):  # (row_order: the file's place in the list, then its row)
             file, row = divmod(int(row_order), 1 << 40)
             path, problem = files_of(pattern)[file - 1], f"row {row + 1}: {problem}"
@@ -558,7 +559,7 @@ def value_problem(query: str | None, doc: str | None, value: float | None, numbe
     """What is wrong with a row's ids or number, in the in-memory readers' words (of Parquet: a
     NaN is an empty cell, as pandas reads it; of text, the row's ids say which)."""
     if query is None or doc is None:
-        return f"{'query' if query is None else 'doc'} is empty; expected an id"
+        return empty_id_problem("query" if query is None else "doc")
     if value is None or (parquet and math.isnan(value)):
         return f"{number} is empty; expected a number"
     if parquet:
@@ -627,6 +628,47 @@ def csv_lines(files: list[str], query: str, doc: str, count: int,
     files (with a header naming the query and doc columns, as `_roles` finds them) that list `doc`
     for `query` (with `number`: whose cell of that column is not a finite number)."""
     found = []
+    for file, start, row, at in _csv_records(files, number or "query"):
+        # (ids compared as the engines read them: spaces and tabs at their edges dropped)
+        if row[at[0]].strip(" \t") == query and row[at[1]].strip(" \t") == doc and (
+                number is None or not is_finite_number(row[at[2]])):
+            found.append((file, start, row[at[2]] if number else ""))
+            if len(found) == count:
+                return found
+    return found if len(found) == count else []
+
+
+def refuse_csv_row(files: list[str], query: str | None, doc: str | None, value: float | None,
+                   number: str) -> None:
+    """An `InputError` naming the line of a CSV row an engine refused (its ids, or its `value`
+    that is not a finite number) in the in-memory reader's words, its cell as written ("inf",
+    "NaN", empty); nothing when it is not found as written (the caller then names the file)."""
+    if query is None or doc is None:  # (an id missing: the first such record)
+        missing = csv_empty_id(files)
+        if missing:
+            raise InputError(empty_id_problem(missing[2]), missing[0], missing[1])
+        return
+    at = csv_lines(files, query, doc, 1, number)
+    if at:
+        file, line, cell = at[0]
+        infinite = value is not None and math.isinf(value)
+        raise InputError(number_problem(number, cell.strip(), infinite), file, line)
+
+
+def csv_empty_id(files: list[str]) -> tuple[str, int, str] | None:
+    """(file, line where its record starts, "query" or "doc") of the first record of CSV files
+    whose query or doc cell is empty or spaces only (the in-memory reader's empty id); None when
+    no record is."""
+    for file, start, row, at in _csv_records(files, "query"):
+        for role, column in (("query", at[0]), ("doc", at[1])):
+            if not row[column].strip(" \t"):
+                return file, start, role
+    return None
+
+
+def _csv_records(files: list[str], number: str) -> Iterator[tuple[str, int, list[str], list[int]]]:
+    """(file, line where the record starts, its cells, the query, doc and `number` columns) of every
+    record of CSV files with a header naming those columns (as `_roles` finds them) that has them."""
     for file in files:
         with _lines(file) as lines:
             text = (line.decode("utf-8", "replace") for line in lines)
@@ -634,18 +676,14 @@ def csv_lines(files: list[str], query: str, doc: str, count: int,
             rows = csv.reader(text, delimiter=detect_delimiter(head) or ",")
             header = [name.strip().lower() for name in next(rows, [])]
             at = [next((i for i, name in enumerate(header) if name in ALIASES[role]), None)
-                  for role in ("query", "doc", number or "query")]
+                  for role in ("query", "doc", number)]
             if None in at:
                 continue
             start = rows.line_num + 1
             for row in rows:
-                if len(row) > max(at) and row[at[0]] == query and row[at[1]] == doc and (
-                        number is None or not is_finite_number(row[at[2]])):
-                    found.append((file, start, row[at[2]] if number else ""))
-                    if len(found) == count:
-                        return found
+                if len(row) > max(at):
+                    yield file, start, row, at
                 start = rows.line_num + 1
-    return found if len(found) == count else []
 
 
 def _fields(file: str, line: int) -> list[bytes]:

@@ -32,6 +32,7 @@ from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.reading.dispatch import sniff
 from ndcg_gui.core.sql.duckdb_engine import (
     EngineResult,
+    refuse_csv_row,
     refuse_infinite_gains,
     repeat_said,
     text_repeat,
@@ -260,7 +261,9 @@ def _view(spark, name: str, pattern: str, kind: str, number: str):
         # Spaces and tabs around an id dropped, as the in-memory CSV reader and DuckDB drop them:
         # "d1 " is the id d1 on every engine.
         quoted = {role: "`" + columns[role].replace("`", "``") + "`" for role in ("query", "doc")}
-        ids = {role: F.expr(f"trim(BOTH ' \t' FROM CAST({name} AS STRING))") for role, name in quoted.items()}
+        # (an id of spaces only is then empty: missing, as an empty cell is, and refused)
+        ids = {role: F.expr(f"NULLIF(trim(BOTH ' \t' FROM CAST({name} AS STRING)), '')")
+               for role, name in quoted.items()}
         rows = _typed(frame, columns, number, frame["row_order"], ids)
     elif text_kind == kind:  # (its numbers and ids checked line by line as it is read)
         rows = _trec_rows(spark, files, kind, number)
@@ -461,8 +464,13 @@ def _check(spark, name: str, pattern: str, path: str, number: str) -> None:
         # The first bad row, in the in-memory readers' (and DuckDB's) words.
         query, doc, value, row_order = spark.sql(f"""
             SELECT query, doc, {number}, row_order FROM {name}
-            WHERE query IS NULL OR doc IS NULL OR {invalid} ORDER BY row_order LIMIT 1""").collect()[0]
+            WHERE query IS NULL OR doc IS NULL OR {invalid}
+            ORDER BY CASE WHEN query IS NULL OR doc IS NULL THEN 0 ELSE 1 END, row_order
+            LIMIT 1""").collect()[0]
         problem = value_problem(query, doc, value, number, path.lower().endswith(_PARQUET))
+        files = _files(pattern)[0]
+        if not any("://" in f for f in files) and _kind(path, "") == "csv":
+            refuse_csv_row(files, query, doc, value, number)  # (its line, as DuckDB finds it)
         row = _row_of(pattern, path, row_order)
         raise InputError(problem if row is None else f"row {row}: {problem}", path)
     raise _repeated(spark, name, pattern, path, number)
