@@ -82,6 +82,18 @@ def stop_window_manager(manager: subprocess.Popen | None) -> None:
         manager.stdout.close()
 
 
+def shown(window, qtbot, size: tuple[int, int] = (1280, 800)) -> None:
+    """Shown at the screen's top left and active: the window manager has framed and placed it by
+    then (exposed alone, it may still move it, and a drag computed before lands elsewhere), and
+    keys reach the active window only."""
+    window.resize(*size)
+    window.move(0, 0)
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+
+
 def in_window(window, widget, point: QPoint) -> QPoint:
     return widget.mapTo(window, point)
 

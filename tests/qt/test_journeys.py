@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QTextBrowser,
     QTextEdit,
 )
-from real_display import XVFB, drag
+from real_display import XVFB, drag, shown
 
 from ndcg_gui.core.analysis.whatif import best_insert_row
 from ndcg_gui.core.lists import edits
@@ -54,15 +54,6 @@ def key(k, modifiers=NONE) -> None:
 
 def type_text(text: str) -> None:
     QTest.keyClicks(QApplication.focusWidget(), text)
-
-
-def shown(window, qtbot, size=(1280, 800)) -> None:
-    window.resize(*size)
-    window.move(0, 0)
-    window.show()
-    qtbot.waitExposed(window)
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
 
 
 def row_point(view, row: int, column: int = 1) -> QPoint:

@@ -12,7 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLineEdit, QMenu
-from real_display import XVFB
+from real_display import XVFB, shown
 
 from ndcg_gui.core.teaching.examples import worked_examples
 
@@ -40,13 +40,8 @@ def shot(widget, name: str) -> None:
         assert widget.grab().save(str(Path(folder) / f"{name}.png"))
 
 
-def shown(window, qtbot) -> None:
-    window.resize(1366, 768)
-    window.move(0, 0)
-    window.show()
-    qtbot.waitExposed(window)
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
+def shown_with_focus(window, qtbot) -> None:
+    shown(window, qtbot, (1366, 768))
     window.ranking_view.setFocus()
 
 
@@ -72,7 +67,7 @@ def _menu_texts() -> str:
 
 
 def test_every_worked_example_opens_from_the_menu_under_its_own_definition(qtbot, window):
-    shown(window, qtbot)
+    shown_with_focus(window, qtbot)
     doc = window.document
     for e in worked_examples():
         open_example_by_keyboard(qtbot, e.id)
@@ -90,7 +85,7 @@ def test_every_worked_example_opens_from_the_menu_under_its_own_definition(qtbot
 
 
 def test_e1_step_by_step_to_its_last_rank_by_keyboard(qtbot, window):
-    shown(window, qtbot)
+    shown_with_focus(window, qtbot)
     open_example_by_keyboard(qtbot, "E1")
     qtbot.waitUntil(lambda: window.document.display_name == "Worked example E1")
     key(Qt.Key.Key_F6)
@@ -112,7 +107,7 @@ def test_e1_step_by_step_to_its_last_rank_by_keyboard(qtbot, window):
 
 
 def test_an_exercise_answered_right_and_wrong_names_where_the_wrong_one_departs(qtbot, window):
-    shown(window, qtbot)
+    shown_with_focus(window, qtbot)
     open_example_by_keyboard(qtbot, "E1")
     qtbot.waitUntil(lambda: window.document.display_name == "Worked example E1")
     key(Qt.Key.Key_F7)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint
-from real_display import XVFB, drag
+from real_display import XVFB, drag, shown
 
 from ndcg_gui.core.ndcg.measure import Measure
 from ndcg_gui.core.ndcg.metrics import ndcg_at
@@ -20,9 +20,7 @@ def row_center(view, row: int) -> QPoint:
 
 def test_dragging_the_last_row_to_the_top_reorders_and_rescores(qtbot, window):
     window.document.set_measure(k=3, undoable=False)
-    window.move(0, 0)
-    window.show()
-    qtbot.waitExposed(window)
+    shown(window, qtbot)
     view = window.ranking_view
     viewport = view.viewport()
     start = row_center(view, 4)  # E, grade 1
