@@ -21,6 +21,12 @@ QUICK_LEAST = 10
 # README.md, "Test suite time"). Options of the JVM, not of Spark: every query runs as a user's.
 os.environ.setdefault("PYSPARK_SUBMIT_ARGS",
                       "--driver-java-options '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC' pyspark-shell")
+# One thread per OpenMP library (XGBoost, LightGBM, scikit-learn, numba's ranx): `make test` runs a
+# worker per core, and each library's idle threads spun on both cores between its calls (an XGBoost
+# ndcg of 30 rows cost 70 ms of CPU with its threads, 1.4 ms with one: benchmarks/README.md, session
+# 10). Set before any of them is imported: OpenMP reads it once, when it loads.
+for _threads in ("OMP_NUM_THREADS", "NUMBA_NUM_THREADS"):
+    os.environ.setdefault(_threads, "1")
 # Qt tests run headless unless a test run asks for a real display (the xvfb marker).
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Qt's offscreen screen is 800x800, and the window keeps within its screen (a 1366x768 laptop's
