@@ -76,3 +76,26 @@ def test_the_k_axis_is_drawn_again_only_for_another_k(shown):
     settle()
     assert axis.picture is not picture
     assert [label for _, label in axis._tickLevels[0]] == ["k = 7"]
+
+
+def test_the_dots_on_the_curves_are_as_set_anew_after_moves_zooms_and_lists(shown):
+    """`draw` no longer sets every curve's dots again at every edit: after each step they are what
+    setting them anew gives (dots while few ranks show, none past that, in the curves' colours)."""
+    panels = shown.plot.plot
+
+    def dots():
+        return [(c.opts["symbol"], c.opts["symbolSize"], str(c.opts["symbolBrush"]), str(c.opts["symbolPen"]))
+                for c in (panels.dcg, panels.idcg, panels.ndcg, panels.baseline)]
+
+    steps = [lambda: shown.document.move_rows(3, 1, 0), panels.show_all,
+             lambda: shown.document.move_rows(0, 1, 5), panels.zoom_to_k,
+             lambda: shown.document.move_rows(200, 2, 1),
+             lambda: shown.document.set_lists({"q": RankedList.from_grades([3, 0, 2, 1] * 5, query="q")}),
+             lambda: shown.document.set_measure(k=3), panels.show_all, panels.reset_view]
+    for step, act in enumerate(steps):
+        act()
+        settle()
+        now = dots()
+        panels._update_dots(force=True)
+        assert dots() == now, step
+    assert panels.dcg.opts["symbol"] is not None  # (the last: the opening ranks, dotted)
