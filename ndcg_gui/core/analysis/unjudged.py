@@ -33,28 +33,13 @@ class _Setting:
         self.grades = _with_unjudged(grades)
         self.unjudged = np.isnan(self.grades)
         self.judged = None if judged is None else as_grades(judged, "judged grades")
-        seen = [np.zeros(1), self.grades[~self.unjudged]]
-        if self.judged is not None:
-            seen.append(self.judged)
-        grades_in_scale = np.unique(np.concatenate(seen) if scale is None else as_grades(scale, "scale"))
-        if len(grades_in_scale) == 0:
-            raise ValueError("scale must hold at least one grade")
-        self.scale_all = grades_in_scale  # every grade (equal gains differ in a condensed list)
-        # Grades with equal gains are one choice; each gain remembers one grade that gives it.
-        gain = gains(grades_in_scale, self.measure)
-        order = np.lexsort((grades_in_scale, -gain))
-        gain, first = np.unique(-gain[order], return_index=True)
-        self.scale_gain = -gain  # high first
-        self.scale_grade = grades_in_scale[order][first]
-        pool = self.judged if self.judged is not None and self.measure.ideal == "judged" else None
-        pool_gain = gains(self.grades[~self.unjudged] if pool is None else pool, self.measure)
-        self.levels = Levels.of(pool_gain, self.scale_gain)
+        scale = None if scale is None else as_grades(scale, "scale")
         n = len(self.grades)
-        size = len(pool_gain) + int(self.unjudged.sum())
-        self.disc = discounts(max(n, size), self.measure)
+        # What does not depend on the order of the rows (a move keeps it), made once per multiset.
+        kept = _order_free(self.measure, self.grades, self.unjudged, self.judged, scale)
+        self.scale_all, self.scale_gain, self.scale_grade, self.levels, self.disc, self.ideal = kept
         self.known_part = np.where(self.unjudged, 0.0, gains(np.nan_to_num(self.grades), self.measure))
         self.known_part *= self.disc[:n]
-        self.ideal = np.concatenate([[0.0], np.cumsum(self.disc[:size])])
         self.unjudged_before = np.concatenate([[0], np.cumsum(self.unjudged)])
 
     def problem(self, k: int | None) -> Problem:
@@ -87,6 +72,52 @@ class _Setting:
 
     def _grade_of(self, gain: np.ndarray) -> np.ndarray:
         return self.scale_grade[np.searchsorted(-self.scale_gain, -gain)]
+
+
+_OrderFree = tuple[np.ndarray, np.ndarray, np.ndarray, Levels, np.ndarray, np.ndarray]
+# The order-free parts of the last few settings, by what they are made from: the measure, the
+# list's grades as a multiset (sorted, NaN last: how many are unjudged), the judged pool's and the
+# scale's grades. A row move makes a new list of the same multiset: its setting finds them here.
+_KEPT: dict[tuple, _OrderFree] = {}
+_KEPT_AT_MOST = 4
+
+
+def _order_free(measure: Measure, grades: np.ndarray, unjudged: np.ndarray, judged: np.ndarray | None,
+                scale: np.ndarray | None) -> _OrderFree:
+    """The scale (every grade, and one grade per distinct gain, high first), the gain levels of the
+    pool and the scale, the discounts and the ideal's discount prefix sums: none of them depends on
+    which row holds which grade."""
+    key = (measure, np.sort(grades).tobytes(), None if judged is None else np.sort(judged).tobytes(),
+           None if scale is None else scale.tobytes())
+    made = _KEPT.get(key)
+    if made is not None:
+        return made
+    seen = [np.zeros(1), grades[~unjudged]]
+    if judged is not None:
+        seen.append(judged)
+    grades_in_scale = np.unique(np.concatenate(seen) if scale is None else scale)
+    if len(grades_in_scale) == 0:
+        raise ValueError("scale must hold at least one grade")
+    # Grades with equal gains are one choice; each gain remembers one grade that gives it.
+    gain = gains(grades_in_scale, measure)
+    order = np.lexsort((grades_in_scale, -gain))
+    gain, first = np.unique(-gain[order], return_index=True)
+    scale_gain = -gain  # high first
+    scale_grade = grades_in_scale[order][first]
+    pool = judged if judged is not None and measure.ideal == "judged" else None
+    pool_gain = gains(grades[~unjudged] if pool is None else pool, measure)
+    levels = Levels.of(pool_gain, scale_gain)
+    size = len(pool_gain) + int(unjudged.sum())
+    disc = discounts(max(len(grades), size), measure)
+    ideal = np.concatenate([[0.0], np.cumsum(disc[:size])])
+    for array in (grades_in_scale, scale_gain, scale_grade, disc, ideal, levels.values, levels.pool_counts,
+                  levels.scale_at):
+        array.setflags(write=False)  # (shared by every setting of the multiset)
+    made = (grades_in_scale, scale_gain, scale_grade, levels, disc, ideal)
+    if len(_KEPT) >= _KEPT_AT_MOST:
+        _KEPT.clear()
+    _KEPT[key] = made
+    return made
 
 
 def _with_unjudged(grades) -> np.ndarray:

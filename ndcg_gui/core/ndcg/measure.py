@@ -254,7 +254,10 @@ class Measure:
         return replace(self, **changes) if changes else self  # type: ignore[arg-type]
 
     def at(self, k: int | None) -> Measure:
-        """This measure at cut-off k (ir_measures' `nDCG@10`)."""
+        """This measure at cut-off k (ir_measures' `nDCG@10`): itself at its own k (a measure is
+        immutable; making one checks every choice again)."""
+        if k == self.k and type(k) is type(self.k):
+            return self
         return self.with_(k=k)
 
     @property

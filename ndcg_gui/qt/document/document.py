@@ -73,7 +73,15 @@ class Document(ListEdits, QObject):
     def _report(self) -> ListReport:
         # The list as loaded is built from the file once here (not free for a long list; the views
         # ask for the list on screen several times a change) and, unedited, is the list on screen.
-        original = self.state.original(self.current_query)
+        # The same file, query and definition give the same list as loaded: the one object kept,
+        # so an edit's followers tell it is the same by identity, not by comparing every row.
+        key = (self.state.dataset, self.current_query, self.measure)
+        kept = getattr(self, "_original", None)
+        if kept is not None and kept[0][0] is key[0] and kept[0][1:] == key[1:]:
+            original = kept[1]
+        else:
+            original = self.state.original(self.current_query)
+            self._original = (key, original)
         edited = self.state.lists.get(self.current_query)  # (an edited list may be empty)
         return ListReport(original if edited is None else edited, self.measure, original)
 

@@ -87,6 +87,53 @@ class RankingView(QTableView):
         self.edit_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)  # (not while editing)
         self.edit_action.triggered.connect(self.edit_current)
         self.addAction(self.edit_action)
+        # A move repaints only the rows between its two ends (`doItemsLayout`); any other change
+        # of the rows' layout, the whole view, as Qt does.
+        self._moved_rows: tuple[int, int] | None = None
+        model.rowsMoved.connect(self._note_move)
+        for signal in (model.modelReset, model.layoutChanged, model.rowsInserted, model.rowsRemoved,
+                       model.columnsInserted, model.columnsRemoved, model.columnsMoved):
+            signal.connect(self._whole_layout)
+
+    def _note_move(self, parent, first: int, last: int, _destination_parent, destination: int) -> None:
+        if parent.isValid() or self._moved_rows == ():
+            return
+        # Rows first..last moved to before `destination`: every row between the two ends shows
+        # another document, no row outside them.
+        lo, hi = min(first, destination), max(last + 1, destination) - 1
+        if self._moved_rows is not None:
+            lo, hi = min(lo, self._moved_rows[0]), max(hi, self._moved_rows[1])
+        self._moved_rows = (lo, hi)
+
+    def _whole_layout(self, *_args) -> None:
+        self._moved_rows = ()  # (until the layout Qt does next: the whole view)
+
+    def changeEvent(self, event) -> None:
+        self._whole_layout()  # (a font, style or palette: Qt's own layout repaints all)
+        super().changeEvent(event)
+
+    def doItemsLayout(self) -> None:
+        """Qt lays the items out again after a move (`rowsMoved`) and repaints the whole view; after
+        moves only, with every row shown, the geometry is updated and only the rows between each
+        move's ends are repainted (the rows outside them show what they showed; a cell that differs
+        there is announced by the model, `dataChanged`). The vertical header is hidden, so its
+        scroll offset, which Qt's own sets here, is not needed."""
+        moved, self._moved_rows = self._moved_rows, None
+        if not moved or self._some_hidden or not self.verticalHeader().isHidden() \
+                or self.model().rowCount() == 0:
+            super().doItemsLayout()
+            return
+        self.updateGeometries()
+        lo, hi = moved
+        height = self.viewport().height()
+        first, last = max(self.rowAt(0), 0), self.rowAt(height - 1)
+        if last < 0:
+            last = self.model().rowCount() - 1
+        top, bottom = max(lo, first), min(hi, last)
+        if top <= bottom:
+            y0 = self.rowViewportPosition(top)
+            y1 = self.rowViewportPosition(bottom) + self.rowHeight(bottom)
+            self.viewport().update(0, y0, self.viewport().width(), y1 - y0)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         """The list's actions (Edit grade, move, delete, copy, paste) for the rows meant: right click

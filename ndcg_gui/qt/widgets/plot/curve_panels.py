@@ -217,7 +217,9 @@ class CurvePanels(FollowsScheme, FigureRows, pg.GraphicsLayoutWidget):
             vb.setLimits(xMin=0.5, xMax=end, minXRange=min(2.0, end - 0.5))
         self._fit_top()
         self._fit_bottom()
-        self._update_dots(force=True)
+        # Dots or none, by the ranks in view (a range change since has set them; the colours'
+        # own, `restyle`): not set again on every curve at every edit.
+        self._update_dots()
 
     def _draw_baseline(self, report: ListReport) -> None:
         """The NDCG of the list as loaded, while the list differs from it."""

@@ -89,7 +89,9 @@ class KAxis(PlainAxis):
         self.setTextPen(pg.mkPen(colours.k))
 
     def set_k(self, k: int | None) -> None:
-        self.setTicks([[(float(k), f"k = {k}")] if k is not None else [], []])
+        ticks = [[(float(k), f"k = {k}")] if k is not None else [], []]
+        if ticks != self._tickLevels:  # (setTicks draws the axis again: not at every edit, for the same k)
+            self.setTicks(ticks)
         # Tall enough for a whole line of the label's font: pyqtgraph sizes the axis from the
         # label's tight ink box, and a larger font lost the top of "k = 10" above the plot.
         style = self.style
