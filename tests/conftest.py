@@ -27,6 +27,9 @@ os.environ.setdefault("PYSPARK_SUBMIT_ARGS",
 # 10). Set before any of them is imported: OpenMP reads it once, when it loads.
 for _threads in ("OMP_NUM_THREADS", "NUMBA_NUM_THREADS"):
     os.environ.setdefault(_threads, "1")
+# A repaint Qt is asked for comes at the next turn of the event loop, not 5 ms later (QWindow.
+# requestUpdate's idle time): a test waits for the events that deliver it (tests/qt/screen_grab.py).
+os.environ.setdefault("QT_QPA_UPDATE_IDLE_TIME", "0")
 # Qt tests run headless unless a test run asks for a real display (the xvfb marker).
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Qt's offscreen screen is 800x800, and the window keeps within its screen (a 1366x768 laptop's

@@ -91,6 +91,14 @@ def window(qtbot, settings, dialog_log, e1_list):
     return win
 
 
+@pytest.fixture
+def screen(window):
+    """The window's screen as its backing store holds it, once repaints are delivered (screen_grab.py)."""
+    from screen_grab import Screen
+
+    return Screen(window)
+
+
 @pytest.fixture(scope="module")
 def sample_paths(tmp_path_factory):
     """The sample TREC run and its qrels, copied where a test may write beside them."""

@@ -6,12 +6,10 @@ whole."""
 from __future__ import annotations
 
 import random
-import time
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QEvent, QObject, QRect
 
 from ndcg_gui.core.lists.ranked_list import RankedList
 
@@ -32,23 +30,8 @@ class Painted(QObject):
         return False
 
 
-def settle() -> None:
-    """Until the window's repaint is on screen (Qt paces a window's updates by a timer)."""
-    app = QApplication.instance()
-    end = time.monotonic() + 0.05
-    while time.monotonic() < end:
-        app.processEvents()
-
-
-def on_screen(window, view):
-    """The view's viewport as the window's backing store holds it (not painted anew)."""
-    settle()
-    image = QApplication.primaryScreen().grabWindow(window.winId()).toImage()
-    return image.copy(view.viewport().rect().translated(view.viewport().mapTo(window, QPoint(0, 0))))
-
-
 @pytest.fixture
-def shown(qtbot, window):
+def shown(qtbot, window, screen):
     grades = np.random.default_rng(1).integers(0, 4, N).astype(float)
     grades[[9, 40, 41, 120]] = np.nan
     window.document.set_lists({"q": RankedList(docs=[f"doc-{i:05d}" for i in range(N)], grades=grades,
@@ -56,12 +39,12 @@ def shown(qtbot, window):
     window.resize(1280, 800)
     window.show()
     qtbot.waitExposed(window)
-    settle()
+    screen.settle()
     return window
 
 
 @pytest.mark.parametrize("scrolled", [0, 150])
-def test_after_each_move_the_screen_shows_what_a_full_repaint_draws(shown, scrolled):
+def test_after_each_move_the_screen_shows_what_a_full_repaint_draws(screen, shown, scrolled):
     window, view = shown, shown.ranking_view
     view.scrollTo(view.model().index(scrolled, 0))
     view.select_rows(scrolled + 3, 2)
@@ -72,9 +55,9 @@ def test_after_each_move_the_screen_shows_what_a_full_repaint_draws(shown, scrol
             stack.undo() if step % 2 else stack.redo()
             if step == 20:
                 window.document.set_grade(scrolled + 2, 3.0)
-            after = on_screen(window, view)
+            after = screen.grab(view.viewport())
             view.viewport().repaint()
-            assert after == on_screen(window, view), step
+            assert after == screen.grab(view.viewport()), step
             continue
         count = rng.randint(1, 3)
         first = scrolled + rng.randrange(0, 30)
@@ -82,19 +65,19 @@ def test_after_each_move_the_screen_shows_what_a_full_repaint_draws(shown, scrol
         if destination in range(first, first + count + 1):
             continue  # (no move)
         window.document.move_rows(first, count, destination)
-        after_move = on_screen(window, view)
+        after_move = screen.grab(view.viewport())
         view.viewport().repaint()
-        assert after_move == on_screen(window, view), (first, count, destination)
+        assert after_move == screen.grab(view.viewport()), (first, count, destination)
 
 
-def test_a_move_near_the_top_repaints_only_the_rows_it_displaced(shown):
+def test_a_move_near_the_top_repaints_only_the_rows_it_displaced(screen, shown):
     view = shown.ranking_view
     painted = Painted(view.viewport())
     shown.document.move_rows(3, 1, 0)
-    settle()
+    screen.settle()
     height = view.viewport().height()
     assert painted.rects and max(r.bottom() for r in painted.rects) < 5 * view.rowHeight(0) < height
     painted.rects.clear()
     shown.document.move_rows(250, 1, 1)  # every row in view below the first moves down
-    settle()
+    screen.settle()
     assert max(r.bottom() for r in painted.rects) >= height - 1

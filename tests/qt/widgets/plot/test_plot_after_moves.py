@@ -5,34 +5,17 @@ is drawn again only when k changes (`KAxis.set_k`: at every edit it made the axi
 from __future__ import annotations
 
 import random
-import time
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint
-from PySide6.QtWidgets import QApplication
 
 from ndcg_gui.core.lists.ranked_list import RankedList
 
 N = 300
 
 
-def settle() -> None:
-    """Until the window's repaint is on screen (Qt paces a window's updates by a timer)."""
-    app = QApplication.instance()
-    end = time.monotonic() + 0.05
-    while time.monotonic() < end:
-        app.processEvents()
-
-
-def on_screen(window, widget):
-    settle()
-    image = QApplication.primaryScreen().grabWindow(window.winId()).toImage()
-    return image.copy(widget.rect().translated(widget.mapTo(window, QPoint(0, 0))))
-
-
 @pytest.fixture
-def shown(qtbot, window):
+def shown(qtbot, window, screen):
     grades = np.random.default_rng(4).integers(0, 4, N).astype(float)
     grades[[2, 30, 31]] = np.nan
     window.document.set_lists({"q": RankedList(docs=[f"doc-{i:05d}" for i in range(N)], grades=grades,
@@ -40,11 +23,11 @@ def shown(qtbot, window):
     window.resize(1280, 800)
     window.show()
     qtbot.waitExposed(window)
-    settle()
+    screen.settle()
     return window
 
 
-def test_after_moves_and_a_new_k_the_plot_on_screen_is_a_full_repaint(shown):
+def test_after_moves_and_a_new_k_the_plot_on_screen_is_a_full_repaint(screen, shown):
     plot, panels = shown.plot, shown.plot.plot
     # The unjudged band off: its antialiased fill, repainted in part by pyqtgraph, differs from a
     # full repaint by a pixel at its edge now and then, with the k axis drawn at every edit as
@@ -59,26 +42,26 @@ def test_after_moves_and_a_new_k_the_plot_on_screen_is_a_full_repaint(shown):
             if destination in (first, first + 1):
                 continue
             shown.document.move_rows(first, 1, destination)
-        after = on_screen(shown, panels.viewport())
+        after = screen.grab(panels.viewport())
         panels.viewport().repaint()
-        assert after == on_screen(shown, panels.viewport()), step
+        assert after == screen.grab(panels.viewport()), step
 
 
-def test_the_k_axis_is_drawn_again_only_for_another_k(shown):
+def test_the_k_axis_is_drawn_again_only_for_another_k(screen, shown):
     axis = shown.plot.plot.top.getAxis("top")
-    settle()
+    screen.settle()
     picture = axis.picture
     assert picture is not None
     shown.document.move_rows(3, 1, 0)
-    settle()
+    screen.settle()
     assert axis.picture is picture  # (the same k: the same label, not made again)
     shown.document.set_measure(k=7)
-    settle()
+    screen.settle()
     assert axis.picture is not picture
     assert [label for _, label in axis._tickLevels[0]] == ["k = 7"]
 
 
-def test_the_dots_on_the_curves_are_as_set_anew_after_moves_zooms_and_lists(shown):
+def test_the_dots_on_the_curves_are_as_set_anew_after_moves_zooms_and_lists(screen, shown):
     """`draw` no longer sets every curve's dots again at every edit: after each step they are what
     setting them anew gives (dots while few ranks show, none past that, in the curves' colours)."""
     panels = shown.plot.plot
@@ -94,7 +77,7 @@ def test_the_dots_on_the_curves_are_as_set_anew_after_moves_zooms_and_lists(show
              lambda: shown.document.set_measure(k=3), panels.show_all, panels.reset_view]
     for step, act in enumerate(steps):
         act()
-        settle()
+        screen.settle()
         now = dots()
         panels._update_dots(force=True)
         assert dots() == now, step
