@@ -69,25 +69,33 @@ def window_size(text: str) -> tuple[int, int]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from ndcg_gui.core.memory import tune_process
+    from ndcg_gui.dataclass_code import cached
 
     tune_process()  # before pyarrow is imported (cheap: no pyarrow yet)
-    options = build_parser().parse_args(argv)
-    problem = check(options)
-    if problem is not None:
-        print(f"{PROG}: {problem}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    # No garbage collection until the window is painted (ndcg_gui.qt.app enables it then): start-up
-    # makes about a million objects that live as long as the window, and the ~150 collections
-    # their allocation triggers would find almost nothing, for work the first paint waits for.
-    gc.disable()
-    # numpy's overflow warnings (a gain of 2^1024) name source lines: the window shows inf or nan
-    warnings.simplefilter("ignore", RuntimeWarning)
+    # The dataclasses imported from here to the window's modules: their methods' code as compiled
+    # at an earlier launch (kept beside the bytecode cache), not compiled from text at every one.
+    with cached():
+        options = build_parser().parse_args(argv)
+        problem = check(options)
+        if problem is not None:
+            print(f"{PROG}: {problem}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        # No garbage collection until the window is painted (ndcg_gui.qt.app enables it then):
+        # start-up makes about a million objects that live as long as the window, and the ~150
+        # collections their allocation triggers would find almost nothing, for work the first
+        # paint waits for.
+        gc.disable()
+        # numpy's overflow warnings (a gain of 2^1024) name source lines: the window shows inf or nan
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            from ndcg_gui.qt.window.pyside_scan import skip_source_scan
+
+            skip_source_scan()  # before the window's modules are imported: PySide6 reads none of their files
+            from ndcg_gui.qt.app import run_gui  # Qt only now
+        except BaseException:
+            gc.enable()
+            raise
     try:
-        from ndcg_gui.qt.window.pyside_scan import skip_source_scan
-
-        skip_source_scan()  # before the window's modules are imported: PySide6 reads none of their files
-        from ndcg_gui.qt.app import run_gui  # Qt only now
-
         return run_gui(options)
     finally:
         gc.enable()

@@ -44,6 +44,7 @@ class FittingTabBar(QTabBar):
         self.setUsesScrollButtons(False)  # (arrows hid the last tabs: the button names them)
         self._about: dict[int, str] = {}
         self._fitting = False
+        self._fit_when_shown = False  # a fit asked for while hidden (`_fit`)
         self.more = QToolButton(self)
         self.more.setText(MORE_TEXT)
         self.more.setAccessibleName("More tabs")
@@ -84,6 +85,12 @@ class FittingTabBar(QTabBar):
         """Every tab shown if all fit whole; else those that fit beside the button, in order, the
         current one always (the ones before it given up from the end first)."""
         if self._fitting or self.count() == 0:
+            return
+        if not self.isVisible():
+            # Fitted when shown (`showEvent`): while the window is built every tab added and every
+            # title set asked for a fit of all of them (~30 before the first paint, each measuring
+            # every tab), for a width the window's first layout then changes anyway.
+            self._fit_when_shown = True
             return
         self._fitting = True
         try:
@@ -136,6 +143,13 @@ class FittingTabBar(QTabBar):
         if self.more.isVisible():  # the button is drawn inside the bar, after the last tab shown
             hint.setWidth(hint.width() + self.more.sizeHint().width())
         return hint
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._fit_when_shown:
+            self._fit_when_shown = False
+            self._fit()
+            self._place_more()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

@@ -107,9 +107,12 @@ class CurvePanels(FollowsScheme, FigureRows, pg.GraphicsLayoutWidget):
         layout = self.ci
         layout.setContentsMargins(2, 2, 12, 2)
         layout.setSpacing(6)
+        # enableMenu=False: no context menus (set off below as before), and their views make no
+        # ViewBoxMenu (its axis forms, ~2 % of the instructions to the first paint) only to drop it.
         self.top = pg.PlotItem(axisItems={"left": PlainAxis("left"), "bottom": RankAxis("bottom"),
-                                          "top": KAxis()})
-        self.bottom = pg.PlotItem(axisItems={"left": PlainAxis("left"), "bottom": RankAxis("bottom")})
+                                          "top": KAxis()}, enableMenu=False)
+        self.bottom = pg.PlotItem(axisItems={"left": PlainAxis("left"), "bottom": RankAxis("bottom")},
+                                  enableMenu=False)
         self.top.showAxis("top")
         layout.addItem(self.top, row=3, col=0)  # rows 0–2: the figure's title and legends
         layout.addItem(self.bottom, row=4, col=0)

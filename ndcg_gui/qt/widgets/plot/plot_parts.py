@@ -47,9 +47,23 @@ class PlainAxis(pg.AxisItem):
     """An axis that writes its numbers as they are: pyqtgraph's SI prefixes turn 0.25–0.45 into
     "(x0.001)" 250–450 after a zoom, which reads as another quantity."""
 
+    _label_html: str | None = None  # the title's HTML as last set (pyqtgraph's __init__ sets one)
+
     def __init__(self, orientation: str, **kwargs) -> None:
         super().__init__(orientation, **kwargs)
         self.enableAutoSIPrefix(False)
+
+    def _updateLabel(self) -> None:
+        """pyqtgraph's, without parsing the title's HTML again when it is the same text: it sets
+        it at every range, pen and style change (~100 times before the first paint), and a
+        `setHtml` lays the text out anew each time."""
+        html = self.labelString()
+        if html != self._label_html:
+            self.label.setHtml(html)
+            self._label_html = html
+        self._adjustSize()
+        self.picture = None
+        self.update()
 
 
 def fit_title(plot: pg.PlotItem, side: str, texts: list[str], length: float) -> str:

@@ -1,0 +1,104 @@
+"""The window's dataclasses made without compiling their methods at every launch. Python 3.11's
+`dataclasses` writes each class's `__init__`, `__repr__`, `__eq__`, `__hash__`, `__setattr__` and
+`__delattr__` as source text and compiles it (`exec`) when the class is made: ~190 methods for the
+~36 dataclasses imported before the first paint, ~20 ms of CPU (~3 % of the start-up; callgrind:
+the parser ~4 % of the instructions, benchmarks/README.md, session 10). The imported modules
+themselves come from the bytecode cache; these texts never did.
+
+`cached()` keeps the code compiled from each text in a file beside the bytecode cache
+(`__pycache__`, or `sys.pycache_prefix`, as `.pyc` files are; not written where those are not:
+`sys.dont_write_bytecode`, a folder not writable), keyed by the whole text and the interpreter's
+bytecode version, so a text compiles the same either way: the code object is that of
+`compile(text)`, the function `dataclasses` makes from it the same. A text not in the file is
+compiled as before; a file that does not read is ignored. Only the window's entry point uses it,
+around its imports."""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import dataclasses
+import importlib.util
+import marshal
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+_NAME = "dataclass_code"
+
+
+def cache_file() -> Path | None:
+    """Where the compiled texts are kept (beside the package's bytecode), or None without one."""
+    if sys.implementation.cache_tag is None:
+        return None
+    pyc = importlib.util.cache_from_source(str(Path(__file__).with_name(f"{_NAME}_texts.py")))
+    return Path(pyc).with_suffix(".marshal")
+
+
+class CompiledTexts:
+    """The code of each text `dataclasses` executes: read from the file, compiled when missing."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.known: dict[str, object] = {}
+        self.used: dict[str, object] = {}
+        self.compiled = 0  # texts compiled in this process (not in the file)
+        if path is not None:
+            with contextlib.suppress(Exception):  # (missing, damaged, another Python's: compiled anew)
+                data = marshal.loads(path.read_bytes())
+                if isinstance(data, tuple) and len(data) == 2 and data[0] == importlib.util.MAGIC_NUMBER:
+                    self.known = dict(data[1])
+
+    def exec(self, source, globals=None, locals=None, /):
+        if isinstance(source, str):
+            code = self.known.get(source)
+            if code is None:
+                # As `exec(text)` in dataclasses compiles it: no __future__ flags of its caller.
+                code = compile(source, "<string>", "exec", dont_inherit=True)
+                self.compiled += 1
+            self.used[source] = code
+            source = code
+        if globals is None:  # (as called from dataclasses: its own globals)
+            globals = vars(dataclasses)
+        return builtins.exec(source, globals, locals)
+
+    def save(self) -> bool:
+        """Write the texts used in this process, if any was compiled here; whether it wrote."""
+        if self.path is None or not self.compiled or sys.dont_write_bytecode:
+            return False
+        import tempfile  # lazy: once after a first launch, not before every first paint
+
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            data = marshal.dumps((importlib.util.MAGIC_NUMBER, tuple(self.used.items())))
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{_NAME}-")
+            try:
+                with os.fdopen(fd, "wb") as out:
+                    out.write(data)
+                os.replace(tmp, self.path)  # (whole or not at all: two launches at once)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                raise
+        except (OSError, ValueError):
+            return False
+        self.compiled = 0
+        return True
+
+
+@contextlib.contextmanager
+def cached(path: Path | str | None = "default") -> Iterator[CompiledTexts]:
+    """Dataclasses made inside take their methods' code from the file (then saved, when a text
+    was new); outside, `dataclasses` compiles as it does. A Python whose `dataclasses` does not
+    call `exec` by that name is left as it is."""
+    texts = CompiledTexts(cache_file() if path == "default" else path)
+    if getattr(dataclasses, "_create_fn", None) is None or "exec" in vars(dataclasses):
+        yield texts
+        return
+    dataclasses.exec = texts.exec  # (a module global shadows the builtin it calls)
+    try:
+        yield texts
+    finally:
+        del dataclasses.exec
+    texts.save()
