@@ -1,9 +1,9 @@
 """The window's dataclasses made without compiling their methods at every launch. Python 3.11's
 `dataclasses` writes each class's `__init__`, `__repr__`, `__eq__`, `__hash__`, `__setattr__` and
 `__delattr__` as source text and compiles it (`exec`) when the class is made: ~190 methods for the
-~36 dataclasses imported before the first paint, ~20 ms of CPU (~3 % of the start-up; callgrind:
-the parser ~4 % of the instructions, benchmarks/README.md, session 10). The imported modules
-themselves come from the bytecode cache; these texts never did.
+~36 dataclasses imported before the first paint, compiled anew at every launch (measured in
+benchmarks/README.md, session 10). The imported modules themselves come from the bytecode
+cache; these texts never did.
 
 `cached()` keeps the code compiled from each text in a file beside the bytecode cache
 (`__pycache__`, or `sys.pycache_prefix`, as `.pyc` files are; not written where those are not:
