@@ -20,12 +20,14 @@ import contextlib
 import dataclasses
 import importlib.util
 import marshal
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from ndcg_gui.core.kept import open_kept
+
 _NAME = "dataclass_code"
+MAX_BYTES = 16 << 20  # the file read at most (the window's texts: a few hundred KiB)
 
 
 def cache_file() -> Path | None:
@@ -44,9 +46,13 @@ class CompiledTexts:
         self.known: dict[str, object] = {}
         self.used: dict[str, object] = {}
         self.compiled = 0  # texts compiled in this process (not in the file)
-        if path is not None:
-            with contextlib.suppress(Exception):  # (missing, damaged, another Python's: compiled anew)
-                data = marshal.loads(path.read_bytes())
+        # Read as every kept file is (`core.kept`: not through a link, not a FIFO, not another
+        # user's), at most MAX_BYTES of it.
+        f = None if path is None else open_kept(path)
+        if f is not None:
+            with f, contextlib.suppress(Exception):  # (damaged, too big, another Python's: compiled anew)
+                raw = f.read(MAX_BYTES + 1)
+                data = marshal.loads(raw) if len(raw) <= MAX_BYTES else None
                 if isinstance(data, tuple) and len(data) == 2 and data[0] == importlib.util.MAGIC_NUMBER:
                     self.known = dict(data[1])
 
@@ -67,21 +73,16 @@ class CompiledTexts:
         """Write the texts used in this process, if any was compiled here; whether it wrote."""
         if self.path is None or not self.compiled or sys.dont_write_bytecode:
             return False
-        import tempfile  # lazy: once after a first launch, not before every first paint
+        # As the engines' caches write theirs: a new file renamed over the name (whole or not at
+        # all; a link, FIFO or device there replaced, never written through).
+        from ndcg_gui.core.sql.cache_files import write_new  # lazy: after the first paint's imports
 
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             data = marshal.dumps((importlib.util.MAGIC_NUMBER, tuple(self.used.items())))
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{_NAME}-")
-            try:
-                with os.fdopen(fd, "wb") as out:
-                    out.write(data)
-                os.replace(tmp, self.path)  # (whole or not at all: two launches at once)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
         except (OSError, ValueError):
+            return False
+        if len(data) > MAX_BYTES or not write_new(self.path, data):
             return False
         self.compiled = 0
         return True

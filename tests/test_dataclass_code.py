@@ -134,3 +134,37 @@ def test_a_second_launch_of_the_window_compiles_no_dataclass_text(tmp_path):
                          timeout=120).stdout.split()
     compiled, used = int(out[0]), int(out[1])
     assert compiled == 0 and used > 100, out
+
+
+@pytest.mark.parametrize("planted", ["fifo", "link", "shared", "huge"])
+def test_a_file_planted_at_its_name_is_passed_over_and_replaced(tmp_path, planted, monkeypatch):
+    """Read as the engines' caches are (core.kept): a FIFO at the name is not waited on, a link not
+    followed (nor written through), a file others may write is not trusted, a giant one not read."""
+    path, elsewhere = tmp_path / "texts.marshal", tmp_path / "elsewhere"
+    with cached(path):  # (a good file of this launch's texts, to plant instead of)
+        make_classes()
+    good = path.read_bytes()
+    path.unlink()
+    if planted == "fifo":
+        os.mkfifo(path)
+    elif planted == "link":
+        elsewhere.write_bytes(good)
+        path.symlink_to(elsewhere)
+    elif planted == "shared":
+        path.write_bytes(good)
+        path.chmod(0o666)
+    else:
+        monkeypatch.setattr("ndcg_gui.dataclass_code.MAX_BYTES", len(good) - 1)
+        path.write_bytes(good)
+    texts = CompiledTexts(path)  # (returns: no read waits on the FIFO)
+    assert texts.known == {}
+    if planted == "huge":
+        return  # (its own texts are over the bound: nothing is written either)
+    with cached(path) as again:
+        assert again.known == {}
+        make_classes()
+    assert not path.is_symlink() and path.is_file()  # (a file of its own written over the name)
+    assert marshal.loads(path.read_bytes())[0] == importlib.util.MAGIC_NUMBER
+    assert CompiledTexts(path).known  # (and trusted at the next launch)
+    if planted == "link":
+        assert elsewhere.read_bytes() == good  # (the link's target untouched)

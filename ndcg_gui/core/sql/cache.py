@@ -8,7 +8,7 @@ measure's SQL text: one file per (run, qrels, measure). Its Parquet footer holds
 was made for: a hash of every input file's state (`cache_files.file_state`: resolved path, inode,
 size, times with the ctime, and a hash of the bytes) and the SQL text (so a change to the SQL of a
 measure misses too). It is used only when it is a regular file of the user's own
-(`cache_files.open_kept`: never through a link, never a FIFO), its key (read from the footer
+(`kept.open_kept`: never through a link, never a FIFO), its key (read from the footer
 first) matches, its columns are the per-query table's, and what its footer says it holds is at
 most what these inputs can make; anything else is scored again (and written anew). A folder that
 cannot be written to gets no cache and no error. Written as a new file renamed over the name
@@ -37,8 +37,9 @@ import stat
 import tempfile
 from pathlib import Path
 
+from ndcg_gui.core.kept import open_kept
 from ndcg_gui.core.ndcg.measure import Measure
-from ndcg_gui.core.sql.cache_files import file_state, file_states, open_kept, parquet_footer, write_new
+from ndcg_gui.core.sql.cache_files import file_state, file_states, parquet_footer, write_new
 from ndcg_gui.core.sql.duckdb_engine import EngineResult, copy_rows, score_files
 from ndcg_gui.core.sql.inputs import estimate, files_of, is_folder, is_parquet
 from ndcg_gui.core.sql.ndcg_sql import ndcg_sql

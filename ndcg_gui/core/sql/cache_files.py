@@ -27,42 +27,13 @@ import tempfile
 from pathlib import Path
 from typing import IO
 
+from ndcg_gui.core.kept import OPEN_NO_WAIT
 from ndcg_gui.core.writing.atomic import sweep_stale, temp_prefix
 
 WHOLE = 64 << 20  # bytes of the inputs hashed whole; past it, each file's ends and samples
 PIECE = 64 << 10  # bytes of each end (and sample) hashed of a file past WHOLE
 SAMPLES = 16
 FOOTER_MAX = 4 << 20  # bytes of a kept file's Parquet footer read at most
-_OPEN = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)  # (a FIFO: no wait)
-_READ = _OPEN | getattr(os, "O_NOFOLLOW", 0)
-
-
-def open_kept(path: str | Path) -> IO[bytes] | None:
-    """`path` open for reading when it is a regular file this program may trust (see the module);
-    None otherwise: missing, a link, a FIFO, a device, a folder, another user's or writable by
-    others."""
-    try:
-        if not stat.S_ISREG(os.lstat(path).st_mode):  # (not even opened: a FIFO's writer would wake)
-            return None
-        fd = os.open(path, _READ)  # (and checked again on what was opened: it may have been swapped)
-    except (OSError, ValueError):  # (ELOOP: a link; a NUL in the name)
-        return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or not _ours(info):
-            os.close(fd)
-            return None
-        os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb")
-    except OSError:
-        os.close(fd)
-        return None
-
-
-def _ours(info: os.stat_result) -> bool:
-    if not hasattr(os, "geteuid"):  # (Windows: no owner to compare)
-        return True
-    return info.st_uid == os.geteuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
 def parquet_footer(f: IO[bytes]):
@@ -117,7 +88,7 @@ def file_state(file: str, whole: int = WHOLE) -> list | None:
     try:
         if not stat.S_ISREG(os.stat(file).st_mode):  # (not even opened: a FIFO's writer would wake)
             return None
-        fd = os.open(file, _OPEN)
+        fd = os.open(file, OPEN_NO_WAIT)
     except (OSError, ValueError):
         return None
     try:

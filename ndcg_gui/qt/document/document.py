@@ -62,6 +62,8 @@ class Document(ListEdits, QObject):
         self.runner = Runner(self)  # the one way work leaves the GUI thread (and comes back)
         self.state = Workspace.empty()
         self.current_query = self.state.first_query()
+        # The list as loaded, with what it was made from (`_report`): kept while those stay.
+        self._original: tuple[tuple, RankedList] | None = None
         self.report = self._report()
         self._followers: list[Callable[[Changes], Changes | None]] = []
         self.reading: str | None = None  # a query picked whose list is being read (`set_current_query`)
@@ -76,7 +78,7 @@ class Document(ListEdits, QObject):
         # The same file, query and definition give the same list as loaded: the one object kept,
         # so an edit's followers tell it is the same by identity, not by comparing every row.
         key = (self.state.dataset, self.current_query, self.measure)
-        kept = getattr(self, "_original", None)
+        kept = self._original
         if kept is not None and kept[0][0] is key[0] and kept[0][1:] == key[1:]:
             original = kept[1]
         else:
